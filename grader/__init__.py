@@ -1,0 +1,1 @@
+"""Alpha-Beta Grader: teaches, exercises and grades alpha-beta pruning."""
