@@ -1,0 +1,203 @@
+"""Seeded generation of exercise trees: the same seed and parameters give the same tree on every
+machine, forever. Only ``random.Random.random()`` is drawn from (its sequence is the one the Python
+documentation promises never to change); integers are derived from it here.
+
+Bump ``GENERATOR_VERSION`` whenever a change would give any seed a different tree, and keep the old
+behaviour reachable so stored exercises still rebuild.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import asdict, dataclass, field, fields
+
+from grader.gametree.kinds import KINDS
+from grader.gametree.solver import Conventions, solve
+from grader.gametree.tree import Node, Tree, parse_players
+
+GENERATOR_VERSION = 1
+
+
+class GenerationError(ValueError):
+    """The constraints could not be met within the allowed effort, or the parameters are invalid."""
+
+
+@dataclass(frozen=True)
+class GeneratorParams:
+    depth: int = 3
+    branching: tuple[int, int] = (2, 3)
+    values: tuple[int, int] = (-9, 9)
+    distinct: bool = False
+    players: tuple[str, ...] = ("max", "min")
+    conventions: Conventions = field(default_factory=Conventions)
+    min_cutoffs: int = 0
+    min_deep_cutoffs: int = 0
+    leaves_evaluated: tuple[int, int] | None = None
+    discriminating: bool = False
+    kind: str = "prune"  # the kind whose answers `discriminating` compares
+    max_tries: int = 2000
+
+    def __post_init__(self) -> None:
+        lo, hi = self.branching
+        vlo, vhi = self.values
+        problems = []
+        if not 1 <= self.depth <= 8:
+            problems.append(f"depth must be 1..8, got {self.depth}")
+        if not 1 <= lo <= hi <= 8:
+            problems.append(f"branching must be a range within 1..8, got {lo}-{hi}")
+        if vlo > vhi or abs(vlo) > 10**6 or abs(vhi) > 10**6:
+            problems.append(f"values must be a range lo..hi within ±1000000, got {vlo}..{vhi}")
+        if hi**self.depth > 5000:
+            problems.append(f"{hi}^{self.depth} leaves is too many for an exercise (at most 5000)")
+        if self.distinct and vhi - vlo + 1 < hi**self.depth:
+            problems.append(
+                f"distinct values need at least {hi**self.depth} values, range {vlo}..{vhi} has "
+                f"{vhi - vlo + 1}"
+            )
+        if self.kind not in KINDS:
+            problems.append(f"unknown kind {self.kind!r} ({', '.join(KINDS)})")
+        if min(self.min_cutoffs, self.min_deep_cutoffs) < 0 or not 1 <= self.max_tries <= 100_000:
+            problems.append("min_cutoffs, min_deep_cutoffs >= 0 and max_tries 1..100000")
+        if (
+            self.leaves_evaluated is not None
+            and self.leaves_evaluated[0] > self.leaves_evaluated[1]
+        ):
+            problems.append(f"leaves_evaluated must be lo-hi, got {self.leaves_evaluated}")
+        parse_players(self.players)
+        if problems:
+            raise GenerationError("; ".join(problems))
+
+    @classmethod
+    def from_dict(cls, data: dict) -> GeneratorParams:
+        """From JSON-like data: ranges as ``[lo, hi]``, ``"2-3"`` or ``"-9..9"``."""
+        if not isinstance(data, dict):
+            raise GenerationError("generator parameters must be an object")
+        known = {f.name for f in fields(cls)}
+        unknown = set(data) - known
+        if unknown:
+            raise GenerationError(
+                f"unknown generator parameter {sorted(unknown)[0]!r} ({', '.join(sorted(known))})"
+            )
+        values = dict(data)
+        try:
+            for name in ("branching", "values", "leaves_evaluated"):
+                if values.get(name) is not None:
+                    values[name] = parse_range(values[name])
+            if "players" in values:
+                values["players"] = parse_players(values["players"])
+            if "conventions" in values:
+                values["conventions"] = Conventions.from_dict(values["conventions"])
+            for name in ("depth", "min_cutoffs", "min_deep_cutoffs", "max_tries"):
+                if name in values and (
+                    isinstance(values[name], bool) or not isinstance(values[name], int)
+                ):
+                    raise GenerationError(f"{name} must be a whole number, got {values[name]!r}")
+            for name in ("distinct", "discriminating"):
+                if name in values and not isinstance(values[name], bool):
+                    raise GenerationError(f"{name} must be true or false, got {values[name]!r}")
+            return cls(**values)
+        except GenerationError:
+            raise
+        except (ValueError, TypeError) as error:
+            raise GenerationError(str(error)) from None
+
+    def to_dict(self) -> dict:
+        data = asdict(self)
+        data["conventions"] = self.conventions.to_dict()
+        for name in ("branching", "values", "leaves_evaluated", "players"):
+            if data[name] is not None:
+                data[name] = list(data[name])
+        return data
+
+
+def parse_range(text: object) -> tuple[int, int]:
+    """``[2, 3]``, ``"2-3"``, ``"-9..9"`` or ``4`` to a pair of ints."""
+    if isinstance(text, bool):
+        raise GenerationError(f"not a range: {text!r}")
+    if isinstance(text, int):
+        return (text, text)
+    if (
+        isinstance(text, list | tuple)
+        and len(text) == 2
+        and all(isinstance(x, int) and not isinstance(x, bool) for x in text)
+    ):
+        return (text[0], text[1])
+    if isinstance(text, str):
+        s = text.strip()
+        for sep in ("..", ":"):
+            if sep in s:
+                lo, _, hi = s.partition(sep)
+                break
+        else:
+            # "2-3" but also "-9-9": the separator is a '-' that is not a leading sign
+            cut = s.find("-", 1)
+            lo, hi = (s[:cut], s[cut + 1 :]) if cut > 0 else (s, s)
+        try:
+            return (int(lo), int(hi))
+        except ValueError:
+            pass
+    raise GenerationError(f"not a range: {text!r} (write 2-3, -9..9 or [lo, hi])")
+
+
+def _below(rng: random.Random, n: int) -> int:
+    """0..n-1 from ``rng.random()`` alone, so the sequence never changes between Python versions."""
+    return min(int(rng.random() * n), n - 1)
+
+
+def random_tree(params: GeneratorParams, rng: random.Random) -> Tree:
+    lo, hi = params.branching
+    vlo, vhi = params.values
+    pool: list[int] = []
+    if params.distinct:
+        pool = list(range(vlo, vhi + 1))
+
+    def leaf() -> Node:
+        if params.distinct:
+            return Node(pool.pop(_below(rng, len(pool))))
+        return Node(vlo + _below(rng, vhi - vlo + 1))
+
+    def build(depth: int) -> Node:
+        if depth == params.depth:
+            return leaf()
+        width = lo + _below(rng, hi - lo + 1)
+        return Node(None, tuple(build(depth + 1) for _ in range(width)))
+
+    return Tree(build(0), params.players)
+
+
+def accepts(tree: Tree, params: GeneratorParams) -> bool:
+    """Whether ``tree`` meets the constraints of ``params``."""
+    result = solve(tree, params.conventions)
+    if len(result.cutoffs) < params.min_cutoffs:
+        return False
+    if sum(c.deep for c in result.cutoffs) < params.min_deep_cutoffs:
+        return False
+    if params.leaves_evaluated is not None:
+        lo, hi = params.leaves_evaluated
+        if not lo <= len(result.leaf_order) <= hi:
+            return False
+    return not params.discriminating or is_discriminating(tree, params.conventions, params.kind)
+
+
+def is_discriminating(tree: Tree, conventions: Conventions, kind: str = "prune") -> bool:
+    """The key and the answers of every variant that applies to ``kind`` are all different."""
+    exercise = KINDS[kind]
+    answers = [exercise.project(solve(tree, conventions))]
+    answers += [answer for _, answer in exercise.variant_answers(tree, conventions)]
+    return len(answers) > 1 and all(
+        answers[i] != answers[j] for i in range(len(answers)) for j in range(i)
+    )
+
+
+def generate(params: GeneratorParams, seed: int | str) -> Tree:
+    """A tree meeting ``params``, the same for the same seed on every machine; GenerationError
+    after ``params.max_tries`` candidates."""
+    rng = random.Random(f"grader-tree-v{GENERATOR_VERSION}:{seed}")
+    for _ in range(params.max_tries):
+        tree = random_tree(params, rng)
+        if accepts(tree, params):
+            return tree
+    raise GenerationError(
+        f"no tree met the constraints in {params.max_tries} tries; loosen them (fewer cutoffs, "
+        "a wider value range, more branching or depth) or allow more tries"
+    )

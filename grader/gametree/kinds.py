@@ -1,0 +1,463 @@
+"""Exercise kinds and grading: each kind turns a search into an answer key, checks and normalizes a
+student's answer, scores it with partial credit, names the misconception it matches, and points at
+the first step of the reference search where it departs from the key.
+
+Scoring (every total lies in [0, 1]):
+- ``prune``: 0.75 x J + 0.25 x [root value right], where J = |A ∩ K| / |A ∪ K| over the pruned
+  nodes, A the answer's and K the key's, each normalized (marking a node marks its subtree; a node
+  whose children are all marked is marked). J is at most both precision and recall, so a missed
+  node and an extra mark both cost. J = 1 when both sets are empty.
+- ``values``: right values / (visited internal nodes + values given for nodes that are pruned).
+- ``bounds``: the same, with half a point each for alpha and beta.
+- ``leaf-order``: the longest common subsequence of the two orders / the longer order's length.
+- ``best-order``: least possible leaves / leaves the answer's ordering evaluates.
+- ``minimax``: right values / internal nodes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from grader.gametree.explain import Explainer, fmt, ordinal
+from grader.gametree.optimum import Optimizer
+from grader.gametree.solver import (
+    INF,
+    Conventions,
+    SearchResult,
+    from_jsonable,
+    jsonable,
+    minimax,
+    solve,
+)
+from grader.gametree.tree import Path, Tree, Value, child_path, is_ancestor
+from grader.gametree.variants import Variant, variants_for
+
+
+class UngradableAnswer(ValueError):
+    """An answer that cannot be graded: a missing part, an unknown path, a value of the wrong type."""
+
+
+@dataclass(frozen=True)
+class Grade:
+    score: float
+    parts: dict[str, float]
+    feedback: list[str]
+    diagnosis: str | None = None
+    diagnosis_text: str | None = None
+    first_wrong: dict[str, Any] | None = None
+    key: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "score": self.score,
+            "parts": self.parts,
+            "feedback": self.feedback,
+            "diagnosis": self.diagnosis,
+            "diagnosis_text": self.diagnosis_text,
+            "first_wrong": self.first_wrong,
+        }
+
+
+def _part(answer: object, name: str, kind: str) -> Any:
+    if not isinstance(answer, dict):
+        raise UngradableAnswer(f"a {kind} answer is a JSON object, got {type(answer).__name__}")
+    if name not in answer:
+        raise UngradableAnswer(f"a {kind} answer needs {name!r}")
+    return answer[name]
+
+
+def _number(x: object, what: str) -> Value:
+    try:
+        value = from_jsonable(x)
+    except ValueError:
+        raise UngradableAnswer(f"{what} must be a number, got {x!r}") from None
+    return value
+
+
+def _internal_path(tree: Tree, path: object, what: str) -> Path:
+    if not isinstance(path, str) or not tree.has(path):
+        raise UngradableAnswer(f"no node at path {path!r} in {what}")
+    if tree.node(path).is_leaf:
+        raise UngradableAnswer(f"{path!r} in {what} is a leaf; give values for internal nodes only")
+    return path
+
+
+def _where(explainer: Explainer, path: Path, message: str, step: int | None) -> dict[str, Any]:
+    return {"path": path, "label": explainer.label(path), "step": step, "message": message}
+
+
+class ExerciseKind:
+    """One kind of exercise. Subclasses work on plain data; the caller stores the result."""
+
+    name: ClassVar[str]
+    prompt: ClassVar[str]
+    parts: ClassVar[tuple[str, ...]]
+
+    # -- what a subclass provides ------------------------------------------------------------
+    def normalize(self, tree: Tree, answer: object) -> Any:
+        """The answer in a canonical, comparable form; UngradableAnswer when it cannot be read."""
+        raise NotImplementedError
+
+    def project(self, result: SearchResult, variant: Variant | None = None) -> Any:
+        """The canonical answer a search (the reference or a variant's) gives."""
+        raise NotImplementedError
+
+    def to_answer(self, canonical: Any) -> dict[str, Any]:
+        """A canonical answer back in the JSON shape students submit."""
+        raise NotImplementedError
+
+    def score(self, tree: Tree, key: Any, answer: Any) -> tuple[float, dict[str, float]]:
+        raise NotImplementedError
+
+    def first_wrong(self, explainer: Explainer, key: Any, answer: Any) -> dict[str, Any] | None:
+        raise NotImplementedError
+
+    def reference(self, tree: Tree, conventions: Conventions) -> SearchResult:
+        return solve(tree, conventions)
+
+    # -- shared ------------------------------------------------------------------------------
+    def key(self, tree: Tree, conventions: Conventions) -> dict[str, Any]:
+        return self.to_answer(self.project(self.reference(tree, conventions)))
+
+    def variant_answers(self, tree: Tree, conventions: Conventions) -> list[tuple[Variant, Any]]:
+        distinct = len({tree.node(p).value for p in tree.leaves()}) == tree.leaf_count()
+        return [
+            (v, self.project(v.run(tree, conventions), v))
+            for v in variants_for(self.name, distinct_values=distinct)
+        ]
+
+    def grade(self, tree: Tree, conventions: Conventions, answer: object) -> Grade:
+        canonical = self.normalize(tree, answer)
+        result = self.reference(tree, conventions)
+        key = self.project(result)
+        score, parts = self.score(tree, key, canonical)
+        score = round(min(1.0, max(0.0, score)), 6)
+        if canonical == key:
+            return Grade(1.0, parts, ["Correct."], key=self.to_answer(key))
+        diagnosis = text = None
+        for variant, variant_answer in self.variant_answers(tree, conventions):
+            if variant_answer == canonical and variant_answer != key:
+                diagnosis, text = variant.code, variant.sentence(tree, conventions)
+                break
+        explainer = Explainer(result)
+        where = self.first_wrong(explainer, key, canonical)
+        feedback = [m for m in (text, where and where["message"]) if m]
+        return Grade(score, parts, feedback, diagnosis, text, where, key=self.to_answer(key))
+
+
+def normalize_pruned(tree: Tree, marked: set[Path]) -> frozenset[Path]:
+    """Marking a node marks its subtree; a node whose children are all marked is marked."""
+    closed = {p for p in tree.paths() if any(is_ancestor(m, p) for m in marked)}
+    for path, node in reversed(list(tree.walk())):
+        if not node.is_leaf and all(
+            child_path(path, i) in closed for i in range(len(node.children))
+        ):
+            closed.add(path)
+    return frozenset(closed)
+
+
+class PruneKind(ExerciseKind):
+    name = "prune"
+    prompt = (
+        "Mark every node alpha-beta never visits (marking a node marks its whole subtree) "
+        "and give the value of the root."
+    )
+    parts = ("pruned", "value")
+
+    def normalize(self, tree, answer):
+        pruned = _part(answer, "pruned", self.name)
+        if not isinstance(pruned, list):
+            raise UngradableAnswer("'pruned' must be a list of paths")
+        for path in pruned:
+            if not isinstance(path, str) or not tree.has(path):
+                raise UngradableAnswer(f"no node at path {path!r} in 'pruned'")
+            if path == "":
+                raise UngradableAnswer("the root is always searched; it cannot be pruned")
+        value = _number(_part(answer, "value", self.name), "'value'")
+        return (normalize_pruned(tree, set(pruned)), value)
+
+    def project(self, result, variant=None):
+        pruned = set(result.pruned_all)
+        if variant is not None and variant.marks_cut_nodes:
+            pruned |= {c.path for c in result.cutoffs}
+        return (normalize_pruned(result.tree, pruned), result.value)
+
+    def to_answer(self, canonical):
+        pruned, value = canonical
+        roots = sorted(
+            (p for p in pruned if p.rpartition(".")[0] not in pruned or p == ""),
+            key=lambda p: [int(x) for x in p.split(".")] if p else [],
+        )
+        return {"pruned": roots, "value": value}
+
+    def score(self, tree, key, answer):
+        (k, kv), (a, av) = key, answer
+        jaccard = 1.0 if not (k | a) else len(k & a) / len(k | a)
+        value = 1.0 if kv == av else 0.0
+        return 0.75 * jaccard + 0.25 * value, {"pruned": round(jaccard, 6), "value": value}
+
+    def first_wrong(self, explainer, key, answer):
+        marked, value = answer
+        for step in explainer.result.trace:
+            if step.kind == "enter" and step.path in marked and step.path:
+                return _where(explainer, step.path, explainer.visited_not_pruned(step), step.index)
+            if step.kind == "cutoff" and any(p not in marked for p in step.pruned):
+                cutoff = next(c for c in explainer.result.cutoffs if c.step == step.index)
+                return _where(explainer, step.path, explainer.cutoff(cutoff), step.index)
+        if value != key[1]:
+            return _where(
+                explainer,
+                "",
+                f"The root's value is {fmt(key[1])}: " + explainer.node_value(""),
+                len(explainer.result.trace) - 1,
+            )
+        return None
+
+
+class ValuesKind(ExerciseKind):
+    name = "values"
+    prompt = "Give the value each internal node returns when alpha-beta searches it; leave pruned nodes empty."
+    parts = ("values",)
+
+    def normalize(self, tree, answer):
+        values = _part(answer, "values", self.name)
+        if not isinstance(values, dict):
+            raise UngradableAnswer("'values' must map paths to numbers")
+        return {
+            _internal_path(tree, p, "'values'"): _number(v, f"the value at {p!r}")
+            for p, v in values.items()
+            if v is not None and v != ""
+        }
+
+    def project(self, result, variant=None):
+        return {p: r.value for p, r in result.nodes.items() if not result.tree.node(p).is_leaf}
+
+    def to_answer(self, canonical):
+        return {"values": canonical}
+
+    def score(self, tree, key, answer):
+        right = sum(1 for p, v in key.items() if answer.get(p) == v)
+        extra = len(set(answer) - set(key))
+        share = right / (len(key) + extra) if key else 1.0
+        return share, {"values": round(share, 6)}
+
+    def first_wrong(self, explainer, key, answer):
+        for step in explainer.result.trace:
+            p = step.path
+            if step.kind == "return" and answer.get(p) != key[p]:
+                return _where(explainer, p, explainer.node_value(p), step.index)
+        for p in sorted(set(answer) - set(key)):
+            return _where(explainer, p, explainer.pruned_leaf(p), None)
+        return None
+
+
+class BoundsKind(ExerciseKind):
+    name = "bounds"
+    prompt = (
+        "Give alpha and beta at each internal node when alpha-beta returns from it "
+        "(write inf or -inf for infinity); leave pruned nodes empty."
+    )
+    parts = ("bounds",)
+
+    def normalize(self, tree, answer):
+        bounds = _part(answer, "bounds", self.name)
+        if not isinstance(bounds, dict):
+            raise UngradableAnswer("'bounds' must map paths to [alpha, beta]")
+        result = {}
+        for p, pair in bounds.items():
+            if pair is None:
+                continue
+            path = _internal_path(tree, p, "'bounds'")
+            if not isinstance(pair, list | tuple) or len(pair) != 2:
+                raise UngradableAnswer(f"the bounds at {p!r} must be [alpha, beta]")
+            result[path] = (_number(pair[0], f"alpha at {p!r}"), _number(pair[1], f"beta at {p!r}"))
+        return result
+
+    def project(self, result, variant=None):
+        return {
+            p: (r.alpha, r.beta) for p, r in result.nodes.items() if not result.tree.node(p).is_leaf
+        }
+
+    def to_answer(self, canonical):
+        return {"bounds": {p: [jsonable(a), jsonable(b)] for p, (a, b) in canonical.items()}}
+
+    def score(self, tree, key, answer):
+        right = 0.0
+        for p, (a, b) in key.items():
+            got = answer.get(p)
+            if got is not None:
+                right += 0.5 * (got[0] == a) + 0.5 * (got[1] == b)
+        extra = len(set(answer) - set(key))
+        share = right / (len(key) + extra) if key else 1.0
+        return share, {"bounds": round(share, 6)}
+
+    def first_wrong(self, explainer, key, answer):
+        for step in explainer.result.trace:
+            p = step.path
+            if step.kind == "return" and answer.get(p) != key[p]:
+                return _where(explainer, p, explainer.bounds(p), step.index)
+        for p in sorted(set(answer) - set(key)):
+            return _where(explainer, p, explainer.pruned_leaf(p), None)
+        return None
+
+
+class LeafOrderKind(ExerciseKind):
+    name = "leaf-order"
+    prompt = "List the leaves in the order alpha-beta evaluates them; leave out the pruned ones."
+    parts = ("leaf_order",)
+
+    def normalize(self, tree, answer):
+        order = _part(answer, "leaf_order", self.name)
+        if not isinstance(order, list):
+            raise UngradableAnswer("'leaf_order' must be a list of leaf paths")
+        for p in order:
+            if not isinstance(p, str) or not tree.has(p) or not tree.node(p).is_leaf:
+                raise UngradableAnswer(f"{p!r} in 'leaf_order' is not a leaf of this tree")
+        if len(set(order)) != len(order):
+            raise UngradableAnswer("a leaf is listed twice in 'leaf_order'")
+        return tuple(order)
+
+    def project(self, result, variant=None):
+        return result.leaf_order
+
+    def to_answer(self, canonical):
+        return {"leaf_order": list(canonical)}
+
+    def score(self, tree, key, answer):
+        longest = max(len(key), len(answer))
+        share = _lcs(key, answer) / longest if longest else 1.0
+        return share, {"leaf_order": round(share, 6)}
+
+    def first_wrong(self, explainer, key, answer):
+        for i, expected in enumerate(key):
+            got = answer[i] if i < len(answer) else None
+            if got != expected:
+                step = next(
+                    s.index
+                    for s in explainer.result.trace
+                    if s.kind == "leaf" and s.path == expected
+                )
+                message = (
+                    f"The {ordinal(i)} leaf evaluated is {explainer.label(expected)}"
+                    + (f", not {explainer.label(got)}" if got else "")
+                    + "."
+                )
+                if got is not None and got not in key:
+                    message += " " + explainer.pruned_leaf(got)
+                return _where(explainer, expected, message, step)
+        if len(answer) > len(key):
+            extra = answer[len(key)]
+            return _where(explainer, extra, explainer.pruned_leaf(extra), None)
+        return None
+
+
+class MinimaxKind(ValuesKind):
+    name = "minimax"
+    prompt = "Give the minimax value of every internal node (no pruning)."
+    parts = ("values",)
+
+    def reference(self, tree, conventions):
+        return minimax(tree, conventions)
+
+
+class BestOrderKind(ExerciseKind):
+    name = "best-order"
+    prompt = (
+        "Reorder the children of the nodes so that alpha-beta evaluates as few leaves as possible."
+    )
+    parts = ("leaves",)
+
+    def normalize(self, tree, answer):
+        orders = _part(answer, "order", self.name)
+        if not isinstance(orders, dict):
+            raise UngradableAnswer("'order' must map paths to lists of child indices")
+        for p, order in orders.items():
+            path = _internal_path(tree, p, "'order'")
+            n = len(tree.node(path).children)
+            if not isinstance(order, list) or sorted(order) != list(range(n)):
+                raise UngradableAnswer(f"the order at {p!r} must list each of 0..{n - 1} once")
+        return tree.reordered(orders)
+
+    def grade(self, tree, conventions, answer):
+        reordered = self.normalize(tree, answer)
+        optimizer = Optimizer(tree, conventions)
+        least = optimizer.solve()
+        got = len(solve(reordered, conventions).leaf_order)
+        share = least.leaves / got
+        parts = {"leaves": round(share, 6)}
+        key = {"order": least.orders, "leaves": least.leaves}
+        if got == least.leaves:
+            return Grade(1.0, parts, ["Correct: no ordering evaluates fewer leaves."], key=key)
+        where = self._first_wrong(reordered, conventions, least.leaves)
+        feedback = [f"Your ordering evaluates {got} leaves; the best evaluates {least.leaves}."]
+        if where:
+            feedback.append(where["message"])
+        return Grade(round(share, 6), parts, feedback, None, None, where, key=key)
+
+    def _first_wrong(self, tree: Tree, conventions: Conventions, least: int):
+        """The first node searched whose own child order costs leaves, its subtrees at their best."""
+        result = solve(tree, conventions)
+        optimizer = Optimizer(tree, conventions)
+        explainer = Explainer(result)
+        for step in result.trace:
+            node = tree.node(step.path)
+            if step.kind != "enter" or node.is_leaf:
+                continue
+            best, seq = optimizer.best(step.path, step.alpha, step.beta)
+            spent, alpha, beta = 0, step.alpha, step.beta
+            is_max = result.player(step.path) == "max"
+            children = [p for p in result.visited if p.rpartition(".")[0] == step.path and p]
+            for child in children:
+                spent += optimizer.best(child, alpha, beta)[0]
+                if is_max:
+                    alpha = max(alpha, optimizer.value[child])
+                else:
+                    beta = min(beta, optimizer.value[child])
+            if spent > best:
+                first = explainer.label(child_path(step.path, seq[0]))
+                return _where(
+                    explainer,
+                    step.path,
+                    f"At {explainer.label(step.path)}, this order evaluates {spent} leaves below it "
+                    f"where {best} suffice: search {first} first.",
+                    step.index,
+                )
+        return None
+
+    def key(self, tree, conventions):
+        least = Optimizer(tree, conventions).solve()
+        return {"order": least.orders, "leaves": least.leaves}
+
+
+def _lcs(a: tuple, b: tuple) -> int:
+    previous = [0] * (len(b) + 1)
+    for x in a:
+        current = [0]
+        for j, y in enumerate(b):
+            current.append(previous[j] + 1 if x == y else max(previous[j + 1], current[j]))
+        previous = current
+    return previous[-1]
+
+
+KINDS: dict[str, ExerciseKind] = {
+    k.name: k
+    for k in (
+        PruneKind(),
+        ValuesKind(),
+        BoundsKind(),
+        LeafOrderKind(),
+        BestOrderKind(),
+        MinimaxKind(),
+    )
+}
+
+
+def grade(kind: str, tree: Tree, conventions: Conventions, answer: object) -> Grade:
+    """Grade ``answer`` to an exercise of ``kind``; UngradableAnswer when it cannot be graded."""
+    if kind not in KINDS:
+        raise UngradableAnswer(f"unknown exercise kind {kind!r} ({', '.join(KINDS)})")
+    return KINDS[kind].grade(tree, conventions, answer)
+
+
+__all__ = ["INF", "KINDS", "ExerciseKind", "Grade", "UngradableAnswer", "grade", "normalize_pruned"]

@@ -1,0 +1,129 @@
+"""The move-ordering optimum: the least number of leaves alpha-beta can evaluate over all orderings
+of children, exactly, and one ordering that reaches it.
+
+Why a dynamic program is exact: how a child changes its parent's window depends only on the child's
+minimax value (fail-soft and fail-hard returns classify the same way against the window), so the
+leaves a subtree costs depend only on the window it is searched with. For each (node, window) the
+best order is found by a dynamic program over the subsets of children already searched.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import cache
+
+from grader.gametree.solver import Conventions, minimax
+from grader.gametree.tree import Path, Tree, Value, child_path
+
+INF = math.inf
+MAX_BRANCHING = 14  # subsets of children: 2**14 states per (node, window)
+
+
+@dataclass(frozen=True)
+class Ordering:
+    leaves: int  # the least number of leaves evaluated
+    orders: dict[Path, list[int]]  # new child order (old indices) of each internal node
+    tree: Tree  # the reordered tree, which reaches ``leaves`` under the same conventions
+
+
+class Optimizer:
+    """Least leaf counts of the subtrees of ``tree`` under ``conventions``, per search window."""
+
+    def __init__(self, tree: Tree, conventions: Conventions | None = None) -> None:
+        self.tree = tree
+        self.conventions = conventions or Conventions()
+        self.explore = self.conventions.ties == "explore"
+        exact = minimax(tree, self.conventions)
+        self.value: dict[Path, Value] = {p: r.value for p, r in exact.nodes.items()}
+        for path, node in tree.walk():
+            if len(node.children) > MAX_BRANCHING:
+                raise ValueError(
+                    f"the ordering optimum handles at most {MAX_BRANCHING} children a node; "
+                    f"{path or 'the root'} has {len(node.children)}"
+                )
+        self.best = cache(self._best)
+
+    def _cuts(self, is_max: bool, t: Value, alpha: Value, beta: Value) -> bool:
+        if is_max:
+            return t > beta if self.explore else t >= beta
+        return t < alpha if self.explore else t <= alpha
+
+    def _best(self, path: Path, alpha: Value, beta: Value) -> tuple[int, tuple[int, ...]]:
+        """(least leaves, the children in the order to search them) for ``path`` in (alpha, beta)."""
+        node = self.tree.node(path)
+        if node.is_leaf:
+            return 1, ()
+        is_max = self.tree.player(path) == "max"
+        k = len(node.children)
+        paths = [child_path(path, i) for i in range(k)]
+        values = [self.value[p] for p in paths]
+        full = (1 << k) - 1
+        # cost[S]: least leaves to search exactly the children in S without a cutoff.
+        cost: dict[int, int] = {0: 0}
+        back: dict[int, int] = {}
+        best_total, best_seq = math.inf, ()
+        for subset in range(full + 1):
+            if subset not in cost:
+                continue
+            a, b = alpha, beta
+            for i in range(k):
+                if subset >> i & 1:
+                    if is_max:
+                        a = max(a, values[i])
+                    else:
+                        b = min(b, values[i])
+            for i in range(k):
+                if subset >> i & 1:
+                    continue
+                spent = cost[subset] + self.best(paths[i], a, b)[0]
+                nxt = subset | 1 << i
+                if self._cuts(is_max, values[i], a, b) or nxt == full:
+                    if spent < best_total:
+                        best_total, best_seq = spent, (*self._sequence(back, subset), i)
+                elif spent < cost.get(nxt, math.inf):
+                    cost[nxt], back[nxt] = spent, i
+        return int(best_total), best_seq
+
+    @staticmethod
+    def _sequence(back: dict[int, int], subset: int) -> tuple[int, ...]:
+        seq: list[int] = []
+        while subset:
+            i = back[subset]
+            seq.append(i)
+            subset &= ~(1 << i)
+        return tuple(reversed(seq))
+
+    def solve(self) -> Ordering:
+        orders: dict[Path, list[int]] = {}
+
+        def walk(path: Path, alpha: Value, beta: Value) -> None:
+            node = self.tree.node(path)
+            if node.is_leaf:
+                return
+            _, seq = self.best(path, alpha, beta)
+            is_max = self.tree.player(path) == "max"
+            for i in seq:
+                walk(child_path(path, i), alpha, beta)
+                t = self.value[child_path(path, i)]
+                if is_max:
+                    alpha = max(alpha, t)
+                else:
+                    beta = min(beta, t)
+            rest = [i for i in range(len(node.children)) if i not in seq]
+            visit = [*seq, *rest]
+            orders[path] = visit[::-1] if self.conventions.order == "rtl" else visit
+
+        leaves, _ = self.best("", -INF, INF)
+        walk("", -INF, INF)
+        return Ordering(leaves, orders, self.tree.reordered(orders))
+
+
+def best_order(tree: Tree, conventions: Conventions | None = None) -> Ordering:
+    """The least leaf count over all orderings of children, with one ordering reaching it."""
+    return Optimizer(tree, conventions).solve()
+
+
+def knuth_moore(branching: int, depth: int) -> int:
+    """Leaves of the minimal tree of a uniform tree: b^ceil(d/2) + b^floor(d/2) - 1."""
+    return branching ** math.ceil(depth / 2) + branching ** (depth // 2) - 1

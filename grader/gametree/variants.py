@@ -1,0 +1,149 @@
+"""The misconception library: known buggy versions of alpha-beta, each the reference search under
+different ``Rules`` (or, for ``cut-node-marked``, a different way of reporting what it pruned).
+
+Each variant has a code (stored with graded attempts and counted in statistics), the sentence a
+student reads when their answer matches it, and the exercise kinds whose answers it can change.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from grader.gametree.solver import Conventions, Rules, SearchResult, search
+from grader.gametree.tree import Tree
+
+
+@dataclass(frozen=True)
+class Variant:
+    code: str
+    kinds: frozenset[str]
+    rules: Callable[[Tree, Conventions], Rules]
+    sentence: Callable[[Tree, Conventions], str]
+    marks_cut_nodes: bool = False  # the answer marks the node where a cutoff happened as pruned
+
+    def run(self, tree: Tree, conventions: Conventions) -> SearchResult:
+        return search(tree, self.rules(tree, conventions))
+
+
+def _flip(conventions: Conventions, name: str) -> Conventions:
+    other = {
+        "ties": {"prune": "explore", "explore": "prune"},
+        "values": {"soft": "hard", "hard": "soft"},
+        "order": {"ltr": "rtl", "rtl": "ltr"},
+    }[name][getattr(conventions, name)]
+    return replace(conventions, **{name: other})
+
+
+def _swap_players(tree: Tree) -> tuple[str, ...]:
+    return tuple("min" if p == "max" else "max" for p in tree.players)
+
+
+_SEARCH_KINDS = frozenset({"prune", "values", "bounds", "leaf-order"})
+
+VARIANTS: dict[str, Variant] = {
+    v.code: v
+    # When two variants give the same answer, the first (the simpler explanation) is named.
+    for v in [
+        Variant(
+            "no-pruning",
+            _SEARCH_KINDS,
+            lambda t, c: Rules(c, pruning=False),
+            lambda t, c: (
+                "Your answer is plain minimax, with nothing pruned: alpha-beta skips the children "
+                "of a node once alpha >= beta there."
+            ),
+        ),
+        Variant(
+            "players-swapped",
+            _SEARCH_KINDS | {"minimax"},
+            lambda t, c: Rules(c, players=_swap_players(t)),
+            lambda t, c: (
+                f"You treated the root as {_swap_players(t)[0].upper()}: the root is "
+                f"{t.players[0].upper()} here, and the players alternate as the row labels show."
+            ),
+        ),
+        Variant(
+            "wrong-order",
+            _SEARCH_KINDS,
+            lambda t, c: Rules(_flip(c, "order")),
+            lambda t, c: (
+                "You searched the children "
+                + ("right to left" if c.order == "ltr" else "left to right")
+                + ": this exercise searches them "
+                + ("left to right." if c.order == "ltr" else "right to left.")
+            ),
+        ),
+        Variant(
+            "ties-flipped",
+            _SEARCH_KINDS,
+            lambda t, c: Rules(_flip(c, "ties")),
+            lambda t, c: (
+                "You kept searching when alpha = beta: in this exercise a node stops as soon as "
+                "alpha >= beta, ties included."
+                if c.ties == "prune"
+                else "You stopped when alpha = beta: in this exercise a node stops only when its "
+                "value is strictly outside the window (alpha, beta)."
+            ),
+        ),
+        Variant(
+            "cut-node-marked",
+            frozenset({"prune"}),
+            lambda t, c: Rules(c),
+            lambda t, c: (
+                "You marked the node where the cutoff happened as pruned: that node was visited; "
+                "only its remaining children are pruned."
+            ),
+            marks_cut_nodes=True,
+        ),
+        Variant(
+            "leaves-only",
+            _SEARCH_KINDS,
+            lambda t, c: Rules(c, prune_internal=False),
+            lambda t, c: (
+                "You pruned only leaves: after a cutoff the remaining children are skipped whole, "
+                "internal nodes and everything below them included."
+            ),
+        ),
+        Variant(
+            "shallow-cutoffs",
+            _SEARCH_KINDS,
+            lambda t, c: Rules(c, shallow=True),
+            lambda t, c: (
+                "You passed down only the parent's bound: alpha and beta come down from every "
+                "ancestor, so a cutoff can use a bound set two or more levels above (a deep cutoff)."
+            ),
+        ),
+        Variant(
+            "bounds-swapped",
+            _SEARCH_KINDS,
+            lambda t, c: Rules(c, swap_bounds=True),
+            lambda t, c: (
+                "You updated beta at MAX nodes and alpha at MIN nodes: a MAX node raises alpha, "
+                "a MIN node lowers beta."
+            ),
+        ),
+        Variant(
+            "values-convention",
+            frozenset({"values", "bounds"}),
+            lambda t, c: Rules(_flip(c, "values")),
+            lambda t, c: (
+                "You reported the bound at cut nodes (fail-hard): in this exercise a node returns "
+                "its best value so far (fail-soft)."
+                if c.values == "soft"
+                else "You reported the best value so far at cut nodes (fail-soft): in this exercise "
+                "a node returns its value clamped to its window (fail-hard)."
+            ),
+        ),
+    ]
+}
+
+
+def variants_for(kind: str, *, distinct_values: bool = False) -> list[Variant]:
+    """The variants that can change an answer of ``kind``. With distinct leaf values the two tie
+    rules always agree, so ``ties-flipped`` cannot be told apart and is left out."""
+    return [
+        v
+        for v in VARIANTS.values()
+        if kind in v.kinds and not (distinct_values and v.code == "ties-flipped")
+    ]
