@@ -1,8 +1,327 @@
-"""`grader tree ...`: generate, solve, grade and draw game trees."""
+"""`grader tree ...`: generate, solve, grade and draw game trees (plain text, or JSON with --json)."""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 import click
+from rich.console import Console
+from rich.text import Text
+from rich.tree import Tree as RichTree
+
+from grader.gametree import (
+    GENERATOR_VERSION,
+    KINDS,
+    Conventions,
+    GenerationError,
+    GeneratorParams,
+    SearchResult,
+    Tree,
+    TreeFormatError,
+    UngradableAnswer,
+    best_order,
+    generate,
+    grade,
+    parse_leaves,
+    solve,
+)
+from grader.gametree.explain import Explainer, fmt
+
+
+def _fail(message: str) -> None:
+    raise click.UsageError(message)
+
+
+def read_tree(
+    tree: str | None,
+    leaves: str | None,
+    branching: int | None,
+    depth: int | None,
+    cs188: Path | None,
+    players: str | None,
+) -> Tree:
+    """The tree from whichever input was given: nested list or JSON object, leaves, or a .test file."""
+    given = [x for x in (tree, leaves, cs188) if x is not None]
+    if len(given) != 1:
+        _fail("give exactly one of --tree, --leaves (with --branching and --depth) or --cs188")
+    try:
+        if cs188 is not None:
+            result = Tree.from_cs188(cs188.read_text())
+        elif leaves is not None:
+            if branching is None or depth is None:
+                _fail("--leaves needs --branching and --depth")
+            result = Tree.from_nested(parse_leaves(leaves, branching, depth))  # type: ignore[arg-type]
+        else:
+            text = Path(tree[1:]).read_text() if tree.startswith("@") else tree  # type: ignore[union-attr]
+            data = json.loads(text)
+            result = Tree.from_dict(data) if isinstance(data, dict) else Tree.from_nested(data)
+        if players is not None:
+            result = Tree(result.root, players)
+    except json.JSONDecodeError as error:
+        _fail(f"--tree is not JSON: {error}")
+    except (TreeFormatError, OSError) as error:
+        _fail(str(error))
+    return result
+
+
+def tree_options(command: Callable | None = None, *, required: bool = True) -> Callable:
+    """The options that say which tree a command works on; ``tree`` is None when not ``required``
+    and none was given."""
+    if command is None:
+        return functools.partial(tree_options, required=required)
+    options = [
+        click.option("--tree", help="Nested list, JSON object {tree, players}, or @file."),
+        click.option("--leaves", help="Comma-separated leaf values of a uniform tree."),
+        click.option("--branching", type=int, help="With --leaves: children per node."),
+        click.option("--depth", type=int, help="With --leaves: levels below the root."),
+        click.option(
+            "--cs188", type=click.Path(exists=True, path_type=Path), help="A CS188 .test file."
+        ),
+        click.option("--players", help="Players per level from the root, e.g. max,min,min."),
+    ]
+    for option in reversed(options):
+        command = option(command)
+
+    @functools.wraps(command)
+    def wrapper(tree, leaves, branching, depth, cs188, players, **kwargs):
+        if not required and tree is leaves is cs188 is None:
+            return command(tree=None, **kwargs)
+        return command(tree=read_tree(tree, leaves, branching, depth, cs188, players), **kwargs)
+
+    return wrapper
+
+
+def convention_options(command: Callable) -> Callable:
+    command = click.option("--order", type=click.Choice(["ltr", "rtl"]), default="ltr")(command)
+    command = click.option(
+        "--values", "values_", type=click.Choice(["soft", "hard"]), default="soft"
+    )(command)
+    command = click.option("--ties", type=click.Choice(["prune", "explore"]), default="prune")(
+        command
+    )
+
+    @functools.wraps(command)
+    def wrapper(ties, values_, order, **kwargs):
+        return command(conventions=Conventions(ties, values_, order), **kwargs)
+
+    return wrapper
+
+
+json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+
+
+def emit(data: Any) -> None:
+    click.echo(json.dumps(data))
 
 
 @click.group()
 def tree() -> None:
     """Game trees: generate, solve, grade, best order, show."""
+
+
+@tree.command("generate")
+@click.option(
+    "--seed", required=True, help="Any integer or text; the same seed gives the same tree."
+)
+@click.option("--depth", type=int, default=3, show_default=True)
+@click.option("--branching", default="2-3", show_default=True)
+@click.option("--values", "value_range", default="-9..9", show_default=True)
+@click.option("--distinct", is_flag=True, help="All leaf values different.")
+@click.option("--players", default="max,min", show_default=True)
+@click.option("--ties", type=click.Choice(["prune", "explore"]), default="prune")
+@click.option(
+    "--returns", type=click.Choice(["soft", "hard"]), default="soft", help="values convention"
+)
+@click.option("--order", type=click.Choice(["ltr", "rtl"]), default="ltr")
+@click.option("--min-cutoffs", type=int, default=0)
+@click.option("--min-deep-cutoffs", type=int, default=0)
+@click.option("--leaves-evaluated", help="A range of leaves alpha-beta evaluates, e.g. 8-14.")
+@click.option(
+    "--discriminating", is_flag=True, help="Every misconception gives a different answer."
+)
+@click.option("--kind", type=click.Choice(list(KINDS)), default="prune", show_default=True)
+@click.option("--max-tries", type=int, default=2000, show_default=True)
+@json_option
+def generate_command(seed, value_range, ties, returns, order, as_json, **params) -> None:
+    """Generate a tree meeting the constraints, the same for the same seed everywhere."""
+    try:
+        generator = GeneratorParams.from_dict(
+            {
+                **{k: v for k, v in params.items() if v is not None},
+                "values": value_range,
+                "conventions": {"ties": ties, "values": returns, "order": order},
+            }
+        )
+        result = generate(generator, int(seed) if seed.lstrip("-").isdigit() else seed)
+    except GenerationError as error:
+        raise click.ClickException(str(error)) from None
+    if as_json:
+        emit(
+            {
+                **result.to_dict(),
+                "seed": seed,
+                "generator_version": GENERATOR_VERSION,
+                "params": generator.to_dict(),
+            }
+        )
+        return
+    click.echo(json.dumps(result.to_nested()))
+    draw(result, solve(result, generator.conventions))
+
+
+def _solve_request(request: Any) -> dict:
+    if not isinstance(request, dict) or "tree" not in request:
+        raise ValueError('each line must be a JSON object with a "tree"')
+    unknown = set(request) - {"tree", "players", "ties", "values", "order"}
+    if unknown:
+        raise ValueError(f"unknown field {sorted(unknown)[0]!r}")
+    tree_ = Tree.from_nested(request["tree"], request.get("players"))
+    conventions = Conventions.from_dict(
+        {k: request[k] for k in ("ties", "values", "order") if k in request}
+    )
+    return solve(tree_, conventions).to_dict()
+
+
+@tree.command("solve")
+@click.option(
+    "--batch", is_flag=True, help="One JSON request a line on stdin, one result a line out."
+)
+@tree_options(required=False)
+@convention_options
+@json_option
+def solve_command(batch, tree, conventions, as_json):
+    """Solve a tree with alpha-beta: value, best move, leaf order, pruned nodes, cutoffs."""
+    if batch:
+        for line in sys.stdin:
+            if not line.strip():
+                continue
+            try:
+                emit(_solve_request(json.loads(line)))
+            except (ValueError, TypeError) as error:  # JSONDecodeError and TreeFormatError too
+                emit({"error": str(error)})
+        return
+    if tree is None:
+        _fail("give a tree (--tree, --leaves or --cs188), or --batch")
+    tree_ = tree
+    result = solve(tree_, conventions)
+    if as_json:
+        emit(result.to_dict())
+        return
+    labels = tree_.labels()
+    click.echo(f"value: {fmt(result.value)}")
+    if result.best_move is not None:
+        click.echo(f"best move: {result.best_move} (to {labels[str(result.best_move)]})")
+    click.echo("leaf order: " + " ".join(labels[p] for p in result.leaf_order))
+    click.echo("pruned: " + (" ".join(labels[p] for p in result.pruned) or "nothing"))
+    explainer = Explainer(result)
+    for cutoff in result.cutoffs:
+        click.echo("  " + explainer.cutoff(cutoff))
+    draw(tree_, result)
+
+
+@tree.command("grade")
+@tree_options
+@convention_options
+@click.option("--kind", type=click.Choice(list(KINDS)), required=True)
+@click.option(
+    "--answer", required=True, help='JSON, e.g. {"pruned": ["1.1"], "value": 3}, or @file.'
+)
+@json_option
+def grade_command(tree, conventions, kind, answer, as_json):
+    """Grade an answer: score, parts, feedback and the misconception it matches."""
+    try:
+        data = json.loads(Path(answer[1:]).read_text() if answer.startswith("@") else answer)
+        result = grade(kind, tree, conventions, data)
+    except json.JSONDecodeError as error:
+        raise click.UsageError(f"--answer is not JSON: {error}") from None
+    except UngradableAnswer as error:
+        raise click.ClickException(f"cannot grade this answer: {error}") from None
+    if as_json:
+        emit(result.to_dict())
+        return
+    click.echo(f"score: {result.score:.3f}")
+    click.echo("parts: " + ", ".join(f"{k} {v:.3f}" for k, v in result.parts.items()))
+    if result.diagnosis:
+        click.echo(f"diagnosis: {result.diagnosis}")
+    for line in result.feedback:
+        click.echo(f"- {line}")
+
+
+@tree.command("best-order")
+@tree_options
+@convention_options
+@json_option
+def best_order_command(tree, conventions, as_json):
+    """The least number of leaves alpha-beta can evaluate, and a reordered tree that reaches it."""
+    try:
+        ordering = best_order(tree, conventions)
+    except ValueError as error:
+        raise click.ClickException(str(error)) from None
+    given = len(solve(tree, conventions).leaf_order)
+    if as_json:
+        emit(
+            {
+                "leaves": ordering.leaves,
+                "given_leaves": given,
+                "orders": ordering.orders,
+                "tree": ordering.tree.to_nested(),
+            }
+        )
+        return
+    click.echo(f"least leaves evaluated: {ordering.leaves} (this order: {given})")
+    click.echo(f"reordered tree: {json.dumps(ordering.tree.to_nested())}")
+
+
+@tree.command("show")
+@tree_options
+@convention_options
+@click.option(
+    "--solve", "with_solution", is_flag=True, help="Mark visited and pruned nodes, with alpha/beta."
+)
+def show_command(tree, conventions, with_solution):
+    """Draw the tree in the terminal: labels, values and MAX/MIN per level."""
+    draw(tree, solve(tree, conventions) if with_solution else None)
+
+
+def draw(tree_: Tree, result: SearchResult | None = None) -> None:
+    """The tree as an outline, each node with its label, player and value."""
+    labels = tree_.labels()
+
+    def text(path: str) -> Text:
+        node = tree_.node(path)
+        player = tree_.player(path).upper()
+        line = Text(f"{labels[path]} ")
+        if node.is_leaf:
+            line.append(fmt(node.value), style="bold")
+        else:
+            line.append(player, style="cyan" if player == "MAX" else "magenta")
+        if result is None:
+            return line
+        visited = result.nodes.get(path)
+        if visited is None:
+            line.stylize("dim strike")
+            line.append("  pruned", style="dim")
+            return line
+        if not node.is_leaf:
+            line.append(f" = {fmt(visited.value)}", style="bold")
+            line.append(f"  α={fmt(visited.alpha)} β={fmt(visited.beta)}", style="yellow")
+            cut = next((c for c in result.cutoffs if c.path == path), None)
+            if cut is not None:
+                line.append(f"  {cut.kind} cutoff" + (" (deep)" if cut.deep else ""), style="red")
+        else:
+            line.append(f"  #{result.leaf_order.index(path) + 1}", style="green")
+        return line
+
+    def add(branch: RichTree, path: str) -> None:
+        for i in range(len(tree_.node(path).children)):
+            child = f"{path}.{i}" if path else str(i)
+            add(branch.add(text(child)), child)
+
+    root = RichTree(text(""), guide_style="dim")
+    add(root, "")
+    Console(highlight=False, soft_wrap=True).print(root)

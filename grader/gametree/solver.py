@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from grader.gametree.tree import Node, Path, Tree, Value, child_path, parse_players
 
@@ -77,8 +77,7 @@ class Rules:
     prune_internal: bool = True  # False: after a cutoff, internal children are still searched
 
 
-@dataclass(frozen=True, slots=True)
-class Step:
+class Step(NamedTuple):
     """One event of the search, for replays and explanations.
 
     ``kind`` is ``enter`` (the node is entered with the window alpha, beta), ``leaf`` (a leaf is
@@ -97,8 +96,7 @@ class Step:
     pruned: tuple[Path, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class Cutoff:
+class Cutoff(NamedTuple):
     """A cutoff at ``path``: a ``beta`` cutoff at a MAX node or an ``alpha`` cutoff at a MIN node.
 
     ``deep`` when the bound that caused it was inherited from above the parent; ``source`` is the
@@ -116,8 +114,7 @@ class Cutoff:
     step: int
 
 
-@dataclass(frozen=True, slots=True)
-class NodeResult:
+class NodeResult(NamedTuple):
     """A visited node when it returns: its value and its alpha and beta at that moment."""
 
     value: Value
@@ -249,9 +246,18 @@ class _Search:
         self.visited: list[Path] = []
         self.cutoffs: list[Cutoff] = []
 
-    def _step(self, kind: str, path: Path, alpha: Value, beta: Value, **extra: Any) -> int:
+    def _step(
+        self,
+        kind: str,
+        path: Path,
+        alpha: Value,
+        beta: Value,
+        value: Value | None = None,
+        bound: str | None = None,
+        pruned: tuple[Path, ...] = (),
+    ) -> int:
         index = len(self.trace)
-        self.trace.append(Step(index, kind, path, alpha, beta, **extra))
+        self.trace.append(Step(index, kind, path, alpha, beta, value, bound, pruned))
         return index
 
     def run(self) -> SearchResult:
