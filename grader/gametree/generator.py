@@ -11,9 +11,10 @@ from __future__ import annotations
 import random
 from dataclasses import asdict, dataclass, field, fields
 
-from grader.gametree.kinds import KINDS
+from grader.gametree.kinds import KINDS, has_distinct_leaves
 from grader.gametree.solver import Conventions, solve
 from grader.gametree.tree import Node, Tree, parse_players
+from grader.gametree.variants import variants_for
 
 GENERATOR_VERSION = 1
 
@@ -182,11 +183,13 @@ def accepts(tree: Tree, params: GeneratorParams) -> bool:
 def is_discriminating(tree: Tree, conventions: Conventions, kind: str = "prune") -> bool:
     """The key and the answers of every variant that applies to ``kind`` are all different."""
     exercise = KINDS[kind]
-    answers = [exercise.project(solve(tree, conventions))]
-    answers += [answer for _, answer in exercise.variant_answers(tree, conventions)]
-    return len(answers) > 1 and all(
-        answers[i] != answers[j] for i in range(len(answers)) for j in range(i)
-    )
+    seen = [exercise.project(solve(tree, conventions))]
+    for variant in variants_for(kind, distinct_values=has_distinct_leaves(tree)):
+        answer = exercise.project(variant.run(tree, conventions), variant)
+        if answer in seen:  # stop at the first collision: most candidates fail early
+            return False
+        seen.append(answer)
+    return len(seen) > 1
 
 
 def generate(params: GeneratorParams, seed: int | str) -> Tree:

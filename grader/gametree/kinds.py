@@ -121,7 +121,7 @@ class ExerciseKind:
         return self.to_answer(self.project(self.reference(tree, conventions)))
 
     def variant_answers(self, tree: Tree, conventions: Conventions) -> list[tuple[Variant, Any]]:
-        distinct = len({tree.node(p).value for p in tree.leaves()}) == tree.leaf_count()
+        distinct = has_distinct_leaves(tree)
         return [
             (v, self.project(v.run(tree, conventions), v))
             for v in variants_for(self.name, distinct_values=distinct)
@@ -144,6 +144,10 @@ class ExerciseKind:
         where = self.first_wrong(explainer, key, canonical)
         feedback = [m for m in (text, where and where["message"]) if m]
         return Grade(score, parts, feedback, diagnosis, text, where, key=self.to_answer(key))
+
+
+def has_distinct_leaves(tree: Tree) -> bool:
+    return len({tree.node(p).value for p in tree.leaves()}) == tree.leaf_count()
 
 
 def normalize_pruned(tree: Tree, marked: set[Path]) -> frozenset[Path]:
