@@ -1,0 +1,134 @@
+"""The `grader tree` command: through click's runner, and once as a real subprocess."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from grader.cli import main
+
+AIMA = "[[3,12,8],[2,4,6],[14,5,2]]"  # AIMA figure 5.5: root 3, the 4 and the 6 pruned
+
+
+def run(*args: str, stdin: str | None = None):
+    result = CliRunner().invoke(main, ["tree", *args], input=stdin)
+    return result
+
+
+def test_solve_json_has_the_documented_fields():
+    result = run("solve", "--tree", AIMA, "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["value"] == 3
+    assert data["best_move"] == 0
+    assert data["pruned"] == ["1.1", "1.2"]
+    assert data["leaf_order"] == ["0.0", "0.1", "0.2", "1.0", "2.0", "2.1", "2.2"]
+    assert data["nodes"][""] | {"label": "A", "player": "max"} == data["nodes"][""]
+    assert data["nodes"]["1"]["value"] == 2 and data["nodes"]["1"]["beta"] == 2
+    assert [c["path"] for c in data["cutoffs"]] == ["1"]
+
+
+def test_solve_text_names_the_cutoff_with_labels():
+    result = run("solve", "--leaves", "3,12,8,2,4,6,14,5,2", "--branching", "3", "--depth", "2")
+    assert result.exit_code == 0, result.output
+    assert "value: 3" in result.output
+    assert "At C, alpha = 3 >= beta = 2" in result.output
+    assert "pruned: I J" in result.output
+
+
+def test_explore_prunes_less_on_a_tie():
+    # Tie at C: C's first leaf equals alpha = 3. prune stops there; explore goes on.
+    tree = "[[3,4],[3,9]]"
+    pruned = json.loads(run("solve", "--tree", tree, "--json").output)["pruned"]
+    explored = json.loads(run("solve", "--tree", tree, "--ties", "explore", "--json").output)[
+        "pruned"
+    ]
+    assert pruned == ["1.1"]
+    assert explored == []
+
+
+def test_batch_answers_each_line_and_reports_errors_per_line():
+    lines = '{"tree": [[1,2],[3,4]]}\n{"tree": []}\nnot json\n{"tree": [[5]], "players": "min"}\n'
+    result = run("solve", "--batch", stdin=lines)
+    assert result.exit_code == 0, result.output
+    out = [json.loads(line) for line in result.output.splitlines()]
+    assert [o.get("value") for o in out] == [3, None, None, 5]
+    assert "at least one child" in out[1]["error"]
+    assert "error" in out[2]
+
+
+def test_grade_prune_answer_with_partial_credit():
+    answer = json.dumps({"pruned": ["1.1"], "value": 3})
+    result = run("grade", "--tree", AIMA, "--kind", "prune", "--answer", answer, "--json")
+    assert result.exit_code == 0, result.output
+    grade = json.loads(result.output)
+    # Key {1.1, 1.2}, answer {1.1}: J = 1/2, value right: 0.75 * 0.5 + 0.25.
+    assert grade["score"] == pytest.approx(0.625)
+    assert grade["first_wrong"]["label"] == "C"
+
+
+def test_grade_refuses_an_ungradable_answer():
+    result = run("grade", "--tree", AIMA, "--kind", "prune", "--answer", '{"pruned": ["7"]}')
+    assert result.exit_code == 1
+    assert "cannot grade this answer" in result.output
+
+
+def test_best_order_reaches_the_knuth_moore_count():
+    result = run("best-order", "--tree", AIMA, "--json")
+    data = json.loads(result.output)
+    assert data["leaves"] == 3**1 + 3**1 - 1  # b^ceil(d/2) + b^floor(d/2) - 1 with b = 3, d = 2
+    again = json.loads(run("solve", "--tree", json.dumps(data["tree"]), "--json").output)
+    assert len(again["leaf_order"]) == data["leaves"]
+
+
+def test_generate_is_reproducible_and_meets_constraints():
+    args = ["generate", "--seed", "42", "--depth", "4", "--min-deep-cutoffs", "1", "--json"]
+    first, second = (json.loads(run(*args).output) for _ in range(2))
+    assert first == second
+    solved = json.loads(run("solve", "--tree", json.dumps(first["tree"]), "--json").output)
+    assert any(c["deep"] for c in solved["cutoffs"])
+
+
+def test_generate_reports_impossible_constraints():
+    result = run(
+        "generate", "--seed", "1", "--depth", "1", "--min-cutoffs", "5", "--max-tries", "50"
+    )
+    assert result.exit_code == 1
+    assert "no tree met the constraints in 50 tries" in result.output
+
+
+def test_show_draws_players_and_pruned_nodes():
+    result = run("show", "--tree", "[[[2,3],[5,9]],[[0,1],[7,5]]]", "--solve")
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0].startswith("A MAX = 3")
+    assert any(line.strip("│├└─ ").startswith("G MAX") and "pruned" in line for line in lines)
+
+
+def test_cs188_file(tmp_path: Path):
+    test_file = tmp_path / "lecture.test"
+    test_file.write_text(
+        'class: "GraphGameTreeTest"\nalg: "AlphaBetaAgent"\ndepth: "2"\n\nnum_agents: "2"\n\n'
+        'start_state: "max"\nwin_states: "A B C D"\nlose_states: ""\n\n'
+        'successors: """\nmax Left m1\nmax Right m2\nm1 Left A\nm1 Right B\nm2 Left C\nm2 Right D\n"""\n\n'
+        'evaluation: """\nA 3.0\nB 5.0\nC 2.0\nD 9.0\n"""\n'
+    )
+    data = json.loads(run("solve", "--cs188", str(test_file), "--ties", "explore", "--json").output)
+    assert data["value"] == 3 and data["pruned"] == ["1.1"]
+
+
+def test_the_console_script_runs_as_a_subprocess():
+    script = Path(sys.executable).with_name("grader")
+    out = subprocess.run(
+        [str(script), "tree", "solve", "--tree", AIMA, "--json"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    assert json.loads(out.stdout)["value"] == 3
