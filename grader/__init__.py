@@ -1,1 +1,25 @@
 """Alpha-Beta Grader: teaches, exercises and grades alpha-beta pruning."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+
+
+def create_app(config: Mapping[str, Any] | None = None) -> Flask:
+    """The web application: settings, extensions, blueprints and CLI commands. Wiring only."""
+    from grader import config as settings
+    from grader import extensions, web
+    from grader.cli import admin
+
+    app = Flask(__name__, instance_path=settings.instance_path(), instance_relative_config=True,
+                template_folder="web/templates", static_folder="web/static")
+    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+    app.config.from_mapping(settings.load(app.instance_path, config))
+    extensions.init_app(app)
+    web.init_app(app)
+    admin.init_app(app)
+    return app

@@ -1,1 +1,26 @@
+"""Use cases: each owns its transaction, calls the cores and returns plain data or models.
 
+Views call one service function and map these errors to responses.
+"""
+
+from __future__ import annotations
+
+
+class ServiceError(Exception):
+    """A use case refused; the message is for the person who asked."""
+
+
+class Invalid(ServiceError, ValueError):
+    """The input cannot be used (an ungradable answer, a bad tree, an unknown preset)."""
+
+
+class NotFound(ServiceError, LookupError):
+    """Absent, or not visible to this user: the two are deliberately indistinguishable."""
+
+
+class Forbidden(ServiceError):
+    """Visible but not allowed to this user (an instructor answering a student's exercise)."""
+
+
+class Conflict(ServiceError):
+    """Not possible in the current state (no attempts left, already a member)."""

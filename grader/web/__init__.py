@@ -1,1 +1,90 @@
+"""The web layer: blueprints, error pages and JSON errors, security headers, the login loader."""
 
+from __future__ import annotations
+
+from typing import Any
+
+import sqlalchemy as sa
+from flask import Flask, jsonify, render_template, request
+from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import HTTPException
+
+from grader.extensions import db, login_manager
+from grader.models import User
+from grader.services import Conflict, Forbidden, Invalid, NotFound, ServiceError
+from grader.web.openapi import RequestError, error_response
+
+STATUS = {Invalid: 400, Forbidden: 403, NotFound: 404, Conflict: 409}
+
+# No inline script, no third party: the pages are self-contained.
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+       "img-src 'self' data:; object-src 'none'; base-uri 'self'; form-action 'self'; "
+       "frame-ancestors 'none'")
+
+
+def _status(error: ServiceError) -> int:
+    return next((code for cls, code in STATUS.items() if isinstance(error, cls)), 400)
+
+
+def _wants_json() -> bool:
+    return request.path.startswith("/api/") or request.path == "/api"
+
+
+def init_app(app: Flask) -> None:
+    from grader.web import api, auth, pages
+
+    app.register_blueprint(auth.bp)
+    app.register_blueprint(pages.bp)
+    app.register_blueprint(api.bp)
+
+    login_manager.login_view = "auth.login"
+    login_manager.login_message_category = "info"
+
+    @login_manager.user_loader
+    def load_user(user_id: str) -> User | None:
+        return db.session.get(User, int(user_id)) if user_id.isdigit() else None
+
+    @app.get("/healthz")
+    def healthz() -> Any:
+        db.session.execute(sa.text("SELECT 1"))
+        return jsonify(status="ok")
+
+    @app.errorhandler(ServiceError)
+    def service_error(error: ServiceError) -> Any:
+        status = _status(error)
+        if _wants_json():
+            return error_response(status, str(error))
+        return render_template("error.html", status=status, message=str(error)), status
+
+    @app.errorhandler(RequestError)
+    def request_error(error: RequestError) -> Any:
+        return error_response(400, str(error), error.details)
+
+    @app.errorhandler(CSRFError)
+    def csrf_error(error: CSRFError) -> Any:
+        message = f"CSRF check failed: {error.description}"
+        if _wants_json():
+            return error_response(400, message)
+        return render_template("error.html", status=400, message=message), 400
+
+    @app.errorhandler(HTTPException)
+    def http_error(error: HTTPException) -> Any:
+        status = error.code or 500
+        if _wants_json():
+            return error_response(status, error.description or error.name)
+        return render_template("error.html", status=status, message=error.description), status
+
+    @app.after_request
+    def security_headers(response: Any) -> Any:
+        headers = response.headers
+        headers.setdefault("Content-Security-Policy", CSP)
+        headers.setdefault("X-Content-Type-Options", "nosniff")
+        headers.setdefault("X-Frame-Options", "DENY")
+        headers.setdefault("Referrer-Policy", "same-origin")
+        headers.setdefault("Cross-Origin-Opener-Policy", "same-origin")
+        headers.setdefault("Permissions-Policy", "camera=(), microphone=(), geolocation=()")
+        if app.config["SESSION_COOKIE_SECURE"]:
+            headers.setdefault("Strict-Transport-Security", "max-age=31536000")
+        if not request.path.startswith("/static/"):
+            headers.setdefault("Cache-Control", "no-store")  # personal pages, earned solutions
+        return response

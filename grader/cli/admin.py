@@ -1,0 +1,169 @@
+"""`grader user|course|assignment|demo ...`: the course service from the command line.
+
+These run in an application context (the database of `GRADER_DATABASE_URL`); `grader db ...`
+comes from Flask-Migrate.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import secrets
+
+import click
+from flask import Flask
+from flask.cli import AppGroup, with_appcontext
+
+from grader.models import ROLES, STUDENT
+
+
+def _fail(error: Exception) -> None:
+    raise click.ClickException(str(error))
+
+
+user = AppGroup("user", help="Accounts: create users, issue API tokens.")
+course = AppGroup("course", help="Courses and their members.")
+assignment = AppGroup("assignment", help="Assignments, built from exercises/presets/*.toml.")
+
+
+@user.command("create")
+@click.argument("email")
+@click.option("--role", type=click.Choice(ROLES), default=STUDENT, show_default=True)
+@click.option("--password", help="Without it, a random password is made and printed.")
+def user_create(email: str, role: str, password: str | None) -> None:
+    """Create an account."""
+    from grader.services import ServiceError, accounts
+
+    shown = password is None
+    password = password or secrets.token_urlsafe(12)
+    try:
+        created = accounts.create_user(email, password, role)
+    except ServiceError as error:
+        _fail(error)
+    click.echo(f"created {created.role} {created.email} (id {created.id})")
+    if shown:
+        click.echo(f"password: {password}")
+
+
+@user.command("token")
+@click.argument("email")
+def user_token(email: str) -> None:
+    """Print a new personal API token (the previous one stops working)."""
+    from grader.services import accounts
+
+    found = accounts.user_by_email(email)
+    if found is None:
+        _fail(LookupError(f"no user {email}"))
+    click.echo(accounts.issue_token(found.id))
+
+
+@user.command("password")
+@click.argument("email")
+@click.option("--password", prompt=True, hide_input=True, confirmation_prompt=True)
+def user_password(email: str, password: str) -> None:
+    """Set a user's password."""
+    from grader.services import ServiceError, accounts
+
+    found = accounts.user_by_email(email)
+    if found is None:
+        _fail(LookupError(f"no user {email}"))
+    try:
+        accounts.set_password(found.id, password)
+    except ServiceError as error:
+        _fail(error)
+    click.echo(f"password set for {found.email}")
+
+
+@course.command("create")
+@click.argument("name")
+@click.option("--instructor", "instructor_email", help="E-mail of its instructor.")
+def course_create(name: str, instructor_email: str | None) -> None:
+    """Create a course and print its join code."""
+    from grader.services import ServiceError, courses
+
+    try:
+        created = courses.create_course(name, instructor_email)
+    except ServiceError as error:
+        _fail(error)
+    click.echo(f"course {created.id} {created.name!r}: join code {created.join_code}")
+
+
+@course.command("add")
+@click.argument("course_ref")
+@click.argument("email")
+@click.option("--role", type=click.Choice(ROLES), help="Default: the user's own role.")
+def course_add(course_ref: str, email: str, role: str | None) -> None:
+    """Add a user to a course (by id or name)."""
+    from grader.services import ServiceError, accounts, courses
+
+    try:
+        found = courses.find_course(course_ref)
+        membership = accounts.add_member(found.id, email, role)
+    except ServiceError as error:
+        _fail(error)
+    click.echo(f"{email} is {membership.role} in {found.name}")
+
+
+@course.command("list")
+def course_list() -> None:
+    """List courses with their join codes."""
+    import sqlalchemy as sa
+
+    from grader.extensions import db
+    from grader.models import Course
+
+    for found in db.session.scalars(sa.select(Course).order_by(Course.id)):
+        click.echo(f"{found.id}\t{found.join_code}\t{found.name}")
+
+
+@assignment.command("create")
+@click.option("--course", "course_ref", required=True, help="Course id or name.")
+@click.option("--preset", default="standard", show_default=True,
+              help="A file of exercises/presets/ without .toml.")
+@click.option("--title", help="Default: the preset's title.")
+@click.option("--due", type=click.DateTime(["%Y-%m-%d", "%Y-%m-%d %H:%M"]),
+              help="Due date, UTC.")
+def assignment_create(course_ref: str, preset: str, title: str | None,
+                      due: dt.datetime | None) -> None:
+    """Create an assignment from a preset."""
+    from grader.services import ServiceError, courses
+
+    try:
+        found = courses.find_course(course_ref)
+        created = courses.create_assignment(found.id, preset, title, due)
+    except ServiceError as error:
+        _fail(error)
+    click.echo(f"assignment {created.id} {created.title!r} in {found.name}: "
+               f"{len(created.slots)} exercises")
+
+
+@assignment.command("presets")
+def assignment_presets() -> None:
+    """List the presets and check that each one loads."""
+    from grader.services import ServiceError, courses
+
+    for name in courses.preset_names():
+        try:
+            preset = courses.load_preset(name)
+        except ServiceError as error:
+            _fail(error)
+        kinds = ", ".join(s.kind for s in preset.slots)
+        click.echo(f"{name}\t{preset.title}\t{kinds}")
+
+
+@click.command("demo")
+@click.option("--preset", default="standard", show_default=True)
+@with_appcontext
+def demo(preset: str) -> None:
+    """Create the demo course (idempotent) and print its logins."""
+    from grader.services import demo as demo_service
+
+    seeded = demo_service.seed(preset)
+    click.echo(f"course: {seeded['course']} (join code {seeded['join_code']})")
+    click.echo(f"assignment: {seeded['assignment']} (id {seeded['assignment_id']})")
+    for email, password in seeded["logins"].items():
+        click.echo(f"login: {email} / {password}")
+
+
+def init_app(app: Flask) -> None:
+    for command in (user, course, assignment, demo):
+        app.cli.add_command(command)

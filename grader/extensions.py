@@ -1,0 +1,61 @@
+"""Extensions, created unbound and bound in `create_app`; the SQLite connection setup."""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from flask import Flask
+from flask_login import LoginManager
+from flask_migrate import Migrate
+from flask_sqlalchemy import SQLAlchemy
+from flask_wtf.csrf import CSRFProtect
+
+from grader.models import Base
+
+# expire_on_commit=False: a view may read what a service just committed without a new transaction.
+db = SQLAlchemy(model_class=Base, session_options={"expire_on_commit": False})
+migrate = Migrate(render_as_batch=True, compare_type=True)
+login_manager = LoginManager()
+csrf = CSRFProtect()
+
+#: Execution option a write transaction sets so that SQLite takes the write lock at BEGIN.
+WRITE_OPTION = "grader_write"
+
+
+def configure_sqlite(engine: sa.Engine, *, busy_timeout_ms: int, write_begin: str,
+                     synchronous: str) -> None:
+    """WAL, foreign keys and a busy timeout on every connection; BEGIN IMMEDIATE for writes.
+
+    A deferred transaction that reads and then writes cannot wait for the lock (SQLite answers
+    "database is locked" at once when another writer committed since its read), so write
+    transactions take the lock at BEGIN and wait for it up to the busy timeout.
+    """
+
+    @sa.event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection, _record) -> None:
+        # Take BEGIN away from the sqlite3 module so the "begin" hook below decides its kind.
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute(f"PRAGMA synchronous={synchronous}")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
+        cursor.close()
+
+    @sa.event.listens_for(engine, "begin")
+    def _on_begin(conn: sa.Connection) -> None:
+        writing = conn.get_execution_options().get(WRITE_OPTION, False)
+        conn.exec_driver_sql(f"BEGIN {write_begin}" if writing else "BEGIN")
+
+
+def init_app(app: Flask) -> None:
+    db.init_app(app)
+    migrate.init_app(app, db, directory=app.config["GRADER_MIGRATIONS_DIR"])
+    login_manager.init_app(app)
+    csrf.init_app(app)
+    with app.app_context():
+        engine = db.engine
+        if engine.dialect.name == "sqlite":
+            configure_sqlite(engine,
+                             busy_timeout_ms=app.config["GRADER_SQLITE_BUSY_TIMEOUT_MS"],
+                             write_begin=app.config["GRADER_SQLITE_WRITE_BEGIN"],
+                             synchronous=app.config["GRADER_SQLITE_SYNCHRONOUS"])

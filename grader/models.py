@@ -1,0 +1,176 @@
+"""The stored things: users, courses, assignments and their slots, exercises and attempts."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import sqlalchemy as sa
+from flask_login import UserMixin
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+STUDENT = "student"
+INSTRUCTOR = "instructor"
+ROLES = (STUDENT, INSTRUCTOR)
+
+JSON = dict[str, Any]
+
+
+def utcnow() -> dt.datetime:
+    return dt.datetime.now(dt.UTC).replace(tzinfo=None)
+
+
+class Base(DeclarativeBase):
+    # Named constraints: Alembic's batch mode on SQLite needs names to alter them later.
+    metadata = sa.MetaData(naming_convention={
+        "ix": "ix_%(column_0_label)s",
+        "uq": "uq_%(table_name)s_%(column_0_name)s",
+        "ck": "ck_%(table_name)s_%(constraint_name)s",
+        "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+        "pk": "pk_%(table_name)s",
+    })
+
+
+class User(UserMixin, Base):
+    __tablename__ = "user"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    email: Mapped[str] = mapped_column(sa.String(254), unique=True)
+    password_hash: Mapped[str | None] = mapped_column(sa.String(255))
+    role: Mapped[str] = mapped_column(sa.String(16), default=STUDENT)
+    # sha256 of the personal API token; the token itself is shown once and never stored.
+    api_token_hash: Mapped[str | None] = mapped_column(sa.String(64), unique=True)
+    created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+
+    memberships: Mapped[list[Membership]] = relationship(back_populates="user")
+
+    @property
+    def is_instructor(self) -> bool:
+        return self.role == INSTRUCTOR
+
+    def __repr__(self) -> str:
+        return f"<User {self.email} {self.role}>"
+
+
+class Course(Base):
+    __tablename__ = "course"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(sa.String(200))
+    join_code: Mapped[str] = mapped_column(sa.String(32), unique=True)
+    created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+
+    memberships: Mapped[list[Membership]] = relationship(back_populates="course")
+    assignments: Mapped[list[Assignment]] = relationship(
+        back_populates="course", order_by="Assignment.id")
+
+
+class Membership(Base):
+    __tablename__ = "membership"
+    __table_args__ = (sa.UniqueConstraint("user_id", "course_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(sa.ForeignKey("user.id", ondelete="CASCADE"))
+    course_id: Mapped[int] = mapped_column(
+        sa.ForeignKey("course.id", ondelete="CASCADE"), index=True)
+    role: Mapped[str] = mapped_column(sa.String(16), default=STUDENT)
+    created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+
+    user: Mapped[User] = relationship(back_populates="memberships")
+    course: Mapped[Course] = relationship(back_populates="memberships")
+
+
+class Assignment(Base):
+    __tablename__ = "assignment"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    course_id: Mapped[int] = mapped_column(
+        sa.ForeignKey("course.id", ondelete="CASCADE"), index=True)
+    title: Mapped[str] = mapped_column(sa.String(200))
+    preset: Mapped[str | None] = mapped_column(sa.String(100))
+    due_at: Mapped[dt.datetime | None]
+    created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+
+    course: Mapped[Course] = relationship(back_populates="assignments")
+    slots: Mapped[list[Slot]] = relationship(back_populates="assignment", order_by="Slot.index")
+
+
+class Slot(Base):
+    """One exercise of an assignment: the kind, how to generate each student's tree, the rules."""
+
+    __tablename__ = "slot"
+    __table_args__ = (sa.UniqueConstraint("assignment_id", "index"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    assignment_id: Mapped[int] = mapped_column(sa.ForeignKey("assignment.id", ondelete="CASCADE"))
+    index: Mapped[int]
+    title: Mapped[str | None] = mapped_column(sa.String(200))
+    kind: Mapped[str] = mapped_column(sa.String(32))
+    params: Mapped[JSON] = mapped_column(sa.JSON)
+    conventions: Mapped[JSON] = mapped_column(sa.JSON)
+    attempts_allowed: Mapped[int | None]  # None: unlimited
+    practice_allowed: Mapped[bool] = mapped_column(default=False)
+    replay_allowed: Mapped[bool] = mapped_column(default=False)
+    due_at: Mapped[dt.datetime | None]  # overrides the assignment's
+
+    assignment: Mapped[Assignment] = relationship(back_populates="slots")
+
+    @property
+    def effective_due_at(self) -> dt.datetime | None:
+        return self.due_at or self.assignment.due_at
+
+
+class Exercise(Base):
+    """A concrete tree given to one person: a slot's variant, or a practice exercise (no slot)."""
+
+    __tablename__ = "exercise"
+    __table_args__ = (sa.UniqueConstraint("slot_id", "owner_id", "variant"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    owner_id: Mapped[int] = mapped_column(sa.ForeignKey("user.id", ondelete="CASCADE"), index=True)
+    slot_id: Mapped[int | None] = mapped_column(
+        sa.ForeignKey("slot.id", ondelete="CASCADE"), index=True)
+    variant: Mapped[int] = mapped_column(default=0)  # 0: the graded one; 1, 2...: practice
+    kind: Mapped[str] = mapped_column(sa.String(32))
+    # Generated trees keep what rebuilds them; typed trees have no seed.
+    seed: Mapped[str | None] = mapped_column(sa.String(64))
+    generator_version: Mapped[str | None] = mapped_column(sa.String(32))
+    params: Mapped[JSON | None] = mapped_column(sa.JSON)
+    tree: Mapped[list[Any]] = mapped_column(sa.JSON)
+    players: Mapped[list[Any]] = mapped_column(sa.JSON)
+    conventions: Mapped[JSON] = mapped_column(sa.JSON)
+    created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+
+    owner: Mapped[User] = relationship()
+    slot: Mapped[Slot | None] = relationship()
+
+    @property
+    def is_practice(self) -> bool:
+        return self.slot_id is None or self.variant > 0
+
+
+class Attempt(Base):
+    """A graded answer, with what rebuilds the exercise it answered."""
+
+    __tablename__ = "attempt"
+    __table_args__ = (sa.Index("ix_attempt_exercise_user", "exercise_id", "user_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    exercise_id: Mapped[int] = mapped_column(sa.ForeignKey("exercise.id", ondelete="CASCADE"))
+    user_id: Mapped[int] = mapped_column(sa.ForeignKey("user.id", ondelete="CASCADE"), index=True)
+    answer: Mapped[JSON] = mapped_column(sa.JSON)
+    score: Mapped[float]
+    parts: Mapped[JSON] = mapped_column(sa.JSON)
+    feedback: Mapped[list[Any]] = mapped_column(sa.JSON)
+    diagnosis: Mapped[str | None] = mapped_column(sa.String(64))
+    diagnosis_text: Mapped[str | None] = mapped_column(sa.Text)
+    first_wrong: Mapped[JSON | None] = mapped_column(sa.JSON)
+    # Copied from the exercise so the attempt alone says what it was graded against.
+    kind: Mapped[str] = mapped_column(sa.String(32))
+    seed: Mapped[str | None] = mapped_column(sa.String(64))
+    generator_version: Mapped[str | None] = mapped_column(sa.String(32))
+    conventions: Mapped[JSON] = mapped_column(sa.JSON)
+    created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+
+    exercise: Mapped[Exercise] = relationship()
+    user: Mapped[User] = relationship()

@@ -1,0 +1,138 @@
+"""Attempts: grading an answer and storing it, and who may see which attempt and solution."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import sqlalchemy as sa
+
+from grader.extensions import db
+from grader.gametree import KINDS, Conventions, grade, solve
+from grader.models import Assignment, Attempt, Exercise, Slot, User, utcnow
+from grader.services import Conflict, Forbidden, Invalid, NotFound
+from grader.services.courses import taught_course_ids
+from grader.services.exercises import attempts_allowed, get_exercise, solution_visible, tree_of
+from grader.services.transactions import writing
+
+
+def _check_open(exercise: Exercise, used: int) -> None:
+    allowed = attempts_allowed(exercise)
+    if allowed is not None and used >= allowed:
+        raise Conflict(f"no attempts left: {used} of {allowed} used")
+    if not exercise.is_practice and exercise.slot is not None:
+        due = exercise.slot.effective_due_at
+        if due is not None and utcnow() > due:
+            raise Conflict(f"the due date ({due:%Y-%m-%d %H:%M} UTC) has passed")
+
+
+def _used(session, exercise: Exercise) -> int:
+    return session.scalar(sa.select(sa.func.count(Attempt.id)).where(
+        Attempt.exercise_id == exercise.id, Attempt.user_id == exercise.owner_id)) or 0
+
+
+def submit(user: User, exercise_id: int, answer: dict[str, Any]) -> Attempt:
+    """Grades the answer and stores the attempt; an ungradable answer stores nothing.
+
+    The attempt is committed before this returns, so any solution shown after it is earned.
+    """
+    exercise = get_exercise(user, exercise_id)
+    if exercise.owner_id != user.id:
+        raise Forbidden("only the student this exercise was made for can answer it")
+    _check_open(exercise, _used(db.session, exercise))
+    conventions = Conventions.from_dict(exercise.conventions)
+    try:
+        result = grade(exercise.kind, tree_of(exercise), conventions, answer)
+    except ValueError as exc:  # UngradableAnswer and any malformed part of the answer
+        raise Invalid(str(exc)) from exc
+    with writing() as session:
+        _check_open(exercise, _used(session, exercise))  # again, under the write lock
+        attempt = Attempt(
+            exercise=exercise, user=user, answer=answer, score=result.score,
+            parts=result.parts, feedback=result.feedback, diagnosis=result.diagnosis,
+            diagnosis_text=result.diagnosis_text, first_wrong=result.first_wrong,
+            kind=exercise.kind, seed=exercise.seed, generator_version=exercise.generator_version,
+            conventions=exercise.conventions)
+        session.add(attempt)
+    return attempt
+
+
+def _visible(user: User) -> sa.ColumnElement[bool]:
+    in_taught_course = Attempt.exercise_id.in_(
+        sa.select(Exercise.id).join(Slot).join(Assignment).where(
+            Assignment.course_id.in_(taught_course_ids(user))))
+    return sa.or_(Attempt.user_id == user.id, in_taught_course)
+
+
+def get_attempt(user: User, attempt_id: int) -> Attempt:
+    attempt = db.session.scalar(sa.select(Attempt).where(Attempt.id == attempt_id, _visible(user))
+                                .options(sa.orm.joinedload(Attempt.exercise)))
+    if attempt is None:
+        raise NotFound("no such attempt")
+    return attempt
+
+
+def list_attempts(user: User, *, exercise_id: int | None = None,
+                  assignment_id: int | None = None, limit: int = 200) -> list[Attempt]:
+    """Attempts the user may see, newest first: their own, and those of the courses they teach."""
+    query = sa.select(Attempt).where(_visible(user))
+    if exercise_id is not None:
+        query = query.where(Attempt.exercise_id == exercise_id)
+    if assignment_id is not None:
+        query = query.where(Attempt.exercise_id.in_(
+            sa.select(Exercise.id).join(Slot).where(Slot.assignment_id == assignment_id)))
+    query = query.order_by(Attempt.id.desc()).limit(max(1, min(limit, 1000)))
+    return list(db.session.scalars(query.options(sa.orm.joinedload(Attempt.user))))
+
+
+def solution(exercise: Exercise) -> dict[str, Any]:
+    """The key in the answer's own shape and the reference search with its trace."""
+    tree = tree_of(exercise)
+    conventions = Conventions.from_dict(exercise.conventions)
+    return {"key": KINDS[exercise.kind].key(tree, conventions),
+            "search": solve(tree, conventions).to_dict()}
+
+
+def _iso(moment: dt.datetime) -> str:
+    return moment.isoformat() + "Z"
+
+
+def describe(attempt: Attempt, *, with_solution: bool | None = None) -> dict[str, Any]:
+    """An attempt as the API shows it; the solution only where `solution_visible` says so."""
+    exercise = attempt.exercise
+    if with_solution is None:
+        with_solution = solution_visible(exercise)
+    return {
+        "attempt_id": attempt.id,
+        "exercise_id": attempt.exercise_id,
+        "user": attempt.user.email if attempt.user else None,
+        "kind": attempt.kind,
+        "answer": attempt.answer,
+        "score": attempt.score,
+        "parts": attempt.parts,
+        "feedback": attempt.feedback,
+        "diagnosis": attempt.diagnosis,
+        "diagnosis_text": attempt.diagnosis_text,
+        "first_wrong": attempt.first_wrong,
+        "seed": attempt.seed,
+        "generator_version": attempt.generator_version,
+        "conventions": attempt.conventions,
+        "created_at": _iso(attempt.created_at),
+        "solution": solution(exercise) if with_solution else None,
+    }
+
+
+def slot_progress(user: User, slot_ids: list[int]) -> dict[int, dict[str, Any]]:
+    """Per slot, the user's graded variant: its id, attempts used and best score."""
+    if not slot_ids:
+        return {}
+    rows = db.session.execute(
+        sa.select(Exercise.slot_id, Exercise.id, sa.func.count(Attempt.id),
+                  sa.func.max(Attempt.score))
+        .outerjoin(Attempt, sa.and_(Attempt.exercise_id == Exercise.id,
+                                    Attempt.user_id == user.id))
+        .where(Exercise.owner_id == user.id, Exercise.variant == 0,
+               Exercise.slot_id.in_(slot_ids))
+        .group_by(Exercise.slot_id, Exercise.id))
+    return {slot_id: {"exercise_id": ex_id, "attempts_used": used, "best_score": best}
+            for slot_id, ex_id, used, best in rows}

@@ -1,0 +1,180 @@
+"""Courses, memberships and assignments built from TOML presets in `exercises/presets/`."""
+
+from __future__ import annotations
+
+import datetime as dt
+import secrets
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from flask import current_app
+
+from grader.extensions import db
+from grader.gametree import KINDS, Conventions, GeneratorParams
+from grader.models import INSTRUCTOR, Assignment, Course, Membership, Slot, User
+from grader.services import Invalid, NotFound
+from grader.services.transactions import writing
+
+_JOIN_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I to read aloud
+
+
+@dataclass(frozen=True)
+class SlotSpec:
+    kind: str
+    params: dict[str, Any]
+    conventions: dict[str, str]
+    title: str | None = None
+    attempts_allowed: int | None = 3
+    practice_allowed: bool = True
+    replay_allowed: bool = True
+
+
+@dataclass(frozen=True)
+class Preset:
+    name: str
+    title: str
+    description: str = ""
+    slots: list[SlotSpec] = field(default_factory=list)
+
+
+def _slot_spec(raw: dict[str, Any], where: str) -> SlotSpec:
+    known = {"kind", "params", "conventions", "title", "attempts_allowed", "practice_allowed",
+             "replay_allowed"}
+    unknown = set(raw) - known
+    if unknown:
+        raise Invalid(f"{where}: unknown keys {', '.join(sorted(unknown))}")
+    kind = raw.get("kind")
+    if kind not in KINDS:
+        raise Invalid(f"{where}: kind must be one of {', '.join(KINDS)}, not {kind!r}")
+    try:
+        conventions = Conventions.from_dict(raw.get("conventions", {})).to_dict()
+        params = GeneratorParams.from_dict(
+            {**raw.get("params", {}), "kind": kind, "conventions": conventions}).to_dict()
+    except ValueError as exc:
+        raise Invalid(f"{where}: {exc}") from exc
+    attempts = raw.get("attempts_allowed", 3)
+    if not isinstance(attempts, int) or isinstance(attempts, bool) or attempts < 0:
+        raise Invalid(f"{where}: attempts_allowed must be a whole number (0: unlimited)")
+    return SlotSpec(kind=kind, params=params, conventions=conventions, title=raw.get("title"),
+                    attempts_allowed=attempts or None,
+                    practice_allowed=bool(raw.get("practice_allowed", True)),
+                    replay_allowed=bool(raw.get("replay_allowed", True)))
+
+
+def presets_dir() -> Path:
+    return Path(current_app.config["GRADER_PRESETS_DIR"])
+
+
+def preset_names() -> list[str]:
+    return sorted(p.stem for p in presets_dir().glob("*.toml"))
+
+
+def load_preset(name: str) -> Preset:
+    """The preset `exercises/presets/NAME.toml`, checked against the core's own validators."""
+    path = presets_dir() / f"{name}.toml"
+    if "/" in name or "\\" in name or not path.is_file():
+        raise Invalid(f"no preset {name!r}; presets: {', '.join(preset_names())}")
+    try:
+        raw = tomllib.loads(path.read_text())
+    except tomllib.TOMLDecodeError as exc:
+        raise Invalid(f"preset {name}: {exc}") from exc
+    slots = [_slot_spec(s, f"preset {name}, slot {i + 1}") for i, s in enumerate(raw.get("slots", []))]
+    if not slots:
+        raise Invalid(f"preset {name} has no [[slots]]")
+    return Preset(name=name, title=raw.get("title", name), description=raw.get("description", ""),
+                  slots=slots)
+
+
+def _join_code() -> str:
+    return "".join(secrets.choice(_JOIN_ALPHABET) for _ in range(8))
+
+
+def create_course(name: str, instructor_email: str | None = None) -> Course:
+    """A course with a fresh join code; the instructor, if named, becomes its instructor."""
+    name = (name or "").strip()
+    if not name:
+        raise Invalid("a course needs a name")
+    with writing() as session:
+        instructor = None
+        if instructor_email:
+            instructor = session.scalar(
+                sa.select(User).where(User.email == instructor_email.strip().lower()))
+            if instructor is None:
+                raise NotFound(f"no user {instructor_email}")
+        course = Course(name=name, join_code=_join_code())
+        session.add(course)
+        if instructor is not None:
+            session.add(Membership(user=instructor, course=course, role=INSTRUCTOR))
+    return course
+
+
+def find_course(ref: str | int) -> Course:
+    """A course by id or by exact name (CLI convenience)."""
+    if isinstance(ref, int) or str(ref).isdigit():
+        course = db.session.get(Course, int(ref))
+    else:
+        course = db.session.scalar(sa.select(Course).where(Course.name == ref))
+    if course is None:
+        raise NotFound(f"no course {ref}")
+    return course
+
+
+def create_assignment(course_id: int, preset_name: str, title: str | None = None,
+                      due_at: dt.datetime | None = None) -> Assignment:
+    preset = load_preset(preset_name)
+    with writing() as session:
+        if session.get(Course, course_id) is None:
+            raise NotFound(f"no course {course_id}")
+        assignment = Assignment(course_id=course_id, title=title or preset.title,
+                                preset=preset.name, due_at=due_at)
+        session.add(assignment)
+        for index, spec in enumerate(preset.slots):
+            session.add(Slot(assignment=assignment, index=index, title=spec.title, kind=spec.kind,
+                             params=spec.params, conventions=spec.conventions,
+                             attempts_allowed=spec.attempts_allowed,
+                             practice_allowed=spec.practice_allowed,
+                             replay_allowed=spec.replay_allowed))
+    return assignment
+
+
+def memberships(user: User) -> list[Membership]:
+    return list(db.session.scalars(
+        sa.select(Membership).where(Membership.user_id == user.id)
+        .options(sa.orm.joinedload(Membership.course)).order_by(Membership.course_id)))
+
+
+def taught_course_ids(user: User) -> sa.Select:
+    """The ids of the courses this user teaches, as a subquery."""
+    return sa.select(Membership.course_id).where(
+        Membership.user_id == user.id, Membership.role == INSTRUCTOR)
+
+
+def assignments_for(user: User) -> list[Assignment]:
+    member_of = sa.select(Membership.course_id).where(Membership.user_id == user.id)
+    return list(db.session.scalars(
+        sa.select(Assignment).where(Assignment.course_id.in_(member_of))
+        .options(sa.orm.selectinload(Assignment.slots), sa.orm.joinedload(Assignment.course))
+        .order_by(Assignment.course_id, Assignment.id)))
+
+
+def get_assignment(user: User, assignment_id: int) -> Assignment:
+    """An assignment of one of the user's courses; NotFound otherwise."""
+    member_of = sa.select(Membership.course_id).where(Membership.user_id == user.id)
+    assignment = db.session.scalar(
+        sa.select(Assignment).where(Assignment.id == assignment_id,
+                                    Assignment.course_id.in_(member_of))
+        .options(sa.orm.selectinload(Assignment.slots), sa.orm.joinedload(Assignment.course)))
+    if assignment is None:
+        raise NotFound("no such assignment")
+    return assignment
+
+
+def get_slot(user: User, assignment_id: int, index: int) -> Slot:
+    assignment = get_assignment(user, assignment_id)
+    for slot in assignment.slots:
+        if slot.index == index:
+            return slot
+    raise NotFound("no such exercise in this assignment")

@@ -1,0 +1,58 @@
+"""The demo course `make run` serves: an instructor, a student, an assignment. Idempotent."""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+from pathlib import Path
+
+import sqlalchemy as sa
+from flask import current_app
+
+from grader.extensions import db
+from grader.models import INSTRUCTOR, STUDENT, Course, Membership
+from grader.services import accounts, courses
+
+COURSE = "Demo course: alpha-beta pruning"
+PEOPLE = (("instructor@example.com", INSTRUCTOR), ("student@example.com", STUDENT))
+
+
+def _logins_file() -> Path:
+    return Path(current_app.instance_path) / "demo_logins.json"
+
+
+def _passwords() -> dict[str, str]:
+    """Random on first run, then kept in the instance folder so every run prints the same."""
+    path = _logins_file()
+    if path.exists():
+        return json.loads(path.read_text())
+    passwords = {email: secrets.token_urlsafe(9) for email, _ in PEOPLE}
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as handle:
+        json.dump(passwords, handle)
+    return passwords
+
+
+def seed(preset: str = "standard") -> dict[str, object]:
+    """Creates what is missing; returns the logins, the course's join code and the assignment."""
+    passwords = _passwords()
+    for email, role in PEOPLE:
+        user = accounts.user_by_email(email)
+        if user is None:
+            accounts.create_user(email, passwords[email], role)
+        else:
+            accounts.set_password(user.id, passwords[email])
+    course = db.session.scalar(sa.select(Course).where(Course.name == COURSE))
+    if course is None:
+        course = courses.create_course(COURSE, PEOPLE[0][0])
+    for email, role in PEOPLE:
+        accounts.add_member(course.id, email, role)
+    assignment = next((a for a in db.session.get(Course, course.id).assignments
+                       if a.preset == preset), None)
+    if assignment is None:
+        assignment = courses.create_assignment(course.id, preset)
+    members = db.session.scalar(sa.select(sa.func.count(Membership.id))
+                                .where(Membership.course_id == course.id))
+    return {"logins": passwords, "course": course.name, "join_code": course.join_code,
+            "assignment": assignment.title, "assignment_id": assignment.id, "members": members}

@@ -1,0 +1,229 @@
+"""Exercises: each student's variant of a slot, practice exercises, what the page may see."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from typing import Any
+
+import sqlalchemy as sa
+
+from grader.extensions import db
+from grader.gametree import (
+    GENERATOR_VERSION,
+    KINDS,
+    Conventions,
+    GeneratorParams,
+    Tree,
+    generate,
+    parse_leaves,
+)
+from grader.models import Assignment, Attempt, Exercise, Slot, User, utcnow
+from grader.services import Forbidden, Invalid, NotFound
+from grader.services.courses import get_slot, taught_course_ids
+from grader.services.transactions import writing
+
+MAX_LEAVES = 1024  # a typed practice tree the page can still draw
+
+
+def variant_seed(assignment_id: int, slot_index: int, user_id: int, variant: int) -> str:
+    """The seed of one student's variant: the same four numbers always rebuild the same tree."""
+    text = f"{assignment_id}:{slot_index}:{user_id}:{variant}"
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def _check_kind(kind: str) -> None:
+    if kind not in KINDS:
+        raise Invalid(f"kind must be one of {', '.join(KINDS)}, not {kind!r}")
+
+
+def _conventions(raw: dict[str, Any] | None) -> Conventions:
+    try:
+        return Conventions.from_dict(raw or {})
+    except ValueError as exc:
+        raise Invalid(f"conventions: {exc}") from exc
+
+
+def _generated(params: dict[str, Any] | None, seed: str, kind: str,
+               conventions: Conventions) -> tuple[Tree, dict[str, Any]]:
+    """The tree for `seed`; the generator checks its constraints under the exercise's own
+    kind and conventions, whatever the stored parameters say."""
+    if params is not None and not isinstance(params, dict):
+        raise Invalid("params must be an object")
+    params = {**(params or {}), "kind": kind, "conventions": conventions.to_dict()}
+    try:
+        generator_params = GeneratorParams.from_dict(params)
+        return generate(generator_params, seed), generator_params.to_dict()
+    except ValueError as exc:
+        raise Invalid(f"params: {exc}") from exc
+
+
+def typed_tree(*, tree: Any = None, leaves: str | None = None, branching: int | None = None,
+               depth: int | None = None, players: Any = None) -> Tree:
+    """A tree someone typed: a nested list, or leaf values with branching and depth."""
+    try:
+        if leaves is not None:
+            if branching is None or depth is None:
+                raise Invalid("typed leaves need branching and depth")
+            tree = parse_leaves(leaves, branching=branching, depth=depth)
+        built = Tree.from_nested(tree, players=players)
+    except ValueError as exc:
+        raise Invalid(f"tree: {exc}") from exc
+    if len(built.leaves()) > MAX_LEAVES:
+        raise Invalid(f"tree: at most {MAX_LEAVES} leaves")
+    return built
+
+
+def _store(session, tree: Tree, **fields: Any) -> Exercise:
+    data = tree.to_dict()
+    exercise = Exercise(tree=data["tree"], players=list(data["players"]), **fields)
+    session.add(exercise)
+    return exercise
+
+
+def create_practice(user: User, kind: str, *, params: dict[str, Any] | None = None,
+                    conventions: dict[str, Any] | None = None, tree: Any = None,
+                    leaves: str | None = None, branching: int | None = None,
+                    depth: int | None = None, players: Any = None) -> Exercise:
+    """A practice exercise: generated from `params` (a fresh seed) or typed (`tree`/`leaves`)."""
+    _check_kind(kind)
+    conv = _conventions(conventions)
+    if tree is not None or leaves is not None:
+        if params:
+            raise Invalid("give either params (to generate) or a tree (typed), not both")
+        built = typed_tree(tree=tree, leaves=leaves, branching=branching, depth=depth,
+                           players=players)
+        fields: dict[str, Any] = {"seed": None, "generator_version": None, "params": None}
+    else:
+        seed = secrets.token_hex(8)
+        built, params = _generated(params, seed, kind, conv)
+        fields = {"seed": seed, "generator_version": str(GENERATOR_VERSION),
+                  "params": params}
+    with writing() as session:
+        return _store(session, built, owner_id=user.id, kind=kind,
+                      conventions=conv.to_dict(), **fields)
+
+
+def _variant(session, slot: Slot, user: User, variant: int) -> Exercise:
+    seed = variant_seed(slot.assignment_id, slot.index, user.id, variant)
+    built, params = _generated(slot.params, seed, slot.kind,
+                               Conventions.from_dict(slot.conventions))
+    return _store(session, built, owner_id=user.id, slot_id=slot.id, variant=variant,
+                  kind=slot.kind, seed=seed, generator_version=str(GENERATOR_VERSION), params=params,
+                  conventions=slot.conventions)
+
+
+def _find_variant(session, slot_id: int, user_id: int, variant: int) -> Exercise | None:
+    return session.scalar(sa.select(Exercise).where(
+        Exercise.slot_id == slot_id, Exercise.owner_id == user_id, Exercise.variant == variant))
+
+
+def slot_exercise(user: User, assignment_id: int, slot_index: int) -> Exercise:
+    """The user's graded variant (number 0) of a slot, made on first visit."""
+    slot = get_slot(user, assignment_id, slot_index)
+    exercise = _find_variant(db.session, slot.id, user.id, 0)
+    if exercise is not None:
+        return exercise
+    with writing() as session:
+        # Checked again under the write lock: two tabs may open the slot at once.
+        return _find_variant(session, slot.id, user.id, 0) or _variant(session, slot, user, 0)
+
+
+def new_variant(user: User, assignment_id: int, slot_index: int) -> Exercise:
+    """A further practice variant of a slot, where the slot allows practice."""
+    slot = get_slot(user, assignment_id, slot_index)
+    if not slot.practice_allowed:
+        raise Forbidden("this exercise has no practice variants")
+    with writing() as session:
+        last = session.scalar(sa.select(sa.func.max(Exercise.variant)).where(
+            Exercise.slot_id == slot.id, Exercise.owner_id == user.id))
+        return _variant(session, slot, user, (last or 0) + 1)
+
+
+def get_exercise(user: User, exercise_id: int) -> Exercise:
+    """An exercise its owner or an instructor of its course may see; NotFound for anyone else."""
+    in_taught_course = Exercise.slot_id.in_(
+        sa.select(Slot.id).join(Assignment).where(
+            Assignment.course_id.in_(taught_course_ids(user))))
+    exercise = db.session.scalar(sa.select(Exercise).where(
+        Exercise.id == exercise_id, sa.or_(Exercise.owner_id == user.id, in_taught_course)))
+    if exercise is None:
+        raise NotFound("no such exercise")
+    return exercise
+
+
+def tree_of(exercise: Exercise) -> Tree:
+    return Tree.from_dict({"tree": exercise.tree, "players": exercise.players})
+
+
+def rebuild(exercise: Exercise) -> Tree:
+    """The tree regenerated from the stored seed and parameters (typed trees: as stored)."""
+    if exercise.seed is None:
+        return tree_of(exercise)
+    if exercise.generator_version != str(GENERATOR_VERSION):
+        raise Invalid(f"made by generator {exercise.generator_version}, "
+                      f"this is {GENERATOR_VERSION}")
+    return generate(GeneratorParams.from_dict(exercise.params or {}), exercise.seed)
+
+
+def attempts_used(exercise: Exercise) -> int:
+    return db.session.scalar(sa.select(sa.func.count(Attempt.id)).where(
+        Attempt.exercise_id == exercise.id, Attempt.user_id == exercise.owner_id)) or 0
+
+
+def attempts_allowed(exercise: Exercise) -> int | None:
+    """None for unlimited: practice exercises and practice variants are not limited."""
+    if exercise.is_practice or exercise.slot is None:
+        return None
+    return exercise.slot.attempts_allowed
+
+
+def solution_visible(exercise: Exercise) -> bool:
+    """Whether the key and the replay may be shown: never before an attempt is stored.
+
+    Practice: after any attempt. An assignment's graded variant: where the slot allows the
+    replay, once the student scored full marks, used every attempt, or the due date passed.
+    """
+    scores = list(db.session.scalars(sa.select(Attempt.score).where(
+        Attempt.exercise_id == exercise.id, Attempt.user_id == exercise.owner_id)))
+    if not scores:
+        return False
+    slot = exercise.slot
+    if slot is None:
+        return True
+    if not slot.replay_allowed:
+        return False
+    if exercise.is_practice or max(scores) >= 1:
+        return True
+    allowed = slot.attempts_allowed
+    due = slot.effective_due_at
+    return (allowed is not None and len(scores) >= allowed) or (due is not None and utcnow() > due)
+
+
+def describe(exercise: Exercise) -> dict[str, Any]:
+    """What the page and the API show of an exercise: everything but the solution."""
+    tree = tree_of(exercise)
+    slot = exercise.slot
+    due = slot.effective_due_at if slot else None
+    return {
+        "id": exercise.id,
+        "kind": exercise.kind,
+        "prompt": KINDS[exercise.kind].prompt,
+        "tree": exercise.tree,
+        "players": exercise.players,
+        "labels": tree.labels(),
+        "conventions": exercise.conventions,
+        "conventions_text": Conventions.from_dict(exercise.conventions).describe(),
+        "seed": exercise.seed,
+        "generator_version": exercise.generator_version,
+        "practice": exercise.is_practice,
+        "assignment_id": slot.assignment_id if slot else None,
+        "slot_index": slot.index if slot else None,
+        "variant": exercise.variant,
+        "attempts_allowed": attempts_allowed(exercise),
+        "attempts_used": attempts_used(exercise),
+        "practice_allowed": bool(slot and slot.practice_allowed),
+        "replay_allowed": True if slot is None else slot.replay_allowed,
+        "due_at": due.isoformat() + "Z" if due else None,
+        "solution_available": solution_visible(exercise),
+    }

@@ -1,0 +1,70 @@
+"""HTML forms (Flask-WTF: each carries its CSRF token)."""
+
+from __future__ import annotations
+
+from flask_wtf import FlaskForm
+from wtforms import (
+    BooleanField,
+    EmailField,
+    IntegerField,
+    PasswordField,
+    RadioField,
+    SelectField,
+    StringField,
+    TextAreaField,
+)
+from wtforms.validators import DataRequired, EqualTo, Length, NumberRange, Optional
+
+from grader.gametree import KINDS
+from grader.services.accounts import MIN_PASSWORD
+
+
+class ActionForm(FlaskForm):
+    """A button that changes something (log out, new variant): only the CSRF token."""
+
+
+class LoginForm(FlaskForm):
+    email = EmailField("E-mail", validators=[DataRequired(), Length(max=254)])
+    password = PasswordField("Password", validators=[DataRequired()])
+    remember = BooleanField("Keep me signed in")
+
+
+class SignupForm(FlaskForm):
+    email = EmailField("E-mail", validators=[DataRequired(), Length(max=254)])
+    password = PasswordField("Password", validators=[DataRequired(), Length(min=MIN_PASSWORD)])
+    confirm = PasswordField("Password again",
+                            validators=[DataRequired(), EqualTo("password", "Passwords differ")])
+    join_code = StringField("Course join code", validators=[DataRequired(), Length(max=32)])
+
+
+class JoinForm(FlaskForm):
+    join_code = StringField("Course join code", validators=[DataRequired(), Length(max=32)])
+
+
+class PracticeForm(FlaskForm):
+    kind = SelectField("Exercise", choices=[(k, k) for k in KINDS], default="prune")
+    source = RadioField("Tree", default="generate", choices=[
+        ("generate", "Generate one"), ("leaves", "Type leaf values"),
+        ("nested", "Type a nested list")])
+    depth = IntegerField("Depth", default=3, validators=[Optional(), NumberRange(1, 8)])
+    branching = StringField("Branching (e.g. 2-3)", default="2-3",
+                            validators=[Optional(), Length(max=20)])
+    values = StringField("Leaf values (e.g. -9..9)", default="-9..9",
+                         validators=[Optional(), Length(max=40)])
+    min_cutoffs = IntegerField("At least this many cutoffs", default=1,
+                               validators=[Optional(), NumberRange(0, 50)])
+    leaves = StringField("Leaf values, comma-separated", default="3,12,8,2,4,6,14,5,2",
+                         validators=[Optional(), Length(max=8000)])
+    leaf_branching = IntegerField("Branching", default=3, validators=[Optional(),
+                                                                      NumberRange(1, 8)])
+    leaf_depth = IntegerField("Depth", default=2, validators=[Optional(), NumberRange(1, 8)])
+    nested = TextAreaField("Nested list", default="[[3, 12, 8], [2, 4, 6], [14, 5, 2]]",
+                           validators=[Optional(), Length(max=8000)])
+    players = StringField("Players per level", default="max,min",
+                          validators=[Optional(), Length(max=100)])
+    ties = SelectField("Ties", choices=[("prune", "prune when alpha >= beta (AIMA)"),
+                                        ("explore", "prune only when strictly outside (CS188)")])
+    values_rule = SelectField("Cut nodes report", choices=[("soft", "their best value so far"),
+                                                           ("hard", "the bound")])
+    order = SelectField("Children", choices=[("ltr", "left to right"),
+                                             ("rtl", "right to left")])

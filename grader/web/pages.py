@@ -1,0 +1,135 @@
+"""Server-rendered pages: dashboard, assignments, the exercise page, practice, attempts."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask_login import current_user, login_required
+from flask_wtf.csrf import generate_csrf
+
+from grader.models import Exercise
+from grader.services import Invalid, ServiceError, accounts, attempts, courses, exercises
+from grader.web.forms import ActionForm, JoinForm, PracticeForm
+
+bp = Blueprint("pages", __name__)
+
+
+@bp.before_request
+@login_required
+def _signed_in() -> None:
+    """Every page here needs a signed-in user."""
+
+
+@bp.get("/")
+def index() -> Any:
+    return redirect(url_for("pages.dashboard"))
+
+
+@bp.get("/dashboard")
+def dashboard() -> Any:
+    assignments = courses.assignments_for(current_user)
+    progress = attempts.slot_progress(
+        current_user, [s.id for a in assignments for s in a.slots])
+    return render_template("dashboard.html", memberships=courses.memberships(current_user),
+                           assignments=assignments, progress=progress, join_form=JoinForm())
+
+
+@bp.post("/courses/join")
+def join_course() -> Any:
+    form = JoinForm()
+    if form.validate_on_submit():
+        try:
+            course = accounts.join_course(current_user.id, form.join_code.data)
+        except ServiceError as error:
+            flash(str(error), "error")
+        else:
+            flash(f"You joined {course.name}.", "info")
+    return redirect(url_for("pages.dashboard"))
+
+
+@bp.get("/assignments/<int:assignment_id>")
+def assignment(assignment_id: int) -> Any:
+    found = courses.get_assignment(current_user, assignment_id)
+    progress = attempts.slot_progress(current_user, [s.id for s in found.slots])
+    return render_template("assignment.html", assignment=found, progress=progress)
+
+
+def _exercise_page(exercise: Exercise) -> Any:
+    data = exercises.describe(exercise)
+    page = {
+        "exercise_id": exercise.id,
+        "kind": exercise.kind,
+        "exercise_url": url_for("api.get_exercise", exercise_id=exercise.id),
+        "attempts_url": url_for("api.submit_attempt", exercise_id=exercise.id),
+        "list_attempts_url": url_for("api.list_attempts", exercise_id=exercise.id),
+        "attempt_url_template": url_for("api.get_attempt", attempt_id=0)[:-1] + "{id}",
+        "csrf_token": generate_csrf(),
+        "replay_allowed": data["replay_allowed"],
+    }
+    return render_template("exercise.html", exercise=data, page=page, variant_form=ActionForm(),
+                           is_owner=exercise.owner_id == current_user.id)
+
+
+@bp.get("/assignments/<int:assignment_id>/slots/<int:index>")
+def slot(assignment_id: int, index: int) -> Any:
+    return _exercise_page(exercises.slot_exercise(current_user, assignment_id, index))
+
+
+@bp.post("/assignments/<int:assignment_id>/slots/<int:index>/variants")
+def new_variant(assignment_id: int, index: int) -> Any:
+    form = ActionForm()
+    if not form.validate_on_submit():
+        return redirect(url_for("pages.slot", assignment_id=assignment_id, index=index))
+    exercise = exercises.new_variant(current_user, assignment_id, index)
+    return redirect(url_for("pages.exercise", exercise_id=exercise.id))
+
+
+@bp.get("/exercises/<int:exercise_id>")
+def exercise(exercise_id: int) -> Any:
+    return _exercise_page(exercises.get_exercise(current_user, exercise_id))
+
+
+def _practice_request(form: PracticeForm) -> dict[str, Any]:
+    """The form's fields as `create_practice` arguments."""
+    players = [p.strip() for p in (form.players.data or "").split(",") if p.strip()] or None
+    conventions = {"ties": form.ties.data, "values": form.values_rule.data,
+                   "order": form.order.data}
+    common: dict[str, Any] = {"kind": form.kind.data, "conventions": conventions}
+    if form.source.data == "leaves":
+        return {**common, "leaves": form.leaves.data or "", "branching": form.leaf_branching.data,
+                "depth": form.leaf_depth.data, "players": players}
+    if form.source.data == "nested":
+        try:
+            nested = json.loads(form.nested.data or "")
+        except json.JSONDecodeError as error:
+            raise Invalid(f"the nested list is not valid: {error.msg}") from None
+        return {**common, "tree": nested, "players": players}
+    params: dict[str, Any] = {"depth": form.depth.data or 3,
+                              "branching": form.branching.data or "2-3",
+                              "values": form.values.data or "-9..9",
+                              "min_cutoffs": form.min_cutoffs.data or 0}
+    if players:
+        params["players"] = players
+    return {**common, "params": params}
+
+
+@bp.route("/practice", methods=["GET", "POST"])
+def practice() -> Any:
+    form = PracticeForm()
+    if form.validate_on_submit():
+        try:
+            created = exercises.create_practice(current_user, **_practice_request(form))
+        except ServiceError as error:
+            flash(str(error), "error")
+        else:
+            return redirect(url_for("pages.exercise", exercise_id=created.id))
+    status = 400 if request.method == "POST" else 200
+    return render_template("practice.html", form=form), status
+
+
+@bp.get("/attempts")
+def attempt_list() -> Any:
+    found = attempts.list_attempts(current_user)
+    return render_template("attempts.html", attempts=found)

@@ -1,0 +1,40 @@
+// Small fetch helpers for the JSON API: same-origin cookies, the CSRF header, errors as Error.
+
+export class ApiError extends Error {
+  constructor(message, status, body) {
+    super(message);
+    this.status = status;
+    this.body = body;
+  }
+}
+
+async function request(method, url, { body, csrf } = {}) {
+  const headers = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (csrf) headers["X-CSRFToken"] = csrf;
+  const response = await fetch(url, {
+    method,
+    headers,
+    credentials: "same-origin",
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    data = null;
+  }
+  if (!response.ok) {
+    const message = (data && data.error) || `${response.status} ${response.statusText}`;
+    throw new ApiError(message, response.status, data);
+  }
+  return data;
+}
+
+export function getJSON(url) {
+  return request("GET", url);
+}
+
+export function postJSON(url, body, csrf) {
+  return request("POST", url, { body, csrf });
+}

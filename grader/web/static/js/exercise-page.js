@@ -1,0 +1,631 @@
+// The exercise page: the tree with the inputs its kind asks for, submitting, the result drawn on
+// the tree, and the replay of the reference search once the server sends it.
+
+import { ApiError, getJSON, postJSON } from "./api.js";
+import { Replay } from "./replay.js";
+import { TreeView, buildTree, childIndex, fmt, isAncestor, subtree } from "./tree-view.js";
+
+const h = (tag, attrs = {}, ...children) => {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "text") node.textContent = v;
+    else if (k === "class") node.className = v;
+    else if (v !== false && v !== null && v !== undefined) node.setAttribute(k, v === true ? "" : v);
+  }
+  node.append(...children);
+  return node;
+};
+
+/** Typed text to what the API takes: a number where it is one, else the trimmed text ("inf"). */
+function typed(text) {
+  const t = text.trim();
+  return t !== "" && Number.isFinite(Number(t)) ? Number(t) : t;
+}
+
+const same = (a, b) => String(a).replace("+", "") === String(b).replace("+", "");
+
+/** Marking a node marks its subtree; a node whose children are all marked is marked. */
+export function closePruned(tree, marked) {
+  const closed = new Set();
+  for (const m of marked) for (const p of subtree(tree, m)) closed.add(p);
+  for (const path of [...tree.bfs].reverse()) {
+    const node = tree.nodes.get(path);
+    if (!node.leaf && node.children.every((c) => closed.has(c))) closed.add(path);
+  }
+  return closed;
+}
+
+/** Inputs laid over the tree, one block per node, kept in place when the layout changes. */
+class Overlay {
+  constructor(view, place) {
+    this.view = view;
+    this.place = place; // (path, {x, y}) -> {left, top}
+    this.blocks = new Map();
+    view.host.addEventListener("tree-layout", () => this.layout());
+  }
+
+  add(path, block) {
+    this.blocks.set(path, block);
+    this.view.overlay.append(block);
+    this.layout();
+    return block;
+  }
+
+  layout() {
+    for (const [path, block] of this.blocks) {
+      const { left, top } = this.place(path, this.view.position(path));
+      block.style.left = `${left}px`;
+      block.style.top = `${top}px`;
+    }
+  }
+}
+
+const below = (path, { x, y }) => ({ left: x, top: y + 17 });
+
+// -- the kinds ---------------------------------------------------------------------------------
+
+class PruneUI {
+  hint = "Click a node (or the edge above it), or press Enter or Space on it, to mark it pruned; "
+    + "its subtree is shaded. Type the root's value, then submit.";
+
+  constructor(page) {
+    this.page = page;
+    this.marked = new Set();
+    const { view, tree } = page;
+    this.value = h("input", { type: "text", inputmode: "numeric", id: "root-value",
+      "aria-label": `Value of the root ${tree.nodes.get("").label}`, autocomplete: "off" });
+    const overlay = new Overlay(view, (path, { x, y }) => ({ left: x + 58, top: y - 12 }));
+    overlay.add("", h("label", { class: "node-input root-value" },
+      h("span", { text: `${tree.nodes.get("").label} =` }), this.value));
+    this.status = page.status;
+  }
+
+  activate(path) {
+    const { tree } = this.page;
+    if (path === "") {
+      this.status("The root is always searched; type its value instead.");
+      this.value.focus();
+      return;
+    }
+    const above = [...this.marked].find((m) => m !== path && isAncestor(m, path));
+    if (above !== undefined) {
+      this.status(`${tree.nodes.get(path).label} is already pruned with ${tree.nodes.get(above).label}; `
+        + `unmark ${tree.nodes.get(above).label} first.`);
+      return;
+    }
+    if (this.marked.has(path)) this.marked.delete(path);
+    else {
+      for (const m of [...this.marked]) if (isAncestor(path, m)) this.marked.delete(m);
+      this.marked.add(path);
+    }
+    this.draw();
+    const label = tree.nodes.get(path).label;
+    this.status(this.marked.has(path) ? `${label} marked pruned.` : `${label} unmarked.`);
+  }
+
+  draw() {
+    const { view, tree } = this.page;
+    view.clearClass("marked", "shaded");
+    for (const m of this.marked) {
+      view.setClass(m, "marked", true);
+      for (const p of subtree(tree, m)) view.setClass(p, "shaded", true);
+    }
+    view.refreshLabels();
+  }
+
+  describe(path) {
+    if (this.marked.has(path)) return "marked pruned";
+    if ([...this.marked].some((m) => isAncestor(m, path))) return "in a pruned subtree";
+    return "";
+  }
+
+  answer() {
+    if (this.value.value.trim() === "") throw new Error("Type the value of the root first.");
+    return { pruned: [...this.marked], value: typed(this.value.value) };
+  }
+
+  restore(answer) {
+    this.marked = new Set(answer.pruned || []);
+    this.value.value = answer.value ?? "";
+    this.draw();
+  }
+
+  grade(key, answer) {
+    const { tree, view } = this.page;
+    const want = closePruned(tree, key.pruned);
+    const got = closePruned(tree, answer.pruned || []);
+    for (const path of tree.bfs) {
+      const right = want.has(path) === got.has(path);
+      view.setClass(path, right ? "right" : "wrong", true);
+      if (!right) view.setMark(path, "✗");
+    }
+    const rootRight = same(answer.value, key.value);
+    view.setClass("", rootRight ? "right" : "wrong", true);
+    view.setClass("", rootRight ? "wrong" : "right", false);
+    view.setMark("", rootRight ? "✓" : "✗");
+    this.value.parentElement.classList.toggle("right", rootRight);
+    this.value.parentElement.classList.toggle("wrong", !rootRight);
+    return (path) => (want.has(path) ? "pruned in the key" : "visited in the key");
+  }
+}
+
+class ValuesUI {
+  hint = "Type the value each internal node returns; leave pruned nodes empty.";
+
+  constructor(page, { all = false } = {}) {
+    this.page = page;
+    this.inputs = new Map();
+    const { view, tree } = page;
+    const overlay = new Overlay(view, below);
+    for (const path of tree.bfs) {
+      const node = tree.nodes.get(path);
+      if (node.leaf) continue;
+      const input = h("input", { type: "text", inputmode: "numeric", autocomplete: "off",
+        "data-path": path, "aria-label": `Value of ${node.label}` });
+      this.inputs.set(path, input);
+      overlay.add(path, h("label", { class: "node-input" }, input));
+    }
+    if (all) this.hint = "Type the minimax value of every internal node (no pruning).";
+  }
+
+  activate(path) {
+    this.inputs.get(path)?.focus();
+  }
+
+  describe(path) {
+    const v = this.inputs.get(path)?.value.trim();
+    return v ? `value ${v}` : "";
+  }
+
+  answer() {
+    const values = {};
+    for (const [path, input] of this.inputs) if (input.value.trim() !== "") values[path] = typed(input.value);
+    return { values };
+  }
+
+  restore(answer) {
+    for (const [path, input] of this.inputs) input.value = answer.values?.[path] ?? "";
+  }
+
+  grade(key, answer) {
+    const { view } = this.page;
+    for (const [path, input] of this.inputs) {
+      const want = key.values[path];
+      const got = answer.values?.[path];
+      const right = want === undefined ? got === undefined || got === "" : same(got, want);
+      view.setClass(path, right ? "right" : "wrong", true);
+      view.setMark(path, right ? "" : "✗");
+      const block = input.parentElement;
+      block.classList.toggle("right", right);
+      block.classList.toggle("wrong", !right);
+      block.querySelector(".expected")?.remove();
+      if (!right) block.append(h("span", { class: "expected", text: want === undefined ? "→ empty" : `→ ${fmt(want)}` }));
+    }
+    return (path) => (key.values[path] === undefined ? "" : `key value ${fmt(key.values[path])}`);
+  }
+}
+
+class BoundsUI {
+  hint = "Type alpha and beta at each internal node when the search returns from it "
+    + "(inf or -inf for infinity); leave pruned nodes empty.";
+
+  constructor(page) {
+    this.page = page;
+    this.inputs = new Map();
+    const { view, tree } = page;
+    const overlay = new Overlay(view, below);
+    for (const path of tree.bfs) {
+      const node = tree.nodes.get(path);
+      if (node.leaf) continue;
+      const alpha = h("input", { type: "text", autocomplete: "off", "data-path": path,
+        "data-bound": "alpha", "aria-label": `Alpha at ${node.label}` });
+      const beta = h("input", { type: "text", autocomplete: "off", "data-path": path,
+        "data-bound": "beta", "aria-label": `Beta at ${node.label}` });
+      this.inputs.set(path, [alpha, beta]);
+      overlay.add(path, h("div", { class: "node-input bounds" },
+        h("span", { text: "α" }), alpha, h("span", { text: "β" }), beta));
+    }
+  }
+
+  activate(path) {
+    this.inputs.get(path)?.[0].focus();
+  }
+
+  describe(path) {
+    const pair = this.inputs.get(path);
+    return pair && (pair[0].value || pair[1].value) ? `alpha ${pair[0].value}, beta ${pair[1].value}` : "";
+  }
+
+  answer() {
+    const bounds = {};
+    for (const [path, [a, b]] of this.inputs) {
+      const [ta, tb] = [a.value.trim(), b.value.trim()];
+      if (ta === "" && tb === "") continue;
+      if (ta === "" || tb === "") {
+        throw new Error(`Give both alpha and beta at ${this.page.tree.nodes.get(path).label}, or neither.`);
+      }
+      bounds[path] = [typed(ta), typed(tb)];
+    }
+    return { bounds };
+  }
+
+  restore(answer) {
+    for (const [path, [a, b]] of this.inputs) {
+      const pair = answer.bounds?.[path];
+      a.value = pair ? pair[0] : "";
+      b.value = pair ? pair[1] : "";
+    }
+  }
+
+  grade(key, answer) {
+    const { view } = this.page;
+    const norm = (x) => String(x).trim().toLowerCase().replace("+", "").replace("∞", "inf");
+    for (const [path, [a]] of this.inputs) {
+      const want = key.bounds[path];
+      const got = answer.bounds?.[path];
+      const right = want === undefined ? got === undefined
+        : got !== undefined && norm(got[0]) === norm(want[0]) && norm(got[1]) === norm(want[1]);
+      view.setClass(path, right ? "right" : "wrong", true);
+      view.setMark(path, right ? "" : "✗");
+      const block = a.parentElement;
+      block.classList.toggle("right", right);
+      block.classList.toggle("wrong", !right);
+      block.querySelector(".expected")?.remove();
+      if (!right) {
+        block.append(h("span", { class: "expected",
+          text: want === undefined ? "→ empty" : `→ ${fmt(want[0])}, ${fmt(want[1])}` }));
+      }
+    }
+    return () => "";
+  }
+}
+
+class LeafOrderUI {
+  hint = "Click the leaves in the order alpha-beta evaluates them (Enter or Space on a focused leaf); "
+    + "leave out the pruned ones. Undo removes the last.";
+
+  constructor(page) {
+    this.page = page;
+    this.order = [];
+    this.list = h("ol", { class: "leaf-order", "aria-label": "Your leaf order" });
+    const undo = h("button", { type: "button", text: "Undo" });
+    const clear = h("button", { type: "button", text: "Clear" });
+    undo.addEventListener("click", () => { this.order.pop(); this.draw(); });
+    clear.addEventListener("click", () => { this.order = []; this.draw(); });
+    page.extra.append(h("div", { class: "leaf-order-box" },
+      h("span", { class: "leaf-order-title", text: "Leaf order:" }), this.list, undo, clear));
+  }
+
+  activate(path) {
+    const node = this.page.tree.nodes.get(path);
+    if (!node.leaf) {
+      this.page.status("Only leaves go in the order; click a leaf.");
+      return;
+    }
+    const at = this.order.indexOf(path);
+    if (at === this.order.length - 1 && at >= 0) this.order.pop();
+    else if (at >= 0) {
+      this.page.status(`${node.label} is already number ${at + 1}; use Undo to take leaves off the end.`);
+      return;
+    } else this.order.push(path);
+    this.draw();
+  }
+
+  draw() {
+    const { view, tree } = this.page;
+    view.clearClass("ordered");
+    for (const path of tree.bfs) if (tree.nodes.get(path).leaf) view.setMark(path, "");
+    this.order.forEach((path, i) => {
+      view.setClass(path, "ordered", true);
+      view.setMark(path, String(i + 1));
+    });
+    this.list.replaceChildren(...this.order.map((p) => {
+      const n = tree.nodes.get(p);
+      return h("li", { text: `${n.label} (${fmt(n.value)})` });
+    }));
+    if (!this.order.length) this.list.append(h("li", { class: "empty", text: "none yet" }));
+    view.refreshLabels();
+  }
+
+  describe(path) {
+    const at = this.order.indexOf(path);
+    return at >= 0 ? `number ${at + 1} in your order` : "";
+  }
+
+  answer() {
+    return { leaf_order: [...this.order] };
+  }
+
+  restore(answer) {
+    this.order = [...(answer.leaf_order || [])];
+    this.draw();
+  }
+
+  grade(key, answer) {
+    const { view, tree } = this.page;
+    const got = answer.leaf_order || [];
+    for (const path of tree.bfs) {
+      if (!tree.nodes.get(path).leaf) continue;
+      const right = key.leaf_order.indexOf(path) === got.indexOf(path);
+      view.setClass(path, right ? "right" : "wrong", true);
+    }
+    return (path) => {
+      const at = key.leaf_order.indexOf(path);
+      return at >= 0 ? `number ${at + 1} in the key` : "";
+    };
+  }
+}
+
+class BestOrderUI {
+  hint = "Reorder children so that alpha-beta evaluates as few leaves as possible: use the ◀ ▶ "
+    + "buttons above a node, or drag a node sideways among its siblings.";
+
+  constructor(page) {
+    this.page = page;
+    const { view, tree } = page;
+    const overlay = new Overlay(view, (path, { x, y }) => ({ left: x, top: y - 36 }));
+    this.buttons = new Map();
+    for (const path of tree.bfs) {
+      const node = tree.nodes.get(path);
+      if (node.parent === null || tree.nodes.get(node.parent).children.length < 2) continue;
+      const left = h("button", { type: "button", text: "◀", "aria-label": `Move ${node.label} left` });
+      const right = h("button", { type: "button", text: "▶", "aria-label": `Move ${node.label} right` });
+      left.addEventListener("click", () => this.move(path, -1));
+      right.addEventListener("click", () => this.move(path, +1));
+      this.buttons.set(path, [left, right]);
+      overlay.add(path, h("div", { class: "order-buttons" }, left, right));
+    }
+    this.#drag();
+    this.draw();
+  }
+
+  move(path, by) {
+    const { view, tree } = this.page;
+    const parent = tree.nodes.get(path).parent;
+    const kids = [...view.children(parent)];
+    const at = kids.indexOf(path);
+    const to = at + by;
+    if (to < 0 || to >= kids.length) return;
+    kids.splice(at, 1);
+    kids.splice(to, 0, path);
+    view.setChildOrder(parent, kids);
+    this.draw();
+    const label = tree.nodes.get(path).label;
+    this.page.status(`${label} is now child ${to + 1} of ${tree.nodes.get(parent).label}.`);
+    const button = this.buttons.get(path)[by < 0 ? 0 : 1];
+    (button.disabled ? this.buttons.get(path)[by < 0 ? 1 : 0] : button).focus();
+  }
+
+  // Drag a node sideways: dropping it past a sibling's centre puts it there.
+  #drag() {
+    const { view, tree } = this.page;
+    let dragging = null;
+    view.svg.addEventListener("pointerdown", (e) => {
+      const g = e.target.closest(".node");
+      if (!g || g.dataset.path === "" || e.button !== 0) return;
+      dragging = { path: g.dataset.path, x: e.clientX, moved: false };
+    });
+    view.svg.addEventListener("pointermove", (e) => {
+      if (!dragging) return;
+      if (Math.abs(e.clientX - dragging.x) > 6) dragging.moved = true;
+      if (dragging.moved) view.setClass(dragging.path, "dragging", true);
+    });
+    const drop = (e) => {
+      if (!dragging) return;
+      const { path, moved } = dragging;
+      dragging = null;
+      view.setClass(path, "dragging", false);
+      if (!moved) return;
+      const box = view.svg.getBoundingClientRect();
+      const x = (e.clientX - box.left) * (view.width / box.width);
+      const parent = tree.nodes.get(path).parent;
+      const kids = view.children(parent).filter((p) => p !== path);
+      let at = kids.findIndex((p) => view.position(p).x > x);
+      if (at < 0) at = kids.length;
+      kids.splice(at, 0, path);
+      view.setChildOrder(parent, kids);
+      this.draw();
+      this.suppressClick = true;
+    };
+    view.svg.addEventListener("pointerup", drop);
+    view.svg.addEventListener("pointerleave", drop);
+  }
+
+  draw() {
+    const { view } = this.page;
+    for (const [path, [left, right]] of this.buttons) {
+      const kids = view.children(this.page.tree.nodes.get(path).parent);
+      left.disabled = kids[0] === path;
+      right.disabled = kids[kids.length - 1] === path;
+    }
+    view.refreshLabels();
+  }
+
+  activate() {
+    if (this.suppressClick) this.suppressClick = false;
+  }
+
+  describe(path) {
+    const { view, tree } = this.page;
+    const node = tree.nodes.get(path);
+    if (node.parent === null) return "";
+    return `child ${view.children(node.parent).indexOf(path) + 1} of ${view.children(node.parent).length}`;
+  }
+
+  answer() {
+    const { view, tree } = this.page;
+    const order = {};
+    for (const path of tree.bfs) {
+      const node = tree.nodes.get(path);
+      if (node.leaf) continue;
+      const shown = view.children(path).map(childIndex);
+      if (shown.some((c, i) => c !== i)) order[path] = shown;
+    }
+    return { order };
+  }
+
+  restore(answer) {
+    const { view, tree } = this.page;
+    for (const [path, indices] of Object.entries(answer.order || {})) {
+      if (!tree.nodes.has(path)) continue;
+      const kids = tree.nodes.get(path).children;
+      view.setChildOrder(path, indices.map((i) => kids[i]));
+    }
+    this.draw();
+  }
+
+  grade() {
+    return () => "";
+  }
+}
+
+const KINDS = {
+  prune: (page) => new PruneUI(page),
+  values: (page) => new ValuesUI(page),
+  minimax: (page) => new ValuesUI(page, { all: true }),
+  bounds: (page) => new BoundsUI(page),
+  "leaf-order": (page) => new LeafOrderUI(page),
+  "best-order": (page) => new BestOrderUI(page),
+};
+
+const SPACING = { bounds: { leafGap: 58, rowGap: 96 }, values: { rowGap: 84 }, minimax: { rowGap: 84 },
+  "best-order": { rowGap: 92, top: 52 } };
+
+// -- the page ----------------------------------------------------------------------------------
+
+/**
+ * Mount the page in `root`, which holds [data-role=tree|hint|extra|submit|status|result|replay]
+ * elements. exercise: the API's exercise object; urls: {attempts, listAttempts, csrf}.
+ */
+export function mountExercise(root, exercise, urls) {
+  const $ = (role) => root.querySelector(`[data-role="${role}"]`);
+  const tree = buildTree(exercise.tree, exercise.players);
+  const statusLine = $("status");
+  const page = {
+    tree,
+    extra: $("extra"),
+    status: (text) => { statusLine.textContent = text; },
+  };
+  let keyNote = () => "";
+  let ui = null;
+  const view = new TreeView($("tree"), tree, {
+    ...SPACING[exercise.kind],
+    title: `Game tree of exercise ${exercise.id}`,
+    onActivate: (path) => ui?.activate(path),
+    describe: (path) => [ui?.describe(path), keyNote(path)].filter(Boolean).join(", "),
+  });
+  view.host.classList.add("interactive");
+  page.view = view;
+  const factory = KINDS[exercise.kind];
+  if (!factory) throw new Error(`unknown exercise kind ${exercise.kind}`);
+  ui = factory(page);
+  $("hint").textContent = ui.hint;
+  view.refreshLabels();
+
+  const result = $("result");
+  const replayBox = $("replay");
+  let replay = null;
+
+  function clearResult() {
+    view.clearClass("right", "wrong", "first-wrong");
+    for (const path of tree.bfs) if (exercise.kind !== "leaf-order") view.setMark(path, "");
+    for (const el of root.querySelectorAll(".node-input")) el.classList.remove("right", "wrong");
+    for (const el of root.querySelectorAll(".node-input .expected")) el.remove();
+    keyNote = () => "";
+  }
+
+  function showAttempt(attempt) {
+    clearResult();
+    if (exercise.kind === "leaf-order") ui.draw();
+    const percent = Math.round(attempt.score * 100);
+    const parts = Object.entries(attempt.parts || {})
+      .map(([k, v]) => `${k.replace("_", " ")} ${typeof v === "number" ? `${Math.round(v * 100)}%` : v}`);
+    const items = [
+      h("p", { class: `score ${attempt.score >= 1 ? "full" : "partial"}`, "data-role": "score" },
+        h("strong", { text: "Score: " }), `${attempt.score.toFixed(2)} (${percent}%)`,
+        parts.length ? h("span", { class: "parts", text: ` — ${parts.join(", ")}` }) : ""),
+    ];
+    if (attempt.diagnosis_text) {
+      items.push(h("p", { class: "diagnosis", "data-role": "diagnosis" },
+        h("strong", { text: "Diagnosis: " }), attempt.diagnosis_text));
+    }
+    const others = (attempt.feedback || []).filter((f) => f !== attempt.diagnosis_text
+      && f !== attempt.first_wrong?.message);
+    if (others.length) items.push(h("ul", { class: "feedback" }, ...others.map((f) => h("li", { text: f }))));
+    const wrong = attempt.first_wrong;
+    if (wrong) {
+      const where = h("p", { class: "first-wrong", "data-role": "first-wrong" },
+        h("strong", { text: `First wrong step, at ${wrong.label}` }),
+        wrong.step !== null && wrong.step !== undefined ? ` (step ${wrong.step + 1})` : "",
+        `: ${wrong.message}`);
+      items.push(where);
+      if (tree.nodes.has(wrong.path)) {
+        view.setClass(wrong.path, "first-wrong", true);
+        view.setClass(wrong.path, "wrong", true);
+        view.setMark(wrong.path, "✗");
+      }
+    }
+    const solution = attempt.solution;
+    if (solution && solution.key) keyNote = ui.grade(solution.key, attempt.answer) || (() => "");
+    else if (attempt.score < 1) {
+      items.push(h("p", { class: "muted", text: "The key and the replay are shown once the exercise allows it." }));
+    }
+    result.replaceChildren(h("h2", { text: "Result" }), ...items);
+    result.hidden = false;
+    view.refreshLabels();
+    if (solution && solution.search && urls.replayAllowed !== false) openReplay(solution.search, wrong);
+  }
+
+  function openReplay(search, wrong) {
+    replayBox.hidden = false;
+    const stage = replayBox.querySelector("[data-replay=tree]");
+    const controls = replayBox.querySelector("[data-replay=controls]");
+    const replayView = new TreeView(stage, tree, { leafGap: 52, rowGap: 84, title: "Replay of the reference search" });
+    replayView.host.classList.add("replay-tree");
+    // The replay shows the exercise's own order, not a reordering typed for best-order.
+    replay?.pause();
+    replay = new Replay(replayView, tree, search, controls);
+    const jump = replayBox.querySelector("[data-replay=first-wrong]");
+    if (jump) {
+      jump.hidden = !(wrong && wrong.step !== null && wrong.step !== undefined);
+      jump.onclick = () => { replay.pause(); replay.show(wrong.step + 1); };
+    }
+  }
+
+  $("submit").addEventListener("click", async () => {
+    let answer;
+    try {
+      answer = ui.answer();
+    } catch (error) {
+      page.status(error.message);
+      return;
+    }
+    const button = $("submit");
+    button.disabled = true;
+    page.status("Submitting…");
+    try {
+      const attempt = await postJSON(urls.attempts, { answer }, urls.csrf);
+      page.status("Submitted.");
+      showAttempt(attempt);
+      result.scrollIntoView?.({ block: "nearest" });
+      root.dispatchEvent(new CustomEvent("attempt", { detail: attempt }));
+    } catch (error) {
+      page.status(error instanceof ApiError ? `Not graded: ${error.message}` : String(error));
+    } finally {
+      button.disabled = false;
+    }
+  });
+
+  // The latest attempt, if any, so a reload shows the result and the replay again.
+  if (urls.listAttempts) {
+    getJSON(urls.listAttempts).then((data) => {
+      const latest = data?.attempts?.[0];
+      if (latest && !root.dataset.answered) {
+        ui.restore(latest.answer);
+        showAttempt(latest);
+      }
+    }).catch(() => {});
+  }
+  root.addEventListener("attempt", () => { root.dataset.answered = "1"; });
+  return { view, ui, showAttempt };
+}

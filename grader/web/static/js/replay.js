@@ -1,0 +1,233 @@
+// The step-by-step replay of the reference search. `replayState(tree, trace, k)` is a pure
+// function of the first k steps of the trace, so stepping back is exact; `Replay` draws a state
+// on a TreeView and wires the play, pause, step and slider controls.
+
+import { fmt, subtree } from "./tree-view.js";
+
+const ALPHA = "α";
+const BETA = "β";
+
+/**
+ * The search after its first `k` steps (0: nothing yet). Returns
+ * {k, step, current, nodes: Map(path -> {visited, open, done, pruned, value, alpha, beta,
+ * alphaStep, betaStep, valueStep})}. Step numbers are 1-based: step n is trace[n - 1].
+ */
+export function replayState(tree, trace, k) {
+  const nodes = new Map();
+  const at = (path) => {
+    if (!nodes.has(path)) nodes.set(path, { visited: false, open: false, done: false, pruned: false });
+    return nodes.get(path);
+  };
+  for (let i = 0; i < k && i < trace.length; i += 1) {
+    const s = trace[i];
+    const n = at(s.path);
+    const number = i + 1;
+    switch (s.kind) {
+      case "enter":
+        Object.assign(n, { visited: true, open: true, alpha: s.alpha, beta: s.beta,
+          alphaStep: number, betaStep: number });
+        break;
+      case "leaf":
+        Object.assign(n, { value: s.value, valueStep: number, open: false, done: true });
+        break;
+      case "bound":
+        n[s.bound] = s.value;
+        n[`${s.bound}Step`] = number;
+        break;
+      case "cutoff":
+        for (const root of s.pruned || []) {
+          for (const p of subtree(tree, root)) at(p).pruned = true;
+        }
+        break;
+      case "return":
+        Object.assign(n, { value: s.value, valueStep: number, open: false, done: true });
+        break;
+      default:
+        break;
+    }
+  }
+  const step = k > 0 ? trace[Math.min(k, trace.length) - 1] : null;
+  return { k, step, current: step ? step.path : null, nodes };
+}
+
+const num = (x) => (x === "inf" ? Infinity : x === "-inf" ? -Infinity : x);
+
+/**
+ * The chosen line once the search is over: from the root, at each node the child whose returned
+ * value is best for its player, the first such in search order.
+ */
+export function chosenPath(tree, state, order = "ltr") {
+  const line = [""];
+  let path = "";
+  for (;;) {
+    const node = tree.nodes.get(path);
+    if (node.leaf) break;
+    let kids = node.children.filter((c) => state.nodes.get(c)?.done);
+    if (order === "rtl") kids = kids.reverse();
+    let best = null;
+    for (const c of kids) {
+      const v = num(state.nodes.get(c).value);
+      if (best === null || (node.player === "max" ? v > best.v : v < best.v)) best = { c, v };
+    }
+    if (!best) break;
+    path = best.c;
+    line.push(path);
+  }
+  return line;
+}
+
+function names(tree, paths) {
+  const labels = paths.map((p) => tree.nodes.get(p).label);
+  if (labels.length <= 1) return labels.join("");
+  return `${labels.slice(0, -1).join(", ")} and ${labels[labels.length - 1]}`;
+}
+
+/** The current step in words. */
+export function caption(tree, trace, k, conventions = {}) {
+  if (k <= 0) return "Press play or step forward: the search starts at the root with α = −∞ and β = +∞.";
+  const s = trace[Math.min(k, trace.length) - 1];
+  const node = tree.nodes.get(s.path);
+  const name = node.label;
+  const who = node.leaf ? "leaf" : node.player.toUpperCase();
+  const window = `${ALPHA} = ${fmt(s.alpha)}, ${BETA} = ${fmt(s.beta)}`;
+  switch (s.kind) {
+    case "enter":
+      return node.parent === null
+        ? `Start at the root ${name} (${who}) with ${window}.`
+        : `Enter ${name} (${who}) from ${tree.nodes.get(node.parent).label} with ${window}.`;
+    case "leaf":
+      return `Evaluate leaf ${name}: ${fmt(s.value)}.`;
+    case "bound":
+      return s.bound === "alpha"
+        ? `${name}: ${ALPHA} rises to ${fmt(s.value)} (${window}).`
+        : `${name}: ${BETA} falls to ${fmt(s.value)} (${window}).`;
+    case "cutoff": {
+      const pruned = s.pruned || [];
+      const why = conventions.ties === "explore"
+        ? (node.player === "max"
+          ? `its value ${fmt(s.value)} > ${BETA} = ${fmt(s.beta)}`
+          : `its value ${fmt(s.value)} < ${ALPHA} = ${fmt(s.alpha)}`)
+        : `${ALPHA} = ${fmt(s.alpha)} >= ${BETA} = ${fmt(s.beta)}`;
+      const verb = pruned.length === 1 ? "is" : "are";
+      return `${name}: ${why}, cutoff: ${names(tree, pruned)} ${verb} never evaluated.`;
+    }
+    case "return":
+      if (node.parent === null) return `The root ${name} returns ${fmt(s.value)}: the value of the game.`;
+      return `${name} returns ${fmt(s.value)} to ${tree.nodes.get(node.parent).label}.`;
+    default:
+      return `${name}: ${s.kind}.`;
+  }
+}
+
+/** Draws replay states on a TreeView and runs the controls found inside `controls`. */
+export class Replay {
+  constructor(view, tree, search, controls, { interval = 700 } = {}) {
+    this.view = view;
+    this.tree = tree;
+    this.trace = search.trace;
+    this.conventions = search.conventions || {};
+    this.k = 0;
+    this.timer = null;
+    this.interval = interval;
+    this.ui = {
+      play: controls.querySelector("[data-replay=play]"),
+      back: controls.querySelector("[data-replay=back]"),
+      forward: controls.querySelector("[data-replay=forward]"),
+      restart: controls.querySelector("[data-replay=restart]"),
+      end: controls.querySelector("[data-replay=end]"),
+      slider: controls.querySelector("[data-replay=slider]"),
+      counter: controls.querySelector("[data-replay=counter]"),
+      caption: controls.querySelector("[data-replay=caption]"),
+    };
+    this.ui.slider.max = String(this.trace.length);
+    this.ui.play.addEventListener("click", () => (this.timer ? this.pause() : this.play()));
+    this.ui.back.addEventListener("click", () => { this.pause(); this.show(this.k - 1); });
+    this.ui.forward.addEventListener("click", () => { this.pause(); this.show(this.k + 1); });
+    this.ui.restart.addEventListener("click", () => { this.pause(); this.show(0); });
+    this.ui.end?.addEventListener("click", () => { this.pause(); this.show(this.trace.length); });
+    this.ui.slider.addEventListener("input", () => { this.pause(); this.show(Number(this.ui.slider.value)); });
+    controls.addEventListener("keydown", (e) => {
+      if (e.target.matches("input[type=range]")) return;
+      if (e.key === "ArrowRight" || e.key === "ArrowLeft") {
+        e.preventDefault();
+        this.pause();
+        this.show(this.k + (e.key === "ArrowRight" ? 1 : -1));
+      }
+    });
+    this.show(0);
+  }
+
+  play() {
+    if (this.k >= this.trace.length) this.show(0);
+    this.ui.play.textContent = "Pause";
+    this.ui.play.setAttribute("aria-pressed", "true");
+    this.timer = setInterval(() => {
+      if (this.k >= this.trace.length) this.pause();
+      else this.show(this.k + 1);
+    }, this.interval);
+  }
+
+  pause() {
+    clearInterval(this.timer);
+    this.timer = null;
+    this.ui.play.textContent = "Play";
+    this.ui.play.setAttribute("aria-pressed", "false");
+  }
+
+  /** Show the state after the first k steps. */
+  show(k) {
+    const n = this.trace.length;
+    this.k = Math.max(0, Math.min(n, k));
+    const state = replayState(this.tree, this.trace, this.k);
+    const view = this.view;
+    view.clearClass("visited", "open", "current", "pruned", "shaded", "chosen");
+    for (const [path, s] of state.nodes) {
+      view.setClass(path, "visited", s.visited);
+      view.setClass(path, "open", s.open);
+      view.setClass(path, "pruned", s.pruned);
+      view.setClass(path, "shaded", s.pruned);
+      view.setNote(path, this.#note(path, s));
+    }
+    for (const path of this.tree.bfs) if (!state.nodes.has(path)) view.setNote(path, []);
+    if (state.current !== null) view.setClass(state.current, "current", true);
+    let text = caption(this.tree, this.trace, this.k, this.conventions);
+    if (this.k === n && n > 0) {
+      const line = chosenPath(this.tree, state, this.conventions.order);
+      for (const p of line) view.setClass(p, "chosen", true);
+      text += ` Best line: ${line.map((p) => this.tree.nodes.get(p).label).join(" → ")}.`;
+    }
+    this.ui.caption.textContent = text;
+    this.ui.counter.textContent = `Step ${this.k} of ${n}`;
+    this.ui.slider.value = String(this.k);
+    this.ui.back.disabled = this.k === 0;
+    this.ui.restart.disabled = this.k === 0;
+    this.ui.forward.disabled = this.k === n;
+    if (this.ui.end) this.ui.end.disabled = this.k === n;
+    view.options.describe = (path) => this.#describe(state, path);
+    view.refreshLabels();
+  }
+
+  #note(path, s) {
+    if (!s.visited) return [];
+    const node = this.tree.nodes.get(path);
+    if (node.leaf) return [];
+    const lines = [
+      { text: `${ALPHA}=${fmt(s.alpha)} (${s.alphaStep})`, className: "note-alpha" },
+      { text: `${BETA}=${fmt(s.beta)} (${s.betaStep})`, className: "note-beta" },
+    ];
+    if (s.done) lines.push({ text: `v=${fmt(s.value)} (${s.valueStep})`, className: "note-value" });
+    return lines;
+  }
+
+  #describe(state, path) {
+    const s = state.nodes.get(path);
+    if (!s) return "not reached yet";
+    if (s.pruned) return "pruned";
+    const words = [];
+    if (state.current === path) words.push("current step");
+    if (s.visited && !this.tree.nodes.get(path).leaf) words.push(`alpha ${fmt(s.alpha)}, beta ${fmt(s.beta)}`);
+    if (s.done) words.push(`returned ${fmt(s.value)}`);
+    else if (s.visited) words.push("being searched");
+    return words.join(", ");
+  }
+}

@@ -1,0 +1,125 @@
+"""The factory, settings, SQLite setup and migrations."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+
+import pytest
+import sqlalchemy as sa
+
+from grader import create_app
+from grader.extensions import db
+from grader.services.transactions import writing
+
+FAST_ARGON2 = {"time_cost": 1, "memory_cost": 1024, "parallelism": 1}
+
+
+def test_settings_from_environment(tmp_path, monkeypatch):
+    monkeypatch.setenv("GRADER_INSTANCE_PATH", str(tmp_path / "inst"))
+    monkeypatch.delenv("GRADER_DATABASE_URL", raising=False)
+    monkeypatch.delenv("GRADER_SECRET_KEY", raising=False)
+    app = create_app({"GRADER_ARGON2": FAST_ARGON2})
+    assert app.config["SQLALCHEMY_DATABASE_URI"] == f"sqlite:///{tmp_path / 'inst' / 'grader.sqlite3'}"
+    key = app.config["SECRET_KEY"]
+    assert len(key) == 64 and (tmp_path / "inst" / "secret_key").read_text() == key
+    assert create_app().config["SECRET_KEY"] == key  # kept, not made again
+
+    monkeypatch.setenv("GRADER_SECRET_KEY", "from-env")
+    monkeypatch.setenv("GRADER_DATABASE_URL", f"sqlite:///{tmp_path / 'other.db'}")
+    app = create_app()
+    assert app.config["SECRET_KEY"] == "from-env"
+    assert app.config["SQLALCHEMY_DATABASE_URI"].endswith("other.db")
+    assert app.config["SESSION_COOKIE_HTTPONLY"] and app.config["SESSION_COOKIE_SAMESITE"] == "Lax"
+
+
+def test_bad_setting_is_refused(tmp_path, monkeypatch):
+    monkeypatch.setenv("GRADER_INSTANCE_PATH", str(tmp_path))
+    monkeypatch.setenv("GRADER_SQLITE_WRITE_BEGIN", "sometimes")
+    with pytest.raises(ValueError, match="IMMEDIATE or DEFERRED"):
+        create_app()
+
+
+def test_sqlite_pragmas(app):
+    with app.app_context():
+        pragma = {name: db.session.execute(sa.text(f"PRAGMA {name}")).scalar()
+                  for name in ("journal_mode", "foreign_keys", "busy_timeout", "synchronous")}
+    assert pragma == {"journal_mode": "wal", "foreign_keys": 1, "busy_timeout": 10_000,
+                      "synchronous": 2}
+
+
+def test_write_transactions_begin_immediate_and_reads_deferred(app):
+    statements: list[str] = []
+    with app.app_context():
+        sa.event.listen(db.engine, "before_cursor_execute",
+                        lambda *args: statements.append(args[2]))
+        db.session.execute(sa.text("SELECT 1"))
+        with writing() as session:
+            session.execute(sa.text("SELECT 1"))
+    begins = [s for s in statements if s.startswith("BEGIN")]
+    assert begins == ["BEGIN", "BEGIN IMMEDIATE"]
+
+
+def test_deferred_read_then_write_fails_where_immediate_waits(db_file):
+    """Why writes take the lock at BEGIN: SQLite cannot upgrade a stale read transaction."""
+    a = sqlite3.connect(db_file, isolation_level=None, timeout=5)
+    b = sqlite3.connect(db_file, isolation_level=None, timeout=5)
+    a.execute("BEGIN")
+    a.execute("SELECT count(*) FROM user").fetchone()
+    b.execute("BEGIN IMMEDIATE")
+    b.execute("INSERT INTO course (name, join_code, created_at) VALUES ('x', 'X1', '2026-01-01')")
+    b.execute("COMMIT")
+    with pytest.raises(sqlite3.OperationalError, match="locked"):
+        a.execute("INSERT INTO course (name, join_code, created_at) VALUES ('y', 'Y1', '2026-01-01')")
+    a.execute("ROLLBACK")
+    a.close()
+    b.close()
+
+
+def test_concurrent_writers_do_not_get_locked(app, factory):
+    """Threads with their own connections read, then write through `writing()`: none fails."""
+    from grader.services import accounts
+
+    errors: list[BaseException] = []
+
+    def worker(n: int) -> None:
+        try:
+            with app.app_context():
+                for i in range(15):
+                    accounts.user_by_email("nobody@example.com")  # a read transaction first
+                    accounts.create_user(f"w{n}-{i}@example.com", None)
+        except BaseException as error:  # pragma: no cover - reported below
+            errors.append(error)
+
+    threads = [threading.Thread(target=worker, args=(n,)) for n in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    with app.app_context():
+        assert db.session.scalar(sa.text("SELECT count(*) FROM user")) == 60
+
+
+def test_migrations_match_the_models(app, runner):
+    """`db check` exits non-zero when the models differ from the migrated schema."""
+    result = runner.invoke(args=["db", "check"])
+    assert result.exit_code == 0, result.output
+
+
+def test_healthz_and_ping(client):
+    assert client.get("/healthz").get_json() == {"status": "ok"}
+    assert client.get("/api/ping").get_json() == {"status": "ok"}
+
+
+def test_security_headers(client):
+    response = client.get("/login")
+    assert "default-src 'self'" in response.headers["Content-Security-Policy"]
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+    assert response.headers["X-Frame-Options"] == "DENY"
+    assert response.headers["Cache-Control"] == "no-store"
+
+
+def test_unknown_api_route_is_json(client):
+    response = client.get("/api/nothing-here")
+    assert response.status_code == 404 and "error" in response.get_json()
