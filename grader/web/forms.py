@@ -13,6 +13,7 @@ from wtforms import (
     StringField,
     TextAreaField,
 )
+from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, EqualTo, Length, NumberRange, Optional
 
 from grader.gametree import KINDS
@@ -42,10 +43,10 @@ class JoinForm(FlaskForm):
 
 
 class PracticeForm(FlaskForm):
-    kind = SelectField("Exercise", choices=[(k, k) for k in KINDS], default="prune")
+    kind = SelectField("Exercise", choices=list(KINDS), default="prune")
     source = RadioField("Tree", default="generate", choices=[
-        ("generate", "Generate one"), ("leaves", "Type leaf values"),
-        ("nested", "Type a nested list")])
+        SelectChoice("generate", "Generate one"), SelectChoice("leaves", "Type leaf values"),
+        SelectChoice("nested", "Type a nested list")])
     depth = IntegerField("Depth", default=3, validators=[Optional(), NumberRange(1, 8)])
     branching = StringField("Branching (e.g. 2-3)", default="2-3",
                             validators=[Optional(), Length(max=20)])
@@ -62,9 +63,10 @@ class PracticeForm(FlaskForm):
                            validators=[Optional(), Length(max=8000)])
     players = StringField("Players per level", default="max,min",
                           validators=[Optional(), Length(max=100)])
-    ties = SelectField("Ties", choices=[("prune", "prune when alpha >= beta (AIMA)"),
-                                        ("explore", "prune only when strictly outside (CS188)")])
-    values_rule = SelectField("Cut nodes report", choices=[("soft", "their best value so far"),
-                                                           ("hard", "the bound")])
-    order = SelectField("Children", choices=[("ltr", "left to right"),
-                                             ("rtl", "right to left")])
+    ties = SelectField("Ties", choices=[
+        SelectChoice("prune", "prune when alpha >= beta (AIMA)"),
+        SelectChoice("explore", "prune only when strictly outside (CS188)")])
+    values_rule = SelectField("Cut nodes report", choices=[
+        SelectChoice("soft", "their best value so far"), SelectChoice("hard", "the bound")])
+    order = SelectField("Children", choices=[
+        SelectChoice("ltr", "left to right"), SelectChoice("rtl", "right to left")])

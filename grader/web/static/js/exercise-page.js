@@ -74,7 +74,7 @@ class PruneUI {
     const { view, tree } = page;
     this.value = h("input", { type: "text", inputmode: "numeric", id: "root-value",
       "aria-label": `Value of the root ${tree.nodes.get("").label}`, autocomplete: "off" });
-    const overlay = new Overlay(view, (path, { x, y }) => ({ left: x + 58, top: y - 12 }));
+    const overlay = new Overlay(view, (path, { x, y }) => ({ left: x + 24, top: y - 12 }));
     overlay.add("", h("label", { class: "node-input root-value" },
       h("span", { text: `${tree.nodes.get("").label} =` }), this.value));
     this.status = page.status;
@@ -150,7 +150,8 @@ class PruneUI {
 }
 
 class ValuesUI {
-  hint = "Type the value each internal node returns; leave pruned nodes empty.";
+  hint = "Type each value in the box under its node; Tab moves from box to box in label order. "
+    + "Leave pruned nodes empty.";
 
   constructor(page, { all = false } = {}) {
     this.page = page;
@@ -165,7 +166,7 @@ class ValuesUI {
       this.inputs.set(path, input);
       overlay.add(path, h("label", { class: "node-input" }, input));
     }
-    if (all) this.hint = "Type the minimax value of every internal node (no pruning).";
+    if (all) this.hint = "Type each value in the box under its node; Tab moves from box to box.";
   }
 
   activate(path) {
@@ -206,8 +207,8 @@ class ValuesUI {
 }
 
 class BoundsUI {
-  hint = "Type alpha and beta at each internal node when the search returns from it "
-    + "(inf or -inf for infinity); leave pruned nodes empty.";
+  hint = "Type α and β in the boxes under each internal node (inf or -inf for infinity); "
+    + "Tab moves from box to box in label order. Leave pruned nodes empty.";
 
   constructor(page) {
     this.page = page;
@@ -488,7 +489,7 @@ const KINDS = {
   "best-order": (page) => new BestOrderUI(page),
 };
 
-const SPACING = { bounds: { leafGap: 58, rowGap: 96 }, values: { rowGap: 84 }, minimax: { rowGap: 84 },
+const SPACING = { bounds: { leafGap: 50, rowGap: 104 }, values: { rowGap: 84 }, minimax: { rowGap: 84 },
   "best-order": { rowGap: 92, top: 52 } };
 
 // -- the page ----------------------------------------------------------------------------------
@@ -556,17 +557,17 @@ export function mountExercise(root, exercise, urls) {
     if (wrong) {
       const where = h("p", { class: "first-wrong", "data-role": "first-wrong" },
         h("strong", { text: `First wrong step, at ${wrong.label}` }),
-        wrong.step !== null && wrong.step !== undefined ? ` (step ${wrong.step + 1})` : "",
+        wrong.step !== null && wrong.step !== undefined ? ` (step ${wrong.step})` : "",
         `: ${wrong.message}`);
       items.push(where);
-      if (tree.nodes.has(wrong.path)) {
-        view.setClass(wrong.path, "first-wrong", true);
-        view.setClass(wrong.path, "wrong", true);
-        view.setMark(wrong.path, "✗");
-      }
     }
     const solution = attempt.solution;
     if (solution && solution.key) keyNote = ui.grade(solution.key, attempt.answer) || (() => "");
+    if (wrong && tree.nodes.has(wrong.path)) {
+      // Where the search first departs from the answer (often a cut node, itself right).
+      view.setClass(wrong.path, "first-wrong", true);
+      if (!view.node(wrong.path).querySelector(".mark").textContent) view.setMark(wrong.path, "!");
+    }
     else if (attempt.score < 1) {
       items.push(h("p", { class: "muted", text: "The key and the replay are shown once the exercise allows it." }));
     }
@@ -580,7 +581,9 @@ export function mountExercise(root, exercise, urls) {
     replayBox.hidden = false;
     const stage = replayBox.querySelector("[data-replay=tree]");
     const controls = replayBox.querySelector("[data-replay=controls]");
-    const replayView = new TreeView(stage, tree, { leafGap: 52, rowGap: 84, title: "Replay of the reference search" });
+    const leaves = tree.bfs.filter((p) => tree.nodes.get(p).leaf).length;
+    const replayView = new TreeView(stage, tree, { leafGap: leaves > 27 ? 44 : 52, rowGap: 84,
+      title: "Replay of the reference search" });
     replayView.host.classList.add("replay-tree");
     // The replay shows the exercise's own order, not a reordering typed for best-order.
     replay?.pause();
@@ -588,7 +591,7 @@ export function mountExercise(root, exercise, urls) {
     const jump = replayBox.querySelector("[data-replay=first-wrong]");
     if (jump) {
       jump.hidden = !(wrong && wrong.step !== null && wrong.step !== undefined);
-      jump.onclick = () => { replay.pause(); replay.show(wrong.step + 1); };
+      jump.onclick = () => { replay.pause(); replay.show(wrong.step); };
     }
   }
 

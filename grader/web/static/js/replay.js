@@ -8,9 +8,9 @@ const ALPHA = "α";
 const BETA = "β";
 
 /**
- * The search after its first `k` steps (0: nothing yet). Returns
- * {k, step, current, nodes: Map(path -> {visited, open, done, pruned, value, alpha, beta,
- * alphaStep, betaStep, valueStep})}. Step numbers are 1-based: step n is trace[n - 1].
+ * The search up to and including step `k` (steps are numbered from 0, as in the trace and in
+ * the grader's sentences). Returns {k, step, current, nodes: Map(path -> {visited, open, done,
+ * pruned, value, alpha, beta, alphaStep, betaStep, valueStep})}.
  */
 export function replayState(tree, trace, k) {
   const nodes = new Map();
@@ -18,10 +18,10 @@ export function replayState(tree, trace, k) {
     if (!nodes.has(path)) nodes.set(path, { visited: false, open: false, done: false, pruned: false });
     return nodes.get(path);
   };
-  for (let i = 0; i < k && i < trace.length; i += 1) {
+  for (let i = 0; i <= k && i < trace.length; i += 1) {
     const s = trace[i];
     const n = at(s.path);
-    const number = i + 1;
+    const number = s.step ?? i;
     switch (s.kind) {
       case "enter":
         Object.assign(n, { visited: true, open: true, alpha: s.alpha, beta: s.beta,
@@ -46,7 +46,7 @@ export function replayState(tree, trace, k) {
         break;
     }
   }
-  const step = k > 0 ? trace[Math.min(k, trace.length) - 1] : null;
+  const step = k >= 0 && trace.length ? trace[Math.min(k, trace.length - 1)] : null;
   return { k, step, current: step ? step.path : null, nodes };
 }
 
@@ -84,8 +84,8 @@ function names(tree, paths) {
 
 /** The current step in words. */
 export function caption(tree, trace, k, conventions = {}) {
-  if (k <= 0) return "Press play or step forward: the search starts at the root with α = −∞ and β = +∞.";
-  const s = trace[Math.min(k, trace.length) - 1];
+  const s = trace[Math.max(0, Math.min(k, trace.length - 1))];
+  if (!s) return "";
   const node = tree.nodes.get(s.path);
   const name = node.label;
   const who = node.leaf ? "leaf" : node.player.toUpperCase();
@@ -139,12 +139,13 @@ export class Replay {
       counter: controls.querySelector("[data-replay=counter]"),
       caption: controls.querySelector("[data-replay=caption]"),
     };
-    this.ui.slider.max = String(this.trace.length);
+    this.last = this.trace.length - 1;
+    this.ui.slider.max = String(this.last);
     this.ui.play.addEventListener("click", () => (this.timer ? this.pause() : this.play()));
     this.ui.back.addEventListener("click", () => { this.pause(); this.show(this.k - 1); });
     this.ui.forward.addEventListener("click", () => { this.pause(); this.show(this.k + 1); });
     this.ui.restart.addEventListener("click", () => { this.pause(); this.show(0); });
-    this.ui.end?.addEventListener("click", () => { this.pause(); this.show(this.trace.length); });
+    this.ui.end?.addEventListener("click", () => { this.pause(); this.show(this.last); });
     this.ui.slider.addEventListener("input", () => { this.pause(); this.show(Number(this.ui.slider.value)); });
     controls.addEventListener("keydown", (e) => {
       if (e.target.matches("input[type=range]")) return;
@@ -158,11 +159,11 @@ export class Replay {
   }
 
   play() {
-    if (this.k >= this.trace.length) this.show(0);
+    if (this.k >= this.last) this.show(0);
     this.ui.play.textContent = "Pause";
     this.ui.play.setAttribute("aria-pressed", "true");
     this.timer = setInterval(() => {
-      if (this.k >= this.trace.length) this.pause();
+      if (this.k >= this.last) this.pause();
       else this.show(this.k + 1);
     }, this.interval);
   }
@@ -174,9 +175,9 @@ export class Replay {
     this.ui.play.setAttribute("aria-pressed", "false");
   }
 
-  /** Show the state after the first k steps. */
+  /** Show the state at step k. */
   show(k) {
-    const n = this.trace.length;
+    const n = this.last;
     this.k = Math.max(0, Math.min(n, k));
     const state = replayState(this.tree, this.trace, this.k);
     const view = this.view;
@@ -189,9 +190,12 @@ export class Replay {
       view.setNote(path, this.#note(path, s));
     }
     for (const path of this.tree.bfs) if (!state.nodes.has(path)) view.setNote(path, []);
-    if (state.current !== null) view.setClass(state.current, "current", true);
+    if (state.current !== null) {
+      view.setClass(state.current, "current", true);
+      view.reveal(state.current);
+    }
     let text = caption(this.tree, this.trace, this.k, this.conventions);
-    if (this.k === n && n > 0) {
+    if (this.k === n) {
       const line = chosenPath(this.tree, state, this.conventions.order);
       for (const p of line) view.setClass(p, "chosen", true);
       text += ` Best line: ${line.map((p) => this.tree.nodes.get(p).label).join(" → ")}.`;

@@ -104,7 +104,8 @@ export class TreeView {
   constructor(host, tree, options = {}) {
     this.host = host;
     this.tree = tree;
-    this.options = { leafGap: 46, rowGap: 78, margin: 64, top: 34, bottom: 40,
+    const leaves = tree.bfs.filter((p) => tree.nodes.get(p).leaf).length;
+    this.options = { leafGap: leaves > 27 ? 38 : 46, rowGap: 78, margin: 56, top: 34, bottom: 40,
       interactive: true, ...options };
     this.order = new Map(); // path -> child paths in the order shown (best-order reorders)
     this.positions = new Map();
@@ -114,6 +115,9 @@ export class TreeView {
     this.focused = "";
     host.classList.add("tree-view");
     host.replaceChildren();
+    this.zoom = 1;
+    this.scroller = document.createElement("div");
+    this.scroller.className = "tree-scroll";
     this.canvas = document.createElement("div");
     this.canvas.className = "tree-canvas";
     this.svg = el("svg", { class: "tree-svg", role: "group",
@@ -121,10 +125,64 @@ export class TreeView {
     this.overlay = document.createElement("div");
     this.overlay.className = "tree-overlay";
     this.canvas.append(this.svg, this.overlay);
-    host.append(this.canvas);
+    this.scroller.append(this.canvas);
+    host.append(this.#tools(), this.scroller);
     this.svg.addEventListener("click", (e) => this.#onClick(e));
     this.svg.addEventListener("keydown", (e) => this.#onKey(e));
+    // The MAX/MIN column stays in view when a wide tree scrolls sideways.
+    this.scroller.addEventListener("scroll", () => this.#pinRows());
     this.render();
+    requestAnimationFrame(() => this.centre(""));
+  }
+
+  #tools() {
+    const bar = document.createElement("div");
+    bar.className = "tree-tools";
+    const button = (text, label, action) => {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.textContent = text;
+      b.setAttribute("aria-label", label);
+      b.addEventListener("click", action);
+      bar.append(b);
+      return b;
+    };
+    button("−", "Zoom out", () => this.setZoom(this.zoom / 1.25));
+    this.zoomLabel = button("100%", "Actual size", () => this.setZoom(1));
+    button("+", "Zoom in", () => this.setZoom(this.zoom * 1.25));
+    button("Fit", "Fit the whole tree", () => {
+      const room = this.scroller.clientWidth - 4;
+      this.setZoom(Math.min(1, room / this.width));
+    });
+    return bar;
+  }
+
+  setZoom(zoom) {
+    this.zoom = Math.max(0.25, Math.min(2.5, zoom));
+    this.canvas.style.zoom = String(this.zoom);
+    this.zoomLabel.textContent = `${Math.round(this.zoom * 100)}%`;
+    this.#pinRows();
+  }
+
+  /** Scroll so that `path` is in the middle of the visible width. */
+  centre(path) {
+    const at = this.positions.get(path);
+    if (!at) return;
+    this.scroller.scrollLeft = Math.max(0, at.x * this.zoom - this.scroller.clientWidth / 2);
+  }
+
+  /** Scroll `path` into view (centred) when it is outside the visible part. */
+  reveal(path) {
+    const at = this.positions.get(path);
+    if (!at) return;
+    const x = at.x * this.zoom;
+    const { scrollLeft, clientWidth } = this.scroller;
+    if (x < scrollLeft + 60 || x > scrollLeft + clientWidth - 60) this.centre(path);
+  }
+
+  #pinRows() {
+    const left = this.scroller.scrollLeft / this.zoom;
+    this.rowLabels?.setAttribute("transform", `translate(${left},0)`);
   }
 
   /** The children of `path` in the order shown. */
@@ -173,17 +231,19 @@ export class TreeView {
       el("line", { x1: 0, y1: 0, x2: 0, y2: 6, stroke: "#f87171", "stroke-width": 2 }, hatch);
     }
     const rows = el("g", { class: "rows", "aria-hidden": "true" }, svg);
+    const edgeLayer = el("g", { class: "edges" }, svg);
+    const nodeLayer = el("g", { class: "nodes" }, svg);
+    this.noteLayer = el("g", { class: "notes", "aria-hidden": "true" }, svg);
+    this.rowLabels = el("g", { class: "row-labels", "aria-hidden": "true" }, svg);
     for (let d = 0; d <= this.tree.depth; d += 1) {
       const player = this.tree.players[d % this.tree.players.length];
       const y = this.options.top + d * this.options.rowGap;
       el("rect", { class: `row-band row-${player}`, x: 0, y: y - this.options.rowGap / 2 + 4,
         width: "100%", height: this.options.rowGap - 8 }, rows);
-      const text = el("text", { class: `row-label row-${player}`, x: 8, y: y + 4 }, rows);
+      el("rect", { class: "row-tag", x: 2, y: y - 9, width: 40, height: 18, rx: 3 }, this.rowLabels);
+      const text = el("text", { class: `row-label row-${player}`, x: 8, y: y + 4 }, this.rowLabels);
       text.textContent = player.toUpperCase();
     }
-    const edgeLayer = el("g", { class: "edges" }, svg);
-    const nodeLayer = el("g", { class: "nodes" }, svg);
-    this.noteLayer = el("g", { class: "notes", "aria-hidden": "true" }, svg);
     this.groups.clear();
     this.edges.clear();
     this.notes.clear();
@@ -382,7 +442,7 @@ export class TreeView {
     event.preventDefault();
     if (next !== null && next !== undefined) {
       this.focus(next);
-      this.groups.get(next).scrollIntoView?.({ block: "nearest", inline: "nearest" });
+      this.groups.get(next).scrollIntoView?.({ block: "nearest", inline: "center" });
     }
   }
 }

@@ -1,0 +1,244 @@
+"""The JSON API: exercises, attempts, authorization, CSRF, limits, OpenAPI."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+import sqlalchemy as sa
+
+from grader.extensions import db
+from grader.gametree import KINDS, Conventions, Tree
+from grader.models import Attempt, Exercise
+
+
+def key_for(exercise: dict) -> dict:
+    tree = Tree.from_dict({"tree": exercise["tree"], "players": exercise["players"]})
+    return KINDS[exercise["kind"]].key(tree, Conventions.from_dict(exercise["conventions"]))
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def attempts_in_db(app) -> int:
+    with app.app_context():
+        return db.session.scalar(sa.select(sa.func.count(Attempt.id)))
+
+
+@pytest.fixture
+def room(factory):
+    return factory.classroom()
+
+
+@pytest.fixture
+def student(factory, room):
+    return bearer(factory.token("student@example.com"))
+
+
+def test_practice_exercise_round_trip(client, app, student):
+    response = client.post("/api/exercises", headers=student, json={
+        "kind": "prune", "params": {"depth": 2, "branching": 3, "min_cutoffs": 1}})
+    assert response.status_code == 201, response.get_json()
+    exercise = response.get_json()
+    assert {"id", "kind", "tree", "players", "conventions", "prompt", "labels"} <= set(exercise)
+    assert "solution" not in exercise and "key" not in exercise
+    assert exercise["labels"][""] == "A" and exercise["practice"] is True
+    assert client.get(exercise["urls"]["self"], headers=student).get_json() == exercise
+
+    answer = key_for(exercise)
+    response = client.post(exercise["urls"]["attempts"], headers=student, json={"answer": answer})
+    assert response.status_code == 201
+    attempt = response.get_json()
+    assert attempt["score"] == 1.0 and attempt["parts"] and attempt["feedback"]
+    assert {"attempt_id", "score", "parts", "feedback", "diagnosis"} <= set(attempt)
+    # Practice: the solution comes with the first stored attempt, trace included.
+    assert attempt["solution"]["key"] == answer
+    assert attempt["solution"]["search"]["trace"]
+    assert attempts_in_db(app) == 1
+
+
+def test_typed_leaves_as_in_the_delphi_visualizer(client, student):
+    response = client.post("/api/exercises", headers=student, json={
+        "kind": "prune", "leaves": "3,12,8,2,4,6,14,5,2", "branching": 3, "depth": 2})
+    exercise = response.get_json()
+    assert response.status_code == 201 and exercise["tree"] == [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
+    assert exercise["seed"] is None
+    wrong = client.post(exercise["urls"]["attempts"], headers=student,
+                        json={"answer": {"pruned": [], "value": 2}}).get_json()
+    assert wrong["score"] < 1 and wrong["first_wrong"]["label"]
+
+
+@pytest.mark.parametrize("body, message", [
+    ({"kind": "nope"}, "kind must be one of"),
+    ({"kind": "prune", "params": {"depth": 99}}, "depth"),
+    ({"kind": "prune", "tree": [[1, "x"]]}, "tree"),
+    ({"kind": "prune", "leaves": "1,2,3"}, "branching and depth"),
+    ({"kind": "prune", "surprise": 1}, "surprise"),
+])
+def test_bad_exercise_requests(client, student, body, message):
+    response = client.post("/api/exercises", headers=student, json=body)
+    assert response.status_code == 400
+    assert message in response.get_json()["error"]
+
+
+def test_ungradable_answer_is_400_and_stores_nothing(client, app, student, room):
+    url = f"/api/assignments/{room['assignment_id']}/slots/0/exercise"
+    exercise = client.get(url, headers=student).get_json()
+    for answer in ({"pruned": ["9.9.9"], "value": 1}, {"value": 1}, {"pruned": "x", "value": 1}):
+        response = client.post(exercise["urls"]["attempts"], headers=student,
+                               json={"answer": answer})
+        assert response.status_code == 400 and response.get_json()["error"]
+    assert client.post(exercise["urls"]["attempts"], headers=student,
+                       data="not json").status_code == 400
+    assert client.post(exercise["urls"]["attempts"], headers=student,
+                       json={"answer": []}).status_code == 400
+    assert attempts_in_db(app) == 0
+    again = client.get(exercise["urls"]["self"], headers=student).get_json()
+    assert again["attempts_used"] == 0
+
+
+def test_graded_variant_limits_attempts_and_hides_the_solution(client, app, student, room):
+    url = f"/api/assignments/{room['assignment_id']}/slots/0/exercise"
+    exercise = client.get(url, headers=student).get_json()
+    assert exercise["practice"] is False and exercise["attempts_allowed"] == 3
+    assert client.get(url, headers=student).get_json()["id"] == exercise["id"]  # same variant
+    wrong = {"pruned": [], "value": 12345}
+    for n in range(3):
+        response = client.post(exercise["urls"]["attempts"], headers=student,
+                               json={"answer": wrong})
+        assert response.status_code == 201
+        attempt = response.get_json()
+        # Not full marks: the solution only once every attempt is used.
+        assert (attempt["solution"] is None) == (n < 2)
+    response = client.post(exercise["urls"]["attempts"], headers=student,
+                           json={"answer": key_for(exercise)})
+    assert response.status_code == 409 and "no attempts left" in response.get_json()["error"]
+    assert attempts_in_db(app) == 3
+    assert client.get(exercise["urls"]["self"], headers=student).get_json()["solution_available"]
+
+
+def test_full_marks_reveal_the_replay(client, student, room):
+    url = f"/api/assignments/{room['assignment_id']}/slots/0/exercise"
+    exercise = client.get(url, headers=student).get_json()
+    attempt = client.post(exercise["urls"]["attempts"], headers=student,
+                          json={"answer": key_for(exercise)}).get_json()
+    assert attempt["score"] == 1.0 and attempt["solution"]["search"]["trace"]
+    fetched = client.get(f"/api/attempts/{attempt['attempt_id']}", headers=student).get_json()
+    assert fetched["solution"] == attempt["solution"]
+
+
+def test_variant_seed_is_derived_and_rebuilds(app, client, student, room):
+    from grader.services import exercises
+
+    url = f"/api/assignments/{room['assignment_id']}/slots/0/exercise"
+    exercise = client.get(url, headers=student).get_json()
+    with app.app_context():
+        stored = db.session.get(Exercise, exercise["id"])
+        assert stored.seed == exercises.variant_seed(room["assignment_id"], 0, stored.owner_id, 0)
+        assert exercises.rebuild(stored) == exercises.tree_of(stored)
+    other = client.post(f"/api/assignments/{room['assignment_id']}/slots/0/variants",
+                        headers=student).get_json()
+    assert other["variant"] == 1 and other["practice"] and other["attempts_allowed"] is None
+    assert other["seed"] != exercise["seed"]
+
+
+def test_new_variant_refused_where_practice_is_not_allowed(client, factory, student, room):
+    challenge = factory.assignment(room["course_id"], "challenge")
+    response = client.post(f"/api/assignments/{challenge}/slots/2/variants", headers=student)
+    assert response.status_code == 403
+    assert "no practice variants" in response.get_json()["error"]
+
+
+def test_someone_elses_exercise_and_attempt_are_404(client, factory, student, room):
+    factory.user("other@example.com")
+    factory.member(room["course_id"], "other@example.com")
+    other = bearer(factory.token("other@example.com"))
+    mine = client.post("/api/exercises", headers=student, json={"kind": "values"}).get_json()
+    attempt = client.post(mine["urls"]["attempts"], headers=student,
+                          json={"answer": {"values": {}}}).get_json()
+    assert client.get(mine["urls"]["self"], headers=other).status_code == 404
+    assert client.post(mine["urls"]["attempts"], headers=other,
+                       json={"answer": {"values": {}}}).status_code == 404
+    assert client.get(f"/api/attempts/{attempt['attempt_id']}", headers=other).status_code == 404
+    assert client.get("/api/attempts", headers=other).get_json() == {"attempts": []}
+    assert client.get("/api/exercises/999999", headers=student).status_code == 404
+
+
+def test_instructors_see_their_courses_only(client, factory, student, room):
+    url = f"/api/assignments/{room['assignment_id']}/slots/0/exercise"
+    exercise = client.get(url, headers=student).get_json()
+    client.post(exercise["urls"]["attempts"], headers=student,
+                json={"answer": {"pruned": [], "value": 0}})
+    teacher = bearer(factory.token("teacher@example.com"))
+    seen = client.get("/api/attempts", headers=teacher).get_json()["attempts"]
+    assert [a["user"] for a in seen] == ["student@example.com"]
+    assert client.get(exercise["urls"]["self"], headers=teacher).status_code == 200
+    # The instructor may look but not answer for the student.
+    assert client.post(exercise["urls"]["attempts"], headers=teacher,
+                       json={"answer": {"pruned": [], "value": 0}}).status_code == 403
+
+    factory.user("stranger@example.com", "instructor")
+    factory.course("Elsewhere", "stranger@example.com")
+    stranger = bearer(factory.token("stranger@example.com"))
+    assert client.get("/api/attempts", headers=stranger).get_json() == {"attempts": []}
+    assert client.get(exercise["urls"]["self"], headers=stranger).status_code == 404
+    assert client.get(url, headers=stranger).status_code == 404
+    assert client.get("/api/assignments", headers=stranger).get_json() == {"assignments": []}
+
+
+def test_authentication(client, factory, room):
+    assert client.get("/api/attempts").status_code == 401
+    assert client.get("/api/attempts", headers=bearer("abg_wrong")).status_code == 401
+    assert client.get("/api/attempts",
+                      headers={"Authorization": "Basic dXNlcjpwYXNz"}).status_code == 401
+    old = factory.token("student@example.com")
+    new = factory.token("student@example.com")
+    assert client.get("/api/me", headers=bearer(old)).status_code == 401
+    me = client.get("/api/me", headers=bearer(new)).get_json()
+    assert me["email"] == "student@example.com" and me["courses"][0]["name"] == "Search 101"
+
+
+def test_session_requests_need_the_csrf_header(client, auth, app, room):
+    auth.login()
+    assert client.get("/api/me").status_code == 200
+    refused = client.post("/api/exercises", json={"kind": "prune"})
+    assert refused.status_code == 400 and "CSRF" in refused.get_json()["error"]
+    accepted = client.post("/api/exercises", json={"kind": "prune"},
+                           headers={"X-CSRFToken": auth.csrf()})
+    assert accepted.status_code == 201
+    with app.app_context():
+        assert db.session.scalar(sa.select(sa.func.count(Exercise.id))) == 1
+
+
+def test_large_bodies_are_refused(client, student):
+    response = client.post("/api/exercises", headers=student,
+                           json={"kind": "prune", "leaves": "1," * 40_000})
+    assert response.status_code == 413 and "error" in response.get_json()
+
+
+def test_assignments(client, student, room):
+    listed = client.get("/api/assignments", headers=student).get_json()["assignments"]
+    assert [a["id"] for a in listed] == [room["assignment_id"]]
+    assert [s["kind"] for s in listed[0]["slots"]] == ["prune", "values", "leaf-order"]
+    one = client.get(f"/api/assignments/{room['assignment_id']}", headers=student).get_json()
+    assert one == listed[0]
+
+
+def test_openapi_document_lists_every_api_route(app, client):
+    spec = client.get("/api/openapi.json").get_json()
+    assert spec["openapi"].startswith("3.1")
+    documented = {(path, method.upper()) for path, ops in spec["paths"].items() for method in ops}
+    routes = set()
+    for rule in app.url_map.iter_rules():
+        if rule.rule.startswith("/api/"):
+            path = re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", rule.rule)
+            routes |= {(path, m) for m in rule.methods - {"HEAD", "OPTIONS"}}
+    assert documented == routes
+    schemas = spec["components"]["schemas"]
+    refs = re.findall(r'"\$ref": "#/components/schemas/([^"]+)"', str(spec).replace("'", '"'))
+    assert refs and all(name in schemas for name in refs)
+    create = spec["paths"]["/api/exercises"]["post"]
+    body = create["requestBody"]["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[1]
+    assert "kind" in schemas[body]["required"]
+    assert "201" in create["responses"] and "400" in create["responses"]

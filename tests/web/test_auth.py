@@ -1,0 +1,94 @@
+"""Sign-up with a join code, log in and out, password hashing, cookies, CSRF."""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+
+from grader.extensions import db
+from grader.models import Membership, User
+
+PASSWORD = "correct horse battery"
+
+
+def _token(client, path):
+    import re
+
+    html = client.get(path).get_data(as_text=True)
+    return re.search(r'name="csrf_token"[^>]*value="([^"]+)"', html).group(1)
+
+
+def test_pages_need_a_login(client):
+    response = client.get("/dashboard")
+    assert response.status_code == 302 and "/login" in response.headers["Location"]
+
+
+def test_signup_with_join_code_enrolls_the_student(client, app, factory):
+    factory.user("teacher@example.com", "instructor")
+    course_id, code = factory.course("Search 101", "teacher@example.com")
+    response = client.post("/signup", data={
+        "email": "New@Example.com", "password": PASSWORD, "confirm": PASSWORD,
+        "join_code": code.lower(), "csrf_token": _token(client, "/signup")})
+    assert response.status_code == 302
+    assert "Search 101" in client.get("/dashboard").get_data(as_text=True)
+    with app.app_context():
+        user = db.session.scalar(sa.select(User).where(User.email == "new@example.com"))
+        assert user.role == "student"
+        assert user.password_hash.startswith("$argon2id$") and PASSWORD not in user.password_hash
+        assert db.session.scalar(sa.select(Membership.course_id)
+                                 .where(Membership.user_id == user.id)) == course_id
+
+
+def test_signup_with_a_wrong_code_creates_nothing(client, app):
+    response = client.post("/signup", data={
+        "email": "x@example.com", "password": PASSWORD, "confirm": PASSWORD,
+        "join_code": "NOPE", "csrf_token": _token(client, "/signup")})
+    assert response.status_code == 200
+    assert "no course has this join code" in response.get_data(as_text=True)
+    with app.app_context():
+        assert db.session.scalar(sa.select(sa.func.count(User.id))) == 0
+
+
+def test_login_logout(client, auth, factory):
+    factory.user("student@example.com")
+    response = auth.login()
+    assert response.status_code == 302
+    cookie = response.headers["Set-Cookie"]
+    assert "HttpOnly" in cookie and "SameSite=Lax" in cookie
+    assert client.get("/dashboard").status_code == 200
+    auth.logout()
+    assert client.get("/dashboard").status_code == 302
+
+
+def test_wrong_password(client, auth, factory):
+    factory.user("student@example.com")
+    response = auth.login(password="not the password")
+    assert response.status_code == 200
+    assert "Wrong e-mail or password" in response.get_data(as_text=True)
+    assert client.get("/dashboard").status_code == 302
+
+
+def test_login_redirects_only_within_the_site(client, factory):
+    factory.user("student@example.com")
+    data = {"email": "student@example.com", "password": PASSWORD,
+            "csrf_token": _token(client, "/login")}
+    response = client.post("/login?next=https://evil.example/", data=data)
+    assert response.headers["Location"] == "/dashboard"
+
+
+def test_forms_refuse_a_missing_csrf_token(client, factory):
+    factory.user("student@example.com")
+    response = client.post("/login", data={"email": "student@example.com",
+                                           "password": PASSWORD})
+    assert response.status_code == 400
+    assert client.get("/dashboard").status_code == 302
+
+
+def test_join_another_course(client, auth, factory):
+    factory.user("student@example.com")
+    _, code = factory.course("Games")
+    auth.login()
+    client.post("/courses/join", data={"join_code": code, "csrf_token": auth.csrf()})
+    assert "Games" in client.get("/dashboard").get_data(as_text=True)
+    again = client.post("/courses/join", data={"join_code": code, "csrf_token": auth.csrf()},
+                        follow_redirects=True)
+    assert "already a member" in again.get_data(as_text=True)
