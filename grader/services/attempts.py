@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
@@ -12,7 +13,13 @@ from grader.gametree import KINDS, Conventions, grade, solve
 from grader.models import Assignment, Attempt, Exercise, Slot, User, utcnow
 from grader.services import Conflict, Forbidden, Invalid, NotFound
 from grader.services.courses import taught_course_ids
-from grader.services.exercises import attempts_allowed, get_exercise, solution_visible, tree_of
+from grader.services.exercises import (
+    attempt_stats,
+    attempts_allowed,
+    get_exercise,
+    solution_visible,
+    tree_of,
+)
 from grader.services.transactions import writing
 
 
@@ -26,27 +33,30 @@ def _check_open(exercise: Exercise, used: int) -> None:
             raise Conflict(f"the due date ({due:%Y-%m-%d %H:%M} UTC) has passed")
 
 
-def _used(session, exercise: Exercise) -> int:
-    return session.scalar(sa.select(sa.func.count(Attempt.id)).where(
-        Attempt.exercise_id == exercise.id, Attempt.user_id == exercise.owner_id)) or 0
+@dataclass(frozen=True)
+class Submitted:
+    attempt: Attempt
+    solution: dict[str, Any] | None  # present when this attempt earned it
 
 
-def submit(user: User, exercise_id: int, answer: dict[str, Any]) -> Attempt:
+def submit(user: User, exercise_id: int, answer: dict[str, Any]) -> Submitted:
     """Grades the answer and stores the attempt; an ungradable answer stores nothing.
 
-    The attempt is committed before this returns, so any solution shown after it is earned.
+    The attempt is committed before this returns, so the solution returned with it is earned.
     """
     exercise = get_exercise(user, exercise_id)
     if exercise.owner_id != user.id:
         raise Forbidden("only the student this exercise was made for can answer it")
-    _check_open(exercise, _used(db.session, exercise))
+    _check_open(exercise, attempt_stats(exercise)[0])
     conventions = Conventions.from_dict(exercise.conventions)
+    tree = tree_of(exercise)
     try:
-        result = grade(exercise.kind, tree_of(exercise), conventions, answer)
+        result = grade(exercise.kind, tree, conventions, answer)
     except ValueError as exc:  # UngradableAnswer and any malformed part of the answer
         raise Invalid(str(exc)) from exc
     with writing() as session:
-        _check_open(exercise, _used(session, exercise))  # again, under the write lock
+        used, best = attempt_stats(exercise, session)  # again, under the write lock
+        _check_open(exercise, used)
         attempt = Attempt(
             exercise=exercise, user=user, answer=answer, score=result.score,
             parts=result.parts, feedback=result.feedback, diagnosis=result.diagnosis,
@@ -54,7 +64,9 @@ def submit(user: User, exercise_id: int, answer: dict[str, Any]) -> Attempt:
             kind=exercise.kind, seed=exercise.seed, generator_version=exercise.generator_version,
             conventions=exercise.conventions)
         session.add(attempt)
-    return attempt
+    stats = (used + 1, max(best or 0, result.score))
+    earned = solution_visible(exercise, stats)
+    return Submitted(attempt, solution(exercise, key=result.key) if earned else None)
 
 
 def _visible(user: User) -> sa.ColumnElement[bool]:
@@ -85,23 +97,24 @@ def list_attempts(user: User, *, exercise_id: int | None = None,
     return list(db.session.scalars(query.options(sa.orm.joinedload(Attempt.user))))
 
 
-def solution(exercise: Exercise) -> dict[str, Any]:
+def solution(exercise: Exercise, key: dict[str, Any] | None = None) -> dict[str, Any]:
     """The key in the answer's own shape and the reference search with its trace."""
     tree = tree_of(exercise)
     conventions = Conventions.from_dict(exercise.conventions)
-    return {"key": KINDS[exercise.kind].key(tree, conventions),
+    return {"key": key if key is not None else KINDS[exercise.kind].key(tree, conventions),
             "search": solve(tree, conventions).to_dict()}
+
+
+def visible_solution(exercise: Exercise) -> dict[str, Any] | None:
+    return solution(exercise) if solution_visible(exercise) else None
 
 
 def _iso(moment: dt.datetime) -> str:
     return moment.isoformat() + "Z"
 
 
-def describe(attempt: Attempt, *, with_solution: bool | None = None) -> dict[str, Any]:
-    """An attempt as the API shows it; the solution only where `solution_visible` says so."""
-    exercise = attempt.exercise
-    if with_solution is None:
-        with_solution = solution_visible(exercise)
+def describe(attempt: Attempt, solution: dict[str, Any] | None = None) -> dict[str, Any]:
+    """An attempt as the API shows it, with the solution the caller was allowed to give."""
     return {
         "attempt_id": attempt.id,
         "exercise_id": attempt.exercise_id,
@@ -118,7 +131,7 @@ def describe(attempt: Attempt, *, with_solution: bool | None = None) -> dict[str
         "generator_version": attempt.generator_version,
         "conventions": attempt.conventions,
         "created_at": _iso(attempt.created_at),
-        "solution": solution(exercise) if with_solution else None,
+        "solution": solution,
     }
 
 

@@ -166,9 +166,12 @@ def rebuild(exercise: Exercise) -> Tree:
     return generate(GeneratorParams.from_dict(exercise.params or {}), exercise.seed)
 
 
-def attempts_used(exercise: Exercise) -> int:
-    return db.session.scalar(sa.select(sa.func.count(Attempt.id)).where(
-        Attempt.exercise_id == exercise.id, Attempt.user_id == exercise.owner_id)) or 0
+def attempt_stats(exercise: Exercise, session: Any = None) -> tuple[int, float | None]:
+    """How many attempts its owner made on the exercise, and their best score."""
+    used, best = (session or db.session).execute(
+        sa.select(sa.func.count(Attempt.id), sa.func.max(Attempt.score)).where(
+            Attempt.exercise_id == exercise.id, Attempt.user_id == exercise.owner_id)).one()
+    return used, best
 
 
 def attempts_allowed(exercise: Exercise) -> int | None:
@@ -178,26 +181,26 @@ def attempts_allowed(exercise: Exercise) -> int | None:
     return exercise.slot.attempts_allowed
 
 
-def solution_visible(exercise: Exercise) -> bool:
+def solution_visible(exercise: Exercise, stats: tuple[int, float | None] | None = None) -> bool:
     """Whether the key and the replay may be shown: never before an attempt is stored.
 
     Practice: after any attempt. An assignment's graded variant: where the slot allows the
     replay, once the student scored full marks, used every attempt, or the due date passed.
+    `stats` is `attempt_stats(exercise)` when the caller has it.
     """
-    scores = list(db.session.scalars(sa.select(Attempt.score).where(
-        Attempt.exercise_id == exercise.id, Attempt.user_id == exercise.owner_id)))
-    if not scores:
+    used, best = stats if stats is not None else attempt_stats(exercise)
+    if not used:
         return False
     slot = exercise.slot
     if slot is None:
         return True
     if not slot.replay_allowed:
         return False
-    if exercise.is_practice or max(scores) >= 1:
+    if exercise.is_practice or (best or 0) >= 1:
         return True
     allowed = slot.attempts_allowed
     due = slot.effective_due_at
-    return (allowed is not None and len(scores) >= allowed) or (due is not None and utcnow() > due)
+    return (allowed is not None and used >= allowed) or (due is not None and utcnow() > due)
 
 
 def describe(exercise: Exercise) -> dict[str, Any]:
@@ -205,6 +208,7 @@ def describe(exercise: Exercise) -> dict[str, Any]:
     tree = tree_of(exercise)
     slot = exercise.slot
     due = slot.effective_due_at if slot else None
+    stats = attempt_stats(exercise)
     return {
         "id": exercise.id,
         "kind": exercise.kind,
@@ -221,9 +225,9 @@ def describe(exercise: Exercise) -> dict[str, Any]:
         "slot_index": slot.index if slot else None,
         "variant": exercise.variant,
         "attempts_allowed": attempts_allowed(exercise),
-        "attempts_used": attempts_used(exercise),
+        "attempts_used": stats[0],
         "practice_allowed": bool(slot and slot.practice_allowed),
         "replay_allowed": True if slot is None else slot.replay_allowed,
         "due_at": due.isoformat() + "Z" if due else None,
-        "solution_available": solution_visible(exercise),
+        "solution_available": solution_visible(exercise, stats),
     }

@@ -111,8 +111,8 @@ def get_exercise(exercise_id: int) -> schemas.Exercise:
 def submit_attempt(exercise_id: int, body: schemas.SubmitAttempt) -> schemas.Attempt:
     """Graded and stored before the response is sent. An ungradable answer is a 400 and uses
     no attempt. The solution is included once the exercise's rules allow it."""
-    attempt = attempts.submit(g.user, exercise_id, body.answer)
-    return schemas.Attempt(**attempts.describe(attempt))
+    submitted = attempts.submit(g.user, exercise_id, body.answer)
+    return schemas.Attempt(**attempts.describe(submitted.attempt, submitted.solution))
 
 
 @api.route("GET", "/attempts", summary="Attempts the caller may see, newest first",
@@ -121,13 +121,14 @@ def list_attempts(query: schemas.AttemptQuery) -> schemas.AttemptList:
     """A student's own attempts; an instructor's own and those of the courses they teach."""
     found = attempts.list_attempts(g.user, **query.model_dump())
     return schemas.AttemptList(attempts=[
-        schemas.Attempt(**attempts.describe(a, with_solution=False)) for a in found])
+        schemas.Attempt(**attempts.describe(a)) for a in found])
 
 
 @api.route("GET", "/attempts/<int:attempt_id>", summary="One attempt, with the solution when "
            "it may be shown", tag="attempts", response=schemas.Attempt)
 def get_attempt(attempt_id: int) -> schemas.Attempt:
-    return schemas.Attempt(**attempts.describe(attempts.get_attempt(g.user, attempt_id)))
+    attempt = attempts.get_attempt(g.user, attempt_id)
+    return schemas.Attempt(**attempts.describe(attempt, attempts.visible_solution(attempt.exercise)))
 
 
 @api.route("GET", "/assignments", summary="Assignments of the caller's courses",
