@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench system-deps clean
+.PHONY: run test lint bench bench-load system-deps clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -16,8 +16,15 @@ $(STAMP): pyproject.toml
 system-deps:
 	@./scripts/system-deps.sh
 
+# Migrates, seeds the demo course (idempotent; prints its logins) and serves on 127.0.0.1:8000.
 run: $(STAMP)
+	$(BIN)/grader db upgrade
 	$(BIN)/grader demo
+	$(BIN)/gunicorn -w 2 -b 127.0.0.1:8000 --access-logfile - 'grader:create_app()'
+
+# The web service's load benchmark alone (30 s of graded submissions, 100 clients).
+bench-load: $(STAMP)
+	$(BIN)/python -m bench.load --seconds 30 --clients 100 --compare-deferred
 
 test: $(STAMP) system-deps
 	$(BIN)/ruff check .
