@@ -1,4 +1,5 @@
-// Small fetch helpers for the JSON API: same-origin cookies, the CSRF header, errors as Error.
+// Small fetch helpers for the JSON API: same-origin cookies, extra headers (the page's CSRF
+// token), errors as ApiError with the server's message.
 
 export class ApiError extends Error {
   constructor(message, status, body) {
@@ -8,10 +9,9 @@ export class ApiError extends Error {
   }
 }
 
-async function request(method, url, { body, csrf } = {}) {
-  const headers = { Accept: "application/json" };
+async function request(method, url, { body, headers: extra = {} } = {}) {
+  const headers = { Accept: "application/json", ...extra };
   if (body !== undefined) headers["Content-Type"] = "application/json";
-  if (csrf) headers["X-CSRFToken"] = csrf;
   const response = await fetch(url, {
     method,
     headers,
@@ -35,6 +35,6 @@ export function getJSON(url) {
   return request("GET", url);
 }
 
-export function postJSON(url, body, csrf) {
-  return request("POST", url, { body, csrf });
+export function postJSON(url, body, headers = {}) {
+  return request("POST", url, { body, headers });
 }

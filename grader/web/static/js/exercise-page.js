@@ -364,7 +364,7 @@ class BestOrderUI {
   constructor(page) {
     this.page = page;
     const { view, tree } = page;
-    const overlay = new Overlay(view, (path, { x, y }) => ({ left: x, top: y - 36 }));
+    const overlay = new Overlay(view, (path, { x, y }) => ({ left: x, top: y - 35 }));
     this.buttons = new Map();
     for (const path of tree.bfs) {
       const node = tree.nodes.get(path);
@@ -496,7 +496,8 @@ const SPACING = { bounds: { leafGap: 50, rowGap: 104 }, values: { rowGap: 84 }, 
 
 /**
  * Mount the page in `root`, which holds [data-role=tree|hint|extra|submit|status|result|replay]
- * elements. exercise: the API's exercise object; urls: {attempts, listAttempts, csrf}.
+ * elements. exercise: the API's exercise object. urls: {attempts, listAttempts, attempt(id),
+ * headers (sent with the POST), replayAllowed, isOwner}.
  */
 export function mountExercise(root, exercise, urls) {
   const $ = (role) => root.querySelector(`[data-role="${role}"]`);
@@ -582,7 +583,7 @@ export function mountExercise(root, exercise, urls) {
     const stage = replayBox.querySelector("[data-replay=tree]");
     const controls = replayBox.querySelector("[data-replay=controls]");
     const leaves = tree.bfs.filter((p) => tree.nodes.get(p).leaf).length;
-    const replayView = new TreeView(stage, tree, { leafGap: leaves > 27 ? 44 : 52, rowGap: 84,
+    const replayView = new TreeView(stage, tree, { leafGap: leaves > 27 ? 44 : 52, rowGap: 84, margin: 104,
       title: "Replay of the reference search" });
     replayView.host.classList.add("replay-tree");
     // The replay shows the exercise's own order, not a reordering typed for best-order.
@@ -595,7 +596,7 @@ export function mountExercise(root, exercise, urls) {
     }
   }
 
-  $("submit").addEventListener("click", async () => {
+  $("submit")?.addEventListener("click", async () => {
     let answer;
     try {
       answer = ui.answer();
@@ -607,7 +608,7 @@ export function mountExercise(root, exercise, urls) {
     button.disabled = true;
     page.status("Submitting…");
     try {
-      const attempt = await postJSON(urls.attempts, { answer }, urls.csrf);
+      const attempt = await postJSON(urls.attempts, { answer }, urls.headers);
       page.status("Submitted.");
       showAttempt(attempt);
       result.scrollIntoView?.({ block: "nearest" });
@@ -619,15 +620,19 @@ export function mountExercise(root, exercise, urls) {
     }
   });
 
-  // The latest attempt, if any, so a reload shows the result and the replay again.
+  // The latest attempt, if any, so a reload shows the result and the replay again (the list
+  // leaves solutions out; the attempt itself has it where it may be shown).
   if (urls.listAttempts) {
-    getJSON(urls.listAttempts).then((data) => {
+    (async () => {
+      const data = await getJSON(urls.listAttempts);
       const latest = data?.attempts?.[0];
-      if (latest && !root.dataset.answered) {
-        ui.restore(latest.answer);
-        showAttempt(latest);
+      if (!latest) return;
+      const full = urls.attempt ? await getJSON(urls.attempt(latest.attempt_id)) : latest;
+      if (!root.dataset.answered) {
+        ui.restore(full.answer);
+        showAttempt(full);
       }
-    }).catch(() => {});
+    })().catch(() => {});
   }
   root.addEventListener("attempt", () => { root.dataset.answered = "1"; });
   return { view, ui, showAttempt };

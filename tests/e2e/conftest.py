@@ -1,0 +1,195 @@
+"""A real server and a real headless Chromium for the page tests.
+
+The database is a temporary SQLite file brought to the latest schema by the migrations and seeded
+through the services (as the CLI does); gunicorn serves the app from it in a subprocess; Playwright
+drives Debian's `chromium`. Screenshots go to a temporary folder (or `$GRADER_E2E_SCREENSHOTS`).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+PASSWORD = "correct horse battery"
+STUDENT = "student@example.com"
+INSTRUCTOR = "teacher@example.com"
+
+
+@dataclass
+class LiveServer:
+    url: str
+    assignment_id: int
+    practice: dict[str, int] = field(default_factory=dict)  # name -> exercise id
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _seed(env: dict[str, str]) -> tuple[int, dict[str, int]]:
+    """Schema by `flask db upgrade`'s own code, then users, a course, an assignment and practice
+    exercises made by the services."""
+    from flask_migrate import upgrade
+
+    from grader import create_app
+    from grader.extensions import db
+    from grader.gametree import GeneratorParams, generate
+    from grader.services import accounts, courses, exercises
+
+    saved = {k: os.environ.get(k) for k in env}
+    os.environ.update(env)
+    try:
+        app = create_app()
+        with app.app_context():
+            upgrade(directory=app.config["GRADER_MIGRATIONS_DIR"])
+            accounts.create_user(INSTRUCTOR, PASSWORD, "instructor")
+            accounts.create_user(STUDENT, PASSWORD)
+            course = courses.create_course("Search 101", INSTRUCTOR)
+            accounts.add_member(course.id, STUDENT)
+            assignment = courses.create_assignment(course.id, "standard")
+            student = accounts.user_by_email(STUDENT)
+            six_levels = generate(GeneratorParams(depth=5, branching=(2, 3), min_cutoffs=2), "e2e-6")
+            trees = {
+                "three-levels": [[3, 12, 8], [2, 4, 6], [14, 5, 2]],
+                "six-levels": six_levels.to_nested(),
+            }
+            practice = {
+                name: exercises.create_practice(student, "prune", tree=nested).id
+                for name, nested in trees.items()
+            }
+            practice["bounds"] = exercises.create_practice(
+                student, "bounds", tree=[[[2, 3], [5, 9]], [[0, 1], [7, 5]]]).id
+            practice["leaf-order"] = exercises.create_practice(
+                student, "leaf-order", tree=[[[2, 3], [5, 9]], [[0, 1], [7, 5]]]).id
+            practice["best-order"] = exercises.create_practice(
+                student, "best-order", tree=[[[2, 3], [5, 9]], [[0, 1], [7, 5]]]).id
+            assignment_id = assignment.id
+            db.engine.dispose()  # checkpoints the WAL before the server opens the file
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+    return assignment_id, practice
+
+
+def _wait_until_up(url: str, process: subprocess.Popen, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"the server exited with {process.returncode}")
+        try:
+            with urllib.request.urlopen(f"{url}/login", timeout=1) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError(f"the server did not answer at {url} within {timeout} s")
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    folder = tmp_path_factory.mktemp("e2e")
+    env = {
+        "GRADER_INSTANCE_PATH": str(folder / "instance"),
+        "GRADER_DATABASE_URL": f"sqlite:///{folder / 'grader.sqlite3'}",
+        "GRADER_SECRET_KEY": "e2e-secret",
+    }
+    assignment_id, practice = _seed(env)
+    port = _free_port()
+    gunicorn = Path(sys.executable).with_name("gunicorn")
+    log = (folder / "server.log").open("w")
+    process = subprocess.Popen(
+        [str(gunicorn), "--bind", f"127.0.0.1:{port}", "--workers", "1", "--threads", "4",
+         "--log-level", "warning", "grader:create_app()"],
+        env={**os.environ, **env}, stdout=log, stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_until_up(url, process)
+        yield LiveServer(url, assignment_id, practice)
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"{CHROMIUM} is missing (scripts/system-deps.sh installs it)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser: Any, live_server: LiveServer) -> Iterator[Any]:
+    """A fresh browser context (no cookies) whose page fails the test on any script error."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, base_url=live_server.url)
+    tab = context.new_page()
+    errors: list[str] = []
+    tab.on("pageerror", lambda error: errors.append(str(error)))
+
+    def console(message: Any) -> None:
+        # The browser asks for /favicon.ico by itself; the app has none.
+        if message.type == "error" and not message.location.get("url", "").endswith("/favicon.ico"):
+            errors.append(f"{message.text} ({message.location.get('url')})")
+
+    tab.on("console", console)
+    yield tab
+    context.close()
+    assert not errors, f"errors in the page: {errors}"
+
+
+@pytest.fixture(scope="session")
+def screenshots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    wanted = os.environ.get("GRADER_E2E_SCREENSHOTS")
+    if wanted:
+        folder = Path(wanted)
+        shutil.rmtree(folder, ignore_errors=True)
+        folder.mkdir(parents=True)
+        return folder
+    return tmp_path_factory.mktemp("screenshots")
+
+
+@pytest.fixture
+def student(page: Any) -> Any:
+    """The page, signed in as the student through the login form."""
+    page.goto("/login")
+    page.get_by_label("E-mail").fill(STUDENT)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    page.wait_for_url("**/dashboard")
+    return page

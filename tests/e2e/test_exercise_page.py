@@ -1,0 +1,245 @@
+"""The exercise page in a real headless Chromium against a real server.
+
+The answers clicked here come from the reference solver run on the tree the page shows, never
+from constants, so the test follows whatever tree the generator gives the student.
+"""
+
+from __future__ import annotations
+
+import re
+from itertools import pairwise
+from typing import Any
+
+import pytest
+
+from grader.gametree import KINDS, Conventions, Tree, grade, solve
+
+pytestmark = pytest.mark.e2e
+
+
+def _exercise(page: Any) -> dict[str, Any]:
+    return page.evaluate("JSON.parse(document.getElementById('exercise-data').textContent)")
+
+
+def _reference(exercise: dict[str, Any]) -> tuple[Tree, Conventions]:
+    tree = Tree.from_nested(exercise["tree"], exercise["players"])
+    return tree, Conventions.from_dict(exercise["conventions"])
+
+
+def _node(page: Any, path: str, where: str = "tree") -> Any:
+    return page.locator(f'[data-role="{where}"] .node[data-path="{path}"]') if where == "tree" \
+        else page.locator(f'[data-replay="tree"] .node[data-path="{path}"]')
+
+
+def _classes(locator: Any) -> set[str]:
+    return set((locator.get_attribute("class") or "").split())
+
+
+def _caption(page: Any) -> str:
+    return page.locator('[data-replay="caption"]').inner_text()
+
+
+def test_prune_exercise_score_diagnosis_and_replay(student, live_server) -> None:
+    page = student
+    # Open the assigned exercise from the dashboard, as a student does.
+    page.get_by_role("link", name="Mark the pruned nodes").click()
+    page.wait_for_selector('[data-role="tree"] .node')
+    exercise = _exercise(page)
+    assert exercise["kind"] == "prune"
+    tree, conventions = _reference(exercise)
+    result = solve(tree, conventions)
+    assert result.pruned, "the preset asks for cutoffs"
+
+    for path in result.pruned:
+        _node(page, path).click()
+        assert "marked" in _classes(_node(page, path))
+    # Marking shades the whole subtree, and the node says so to a screen reader.
+    for path in result.pruned_all:
+        assert "shaded" in _classes(_node(page, path))
+    assert "marked pruned" in _node(page, result.pruned[0]).get_attribute("aria-label")
+
+    page.get_by_label("Value of the root A").fill(str(result.value))
+    page.get_by_role("button", name="Submit").click()
+    score = page.locator('[data-role="score"]')
+    score.wait_for()
+    assert re.search(r"Score:\s*1\.00", score.inner_text())
+    assert page.locator('[data-role="attempts-used"]').inner_text() == "1"
+    # Full marks on a slot that allows the replay: the key colours every node right.
+    page.locator('[data-role="replay"]').wait_for()
+    assert not page.locator('[data-role="tree"] .node.wrong').count()
+    assert page.locator('[data-role="tree"] .node.right').count() == len(tree.labels())
+
+    # A second variant, answered with no pruning at all: the misconception is named.
+    page.get_by_role("button", name="New practice variant").click()
+    page.wait_for_url("**/exercises/*")
+    page.wait_for_selector('[data-role="tree"] .node')
+    variant = _exercise(page)
+    assert variant["id"] != exercise["id"] and variant["practice"]
+    tree, conventions = _reference(variant)
+    value = solve(tree, conventions).value
+    expected = grade("prune", tree, conventions, {"pruned": [], "value": value})
+    assert expected.diagnosis == "no-pruning"
+
+    page.get_by_label("Value of the root A").fill(str(value))
+    page.get_by_role("button", name="Submit").click()
+    diagnosis = page.locator('[data-role="diagnosis"]')
+    diagnosis.wait_for()
+    assert expected.diagnosis_text in diagnosis.inner_text()
+    first_wrong = page.locator('[data-role="first-wrong"]').inner_text()
+    assert expected.first_wrong["message"] in first_wrong
+    assert "first-wrong" in _classes(_node(page, expected.first_wrong["path"]))
+    # The key is shown on a practice variant: the missed pruned nodes are wrong, hatched.
+    key = KINDS["prune"].key(tree, conventions)
+    for path in key["pruned"]:
+        assert "wrong" in _classes(_node(page, path))
+
+    # The replay: step forward and back; the caption and the node states follow.
+    replay = page.locator('[data-role="replay"]')
+    replay.wait_for()
+    replay.scroll_into_view_if_needed()
+    assert page.locator('[data-replay="counter"]').inner_text().startswith("Step 0 of")
+    start = _caption(page)
+    assert "Start at the root A" in start
+    assert "current" in _classes(_node(page, "", "replay"))
+    forward = page.get_by_role("button", name="Step forward")
+    forward.click()
+    entered = _caption(page)
+    assert entered != start and "Enter B" in entered
+    assert "current" in _classes(_node(page, "0", "replay"))
+    assert "current" not in _classes(_node(page, "", "replay"))
+    forward.click()
+    forward.click()
+    assert page.locator('[data-replay="counter"]').inner_text().startswith("Step 3 of")
+    page.get_by_role("button", name="Step back").click()
+    page.get_by_role("button", name="Step back").click()
+    assert _caption(page) == entered
+    # Beside each node: alpha and beta with the step at which they were set.
+    note = page.locator('[data-replay="tree"] .note[data-path=""]').text_content()
+    assert "α=−∞ (0)" in note and "β=+∞ (0)" in note
+
+    # Jump to the first wrong step: the replay explains the cutoff the answer missed.
+    page.get_by_role("button", name="Your first wrong step").click()
+    step = expected.first_wrong["step"]
+    assert page.locator('[data-replay="counter"]').inner_text().startswith(f"Step {step} of")
+    assert "cutoff" in _caption(page)
+    cut = solve(tree, conventions).trace[step]
+    for pruned in cut.pruned:
+        assert "pruned" in _classes(_node(page, pruned, "replay"))
+
+    # The end: the chosen line from the root, in its own colour.
+    page.get_by_role("button", name="End").click()
+    assert "Best line: A" in _caption(page)
+    assert "chosen" in _classes(_node(page, "", "replay"))
+
+    # Keyboard: arrows move along the tree; Enter marks, and the mark is announced.
+    page.locator('[data-role="tree"] .node[tabindex="0"]').focus()
+    page.keyboard.press("Home")
+    page.keyboard.press("ArrowDown")
+    focused = page.evaluate("document.activeElement.dataset.path")
+    assert focused == "0"
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate("document.activeElement.dataset.path") == "1"
+    page.keyboard.press("Enter")
+    assert "marked" in _classes(_node(page, "1"))
+    page.keyboard.press(" ")
+    assert "marked" not in _classes(_node(page, "1"))
+
+
+def _open_practice(page: Any, live_server: Any, name: str) -> dict[str, Any]:
+    page.goto(f"/exercises/{live_server.practice[name]}")
+    page.wait_for_selector('[data-role="tree"] .node')
+    return _exercise(page)
+
+
+@pytest.mark.parametrize("name", ["three-levels", "six-levels"])
+def test_readable_at_three_and_six_levels(student, live_server, screenshots, name) -> None:
+    page = student
+    exercise = _open_practice(page, live_server, name)
+    tree, conventions = _reference(exercise)
+    result = solve(tree, conventions)
+    assert len({p.count(".") for p in tree.leaves()}) == 1
+    # Mark one pruned subtree (and miss the rest) so the result colours show.
+    _node(page, result.pruned[0]).click()
+    page.get_by_label("Value of the root A").fill(str(result.value))
+    page.screenshot(path=str(screenshots / f"{name}-answer.png"), full_page=True)
+    page.get_by_role("button", name="Submit").click()
+    page.locator('[data-role="replay"]').wait_for()
+    slider = page.locator('[data-replay="slider"]')
+    middle = result.cutoffs[-1].step
+    slider.fill(str(middle))
+    assert page.locator('[data-replay="counter"]').inner_text().startswith(f"Step {middle} of")
+    page.screenshot(path=str(screenshots / f"{name}-result.png"), full_page=True)
+    # Text in the tree stays at a readable size, whatever the depth.
+    smallest = page.evaluate(
+        "Math.min(...[...document.querySelectorAll('svg text')]"
+        ".filter(t => t.textContent.trim())"
+        ".map(t => parseFloat(getComputedStyle(t).fontSize)))")
+    assert smallest >= 11
+    # Nodes of one row never overlap.
+    boxes = page.evaluate(
+        """[...document.querySelectorAll('[data-role="tree"] .node')].map(n => {
+             const b = n.querySelector('.shape').getBBox();
+             const t = n.transform.baseVal.consolidate().matrix;
+             return [t.e + b.x, t.f, b.width]; })""")
+    rows: dict[float, list[tuple[float, float]]] = {}
+    for x, y, width in boxes:
+        rows.setdefault(y, []).append((x, width))
+    for row in rows.values():
+        row.sort()
+        for (x1, w1), (x2, _) in pairwise(row):
+            assert x1 + w1 <= x2
+
+
+def test_bounds_inputs_beside_nodes(student, live_server) -> None:
+    page = student
+    exercise = _open_practice(page, live_server, "bounds")
+    tree, conventions = _reference(exercise)
+    key = KINDS["bounds"].key(tree, conventions)["bounds"]
+    labels = tree.labels()
+    for path, (alpha, beta) in key.items():
+        page.get_by_label(f"Alpha at {labels[path]}").fill(str(alpha))
+        page.get_by_label(f"Beta at {labels[path]}").fill(str(beta))
+    page.get_by_role("button", name="Submit").click()
+    page.locator('[data-role="score"]').wait_for()
+    assert re.search(r"Score:\s*1\.00", page.locator('[data-role="score"]').inner_text())
+
+
+def test_leaf_order_by_clicking_leaves(student, live_server) -> None:
+    page = student
+    exercise = _open_practice(page, live_server, "leaf-order")
+    tree, conventions = _reference(exercise)
+    order = solve(tree, conventions).leaf_order
+    extra = next(p for p in tree.leaves() if p not in order)
+    for path in order:
+        _node(page, path).click()
+    _node(page, extra).click()
+    assert page.locator("ol.leaf-order li").count() == len(order) + 1
+    page.get_by_role("button", name="Undo").click()
+    assert page.locator("ol.leaf-order li").count() == len(order)
+    page.get_by_role("button", name="Submit").click()
+    page.locator('[data-role="score"]').wait_for()
+    assert re.search(r"Score:\s*1\.00", page.locator('[data-role="score"]').inner_text())
+
+
+def test_best_order_with_buttons(student, live_server) -> None:
+    page = student
+    exercise = _open_practice(page, live_server, "best-order")
+    tree, conventions = _reference(exercise)
+    best = KINDS["best-order"].key(tree, conventions)
+    labels = tree.labels()
+    # Move each child into the optimum's place with the buttons, deepest first.
+    for path, order in sorted(best["order"].items(), key=lambda kv: -len(kv[0])):
+        for position, old in enumerate(order):
+            child = f"{path}.{old}" if path else str(old)
+            current = page.evaluate(
+                "([parent]) => [...document.querySelectorAll('[data-role=\"tree\"] .node')]"
+                ".filter(n => n.dataset.path.split('.').slice(0, -1).join('.') === parent"
+                " && n.dataset.path !== '')"
+                ".sort((a, b) => a.transform.baseVal.consolidate().matrix.e"
+                " - b.transform.baseVal.consolidate().matrix.e).map(n => n.dataset.path)",
+                [path])
+            for _ in range(current.index(child) - position):
+                page.get_by_role("button", name=f"Move {labels[child]} left").click()
+    page.get_by_role("button", name="Submit").click()
+    page.locator('[data-role="score"]').wait_for()
+    assert re.search(r"Score:\s*1\.00", page.locator('[data-role="score"]').inner_text())
