@@ -1,0 +1,241 @@
+"""The seeded generator: constraints honoured, parameters parsed, impossible constraints refused,
+and the same tree for the same seed forever (GENERATOR_VERSION 1)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from grader.gametree import (
+    GENERATOR_VERSION,
+    Conventions,
+    GenerationError,
+    GeneratorParams,
+    generate,
+    is_discriminating,
+    parse_range,
+    solve,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+
+DEEP_PARAMS = GeneratorParams(
+    depth=4, branching=(2, 3), values=(-9, 9), min_cutoffs=2, min_deep_cutoffs=1
+)
+# Recorded once from the code at GENERATOR_VERSION 1 (the one place in these tests where a
+# recorded output is the point): if this changes, stored exercises no longer rebuild, and
+# GENERATOR_VERSION must be bumped with the old behaviour kept reachable.
+GOLDEN_SEED_42 = [
+    [
+        [[0, -5], [-6, 8, 1]],
+        [[6, -7, 6], [8, 4], [7, 0, 2]],
+        [[2, -3, -5], [4, 1], [-7, -5, 0]],
+    ],
+    [[[6, 7], [2, 1, -5]], [[5, -7, 2], [-8, -7]]],
+    [
+        [[1, 9], [-2, 9], [5, -6, 8]],
+        [[-8, -8], [-3, -2], [-6, 5]],
+        [[3, 4], [0, -3]],
+    ],
+]
+
+
+def shape_ok(tree, params: GeneratorParams) -> bool:
+    lo, hi = params.branching
+    vlo, vhi = params.values
+    for path, node in tree.walk():
+        depth = path.count(".") + 1 if path else 0
+        if node.is_leaf:
+            if depth != params.depth or not vlo <= node.value <= vhi:
+                return False
+            if not isinstance(node.value, int):
+                return False
+        elif not lo <= len(node.children) <= hi:
+            return False
+    return True
+
+
+def test_generator_version_is_one():
+    assert GENERATOR_VERSION == 1
+
+
+def test_golden_generated_tree():
+    assert generate(DEEP_PARAMS, 42).to_nested() == GOLDEN_SEED_42
+
+
+def test_same_seed_same_tree_and_seeds_differ():
+    params = GeneratorParams(depth=3, min_cutoffs=1)
+    assert generate(params, 5) == generate(params, 5)
+    assert generate(params, "week-3/alice") == generate(params, "week-3/alice")
+    trees = {json.dumps(generate(params, seed).to_nested()) for seed in range(6)}
+    assert len(trees) > 1
+
+
+def test_same_tree_in_a_fresh_interpreter():
+    code = (
+        "import json;"
+        "from grader.gametree import GeneratorParams, generate;"
+        "p = GeneratorParams(depth=4, branching=(2, 3), values=(-9, 9), min_cutoffs=2,"
+        " min_deep_cutoffs=1);"
+        "print(json.dumps([generate(p, 42).to_nested(), generate(p, 'x').to_nested()]))"
+    )
+    python = ROOT / ".venv" / "bin" / "python"
+    out = subprocess.run(
+        [str(python) if python.exists() else sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+        env={"PYTHONHASHSEED": "123", "PATH": "/usr/bin:/bin"},
+    )
+    here = [generate(DEEP_PARAMS, 42).to_nested(), generate(DEEP_PARAMS, "x").to_nested()]
+    assert json.loads(out.stdout) == here
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_constraints_are_honoured(seed):
+    params = GeneratorParams(
+        depth=4,
+        branching=(2, 3),
+        values=(-20, 20),
+        players=("max", "min", "min"),
+        conventions=Conventions(ties="explore", order="rtl"),
+        min_cutoffs=3,
+        min_deep_cutoffs=1,
+        leaves_evaluated=(10, 30),
+    )
+    tree = generate(params, seed)
+    assert tree.players == ("max", "min", "min")
+    assert shape_ok(tree, params)
+    result = solve(tree, params.conventions)
+    assert len(result.cutoffs) >= 3
+    assert sum(c.deep for c in result.cutoffs) >= 1
+    assert 10 <= len(result.leaf_order) <= 30
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_distinct_values(seed):
+    params = GeneratorParams(depth=3, branching=(2, 3), values=(1, 27), distinct=True)
+    tree = generate(params, seed)
+    values = [tree.node(p).value for p in tree.leaves()]
+    assert len(set(values)) == len(values)
+    assert shape_ok(tree, params)
+
+
+@pytest.mark.parametrize(("kind", "seed"), [("prune", 1), ("leaf-order", 2), ("bounds", 3)])
+def test_discriminating(kind, seed):
+    params = GeneratorParams(
+        depth=4, branching=(2, 3), values=(-5, 5), discriminating=True, kind=kind, max_tries=400
+    )
+    tree = generate(params, seed)
+    assert is_discriminating(tree, params.conventions, kind)
+
+
+def test_uniform_branching():
+    tree = generate(GeneratorParams(depth=2, branching=(3, 3)), 0)
+    assert [len(n.children) for p, n in tree.walk() if not n.is_leaf] == [3, 3, 3, 3]
+
+
+# -- parameters ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "pair"),
+    [
+        ("2-3", (2, 3)),
+        ("-9..9", (-9, 9)),
+        ("-9-9", (-9, 9)),
+        ("-5--1", (-5, -1)),
+        (" 1 .. 4 ", (1, 4)),
+        ("0:7", (0, 7)),
+        ("4", (4, 4)),
+        (4, (4, 4)),
+        ([2, 3], (2, 3)),
+        ((-1, 1), (-1, 1)),
+    ],
+)
+def test_parse_range(text, pair):
+    assert parse_range(text) == pair
+
+
+@pytest.mark.parametrize("text", ["a-b", "", "2-", [1, 2, 3], [1, "2"], True, [True, 2], None, 2.5])
+def test_parse_range_errors(text):
+    with pytest.raises(GenerationError, match="not a range"):
+        parse_range(text)
+
+
+def test_from_dict():
+    params = GeneratorParams.from_dict(
+        {
+            "depth": 4,
+            "branching": "2-3",
+            "values": "-9..9",
+            "leaves_evaluated": [5, 12],
+            "players": "max,min,min",
+            "conventions": {"ties": "explore", "order": "rtl"},
+            "min_cutoffs": 1,
+            "distinct": False,
+            "kind": "values",
+        }
+    )
+    assert params.branching == (2, 3)
+    assert params.values == (-9, 9)
+    assert params.leaves_evaluated == (5, 12)
+    assert params.players == ("max", "min", "min")
+    assert params.conventions == Conventions("explore", "soft", "rtl")
+    assert GeneratorParams.from_dict(params.to_dict()) == params
+    assert GeneratorParams.from_dict({}) == GeneratorParams()
+
+
+@pytest.mark.parametrize(
+    ("data", "quoted"),
+    [
+        ({"depht": 3}, "'depht'"),
+        ({"depth": "3"}, "'3'"),
+        ({"depth": True}, "True"),
+        ({"depth": 0}, "depth must be 1..8"),
+        ({"depth": 9}, "depth must be 1..8"),
+        ({"branching": "3-2"}, "3-2"),
+        ({"branching": "0-2"}, "0-2"),
+        ({"branching": "two"}, "'two'"),
+        ({"values": "9..-9"}, "9..-9"),
+        ({"distinct": "yes"}, "'yes'"),
+        ({"players": "max,foo"}, "max,foo"),
+        ({"conventions": {"ties": "maybe"}}, "'maybe'"),
+        ({"conventions": {"colour": "red"}}, "'colour'"),
+        ({"kind": "essay"}, "'essay'"),
+        ({"min_cutoffs": -1}, "min_cutoffs"),
+        ({"leaves_evaluated": "9-3"}, "leaves_evaluated"),
+        ({"depth": 5, "branching": "8-8"}, "too many"),
+        ({"depth": 3, "branching": "3-3", "values": "1..10", "distinct": True}, "27"),
+        ([1, 2], "object"),
+    ],
+)
+def test_from_dict_errors(data, quoted):
+    with pytest.raises(GenerationError, match=quoted):
+        GeneratorParams.from_dict(data)
+
+
+# -- impossible constraints ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        GeneratorParams(depth=2, branching=(2, 3), min_cutoffs=50),
+        # With alternating players a deep cutoff needs a bound from three levels up, so a tree of
+        # depth 3 can never have one.
+        GeneratorParams(depth=3, branching=(2, 3), min_deep_cutoffs=1, max_tries=300),
+        GeneratorParams(depth=2, branching=(2, 2), leaves_evaluated=(1, 2)),  # at least 3
+    ],
+)
+def test_impossible_constraints_fail_clearly_within_bounded_effort(params):
+    start = time.perf_counter()
+    with pytest.raises(GenerationError, match=f"no tree met the constraints in {params.max_tries}"):
+        generate(params, 1)
+    assert time.perf_counter() - start < 10
