@@ -144,6 +144,13 @@ def test_prune_exercise_score_diagnosis_and_replay(student, live_server) -> None
     page.keyboard.press(" ")
     assert "marked" not in _classes(_node(page, "1"))
 
+    # A reload shows the latest attempt again: its answer, its result and the replay.
+    page.reload()
+    page.locator('[data-role="diagnosis"]').wait_for()
+    assert page.get_by_label("Value of the root A").input_value() == str(value)
+    assert not page.locator('[data-role="tree"] .node.marked').count()
+    page.locator('[data-role="replay"]').wait_for()
+
 
 def _open_practice(page: Any, live_server: Any, name: str) -> dict[str, Any]:
     page.goto(f"/exercises/{live_server.practice[name]}")
@@ -161,6 +168,8 @@ def test_readable_at_three_and_six_levels(student, live_server, screenshots, nam
     # Mark one pruned subtree (and miss the rest) so the result colours show.
     _node(page, result.pruned[0]).click()
     page.get_by_label("Value of the root A").fill(str(result.value))
+    _node(page, "").focus()
+    page.keyboard.press("Home")  # focuses the root and scrolls it to the middle
     page.screenshot(path=str(screenshots / f"{name}-answer.png"), full_page=True)
     page.get_by_role("button", name="Submit").click()
     page.locator('[data-role="replay"]').wait_for()
@@ -227,6 +236,25 @@ def test_best_order_with_buttons(student, live_server) -> None:
     tree, conventions = _reference(exercise)
     best = KINDS["best-order"].key(tree, conventions)
     labels = tree.labels()
+
+    # Dragging B past C swaps them; dragging it back restores the order.
+    def x_of(path: str) -> float:
+        box = _node(page, path).bounding_box()
+        return box["x"] + box["width"] / 2
+
+    def drag(path: str, to_x: float) -> None:
+        box = _node(page, path).bounding_box()
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.mouse.down()
+        page.mouse.move(to_x, box["y"] + box["height"] / 2, steps=8)
+        page.mouse.up()
+
+    left, right = x_of("0"), x_of("1")
+    drag("0", right + 20)
+    assert x_of("0") > x_of("1")
+    assert "child 2 of 2" in _node(page, "0").get_attribute("aria-label")
+    drag("0", x_of("1") - 20)
+    assert abs(x_of("0") - left) < 1 and abs(x_of("1") - right) < 1
     # Move each child into the optimum's place with the buttons, deepest first.
     for path, order in sorted(best["order"].items(), key=lambda kv: -len(kv[0])):
         for position, old in enumerate(order):
