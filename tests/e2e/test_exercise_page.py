@@ -11,6 +11,7 @@ from itertools import pairwise
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from grader.gametree import KINDS, Conventions, Tree, grade, solve
 
@@ -205,12 +206,26 @@ def test_bounds_inputs_beside_nodes(student, live_server) -> None:
     tree, conventions = _reference(exercise)
     key = KINDS["bounds"].key(tree, conventions)["bounds"]
     labels = tree.labels()
+    # Only alpha at the root: the page asks for both before sending anything.
+    page.get_by_label("Alpha at A").fill("3")
+    page.get_by_role("button", name="Submit").click()
+    assert "Give both alpha and beta at A" in page.locator('[data-role="status"]').inner_text()
+    # Only the root, right: a partial score, the wrong boxes marked with the key's values.
+    page.get_by_label("Beta at A").fill("inf")
+    page.get_by_role("button", name="Submit").click()
+    page.locator('[data-role="score"]').wait_for()
+    assert not re.search(r"Score:\s*1\.00", page.locator('[data-role="score"]').inner_text())
+    b = page.locator('.node-input.bounds:has([aria-label="Alpha at B"])')
+    assert "wrong" in _classes(b) and "→" in b.inner_text()
     for path, (alpha, beta) in key.items():
         page.get_by_label(f"Alpha at {labels[path]}").fill(str(alpha))
         page.get_by_label(f"Beta at {labels[path]}").fill(str(beta))
     page.get_by_role("button", name="Submit").click()
-    page.locator('[data-role="score"]').wait_for()
-    assert re.search(r"Score:\s*1\.00", page.locator('[data-role="score"]').inner_text())
+    expect(page.locator('[data-role="score"]')).to_contain_text("Score: 1.00")
+    assert not page.locator('[data-role="tree"] .node.wrong').count()
+    # The second attempt's replay replaced the first: one click is one step.
+    page.get_by_role("button", name="Step forward").click()
+    assert page.locator('[data-replay="counter"]').inner_text().startswith("Step 1 of")
 
 
 def test_leaf_order_by_clicking_leaves(student, live_server) -> None:

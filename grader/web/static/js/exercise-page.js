@@ -587,7 +587,7 @@ export function mountExercise(root, exercise, urls) {
       title: "Replay of the reference search" });
     replayView.host.classList.add("replay-tree");
     // The replay shows the exercise's own order, not a reordering typed for best-order.
-    replay?.pause();
+    replay?.destroy();
     replay = new Replay(replayView, tree, search, controls);
     const jump = replayBox.querySelector("[data-replay=first-wrong]");
     if (jump) {

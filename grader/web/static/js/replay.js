@@ -141,13 +141,18 @@ export class Replay {
     };
     this.last = this.trace.length - 1;
     this.ui.slider.max = String(this.last);
-    this.ui.play.addEventListener("click", () => (this.timer ? this.pause() : this.play()));
-    this.ui.back.addEventListener("click", () => { this.pause(); this.show(this.k - 1); });
-    this.ui.forward.addEventListener("click", () => { this.pause(); this.show(this.k + 1); });
-    this.ui.restart.addEventListener("click", () => { this.pause(); this.show(0); });
-    this.ui.end?.addEventListener("click", () => { this.pause(); this.show(this.last); });
-    this.ui.slider.addEventListener("input", () => { this.pause(); this.show(Number(this.ui.slider.value)); });
-    controls.addEventListener("keydown", (e) => {
+    // The controls outlive a replay (a new attempt brings a new one): listeners go with it.
+    this.listening = new AbortController();
+    const on = (target, type, handler) => target?.addEventListener(type, handler,
+      { signal: this.listening.signal });
+    const go = (k) => { this.pause(); this.show(k); };
+    on(this.ui.play, "click", () => (this.timer ? this.pause() : this.play()));
+    on(this.ui.back, "click", () => go(this.k - 1));
+    on(this.ui.forward, "click", () => go(this.k + 1));
+    on(this.ui.restart, "click", () => go(0));
+    on(this.ui.end, "click", () => go(this.last));
+    on(this.ui.slider, "input", () => go(Number(this.ui.slider.value)));
+    on(controls, "keydown", (e) => {
       if (e.target.matches("input[type=range]")) return;
       if (e.key === "ArrowRight" || e.key === "ArrowLeft") {
         e.preventDefault();
@@ -156,6 +161,12 @@ export class Replay {
       }
     });
     this.show(0);
+  }
+
+  /** Stop and let go of the controls. */
+  destroy() {
+    this.pause();
+    this.listening.abort();
   }
 
   play() {

@@ -258,7 +258,8 @@ export class TreeView {
       const g = el("g", { class: `node ${node.leaf ? "leaf" : "internal"} ${node.player}`,
         "data-path": path, "data-label": node.label }, nodeLayer);
       if (this.options.interactive) {
-        g.setAttribute("role", "button");
+        // Focusable everywhere (to read a node's state); a button only where it does something.
+        g.setAttribute("role", this.options.onActivate ? "button" : "img");
         g.setAttribute("tabindex", path === this.focused ? "0" : "-1");
       }
       if (node.leaf) {
