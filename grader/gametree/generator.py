@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from dataclasses import asdict, dataclass, field, fields
 
-from grader.gametree.kinds import KINDS, has_distinct_leaves
+from grader.gametree.kinds import KINDS
 from grader.gametree.solver import Conventions, solve
 from grader.gametree.tree import Node, Tree, parse_players
 from grader.gametree.variants import variants_for
@@ -39,6 +39,13 @@ class GeneratorParams:
     max_tries: int = 2000
 
     def __post_init__(self) -> None:
+        try:
+            object.__setattr__(self, "players", parse_players(self.players))
+        except ValueError as error:
+            raise GenerationError(str(error)) from None
+        for name in ("branching", "values", "leaves_evaluated"):
+            if getattr(self, name) is not None:
+                object.__setattr__(self, name, tuple(getattr(self, name)))
         lo, hi = self.branching
         vlo, vhi = self.values
         problems = []
@@ -64,7 +71,8 @@ class GeneratorParams:
             and self.leaves_evaluated[0] > self.leaves_evaluated[1]
         ):
             problems.append(f"leaves_evaluated must be lo-hi, got {self.leaves_evaluated}")
-        parse_players(self.players)
+        if self.discriminating and self.kind == "best-order":
+            problems.append("best-order has no misconception variants to discriminate")
         if problems:
             raise GenerationError("; ".join(problems))
 
@@ -184,7 +192,7 @@ def is_discriminating(tree: Tree, conventions: Conventions, kind: str = "prune")
     """The key and the answers of every variant that applies to ``kind`` are all different."""
     exercise = KINDS[kind]
     seen = [exercise.project(solve(tree, conventions))]
-    for variant in variants_for(kind, distinct_values=has_distinct_leaves(tree)):
+    for variant in variants_for(kind, tree, conventions):
         answer = exercise.project(variant.run(tree, conventions), variant)
         if answer in seen:  # stop at the first collision: most candidates fail early
             return False
@@ -202,5 +210,6 @@ def generate(params: GeneratorParams, seed: int | str) -> Tree:
             return tree
     raise GenerationError(
         f"no tree met the constraints in {params.max_tries} tries; loosen them (fewer cutoffs, "
-        "a wider value range, more branching or depth) or allow more tries"
+        "a wider value range, more branching or depth: discriminating trees need depth 4 or more "
+        "when players alternate) or allow more tries"
     )

@@ -121,10 +121,9 @@ class ExerciseKind:
         return self.to_answer(self.project(self.reference(tree, conventions)))
 
     def variant_answers(self, tree: Tree, conventions: Conventions) -> list[tuple[Variant, Any]]:
-        distinct = has_distinct_leaves(tree)
         return [
             (v, self.project(v.run(tree, conventions), v))
-            for v in variants_for(self.name, distinct_values=distinct)
+            for v in variants_for(self.name, tree, conventions)
         ]
 
     def grade(self, tree: Tree, conventions: Conventions, answer: object) -> Grade:
@@ -144,10 +143,6 @@ class ExerciseKind:
         where = self.first_wrong(explainer, key, canonical)
         feedback = [m for m in (text, where and where["message"]) if m]
         return Grade(score, parts, feedback, diagnosis, text, where, key=self.to_answer(key))
-
-
-def has_distinct_leaves(tree: Tree) -> bool:
-    return len({tree.node(p).value for p in tree.leaves()}) == tree.leaf_count()
 
 
 def normalize_pruned(tree: Tree, marked: set[Path]) -> frozenset[Path]:
@@ -379,7 +374,11 @@ class BestOrderKind(ExerciseKind):
         for p, order in orders.items():
             path = _internal_path(tree, p, "'order'")
             n = len(tree.node(path).children)
-            if not isinstance(order, list) or sorted(order) != list(range(n)):
+            if (
+                not isinstance(order, list)
+                or any(type(i) is not int for i in order)
+                or sorted(order) != list(range(n))
+            ):
                 raise UngradableAnswer(f"the order at {p!r} must list each of 0..{n - 1} once")
         return tree.reordered(orders)
 

@@ -38,6 +38,10 @@ class Conventions:
                 raise ValueError(
                     f"{name} must be one of {', '.join(allowed)}, got {getattr(self, name)!r}"
                 )
+        if self.ties == "explore" and self.values == "hard":
+            # A fail-hard node returns exactly the bound, which the strict rule never counts as
+            # outside the window: cutoffs would only ever follow leaves.
+            raise ValueError("ties=explore needs values=soft (fail-hard returns the bound itself)")
 
     @classmethod
     def from_dict(cls, data: dict | None) -> Conventions:
@@ -365,7 +369,7 @@ class _Search:
                 )
             )
         value = best
-        if self.hard:
+        if self.hard and rules.pruning:  # plain minimax has no window: its values are exact
             value = max(alpha_in, min(beta_in, best))
         self._step("return", path, alpha, beta, value=value)
         self.nodes[path] = NodeResult(value, alpha, beta)

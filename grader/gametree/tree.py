@@ -212,7 +212,12 @@ class Tree:
         for key in ("start_state", "successors", "evaluation"):
             if key not in fields:
                 raise TreeFormatError(f"a CS188 game tree test needs a {key!r} field")
-        agents = int(fields.get("num_agents", "2"))
+        try:
+            agents = int(fields.get("num_agents", "2"))
+        except ValueError:
+            raise TreeFormatError(
+                f"num_agents must be a whole number, got {fields['num_agents']!r}"
+            ) from None
         if agents < 2:
             raise TreeFormatError(f"num_agents must be at least 2, got {agents}")
         successors: dict[str, list[str]] = {}
@@ -234,7 +239,7 @@ class Tree:
                 number = float(parts[1])
             except ValueError:
                 raise TreeFormatError(f"not a number in evaluation line {line!r}") from None
-            evaluation[parts[0]] = int(number) if number.is_integer() else number
+            evaluation[parts[0]] = _check_value(int(number) if number.is_integer() else number)
 
         seen: set[str] = set()
 
@@ -269,7 +274,7 @@ class Tree:
         successors, evaluation, leaves = [], [], []
         for path, node in self.walk():
             if node.is_leaf:
-                evaluation.append(f"{labels[path]} {float(node.value):.1f}")  # type: ignore[arg-type]
+                evaluation.append(f"{labels[path]} {float(node.value)!r}")  # type: ignore[arg-type]
                 leaves.append(labels[path])
             for i in range(len(node.children)):
                 successors.append(f"{labels[path]} a{i} {labels[child_path(path, i)]}")

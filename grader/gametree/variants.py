@@ -139,11 +139,27 @@ VARIANTS: dict[str, Variant] = {
 }
 
 
-def variants_for(kind: str, *, distinct_values: bool = False) -> list[Variant]:
-    """The variants that can change an answer of ``kind``. With distinct leaf values the two tie
-    rules always agree, so ``ties-flipped`` cannot be told apart and is left out."""
-    return [
-        v
-        for v in VARIANTS.values()
-        if kind in v.kinds and not (distinct_values and v.code == "ties-flipped")
-    ]
+def has_distinct_leaves(tree: Tree) -> bool:
+    values = [tree.node(p).value for p in tree.leaves()]
+    return len(set(values)) == len(values)
+
+
+def variants_for(kind: str, tree: Tree, conventions: Conventions) -> list[Variant]:
+    """The variants that can change an answer of ``kind`` on ``tree`` under ``conventions``.
+
+    Left out: a variant whose rules are not a valid combination here (ties=explore with fail-hard
+    values), and ``ties-flipped`` when the leaves are distinct and values soft, where the two tie
+    rules always agree (under fail-hard a returned bound can still tie)."""
+    result = []
+    for variant in VARIANTS.values():
+        if kind not in variant.kinds:
+            continue
+        tie_free = conventions.values == "soft" and has_distinct_leaves(tree)
+        if variant.code == "ties-flipped" and tie_free:
+            continue
+        try:
+            variant.rules(tree, conventions)
+        except ValueError:
+            continue
+        result.append(variant)
+    return result

@@ -42,6 +42,10 @@ def cutoffs(result) -> list[tuple]:
     ]
 
 
+# ties=explore with values=hard is refused (see test_edge_cases.py).
+VALID_PAIRS = [("prune", "soft"), ("prune", "hard"), ("explore", "soft")]
+
+
 # -- AIMA's 3x3 tree ---------------------------------------------------------------------------
 
 
@@ -49,8 +53,7 @@ def test_aima_nested_and_leaves_forms_agree():
     assert parse_leaves("3,12,8,2,4,6,14,5,2", branching=3, depth=2) == AIMA
 
 
-@pytest.mark.parametrize("values", ["soft", "hard"])
-@pytest.mark.parametrize("ties", ["prune", "explore"])
+@pytest.mark.parametrize(("ties", "values"), VALID_PAIRS)
 def test_aima_left_to_right(ties, values):
     # B = min(3,12,8) = 3 with no cutoff (alpha is -inf), so A's alpha = 3.
     # C is entered with (3, +inf); its first leaf 2 gives 2 <= alpha: C's other two leaves (4 and 6,
@@ -180,22 +183,6 @@ def test_ag_fail_hard_with_prune():
     assert cutoffs(result)[1] == cut("1", "alpha", 3, 3, 3, False, "", ("1.1",))
 
 
-def test_ag_fail_hard_with_explore_visits_g():
-    # Fail-hard under CS188's strict rule: F returns 3 (clamped), which is not < alpha = 3, so C
-    # goes on with beta = 3 and enters G with (3, 3). G's first leaf 7 > beta = 3 cuts G's second
-    # leaf (O); G returns min(3, 7) clamped = 3. (The tie created by clamping is what differs.)
-    result = solve(Tree.from_nested(AG), conv("explore", "hard"))
-    assert result.value == 3 and result.best_move == 0
-    assert result.leaf_order == ("0.0.0", "0.0.1", "0.1.0", "1.0.0", "1.0.1", "1.1.0")
-    assert result.pruned == ("0.1.1", "1.1.1")
-    assert cutoffs(result) == [
-        cut("0.1", "beta", -INF, 3, 5, False, "0", ("0.1.1",)),
-        cut("1.1", "beta", 3, 3, 7, False, "1", ("1.1.1",)),
-    ]
-    assert result.nodes["1"] == NodeResult(3, 3, 3)
-    assert result.nodes["1.1"] == NodeResult(3, 3, 3)
-
-
 def test_ag_right_to_left_evaluates_every_leaf():
     # rtl: C first: G = max(5,7) = 7, C's beta 7; F(-inf,7) = max(1,0) = 1; C = 1, A's alpha 1.
     # B: E(1,inf) = max(9,5) = 9, B's beta 9; D(1,9) = max(3,2) = 3; B = 3 > 1: A = 3 via B.
@@ -255,29 +242,27 @@ def test_cs188_lecture6_tree(ties):
 TIE = [[3, 5], [3, 1], [2, 8]]
 
 
-@pytest.mark.parametrize("values", ["soft", "hard"])
-def test_tie_prunes_under_prune_but_not_under_explore(values):
+def test_tie_prunes_under_prune_but_not_under_explore():
     # B = min(3,5) = 3, A's alpha = 3. C's first leaf is 3: beta = 3 = alpha.
     # prune (alpha >= beta) stops and skips C's 1; explore (3 < 3 is false) goes on to see 1.
     # D's first leaf 2 < 3 cuts D's 8 under both rules.
     tree = Tree.from_nested(TIE)
-    prune = solve(tree, conv("prune", values))
-    explore = solve(tree, conv("explore", values))
+    prune = solve(tree, conv("prune", "soft"))
+    explore = solve(tree, conv("explore", "soft"))
     assert prune.value == explore.value == 3
     assert prune.leaf_order == ("0.0", "0.1", "1.0", "2.0")
     assert prune.pruned == ("1.1", "2.1")
     assert explore.leaf_order == ("0.0", "0.1", "1.0", "1.1", "2.0")
     assert explore.pruned == ("2.1",)
     assert cutoffs(prune)[0] == cut("1", "alpha", 3, 3, 3, False, "", ("1.1",))
-    # C returns min(3, 1) = 1 soft under explore; hard clamps it into (3, inf).
-    assert explore.nodes["1"].value == (1 if values == "soft" else 3)
+    # C returns min(3, 1) = 1 (fail-soft) under explore.
+    assert explore.nodes["1"].value == 1
 
 
 # -- a deep cutoff -------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("values", ["soft", "hard"])
-@pytest.mark.parametrize("ties", ["prune", "explore"])
+@pytest.mark.parametrize(("ties", "values"), VALID_PAIRS)
 def test_deep_cutoff_uses_a_bound_from_above_the_parent(ties, values):
     # Root (MAX) = [5, m1]; m1 (MIN, path 1) = [x, 4, 6]; x (MAX, 1.0) = [m2, 7];
     # m2 (MIN, 1.0.0) = [3, 9]. Labels breadth-first: m1 = C, x = D, m2 = G, the 9 = J.

@@ -133,7 +133,7 @@ def test_distinct_values_make_the_tie_rules_agree_when_fail_soft(root, players, 
 def test_all_leaves_equal_explore_evaluates_every_leaf(root, players, conv):
     root = _with_all_leaves(root, 2)
     tree = Tree(root, players)
-    result = solve(tree, Conventions("explore", conv.values, conv.order))
+    result = solve(tree, Conventions("explore", "soft", conv.order))
     assert sorted(result.leaf_order) == sorted(tree.leaves())
     assert result.pruned == ()
 
@@ -154,18 +154,8 @@ def _with_all_leaves(node: Node, value) -> Node:
 # -- the ordering optimum ---------------------------------------------------------------------
 
 
-# The optimum's properties are checked here under fail-soft; fail-hard is in the report of known
-# bugs (minimax under values=hard clamps interior values, which the optimum relies on).
-soft_conventions = st.builds(
-    Conventions,
-    ties=st.sampled_from(["prune", "explore"]),
-    values=st.just("soft"),
-    order=st.sampled_from(["ltr", "rtl"]),
-)
-
-
 @MODEST
-@given(trees(max_depth=4, max_branching=3, budget=30), soft_conventions)
+@given(trees(max_depth=4, max_branching=3, budget=30), conventions)
 def test_optimum_is_never_above_the_given_ordering_and_is_reached(tree, conv):
     ordering = best_order(tree, conv)
     assert ordering.leaves <= len(solve(tree, conv).leaf_order)
@@ -177,13 +167,12 @@ def test_optimum_is_never_above_the_given_ordering_and_is_reached(tree, conv):
 @given(
     st.integers(1, 3).flatmap(lambda b: st.tuples(st.just(b), st.integers(1, 4 if b <= 2 else 3))),
     st.sampled_from([("max", "min"), ("min", "max")]),
-    soft_conventions | st.sampled_from([Conventions("prune", "hard", o) for o in ("ltr", "rtl")]),
+    conventions,
     st.randoms(use_true_random=False),
 )
 def test_optimum_on_uniform_trees_with_distinct_values_is_knuth_moore(shape, players, conv, rnd):
     # Knuth & Moore (1975): the minimal tree of a uniform b-ary tree of depth d has
     # b^ceil(d/2) + b^floor(d/2) - 1 leaves, and the best ordering reaches it (alternating players).
-    # Not under ties=explore with values=hard: see the report (clamped returns never cut there).
     b, d = shape
     values = rnd.sample(range(-500, 500), b**d)
     level = values
@@ -194,7 +183,7 @@ def test_optimum_on_uniform_trees_with_distinct_values_is_knuth_moore(shape, pla
 
 
 @settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
-@given(trees(max_depth=3, max_branching=3, budget=14), soft_conventions)
+@given(trees(max_depth=3, max_branching=3, budget=14), conventions)
 def test_optimum_matches_brute_force_over_all_orderings(tree, conv):
     # The real proof of exactness: try every ordering of every node's children.
     assume(tree.leaf_count() <= 8 and ordering_count(tree) <= 1500)
@@ -223,9 +212,9 @@ def test_the_key_scores_full_marks(tree, conv, kind):
     st.sampled_from([("max", "min"), ("max", "min", "min")]),
 )
 def test_each_variant_on_a_discriminating_tree_is_diagnosed(seed, kind, conv, values, players):
-    # Discriminating trees are rare among random ones, so the seeded generator finds them; with
-    # ties=explore and values=hard (and for kind values, any hard) none exist (see the report).
-    assume(not (conv.values == "hard" and (conv.ties == "explore" or kind == "values")))
+    # Discriminating trees are rare among random ones, so the seeded generator finds them; for
+    # kind values under fail-hard none exist (clamped values make variants coincide).
+    assume(not (conv.values == "hard" and kind == "values"))
     params = GeneratorParams(
         depth=4,
         branching=(2, 3),
@@ -243,9 +232,8 @@ def test_each_variant_on_a_discriminating_tree_is_diagnosed(seed, kind, conv, va
     assert is_discriminating(tree, conv, kind)
     exercise = KINDS[kind]
     key = exercise.key(tree, conv)
-    distinct = len({tree.node(p).value for p in tree.leaves()}) == tree.leaf_count()
     codes = []
-    for variant in variants_for(kind, distinct_values=distinct):
+    for variant in variants_for(kind, tree, conv):
         answer = exercise.to_answer(exercise.project(variant.run(tree, conv), variant))
         assert answer != key
         result = grade(kind, tree, conv, answer)
@@ -261,7 +249,7 @@ def test_each_variant_on_a_discriminating_tree_is_diagnosed(seed, kind, conv, va
 def test_variant_answers_round_trip_through_grading(tree, conv, kind):
     # Whatever a variant answers is a well-formed answer: gradable, scored within [0, 1].
     exercise = KINDS[kind]
-    for variant in variants_for(kind):
+    for variant in variants_for(kind, tree, conv):
         answer = exercise.to_answer(exercise.project(variant.run(tree, conv), variant))
         result = grade(kind, tree, conv, answer)
         assert 0.0 <= result.score <= 1.0
