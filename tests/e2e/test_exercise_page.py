@@ -51,6 +51,15 @@ def test_prune_exercise_score_diagnosis_and_replay(student, live_server) -> None
     result = solve(tree, conventions)
     assert result.pruned, "the preset asks for cutoffs"
 
+    # A wrong first attempt on the graded variant: a score, but neither key nor replay yet.
+    page.get_by_label("Value of the root A").fill(str(result.value + 1))
+    page.get_by_role("button", name="Submit").click()
+    page.locator('[data-role="no-key"]').wait_for()
+    assert not re.search(r"Score:\s*1\.00", page.locator('[data-role="score"]').inner_text())
+    assert page.locator('[data-role="replay"]').is_hidden()
+    assert not page.locator('[data-role="tree"] .node.right').count()
+    assert page.locator('[data-role="tree"] .node.first-wrong').count() == 1
+
     for path in result.pruned:
         _node(page, path).click()
         assert "marked" in _classes(_node(page, path))
@@ -64,7 +73,8 @@ def test_prune_exercise_score_diagnosis_and_replay(student, live_server) -> None
     score = page.locator('[data-role="score"]')
     score.wait_for()
     assert re.search(r"Score:\s*1\.00", score.inner_text())
-    assert page.locator('[data-role="attempts-used"]').inner_text() == "1"
+    assert page.locator('[data-role="attempts-used"]').inner_text() == "2"
+    assert not page.locator('[data-role="no-key"]').count()
     # Full marks on a slot that allows the replay: the key colours every node right.
     page.locator('[data-role="replay"]').wait_for()
     assert not page.locator('[data-role="tree"] .node.wrong').count()

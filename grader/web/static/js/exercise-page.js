@@ -564,13 +564,14 @@ export function mountExercise(root, exercise, urls) {
     }
     const solution = attempt.solution;
     if (solution && solution.key) keyNote = ui.grade(solution.key, attempt.answer) || (() => "");
+    else if (attempt.score < 1) {
+      items.push(h("p", { class: "muted", "data-role": "no-key",
+        text: "The key and the replay are shown once this exercise allows it." }));
+    }
     if (wrong && tree.nodes.has(wrong.path)) {
       // Where the search first departs from the answer (often a cut node, itself right).
       view.setClass(wrong.path, "first-wrong", true);
       if (!view.node(wrong.path).querySelector(".mark").textContent) view.setMark(wrong.path, "!");
-    }
-    else if (attempt.score < 1) {
-      items.push(h("p", { class: "muted", text: "The key and the replay are shown once the exercise allows it." }));
     }
     result.replaceChildren(h("h2", { text: "Result" }), ...items);
     result.hidden = false;
