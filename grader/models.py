@@ -11,7 +11,11 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 STUDENT = "student"
 INSTRUCTOR = "instructor"
+TA = "ta"
 ROLES = (STUDENT, INSTRUCTOR)
+COURSE_ROLES = (STUDENT, TA, INSTRUCTOR)  # a membership's role; TAs read, instructors change
+STAFF_ROLES = (TA, INSTRUCTOR)
+SCORE_POLICIES = ("best", "last")  # which attempt of a slot counts in the gradebook
 
 JSON = dict[str, Any]
 
@@ -36,6 +40,7 @@ class User(UserMixin, Base):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     email: Mapped[str] = mapped_column(sa.String(254), unique=True)
+    name: Mapped[str | None] = mapped_column(sa.String(200))  # from a roster import
     password_hash: Mapped[str | None] = mapped_column(sa.String(255))
     role: Mapped[str] = mapped_column(sa.String(16), default=STUDENT)
     # sha256 of the personal API token; the token itself is shown once and never stored.
@@ -58,6 +63,7 @@ class Course(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(sa.String(200))
     join_code: Mapped[str] = mapped_column(sa.String(32), unique=True)
+    join_code_expires_at: Mapped[dt.datetime | None]  # None: the code never expires
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
 
     memberships: Mapped[list[Membership]] = relationship(back_populates="course")
@@ -88,7 +94,11 @@ class Assignment(Base):
         sa.ForeignKey("course.id", ondelete="CASCADE"), index=True)
     title: Mapped[str] = mapped_column(sa.String(200))
     preset: Mapped[str | None] = mapped_column(sa.String(100))
+    release_at: Mapped[dt.datetime | None]  # students see it from then on; None: at once
     due_at: Mapped[dt.datetime | None]
+    # None: no attempt after the due date; else late attempts lose this percent per day late.
+    late_percent_per_day: Mapped[float | None]
+    score_policy: Mapped[str] = mapped_column(sa.String(8), default="best", server_default="best")
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
 
     course: Mapped[Course] = relationship(back_populates="assignments")
@@ -112,6 +122,8 @@ class Slot(Base):
     practice_allowed: Mapped[bool] = mapped_column(default=False)
     replay_allowed: Mapped[bool] = mapped_column(default=False)
     due_at: Mapped[dt.datetime | None]  # overrides the assignment's
+    # A fixed (textbook) exercise: {"tree": nested, "players": [...]}, every student's variant.
+    tree: Mapped[JSON | None] = mapped_column(sa.JSON(none_as_null=True))
 
     assignment: Mapped[Assignment] = relationship(back_populates="slots")
 
@@ -164,13 +176,45 @@ class Attempt(Base):
     feedback: Mapped[list[Any]] = mapped_column(sa.JSON)
     diagnosis: Mapped[str | None] = mapped_column(sa.String(64))
     diagnosis_text: Mapped[str | None] = mapped_column(sa.Text)
-    first_wrong: Mapped[JSON | None] = mapped_column(sa.JSON)
+    first_wrong: Mapped[JSON | None] = mapped_column(sa.JSON(none_as_null=True))
     # Copied from the exercise so the attempt alone says what it was graded against.
     kind: Mapped[str] = mapped_column(sa.String(32))
     seed: Mapped[str | None] = mapped_column(sa.String(64))
     generator_version: Mapped[str | None] = mapped_column(sa.String(32))
     conventions: Mapped[JSON] = mapped_column(sa.JSON)
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+    # Lateness from server time at creation, recomputed by a regrade: whole days started after
+    # the due date, and the fraction of the score it takes off (0..1).
+    days_late: Mapped[int] = mapped_column(default=0, server_default="0")
+    penalty: Mapped[float] = mapped_column(default=0.0, server_default="0")
+    regraded_at: Mapped[dt.datetime | None]
 
     exercise: Mapped[Exercise] = relationship()
     user: Mapped[User] = relationship()
+
+    @property
+    def credited(self) -> float:
+        """The score after the late penalty: what the gradebook counts."""
+        return self.score * (1.0 - self.penalty)
+
+
+class Regrade(Base):
+    """The audit log of regrades: who changed what in a slot and what it did to the scores."""
+
+    __tablename__ = "regrade"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    course_id: Mapped[int] = mapped_column(
+        sa.ForeignKey("course.id", ondelete="CASCADE"), index=True)
+    slot_id: Mapped[int | None] = mapped_column(sa.ForeignKey("slot.id", ondelete="SET NULL"))
+    actor_id: Mapped[int | None] = mapped_column(sa.ForeignKey("user.id", ondelete="SET NULL"))
+    created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+    what: Mapped[str] = mapped_column(sa.String(300))  # "Assignment 2, slot 1: conventions ..."
+    changes: Mapped[JSON] = mapped_column(sa.JSON)  # {"field": [before, after]}
+    allow_lower: Mapped[bool] = mapped_column(default=False)
+    attempts_total: Mapped[int] = mapped_column(default=0)
+    attempts_changed: Mapped[int] = mapped_column(default=0)
+    # One row per attempt whose score or penalty changed: id, user, old, new, kept.
+    details: Mapped[list[Any]] = mapped_column(sa.JSON)
+
+    actor: Mapped[User | None] = relationship()

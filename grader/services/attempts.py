@@ -47,7 +47,9 @@ def submit(user: User, exercise_id: int, answer: dict[str, Any]) -> Submitted:
     exercise = get_exercise(user, exercise_id)
     if exercise.owner_id != user.id:
         raise Forbidden("only the student this exercise was made for can answer it")
-    _check_open(exercise, attempt_stats(exercise)[0])
+    limited = attempts_allowed(exercise) is not None or not exercise.is_practice
+    if limited:  # refuse before grading; checked again under the write lock
+        _check_open(exercise, attempt_stats(exercise)[0])
     conventions = Conventions.from_dict(exercise.conventions)
     tree = tree_of(exercise)
     try:
@@ -55,7 +57,7 @@ def submit(user: User, exercise_id: int, answer: dict[str, Any]) -> Submitted:
     except ValueError as exc:  # UngradableAnswer and any malformed part of the answer
         raise Invalid(str(exc)) from exc
     with writing() as session:
-        used, best = attempt_stats(exercise, session)  # again, under the write lock
+        used, best = attempt_stats(exercise, session)
         _check_open(exercise, used)
         attempt = Attempt(
             exercise=exercise, user=user, answer=answer, score=result.score,

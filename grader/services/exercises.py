@@ -142,12 +142,15 @@ def new_variant(user: User, assignment_id: int, slot_index: int) -> Exercise:
 
 def get_exercise(user: User, exercise_id: int) -> Exercise:
     """An exercise its owner or an instructor of its course may see; NotFound for anyone else."""
-    in_taught_course = Exercise.slot_id.in_(
-        sa.select(Slot.id).join(Assignment).where(
-            Assignment.course_id.in_(taught_course_ids(user))))
-    exercise = db.session.scalar(sa.select(Exercise).where(
-        Exercise.id == exercise_id, sa.or_(Exercise.owner_id == user.id, in_taught_course)))
+    exercise = db.session.get(Exercise, exercise_id)
     if exercise is None:
+        raise NotFound("no such exercise")
+    if exercise.owner_id == user.id:
+        return exercise
+    teaches = exercise.slot_id is not None and db.session.scalar(
+        sa.select(Slot.id).join(Assignment).where(
+            Slot.id == exercise.slot_id, Assignment.course_id.in_(taught_course_ids(user))))
+    if not teaches:
         raise NotFound("no such exercise")
     return exercise
 

@@ -45,7 +45,7 @@ def test_sqlite_pragmas(app):
         pragma = {name: db.session.execute(sa.text(f"PRAGMA {name}")).scalar()
                   for name in ("journal_mode", "foreign_keys", "busy_timeout", "synchronous")}
     assert pragma == {"journal_mode": "wal", "foreign_keys": 1, "busy_timeout": 10_000,
-                      "synchronous": 2}
+                      "synchronous": 1}
 
 
 def test_write_transactions_begin_immediate_and_reads_deferred(app):

@@ -1,0 +1,316 @@
+"""Load benchmark of the course service: graded submissions per second under gunicorn.
+
+`python -m bench.load [--seconds 30] [--clients 100] [--workers 2] [--quick]`
+
+Starts gunicorn with a fresh SQLite file on a free 127.0.0.1 port, gives every client its own
+student, API token and practice exercise, then runs two phases with the same clients:
+- the ceiling: `GET /api/ping`, a no-op view (no database, no grading);
+- the load: `POST /api/exercises/{id}/attempts`, each graded and committed before its response.
+It reports throughput, p50/p99 latency and errors for both, the ratio of the two throughputs, and
+checks that every acknowledged attempt is in the database. `--compare-deferred` repeats a short
+load with deferred write transactions to count the "database is locked" errors they cause.
+
+Traffic goes to 127.0.0.1 only, and every phase is bounded in time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import socket
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+HOST = "127.0.0.1"
+EXERCISE_PARAMS = {"depth": 3, "branching": "2-3", "values": "-9..9", "min_cutoffs": 2}
+
+
+# -- a small HTTP/1.1 client: keeps the connection when the server does ---------------------------
+
+class Connection:
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def request(self, method: str, path: str, headers: dict[str, str],
+                      body: bytes = b"") -> tuple[int, bytes]:
+        if self.writer is None:
+            self.reader, self.writer = await asyncio.open_connection(HOST, self.port)
+        head = [f"{method} {path} HTTP/1.1", f"Host: {HOST}:{self.port}",
+                f"Content-Length: {len(body)}"]
+        head += [f"{k}: {v}" for k, v in headers.items()]
+        self.writer.write(("\r\n".join(head) + "\r\n\r\n").encode() + body)
+        assert self.reader is not None
+        status_line = await self.reader.readline()
+        if not status_line:
+            raise ConnectionError("connection closed")
+        status = int(status_line.split()[1])
+        length, close = 0, False
+        while True:
+            line = await self.reader.readline()
+            if line in (b"\r\n", b""):
+                break
+            name, _, value = line.decode("latin-1").partition(":")
+            name = name.strip().lower()
+            if name == "content-length":
+                length = int(value)
+            elif name == "connection" and value.strip().lower() == "close":
+                close = True
+        data = await self.reader.readexactly(length) if length else b""
+        if close:
+            self.close()
+        return status, data
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+        self.reader = self.writer = None
+
+
+@dataclass
+class Client:
+    token: str
+    exercise_id: int
+    right: dict[str, Any]
+    wrong: dict[str, Any]
+
+
+@dataclass
+class Phase:
+    name: str
+    seconds: float
+    latencies: list[float] = field(default_factory=list)
+    errors: dict[str, int] = field(default_factory=dict)
+    acknowledged: set[int] = field(default_factory=set)
+
+    def error(self, what: str) -> None:
+        self.errors[what] = self.errors.get(what, 0) + 1
+
+    def summary(self) -> dict[str, Any]:
+        ordered = sorted(self.latencies)
+
+        def pct(p: float) -> float:
+            return ordered[min(len(ordered) - 1, int(p * len(ordered)))] * 1000 if ordered else 0
+
+        return {"phase": self.name, "requests": len(ordered),
+                "throughput": round(len(ordered) / self.seconds, 1),
+                "p50_ms": round(pct(0.50), 1), "p99_ms": round(pct(0.99), 1),
+                "errors": sum(self.errors.values()), "error_kinds": self.errors}
+
+
+async def _client_loop(port: int, client: Client, phase: Phase, kind: str,
+                       deadline: float, rng: random.Random, wrong_share: float) -> None:
+    connection = Connection(port)
+    auth = {"Authorization": f"Bearer {client.token}"}
+    path = "/api/ping" if kind == "ping" else f"/api/exercises/{client.exercise_id}/attempts"
+    while time.perf_counter() < deadline:
+        body = b""
+        headers = dict(auth)
+        if kind == "submit":
+            answer = client.wrong if rng.random() < wrong_share else client.right
+            body = json.dumps({"answer": answer}).encode()
+            headers["Content-Type"] = "application/json"
+        start = time.perf_counter()
+        try:
+            status, data = await connection.request(
+                "GET" if kind == "ping" else "POST", path, headers, body)
+        except (OSError, ConnectionError, asyncio.IncompleteReadError) as error:
+            connection.close()
+            phase.error(type(error).__name__)
+            continue
+        elapsed = time.perf_counter() - start
+        expected = 200 if kind == "ping" else 201
+        if status != expected:
+            phase.error(f"HTTP {status}: {data[:80].decode(errors='replace')}")
+            continue
+        phase.latencies.append(elapsed)
+        if kind == "submit":
+            phase.acknowledged.add(json.loads(data)["attempt_id"])
+    connection.close()
+
+
+async def _run_phase(port: int, clients: list[Client], kind: str, seconds: float,
+                     wrong_share: float = 0.0) -> Phase:
+    phase = Phase(kind, seconds)
+    deadline = time.perf_counter() + seconds
+    await asyncio.gather(*(
+        _client_loop(port, c, phase, kind, deadline, random.Random(i), wrong_share)
+        for i, c in enumerate(clients)))
+    return phase
+
+
+# -- the server under test ---------------------------------------------------------------------
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind((HOST, 0))
+        return s.getsockname()[1]
+
+
+def _environment(folder: Path, write_begin: str) -> dict[str, str]:
+    return {**os.environ, "GRADER_DATABASE_URL": f"sqlite:///{folder / 'load.sqlite3'}",
+            "GRADER_INSTANCE_PATH": str(folder / "instance"),
+            "GRADER_SECRET_KEY": "load-benchmark", "GRADER_SQLITE_WRITE_BEGIN": write_begin}
+
+
+def _prepare(folder: Path, count: int, write_begin: str) -> list[Client]:
+    """Migrates a fresh database and makes one student, token and practice exercise per client."""
+    env = _environment(folder, write_begin)
+    grader = [sys.executable, "-c", "from grader.cli import main; main()"]
+    subprocess.run([*grader, "db", "upgrade"], env=env, check=True, capture_output=True,
+                   timeout=120)
+    saved = dict(os.environ)
+    os.environ.update(env)
+    try:
+        from grader import create_app
+        from grader.extensions import db
+        from grader.gametree import KINDS, Conventions
+        from grader.services import accounts, exercises
+
+        app = create_app({"GRADER_ARGON2": {"time_cost": 1, "memory_cost": 1024,
+                                            "parallelism": 1}})
+        clients = []
+        with app.app_context():
+            for n in range(count):
+                user = accounts.create_user(f"load{n}@example.com", None)
+                token = accounts.issue_token(user.id)
+                exercise = exercises.create_practice(user, "prune", params=EXERCISE_PARAMS)
+                tree = exercises.tree_of(exercise)
+                key = KINDS["prune"].key(tree, Conventions.from_dict(exercise.conventions))
+                wrong = {"pruned": key["pruned"][:-1], "value": key["value"]}
+                clients.append(Client(token, exercise.id, key, wrong))
+            db.engine.dispose()
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+    return clients
+
+
+class Server:
+    def __init__(self, folder: Path, workers: int, worker_class: str, write_begin: str) -> None:
+        self.port = _free_port()
+        self.log = open(folder / f"gunicorn-{write_begin.lower()}.log", "w")  # noqa: SIM115
+        command = [sys.executable, "-m", "gunicorn", "-w", str(workers), "-k", worker_class,
+                   "-b", f"{HOST}:{self.port}", "--backlog", "2048", "--timeout", "60"]
+        if worker_class == "gthread":
+            command += ["--threads", "4"]
+        self.process = subprocess.Popen([*command, "grader:create_app()"],
+                                        env=_environment(folder, write_begin),
+                                        stdout=self.log, stderr=subprocess.STDOUT)
+
+    def wait_ready(self, timeout: float = 60) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"gunicorn exited with {self.process.returncode}")
+            try:
+                with socket.create_connection((HOST, self.port), timeout=1) as s:
+                    s.sendall(b"GET /healthz HTTP/1.0\r\n\r\n")
+                    if b" 200 " in s.recv(100):
+                        return
+            except OSError:
+                pass
+            time.sleep(0.2)
+        raise RuntimeError("gunicorn did not answer /healthz in time")
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self.log.close()
+
+
+def _stored_attempts(folder: Path) -> set[int]:
+    with sqlite3.connect(folder / "load.sqlite3") as conn:
+        return {row[0] for row in conn.execute("SELECT id FROM attempt")}
+
+
+def run(seconds: float, clients: int, workers: int, worker_class: str, write_begin: str,
+        ping_seconds: float, wrong_share: float) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory(prefix="grader-load-") as tmp:
+        folder = Path(tmp)
+        prepared = _prepare(folder, clients, write_begin)
+        server = Server(folder, workers, worker_class, write_begin)
+        try:
+            server.wait_ready()
+            ceiling = asyncio.run(_run_phase(server.port, prepared, "ping", ping_seconds))
+            load = asyncio.run(_run_phase(server.port, prepared, "submit", seconds, wrong_share))
+        finally:
+            server.stop()
+        stored = _stored_attempts(folder)
+    missing = load.acknowledged - stored
+    result = {"write_begin": write_begin, "workers": workers, "worker_class": worker_class,
+              "clients": clients, "wrong_share": wrong_share, "ceiling": ceiling.summary(), "load": load.summary(),
+              "acknowledged": len(load.acknowledged), "stored": len(stored),
+              "missing": len(missing)}
+    ping_rate = result["ceiling"]["throughput"]
+    result["ratio_to_ceiling"] = round(result["load"]["throughput"] / ping_rate, 3) \
+        if ping_rate else None
+    return result
+
+
+def _report(result: dict[str, Any]) -> None:
+    load, ceiling = result["load"], result["ceiling"]
+    print(f"writes BEGIN {result['write_begin']}, gunicorn -w {result['workers']} "
+          f"-k {result['worker_class']}, {result['clients']} concurrent clients, "
+          f"{result['wrong_share']:.0%} of answers wrong")
+    print(f"{'phase':<10}{'requests':>10}{'req/s':>10}{'p50 ms':>10}{'p99 ms':>10}{'errors':>8}")
+    for row in (ceiling, load):
+        print(f"{row['phase']:<10}{row['requests']:>10}{row['throughput']:>10}"
+              f"{row['p50_ms']:>10}{row['p99_ms']:>10}{row['errors']:>8}")
+    print(f"graded submissions: {load['throughput']} /s = {result['ratio_to_ceiling']} x the "
+          f"no-op ceiling ({ceiling['throughput']} /s)")
+    print(f"attempts acknowledged {result['acknowledged']}, in the database {result['stored']}, "
+          f"missing {result['missing']}")
+    for phase in (ceiling, load):
+        for what, count in sorted(phase["error_kinds"].items(), key=lambda kv: -kv[1])[:3]:
+            print(f"  {phase['phase']} error x{count}: {what}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.load", description=__doc__.split("\n")[0])
+    parser.add_argument("--seconds", type=float, default=30.0, help="length of the load phase")
+    parser.add_argument("--ping-seconds", type=float, help="length of the ceiling phase "
+                        "(default: a third of --seconds)")
+    parser.add_argument("--clients", type=int, default=100)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--worker-class", default="gthread", choices=["sync", "gthread"])
+    parser.add_argument("--wrong-share", type=float, default=0.5,
+                        help="share of wrong answers (they get the misconception analysis)")
+    parser.add_argument("--compare-deferred", action="store_true",
+                        help="also run with deferred write transactions and count lock errors")
+    parser.add_argument("--quick", action="store_true", help="a few seconds, 10 clients")
+    parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    args, _ = parser.parse_known_args(argv)
+    if args.quick:
+        args.seconds, args.clients = min(args.seconds, 3.0), min(args.clients, 10)
+    ping_seconds = args.ping_seconds or max(1.0, args.seconds / 3)
+    results = [run(args.seconds, args.clients, args.workers, args.worker_class, "IMMEDIATE",
+                   ping_seconds, args.wrong_share)]
+    _report(results[0])
+    if args.compare_deferred:
+        print()
+        results.append(run(min(args.seconds, 10.0), args.clients, args.workers,
+                           args.worker_class, "DEFERRED", ping_seconds, args.wrong_share))
+        _report(results[-1])
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(results, indent=2))
+    return 1 if results[0]["missing"] or results[0]["load"]["errors"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
