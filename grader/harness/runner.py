@@ -1,0 +1,178 @@
+"""Grading one engine (or several at once, one slot per core): every test of a suite in a
+fresh sandboxed process, internal errors retried, and a Report of it all.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import os
+import platform
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from grader.harness.elo import EloEstimate, estimate
+from grader.harness.sandbox import (
+    EngineProcess,
+    SandboxConfig,
+    SandboxError,
+    Slot,
+    SubmissionError,
+    claim_slot,
+    prepare_submission,
+)
+from grader.harness.suite import Suite, TestCase, TestResult, load_suite, result_of, run_test
+from grader.harness.verdicts import Verdict
+
+IE_ATTEMPTS = 3  # an internal error is retried this many times in all before the run gives up
+
+# progress(kind, done, total, label): kind "test" or "game"; done counts finished ones.
+Progress = Callable[[str, int, int, str], None]
+
+
+@dataclass
+class Report:
+    """A graded run: the suite, the tests' results, the engine's Elo, how it was run."""
+
+    suite: str
+    submission: str
+    tests: list[TestResult] = field(default_factory=list)
+    sandbox: bool = True
+    started: float = 0.0
+    elapsed: float = 0.0
+    engine_functions: tuple[str, ...] = ()
+    engine_python: str = ""
+    slot: int = 0
+    error: str = ""  # why the run could not grade at all (a bad upload)
+    elo: EloEstimate | None = None
+    reference_cpu: float = 0.0  # the reference's CPU seconds in the timing tests
+
+    @property
+    def score(self) -> float:
+        return round(sum(t.score for t in self.tests), 4)
+
+    @property
+    def max_score(self) -> float:
+        return round(sum(t.max_score for t in self.tests), 4)
+
+    @property
+    def complete(self) -> bool:
+        """Every test got a verdict that is the engine's (no internal error left)."""
+        return not self.error.startswith("IE") and \
+            all(t.verdict is not Verdict.IE for t in self.tests)
+
+    @property
+    def games(self) -> list[TestResult]:
+        return [t for t in self.tests if t.kind == "play"]
+
+
+def grade(submission: Path, suite: Suite | str, config: SandboxConfig | None = None,
+          progress: Progress | None = None, slots: int | None = None) -> Report:
+    """Grade one submission with `suite` in a slot of its own."""
+    config = config or SandboxConfig()
+    suite = load_suite(suite) if isinstance(suite, str) else suite
+    config.check()
+    with claim_slot(config, slots) as slot:
+        return _grade_in(slot, Path(submission), suite, config, progress)
+
+
+def _grade_in(slot: Slot, submission: Path, suite: Suite, config: SandboxConfig,
+              progress: Progress | None) -> Report:
+    report = Report(suite.name, submission.name, sandbox=config.sandbox, started=time.time(),
+                    slot=slot.number)
+    start = time.monotonic()
+    try:
+        folder = prepare_submission(submission, slot.workdir / "submission")
+    except SubmissionError as exc:
+        report.error = str(exc)
+        report.tests = [result_of(t, Verdict.PROTOCOL, f"not graded: {exc}") for t in suite.tests]
+        report.elapsed = time.monotonic() - start
+        return report
+    start_failure: TestResult | None = None  # an engine that cannot be imported fails alike
+    games_done = 0
+    total = len(suite.tests)
+    for index, test in enumerate(suite.tests):
+        if progress:
+            progress("test", index, total, test.name)
+        if start_failure is not None:
+            result = result_of(test, start_failure.verdict, "the engine did not start (see "
+                               f"the first test): {start_failure.output.splitlines()[0]}")
+        else:
+            result = _attempts(test, slot, folder, suite, config, report)
+            if result.extra.get("at_start"):
+                start_failure = result
+        report.tests.append(result)
+        if test.kind == "play":
+            games_done += 1
+            if progress:
+                progress("game", games_done, suite.game_count, test.name)
+    if progress:
+        progress("test", total, total, "done")
+    report.elo = estimate([(suite.ratings.get(g.extra.get("opponent", ""), 0.0),
+                            g.extra["points"]) for g in report.games if "points" in g.extra])
+    report.reference_cpu = sum(t.extra.get("reference_cpu", 0.0) for t in report.tests)
+    report.elapsed = time.monotonic() - start
+    return report
+
+
+def _attempts(test: TestCase, slot: Slot, folder: Path, suite: Suite, config: SandboxConfig,
+              report: Report) -> TestResult:
+    """Run a test; an internal error is retried (it is never charged to the engine)."""
+    result: TestResult | None = None
+    for attempt in range(1, IE_ATTEMPTS + 1):
+        result = _once(test, slot, folder, suite, config, report)
+        result.attempts = attempt
+        if result.verdict is not Verdict.IE:
+            return result
+    assert result is not None
+    result.output = ("internal error of the grader, not of your engine; it was retried "
+                     f"{IE_ATTEMPTS} times and will be re-graded: {result.output}")
+    return result
+
+
+def _once(test: TestCase, slot: Slot, folder: Path, suite: Suite, config: SandboxConfig,
+          report: Report) -> TestResult:
+    process = EngineProcess(config, slot, folder)
+    try:
+        hello = process.start(suite.start_cpu, suite.start_wall)
+        if not hello.answered:
+            assert hello.verdict is not None
+            lines = [f"the engine failed while being imported: {hello.verdict.value}"
+                     + (f" ({hello.detail})" if hello.detail else "")]
+            if hello.traceback:
+                lines += ["", "The traceback's last lines:", hello.traceback]
+            result = result_of(test, hello.verdict, "\n".join(lines), cpu=hello.cpu,
+                               wall=hello.wall, at_start=hello.verdict is not Verdict.IE)
+        else:
+            report.engine_functions = process.functions
+            report.engine_python = process.python
+            result = run_test(test, process)
+    except SandboxError as exc:
+        result = result_of(test, Verdict.IE, f"the sandbox failed: {exc}")
+    except Exception as exc:  # a bug of the harness must not be charged to the engine
+        result = result_of(test, Verdict.IE, f"{type(exc).__name__}: {exc}")
+    finally:
+        process.close()
+    log = process.log_text()
+    if log and result.verdict is not Verdict.PASSED:
+        result.extra["log_head"] = log[:2000]
+    result.extra.setdefault("log_bytes", process.log_bytes)
+    return result
+
+
+def grade_many(submissions: list[Path], suite: Suite | str,
+               config: SandboxConfig | None = None, slots: int | None = None) -> list[Report]:
+    """Grade several submissions at once, one process and one slot per core."""
+    config = config or SandboxConfig()
+    config.check()
+    workers = slots or os.cpu_count() or 1
+    with concurrent.futures.ProcessPoolExecutor(max_workers=workers) as pool:
+        futures = [pool.submit(grade, path, suite, config, None, workers)
+                   for path in submissions]
+        return [f.result() for f in futures]
+
+
+def machine() -> dict[str, str | int]:
+    return {"python": platform.python_version(), "cpus": os.cpu_count() or 1,
+            "system": platform.platform()}

@@ -1,0 +1,36 @@
+"""Fixtures of the harness tests: submissions built from the sample engines, the tiny suite."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from grader.harness.suite import Suite, load_suite
+
+ENGINES = Path(__file__).parent / "engines"
+TINY = Path(__file__).parent / "data" / "tiny.json"
+
+
+@pytest.fixture(scope="session")
+def tiny() -> Suite:
+    return load_suite(TINY)
+
+
+@pytest.fixture
+def submission(tmp_path: Path):
+    """submission(name, files): a folder with engines/NAME.py as engine.py, correct.py beside
+    it (the samples reuse the correct engine), and extra files {name: text}."""
+
+    def build(name: str, files: dict[str, str] | None = None) -> Path:
+        folder = tmp_path / f"sub-{name}"
+        folder.mkdir()
+        shutil.copyfile(ENGINES / f"{name}.py", folder / "engine.py")
+        shutil.copyfile(ENGINES / "correct.py", folder / "correct.py")
+        for file, text in (files or {}).items():
+            (folder / file).write_text(text)
+        return folder
+
+    return build
+

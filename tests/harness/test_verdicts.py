@@ -1,0 +1,107 @@
+"""Every sample engine through the real bubblewrap sandbox gets its expected verdicts, the
+harness survives, and nothing is left running."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from grader.harness.runner import grade
+from grader.harness.sandbox import SandboxConfig
+from grader.harness.verdicts import Verdict
+
+from ._helpers import leftover_processes, needs_bwrap
+
+P, WA, ILL = Verdict.PASSED, Verdict.WA, Verdict.ILLEGAL_MOVE
+TLE, WALL, MLE, OLE, RE = Verdict.TLE, Verdict.TLE_WALL, Verdict.MLE, Verdict.OLE, Verdict.RE
+
+# The tiny suite's tests: move generation, search depth 3, a game as Black, a game as White.
+EXPECTED = {
+    "correct": [P, P, P, P],
+    "no_pruning": [P, WA, P, P],
+    "wrong_eval": [P, WA, P, P],
+    "illegal_mover": [P, P, ILL, ILL],
+    "infinite_loop": [P, TLE, TLE, TLE],
+    "sleeper": [P, WALL, WALL, WALL],
+    "memory_hog": [P, MLE, P, P],
+    "fork_bomb": [P, TLE, P, P],
+    "flood": [P, OLE, OLE, OLE],
+    "crash_at_import": [RE, RE, RE, RE],
+}
+
+
+@needs_bwrap
+@pytest.mark.parametrize("name", list(EXPECTED))
+def test_sample_engine_gets_its_verdicts(name: str, submission, tiny) -> None:
+    config = SandboxConfig()
+    report = grade(submission(name), tiny, config)
+    assert [t.verdict for t in report.tests] == EXPECTED[name], \
+        [(t.verdict.value, t.output[:300]) for t in report.tests]
+    assert report.complete and report.sandbox
+    assert leftover_processes(config) == []
+    if name == "correct":
+        assert report.score == report.max_score == 5
+    if name in ("no_pruning", "wrong_eval"):
+        search = report.tests[1]
+        assert 0 < search.score < search.max_score  # credit for the parts that are right
+    if name == "no_pruning":
+        assert search.extra["parts"] == {"value": True, "move": True, "bound": True,
+                                         "exact": False}
+    if name == "crash_at_import":
+        assert "missing opening book" in report.tests[0].output
+        assert 'engine.py", line' in report.tests[0].output  # the traceback's last lines
+    if name == "illegal_mover":
+        assert "forfeit: ILLEGAL_MOVE" in report.tests[2].extra["pdn"]
+
+
+@needs_bwrap
+def test_network_is_unreachable(submission, tiny) -> None:
+    import socket
+
+    with socket.socket() as server, socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as udp:
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        server.setblocking(False)
+        port = server.getsockname()[1]
+        udp.bind(("127.0.0.1", port))
+        udp.setblocking(False)
+        report = grade(submission("network", {"port.txt": str(port)}), tiny, SandboxConfig())
+        assert [t.verdict for t in report.tests] == [RE] * 4
+        assert "ConnectionRefusedError" in report.tests[0].output
+        with pytest.raises(BlockingIOError):
+            server.accept()  # no connection ever reached the host's loopback
+        with pytest.raises(BlockingIOError):
+            udp.recv(100)
+
+
+@needs_bwrap
+def test_snooping_engine_reads_nothing(submission, tiny, tmp_path: Path,
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    from grader.harness import results
+
+    secret = "the-answer-key-" + os.urandom(8).hex()
+    monkeypatch.setenv("GRADER_TEST_SECRET", secret)
+    key = tmp_path / "answer-key.txt"
+    key.write_text(secret)
+    key.chmod(0o644)
+    root = Path(__file__).resolve().parents[2]
+    harness_files = [root / "grader" / "harness" / "suite.py",
+                     root / "exercises" / "checkers" / "suite" / "positions.json",
+                     Path(__file__)]
+    targets = "\n".join(str(p) for p in [key, *harness_files])
+    report = grade(submission("snoop", {"targets.txt": targets}), tiny, SandboxConfig())
+    assert [t.verdict for t in report.tests] == [WA, RE, ILL, ILL]
+    everything = "\n".join([
+        results.json_text(results.gradescope(report)), results.json_text(results.rich(report)),
+        *(t.extra.get("log_head", "") for t in report.tests)])
+    assert "could not read /etc/shadow" in everything  # it tried, and was told it could not
+    assert secret not in everything
+    shadow = Path("/etc/shadow").read_text()
+    for line in filter(None, shadow.splitlines()):
+        assert line not in everything
+    for path in harness_files:
+        distinctive = [line for line in path.read_text().splitlines() if len(line) > 40][:20]
+        for line in distinctive:
+            assert line not in everything, f"{path} leaked"
