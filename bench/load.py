@@ -44,6 +44,19 @@ class Connection:
 
     async def request(self, method: str, path: str, headers: dict[str, str],
                       body: bytes = b"") -> tuple[int, bytes]:
+        reused = self.writer is not None
+        try:
+            return await self._request(method, path, headers, body)
+        except (ConnectionError, asyncio.IncompleteReadError):
+            if not reused:
+                raise
+            # The server closed a kept-alive connection before reading this request (idle
+            # timeout): as any HTTP client does, send it again on a new connection.
+            self.close()
+            return await self._request(method, path, headers, body)
+
+    async def _request(self, method: str, path: str, headers: dict[str, str],
+                       body: bytes) -> tuple[int, bytes]:
         if self.writer is None:
             self.reader, self.writer = await asyncio.open_connection(HOST, self.port)
         head = [f"{method} {path} HTTP/1.1", f"Host: {HOST}:{self.port}",
@@ -53,7 +66,7 @@ class Connection:
         assert self.reader is not None
         status_line = await self.reader.readline()
         if not status_line:
-            raise ConnectionError("connection closed")
+            raise ConnectionResetError("connection closed before a response")
         status = int(status_line.split()[1])
         length, close = 0, False
         while True:
@@ -203,7 +216,7 @@ class Server:
         command = [sys.executable, "-m", "gunicorn", "-w", str(workers), "-k", worker_class,
                    "-b", f"{HOST}:{self.port}", "--backlog", "2048", "--timeout", "60"]
         if worker_class == "gthread":
-            command += ["--threads", "4"]
+            command += ["--threads", "4", "--keep-alive", "10"]
         self.process = subprocess.Popen([*command, "grader:create_app()"],
                                         env=_environment(folder, write_begin),
                                         stdout=self.log, stderr=subprocess.STDOUT)

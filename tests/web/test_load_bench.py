@@ -23,5 +23,5 @@ def test_quick_load_run_loses_nothing(tmp_path):
     assert "no-op ceiling" in done.stdout
     (result,) = json.loads(out.read_text())
     assert result["load"]["requests"] > 0 and result["ceiling"]["requests"] > 0
-    assert result["load"]["errors"] == 0
+    assert result["load"]["errors"] == 0, done.stdout
     assert result["missing"] == 0 and result["stored"] == result["acknowledged"]
