@@ -2,8 +2,8 @@
 board and validating every move.
 
 The engine is asked ``choose_move(fen, time_left)`` with ``time_left`` the per-move limit; it
-may use that much CPU time plus a small margin (TLE past it). The wall clock allows twice that
-plus half a second (TLE_WALL past it), so that a busy machine does not cost a game. An illegal or unreadable
+may use that much CPU time plus a small margin (TLE past it). The wall clock allows three times
+that plus a second (TLE_WALL past it), so that a busy machine does not cost a game. An illegal or unreadable
 move, a timeout or a crash loses the game at once (the PDN's Termination header says which).
 A game cut at ``max_plies`` is recorded as unfinished (``*``) and counts as a draw. The
 test's score is for playing the game through, whatever its result; results feed the Elo.

@@ -158,7 +158,7 @@ def _expand(group: dict[str, Any], table: dict[str, dict[str, str]]) -> list[Tes
                                  "time_per_move": per_move, "margin": margin,
                                  "max_plies": int(group.get("max_plies", 200)),
                                  "seed": int(group.get("seed", 0))},
-                        per_move + margin, 2 * (per_move + margin) + 0.5, visibility))
+                        per_move + margin, 3 * (per_move + margin) + 1, visibility))
     return out
 
 
