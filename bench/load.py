@@ -105,6 +105,8 @@ class Phase:
     latencies: list[float] = field(default_factory=list)
     errors: dict[str, int] = field(default_factory=dict)
     acknowledged: set[int] = field(default_factory=set)
+    server_cpu: float = 0.0  # CPU seconds the gunicorn workers spent during the phase
+    client_cpu: float = 0.0
 
     def error(self, what: str) -> None:
         self.errors[what] = self.errors.get(what, 0) + 1
@@ -115,10 +117,13 @@ class Phase:
         def pct(p: float) -> float:
             return ordered[min(len(ordered) - 1, int(p * len(ordered)))] * 1000 if ordered else 0
 
+        count = max(1, len(ordered))
         return {"phase": self.name, "requests": len(ordered),
                 "throughput": round(len(ordered) / self.seconds, 1),
                 "p50_ms": round(pct(0.50), 1), "p99_ms": round(pct(0.99), 1),
-                "errors": sum(self.errors.values()), "error_kinds": self.errors}
+                "errors": sum(self.errors.values()), "error_kinds": self.errors,
+                "server_cpu_ms_per_request": round(self.server_cpu * 1000 / count, 2),
+                "client_cpu_ms_per_request": round(self.client_cpu * 1000 / count, 2)}
 
 
 async def _client_loop(port: int, client: Client, phase: Phase, kind: str,
@@ -152,13 +157,16 @@ async def _client_loop(port: int, client: Client, phase: Phase, kind: str,
     connection.close()
 
 
-async def _run_phase(port: int, clients: list[Client], kind: str, seconds: float,
+async def _run_phase(server: Server, clients: list[Client], kind: str, seconds: float,
                      wrong_share: float = 0.0) -> Phase:
     phase = Phase(kind, seconds)
+    server_cpu, client_cpu = server.cpu_seconds(), time.process_time()
     deadline = time.perf_counter() + seconds
     await asyncio.gather(*(
-        _client_loop(port, c, phase, kind, deadline, random.Random(i), wrong_share)
+        _client_loop(server.port, c, phase, kind, deadline, random.Random(i), wrong_share)
         for i, c in enumerate(clients)))
+    phase.server_cpu = server.cpu_seconds() - server_cpu
+    phase.client_cpu = time.process_time() - client_cpu
     return phase
 
 
@@ -236,6 +244,23 @@ class Server:
             time.sleep(0.2)
         raise RuntimeError("gunicorn did not answer /healthz in time")
 
+    def cpu_seconds(self) -> float:
+        """User and system CPU time of the workers so far (Linux /proc): unlike wall time, it
+        does not depend on what else the machine is running."""
+        pid = self.process.pid
+        try:
+            children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+        except OSError:
+            return 0.0
+        total = 0
+        for child in children:
+            try:
+                fields = Path(f"/proc/{child}/stat").read_text().rpartition(")")[2].split()
+            except OSError:
+                continue
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+        return total / os.sysconf("SC_CLK_TCK")
+
     def stop(self) -> None:
         self.process.terminate()
         try:
@@ -259,8 +284,8 @@ def run(seconds: float, clients: int, workers: int, worker_class: str, write_beg
         server = Server(folder, workers, worker_class, write_begin)
         try:
             server.wait_ready()
-            ceiling = asyncio.run(_run_phase(server.port, prepared, "ping", ping_seconds))
-            load = asyncio.run(_run_phase(server.port, prepared, "submit", seconds, wrong_share))
+            ceiling = asyncio.run(_run_phase(server, prepared, "ping", ping_seconds))
+            load = asyncio.run(_run_phase(server, prepared, "submit", seconds, wrong_share))
         finally:
             server.stop()
         stored = _stored_attempts(folder)
@@ -269,6 +294,14 @@ def run(seconds: float, clients: int, workers: int, worker_class: str, write_beg
               "clients": clients, "wrong_share": wrong_share, "ceiling": ceiling.summary(), "load": load.summary(),
               "acknowledged": len(load.acknowledged), "stored": len(stored),
               "missing": len(missing)}
+    cpu = result["load"]["server_cpu_ms_per_request"]
+    cores = min(workers, os.cpu_count() or 1)
+    # What the workers could serve with the cores to themselves (client elsewhere, no neighbours).
+    result["capacity_per_s"] = round(cores * 1000 / cpu, 1) if cpu else None
+    try:
+        result["load_average"] = os.getloadavg()[0]
+    except OSError:
+        result["load_average"] = None
     ping_rate = result["ceiling"]["throughput"]
     result["ratio_to_ceiling"] = round(result["load"]["throughput"] / ping_rate, 3) \
         if ping_rate else None
@@ -280,14 +313,19 @@ def _report(result: dict[str, Any]) -> None:
     print(f"writes BEGIN {result['write_begin']}, gunicorn -w {result['workers']} "
           f"-k {result['worker_class']}, {result['clients']} concurrent clients, "
           f"{result['wrong_share']:.0%} of answers wrong")
-    print(f"{'phase':<10}{'requests':>10}{'req/s':>10}{'p50 ms':>10}{'p99 ms':>10}{'errors':>8}")
+    print(f"{'phase':<10}{'requests':>10}{'req/s':>10}{'p50 ms':>10}{'p99 ms':>10}{'errors':>8}"
+          f"{'server CPU ms/req':>19}{'client CPU ms/req':>19}")
     for row in (ceiling, load):
         print(f"{row['phase']:<10}{row['requests']:>10}{row['throughput']:>10}"
-              f"{row['p50_ms']:>10}{row['p99_ms']:>10}{row['errors']:>8}")
+              f"{row['p50_ms']:>10}{row['p99_ms']:>10}{row['errors']:>8}"
+              f"{row['server_cpu_ms_per_request']:>19}{row['client_cpu_ms_per_request']:>19}")
     print(f"graded submissions: {load['throughput']} /s = {result['ratio_to_ceiling']} x the "
           f"no-op ceiling ({ceiling['throughput']} /s)")
     print(f"attempts acknowledged {result['acknowledged']}, in the database {result['stored']}, "
           f"missing {result['missing']}")
+    print(f"server CPU per graded submission {load['server_cpu_ms_per_request']} ms: about "
+          f"{result['capacity_per_s']} /s with {min(result['workers'], os.cpu_count() or 1)} "
+          f"cores to the workers alone (load average during the run: {result['load_average']})")
     for phase in (ceiling, load):
         for what, count in sorted(phase["error_kinds"].items(), key=lambda kv: -kv[1])[:3]:
             print(f"  {phase['phase']} error x{count}: {what}")

@@ -9,7 +9,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from grader.extensions import db
-from grader.gametree import KINDS, Conventions, grade, solve
+from grader.gametree import KINDS, Conventions, Tree, grade, solve
 from grader.models import Assignment, Attempt, Exercise, Slot, User, utcnow
 from grader.services import Conflict, Forbidden, Invalid, NotFound
 from grader.services.courses import taught_course_ids
@@ -20,6 +20,7 @@ from grader.services.exercises import (
     solution_visible,
     tree_of,
 )
+from grader.services.lateness import slot_closes_at, slot_lateness
 from grader.services.transactions import writing
 
 
@@ -28,9 +29,9 @@ def _check_open(exercise: Exercise, used: int) -> None:
     if allowed is not None and used >= allowed:
         raise Conflict(f"no attempts left: {used} of {allowed} used")
     if not exercise.is_practice and exercise.slot is not None:
-        due = exercise.slot.effective_due_at
-        if due is not None and utcnow() > due:
-            raise Conflict(f"the due date ({due:%Y-%m-%d %H:%M} UTC) has passed")
+        closes = slot_closes_at(exercise.slot)  # the due date, or the end of the late window
+        if closes is not None and utcnow() > closes:
+            raise Conflict(f"the due date ({closes:%Y-%m-%d %H:%M} UTC) has passed")
 
 
 @dataclass(frozen=True)
@@ -47,7 +48,8 @@ def submit(user: User, exercise_id: int, answer: dict[str, Any]) -> Submitted:
     exercise = get_exercise(user, exercise_id)
     if exercise.owner_id != user.id:
         raise Forbidden("only the student this exercise was made for can answer it")
-    limited = attempts_allowed(exercise) is not None or not exercise.is_practice
+    # Graded variants have limits and a due date; practice has neither, so no count is needed.
+    limited = not exercise.is_practice
     if limited:  # refuse before grading; checked again under the write lock
         _check_open(exercise, attempt_stats(exercise)[0])
     conventions = Conventions.from_dict(exercise.conventions)
@@ -57,18 +59,19 @@ def submit(user: User, exercise_id: int, answer: dict[str, Any]) -> Submitted:
     except ValueError as exc:  # UngradableAnswer and any malformed part of the answer
         raise Invalid(str(exc)) from exc
     with writing() as session:
-        used, best = attempt_stats(exercise, session)
+        used, best = attempt_stats(exercise, session) if limited else (0, None)
         _check_open(exercise, used)
+        now = utcnow()  # lateness from server time, when the attempt is stored
+        days_late, penalty = slot_lateness(None if exercise.is_practice else exercise.slot, now)
         attempt = Attempt(
-            exercise=exercise, user=user, answer=answer, score=result.score,
+            created_at=now, days_late=days_late, penalty=penalty, exercise=exercise, user=user, answer=answer, score=result.score,
             parts=result.parts, feedback=result.feedback, diagnosis=result.diagnosis,
             diagnosis_text=result.diagnosis_text, first_wrong=result.first_wrong,
             kind=exercise.kind, seed=exercise.seed, generator_version=exercise.generator_version,
             conventions=exercise.conventions)
         session.add(attempt)
-    stats = (used + 1, max(best or 0, result.score))
-    earned = solution_visible(exercise, stats)
-    return Submitted(attempt, solution(exercise, key=result.key) if earned else None)
+    earned = solution_visible(exercise, (used + 1, max(best or 0, result.score)))
+    return Submitted(attempt, solution(exercise, key=result.key, tree=tree) if earned else None)
 
 
 def _visible(user: User) -> sa.ColumnElement[bool]:
@@ -99,9 +102,10 @@ def list_attempts(user: User, *, exercise_id: int | None = None,
     return list(db.session.scalars(query.options(sa.orm.joinedload(Attempt.user))))
 
 
-def solution(exercise: Exercise, key: dict[str, Any] | None = None) -> dict[str, Any]:
+def solution(exercise: Exercise, key: dict[str, Any] | None = None,
+             tree: Tree | None = None) -> dict[str, Any]:
     """The key in the answer's own shape and the reference search with its trace."""
-    tree = tree_of(exercise)
+    tree = tree or tree_of(exercise)
     conventions = Conventions.from_dict(exercise.conventions)
     return {"key": key if key is not None else KINDS[exercise.kind].key(tree, conventions),
             "search": solve(tree, conventions).to_dict()}
