@@ -12,7 +12,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from flask import current_app
 
 from grader.extensions import db
-from grader.models import INSTRUCTOR, ROLES, STUDENT, Course, Membership, User
+from grader.models import INSTRUCTOR, ROLES, STUDENT, Course, Membership, User, utcnow
 from grader.services import Conflict, Invalid, NotFound
 from grader.services.transactions import writing
 
@@ -114,6 +114,8 @@ def course_by_join_code(join_code: str) -> Course:
         sa.select(Course).where(Course.join_code == (join_code or "").strip().upper()))
     if course is None:
         raise NotFound("no course has this join code")
+    if course.join_code_expires_at is not None and utcnow() >= course.join_code_expires_at:
+        raise Conflict("this join code has expired; ask your instructor for the new one")
     return course
 
 
@@ -121,8 +123,17 @@ def signup(email: str, password: str, join_code: str) -> User:
     """A student account, member of the course the join code names."""
     course = course_by_join_code(join_code)
     with writing() as session:
-        user = _new_user(session, email, password, STUDENT)
-        session.add(Membership(user=user, course_id=course.id, role=STUDENT))
+        # An account a roster import made (no password yet) is claimed by signing up.
+        user = session.scalar(sa.select(User).where(
+            User.email == normalize_email(email), User.password_hash.is_(None)))
+        if user is None:
+            user = _new_user(session, email, password, STUDENT)
+        else:
+            _check_password(password)
+            user.password_hash = _hasher().hash(password)
+        if session.scalar(sa.select(Membership.id).where(
+                Membership.user_id == user.id, Membership.course_id == course.id)) is None:
+            session.add(Membership(user=user, course_id=course.id, role=STUDENT))
     return user
 
 

@@ -14,7 +14,16 @@ from flask import current_app
 
 from grader.extensions import db
 from grader.gametree import KINDS, Conventions, GeneratorParams
-from grader.models import INSTRUCTOR, Assignment, Course, Membership, Slot, User
+from grader.models import (
+    INSTRUCTOR,
+    STAFF_ROLES,
+    Assignment,
+    Course,
+    Membership,
+    Slot,
+    User,
+    utcnow,
+)
 from grader.services import Invalid, NotFound
 from grader.services.transactions import writing
 
@@ -147,15 +156,21 @@ def memberships(user: User) -> list[Membership]:
 
 
 def taught_course_ids(user: User) -> sa.Select:
-    """The ids of the courses this user teaches, as a subquery."""
+    """The ids of the courses this user teaches or assists (TA), as a subquery."""
     return sa.select(Membership.course_id).where(
-        Membership.user_id == user.id, Membership.role == INSTRUCTOR)
+        Membership.user_id == user.id, Membership.role.in_(STAFF_ROLES))
+
+
+def _released(user: User) -> sa.ColumnElement[bool]:
+    """Students see an assignment from its release date; its course's staff always."""
+    return sa.or_(Assignment.release_at.is_(None), Assignment.release_at <= utcnow(),
+                  Assignment.course_id.in_(taught_course_ids(user)))
 
 
 def assignments_for(user: User) -> list[Assignment]:
     member_of = sa.select(Membership.course_id).where(Membership.user_id == user.id)
     return list(db.session.scalars(
-        sa.select(Assignment).where(Assignment.course_id.in_(member_of))
+        sa.select(Assignment).where(Assignment.course_id.in_(member_of), _released(user))
         .options(sa.orm.selectinload(Assignment.slots), sa.orm.joinedload(Assignment.course))
         .order_by(Assignment.course_id, Assignment.id)))
 
@@ -165,7 +180,7 @@ def get_assignment(user: User, assignment_id: int) -> Assignment:
     member_of = sa.select(Membership.course_id).where(Membership.user_id == user.id)
     assignment = db.session.scalar(
         sa.select(Assignment).where(Assignment.id == assignment_id,
-                                    Assignment.course_id.in_(member_of))
+                                    Assignment.course_id.in_(member_of), _released(user))
         .options(sa.orm.selectinload(Assignment.slots), sa.orm.joinedload(Assignment.course)))
     if assignment is None:
         raise NotFound("no such assignment")

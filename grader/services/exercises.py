@@ -21,6 +21,7 @@ from grader.gametree import (
 from grader.models import Assignment, Attempt, Exercise, Slot, User, utcnow
 from grader.services import Forbidden, Invalid, NotFound
 from grader.services.courses import get_slot, taught_course_ids
+from grader.services.lateness import slot_closes_at
 from grader.services.transactions import writing
 
 MAX_LEAVES = 1024  # a typed practice tree the page can still draw
@@ -105,6 +106,10 @@ def create_practice(user: User, kind: str, *, params: dict[str, Any] | None = No
 
 
 def _variant(session, slot: Slot, user: User, variant: int) -> Exercise:
+    if slot.tree is not None:  # a fixed (textbook) exercise: the same tree for everyone
+        return _store(session, Tree.from_dict(slot.tree), owner_id=user.id, slot_id=slot.id,
+                      variant=variant, kind=slot.kind, seed=None, generator_version=None,
+                      params=None, conventions=slot.conventions)
     seed = variant_seed(slot.assignment_id, slot.index, user.id, variant)
     built, params = _generated(slot.params, seed, slot.kind,
                                Conventions.from_dict(slot.conventions))
@@ -202,8 +207,8 @@ def solution_visible(exercise: Exercise, stats: tuple[int, float | None] | None 
     if exercise.is_practice or (best or 0) >= 1:
         return True
     allowed = slot.attempts_allowed
-    due = slot.effective_due_at
-    return (allowed is not None and used >= allowed) or (due is not None and utcnow() > due)
+    closes = slot_closes_at(slot)  # with a late policy: once late attempts are no longer taken
+    return (allowed is not None and used >= allowed) or (closes is not None and utcnow() > closes)
 
 
 def describe(exercise: Exercise) -> dict[str, Any]:

@@ -1,0 +1,270 @@
+"""The gradebook: students by assignments, each slot's graded variant scored by its assignment's
+policy (best or last attempt) after the late penalty; a student's attempts for the drill-down;
+CSV and JSON.
+
+A slot is worth one point: its score is the credited score (score × (1 − penalty)) of the best
+attempt, or of the last one, on the student's graded variant (practice variants never count).
+An assignment's points are the sum over its slots; the total is the sum over assignments.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+import sqlalchemy as sa
+
+from grader.extensions import db
+from grader.models import STUDENT, Assignment, Attempt, Exercise, Membership, Slot, User
+from grader.services import NotFound
+from grader.services.attempts import solution
+from grader.services.staff import Staff, staff
+
+
+@dataclass(frozen=True)
+class GradedAttempt:
+    """An attempt on a graded variant, as the gradebook and the statistics read it."""
+
+    id: int
+    user_id: int
+    slot_id: int
+    assignment_id: int
+    score: float
+    penalty: float
+    days_late: int
+    created_at: dt.datetime
+    diagnosis: str | None
+
+    @property
+    def credited(self) -> float:
+        return self.score * (1.0 - self.penalty)
+
+
+def policy_score(attempts: list[GradedAttempt], policy: str, *, credited: bool = True) -> (
+        float | None):
+    """The slot's score under `policy` from its attempts in the order made (None: no attempt)."""
+    if not attempts:
+        return None
+    values = [a.credited if credited else a.score for a in attempts]
+    return values[-1] if policy == "last" else max(values)
+
+
+def graded_attempts(course_id: int, assignment_id: int | None = None) -> list[GradedAttempt]:
+    """Every attempt of the course's graded variants, by their owners, oldest first."""
+    query = (sa.select(Attempt.id, Attempt.user_id, Exercise.slot_id, Slot.assignment_id,
+                       Attempt.score, Attempt.penalty, Attempt.days_late, Attempt.created_at,
+                       Attempt.diagnosis)
+             .join(Exercise, Attempt.exercise_id == Exercise.id)
+             .join(Slot, Exercise.slot_id == Slot.id)
+             .join(Assignment, Slot.assignment_id == Assignment.id)
+             .where(Assignment.course_id == course_id, Exercise.variant == 0,
+                    Attempt.user_id == Exercise.owner_id)
+             .order_by(Attempt.id))
+    if assignment_id is not None:
+        query = query.where(Slot.assignment_id == assignment_id)
+    return [GradedAttempt(*row) for row in db.session.execute(query)]
+
+
+def students(course_id: int) -> list[User]:
+    return list(db.session.scalars(
+        sa.select(User).join(Membership).where(Membership.course_id == course_id,
+                                               Membership.role == STUDENT)
+        .order_by(User.email)))
+
+
+@dataclass(frozen=True)
+class Column:
+    id: int
+    title: str
+    policy: str
+    late_percent_per_day: float | None
+    slots: list[tuple[int, int, str]]  # (slot id, index, title)
+
+    @property
+    def points(self) -> int:
+        return len(self.slots)
+
+    @property
+    def header(self) -> str:
+        return f"{self.title} (/{self.points})"
+
+
+@dataclass
+class Row:
+    user_id: int
+    email: str
+    name: str
+    slot_scores: dict[int, float | None] = field(default_factory=dict)
+    scores: dict[int, float | None] = field(default_factory=dict)  # assignment id -> points
+    late_days: dict[int, int] = field(default_factory=dict)  # assignment id -> most days late
+
+    @property
+    def total(self) -> float:
+        return sum(v for v in self.scores.values() if v is not None)
+
+
+@dataclass(frozen=True)
+class Gradebook:
+    course_id: int
+    course: str
+    columns: list[Column]
+    rows: list[Row]
+
+    @property
+    def max_total(self) -> int:
+        return sum(c.points for c in self.columns)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "course_id": self.course_id,
+            "course": self.course,
+            "assignments": [{"id": c.id, "title": c.title, "points": c.points,
+                             "score_policy": c.policy,
+                             "late_percent_per_day": c.late_percent_per_day,
+                             "slots": [{"id": s, "index": i, "title": t} for s, i, t in c.slots]}
+                            for c in self.columns],
+            "students": [{"user_id": r.user_id, "email": r.email, "name": r.name,
+                          "assignments": {str(c.id): _round(r.scores.get(c.id))
+                                          for c in self.columns},
+                          "slots": {str(k): _round(v) for k, v in r.slot_scores.items()},
+                          "total": _round(r.total)} for r in self.rows],
+            "max_total": self.max_total,
+        }
+
+    def to_csv(self) -> str:
+        out = io.StringIO()
+        writer = csv.writer(out, quoting=csv.QUOTE_MINIMAL, lineterminator="\r\n")
+        writer.writerow(["email", "name", *[c.header for c in self.columns],
+                         f"total (/{self.max_total})"])
+        for r in self.rows:
+            writer.writerow([_safe(r.email), _safe(r.name),
+                             *[_fmt(r.scores.get(c.id)) for c in self.columns], _fmt(r.total)])
+        return out.getvalue()
+
+
+def _round(value: float | None) -> float | None:
+    return None if value is None else round(value, 4)
+
+
+def _fmt(value: float | None) -> str:
+    return "" if value is None else f"{value:.2f}"
+
+
+def _safe(text: str) -> str:
+    """No formula injection when the CSV is opened in a spreadsheet."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@") else text
+
+
+def display_name(user: User) -> str:
+    return user.name or user.email.split("@", 1)[0]
+
+
+def build(course_id: int) -> Gradebook:
+    """The gradebook of a course (no permission check: callers check first)."""
+    from grader.models import Course
+
+    course = db.session.get(Course, course_id)
+    assignments = list(db.session.scalars(
+        sa.select(Assignment).where(Assignment.course_id == course_id)
+        .options(sa.orm.selectinload(Assignment.slots)).order_by(Assignment.id)))
+    columns = [Column(a.id, a.title, a.score_policy, a.late_percent_per_day,
+                      [(s.id, s.index, s.title or s.kind) for s in a.slots]) for a in assignments]
+    by_key: dict[tuple[int, int], list[GradedAttempt]] = defaultdict(list)
+    for attempt in graded_attempts(course_id):
+        by_key[(attempt.user_id, attempt.slot_id)].append(attempt)
+    rows = []
+    for student in students(course_id):
+        row = Row(student.id, student.email, display_name(student))
+        for column in columns:
+            points: float | None = None
+            for slot_id, _, _ in column.slots:
+                found = by_key.get((student.id, slot_id), [])
+                value = policy_score(found, column.policy)
+                row.slot_scores[slot_id] = value
+                if value is not None:
+                    points = (points or 0.0) + value
+                    row.late_days[column.id] = max(row.late_days.get(column.id, 0),
+                                                   *(a.days_late for a in found))
+            row.scores[column.id] = points
+        rows.append(row)
+    return Gradebook(course_id, course.name, columns, rows)
+
+
+def gradebook(user: User, course_id: int) -> tuple[Staff, Gradebook]:
+    who = staff(user, course_id)
+    return who, build(course_id)
+
+
+def gradebook_csv(user: User, course_id: int) -> tuple[str, str]:
+    """The CSV text and a file name."""
+    who, book = gradebook(user, course_id)
+    return book.to_csv(), f"gradebook-course-{who.course.id}.csv"
+
+
+# -- the drill-down ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AttemptView:
+    attempt: Attempt
+    counted: bool  # the attempt the policy counts
+
+
+@dataclass(frozen=True)
+class SlotView:
+    slot: Slot
+    exercise: Exercise | None
+    attempts: list[AttemptView]
+    score: float | None
+    solution: dict[str, Any] | None  # key and reference search (staff always see them)
+
+
+def student_attempts(user: User, course_id: int, student_id: int) -> tuple[
+        Staff, User, list[tuple[Assignment, list[SlotView]]]]:
+    """One student's graded variants and attempts, assignment by assignment, with the keys."""
+    who = staff(user, course_id)
+    student = db.session.get(User, student_id)
+    member = db.session.scalar(sa.select(Membership.id).where(
+        Membership.course_id == course_id, Membership.user_id == student_id))
+    has_attempts = db.session.scalar(
+        sa.select(sa.func.count(Exercise.id)).join(Slot).join(Assignment)
+        .where(Assignment.course_id == course_id, Exercise.owner_id == student_id))
+    if student is None or (member is None and not has_attempts):
+        raise NotFound("no such student in this course")
+    exercises = {e.slot_id: e for e in db.session.scalars(
+        sa.select(Exercise).join(Slot).join(Assignment)
+        .where(Assignment.course_id == course_id, Exercise.owner_id == student_id,
+               Exercise.variant == 0))}
+    attempts_by_exercise: dict[int, list[Attempt]] = defaultdict(list)
+    if exercises:
+        for attempt in db.session.scalars(
+                sa.select(Attempt).where(Attempt.exercise_id.in_([e.id for e in
+                                                                   exercises.values()]),
+                                         Attempt.user_id == student_id).order_by(Attempt.id)):
+            attempts_by_exercise[attempt.exercise_id].append(attempt)
+    result = []
+    for assignment in db.session.scalars(
+            sa.select(Assignment).where(Assignment.course_id == course_id)
+            .options(sa.orm.selectinload(Assignment.slots)).order_by(Assignment.id)):
+        views = []
+        for slot in assignment.slots:
+            exercise = exercises.get(slot.id)
+            made = attempts_by_exercise.get(exercise.id, []) if exercise else []
+            credited = [a.credited for a in made]
+            if not made:
+                counted_id = None
+            elif assignment.score_policy == "last":
+                counted_id = made[-1].id
+            else:
+                counted_id = made[credited.index(max(credited))].id
+            views.append(SlotView(
+                slot, exercise, [AttemptView(a, a.id == counted_id) for a in made],
+                max(credited) if made and assignment.score_policy != "last" else
+                (credited[-1] if made else None),
+                solution(exercise) if exercise is not None and made else None))
+        result.append((assignment, views))
+    return who, student, result

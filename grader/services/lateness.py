@@ -1,0 +1,53 @@
+"""The late policy, from server time: whole days started after the due date, a percent per day.
+
+    days late = ceil((submitted − due) / 1 day), 0 when on time
+    penalty   = min(1, percent per day × days late / 100)      (a fraction of the score)
+    credited  = score × (1 − penalty)                          (never below 0)
+
+An assignment without a percent per day takes no late attempt. With one, attempts are taken until
+the penalty reaches 100% (`closes_at`); the key is shown to everyone only after that, so nobody
+can read it and then submit late. Attempts store their lateness when made; a regrade recomputes it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+
+from grader.models import Slot
+
+DAY = dt.timedelta(days=1)
+
+
+def days_late(submitted_at: dt.datetime, due_at: dt.datetime | None) -> int:
+    if due_at is None or submitted_at <= due_at:
+        return 0
+    return math.ceil((submitted_at - due_at) / DAY)
+
+
+def penalty(days: int, percent_per_day: float | None) -> float:
+    if not days or not percent_per_day:
+        return 0.0
+    return min(1.0, max(0.0, percent_per_day * days / 100.0))
+
+
+def closes_at(due_at: dt.datetime | None, percent_per_day: float | None) -> dt.datetime | None:
+    """When attempts stop being taken: the due date, or the first moment of full penalty
+    (None: never; a policy of 0% per day takes late attempts for ever, unpenalized)."""
+    if due_at is None or percent_per_day is None:
+        return due_at
+    if percent_per_day <= 0:
+        return None
+    return due_at + DAY * (math.ceil(100.0 / percent_per_day) - 1)
+
+
+def slot_closes_at(slot: Slot) -> dt.datetime | None:
+    return closes_at(slot.effective_due_at, slot.assignment.late_percent_per_day)
+
+
+def slot_lateness(slot: Slot | None, submitted_at: dt.datetime) -> tuple[int, float]:
+    """(days late, penalty) of an attempt at `submitted_at` on a slot's graded variant."""
+    if slot is None:
+        return 0, 0.0
+    days = days_late(submitted_at, slot.effective_due_at)
+    return days, penalty(days, slot.assignment.late_percent_per_day)

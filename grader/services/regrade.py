@@ -1,0 +1,121 @@
+"""Regrades: a slot's attempts graded again against its exercises as they now are (conventions,
+fixed tree) and their lateness recomputed from the due date and late policy as they now are.
+
+Policy: by default no credited score goes down, so an attempt whose new credited score
+(score × (1 − penalty)) would be lower keeps its old grading whole; `allow_lower` takes the new one
+anyway. Every regrade writes one `Regrade` row (who, when, what changed, how many attempts,
+old and new credited score of each attempt that changed or was kept), in the same transaction.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.orm import Session
+
+from grader.extensions import db
+from grader.gametree import Conventions, Tree, grade
+from grader.models import Attempt, Exercise, Regrade, Slot, User, utcnow
+from grader.services.lateness import slot_lateness
+from grader.services.staff import staff, staff_for_slot
+from grader.services.transactions import writing
+
+EPSILON = 1e-9
+
+
+def _describe_slot(slot: Slot) -> str:
+    return f"{slot.assignment.title}, exercise {slot.index + 1} ({slot.title or slot.kind})"
+
+
+def regrade_slot_in(session: Session, slot: Slot, actor_id: int | None,
+                    changes: dict[str, Any], *, allow_lower: bool = False) -> Regrade | None:
+    """Regrades every attempt of `slot` inside the caller's transaction; None if it has none."""
+    rows = list(session.execute(
+        sa.select(Attempt, Exercise).join(Exercise, Attempt.exercise_id == Exercise.id)
+        .where(Exercise.slot_id == slot.id).order_by(Attempt.id)))
+    if not rows:
+        return None
+    now = utcnow()
+    details: list[dict[str, Any]] = []
+    changed = 0
+    trees: dict[int, Tree] = {}
+    for attempt, exercise in rows:
+        tree = trees.get(exercise.id)
+        if tree is None:
+            tree = trees[exercise.id] = Tree.from_dict(
+                {"tree": exercise.tree, "players": exercise.players})
+        try:
+            result = grade(exercise.kind, tree, Conventions.from_dict(exercise.conventions),
+                           attempt.answer)
+        except ValueError:  # the answer no longer fits the exercise (a node that is gone)
+            result = None
+        days, penalty = (0, 0.0) if exercise.variant else slot_lateness(slot, attempt.created_at)
+        new_score = result.score if result else 0.0
+        old_credited = attempt.credited
+        new_credited = new_score * (1.0 - penalty)
+        same = (abs(new_score - attempt.score) < EPSILON and abs(penalty - attempt.penalty)
+                < EPSILON)
+        if same and result is not None:
+            _apply(attempt, exercise, result, new_score, days, penalty, None)
+            continue
+        kept = new_credited < old_credited - EPSILON and not allow_lower
+        details.append({"attempt_id": attempt.id, "user_id": attempt.user_id,
+                        "old": round(old_credited, 6), "new": round(new_credited, 6),
+                        "kept": kept})
+        if kept:
+            continue  # the old grading stands whole: score, feedback and what it was graded on
+        changed += 1
+        _apply(attempt, exercise, result, new_score, days, penalty, now)
+    log = Regrade(course_id=slot.assignment.course_id, slot_id=slot.id, actor_id=actor_id,
+                  created_at=now, what=_describe_slot(slot), changes=changes,
+                  allow_lower=allow_lower, attempts_total=len(rows), attempts_changed=changed,
+                  details=details)
+    session.add(log)
+    return log
+
+
+def _apply(attempt: Attempt, exercise: Exercise, result: Any, score: float, days: int,
+           penalty: float, when: Any) -> None:
+    attempt.score = score
+    attempt.days_late = days
+    attempt.penalty = penalty
+    attempt.conventions = exercise.conventions
+    if result is None:
+        attempt.parts, attempt.diagnosis, attempt.diagnosis_text = {}, None, None
+        attempt.first_wrong = None
+        attempt.feedback = ["This answer no longer fits the exercise as it now is."]
+    else:
+        attempt.parts, attempt.feedback = result.parts, result.feedback
+        attempt.diagnosis, attempt.diagnosis_text = result.diagnosis, result.diagnosis_text
+        attempt.first_wrong = result.first_wrong
+    if when is not None:
+        attempt.regraded_at = when
+
+
+def regrade_slot(user: User, assignment_id: int, index: int, *, allow_lower: bool = False,
+                 reason: str = "manual regrade") -> Regrade | None:
+    """Regrades a slot as it now is (instructors only): after an edit, or to recompute lateness."""
+    _, found = staff_for_slot(user, assignment_id, index, change=True)
+    with writing() as session:
+        slot = session.get(Slot, found.id)
+        return regrade_slot_in(session, slot, user.id, {"reason": reason},
+                               allow_lower=allow_lower)
+
+
+def audit_log(user: User, course_id: int, limit: int = 200) -> list[Regrade]:
+    """The course's regrades, newest first (instructors and TAs may read it)."""
+    staff(user, course_id)
+    return list(db.session.scalars(
+        sa.select(Regrade).where(Regrade.course_id == course_id)
+        .options(sa.orm.joinedload(Regrade.actor))
+        .order_by(Regrade.id.desc()).limit(limit)))
+
+
+def emails(user_ids: set[int]) -> dict[int, str]:
+    if not user_ids:
+        return {}
+    return dict(db.session.execute(sa.select(User.id, User.email).where(User.id.in_(user_ids))))
+
+
+__all__ = ["audit_log", "emails", "regrade_slot", "regrade_slot_in"]
