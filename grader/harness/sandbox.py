@@ -25,8 +25,9 @@ wall-clock limit; a reader thread caps the engine's log (stdout and stderr, both
 and kills it past the cap.
 
 Without bubblewrap the harness refuses to run unless the caller asks for ``sandbox=False``
-(``--no-sandbox``), which runs the adapter with the limits but without isolation; the results
-record it.
+(``--no-sandbox``), which runs the adapter with the limits, as the slot's user when the harness
+is root (so RLIMIT_NPROC binds and root's files stay closed), but without namespaces; the
+results record it.
 """
 
 from __future__ import annotations
@@ -126,8 +127,9 @@ class SandboxConfig:
             raise SandboxUnavailable(f"the sandbox's Python {self.interpreter} does not exist")
 
     def uid(self, slot: int) -> int | None:
-        """The real user a slot's sandbox runs as; None when the harness is not root."""
-        if not self.sandbox or os.geteuid() != 0:
+        """The real user a slot's engine runs as (with or without the sandbox); None when the
+        harness is not root and so cannot switch."""
+        if os.geteuid() != 0:
             return None
         return self.uid_base + slot
 
@@ -342,7 +344,10 @@ class EngineProcess:
             extra = 3 if uid is not None else _processes_of(os.geteuid()) + 3
         else:
             read_info = write_info = -1
-            command = [sys.executable, "-I", "-S", "-B", str(adapter_dir / "adapter.py"),
+            # A switched user cannot run a Python that lives under /root: the system's then.
+            python = self.config.interpreter if uid is not None and \
+                os.path.isfile(self.config.interpreter) else sys.executable
+            command = [python, "-I", "-S", "-B", str(adapter_dir / "adapter.py"),
                        str(self.submission)]
             pass_fds = ()
             extra = 0 if uid is not None else _processes_of(os.geteuid())
@@ -493,8 +498,15 @@ class EngineProcess:
             return self._dead(cpu_limit, start, cpu0)
         measured = self._used(cpu0)
         reported = message.get("cpu")
-        cpu = measured if measured is not None else \
-            float(reported) if isinstance(reported, int | float) else 0.0
+        reported = float(reported) if isinstance(reported, int | float) else None
+        # /proc counts in clock ticks; the adapter's own figure is finer. It is believed only
+        # where /proc, which the engine cannot touch, agrees with it to a couple of ticks.
+        if measured is None:
+            cpu = reported or 0.0
+        elif reported is not None and abs(reported - measured) <= 2.5 / CLOCK_TICKS:
+            cpu = reported
+        else:
+            cpu = measured
         if cpu > cpu_limit:
             return CallOutcome(Verdict.TLE, cpu=cpu, wall=wall,
                                detail=f"used {cpu:.2f} s of CPU; the limit is {cpu_limit:.2f} s")

@@ -131,3 +131,35 @@ def test_elo_estimate() -> None:
     assert more.error < mixed.error  # more games, a narrower interval
     sweep = estimate([(400.0, 1.0), (800.0, 1.0)])
     assert sweep.bound == "lower" and sweep.rating == 1200 and sweep.text().startswith(">")
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@needs_bwrap
+def test_starter_template_runs_and_says_what_is_missing(tiny) -> None:
+    report = grade(ROOT / "exercises" / "checkers" / "template" / "engine.py", tiny)
+    assert [t.verdict for t in report.tests] == [Verdict.RE] * 4
+    assert "NotImplementedError: legal_moves" in report.tests[0].output
+
+
+@needs_bwrap
+def test_run_autograder_writes_gradescope_results(tmp_path: Path) -> None:
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    upload, results = tmp_path / "submission", tmp_path / "results"
+    upload.mkdir()
+    shutil.copyfile(ENGINES / "correct.py", upload / "my_engine.py")
+    env = {**os.environ, "GRADER_SOURCE": str(ROOT), "GRADER_SUBMISSION": str(upload),
+           "GRADER_RESULTS": str(results), "GRADER_SUITE": str(TINY),
+           "GRADER_PYTHON": sys.executable}
+    done = subprocess.run([str(ROOT / "exercises" / "checkers" / "run_autograder")], env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    data = json.loads((results / "results.json").read_text())
+    assert_gradescope_shape(data)
+    assert data["score"] == 5
+    assert (results / "details.json").is_file()
