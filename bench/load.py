@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 HOST = "127.0.0.1"
+# The practice trees are those of the `standard` preset's first slot, which graded runs use.
 EXERCISE_PARAMS = {"depth": 3, "branching": "2-3", "values": "-9..9", "min_cutoffs": 2}
 
 
@@ -184,8 +185,10 @@ def _environment(folder: Path, write_begin: str) -> dict[str, str]:
             "GRADER_SECRET_KEY": "load-benchmark", "GRADER_SQLITE_WRITE_BEGIN": write_begin}
 
 
-def _prepare(folder: Path, count: int, write_begin: str) -> list[Client]:
-    """Migrates a fresh database and makes one student, token and practice exercise per client."""
+def _prepare(folder: Path, count: int, write_begin: str, mode: str) -> list[Client]:
+    """Migrates a fresh database and makes a student, a token and an exercise per client: the
+    student's graded variant of an assignment's first slot (attempts unlimited for the run), or
+    a practice exercise."""
     env = _environment(folder, write_begin)
     grader = [sys.executable, "-c", "from grader.cli import main; main()"]
     subprocess.run([*grader, "db", "upgrade"], env=env, check=True, capture_output=True,
@@ -193,21 +196,34 @@ def _prepare(folder: Path, count: int, write_begin: str) -> list[Client]:
     saved = dict(os.environ)
     os.environ.update(env)
     try:
+        import sqlalchemy as sa
+
         from grader import create_app
         from grader.extensions import db
         from grader.gametree import KINDS, Conventions
-        from grader.services import accounts, exercises
+        from grader.models import Slot
+        from grader.services import accounts, courses, exercises
+        from grader.services.transactions import writing
 
         app = create_app({"GRADER_ARGON2": {"time_cost": 1, "memory_cost": 1024,
                                             "parallelism": 1}})
         clients = []
         with app.app_context():
+            course = courses.create_course("Load test")
+            assignment = courses.create_assignment(course.id, "standard")
+            with writing() as session:
+                session.execute(sa.update(Slot).where(Slot.assignment_id == assignment.id)
+                                .values(attempts_allowed=None))
             for n in range(count):
                 user = accounts.create_user(f"load{n}@example.com", None)
                 token = accounts.issue_token(user.id)
-                exercise = exercises.create_practice(user, "prune", params=EXERCISE_PARAMS)
+                if mode == "graded":
+                    accounts.add_member(course.id, user.email)
+                    exercise = exercises.slot_exercise(user, assignment.id, 0)
+                else:
+                    exercise = exercises.create_practice(user, "prune", params=EXERCISE_PARAMS)
                 tree = exercises.tree_of(exercise)
-                key = KINDS["prune"].key(tree, Conventions.from_dict(exercise.conventions))
+                key = KINDS[exercise.kind].key(tree, Conventions.from_dict(exercise.conventions))
                 wrong = {"pruned": key["pruned"][:-1], "value": key["value"]}
                 clients.append(Client(token, exercise.id, key, wrong))
             db.engine.dispose()
@@ -277,10 +293,10 @@ def _stored_attempts(folder: Path) -> set[int]:
 
 
 def run(seconds: float, clients: int, workers: int, worker_class: str, write_begin: str,
-        ping_seconds: float, wrong_share: float) -> dict[str, Any]:
+        ping_seconds: float, wrong_share: float, mode: str = "graded") -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="grader-load-") as tmp:
         folder = Path(tmp)
-        prepared = _prepare(folder, clients, write_begin)
+        prepared = _prepare(folder, clients, write_begin, mode)
         server = Server(folder, workers, worker_class, write_begin)
         try:
             server.wait_ready()
@@ -291,7 +307,7 @@ def run(seconds: float, clients: int, workers: int, worker_class: str, write_beg
         stored = _stored_attempts(folder)
     missing = load.acknowledged - stored
     result = {"write_begin": write_begin, "workers": workers, "worker_class": worker_class,
-              "clients": clients, "wrong_share": wrong_share, "ceiling": ceiling.summary(), "load": load.summary(),
+              "clients": clients, "wrong_share": wrong_share, "exercises": mode, "ceiling": ceiling.summary(), "load": load.summary(),
               "acknowledged": len(load.acknowledged), "stored": len(stored),
               "missing": len(missing)}
     cpu = result["load"]["server_cpu_ms_per_request"]
@@ -312,7 +328,7 @@ def _report(result: dict[str, Any]) -> None:
     load, ceiling = result["load"], result["ceiling"]
     print(f"writes BEGIN {result['write_begin']}, gunicorn -w {result['workers']} "
           f"-k {result['worker_class']}, {result['clients']} concurrent clients, "
-          f"{result['wrong_share']:.0%} of answers wrong")
+          f"{result['wrong_share']:.0%} of answers wrong, {result['exercises']} exercises")
     print(f"{'phase':<10}{'requests':>10}{'req/s':>10}{'p50 ms':>10}{'p99 ms':>10}{'errors':>8}"
           f"{'server CPU ms/req':>19}{'client CPU ms/req':>19}")
     for row in (ceiling, load):
@@ -341,6 +357,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--worker-class", default="gthread", choices=["sync", "gthread"])
     parser.add_argument("--wrong-share", type=float, default=0.5,
                         help="share of wrong answers (they get the misconception analysis)")
+    parser.add_argument("--exercises", choices=["graded", "practice"], default="graded",
+                        help="assignment variants (limits checked under the write lock) or "
+                             "practice exercises")
     parser.add_argument("--compare-deferred", action="store_true",
                         help="also run with deferred write transactions and count lock errors")
     parser.add_argument("--quick", action="store_true", help="a few seconds, 10 clients")
@@ -350,12 +369,13 @@ def main(argv: list[str] | None = None) -> int:
         args.seconds, args.clients = min(args.seconds, 3.0), min(args.clients, 10)
     ping_seconds = args.ping_seconds or max(1.0, args.seconds / 3)
     results = [run(args.seconds, args.clients, args.workers, args.worker_class, "IMMEDIATE",
-                   ping_seconds, args.wrong_share)]
+                   ping_seconds, args.wrong_share, args.exercises)]
     _report(results[0])
     if args.compare_deferred:
         print()
         results.append(run(min(args.seconds, 10.0), args.clients, args.workers,
-                           args.worker_class, "DEFERRED", ping_seconds, args.wrong_share))
+                           args.worker_class, "DEFERRED", ping_seconds, args.wrong_share,
+                           args.exercises))
         _report(results[-1])
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)

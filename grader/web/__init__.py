@@ -31,11 +31,12 @@ def _wants_json() -> bool:
 
 
 def init_app(app: Flask) -> None:
-    from grader.web import api, auth, pages
+    from grader.web import api, auth, instructor, pages
 
     app.register_blueprint(auth.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(instructor.bp)  # its API routes are on api.bp
 
     login_manager.login_view = "auth.login"
     login_manager.login_message_category = "info"
@@ -66,6 +67,22 @@ def init_app(app: Flask) -> None:
         if _wants_json():
             return error_response(400, message)
         return render_template("error.html", status=400, message=message), 400
+
+    @app.errorhandler(sa.exc.OperationalError)
+    def database_busy(error: sa.exc.OperationalError) -> Any:
+        """The write lock was not free within the busy timeout: ask the client to retry."""
+        if "locked" not in str(error.orig):
+            raise error
+        db.session.rollback()
+        app.logger.warning("database busy: %s", error.orig)
+        message = "the database is busy; nothing was stored, try again"
+        if _wants_json():
+            response = error_response(503, message)
+        else:
+            response = render_template("error.html", status=503, message=message), 503
+            response = app.make_response(response)
+        response.headers["Retry-After"] = "1"
+        return response
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> Any:

@@ -123,3 +123,27 @@ def test_security_headers(client):
 def test_unknown_api_route_is_json(client):
     response = client.get("/api/nothing-here")
     assert response.status_code == 404 and "error" in response.get_json()
+
+
+def test_a_locked_database_answers_503_and_stores_nothing(app, client, factory):
+    """A writer that cannot get the lock within the busy timeout gets a clear 503."""
+    factory.user("student@example.com")
+    token = factory.token("student@example.com")
+    app.config["GRADER_SQLITE_BUSY_TIMEOUT_MS"] = 50
+    with app.app_context():
+        db.engine.dispose()
+        sa.event.listen(db.engine, "connect",
+                        lambda conn, _record: conn.execute("PRAGMA busy_timeout=50"))
+    blocker = sqlite3.connect(app.config["SQLALCHEMY_DATABASE_URI"].removeprefix("sqlite:///"),
+                              isolation_level=None)
+    blocker.execute("BEGIN IMMEDIATE")
+    try:
+        response = client.post("/api/exercises", json={"kind": "prune"},
+                               headers={"Authorization": f"Bearer {token}"})
+    finally:
+        blocker.execute("ROLLBACK")
+        blocker.close()
+    assert response.status_code == 503 and response.headers["Retry-After"] == "1"
+    assert "nothing was stored" in response.get_json()["error"]
+    with app.app_context():
+        assert db.session.scalar(sa.text("SELECT count(*) FROM exercise")) == 0
