@@ -147,7 +147,9 @@ def new_variant(user: User, assignment_id: int, slot_index: int) -> Exercise:
 
 def get_exercise(user: User, exercise_id: int) -> Exercise:
     """An exercise its owner or an instructor of its course may see; NotFound for anyone else."""
-    exercise = db.session.get(Exercise, exercise_id)
+    # The slot and its assignment come along: limits, due dates and replay rules need them.
+    exercise = db.session.get(Exercise, exercise_id, options=[
+        sa.orm.joinedload(Exercise.slot).joinedload(Slot.assignment)])
     if exercise is None:
         raise NotFound("no such exercise")
     if exercise.owner_id == user.id:
