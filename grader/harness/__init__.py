@@ -1,1 +1,42 @@
+"""The engine harness: sandboxed runs of student checkers engines, the test suite, matches
+against the ladder, Elo, and Gradescope-compatible results.
 
+May import grader.checkers and the standard library only. adapter.py, the one module that runs
+inside the sandbox, imports nothing of grader at all.
+"""
+
+from grader.harness.elo import LADDER_RATINGS, EloEstimate, estimate
+from grader.harness.results import gradescope, rich, write
+from grader.harness.runner import Report, grade, grade_many
+from grader.harness.sandbox import (
+    Limits,
+    SandboxConfig,
+    SandboxError,
+    SandboxUnavailable,
+    SubmissionError,
+)
+from grader.harness.suite import SUITES, Suite, TestResult, load_suite
+from grader.harness.verdicts import PRIORITY, Verdict
+
+__all__ = [
+    "LADDER_RATINGS",
+    "PRIORITY",
+    "SUITES",
+    "EloEstimate",
+    "Limits",
+    "Report",
+    "SandboxConfig",
+    "SandboxError",
+    "SandboxUnavailable",
+    "SubmissionError",
+    "Suite",
+    "TestResult",
+    "Verdict",
+    "estimate",
+    "grade",
+    "grade_many",
+    "gradescope",
+    "load_suite",
+    "rich",
+    "write",
+]

@@ -20,9 +20,9 @@ def bwrap_works() -> bool:
 needs_bwrap = pytest.mark.skipif(not bwrap_works(), reason="bubblewrap is not installed")
 
 
-def leftover_processes(config: SandboxConfig) -> list[int]:
-    """Processes still running as any slot's user."""
-    uids = {config.uid_base + n for n in range(os.cpu_count() or 1)}
+def leftover_processes(config: SandboxConfig, slot: int) -> list[int]:
+    """Processes still running as the slot's user."""
+    uids = {config.uid_base + slot}
     pids = []
     for entry in os.scandir("/proc"):
         if entry.name.isdigit():

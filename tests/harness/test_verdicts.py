@@ -40,7 +40,7 @@ def test_sample_engine_gets_its_verdicts(name: str, submission, tiny) -> None:
     assert [t.verdict for t in report.tests] == EXPECTED[name], \
         [(t.verdict.value, t.output[:300]) for t in report.tests]
     assert report.complete and report.sandbox
-    assert leftover_processes(config) == []
+    assert leftover_processes(config, report.slot) == []
     if name == "correct":
         assert report.score == report.max_score == 5
     if name in ("no_pruning", "wrong_eval"):
