@@ -115,7 +115,8 @@ def audit_log(user: User, course_id: int, limit: int = 200) -> list[Regrade]:
 def emails(user_ids: set[int]) -> dict[int, str]:
     if not user_ids:
         return {}
-    return dict(db.session.execute(sa.select(User.id, User.email).where(User.id.in_(user_ids))))
+    return dict(db.session.execute(
+        sa.select(User.id, User.email).where(User.id.in_(user_ids))).all())
 
 
 __all__ = ["audit_log", "emails", "regrade_slot", "regrade_slot_in"]

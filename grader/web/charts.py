@@ -1,0 +1,148 @@
+"""Server-rendered SVG charts (no script, no CDN): horizontal bars, a histogram, stacked bars.
+
+Each chart is an <svg role="img"> with a <title> and a <desc> that says the numbers in words;
+the pages put a table of the same numbers beside it.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from markupsafe import Markup, escape
+
+# Okabe–Ito, distinguishable with the common colour-vision deficiencies.
+PALETTE = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442",
+           "#000000", "#999999", "#7F3C8D"]
+_ids = itertools.count(1)
+
+
+def _nice_max(value: float) -> int:
+    if value <= 5:
+        return max(1, int(value))
+    step = 10 ** (len(str(int(value))) - 1)
+    return int((value + step - 1) // step * step)
+
+
+def _open(title: str, desc: str, width: int, height: int) -> tuple[list[str], str]:
+    n = next(_ids)
+    t, d = f"chart-title-{n}", f"chart-desc-{n}"
+    head = [f'<svg class="chart" xmlns="http://www.w3.org/2000/svg" role="img" '
+            f'viewBox="0 0 {width} {height}" width="{width}" height="{height}" '
+            f'aria-labelledby="{t} {d}">',
+            f'<title id="{t}">{escape(title)}</title><desc id="{d}">{escape(desc)}</desc>']
+    return head, f"{title}"
+
+
+def _text(x: float, y: float, text: object, *, anchor: str = "start", size: int = 12,
+          weight: str = "normal", cls: str = "") -> str:
+    return (f'<text x="{x:.1f}" y="{y:.1f}" text-anchor="{anchor}" font-size="{size}" '
+            f'font-weight="{weight}" class="{cls}">{escape(str(text))}</text>')
+
+
+def horizontal_bars(title: str, labels: list[str], values: list[int], *, x_label: str,
+                    y_label: str, width: int = 640) -> Markup:
+    """One bar per label (long labels: misconception codes), the count written at its end."""
+    bar, gap, left, top = 20, 8, 170, 36
+    height = top + len(labels) * (bar + gap) + 48
+    top_value = _nice_max(max(values, default=0))
+    scale = (width - left - 50) / top_value
+    desc = "; ".join(f"{lab}: {v}" for lab, v in zip(labels, values, strict=True)) or "no data"
+    out, _ = _open(title, desc, width, height)
+    out.append(_text(width / 2, 20, title, anchor="middle", size=14, weight="bold"))
+    for i, (label, value) in enumerate(zip(labels, values, strict=True)):
+        y = top + i * (bar + gap)
+        out.append(_text(left - 8, y + bar * 0.7, label, anchor="end"))
+        out.append(f'<rect x="{left}" y="{y}" width="{max(value * scale, 0):.1f}" height="{bar}" '
+                   f'fill="{PALETTE[0]}"><title>{escape(label)}: {value}</title></rect>')
+        out.append(_text(left + value * scale + 5, y + bar * 0.7, value))
+    axis_y = top + len(labels) * (bar + gap)
+    out.append(f'<line x1="{left}" y1="{top - 4}" x2="{left}" y2="{axis_y}" stroke="#555"/>')
+    out.append(f'<line x1="{left}" y1="{axis_y}" x2="{width - 40}" y2="{axis_y}" stroke="#555"/>')
+    for tick in range(0, top_value + 1, max(1, top_value // 5)):
+        x = left + tick * scale
+        out.append(_text(x, axis_y + 14, tick, anchor="middle", size=11))
+    out.append(_text(left + (width - left - 40) / 2, axis_y + 34, x_label, anchor="middle"))
+    out.append(f'<text transform="translate(14 {top + (axis_y - top) / 2:.0f}) rotate(-90)" '
+               f'text-anchor="middle" font-size="12">{escape(y_label)}</text>')
+    out.append("</svg>")
+    return Markup("".join(out))
+
+
+def column_chart(title: str, labels: list[str], values: list[int], *, x_label: str,
+                 y_label: str, width: int = 560, height: int = 260) -> Markup:
+    """Vertical bars (a histogram of scores)."""
+    left, right, top, bottom = 48, 12, 32, 64
+    top_value = _nice_max(max(values, default=0))
+    plot_w, plot_h = width - left - right, height - top - bottom
+    step = plot_w / max(1, len(values))
+    desc = "; ".join(f"{lab}: {v}" for lab, v in zip(labels, values, strict=True)) or "no data"
+    out, _ = _open(title, desc, width, height)
+    out.append(_text(width / 2, 18, title, anchor="middle", size=14, weight="bold"))
+    base = top + plot_h
+    for tick in range(0, top_value + 1, max(1, top_value // 4)):
+        y = base - tick / top_value * plot_h
+        out.append(f'<line x1="{left}" y1="{y:.1f}" x2="{width - right}" y2="{y:.1f}" '
+                   f'stroke="#e3e7eb"/>')
+        out.append(_text(left - 6, y + 4, tick, anchor="end", size=11))
+    for i, (label, value) in enumerate(zip(labels, values, strict=True)):
+        h = value / top_value * plot_h
+        x = left + i * step
+        out.append(f'<rect x="{x + 3:.1f}" y="{base - h:.1f}" width="{step - 6:.1f}" '
+                   f'height="{h:.1f}" fill="{PALETTE[2]}"><title>{escape(label)}: {value}</title>'
+                   f'</rect>')
+        out.append(f'<text transform="translate({x + step / 2:.1f} {base + 10}) rotate(40)" '
+                   f'font-size="10">{escape(label)}</text>')
+    out.append(f'<line x1="{left}" y1="{base}" x2="{width - right}" y2="{base}" stroke="#555"/>')
+    out.append(_text(left + plot_w / 2, height - 6, x_label, anchor="middle"))
+    out.append(f'<text transform="translate(13 {top + plot_h / 2:.0f}) rotate(-90)" '
+               f'text-anchor="middle" font-size="12">{escape(y_label)}</text>')
+    out.append("</svg>")
+    return Markup("".join(out))
+
+
+def stacked_columns(title: str, categories: list[str], series: dict[str, list[int]], *,
+                    x_label: str, y_label: str, width: int = 640, height: int = 300) -> Markup:
+    """One column per category (a week), stacked by series (misconception codes), a legend."""
+    left, right, top = 48, 190, 32
+    bottom = 56
+    totals = [sum(values[i] for values in series.values()) for i in range(len(categories))]
+    top_value = _nice_max(max(totals, default=0))
+    plot_w, plot_h = width - left - right, height - top - bottom
+    step = plot_w / max(1, len(categories))
+    parts = []
+    for i, cat in enumerate(categories):
+        inner = ", ".join(f"{name} {values[i]}" for name, values in series.items() if values[i])
+        parts.append(f"{cat}: {inner or 'none'}")
+    out, _ = _open(title, "; ".join(parts) or "no data", width, height)
+    out.append(_text((left + width - right) / 2, 18, title, anchor="middle", size=14,
+                     weight="bold"))
+    base = top + plot_h
+    for tick in range(0, top_value + 1, max(1, top_value // 4)):
+        y = base - tick / top_value * plot_h
+        out.append(f'<line x1="{left}" y1="{y:.1f}" x2="{left + plot_w}" y2="{y:.1f}" '
+                   f'stroke="#e3e7eb"/>')
+        out.append(_text(left - 6, y + 4, tick, anchor="end", size=11))
+    colours = dict(zip(series, itertools.cycle(PALETTE), strict=False))
+    for i, cat in enumerate(categories):
+        y = base
+        x = left + i * step
+        for name, values in series.items():
+            if not values[i]:
+                continue
+            h = values[i] / top_value * plot_h
+            y -= h
+            out.append(f'<rect x="{x + 4:.1f}" y="{y:.1f}" width="{max(step - 8, 2):.1f}" '
+                       f'height="{h:.1f}" fill="{colours[name]}"><title>{escape(cat)}, '
+                       f'{escape(name)}: {values[i]}</title></rect>')
+        out.append(_text(x + step / 2, base + 16, cat, anchor="middle", size=11))
+    out.append(f'<line x1="{left}" y1="{base}" x2="{left + plot_w}" y2="{base}" stroke="#555"/>')
+    out.append(_text(left + plot_w / 2, height - 10, x_label, anchor="middle"))
+    out.append(f'<text transform="translate(13 {top + plot_h / 2:.0f}) rotate(-90)" '
+               f'text-anchor="middle" font-size="12">{escape(y_label)}</text>')
+    for j, name in enumerate(series):
+        y = top + j * 18
+        out.append(f'<rect x="{width - right + 14}" y="{y}" width="12" height="12" '
+                   f'fill="{colours[name]}"/>')
+        out.append(_text(width - right + 32, y + 10, name, size=11))
+    out.append("</svg>")
+    return Markup("".join(out))

@@ -1,0 +1,593 @@
+"""The instructor dashboard (/instructor) and its JSON API (/api/courses/...): thin views over
+the roster, editor, gradebook, statistics and regrade services, which check who may do what."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    flash,
+    g,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask_login import current_user, login_required
+from pydantic import BaseModel, Field
+from wtforms.fields.choices import SelectChoice
+
+from grader.gametree import VARIANTS, Conventions, Tree
+from grader.models import Slot
+from grader.services import Invalid, courses, editor, exercises, gradebook, regrade, roster
+from grader.services import statistics as stats
+from grader.services.staff import (
+    may_open_dashboard,
+    staff,
+    staff_courses,
+    staff_for_assignment,
+    staff_for_slot,
+)
+from grader.web import api as student_api
+from grader.web import charts
+from grader.web.instructor_forms import (
+    AssignmentForm,
+    CourseForm,
+    ExpireForm,
+    ImportForm,
+    MemberForm,
+    RegradeForm,
+    RoleForm,
+    SlotForm,
+)
+
+bp = Blueprint("instructor", __name__, url_prefix="/instructor")
+
+
+@bp.before_request
+@login_required
+def _signed_in() -> None:
+    """Every dashboard page needs a signed-in user; the services check the course role."""
+
+
+def _back(endpoint: str, **values: Any) -> Any:
+    return redirect(url_for(endpoint, **values))
+
+
+def _flash_errors(form: Any) -> None:
+    for name, errors in form.errors.items():
+        label = getattr(form, name).label.text if hasattr(form, name) else name
+        for error in errors:
+            flash(f"{label}: {error}", "error")
+
+
+# -- courses and rosters ---------------------------------------------------------------------
+
+
+@bp.get("/")
+def home() -> Any:
+    if not may_open_dashboard(current_user):
+        abort(403, "the instructor dashboard is for instructors and TAs")
+    return render_template("instructor/home.html", courses=staff_courses(current_user),
+                           form=CourseForm(), can_create=current_user.is_instructor)
+
+
+@bp.post("/courses")
+def create_course() -> Any:
+    form = CourseForm()
+    if not form.validate_on_submit():
+        _flash_errors(form)
+        return _back("instructor.home")
+    course = roster.create_course(current_user, form.name.data)
+    flash(f"Course created. Its join code is {course.join_code}.", "info")
+    return _back("instructor.course", course_id=course.id)
+
+
+@bp.get("/courses/<int:course_id>")
+def course(course_id: int) -> Any:
+    who, members = roster.roster(current_user, course_id)
+    found = courses.find_course(course_id)
+    return render_template("instructor/course.html", staff=who, course=found,
+                           assignments=found.assignments, members=members,
+                           join_open=roster.join_code_open(found), action=RegradeForm(),
+                           expire_form=ExpireForm())
+
+
+@bp.get("/courses/<int:course_id>/roster")
+def roster_page(course_id: int) -> Any:
+    who, members = roster.roster(current_user, course_id)
+    return render_template("instructor/roster.html", staff=who, course=who.course,
+                           members=members, member_form=MemberForm(), import_form=ImportForm(),
+                           role_form=RoleForm(), action=RegradeForm())
+
+
+@bp.post("/courses/<int:course_id>/roster")
+def add_member(course_id: int) -> Any:
+    form = MemberForm()
+    staff(current_user, course_id, change=True)
+    if form.validate_on_submit():
+        what = roster.add_member(current_user, course_id, form.email.data, form.role.data,
+                                 form.name.data)
+        flash(f"{form.email.data}: {what}.", "info")
+    else:
+        _flash_errors(form)
+    return _back("instructor.roster_page", course_id=course_id)
+
+
+@bp.post("/courses/<int:course_id>/roster/import")
+def import_roster(course_id: int) -> Any:
+    form = ImportForm()
+    staff(current_user, course_id, change=True)
+    if not form.validate_on_submit():
+        _flash_errors(form)
+        return _back("instructor.roster_page", course_id=course_id)
+    upload = request.files.get("csv_file")
+    text = upload.read().decode("utf-8-sig", errors="replace") if upload and upload.filename \
+        else form.csv_text.data or ""
+    result = roster.import_students(current_user, course_id, text)
+    flash(f"Imported: {result.summary}.", "info")
+    for error in result.errors[:20]:
+        flash(error, "error")
+    return _back("instructor.roster_page", course_id=course_id)
+
+
+@bp.post("/courses/<int:course_id>/roster/<int:user_id>/role")
+def set_role(course_id: int, user_id: int) -> Any:
+    form = RoleForm()
+    staff(current_user, course_id, change=True)
+    if form.validate_on_submit():
+        roster.set_role(current_user, course_id, user_id, form.role.data)
+        flash("Role changed.", "info")
+    return _back("instructor.roster_page", course_id=course_id)
+
+
+@bp.post("/courses/<int:course_id>/roster/<int:user_id>/remove")
+def remove_member(course_id: int, user_id: int) -> Any:
+    form = RegradeForm()
+    staff(current_user, course_id, change=True)
+    if form.validate_on_submit():
+        email = roster.remove_member(current_user, course_id, user_id)
+        flash(f"{email} removed; their attempts are kept.", "info")
+    return _back("instructor.roster_page", course_id=course_id)
+
+
+@bp.post("/courses/<int:course_id>/join-code")
+def regenerate_join_code(course_id: int) -> Any:
+    staff(current_user, course_id, change=True)
+    if RegradeForm().validate_on_submit():
+        code = roster.regenerate_join_code(current_user, course_id)
+        flash(f"New join code: {code}. The old one no longer works.", "info")
+    return _back("instructor.course", course_id=course_id)
+
+
+@bp.post("/courses/<int:course_id>/join-code/expire")
+def expire_join_code(course_id: int) -> Any:
+    form = ExpireForm()
+    staff(current_user, course_id, change=True)
+    if form.validate_on_submit():
+        found = roster.expire_join_code(current_user, course_id, form.expires_at.data)
+        flash(f"The join code expires {found.join_code_expires_at:%Y-%m-%d %H:%M} UTC.", "info")
+    else:
+        _flash_errors(form)
+    return _back("instructor.course", course_id=course_id)
+
+
+# -- the assignment editor -----------------------------------------------------------------------
+
+
+def _assignment_input(form: AssignmentForm) -> editor.AssignmentInput:
+    return editor.AssignmentInput(
+        title=form.title.data or "", release_at=form.release_at.data, due_at=form.due_at.data,
+        late_percent_per_day=form.late_percent_per_day.data, score_policy=form.score_policy.data)
+
+
+@bp.route("/courses/<int:course_id>/assignments/new", methods=["GET", "POST"])
+def new_assignment(course_id: int) -> Any:
+    who = staff(current_user, course_id, change=True)
+    form = AssignmentForm()
+    form.preset.choices = [SelectChoice("", "(empty: add exercises next)")] + [
+        SelectChoice(name, name) for name in courses.preset_names()]
+    if form.validate_on_submit():
+        try:
+            made = editor.create_assignment(current_user, course_id, _assignment_input(form),
+                                            preset=form.preset.data or None)
+        except Invalid as error:
+            flash(str(error), "error")
+        else:
+            flash("Assignment created.", "info")
+            return _back("instructor.edit_assignment", assignment_id=made.id)
+    return render_template("instructor/assignment_form.html", staff=who, course=who.course,
+                           form=form, assignment=None)
+
+
+@bp.route("/assignments/<int:assignment_id>", methods=["GET", "POST"])
+def edit_assignment(assignment_id: int) -> Any:
+    who, found = staff_for_assignment(current_user, assignment_id)
+    form = AssignmentForm(obj=found)
+    form.preset.choices = []
+    if request.method == "POST":
+        staff(current_user, who.course.id, change=True)
+        if form.validate_on_submit():
+            try:
+                changed = editor.update_assignment(current_user, assignment_id,
+                                                   _assignment_input(form))
+            except Invalid as error:
+                flash(str(error), "error")
+            else:
+                flash("Saved." + (f" Lateness recomputed: {changed} attempts changed."
+                                  if changed else ""), "info")
+                return _back("instructor.edit_assignment", assignment_id=assignment_id)
+    return render_template("instructor/assignment_form.html", staff=who, course=who.course,
+                           form=form, assignment=found, action=RegradeForm())
+
+
+@bp.post("/assignments/<int:assignment_id>/delete")
+def delete_assignment(assignment_id: int) -> Any:
+    who, _ = staff_for_assignment(current_user, assignment_id, change=True)
+    if RegradeForm().validate_on_submit():
+        title = editor.delete_assignment(current_user, assignment_id)
+        flash(f"Deleted {title} with its attempts.", "info")
+    return _back("instructor.course", course_id=who.course.id)
+
+
+def _players(text: str | None) -> list[str] | None:
+    return [p.strip() for p in (text or "").split(",") if p.strip()] or None
+
+
+def _json(text: str | None, what: str) -> Any:
+    try:
+        return json.loads(text or "")
+    except json.JSONDecodeError as error:
+        raise Invalid(f"the {what} is not valid: {error.msg}") from None
+
+
+def _slot_input(form: SlotForm) -> editor.SlotInput:
+    """The form as the editor's SlotInput: generator parameters, or a fixed tree built from it."""
+    source = form.source.data
+    players = _players(form.players.data)
+    tree: Tree | None = None
+    params: dict[str, Any] = {}
+    if source == "generate":
+        params = {"depth": form.depth.data or 3, "branching": form.branching.data or "2-3",
+                  "values": form.values.data or "-9..9",
+                  "min_cutoffs": form.min_cutoffs.data or 0,
+                  "min_deep_cutoffs": form.min_deep_cutoffs.data or 0,
+                  "distinct": bool(form.distinct.data),
+                  "discriminating": bool(form.discriminating.data)}
+        if players:
+            params["players"] = players
+    else:
+        tree = editor.build_tree(
+            source, leaves=form.leaves.data, branching=form.leaf_branching.data,
+            depth=form.leaf_depth.data,
+            nested=_json(form.drawn.data if source == "draw" else form.nested.data,
+                         "drawn tree" if source == "draw" else "nested list")
+            if source in ("nested", "draw") else None,
+            cs188=_cs188_text(form), players=players)
+    return editor.SlotInput(
+        kind=form.kind.data, conventions={"ties": form.ties.data,
+                                          "values": form.values_rule.data,
+                                          "order": form.order.data},
+        params=params, tree=tree, title=form.title.data,
+        attempts_allowed=form.attempts_allowed.data or None,
+        practice_allowed=bool(form.practice_allowed.data),
+        replay_allowed=bool(form.replay_allowed.data), due_at=form.due_at.data)
+
+
+def _cs188_text(form: SlotForm) -> str:
+    upload = request.files.get("cs188_file")
+    if upload and upload.filename:
+        return upload.read().decode("utf-8", errors="replace")
+    return form.cs188.data or ""
+
+
+def _form_for(slot: Slot) -> SlotForm:
+    """The editor's form filled from a stored slot."""
+    form = SlotForm(formdata=None)
+    form.title.data, form.kind.data = slot.title, slot.kind
+    conventions = Conventions.from_dict(slot.conventions)
+    form.ties.data, form.values_rule.data = conventions.ties, conventions.values
+    form.order.data = conventions.order
+    form.attempts_allowed.data = slot.attempts_allowed
+    form.practice_allowed.data, form.replay_allowed.data = slot.practice_allowed, \
+        slot.replay_allowed
+    form.due_at.data = slot.due_at
+    if slot.tree is not None:
+        tree = Tree.from_dict(slot.tree)
+        form.source.data = "nested"
+        form.nested.data = json.dumps(tree.to_nested())
+        form.drawn.data = json.dumps(tree.to_nested())
+        form.players.data = ",".join(tree.players)
+    else:
+        p = slot.params
+        form.source.data = "generate"
+        form.depth.data = p.get("depth", 3)
+        form.branching.data = "-".join(str(x) for x in p.get("branching", [2, 3]))
+        form.values.data = "..".join(str(x) for x in p.get("values", [-9, 9]))
+        form.min_cutoffs.data = p.get("min_cutoffs", 0)
+        form.min_deep_cutoffs.data = p.get("min_deep_cutoffs", 0)
+        form.distinct.data = p.get("distinct", False)
+        form.discriminating.data = p.get("discriminating", False)
+        form.players.data = ",".join(p.get("players", ["max", "min"]))
+    return form
+
+
+def _preview_context(preview: editor.Preview | None) -> dict[str, Any]:
+    if preview is None:
+        return {"preview": None}
+    return {"preview": preview, "preview_json": preview.to_dict(),
+            "variant_text": {code: VARIANTS[code].sentence(preview.tree, preview.conventions)
+                             for code in VARIANTS}}
+
+
+def _slot_page(who: Any, assignment: Any, form: SlotForm, slot: Slot | None,
+               preview: editor.Preview | None = None, attempts: int = 0, status: int = 200):
+    return render_template("instructor/slot_form.html", staff=who, course=who.course,
+                           assignment=assignment, form=form, slot=slot, attempts=attempts,
+                           regrade_form=RegradeForm(), describe=describe_answer,
+                           **_preview_context(preview)), status
+
+
+@bp.route("/assignments/<int:assignment_id>/slots/new", methods=["GET", "POST"])
+def new_slot(assignment_id: int) -> Any:
+    who, found = staff_for_assignment(current_user, assignment_id)
+    form = SlotForm()
+    if request.method == "GET":
+        return _slot_page(who, found, form, None)
+    preview = None
+    if form.validate_on_submit():
+        try:
+            spec = _slot_input(form)
+            if request.form.get("action") == "preview":
+                preview = editor.preview(current_user, who.course.id, spec)
+            else:
+                made = editor.add_slot(current_user, assignment_id, spec)
+                flash(f"Exercise {made.index + 1} added.", "info")
+                return _back("instructor.edit_assignment", assignment_id=assignment_id)
+        except Invalid as error:
+            flash(str(error), "error")
+            return _slot_page(who, found, form, None, status=400)
+    else:
+        _flash_errors(form)
+    return _slot_page(who, found, form, None, preview)
+
+
+@bp.route("/assignments/<int:assignment_id>/slots/<int:index>", methods=["GET", "POST"])
+def edit_slot(assignment_id: int, index: int) -> Any:
+    who, slot, attempts = editor.editor_slot(current_user, assignment_id, index)
+    if request.method == "GET":
+        return _slot_page(who, slot.assignment, _form_for(slot), slot, attempts=attempts)
+    form = SlotForm()
+    preview = None
+    if form.validate_on_submit():
+        try:
+            spec = _slot_input(form)
+            if request.form.get("action") == "preview":
+                preview = editor.preview(current_user, who.course.id, spec)
+            else:
+                saved = editor.update_slot(current_user, assignment_id, index, spec,
+                                           allow_lower=bool(form.allow_lower.data))
+                message = "Saved."
+                if saved.regraded is not None:
+                    message += f" Regraded: {saved.regraded} attempts changed (see the audit log)."
+                flash(message, "info")
+                return _back("instructor.edit_slot", assignment_id=assignment_id, index=index)
+        except Invalid as error:
+            flash(str(error), "error")
+            return _slot_page(who, slot.assignment, form, slot, attempts=attempts, status=400)
+    else:
+        _flash_errors(form)
+    return _slot_page(who, slot.assignment, form, slot, preview, attempts)
+
+
+@bp.post("/assignments/<int:assignment_id>/slots/<int:index>/delete")
+def delete_slot(assignment_id: int, index: int) -> Any:
+    staff_for_slot(current_user, assignment_id, index, change=True)
+    if RegradeForm().validate_on_submit():
+        editor.delete_slot(current_user, assignment_id, index)
+        flash(f"Exercise {index + 1} deleted with its attempts.", "info")
+    return _back("instructor.edit_assignment", assignment_id=assignment_id)
+
+
+@bp.post("/assignments/<int:assignment_id>/slots/<int:index>/regrade")
+def regrade_slot(assignment_id: int, index: int) -> Any:
+    who, _ = staff_for_slot(current_user, assignment_id, index, change=True)
+    form = RegradeForm()
+    if form.validate_on_submit():
+        log = regrade.regrade_slot(current_user, assignment_id, index,
+                                   allow_lower=bool(form.allow_lower.data))
+        flash("No attempts to regrade." if log is None else
+              f"Regraded {log.attempts_total} attempts: {log.attempts_changed} changed.", "info")
+    return _back("instructor.audit", course_id=who.course.id)
+
+
+@bp.get("/assignments/<int:assignment_id>/slots/<int:index>/tree.test")
+def export_tree(assignment_id: int, index: int) -> Any:
+    text, name = editor.slot_tree_cs188(current_user, assignment_id, index)
+    return Response(text, mimetype="text/plain",
+                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+
+# -- gradebook, statistics, misconceptions, audit ---------------------------------------------
+
+
+@bp.get("/courses/<int:course_id>/gradebook")
+def gradebook_page(course_id: int) -> Any:
+    who, book = gradebook.gradebook(current_user, course_id)
+    return render_template("instructor/gradebook.html", staff=who, course=who.course, book=book)
+
+
+@bp.get("/courses/<int:course_id>/gradebook.csv")
+def gradebook_download(course_id: int) -> Any:
+    return _csv(*gradebook.gradebook_csv(current_user, course_id))
+
+
+def _csv(text: str, name: str) -> Response:
+    return Response(text, mimetype="text/csv",
+                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+
+@bp.get("/courses/<int:course_id>/students/<int:user_id>")
+def student(course_id: int, user_id: int) -> Any:
+    who, person, assignments = gradebook.student_attempts(current_user, course_id, user_id)
+    return render_template("instructor/student.html", staff=who, course=who.course,
+                           student=person, assignments=assignments,
+                           describe=describe_answer,
+                           labels_for=lambda e: exercises.tree_of(e).labels())
+
+
+@bp.get("/courses/<int:course_id>/statistics")
+def statistics_page(course_id: int) -> Any:
+    who, found = stats.statistics(current_user, course_id)
+    histograms = {s.slot_id: charts.column_chart(
+        f"Scores on {a.title}, exercise {s.index + 1}", stats.histogram_labels(), s.histogram,
+        x_label="slot score (best or last attempt)", y_label="students")
+        for a, slots in found for s in slots}
+    return render_template("instructor/statistics.html", staff=who, course=who.course,
+                           assignments=found, histograms=histograms,
+                           labels=stats.histogram_labels())
+
+
+@bp.get("/courses/<int:course_id>/misconceptions")
+def misconceptions_page(course_id: int) -> Any:
+    who, assignments, found = stats.misconceptions(current_user, course_id)
+    codes = found.codes
+    overall = charts.horizontal_bars(
+        "Wrong answers by misconception, whole course", codes,
+        [found.total.get(c, 0) for c in codes], x_label="wrong attempts",
+        y_label="misconception")
+    per_assignment = {a.id: charts.horizontal_bars(
+        f"Wrong answers by misconception: {a.title}", codes,
+        [found.by_assignment.get(a.id, {}).get(c, 0) for c in codes],
+        x_label="wrong attempts", y_label="misconception") for a in assignments}
+    weeks = sorted(found.by_week)
+    over_time = charts.stacked_columns(
+        "Wrong answers by misconception, per week", weeks,
+        {c: [found.by_week[w].get(c, 0) for w in weeks] for c in codes
+         if any(found.by_week[w].get(c, 0) for w in weeks)},
+        x_label="ISO week", y_label="wrong attempts")
+    return render_template("instructor/misconceptions.html", staff=who, course=who.course,
+                           assignments=assignments, found=found, overall=overall,
+                           overall_values=[found.total.get(c, 0) for c in codes],
+                           per_assignment=per_assignment, over_time=over_time, weeks=weeks)
+
+
+@bp.get("/courses/<int:course_id>/audit")
+def audit(course_id: int) -> Any:
+    who = staff(current_user, course_id)
+    logs = regrade.audit_log(current_user, course_id)
+    people = regrade.emails({d["user_id"] for log in logs for d in log.details})
+    return render_template("instructor/audit.html", staff=who, course=who.course, logs=logs,
+                           people=people)
+
+
+# -- how answers read on the drill-down ------------------------------------------------------
+
+
+def describe_answer(kind: str, answer: dict[str, Any] | None, labels: dict[str, str]) -> str:
+    """An answer (or key) in words with node labels, for reading side by side."""
+    if not isinstance(answer, dict):
+        return "—"
+
+    def label(path: str) -> str:
+        return labels.get(path, path or "root")
+
+    def values(mapping: dict[str, Any]) -> str:
+        return ", ".join(f"{label(p)} = {v}" for p, v in sorted(
+            mapping.items(), key=lambda kv: (len(kv[0].split(".")), kv[0]))) or "none"
+
+    try:
+        if kind == "prune":
+            pruned = ", ".join(sorted((label(p) for p in answer.get("pruned", [])),
+                                      key=lambda s: (len(s), s))) or "none"
+            return f"pruned: {pruned}; root value {answer.get('value')}"
+        if kind in ("values", "minimax"):
+            return values(answer.get("values", {}))
+        if kind == "bounds":
+            return "; ".join(f"{label(p)}: α {b[0]}, β {b[1]}" for p, b in sorted(
+                answer.get("bounds", {}).items())) or "none"
+        if kind == "leaf-order":
+            return ", ".join(label(p) for p in answer.get("leaf_order", []))
+        if kind == "best-order":
+            return "; ".join(f"{label(p)}: {order}" for p, order in sorted(
+                answer.get("order", {}).items())) or "as given"
+    except (AttributeError, TypeError, IndexError):
+        pass
+    return json.dumps(answer)
+
+
+# -- the JSON API (on the API blueprint, so /api/openapi.json documents it) --------------------
+
+api = student_api.api
+
+
+class PreviewRequest(BaseModel):
+    kind: str = "prune"
+    conventions: dict[str, str] = Field(default_factory=dict)
+    params: dict[str, Any] = Field(default_factory=dict)
+    tree: list[Any] | None = None  # a fixed tree (nested lists) instead of params
+    players: list[str] | None = None
+
+
+@api.route("GET", "/courses/<int:course_id>/gradebook", summary="The course's gradebook "
+           "(instructors and TAs)", tag="instructor")
+def api_gradebook(course_id: int) -> Any:
+    """Students by assignments: each assignment's points under its score policy (best or last
+    attempt) after the late penalty, each slot's score, and the total."""
+    return jsonify(gradebook.gradebook(g.user, course_id)[1].to_dict())
+
+
+@api.route("GET", "/courses/<int:course_id>/gradebook.csv", summary="The gradebook as CSV",
+           tag="instructor")
+def api_gradebook_csv(course_id: int) -> Any:
+    """One row per student: email, name, one column per assignment, total."""
+    return _csv(*gradebook.gradebook_csv(g.user, course_id))
+
+
+@api.route("GET", "/courses/<int:course_id>/statistics", summary="Item statistics per slot",
+           tag="instructor")
+def api_statistics(course_id: int) -> Any:
+    _, found = stats.statistics(g.user, course_id)
+    return jsonify({"assignments": [{"id": a.id, "title": a.title,
+                                     "slots": [s.to_dict() for s in slots]}
+                                    for a, slots in found]})
+
+
+@api.route("GET", "/courses/<int:course_id>/misconceptions",
+           summary="Wrong answers by misconception code", tag="instructor")
+def api_misconceptions(course_id: int) -> Any:
+    """Per slot, per assignment and per ISO week."""
+    _, _, found = stats.misconceptions(g.user, course_id)
+    return jsonify(found.to_dict())
+
+
+@api.route("GET", "/courses/<int:course_id>/regrades", summary="The regrade audit log",
+           tag="instructor")
+def api_regrades(course_id: int) -> Any:
+    logs = regrade.audit_log(g.user, course_id)
+    return jsonify({"regrades": [{
+        "id": log.id, "at": log.created_at.isoformat() + "Z",
+        "by": log.actor.email if log.actor else None, "what": log.what, "changes": log.changes,
+        "allow_lower": log.allow_lower, "attempts_total": log.attempts_total,
+        "attempts_changed": log.attempts_changed, "details": log.details} for log in logs]})
+
+
+@api.route("POST", "/courses/<int:course_id>/preview", summary="Preview a slot's parameters",
+           tag="instructor", body=PreviewRequest)
+def api_preview(course_id: int, body: PreviewRequest) -> Any:
+    """A sample variant with its key and search, and per misconception the share of sample trees
+    (made without the discriminating constraint) that tell it apart."""
+    tree = None
+    if body.tree is not None:
+        tree = editor.build_tree("nested", nested=body.tree, players=body.players)
+    spec = editor.SlotInput(kind=body.kind, conventions=body.conventions, params=body.params,
+                            tree=tree)
+    return jsonify(editor.preview(g.user, course_id, spec).to_dict())
+
+
+__all__ = ["bp"]

@@ -1,0 +1,125 @@
+// The slot editor: shows the fields of the chosen tree source, runs the tree builder ("draw it")
+// and draws the preview's sample tree with the replay of its reference search.
+
+import { buildTree, TreeView } from "../tree-view.js";
+import { Replay } from "../replay.js";
+
+function showSource(form) {
+  const chosen = form.querySelector('input[name="source"]:checked')?.value || "generate";
+  for (const box of form.querySelectorAll(".source")) box.hidden = box.dataset.source !== chosen;
+}
+
+// -- the tree builder: a node is {value, children}; a node without children is a leaf --------
+
+function fromNested(nested) {
+  if (Array.isArray(nested)) return { value: null, children: nested.map(fromNested) };
+  return { value: Number(nested) || 0, children: [] };
+}
+
+function toNested(node) {
+  return node.children.length ? node.children.map(toNested) : node.value ?? 0;
+}
+
+function mountBuilder(host, field) {
+  let root;
+  try {
+    root = fromNested(JSON.parse(field.value));
+  } catch {
+    root = fromNested([[0, 0], [0, 0]]);
+  }
+  if (!root.children.length) root = { value: null, children: [root] };
+  const list = document.createElement("div");
+  list.className = "builder-list";
+  const drawing = document.createElement("div");
+  drawing.className = "tree-view builder-drawing";
+  host.replaceChildren(list, drawing);
+
+  function button(text, label, action) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = text;
+    b.setAttribute("aria-label", label);
+    b.addEventListener("click", () => { action(); render(); });
+    return b;
+  }
+
+  function item(node, parent, name) {
+    const li = document.createElement("li");
+    const row = document.createElement("div");
+    row.className = "builder-node";
+    const title = document.createElement("span");
+    title.className = "builder-name";
+    title.textContent = name;
+    row.append(title);
+    if (!node.children.length) {
+      const input = document.createElement("input");
+      input.type = "number";
+      input.step = "any";
+      input.value = String(node.value ?? 0);
+      input.setAttribute("aria-label", `Value of leaf ${name}`);
+      input.addEventListener("change", () => { node.value = Number(input.value) || 0; sync(); });
+      row.append(input);
+    }
+    row.append(button("+ child", `Add a child to ${name}`, () => {
+      if (!node.children.length) node.value = null;
+      node.children.push({ value: 0, children: [] });
+    }));
+    if (parent) {
+      row.append(button("remove", `Remove ${name} and its subtree`, () => {
+        parent.children.splice(parent.children.indexOf(node), 1);
+        if (!parent.children.length) parent.value = 0;
+      }));
+    }
+    li.append(row);
+    if (node.children.length) {
+      const ul = document.createElement("ul");
+      node.children.forEach((child, i) => ul.append(item(child, node, `${name}.${i + 1}`)));
+      li.append(ul);
+    }
+    return li;
+  }
+
+  function sync() {
+    field.value = JSON.stringify(toNested(root));
+    try {
+      new TreeView(drawing, buildTree(toNested(root)), { interactive: false, title: "The drawn tree" });
+    } catch (error) {
+      drawing.textContent = String(error);
+    }
+  }
+
+  function render() {
+    const ul = document.createElement("ul");
+    ul.className = "builder-root";
+    ul.append(item(root, null, "root"));
+    list.replaceChildren(ul);
+    sync();
+  }
+  render();
+}
+
+function mountPreview() {
+  const data = document.getElementById("preview-data");
+  if (!data) return;
+  const preview = JSON.parse(data.textContent);
+  const tree = buildTree(preview.tree.tree, preview.tree.players);
+  new TreeView(document.getElementById("preview-tree"), tree,
+    { interactive: false, title: "Sample variant" });
+  const box = document.querySelector(".preview .replay");
+  const view = new TreeView(box.querySelector("[data-replay=tree]"), tree,
+    { interactive: false, rowGap: 84, margin: 104, title: "Replay of the reference search" });
+  new Replay(view, tree, preview.search, box.querySelector("[data-replay=controls]"));
+}
+
+function main() {
+  const form = document.getElementById("slot-form");
+  if (form) {
+    showSource(form);
+    form.addEventListener("change", (e) => { if (e.target.name === "source") showSource(form); });
+    const host = document.getElementById("tree-builder");
+    if (host) mountBuilder(host, document.getElementById(host.dataset.field));
+  }
+  mountPreview();
+}
+
+main();
