@@ -1,7 +1,7 @@
 """The `grader` command. Each room adds its own group of subcommands in a module of this package.
 
 `main` is a Flask group: commands that need the database (`db`, `user`, `course`, `assignment`,
-`demo`) come from the application and run in its context; `tree` and `checkers` need no app.
+`demo`) come from the application and run in its context; `tree`, `checkers` and `engine` need no app.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from flask.cli import FlaskGroup
 
 from grader import create_app
 from grader.cli.checkers import checkers
+from grader.cli.engine import engine
 from grader.cli.tree import tree
 
 
@@ -24,3 +25,4 @@ def main() -> None:
 
 main.add_command(tree)
 main.add_command(checkers)
+main.add_command(engine)
