@@ -354,7 +354,8 @@ def main(argv: list[str] | None = None) -> int:
                         "(default: a third of --seconds)")
     parser.add_argument("--clients", type=int, default=100)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--worker-class", default="gthread", choices=["sync", "gthread"])
+    parser.add_argument("--worker-class", default="sync", choices=["sync", "gthread"],
+                        help="sync: what `make run` and the Dockerfile serve with")
     parser.add_argument("--wrong-share", type=float, default=0.5,
                         help="share of wrong answers (they get the misconception analysis)")
     parser.add_argument("--exercises", choices=["graded", "practice"], default="graded",
