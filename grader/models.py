@@ -24,6 +24,11 @@ def utcnow() -> dt.datetime:
     return dt.datetime.now(dt.UTC).replace(tzinfo=None)
 
 
+def iso_utc(moment: dt.datetime | None) -> str | None:
+    """A stored time (naive, UTC) as the API writes it: ISO 8601 with a Z."""
+    return moment.isoformat() + "Z" if moment is not None else None
+
+
 class Base(DeclarativeBase):
     # Named constraints: Alembic's batch mode on SQLite needs names to alter them later.
     metadata = sa.MetaData(naming_convention={

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
@@ -10,7 +9,7 @@ import sqlalchemy as sa
 
 from grader.extensions import db
 from grader.gametree import KINDS, Conventions, Tree, grade, solve
-from grader.models import Assignment, Attempt, Exercise, Slot, User, utcnow
+from grader.models import Assignment, Attempt, Exercise, Slot, User, iso_utc, utcnow
 from grader.services import Conflict, Forbidden, Invalid, NotFound
 from grader.services.courses import taught_course_ids
 from grader.services.exercises import (
@@ -115,10 +114,6 @@ def visible_solution(exercise: Exercise) -> dict[str, Any] | None:
     return solution(exercise) if solution_visible(exercise) else None
 
 
-def _iso(moment: dt.datetime) -> str:
-    return moment.isoformat() + "Z"
-
-
 def describe(attempt: Attempt, solution: dict[str, Any] | None = None) -> dict[str, Any]:
     """An attempt as the API shows it, with the solution the caller was allowed to give."""
     return {
@@ -136,7 +131,7 @@ def describe(attempt: Attempt, solution: dict[str, Any] | None = None) -> dict[s
         "seed": attempt.seed,
         "generator_version": attempt.generator_version,
         "conventions": attempt.conventions,
-        "created_at": _iso(attempt.created_at),
+        "created_at": iso_utc(attempt.created_at),
         "solution": solution,
     }
 

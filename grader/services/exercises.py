@@ -18,7 +18,7 @@ from grader.gametree import (
     generate,
     parse_leaves,
 )
-from grader.models import Assignment, Attempt, Exercise, Slot, User, utcnow
+from grader.models import Assignment, Attempt, Exercise, Slot, User, iso_utc, utcnow
 from grader.services import Forbidden, Invalid, NotFound
 from grader.services.courses import get_slot, taught_course_ids
 from grader.services.lateness import slot_closes_at
@@ -238,6 +238,6 @@ def describe(exercise: Exercise) -> dict[str, Any]:
         "attempts_used": stats[0],
         "practice_allowed": bool(slot and slot.practice_allowed),
         "replay_allowed": True if slot is None else slot.replay_allowed,
-        "due_at": due.isoformat() + "Z" if due else None,
+        "due_at": iso_utc(due),
         "solution_available": solution_visible(exercise, stats),
     }

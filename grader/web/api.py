@@ -10,6 +10,7 @@ from flask_login import current_user
 from grader.extensions import csrf
 from grader.models import Assignment as AssignmentModel
 from grader.models import Exercise as ExerciseModel
+from grader.models import iso_utc
 from grader.services import accounts, attempts, courses, exercises
 from grader.web import schemas
 from grader.web.openapi import Api, error_response
@@ -57,16 +58,13 @@ def _exercise(exercise: ExerciseModel) -> schemas.Exercise:
 
 
 def _assignment(assignment: AssignmentModel) -> schemas.Assignment:
-    def iso(moment: Any) -> str | None:
-        return moment.isoformat() + "Z" if moment else None
-
     return schemas.Assignment(
         id=assignment.id, title=assignment.title, course_id=assignment.course_id,
-        course=assignment.course.name, preset=assignment.preset, due_at=iso(assignment.due_at),
+        course=assignment.course.name, preset=assignment.preset, due_at=iso_utc(assignment.due_at),
         slots=[schemas.Slot(
             index=s.index, title=s.title, kind=s.kind, attempts_allowed=s.attempts_allowed,
             practice_allowed=s.practice_allowed, replay_allowed=s.replay_allowed,
-            due_at=iso(s.effective_due_at),
+            due_at=iso_utc(s.effective_due_at),
             urls={"exercise": url_for("api.slot_exercise", assignment_id=assignment.id,
                                       index=s.index),
                   "page": url_for("pages.slot", assignment_id=assignment.id, index=s.index)})
