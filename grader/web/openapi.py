@@ -75,6 +75,7 @@ class Api:
     title: str
     version: str
     operations: list[Operation] = field(default_factory=list)
+    public_endpoints: set[str] = field(default_factory=set)  # no authentication
 
     def route(self, method: str, rule: str, *, summary: str, tag: str,
               body: type[BaseModel] | None = None, query: type[BaseModel] | None = None,
@@ -101,8 +102,11 @@ class Api:
 
             self.blueprint.add_url_rule(rule, endpoint=fn.__name__, view_func=view,
                                         methods=[method])
+            endpoint = f"{self.blueprint.name}.{fn.__name__}"
+            if public:
+                self.public_endpoints.add(endpoint)
             self.operations.append(Operation(
-                method=method, rule=rule, endpoint=f"{self.blueprint.name}.{fn.__name__}",
+                method=method, rule=rule, endpoint=endpoint,
                 summary=summary, tag=tag, body=body, query=query, response=response,
                 status=status, public=public, description=(fn.__doc__ or "").strip()))
             return view
@@ -110,7 +114,7 @@ class Api:
         return decorate
 
     def is_public(self, endpoint: str | None) -> bool:
-        return any(op.endpoint == endpoint and op.public for op in self.operations)
+        return endpoint in self.public_endpoints
 
     def spec(self, app: Flask) -> dict[str, Any]:
         """The OpenAPI 3.1 document of every registered operation."""
