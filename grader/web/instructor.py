@@ -24,7 +24,16 @@ from wtforms.fields.choices import SelectChoice
 
 from grader.gametree import VARIANTS, Conventions, Tree
 from grader.models import Slot
-from grader.services import Invalid, courses, editor, exercises, gradebook, regrade, roster
+from grader.services import (
+    Conflict,
+    Invalid,
+    courses,
+    editor,
+    exercises,
+    gradebook,
+    regrade,
+    roster,
+)
 from grader.services import statistics as stats
 from grader.services.staff import (
     may_open_dashboard,
@@ -377,9 +386,10 @@ def edit_slot(assignment_id: int, index: int) -> Any:
                     message += f" Regraded: {saved.regraded} attempts changed (see the audit log)."
                 flash(message, "info")
                 return _back("instructor.edit_slot", assignment_id=assignment_id, index=index)
-        except Invalid as error:
+        except (Invalid, Conflict) as error:
             flash(str(error), "error")
-            return _slot_page(who, slot.assignment, form, slot, attempts=attempts, status=400)
+            return _slot_page(who, slot.assignment, form, slot, attempts=attempts,
+                              status=409 if isinstance(error, Conflict) else 400)
     else:
         _flash_errors(form)
     return _slot_page(who, slot.assignment, form, slot, preview, attempts)

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import csv
+import io
+import re
+
 import pytest
 from instructor_support import (
     ALICE,
+    BOB,
+    TA,
     TEACHER,
     answer,
     csrf_from,
@@ -43,3 +49,144 @@ def test_every_page_renders_for_the_instructor(client, app, teacher):
         response = client.get(url)
         assert response.status_code == 200, url
         assert "Traceback" not in response.get_data(as_text=True)
+
+
+def test_create_course_and_assignment_through_the_forms(client, teacher):
+    response = _post(client, "/instructor/courses", "/instructor/", {"name": "Adversarial search"},
+                     follow_redirects=True)
+    html = response.get_data(as_text=True)
+    assert "Adversarial search" in html and 'data-role="join-code"' in html
+    course_id = int(re.search(r"/instructor/courses/(\d+)/roster", html).group(1))
+    page = f"/instructor/courses/{course_id}/assignments/new"
+    response = _post(client, page, page, {"title": "From a preset", "preset": "standard",
+                                           "due_at": "2030-01-31T23:59",
+                                           "late_percent_per_day": "10",
+                                           "score_policy": "last"}, follow_redirects=True)
+    html = response.get_data(as_text=True)
+    assert "Values returned" in html and "Assignment created" in html
+
+
+@pytest.mark.parametrize(("source", "fields"), [
+    ("leaves", {"leaves": "3,12,8,2,4,6,14,5,2", "leaf_branching": "3", "leaf_depth": "2"}),
+    ("nested", {"nested": "[[3, 12, 8], [2, 4, 6], [14, 5, 2]]"}),
+    ("draw", {"drawn": "[[3, 12, 8], [2, 4, 6], [14, 5, 2]]"}),
+])
+def test_textbook_slot_from_each_source(client, app, teacher, source, fields):
+    page = f"/instructor/assignments/{teacher.assignment_id}/slots/new"
+    data = {"title": f"From {source}", "kind": "prune", "source": source, "ties": "prune",
+            "values_rule": "soft", "order": "ltr", "attempts_allowed": "2", "action": "save",
+            "players": "max,min", **fields}
+    response = _post(client, page, page, data, follow_redirects=True)
+    assert f"From {source}" in response.get_data(as_text=True)
+    export = client.get(f"/instructor/assignments/{teacher.assignment_id}/slots/2/tree.test")
+    assert export.status_code == 200
+    assert export.headers["Content-Disposition"].startswith("attachment")
+    assert "GraphGameTreeTest" in export.get_data(as_text=True)
+
+
+def test_cs188_import_through_the_form(client, teacher):
+    from grader.gametree import Tree
+
+    text = Tree.from_nested([[3, 12, 8], [2, 4, 6], [14, 5, 2]]).to_cs188()
+    page = f"/instructor/assignments/{teacher.assignment_id}/slots/new"
+    data = {"title": "CS188", "kind": "prune", "source": "cs188", "ties": "explore",
+            "values_rule": "soft", "order": "ltr", "action": "save", "cs188": "",
+            "cs188_file": (io.BytesIO(text.encode()), "tree.test")}
+    response = _post(client, page, page, data, follow_redirects=True,
+                     content_type="multipart/form-data")
+    assert "CS188" in response.get_data(as_text=True)
+    assert client.get(f"/instructor/assignments/{teacher.assignment_id}/slots/2").status_code == 200
+
+
+def test_preview_page_shows_key_replay_data_and_separations(client, teacher):
+    page = f"/instructor/assignments/{teacher.assignment_id}/slots/new"
+    response = _post(client, page, page, {
+        "kind": "prune", "source": "generate", "depth": "3", "branching": "2-3",
+        "values": "-9..9", "min_cutoffs": "1", "ties": "prune", "values_rule": "soft",
+        "order": "ltr", "action": "preview"})
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200
+    assert 'id="preview-data"' in html and 'data-code="shallow-cutoffs"' in html
+    assert "needs a deep cutoff" in html  # depth 3 cannot tell shallow cutoffs apart
+
+
+def test_bad_editor_input_is_reported(client, teacher):
+    page = f"/instructor/assignments/{teacher.assignment_id}/slots/new"
+    response = _post(client, page, page, {"kind": "prune", "source": "nested",
+                                           "nested": "[[1, 2], [3", "ties": "prune",
+                                           "values_rule": "soft", "order": "ltr",
+                                           "action": "save"})
+    assert response.status_code == 400 and "nested list is not valid" in \
+        response.get_data(as_text=True)
+
+
+def test_gradebook_page_csv_and_json(client, app, teacher):
+    answer(app, ALICE, teacher.assignment_id, 0, textbook_key())
+    html = client.get(f"/instructor/courses/{teacher.course_id}/gradebook").get_data(as_text=True)
+    assert f'data-email="{ALICE}"' in html and "1.00" in html
+    for url in (f"/instructor/courses/{teacher.course_id}/gradebook.csv",
+                f"/api/courses/{teacher.course_id}/gradebook.csv"):
+        response = client.get(url)
+        assert response.mimetype == "text/csv"
+        assert response.headers["Content-Disposition"].startswith("attachment; filename=")
+        rows = {r["email"]: r for r in csv.DictReader(io.StringIO(response.get_data(as_text=True)))}
+        assert rows[ALICE]["Homework 1 (/2)"] == "1.00" and rows[BOB]["total (/2)"] == "0.00"
+    data = client.get(f"/api/courses/{teacher.course_id}/gradebook").get_json()
+    assert data["assignments"][0]["score_policy"] == "best"
+    assert {s["email"] for s in data["students"]} == {ALICE, BOB}
+
+
+def test_statistics_and_misconception_pages_have_accessible_charts(client, app, teacher):
+    answer(app, ALICE, teacher.assignment_id, 0, {"pruned": [], "value": 3})
+    answer(app, BOB, teacher.assignment_id, 0, textbook_key())
+    stats = client.get(f"/instructor/courses/{teacher.course_id}/statistics").get_data(
+        as_text=True)
+    assert 'role="img"' in stats and "<title" in stats and "Score as a table" in stats
+    assert 'data-role="discrimination">1.00' in stats
+    page = client.get(f"/instructor/courses/{teacher.course_id}/misconceptions").get_data(
+        as_text=True)
+    assert "Wrong answers by misconception, whole course" in page
+    assert "no-pruning: 1" in page and "per week" in page
+    data = client.get(f"/api/courses/{teacher.course_id}/misconceptions").get_json()
+    assert data["total"] == {"no-pruning": 1}
+    statistics = client.get(f"/api/courses/{teacher.course_id}/statistics").get_json()
+    assert statistics["assignments"][0]["slots"][0]["share_perfect"] == 0.5
+
+
+def test_regrade_button_and_audit_log(client, app, teacher):
+    answer(app, ALICE, teacher.assignment_id, 0, textbook_key())
+    page = f"/instructor/assignments/{teacher.assignment_id}/slots/0"
+    response = _post(client, f"{page}/regrade", page, {}, follow_redirects=True)
+    html = response.get_data(as_text=True)
+    assert "Regraded 1 attempts: 0 changed" in html and "no score went down" in html
+    logs = client.get(f"/api/courses/{teacher.course_id}/regrades").get_json()["regrades"]
+    assert logs[0]["by"] == TEACHER and logs[0]["changes"] == {"reason": "manual regrade"}
+
+
+def test_roster_page_import_role_remove_and_join_code(client, app, teacher):
+    c = teacher.course_id
+    roster_page = f"/instructor/courses/{c}/roster"
+    response = _post(client, f"{roster_page}/import", roster_page,
+                     {"csv_text": "", "csv_file": (io.BytesIO(b"email,name\nzed@example.com,Zed\n"),
+                                                   "students.csv")},
+                     content_type="multipart/form-data", follow_redirects=True)
+    assert "1 new accounts" in response.get_data(as_text=True)
+    response = _post(client, f"{roster_page}/{teacher.ids[BOB]}/role", roster_page,
+                     {"role": "ta"}, follow_redirects=True)
+    assert "Role changed" in response.get_data(as_text=True)
+    response = _post(client, f"{roster_page}/{teacher.ids[ALICE]}/remove", roster_page, {},
+                     follow_redirects=True)
+    assert "attempts are kept" in response.get_data(as_text=True)
+    course_page = f"/instructor/courses/{c}"
+    response = _post(client, f"{course_page}/join-code", course_page, {}, follow_redirects=True)
+    assert teacher.join_code not in response.get_data(as_text=True)
+    response = _post(client, f"{course_page}/join-code/expire", course_page,
+                     {"expires_at": "2020-01-01T00:00"}, follow_redirects=True)
+    assert "expired" in response.get_data(as_text=True)
+
+
+def test_ta_sees_a_read_only_editor(client, auth, room):
+    auth.login(TA)
+    html = client.get(f"/instructor/assignments/{room.assignment_id}/slots/0").get_data(
+        as_text=True)
+    assert "a TA (read only)" in html and 'value="save"' not in html and 'value="preview"' in html
