@@ -33,7 +33,7 @@ from grader.checkers.ladder import LADDER, Player, player_from_name
 from grader.checkers.parallel import root_parallel
 from grader.checkers.pdn import Game, InvalidPdnError, read_game, read_games, write_games
 from grader.checkers.perft import divide, perft
-from grader.checkers.play import load_ballots, play_game, play_match
+from grader.checkers.play import Forfeit, load_ballots, play_game, play_match
 
 __all__ = [
     "BLACK",
@@ -46,6 +46,7 @@ __all__ = [
     "Bitboard",
     "Board",
     "Color",
+    "Forfeit",
     "Game",
     "IllegalMoveError",
     "InvalidFenError",

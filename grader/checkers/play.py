@@ -15,6 +15,15 @@ BALLOTS_FILE = Path(__file__).resolve().parents[2] / "exercises" / "checkers" / 
 MAX_PLIES = 400  # a safety net; the 40-move rule and repetition end real games long before
 
 
+class Forfeit(Exception):
+    """Raised by a player's ``choose_move`` to lose the game at once: an engine that crashed, ran
+    out of time or answered an illegal move. ``reason`` goes into the PDN's Termination header."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
 def load_ballots(path: Path = BALLOTS_FILE) -> list[tuple[str, tuple[str, ...]]]:
     """(name, three PDN moves) per ballot line; lines starting with # are comments."""
     ballots = []
@@ -32,7 +41,7 @@ def play_game(black: Player, white: Player, *, fen: str | None = None,
     """Play one game to its end (Board.outcome) and return it as a PDN game.
 
     `opening` moves are played first, for both sides (a ballot). A game cut by `max_plies`
-    is recorded with the result `*`.
+    is recorded with the result `*`. A player whose `choose_move` raises `Forfeit` loses at once.
     """
     board = Board(fen) if fen else Board()
     game = Game(headers={
@@ -50,7 +59,12 @@ def play_game(black: Player, white: Player, *, fen: str | None = None,
             on_move(board, move)
     while (outcome := board.outcome()) is None and len(game.moves) < max_plies:
         player = black if board.turn == BLACK else white
-        move = player.choose_move(board)
+        try:
+            move = player.choose_move(board)
+        except Forfeit as forfeit:
+            game.result = "0-1" if board.turn == BLACK else "1-0"
+            game.headers["Termination"] = f"forfeit: {forfeit.reason}"
+            return game
         if not board.is_legal(move):
             raise RuntimeError(f"{player.name} chose the illegal move {move.pdn()!r}")
         board.push(move)
@@ -58,8 +72,9 @@ def play_game(black: Player, white: Player, *, fen: str | None = None,
         if on_move:
             on_move(board, move)
     game.result = outcome.result() if outcome else "*"
-    if outcome:
-        game.headers["Termination"] = outcome.termination.value
+    game.headers["Termination"] = (
+        outcome.termination.value if outcome else f"unfinished after {max_plies} plies"
+    )
     return game
 
 

@@ -11,16 +11,16 @@ test's score is for playing the game through, whatever its result; results feed 
 
 from __future__ import annotations
 
-import datetime
 import random
 from typing import Any
 
 from grader.checkers import (
-    BLACK,
     Board,
-    Game,
+    Forfeit,
     IllegalMoveError,
     InvalidMoveError,
+    Move,
+    play_game,
     player_from_name,
 )
 from grader.harness.sandbox import EngineProcess
@@ -34,70 +34,78 @@ def pick_ballots(ballots: list[tuple[str, tuple[str, ...]]], count: int,
     return random.Random(seed).sample(ballots, min(count, len(ballots)))
 
 
+class SandboxedPlayer:
+    """The student's engine as a player: every move asked of the sandboxed process and checked
+    against the harness's own board. A verdict or an illegal move forfeits the game."""
+
+    def __init__(self, process: EngineProcess, test: TestCase, name: str = "engine") -> None:
+        self.process = process
+        self.test = test
+        self.name = name
+        self.cpu = self.wall = 0.0
+        self.forfeit: tuple[Verdict, str] | None = None
+
+    def _lose(self, verdict: Verdict, why: str) -> Forfeit:
+        self.forfeit = (verdict, why)
+        return Forfeit(f"{verdict.value} ({DESCRIPTIONS[verdict]})")
+
+    def choose_move(self, board: Board) -> Move:
+        fen = board.fen()
+        test = self.test
+        outcome = self.process.call(
+            "choose_move", [fen, test.params["time_per_move"]], test.cpu, test.wall
+        )
+        self.cpu += outcome.cpu
+        self.wall += outcome.wall
+        if outcome.verdict is not None:
+            why = outcome.detail or ""
+            if outcome.traceback:
+                why += "\n" + outcome.traceback
+            raise self._lose(outcome.verdict, f"choose_move on {fen}: {why}")
+        text = outcome.result
+        if not isinstance(text, str):
+            raise self._lose(
+                Verdict.PROTOCOL,
+                f"choose_move must return a string, got {type(text).__name__} on {fen}",
+            )
+        try:
+            return board.parse_pdn(text)
+        except (InvalidMoveError, IllegalMoveError) as exc:
+            raise self._lose(Verdict.ILLEGAL_MOVE, f"{text[:60]!r} on {fen}: {exc}") from None
+
+
 def play_test(test: TestCase, process: EngineProcess) -> TestResult:
     p = test.params
     student_black = p["colour"] == "black"
     opponent = player_from_name(p["opponent"], seed=p["seed"])
-    engine_name = "engine"
-    game = Game(headers={
-        "Event": "Alpha-Beta Grader engine check",
-        "Date": datetime.date.today().strftime("%Y.%m.%d"),
-        "Black": engine_name if student_black else opponent.name,
-        "White": opponent.name if student_black else engine_name,
-        "Opening": f"ballot {p['ballot']}: {' '.join(p['opening'])}",
-    })
-    board = Board()
-    for text in p["opening"]:
-        game.moves.append(board.push_pdn(text))
-    cpu = wall = 0.0
-    forfeit: tuple[Verdict, str] | None = None
-    while board.outcome() is None and len(game.moves) < p["max_plies"]:
-        if (board.turn == BLACK) == student_black:
-            fen = board.fen()
-            outcome = process.call("choose_move", [fen, p["time_per_move"]], test.cpu,
-                                   test.wall)
-            cpu += outcome.cpu
-            wall += outcome.wall
-            if outcome.verdict is not None:
-                why = f"{outcome.detail}" if outcome.detail else ""
-                if outcome.traceback:
-                    why += "\n" + outcome.traceback
-                forfeit = (outcome.verdict, f"choose_move on {fen}: {why}")
-                break
-            text = outcome.result
-            if not isinstance(text, str):
-                forfeit = (Verdict.PROTOCOL, f"choose_move must return a string, got "
-                           f"{type(text).__name__} on {fen}")
-                break
-            try:
-                move = board.parse_pdn(text)
-            except (InvalidMoveError, IllegalMoveError) as exc:
-                forfeit = (Verdict.ILLEGAL_MOVE, f"{text[:60]!r} on {fen}: {exc}")
-                break
-        else:
-            move = opponent.choose_move(board)
-        board.push(move)
-        game.moves.append(move)
-    if forfeit:
-        verdict, why = forfeit
-        game.result = "0-1" if student_black else "1-0"
-        game.headers["Termination"] = f"forfeit: {verdict.value} ({DESCRIPTIONS[verdict]})"
+    student = SandboxedPlayer(process, test)
+    black, white = (student, opponent) if student_black else (opponent, student)
+    game = play_game(
+        black,
+        white,
+        opening=tuple(p["opening"]),
+        max_plies=p["max_plies"],
+        headers={
+            "Event": "Alpha-Beta Grader engine check",
+            "Opening": f"ballot {p['ballot']}: {' '.join(p['opening'])}",
+        },
+    )
+    if student.forfeit:
+        verdict, why = student.forfeit
     else:
         verdict = Verdict.PASSED
-        end = board.outcome()
-        game.result = end.result() if end else "*"
-        game.headers["Termination"] = end.termination.value if end else \
-            f"unfinished after {p['max_plies']} plies (counted as a draw)"
+        if game.result == "*":
+            game.headers["Termination"] += " (counted as a draw)"
     score = _score(game.result, student_black)
     text = (f"{'won' if score == 1 else 'lost' if score == 0 else 'drew'} "
             f"({game.result}, {game.headers['Termination']}) in {len(game.moves)} plies")
-    if forfeit:
-        text = f"lost by forfeit: {forfeit[0].value}: {forfeit[1]}"
+    if student.forfeit:
+        text = f"lost by forfeit: {verdict.value}: {why}"
     extra: dict[str, Any] = {"opponent": p["opponent"], "colour": p["colour"],
                              "ballot": p["ballot"], "result": game.result,
                              "points": score, "plies": len(game.moves), "pdn": game.pdn()}
     return result_of(test, verdict, text, test.points if verdict is Verdict.PASSED else 0.0,
-                     cpu, wall, **extra)
+                     student.cpu, student.wall, **extra)
 
 
 def _score(result: str, student_black: bool) -> float:

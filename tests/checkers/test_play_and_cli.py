@@ -9,7 +9,7 @@ from click.testing import CliRunner
 from grader.checkers.board import Board
 from grader.checkers.ladder import player_from_name
 from grader.checkers.pdn import read_game, read_games
-from grader.checkers.play import load_ballots, play_game, play_match
+from grader.checkers.play import Forfeit, load_ballots, play_game, play_match
 from grader.cli import main
 
 
@@ -29,6 +29,30 @@ def test_a_game_between_two_engines_ends_by_the_rules_and_its_pdn_reads_back():
     assert end.outcome() is not None and game.result == end.outcome().result()
     again = read_game(game.pdn())
     assert again.moves == game.moves and again.result == game.result
+
+
+class Resigner:
+    """A player that forfeits on its first turn."""
+
+    name = "resigner"
+
+    def choose_move(self, board):
+        raise Forfeit("TLE (ran out of time)")
+
+
+def test_a_forfeit_loses_the_game_at_once_for_either_colour():
+    black_loses = play_game(Resigner(), player_from_name("random", seed=1))
+    assert black_loses.result == "0-1" and black_loses.moves == []
+    assert black_loses.headers["Termination"] == "forfeit: TLE (ran out of time)"
+    white_loses = play_game(player_from_name("random", seed=1), Resigner())
+    assert white_loses.result == "1-0" and len(white_loses.moves) == 1
+    assert read_game(white_loses.pdn()).result == "1-0"
+
+
+def test_a_game_cut_by_max_plies_is_unfinished():
+    game = play_game(player_from_name("random", 1), player_from_name("random", 2), max_plies=6)
+    assert game.result == "*" and len(game.moves) == 6
+    assert game.headers["Termination"] == "unfinished after 6 plies"
 
 
 def test_a_balloted_match_starts_each_game_from_its_ballot():
