@@ -128,18 +128,28 @@ class Phase:
 
 
 async def _client_loop(port: int, client: Client, phase: Phase, kind: str,
-                       deadline: float, rng: random.Random, wrong_share: float) -> None:
+                       deadline: float, rng: random.Random, wrong_share: float,
+                       interval: float | None) -> None:
+    """Closed loop (`interval` None): the next request as soon as the last one is answered.
+    Paced: one request every `interval` seconds, its latency counted from when it was due, so
+    a server that falls behind is charged for the wait (no coordinated omission)."""
     connection = Connection(port)
     auth = {"Authorization": f"Bearer {client.token}"}
     path = "/api/ping" if kind == "ping" else f"/api/exercises/{client.exercise_id}/attempts"
+    due = time.perf_counter() + (rng.random() * interval if interval else 0.0)
     while time.perf_counter() < deadline:
+        if interval:
+            await asyncio.sleep(max(0.0, due - time.perf_counter()))
+            if due >= deadline:
+                break
         body = b""
         headers = dict(auth)
         if kind == "submit":
             answer = client.wrong if rng.random() < wrong_share else client.right
             body = json.dumps({"answer": answer}).encode()
             headers["Content-Type"] = "application/json"
-        start = time.perf_counter()
+        start = due if interval else time.perf_counter()
+        due += interval or 0.0
         try:
             status, data = await connection.request(
                 "GET" if kind == "ping" else "POST", path, headers, body)
@@ -159,12 +169,13 @@ async def _client_loop(port: int, client: Client, phase: Phase, kind: str,
 
 
 async def _run_phase(server: Server, clients: list[Client], kind: str, seconds: float,
-                     wrong_share: float = 0.0) -> Phase:
+                     wrong_share: float = 0.0, rate: float | None = None) -> Phase:
     phase = Phase(kind, seconds)
     server_cpu, client_cpu = server.cpu_seconds(), time.process_time()
     deadline = time.perf_counter() + seconds
     await asyncio.gather(*(
-        _client_loop(server.port, c, phase, kind, deadline, random.Random(i), wrong_share)
+        _client_loop(server.port, c, phase, kind, deadline, random.Random(i), wrong_share,
+                     len(clients) / rate if rate else None)
         for i, c in enumerate(clients)))
     phase.server_cpu = server.cpu_seconds() - server_cpu
     phase.client_cpu = time.process_time() - client_cpu
@@ -293,7 +304,8 @@ def _stored_attempts(folder: Path) -> set[int]:
 
 
 def run(seconds: float, clients: int, workers: int, worker_class: str, write_begin: str,
-        ping_seconds: float, wrong_share: float, mode: str = "graded") -> dict[str, Any]:
+        ping_seconds: float, wrong_share: float, mode: str = "graded",
+        rate: float | None = None) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="grader-load-") as tmp:
         folder = Path(tmp)
         prepared = _prepare(folder, clients, write_begin, mode)
@@ -301,13 +313,15 @@ def run(seconds: float, clients: int, workers: int, worker_class: str, write_beg
         try:
             server.wait_ready()
             ceiling = asyncio.run(_run_phase(server, prepared, "ping", ping_seconds))
-            load = asyncio.run(_run_phase(server, prepared, "submit", seconds, wrong_share))
+            load = asyncio.run(_run_phase(server, prepared, "submit", seconds, wrong_share,
+                                          rate))
         finally:
             server.stop()
         stored = _stored_attempts(folder)
     missing = load.acknowledged - stored
     result = {"write_begin": write_begin, "workers": workers, "worker_class": worker_class,
-              "clients": clients, "wrong_share": wrong_share, "exercises": mode, "ceiling": ceiling.summary(), "load": load.summary(),
+              "clients": clients, "wrong_share": wrong_share, "exercises": mode,
+              "offered_rate": rate, "ceiling": ceiling.summary(), "load": load.summary(),
               "acknowledged": len(load.acknowledged), "stored": len(stored),
               "missing": len(missing)}
     cpu = result["load"]["server_cpu_ms_per_request"]
@@ -328,7 +342,9 @@ def _report(result: dict[str, Any]) -> None:
     load, ceiling = result["load"], result["ceiling"]
     print(f"writes BEGIN {result['write_begin']}, gunicorn -w {result['workers']} "
           f"-k {result['worker_class']}, {result['clients']} concurrent clients, "
-          f"{result['wrong_share']:.0%} of answers wrong, {result['exercises']} exercises")
+          f"{result['wrong_share']:.0%} of answers wrong, {result['exercises']} exercises, "
+          + (f"submissions paced at {result['offered_rate']} /s in all"
+             if result["offered_rate"] else "closed loop"))
     print(f"{'phase':<10}{'requests':>10}{'req/s':>10}{'p50 ms':>10}{'p99 ms':>10}{'errors':>8}"
           f"{'server CPU ms/req':>19}{'client CPU ms/req':>19}")
     for row in (ceiling, load):
@@ -361,6 +377,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--exercises", choices=["graded", "practice"], default="graded",
                         help="assignment variants (limits checked under the write lock) or "
                              "practice exercises")
+    parser.add_argument("--rate", type=float, help="pace the submissions at this many per "
+                        "second in all (default: closed loop, each client as fast as answered)")
     parser.add_argument("--compare-deferred", action="store_true",
                         help="also run with deferred write transactions and count lock errors")
     parser.add_argument("--quick", action="store_true", help="a few seconds, 10 clients")
@@ -370,13 +388,13 @@ def main(argv: list[str] | None = None) -> int:
         args.seconds, args.clients = min(args.seconds, 3.0), min(args.clients, 10)
     ping_seconds = args.ping_seconds or max(1.0, args.seconds / 3)
     results = [run(args.seconds, args.clients, args.workers, args.worker_class, "IMMEDIATE",
-                   ping_seconds, args.wrong_share, args.exercises)]
+                   ping_seconds, args.wrong_share, args.exercises, args.rate)]
     _report(results[0])
     if args.compare_deferred:
         print()
         results.append(run(min(args.seconds, 10.0), args.clients, args.workers,
                            args.worker_class, "DEFERRED", ping_seconds, args.wrong_share,
-                           args.exercises))
+                           args.exercises, args.rate))
         _report(results[-1])
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
