@@ -164,6 +164,27 @@ def demo(preset: str) -> None:
         click.echo(f"login: {email} / {password}")
 
 
+@click.command("gradebook")
+@click.argument("course_ref")
+@click.option("--csv", "as_csv", is_flag=True, help="CSV (the default is JSON).")
+@with_appcontext
+def gradebook(course_ref: str, as_csv: bool) -> None:
+    """Print a course's gradebook (by id or exact name), as the dashboard computes it."""
+    from grader.services import ServiceError, courses
+    from grader.services import gradebook as book
+
+    try:
+        found = book.build(courses.find_course(course_ref).id)
+    except ServiceError as error:
+        _fail(error)
+    if as_csv:
+        click.echo(found.to_csv(), nl=False)
+    else:
+        import json
+
+        click.echo(json.dumps(found.to_dict(), indent=2))
+
+
 def init_app(app: Flask) -> None:
-    for command in (user, course, assignment, demo):
+    for command in (user, course, assignment, demo, gradebook):
         app.cli.add_command(command)

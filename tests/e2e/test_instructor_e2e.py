@@ -128,3 +128,30 @@ def test_course_assignment_student_gradebook_chart_and_csv(page, browser, live_s
         page.get_by_role("link", name=name, exact=True).click()
         page.wait_for_load_state()
         _shot(page, screenshots, name.lower().replace(" ", "-"))
+
+
+def test_textbook_tree_drawn_in_the_builder(page, live_server, screenshots) -> None:
+    _login(page, INSTRUCTOR)
+    page.goto("/instructor/")
+    page.get_by_label("Course name").fill("Builder course")
+    page.get_by_role("button", name="Create course").click()
+    page.get_by_role("link", name="New assignment").click()
+    page.get_by_label("Title").fill("Textbook trees")
+    page.get_by_role("button", name="Create assignment").click()
+    page.get_by_role("link", name="Add an exercise").click()
+    page.get_by_label("Fixed: draw it").check()
+    expect(page.locator('[data-source="generate"]')).to_be_hidden()
+    # The builder starts from [[0, 0], [0, 0]]: give the root a third child, then leaf values.
+    page.get_by_role("button", name="Add a child to root", exact=True).click()
+    values = {"root.1.1": 3, "root.1.2": 12, "root.2.1": 2, "root.2.2": 4, "root.3": 14}
+    for name, value in values.items():
+        page.get_by_label(f"Value of leaf {name}", exact=True).fill(str(value))
+        page.get_by_label(f"Value of leaf {name}", exact=True).dispatch_event("change")
+    expect(page.locator(".builder-drawing .node")).to_have_count(8)
+    _shot(page, screenshots, "builder")
+    page.get_by_label("Title").fill("Drawn tree")
+    page.get_by_role("button", name="Add exercise").click()
+    page.get_by_role("link", name="Drawn tree").click()
+    assert page.locator("#nested").input_value() == "[[3, 12], [2, 4], 14]"
+    page.get_by_role("button", name="Preview").click()
+    expect(page.locator('[data-role="key"]')).to_have_text("pruned: H; root value 14")
