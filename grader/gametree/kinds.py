@@ -16,6 +16,7 @@ Scoring (every total lies in [0, 1]):
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -47,6 +48,8 @@ class Grade:
     diagnosis_text: str | None = None
     first_wrong: dict[str, Any] | None = None
     key: dict[str, Any] = field(default_factory=dict)
+    # The reference search the key comes from (for the replay); not part of the stored grade.
+    search: SearchResult | None = field(default=None, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -117,23 +120,26 @@ class ExerciseKind:
         return solve(tree, conventions)
 
     # -- shared ------------------------------------------------------------------------------
-    def key(self, tree: Tree, conventions: Conventions) -> dict[str, Any]:
-        return self.to_answer(self.project(self.reference(tree, conventions)))
+    def analysis(self, tree: Tree, conventions: Conventions) -> tuple[SearchResult, Any]:
+        """The reference search and the canonical key (cached: an exercise is graded often)."""
+        return _analysis(self.name, tree, conventions)
 
-    def variant_answers(self, tree: Tree, conventions: Conventions) -> list[tuple[Variant, Any]]:
-        return [
-            (v, self.project(v.run(tree, conventions), v))
-            for v in variants_for(self.name, tree, conventions)
-        ]
+    def key(self, tree: Tree, conventions: Conventions) -> dict[str, Any]:
+        return self.to_answer(self.analysis(tree, conventions)[1])
+
+    def variant_answers(
+        self, tree: Tree, conventions: Conventions
+    ) -> tuple[tuple[Variant, Any], ...]:
+        """Each applicable variant with its canonical answer (cached like ``analysis``)."""
+        return _variant_answers(self.name, tree, conventions)
 
     def grade(self, tree: Tree, conventions: Conventions, answer: object) -> Grade:
         canonical = self.normalize(tree, answer)
-        result = self.reference(tree, conventions)
-        key = self.project(result)
+        result, key = self.analysis(tree, conventions)
         score, parts = self.score(tree, key, canonical)
         score = round(min(1.0, max(0.0, score)), 6)
         if canonical == key:
-            return Grade(1.0, parts, ["Correct."], key=self.to_answer(key))
+            return Grade(1.0, parts, ["Correct."], key=self.to_answer(key), search=result)
         diagnosis = text = None
         for variant, variant_answer in self.variant_answers(tree, conventions):
             if variant_answer == canonical and variant_answer != key:
@@ -142,7 +148,27 @@ class ExerciseKind:
         explainer = Explainer(result)
         where = self.first_wrong(explainer, key, canonical)
         feedback = [m for m in (text, where and where["message"]) if m]
-        return Grade(score, parts, feedback, diagnosis, text, where, key=self.to_answer(key))
+        return Grade(
+            score, parts, feedback, diagnosis, text, where, key=self.to_answer(key), search=result
+        )
+
+
+@functools.lru_cache(maxsize=512)
+def _analysis(kind: str, tree: Tree, conventions: Conventions) -> tuple[SearchResult, Any]:
+    exercise = KINDS[kind]
+    result = exercise.reference(tree, conventions)
+    return result, exercise.project(result)
+
+
+@functools.lru_cache(maxsize=512)
+def _variant_answers(
+    kind: str, tree: Tree, conventions: Conventions
+) -> tuple[tuple[Variant, Any], ...]:
+    exercise = KINDS[kind]
+    return tuple(
+        (v, exercise.project(v.run(tree, conventions), v))
+        for v in variants_for(kind, tree, conventions)
+    )
 
 
 def normalize_pruned(tree: Tree, marked: set[Path]) -> frozenset[Path]:
@@ -233,7 +259,7 @@ class ValuesKind(ExerciseKind):
         return {p: r.value for p, r in result.nodes.items() if not result.tree.node(p).is_leaf}
 
     def to_answer(self, canonical):
-        return {"values": canonical}
+        return {"values": dict(canonical)}  # a copy: the canonical key is cached
 
     def score(self, tree, key, answer):
         right = sum(1 for p, v in key.items() if answer.get(p) == v)
@@ -390,13 +416,16 @@ class BestOrderKind(ExerciseKind):
         share = least.leaves / got
         parts = {"leaves": round(share, 6)}
         key = {"order": least.orders, "leaves": least.leaves}
+        search = solve(tree, conventions)
         if got == least.leaves:
-            return Grade(1.0, parts, ["Correct: no ordering evaluates fewer leaves."], key=key)
+            return Grade(
+                1.0, parts, ["Correct: no ordering evaluates fewer leaves."], key=key, search=search
+            )
         where = self._first_wrong(reordered, conventions, least.leaves)
         feedback = [f"Your ordering evaluates {got} leaves; the best evaluates {least.leaves}."]
         if where:
             feedback.append(where["message"])
-        return Grade(round(share, 6), parts, feedback, None, None, where, key=key)
+        return Grade(round(share, 6), parts, feedback, None, None, where, key=key, search=search)
 
     def _first_wrong(self, tree: Tree, conventions: Conventions, least: int):
         """The first node searched whose own child order costs leaves, its subtrees at their best."""
@@ -431,6 +460,10 @@ class BestOrderKind(ExerciseKind):
     def key(self, tree, conventions):
         least = Optimizer(tree, conventions).solve()
         return {"order": least.orders, "leaves": least.leaves}
+
+    def analysis(self, tree, conventions):
+        # The replay shows the search of the tree as given; the key is an ordering, not a search.
+        return solve(tree, conventions), None
 
 
 def _lcs(a: tuple, b: tuple) -> int:

@@ -83,12 +83,13 @@ def _check_value(value: object) -> Value:
 class Tree:
     """A game tree with a player per level (the sequence repeats when the tree is deeper)."""
 
-    __slots__ = ("_index", "players", "root")
+    __slots__ = ("_hash", "_index", "players", "root")
 
     def __init__(self, root: Node, players: str | Sequence[str] | None = None) -> None:
         self.root = root
         self.players = parse_players(players)
         self._index: dict[Path, Node] | None = None
+        self._hash: int | None = None
 
     # -- construction -------------------------------------------------------------------------
     @classmethod
@@ -199,7 +200,9 @@ class Tree:
         return isinstance(other, Tree) and self.root == other.root and self.players == other.players
 
     def __hash__(self) -> int:
-        return hash((self.root, self.players))
+        if self._hash is None:  # nodes hash recursively; a tree is immutable, so once is enough
+            self._hash = hash((self.root, self.players))
+        return self._hash
 
     def __repr__(self) -> str:
         return f"Tree({self.to_nested()!r}, players={','.join(self.players)!r})"

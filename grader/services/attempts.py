@@ -8,7 +8,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from grader.extensions import db
-from grader.gametree import KINDS, Conventions, Tree, grade, solve
+from grader.gametree import KINDS, Conventions, Grade, Tree, grade
 from grader.models import Assignment, Attempt, Exercise, Slot, User, iso_utc, utcnow
 from grader.services import Conflict, Forbidden, Invalid, NotFound
 from grader.services.courses import taught_course_ids
@@ -70,7 +70,7 @@ def submit(user: User, exercise_id: int, answer: dict[str, Any]) -> Submitted:
             conventions=exercise.conventions)
         session.add(attempt)
     earned = solution_visible(exercise, (used + 1, max(best or 0, result.score)))
-    return Submitted(attempt, solution(exercise, key=result.key, tree=tree) if earned else None)
+    return Submitted(attempt, solution(exercise, tree, result) if earned else None)
 
 
 def _visible(user: User) -> sa.ColumnElement[bool]:
@@ -101,13 +101,19 @@ def list_attempts(user: User, *, exercise_id: int | None = None,
     return list(db.session.scalars(query.options(sa.orm.joinedload(Attempt.user))))
 
 
-def solution(exercise: Exercise, key: dict[str, Any] | None = None,
-             tree: Tree | None = None) -> dict[str, Any]:
-    """The key in the answer's own shape and the reference search with its trace."""
+def solution(exercise: Exercise, tree: Tree | None = None,
+             graded: Grade | None = None) -> dict[str, Any]:
+    """The key in the answer's own shape and the kind's reference search with its trace (plain
+    minimax for a minimax exercise); reuses what grading ``graded`` already computed."""
     tree = tree or tree_of(exercise)
     conventions = Conventions.from_dict(exercise.conventions)
-    return {"key": key if key is not None else KINDS[exercise.kind].key(tree, conventions),
-            "search": solve(tree, conventions).to_dict()}
+    kind = KINDS[exercise.kind]
+    if graded is None or graded.search is None:
+        search = kind.analysis(tree, conventions)[0]
+        key = kind.key(tree, conventions)
+    else:
+        search, key = graded.search, graded.key
+    return {"key": key, "search": search.to_dict()}
 
 
 def visible_solution(exercise: Exercise) -> dict[str, Any] | None:

@@ -108,3 +108,22 @@ def test_best_order_non_integer_permutations_are_ungradable(order):
 def test_discriminating_best_order_is_refused_clearly():
     with pytest.raises(GenerationError):
         generate(GeneratorParams(depth=2, kind="best-order", discriminating=True), 1)
+
+
+def test_a_grade_carries_its_kinds_reference_search():
+    tree = Tree.from_nested([[3, 12, 8], [2, 4, 6], [14, 5, 2]])
+    graded = grade("prune", tree, Conventions(), {"pruned": [], "value": 3})
+    assert graded.search is not None and graded.search.pruned == ("1.1", "1.2")
+    plain = grade("minimax", tree, Conventions(), {"values": {"": 3, "0": 3, "1": 2, "2": 2}})
+    assert plain.score == 1.0 and plain.search.pruned == () and len(plain.search.leaf_order) == 9
+
+
+def test_grading_the_same_exercise_again_gives_the_same_grade():
+    # The reference and variant answers are cached per (kind, tree, conventions); a cached key
+    # must not be changed by what a caller does with the grade it was given.
+    tree = Tree.from_nested([[[2, 3], [5, 9]], [[0, 1], [7, 5]]])
+    first = grade("values", tree, Conventions(), {"values": {"": 3}})
+    first.key["values"][""] = 99
+    second = grade("values", Tree.from_nested(tree.to_nested()), Conventions(), {"values": {"": 3}})
+    assert second.key["values"][""] == 3
+    assert second.to_dict() == first.to_dict()

@@ -69,6 +69,19 @@ def test_typed_leaves_as_in_the_delphi_visualizer(client, student):
     assert wrong["score"] < 1 and wrong["first_wrong"]["label"]
 
 
+@pytest.mark.parametrize("kind, pruned", [("minimax", []), ("prune", ["1.1", "1.2"])])
+def test_the_replay_is_the_kinds_own_search(client, student, kind, pruned):
+    # AIMA's tree: alpha-beta prunes the 4 and the 6; a minimax exercise replays plain minimax.
+    exercise = client.post("/api/exercises", headers=student, json={
+        "kind": kind, "tree": [[3, 12, 8], [2, 4, 6], [14, 5, 2]]}).get_json()
+    attempt = client.post(exercise["urls"]["attempts"], headers=student,
+                          json={"answer": key_for(exercise)}).get_json()
+    search = attempt["solution"]["search"]
+    assert search["value"] == 3 and search["pruned"] == pruned
+    again = client.get(f"/api/attempts/{attempt['attempt_id']}", headers=student).get_json()
+    assert again["solution"] == attempt["solution"]
+
+
 @pytest.mark.parametrize("body, message", [
     ({"kind": "nope"}, "kind must be one of"),
     ({"kind": "prune", "params": {"depth": 99}}, "depth"),
