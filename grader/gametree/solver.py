@@ -152,7 +152,14 @@ class SearchResult:
         return self.players[(path.count(".") + 1 if path else 0) % len(self.players)]
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready form; infinities are written as the strings "inf" and "-inf"."""
+        """A JSON-ready form; infinities are written as the strings "inf" and "-inf".
+
+        Built once per result (graded results are cached and served often): do not change it."""
+        if "_dict" not in self.__dict__:
+            self.__dict__["_dict"] = self._build_dict()
+        return self.__dict__["_dict"]
+
+    def _build_dict(self) -> dict[str, Any]:
         labels = self.tree.labels()
         nodes = {}
         for path, _node in self.tree.walk():

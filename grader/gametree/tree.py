@@ -83,13 +83,14 @@ def _check_value(value: object) -> Value:
 class Tree:
     """A game tree with a player per level (the sequence repeats when the tree is deeper)."""
 
-    __slots__ = ("_hash", "_index", "players", "root")
+    __slots__ = ("_hash", "_index", "_labels", "players", "root")
 
     def __init__(self, root: Node, players: str | Sequence[str] | None = None) -> None:
         self.root = root
         self.players = parse_players(players)
         self._index: dict[Path, Node] | None = None
         self._hash: int | None = None
+        self._labels: dict[Path, str] | None = None
 
     # -- construction -------------------------------------------------------------------------
     @classmethod
@@ -166,7 +167,10 @@ class Tree:
         return [path for path, _ in self.walk()]
 
     def labels(self) -> dict[Path, str]:
-        return {path: label_for(i) for i, (path, _) in enumerate(self.walk())}
+        """Path to label; computed once (a tree is immutable): do not change the dict."""
+        if self._labels is None:
+            self._labels = {path: label_for(i) for i, (path, _) in enumerate(self.walk())}
+        return self._labels
 
     def leaves(self) -> list[Path]:
         return [path for path, node in self.walk() if node.is_leaf]
