@@ -131,16 +131,21 @@ def find_course(ref: str | int) -> Course:
     return course
 
 
-def create_assignment(course_id: int, preset_name: str, title: str | None = None,
-                      due_at: dt.datetime | None = None) -> Assignment:
-    preset = load_preset(preset_name)
+def create_assignment(course_id: int, preset_name: str | None, title: str | None = None,
+                      due_at: dt.datetime | None = None, **settings: Any) -> Assignment:
+    """An assignment with a preset's slots (or none); ``settings`` are further Assignment
+    columns (release date, late policy, score policy). Callers check who may do this."""
+    preset = load_preset(preset_name) if preset_name else None
+    if title is None and preset is None:
+        raise Invalid("an assignment needs a title or a preset")
     with writing() as session:
         if session.get(Course, course_id) is None:
             raise NotFound(f"no course {course_id}")
         assignment = Assignment(course_id=course_id, title=title or preset.title,
-                                preset=preset.name, due_at=due_at)
+                                preset=preset.name if preset else None, due_at=due_at,
+                                **settings)
         session.add(assignment)
-        for index, spec in enumerate(preset.slots):
+        for index, spec in enumerate(preset.slots if preset else []):
             session.add(Slot(assignment=assignment, index=index, title=spec.title, kind=spec.kind,
                              params=spec.params, conventions=spec.conventions,
                              attempts_allowed=spec.attempts_allowed,

@@ -28,8 +28,7 @@ from grader.gametree import (
     variants_for,
 )
 from grader.models import SCORE_POLICIES, Assignment, Exercise, Slot, User
-from grader.services import Conflict, Invalid
-from grader.services.courses import load_preset
+from grader.services import Conflict, Invalid, courses
 from grader.services.exercises import typed_tree
 from grader.services.regrade import regrade_slot_in
 from grader.services.staff import staff, staff_for_assignment, staff_for_slot
@@ -147,20 +146,9 @@ def create_assignment(user: User, course_id: int, data: AssignmentInput,
     """An assignment, empty or with a preset's slots."""
     staff(user, course_id, change=True)
     _check_assignment(data)
-    slots = load_preset(preset).slots if preset else []
-    with writing() as session:
-        assignment = Assignment(
-            course_id=course_id, title=data.title.strip(), preset=preset or None,
-            release_at=data.release_at, due_at=data.due_at,
-            late_percent_per_day=data.late_percent_per_day, score_policy=data.score_policy)
-        session.add(assignment)
-        for index, spec in enumerate(slots):
-            session.add(Slot(assignment=assignment, index=index, title=spec.title, kind=spec.kind,
-                             params=spec.params, conventions=spec.conventions,
-                             attempts_allowed=spec.attempts_allowed,
-                             practice_allowed=spec.practice_allowed,
-                             replay_allowed=spec.replay_allowed))
-    return assignment
+    return courses.create_assignment(
+        course_id, preset or None, data.title.strip(), data.due_at, release_at=data.release_at,
+        late_percent_per_day=data.late_percent_per_day, score_policy=data.score_policy)
 
 
 def update_assignment(user: User, assignment_id: int, data: AssignmentInput) -> int:
