@@ -13,7 +13,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """The web application: settings, extensions, blueprints and CLI commands. Wiring only."""
     from grader import config as settings
     from grader import extensions, web
-    from grader.cli import admin
+    from grader.cli import admin, worker
 
     app = Flask(__name__, instance_path=settings.instance_path(), instance_relative_config=True,
                 template_folder="web/templates", static_folder="web/static")
@@ -22,4 +22,5 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     extensions.init_app(app)
     web.init_app(app)
     admin.init_app(app)
+    worker.init_app(app)
     return app

@@ -72,6 +72,20 @@ def load(instance: str | Path, overrides: Mapping[str, Any] | None = None,
         "GRADER_MIGRATIONS_DIR": str(data_dir("migrations", "GRADER_MIGRATIONS_DIR", environ)),
         # argon2id cost; tests lower it to keep the suite fast.
         "GRADER_ARGON2": {"time_cost": 3, "memory_cost": 64 * 1024, "parallelism": 1},
+        # Engines (grader/jobs.py): the queue (empty: SQLite at instance/queue.sqlite;
+        # redis://... for workers on several machines), where uploads are kept (shared by the
+        # web and the workers), a suite forced on every engine slot (tests, benchmarks).
+        "GRADER_QUEUE_URL": environ.get("GRADER_QUEUE_URL", ""),
+        "GRADER_UPLOADS_DIR": environ.get("GRADER_UPLOADS_DIR") or str(instance / "uploads"),
+        "GRADER_ENGINE_SUITE": environ.get("GRADER_ENGINE_SUITE", ""),
+        "GRADER_SANDBOX": _flag(environ.get("GRADER_SANDBOX"), default=True),
+        # A worker's lease on a job; renewed every quarter of it while the job runs.
+        "GRADER_LEASE_SECONDS": float(environ.get("GRADER_LEASE_SECONDS", 60)),
+        # How often a worker looks for expired leases and queued jobs without a message.
+        "GRADER_SWEEP_SECONDS": float(environ.get("GRADER_SWEEP_SECONDS", 10)),
+        "GRADER_REWAKE_SECONDS": float(environ.get("GRADER_REWAKE_SECONDS", 300)),
+        # Uploads per student and slot: "COUNT/SECONDS".
+        "GRADER_UPLOAD_RATE": environ.get("GRADER_UPLOAD_RATE", "6/600"),
     }
     settings.update(overrides)
     if not settings.get("SECRET_KEY"):

@@ -69,6 +69,13 @@ def graded_attempts(course_id: int, assignment_id: int | None = None) -> list[Gr
     return [GradedAttempt(*row) for row in db.session.execute(query)]
 
 
+def engine_attempts(course_id: int) -> list[GradedAttempt]:
+    """Engine slots: each graded submission as an attempt scoring its fraction of the suite."""
+    from grader.services.engines import engine_scores
+
+    return [GradedAttempt(*row, None) for row in engine_scores(course_id)]
+
+
 def students(course_id: int) -> list[User]:
     return list(db.session.scalars(
         sa.select(User).join(Membership).where(Membership.course_id == course_id,
@@ -174,7 +181,7 @@ def build(course_id: int) -> Gradebook:
     columns = [Column(a.id, a.title, a.score_policy, a.late_percent_per_day,
                       [(s.id, s.index, s.title or s.kind) for s in a.slots]) for a in assignments]
     by_key: dict[tuple[int, int], list[GradedAttempt]] = defaultdict(list)
-    for attempt in graded_attempts(course_id):
+    for attempt in graded_attempts(course_id) + engine_attempts(course_id):
         by_key[(attempt.user_id, attempt.slot_id)].append(attempt)
     rows = []
     for student in students(course_id):

@@ -31,12 +31,13 @@ def _wants_json() -> bool:
 
 
 def init_app(app: Flask) -> None:
-    from grader.web import api, auth, instructor, pages
+    from grader.web import api, auth, engines, instructor, pages
 
     app.register_blueprint(auth.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(instructor.bp)  # its API routes are on api.bp
+    app.register_blueprint(engines.bp)  # engine uploads; its API routes are on api.bp too
 
     login_manager.login_view = "auth.login"
     login_manager.login_message_category = "info"

@@ -10,7 +10,15 @@ from flask_login import current_user, login_required
 from flask_wtf.csrf import generate_csrf
 
 from grader.models import Exercise
-from grader.services import Invalid, ServiceError, accounts, attempts, courses, exercises
+from grader.services import (
+    Invalid,
+    ServiceError,
+    accounts,
+    attempts,
+    courses,
+    engines,
+    exercises,
+)
 from grader.web.forms import ActionForm, JoinForm, PracticeForm
 
 bp = Blueprint("pages", __name__)
@@ -74,6 +82,8 @@ def _exercise_page(exercise: Exercise) -> Any:
 
 @bp.get("/assignments/<int:assignment_id>/slots/<int:index>")
 def slot(assignment_id: int, index: int) -> Any:
+    if engines.is_engine_slot(courses.get_slot(current_user, assignment_id, index)):
+        return redirect(url_for("engines.slot_page", assignment_id=assignment_id, index=index))
     return _exercise_page(exercises.slot_exercise(current_user, assignment_id, index))
 
 

@@ -1,0 +1,52 @@
+"""`grader worker`: a queue consumer that grades uploaded engines (grader/jobs.py)."""
+
+from __future__ import annotations
+
+import click
+from flask import Flask, current_app
+from flask.cli import with_appcontext
+
+
+@click.command("worker")
+@click.option("--workers", "-w", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Jobs run at once (one engine per core is the most that helps).")
+@click.option("--worker-type", type=click.Choice(["process", "thread"]), default="process",
+              show_default=True)
+@with_appcontext
+def worker(workers: int, worker_type: str) -> None:
+    """Grade uploaded engines until stopped (SIGINT or SIGTERM); start one per machine."""
+    import logging
+
+    from grader import jobs
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    url = app.config["GRADER_QUEUE_URL"] or "sqlite (instance/queue.sqlite)"
+    click.echo(f"grader worker: {workers} {worker_type} worker(s), queue {url}", err=True)
+    jobs.run_worker(app, workers=workers, worker_type=worker_type)
+
+
+def init_app(app: Flask) -> None:
+    app.cli.add_command(worker)
+
+
+def _add_engine_slot_command() -> None:
+    from grader.cli.admin import assignment
+
+    @assignment.command("add-engine")
+    @click.argument("assignment_id", type=int)
+    @click.option("--suite", default="quick", show_default=True,
+                  help="quick, full, or a suite JSON file.")
+    @click.option("--title", help="Default: Checkers engine.")
+    def add_engine(assignment_id: int, suite: str, title: str | None) -> None:
+        """Add an engine slot (uploads graded by the workers) to an assignment."""
+        from grader.services import ServiceError, engines
+
+        try:
+            slot = engines.add_engine_slot(assignment_id, suite=suite, title=title)
+        except ServiceError as error:
+            raise click.ClickException(str(error)) from None
+        click.echo(f"engine slot {slot.index + 1} ({suite}) in assignment {assignment_id}")
+
+
+_add_engine_slot_command()

@@ -1,0 +1,239 @@
+"""Queue tasks: grading uploaded engines and tournament games, on Huey.
+
+The queue is SQLite (instance/queue.sqlite, no server) unless GRADER_QUEUE_URL is a
+redis://... URL (workers on several machines, sharing the database and the uploads folder).
+A message carries only an id: the database says what is to be done (services/engines.py), so
+a lost or duplicated message costs nothing. `grader worker` runs the consumer and, beside it,
+the sweep that requeues jobs whose worker died and re-sends wake-ups the queue lost.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import logging
+import os
+import signal
+import socket
+import threading
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, current_app
+from huey import PriorityRedisHuey, SqliteHuey
+from huey.api import Huey
+
+log = logging.getLogger(__name__)
+
+PROGRESS_EVERY = 0.5  # seconds between two progress writes of one job
+
+
+def make_huey(app: Flask) -> Huey:
+    """The app's queue, with its tasks registered (one per app, made on first use)."""
+    url = app.config["GRADER_QUEUE_URL"]
+    if url.startswith(("redis://", "rediss://", "unix://")):
+        huey: Huey = PriorityRedisHuey("grader", url=url, results=False)
+    elif not url or url.startswith("sqlite:///"):
+        filename = url[len("sqlite:///"):] if url else str(Path(app.instance_path) /
+                                                             "queue.sqlite")
+        huey = SqliteHuey("grader", filename=filename, results=False, timeout=30)
+    else:
+        raise ValueError(f"GRADER_QUEUE_URL must be empty, sqlite:///PATH or redis://..., "
+                         f"not {url!r}")
+
+    @huey.task(name="grade_submission")
+    def grade_submission(submission_id: int) -> None:
+        with app.app_context():
+            grade(submission_id, worker_id())
+
+    @huey.task(name="play_tournament_game")
+    def play_tournament_game(game_id: int) -> None:
+        with app.app_context():
+            from grader.services import tournaments
+            tournaments.play(game_id, worker_id())
+
+    @huey.on_startup()
+    def _startup() -> None:
+        _die_with_parent()
+        with app.app_context():  # a forked worker must not reuse its parent's connections
+            from grader.extensions import db
+            db.engine.dispose(close=False)
+
+    huey.grader_tasks = {"grade": grade_submission, "game": play_tournament_game}
+    return huey
+
+
+def queue(app: Flask | None = None) -> Huey:
+    app = app or current_app._get_current_object()  # type: ignore[attr-defined]
+    huey = app.extensions.get("grader_queue")
+    if huey is None:
+        huey = app.extensions["grader_queue"] = make_huey(app)
+    return huey
+
+
+def enqueue_grading(submission_id: int, *, priority: int = 0) -> None:
+    queue().grader_tasks["grade"](submission_id, priority=priority)
+
+
+def enqueue_game(game_id: int, *, priority: int = 0) -> None:
+    queue().grader_tasks["game"](game_id, priority=priority)
+
+
+_WORKERS: dict[int, str] = {}
+
+
+def worker_id() -> str:
+    """Who holds a lease: host, process and a random part (pids are reused)."""
+    pid = os.getpid()  # a forked worker process gets its own
+    if pid not in _WORKERS:
+        _WORKERS[pid] = f"{socket.gethostname()}:{pid}:{uuid.uuid4().hex[:8]}"
+    return _WORKERS[pid]
+
+
+def _die_with_parent() -> None:
+    """A worker process dies with the consumer (kill -9 of `grader worker` stops its jobs)."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
+class _Heartbeat(threading.Thread):
+    """Renews the lease every quarter of it, and writes the latest progress (throttled)."""
+
+    def __init__(self, app: Flask, submission_id: int, worker: str, every: float) -> None:
+        super().__init__(daemon=True, name=f"heartbeat-{submission_id}")
+        self.app, self.submission_id, self.worker, self.every = app, submission_id, worker, every
+        self.stop = threading.Event()
+        self.lost = threading.Event()
+        self.lock = threading.Lock()
+        self.progress: dict[str, Any] = {"phase": "grading"}
+        self.dirty = True
+        self.last = 0.0
+
+    def update(self, progress: dict[str, Any]) -> None:
+        with self.lock:
+            self.progress = progress
+            self.dirty = True
+
+    def run(self) -> None:
+        from grader.services import engines
+
+        with self.app.app_context():
+            while not self.stop.is_set():
+                now = time.monotonic()
+                with self.lock:
+                    due = self.dirty and now - self.last >= PROGRESS_EVERY
+                    progress = dict(self.progress) if due else None
+                    if due:
+                        self.dirty = False
+                if progress is not None or now - self.last >= self.every:
+                    try:
+                        if not engines.heartbeat(self.submission_id, self.worker, progress):
+                            self.lost.set()
+                            return
+                        self.last = now
+                    except Exception:  # the database is busy or away: try again soon
+                        log.exception("heartbeat of submission %s", self.submission_id)
+                self.stop.wait(min(PROGRESS_EVERY, self.every) / 2)
+
+
+def grade(submission_id: int, worker: str) -> str:
+    """Claim, grade in the sandbox with a heartbeat, write the result once. The outcome."""
+    from grader import harness
+    from grader.services import engines
+
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    claimed = engines.claim(submission_id, worker)
+    if claimed is None:
+        return "not claimed"
+    beat = _Heartbeat(app, submission_id, worker, engines.lease_seconds() / 4)
+    tests = {"tests_done": 0, "tests_total": 0, "games_done": 0, "games_total": 0,
+             "label": "", "phase": "grading"}
+
+    def progress(kind: str, done: int, total: int, label: str) -> None:
+        tests[f"{kind}s_done"], tests[f"{kind}s_total"] = done, total
+        tests["label"] = label[:120]
+        beat.update(dict(tests))
+
+    beat.start()
+    try:
+        suite = harness.load_suite(claimed.suite)
+        tests["tests_total"], tests["games_total"] = len(suite.tests), suite.game_count
+        beat.update(dict(tests))
+        config = harness.SandboxConfig(sandbox=app.config["GRADER_SANDBOX"])
+        report = harness.grade(claimed.path, suite, config, progress)
+    except Exception as exc:  # the grader's fault, never the engine's
+        beat.stop.set()
+        beat.join()
+        status = engines.internal_error(submission_id, worker, f"{type(exc).__name__}: {exc}")
+        log.exception("grading submission %s failed: %s", submission_id, status)
+        if status == "queued":
+            engines.wake(_ref(submission_id))
+        return f"internal error, {status}"
+    beat.stop.set()
+    beat.join()
+    if not report.complete:
+        status = engines.internal_error(submission_id, worker, report.error or
+                                        "a test hit an internal error of the grader")
+        if status == "queued":
+            engines.wake(_ref(submission_id))
+        return f"incomplete, {status}"
+    written = engines.write_result(submission_id, worker, score=report.score,
+                                   max_score=report.max_score,
+                                   gradescope=harness.gradescope(report),
+                                   rich=harness.rich(report))
+    return "done" if written else "lease lost"
+
+
+def _ref(submission_id: int) -> Any:
+    from grader.extensions import db
+    from grader.models import Submission
+    return db.session.get(Submission, submission_id)
+
+
+def sweep_once(app: Flask) -> int:
+    """Requeue what dead workers left, wake what the queue lost; the number woken."""
+    from grader.services import engines, tournaments
+
+    with app.app_context():
+        woken = engines.sweep()
+        for submission_id, priority in woken:
+            try:
+                enqueue_grading(submission_id, priority=priority)
+            except Exception:
+                log.exception("could not enqueue submission %s", submission_id)
+        games = tournaments.sweep()
+        for game_id in games:
+            try:
+                enqueue_game(game_id, priority=-5)
+            except Exception:
+                log.exception("could not enqueue game %s", game_id)
+        return len(woken) + len(games)
+
+
+def run_worker(app: Flask, workers: int = 1, worker_type: str = "process") -> None:
+    """The consumer (blocks until SIGINT/SIGTERM), with the sweep in a thread beside it."""
+    huey = queue(app)
+    every = float(app.config["GRADER_SWEEP_SECONDS"])
+    stop = threading.Event()
+
+    def sweeper() -> None:
+        while not stop.is_set():
+            try:
+                sweep_once(app)
+            except Exception:
+                log.exception("sweep failed")
+            stop.wait(every)
+
+    thread = threading.Thread(target=sweeper, daemon=True, name="sweeper")
+    thread.start()
+    consumer = huey.create_consumer(workers=workers, worker_type=worker_type, periodic=False,
+                                    initial_delay=0.05, max_delay=1.0,
+                                    check_worker_health=True)
+    try:
+        consumer.run()
+    finally:
+        stop.set()

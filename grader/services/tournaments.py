@@ -1,0 +1,275 @@
+"""The leaderboard of an engine slot, and tournaments: a round-robin among the opted-in
+students' latest graded engines, one queue job per game (leased like a submission), then an
+Elo table and a crosstable.
+
+Tournament Elo: the maximum-likelihood ratings of the Elo model from the games among the
+entrants, found by repeating each player's estimate against the others' current ratings
+(harness.elo.estimate) until they settle, the mean pinned at 1500. An entrant who won (or
+lost) every game has no finite estimate: the table shows a bound, as the ladder Elo does.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import itertools
+from dataclasses import dataclass, field
+from typing import Any
+
+import sqlalchemy as sa
+
+from grader.extensions import db
+from grader.models import (
+    DONE,
+    QUEUED,
+    RUNNING,
+    Slot,
+    Submission,
+    Tournament,
+    TournamentGame,
+    User,
+    utcnow,
+)
+from grader.services import Conflict, NotFound
+from grader.services.staff import staff, staff_for_slot
+from grader.services.transactions import writing
+
+GAME_PRIORITY = -5  # after uploads, before regrade-all
+MAX_GAME_ATTEMPTS = 3
+DEFAULTS = {"ballots": 1, "time_per_move": 0.1, "margin": 0.25, "max_plies": 120}
+
+
+# -- leaderboard ----------------------------------------------------------------------------
+
+
+@dataclass
+class LeaderRow:
+    user: str
+    submission_id: int
+    score: float
+    max_score: float
+    elo: float | None
+    elo_text: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"user": self.user, "submission_id": self.submission_id, "score": self.score,
+                "max_score": self.max_score, "elo": self.elo, "elo_text": self.elo_text}
+
+
+def leaderboard(slot: Slot) -> list[LeaderRow]:
+    """Each student's best graded submission: best score first, then the ladder Elo."""
+    from grader.models import EngineResult
+
+    rows = db.session.execute(
+        sa.select(Submission, EngineResult.rich["elo"]).join(
+            EngineResult, EngineResult.submission_id == Submission.id)
+        .where(Submission.slot_id == slot.id, Submission.status == DONE)
+        .options(sa.orm.joinedload(Submission.owner)))
+    best: dict[int, LeaderRow] = {}
+    for submission, elo in rows:
+        rating = elo.get("rating") if isinstance(elo, dict) else None
+        row = LeaderRow(submission.owner.email, submission.id, submission.score or 0.0,
+                        submission.max_score or 0.0, rating,
+                        elo.get("text", "") if isinstance(elo, dict) else "")
+        held = best.get(submission.owner_id)
+        if held is None or (row.score, row.elo or -1e9) > (held.score, held.elo or -1e9):
+            best[submission.owner_id] = row
+    return sorted(best.values(), key=lambda r: (-r.score, -(r.elo or -1e9), r.user))
+
+
+# -- tournaments ----------------------------------------------------------------------------
+
+
+def of_slot(slot: Slot) -> list[Tournament]:
+    return list(db.session.scalars(sa.select(Tournament).where(Tournament.slot_id == slot.id)
+                                   .order_by(Tournament.id.desc())))
+
+
+def entrants(slot_id: int, session: Any = None) -> list[Submission]:
+    """Per student who opted in, their latest graded submission that opted in."""
+    session = session or db.session
+    latest = (sa.select(sa.func.max(Submission.id)).where(
+        Submission.slot_id == slot_id, Submission.status == DONE,
+        Submission.tournament_opt_in.is_(True)).group_by(Submission.owner_id))
+    return list(session.scalars(sa.select(Submission).where(Submission.id.in_(latest))
+                                .order_by(Submission.id)))
+
+
+def start(user: User, assignment_id: int, index: int, **params: Any) -> Tournament:
+    """A round-robin of the entrants: every pair, every ballot, both colours; games queued."""
+    from grader import jobs
+    from grader.checkers import load_ballots
+    from grader.harness.referee import pick_ballots
+
+    _, slot = staff_for_slot(user, assignment_id, index, change=True)
+    settings = {**DEFAULTS, **params}
+    with writing() as session:
+        players = entrants(slot.id, session)
+        if len(players) < 2:
+            raise Conflict("a tournament needs at least two students who opted in with a "
+                           "graded engine")
+        tournament = Tournament(slot_id=slot.id, status=QUEUED, params=settings)
+        session.add(tournament)
+        session.flush()
+        ballots = pick_ballots(load_ballots(), int(settings["ballots"]), tournament.id)
+        for a, b in itertools.combinations(players, 2):
+            for name, opening in ballots:
+                for black, white in ((a, b), (b, a)):
+                    session.add(TournamentGame(tournament_id=tournament.id, black_id=black.id,
+                                               white_id=white.id, ballot=name,
+                                               opening=list(opening), status=QUEUED))
+    for game_id in db.session.scalars(sa.select(TournamentGame.id).where(
+            TournamentGame.tournament_id == tournament.id)):
+        with contextlib.suppress(Exception):  # the sweep sends it later
+            jobs.enqueue_game(game_id, priority=GAME_PRIORITY)
+    return tournament
+
+
+def _lease(seconds: float | None = None) -> dt.datetime:
+    from flask import current_app
+    return utcnow() + dt.timedelta(seconds=seconds or
+                                   float(current_app.config["GRADER_LEASE_SECONDS"]))
+
+
+def play(game_id: int, worker: str) -> str:
+    """The queue job of one game: claim it, play it in the sandboxes, write it once."""
+    from flask import current_app
+
+    from grader.harness import SandboxConfig
+    from grader.harness.match import play_pair
+    from grader.services.engines import uploads_dir
+
+    with writing() as session:
+        claimed = session.execute(sa.update(TournamentGame).where(
+            TournamentGame.id == game_id, TournamentGame.status == QUEUED).values(
+            status=RUNNING, lease_owner=worker, lease_expires_at=_lease(600),
+            attempts=TournamentGame.attempts + 1)).rowcount
+        if claimed != 1:
+            return "not claimed"
+        game = session.get(TournamentGame, game_id)
+        tournament = session.get(Tournament, game.tournament_id)
+        if tournament.status == QUEUED:
+            tournament.status = RUNNING
+        black, white = session.get(Submission, game.black_id), session.get(Submission,
+                                                                          game.white_id)
+        paths = (uploads_dir() / black.stored_path, uploads_dir() / white.stored_path)
+        names = (black.owner.email, white.owner.email)
+        params, opening, attempts = dict(tournament.params), list(game.opening), game.attempts
+    played = play_pair(*paths, opening, names=names,
+                       time_per_move=float(params["time_per_move"]),
+                       margin=float(params["margin"]), max_plies=int(params["max_plies"]),
+                       config=SandboxConfig(sandbox=current_app.config["GRADER_SANDBOX"]),
+                       event=f"tournament {game.tournament_id}")
+    mine = sa.and_(TournamentGame.id == game_id, TournamentGame.status == RUNNING,
+                   TournamentGame.lease_owner == worker)
+    with writing() as session:
+        if played.internal_error:
+            status = "failed" if attempts >= MAX_GAME_ATTEMPTS else QUEUED
+            session.execute(sa.update(TournamentGame).where(mine).values(
+                status=status, lease_owner=None, lease_expires_at=None,
+                termination=f"internal error: {played.internal_error}"[:200]))
+        else:
+            status = DONE
+            session.execute(sa.update(TournamentGame).where(mine).values(
+                status=DONE, lease_owner=None, lease_expires_at=None, result=played.result,
+                termination=played.termination[:200], pdn=played.pdn, finished_at=utcnow()))
+        left = session.scalar(sa.select(sa.func.count(TournamentGame.id)).where(
+            TournamentGame.tournament_id == game.tournament_id,
+            TournamentGame.status.in_([QUEUED, RUNNING])))
+        if not left:
+            session.execute(sa.update(Tournament).where(
+                Tournament.id == game.tournament_id).values(status=DONE,
+                                                            finished_at=utcnow()))
+    return status
+
+
+def sweep() -> list[int]:
+    """Games whose worker died back to the queue; queued games to wake (ids)."""
+    now = utcnow()
+    with writing() as session:
+        session.execute(sa.update(TournamentGame).where(
+            TournamentGame.status == RUNNING, TournamentGame.lease_expires_at < now).values(
+            status=QUEUED, lease_owner=None, lease_expires_at=None))
+        # Queued games are few and cheap to wake twice: a claimed one is skipped.
+        stale = list(session.scalars(sa.select(TournamentGame.id).where(
+            TournamentGame.status == QUEUED,
+            TournamentGame.tournament_id.in_(sa.select(Tournament.id).where(
+                Tournament.created_at < now - dt.timedelta(minutes=5))))))
+    return stale
+
+
+# -- standings ------------------------------------------------------------------------------
+
+
+@dataclass
+class Standing:
+    submission_id: int
+    user: str
+    points: float = 0.0
+    games: int = 0
+    elo: float = 1500.0
+    bound: str = ""
+    row: dict[int, list[float]] = field(default_factory=dict)  # opponent id -> points
+
+    @property
+    def elo_text(self) -> str:
+        sign = {"lower": "> ", "upper": "< "}.get(self.bound, "")
+        return f"{sign}{self.elo:.0f}"
+
+
+def _points(result: str | None, black: bool) -> float:
+    if result == "1-0":
+        return 1.0 if black else 0.0
+    if result == "0-1":
+        return 0.0 if black else 1.0
+    return 0.5
+
+
+def ratings(games: list[tuple[int, int, float]], players: list[int]) -> dict[int, tuple[
+        float, str]]:
+    """Elo from (a, b, points of a) games: the fixed point of each player's estimate."""
+    from grader.harness.elo import estimate
+
+    rating = dict.fromkeys(players, 1500.0)
+    bounds = dict.fromkeys(players, "")
+    for _ in range(200):
+        new = {}
+        for p in players:
+            mine = [(rating[b], s) for a, b, s in games if a == p] + \
+                   [(rating[a], 1.0 - s) for a, b, s in games if b == p]
+            found = estimate(mine)
+            new[p], bounds[p] = (found.rating if mine else 1500.0), found.bound
+        finite = [new[p] for p in players if not bounds[p]]
+        shift = 1500.0 - sum(finite) / len(finite) if finite else 0.0
+        new = {p: v + shift for p, v in new.items()}
+        settled = max(abs(new[p] - rating[p]) for p in players) < 0.05
+        rating = new
+        if settled:
+            break
+    return {p: (rating[p], bounds[p]) for p in players}
+
+
+def standings(user: User, tournament_id: int) -> tuple[Tournament, list[Standing]]:
+    tournament = db.session.get(Tournament, tournament_id, options=[
+        sa.orm.selectinload(Tournament.games), sa.orm.joinedload(Tournament.slot)])
+    if tournament is None:
+        raise NotFound("no such tournament")
+    staff(user, tournament.slot.assignment.course_id)
+    table: dict[int, Standing] = {}
+    played: list[tuple[int, int, float]] = []
+    for game in tournament.games:
+        for sid, sub in ((game.black_id, game.black), (game.white_id, game.white)):
+            table.setdefault(sid, Standing(sid, sub.owner.email))
+        if game.status != DONE:
+            continue
+        points = _points(game.result, True)
+        played.append((game.black_id, game.white_id, points))
+        for me, other, mine in ((game.black_id, game.white_id, points),
+                                (game.white_id, game.black_id, 1.0 - points)):
+            table[me].points += mine
+            table[me].games += 1
+            table[me].row.setdefault(other, []).append(mine)
+    if table:
+        for sid, (elo, bound) in ratings(played, list(table)).items():
+            table[sid].elo, table[sid].bound = elo, bound
+    return tournament, sorted(table.values(), key=lambda s: (-s.points, -s.elo, s.user))

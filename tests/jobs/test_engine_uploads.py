@@ -1,0 +1,261 @@
+"""Engine uploads through the API and the page: checks, content-addressed storage, nothing
+stored for a refused upload, supersede, rate limit; the lease rules of the workers' writes."""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+from engine_support import csrf_of, engine_bytes, post_multipart, zip_bytes
+
+from grader.extensions import db
+from grader.models import EngineResult, Submission, utcnow
+
+
+def stored_files(app) -> list[Path]:
+    folder = Path(app.config["GRADER_UPLOADS_DIR"])
+    return [p for p in folder.rglob("*") if p.is_file()] if folder.exists() else []
+
+
+def rows(app) -> list[Submission]:
+    with app.app_context():
+        return list(db.session.scalars(sa.select(Submission).order_by(Submission.id)))
+
+
+def test_upload_stores_content_addressed_and_queues(app, client, room, upload):
+    data = engine_bytes("correct")
+    response = upload(data, "engine.py")
+    assert response.status_code == 201, response.get_json()
+    body = response.get_json()
+    assert body["status"] == "queued" and body["filename"] == "engine.py"
+    assert body["size"] == len(data) and body["results"] is None
+    import hashlib
+    digest = hashlib.sha256(data).hexdigest()
+    assert body["sha256"] == digest
+    (path,) = stored_files(app)
+    assert path.relative_to(app.config["GRADER_UPLOADS_DIR"]).as_posix() == \
+        f"{digest[:2]}/{digest[2:]}.py"
+    assert path.read_bytes() == data
+    (row,) = rows(app)
+    assert row.status == "queued" and row.enqueued_at is not None  # the wake-up was sent
+    again = client.get(body["urls"]["self"], headers=room.student)
+    assert again.status_code == 200 and again.get_json()["id"] == body["id"]
+    # The same bytes again: one file, two submissions (the first superseded).
+    assert upload(data, "engine.py").status_code == 201
+    assert len(stored_files(app)) == 1
+    assert [r.status for r in rows(app)] == ["superseded", "queued"]
+
+
+def test_zip_upload_with_engine_at_top(app, upload):
+    data = zip_bytes({"engine.py": engine_bytes("correct"), "helpers/util.py": "X = 1\n"})
+    response = upload(data, "mine.zip")
+    assert response.status_code == 201, response.get_json()
+    (path,) = stored_files(app)
+    assert path.suffix == ".zip"
+
+
+BOMB = zip_bytes({"engine.py": "pass\n", "padding.txt": b"\0" * (6 << 20)})
+
+
+@pytest.mark.parametrize(("data", "filename", "message"), [
+    (b"\x7fELF\x02\x01\x01\0" + bytes(range(256)) * 4, "engine.py", "not UTF-8"),
+    (b"def search(fen, depth:\n    return 0\n", "engine.py", "not valid Python: line 1"),
+    (b"print('hi')\n", "engine.txt", "a .py file"),
+    (b"", "engine.py", "empty"),
+    (b"x = 1\n" + b"#" * (300 << 10), "engine.py", "at most 262144"),
+    (BOMB, "bomb.zip", "zip bomb"),
+    (zip_bytes({"engine.py": "pass\n", "../evil.py": "x = 1\n"}), "e.zip", "'..'"),
+    (zip_bytes({"engine.py": "pass\n", "/etc/evil.py": "x = 1\n"}), "e.zip", "absolute path"),
+    (zip_bytes({"engine.py": "pass\n"}, links={"link.py": "/etc/passwd"}), "e.zip",
+     "symbolic link"),
+    (zip_bytes({"src/engine.py": "pass\n"}), "e.zip", "no engine.py at its top"),
+    (zip_bytes({"engine.py": "def f(:\n"}), "e.zip", "engine.py is not valid Python"),
+    (zip_bytes({f"f{i}.py": "" for i in range(70)} | {"engine.py": ""}), "e.zip",
+     "at most 64"),
+    (b"PK\x03\x04 not really a zip", "e.zip", "not a valid zip"),
+])
+def test_malformed_uploads_are_refused_and_nothing_is_stored(app, upload, data, filename,
+                                                             message):
+    response = upload(data, filename)
+    assert response.status_code == 400, response.get_json()
+    assert message in response.get_json()["error"]
+    assert stored_files(app) == []
+    assert rows(app) == []
+
+
+def test_oversized_bodies(app, upload):
+    import os
+
+    # A zip over 1 MiB within the body limit: refused by the check, with the limit named.
+    big = zip_bytes({"engine.py": "pass\n", "noise.bin": os.urandom((1 << 20) + 8000)})
+    response = upload(big, "big.zip")
+    assert response.status_code == 400
+    assert "at most 1048576" in response.get_json()["error"]
+    # Far past it: the server stops reading (413) before anything is parsed.
+    huge = b"#" * (3 << 20)
+    response = upload(huge, "engine.py")
+    assert response.status_code == 413
+    assert stored_files(app) == [] and rows(app) == []
+
+
+def test_missing_fields_and_wrong_slot(app, client, room, upload):
+    response = post_multipart(client, "/api/engines", {"assignment_id": "x"}, room.student)
+    assert response.status_code == 400 and "whole numbers" in response.get_json()["error"]
+    response = post_multipart(client, "/api/engines", {"assignment_id": str(room.assignment_id),
+                                                       "slot_index": str(room.slot_index)},
+                              room.student)
+    assert response.status_code == 400 and "choose a file" in response.get_json()["error"]
+    response = post_multipart(client, "/api/engines", {
+        "assignment_id": str(room.assignment_id), "slot_index": "0",
+        "file": (io.BytesIO(b"pass\n"), "engine.py")}, room.student)
+    assert response.status_code == 404  # slot 0 is a game-tree exercise
+    assert rows(app) == []
+
+
+def test_rate_limit_is_429_with_retry_after(app, upload):
+    app.config["GRADER_UPLOAD_RATE"] = "2/600"
+    assert upload(engine_bytes("correct")).status_code == 201
+    assert upload(engine_bytes("no_pruning")).status_code == 201
+    response = upload(engine_bytes("wrong_eval"))
+    assert response.status_code == 429
+    assert "at most 2 uploads in 10 minutes" in response.get_json()["error"]
+    assert 1 <= int(response.headers["Retry-After"]) <= 601
+    assert len(rows(app)) == 2
+
+
+def test_who_sees_a_submission(app, client, factory, room, upload):
+    submission_id = upload(engine_bytes("correct")).get_json()["id"]
+    factory.user("other@example.com")
+    factory.member(room.course_id, "other@example.com")
+    other = {"Authorization": f"Bearer {factory.token('other@example.com')}"}
+    assert client.get(f"/api/engines/{submission_id}", headers=other).status_code == 404
+    teacher = client.get(f"/api/engines/{submission_id}", headers=room.teacher)
+    assert teacher.status_code == 200 and teacher.get_json()["user"] == "student@example.com"
+    listing = client.get(f"/api/assignments/{room.assignment_id}/slots/{room.slot_index}/engines",
+                         headers=room.teacher)
+    assert [s["id"] for s in listing.get_json()["submissions"]] == [submission_id]
+    assert client.get(f"/api/assignments/{room.assignment_id}/slots/{room.slot_index}/engines",
+                      headers=room.student).status_code == 403
+
+
+def test_page_upload_with_the_form(app, client, auth, room):
+    auth.login()
+    page = client.get(f"/assignments/{room.assignment_id}/slots/{room.slot_index}")
+    assert page.status_code == 302 and page.headers["Location"].endswith("/engine")
+    html = client.get(page.headers["Location"]).get_data(as_text=True)
+    assert "Upload your engine" in html
+    response = post_multipart(client, page.headers["Location"], {
+        "csrf_token": csrf_of(html), "tournament": "1",
+        "file": (io.BytesIO(engine_bytes("correct")), "engine.py")})
+    assert response.status_code == 303
+    (row,) = rows(app)
+    assert response.headers["Location"].endswith(f"/engines/{row.id}")
+    assert row.tournament_opt_in is True
+    results_page = client.get(response.headers["Location"]).get_data(as_text=True)
+    assert 'id="engine-data"' in results_page and "board-view" not in results_page
+    refused = post_multipart(client, page.headers["Location"], {
+        "csrf_token": csrf_of(html), "file": (io.BytesIO(b"def (:"), "engine.py")})
+    assert refused.status_code == 303
+    follow = client.get(refused.headers["Location"]).get_data(as_text=True)
+    assert "Upload refused: engine.py is not valid Python" in follow
+    assert len(rows(app)) == 1
+
+
+# -- the workers' writes (services/engines.py), without a worker -----------------------------
+
+
+def _claimed(app, upload, worker="w1"):
+    from grader.services import engines
+
+    submission_id = upload(engine_bytes("correct")).get_json()["id"]
+    with app.app_context():
+        claim = engines.claim(submission_id, worker)
+    assert claim is not None and claim.path.is_file() and claim.attempts == 1
+    return submission_id
+
+
+def test_result_is_written_once(app, upload):
+    from grader.services import engines
+
+    submission_id = _claimed(app, upload)
+    result = {"score": 3.0, "max_score": 5.0, "gradescope": {"score": 3.0}, "rich": {"tests": []}}
+    with app.app_context():
+        assert engines.claim(submission_id, "w2") is None  # running: nobody else takes it
+        assert engines.write_result(submission_id, "w2", **result) is False  # not its lease
+        assert engines.write_result(submission_id, "w1", **result) is True
+        assert engines.write_result(submission_id, "w1", **result) is False  # idempotent
+        assert engines.heartbeat(submission_id, "w1") is False  # done: the lease is gone
+        count = db.session.scalar(sa.select(sa.func.count(EngineResult.id)))
+        row = db.session.get(Submission, submission_id)
+    assert count == 1 and row.status == "done" and row.score == 3.0
+
+
+def test_unique_key_refuses_a_second_result_row(app, upload):
+    submission_id = _claimed(app, upload)
+    with app.app_context():
+        db.session.add(EngineResult(submission_id=submission_id, worker="a", gradescope={},
+                                    rich={}))
+        db.session.commit()
+        db.session.add(EngineResult(submission_id=submission_id, worker="b", gradescope={},
+                                    rich={}))
+        with pytest.raises(sa.exc.IntegrityError):
+            db.session.commit()
+        db.session.rollback()
+
+
+def test_expired_lease_is_requeued_then_fails_after_three_attempts(app, upload):
+    from grader.services import engines
+
+    submission_id = _claimed(app, upload, "dead-1")
+    later = utcnow() + dt.timedelta(seconds=60)
+    with app.app_context():
+        assert engines.heartbeat(submission_id, "dead-1", {"tests_done": 1}) is True
+        woken = engines.sweep(later)
+        assert (submission_id, 0) in woken
+        row = db.session.get(Submission, submission_id)
+        db.session.refresh(row)
+        assert row.status == "queued" and row.lease_owner is None
+        # The dead worker comes back: it can write nothing.
+        assert engines.write_result(submission_id, "dead-1", score=1, max_score=1,
+                                    gradescope={}, rich={}) is False
+        assert engines.claim(submission_id, "dead-2") is not None
+        assert engines.sweep(utcnow()) == []  # a live lease is left alone
+        assert engines.sweep(later) == [(submission_id, 0)]
+        assert engines.claim(submission_id, "dead-3") is not None
+        assert engines.sweep(later) == []  # its third worker died too: failed, not requeued
+        row = db.session.get(Submission, submission_id)
+        db.session.refresh(row)
+    assert row.status == "failed" and row.attempts == 3 and "not charged" in row.error
+
+
+def test_internal_errors_retry_then_fail_uncharged(app, upload):
+    from grader.services import engines
+
+    submission_id = _claimed(app, upload, "w")
+    with app.app_context():
+        assert engines.internal_error(submission_id, "w", "sandbox broke") == "queued"
+        assert engines.claim(submission_id, "w") is not None
+        assert engines.internal_error(submission_id, "w", "sandbox broke") == "queued"
+        assert engines.claim(submission_id, "w") is not None
+        assert engines.internal_error(submission_id, "w", "sandbox broke") == "failed"
+        assert engines.internal_error(submission_id, "w", "again") is None
+        row = db.session.get(Submission, submission_id)
+        db.session.refresh(row)
+    assert row.status == "failed" and "not charged" in row.error and row.score is None
+
+
+def test_gradebook_counts_the_engine_slot(app, factory, room, upload):
+    from grader.services import engines, gradebook
+
+    submission_id = _claimed(app, upload)
+    with app.app_context():
+        engines.write_result(submission_id, "w1", score=4.0, max_score=5.0, gradescope={},
+                             rich={"tests": []})
+        book = gradebook.build(room.course_id)
+        slot_id = db.session.get(Submission, submission_id).slot_id
+    (row,) = book.rows
+    assert row.slot_scores[slot_id] == pytest.approx(0.8)
+    assert row.total == pytest.approx(0.8)
