@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ctypes
 import logging
+import multiprocessing
 import os
 import signal
 import socket
@@ -214,26 +215,36 @@ def sweep_once(app: Flask) -> int:
         return len(woken) + len(games)
 
 
+def _sweep_forever(app: Flask, every: float) -> None:
+    _die_with_parent()
+    with app.app_context():
+        from grader.extensions import db
+        db.engine.dispose(close=False)
+    while True:
+        try:
+            sweep_once(app)
+        except Exception:
+            log.exception("sweep failed")
+        time.sleep(every)
+
+
 def run_worker(app: Flask, workers: int = 1, worker_type: str = "process") -> None:
-    """The consumer (blocks until SIGINT/SIGTERM), with the sweep in a thread beside it."""
+    """The consumer (blocks until SIGINT/SIGTERM), with the sweep in a process beside it.
+
+    The sweep is a process, not a thread, and starts first: the consumer forks its worker
+    processes, and a fork while another thread holds a lock (logging, the connection pool)
+    can leave the child waiting for ever.
+    """
     huey = queue(app)
     every = float(app.config["GRADER_SWEEP_SECONDS"])
-    stop = threading.Event()
-
-    def sweeper() -> None:
-        while not stop.is_set():
-            try:
-                sweep_once(app)
-            except Exception:
-                log.exception("sweep failed")
-            stop.wait(every)
-
-    thread = threading.Thread(target=sweeper, daemon=True, name="sweeper")
-    thread.start()
+    sweeper = multiprocessing.get_context("fork").Process(
+        target=_sweep_forever, args=(app, every), name="grader-sweep", daemon=True)
+    sweeper.start()
     consumer = huey.create_consumer(workers=workers, worker_type=worker_type, periodic=False,
                                     initial_delay=0.05, max_delay=1.0,
                                     check_worker_health=True)
     try:
         consumer.run()
     finally:
-        stop.set()
+        sweeper.terminate()
+        sweeper.join(timeout=5)

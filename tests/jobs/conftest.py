@@ -11,6 +11,7 @@ a flushed Redis queue.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import shutil
@@ -271,9 +272,9 @@ class WorkerPool:
 
     def stop(self) -> None:
         for process in self.started:
-            _stop(process, signal.SIGINT, timeout=20)
-            if process.poll() is None:
-                os.killpg(process.pid, signal.SIGKILL)
+            _stop(process, signal.SIGTERM, timeout=10)  # SIGTERM: stop now, not gracefully
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)  # anything it left (the sweep)
         for log in self.logs:
             log.close()
 
