@@ -100,7 +100,8 @@ export class Replay {
       button.type = "button";
       button.className = "link move";
       button.dataset.ply = String(p.ply);
-      button.textContent = `${p.ply % 2 === 1 ? `${(p.ply + 1) / 2}. ` : ""}${p.move}`;
+      // Black moves first: odd plies are Black's, numbered as in a PDN move list.
+      button.textContent = p.ply % 2 === 1 ? `${(p.ply + 1) / 2}. ${p.move}` : `… ${p.move}`;
       button.addEventListener("click", () => this.go(p.ply));
       item.append(button);
       return item;

@@ -78,9 +78,9 @@ function drawChart(rows) {
     add("text", { x, y: height - bottom + 14, class: "tick" }, `d${r.depth}`);
     add("text", { x, y: height - bottom + 28, class: "tick" }, r.position.slice(0, 10));
   });
-  add("rect", { x: width - 150, y: 6, width: 10, height: 10, class: "mine" });
+  add("rect", { x: width - 150, y: 6, width: 10, height: 10, class: "mine legend" });
   add("text", { x: width - 136, y: 15, class: "tick" }, "you");
-  add("rect", { x: width - 100, y: 6, width: 10, height: 10, class: "reference" });
+  add("rect", { x: width - 100, y: 6, width: 10, height: 10, class: "reference legend" });
   add("text", { x: width - 86, y: 15, class: "tick" }, "reference");
   box.replaceChildren(svg);
 }

@@ -1,0 +1,180 @@
+"""An engine upload in a real headless Chromium against a real gunicorn and a real worker:
+upload the correct sample engine through the page, watch the progress reach done, open a game
+in the replay viewer and step through it."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import CHROMIUM_ARGS, PASSWORD, STUDENT, _free_port, _wait_until_up  # noqa: F401
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.e2e
+
+TESTS = Path(__file__).resolve().parents[1]
+CORRECT = TESTS / "harness" / "engines" / "correct.py"
+SMALL = TESTS / "jobs" / "data" / "small.json"
+BIN = Path(sys.executable).parent
+
+
+@dataclass
+class EngineServer:
+    url: str
+    assignment_id: int
+    slot_index: int
+
+
+def _seed(env: dict[str, str]) -> tuple[int, int]:
+    from flask_migrate import upgrade
+
+    from grader import create_app
+    from grader.extensions import db
+    from grader.services import accounts, courses, engines
+
+    saved = {k: os.environ.get(k) for k in env}
+    os.environ.update(env)
+    try:
+        app = create_app()
+        with app.app_context():
+            upgrade(directory=app.config["GRADER_MIGRATIONS_DIR"])
+            accounts.create_user("teacher@example.com", PASSWORD, "instructor")
+            accounts.create_user(STUDENT, PASSWORD)
+            course = courses.create_course("Engines 101", "teacher@example.com")
+            accounts.add_member(course.id, STUDENT)
+            assignment = courses.create_assignment(course.id, "standard", title="Checkers")
+            slot = engines.add_engine_slot(assignment.id, suite="quick")
+            found = assignment.id, slot.index
+            db.engine.dispose()
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+    return found
+
+
+@pytest.fixture(scope="module")
+def engine_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EngineServer]:
+    folder = tmp_path_factory.mktemp("engine-e2e")
+    env = {
+        "GRADER_INSTANCE_PATH": str(folder / "instance"),
+        "GRADER_DATABASE_URL": f"sqlite:///{folder / 'grader.sqlite3'}",
+        "GRADER_SECRET_KEY": "e2e-secret",
+        "GRADER_ENGINE_SUITE": str(SMALL),  # a timing test and two games, in seconds
+        "GRADER_SWEEP_SECONDS": "1",
+    }
+    assignment_id, index = _seed(env)
+    port = _free_port()
+    log = (folder / "server.log").open("w")
+    server = subprocess.Popen(
+        [str(BIN / "gunicorn"), "--bind", f"127.0.0.1:{port}", "--workers", "1", "--threads",
+         "4", "--log-level", "warning", "grader:create_app()"],
+        env={**os.environ, **env}, stdout=log, stderr=subprocess.STDOUT)
+    worker = subprocess.Popen([str(BIN / "grader"), "worker", "--workers", "1"],
+                              env={**os.environ, **env}, stdout=log, stderr=subprocess.STDOUT,
+                              start_new_session=True)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_until_up(url, server)
+        yield EngineServer(url, assignment_id, index)
+    finally:
+        for process in (worker, server):
+            process.terminate()
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+        log.close()
+
+
+@pytest.fixture
+def student_page(browser: Any, engine_server: EngineServer) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1280, "height": 1000},
+                                  base_url=engine_server.url)
+    tab = context.new_page()
+    errors: list[str] = []
+    tab.on("pageerror", lambda error: errors.append(str(error)))
+    tab.on("console", lambda m: errors.append(m.text) if m.type == "error" and
+           not m.location.get("url", "").endswith("/favicon.ico") else None)
+    tab.goto("/login")
+    tab.get_by_label("E-mail").fill(STUDENT)
+    tab.get_by_label("Password").fill(PASSWORD)
+    tab.get_by_role("button", name="Log in").click()
+    tab.wait_for_url("**/dashboard")
+    yield tab
+    context.close()
+    assert not errors, f"errors in the page: {errors}"
+
+
+def _pieces(page: Any) -> dict[str, str]:
+    return page.eval_on_selector_all(
+        '[data-role="board"] circle.piece',
+        "nodes => Object.fromEntries(nodes.map(n => [n.dataset.square, n.dataset.piece]))")
+
+
+def test_upload_watch_progress_and_replay_a_game(student_page, engine_server, screenshots):
+    page = student_page
+    page.get_by_role("link", name="Checkers engine").first.click()
+    page.wait_for_url(f"**/slots/{engine_server.slot_index}/engine")
+    page.get_by_label("Engine file").set_input_files(str(CORRECT))
+    page.get_by_role("button", name="Upload").click()
+    page.wait_for_url("**/engines/*")
+
+    # Watch it: queued or running with the bars, then done.
+    seen: set[str] = set()
+    status = page.locator('[data-role="status"]')
+    for _ in range(900):
+        text = status.inner_text()
+        seen.add(text)
+        if text == "running" and page.locator('[data-role="progress"]').is_visible():
+            seen.add("progress:" + page.locator('[data-role="tests-text"]').inner_text())
+        if text in ("done", "failed"):
+            break
+        page.wait_for_timeout(100)
+    assert status.inner_text() == "done", seen
+    assert seen & {"queued", "running"}, seen  # the page showed it before it was done
+    results = page.locator('[data-role="results"]')
+    expect(results).to_be_visible()
+    expect(page.locator('[data-role="score"]')).to_contain_text("Score: 10 / 10")
+    verdicts = page.locator('[data-role="verdicts"] tbody tr')
+    assert verdicts.count() == 7
+    assert set(page.locator('[data-role="verdicts"] td.verdict').all_inner_texts()) == {"passed"}
+    assert page.locator('[data-role="chart"] svg rect.mine:not(.legend)').count() == 2  # depths 3 and 4
+    page.screenshot(path=str(screenshots / "engine-results.png"), full_page=True)
+
+    # Open the first game and step through it.
+    page.locator('[data-role="games"] button[data-game="0"]').click()
+    viewer = page.locator('[data-role="viewer"]')
+    expect(viewer).to_be_visible()
+    expect(page.locator('[data-role="ply"]')).to_contain_text("0 / ")
+    start = _pieces(page)
+    assert len(start) == 24
+    page.get_by_role("button", name="Forward one move").click()
+    expect(page.locator('[data-role="ply"]')).to_contain_text("1 / ")
+    after = _pieces(page)
+    assert after != start and len(after) == 24  # a piece moved
+    moved_from = set(start) - set(after)
+    moved_to = set(after) - set(start)
+    assert len(moved_from) == 1 and len(moved_to) == 1
+    assert page.locator('[data-role="moves"] button.current').inner_text().startswith("1. ")
+    page.get_by_role("button", name="Forward one move").click()
+    expect(page.locator('[data-role="ply"]')).to_contain_text("2 / ")
+    page.get_by_role("button", name="Back one move").click()
+    page.get_by_role("button", name="Back one move").click()
+    expect(page.locator('[data-role="ply"]')).to_contain_text("0 / ")
+    assert _pieces(page) == start
+    page.get_by_role("button", name="Last position").click()
+    total = int(page.locator('[data-role="ply"]').inner_text().split(" / ")[1])
+    assert total > 3
+    assert page.locator('[data-role="download-pdn"]').get_attribute("href").endswith("/0.pdn")
+    page.screenshot(path=str(screenshots / "engine-replay.png"), full_page=True)
+    page.locator('[data-role="board"]').screenshot(path=str(screenshots / "engine-board.png"))
