@@ -77,6 +77,11 @@ def engine_slot(user: User, assignment_id: int, index: int) -> Slot:
     return slot
 
 
+def teaches(user: User, slot: Slot) -> bool:
+    """Whether the user is on the staff of the slot's course (the page links the staff view)."""
+    return slot.assignment.course_id in set(db.session.scalars(taught_course_ids(user)))
+
+
 def suite_of(slot: Slot) -> str:
     """The suite the slot grades with; GRADER_ENGINE_SUITE overrides it (tests, benchmarks)."""
     return current_app.config.get("GRADER_ENGINE_SUITE") or \

@@ -79,7 +79,7 @@ def slot_page(assignment_id: int, index: int) -> Any:
     return render_template("engines/slot.html", slot=slot, assignment=slot.assignment,
                            suite=engines.suite_of(slot),
                            submissions=engines.my_submissions(current_user, slot),
-                           form=ActionForm())
+                           teaches=engines.teaches(current_user, slot), form=ActionForm())
 
 
 @bp.post("/assignments/<int:assignment_id>/slots/<int:index>/engine")
