@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench bench-load system-deps clean
+.PHONY: run test test-backends lint bench bench-load bench-autograder system-deps clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -16,10 +16,12 @@ $(STAMP): pyproject.toml
 system-deps:
 	@./scripts/system-deps.sh
 
-# Migrates, seeds the demo course (idempotent; prints its logins) and serves on 127.0.0.1:8000.
+# Migrates, seeds the demo course (idempotent; prints its logins) and serves on 127.0.0.1:8000,
+# with one queue worker grading engine uploads (both stop together).
 run: $(STAMP)
 	$(BIN)/grader db upgrade
 	$(BIN)/grader demo
+	$(BIN)/grader worker & worker=$$!; trap 'kill $$worker 2>/dev/null; wait $$worker' EXIT INT TERM; \
 	$(BIN)/gunicorn -w 2 -b 127.0.0.1:8000 --access-logfile - 'grader:create_app()'
 
 # The web service's load benchmark alone (30 s of graded submissions, 100 clients).
@@ -29,6 +31,17 @@ bench-load: $(STAMP)
 test: $(STAMP) system-deps
 	$(BIN)/ruff check .
 	$(BIN)/pytest
+
+# The queue tests (tests/jobs) again on PostgreSQL and Redis, which the tests start themselves
+# (Debian's postgresql and redis-server, installed when missing; psycopg from the extra).
+test-backends: $(STAMP)
+	@./scripts/system-deps.sh backends
+	$(BIN)/pip install --quiet -e '.[postgres]'
+	GRADER_TEST_BACKENDS=postgres-redis $(BIN)/pytest tests/jobs
+
+# Time from upload to result, 1 and 2 workers, and a burst of 20 uploads.
+bench-autograder: $(STAMP)
+	$(BIN)/python -m bench.autograder
 
 bench: $(STAMP)
 	$(BIN)/python -m bench

@@ -4,6 +4,11 @@ set -euo pipefail
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v bwrap >/dev/null 2>&1 || need+=(bubblewrap)
+if [ "${1:-}" = backends ]; then  # make test-backends: PostgreSQL and Redis, started by the tests
+    need=()
+    ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
+    command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
+fi
 [ ${#need[@]} -eq 0 ] && exit 0
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"

@@ -11,8 +11,8 @@ import sqlalchemy as sa
 from flask import current_app
 
 from grader.extensions import db
-from grader.models import INSTRUCTOR, STUDENT, Course, Membership
-from grader.services import accounts, courses
+from grader.models import INSTRUCTOR, STUDENT, Course, Membership, Slot
+from grader.services import accounts, courses, engines
 
 COURSE = "Demo course: alpha-beta pruning"
 PEOPLE = (("instructor@example.com", INSTRUCTOR), ("student@example.com", STUDENT))
@@ -52,6 +52,9 @@ def seed(preset: str = "standard") -> dict[str, object]:
                        if a.preset == preset), None)
     if assignment is None:
         assignment = courses.create_assignment(course.id, preset)
+    slots = db.session.scalars(sa.select(Slot).where(Slot.assignment_id == assignment.id))
+    if not any(engines.is_engine_slot(s) for s in slots):
+        engines.add_engine_slot(assignment.id)  # the checkers engine upload, graded by a worker
     members = db.session.scalar(sa.select(sa.func.count(Membership.id))
                                 .where(Membership.course_id == course.id))
     return {"logins": passwords, "course": course.name, "join_code": course.join_code,

@@ -19,6 +19,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -31,7 +32,9 @@ from engine_support import TINY, post_multipart
 FAST_ARGON2 = {"time_cost": 1, "memory_cost": 1024, "parallelism": 1}
 
 BACKENDS = os.environ.get("GRADER_TEST_BACKENDS", "sqlite")
-PG_BIN = Path(os.environ.get("GRADER_PG_BIN", "/usr/lib/postgresql/15/bin"))
+PG_BIN = Path(os.environ.get("GRADER_PG_BIN") or max(
+    Path("/usr/lib/postgresql").glob("*/bin"), key=lambda p: int(p.parent.name),
+    default=Path("/usr/lib/postgresql/15/bin")))
 GRADER = Path(sys.executable).with_name("grader")
 
 
@@ -92,12 +95,13 @@ class Postgres:
         subprocess.run([str(PG_BIN / "initdb"), "-D", str(data), "-U", "postgres",
                         "--auth=trust", "-E", "UTF8", "--no-sync"], check=True,
                        capture_output=True, **self._as_postgres())
-        self.process = subprocess.Popen(
-            [str(PG_BIN / "postgres"), "-D", str(data), "-p", str(self.port),
-             "-c", "listen_addresses=127.0.0.1", "-c", f"unix_socket_directories={self.folder}",
-             "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "max_connections=200"],
-            stdout=subprocess.DEVNULL, stderr=(self.folder / "postgres.log").open("wb"),
-            **self._as_postgres())
+        with (self.folder / "postgres.log").open("wb") as log:  # the child keeps its copy
+            self.process = subprocess.Popen(
+                [str(PG_BIN / "postgres"), "-D", str(data), "-p", str(self.port),
+                 "-c", "listen_addresses=127.0.0.1",
+                 "-c", f"unix_socket_directories={self.folder}", "-c", "fsync=off",
+                 "-c", "synchronous_commit=off", "-c", "max_connections=200"],
+                stdout=subprocess.DEVNULL, stderr=log, **self._as_postgres())
         wait_for_port(self.port, self.process)
         for _ in range(50):  # the port opens a moment before connections are taken
             try:
@@ -187,8 +191,9 @@ def backends(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Backends]:
         pytest.fail("postgres-redis needs Debian's postgresql and redis-server "
                     f"(no {PG_BIN / 'initdb'} or no redis-server)")
     folder = tmp_path_factory.mktemp("backends")
-    found = Backends("postgres-redis", Postgres(folder / "pg", free_port()),
-                     Redis(free_port()))
+    # Not under pytest's folder: that one is root's alone (0700) and postgres must reach it.
+    pg_folder = Path(tempfile.mkdtemp(prefix="grader-test-pg-"))
+    found = Backends("postgres-redis", Postgres(pg_folder, free_port()), Redis(free_port()))
     assert found.postgres and found.redis
     try:
         found.postgres.start()
@@ -200,6 +205,7 @@ def backends(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Backends]:
     finally:
         found.redis.stop()
         found.postgres.stop()
+        shutil.rmtree(pg_folder, ignore_errors=True)
 
 
 @pytest.fixture
