@@ -1,0 +1,219 @@
+"""`python -m bench.autograder`: the autograder end to end, on loopback and temporary files.
+
+1. Time from upload to result of the correct sample engine with the quick suite, through the
+   upload API and real `grader worker` processes, with 1 and then 2 workers; the peer,
+   measured in the same run: the same suite through `grader.harness.grade` directly (the
+   ratio is what the service adds: queueing, storage, database writes, polling).
+2. A burst of 20 uploads (20 students, so that none supersedes another) graded with the
+   *tiny* suite (tests/harness/data/tiny.json, about a second of grading each, so that the
+   figure is the queue's and not the suite's): throughput with 1 and 2 workers; the peer:
+   the same 20 engines through `grader.harness.grade_many` with as many slots.
+
+Uploads go through the Flask app in this process (the same view and service as over HTTP);
+the SQLite database and queue live in a temporary instance folder. Every wait is bounded.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+ENGINE = ROOT / "tests" / "harness" / "engines" / "correct.py"
+TINY = ROOT / "tests" / "harness" / "data" / "tiny.json"
+GRADER = Path(sys.executable).with_name("grader")
+PASSWORD = "bench horse battery staple"
+
+
+class Service:
+    """A migrated database with a course and an engine slot, and the app to upload through."""
+
+    def __init__(self, folder: Path, suite: str, students: int) -> None:
+        self.folder = folder
+        self.env = {
+            "GRADER_INSTANCE_PATH": str(folder / "instance"),
+            "GRADER_DATABASE_URL": f"sqlite:///{folder / 'grader.sqlite3'}",
+            "GRADER_SECRET_KEY": "bench",
+            "GRADER_ENGINE_SUITE": suite,
+            "GRADER_UPLOAD_RATE": "1000/60",
+            "GRADER_SWEEP_SECONDS": "5",
+        }
+        os.environ.update(self.env)
+        from flask_migrate import upgrade
+
+        from grader import create_app
+        from grader.services import accounts, courses, engines
+
+        self.app = create_app({"GRADER_ARGON2": {"time_cost": 1, "memory_cost": 1024,
+                                                 "parallelism": 1}})
+        with self.app.app_context(), contextlib.redirect_stderr(io.StringIO()):
+            upgrade(directory=self.app.config["GRADER_MIGRATIONS_DIR"])  # its log is quiet
+            accounts.create_user("teacher@bench.example.com", PASSWORD, "instructor")
+            course = courses.create_course("Bench", "teacher@bench.example.com")
+            assignment = courses.create_assignment(course.id, "standard")
+            self.assignment_id = assignment.id
+            self.index = engines.add_engine_slot(assignment.id).index
+            self.tokens = []
+            for n in range(students):
+                user = accounts.create_user(f"s{n}@bench.example.com", PASSWORD)
+                accounts.add_member(course.id, user.email)
+                self.tokens.append(accounts.issue_token(user.id))
+        self.client = self.app.test_client()
+        self.workers: list[subprocess.Popen] = []
+
+    def upload(self, student: int) -> int:
+        from werkzeug.datastructures import FileStorage
+        from werkzeug.test import stream_encode_multipart
+
+        stream, _, boundary = stream_encode_multipart({
+            "assignment_id": str(self.assignment_id), "slot_index": str(self.index),
+            "file": FileStorage(io.BytesIO(ENGINE.read_bytes()), "engine.py")},
+            use_tempfile=False)
+        response = self.client.post(
+            "/api/engines", data=stream.getvalue(),
+            headers={"Authorization": f"Bearer {self.tokens[student]}"},
+            content_type=f"multipart/form-data; boundary={boundary}")
+        assert response.status_code == 201, response.get_json()
+        return response.get_json()["id"]
+
+    def statuses(self, ids: list[int]) -> dict[int, str]:
+        import sqlalchemy as sa
+
+        from grader.extensions import db
+        from grader.models import Submission
+
+        with self.app.app_context():
+            found = dict(db.session.execute(sa.select(Submission.id, Submission.status)
+                                            .where(Submission.id.in_(ids))).all())
+            db.session.remove()
+        return found
+
+    def wait(self, ids: list[int], timeout: float) -> dict[int, float]:
+        """Each submission's finish time (monotonic), once every one is done or failed."""
+        finished: dict[int, float] = {}
+        deadline = time.monotonic() + timeout
+        while len(finished) < len(ids):
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"{len(ids) - len(finished)} submissions not graded "
+                                   f"after {timeout:.0f} s")
+            now = time.monotonic()
+            for sid, status in self.statuses(ids).items():
+                if status in ("done", "failed") and sid not in finished:
+                    finished[sid] = now
+            time.sleep(0.05)
+        failed = [s for s, st in self.statuses(ids).items() if st != "done"]
+        if failed:
+            raise RuntimeError(f"submissions {failed} failed")
+        return finished
+
+    def start_workers(self, count: int) -> None:
+        log = (self.folder / f"worker-{count}.log").open("ab")
+        self.workers.append(subprocess.Popen(
+            [str(GRADER), "worker", "--workers", str(count)], env={**os.environ, **self.env},
+            stdout=log, stderr=subprocess.STDOUT, start_new_session=True))
+        log.close()
+        time.sleep(2.0)  # the consumer and its worker processes start
+
+    def stop_workers(self) -> None:
+        for process in self.workers:
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+        self.workers.clear()
+
+    def close(self) -> None:
+        self.stop_workers()
+        from grader.extensions import db
+
+        huey = self.app.extensions.get("grader_queue")
+        if huey is not None:
+            huey.storage.close()
+        with self.app.app_context():
+            db.engine.dispose()
+        for key in self.env:
+            os.environ.pop(key, None)
+
+
+def latency(suite: str, workers: int, timeout: float) -> float:
+    folder = Path(tempfile.mkdtemp(prefix="bench-autograder-"))
+    service = Service(folder, suite, students=1)
+    try:
+        service.start_workers(workers)
+        start = time.monotonic()
+        submission = service.upload(0)
+        return service.wait([submission], timeout)[submission] - start
+    finally:
+        service.close()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def burst(count: int, workers: int, timeout: float) -> float:
+    folder = Path(tempfile.mkdtemp(prefix="bench-autograder-"))
+    service = Service(folder, str(TINY), students=count)
+    try:
+        service.start_workers(workers)
+        start = time.monotonic()
+        ids = [service.upload(n) for n in range(count)]
+        finished = service.wait(ids, timeout)
+        return max(finished.values()) - start
+    finally:
+        service.close()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench.autograder")
+    parser.add_argument("--suite", default="quick", help="suite of the latency figure")
+    parser.add_argument("--burst", type=int, default=20, help="uploads in the burst")
+    parser.add_argument("--timeout", type=float, default=600.0, help="seconds per wait")
+    args, _ = parser.parse_known_args(argv)
+    from grader.harness import SandboxConfig, grade, grade_many, load_suite
+
+    try:
+        SandboxConfig().check()
+    except Exception as exc:
+        print(f"bench.autograder: skipped ({exc})")
+        return
+    print(f"machine: {os.cpu_count()} cores; sandbox on; SQLite database and queue", flush=True)
+    def direct_run() -> float:
+        start = time.monotonic()
+        report = grade(ENGINE, load_suite(args.suite))
+        assert report.complete and report.score == report.max_score, report.error
+        return time.monotonic() - start
+
+    before = direct_run()
+    latencies = {workers: latency(args.suite, workers, args.timeout) for workers in (1, 2)}
+    after = direct_run()  # the peer before and after: the machine is shared, its load drifts
+    direct = (before + after) / 2
+    print(f"peer: suite {args.suite} through grader.harness.grade directly: {before:.1f} s "
+          f"before, {after:.1f} s after, mean {direct:.1f} s", flush=True)
+    for workers, took in latencies.items():
+        print(f"upload to result, suite {args.suite}, {workers} worker(s): {took:.1f} s "
+              f"(ratio to the direct run {took / direct:.2f})", flush=True)
+    tiny = load_suite(TINY)
+    copies = [ENGINE] * args.burst
+    for workers in (1, 2):
+        start = time.monotonic()
+        grade_many(copies, tiny, slots=workers)
+        peer = time.monotonic() - start
+        took = burst(args.burst, workers, args.timeout)
+        print(f"burst of {args.burst} uploads, tiny suite, {workers} worker(s): all graded in "
+              f"{took:.1f} s, {args.burst / took * 60:.0f} per minute; peer grade_many with "
+              f"{workers} slot(s): {peer:.1f} s, {args.burst / peer * 60:.0f} per minute "
+              f"(ratio {took / peer:.2f})", flush=True)
+
+
+if __name__ == "__main__":
+    main()
