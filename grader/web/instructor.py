@@ -23,7 +23,7 @@ from pydantic import BaseModel, Field
 from wtforms.fields.choices import SelectChoice
 
 from grader.gametree import VARIANTS, Conventions, Tree
-from grader.models import Slot
+from grader.models import ENGINE_KIND, Slot
 from grader.services import (
     Conflict,
     Invalid,
@@ -369,6 +369,8 @@ def new_slot(assignment_id: int) -> Any:
 @bp.route("/assignments/<int:assignment_id>/slots/<int:index>", methods=["GET", "POST"])
 def edit_slot(assignment_id: int, index: int) -> Any:
     who, slot, attempts = editor.editor_slot(current_user, assignment_id, index)
+    if slot.kind == ENGINE_KIND:  # engine slots have their own staff page
+        return redirect(url_for("engines.staff_slot", assignment_id=assignment_id, index=index))
     if request.method == "GET":
         return _slot_page(who, slot.assignment, _form_for(slot), slot, attempts=attempts)
     form = SlotForm()

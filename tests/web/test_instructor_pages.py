@@ -51,6 +51,24 @@ def test_every_page_renders_for_the_instructor(client, app, teacher):
         assert "Traceback" not in response.get_data(as_text=True)
 
 
+def test_an_engine_slot_links_to_its_own_staff_page(client, app, teacher):
+    from grader.services import engines
+
+    with app.app_context():
+        slot = engines.add_engine_slot(teacher.assignment_id, suite="quick")
+    a, index = teacher.assignment_id, slot.index
+    engine_page = f"/instructor/assignments/{a}/slots/{index}/engines"
+    html = client.get(f"/instructor/assignments/{a}").get_data(as_text=True)
+    assert f'href="{engine_page}"' in html
+    response = client.get(f"/instructor/assignments/{a}/slots/{index}")
+    assert response.status_code == 302 and response.headers["Location"] == engine_page
+    assert client.get(engine_page).status_code == 200
+    c = teacher.course_id
+    for url in [f"/instructor/courses/{c}/gradebook", f"/instructor/courses/{c}/statistics",
+                f"/instructor/courses/{c}/misconceptions", f"/api/courses/{c}/gradebook.csv"]:
+        assert client.get(url).status_code == 200, url
+
+
 def test_create_course_and_assignment_through_the_forms(client, teacher):
     response = _post(client, "/instructor/courses", "/instructor/", {"name": "Adversarial search"},
                      follow_redirects=True)
