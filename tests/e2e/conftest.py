@@ -7,6 +7,7 @@ drives Debian's `chromium`. Screenshots go to a temporary folder (or `$GRADER_E2
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import socket
@@ -58,9 +59,7 @@ def _seed(env: dict[str, str]) -> tuple[int, dict[str, int]]:
     from grader.gametree import GeneratorParams, generate
     from grader.services import accounts, courses, exercises
 
-    saved = {k: os.environ.get(k) for k in env}
-    os.environ.update(env)
-    try:
+    with environment(env):
         app = create_app()
         with app.app_context():
             upgrade(directory=app.config["GRADER_MIGRATIONS_DIR"])
@@ -87,12 +86,6 @@ def _seed(env: dict[str, str]) -> tuple[int, dict[str, int]]:
                 student, "best-order", tree=[[[2, 3], [5, 9]], [[0, 1], [7, 5]]]).id
             assignment_id = assignment.id
             db.engine.dispose()  # checkpoints the WAL before the server opens the file
-    finally:
-        for k, v in saved.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
     return assignment_id, practice
 
 
@@ -110,6 +103,45 @@ def _wait_until_up(url: str, process: subprocess.Popen, timeout: float = 20.0) -
     raise RuntimeError(f"the server did not answer at {url} within {timeout} s")
 
 
+@contextlib.contextmanager
+def environment(env: dict[str, str]) -> Iterator[None]:
+    """``env`` set in this process for the block (the seeding runs the app in-process)."""
+    with pytest.MonkeyPatch.context() as patch:
+        for name, value in env.items():
+            patch.setenv(name, value)
+        yield
+
+
+@contextlib.contextmanager
+def serve(folder: Path, env: dict[str, str], *, worker: bool = False) -> Iterator[str]:
+    """gunicorn on a free loopback port (and a real `grader worker` when asked), logging to
+    ``folder/server.log``; yields the server's URL and stops both afterwards."""
+    port = _free_port()
+    bin_dir = Path(sys.executable).parent
+    with (folder / "server.log").open("w") as log:
+        processes = [subprocess.Popen(
+            [str(bin_dir / "gunicorn"), "--bind", f"127.0.0.1:{port}", "--workers", "1",
+             "--threads", "4", "--log-level", "warning", "grader:create_app()"],
+            env={**os.environ, **env}, stdout=log, stderr=subprocess.STDOUT)]
+        if worker:
+            processes.append(subprocess.Popen(
+                [str(bin_dir / "grader"), "worker", "--workers", "1"],
+                env={**os.environ, **env}, stdout=log, stderr=subprocess.STDOUT,
+                start_new_session=True))
+        url = f"http://127.0.0.1:{port}"
+        try:
+            _wait_until_up(url, processes[0])
+            yield url
+        finally:
+            for process in reversed(processes):
+                process.terminate()
+                try:
+                    process.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                    process.wait()
+
+
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     folder = tmp_path_factory.mktemp("e2e")
@@ -119,32 +151,15 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
         "GRADER_SECRET_KEY": "e2e-secret",
     }
     assignment_id, practice = _seed(env)
-    port = _free_port()
-    gunicorn = Path(sys.executable).with_name("gunicorn")
-    log = (folder / "server.log").open("w")
-    process = subprocess.Popen(
-        [str(gunicorn), "--bind", f"127.0.0.1:{port}", "--workers", "1", "--threads", "4",
-         "--log-level", "warning", "grader:create_app()"],
-        env={**os.environ, **env}, stdout=log, stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        _wait_until_up(url, process)
+    with serve(folder, env) as url:
         yield LiveServer(url, assignment_id, practice)
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        log.close()
 
 
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     if not Path(CHROMIUM).exists():
-        pytest.skip(f"{CHROMIUM} is missing (scripts/system-deps.sh installs it)")
+        # Fail, never skip: `make test` installs it, so its absence is a broken setup.
+        pytest.fail(f"{CHROMIUM} is missing (scripts/system-deps.sh installs it)")
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
@@ -154,10 +169,10 @@ def browser() -> Iterator[Any]:
         chromium.close()
 
 
-@pytest.fixture
-def page(browser: Any, live_server: LiveServer) -> Iterator[Any]:
+@contextlib.contextmanager
+def open_page(browser: Any, base_url: str, height: int = 900) -> Iterator[Any]:
     """A fresh browser context (no cookies) whose page fails the test on any script error."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, base_url=live_server.url)
+    context = browser.new_context(viewport={"width": 1280, "height": height}, base_url=base_url)
     tab = context.new_page()
     errors: list[str] = []
     tab.on("pageerror", lambda error: errors.append(str(error)))
@@ -171,6 +186,22 @@ def page(browser: Any, live_server: LiveServer) -> Iterator[Any]:
     yield tab
     context.close()
     assert not errors, f"errors in the page: {errors}"
+
+
+def sign_in(page: Any, email: str = STUDENT) -> Any:
+    """Signs in through the login form; returns the page on the dashboard."""
+    page.goto("/login")
+    page.get_by_label("E-mail").fill(email)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    page.wait_for_url("**/dashboard")
+    return page
+
+
+@pytest.fixture
+def page(browser: Any, live_server: LiveServer) -> Iterator[Any]:
+    with open_page(browser, live_server.url) as tab:
+        yield tab
 
 
 @pytest.fixture(scope="session")
@@ -187,9 +218,4 @@ def screenshots(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture
 def student(page: Any) -> Any:
     """The page, signed in as the student through the login form."""
-    page.goto("/login")
-    page.get_by_label("E-mail").fill(STUDENT)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    page.wait_for_url("**/dashboard")
-    return page
+    return sign_in(page)

@@ -4,8 +4,6 @@ in the replay viewer and step through it."""
 
 from __future__ import annotations
 
-import os
-import subprocess
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -13,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import CHROMIUM_ARGS, PASSWORD, STUDENT, _free_port, _wait_until_up  # noqa: F401
+from conftest import PASSWORD, STUDENT, environment, open_page, serve, sign_in
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.e2e
@@ -38,9 +36,7 @@ def _seed(env: dict[str, str]) -> tuple[int, int]:
     from grader.extensions import db
     from grader.services import accounts, courses, engines
 
-    saved = {k: os.environ.get(k) for k in env}
-    os.environ.update(env)
-    try:
+    with environment(env):
         app = create_app()
         with app.app_context():
             upgrade(directory=app.config["GRADER_MIGRATIONS_DIR"])
@@ -52,12 +48,6 @@ def _seed(env: dict[str, str]) -> tuple[int, int]:
             slot = engines.add_engine_slot(assignment.id, suite="quick")
             found = assignment.id, slot.index
             db.engine.dispose()
-    finally:
-        for k, v in saved.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
     return found
 
 
@@ -72,47 +62,14 @@ def engine_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EngineSe
         "GRADER_SWEEP_SECONDS": "1",
     }
     assignment_id, index = _seed(env)
-    port = _free_port()
-    log = (folder / "server.log").open("w")
-    server = subprocess.Popen(
-        [str(BIN / "gunicorn"), "--bind", f"127.0.0.1:{port}", "--workers", "1", "--threads",
-         "4", "--log-level", "warning", "grader:create_app()"],
-        env={**os.environ, **env}, stdout=log, stderr=subprocess.STDOUT)
-    worker = subprocess.Popen([str(BIN / "grader"), "worker", "--workers", "1"],
-                              env={**os.environ, **env}, stdout=log, stderr=subprocess.STDOUT,
-                              start_new_session=True)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        _wait_until_up(url, server)
+    with serve(folder, env, worker=True) as url:
         yield EngineServer(url, assignment_id, index)
-    finally:
-        for process in (worker, server):
-            process.terminate()
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
-        log.close()
 
 
 @pytest.fixture
 def student_page(browser: Any, engine_server: EngineServer) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1280, "height": 1000},
-                                  base_url=engine_server.url)
-    tab = context.new_page()
-    errors: list[str] = []
-    tab.on("pageerror", lambda error: errors.append(str(error)))
-    tab.on("console", lambda m: errors.append(m.text) if m.type == "error" and
-           not m.location.get("url", "").endswith("/favicon.ico") else None)
-    tab.goto("/login")
-    tab.get_by_label("E-mail").fill(STUDENT)
-    tab.get_by_label("Password").fill(PASSWORD)
-    tab.get_by_role("button", name="Log in").click()
-    tab.wait_for_url("**/dashboard")
-    yield tab
-    context.close()
-    assert not errors, f"errors in the page: {errors}"
+    with open_page(browser, engine_server.url, height=1000) as tab:
+        yield sign_in(tab)
 
 
 def _pieces(page: Any) -> dict[str, str]:

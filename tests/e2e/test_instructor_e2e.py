@@ -12,7 +12,7 @@ import io
 from typing import Any
 
 import pytest
-from conftest import INSTRUCTOR, PASSWORD
+from conftest import INSTRUCTOR, PASSWORD, sign_in
 from playwright.sync_api import expect
 
 from grader.gametree import Conventions, Tree, solve
@@ -22,14 +22,6 @@ pytestmark = pytest.mark.e2e
 NEW_STUDENT = "newcomer@example.com"
 
 
-def _login(page: Any, email: str) -> None:
-    page.goto("/login")
-    page.get_by_label("E-mail").fill(email)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    page.wait_for_url("**/dashboard")
-
-
 def _shot(page: Any, folder: Any, name: str) -> None:
     page.screenshot(path=str(folder / f"instructor-{name}.png"), full_page=True)
 
@@ -37,7 +29,7 @@ def _shot(page: Any, folder: Any, name: str) -> None:
 def test_course_assignment_student_gradebook_chart_and_csv(page, browser, live_server,
                                                            screenshots) -> None:
     # -- the instructor: a course, an assignment and an exercise, through the editor pages
-    _login(page, INSTRUCTOR)
+    sign_in(page, INSTRUCTOR)
     page.get_by_role("link", name="Instructor").click()
     page.get_by_label("Course name").fill("Game search, spring")
     page.get_by_role("button", name="Create course").click()
@@ -131,7 +123,7 @@ def test_course_assignment_student_gradebook_chart_and_csv(page, browser, live_s
 
 
 def test_textbook_tree_drawn_in_the_builder(page, live_server, screenshots) -> None:
-    _login(page, INSTRUCTOR)
+    sign_in(page, INSTRUCTOR)
     page.goto("/instructor/")
     page.get_by_label("Course name").fill("Builder course")
     page.get_by_role("button", name="Create course").click()

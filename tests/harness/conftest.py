@@ -9,8 +9,18 @@ import pytest
 
 from grader.harness.suite import Suite, load_suite
 
+from ._helpers import sandbox_problem
+
 ENGINES = Path(__file__).parent / "engines"
 TINY = Path(__file__).parent / "data" / "tiny.json"
+
+
+@pytest.fixture(scope="session")
+def sandbox() -> None:
+    problem = sandbox_problem()
+    if problem is not None:
+        pytest.fail(f"the bubblewrap sandbox does not work here ({problem}); "
+                    "`make test` installs it with scripts/system-deps.sh")
 
 
 @pytest.fixture(scope="session")
