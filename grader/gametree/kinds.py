@@ -122,6 +122,8 @@ class ExerciseKind:
     # -- shared ------------------------------------------------------------------------------
     def analysis(self, tree: Tree, conventions: Conventions) -> tuple[SearchResult, Any]:
         """The reference search and the canonical key (cached: an exercise is graded often)."""
+        if tree.leaf_count() > CACHED_LEAVES:
+            return _analysis.__wrapped__(self.name, tree, conventions)
         return _analysis(self.name, tree, conventions)
 
     def key(self, tree: Tree, conventions: Conventions) -> dict[str, Any]:
@@ -131,6 +133,8 @@ class ExerciseKind:
         self, tree: Tree, conventions: Conventions
     ) -> tuple[tuple[Variant, Any], ...]:
         """Each applicable variant with its canonical answer (cached like ``analysis``)."""
+        if tree.leaf_count() > CACHED_LEAVES:
+            return _variant_answers.__wrapped__(self.name, tree, conventions)
         return _variant_answers(self.name, tree, conventions)
 
     def grade(self, tree: Tree, conventions: Conventions, answer: object) -> Grade:
@@ -151,6 +155,10 @@ class ExerciseKind:
         return Grade(
             score, parts, feedback, diagnosis, text, where, key=self.to_answer(key), search=result
         )
+
+
+# Exercise-sized trees are cached; a huge typed tree is solved each time rather than kept.
+CACHED_LEAVES = 2000
 
 
 @functools.lru_cache(maxsize=512)
