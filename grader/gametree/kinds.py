@@ -16,6 +16,7 @@ Scoring (every total lies in [0, 1]):
 
 from __future__ import annotations
 
+import bisect
 import functools
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -31,7 +32,7 @@ from grader.gametree.solver import (
     minimax,
     solve,
 )
-from grader.gametree.tree import Path, Tree, Value, child_path, is_ancestor
+from grader.gametree.tree import Path, Tree, Value, child_path
 from grader.gametree.variants import Variant, variants_for
 
 
@@ -122,9 +123,7 @@ class ExerciseKind:
     # -- shared ------------------------------------------------------------------------------
     def analysis(self, tree: Tree, conventions: Conventions) -> tuple[SearchResult, Any]:
         """The reference search and the canonical key (cached: an exercise is graded often)."""
-        if tree.leaf_count() > CACHED_LEAVES:
-            return _analysis.__wrapped__(self.name, tree, conventions)
-        return _analysis(self.name, tree, conventions)
+        return _memo(_analysis, self.name, tree, conventions)
 
     def key(self, tree: Tree, conventions: Conventions) -> dict[str, Any]:
         return self.to_answer(self.analysis(tree, conventions)[1])
@@ -133,9 +132,7 @@ class ExerciseKind:
         self, tree: Tree, conventions: Conventions
     ) -> tuple[tuple[Variant, Any], ...]:
         """Each applicable variant with its canonical answer (cached like ``analysis``)."""
-        if tree.leaf_count() > CACHED_LEAVES:
-            return _variant_answers.__wrapped__(self.name, tree, conventions)
-        return _variant_answers(self.name, tree, conventions)
+        return _memo(_variant_answers, self.name, tree, conventions)
 
     def grade(self, tree: Tree, conventions: Conventions, answer: object) -> Grade:
         canonical = self.normalize(tree, answer)
@@ -161,6 +158,12 @@ class ExerciseKind:
 CACHED_LEAVES = 2000
 
 
+def _memo(cached: Any, kind: str, tree: Tree, conventions: Conventions) -> Any:
+    if tree.leaf_count() > CACHED_LEAVES:
+        return cached.__wrapped__(kind, tree, conventions)
+    return cached(kind, tree, conventions)
+
+
 @functools.lru_cache(maxsize=512)
 def _analysis(kind: str, tree: Tree, conventions: Conventions) -> tuple[SearchResult, Any]:
     exercise = KINDS[kind]
@@ -181,8 +184,12 @@ def _variant_answers(
 
 def normalize_pruned(tree: Tree, marked: set[Path]) -> frozenset[Path]:
     """Marking a node marks its subtree; a node whose children are all marked is marked."""
-    closed = {p for p in tree.paths() if any(is_ancestor(m, p) for m in marked)}
-    for path, node in reversed(list(tree.walk())):
+    nodes = list(tree.walk())  # breadth-first: a parent comes before its children
+    closed: set[Path] = set()
+    for path, _node in nodes:
+        if path in marked or (path and path.rpartition(".")[0] in closed):
+            closed.add(path)
+    for path, node in reversed(nodes):
         if not node.is_leaf and all(
             child_path(path, i) in closed for i in range(len(node.children))
         ):
@@ -475,13 +482,14 @@ class BestOrderKind(ExerciseKind):
 
 
 def _lcs(a: tuple, b: tuple) -> int:
-    previous = [0] * (len(b) + 1)
-    for x in a:
-        current = [0]
-        for j, y in enumerate(b):
-            current.append(previous[j] + 1 if x == y else max(previous[j + 1], current[j]))
-        previous = current
-    return previous[-1]
+    """The longest common subsequence of two sequences without repeats, in O(n log n): the
+    longest increasing run of b's items' positions in a."""
+    where = {x: i for i, x in enumerate(a)}
+    tails: list[int] = []  # tails[k]: the least last position of an increasing run of k + 1
+    for position in (where[y] for y in b if y in where):
+        k = bisect.bisect_left(tails, position)
+        tails[k : k + 1] = [position]
+    return len(tails)
 
 
 KINDS: dict[str, ExerciseKind] = {

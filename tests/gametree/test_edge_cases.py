@@ -127,3 +127,41 @@ def test_grading_the_same_exercise_again_gives_the_same_grade():
     second = grade("values", Tree.from_nested(tree.to_nested()), Conventions(), {"values": {"": 3}})
     assert second.key["values"][""] == 3
     assert second.to_dict() == first.to_dict()
+
+
+def _lcs_by_table(a, b):
+    # The textbook dynamic program, O(len(a) * len(b)).
+    previous = [0] * (len(b) + 1)
+    for x in a:
+        current = [0]
+        for j, y in enumerate(b):
+            current.append(previous[j] + 1 if x == y else max(previous[j + 1], current[j]))
+        previous = current
+    return previous[-1]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 15), unique=True), st.lists(st.integers(0, 15), unique=True))
+def test_leaf_order_lcs_matches_the_textbook_table(a, b):
+    from grader.gametree.kinds import _lcs
+
+    assert _lcs(tuple(a), tuple(b)) == _lcs_by_table(a, b)
+
+
+@settings(max_examples=100, deadline=None)
+@given(trees(), st.data())
+def test_pruned_marks_close_over_subtrees_and_full_families(tree, data):
+    from grader.gametree.kinds import normalize_pruned
+
+    paths = tree.paths()
+    marked = set(data.draw(st.lists(st.sampled_from(paths), max_size=6)))
+    closed = normalize_pruned(tree, marked)
+    # By the definition: every node under a marked one is marked ...
+    below = {p for p in paths if any(p == m or p.startswith(m + ".") or m == "" for m in marked)}
+    assert below <= closed
+    # ... and a node is marked exactly when it was, or lies below, or all its children are.
+    for path in paths:
+        node = tree.node(path)
+        children = [f"{path}.{i}" if path else str(i) for i in range(len(node.children))]
+        expected = path in below or (bool(children) and all(c in closed for c in children))
+        assert (path in closed) == expected, path
