@@ -12,6 +12,7 @@ import random
 from dataclasses import asdict, dataclass, field, fields
 
 from grader.gametree.kinds import KINDS
+from grader.gametree.optimum import MAX_LEAVES
 from grader.gametree.solver import Conventions, solve
 from grader.gametree.tree import Node, Tree, parse_players
 from grader.gametree.variants import variants_for
@@ -71,6 +72,10 @@ class GeneratorParams:
             and self.leaves_evaluated[0] > self.leaves_evaluated[1]
         ):
             problems.append(f"leaves_evaluated must be lo-hi, got {self.leaves_evaluated}")
+        if self.kind == "best-order" and hi**self.depth > MAX_LEAVES:
+            problems.append(
+                f"best-order trees have at most {MAX_LEAVES} leaves; {hi}^{self.depth} is more"
+            )
         if self.discriminating and self.kind == "best-order":
             problems.append("best-order has no misconception variants to discriminate")
         if problems:

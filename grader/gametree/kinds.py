@@ -120,6 +120,9 @@ class ExerciseKind:
     def reference(self, tree: Tree, conventions: Conventions) -> SearchResult:
         return solve(tree, conventions)
 
+    def check_tree(self, tree: Tree) -> None:
+        """ValueError when an exercise of this kind cannot be made on ``tree``."""
+
     # -- shared ------------------------------------------------------------------------------
     def analysis(self, tree: Tree, conventions: Conventions) -> tuple[SearchResult, Any]:
         """The reference search and the canonical key (cached: an exercise is graded often)."""
@@ -475,6 +478,9 @@ class BestOrderKind(ExerciseKind):
     def key(self, tree, conventions):
         least = Optimizer(tree, conventions).solve()
         return {"order": least.orders, "leaves": least.leaves}
+
+    def check_tree(self, tree):
+        Optimizer.check(tree)
 
     def analysis(self, tree, conventions):
         # The replay shows the search of the tree as given; the key is an ordering, not a search.

@@ -18,6 +18,7 @@ from grader.gametree.tree import Path, Tree, Value, child_path
 
 INF = math.inf
 MAX_BRANCHING = 14  # subsets of children: 2**14 states per (node, window)
+MAX_LEAVES = 400  # "a few hundred leaves": the bound on the work one request may ask for
 
 
 @dataclass(frozen=True)
@@ -32,17 +33,27 @@ class Optimizer:
 
     def __init__(self, tree: Tree, conventions: Conventions | None = None) -> None:
         self.tree = tree
+        self.check(tree)
         self.conventions = conventions or Conventions()
         self.explore = self.conventions.ties == "explore"
         exact = minimax(tree, self.conventions)
         self.value: dict[Path, Value] = {p: r.value for p, r in exact.nodes.items()}
+        self.best = cache(self._best)
+
+    @staticmethod
+    def check(tree: Tree) -> None:
+        """ValueError when the tree is beyond what the optimum is computed for."""
+        if tree.leaf_count() > MAX_LEAVES:
+            raise ValueError(
+                f"the ordering optimum handles trees of at most {MAX_LEAVES} leaves; "
+                f"this one has {tree.leaf_count()}"
+            )
         for path, node in tree.walk():
             if len(node.children) > MAX_BRANCHING:
                 raise ValueError(
                     f"the ordering optimum handles at most {MAX_BRANCHING} children a node; "
                     f"{path or 'the root'} has {len(node.children)}"
                 )
-        self.best = cache(self._best)
 
     def _cuts(self, is_max: bool, t: Value, alpha: Value, beta: Value) -> bool:
         if is_max:

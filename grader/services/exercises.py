@@ -94,6 +94,10 @@ def create_practice(user: User, kind: str, *, params: dict[str, Any] | None = No
             raise Invalid("give either params (to generate) or a tree (typed), not both")
         built = typed_tree(tree=tree, leaves=leaves, branching=branching, depth=depth,
                            players=players)
+        try:
+            KINDS[kind].check_tree(built)
+        except ValueError as exc:
+            raise Invalid(f"tree: {exc}") from exc
         fields: dict[str, Any] = {"seed": None, "generator_version": None, "params": None}
     else:
         seed = secrets.token_hex(8)

@@ -165,3 +165,11 @@ def test_pruned_marks_close_over_subtrees_and_full_families(tree, data):
         children = [f"{path}.{i}" if path else str(i) for i in range(len(node.children))]
         expected = path in below or (bool(children) and all(c in closed for c in children))
         assert (path in closed) == expected, path
+
+
+def test_the_ordering_optimum_refuses_trees_beyond_a_few_hundred_leaves():
+    tree = Tree.from_nested([[[i, i + 1] for i in range(0, 420, 2)]])
+    with pytest.raises(ValueError, match="at most 400 leaves"):
+        best_order(tree)
+    with pytest.raises(ValueError, match="at most 400 leaves"):
+        grade("best-order", tree, Conventions(), {"order": {}})

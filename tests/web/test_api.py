@@ -258,3 +258,13 @@ def test_openapi_document_lists_every_api_route(app, client):
     body = create["requestBody"]["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[1]
     assert "kind" in schemas[body]["required"]
     assert "201" in create["responses"] and "400" in create["responses"]
+
+
+def test_a_best_order_exercise_too_large_for_the_optimum_is_refused(client, app, student):
+    tree = [[[i, i + 1] for i in range(0, 420, 2)]]  # 420 leaves: beyond the optimum's 400
+    response = client.post("/api/exercises", headers=student,
+                           json={"kind": "best-order", "tree": tree})
+    assert response.status_code == 400
+    assert "at most 400 leaves" in response.get_json()["error"]
+    with app.app_context():
+        assert db.session.scalar(sa.select(sa.func.count(Exercise.id))) == 0
