@@ -42,25 +42,15 @@ class JoinForm(FlaskForm):
     join_code = StringField("Course join code", validators=[DataRequired(), Length(max=32)])
 
 
-class PracticeForm(FlaskForm):
-    kind = SelectField("Exercise", choices=list(KINDS), default="prune")
-    source = RadioField("Tree", default="generate", choices=[
-        SelectChoice("generate", "Generate one"), SelectChoice("leaves", "Type leaf values"),
-        SelectChoice("nested", "Type a nested list")])
+class TreeSettings(FlaskForm):
+    """The generator's shape and the conventions, shared by the practice page and the slot
+    editor (each adds its own fields)."""
+
     depth = IntegerField("Depth", default=3, validators=[Optional(), NumberRange(1, 8)])
     branching = StringField("Branching (e.g. 2-3)", default="2-3",
                             validators=[Optional(), Length(max=20)])
     values = StringField("Leaf values (e.g. -9..9)", default="-9..9",
                          validators=[Optional(), Length(max=40)])
-    min_cutoffs = IntegerField("At least this many cutoffs", default=1,
-                               validators=[Optional(), NumberRange(0, 50)])
-    leaves = StringField("Leaf values, comma-separated", default="3,12,8,2,4,6,14,5,2",
-                         validators=[Optional(), Length(max=8000)])
-    leaf_branching = IntegerField("Branching", default=3, validators=[Optional(),
-                                                                      NumberRange(1, 8)])
-    leaf_depth = IntegerField("Depth", default=2, validators=[Optional(), NumberRange(1, 8)])
-    nested = TextAreaField("Nested list", default="[[3, 12, 8], [2, 4, 6], [14, 5, 2]]",
-                           validators=[Optional(), Length(max=8000)])
     players = StringField("Players per level", default="max,min",
                           validators=[Optional(), Length(max=100)])
     ties = SelectField("Ties", choices=[
@@ -70,3 +60,19 @@ class PracticeForm(FlaskForm):
         SelectChoice("soft", "their best value so far"), SelectChoice("hard", "the bound")])
     order = SelectField("Children", choices=[
         SelectChoice("ltr", "left to right"), SelectChoice("rtl", "right to left")])
+
+
+class PracticeForm(TreeSettings):
+    kind = SelectField("Exercise", choices=list(KINDS), default="prune")
+    source = RadioField("Tree", default="generate", choices=[
+        SelectChoice("generate", "Generate one"), SelectChoice("leaves", "Type leaf values"),
+        SelectChoice("nested", "Type a nested list")])
+    min_cutoffs = IntegerField("At least this many cutoffs", default=1,
+                               validators=[Optional(), NumberRange(0, 50)])
+    leaves = StringField("Leaf values, comma-separated", default="3,12,8,2,4,6,14,5,2",
+                         validators=[Optional(), Length(max=8000)])
+    leaf_branching = IntegerField("Branching", default=3, validators=[Optional(),
+                                                                      NumberRange(1, 8)])
+    leaf_depth = IntegerField("Depth", default=2, validators=[Optional(), NumberRange(1, 8)])
+    nested = TextAreaField("Nested list", default="[[3, 12, 8], [2, 4, 6], [14, 5, 2]]",
+                           validators=[Optional(), Length(max=8000)])

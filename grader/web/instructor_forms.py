@@ -20,6 +20,7 @@ from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
 from grader.gametree import KINDS
 from grader.models import COURSE_ROLES, SCORE_POLICIES
+from grader.web.forms import TreeSettings
 
 DATE_FORMATS = ["%Y-%m-%dT%H:%M", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M"]
 ROLE_CHOICES = [SelectChoice(r, {"ta": "TA"}.get(r, r)) for r in COURSE_ROLES]
@@ -61,7 +62,7 @@ class AssignmentForm(FlaskForm):
         SelectChoice(p, f"{p} attempt") for p in SCORE_POLICIES])
 
 
-class SlotForm(FlaskForm):
+class SlotForm(TreeSettings):
     title = StringField("Title", validators=[Optional(), Length(max=200)])
     kind = SelectField("Kind", choices=list(KINDS), default="prune")
     source = RadioField("Tree", default="generate", choices=[
@@ -70,19 +71,12 @@ class SlotForm(FlaskForm):
         SelectChoice("nested", "Fixed: nested list"),
         SelectChoice("draw", "Fixed: draw it"),
         SelectChoice("cs188", "Fixed: CS188 .test file")])
-    depth = IntegerField("Depth", default=3, validators=[Optional(), NumberRange(1, 8)])
-    branching = StringField("Branching (e.g. 2-3)", default="2-3",
-                            validators=[Optional(), Length(max=20)])
-    values = StringField("Leaf values (e.g. -9..9)", default="-9..9",
-                         validators=[Optional(), Length(max=40)])
     min_cutoffs = IntegerField("At least this many cutoffs", default=2,
                                validators=[Optional(), NumberRange(0, 50)])
     min_deep_cutoffs = IntegerField("At least this many deep cutoffs", default=0,
                                     validators=[Optional(), NumberRange(0, 50)])
     distinct = BooleanField("Distinct leaf values")
     discriminating = BooleanField("Discriminating (every misconception gives its own answer)")
-    players = StringField("Players per level", default="max,min",
-                          validators=[Optional(), Length(max=100)])
     leaves = StringField("Leaf values, comma-separated", default="3,12,8,2,4,6,14,5,2",
                          validators=[Optional(), Length(max=8000)])
     leaf_branching = IntegerField("Uniform branching", default=3, validators=[Optional(),
@@ -92,13 +86,6 @@ class SlotForm(FlaskForm):
                            validators=[Optional(), Length(max=20000)])
     drawn = HiddenField("Drawn tree", default="[[0, 0], [0, 0]]")
     cs188 = TextAreaField("CS188 GraphGameTreeTest", validators=[Optional(), Length(max=100_000)])
-    ties = SelectField("Ties", choices=[
-        SelectChoice("prune", "prune when alpha >= beta (AIMA)"),
-        SelectChoice("explore", "prune only when strictly outside (CS188)")])
-    values_rule = SelectField("Cut nodes report", choices=[
-        SelectChoice("soft", "their best value so far"), SelectChoice("hard", "the bound")])
-    order = SelectField("Children", choices=[
-        SelectChoice("ltr", "left to right"), SelectChoice("rtl", "right to left")])
     attempts_allowed = IntegerField("Attempts allowed (empty: unlimited)", default=3,
                                     validators=[Optional(), NumberRange(1, 1000)])
     practice_allowed = BooleanField("Practice variants", default=True)
