@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import inspect
 import json
 import sys
 from collections.abc import Callable
@@ -30,7 +31,9 @@ from grader.gametree import (
     parse_leaves,
     solve,
 )
+from grader.gametree import cs188 as cs188_rules
 from grader.gametree.explain import Explainer, fmt
+from grader.gametree.tree import CS188Problem, read_cs188
 
 
 def _fail(message: str) -> None:
@@ -87,8 +90,14 @@ def tree_options(command: Callable | None = None, *, required: bool = True) -> C
     for option in reversed(options):
         command = option(command)
 
+    wants_problem = "cs188_problem" in inspect.signature(command).parameters
+
     @functools.wraps(command)
     def wrapper(tree, leaves, branching, depth, cs188, players, **kwargs):
+        if wants_problem:
+            kwargs["cs188_problem"] = None
+            if cs188 is not None and tree is leaves is None:
+                kwargs["cs188_problem"] = read_problem(cs188)
         if not required and tree is leaves is cs188 is None:
             return command(tree=None, **kwargs)
         return command(tree=read_tree(tree, leaves, branching, depth, cs188, players), **kwargs)
@@ -96,7 +105,20 @@ def tree_options(command: Callable | None = None, *, required: bool = True) -> C
     return wrapper
 
 
+def read_problem(path: Path) -> CS188Problem:
+    try:
+        return read_cs188(path.read_text())
+    except (TreeFormatError, OSError) as error:
+        _fail(str(error))
+        raise  # unreachable: _fail raises
+
+
 def convention_options(command: Callable) -> Callable:
+    command = click.option(
+        "--depth-limit",
+        type=click.IntRange(1, 64),
+        help="Search this many plies; a node there is scored by its evaluation.",
+    )(command)
     command = click.option("--order", type=click.Choice(["ltr", "rtl"]), default="ltr")(command)
     command = click.option(
         "--values", "values_", type=click.Choice(["soft", "hard"]), default="soft"
@@ -106,8 +128,12 @@ def convention_options(command: Callable) -> Callable:
     )
 
     @functools.wraps(command)
-    def wrapper(ties, values_, order, **kwargs):
-        return command(conventions=Conventions(ties, values_, order), **kwargs)
+    def wrapper(ties, values_, order, depth_limit, **kwargs):
+        try:
+            conventions = Conventions(ties, values_, order, depth_limit)
+        except ValueError as error:
+            _fail(str(error))
+        return command(conventions=conventions, **kwargs)
 
     return wrapper
 
@@ -194,8 +220,12 @@ def _solve_request(request: Any) -> dict:
 @tree_options(required=False)
 @convention_options
 @json_option
-def solve_command(batch, tree, conventions, as_json):
-    """Solve a tree with alpha-beta: value, best move, leaf order, pruned nodes, cutoffs."""
+def solve_command(batch, tree, conventions, as_json, cs188_problem=None):
+    """Solve a tree with alpha-beta: value, best move, leaf order, pruned nodes, cutoffs.
+
+    With --cs188 the file's own rules apply: its algorithm (MinimaxAgent or AlphaBetaAgent), its
+    depth (one ply per agent) and CS188's strict tie rule; the output adds CS188's action and the
+    states it expands."""
     if batch:
         for line in sys.stdin:
             if not line.strip():
@@ -208,10 +238,33 @@ def solve_command(batch, tree, conventions, as_json):
     if tree is None:
         _fail("give a tree (--tree, --leaves or --cs188), or --batch")
     tree_ = tree
-    result = solve(tree_, conventions)
+    cs188_answer = None
+    if cs188_problem is not None:
+        try:
+            cs188_answer = cs188_rules.answer(cs188_problem)
+        except TreeFormatError as error:
+            raise click.ClickException(str(error)) from None
+        result = cs188_answer.result
+        tree_ = result.tree
+    else:
+        try:
+            result = solve(tree_, conventions)
+        except TreeFormatError as error:
+            raise click.ClickException(str(error)) from None
     if as_json:
-        emit(result.to_dict())
+        data = result.to_dict()
+        if cs188_answer is not None:
+            data = {**data, "cs188": {"alg": cs188_problem.alg, "action": cs188_answer.action,
+                                      "expanded": list(cs188_answer.expanded)}}
+        emit(data)
         return
+    if cs188_answer is not None:
+        click.echo(
+            f"CS188 {cs188_problem.alg}, depth {cs188_problem.depth} "
+            f"({cs188_problem.plies} plies), strict ties"
+        )
+        click.echo(f"action: {cs188_answer.action}")
+        click.echo("expanded: " + " ".join(cs188_answer.expanded))
     labels = tree_.labels()
     click.echo(f"value: {fmt(result.value)}")
     if result.best_move is not None:

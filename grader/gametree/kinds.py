@@ -126,7 +126,7 @@ class ExerciseKind:
     # -- shared ------------------------------------------------------------------------------
     def analysis(self, tree: Tree, conventions: Conventions) -> tuple[SearchResult, Any]:
         """The reference search and the canonical key (cached: an exercise is graded often)."""
-        return _memo(_analysis, self.name, tree, conventions)
+        return _memo(_analysis, self.name, tree.cut(conventions.depth), conventions)
 
     def key(self, tree: Tree, conventions: Conventions) -> dict[str, Any]:
         return self.to_answer(self.analysis(tree, conventions)[1])
@@ -135,9 +135,11 @@ class ExerciseKind:
         self, tree: Tree, conventions: Conventions
     ) -> tuple[tuple[Variant, Any], ...]:
         """Each applicable variant with its canonical answer (cached like ``analysis``)."""
-        return _memo(_variant_answers, self.name, tree, conventions)
+        return _memo(_variant_answers, self.name, tree.cut(conventions.depth), conventions)
 
     def grade(self, tree: Tree, conventions: Conventions, answer: object) -> Grade:
+        # A depth limit or terminal nodes: the exercise is the tree the search sees (same paths).
+        tree = tree.cut(conventions.depth)
         canonical = self.normalize(tree, answer)
         result, key = self.analysis(tree, conventions)
         score, parts = self.score(tree, key, canonical)
@@ -412,6 +414,7 @@ class BestOrderKind(ExerciseKind):
     parts = ("leaves",)
 
     def normalize(self, tree, answer):
+        """The answer's child orders, checked: ``{path: [old child indices]}``."""
         orders = _part(answer, "order", self.name)
         if not isinstance(orders, dict):
             raise UngradableAnswer("'order' must map paths to lists of child indices")
@@ -424,13 +427,14 @@ class BestOrderKind(ExerciseKind):
                 or sorted(order) != list(range(n))
             ):
                 raise UngradableAnswer(f"the order at {p!r} must list each of 0..{n - 1} once")
-        return tree.reordered(orders)
+        return {p: list(order) for p, order in orders.items()}
 
     def grade(self, tree, conventions, answer):
-        reordered = self.normalize(tree, answer)
+        tree = tree.cut(conventions.depth)
+        orders = self.normalize(tree, answer)
         optimizer = Optimizer(tree, conventions)
         least = optimizer.solve()
-        got = len(solve(reordered, conventions).leaf_order)
+        got = _leaves_evaluated(tree, orders, conventions)
         share = least.leaves / got
         parts = {"leaves": round(share, 6)}
         key = {"order": least.orders, "leaves": least.leaves}
@@ -439,44 +443,52 @@ class BestOrderKind(ExerciseKind):
             return Grade(
                 1.0, parts, ["Correct: no ordering evaluates fewer leaves."], key=key, search=search
             )
-        where = self._first_wrong(reordered, conventions, least.leaves)
+        where = self._first_wrong(tree, orders, conventions, got)
         feedback = [f"Your ordering evaluates {got} leaves; the best evaluates {least.leaves}."]
         if where:
             feedback.append(where["message"])
         return Grade(round(share, 6), parts, feedback, None, None, where, key=key, search=search)
 
-    def _first_wrong(self, tree: Tree, conventions: Conventions, least: int):
-        """The first node searched whose own child order costs leaves, its subtrees at their best."""
-        result = solve(tree, conventions)
-        optimizer = Optimizer(tree, conventions)
-        explainer = Explainer(result)
+    # Each candidate change is one whole search: a bound on the work a hint may cost.
+    HINT_SEARCHES = 300
+
+    def _first_wrong(self, tree: Tree, orders: dict, conventions: Conventions, got: int):
+        """The first node the answer's search enters where searching one other child first (the
+        rest of the answer unchanged) evaluates fewer leaves in all; the numbers quoted are whole
+        searches, so they agree with the summary. Nodes and children are named as drawn."""
+        reordered = tree.reordered(orders)
+        original = _original_paths(tree, orders)
+        result = solve(reordered, conventions)
+        labels = tree.labels()
+        budget = self.HINT_SEARCHES
         for step in result.trace:
-            node = tree.node(step.path)
-            if step.kind != "enter" or node.is_leaf:
+            if step.kind != "enter" or reordered.node(step.path).is_leaf:
                 continue
-            best, seq = optimizer.best(step.path, step.alpha, step.beta)
-            spent, alpha, beta = 0, step.alpha, step.beta
-            is_max = result.player(step.path) == "max"
-            children = [p for p in result.visited if p.rpartition(".")[0] == step.path and p]
-            for child in children:
-                spent += optimizer.best(child, alpha, beta)[0]
-                if is_max:
-                    alpha = max(alpha, optimizer.value[child])
-                else:
-                    beta = min(beta, optimizer.value[child])
-            if spent > best:
-                first = explainer.label(child_path(step.path, seq[0]))
-                return _where(
-                    explainer,
-                    step.path,
-                    f"At {explainer.label(step.path)}, this order evaluates {spent} leaves below it "
-                    f"where {best} suffice: search {first} first.",
-                    step.index,
+            path = original[step.path]
+            n = len(tree.node(path).children)
+            current = list(orders.get(path, range(n)))
+            first_searched = current[-1] if conventions.order == "rtl" else current[0]
+            best_count, best_child = got, None
+            for child in range(n):
+                if child == first_searched or budget <= 0:
+                    continue
+                budget -= 1
+                rest = [i for i in current if i != child]
+                moved = [*rest, child] if conventions.order == "rtl" else [child, *rest]
+                count = _leaves_evaluated(tree, {**orders, path: moved}, conventions)
+                if count < best_count:
+                    best_count, best_child = count, child
+            if best_child is not None:
+                name = labels[child_path(path, best_child)]
+                message = (
+                    f"At {labels[path]}, search {name} first: with the rest of your order "
+                    f"unchanged, alpha-beta then evaluates {best_count} leaves instead of {got}."
                 )
+                return {"path": path, "label": labels[path], "step": None, "message": message}
         return None
 
     def key(self, tree, conventions):
-        least = Optimizer(tree, conventions).solve()
+        least = Optimizer(tree.cut(conventions.depth), conventions).solve()
         return {"order": least.orders, "leaves": least.leaves}
 
     def check_tree(self, tree):
@@ -485,6 +497,24 @@ class BestOrderKind(ExerciseKind):
     def analysis(self, tree, conventions):
         # The replay shows the search of the tree as given; the key is an ordering, not a search.
         return solve(tree, conventions), None
+
+
+def _leaves_evaluated(tree: Tree, orders: dict, conventions: Conventions) -> int:
+    return len(solve(tree.reordered(orders), conventions).leaf_order)
+
+
+def _original_paths(tree: Tree, orders: dict) -> dict[Path, Path]:
+    """Each path of ``tree.reordered(orders)`` to the path of the same node in ``tree``."""
+    mapping: dict[Path, Path] = {"": ""}
+    stack = [("", "")]
+    while stack:
+        new, old = stack.pop()
+        node = tree.node(old)
+        order = orders.get(old, range(len(node.children)))
+        for j, i in enumerate(order):
+            mapping[child_path(new, j)] = child_path(old, i)
+            stack.append((child_path(new, j), child_path(old, i)))
+    return mapping
 
 
 def _lcs(a: tuple, b: tuple) -> int:

@@ -31,8 +31,13 @@ class Conventions:
     ties: str = "prune"
     values: str = "soft"
     order: str = "ltr"
+    depth: int | None = None  # the depth limit in plies (None: search to the leaves)
 
     def __post_init__(self) -> None:
+        if self.depth is not None and (
+            isinstance(self.depth, bool) or not isinstance(self.depth, int) or not 1 <= self.depth <= 64
+        ):
+            raise ValueError(f"depth must be a whole number of plies 1..64, got {self.depth!r}")
         for name, allowed in (("ties", TIES), ("values", VALUES), ("order", ORDERS)):
             if getattr(self, name) not in allowed:
                 raise ValueError(
@@ -46,13 +51,18 @@ class Conventions:
     @classmethod
     def from_dict(cls, data: dict | None) -> Conventions:
         data = dict(data or {})
-        unknown = set(data) - {"ties", "values", "order"}
+        unknown = set(data) - {"ties", "values", "order", "depth"}
         if unknown:
-            raise ValueError(f"unknown convention {sorted(unknown)[0]!r} (ties, values, order)")
+            raise ValueError(
+                f"unknown convention {sorted(unknown)[0]!r} (ties, values, order, depth)"
+            )
         return cls(**data)
 
-    def to_dict(self) -> dict[str, str]:
-        return {"ties": self.ties, "values": self.values, "order": self.order}
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"ties": self.ties, "values": self.values, "order": self.order}
+        if self.depth is not None:
+            data["depth"] = self.depth
+        return data
 
     def describe(self) -> str:
         ties = (
@@ -66,7 +76,13 @@ class Conventions:
             else "a node returns its value clamped to its window (a cut node returns the bound)"
         )
         order = "left to right" if self.order == "ltr" else "right to left"
-        return f"Children are searched {order}; {ties}; {values}."
+        text = f"Children are searched {order}; {ties}; {values}."
+        if self.depth is not None:
+            text += (
+                f" The search stops {self.depth} plies below the root: a node there is scored by "
+                "its evaluation and never expanded."
+            )
+        return text
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,6 +261,7 @@ class _Search:
     """One alpha-beta (or minimax) run under ``rules``, recording everything it does."""
 
     def __init__(self, tree: Tree, rules: Rules) -> None:
+        tree = tree.cut(rules.conventions.depth)  # horizon and terminal nodes become leaves
         self.tree = tree
         self.rules = rules
         self.players = parse_players(rules.players) if rules.players else tree.players

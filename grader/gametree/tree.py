@@ -24,10 +24,13 @@ class TreeFormatError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Node:
-    """A leaf (``value`` set, no children) or an internal node (children, ``value`` None)."""
+    """A leaf (``value`` set, no children) or an internal node (children). An internal node may
+    carry an evaluation in ``value`` (used when a depth limit makes it a horizon node) and may be
+    ``terminal`` (a win or lose state: scored by its evaluation where it stands, never expanded)."""
 
     value: Value | None = None
     children: tuple[Node, ...] = ()
+    terminal: bool = False
 
     @property
     def is_leaf(self) -> bool:
@@ -72,12 +75,36 @@ def parse_players(players: str | Sequence[str] | None) -> tuple[str, ...]:
     return result
 
 
-def _check_value(value: object) -> Value:
+def _check_value(value: object, what: str = "a leaf value") -> Value:
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise TreeFormatError(f"a leaf value must be a number, got {value!r}")
+        raise TreeFormatError(f"{what} must be a number, got {value!r}")
     if isinstance(value, float) and not math.isfinite(value):
-        raise TreeFormatError(f"a leaf value must be finite, got {value!r}")
+        raise TreeFormatError(f"{what} must be finite, got {value!r}")
     return value
+
+
+_NODE_KEYS = {"eval", "children", "terminal"}
+
+
+def _node_object(obj: dict, build) -> Node:
+    """``{"eval": v, "children": [...], "terminal": false}``: an internal node with an evaluation."""
+    unknown = set(obj) - _NODE_KEYS
+    if unknown:
+        raise TreeFormatError(
+            f"unknown key {sorted(unknown)[0]!r} in a node object (eval, children, terminal)"
+        )
+    children = obj.get("children")
+    if not isinstance(children, list | tuple) or not children:
+        raise TreeFormatError('a node object needs "children": a non-empty list')
+    terminal = obj.get("terminal", False)
+    if not isinstance(terminal, bool):
+        raise TreeFormatError(f'"terminal" must be true or false, got {terminal!r}')
+    value = obj.get("eval")
+    if value is not None:
+        value = _check_value(value, "an evaluation")
+    if terminal and value is None:
+        raise TreeFormatError("a terminal node needs an evaluation (\"eval\")")
+    return Node(value, tuple(build(child) for child in children), terminal)
 
 
 class Tree:
@@ -95,7 +122,9 @@ class Tree:
     # -- construction -------------------------------------------------------------------------
     @classmethod
     def from_nested(cls, nested: object, players: str | Sequence[str] | None = None) -> Tree:
-        """Nested lists of numbers: a number is a leaf, a list an internal node."""
+        """Nested lists of numbers: a number is a leaf, a list an internal node, and
+        ``{"eval": v, "children": [...]}`` an internal node with an evaluation (add
+        ``"terminal": true`` for a win or lose state that is scored where it stands)."""
         count = 0
 
         def build(obj: object, depth: int) -> Node:
@@ -107,9 +136,11 @@ class Tree:
                 if not obj:
                     raise TreeFormatError("an internal node needs at least one child, got []")
                 return Node(None, tuple(build(child, depth + 1) for child in obj))
+            if isinstance(obj, dict):
+                return _node_object(obj, lambda child: build(child, depth + 1))
             return Node(_check_value(obj))
 
-        if not isinstance(nested, list | tuple):
+        if not isinstance(nested, list | tuple | dict):
             raise TreeFormatError("a tree must be a nested list, e.g. [[3, 12, 8], [2, 4, 6]]")
         return cls(build(nested, 0), players)
 
@@ -123,9 +154,68 @@ class Tree:
     # -- export -------------------------------------------------------------------------------
     def to_nested(self) -> list:
         def dump(node: Node) -> object:
-            return node.value if node.is_leaf else [dump(c) for c in node.children]
+            if node.is_leaf:
+                return node.value
+            children = [dump(c) for c in node.children]
+            if node.value is None and not node.terminal:
+                return children
+            return {
+                "eval": node.value,
+                "children": children,
+                **({"terminal": True} if node.terminal else {}),
+            }
 
         return dump(self.root)  # type: ignore[return-value]
+
+    @property
+    def has_evaluations(self) -> bool:
+        """Whether some internal node carries an evaluation or is terminal."""
+        return any(
+            not node.is_leaf and (node.value is not None or node.terminal)
+            for _, node in self.walk()
+        )
+
+    def cut(self, plies: int | None = None) -> Tree:
+        """The tree a depth-limited search sees: a node ``plies`` below the root (the horizon) and
+        a terminal node become leaves holding their evaluation. Paths are unchanged; TreeFormatError
+        when such a node has no evaluation."""
+        if plies is not None and plies < 1:
+            raise TreeFormatError(f"a depth limit is at least 1 ply, got {plies}")
+        if (plies is None or plies >= self.depth()) and not any(
+            node.terminal for _, node in self.walk()
+        ):
+            return self
+        labels = self.labels()
+
+        def build(node: Node, path: Path, depth: int) -> Node:
+            if node.is_leaf:
+                return node
+            if node.terminal or depth == plies:
+                if node.value is None:
+                    why = "is terminal" if node.terminal else f"lies at the depth limit ({plies})"
+                    raise TreeFormatError(f"node {labels[path]} {why} but has no evaluation")
+                return Node(node.value)
+            return Node(
+                node.value,
+                tuple(
+                    build(c, child_path(path, i), depth + 1) for i, c in enumerate(node.children)
+                ),
+            )
+
+        return Tree(build(self.root, "", 0), self.players)
+
+    def canonical(self) -> tuple:
+        """A form equal for two trees that differ only in the order of children (and players
+        equal): what a tree is, whatever order it is drawn in."""
+
+        def form(node: Node) -> tuple:
+            if node.is_leaf:
+                return (float(node.value),)  # type: ignore[arg-type]
+            value = None if node.value is None else float(node.value)
+            children = sorted((form(c) for c in node.children), key=repr)
+            return (value, node.terminal, tuple(children))
+
+        return (self.players, form(self.root))
 
     def to_dict(self) -> dict:
         return {"tree": self.to_nested(), "players": list(self.players)}
@@ -196,7 +286,8 @@ class Tree:
                 raise TreeFormatError(
                     f"the order at {path!r} must be a permutation of 0..{len(node.children) - 1}"
                 )
-            return Node(None, tuple(build(node.children[i], child_path(path, i)) for i in order))
+            children = tuple(build(node.children[i], child_path(path, i)) for i in order)
+            return Node(node.value, children, node.terminal)
 
         return Tree(build(self.root, ""), self.players)
 
@@ -214,87 +305,44 @@ class Tree:
     # -- UC Berkeley CS188 GraphGameTreeTest ----------------------------------------------------
     @classmethod
     def from_cs188(cls, text: str) -> Tree:
-        """Read a CS188 ``GraphGameTreeTest`` file (its ``successors`` and ``evaluation`` blocks)."""
-        fields = _parse_cs188(text)
-        for key in ("start_state", "successors", "evaluation"):
-            if key not in fields:
-                raise TreeFormatError(f"a CS188 game tree test needs a {key!r} field")
-        try:
-            agents = int(fields.get("num_agents", "2"))
-        except ValueError:
-            raise TreeFormatError(
-                f"num_agents must be a whole number, got {fields['num_agents']!r}"
-            ) from None
-        if agents < 2:
-            raise TreeFormatError(f"num_agents must be at least 2, got {agents}")
-        successors: dict[str, list[str]] = {}
-        for line in fields["successors"].splitlines():
-            parts = line.split()
-            if not parts:
-                continue
-            if len(parts) != 3:
-                raise TreeFormatError(f"a successors line is 'state action next', got {line!r}")
-            successors.setdefault(parts[0], []).append(parts[2])
-        evaluation: dict[str, Value] = {}
-        for line in fields["evaluation"].splitlines():
-            parts = line.split()
-            if not parts:
-                continue
-            if len(parts) != 2:
-                raise TreeFormatError(f"an evaluation line is 'state value', got {line!r}")
-            try:
-                number = float(parts[1])
-            except ValueError:
-                raise TreeFormatError(f"not a number in evaluation line {line!r}") from None
-            evaluation[parts[0]] = _check_value(int(number) if number.is_integer() else number)
+        """The tree of a CS188 ``GraphGameTreeTest`` file (see ``read_cs188`` for the rest)."""
+        return read_cs188(text).tree
 
-        seen: set[str] = set()
-
-        def build(state: str) -> Node:
-            if state in seen:
-                raise TreeFormatError(f"state {state!r} is reached twice; only trees are supported")
-            seen.add(state)
-            if state in successors:
-                return Node(None, tuple(build(s) for s in successors[state]))
-            if state not in evaluation:
-                raise TreeFormatError(f"leaf state {state!r} has no evaluation")
-            return Node(evaluation[state])
-
-        players = ("max",) + ("min",) * (agents - 1)
-        return cls(build(fields["start_state"]), players)
-
-    def to_cs188(self, alg: str = "AlphaBetaAgent") -> str:
-        """Write a CS188 ``GraphGameTreeTest``; states are named by label."""
+    def to_cs188(self, alg: str = "AlphaBetaAgent", plies: int | None = None) -> str:
+        """Write a CS188 ``GraphGameTreeTest``; states are named by label. Internal evaluations go
+        into the evaluation block, terminal nodes and leaves into ``win_states``; ``plies`` (the
+        exercise's depth limit) must be whole rounds of every agent, as CS188 counts depth."""
         agents = len(self.players)
         if self.players != ("max",) + ("min",) * (agents - 1) or agents < 2:
             raise TreeFormatError(
                 "CS188 trees have one maximizer followed by minimizers "
                 f"(max,min or max,min,min...), not {','.join(self.players)}"
             )
-        depths = {path_depth(p) for p in self.leaves()}
-        if len(depths) != 1 or max(depths) % agents:
+        if plies is not None and plies % agents:
             raise TreeFormatError(
-                "CS188's depth counts whole rounds of every agent: the leaves must all lie at a "
-                f"depth that is a multiple of {agents}"
+                f"CS188's depth counts whole rounds of every agent: a depth limit of {plies} plies "
+                f"is not a multiple of {agents} agents"
             )
+        depth = plies // agents if plies is not None else -(-self.depth() // agents)
         labels = self.labels()
-        successors, evaluation, leaves = [], [], []
+        successors, evaluation, wins = [], [], []
         for path, node in self.walk():
-            if node.is_leaf:
-                evaluation.append(f"{labels[path]} {float(node.value)!r}")  # type: ignore[arg-type]
-                leaves.append(labels[path])
+            if node.value is not None:
+                evaluation.append(f"{labels[path]} {float(node.value)!r}")
+            if node.is_leaf or node.terminal:
+                wins.append(labels[path])
             for i in range(len(node.children)):
                 successors.append(f"{labels[path]} a{i} {labels[child_path(path, i)]}")
         return "\n".join(
             [
                 'class: "GraphGameTreeTest"',
                 f'alg: "{alg}"',
-                f'depth: "{max(depths) // agents}"',
+                f'depth: "{depth}"',
                 "",
                 f'num_agents: "{agents}"',
                 "",
                 f'start_state: "{labels[""]}"',
-                f'win_states: "{" ".join(leaves)}"',
+                f'win_states: "{" ".join(wins)}"',
                 'lose_states: ""',
                 "",
                 'successors: """',
@@ -307,6 +355,114 @@ class Tree:
                 "",
             ]
         )
+
+
+@dataclass(frozen=True)
+class CS188Problem:
+    """A CS188 ``GraphGameTreeTest``: the tree (evaluations on internal states, win and lose
+    states terminal), its depth limit in plies (CS188's depth x agents: one ply per agent), the
+    algorithm it tests, and the state and action names by path."""
+
+    tree: Tree
+    plies: int | None
+    depth: int | None
+    alg: str
+    states: dict[Path, str]
+    actions: dict[Path, str]  # the action that leads to the node at each path
+
+    def state_names(self, paths: Sequence[Path]) -> list[str]:
+        return [self.states[p] for p in paths]
+
+
+def read_cs188(text: str) -> CS188Problem:
+    """Read a CS188 ``GraphGameTreeTest`` file: start state, successors, evaluation, agents,
+    depth, win and lose states. What cannot be represented (a state reached twice, an action
+    given twice, a terminal state or a state at the depth limit without an evaluation, an unknown
+    field) is refused with TreeFormatError."""
+    fields = _parse_cs188(text)
+    known = {"class", "alg", "depth", "diagram", "num_agents", "start_state", "win_states",
+             "lose_states", "successors", "evaluation"}
+    unknown = set(fields) - known
+    if unknown:
+        raise TreeFormatError(f"unknown CS188 field {sorted(unknown)[0]!r}; refusing to ignore it")
+    if fields.get("class", "GraphGameTreeTest") != "GraphGameTreeTest":
+        raise TreeFormatError(f"only GraphGameTreeTest files are game trees, not {fields['class']!r}")
+    for key in ("start_state", "successors", "evaluation"):
+        if key not in fields:
+            raise TreeFormatError(f"a CS188 game tree test needs a {key!r} field")
+    numbers: dict[str, int] = {}
+    for key, default in (("num_agents", "2"), ("depth", None)):
+        raw = fields.get(key, default)
+        if raw is None:
+            continue
+        try:
+            numbers[key] = int(raw)
+        except ValueError:
+            raise TreeFormatError(f"{key} must be a whole number, got {raw!r}") from None
+    agents = numbers["num_agents"]
+    if agents < 2:
+        raise TreeFormatError(f"num_agents must be at least 2, got {agents}")
+    depth = numbers.get("depth")
+    if depth is not None and depth < 1:
+        raise TreeFormatError(f"depth must be at least 1, got {depth}")
+    successors: dict[str, list[tuple[str, str]]] = {}
+    for line in fields["successors"].splitlines():
+        parts = line.split()
+        if not parts:
+            continue
+        if len(parts) != 3:
+            raise TreeFormatError(f"a successors line is 'state action next', got {line!r}")
+        state, action, nxt = parts
+        if any(a == action for a, _ in successors.get(state, [])):
+            raise TreeFormatError(f"state {state!r} has the action {action!r} twice")
+        successors.setdefault(state, []).append((action, nxt))
+    evaluation: dict[str, Value] = {}
+    for line in fields["evaluation"].splitlines():
+        parts = line.split()
+        if not parts:
+            continue
+        if len(parts) != 2:
+            raise TreeFormatError(f"an evaluation line is 'state value', got {line!r}")
+        try:
+            number = float(parts[1])
+        except ValueError:
+            raise TreeFormatError(f"not a number in evaluation line {line!r}") from None
+        evaluation[parts[0]] = _check_value(
+            int(number) if number.is_integer() else number, f"the evaluation of {parts[0]}"
+        )
+    terminal = set(fields.get("win_states", "").split()) | set(fields.get("lose_states", "").split())
+    plies = depth * agents if depth is not None else None
+    seen: set[str] = set()
+    states: dict[Path, str] = {}
+    actions: dict[Path, str] = {}
+
+    def build(state: str, path: Path, ply: int) -> Node:
+        if state in seen:
+            raise TreeFormatError(f"state {state!r} is reached twice; only trees are supported")
+        if len(seen) >= _MAX_NODES or ply > 64:
+            raise TreeFormatError(f"a tree may have at most {_MAX_NODES} nodes and depth 64")
+        seen.add(state)
+        states[path] = state
+        value = evaluation.get(state)
+        scored_here = state in terminal or (plies is not None and ply >= plies)
+        if scored_here and value is None:
+            why = "is a win or lose state" if state in terminal else "lies at the depth limit"
+            raise TreeFormatError(f"state {state!r} {why} but has no evaluation")
+        if state not in successors:
+            if value is None:
+                raise TreeFormatError(f"leaf state {state!r} has no evaluation")
+            return Node(value)
+        children = []
+        for i, (action, nxt) in enumerate(successors[state]):
+            cpath = child_path(path, i)
+            actions[cpath] = action
+            children.append(build(nxt, cpath, ply + 1))
+        return Node(value, tuple(children), state in terminal)
+
+    # States the start state cannot reach play no part in the game (CS188 ignores them too).
+    root = build(fields["start_state"], "", 0)
+    tree = Tree(root, ("max",) + ("min",) * (agents - 1))
+    return CS188Problem(tree, plies, depth, fields.get("alg", ""), states, actions)
 
 
 def _parse_cs188(text: str) -> dict[str, str]:

@@ -160,18 +160,27 @@ def test_cs188_export_then_import_round_trip():
     assert Tree.from_cs188(three.to_cs188()) == three
 
 
+@pytest.mark.parametrize("nested", [[[1, 2], 3], [1, 2], [{"eval": 4, "children": [[1, 2], 3]}, 5]])
+def test_cs188_export_of_uneven_trees_marks_the_shallow_leaves_terminal(nested):
+    # A leaf above CS188's horizon is a win state, scored where it stands: the trees round-trip.
+    tree = Tree.from_nested(nested)
+    text = tree.to_cs188()
+    assert Tree.from_cs188(text) == tree
+    assert solve(Tree.from_cs188(text)).to_dict() == solve(tree).to_dict()
+
+
 @pytest.mark.parametrize(
-    ("tree", "players", "quoted"),
+    ("tree", "players", "plies", "quoted"),
     [
-        ([[1, 2], 3], "max,min", "multiple of 2"),  # leaves at depths 2 and 1
-        ([1, 2], "max,min", "multiple of 2"),  # one ply is half a CS188 round
-        ([[1, 2], [3, 4]], "min,max", "min,max"),
-        ([[1, 2], [3, 4]], "max,max", "max,max"),
+        ([[1, 2], [3, 4]], "max,min", 3, "multiple of 2"),  # 3 plies is a round and a half
+        ([[1, 2], [3, 4]], "max,min,min", 2, "multiple of 3"),
+        ([[1, 2], [3, 4]], "min,max", None, "min,max"),
+        ([[1, 2], [3, 4]], "max,max", None, "max,max"),
     ],
 )
-def test_cs188_export_refuses_what_cs188_cannot_express(tree, players, quoted):
+def test_cs188_export_refuses_what_cs188_cannot_express(tree, players, plies, quoted):
     with pytest.raises(TreeFormatError, match=quoted):
-        Tree.from_nested(tree, players).to_cs188()
+        Tree.from_nested(tree, players).to_cs188(plies=plies)
 
 
 @pytest.mark.parametrize(

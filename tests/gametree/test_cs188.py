@@ -1,0 +1,111 @@
+"""UC Berkeley CS188's own multiagent GraphGameTreeTest files (q2 minimax, q3 alpha-beta): the
+import reads depth, internal evaluations and win/lose states, and gives CS188's action and its exact
+set of expanded states (see data/cs188/ATTRIBUTION.md for where each file comes from)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from grader.gametree import Conventions, Tree, TreeFormatError, solve
+from grader.gametree.cs188 import answer, read_solution
+from grader.gametree.tree import read_cs188
+
+DATA = Path(__file__).parent / "data" / "cs188"
+TESTS = sorted(DATA.glob("q*/*.test"))
+SOLVED = [t for t in TESTS if t.with_suffix(".solution").exists()]
+STATED = [t for t in TESTS if t.with_suffix(".stated").exists()]
+
+
+def _id(path: Path) -> str:
+    return f"{path.parent.name}/{path.stem}"
+
+
+def test_the_release_files_are_all_here():
+    assert len(TESTS) == 36 and len(SOLVED) == 10 and len(STATED) == 12
+
+
+@pytest.mark.parametrize("path", SOLVED, ids=_id)
+def test_cs188_action_and_expanded_states_match_the_solution_file(path):
+    expected = read_solution(path.with_suffix(".solution").read_text())
+    got = answer(read_cs188(path.read_text()))
+    assert (got.action, got.expanded) == expected
+
+
+@pytest.mark.parametrize("path", STATED, ids=_id)
+def test_depth_limited_files_give_the_action_and_horizon_their_comments_state(path):
+    expected = read_solution(path.with_suffix(".stated").read_text())
+    got = answer(read_cs188(path.read_text()))
+    assert (got.action, got.expanded) == expected
+
+
+@pytest.mark.parametrize("path", TESTS, ids=_id)
+def test_every_file_imports_and_solves(path):
+    problem = read_cs188(path.read_text())
+    got = answer(problem)
+    assert got.action == problem.actions[str(got.result.best_move)]
+    assert "" in problem.states and set(got.expanded) <= set(problem.states.values())
+
+
+def test_the_depth_limit_is_one_ply_per_agent_and_ignoring_it_changes_the_answer():
+    text = (DATA / "q2" / "7-2a-check-depth-two-ghosts.test").read_text()
+    problem = read_cs188(text)
+    assert (problem.depth, problem.plies) == (1, 3)  # two ghosts: depth 1 is three levels
+    limited = solve(problem.tree, Conventions(depth=problem.plies))
+    whole = solve(problem.tree)
+    assert (limited.best_move, limited.value) == (0, 10)  # d1's evaluation, at the horizon
+    assert (whole.best_move, whole.value) == (2, 8)  # what the old import answered
+
+
+def test_win_and_lose_states_are_scored_where_they_stand():
+    text = (DATA / "q3" / "0-tied-root.test").read_text().replace(
+        "min1 down A\n", "min1 down A\nA up deeper\n"
+    ).replace('C 0.0\n', 'C 0.0\ndeeper -50.0\n')
+    problem = read_cs188(text)
+    assert problem.tree.node("0").children[0].terminal  # A is a win state with a successor
+    assert answer(problem).expanded == ("A", "B", "C", "max", "min1", "min2")
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "quoted"),
+    [
+        ("C 0.0\n", "", "'C' is a win or lose state but has no evaluation"),
+        ('depth: "3"', 'depth: "0"', "depth must be at least 1"),
+        ('depth: "3"', 'depth: "x"', "depth must be a whole number"),
+        ("max left min1\n", "max left min1\nmax left min2\n", "action 'left' twice"),
+        ('num_agents: "2"\n', 'num_agents: "2"\nghosts: "1"\n', "unknown CS188 field 'ghosts'"),
+        ('class: "GraphGameTreeTest"', 'class: "PacmanGameTreeTest"', "only GraphGameTreeTest"),
+    ],
+)
+def test_what_cannot_be_represented_is_refused(old, new, quoted):
+    text = (DATA / "q3" / "0-tied-root.test").read_text()
+    assert old in text
+    with pytest.raises(TreeFormatError, match=quoted):
+        read_cs188(text.replace(old, new, 1))
+
+
+def test_a_horizon_state_without_evaluation_is_refused():
+    text = (DATA / "q2" / "7-1a-check-depth-one-ghost.test").read_text().replace("c1 10.0\n", "")
+    with pytest.raises(TreeFormatError, match="'c1' lies at the depth limit"):
+        read_cs188(text)
+
+
+def test_export_with_a_depth_limit_round_trips_evaluations():
+    problem = read_cs188((DATA / "q2" / "7-1b-check-depth-one-ghost.test").read_text())
+    text = problem.tree.to_cs188("MinimaxAgent", plies=problem.plies)
+    again = read_cs188(text)
+    assert again.tree == problem.tree and again.plies == problem.plies
+    assert answer(again).result.to_dict() == answer(problem).result.to_dict()
+
+
+def test_nested_form_carries_evaluations_and_terminals():
+    nested = [{"eval": 3, "children": [1, 5]}, {"eval": 2, "terminal": True, "children": [9]}]
+    tree = Tree.from_nested(nested)
+    assert Tree.from_nested(tree.to_nested()) == tree
+    assert solve(tree, Conventions(depth=1)).value == 3  # both children scored by evaluation
+    assert solve(tree).value == 2  # the terminal node stands; the other is searched: min(1,5)=1
+    with pytest.raises(TreeFormatError, match="unknown key 'evl'"):
+        Tree.from_nested([{"evl": 3, "children": [1]}])
+    with pytest.raises(TreeFormatError, match="no evaluation"):
+        solve(Tree.from_nested([[1, 2], [3]]), Conventions(depth=1))
