@@ -15,6 +15,7 @@ from rich.console import Console
 from rich.text import Text
 from rich.tree import Tree as RichTree
 
+from grader.config import data_dir
 from grader.gametree import (
     GENERATOR_VERSION,
     KINDS,
@@ -32,6 +33,7 @@ from grader.gametree import (
     solve,
 )
 from grader.gametree import cs188 as cs188_rules
+from grader.gametree.calibrate import MISCONCEPTION_CEILING, SLIP_FLOOR, calibrate
 from grader.gametree.explain import Explainer, fmt
 from grader.gametree.tree import CS188Problem, read_cs188
 
@@ -378,3 +380,67 @@ def draw(tree_: Tree, result: SearchResult | None = None) -> None:
     root = RichTree(text(""), guide_style="dim")
     add(root, "")
     Console(highlight=False, soft_wrap=True).print(root)
+
+
+@tree.command("calibrate")
+@click.option(
+    "--preset",
+    required=True,
+    help="A preset name (exercises/presets/NAME.toml) or the path of an instructor's own file.",
+)
+@click.option("--seeds", type=click.IntRange(1, 10_000), default=100, show_default=True)
+@json_option
+def calibrate_command(preset, seeds, as_json):
+    """Mean scores, over SEEDS generated trees per slot, of the key, a single slip, plain minimax
+    and every misconception variant: the goal is at most 0.5 for a misconception and at least 0.8
+    for a slip."""
+    from grader.services.courses import Invalid, read_preset
+
+    path = Path(preset)
+    if not path.is_file():
+        path = data_dir("exercises/presets", "GRADER_PRESETS_DIR") / f"{preset}.toml"
+    if not path.is_file() or path.suffix != ".toml":
+        _fail(f"no preset {preset!r} (a name in exercises/presets/ or a .toml file)")
+    try:
+        loaded = read_preset(path, path.stem)
+    except Invalid as error:
+        _fail(str(error))
+    table = []
+    for index, slot in enumerate(loaded.slots, 1):
+        title = slot.title or slot.kind
+        if slot.kind == "best-order":
+            table.append({"slot": index, "title": title, "kind": slot.kind, "rows": []})
+            continue
+        try:
+            rows = calibrate(GeneratorParams.from_dict(slot.params), seeds)
+        except GenerationError as error:
+            raise click.ClickException(f"slot {index} ({title}): {error}") from None
+        table.append(
+            {
+                "slot": index,
+                "title": title,
+                "kind": slot.kind,
+                "rows": [
+                    {"answer": r.answer, "mean": r.mean, "worst": r.worst, "trees": r.trees,
+                     "passes": r.passes()}
+                    for r in rows
+                ],
+            }
+        )
+    if as_json:
+        emit({"preset": loaded.name, "seeds": seeds, "slots": table})
+        return
+    click.echo(
+        f"{loaded.title}: mean score over {seeds} trees a slot (goal: key 1, a slip >= "
+        f"{SLIP_FLOOR} on every tree, each misconception <= {MISCONCEPTION_CEILING} on average)"
+    )
+    for slot in table:
+        click.echo(f"\n{slot['slot']}. {slot['title']} ({slot['kind']})")
+        if not slot["rows"]:
+            click.echo("   best-order: scored by leaves evaluated; no misconception variants")
+        for row in slot["rows"]:
+            mark = "ok" if row["passes"] else "FAILS THE GOAL"
+            click.echo(
+                f"   {row['answer']:<18} mean {row['mean']:.3f}  worst {row['worst']:.3f}  "
+                f"trees {row['trees']:>4}  {mark}"
+            )

@@ -2,16 +2,23 @@
 student's answer, scores it with partial credit, names the misconception it matches, and points at
 the first step of the reference search where it departs from the key.
 
-Scoring (every total lies in [0, 1]):
-- ``prune``: 0.75 x J + 0.25 x [root value right], where J = |A ∩ K| / |A ∪ K| over the pruned
-  nodes, A the answer's and K the key's, each normalized (marking a node marks its subtree; a node
-  whose children are all marked is marked). J is at most both precision and recall, so a missed
-  node and an extra mark both cost. J = 1 when both sets are empty.
-- ``values``: right values / (visited internal nodes + values given for nodes that are pruned).
-- ``bounds``: the same, with half a point each for alpha and beta.
-- ``leaf-order``: the longest common subsequence of the two orders / the longer order's length.
-- ``best-order``: least possible leaves / leaves the answer's ordering evaluates.
-- ``minimax``: right values / internal nodes.
+Scoring (every total lies in [0, 1]): each kind counts the answer's errors e, and the score is
+``1 - e/5 - e(e-1)/20`` (at least 0): 1 for the key, 0.8 for one slip, 0.5 for two errors, 0.1 for
+three, 0 from four on. A misconception changes an answer in several places on the trees the
+presets generate, so it earns at most 0.5 on average, while a single slip keeps 0.8
+(``grader tree calibrate`` measures this). The errors:
+- ``prune``: the subtrees marked but not pruned plus the subtrees pruned but not marked (each
+  counted by its root, after normalizing both sets: marking a node marks its subtree; a node whose
+  children are all marked is marked), plus one for a wrong root value.
+- ``values``: visited internal nodes whose value is wrong or missing, plus values given for nodes
+  that are pruned.
+- ``bounds``: each wrong or missing alpha and beta, plus bounds given for pruned nodes.
+- ``leaf-order``: the longer order's length minus the longest common subsequence of the two
+  orders (two leaves swapped, one missing or one extra leaf: one error).
+- ``minimax``: internal nodes whose value is wrong or missing.
+- ``best-order`` (no errors to count): least possible leaves / leaves the answer's ordering
+  evaluates.
+The parts report the share right of each part, as before.
 """
 
 from __future__ import annotations
@@ -85,6 +92,16 @@ def _internal_path(tree: Tree, path: object, what: str) -> Path:
     if tree.node(path).is_leaf:
         raise UngradableAnswer(f"{path!r} in {what} is a leaf; give values for internal nodes only")
     return path
+
+
+def error_score(errors: int) -> float:
+    """1 for no error, 0.8 for one, 0.5 for two, 0.1 for three, 0 from four on."""
+    return max(0.0, 1 - errors / 5 - errors * (errors - 1) / 20)
+
+
+def _roots(paths: frozenset[Path] | set[Path]) -> int:
+    """How many subtrees ``paths`` is made of: the paths whose parent is not in it."""
+    return sum(1 for p in paths if p == "" or p.rpartition(".")[0] not in paths)
 
 
 def _where(explainer: Explainer, path: Path, message: str, step: int | None) -> dict[str, Any]:
@@ -240,7 +257,8 @@ class PruneKind(ExerciseKind):
         (k, kv), (a, av) = key, answer
         jaccard = 1.0 if not (k | a) else len(k & a) / len(k | a)
         value = 1.0 if kv == av else 0.0
-        return 0.75 * jaccard + 0.25 * value, {"pruned": round(jaccard, 6), "value": value}
+        errors = _roots(a - k) + _roots(k - a) + (kv != av)
+        return error_score(errors), {"pruned": round(jaccard, 6), "value": value}
 
     def first_wrong(self, explainer, key, answer):
         marked, value = answer
@@ -285,7 +303,7 @@ class ValuesKind(ExerciseKind):
         right = sum(1 for p, v in key.items() if answer.get(p) == v)
         extra = len(set(answer) - set(key))
         share = right / (len(key) + extra) if key else 1.0
-        return share, {"values": round(share, 6)}
+        return error_score(len(key) - right + extra), {"values": round(share, 6)}
 
     def first_wrong(self, explainer, key, answer):
         for step in explainer.result.trace:
@@ -329,13 +347,17 @@ class BoundsKind(ExerciseKind):
 
     def score(self, tree, key, answer):
         right = 0.0
+        wrong = 0
         for p, (a, b) in key.items():
             got = answer.get(p)
-            if got is not None:
-                right += 0.5 * (got[0] == a) + 0.5 * (got[1] == b)
+            if got is None:
+                wrong += 2
+                continue
+            right += 0.5 * (got[0] == a) + 0.5 * (got[1] == b)
+            wrong += (got[0] != a) + (got[1] != b)
         extra = len(set(answer) - set(key))
         share = right / (len(key) + extra) if key else 1.0
-        return share, {"bounds": round(share, 6)}
+        return error_score(wrong + extra), {"bounds": round(share, 6)}
 
     def first_wrong(self, explainer, key, answer):
         for step in explainer.result.trace:
@@ -371,8 +393,9 @@ class LeafOrderKind(ExerciseKind):
 
     def score(self, tree, key, answer):
         longest = max(len(key), len(answer))
-        share = _lcs(key, answer) / longest if longest else 1.0
-        return share, {"leaf_order": round(share, 6)}
+        common = _lcs(key, answer)
+        share = common / longest if longest else 1.0
+        return error_score(longest - common), {"leaf_order": round(share, 6)}
 
     def first_wrong(self, explainer, key, answer):
         for i, expected in enumerate(key):
@@ -548,4 +571,13 @@ def grade(kind: str, tree: Tree, conventions: Conventions, answer: object) -> Gr
     return KINDS[kind].grade(tree, conventions, answer)
 
 
-__all__ = ["INF", "KINDS", "ExerciseKind", "Grade", "UngradableAnswer", "grade", "normalize_pruned"]
+__all__ = [
+    "INF",
+    "KINDS",
+    "ExerciseKind",
+    "Grade",
+    "UngradableAnswer",
+    "error_score",
+    "grade",
+    "normalize_pruned",
+]

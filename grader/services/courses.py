@@ -86,6 +86,11 @@ def load_preset(name: str) -> Preset:
     path = presets_dir() / f"{name}.toml"
     if "/" in name or "\\" in name or not path.is_file():
         raise Invalid(f"no preset {name!r}; presets: {', '.join(preset_names())}")
+    return read_preset(path, name)
+
+
+def read_preset(path: Path, name: str) -> Preset:
+    """A preset file anywhere (an instructor's own parameters too), checked like ``load_preset``."""
     try:
         raw = tomllib.loads(path.read_text())
     except tomllib.TOMLDecodeError as exc:

@@ -67,8 +67,9 @@ def test_grade_prune_answer_with_partial_credit():
     result = run("grade", "--tree", AIMA, "--kind", "prune", "--answer", answer, "--json")
     assert result.exit_code == 0, result.output
     grade = json.loads(result.output)
-    # Key {1.1, 1.2}, answer {1.1}: J = 1/2, value right: 0.75 * 0.5 + 0.25.
-    assert grade["score"] == pytest.approx(0.625)
+    # Key {1.1, 1.2}, answer {1.1}: one pruned subtree missed, one error: 0.8.
+    assert grade["score"] == pytest.approx(0.8)
+    assert grade["parts"] == {"pruned": 0.5, "value": 1.0}
     assert grade["first_wrong"]["label"] == "C"
 
 

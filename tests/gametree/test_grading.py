@@ -81,7 +81,7 @@ def test_prune_one_missed_node():
     # K = {0.1.1, 1.1, 1.1.0, 1.1.1}; the answer misses K: J = 3/4; value right.
     result = ag("prune", {"pruned": ["1.1"], "value": 3})
     assert result.parts == {"pruned": 0.75, "value": 1.0}
-    assert result.score == pytest.approx(0.75 * 0.75 + 0.25)
+    assert result.score == pytest.approx(0.8)  # one error: one slip
     assert result.first_wrong["path"] == "0.1"
     assert result.first_wrong["label"] == "E"
     assert result.first_wrong["message"] == (
@@ -93,7 +93,7 @@ def test_prune_one_missed_node():
 def test_prune_one_extra_mark():
     # M (1.0.1) is searched; marking it too: J = 4/5.
     result = ag("prune", {"pruned": ["0.1.1", "1.1", "1.0.1"], "value": 3})
-    assert result.score == pytest.approx(0.75 * 0.8 + 0.25)
+    assert result.score == pytest.approx(0.8)  # one extra subtree: one slip
     assert result.first_wrong["label"] == "M"
     assert result.first_wrong["message"] == (
         "M is searched, not pruned: when F reaches it, alpha = 3 and beta = +∞, "
@@ -104,7 +104,7 @@ def test_prune_one_extra_mark():
 def test_prune_wrong_value_only():
     result = ag("prune", {"pruned": ["0.1.1", "1.1"], "value": 5})
     assert result.parts == {"pruned": 1.0, "value": 0.0}
-    assert result.score == 0.75
+    assert result.score == pytest.approx(0.8)
     assert result.first_wrong["path"] == ""
     assert result.first_wrong["message"].startswith("The root's value is 3:")
 
@@ -117,37 +117,42 @@ def test_prune_nothing_marked_on_a_tree_with_nothing_pruned():
 
 def test_values_partial_credit():
     wrong_c = dict(AG_KEYS["values"]["values"], **{"1": 3})
-    assert ag("values", {"values": wrong_c}).score == pytest.approx(5 / 6, abs=1e-6)
-    # a value for the pruned G counts against: 6 right / (6 visited + 1 extra)
+    assert ag("values", {"values": wrong_c}).score == pytest.approx(0.8)  # one wrong value
+    # a value for the pruned G counts against: one error
     extra = dict(AG_KEYS["values"]["values"], **{"1.1": 7})
     result = ag("values", {"values": extra})
-    assert result.score == pytest.approx(6 / 7, abs=1e-6)
+    assert result.score == pytest.approx(0.8)
+    assert result.parts == {"values": pytest.approx(6 / 7, abs=1e-6)}
     assert result.first_wrong["label"] == "G"
     assert result.first_wrong["message"].startswith("G is never evaluated: At C,")
     # leaving a node empty ("" or None) is the same as leaving it out
     blank = dict(AG_KEYS["values"]["values"], **{"1": "", "1.0": None})
-    assert ag("values", {"values": blank}).score == pytest.approx(4 / 6, abs=1e-6)
+    assert ag("values", {"values": blank}).score == pytest.approx(0.5)  # two errors
 
 
 def test_bounds_partial_credit_half_a_point_each():
     bounds = dict(AG_KEYS["bounds"]["bounds"], **{"1": [3, "inf"]})  # beta at C wrong
     result = ag("bounds", {"bounds": bounds})
-    assert result.score == pytest.approx(5.5 / 6, abs=1e-6)
+    assert result.score == pytest.approx(0.8)  # one wrong bound
+    assert result.parts == {"bounds": pytest.approx(5.5 / 6, abs=1e-6)}
     assert result.first_wrong["label"] == "C"
     # infinity may be written the ways people type it
     spelled = dict(AG_KEYS["bounds"]["bounds"], **{"": [3, "∞"], "0": ["-Infinity", 3]})
     assert ag("bounds", {"bounds": spelled}).score == 1.0
-    assert ag("bounds", {"bounds": dict(bounds, **{"1": None})}).score == pytest.approx(5 / 6)
+    assert ag("bounds", {"bounds": dict(bounds, **{"1": None})}).score == pytest.approx(0.5)
 
 
 def test_leaf_order_partial_credit():
     key = AG_KEYS["leaf-order"]["leaf_order"]
     missing = [p for p in key if p != "0.1.0"]
-    assert ag("leaf-order", {"leaf_order": missing}).score == pytest.approx(4 / 5)
-    # K inserted where a student who forgot E's cutoff would put it: LCS 5 / 6
+    assert ag("leaf-order", {"leaf_order": missing}).score == pytest.approx(0.8)
+    # K inserted where a student who forgot E's cutoff would put it: LCS 5 of 6, one error
     with_k = [*key[:3], "0.1.1", *key[3:]]
     result = ag("leaf-order", {"leaf_order": with_k})
-    assert result.score == pytest.approx(5 / 6, abs=1e-6)
+    assert result.score == pytest.approx(0.8)
+    assert result.parts == {"leaf_order": pytest.approx(5 / 6, abs=1e-6)}
+    swapped = [key[1], key[0], *key[2:]]  # two leaves swapped: one slip
+    assert ag("leaf-order", {"leaf_order": swapped}).score == pytest.approx(0.8)
     assert result.first_wrong["path"] == "1.0.0"
     assert result.first_wrong["message"] == (
         "The fourth leaf evaluated is L, not K. K is never evaluated: "
@@ -158,7 +163,7 @@ def test_leaf_order_partial_credit():
 
 def test_minimax_partial_credit():
     values = dict(AG_KEYS["minimax"]["values"], **{"0.1": 5})  # E's alpha-beta value, not 9
-    assert ag("minimax", {"values": values}).score == pytest.approx(6 / 7, abs=1e-6)
+    assert ag("minimax", {"values": values}).score == pytest.approx(0.8)
 
 
 # -- normalization -------------------------------------------------------------------------------
@@ -178,8 +183,8 @@ def test_equivalent_markings_grade_the_same():
     # G's two leaves instead of G itself; G plus its leaves; all give the key.
     for pruned in (["0.1.1", "1.1.0", "1.1.1"], ["0.1.1", "1.1", "1.1.0"], ["1.1", "0.1.1"]):
         assert ag("prune", {"pruned": pruned, "value": 3}).score == 1.0
-    # marking C marks its subtree: K's 4 nodes against 8 marked, J = 4/8
-    assert ag("prune", {"pruned": ["0.1.1", "1"], "value": 3}).score == pytest.approx(0.625)
+    # marking C marks its subtree: C's visited part (C, F, L, M) is one extra subtree
+    assert ag("prune", {"pruned": ["0.1.1", "1"], "value": 3}).score == pytest.approx(0.8)
 
 
 # -- ungradable answers --------------------------------------------------------------------------
@@ -237,10 +242,10 @@ def test_ungradable_answer_is_a_value_error():
 
 
 def test_no_pruning():
-    # Plain minimax marks nothing; the value is still 3. J = 0 (K has 2 nodes, A none): 0.25.
+    # Plain minimax marks nothing; the value is still 3. Two pruned subtrees missed: 0.5.
     result = grade("prune", AIMA, AIMA_CONV, {"pruned": [], "value": 3})
     assert result.diagnosis == "no-pruning"
-    assert result.score == 0.25
+    assert result.score == 0.5
     assert result.diagnosis_text in result.feedback
 
 
@@ -257,11 +262,12 @@ def test_players_swapped():
 
 def test_wrong_order():
     # Right to left on A..G nothing is pruned (test_golden), so the student lists all eight
-    # leaves from the right. LCS with the key (increasing paths) against decreasing paths is 1.
+    # leaves from the right. LCS with the key (increasing paths) against decreasing paths is 1:
+    # 7 errors, no credit.
     rtl = ["1.1.1", "1.1.0", "1.0.1", "1.0.0", "0.1.1", "0.1.0", "0.0.1", "0.0.0"]
     result = ag("leaf-order", {"leaf_order": rtl})
     assert result.diagnosis == "wrong-order"
-    assert result.score == pytest.approx(1 / 8)
+    assert result.score == 0.0
     assert "right to left" in result.diagnosis_text
     # the mirror image: an rtl exercise answered left to right
     ltr = grade("leaf-order", AG, Conventions(order="rtl"), AG_KEYS["leaf-order"])
@@ -270,10 +276,11 @@ def test_wrong_order():
 
 def test_cut_node_marked():
     # The cutoffs happen at E (0.1) and C (1); marking them marks their subtrees:
-    # A = {E, J, K} u {C, F, L, M, G, N, O} (10 nodes), K = {K, G, N, O}: J = 4/10.
+    # A = {E, J, K} u {C, F, L, M, G, N, O}, K = {K, G, N, O}: the extra marks are the subtrees
+    # rooted at E (E, J) and C (C, F, L, M): two errors, 0.5.
     result = ag("prune", {"pruned": ["0.1", "1"], "value": 3})
     assert result.diagnosis == "cut-node-marked"
-    assert result.score == pytest.approx(0.75 * 0.4 + 0.25)
+    assert result.score == pytest.approx(0.5)
     assert result.first_wrong["label"] == "E"  # E is entered, yet marked
 
 
@@ -283,7 +290,7 @@ def test_shallow_cutoffs_on_the_deep_cutoff_tree():
     # 4 still cuts the 6 (1.2). Root 5. The key also prunes J (1.0.0.1), the deep cutoff.
     result = grade("prune", DEEP, Conventions(), {"pruned": ["1.2"], "value": 5})
     assert result.diagnosis == "shallow-cutoffs"
-    assert result.score == pytest.approx(0.75 * 0.5 + 0.25)
+    assert result.score == pytest.approx(0.8)  # one deep cutoff on this tree: one subtree
     assert result.first_wrong["label"] == "G"
     assert "a deep cutoff: alpha = 5 was set at A" in result.first_wrong["message"]
 
@@ -300,7 +307,7 @@ def test_ties_flipped():
     result = grade("prune", TIE, Conventions(), {"pruned": ["2.1"], "value": 3})
     assert result.diagnosis == "ties-flipped"
     assert result.diagnosis_text.startswith("You kept searching when alpha = beta")
-    assert result.score == pytest.approx(0.75 * 0.5 + 0.25)
+    assert result.score == pytest.approx(0.8)  # one subtree missed
     # and the other way round: an explore exercise answered with the tie pruned
     explore = grade("prune", TIE, Conventions("explore"), {"pruned": ["1.1", "2.1"], "value": 3})
     assert explore.diagnosis == "ties-flipped"
@@ -319,7 +326,7 @@ def test_values_convention():
     hard = {"values": {"": 3, "0": 3, "0.0": 3, "0.1": 3, "1": 3, "1.0": 3}}
     result = ag("values", hard)
     assert result.diagnosis == "values-convention"
-    assert result.score == pytest.approx(3 / 6)
+    assert result.score == pytest.approx(0.1)  # three wrong values (E, C, F)
     assert result.diagnosis_text.startswith("You reported the bound at cut nodes (fail-hard)")
     assert result.first_wrong["label"] == "E"
     assert result.first_wrong["message"] == (
