@@ -98,6 +98,7 @@ def create_practice(user: User, kind: str, *, params: dict[str, Any] | None = No
             KINDS[kind].check_tree(built)
         except ValueError as exc:
             raise Invalid(f"tree: {exc}") from exc
+        _refuse_open_graded_tree(user, built)
         fields: dict[str, Any] = {"seed": None, "generator_version": None, "params": None}
     else:
         seed = secrets.token_hex(8)
@@ -107,6 +108,25 @@ def create_practice(user: User, kind: str, *, params: dict[str, Any] | None = No
     with writing() as session:
         return _store(session, built, owner_id=user.id, kind=kind,
                       conventions=conv.to_dict(), **fields)
+
+
+def _refuse_open_graded_tree(user: User, tree: Tree) -> None:
+    """Keys stay earned: a typed practice tree may not be one of the caller's graded variants
+    (same shape and leaves, up to the order of children) whose key is not yet theirs to see."""
+    form = tree.canonical()
+    graded = db.session.scalars(
+        sa.select(Exercise)
+        .options(sa.orm.joinedload(Exercise.slot).joinedload(Slot.assignment))
+        .where(Exercise.owner_id == user.id, Exercise.slot_id.is_not(None),
+               Exercise.variant == 0))
+    for exercise in graded:
+        if tree_of(exercise).canonical() == form and not solution_visible(exercise):
+            slot = exercise.slot
+            name = slot.title or slot.kind
+            raise Forbidden(
+                f"this tree is your graded exercise \"{name}\" in \"{slot.assignment.title}\" "
+                "(the same tree, up to the order of children): practice would give its key away. "
+                "Practise on another tree, or on this one once its solution is yours to see.")
 
 
 def _variant(session, slot: Slot, user: User, variant: int) -> Exercise:
