@@ -420,11 +420,7 @@ def calibrate_command(preset, seeds, as_json):
                 "slot": index,
                 "title": title,
                 "kind": slot.kind,
-                "rows": [
-                    {"answer": r.answer, "mean": r.mean, "worst": r.worst, "trees": r.trees,
-                     "passes": r.passes()}
-                    for r in rows
-                ],
+                "rows": [r.to_dict() for r in rows],
             }
         )
     if as_json:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from grader.gametree.generator import GenerationError, GeneratorParams, generate
 from grader.gametree.kinds import KINDS, normalize_pruned
+from grader.gametree.solver import Conventions
 from grader.gametree.tree import Tree
 from grader.gametree.variants import variants_for
 
@@ -27,6 +28,10 @@ class Row:
     mean: float
     worst: float
     trees: int
+
+    def to_dict(self) -> dict:
+        return {"answer": self.answer, "mean": self.mean, "worst": self.worst,
+                "trees": self.trees, "passes": self.passes()}
 
     def passes(self) -> bool:
         if self.answer == "key":
@@ -75,22 +80,28 @@ def _under(path: str, root: str) -> bool:
 
 def calibrate(params: GeneratorParams, seeds: int = 100) -> list[Row]:
     """The table for one slot: the generator's ``params`` (its ``kind`` and ``conventions``) over
-    ``seeds`` trees. GenerationError when the parameters cannot produce trees."""
-    kind = KINDS[params.kind]
+    the trees of seeds 0..``seeds``-1. GenerationError when the parameters cannot produce trees."""
     if params.kind == "best-order":
         raise GenerationError("best-order has no misconception variants to calibrate against")
+    trees = [generate(params, seed) for seed in range(seeds)]
+    return calibrate_trees(params.kind, trees, params.conventions, f"calibrate:{params.to_dict()}")
+
+
+def calibrate_trees(
+    kind_name: str, trees: list[Tree], conventions: Conventions, seed: str = "calibrate"
+) -> list[Row]:
+    """The table over given trees (a fixed exercise's one tree, a preview's samples)."""
+    kind = KINDS[kind_name]
     scores: dict[str, list[float]] = {"key": [], "slip": []}
-    rng = random.Random(f"calibrate:{params.to_dict()}")
-    for seed in range(seeds):
-        tree = generate(params, seed)
-        conventions = params.conventions
+    rng = random.Random(seed)
+    for tree in trees:
         tree = tree.cut(conventions.depth)
         _, key = kind.analysis(tree, conventions)
         scores["key"].append(kind.score(tree, key, key)[0])
-        for slip in _slips(params.kind, tree, key, rng):
+        for slip in _slips(kind_name, tree, key, rng):
             if slip != key:
                 scores["slip"].append(kind.score(tree, key, slip)[0])
-        for variant in variants_for(params.kind, tree, conventions):
+        for variant in variants_for(kind_name, tree, conventions):
             answer = kind.project(variant.run(tree, conventions), variant)
             scores.setdefault(variant.code, [])
             if answer != key:
@@ -102,4 +113,4 @@ def calibrate(params: GeneratorParams, seeds: int = 100) -> list[Row]:
     ]
 
 
-__all__ = ["MISCONCEPTION_CEILING", "SLIP_FLOOR", "Row", "calibrate"]
+__all__ = ["MISCONCEPTION_CEILING", "SLIP_FLOOR", "Row", "calibrate", "calibrate_trees"]

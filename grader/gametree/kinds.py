@@ -413,7 +413,8 @@ class LeafOrderKind(ExerciseKind):
                 )
                 if got is not None and got not in key:
                     message += " " + explainer.pruned_leaf(got)
-                return _where(explainer, expected, message, step)
+                # The leaf marked is the one the student put there; the step, the key's.
+                return _where(explainer, got or expected, message, step)
         if len(answer) > len(key):
             extra = answer[len(key)]
             return _where(explainer, extra, explainer.pruned_leaf(extra), None)

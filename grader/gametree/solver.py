@@ -64,7 +64,20 @@ class Conventions:
             data["depth"] = self.depth
         return data
 
-    def describe(self) -> str:
+    def describe(self, kind: str | None = None) -> str:
+        """The conventions a student needs for an exercise of ``kind`` (all of them when None):
+        minimax has no pruning, and how cut nodes report values changes only values and bounds."""
+        depth = (
+            f" The search stops {self.depth} plies below the root: a node there is scored by its "
+            "evaluation and never expanded."
+            if self.depth is not None
+            else ""
+        )
+        if kind == "minimax":
+            return (
+                "Plain minimax: every node is searched and nothing is pruned; a MAX node takes the "
+                "largest value of its children, a MIN node the smallest." + depth
+            )
         ties = (
             "a node stops as soon as alpha >= beta"
             if self.ties == "prune"
@@ -76,13 +89,9 @@ class Conventions:
             else "a node returns its value clamped to its window (a cut node returns the bound)"
         )
         order = "left to right" if self.order == "ltr" else "right to left"
-        text = f"Children are searched {order}; {ties}; {values}."
-        if self.depth is not None:
-            text += (
-                f" The search stops {self.depth} plies below the root: a node there is scored by "
-                "its evaluation and never expanded."
-            )
-        return text
+        if kind in ("prune", "leaf-order", "best-order"):
+            return f"Children are searched {order}; {ties}." + depth
+        return f"Children are searched {order}; {ties}; {values}." + depth
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,6 +27,7 @@ from grader.gametree import (
     solve,
     variants_for,
 )
+from grader.gametree.calibrate import Row, calibrate_trees
 from grader.models import SCORE_POLICIES, Assignment, Exercise, Slot, User
 from grader.services import Conflict, Invalid, courses
 from grader.services.exercises import typed_tree
@@ -36,6 +37,7 @@ from grader.services.transactions import writing
 
 PREVIEW_SAMPLES = 30
 PREVIEW_SEED = "preview"
+CALIBRATION_SAMPLES = 20  # trees the preview's calibration table is measured on
 
 
 # -- the textbook-tree builder -------------------------------------------------------------------
@@ -311,13 +313,16 @@ class Preview:
     separations: list[Separation]
     discriminating: float  # share of samples on which every applicable variant is told apart
     error: str | None = None
+    # Mean scores of the key, a slip and each misconception on trees these parameters generate.
+    calibration: list[Row] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {"tree": self.tree.to_dict(), "labels": self.tree.labels(),
                 "conventions": self.conventions.to_dict(), "key": self.key,
                 "search": self.search, "samples": self.samples,
                 "discriminating": self.discriminating,
-                "separations": [s.__dict__ for s in self.separations]}
+                "separations": [s.__dict__ for s in self.separations],
+                "calibration": [row.to_dict() for row in self.calibration]}
 
 
 def separations(kind: str, trees: list[Tree], conventions: Conventions) -> tuple[
@@ -365,6 +370,7 @@ def preview(user: User, course_id: int, spec: SlotInput, *,
     if checked.tree is not None:
         tree = Tree.from_dict(checked.tree)
         trees = [tree]
+        graded = trees
     else:
         params = GeneratorParams.from_dict(checked.params)
         loose = GeneratorParams.from_dict({**checked.params, "discriminating": False,
@@ -379,10 +385,20 @@ def preview(user: User, course_id: int, spec: SlotInput, *,
                 trees.append(generate(loose, f"{PREVIEW_SEED}-{i}"))
             except GenerationError:
                 continue
+        # The calibration uses the slot's own parameters, as students will get them.
+        graded = [tree]
+        for i in range(CALIBRATION_SAMPLES - 1):
+            try:
+                graded.append(generate(params, f"{PREVIEW_SEED}-c{i}"))
+            except GenerationError:
+                continue
     found, share = separations(checked.kind, trees, conventions) if checked.kind != \
         "best-order" else ([], 0.0)
+    calibration = calibrate_trees(checked.kind, graded, conventions) if checked.kind != \
+        "best-order" else []
     return Preview(tree, conventions, KINDS[checked.kind].key(tree, conventions),
-                   solve(tree, conventions).to_dict(), len(trees), found, share)
+                   solve(tree, conventions).to_dict(), len(trees), found, share,
+                   calibration=calibration)
 
 
 def editor_slot(user: User, assignment_id: int, index: int) -> tuple[Any, Slot, int]:

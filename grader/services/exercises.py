@@ -251,7 +251,7 @@ def describe(exercise: Exercise) -> dict[str, Any]:
         "players": exercise.players,
         "labels": tree.labels(),
         "conventions": exercise.conventions,
-        "conventions_text": Conventions.from_dict(exercise.conventions).describe(),
+        "conventions_text": Conventions.from_dict(exercise.conventions).describe(exercise.kind),
         "seed": exercise.seed,
         "generator_version": exercise.generator_version,
         "practice": exercise.is_practice,

@@ -153,7 +153,8 @@ def test_leaf_order_partial_credit():
     assert result.parts == {"leaf_order": pytest.approx(5 / 6, abs=1e-6)}
     swapped = [key[1], key[0], *key[2:]]  # two leaves swapped: one slip
     assert ag("leaf-order", {"leaf_order": swapped}).score == pytest.approx(0.8)
-    assert result.first_wrong["path"] == "1.0.0"
+    assert result.first_wrong["path"] == "0.1.1"  # K, the leaf the student got wrong
+    assert result.first_wrong["label"] == "K"
     assert result.first_wrong["message"] == (
         "The fourth leaf evaluated is L, not K. K is never evaluated: "
         "At E, alpha = 5 >= beta = 3, so E's second child, K, is never evaluated."

@@ -126,6 +126,7 @@ def test_preview_page_shows_key_replay_data_and_separations(client, teacher):
     assert response.status_code == 200
     assert 'id="preview-data"' in html and 'data-code="shallow-cutoffs"' in html
     assert "needs a deep cutoff" in html  # depth 3 cannot tell shallow cutoffs apart
+    assert 'data-role="calibration"' in html and 'data-answer="no-pruning"' in html
 
 
 def test_bad_editor_input_is_reported(client, teacher):

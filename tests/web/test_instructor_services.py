@@ -199,6 +199,22 @@ def test_preview_reports_which_misconceptions_the_parameters_tell_apart(app, roo
     assert shallow.search["trace"]
 
 
+def test_preview_shows_what_the_key_a_slip_and_each_misconception_score(app, room):
+    with app.app_context():
+        weak = editor.preview(user(TA), room.course_id, editor.SlotInput(
+            kind="values", conventions={}, params={"depth": 2, "branching": 3,
+                                                   "min_cutoffs": 1}), samples=4)
+        strong = editor.preview(user(TA), room.course_id, editor.SlotInput(
+            kind="values", conventions={}, params={
+                "depth": 4, "min_cutoffs": 3, "min_deep_cutoffs": 1, "discriminating": True}),
+            samples=4)
+    weak_rows = {row.answer: row for row in weak.calibration}
+    assert weak_rows["key"].mean == 1.0 and weak_rows["slip"].worst >= 0.8
+    assert not weak_rows["no-pruning"].passes()  # two levels, one cutoff: minimax passes
+    assert all(row.passes() for row in strong.calibration)
+    assert weak.to_dict()["calibration"][0]["answer"] == "key"
+
+
 def test_preview_refuses_impossible_parameters_and_students(app, room):
     with app.app_context():
         with pytest.raises(Invalid):
