@@ -13,8 +13,8 @@ from dataclasses import asdict, dataclass, field, fields
 
 from grader.gametree.kinds import KINDS
 from grader.gametree.optimum import MAX_LEAVES
-from grader.gametree.solver import Conventions, solve
-from grader.gametree.tree import Node, Tree, parse_players
+from grader.gametree.solver import Conventions, minimax, solve
+from grader.gametree.tree import Node, Tree, child_path, parse_players
 from grader.gametree.variants import variants_for
 
 GENERATOR_VERSION = 1
@@ -36,6 +36,10 @@ class GeneratorParams:
     min_deep_cutoffs: int = 0
     leaves_evaluated: tuple[int, int] | None = None
     discriminating: bool = False
+    # An evaluation on every internal node: its minimax value off by 1..``evaluation_noise``
+    # either way (correlated with the subtree's value, never equal), for depth-limited exercises.
+    evaluations: bool = False
+    evaluation_noise: int = 2
     kind: str = "prune"  # the kind whose answers `discriminating` compares
     max_tries: int = 2000
 
@@ -65,6 +69,14 @@ class GeneratorParams:
             )
         if self.kind not in KINDS:
             problems.append(f"unknown kind {self.kind!r} ({', '.join(KINDS)})")
+        if not 1 <= self.evaluation_noise <= 1000:
+            problems.append(f"evaluation_noise must be 1..1000, got {self.evaluation_noise}")
+        limit = self.conventions.depth
+        if limit is not None and limit < self.depth and not self.evaluations:
+            problems.append(
+                f"a depth limit of {limit} plies above the trees' depth {self.depth} needs "
+                "evaluations on internal nodes (evaluations = true)"
+            )
         if min(self.min_cutoffs, self.min_deep_cutoffs) < 0 or not 1 <= self.max_tries <= 100_000:
             problems.append("min_cutoffs, min_deep_cutoffs >= 0 and max_tries 1..100000")
         if (
@@ -101,12 +113,12 @@ class GeneratorParams:
                 values["players"] = parse_players(values["players"])
             if "conventions" in values:
                 values["conventions"] = Conventions.from_dict(values["conventions"])
-            for name in ("depth", "min_cutoffs", "min_deep_cutoffs", "max_tries"):
+            for name in ("depth", "min_cutoffs", "min_deep_cutoffs", "max_tries", "evaluation_noise"):
                 if name in values and (
                     isinstance(values[name], bool) or not isinstance(values[name], int)
                 ):
                     raise GenerationError(f"{name} must be a whole number, got {values[name]!r}")
-            for name in ("distinct", "discriminating"):
+            for name in ("distinct", "discriminating", "evaluations"):
                 if name in values and not isinstance(values[name], bool):
                     raise GenerationError(f"{name} must be true or false, got {values[name]!r}")
             return cls(**values)
@@ -176,7 +188,25 @@ def random_tree(params: GeneratorParams, rng: random.Random) -> Tree:
         width = lo + _below(rng, hi - lo + 1)
         return Node(None, tuple(build(depth + 1) for _ in range(width)))
 
-    return Tree(build(0), params.players)
+    tree = Tree(build(0), params.players)
+    return _with_evaluations(tree, params, rng) if params.evaluations else tree
+
+
+def _with_evaluations(tree: Tree, params: GeneratorParams, rng: random.Random) -> Tree:
+    """Every internal node gets its minimax value moved by 1..noise, up or down (drawn after the
+    tree itself, so trees without evaluations are unchanged for every seed)."""
+    exact = minimax(tree).nodes
+    noise = params.evaluation_noise
+
+    def build(node: Node, path: str) -> Node:
+        if node.is_leaf:
+            return node
+        children = tuple(build(c, child_path(path, i)) for i, c in enumerate(node.children))
+        step = 1 + _below(rng, noise)
+        value = exact[path].value + (step if rng.random() < 0.5 else -step)
+        return Node(value, children)
+
+    return Tree(build(tree.root, ""), tree.players)
 
 
 def accepts(tree: Tree, params: GeneratorParams) -> bool:

@@ -177,13 +177,13 @@ class Tree:
 
     def cut(self, plies: int | None = None) -> Tree:
         """The tree a depth-limited search sees: a node ``plies`` below the root (the horizon) and
-        a terminal node become leaves holding their evaluation. Paths are unchanged; TreeFormatError
-        when such a node has no evaluation."""
+        a terminal node become leaves holding their evaluation; the evaluations of the internal
+        nodes left (always expanded, so never used) are dropped. Paths are unchanged; the result
+        is a plain tree of numbers and lists. TreeFormatError when a horizon or terminal node has
+        no evaluation."""
         if plies is not None and plies < 1:
             raise TreeFormatError(f"a depth limit is at least 1 ply, got {plies}")
-        if (plies is None or plies >= self.depth()) and not any(
-            node.terminal for _, node in self.walk()
-        ):
+        if (plies is None or plies >= self.depth()) and not self.has_evaluations:
             return self
         labels = self.labels()
 
@@ -196,7 +196,7 @@ class Tree:
                     raise TreeFormatError(f"node {labels[path]} {why} but has no evaluation")
                 return Node(node.value)
             return Node(
-                node.value,
+                None,
                 tuple(
                     build(c, child_path(path, i), depth + 1) for i, c in enumerate(node.children)
                 ),

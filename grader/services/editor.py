@@ -28,6 +28,7 @@ from grader.gametree import (
     variants_for,
 )
 from grader.gametree.calibrate import Row, calibrate_trees
+from grader.gametree.tree import read_cs188
 from grader.models import SCORE_POLICIES, Assignment, Exercise, Slot, User
 from grader.services import Conflict, Invalid, courses
 from grader.services.exercises import typed_tree
@@ -53,7 +54,9 @@ def build_tree(source: str, *, leaves: str | None = None, branching: int | None 
         return typed_tree(tree=nested, players=players)
     if source == "cs188":
         try:
-            tree = Tree.from_cs188(cs188 or "")
+            problem = read_cs188(cs188 or "")
+            # The tree as CS188 searches it: cut at the file's depth, win/lose states as leaves.
+            tree = problem.tree.cut(problem.plies)
         except TreeFormatError as exc:
             raise Invalid(f"CS188 file: {exc}") from exc
         return typed_tree(tree=tree.to_nested(), players=tree.players)
@@ -62,8 +65,9 @@ def build_tree(source: str, *, leaves: str | None = None, branching: int | None 
 
 def export_cs188(slot: Slot | None = None, tree: Tree | None = None) -> str:
     tree = tree or Tree.from_dict(slot.tree)
+    plies = Conventions.from_dict(slot.conventions).depth if slot is not None else None
     try:
-        return tree.to_cs188()
+        return tree.to_cs188(plies=plies)
     except TreeFormatError as exc:
         raise Invalid(str(exc)) from exc
 
@@ -112,7 +116,11 @@ def check_slot(spec: SlotInput) -> CheckedSlot:
     if spec.attempts_allowed is not None and spec.attempts_allowed < 1:
         raise Invalid("attempts allowed: at least 1 (leave empty for unlimited)")
     if spec.tree is not None:
-        return CheckedSlot(spec.kind, conventions, {}, spec.tree.to_dict())
+        try:  # a depth limit or terminal nodes: the exercise is the tree the search sees
+            tree = spec.tree.cut(Conventions.from_dict(conventions).depth)
+        except TreeFormatError as exc:
+            raise Invalid(f"tree: {exc}") from exc
+        return CheckedSlot(spec.kind, conventions, {}, tree.to_dict())
     try:
         params = GeneratorParams.from_dict(
             {**spec.params, "kind": spec.kind, "conventions": conventions}).to_dict()

@@ -76,6 +76,8 @@ def typed_tree(*, tree: Any = None, leaves: str | None = None, branching: int | 
 
 
 def _store(session, tree: Tree, **fields: Any) -> Exercise:
+    # Stored as the search sees it (plain numbers and lists): horizon and terminal nodes as leaves.
+    tree = tree.cut(Conventions.from_dict(fields.get("conventions")).depth)
     data = tree.to_dict()
     exercise = Exercise(tree=data["tree"], players=list(data["players"]), **fields)
     session.add(exercise)
@@ -95,6 +97,7 @@ def create_practice(user: User, kind: str, *, params: dict[str, Any] | None = No
         built = typed_tree(tree=tree, leaves=leaves, branching=branching, depth=depth,
                            players=players)
         try:
+            built = built.cut(conv.depth)  # evaluations at the depth limit, terminal nodes
             KINDS[kind].check_tree(built)
         except ValueError as exc:
             raise Invalid(f"tree: {exc}") from exc

@@ -60,6 +60,9 @@ class TreeSettings(FlaskForm):
         SelectChoice("soft", "their best value so far"), SelectChoice("hard", "the bound")])
     order = SelectField("Children", choices=[
         SelectChoice("ltr", "left to right"), SelectChoice("rtl", "right to left")])
+    depth_limit = IntegerField("Depth limit in plies (empty: to the leaves)",
+                               validators=[Optional(), NumberRange(1, 64)])
+    evaluations = BooleanField("Evaluations on internal nodes (generated trees)")
 
 
 class PracticeForm(TreeSettings):

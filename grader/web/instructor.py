@@ -267,7 +267,8 @@ def _slot_input(form: SlotForm) -> editor.SlotInput:
                   "min_cutoffs": form.min_cutoffs.data or 0,
                   "min_deep_cutoffs": form.min_deep_cutoffs.data or 0,
                   "distinct": bool(form.distinct.data),
-                  "discriminating": bool(form.discriminating.data)}
+                  "discriminating": bool(form.discriminating.data),
+                  "evaluations": bool(form.evaluations.data)}
         if players:
             params["players"] = players
     else:
@@ -281,7 +282,9 @@ def _slot_input(form: SlotForm) -> editor.SlotInput:
     return editor.SlotInput(
         kind=form.kind.data, conventions={"ties": form.ties.data,
                                           "values": form.values_rule.data,
-                                          "order": form.order.data},
+                                          "order": form.order.data,
+                                          **({"depth": form.depth_limit.data}
+                                             if form.depth_limit.data else {})},
         params=params, tree=tree, title=form.title.data,
         attempts_allowed=form.attempts_allowed.data or None,
         practice_allowed=bool(form.practice_allowed.data),
@@ -302,6 +305,7 @@ def _form_for(slot: Slot) -> SlotForm:
     conventions = Conventions.from_dict(slot.conventions)
     form.ties.data, form.values_rule.data = conventions.ties, conventions.values
     form.order.data = conventions.order
+    form.depth_limit.data = conventions.depth
     form.attempts_allowed.data = slot.attempts_allowed
     form.practice_allowed.data, form.replay_allowed.data = slot.practice_allowed, \
         slot.replay_allowed
@@ -322,6 +326,7 @@ def _form_for(slot: Slot) -> SlotForm:
         form.min_deep_cutoffs.data = p.get("min_deep_cutoffs", 0)
         form.distinct.data = p.get("distinct", False)
         form.discriminating.data = p.get("discriminating", False)
+        form.evaluations.data = p.get("evaluations", False)
         form.players.data = ",".join(p.get("players", ["max", "min"]))
     return form
 

@@ -105,7 +105,8 @@ def _practice_request(form: PracticeForm) -> dict[str, Any]:
     """The form's fields as `create_practice` arguments."""
     players = [p.strip() for p in (form.players.data or "").split(",") if p.strip()] or None
     conventions = {"ties": form.ties.data, "values": form.values_rule.data,
-                   "order": form.order.data}
+                   "order": form.order.data,
+                   **({"depth": form.depth_limit.data} if form.depth_limit.data else {})}
     common: dict[str, Any] = {"kind": form.kind.data, "conventions": conventions}
     if form.source.data == "leaves":
         return {**common, "leaves": form.leaves.data or "", "branching": form.leaf_branching.data,
@@ -119,7 +120,8 @@ def _practice_request(form: PracticeForm) -> dict[str, Any]:
     params: dict[str, Any] = {"depth": form.depth.data or 3,
                               "branching": form.branching.data or "2-3",
                               "values": form.values.data or "-9..9",
-                              "min_cutoffs": form.min_cutoffs.data or 0}
+                              "min_cutoffs": form.min_cutoffs.data or 0,
+                              "evaluations": bool(form.evaluations.data)}
     if players:
         params["players"] = players
     return {**common, "params": params}

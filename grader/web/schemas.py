@@ -21,9 +21,10 @@ class CreateExercise(Request):
     kind: str = _KIND
     params: dict[str, Any] | None = Field(
         None, description="generator parameters (depth, branching, values, min_cutoffs, ...)")
-    conventions: dict[str, str] | None = Field(
-        None, description="ties prune|explore, values soft|hard, order ltr|rtl")
-    tree: list[Any] | None = Field(None, description="a typed tree as nested lists of numbers")
+    conventions: dict[str, str | int] | None = Field(
+        None, description="ties prune|explore, values soft|hard, order ltr|rtl, depth (plies)")
+    tree: list[Any] | None = Field(None, description="a typed tree as nested lists of numbers; "
+                                   '{"eval": v, "children": [...]} for a node with an evaluation')
     players: list[str] | None = Field(None, description="player per level, default max,min")
     leaves: str | None = Field(None, max_length=8000,
                                description="leaf values, comma-separated (needs branching, depth)")
@@ -48,7 +49,7 @@ class Exercise(BaseModel):
     tree: list[Any] = Field(description="nested lists; numbers are leaf values")
     players: list[str]
     labels: dict[str, str] = Field(description="node path -> label (A, B, ...)")
-    conventions: dict[str, str]
+    conventions: dict[str, str | int]
     conventions_text: str
     seed: str | None
     generator_version: str | None
@@ -88,7 +89,7 @@ class Attempt(BaseModel):
         description="path, label, step and message of the first wrong step")
     seed: str | None
     generator_version: str | None
-    conventions: dict[str, str]
+    conventions: dict[str, str | int]
     created_at: str
     solution: Solution | None = Field(
         description="present once the solution may be shown (see the exercise's replay rules)")

@@ -239,3 +239,45 @@ def test_impossible_constraints_fail_clearly_within_bounded_effort(params):
     with pytest.raises(GenerationError, match=f"no tree met the constraints in {params.max_tries}"):
         generate(params, 1)
     assert time.perf_counter() - start < 10
+
+
+# -- evaluations on internal nodes (depth-limited exercises) --------------------------------------
+
+
+def test_evaluations_are_near_but_never_equal_to_the_subtree_value():
+    from grader.gametree import minimax
+
+    params = GeneratorParams(depth=4, evaluations=True, evaluation_noise=2)
+    for seed in range(20):
+        tree = generate(params, seed)
+        exact = minimax(tree).nodes
+        for path, node in tree.walk():
+            if node.is_leaf:
+                continue
+            assert node.value is not None and node.value != exact[path].value
+            assert abs(node.value - exact[path].value) <= 2
+    # the same seed without evaluations gives the same shape and leaves as before
+    plain = generate(GeneratorParams(depth=4), 3)
+    assert generate(params, 3).cut() == plain
+
+
+def test_a_depth_limited_generated_exercise_is_searched_to_its_horizon():
+    from grader.gametree import Conventions, solve
+
+    params = GeneratorParams(depth=4, evaluations=True, conventions=Conventions(depth=2),
+                             min_cutoffs=1)
+    tree = generate(params, 7)
+    result = solve(tree, params.conventions)
+    assert {len(p.split(".")) for p in result.leaf_order} == {2}  # scored at the horizon
+    assert all(result.tree.node(p).value == tree.node(p).value for p in result.leaf_order)
+    assert len(result.cutoffs) >= 1
+
+
+def test_a_depth_limit_without_evaluations_is_refused():
+    from grader.gametree import Conventions
+
+    with pytest.raises(GenerationError, match="needs evaluations on internal nodes"):
+        GeneratorParams(depth=4, conventions=Conventions(depth=2))
+    with pytest.raises(GenerationError, match="evaluation_noise"):
+        GeneratorParams(evaluations=True, evaluation_noise=0)
+    assert GeneratorParams.from_dict({"evaluations": True, "conventions": {"depth": 2}}).evaluations
