@@ -58,6 +58,8 @@ class Grade:
     key: dict[str, Any] = field(default_factory=dict)
     # The reference search the key comes from (for the replay); not part of the stored grade.
     search: SearchResult | None = field(default=None, repr=False, compare=False)
+    # best-order: the answer's order and the best order searched, drawn on the tree as given.
+    replays: dict[str, Any] | None = field(default=None, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -463,15 +465,38 @@ class BestOrderKind(ExerciseKind):
         parts = {"leaves": round(share, 6)}
         key = {"order": least.orders, "leaves": least.leaves}
         search = solve(tree, conventions)
+        replays = self.replays(tree, conventions, orders, least.orders)
         if got == least.leaves:
             return Grade(
-                1.0, parts, ["Correct: no ordering evaluates fewer leaves."], key=key, search=search
+                1.0, parts, ["Correct: no ordering evaluates fewer leaves."], key=key,
+                search=search, replays=replays,
             )
         where = self._first_wrong(tree, orders, conventions, got)
         feedback = [f"Your ordering evaluates {got} leaves; the best evaluates {least.leaves}."]
         if where:
             feedback.append(where["message"])
-        return Grade(round(share, 6), parts, feedback, None, None, where, key=key, search=search)
+        return Grade(
+            round(share, 6), parts, feedback, None, None, where, key=key, search=search,
+            replays=replays,
+        )
+
+    def replays(
+        self, tree: Tree, conventions: Conventions, orders: dict, best: dict | None = None
+    ) -> dict[str, Any]:
+        """The searches of the answer's order and of the best order, each with its paths mapped
+        back onto the tree as drawn: a replay on the student's drawing visits the children in the
+        order searched. ``orders`` may be an unchecked answer's (it is checked here)."""
+        tree = tree.cut(conventions.depth)
+        orders = self.normalize(tree, {"order": orders})
+        if best is None:
+            best = Optimizer(tree, conventions).solve().orders
+        labels = tree.labels()
+        return {
+            name: _search_on_drawing(
+                solve(tree.reordered(o), conventions), _original_paths(tree, o), labels
+            )
+            for name, o in (("yours", orders), ("best", best))
+        }
 
     # Each candidate change is one whole search: a bound on the work a hint may cost.
     HINT_SEARCHES = 300
@@ -539,6 +564,46 @@ def _original_paths(tree: Tree, orders: dict) -> dict[Path, Path]:
             mapping[child_path(new, j)] = child_path(old, i)
             stack.append((child_path(new, j), child_path(old, i)))
     return mapping
+
+
+def _search_on_drawing(
+    result: SearchResult, original: dict[Path, Path], labels: dict[Path, str]
+) -> dict[str, Any]:
+    """``result.to_dict()`` of a search on a reordered tree with every path mapped by
+    ``original`` to the same node's path in the tree as drawn, and that tree's ``labels``."""
+    data = result.to_dict()
+
+    def paths(items: list[Path]) -> list[Path]:
+        return [original[p] for p in items]
+
+    best = data["best_move"]
+    return {
+        **data,
+        "best_move": None if best is None else int(original[str(best)]),
+        **{name: paths(data[name]) for name in ("leaf_order", "pruned", "pruned_all")},
+        "cutoffs": [
+            {
+                **c,
+                "path": original[c["path"]],
+                "label": labels[original[c["path"]]],
+                "pruned": paths(c["pruned"]),
+                "source": None if c["source"] is None else original[c["source"]],
+            }
+            for c in data["cutoffs"]
+        ],
+        "nodes": {
+            original[p]: {**entry, "label": labels[original[p]]}
+            for p, entry in data["nodes"].items()
+        },
+        "trace": [
+            {
+                **step,
+                "path": original[step["path"]],
+                **({"pruned": paths(step["pruned"])} if "pruned" in step else {}),
+            }
+            for step in data["trace"]
+        ],
+    }
 
 
 def _lcs(a: tuple, b: tuple) -> int:

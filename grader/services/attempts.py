@@ -102,9 +102,10 @@ def list_attempts(user: User, *, exercise_id: int | None = None,
 
 
 def solution(exercise: Exercise, tree: Tree | None = None,
-             graded: Grade | None = None) -> dict[str, Any]:
+             graded: Grade | None = None, answer: Any = None) -> dict[str, Any]:
     """The key in the answer's own shape and the kind's reference search with its trace (plain
-    minimax for a minimax exercise); reuses what grading ``graded`` already computed."""
+    minimax for a minimax exercise); reuses what grading ``graded`` already computed. For
+    best-order, ``replays`` holds the search of the answer's order and of the best one."""
     tree = tree or tree_of(exercise)
     conventions = Conventions.from_dict(exercise.conventions)
     kind = KINDS[exercise.kind]
@@ -113,11 +114,20 @@ def solution(exercise: Exercise, tree: Tree | None = None,
         key = kind.key(tree, conventions)
     else:
         search, key = graded.search, graded.key
-    return {"key": key, "search": search.to_dict()}
+    data = {"key": key, "search": search.to_dict()}
+    replays = graded.replays if graded is not None else None
+    if replays is None and exercise.kind == "best-order" and isinstance(answer, dict):
+        try:
+            replays = KINDS["best-order"].replays(tree, conventions, answer.get("order", {}))
+        except ValueError:  # an attempt stored before its answer's shape was checked this way
+            replays = None
+    if replays is not None:
+        data["replays"] = replays
+    return data
 
 
-def visible_solution(exercise: Exercise) -> dict[str, Any] | None:
-    return solution(exercise) if solution_visible(exercise) else None
+def visible_solution(exercise: Exercise, answer: Any = None) -> dict[str, Any] | None:
+    return solution(exercise, answer=answer) if solution_visible(exercise) else None
 
 
 def describe(attempt: Attempt, solution: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -126,7 +126,8 @@ def list_attempts(query: schemas.AttemptQuery) -> schemas.AttemptList:
            "it may be shown", tag="attempts", response=schemas.Attempt)
 def get_attempt(attempt_id: int) -> schemas.Attempt:
     attempt = attempts.get_attempt(g.user, attempt_id)
-    return schemas.Attempt(**attempts.describe(attempt, attempts.visible_solution(attempt.exercise)))
+    return schemas.Attempt(**attempts.describe(
+        attempt, attempts.visible_solution(attempt.exercise, attempt.answer)))
 
 
 @api.route("GET", "/assignments", summary="Assignments of the caller's courses",

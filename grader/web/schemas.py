@@ -72,6 +72,9 @@ class Solution(BaseModel):
     search: dict[str, Any] = Field(
         description="the reference alpha-beta search: value, best_move, leaf_order, pruned, "
                     "pruned_all, cutoffs, nodes (alpha/beta per node), trace (steps)")
+    replays: dict[str, Any] | None = Field(
+        None, description="best-order: the searches of the answer's order ('yours') and of the "
+                          "best order ('best'), with paths on the tree as drawn")
 
 
 class Attempt(BaseModel):

@@ -293,3 +293,13 @@ def test_best_order_with_buttons(student, live_server) -> None:
                 page.get_by_role("button", name=f"Move {labels[child]} left").click()
     page.get_by_role("button", name="Submit").click()
     expect(page.locator('[data-role="score"]')).to_contain_text("Score: 1.00")
+    # The replay: the student's order beside the best one, both on the tree as drawn.
+    orders = page.locator('[data-replay="orders"] button')
+    expect(orders).to_have_count(2)
+    assert orders.nth(0).get_attribute("aria-pressed") == "true"
+    assert f"({best['leaves']} leaves)" in orders.nth(1).inner_text()
+    orders.nth(1).click()
+    assert orders.nth(1).get_attribute("aria-pressed") == "true"
+    page.get_by_role("button", name="End").click()
+    last = len(solve(tree.reordered(best["order"]), conventions).trace) - 1
+    assert page.locator('[data-replay="counter"]').inner_text().startswith(f"Step {last} of {last}")

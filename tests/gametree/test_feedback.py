@@ -159,3 +159,15 @@ def test_a_minimax_exercise_shows_only_what_applies():
     assert "clamped" in hard.describe("values") and "clamped" in hard.describe()
     assert "3 plies" in Conventions(depth=3).describe("minimax")
     assert normalize_pruned(Tree.from_nested([1, 2]), set()) == frozenset()
+
+
+def test_best_order_replays_the_answer_and_the_best_order_on_the_drawing():
+    tree = Tree.from_nested([[3, 12, 8], [2, 4, 6], [14, 5, 2]])
+    graded = grade("best-order", tree, Conventions(), {"order": {"": [2, 1, 0]}})
+    yours, best = graded.replays["yours"], graded.replays["best"]
+    # D (14, 5, 2) first, then C cut after its 2, then B: paths and labels as drawn
+    assert yours["leaf_order"] == ["2.0", "2.1", "2.2", "1.0", "0.0", "0.1", "0.2"]
+    assert yours["pruned"] == ["1.1", "1.2"] and yours["best_move"] == 0
+    assert yours["nodes"]["2"]["label"] == "D" and yours["trace"][1]["path"] == "2"
+    assert len(best["leaf_order"]) == graded.key["leaves"]
+    assert {s["path"] for s in best["trace"]} <= set(tree.paths())

@@ -576,7 +576,30 @@ export function mountExercise(root, exercise, urls) {
     result.replaceChildren(h("h2", { text: "Result" }), ...items);
     result.hidden = false;
     view.refreshLabels();
-    if (solution && solution.search && urls.replayAllowed !== false) openReplay(solution.search, wrong);
+    if (solution && urls.replayAllowed !== false) {
+      if (solution.replays) openOrderReplays(solution.replays, wrong);
+      else if (solution.search) openReplay(solution.search, wrong);
+    }
+  }
+
+  // Best order: the search of the student's order and of the best one, on the same drawing.
+  function openOrderReplays(replays, wrong) {
+    let picker = replayBox.querySelector("[data-replay=orders]");
+    if (!picker) {
+      picker = h("div", { class: "replay-orders", "data-replay": "orders", role: "group",
+        "aria-label": "Which order to replay" });
+      replayBox.querySelector("h2").after(picker);
+    }
+    const buttons = [["yours", "Your order"], ["best", "The best order"]].map(([name, text]) =>
+      h("button", { type: "button", "data-order": name, "aria-pressed": "false",
+        text: `${text} (${replays[name].leaf_order.length} leaves)` }));
+    picker.replaceChildren(...buttons);
+    const show = (name) => {
+      for (const b of buttons) b.setAttribute("aria-pressed", String(b.dataset.order === name));
+      openReplay(replays[name], name === "yours" ? wrong : null);
+    };
+    for (const b of buttons) b.addEventListener("click", () => show(b.dataset.order));
+    show("yours");
   }
 
   function openReplay(search, wrong) {
@@ -587,7 +610,7 @@ export function mountExercise(root, exercise, urls) {
     const replayView = new TreeView(stage, tree, { leafGap: leaves > 27 ? 44 : 52, rowGap: 84, margin: 104,
       title: "Replay of the reference search" });
     replayView.host.classList.add("replay-tree");
-    // The replay shows the exercise's own order, not a reordering typed for best-order.
+    // Best order: `search` is the answer's (or the best) order mapped onto this drawing.
     replay?.destroy();
     replay = new Replay(replayView, tree, search, controls);
     const jump = replayBox.querySelector("[data-replay=first-wrong]");
