@@ -110,7 +110,7 @@ def _node_object(obj: dict, build) -> Node:
 class Tree:
     """A game tree with a player per level (the sequence repeats when the tree is deeper)."""
 
-    __slots__ = ("_hash", "_index", "_labels", "players", "root")
+    __slots__ = ("_evaluated", "_hash", "_index", "_labels", "players", "root")
 
     def __init__(self, root: Node, players: str | Sequence[str] | None = None) -> None:
         self.root = root
@@ -118,6 +118,7 @@ class Tree:
         self._index: dict[Path, Node] | None = None
         self._hash: int | None = None
         self._labels: dict[Path, str] | None = None
+        self._evaluated: bool | None = None
 
     # -- construction -------------------------------------------------------------------------
     @classmethod
@@ -169,11 +170,13 @@ class Tree:
 
     @property
     def has_evaluations(self) -> bool:
-        """Whether some internal node carries an evaluation or is terminal."""
-        return any(
-            not node.is_leaf and (node.value is not None or node.terminal)
-            for _, node in self.walk()
-        )
+        """Whether some internal node carries an evaluation or is terminal (computed once)."""
+        if self._evaluated is None:
+            self._evaluated = any(
+                not node.is_leaf and (node.value is not None or node.terminal)
+                for _, node in self.walk()
+            )
+        return self._evaluated
 
     def cut(self, plies: int | None = None) -> Tree:
         """The tree a depth-limited search sees: a node ``plies`` below the root (the horizon) and
