@@ -133,3 +133,25 @@ def test_the_console_script_runs_as_a_subprocess():
         timeout=60,
     )
     assert json.loads(out.stdout)["value"] == 3
+
+
+def test_solve_a_cs188_file_prints_its_action_and_expanded_states():
+    path = Path(__file__).parents[1] / "gametree" / "data" / "cs188" / "q3" / "7-2a-check-depth-two-ghosts.test"
+    result = run("solve", "--cs188", str(path))
+    assert result.exit_code == 0, result.output
+    assert "CS188 AlphaBetaAgent, depth 1 (3 plies), strict ties" in result.output
+    assert "action: Left" in result.output
+    assert "expanded: a b1 b2 b3 c1 c2 c3 d1 d2 d3" in result.output
+    data = json.loads(run("solve", "--cs188", str(path), "--json").output)
+    assert data["cs188"] == {"alg": "AlphaBetaAgent", "action": "Left",
+                             "expanded": ["a", "b1", "b2", "b3", "c1", "c2", "c3", "d1", "d2", "d3"]}
+
+
+def test_solve_with_a_depth_limit_uses_the_evaluations():
+    tree = '[{"eval":3,"children":[1,5]},{"eval":2,"children":[9,4]}]'
+    limited = json.loads(run("solve", "--tree", tree, "--depth-limit", "1", "--json").output)
+    assert limited["value"] == 3 and limited["leaf_order"] == ["0", "1"]
+    whole = json.loads(run("solve", "--tree", tree, "--json").output)
+    assert whole["value"] == 4  # min(1, 5) = 1, min(9, 4) = 4
+    refused = run("solve", "--tree", "[[1,2],[3,4]]", "--depth-limit", "1")
+    assert refused.exit_code != 0 and "B lies at the depth limit (1)" in refused.output
