@@ -2,7 +2,8 @@
 
 `solve` is the reference solver, `KINDS` the exercise kinds that grade answers against it,
 `VARIANTS` the misconception library, `generate` the seeded generator, `best_order` the
-move-ordering optimum.
+move-ordering optimum, `read_cs188` UC Berkeley CS188's game-tree test files (see `cs188` for their
+autograder's answer and `calibrate` for what the scores give each kind of answer).
 """
 
 from grader.gametree.generator import (
@@ -26,13 +27,22 @@ from grader.gametree.solver import (
     search,
     solve,
 )
-from grader.gametree.tree import Node, Tree, TreeFormatError, label_for, parse_leaves
+from grader.gametree.tree import (
+    CS188Problem,
+    Node,
+    Tree,
+    TreeFormatError,
+    label_for,
+    parse_leaves,
+    read_cs188,
+)
 from grader.gametree.variants import VARIANTS, Variant, variants_for
 
 __all__ = [
     "GENERATOR_VERSION",
     "KINDS",
     "VARIANTS",
+    "CS188Problem",
     "Conventions",
     "Cutoff",
     "ExerciseKind",
@@ -58,6 +68,7 @@ __all__ = [
     "minimax",
     "parse_leaves",
     "parse_range",
+    "read_cs188",
     "search",
     "solve",
     "variants_for",
