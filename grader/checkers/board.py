@@ -150,8 +150,10 @@ def _jumpers(own: Bitboard, opp: Bitboard, kings: Bitboard, black: bool) -> Bitb
 
 
 def _captures(own: Bitboard, opp: Bitboard, kings: Bitboard, black: bool,
-              jumpers: Bitboard) -> list[RawMove]:
-    """Every complete capture path of `jumpers` (distinct paths are distinct moves)."""
+              jumpers: Bitboard, crowned_continues: bool = False) -> list[RawMove]:
+    """Every complete capture path of `jumpers` (distinct paths are distinct moves).
+    `crowned_continues` is a rule variant (a misconception): a man crowned inside a jump goes
+    on jumping as a king."""
     out: list[RawMove] = []
     men_table = _JUMPS_DOWN if black else _JUMPS_UP
     crown = BLACK_KING_ROW if black else WHITE_KING_ROW
@@ -163,20 +165,25 @@ def _captures(own: Bitboard, opp: Bitboard, kings: Bitboard, black: bool,
         king = bool(low & kings)
         # The mover leaves its square; captured pieces stay on the board until the move ends.
         _jump_from(i, (i,), low, empty | low, opp, 0, _JUMPS_KING if king else men_table,
-                   0 if king else crown, out)
+                   0 if king else crown, out, crowned_continues)
     return out
 
 
-def _jump_from(i, path, start, empty, opp, captured, table, crown, out) -> None:
+def _jump_from(i, path, start, empty, opp, captured, table, crown, out,
+               crowned_continues=False) -> None:
     for mid, land, land_bit in table[i]:
         if mid & opp and land_bit & empty:
             taken = captured | mid
             new_path = (*path, land)
-            if land_bit & crown:  # a man crowned ends its move, even inside a jump
-                out.append((start, land_bit, taken, new_path))
+            if land_bit & crown and not crowned_continues:
+                out.append((start, land_bit, taken, new_path))  # a man crowned ends its move
                 continue
             before = len(out)
-            _jump_from(land, new_path, start, empty, opp ^ mid, taken, table, crown, out)
+            if land_bit & crown:  # the variant: it jumps on as a king
+                _jump_from(land, new_path, start, empty, opp ^ mid, taken, _JUMPS_KING, 0, out)
+            else:
+                _jump_from(land, new_path, start, empty, opp ^ mid, taken, table, crown, out,
+                           crowned_continues)
             if len(out) == before:
                 out.append((start, land_bit, taken, new_path))
 
@@ -239,12 +246,18 @@ def _steps_into(out: list[RawMove], dest: Bitboard, shift: int) -> None:
         out.append((low >> shift if shift > 0 else low << -shift, low, 0, None))
 
 
-def generate_raw(own: Bitboard, opp: Bitboard, kings: Bitboard, black: bool) -> list[RawMove]:
-    """Legal moves as raw tuples: captures if there are any (capture is compulsory), else steps."""
+def generate_raw(own: Bitboard, opp: Bitboard, kings: Bitboard, black: bool, *,
+                 forced_captures: bool = True, crowned_continues: bool = False
+                 ) -> list[RawMove]:
+    """Legal moves as raw tuples: captures if there are any (capture is compulsory), else steps.
+    The keyword flags are rule variants (misconceptions): captures optional (captures and
+    steps), a man crowned inside a jump jumping on."""
     jumpers = _jumpers(own, opp, kings, black)
-    if jumpers:
-        return _captures(own, opp, kings, black, jumpers)
     out: list[RawMove] = []
+    if jumpers:
+        out = _captures(own, opp, kings, black, jumpers, crowned_continues)
+        if forced_captures:
+            return out
     empty = FULL ^ (own | opp)
     down = own if black else own & kings
     up = own & kings if black else own
@@ -373,7 +386,9 @@ class LegalMoveGenerator:
 
     def count(self) -> int:
         b = self.board
-        return count_moves(*b._own_opp(), b.kings, b.turn)
+        if b.forced_captures and not b.crowned_continues:
+            return count_moves(*b._own_opp(), b.kings, b.turn)
+        return len(b.generate_legal_moves())
 
     def __bool__(self) -> bool:
         return self.count() > 0
@@ -390,7 +405,13 @@ class Board:
 
     `black`, `white` and `kings` are bitboards; `turn` is BLACK or WHITE; `halfmove_clock`
     counts plies since the last capture or man's move (the 40-move rule).
+
+    The two class attributes are the rules; a subclass that flips one is a rule variant (as
+    python-chess's SuicideBoard), used to name a student's move-generation mistake.
     """
+
+    forced_captures = True  # a side that can capture must capture
+    crowned_continues = False  # False: a man crowned inside a jump ends its move there
 
     def __init__(self, fen: str | None = STARTING_FEN) -> None:
         self.black: Bitboard = 0
@@ -442,7 +463,7 @@ class Board:
         return None
 
     def copy(self, *, stack: bool = True) -> Board:
-        board = Board(None)
+        board = type(self)(None)
         board.black, board.white, board.kings, board.turn = self.black, self.white, self.kings, \
             self.turn
         board.halfmove_clock, board._hash = self.halfmove_clock, self._hash
@@ -463,7 +484,13 @@ class Board:
     def generate_legal_moves(self) -> list[Move]:
         """The legal moves in canonical order (paths compared as number sequences)."""
         own, opp = self._own_opp()
-        return sorted(Move._from_raw(r) for r in generate_raw(own, opp, self.kings, self.turn))
+        if self.forced_captures and not self.crowned_continues:
+            raw = generate_raw(own, opp, self.kings, self.turn)
+        else:
+            raw = generate_raw(own, opp, self.kings, self.turn,
+                               forced_captures=self.forced_captures,
+                               crowned_continues=self.crowned_continues)
+        return sorted(Move._from_raw(r) for r in raw)
 
     def has_captures(self) -> bool:
         return bool(_jumpers(*self._own_opp(), self.kings, self.turn))
@@ -586,6 +613,8 @@ class Board:
     def set_fen(self, fen: str) -> None:
         text = fen.strip().strip('"').rstrip(".").strip()
         parts = [p.strip() for p in text.split(":")]
+        if len(parts) == 4 and not parts[3]:  # a trailing colon, as some tools print
+            parts.pop()
         if len(parts) != 3 or parts[0].upper() not in ("B", "W"):
             raise InvalidFenError(f"expected 'B|W:W...:B...', got {fen!r}")
         boards = {"W": 0, "B": 0}
@@ -615,7 +644,8 @@ class Board:
                         kings |= b
         men = ~kings & FULL
         if boards["B"] & men & BLACK_KING_ROW or boards["W"] & men & WHITE_KING_ROW:
-            raise InvalidFenError(f"a man on its own king row must be a king in FEN {fen!r}")
+            raise InvalidFenError("a man on the row where it would be crowned (1-4 for White, 29-32 "
+                                  f"for Black) must be a king in FEN {fen!r}")
         self.black, self.white, self.kings = boards["B"], boards["W"], kings
         self.turn = BLACK if parts[0].upper() == "B" else WHITE
         self._reset_history()

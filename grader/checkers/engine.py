@@ -4,7 +4,8 @@ minimax for counting, and an enhanced iterative-deepening engine for play.
 The fixed-depth contract is written for students in exercises/checkers/ASSIGNMENT.md:
 
 - negamax alpha-beta, fail-soft, cut-off when a value reaches beta (`value >= beta`, ties prune,
-  as in AIMA's pseudo-code); the root is searched with the window (-INFINITY, +INFINITY);
+  as in AIMA's pseudo-code); the root is searched with the window it is given, by default
+  (-INFINITY, +INFINITY); a fail-soft value may lie outside the window;
 - values are from the point of view of the side to move (`evaluate` at depth 0);
 - a position whose side to move has no legal move scores `-(WIN - ply)` (ply = distance from
   the root) at any depth, so faster wins score better;
@@ -42,55 +43,88 @@ class SearchResult:
     pv: tuple[Move, ...] = field(default=())
 
 
-def _negamax(board: Board, depth: int, ply: int, alpha: int, beta: int, prune: bool,
+@dataclass(frozen=True)
+class Rules:
+    """How the fixed-depth search behaves: the contract by default; each switch flipped is a
+    classic mistake (grader/checkers/variants.py names them for students)."""
+
+    ties: str = "prune"  # "prune": cut when value >= beta; "explore": only when value > beta
+    values: str = "soft"  # "soft": a node returns its best value; "hard": clamped to its window
+    pruning: bool = True  # False: plain minimax
+    shallow: bool = False  # True: a child gets only its parent's own best (no deep cutoffs)
+    order: str = "canonical"  # "reversed": the reverse of canonical order; "text": as PDN text
+    wrong_side: bool = False  # True: depth-0 positions scored for the side that just moved
+
+
+CONTRACT = Rules()
+MINIMAX = Rules(pruning=False)
+
+
+def _negamax(board: Board, depth: int, ply: int, alpha: int, beta: int, rules: Rules,
              evaluate: Evaluation, counts: list[int]) -> tuple[int, Move | None]:
-    """Value and best move; counts = [leaves, nodes]. One function for alpha-beta and minimax."""
+    """Value and best move; counts = [leaves, nodes]. One function for the contract's
+    alpha-beta, minimax and every misconception variant (`rules`)."""
     counts[1] += 1
     if depth == 0:
         counts[0] += 1
         if not board.legal_moves:
             return -(WIN - ply), None
-        return evaluate(board), None
+        return (-evaluate(board) if rules.wrong_side else evaluate(board)), None
     moves = board.generate_legal_moves()
     if not moves:
         counts[0] += 1
         return -(WIN - ply), None
+    if rules.order != "canonical":
+        if rules.order == "reversed":
+            moves.reverse()
+        else:  # "text": sorted as PDN text, not as numbers
+            moves.sort(key=Move.pdn)
+    strict = rules.ties == "explore"
+    alpha0 = alpha
     best, best_move = -INFINITY, None
     for move in moves:
+        if rules.shallow:
+            child_alpha, child_beta = -INFINITY, -best if best > -INFINITY else INFINITY
+        else:
+            child_alpha, child_beta = -beta, -alpha
         board.push(move)
         try:
-            value = -_negamax(board, depth - 1, ply + 1, -beta, -alpha, prune, evaluate,
-                              counts)[0]
+            value = -_negamax(board, depth - 1, ply + 1, child_alpha, child_beta, rules,
+                              evaluate, counts)[0]
         finally:
             board.pop()
         if value > best:
             best, best_move = value, move
             alpha = max(alpha, value)
-            if prune and best >= beta:
+            if rules.pruning and (best > beta if strict else best >= beta):
                 break
+    if rules.values == "hard":
+        best = min(max(best, alpha0), beta)
     return best, best_move
 
 
-def _fixed_depth(board: Board, depth: int, prune: bool, evaluate: Evaluation,
-                 ply: int = 0) -> SearchResult:
+def search(board: Board, depth: int, rules: Rules = CONTRACT, alpha: int = -INFINITY,
+           beta: int = INFINITY, evaluate: Evaluation = evaluate, ply: int = 0) -> SearchResult:
+    """The fixed-depth search under `rules` with the root window (alpha, beta)."""
     if depth < 0:
         raise ValueError(f"depth must be >= 0, got {depth}")
+    if alpha >= beta:
+        raise ValueError(f"the window needs alpha < beta, got ({alpha}, {beta})")
     start = time.perf_counter()
     counts = [0, 0]
-    value, move = _negamax(board, depth, ply, -INFINITY, INFINITY, prune, evaluate, counts)
+    value, move = _negamax(board, depth, ply, alpha, beta, rules, evaluate, counts)
     return SearchResult(value, move, counts[0], depth, counts[1], time.perf_counter() - start)
 
 
-def alphabeta(board: Board, depth: int, evaluate: Evaluation = evaluate) -> SearchResult:
+def alphabeta(board: Board, depth: int, evaluate: Evaluation = evaluate,
+              alpha: int = -INFINITY, beta: int = INFINITY) -> SearchResult:
     """The exact fixed-depth reference (see the module docstring): value, best move, leaves."""
-    return _fixed_depth(board, depth, True, evaluate)
+    return search(board, depth, CONTRACT, alpha, beta, evaluate)
 
 
 def minimax(board: Board, depth: int, evaluate: Evaluation = evaluate) -> SearchResult:
     """Plain minimax to the same depth: the same value, and the leaf count with no pruning."""
-    return _fixed_depth(board, depth, False, evaluate)
-
-
+    return search(board, depth, MINIMAX, evaluate=evaluate)
 class SearchTimeout(Exception):
     """Raised inside the enhanced search when its time is up."""
 

@@ -15,15 +15,14 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Literal
 
 from grader.checkers.board import Board
-from grader.checkers.engine import INFINITY, SearchResult, _fixed_depth, alphabeta
-from grader.checkers.evaluation import evaluate
+from grader.checkers.engine import INFINITY, SearchResult, alphabeta, search
 
 Mode = Literal["serial", "threads", "processes"]
 
 
 def _search_child(fen: str, depth: int) -> tuple[int, int, int]:
     """Value (from the child's side to move) and leaf and node counts of one root move."""
-    result = _fixed_depth(Board(fen), depth, True, evaluate, ply=1)
+    result = search(Board(fen), depth, ply=1)
     return result.value, result.leaves, result.nodes
 
 

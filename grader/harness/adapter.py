@@ -10,7 +10,8 @@ fd 0 at /dev/null and fds 1 and 2 at the log (the harness reads fd 2 through a c
 so nothing the engine prints can reach the protocol. It imports ``engine`` from SUBMISSION_DIR
 and answers JSON lines, one request and one response a line:
 
-    -> {"id": 0, "ok": true, "hello": "engine", "functions": [...], "python": "3.11.2"}
+    -> {"id": 0, "ok": true, "hello": "engine", "functions": [...], "python": "3.11.2",
+        "arity": {"search": 4, ...}}
     <- {"id": 1, "call": "search", "args": ["B:W...:B...", 4]}
     -> {"id": 1, "ok": true, "result": {...}, "cpu": 0.41, "wall": 0.42}
     -> {"id": 1, "ok": false, "error": "exception", "type": "ValueError", "message": "...",
@@ -98,6 +99,19 @@ def _redirect_student_io() -> None:
                       closefd=False)
 
 
+def _arity(function: object) -> int:
+    """The most positional arguments `function` accepts (99 for *args; -1 if unknown)."""
+    import inspect
+
+    try:
+        parameters = inspect.signature(function).parameters.values()  # type: ignore[arg-type]
+    except Exception:  # the engine's object: a signature that cannot be read is unknown
+        return -1
+    if any(p.kind is p.VAR_POSITIONAL for p in parameters):
+        return 99
+    return sum(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in parameters)
+
+
 def _load(submission: str) -> object:
     sys.path.insert(0, submission)
     import importlib
@@ -123,7 +137,8 @@ def serve(submission: str, limits: dict[str, list[int]]) -> int:
         return 0
     functions = [name for name in FUNCTIONS if callable(getattr(engine, name, None))]
     channel.send({"id": 0, "ok": True, "hello": "engine", "functions": functions,
-                  "python": ".".join(map(str, sys.version_info[:3]))})
+                  "python": ".".join(map(str, sys.version_info[:3])),
+                  "arity": {name: _arity(getattr(engine, name)) for name in functions}})
     while True:
         try:
             request = channel.receive()

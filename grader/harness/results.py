@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import json
 import math
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from grader.checkers.variants import VARIANTS
 from grader.harness.runner import Report, machine
 from grader.harness.verdicts import DESCRIPTIONS, PRIORITY, Verdict
 
@@ -31,9 +33,15 @@ def summary(report: Report) -> str:
         lines.append(NO_SANDBOX_WARNING)
     if report.error:
         lines.append(f"Your submission could not be graded: {report.error}")
+    reduced = sum(bool(t.extra.get("reduced")) for t in report.tests)
     lines.append(f"Suite {report.suite}: {report.score:g} / {report.max_score:g} points, "
                  f"{sum(t.verdict is Verdict.PASSED for t in report.tests)} of "
-                 f"{len(report.tests)} tests passed.")
+                 f"{len(report.tests)} tests passed"
+                 + (f" ({reduced} with reduced timing credit)." if reduced else "."))
+    named = Counter(t.extra["diagnosis"] for t in report.tests if t.extra.get("diagnosis"))
+    for code, count in named.most_common():
+        lines.append(f"{count} test{'s' if count > 1 else ''} failed the way a known mistake "
+                     f"does ({code}): {VARIANTS[code].sentence}")
     counts = {v: sum(t.verdict is v for t in report.tests) for v in PRIORITY}
     failed = [f"{n} {v.value} ({DESCRIPTIONS[v]})" for v, n in counts.items()
               if n and v is not Verdict.PASSED]
@@ -51,7 +59,10 @@ def gradescope(report: Report) -> dict[str, Any]:
     """results.json for Gradescope."""
     tests = []
     for number, t in enumerate(report.tests, 1):
-        output = f"{t.verdict.value}: {DESCRIPTIONS[t.verdict]}\n{t.output}".rstrip()
+        head = f"{t.verdict.value}: {DESCRIPTIONS[t.verdict]}"
+        if t.extra.get("reduced"):
+            head = f"{t.verdict.value} (reduced timing credit)"
+        output = f"{head}\n{t.output}".rstrip()
         tests.append({
             "name": t.name,
             "number": str(number),
@@ -62,7 +73,9 @@ def gradescope(report: Report) -> dict[str, Any]:
             "output": output,
             "output_format": "text",
             "extra_data": {"verdict": t.verdict.value, "cpu": round(t.cpu, 4),
-                           "wall": round(t.wall, 4), "attempts": t.attempts},
+                           "wall": round(t.wall, 4), "attempts": t.attempts,
+                           **({"diagnosis": t.extra["diagnosis"]}
+                              if t.extra.get("diagnosis") else {})},
         })
     return {
         "score": report.score,

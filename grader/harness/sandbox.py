@@ -311,6 +311,7 @@ class EngineProcess:
         self.submission = submission
         self.functions: tuple[str, ...] = ()
         self.python = ""
+        self.arity: dict[str, int] = {}  # the most positional arguments each function takes
         self.log = bytearray()
         self.log_bytes = 0
         self._proc: subprocess.Popen[bytes] | None = None
@@ -390,6 +391,9 @@ class EngineProcess:
                 return self._fail(Verdict.IE, "the adapter did not say hello")
             self.functions = tuple(f for f in message.get("functions", ()) if isinstance(f, str))
             self.python = str(message.get("python", ""))
+            arity = message.get("arity", {})
+            self.arity = {name: n for name, n in arity.items() if isinstance(n, int)} \
+                if isinstance(arity, dict) else {}
         return hello
 
     def close(self) -> None:

@@ -169,10 +169,10 @@ def legal_moves(fen):
     return [pdn(m) for m in get_moves(board, turn)]
 
 
-def search(fen, depth):
+def search(fen, depth, alpha=-INF, beta=INF):
     board, turn = parse_fen(fen)
     counter = Counter()
-    value, move = alphabeta(board, turn, depth, 0, -INF, INF, counter)
+    value, move = alphabeta(board, turn, depth, 0, alpha, beta, counter)
     return {"value": value, "move": pdn(move) if move else None, "leaves": counter.leaves}
 
 

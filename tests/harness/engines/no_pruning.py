@@ -31,7 +31,7 @@ def minimax(board, turn, depth, ply, counter):
     return bv, best
 
 
-def search(fen, depth):
+def search(fen, depth, alpha=-INF, beta=INF):  # the window changes nothing without cuts
     board, turn = parse_fen(fen)
     counter = Counter()
     value, move = minimax(board, turn, depth, 0, counter)

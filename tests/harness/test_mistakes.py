@@ -1,0 +1,74 @@
+"""Each classic mistake of a student's engine, through the real sandbox, gets its verdicts, its
+score and its named diagnosis; the correct engine still gets full marks.
+
+The suite (tests/harness/data/mistakes.json) is small: two move-generation positions, a search
+at depth 4, the same search with a null window above the value (fail-soft and fail-hard differ
+there) and a timing test scored as the real suites do (3x / 30x, median of 3 runs).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from grader.checkers.variants import VARIANTS
+from grader.harness.results import gradescope, summary
+from grader.harness.runner import grade
+from grader.harness.suite import load_suite
+from grader.harness.verdicts import Verdict
+
+from ._helpers import needs_bwrap
+
+MISTAKES = Path(__file__).parent / "data" / "mistakes.json"
+P, WA = Verdict.PASSED, Verdict.WA
+
+# name: (verdicts, scores, diagnoses) per test: movegen x2, search, windowed search, timing.
+# A search answer earns the credit of its right parts (value 0.4, move 0.2, leaves within
+# minimax's 0.1, exact 0.3; with a window: value 0.5, within 0.1, exact 0.4).
+EXPECTED: dict[str, tuple[list[Verdict], list[float], list[str | None]]] = {
+    "correct": ([P, P, P, P, P], [1, 1, 2, 1, 2], [None] * 5),
+    "fail_hard": ([P, P, P, WA, P], [1, 1, 2, 0.5, 2], [None, None, None, "fail-hard", None]),
+    "tie_strict": ([P, P, WA, P, WA], [1, 1, 1.4, 1, 0],
+                   [None, None, "tie-strict", None, "tie-strict"]),
+    "no_pruning": ([P, P, WA, WA, WA], [1, 1, 1.4, 0.6, 0], [None, None, *["no-pruning"] * 3]),
+    "shallow_cutoffs": ([P, P, WA, WA, WA], [1, 1, 1.4, 0.6, 0],
+                        [None, None, *["shallow-cutoffs"] * 3]),
+    "wrong_order": ([P, P, WA, WA, WA], [1, 1, 1.4, 0.1, 0], [None, None, *["text-order"] * 3]),
+    "wrong_side": ([P, P, WA, WA, WA], [1, 1, 0.2, 0.1, 0], [None, None, *["wrong-side"] * 3]),
+    "captures_not_forced": ([WA, WA, WA, WA, WA], [0, 0, 1.4, 0.1, 0],
+                            ["captures-optional"] * 5),
+    "crowned_continues": ([WA, P, P, P, P], [0, 1, 2, 1, 2],
+                          ["crowned-continues", None, None, None, None]),
+    "slow": ([P, P, P, P, P], [1, 1, 2, 1, 0], [None] * 5),
+}
+
+
+@pytest.fixture(scope="module")
+def mistakes():
+    return load_suite(MISTAKES)
+
+
+@needs_bwrap
+@pytest.mark.parametrize("name", list(EXPECTED))
+def test_classic_mistake_is_caught_and_named(name: str, submission, mistakes) -> None:
+    verdicts, scores, diagnoses = EXPECTED[name]
+    report = grade(submission(name), mistakes)
+    detail = [(t.verdict.value, t.score, t.output) for t in report.tests]
+    assert [t.verdict for t in report.tests] == verdicts, detail
+    assert [t.score for t in report.tests] == pytest.approx(scores), detail
+    assert [t.extra.get("diagnosis") for t in report.tests] == diagnoses, detail
+    assert report.score == pytest.approx(sum(scores))
+    results = gradescope(report)
+    for test, code in zip(results["tests"], diagnoses, strict=True):
+        if code is not None:  # the sentence, in words, in results.json's output
+            assert VARIANTS[code].sentence in test["output"]
+            assert test["extra_data"]["diagnosis"] == code
+    if name == "slow":
+        timing = report.tests[-1]
+        assert timing.extra["ratio"] > 20
+        assert timing.output.startswith("passed with reduced timing credit: 0 of 2 points")
+        assert results["tests"][-1]["output"].startswith("passed (reduced timing credit)")
+        assert "1 with reduced timing credit" in summary(report)
+    if name == "correct":
+        assert report.score == report.max_score == 7
