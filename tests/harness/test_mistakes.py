@@ -2,7 +2,7 @@
 score and its named diagnosis; the correct engine still gets full marks.
 
 The suite (tests/harness/data/mistakes.json) is small: two move-generation positions, a search
-at depth 4, the same search with a null window above the value (fail-soft and fail-hard differ
+at depth 4, the same search with a null window above the value (at value + 74) (fail-soft and fail-hard differ
 there) and a timing test scored as the real suites do (3x / 30x, median of 3 runs).
 """
 
@@ -34,7 +34,7 @@ EXPECTED: dict[str, tuple[list[Verdict], list[float], list[str | None]]] = {
     "no_pruning": ([P, P, WA, WA, WA], [1, 1, 1.4, 0.6, 0], [None, None, *["no-pruning"] * 3]),
     "shallow_cutoffs": ([P, P, WA, WA, WA], [1, 1, 1.4, 0.6, 0],
                         [None, None, *["shallow-cutoffs"] * 3]),
-    "wrong_order": ([P, P, WA, WA, WA], [1, 1, 1.4, 0.1, 0], [None, None, *["text-order"] * 3]),
+    "wrong_order": ([P, P, WA, WA, WA], [1, 1, 1.4, 0.6, 0], [None, None, *["text-order"] * 3]),
     "wrong_side": ([P, P, WA, WA, WA], [1, 1, 0.2, 0.1, 0], [None, None, *["wrong-side"] * 3]),
     "captures_not_forced": ([WA, WA, WA, WA, WA], [0, 0, 1.4, 0.1, 0],
                             ["captures-optional"] * 5),

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from grader.checkers import BLACK, Board
+from grader.checkers import BLACK, Board, alphabeta
+from grader.checkers.variants import VARIANTS
 from grader.harness.runner import grade
 from grader.harness.sandbox import SandboxConfig
-from grader.harness.suite import SUITES, load_suite, positions
+from grader.harness.suite import SUITES, _window, load_suite, positions
 
 from ._helpers import needs_bwrap
 from .conftest import ENGINES
@@ -55,6 +56,25 @@ def test_suite_loads(name: str) -> None:
     colours = {(t.params["opponent"], t.params["ballot"], t.params["colour"])
                for t in suite.tests if t.kind == "play"}
     assert len(colours) == suite.game_count  # each ballot twice, colours reversed
+
+
+@pytest.mark.parametrize("name", SUITES)
+def test_null_windows_tell_fail_soft_from_fail_hard_and_ties(name: str) -> None:
+    """Each windowed search group has, for every position and depth, a window where fail-hard
+    answers differently and one where the tie rule flipped does (value or leaves)."""
+    groups: dict[tuple[str, int], set[str]] = {}
+    for test in load_suite(name).tests:
+        if test.kind != "search" or "window_offset" not in test.params:
+            continue
+        fen, depth = test.params["fen"], test.params["depth"]
+        alpha, beta = _window(test)
+        contract = alphabeta(Board(fen), depth, alpha=alpha, beta=beta)
+        caught = groups.setdefault((fen, depth), set())
+        for code in ("fail-hard", "tie-strict"):
+            result = VARIANTS[code].run(fen, depth, alpha, beta)
+            if (result.value, result.leaves) != (contract.value, contract.leaves):
+                caught.add(code)
+    assert groups and all(caught == {"fail-hard", "tie-strict"} for caught in groups.values())
 
 
 @needs_bwrap
