@@ -1,7 +1,12 @@
-"""`grader checkers ...`: perft, legal moves and games from the command line."""
+"""`grader checkers ...`: the reference at a student's fingertips: perft and divide, legal
+moves, the graded search (and its misconception variants), games between engines, a student's
+engine file among them (in the sandbox, through the grader's referee)."""
 
 from __future__ import annotations
 
+import contextlib
+import json
+import sys
 import time
 from pathlib import Path
 
@@ -19,6 +24,9 @@ from grader.checkers import (
     write_games,
 )
 from grader.checkers.board import BLACK, Move
+from grader.checkers.engine import CONTRACT, INFINITY, search
+from grader.checkers.ladder import LADDER, Player
+from grader.checkers.variants import VARIANTS
 
 
 def _board(fen: str | None) -> Board:
@@ -52,6 +60,54 @@ def perft_command(depth: int, fen: str | None, split: bool) -> None:
     click.echo(f"{total}")
     rate = f", {total / elapsed:,.0f} leaves/s" if elapsed > 0 else ""
     click.echo(f"depth {depth}: {total} leaves in {elapsed:.3f} s{rate}", err=True)
+
+
+@checkers.command("divide")
+@click.option("--depth", "-d", type=click.IntRange(min=1), required=True, help="Plies.")
+@click.option("--fen", default=None, help="Start position (default: the initial position).")
+def divide_command(depth: int, fen: str | None) -> None:
+    """Perft split by root move: the count below each move, then the total (compare with your
+    own to find the move that your move generator gets wrong)."""
+    rows = divide(_board(fen), depth)
+    for move, count in rows:
+        click.echo(f"{move.pdn()} {count}")
+    click.echo(f"total {sum(count for _, count in rows)}")
+
+
+@checkers.command("search")
+@click.option("--fen", default=None, help="Position (default: the initial position).")
+@click.option("--depth", "-d", type=click.IntRange(min=0, max=12), required=True,
+              help="Plies (at most 12).")
+@click.option("--alpha", type=int, default=-INFINITY, show_default="-infinity",
+              help="The root window's alpha.")
+@click.option("--beta", type=int, default=INFINITY, show_default="+infinity",
+              help="The root window's beta.")
+@click.option("--minimax", "plain", is_flag=True, help="Plain minimax (no pruning).")
+@click.option("--variant", type=click.Choice(list(VARIANTS)), default=None,
+              help="A misconception: the search as that mistake makes it.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON, as your search returns it.")
+def search_command(fen: str | None, depth: int, alpha: int, beta: int, plain: bool,
+                   variant: str | None, as_json: bool) -> None:
+    """The graded fixed-depth search (ASSIGNMENT.md's contract): value, best move, leaves."""
+    board = _board(fen)
+    if alpha >= beta:
+        raise click.BadParameter(f"the window needs alpha < beta, got ({alpha}, {beta})",
+                                 param_hint="--alpha/--beta")
+    if plain and variant:
+        raise click.UsageError("--minimax is the no-pruning variant: give one of them")
+    chosen = VARIANTS["no-pruning" if plain else variant] if plain or variant else None
+    if chosen is not None:
+        board = chosen.board(board.fen())
+    result = search(board, depth, chosen.rules if chosen else CONTRACT, alpha, beta)
+    move = result.best_move.pdn() if result.best_move else None
+    if as_json:
+        click.echo(json.dumps({"value": result.value, "move": move, "leaves": result.leaves}))
+    else:
+        click.echo(f"value {result.value}\nmove {move}\nleaves {result.leaves}")
+    what = chosen.code if chosen else "the contract (fail-soft alpha-beta, ties prune)"
+    window = "" if (alpha, beta) == (-INFINITY, INFINITY) else f", window ({alpha}, {beta})"
+    click.echo(f"{what}, depth {depth}{window}: {result.nodes} nodes in "
+               f"{result.elapsed:.3f} s; position {board.fen()}", err=True)
 
 
 @checkers.command("moves")
@@ -89,9 +145,10 @@ def board_text(board: Board, last: Move | None = None) -> Text:
 
 @checkers.command("play")
 @click.option("--black", "black_name", default="ref:4", show_default=True,
-              help="Engine for Black: random, greedy, ref:N or ref:best.")
+              help="Engine for Black: random, greedy, ref:N, ref:best, or your engine file "
+                   "(engine.py, a zip or a folder).")
 @click.option("--white", "white_name", default="random", show_default=True,
-              help="Engine for White.")
+              help="Engine for White (the same choices).")
 @click.option("--games", type=click.IntRange(min=1), default=1, show_default=True)
 @click.option("--ballot", is_flag=True, help="Start each game from a drawn 3-move ballot.")
 @click.option("--seed", type=int, default=0, show_default=True,
@@ -99,22 +156,62 @@ def board_text(board: Board, last: Move | None = None) -> Text:
 @click.option("--pdn", "pdn_path", type=click.Path(dir_okay=False, path_type=Path),
               default=None, help="Write the games to this PDN file.")
 @click.option("--watch", is_flag=True, help="Draw the board after every move.")
+@click.option("--time-per-move", type=click.FloatRange(min=0.01, max=60), default=0.5,
+              show_default=True, help="time_left given to an engine file's choose_move.")
+@click.option("--no-sandbox", is_flag=True,
+              help="Run engine files without bubblewrap (your own machine only).")
 def play_command(black_name: str, white_name: str, games: int, ballot: bool, seed: int,
-                 pdn_path: Path | None, watch: bool) -> None:
-    """Play games between two engines: a result line per game, then the last final board."""
+                 pdn_path: Path | None, watch: bool, time_per_move: float,
+                 no_sandbox: bool) -> None:
+    """Play games between two engines: a result line per game, then the last final board.
+    An engine file plays in the sandbox through the grader's referee: an illegal move, a
+    timeout or a crash forfeits the game, as in a graded game."""
+    with contextlib.ExitStack() as stack:
+        try:
+            black = _player(stack, black_name, seed, time_per_move, no_sandbox)
+            white = _player(stack, white_name, seed + 1, time_per_move, no_sandbox)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc)) from exc
+        _play(black, white, games, ballot, seed, pdn_path, watch)
+
+
+def _player(stack: contextlib.ExitStack, name: str, seed: int, time_per_move: float,
+            no_sandbox: bool) -> Player:
+    """A ladder engine by name, or an engine file in a sandbox slot held by `stack`."""
+    if name.strip().lower() in LADDER or name.strip().lower().startswith("ref:") or \
+            not Path(name).exists():
+        return player_from_name(name, seed=seed)
+    from grader.harness.referee import local_engine
+    from grader.harness.sandbox import SandboxConfig, SandboxError, SandboxUnavailable
+
+    config = SandboxConfig(sandbox=not no_sandbox)
     try:
-        black = player_from_name(black_name, seed=seed)
-        white = player_from_name(white_name, seed=seed + 1)
-    except ValueError as exc:
-        raise click.BadParameter(str(exc)) from exc
+        config.check()
+        return stack.enter_context(local_engine(Path(name), config, time_per_move))
+    except SandboxUnavailable as exc:
+        click.echo(f"refusing to run {name}: {exc} (--no-sandbox runs it unisolated)", err=True)
+        sys.exit(2)
+    except (SandboxError, OSError, ValueError) as exc:
+        raise click.ClickException(str(exc)) from exc
+
+
+def _play(black: Player, white: Player, games: int, ballot: bool, seed: int,
+          pdn_path: Path | None, watch: bool) -> None:
     console = Console(highlight=False)
 
     def show(board: Board, move: Move) -> None:
         console.print(f"{len(board.move_stack)}. {move.pdn()}")
         console.print(board_text(board, move))
 
-    played = play_match(black, white, games, ballot=ballot, seed=seed,
-                        on_move=show if watch else None)
+    def after(board: Board, move: Move) -> None:
+        if watch:
+            show(board, move)
+
+    played = play_match(black, white, games, ballot=ballot, seed=seed, on_move=after)
+    for player in (black, white):  # why an engine file forfeited (its last forfeit)
+        forfeit = getattr(player, "forfeit", None)
+        if forfeit:
+            console.print(f"{player.name} forfeited: {forfeit[0].value}: {forfeit[1]}")
     score = {"1-0": 0.0, "0-1": 0.0, "1/2-1/2": 0.0}
     for number, game in enumerate(played, 1):
         opening = f"  [{game.headers['Opening']}]" if "Opening" in game.headers else ""

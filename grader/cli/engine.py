@@ -1,5 +1,6 @@
 """`grader engine check PATH`: grade a checkers engine in the sandbox, with live progress and a
-final table; results.json (Gradescope) and a richer JSON on request.
+final table; results.json (Gradescope) and a richer JSON on request. The table and the summary
+go to stdout (so `> file` keeps them); progress and warnings to stderr.
 
 Exit status: 0 when the run completed, whatever the score; 2 for a usage error or a refused
 run (no bubblewrap and no --no-sandbox); 3 when internal errors of the grader persisted.
@@ -49,7 +50,8 @@ def check(paths: tuple[Path, ...], suite_name: str, json_out: Path | None,
           rich_out: Path | None, no_sandbox: bool, bwrap_path: str | None,
           slots: int | None) -> None:
     """Grade the engine(s) at PATHS: an engine.py, a zip with engine.py at its top, or a folder."""
-    console = Console(stderr=True)
+    console = Console(stderr=True)  # progress and warnings
+    out = Console()  # the results
     config = SandboxConfig(sandbox=not no_sandbox)
     if bwrap_path:
         config = dataclasses.replace(config, bwrap=bwrap_path)
@@ -70,7 +72,7 @@ def check(paths: tuple[Path, ...], suite_name: str, json_out: Path | None,
         console.print(f"grading {len(paths)} engines, {slots or 'one per core'} at once...")
         reports = grade_many(list(paths), suite, config, slots)
         for path, report in zip(paths, reports, strict=True):
-            _table(console, report, str(path))
+            _table(out, report, str(path))
         sys.exit(0 if all(r.complete for r in reports) else 3)
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(), TextColumn("{task.fields[label]}"), console=console,
@@ -82,7 +84,7 @@ def check(paths: tuple[Path, ...], suite_name: str, json_out: Path | None,
             bar.update(tests if kind == "test" else games, completed=done, label=label[:50])
 
         report = grade(paths[0], suite, config, progress, slots)
-    _table(console, report, str(paths[0]))
+    _table(out, report, str(paths[0]))
     write(report, json_out, rich_out)
     sys.exit(0 if report.complete else 3)
 
@@ -95,6 +97,8 @@ def _table(console: Console, report: Report, title: str) -> None:
     for t in report.tests:
         style = STYLE.get(t.verdict, "red")
         first = t.output.splitlines()[0] if t.output else ""
+        if t.extra.get("diagnosis"):
+            first = f"looks like {t.extra['diagnosis']} (see the output)"
         table.add_row(t.name, f"[{style}]{t.verdict.value}[/]", f"{t.score:g}/{t.max_score:g}",
                       f"{t.cpu:.2f}", f"{t.wall:.2f}", first[:90])
     console.print(table)

@@ -12,6 +12,9 @@ test's score is for playing the game through, whatever its result; results feed 
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 from grader.checkers import (
@@ -23,7 +26,13 @@ from grader.checkers import (
     play_game,
     player_from_name,
 )
-from grader.harness.sandbox import EngineProcess
+from grader.harness.sandbox import (
+    EngineProcess,
+    SandboxConfig,
+    SandboxError,
+    claim_slot,
+    prepare_submission,
+)
 from grader.harness.suite import TestCase, TestResult, result_of
 from grader.harness.verdicts import DESCRIPTIONS, Verdict
 
@@ -115,3 +124,28 @@ def _score(result: str, student_black: bool) -> float:
     if result == "0-1":
         return 0.0 if student_black else 1.0
     return 0.5
+
+
+@contextmanager
+def local_engine(path: Path, config: SandboxConfig, time_per_move: float = 0.5,
+                 margin: float = 0.25, start_cpu: float = 5.0) -> Iterator[SandboxedPlayer]:
+    """A student's engine file (or zip, or folder) as a player, in a sandbox slot of its own,
+    under the limits a graded game sets: `grader checkers play --black engine.py` uses it.
+    One engine process plays every game of the match (the grader starts one per game)."""
+    with claim_slot(config) as slot:
+        folder = prepare_submission(Path(path), slot.workdir / "submission")
+        process = EngineProcess(config, slot, folder)
+        try:
+            hello = process.start(start_cpu, 2 * start_cpu)
+            if not hello.answered:
+                detail = f" ({hello.detail})" if hello.detail else ""
+                trace = f"\n{hello.traceback}" if hello.traceback else ""
+                raise SandboxError(f"{path}: the engine failed while being imported: "
+                                   f"{hello.verdict.value if hello.verdict else '?'}"
+                                   f"{detail}{trace}")
+            test = TestCase(f"local game: {path}", "play", 1.0,
+                            {"time_per_move": time_per_move}, time_per_move + margin,
+                            3 * (time_per_move + margin) + 1)
+            yield SandboxedPlayer(process, test, name=Path(path).stem)
+        finally:
+            process.close()
