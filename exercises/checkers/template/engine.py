@@ -1,6 +1,7 @@
 """Starter engine for the checkers assignment (exercises/checkers/ASSIGNMENT.md).
 
-Standard library only. Fill in the four TODOs; then check your engine as the course will:
+Standard library only. Fill in the five TODOs (get_moves, alphabeta, legal_moves, search,
+choose_move); then check your engine as the course will:
 
     grader engine check engine.py                   # the quick suite, about a minute
     grader engine check engine.py --suite full      # what the course grades with
@@ -8,8 +9,14 @@ Standard library only. Fill in the four TODOs; then check your engine as the cou
 The board here is a list of 33 cells (index 0 unused): '.' empty, 'b'/'w' men, 'B'/'W' kings.
 Black starts on squares 1-12 and moves down the diagram (towards 32); White moves up.
 Row r (0 at the top) holds squares 4r+1 .. 4r+4; on even rows the dark squares are in columns
-1, 3, 5, 7, on odd rows in columns 0, 2, 4, 6. You may change any of this; only the four
-functions at the bottom are called by the grader.
+1, 3, 5, 7, on odd rows in columns 0, 2, 4, 6. You may change any of this; only the three
+functions at the bottom (and search_parallel, if you write it) are called by the grader.
+
+Compare with the reference on any position before submitting:
+
+    grader checkers moves --fen "B:W18:B14"             # the legal moves, canonical order
+    grader checkers divide --fen "B:W18:B14" --depth 3  # perft per root move
+    grader checkers search --fen "B:W18:B14" --depth 4 [--alpha A --beta B] [--json]
 """
 
 WIN = 1_000_000  # the value of a won position, less the plies it takes
@@ -88,13 +95,18 @@ def legal_moves(fen: str) -> list[str]:
     raise NotImplementedError("legal_moves")  # TODO: parse_fen, get_moves, pdn
 
 
-def search(fen: str, depth: int) -> dict:
-    """Fixed-depth alpha-beta: {"value": int, "move": str or None, "leaves": int}."""
-    raise NotImplementedError("search")  # TODO: alphabeta from the root with (-INF, INF)
+def search(fen: str, depth: int, alpha: int = -INF, beta: int = INF) -> dict:
+    """Fixed-depth alpha-beta from the root window (alpha, beta), fail-soft:
+    {"value": int, "move": str or None, "leaves": int}. The grader also calls it with narrow
+    windows, e.g. search(fen, 4, 24, 25): return the best value found even outside them."""
+    raise NotImplementedError("search")  # TODO: alphabeta from the root with (alpha, beta)
 
 
 def choose_move(fen: str, time_left: float) -> str:
-    """The move to play within `time_left` seconds (deepen while there is time)."""
+    """The move to play within `time_left` seconds of CPU time. time_left is per move, the
+    same on every call of a game (not a game clock): 0.1 s in the quick suite, 0.3 s in the
+    full suite; past it plus a margin (0.25 s quick, 0.3 s full) the game is lost (TLE).
+    Deepen while there is time, keeping well inside it (e.g. a third)."""
     raise NotImplementedError("choose_move")  # TODO
 
 
