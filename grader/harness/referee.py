@@ -52,6 +52,7 @@ class SandboxedPlayer:
         self.test = test
         self.name = name
         self.cpu = self.wall = 0.0
+        self.moves = 0  # legal moves the engine made (a game with none was not played)
         self.forfeit: tuple[Verdict, str] | None = None
 
     def _lose(self, verdict: Verdict, why: str) -> Forfeit:
@@ -78,9 +79,11 @@ class SandboxedPlayer:
                 f"choose_move must return a string, got {type(text).__name__} on {fen}",
             )
         try:
-            return board.parse_pdn(text)
+            move = board.parse_pdn(text)
         except (InvalidMoveError, IllegalMoveError) as exc:
             raise self._lose(Verdict.ILLEGAL_MOVE, f"{text[:60]!r} on {fen}: {exc}") from None
+        self.moves += 1
+        return move
 
 
 def play_test(test: TestCase, process: EngineProcess) -> TestResult:
@@ -112,7 +115,8 @@ def play_test(test: TestCase, process: EngineProcess) -> TestResult:
         text = f"lost by forfeit: {verdict.value}: {why}"
     extra: dict[str, Any] = {"opponent": p["opponent"], "colour": p["colour"],
                              "ballot": p["ballot"], "result": game.result,
-                             "points": score, "plies": len(game.moves), "pdn": game.pdn()}
+                             "points": score, "plies": len(game.moves), "pdn": game.pdn(),
+                             "engine_moves": student.moves}
     return result_of(test, verdict, text, test.points if verdict is Verdict.PASSED else 0.0,
                      student.cpu, student.wall, **extra)
 

@@ -109,8 +109,11 @@ def _grade_in(slot: Slot, submission: Path, suite: Suite, config: SandboxConfig,
                 progress("game", games_done, suite.game_count, test.name)
     if progress:
         progress("test", total, total, "done")
+    # Rated: the games the engine played, i.e. made at least one move in (one that forfeited
+    # before its first move played no game, and gets no "Elo < 0").
     report.elo = estimate([(suite.ratings.get(g.extra.get("opponent", ""), 0.0),
-                            g.extra["points"]) for g in report.games if "points" in g.extra])
+                            g.extra["points"]) for g in report.games
+                           if "points" in g.extra and g.extra.get("engine_moves", 1) > 0])
     report.reference_cpu = sum(t.extra.get("reference_cpu", 0.0) for t in report.tests)
     report.elapsed = time.monotonic() - start
     return report

@@ -279,15 +279,40 @@ def timing_rows(rich: dict[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
+def grouped(tests: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The verdict table's rows: failed tests with the same verdict and the same output (one
+    traceback repeated on 42 tests) become one row naming them all; the rest one row each."""
+    rows: list[dict[str, Any]] = []
+    failures: dict[tuple[Any, Any], dict[str, Any]] = {}
+    for t in tests:
+        key = (t.get("verdict"), t.get("output"))
+        if t.get("verdict") != "passed" and key in failures:
+            row = failures[key]
+            row["names"].append(t.get("name"))
+            for k in ("score", "max_score", "cpu", "wall"):
+                row[k] = round((row[k] or 0) + (t.get(k) or 0), 4)
+            continue
+        row = {**t, "names": [t.get("name")]}
+        rows.append(row)
+        if t.get("verdict") != "passed":
+            failures[key] = row
+    return rows
+
+
 def summary(rich: dict[str, Any]) -> dict[str, Any]:
-    """What the results page draws: the verdict table, the timing chart, the games."""
+    """What the results page draws: the verdict table (identical failures grouped), the
+    timing chart, the games; the Elo only when a game was rated."""
+    tests = [{k: t.get(k) for k in ("name", "kind", "verdict", "score", "max_score", "cpu",
+                                    "wall", "output")} | {"diagnosis": (t.get("extra") or {})
+                                                         .get("diagnosis")}
+             for t in rich.get("tests", [])]
+    elo = rich.get("elo")
     return {
         "complete": rich.get("complete"),
         "error": rich.get("error"),
-        "elo": rich.get("elo"),
-        "tests": [{k: t.get(k) for k in ("name", "kind", "verdict", "score", "max_score",
-                                         "cpu", "wall", "output")}
-                  for t in rich.get("tests", [])],
+        "elo": elo if isinstance(elo, dict) and elo.get("games") else None,
+        "tests": tests,
+        "rows": grouped(tests),
         "timing": timing_rows(rich),
         "games": [{"number": n, **{k: g.get(k) for k in
                                    ("name", "opponent", "colour", "ballot", "result", "points",

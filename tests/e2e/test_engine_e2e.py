@@ -135,3 +135,24 @@ def test_upload_watch_progress_and_replay_a_game(student_page, engine_server, sc
     assert page.locator('[data-role="download-pdn"]').get_attribute("href").endswith("/0.pdn")
     page.screenshot(path=str(screenshots / "engine-replay.png"), full_page=True)
     page.locator('[data-role="board"]').screenshot(path=str(screenshots / "engine-board.png"))
+
+
+def test_identical_failures_are_grouped_and_no_elo_without_a_game(student_page, engine_server):
+    """An engine that cannot even be imported: one row for the first test's traceback, one row
+    for the six tests that failed the same way, and no "Elo < 0" for games never played."""
+    page = student_page
+    page.get_by_role("link", name="Checkers engine").first.click()
+    page.wait_for_url(f"**/slots/{engine_server.slot_index}/engine")
+    page.get_by_label("Engine file").set_input_files(
+        str(TESTS / "harness" / "engines" / "crash_at_import.py"))
+    page.get_by_role("button", name="Upload").click()
+    page.wait_for_url("**/engines/*")
+    expect(page.locator('[data-role="results"]')).to_be_visible(timeout=90_000)
+    rows = page.locator('[data-role="verdicts"] tbody tr')
+    assert rows.count() == 2
+    assert page.locator('[data-role="verdicts"] td.verdict').all_inner_texts() == ["RE", "RE"]
+    group = page.locator('[data-role="verdicts"] td[data-role="group"]')
+    expect(group).to_contain_text("6 tests failed the same way")
+    assert group.locator("li").count() == 6
+    assert page.locator('[data-role="elo"]').inner_text() == ""
+    assert "Elo" not in page.locator('[data-role="summary"]').inner_text()

@@ -72,3 +72,13 @@ def test_classic_mistake_is_caught_and_named(name: str, submission, mistakes) ->
         assert "1 with reduced timing credit" in summary(report)
     if name == "correct":
         assert report.score == report.max_score == 7
+
+
+@needs_bwrap
+def test_an_engine_that_never_moved_gets_no_elo(submission, tiny) -> None:
+    report = grade(submission("no_move"), tiny)
+    assert [t.verdict for t in report.tests] == [P, P, Verdict.RE, Verdict.RE]
+    assert all(g.extra["engine_moves"] == 0 for g in report.games)
+    assert report.elo is not None and report.elo.games == 0
+    assert "Elo" not in summary(report)
+    assert all(row["name"] != "Elo" for row in gradescope(report)["leaderboard"])

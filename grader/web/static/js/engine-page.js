@@ -102,10 +102,23 @@ function showResults(data) {
   $("elo").textContent = s.elo && s.elo.games ? `Elo against the ladder: ${s.elo.text}` : "";
   $("summary").textContent = data.results ? data.results.output : "";
   const body = $("verdicts").querySelector("tbody");
-  body.replaceChildren(...s.tests.map((t) => {
+  // Identical failures come grouped (one row naming every test that failed the same way).
+  body.replaceChildren(...(s.rows || s.tests).map((t) => {
     const tr = document.createElement("tr");
     tr.className = t.verdict === "passed" ? "passed" : "failed";
-    tr.append(cell(t.name), cell(t.verdict, "verdict"), cell(`${t.score} / ${t.max_score}`),
+    const names = t.names || [t.name];
+    const name = cell(names.length > 1 ? `${names.length} tests failed the same way` : t.name);
+    if (names.length > 1) {
+      name.dataset.role = "group";
+      const details = document.createElement("details");
+      const summary = document.createElement("summary");
+      summary.textContent = "which";
+      const list = document.createElement("ul");
+      list.append(...names.map((n) => { const li = document.createElement("li"); li.textContent = n; return li; }));
+      details.append(summary, list);
+      name.append(details);
+    }
+    tr.append(name, cell(t.verdict, "verdict"), cell(`${t.score} / ${t.max_score}`),
       cell(t.cpu.toFixed(2)), cell(t.wall.toFixed(2)));
     const why = cell("");
     const pre = document.createElement("pre");
