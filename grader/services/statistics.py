@@ -17,6 +17,8 @@ Per slot, over the students with at least one attempt on its graded variant:
 
 Misconceptions: how often a wrong answer (score < 1) matched each misconception code, counting
 every attempt on the slot's exercises (graded and practice variants: both show what students think).
+For an engine slot: how many graded engine runs named each checkers misconception in at least one
+test (grader/checkers/variants.py), and over how many runs.
 """
 
 from __future__ import annotations
@@ -29,9 +31,10 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from grader.checkers.variants import VARIANTS as ENGINE_VARIANTS
 from grader.extensions import db
 from grader.gametree import VARIANTS
-from grader.models import Assignment, Attempt, Exercise, Slot, User
+from grader.models import Assignment, Attempt, EngineResult, Exercise, Slot, Submission, User
 from grader.services.gradebook import GradedAttempt, graded_attempts, policy_score
 from grader.services.staff import Staff, staff
 
@@ -147,13 +150,20 @@ class Misconceptions:
     by_slot: dict[int, Counter] = field(default_factory=dict)
     by_week: dict[str, Counter] = field(default_factory=dict)
     total: Counter = field(default_factory=Counter)
+    # Engine slots: runs naming each checkers misconception, and the graded runs in all.
+    engine_codes: list[str] = field(default_factory=lambda: list(ENGINE_VARIANTS))
+    by_engine_slot: dict[int, Counter] = field(default_factory=dict)
+    engine_runs: Counter = field(default_factory=Counter)
 
     def to_dict(self) -> dict[str, Any]:
         return {"codes": self.codes, "wrong_attempts": self.wrong,
                 "total": dict(self.total),
                 "by_assignment": {str(k): dict(v) for k, v in self.by_assignment.items()},
                 "by_slot": {str(k): dict(v) for k, v in self.by_slot.items()},
-                "by_week": {k: dict(v) for k, v in sorted(self.by_week.items())}}
+                "by_week": {k: dict(v) for k, v in sorted(self.by_week.items())},
+                "engine_codes": self.engine_codes,
+                "by_engine_slot": {str(k): dict(v) for k, v in self.by_engine_slot.items()},
+                "engine_runs": {str(k): v for k, v in self.engine_runs.items()}}
 
 
 def count_misconceptions(rows: list[tuple[int, int, str | None, dt.datetime]]) -> Misconceptions:
@@ -169,6 +179,19 @@ def count_misconceptions(rows: list[tuple[int, int, str | None, dt.datetime]]) -
     return found
 
 
+def count_engine_misconceptions(found: Misconceptions,
+                                rows: list[tuple[int, Any]]) -> None:
+    """From (slot id, the rich results' tests) of graded engine runs: per slot, the runs that
+    named each misconception in at least one test, and the runs in all."""
+    for slot_id, tests in rows:
+        found.engine_runs[slot_id] += 1
+        counts = found.by_engine_slot.setdefault(slot_id, Counter())
+        named = {(t.get("extra") or {}).get("diagnosis") for t in tests or ()
+                 if isinstance(t, dict)}
+        for code in named & set(found.engine_codes):
+            counts[code] += 1
+
+
 def misconceptions(user: User, course_id: int, assignment_id: int | None = None) -> tuple[
         Staff, list[Assignment], Misconceptions]:
     """Wrong attempts by misconception code, per slot, per assignment and per week."""
@@ -182,6 +205,14 @@ def misconceptions(user: User, course_id: int, assignment_id: int | None = None)
     if assignment_id is not None:
         query = query.where(Assignment.id == assignment_id)
     found = count_misconceptions([tuple(r) for r in db.session.execute(query)])
+    engines = (sa.select(Submission.slot_id, EngineResult.rich["tests"])
+               .join(EngineResult, EngineResult.submission_id == Submission.id)
+               .join(Slot, Submission.slot_id == Slot.id)
+               .join(Assignment, Slot.assignment_id == Assignment.id)
+               .where(Assignment.course_id == course_id))
+    if assignment_id is not None:
+        engines = engines.where(Assignment.id == assignment_id)
+    count_engine_misconceptions(found, [tuple(r) for r in db.session.execute(engines)])
     assignments = list(db.session.scalars(
         sa.select(Assignment).where(Assignment.course_id == course_id)
         .options(sa.orm.selectinload(Assignment.slots)).order_by(Assignment.id)))
