@@ -21,7 +21,7 @@ from typing import Any
 
 from grader.checkers import Board, alphabeta, minimax
 from grader.checkers.engine import INFINITY
-from grader.checkers.variants import diagnose_moves, diagnose_search
+from grader.checkers.variants import VARIANTS, diagnose_moves, diagnose_search
 from grader.harness.sandbox import CallOutcome, EngineProcess
 from grader.harness.verdicts import Verdict
 
@@ -157,11 +157,16 @@ def _expand(group: dict[str, Any], table: dict[str, dict[str, str]]) -> list[Tes
                             runs=int(group.get("runs", TIMING_RUNS)),
                             step=float(group.get("step", TIMING_STEP))))
     elif kind == "parallel":
+        offsets = [int(o) for o in group.get("null_windows", ())]
         for p in group["positions"]:
-            out.append(case(f"Parallel search depth {group['depth']}: {p}", position=p,
-                            fen=fen(p), depth=int(group["depth"]),
-                            workers=int(group.get("workers", 2)),
-                            min_cpu=float(group.get("min_cpu", SPEEDUP_MIN_CPU))))
+            common = {"position": p, "fen": fen(p), "depth": int(group["depth"]),
+                      "workers": int(group.get("workers", 2)),
+                      "min_cpu": float(group.get("min_cpu", SPEEDUP_MIN_CPU))}
+            if not offsets:
+                out.append(case(f"Parallel search depth {group['depth']}: {p}", **common))
+            for o in offsets:
+                out.append(case(f"Parallel search depth {group['depth']}, null window at "
+                                f"value{o:+d}: {p}", window_offset=o, **common))
     else:  # play
         from grader.checkers import load_ballots
         from grader.harness.referee import pick_ballots
@@ -455,7 +460,7 @@ def _window(test: TestCase) -> tuple[int, int]:
     offset = test.params.get("window_offset")
     if offset is None:
         return -INFINITY, INFINITY
-    value = reference(test.params["fen"], test.params["depth"]).value
+    value = reference(test.params["fen"], test.params["depth"], count_minimax=False).value
     return value + offset, value + offset + 1
 
 
@@ -563,6 +568,8 @@ def _parallel(test: TestCase, process: EngineProcess) -> TestResult:
     if "search_parallel" not in process.functions:
         return result_of(test, Verdict.PASSED, "search_parallel is not defined (optional)",
                          test.points, implemented=False)
+    if "window_offset" in test.params:
+        return _parallel_window(test, process)
     ref = reference(fen, depth, count_minimax=False)
     serial = process.call("search", [fen, depth], test.cpu, test.wall)
     if not serial.answered:
@@ -587,3 +594,42 @@ def _parallel(test: TestCase, process: EngineProcess) -> TestResult:
     text = "\n".join([*lines[:2], timing])
     return result_of(test, verdict, text, test.points if verdict is Verdict.PASSED else 0.0,
                      outcome.cpu, outcome.wall, **extra)
+
+
+def _parallel_window(test: TestCase, process: EngineProcess) -> TestResult:
+    """search_parallel with a null window: its value is the best of the root moves' fail-soft
+    values, each searched with the root's window (grader.checkers.root_parallel)."""
+    from grader.checkers.parallel import root_parallel
+
+    fen, depth, workers = test.params["fen"], test.params["depth"], test.params["workers"]
+    alpha, beta = _window(test)
+    call = f"search_parallel({fen!r}, {depth}, {workers}, {alpha}, {beta})"
+    if 0 <= process.arity.get("search_parallel", -1) < 5:
+        return result_of(test, Verdict.PROTOCOL, f"{call}: your search_parallel takes "
+                         f"{process.arity['search_parallel']} arguments; the contract is "
+                         "search_parallel(fen, depth, workers, alpha=-INF, beta=INF)")
+    expected = root_parallel(Board(fen), depth, "split", alpha=alpha, beta=beta).value
+    outcome = process.call("search_parallel", [fen, depth, workers, alpha, beta], test.cpu,
+                           test.wall)
+    if not outcome.answered:
+        return failure(test, outcome, "search_parallel")
+    answer = outcome.result
+    value = answer.get("value") if isinstance(answer, dict) else None
+    if not isinstance(value, int) or isinstance(value, bool):
+        return result_of(test, Verdict.PROTOCOL, f"{call}: must return a dict with an int "
+                         f"'value', got {_type(answer)}", cpu=outcome.cpu, wall=outcome.wall)
+    right = value == expected
+    text = (f"{call}:\nvalue {value}: " + ("right" if right else
+            f"expected {expected} (fail-soft: the best of the root moves' values, each searched "
+            f"with the window ({-beta}, {-alpha}) seen from the move)"))
+    extra: dict[str, Any] = {}
+    if not right:
+        for variant in VARIANTS.values():  # the first whose value is the student's, not ours
+            board = variant.board(fen)
+            if root_parallel(board, depth, "split", alpha=alpha, beta=beta,
+                             rules=variant.rules).value == value:
+                text += f"\nWhat it looks like: {variant.sentence}"
+                extra["diagnosis"] = variant.code
+                break
+    return result_of(test, Verdict.PASSED if right else Verdict.WA, text,
+                     test.points if right else 0.0, outcome.cpu, outcome.wall, **extra)

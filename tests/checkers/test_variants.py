@@ -106,3 +106,22 @@ def test_every_variant_has_a_sentence_and_a_distinct_rule() -> None:
 
 def test_a_trailing_colon_is_read() -> None:
     assert Board("B:W17,25,26,28:B3,4,6,7,8,14,18,19:") == Board(CROWN)
+
+
+@pytest.mark.parametrize("offset", [-26, -1, 0, 74])
+def test_root_parallel_with_a_window_is_the_serial_value_unless_it_fails_high(
+        offset: int) -> None:
+    from grader.checkers.parallel import root_parallel
+
+    board = Board(MIDDLEGAME)
+    alpha, beta = -50 + offset, -50 + offset + 1
+    serial = alphabeta(board, 4, alpha=alpha, beta=beta).value
+    split = root_parallel(board, 4, "split", alpha=alpha, beta=beta)
+    threads = root_parallel(board, 4, "threads", alpha=alpha, beta=beta)
+    assert split.value == threads.value
+    if serial >= beta:
+        assert split.value >= serial  # every move is searched: the best fail-high value
+    else:
+        assert split.value == serial
+    hard = root_parallel(board, 4, "split", alpha=alpha, beta=beta, rules=Rules(values="hard"))
+    assert alpha <= hard.value <= beta

@@ -2,8 +2,9 @@
 score and its named diagnosis; the correct engine still gets full marks.
 
 The suite (tests/harness/data/mistakes.json) is small: two move-generation positions, a search
-at depth 4, the same search with a null window above the value (at value + 74) (fail-soft and fail-hard differ
-there) and a timing test scored as the real suites do (3x / 30x, median of 3 runs).
+at depth 4, the same search with a null window above the value (at value + 74, where fail-soft
+and fail-hard differ), a timing test scored as the real suites do (3x / 30x, median of 3 runs)
+and search_parallel with that window.
 """
 
 from __future__ import annotations
@@ -23,24 +24,29 @@ from ._helpers import needs_bwrap
 MISTAKES = Path(__file__).parent / "data" / "mistakes.json"
 P, WA = Verdict.PASSED, Verdict.WA
 
-# name: (verdicts, scores, diagnoses) per test: movegen x2, search, windowed search, timing.
+# name: (verdicts, scores, diagnoses) per test: movegen x2, search, windowed search, timing,
+# windowed search_parallel (no points, as parallel tests in the real suites; an engine without
+# search_parallel passes it as optional).
 # A search answer earns the credit of its right parts (value 0.4, move 0.2, leaves within
 # minimax's 0.1, exact 0.3; with a window: value 0.5, within 0.1, exact 0.4).
 EXPECTED: dict[str, tuple[list[Verdict], list[float], list[str | None]]] = {
-    "correct": ([P, P, P, P, P], [1, 1, 2, 1, 2], [None] * 5),
-    "fail_hard": ([P, P, P, WA, P], [1, 1, 2, 0.5, 2], [None, None, None, "fail-hard", None]),
-    "tie_strict": ([P, P, WA, P, WA], [1, 1, 1.4, 1, 0],
-                   [None, None, "tie-strict", None, "tie-strict"]),
-    "no_pruning": ([P, P, WA, WA, WA], [1, 1, 1.4, 0.6, 0], [None, None, *["no-pruning"] * 3]),
-    "shallow_cutoffs": ([P, P, WA, WA, WA], [1, 1, 1.4, 0.6, 0],
-                        [None, None, *["shallow-cutoffs"] * 3]),
-    "wrong_order": ([P, P, WA, WA, WA], [1, 1, 1.4, 0.6, 0], [None, None, *["text-order"] * 3]),
-    "wrong_side": ([P, P, WA, WA, WA], [1, 1, 0.2, 0.1, 0], [None, None, *["wrong-side"] * 3]),
-    "captures_not_forced": ([WA, WA, WA, WA, WA], [0, 0, 1.4, 0.1, 0],
-                            ["captures-optional"] * 5),
-    "crowned_continues": ([WA, P, P, P, P], [0, 1, 2, 1, 2],
-                          ["crowned-continues", None, None, None, None]),
-    "slow": ([P, P, P, P, P], [1, 1, 2, 1, 0], [None] * 5),
+    "correct": ([P, P, P, P, P, P], [1, 1, 2, 1, 2, 0], [None] * 6),
+    "fail_hard": ([P, P, P, WA, P, WA], [1, 1, 2, 0.5, 2, 0],
+                  [None, None, None, "fail-hard", None, "fail-hard"]),
+    "tie_strict": ([P, P, WA, P, WA, P], [1, 1, 1.4, 1, 0, 0],
+                   [None, None, "tie-strict", None, "tie-strict", None]),
+    "no_pruning": ([P, P, WA, WA, WA, P], [1, 1, 1.4, 0.6, 0, 0],
+                   [None, None, *["no-pruning"] * 3, None]),
+    "shallow_cutoffs": ([P, P, WA, WA, WA, P], [1, 1, 1.4, 0.6, 0, 0],
+                        [None, None, *["shallow-cutoffs"] * 3, None]),
+    "wrong_order": ([P, P, WA, WA, WA, P], [1, 1, 1.4, 0.6, 0, 0],
+                    [None, None, *["text-order"] * 3, None]),
+    "wrong_side": ([P, P, WA, WA, WA, WA], [1, 1, 0.2, 0.1, 0, 0],
+                   [None, None, *["wrong-side"] * 4]),
+    "captures_not_forced": ([WA] * 6, [0, 0, 1.4, 0.1, 0, 0], ["captures-optional"] * 6),
+    "crowned_continues": ([WA, P, P, P, P, P], [0, 1, 2, 1, 2, 0],
+                          ["crowned-continues", *[None] * 5]),
+    "slow": ([P] * 6, [1, 1, 2, 1, 0, 0], [None] * 6),
 }
 
 
@@ -65,10 +71,10 @@ def test_classic_mistake_is_caught_and_named(name: str, submission, mistakes) ->
             assert VARIANTS[code].sentence in test["output"]
             assert test["extra_data"]["diagnosis"] == code
     if name == "slow":
-        timing = report.tests[-1]
+        timing = report.tests[4]
         assert timing.extra["ratio"] > 20
         assert timing.output.startswith("passed with reduced timing credit: 0 of 2 points")
-        assert results["tests"][-1]["output"].startswith("passed (reduced timing credit)")
+        assert results["tests"][4]["output"].startswith("passed (reduced timing credit)")
         assert "1 with reduced timing credit" in summary(report)
     if name == "correct":
         assert report.score == report.max_score == 7

@@ -177,18 +177,18 @@ def search(fen, depth, alpha=-INF, beta=INF):
 
 
 def _root_child(job):
-    board, turn, depth = job
+    board, turn, depth, alpha, beta = job
     counter = Counter()
-    value = alphabeta(board, turn, depth, 1, -INF, INF, counter)[0]
+    value = alphabeta(board, turn, depth, 1, -beta, -alpha, counter)[0]
     return -value, counter.leaves
 
 
-def search_parallel(fen, depth, workers):
+def search_parallel(fen, depth, workers, alpha=-INF, beta=INF):
     board, turn = parse_fen(fen)
     moves = get_moves(board, turn)
     if not moves or depth == 0:
-        return search(fen, depth)
-    jobs = [(make(board, m), other(turn), depth - 1) for m in moves]
+        return search(fen, depth, alpha, beta)
+    jobs = [(make(board, m), other(turn), depth - 1, alpha, beta) for m in moves]
     with multiprocessing.get_context("fork").Pool(max(1, workers)) as pool:
         results = pool.map(_root_child, jobs)
     bv, best, leaves = -INF, None, 0
