@@ -1,11 +1,15 @@
 """`python -m bench.harness [--suite quick|full]`: the wall time of grading the correct sample
 engine with a suite in the sandbox, and beside it, measured in the same run, the reference
 search's CPU time on the timing tests against the sample engine's (the peer ratio), and the
-sandbox's start-up cost against a bare Python start. `python -m bench` runs the quick suite."""
+sandbox's start-up cost against a bare Python start. `python -m bench` runs the quick suite.
+
+`--runs N` grades the engine N times and prints the run-to-run spread of the score (what a
+student would see resubmitting the same file), against the suite's maximum."""
 
 from __future__ import annotations
 
 import argparse
+import statistics
 import subprocess
 import sys
 import time
@@ -20,12 +24,16 @@ ENGINE = Path(__file__).resolve().parents[1] / "tests" / "harness" / "engines" /
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.harness")
     parser.add_argument("--suite", default="quick", help="quick (default) or full")
+    parser.add_argument("--runs", type=int, default=1, help="grade this many times: the spread")
     args, _ = parser.parse_known_args(argv)
     config = SandboxConfig()
     try:
         config.check()
     except Exception as exc:
         print(f"bench.harness: skipped ({exc})")
+        return
+    if args.runs > 1:
+        spread(args.suite, args.runs, config)
         return
     start = time.perf_counter()
     report = grade(ENGINE, args.suite, config)
@@ -48,6 +56,28 @@ def main(argv: list[str] | None = None) -> None:
     bare, boxed = _bare_start(), _sandbox_start(config)
     print(f"engine start in the sandbox (bwrap, adapter, import): {boxed * 1000:.0f} ms; a bare "
           f"`python3 -I -S -c pass`: {bare * 1000:.0f} ms: ratio {boxed / bare:.1f}")
+
+
+def spread(suite: str, runs: int, config: SandboxConfig) -> None:
+    """Grade the correct sample engine `runs` times: each run's score, timing ratio and wall
+    clock, then the score's spread (max - min) against the suite's maximum."""
+    scores, reports = [], []
+    for number in range(1, runs + 1):
+        start = time.perf_counter()
+        report = grade(ENGINE, suite, config)
+        wall = time.perf_counter() - start
+        ratios = [t.extra["ratio"] for t in report.tests if "ratio" in t.extra]
+        scores.append(report.score)
+        reports.append(report)
+        print(f"run {number}: {report.score:g}/{report.max_score:g}, timing ratios "
+              f"{', '.join(f'{r:.2f}' for r in ratios)}, {wall:.1f} s wall clock", flush=True)
+    varying = sum(len({r.tests[i].score for r in reports}) > 1
+                  for i in range(len(reports[0].tests)))
+    top = reports[0].max_score
+    print(f"suite {suite}, {runs} runs: score min {min(scores):g}, median "
+          f"{statistics.median(scores):g}, max {max(scores):g} of {top:g}: spread "
+          f"{max(scores) - min(scores):g} points ({(max(scores) - min(scores)) / top:.1%} of the "
+          f"maximum); {varying} of {len(reports[0].tests)} tests scored differently between runs")
 
 
 def _sandbox_start(config: SandboxConfig, runs: int = 5) -> float:

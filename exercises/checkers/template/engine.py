@@ -110,5 +110,5 @@ def choose_move(fen: str, time_left: float) -> str:
     raise NotImplementedError("choose_move")  # TODO
 
 
-# Optional: define search_parallel(fen, depth, workers) -> dict, root-parallel, with the same
-# value and move as search (see "Threading" in ASSIGNMENT.md).
+# Optional: define search_parallel(fen, depth, workers, alpha=-INF, beta=INF) -> dict,
+# root-parallel, with the same value and move as search (see "Threading" in ASSIGNMENT.md).
