@@ -99,3 +99,14 @@ def test_engine_check_writes_results_to_stdout_and_progress_to_stderr(sandbox) -
     assert "Suite tiny: 5 / 5 points" in done.stdout
     assert "king-loop" in done.stdout and "verdict" in done.stdout  # the table
     assert "Suite tiny" not in done.stderr
+
+
+def test_play_an_engine_file_without_the_sandbox(tmp_path: Path) -> None:
+    result = CliRunner(env={"GRADER_BWRAP": "/nonexistent/bwrap"}).invoke(main, [
+        "checkers", "play", "--black", "ref:2", "--white", str(ENGINES / "correct.py"),
+        "--time-per-move", "0.1", "--no-sandbox"])
+    assert result.exit_code == 0, result.output
+    assert "ref:2 (Black) vs correct (White)" in result.output
+    refused = CliRunner(env={"GRADER_BWRAP": "/nonexistent/bwrap"}).invoke(main, [
+        "checkers", "play", "--white", str(ENGINES / "correct.py")])
+    assert refused.exit_code == 2 and "--no-sandbox" in refused.output

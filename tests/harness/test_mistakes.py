@@ -88,3 +88,14 @@ def test_an_engine_that_never_moved_gets_no_elo(submission, tiny) -> None:
     assert report.elo is not None and report.elo.games == 0
     assert "Elo" not in summary(report)
     assert all(row["name"] != "Elo" for row in gradescope(report)["leaderboard"])
+
+
+@needs_bwrap
+def test_a_search_without_the_window_is_told_so(submission, mistakes) -> None:
+    """The two-argument form still answers the full-window tests; the windowed ones say what
+    the contract's signature is (PROTOCOL), without calling it."""
+    report = grade(submission("two_arguments"), mistakes)
+    assert [t.verdict for t in report.tests] == [P, P, P, Verdict.PROTOCOL, P, Verdict.PROTOCOL]
+    assert "your search takes 2 arguments" in report.tests[3].output
+    assert "search(fen, depth, alpha=-INF, beta=INF)" in report.tests[3].output
+    assert "your search_parallel takes 3 arguments" in report.tests[5].output
