@@ -138,16 +138,15 @@ def _expand(group: dict[str, Any], table: dict[str, dict[str, str]]) -> list[Tes
             out.append(case(f"Perft {group['depth']}: {p}", position=p, fen=fen(p),
                             depth=int(group["depth"])))
     elif kind == "search":
-        # "null_windows": offsets o from the contract's value v: the window (v + o, v + o + 1).
-        offsets = [int(o) for o in group.get("null_windows", ())]
+        windows = _windows(group)
         for p in group["positions"]:
             for d in group["depths"]:
-                if not offsets:
+                if not windows:
                     out.append(case(f"Search depth {d}: {p}", position=p, fen=fen(p),
                                     depth=int(d)))
-                for o in offsets:
-                    out.append(case(f"Search depth {d}, null window at value{o:+d}: {p}",
-                                    position=p, fen=fen(p), depth=int(d), window_offset=o))
+                for window, text in windows:
+                    out.append(case(f"Search depth {d}, {text}: {p}", position=p, fen=fen(p),
+                                    depth=int(d), window_offsets=window))
     elif kind == "timing":
         for p in group["positions"]:
             out.append(case(f"Timing depths {'-'.join(map(str, group['depths']))}: {p}",
@@ -157,16 +156,16 @@ def _expand(group: dict[str, Any], table: dict[str, dict[str, str]]) -> list[Tes
                             runs=int(group.get("runs", TIMING_RUNS)),
                             step=float(group.get("step", TIMING_STEP))))
     elif kind == "parallel":
-        offsets = [int(o) for o in group.get("null_windows", ())]
+        windows = _windows(group)
         for p in group["positions"]:
             common = {"position": p, "fen": fen(p), "depth": int(group["depth"]),
                       "workers": int(group.get("workers", 2)),
                       "min_cpu": float(group.get("min_cpu", SPEEDUP_MIN_CPU))}
-            if not offsets:
+            if not windows:
                 out.append(case(f"Parallel search depth {group['depth']}: {p}", **common))
-            for o in offsets:
-                out.append(case(f"Parallel search depth {group['depth']}, null window at "
-                                f"value{o:+d}: {p}", window_offset=o, **common))
+            for window, text in windows:
+                out.append(case(f"Parallel search depth {group['depth']}, {text}: {p}",
+                                window_offsets=window, **common))
     else:  # play
         from grader.checkers import load_ballots
         from grader.harness.referee import pick_ballots
@@ -185,6 +184,19 @@ def _expand(group: dict[str, Any], table: dict[str, dict[str, str]]) -> list[Tes
                                  "max_plies": int(group.get("max_plies", 200)),
                                  "seed": int(group.get("seed", 0))},
                         per_move + margin, 3 * (per_move + margin) + 1, visibility))
+    return out
+
+
+def _windows(group: dict[str, Any]) -> list[tuple[tuple[int, int], str]]:
+    """A group's root windows, as offsets from the contract's value v, each with its words:
+    "null_windows": [o, ...] is (v + o, v + o + 1); "windows": [[lo, hi], ...] is
+    (v + lo, v + hi), a narrow window. None: the full window only."""
+    out = [((int(o), int(o) + 1), f"null window at value{int(o):+d}")
+           for o in group.get("null_windows", ())]
+    for lo, hi in group.get("windows", ()):
+        if int(lo) >= int(hi):
+            raise ValueError(f"a window needs lo < hi, got [{lo}, {hi}]")
+        out.append(((int(lo), int(hi)), f"window (value{int(lo):+d}, value{int(hi):+d})"))
     return out
 
 
@@ -457,11 +469,11 @@ def check_search(answer: Any, ref: Reference, fen: str = "", depth: int = 0) -> 
 
 def _window(test: TestCase) -> tuple[int, int]:
     """The test's root window: the full one, or a null window at an offset from the value."""
-    offset = test.params.get("window_offset")
-    if offset is None:
+    offsets = test.params.get("window_offsets")
+    if offsets is None:
         return -INFINITY, INFINITY
     value = reference(test.params["fen"], test.params["depth"], count_minimax=False).value
-    return value + offset, value + offset + 1
+    return value + offsets[0], value + offsets[1]
 
 
 def _search(test: TestCase, process: EngineProcess) -> TestResult:
@@ -568,7 +580,7 @@ def _parallel(test: TestCase, process: EngineProcess) -> TestResult:
     if "search_parallel" not in process.functions:
         return result_of(test, Verdict.PASSED, "search_parallel is not defined (optional)",
                          test.points, implemented=False)
-    if "window_offset" in test.params:
+    if "window_offsets" in test.params:
         return _parallel_window(test, process)
     ref = reference(fen, depth, count_minimax=False)
     serial = process.call("search", [fen, depth], test.cpu, test.wall)

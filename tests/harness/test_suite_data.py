@@ -60,11 +60,12 @@ def test_suite_loads(name: str) -> None:
 
 @pytest.mark.parametrize("name", SUITES)
 def test_null_windows_tell_fail_soft_from_fail_hard_and_ties(name: str) -> None:
-    """Each windowed search group has, for every position and depth, a window where fail-hard
-    answers differently and one where the tie rule flipped does (value or leaves)."""
+    """The windowed search tests have, for every position and depth, a window where fail-hard
+    answers differently and one where the tie rule flipped does (value or leaves); every narrow
+    (not null) window is one where fail-hard answers differently."""
     groups: dict[tuple[str, int], set[str]] = {}
     for test in load_suite(name).tests:
-        if test.kind != "search" or "window_offset" not in test.params:
+        if test.kind != "search" or "window_offsets" not in test.params:
             continue
         fen, depth = test.params["fen"], test.params["depth"]
         alpha, beta = _window(test)
@@ -74,6 +75,8 @@ def test_null_windows_tell_fail_soft_from_fail_hard_and_ties(name: str) -> None:
             result = VARIANTS[code].run(fen, depth, alpha, beta)
             if (result.value, result.leaves) != (contract.value, contract.leaves):
                 caught.add(code)
+            elif code == "fail-hard":
+                assert beta - alpha == 1, f"{test.name}: fail-hard answers the same"
     assert groups and all(caught == {"fail-hard", "tie-strict"} for caught in groups.values())
 
 
