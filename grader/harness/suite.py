@@ -468,7 +468,7 @@ def check_search(answer: Any, ref: Reference, fen: str = "", depth: int = 0) -> 
 
 
 def _window(test: TestCase) -> tuple[int, int]:
-    """The test's root window: the full one, or a null window at an offset from the value."""
+    """The test's root window: the full one, or a null or narrow one around the value."""
     offsets = test.params.get("window_offsets")
     if offsets is None:
         return -INFINITY, INFINITY
