@@ -54,6 +54,13 @@ def make_huey(app: Flask) -> Huey:
             from grader.services import tournaments
             tournaments.play(game_id, worker_id())
 
+    # A platform that is down gets the score later: each try sends the current score whole.
+    @huey.task(name="lti_passback", retries=5, retry_delay=60)
+    def lti_passback(user_id: int, slot_id: int) -> None:
+        with app.app_context():
+            from grader.services import lti
+            lti.send_scores(user_id, slot_id)
+
     @huey.on_startup()
     def _startup() -> None:
         _die_with_parent()
@@ -61,7 +68,8 @@ def make_huey(app: Flask) -> Huey:
             from grader.extensions import db
             db.engine.dispose(close=False)
 
-    huey.grader_tasks = {"grade": grade_submission, "game": play_tournament_game}
+    huey.grader_tasks = {"grade": grade_submission, "game": play_tournament_game,
+                         "lti_passback": lti_passback}
     return huey
 
 
@@ -79,6 +87,11 @@ def enqueue_grading(submission_id: int, *, priority: int = 0) -> None:
 
 def enqueue_game(game_id: int, *, priority: int = 0) -> None:
     queue().grader_tasks["game"](game_id, priority=priority)
+
+
+def enqueue_passback(user_id: int, slot_id: int) -> None:
+    """Send a student's score of a slot to the LMS (services/lti.py), after the commit."""
+    queue().grader_tasks["lti_passback"](user_id, slot_id)
 
 
 _WORKERS: dict[int, str] = {}

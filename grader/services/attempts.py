@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from grader.extensions import db
 from grader.gametree import KINDS, Conventions, Grade, Tree, grade
 from grader.models import Assignment, Attempt, Exercise, Slot, User, iso_utc, utcnow
-from grader.services import Conflict, Forbidden, Invalid, NotFound
+from grader.services import Conflict, Forbidden, Invalid, NotFound, lti
 from grader.services.courses import taught_course_ids
 from grader.services.exercises import (
     attempt_stats,
@@ -69,6 +69,8 @@ def submit(user: User, exercise_id: int, answer: dict[str, Any]) -> Submitted:
             kind=exercise.kind, seed=exercise.seed, generator_version=exercise.generator_version,
             conventions=exercise.conventions)
         session.add(attempt)
+        if not exercise.is_practice:
+            lti.passback_after_commit(session, [(user.id, exercise.slot_id)])
     earned = solution_visible(exercise, (used + 1, max(best or 0, result.score)))
     return Submitted(attempt, solution(exercise, tree, result) if earned else None)
 

@@ -41,7 +41,7 @@ from grader.models import (
     iso_utc,
     utcnow,
 )
-from grader.services import Conflict, Invalid, NotFound, ServiceError, uploads
+from grader.services import Conflict, Invalid, NotFound, ServiceError, lti, uploads
 from grader.services.courses import get_slot, taught_course_ids
 from grader.services.lateness import slot_closes_at, slot_lateness
 from grader.services.staff import Staff, staff_for_slot
@@ -411,6 +411,9 @@ def write_result(submission_id: int, worker: str, *, score: float, max_score: fl
                 return False
             session.add(EngineResult(submission_id=submission_id, worker=worker,
                                      gradescope=gradescope, rich=rich, created_at=now))
+            owner_slot = session.execute(sa.select(Submission.owner_id, Submission.slot_id)
+                                         .where(Submission.id == submission_id)).one()
+            lti.passback_after_commit(session, [tuple(owner_slot)])
     except sa.exc.IntegrityError:  # the unique key: a result already exists
         return False
     return True

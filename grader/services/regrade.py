@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session
 from grader.extensions import db
 from grader.gametree import Conventions, Tree, grade
 from grader.models import Attempt, Exercise, Regrade, Slot, User, utcnow
+from grader.services import lti
 from grader.services.lateness import slot_lateness
 from grader.services.staff import staff, staff_for_slot
 from grader.services.transactions import writing
@@ -72,6 +73,8 @@ def regrade_slot_in(session: Session, slot: Slot, actor_id: int | None,
                   allow_lower=allow_lower, attempts_total=len(rows), attempts_changed=changed,
                   details=details)
     session.add(log)
+    lti.passback_after_commit(session, [(d["user_id"], slot.id) for d in details
+                                        if not d["kept"]])
     return log
 
 

@@ -31,13 +31,14 @@ def _wants_json() -> bool:
 
 
 def init_app(app: Flask) -> None:
-    from grader.web import api, auth, engines, instructor, pages
+    from grader.web import api, auth, engines, instructor, lti, pages
 
     app.register_blueprint(auth.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(instructor.bp)  # its API routes are on api.bp
     app.register_blueprint(engines.bp)  # engine uploads; its API routes are on api.bp too
+    app.register_blueprint(lti.bp)  # LTI 1.3: launches from the LMS, grades back to it
 
     login_manager.login_view = "auth.login"
     login_manager.login_message_category = "info"

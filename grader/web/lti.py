@@ -1,0 +1,188 @@
+"""LTI 1.3 endpoints (services/lti.py): OIDC login initiation, launch, the tool's JWKS, deep
+linking, platform registration and the course's LMS page.
+
+The login and launch POSTs come from the LMS, not from our pages: the platform's signed
+id_token authenticates them, so they (and only they) are exempt from the CSRF token.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlsplit
+
+from flask import Blueprint, flash, jsonify, redirect, render_template, request, url_for
+from flask_login import current_user, login_required, login_user
+from flask_wtf import FlaskForm
+from pylti1p3.contrib.flask import FlaskMessageLaunch, FlaskOIDCLogin, FlaskRequest
+from pylti1p3.exception import LtiException, OIDCException
+from wtforms import StringField, TextAreaField
+from wtforms.validators import DataRequired, Length, Optional
+
+from grader.extensions import csrf, db
+from grader.models import User
+from grader.services import Invalid, ServiceError, lti
+from grader.web import CSP
+from grader.web.forms import ActionForm
+
+bp = Blueprint("lti", __name__, url_prefix="/lti")
+
+JWKS_CACHE_SECONDS = 600  # a platform's public keys, between two launches
+
+
+class RegistrationForm(FlaskForm):
+    issuer = StringField("Issuer (platform ID)", validators=[DataRequired(), Length(max=255)])
+    client_id = StringField("Client ID", validators=[DataRequired(), Length(max=255)])
+    deployment_ids = TextAreaField("Deployment ID(s), one a line",
+                                   validators=[DataRequired(), Length(max=5000)])
+    auth_login_url = StringField("Authentication request URL (OIDC auth)",
+                                 validators=[DataRequired(), Length(max=500)])
+    auth_token_url = StringField("Access token URL", validators=[DataRequired(), Length(max=500)])
+    key_set_url = StringField("Public keyset URL (JWKS)",
+                              validators=[DataRequired(), Length(max=500)])
+    auth_audience = StringField("Token audience (only if the LMS names one)",
+                                validators=[Optional(), Length(max=500)])
+
+
+def tool_urls() -> dict[str, str]:
+    """What an LMS administrator types in, as this request sees the service's address."""
+    return {"login": url_for("lti.login", _external=True),
+            "launch": url_for("lti.launch", _external=True),
+            "deep_linking": url_for("lti.launch", _external=True),
+            "jwks": url_for("lti.jwks", _external=True)}
+
+
+def _refused(message: str) -> Any:
+    return render_template("error.html", status=400, message=message), 400
+
+
+@bp.get("/jwks")
+def jwks() -> Any:
+    return jsonify(lti.jwks())
+
+
+@bp.route("/login", methods=["GET", "POST"])
+@csrf.exempt
+def login() -> Any:
+    """OIDC third-party login initiation: off to the platform's auth endpoint with a nonce."""
+    oidc = FlaskOIDCLogin(FlaskRequest(), lti.ToolConf(), launch_data_storage=lti.LaunchStorage())
+    try:
+        # The redirect URI is always our launch URL, whatever target the request names.
+        return oidc.redirect(url_for("lti.launch", _external=True))
+    except (OIDCException, LtiException) as error:
+        return _refused(f"LTI login refused: {error}")
+
+
+def _launch_message() -> FlaskMessageLaunch:
+    message = FlaskMessageLaunch(FlaskRequest(), lti.ToolConf(),
+                                 launch_data_storage=lti.LaunchStorage())
+    message.set_public_key_caching(lti.LaunchStorage(), JWKS_CACHE_SECONDS)
+    return message
+
+
+@bp.post("/launch")
+@csrf.exempt
+def launch() -> Any:
+    """The platform's id_token: validated, then the user, course and link provisioned."""
+    try:
+        message = _launch_message()
+        claims = lti.validate(message)
+    except LtiException as error:
+        return _refused(f"LTI launch refused: {error}")
+    except Invalid as error:
+        return _refused(str(error))
+    launched = lti.provision(claims, message.get_launch_id())
+    login_user(db.session.get(User, launched.user_id))
+    if launched.deep_linking:
+        return redirect(url_for("lti.deep_link", course_id=launched.course_id,
+                                launch_id=launched.launch_id))
+    if launched.assignment_id is not None and launched.slot_index is not None:
+        return redirect(url_for("pages.slot", assignment_id=launched.assignment_id,
+                                index=launched.slot_index))
+    if launched.assignment_id is not None:
+        return redirect(url_for("pages.assignment", assignment_id=launched.assignment_id))
+    if launched.role != "student":
+        return redirect(url_for("lti.course", course_id=launched.course_id))
+    return redirect(url_for("pages.dashboard"))
+
+
+def _cached_launch(launch_id: str) -> FlaskMessageLaunch:
+    try:
+        return FlaskMessageLaunch.from_cache(launch_id, FlaskRequest(), lti.ToolConf(),
+                                             launch_data_storage=lti.LaunchStorage())
+    except LtiException as error:
+        raise Invalid(f"this LMS request has expired; start again from the LMS ({error})") \
+            from error
+
+
+@bp.route("/deep-link/<int:course_id>/<launch_id>", methods=["GET", "POST"])
+@login_required
+def deep_link(course_id: int, launch_id: str) -> Any:
+    """An instructor picks what to place in the LMS; the signed reply goes back to it."""
+    form = ActionForm()
+    if request.method == "POST" and form.validate_on_submit():
+        return_url, token = lti.deep_link_reply(current_user, _cached_launch(launch_id),
+                                                course_id, request.form.get("choice", ""),
+                                                url_for("lti.launch", _external=True))
+        response = render_template("lti/deep_link_return.html", return_url=return_url,
+                                   token=token)
+        origin = "{0.scheme}://{0.netloc}".format(urlsplit(return_url))
+        # The one form that posts to the LMS: allow exactly its origin.
+        return response, 200, {"Content-Security-Policy": CSP.replace(
+            "form-action 'self'", f"form-action 'self' {origin}")}
+    _cached_launch(launch_id)  # still valid: otherwise say so before the instructor picks
+    choices = lti.choices(current_user, course_id)
+    return render_template("lti/deep_link.html", choices=choices, form=form,
+                           course_id=course_id, launch_id=launch_id)
+
+
+@bp.route("/registrations", methods=["GET", "POST"])
+@login_required
+def registrations() -> Any:
+    """Instructors register their LMS (platform) here and read the URLs to give it."""
+    form = RegistrationForm()
+    if form.validate_on_submit():
+        try:
+            lti.register(current_user, issuer=form.issuer.data, client_id=form.client_id.data,
+                         auth_login_url=form.auth_login_url.data,
+                         auth_token_url=form.auth_token_url.data,
+                         key_set_url=form.key_set_url.data,
+                         deployment_ids=form.deployment_ids.data.splitlines(),
+                         auth_audience=form.auth_audience.data or None)
+        except ServiceError as error:
+            flash(str(error), "error")
+        else:
+            flash("Registered. Launch the tool from the LMS to open its courses here.", "info")
+            return redirect(url_for("lti.registrations"))
+    return render_template("lti/registrations.html", form=form, urls=tool_urls(),
+                           registrations=lti.registrations(current_user))
+
+
+@bp.get("/courses/<int:course_id>")
+@login_required
+def course(course_id: int) -> Any:
+    contexts = lti.course_contexts(current_user, course_id)
+    return render_template("lti/course.html", contexts=contexts, course_id=course_id,
+                           form=ActionForm())
+
+
+@bp.post("/courses/<int:course_id>/sync")
+@login_required
+def sync(course_id: int) -> Any:
+    if ActionForm().validate_on_submit():
+        try:
+            synced = lti.sync_roster(current_user, course_id)
+        except LtiException as error:
+            flash(f"The LMS refused the roster request: {error}", "error")
+        else:
+            flash(f"Roster synced: {synced.members} members, {synced.added} added, "
+                  f"{synced.updated} updated.", "info")
+    return redirect(url_for("lti.course", course_id=course_id))
+
+
+@bp.post("/courses/<int:course_id>/resend")
+@login_required
+def resend(course_id: int) -> Any:
+    if ActionForm().validate_on_submit():
+        count = lti.resend(current_user, course_id)
+        flash(f"{count} scores queued for the LMS gradebook.", "info")
+    return redirect(url_for("lti.course", course_id=course_id))

@@ -1,0 +1,89 @@
+"""The LTI test bench: the platform (lti_platform.py) served on loopback, registered with the
+tool, and the browser's part of a launch (login initiation, the platform's auto-post form, the
+POST to the tool), driven through the tool's test client."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+import requests
+from lti_platform import INSTRUCTOR, LEARNER, Member, Platform, Served, form_fields
+
+from grader.models import User
+
+LAUNCH_URL = "http://localhost/lti/launch"
+
+
+@dataclass
+class Env:
+    app: Any
+    client: Any
+    platform: Platform
+
+    def member(self, sub: str, roles: list[str] | None = None, name: str = "",
+               email: str = "") -> Member:
+        member = Member(sub, name or sub.title(), email or f"{sub}@uni.example",
+                        roles or [LEARNER])
+        self.platform.members.append(member)
+        return member
+
+    def login(self, client: Any, member: Member, **claims: Any) -> dict[str, str]:
+        """Login initiation at the tool; the auth request it sends the browser to."""
+        hint = f"hint-{member.sub}-{len(self.platform.pending)}"
+        self.platform.pending[hint] = self.platform.launch_claims(member, **claims)
+        response = client.post("/lti/login", data={
+            "iss": self.platform.issuer, "login_hint": member.sub, "lti_message_hint": hint,
+            "target_link_uri": LAUNCH_URL, "client_id": self.platform.client_id,
+            "lti_deployment_id": self.platform.deployment_id})
+        assert response.status_code == 302, response.get_data(as_text=True)
+        location = response.headers["Location"]
+        assert location.startswith(self.platform.base + "/auth?")
+        return {k: v[0] for k, v in parse_qs(urlsplit(location).query).items()} | {
+            "_url": location}
+
+    def launch(self, client: Any, member: Member, **claims: Any) -> Any:
+        """The whole launch as a browser makes it; the tool's answer to the POST."""
+        auth = self.login(client, member, **claims)
+        page = requests.get(auth["_url"], timeout=10)
+        assert page.status_code == 200, page.text
+        fields = form_fields(page.text)
+        return client.post("/lti/launch", data=fields)
+
+    def user(self, sub: str) -> User | None:
+        import sqlalchemy as sa
+
+        from grader.extensions import db
+        from grader.models import LtiUser
+
+        with self.app.app_context():
+            link = db.session.scalar(sa.select(LtiUser).where(LtiUser.sub == sub))
+            return db.session.get(User, link.user_id) if link else None
+
+
+@pytest.fixture
+def lti_env(app: Any, client: Any) -> Any:
+    from grader import jobs
+    from grader.services import lti
+
+    served = Served(Platform())
+    platform = served.platform
+    platform.tool_redirect_uris = [LAUNCH_URL]
+    with app.app_context():
+        lti.register(None, issuer=platform.issuer, client_id=platform.client_id,
+                     auth_login_url=f"{platform.base}/auth",
+                     auth_token_url=f"{platform.base}/token",
+                     key_set_url=f"{platform.base}/jwks",
+                     deployment_ids=[platform.deployment_id])
+    platform.tool_jwks = client.get("/lti/jwks").get_json()  # the admin pastes the tool's keys
+    # The queue runs each job as it is enqueued (after the commit), in place of a worker.
+    jobs.queue(app).immediate = True
+    try:
+        yield Env(app, client, platform)
+    finally:
+        served.close()
+
+
+__all__ = ["INSTRUCTOR", "LEARNER", "Env", "lti_env"]
