@@ -1,1 +1,10 @@
-from lti_support import lti_env  # noqa: F401  (the fixture)
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from lti_support import Env, bench
+
+
+@pytest.fixture
+def lti_env(app: Any, client: Any) -> Iterator[Env]:
+    yield from bench(app, client)

@@ -87,6 +87,7 @@ class Platform:
     deep_link_replies: list[dict[str, Any]] = field(default_factory=list)
     pending: dict[str, dict[str, Any]] = field(default_factory=dict)  # login_hint -> claims
     score_status: int = 200  # what the scores endpoint answers (a platform that is down: 503)
+    refused: int = 0  # scores the endpoint refused
     tool_redirect_uris: list[str] = field(default_factory=list)
 
     # -- what the platform signs ---------------------------------------------------------
@@ -235,6 +236,7 @@ class Platform:
             if url not in self.lineitems:
                 abort(404)
             if self.score_status != 200:
+                self.refused += 1
                 abort(self.score_status)
             body = request.get_json(force=True)
             for key in ("userId", "scoreGiven", "scoreMaximum", "timestamp",

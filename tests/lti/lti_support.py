@@ -4,11 +4,11 @@ POST to the tool), driven through the tool's test client."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-import pytest
 import requests
 from lti_platform import INSTRUCTOR, LEARNER, Member, Platform, Served, form_fields
 
@@ -63,8 +63,8 @@ class Env:
             return db.session.get(User, link.user_id) if link else None
 
 
-@pytest.fixture
-def lti_env(app: Any, client: Any) -> Any:
+def bench(app: Any, client: Any) -> Iterator[Env]:
+    """The platform served and registered with the app (a fixture's body: `yield from`)."""
     from grader import jobs
     from grader.services import lti
 
@@ -86,4 +86,4 @@ def lti_env(app: Any, client: Any) -> Any:
         served.close()
 
 
-__all__ = ["INSTRUCTOR", "LEARNER", "Env", "lti_env"]
+__all__ = ["INSTRUCTOR", "LEARNER", "Env", "bench"]

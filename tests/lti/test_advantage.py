@@ -1,0 +1,222 @@
+"""LTI Advantage end to end against the platform: deep linking places an exercise, a graded
+attempt's credited score (late penalty applied) arrives at its line item, a regrade sends it
+again, and NRPS adds the roster."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import jwt
+import pytest
+import requests
+import sqlalchemy as sa
+from lti_platform import INSTRUCTOR, LEARNER, TA, form_fields
+from lti_support import LAUNCH_URL
+
+from grader.extensions import db
+from grader.gametree import KINDS, Conventions, Tree
+from grader.models import LtiContext, Membership, User
+
+AIMA = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
+CONTENT_ITEMS = "https://purl.imsglobal.org/spec/lti-dl/claim/content_items"
+
+
+def csrf_from(html: str) -> str:
+    import re
+
+    return re.search(r'name="csrf_token"[^>]*value="([^"]+)"', html).group(1)
+
+
+def course_of_context(app) -> int:
+    with app.app_context():
+        return db.session.scalar(sa.select(LtiContext.course_id))
+
+
+def make_assignment(app, course_id: int, *, late_percent: float | None = None,
+                    due_at: dt.datetime | None = None) -> int:
+    from grader.services import editor
+
+    with app.app_context():
+        teacher = db.session.scalar(sa.select(User).join(Membership).where(
+            Membership.course_id == course_id, Membership.role == "instructor"))
+        assignment = editor.create_assignment(teacher, course_id, editor.AssignmentInput(
+            title="Homework 1", due_at=due_at, late_percent_per_day=late_percent))
+        for title in ("AIMA's tree", "AIMA's tree again"):
+            editor.add_slot(teacher, assignment.id, editor.SlotInput(
+                kind="prune", conventions={}, tree=Tree.from_nested(AIMA), title=title,
+                attempts_allowed=None))
+        return assignment.id
+
+
+def deep_link(env, teacher_client, teacher, choice_for) -> dict:
+    """The instructor's deep-linking launch, the pick, and the reply posted to the platform."""
+    response = env.launch(teacher_client, teacher, message_type="LtiDeepLinkingRequest")
+    assert response.status_code == 302 and "/lti/deep-link/" in response.headers["Location"]
+    page = teacher_client.get(response.headers["Location"])
+    assert page.status_code == 200
+    html = page.get_data(as_text=True)
+    choice = choice_for(html)
+    reply = teacher_client.post(response.headers["Location"], data={
+        "csrf_token": csrf_from(html), "choice": choice})
+    assert reply.status_code == 200
+    fields = form_fields(reply.get_data(as_text=True))
+    return {"reply": reply, "jwt": fields["JWT"]}
+
+
+@pytest.fixture
+def placed(lti_env, app):
+    """A teacher placed exercise 2 of an assignment (due yesterday, 10 % a day late) in the
+    LMS, and Alice launched it."""
+    env = lti_env
+    teacher = env.member("teacher", [INSTRUCTOR])
+    teacher_client = app.test_client()
+    env.launch(teacher_client, teacher)  # the first launch opens the course
+    course_id = course_of_context(app)
+    yesterday = dt.datetime.now(dt.UTC).replace(tzinfo=None) - dt.timedelta(hours=2)
+    assignment_id = make_assignment(app, course_id, late_percent=10.0, due_at=yesterday)
+    with app.app_context():
+        from grader.models import Assignment
+        slot = db.session.get(Assignment, assignment_id).slots[1]
+        slot_id = slot.id
+    linked = deep_link(env, teacher_client, teacher, lambda html: f"s:{assignment_id}:1")
+    page = requests.post(env.platform.base + "/deep_link_return", data={"JWT": linked["jwt"]},
+                         timeout=10)
+    assert page.status_code == 200
+    item = env.platform.deep_link_replies[-1][CONTENT_ITEMS][0]
+    alice = env.member("alice", [LEARNER])
+    alice_client = app.test_client()
+    launched = env.launch(alice_client, alice, resource_link=item["_resource_link_id"],
+                          custom=item["custom"])
+    return {"env": env, "alice": alice, "client": alice_client, "launched": launched,
+            "assignment_id": assignment_id, "slot_id": slot_id, "item": item,
+            "course_id": course_id}
+
+
+def test_deep_linking_returns_a_signed_content_item(lti_env, app):
+    env = lti_env
+    teacher = env.member("teacher", [INSTRUCTOR])
+    client = app.test_client()
+    env.launch(client, teacher)
+    assignment_id = make_assignment(app, course_of_context(app))
+    linked = deep_link(env, client, teacher, lambda html: f"a:{assignment_id}")
+    # The page posts the reply to the platform's return URL only (the CSP allows that origin).
+    assert env.platform.base + "/deep_link_return" in linked["reply"].get_data(as_text=True)
+    assert env.platform.base in linked["reply"].headers["Content-Security-Policy"]
+    tool_keys = client.get("/lti/jwks").get_json()["keys"]
+    header = jwt.get_unverified_header(linked["jwt"])
+    key = next(k for k in tool_keys if k["kid"] == header["kid"])
+    claims = jwt.decode(linked["jwt"], jwt.algorithms.RSAAlgorithm.from_jwk(key),
+                        algorithms=["RS256"], audience=env.platform.issuer)
+    assert claims["iss"] == env.platform.client_id
+    assert claims["https://purl.imsglobal.org/spec/lti/claim/message_type"] == \
+        "LtiDeepLinkingResponse"
+    assert claims["https://purl.imsglobal.org/spec/lti/claim/deployment_id"] == \
+        env.platform.deployment_id
+    assert claims["https://purl.imsglobal.org/spec/lti-dl/claim/data"] == "platform-opaque-data"
+    [item] = claims[CONTENT_ITEMS]
+    assert item["type"] == "ltiResourceLink" and item["url"] == LAUNCH_URL
+    assert item["custom"] == {"assignment_id": str(assignment_id), "slot": ""}
+    assert item["lineItem"]["scoreMaximum"] == 2.0 and item["title"] == "Homework 1"
+    # A key other than the tool's does not verify it.
+    with pytest.raises(jwt.InvalidSignatureError):
+        other = jwt.algorithms.RSAAlgorithm.from_jwk(
+            __import__("lti_platform").public_jwk(__import__("lti_platform").new_key(), "x"))
+        jwt.decode(linked["jwt"], other, algorithms=["RS256"], audience=env.platform.issuer)
+
+
+def test_students_cannot_deep_link(lti_env, app):
+    env = lti_env
+    env.launch(app.test_client(), env.member("teacher", [INSTRUCTOR]))
+    make_assignment(app, course_of_context(app))
+    student_client = app.test_client()
+    response = env.launch(student_client, env.member("eve", [LEARNER]),
+                          message_type="LtiDeepLinkingRequest")
+    assert student_client.get(response.headers["Location"]).status_code == 403
+
+
+def test_a_graded_attempt_score_arrives_at_the_line_item(placed, app):
+    from grader.services import attempts, exercises
+
+    env = placed["env"]
+    assert placed["launched"].status_code == 302
+    assert placed["launched"].headers["Location"].endswith(
+        f"/assignments/{placed['assignment_id']}/slots/1")
+    [lineitem] = [i for i in env.platform.lineitems.values()
+                  if i["resourceLinkId"] == placed["item"]["_resource_link_id"]]
+    assert lineitem["scoreMaximum"] == 1.0
+    key = KINDS["prune"].key(Tree.from_nested(AIMA), Conventions.from_dict({}))
+    with app.app_context():
+        alice = env.user("alice")
+        exercise = exercises.slot_exercise(alice, placed["assignment_id"], 1)
+        attempt = attempts.submit(alice, exercise.id, key).attempt
+    assert attempt.score == 1.0 and attempt.days_late == 1
+    [score] = env.platform.scores[lineitem["id"]]
+    assert score["userId"] == "alice"
+    assert score["scoreGiven"] == pytest.approx(0.9)  # the credited score: 10 % late penalty
+    assert score["scoreMaximum"] == 1.0
+    assert score["activityProgress"] == "Completed"
+    assert score["gradingProgress"] == "FullyGraded"
+    # An exercise that is not placed in the LMS sends nothing.
+    with app.app_context():
+        other = exercises.slot_exercise(env.user("alice"), placed["assignment_id"], 0)
+        attempts.submit(env.user("alice"), other.id, key)
+    assert sum(len(v) for v in env.platform.scores.values()) == 1
+
+
+def test_a_regrade_sends_the_new_score(placed, app):
+    from grader.services import attempts, editor, exercises
+
+    env = placed["env"]
+    key = KINDS["prune"].key(Tree.from_nested(AIMA), Conventions.from_dict({}))
+    with app.app_context():
+        alice = env.user("alice")
+        exercise = exercises.slot_exercise(alice, placed["assignment_id"], 1)
+        attempts.submit(alice, exercise.id, key)
+    [url] = env.platform.scores
+    assert env.platform.scores[url][-1]["scoreGiven"] == pytest.approx(0.9)
+    with app.app_context():  # the instructor lifts the late penalty: lateness is recomputed
+        teacher = env.user("teacher")
+        editor.update_assignment(teacher, placed["assignment_id"], editor.AssignmentInput(
+            title="Homework 1", due_at=None, late_percent_per_day=None))
+    assert env.platform.scores[url][-1]["scoreGiven"] == pytest.approx(1.0)
+
+
+def test_a_platform_that_is_down_does_not_fail_the_attempt(placed, app):
+    from grader.models import Attempt
+    from grader.services import attempts, exercises
+
+    env = placed["env"]
+    env.platform.score_status = 503
+    key = KINDS["prune"].key(Tree.from_nested(AIMA), Conventions.from_dict({}))
+    with app.app_context():
+        alice = env.user("alice")
+        exercise = exercises.slot_exercise(alice, placed["assignment_id"], 1)
+        submitted = attempts.submit(alice, exercise.id, key)
+        assert db.session.get(Attempt, submitted.attempt.id) is not None
+    # The platform refused the score, and the attempt is stored all the same.
+    assert env.platform.refused == 1 and not env.platform.scores
+
+
+def test_nrps_sync_adds_the_roster(lti_env, app):
+    from grader.services import lti
+
+    env = lti_env
+    teacher = env.member("teacher", [INSTRUCTOR])
+    env.launch(app.test_client(), teacher)
+    for sub in ("bob", "carol", "dave"):
+        env.member(sub, [LEARNER])
+    env.member("tina", [TA])
+    env.member("gone", [LEARNER]).status = "Inactive"
+    course_id = course_of_context(app)
+    with app.app_context():
+        synced = lti.sync_roster(env.user("teacher"), course_id)
+        roles = dict(db.session.execute(sa.select(User.name, Membership.role).join(Membership)
+                                        .where(Membership.course_id == course_id)).all())
+    assert synced.added == 4 and synced.members == 5  # five active members, over three pages
+    assert roles == {"Teacher": "instructor", "Bob": "student", "Carol": "student",
+                     "Dave": "student", "Tina": "ta"}
+    assert env.user("gone") is None
+    # The page's button does the same, for the course's instructors only.
+    client = app.test_client()
+    env.launch(client, env.member("bob2", [LEARNER]))
+    assert client.post(f"/lti/courses/{course_id}/sync").status_code in (400, 403)

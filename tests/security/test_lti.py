@@ -1,0 +1,127 @@
+"""LTI launches the tool must refuse: a bad signature, another audience, a replayed nonce,
+an expired token, an unknown deployment or platform; and the CSRF exemption covers only the
+two endpoints the platform's JWT authenticates."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lti"))
+
+from lti_platform import LEARNER, form_fields, new_key
+from lti_support import bench
+
+
+@pytest.fixture
+def lti_env(app, client):
+    yield from bench(app, client)
+
+
+def forged(env, client, **overrides):
+    """A launch whose id_token the test signs itself (with `overrides`), for a real login."""
+    member = env.member("alice", [LEARNER])
+    auth = env.login(client, member)
+    claims = env.platform.pending.pop(auth["lti_message_hint"], None) or \
+        env.platform.launch_claims(member)
+    nonce = overrides.pop("nonce", auth["nonce"])
+    token = env.platform.id_token(claims, nonce, **overrides)
+    return client.post("/lti/launch", data={"id_token": token, "state": auth["state"]})
+
+
+def refused(response, word: str) -> None:
+    assert response.status_code == 400
+    assert word.lower() in response.get_data(as_text=True).lower()
+
+
+def test_the_genuine_launch_is_accepted(lti_env):
+    response = forged(lti_env, lti_env.client)
+    assert response.status_code == 302 and lti_env.user("alice") is not None
+
+
+def test_a_bad_signature_is_refused(lti_env):
+    # Signed by another key under the platform's key id.
+    refused(forged(lti_env, lti_env.client, key=new_key()), "signature")
+    assert lti_env.user("alice") is None
+
+
+def test_an_unknown_key_id_is_refused(lti_env):
+    refused(forged(lti_env, lti_env.client, key=new_key(), kid="attacker"), "public key")
+
+
+def test_another_audience_is_refused(lti_env):
+    refused(forged(lti_env, lti_env.client, aud="some-other-tool", azp="some-other-tool"),
+            "refused")
+    assert lti_env.user("alice") is None
+
+
+def test_an_audience_list_needs_azp_for_this_tool(lti_env):
+    platform = lti_env.platform
+    refused(forged(lti_env, lti_env.client, aud=[platform.client_id, "other"], azp="other"),
+            "not for this tool")
+
+
+def test_an_expired_token_is_refused(lti_env):
+    past = int(time.time()) - 3600
+    refused(forged(lti_env, lti_env.client, iat=past - 300, exp=past), "expired")
+    assert lti_env.user("alice") is None
+
+
+def test_an_unknown_nonce_is_refused(lti_env):
+    refused(forged(lti_env, lti_env.client, nonce="never-issued"), "nonce")
+
+
+def test_an_unknown_deployment_is_refused(lti_env):
+    claims_key = "https://purl.imsglobal.org/spec/lti/claim/deployment_id"
+    refused(forged(lti_env, lti_env.client, **{claims_key: "deployment-x"}), "deployment")
+
+
+def test_an_unknown_platform_is_refused(lti_env):
+    response = lti_env.client.post("/lti/login", data={
+        "iss": "https://evil.example", "login_hint": "x", "target_link_uri": "x"})
+    refused(response, "registration")
+
+
+def test_a_replayed_launch_is_refused(lti_env, app):
+    env = lti_env
+    member = env.member("alice", [LEARNER])
+    auth = env.login(env.client, member)
+    import requests
+
+    fields = form_fields(requests.get(auth["_url"], timeout=10).text)
+    assert env.client.post("/lti/launch", data=fields).status_code == 302
+    # The same id_token and state again, from the same browser or another one.
+    refused(env.client.post("/lti/launch", data=fields), "already used")
+    other = app.test_client()
+    other.set_cookie(f"lti1p3-{fields['state']}", fields["state"])
+    refused(other.post("/lti/launch", data=fields), "already used")
+
+
+def test_a_missing_state_cookie_is_refused(lti_env, app):
+    env = lti_env
+    auth = env.login(env.client, env.member("alice", [LEARNER]))
+    import requests
+
+    fields = form_fields(requests.get(auth["_url"], timeout=10).text)
+    refused(app.test_client().post("/lti/launch", data=fields), "state")
+
+
+@pytest.mark.parametrize("path", ["/lti/registrations", "/lti/courses/1/sync",
+                                  "/lti/courses/1/resend", "/lti/deep-link/1/x"])
+def test_csrf_still_guards_the_other_lti_forms(app, path):
+    from grader.services import accounts
+
+    with app.app_context():
+        accounts.create_user("t@uni.example", "correct horse battery", "instructor")
+    client = app.test_client()
+    page = client.get("/login").get_data(as_text=True)
+    import re
+
+    token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page).group(1)
+    client.post("/login", data={"email": "t@uni.example", "password": "correct horse battery",
+                                "csrf_token": token})
+    response = client.post(path, data={"issuer": "x"})
+    assert response.status_code == 400 and "CSRF" in response.get_data(as_text=True)
