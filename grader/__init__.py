@@ -14,6 +14,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     from grader import config as settings
     from grader import extensions, web
     from grader.cli import admin, worker
+    from grader.cli import lti as lti_cli
 
     app = Flask(__name__, instance_path=settings.instance_path(), instance_relative_config=True,
                 template_folder="web/templates", static_folder="web/static")
@@ -23,4 +24,5 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     web.init_app(app)
     admin.init_app(app)
     worker.init_app(app)
+    lti_cli.init_app(app)
     return app

@@ -220,3 +220,66 @@ def test_nrps_sync_adds_the_roster(lti_env, app):
     client = app.test_client()
     env.launch(client, env.member("bob2", [LEARNER]))
     assert client.post(f"/lti/courses/{course_id}/sync").status_code in (400, 403)
+
+
+def test_an_engine_result_sends_the_assignment_score(lti_env, app):
+    """A whole assignment placed in the LMS: its line item gets the sum of the slots,
+    engine slot included, when a worker writes an engine's result."""
+    from grader.models import QUEUED, RUNNING, Submission
+    from grader.services import engines
+
+    env = lti_env
+    teacher = env.member("teacher", [INSTRUCTOR])
+    teacher_client = app.test_client()
+    env.launch(teacher_client, teacher)
+    assignment_id = make_assignment(app, course_of_context(app))
+    with app.app_context():
+        engine_slot = engines.add_engine_slot(assignment_id)
+    linked = deep_link(env, teacher_client, teacher, lambda html: f"a:{assignment_id}")
+    requests.post(env.platform.base + "/deep_link_return", data={"JWT": linked["jwt"]},
+                  timeout=10)
+    item = env.platform.deep_link_replies[-1][CONTENT_ITEMS][0]
+    assert item["lineItem"]["scoreMaximum"] == 3.0
+    bob = env.member("bob", [LEARNER])
+    env.launch(app.test_client(), bob, resource_link=item["_resource_link_id"],
+               custom=item["custom"])
+    with app.app_context():
+        submission = Submission(owner_id=env.user("bob").id, slot_id=engine_slot.id,
+                                sha256="0" * 64, stored_path="x", filename="engine.py", size=1,
+                                suite="quick", status=QUEUED)
+        db.session.add(submission)
+        db.session.commit()
+        db.session.execute(sa.update(Submission).where(Submission.id == submission.id)
+                           .values(status=RUNNING, lease_owner="worker-1"))
+        db.session.commit()
+        assert engines.write_result(submission.id, "worker-1", score=3.0, max_score=4.0,
+                                    gradescope={}, rich={})
+    [scores] = env.platform.scores.values()
+    assert scores[-1]["userId"] == "bob"
+    assert scores[-1]["scoreGiven"] == pytest.approx(0.75)  # 3 of 4 points of one slot of 3
+    assert scores[-1]["scoreMaximum"] == 3.0
+
+
+def test_resend_queues_every_placed_score_again(placed, app):
+    from grader.services import attempts, exercises, lti
+
+    env = placed["env"]
+    key = KINDS["prune"].key(Tree.from_nested(AIMA), Conventions.from_dict({}))
+    env.platform.score_status = 503
+    with app.app_context():
+        alice = env.user("alice")
+        attempts.submit(alice, exercises.slot_exercise(alice, placed["assignment_id"], 1).id,
+                        key)
+    assert not env.platform.scores
+    env.platform.score_status = 200  # the LMS is back
+    client = app.test_client()
+    env.launch(client, env.member("teacher", [INSTRUCTOR]))
+    page = client.get(f"/lti/courses/{placed['course_id']}")
+    assert page.status_code == 200 and "Sync the roster" in page.get_data(as_text=True)
+    response = client.post(f"/lti/courses/{placed['course_id']}/resend",
+                           data={"csrf_token": csrf_from(page.get_data(as_text=True))})
+    assert response.status_code == 302
+    [scores] = env.platform.scores.values()
+    assert [s["scoreGiven"] for s in scores] == [pytest.approx(0.9)]
+    with app.app_context():  # the CLI's way, with nobody's permission to check
+        assert lti.resend(None, placed["course_id"]) == 1  # one student, one placed slot

@@ -1,0 +1,110 @@
+"""`grader lti ...`: the LMS connection (LTI 1.3) from the command line, for administrators."""
+
+from __future__ import annotations
+
+import click
+from flask import Flask
+from flask.cli import AppGroup
+
+lti = AppGroup("lti", help="LTI 1.3: register an LMS, print the tool's URLs, sync rosters.")
+
+
+def _fail(error: Exception) -> None:
+    raise click.ClickException(str(error))
+
+
+@lti.command("register")
+@click.option("--issuer", required=True, help="The platform's issuer (Canvas: "
+              "https://canvas.instructure.com; Moodle: the site's URL).")
+@click.option("--client-id", required=True, help="The client ID the LMS gave the tool.")
+@click.option("--deployment", "deployments", multiple=True, required=True,
+              help="A deployment ID (repeat for several).")
+@click.option("--login-url", required=True, help="The platform's OIDC authentication URL.")
+@click.option("--token-url", required=True, help="The platform's OAuth2 access token URL.")
+@click.option("--jwks-url", required=True, help="The platform's public keyset URL.")
+@click.option("--audience", help="The token audience, if the LMS names one (Brightspace).")
+def register(issuer: str, client_id: str, deployments: tuple[str, ...], login_url: str,
+             token_url: str, jwks_url: str, audience: str | None) -> None:
+    """Register a platform (an LMS) and its deployments."""
+    from grader.services import ServiceError
+    from grader.services import lti as service
+
+    try:
+        reg = service.register(None, issuer=issuer, client_id=client_id,
+                               auth_login_url=login_url, auth_token_url=token_url,
+                               key_set_url=jwks_url, deployment_ids=list(deployments),
+                               auth_audience=audience)
+    except ServiceError as error:
+        _fail(error)
+    click.echo(f"registered {reg.issuer} client {reg.client_id} (id {reg.id}), deployments "
+               f"{', '.join(d.deployment_id for d in reg.deployments)}")
+
+
+@lti.command("add-deployment")
+@click.argument("registration_id", type=int)
+@click.argument("deployment_id")
+def add_deployment(registration_id: int, deployment_id: str) -> None:
+    """Add a deployment ID to a registration."""
+    from grader.services import ServiceError
+    from grader.services import lti as service
+
+    try:
+        service.add_deployment(None, registration_id, deployment_id)
+    except ServiceError as error:
+        _fail(error)
+    click.echo(f"deployment {deployment_id} added")
+
+
+@lti.command("list")
+def list_registrations() -> None:
+    """The registered platforms: id, issuer, client ID, deployments."""
+    from grader.services import lti as service
+
+    for reg in service.registrations(None):
+        click.echo(f"{reg.id}\t{reg.issuer}\t{reg.client_id}\t"
+                   f"{','.join(d.deployment_id for d in reg.deployments)}")
+
+
+@lti.command("urls")
+@click.argument("base_url")
+def urls(base_url: str) -> None:
+    """The URLs to give the LMS, for the service at BASE_URL (https://grader.example.edu)."""
+    base = base_url.rstrip("/")
+    click.echo(f"login initiation:  {base}/lti/login")
+    click.echo(f"redirect / launch: {base}/lti/launch")
+    click.echo(f"deep linking:      {base}/lti/launch")
+    click.echo(f"public JWKS:       {base}/lti/jwks")
+
+
+@lti.command("sync")
+@click.argument("course_ref")
+def sync(course_ref: str) -> None:
+    """Add a course's LMS roster (Names and Role Provisioning Services)."""
+    from pylti1p3.exception import LtiException
+
+    from grader.services import ServiceError, courses
+    from grader.services import lti as service
+
+    try:
+        synced = service.sync_roster(None, courses.find_course(course_ref).id)
+    except (ServiceError, LtiException) as error:
+        _fail(error)
+    click.echo(f"{synced.members} members: {synced.added} added, {synced.updated} updated")
+
+
+@lti.command("resend")
+@click.argument("course_ref")
+def resend(course_ref: str) -> None:
+    """Queue every student's score of a course's LMS links again (after an LMS outage)."""
+    from grader.services import ServiceError, courses
+    from grader.services import lti as service
+
+    try:
+        count = service.resend(None, courses.find_course(course_ref).id)
+    except ServiceError as error:
+        _fail(error)
+    click.echo(f"{count} scores queued")
+
+
+def init_app(app: Flask) -> None:
+    app.cli.add_command(lti)

@@ -1,0 +1,80 @@
+"""Registering a platform: the CLI and the instructors' page; the tool's key pair."""
+
+from __future__ import annotations
+
+import re
+
+import sqlalchemy as sa
+
+from grader.extensions import db
+from grader.models import LtiKey, LtiRegistration
+
+PASSWORD = "correct horse battery"
+
+
+def log_in(app, email: str, role: str):
+    from grader.services import accounts
+
+    with app.app_context():
+        accounts.create_user(email, PASSWORD, role)
+    client = app.test_client()
+    page = client.get("/login").get_data(as_text=True)
+    token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page).group(1)
+    client.post("/login", data={"email": email, "password": PASSWORD, "csrf_token": token})
+    return client
+
+
+def test_cli_registers_lists_and_prints_the_urls(runner, app):
+    result = runner.invoke(args=[
+        "lti", "register", "--issuer", "https://canvas.instructure.com", "--client-id",
+        "10000000000001", "--deployment", "1:abc", "--deployment", "2:def", "--login-url",
+        "https://sso.canvaslms.com/api/lti/authorize_redirect", "--token-url",
+        "https://sso.canvaslms.com/login/oauth2/token", "--jwks-url",
+        "https://sso.canvaslms.com/api/lti/security/jwks"])
+    assert result.exit_code == 0, result.output
+    listed = runner.invoke(args=["lti", "list"]).output
+    assert "https://canvas.instructure.com\t10000000000001\t1:abc,2:def" in listed
+    again = runner.invoke(args=[
+        "lti", "register", "--issuer", "https://canvas.instructure.com", "--client-id",
+        "10000000000001", "--deployment", "x", "--login-url", "https://a.example/x",
+        "--token-url", "https://a.example/y", "--jwks-url", "https://a.example/z"])
+    assert again.exit_code != 0 and "already registered" in again.output
+    bad = runner.invoke(args=[
+        "lti", "register", "--issuer", "i", "--client-id", "c", "--deployment", "d",
+        "--login-url", "javascript:alert(1)", "--token-url", "https://a.example/y",
+        "--jwks-url", "https://a.example/z"])
+    assert bad.exit_code != 0 and "http(s) URL" in bad.output
+    urls = runner.invoke(args=["lti", "urls", "https://grader.uni.example/"]).output
+    assert "https://grader.uni.example/lti/login" in urls
+    assert "https://grader.uni.example/lti/jwks" in urls
+
+
+def test_instructors_register_on_the_page_and_students_may_not(app):
+    teacher = log_in(app, "prof@uni.example", "instructor")
+    page = teacher.get("/lti/registrations")
+    html = page.get_data(as_text=True)
+    assert page.status_code == 200 and "http://localhost/lti/login" in html
+    token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', html).group(1)
+    response = teacher.post("/lti/registrations", data={
+        "csrf_token": token, "issuer": "https://moodle.uni.example", "client_id": "abc123",
+        "deployment_ids": "1\n2\n", "auth_login_url": "https://moodle.uni.example/mod/lti/auth.php",
+        "auth_token_url": "https://moodle.uni.example/mod/lti/token.php",
+        "key_set_url": "https://moodle.uni.example/mod/lti/certs.php"})
+    assert response.status_code == 302
+    with app.app_context():
+        reg = db.session.scalar(sa.select(LtiRegistration))
+        assert reg.issuer == "https://moodle.uni.example"
+        assert sorted(d.deployment_id for d in reg.deployments) == ["1", "2"]
+    student = log_in(app, "kid@uni.example", "student")
+    assert student.get("/lti/registrations").status_code == 403
+
+
+def test_the_tool_key_is_made_once_and_published(app, client):
+    first = client.get("/lti/jwks").get_json()
+    second = client.get("/lti/jwks").get_json()
+    assert first == second and len(first["keys"]) == 1
+    key = first["keys"][0]
+    assert key["kty"] == "RSA" and key["alg"] == "RS256" and key["use"] == "sig" and key["kid"]
+    assert "d" not in key  # the public half only
+    with app.app_context():
+        assert db.session.scalar(sa.select(sa.func.count()).select_from(LtiKey)) == 1
