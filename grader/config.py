@@ -84,6 +84,9 @@ def load(instance: str | Path, overrides: Mapping[str, Any] | None = None,
         # How often a worker looks for expired leases and queued jobs without a message.
         "GRADER_SWEEP_SECONDS": float(environ.get("GRADER_SWEEP_SECONDS", 10)),
         "GRADER_REWAKE_SECONDS": float(environ.get("GRADER_REWAKE_SECONDS", 300)),
+        # Reverse proxies in front of the service whose X-Forwarded-* headers are trusted (0:
+        # none). Behind a TLS proxy set 1, so the LTI cookies are Secure with SameSite=None.
+        "GRADER_TRUSTED_PROXIES": int(environ.get("GRADER_TRUSTED_PROXIES", 0)),
         # Uploads per student and slot: "COUNT/SECONDS".
         "GRADER_UPLOAD_RATE": environ.get("GRADER_UPLOAD_RATE", "6/600"),
     }

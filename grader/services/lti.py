@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
+import requests
 import sqlalchemy as sa
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
@@ -70,7 +71,10 @@ DL_SETTINGS = "https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_setting
 SCORE_SCOPE = "https://purl.imsglobal.org/spec/lti-ags/scope/score"
 LINEITEM_SCOPE = "https://purl.imsglobal.org/spec/lti-ags/scope/lineitem"
 NRPS_SCOPE = "https://purl.imsglobal.org/spec/lti-nrps/scope/contextmembership.readonly"
-LAUNCH_DATA_SECONDS = 86_400
+# OIDC state and nonces, and validated launches (deep linking reads its launch back): a login
+# must finish, and an instructor place a link, within this; rows past it are deleted.
+LAUNCH_DATA_SECONDS = 7_200
+HTTP_TIMEOUT = (5, 20)  # seconds to connect, to read: every call to a platform
 NONCE_SECONDS = 86_400  # a nonce is kept at least as long as any id_token may live
 MAX_MEMBERS = 10_000  # NRPS: a platform's roster is read in pages up to this many members
 MAX_PAGES = 100
@@ -118,6 +122,21 @@ def tool_key() -> LtiKey:
 def jwks() -> dict[str, Any]:
     """The tool's public keys, as platforms fetch them to check what the tool signs."""
     return {"keys": [Registration.get_jwk(tool_key().public_pem)]}
+
+
+class _Http(requests.Session):
+    """requests, with a timeout on every call (pylti1p3 passes none: a platform that never
+    answers would hold a web worker or a queue worker for ever)."""
+
+    def request(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+        kwargs.setdefault("timeout", HTTP_TIMEOUT)
+        return super().request(*args, **kwargs)
+
+
+def http() -> requests.Session:
+    session = _Http()
+    session.headers["User-Agent"] = "alpha-beta-grader (LTI 1.3 tool)"
+    return session
 
 
 # -- pylti1p3's view of our registrations ------------------------------------------------------
@@ -195,8 +214,9 @@ class LaunchStorage(LaunchDataStorage):
         with writing() as session:
             session.execute(sa.delete(LtiLaunchData).where(
                 sa.or_(LtiLaunchData.key == key, LtiLaunchData.expires_at <= now)))
-            session.add(LtiLaunchData(key=key, value=value, expires_at=now + dt.timedelta(
-                seconds=exp or LAUNCH_DATA_SECONDS)))
+            seconds = min(exp or LAUNCH_DATA_SECONDS, LAUNCH_DATA_SECONDS)
+            session.add(LtiLaunchData(key=key, value=value,
+                                      expires_at=now + dt.timedelta(seconds=seconds)))
 
     def check_value(self, key: str) -> bool:
         return self.get_value(key) is not None
@@ -585,7 +605,7 @@ def _slot_scores(course_id: int, assignment_id: int, user_id: int) -> dict[int, 
 
 
 def _connector(reg: LtiRegistration) -> ServiceConnector:
-    return ServiceConnector(_registration(reg))
+    return ServiceConnector(_registration(reg), requests_session=http())
 
 
 def send_scores(user_id: int, slot_id: int) -> int:

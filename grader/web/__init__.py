@@ -8,6 +8,7 @@ import sqlalchemy as sa
 from flask import Flask, jsonify, render_template, request
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from grader.extensions import db, login_manager
 from grader.models import User
@@ -39,6 +40,11 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(instructor.bp)  # its API routes are on api.bp
     app.register_blueprint(engines.bp)  # engine uploads; its API routes are on api.bp too
     app.register_blueprint(lti.bp)  # LTI 1.3: launches from the LMS, grades back to it
+
+    proxies = app.config["GRADER_TRUSTED_PROXIES"]
+    if proxies:  # the client's scheme and host as the TLS proxy saw them (LTI URLs, cookies)
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies,  # type: ignore
+                                x_host=proxies, x_port=proxies)
 
     login_manager.login_view = "auth.login"
     login_manager.login_message_category = "info"

@@ -74,7 +74,8 @@ def login() -> Any:
 
 def _launch_message() -> FlaskMessageLaunch:
     message = FlaskMessageLaunch(FlaskRequest(), lti.ToolConf(),
-                                 launch_data_storage=lti.LaunchStorage())
+                                 launch_data_storage=lti.LaunchStorage(),
+                                 requests_session=lti.http())
     message.set_public_key_caching(lti.LaunchStorage(), JWKS_CACHE_SECONDS)
     return message
 

@@ -22,6 +22,7 @@ class Env:
     app: Any
     client: Any
     platform: Platform
+    last_login: Any = None
 
     def member(self, sub: str, roles: list[str] | None = None, name: str = "",
                email: str = "") -> Member:
@@ -30,27 +31,30 @@ class Env:
         self.platform.members.append(member)
         return member
 
-    def login(self, client: Any, member: Member, **claims: Any) -> dict[str, str]:
+    def login(self, client: Any, member: Member, base_url: str = "http://localhost",
+              **claims: Any) -> dict[str, str]:
         """Login initiation at the tool; the auth request it sends the browser to."""
         hint = f"hint-{member.sub}-{len(self.platform.pending)}"
         self.platform.pending[hint] = self.platform.launch_claims(member, **claims)
         response = client.post("/lti/login", data={
             "iss": self.platform.issuer, "login_hint": member.sub, "lti_message_hint": hint,
             "target_link_uri": LAUNCH_URL, "client_id": self.platform.client_id,
-            "lti_deployment_id": self.platform.deployment_id})
+            "lti_deployment_id": self.platform.deployment_id}, base_url=base_url)
+        self.last_login = response
         assert response.status_code == 302, response.get_data(as_text=True)
         location = response.headers["Location"]
         assert location.startswith(self.platform.base + "/auth?")
         return {k: v[0] for k, v in parse_qs(urlsplit(location).query).items()} | {
             "_url": location}
 
-    def launch(self, client: Any, member: Member, **claims: Any) -> Any:
+    def launch(self, client: Any, member: Member, base_url: str = "http://localhost",
+               **claims: Any) -> Any:
         """The whole launch as a browser makes it; the tool's answer to the POST."""
-        auth = self.login(client, member, **claims)
+        auth = self.login(client, member, base_url, **claims)
         page = requests.get(auth["_url"], timeout=10)
         assert page.status_code == 200, page.text
         fields = form_fields(page.text)
-        return client.post("/lti/launch", data=fields)
+        return client.post("/lti/launch", data=fields, base_url=base_url)
 
     def user(self, sub: str) -> User | None:
         import sqlalchemy as sa
@@ -70,7 +74,7 @@ def bench(app: Any, client: Any) -> Iterator[Env]:
 
     served = Served(Platform())
     platform = served.platform
-    platform.tool_redirect_uris = [LAUNCH_URL]
+    platform.tool_redirect_uris = [LAUNCH_URL, LAUNCH_URL.replace("http:", "https:")]
     with app.app_context():
         lti.register(None, issuer=platform.issuer, client_id=platform.client_id,
                      auth_login_url=f"{platform.base}/auth",

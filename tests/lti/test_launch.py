@@ -55,3 +55,50 @@ def test_a_platform_email_never_logs_into_an_existing_account(lti_env, app):
     assert lti_env.launch(lti_env.client, mallory).status_code == 302
     user = lti_env.user("mallory")
     assert user.id != admin.id and user.email.endswith("@lti.invalid")
+
+
+def test_over_https_the_lti_cookies_survive_a_cross_site_post(lti_env, app):
+    """pylti1p3's cookies (the OIDC state, its launch-storage session id) are SameSite=None and
+    Secure over HTTPS, so the browser sends them with the LMS's cross-site POST."""
+    alice = lti_env.member("alice", [LEARNER])
+    client = app.test_client()
+    response = lti_env.launch(client, alice, base_url="https://localhost")
+    assert response.status_code == 302
+    cookies = lti_env.last_login.headers.getlist("Set-Cookie")
+    named = {c.split("=", 1)[0]: c for c in cookies}
+    assert any(name.startswith("lti1p3-state-") for name in named)
+    assert "lti1p3-session-id" in named
+    for cookie in named.values():
+        assert "Secure" in cookie and "SameSite=None" in cookie and "HttpOnly" in cookie
+    assert lti_env.user("alice") is not None
+
+
+def test_behind_a_trusted_tls_proxy_the_urls_are_https(tmp_path, db_file, monkeypatch):
+    import re
+
+    from grader import create_app
+    from grader.services import accounts
+
+    monkeypatch.setenv("GRADER_INSTANCE_PATH", str(tmp_path / "instance2"))
+    config = {"TESTING": True, "SECRET_KEY": "x", "GRADER_TRUSTED_PROXIES": 1,
+              "SQLALCHEMY_DATABASE_URI": f"sqlite:///{db_file}",
+              "GRADER_ARGON2": {"time_cost": 1, "memory_cost": 1024, "parallelism": 1}}
+    proxied = create_app(config)
+    with proxied.app_context():
+        accounts.create_user("prof@uni.example", "correct horse battery", "instructor")
+    client = proxied.test_client()
+    base = "http://grader.uni.example"  # the proxy speaks plain HTTP to the service
+    forwarded = {"X-Forwarded-Proto": "https"}
+    page = client.get("/login", base_url=base, headers=forwarded).get_data(as_text=True)
+    token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page).group(1)
+    # Over https Flask-WTF also wants a same-site Referer: the proxy made the request secure.
+    client.post("/login", base_url=base, headers={
+        **forwarded, "Referer": "https://grader.uni.example/login"}, data={
+        "email": "prof@uni.example", "password": "correct horse battery", "csrf_token": token})
+    html = client.get("/lti/registrations", base_url=base,
+                      headers=forwarded).get_data(as_text=True)
+    assert "https://grader.uni.example/lti/login" in html
+    assert "https://grader.uni.example/lti/jwks" in html
+    # Without the header the same page gives the plain address: the header made the difference.
+    html = client.get("/lti/registrations", base_url=base).get_data(as_text=True)
+    assert "http://grader.uni.example/lti/login" in html
