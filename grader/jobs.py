@@ -54,8 +54,9 @@ def make_huey(app: Flask) -> Huey:
             from grader.services import tournaments
             tournaments.play(game_id, worker_id())
 
-    # A platform that is down gets the score later: each try sends the current score whole.
-    @huey.task(name="lti_passback", retries=5, retry_delay=60)
+    # Each try sends the current score whole; a refused one stays marked in the database and
+    # the sweep queues it again (services/lti.py), so the queue itself does not retry.
+    @huey.task(name="lti_passback")
     def lti_passback(user_id: int, slot_id: int) -> None:
         with app.app_context():
             from grader.services import lti
@@ -210,7 +211,7 @@ def _ref(submission_id: int) -> Any:
 
 def sweep_once(app: Flask) -> int:
     """Requeue what dead workers left, wake what the queue lost; the number woken."""
-    from grader.services import engines, tournaments
+    from grader.services import engines, lti, tournaments
 
     with app.app_context():
         woken = engines.sweep()
@@ -225,7 +226,14 @@ def sweep_once(app: Flask) -> int:
                 enqueue_game(game_id, priority=-5)
             except Exception:
                 log.exception("could not enqueue game %s", game_id)
-        return len(woken) + len(games)
+        scores = lti.due_passbacks()
+        for user_id, slot_id in scores:
+            try:
+                enqueue_passback(user_id, slot_id)
+            except Exception:
+                log.exception("could not enqueue the LTI score of user %s, slot %s", user_id,
+                              slot_id)
+        return len(woken) + len(games) + len(scores)
 
 
 def _sweep_forever(app: Flask, every: float) -> None:

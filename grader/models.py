@@ -455,6 +455,24 @@ class LtiResourceLink(Base):
     slot: Mapped[Slot | None] = relationship()
 
 
+class LtiPassback(Base):
+    """A student's score of a slot on its way to the LMS: marked in the transaction that changed
+    it (so a crash after the commit loses nothing), deleted once every platform took it; the
+    worker's sweep queues again what is still here after a while (a lost message, an outage)."""
+
+    __tablename__ = "lti_passback"
+    __table_args__ = (sa.UniqueConstraint("user_id", "slot_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(sa.ForeignKey("user.id", ondelete="CASCADE"))
+    slot_id: Mapped[int] = mapped_column(sa.ForeignKey("slot.id", ondelete="CASCADE"),
+                                         index=True)
+    marked_at: Mapped[dt.datetime]  # the latest change to send
+    enqueued_at: Mapped[dt.datetime] = mapped_column(index=True)  # the last wake-up sent
+    failures: Mapped[int] = mapped_column(default=0)
+    error: Mapped[str | None] = mapped_column(sa.Text)  # the platform's last refusal
+
+
 class LtiLaunchData(Base):
     """pylti1p3's launch data storage (OIDC nonces and state, validated launches), shared by
     every web process instead of the browser session, which a cross-site POST does not carry."""

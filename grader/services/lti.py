@@ -37,6 +37,7 @@ from pylti1p3.names_roles import NamesRolesProvisioningService
 from pylti1p3.registration import Registration
 from pylti1p3.service_connector import ServiceConnector
 from pylti1p3.tool_config.abstract import ToolConfAbstract
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 from grader.extensions import db
@@ -51,6 +52,7 @@ from grader.models import (
     LtiKey,
     LtiLaunchData,
     LtiNonce,
+    LtiPassback,
     LtiRegistration,
     LtiResourceLink,
     LtiUser,
@@ -79,6 +81,8 @@ NONCE_SECONDS = 86_400  # a nonce is kept at least as long as any id_token may l
 MAX_MEMBERS = 10_000  # NRPS: a platform's roster is read in pages up to this many members
 MAX_PAGES = 100
 _PENDING = "lti_passback"  # Session.info key: (user id, slot id) pairs to send after commit
+RESEND_SECONDS = 120  # the sweep queues a score again when it is still waiting after this
+MAX_FAILURES = 30  # refusals after which the sweep stops (about an hour); "resend" starts over
 _URL_MAX = 500
 
 
@@ -558,8 +562,8 @@ def deep_link_reply(user: User, message_launch: Any, course_id: int, choice: str
 # -- grade passback (AGS) ----------------------------------------------------------------------
 
 def passback_after_commit(session: Session, pairs: list[tuple[int, int | None]]) -> None:
-    """Sends these (student, slot) scores to the LMS once the caller's transaction commits,
-    for the slots placed in an LMS (nothing at all for courses without LTI)."""
+    """Marks these (student, slot) scores for the LMS in the caller's transaction, and queues
+    them once it commits; only slots placed in an LMS (nothing at all for other courses)."""
     slot_ids = {slot for _, slot in pairs if slot is not None}
     if not slot_ids:
         return
@@ -568,9 +572,36 @@ def passback_after_commit(session: Session, pairs: list[tuple[int, int | None]])
             sa.exists().where(LtiResourceLink.slot_id == Slot.id),
             sa.exists().where(LtiResourceLink.assignment_id == Slot.assignment_id,
                               LtiResourceLink.slot_id.is_(None))))))
-    wanted = {(user, slot) for user, slot in pairs if slot in placed}
-    if wanted:
-        session.info.setdefault(_PENDING, set()).update(wanted)
+    wanted = sorted({(user, slot) for user, slot in pairs if slot in placed})
+    if not wanted:
+        return
+    _mark(session, wanted, utcnow())
+    session.info.setdefault(_PENDING, set()).update(wanted)
+
+
+def _mark(session: Session, pairs: list[tuple[int, int]], now: dt.datetime) -> None:
+    """One row per (student, slot), inserted or brought up to date in one statement (two
+    concurrent transactions marking the same pair must not fail the student's request)."""
+    rows = [{"user_id": u, "slot_id": s, "marked_at": now, "enqueued_at": now, "failures": 0}
+            for u, s in pairs]
+    dialect = session.get_bind().dialect.name
+    if dialect in ("sqlite", "postgresql"):
+        insert = sqlite.insert if dialect == "sqlite" else postgresql.insert
+        for start in range(0, len(rows), 500):  # within SQLite's limit of bound parameters
+            statement = insert(LtiPassback).values(rows[start:start + 500])
+            session.execute(statement.on_conflict_do_update(
+                index_elements=["user_id", "slot_id"],
+                set_={"marked_at": statement.excluded.marked_at,
+                      "enqueued_at": statement.excluded.enqueued_at, "failures": 0,
+                      "error": None}))
+        return
+    for row in rows:  # other databases: read, then write, under the transaction's locks
+        found = session.scalar(sa.select(LtiPassback).where(
+            LtiPassback.user_id == row["user_id"], LtiPassback.slot_id == row["slot_id"]))
+        if found is None:
+            session.add(LtiPassback(**row))
+        else:
+            found.marked_at, found.enqueued_at, found.failures, found.error = now, now, 0, None
 
 
 @sa.event.listens_for(Session, "after_commit")
@@ -583,13 +614,29 @@ def _send_pending(session: Session) -> None:
     for user_id, slot_id in sorted(pending):
         try:
             jobs.enqueue_passback(user_id, slot_id)
-        except Exception:  # the grade stays here; a later change or a resend sends it
+        except Exception:  # the mark stays: the worker's sweep queues it again
             log.exception("could not enqueue the LTI score of user %s, slot %s", user_id, slot_id)
 
 
 @sa.event.listens_for(Session, "after_rollback")
 def _drop_pending(session: Session) -> None:
     session.info.pop(_PENDING, None)
+
+
+def due_passbacks(now: dt.datetime | None = None) -> list[tuple[int, int]]:
+    """Scores still waiting RESEND_SECONDS after their last wake-up (a lost message, a crash
+    after the commit, a platform that refused): for the worker's sweep to queue again."""
+    now = now or utcnow()
+    due = sa.and_(LtiPassback.enqueued_at < now - dt.timedelta(seconds=RESEND_SECONDS),
+                  LtiPassback.failures < MAX_FAILURES)
+    with writing() as session:
+        pairs = [tuple(row) for row in session.execute(
+            sa.select(LtiPassback.user_id, LtiPassback.slot_id).where(due).limit(1000))]
+        if pairs:
+            session.execute(sa.update(LtiPassback).where(
+                due, sa.tuple_(LtiPassback.user_id, LtiPassback.slot_id).in_(pairs))
+                .values(enqueued_at=now))
+    return pairs
 
 
 def _slot_scores(course_id: int, assignment_id: int, user_id: int) -> dict[int, float | None]:
@@ -612,9 +659,11 @@ def send_scores(user_id: int, slot_id: int) -> int:
     """Posts the student's current score to every LMS line item showing this slot (its own
     link, or its assignment's); the number sent. Raises when a platform refuses (the job
     retries); each score is the whole current value, so a retry or a late duplicate is harmless."""
+    mark = db.session.scalar(sa.select(LtiPassback.marked_at).where(
+        LtiPassback.user_id == user_id, LtiPassback.slot_id == slot_id))
     slot = db.session.get(Slot, slot_id)
-    if slot is None:
-        return 0
+    if mark is None or slot is None:
+        return 0  # already sent (a duplicate message), or the slot is gone
     links = list(db.session.execute(
         sa.select(LtiResourceLink, LtiContext, LtiUser.sub)
         .join(LtiContext, LtiResourceLink.context_id == LtiContext.id)
@@ -625,6 +674,7 @@ def send_scores(user_id: int, slot_id: int) -> int:
                               LtiResourceLink.slot_id.is_(None))))
         .order_by(LtiResourceLink.id)))
     if not links:
+        _sent(user_id, slot_id, mark)
         return 0
     scores = _slot_scores(slot.assignment.course_id, slot.assignment_id, user_id)
     sent = 0
@@ -644,8 +694,22 @@ def send_scores(user_id: int, slot_id: int) -> int:
         except Exception as error:  # one platform down does not stop the others
             failures.append(f"link {link.id}: {error}")
     if failures:
-        raise RuntimeError("LTI score passback failed: " + "; ".join(failures))
+        message = "LTI score passback failed: " + "; ".join(failures)
+        with writing() as session:
+            session.execute(sa.update(LtiPassback).where(
+                LtiPassback.user_id == user_id, LtiPassback.slot_id == slot_id)
+                .values(failures=LtiPassback.failures + 1, error=message[:2000]))
+        raise RuntimeError(message)
+    _sent(user_id, slot_id, mark)
     return sent
+
+
+def _sent(user_id: int, slot_id: int, mark: dt.datetime) -> None:
+    """Done with this mark; a newer one (a change while this was sending) stays for its job."""
+    with writing() as session:
+        session.execute(sa.delete(LtiPassback).where(
+            LtiPassback.user_id == user_id, LtiPassback.slot_id == slot_id,
+            LtiPassback.marked_at <= mark))
 
 
 def _post_score(link: LtiResourceLink, context: LtiContext, sub: str, given: float,
@@ -740,6 +804,22 @@ def sync_roster(actor: User | None, course_id: int) -> Synced:
                 added, updated = (added, updated + 1) if existed else (added + 1, updated)
             context.synced_at = utcnow()
     return Synced(added, updated, total)
+
+
+@dataclass(frozen=True)
+class Undelivered:
+    count: int
+    error: str | None  # the latest refusal
+
+
+def undelivered(course_id: int) -> Undelivered:
+    """Scores of the course the LMS refused so far (the course's LMS page shows them)."""
+    query = (sa.select(LtiPassback).join(Slot, LtiPassback.slot_id == Slot.id)
+             .join(Assignment, Slot.assignment_id == Assignment.id)
+             .where(Assignment.course_id == course_id, LtiPassback.failures > 0))
+    count = db.session.scalar(sa.select(sa.func.count()).select_from(query.subquery()))
+    latest = db.session.scalar(query.order_by(LtiPassback.marked_at.desc()).limit(1))
+    return Undelivered(count or 0, latest.error if latest else None)
 
 
 def course_contexts(actor: User, course_id: int) -> list[LtiContext]:

@@ -163,7 +163,7 @@ def registrations() -> Any:
 def course(course_id: int) -> Any:
     contexts = lti.course_contexts(current_user, course_id)
     return render_template("lti/course.html", contexts=contexts, course_id=course_id,
-                           form=ActionForm())
+                           form=ActionForm(), undelivered=lti.undelivered(course_id))
 
 
 @bp.post("/courses/<int:course_id>/sync")

@@ -13,9 +13,11 @@ import sqlalchemy as sa
 from lti_platform import INSTRUCTOR, LEARNER, TA, form_fields
 from lti_support import LAUNCH_URL
 
+from grader import jobs
 from grader.extensions import db
 from grader.gametree import KINDS, Conventions, Tree
-from grader.models import LtiContext, Membership, User
+from grader.models import LtiContext, LtiPassback, Membership, User
+from grader.services.transactions import writing
 
 AIMA = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
 CONTENT_ITEMS = "https://purl.imsglobal.org/spec/lti-dl/claim/content_items"
@@ -195,6 +197,52 @@ def test_a_platform_that_is_down_does_not_fail_the_attempt(placed, app):
         assert db.session.get(Attempt, submitted.attempt.id) is not None
     # The platform refused the score, and the attempt is stored all the same.
     assert env.platform.refused == 1 and not env.platform.scores
+    with app.app_context():  # the score stays marked, with the refusal, for the sweep
+        waiting = db.session.scalar(sa.select(LtiPassback))
+        assert waiting.failures == 1 and "503" in waiting.error
+    teacher = app.test_client()
+    env.launch(teacher, env.member("teacher", [INSTRUCTOR]))
+    page = teacher.get(f"/lti/courses/{placed['course_id']}").get_data(as_text=True)
+    assert "1 score(s) not delivered" in page and "503" in page
+    # The LMS is back; a while later the worker's sweep sends it, and the mark is gone.
+    env.platform.score_status = 200
+    with app.app_context():
+        db.session.execute(sa.update(LtiPassback).values(
+            enqueued_at=LtiPassback.enqueued_at - dt.timedelta(minutes=5)))
+        db.session.commit()
+    assert jobs.sweep_once(app) == 1
+    [scores] = env.platform.scores.values()
+    assert scores[-1]["scoreGiven"] == pytest.approx(0.9)
+    with app.app_context():
+        assert db.session.scalar(sa.select(sa.func.count()).select_from(LtiPassback)) == 0
+
+
+def test_a_crash_after_the_commit_loses_no_score(placed, app):
+    """The mark is written with the attempt; if the process dies before it queues the job,
+    the worker's sweep finds the mark and sends the score."""
+    from grader.services import attempts, exercises, lti
+
+    env = placed["env"]
+    alice_id = env.user("alice").id
+    key = KINDS["prune"].key(Tree.from_nested(AIMA), Conventions.from_dict({}))
+    with app.app_context():
+        alice = env.user("alice")
+        attempts.submit(alice, exercises.slot_exercise(alice, placed["assignment_id"], 1).id,
+                        key)
+    [url] = env.platform.scores
+    assert len(env.platform.scores.pop(url)) == 1  # sent at once; now a later change:
+    with app.app_context():
+        with writing() as session:
+            lti.passback_after_commit(session, [(alice_id, placed["slot_id"])])
+            session.info.pop("lti_passback")  # what a crash right after the commit loses
+        assert jobs.sweep_once(app) == 0  # not yet due: its message may still be on its way
+        db.session.execute(sa.update(LtiPassback).values(
+            enqueued_at=LtiPassback.enqueued_at - dt.timedelta(minutes=5)))
+        db.session.commit()
+    assert not env.platform.scores
+    assert jobs.sweep_once(app) == 1
+    assert [s["userId"] for s in next(iter(env.platform.scores.values()))] == ["alice"]
+    assert jobs.sweep_once(app) == 0  # delivered: nothing left to send
 
 
 def test_nrps_sync_adds_the_roster(lti_env, app):

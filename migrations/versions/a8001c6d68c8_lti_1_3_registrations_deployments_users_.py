@@ -1,8 +1,8 @@
-"""LTI 1.3 registrations, deployments, users, contexts, resource links, launch data, nonces
+"""LTI 1.3 registrations, deployments, users, contexts, resource links, score passbacks, launch data, nonces
 
-Revision ID: 64db363e48c3
+Revision ID: a8001c6d68c8
 Revises: 9aa616d658e0
-Create Date: 2026-11-22 13:30:51.630822
+Create Date: 2026-11-22 13:46:18.016993
 
 """
 from alembic import op
@@ -10,7 +10,7 @@ import sqlalchemy as sa
 
 
 # revision identifiers, used by Alembic.
-revision = '64db363e48c3'
+revision = 'a8001c6d68c8'
 down_revision = '9aa616d658e0'
 branch_labels = None
 depends_on = None
@@ -102,6 +102,23 @@ def upgrade():
     with op.batch_alter_table('lti_user', schema=None) as batch_op:
         batch_op.create_index(batch_op.f('ix_lti_user_user_id'), ['user_id'], unique=False)
 
+    op.create_table('lti_passback',
+    sa.Column('id', sa.Integer(), nullable=False),
+    sa.Column('user_id', sa.Integer(), nullable=False),
+    sa.Column('slot_id', sa.Integer(), nullable=False),
+    sa.Column('marked_at', sa.DateTime(), nullable=False),
+    sa.Column('enqueued_at', sa.DateTime(), nullable=False),
+    sa.Column('failures', sa.Integer(), nullable=False),
+    sa.Column('error', sa.Text(), nullable=True),
+    sa.ForeignKeyConstraint(['slot_id'], ['slot.id'], name=op.f('fk_lti_passback_slot_id_slot'), ondelete='CASCADE'),
+    sa.ForeignKeyConstraint(['user_id'], ['user.id'], name=op.f('fk_lti_passback_user_id_user'), ondelete='CASCADE'),
+    sa.PrimaryKeyConstraint('id', name=op.f('pk_lti_passback')),
+    sa.UniqueConstraint('user_id', 'slot_id', name=op.f('uq_lti_passback_user_id'))
+    )
+    with op.batch_alter_table('lti_passback', schema=None) as batch_op:
+        batch_op.create_index(batch_op.f('ix_lti_passback_enqueued_at'), ['enqueued_at'], unique=False)
+        batch_op.create_index(batch_op.f('ix_lti_passback_slot_id'), ['slot_id'], unique=False)
+
     op.create_table('lti_resource_link',
     sa.Column('id', sa.Integer(), nullable=False),
     sa.Column('context_id', sa.Integer(), nullable=False),
@@ -132,6 +149,11 @@ def downgrade():
         batch_op.drop_index(batch_op.f('ix_lti_resource_link_assignment_id'))
 
     op.drop_table('lti_resource_link')
+    with op.batch_alter_table('lti_passback', schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f('ix_lti_passback_slot_id'))
+        batch_op.drop_index(batch_op.f('ix_lti_passback_enqueued_at'))
+
+    op.drop_table('lti_passback')
     with op.batch_alter_table('lti_user', schema=None) as batch_op:
         batch_op.drop_index(batch_op.f('ix_lti_user_user_id'))
 
