@@ -514,6 +514,57 @@ def choices(user: User, course_id: int) -> list[Choice]:
     return out
 
 
+def _launch_context(message_launch: Any, course_id: int) -> LtiContext:
+    """The context of a deep-linking launch, if it opens `course_id`."""
+    claims = message_launch.get_launch_data()
+    context = _claim(claims, "context") or {}
+    found = db.session.scalar(sa.select(LtiContext).join(LtiRegistration).where(
+        LtiRegistration.issuer == claims.get("iss"),
+        LtiContext.context_id == str(context.get("id", ""))))
+    if found is None or found.course_id != course_id or not message_launch.is_deep_link_launch():
+        raise Forbidden("this deep-linking request is for another course")
+    return found
+
+
+def other_courses(user: User, course_id: int) -> list[Course]:
+    """Courses the instructor teaches here that this LMS course could open instead."""
+    from grader.services.staff import staff_courses
+
+    return [c for c, role in staff_courses(user) if role == INSTRUCTOR and c.id != course_id]
+
+
+def link_course(user: User, message_launch: Any, course_id: int, target_id: int) -> int:
+    """Makes the LMS course open an existing course here (one the instructor built before)
+    instead of the one its first launch made: members come along, and the made course goes
+    when it has no assignment. Refused once links are placed (they name its assignments)."""
+    from grader.services.staff import staff
+
+    staff(user, course_id, change=True)
+    staff(user, target_id, change=True)
+    context = _launch_context(message_launch, course_id)
+    with writing() as session:
+        context = session.get(LtiContext, context.id)
+        if session.scalar(sa.select(LtiResourceLink.id).where(
+                LtiResourceLink.context_id == context.id).limit(1)) is not None:
+            raise Conflict("links to this course are already placed in the LMS")
+        members = set(session.scalars(sa.select(Membership.user_id).where(
+            Membership.course_id == target_id)))
+        for membership in session.scalars(sa.select(Membership).where(
+                Membership.course_id == course_id)):
+            if membership.user_id not in members:
+                session.add(Membership(user_id=membership.user_id, course_id=target_id,
+                                       role=membership.role))
+        context.course_id = target_id
+        session.flush()
+        used = session.scalar(sa.select(Assignment.id).where(
+            Assignment.course_id == course_id).limit(1)) or session.scalar(
+            sa.select(LtiContext.id).where(LtiContext.course_id == course_id).limit(1))
+        if used is None:
+            session.execute(sa.delete(Membership).where(Membership.course_id == course_id))
+            session.execute(sa.delete(Course).where(Course.id == course_id))
+    return target_id
+
+
 class _Resource(DeepLinkResource):
     def to_dict(self) -> dict[str, object]:
         item = super().to_dict()
@@ -528,12 +579,7 @@ def deep_link_reply(user: User, message_launch: Any, course_id: int, choice: str
 
     staff(user, course_id, change=True)
     claims = message_launch.get_launch_data()
-    context = _claim(claims, "context") or {}
-    linked = db.session.scalar(sa.select(LtiContext.course_id).join(LtiRegistration).where(
-        LtiRegistration.issuer == claims.get("iss"),
-        LtiContext.context_id == str(context.get("id", ""))))
-    if linked != course_id or not message_launch.is_deep_link_launch():
-        raise Forbidden("this deep-linking request is for another course")
+    _launch_context(message_launch, course_id)
     match = re.fullmatch(r"a:(\d+)|s:(\d+):(\d+)", choice or "")
     if not match:
         raise Invalid("choose an assignment or an exercise")

@@ -133,7 +133,20 @@ def deep_link(course_id: int, launch_id: str) -> Any:
     _cached_launch(launch_id)  # still valid: otherwise say so before the instructor picks
     choices = lti.choices(current_user, course_id)
     return render_template("lti/deep_link.html", choices=choices, form=form,
-                           course_id=course_id, launch_id=launch_id)
+                           course_id=course_id, launch_id=launch_id,
+                           others=lti.other_courses(current_user, course_id))
+
+
+@bp.post("/deep-link/<int:course_id>/<launch_id>/course")
+@login_required
+def link_course(course_id: int, launch_id: str) -> Any:
+    """The LMS course opens an existing course here instead of the one its launch made."""
+    target = request.form.get("course_id", "")
+    if ActionForm().validate_on_submit() and target.isdigit():
+        course_id = lti.link_course(current_user, _cached_launch(launch_id), course_id,
+                                    int(target))
+        flash("This LMS course now opens that course.", "info")
+    return redirect(url_for("lti.deep_link", course_id=course_id, launch_id=launch_id))
 
 
 @bp.route("/registrations", methods=["GET", "POST"])

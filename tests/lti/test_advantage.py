@@ -331,3 +331,55 @@ def test_resend_queues_every_placed_score_again(placed, app):
     assert [s["scoreGiven"] for s in scores] == [pytest.approx(0.9)]
     with app.app_context():  # the CLI's way, with nobody's permission to check
         assert lti.resend(None, placed["course_id"]) == 1  # one student, one placed slot
+
+
+def test_an_lms_course_can_open_a_course_built_before(lti_env, app):
+    """The instructor prepared a course here; the LMS course's first launch made a new one;
+    on the deep-linking page they make the LMS course open theirs instead."""
+    from grader.models import Course
+    from grader.services import courses
+
+    env = lti_env
+    teacher = env.member("teacher", [INSTRUCTOR])
+    client = app.test_client()
+    env.launch(client, teacher)  # the first launch makes a course and logs the teacher in
+    made = course_of_context(app)
+    with app.app_context():
+        built = courses.create_course("Search 101 (prepared)").id
+        db.session.add(Membership(user_id=env.user("teacher").id, course_id=built,
+                                  role="instructor"))
+        db.session.commit()
+    assignment_id = make_assignment(app, built)
+    response = env.launch(client, teacher, message_type="LtiDeepLinkingRequest")
+    page = client.get(response.headers["Location"]).get_data(as_text=True)
+    assert "Search 101 (prepared)" in page and f"a:{assignment_id}" not in page
+    moved = client.post(response.headers["Location"] + "/course",
+                        data={"csrf_token": csrf_from(page), "course_id": str(built)})
+    assert moved.status_code == 302 and f"/lti/deep-link/{built}/" in moved.headers["Location"]
+    page = client.get(moved.headers["Location"]).get_data(as_text=True)
+    assert f"a:{assignment_id}" in page
+    with app.app_context():
+        assert course_of_context(app) == built
+        assert db.session.get(Course, made) is None  # the empty course it made is gone
+    # A student's launch now joins the prepared course.
+    env.launch(app.test_client(), env.member("alice", [LEARNER]))
+    with app.app_context():
+        assert db.session.scalar(sa.select(Membership.course_id).where(
+            Membership.user_id == env.user("alice").id)) == built
+
+
+def test_only_the_instructor_of_both_courses_may_relink(lti_env, app):
+    from grader.services import courses
+
+    env = lti_env
+    teacher = env.member("teacher", [INSTRUCTOR])
+    client = app.test_client()
+    env.launch(client, teacher)
+    with app.app_context():
+        foreign = courses.create_course("Someone else's").id
+    response = env.launch(client, teacher, message_type="LtiDeepLinkingRequest")
+    page = client.get(response.headers["Location"]).get_data(as_text=True)
+    assert "Someone else" not in page
+    refused = client.post(response.headers["Location"] + "/course",
+                          data={"csrf_token": csrf_from(page), "course_id": str(foreign)})
+    assert refused.status_code == 404  # a course you are not in does not exist
