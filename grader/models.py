@@ -376,6 +376,9 @@ class LtiRegistration(Base):
     auth_token_url: Mapped[str] = mapped_column(sa.String(500))  # OAuth2 client credentials
     key_set_url: Mapped[str] = mapped_column(sa.String(500))  # the platform's JWKS
     auth_audience: Mapped[str | None] = mapped_column(sa.String(500))  # else the token URL
+    # Accounts get the LMS's e-mail addresses (when free here) only if an administrator said the
+    # platform vouches for them (CLI --trust-emails); else addresses that receive no mail.
+    trust_emails: Mapped[bool] = mapped_column(default=False)
     created_by_id: Mapped[int | None] = mapped_column(
         sa.ForeignKey("user.id", ondelete="SET NULL"))
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)

@@ -23,8 +23,11 @@ def _fail(error: Exception) -> None:
 @click.option("--token-url", required=True, help="The platform's OAuth2 access token URL.")
 @click.option("--jwks-url", required=True, help="The platform's public keyset URL.")
 @click.option("--audience", help="The token audience, if the LMS names one (Brightspace).")
+@click.option("--trust-emails", is_flag=True,
+              help="New accounts take the LMS's e-mail addresses (when no account has them); "
+                   "only for the institution's own LMS, whose addresses are verified.")
 def register(issuer: str, client_id: str, deployments: tuple[str, ...], login_url: str,
-             token_url: str, jwks_url: str, audience: str | None) -> None:
+             token_url: str, jwks_url: str, audience: str | None, trust_emails: bool) -> None:
     """Register a platform (an LMS) and its deployments."""
     from grader.services import ServiceError
     from grader.services import lti as service
@@ -33,7 +36,7 @@ def register(issuer: str, client_id: str, deployments: tuple[str, ...], login_ur
         reg = service.register(None, issuer=issuer, client_id=client_id,
                                auth_login_url=login_url, auth_token_url=token_url,
                                key_set_url=jwks_url, deployment_ids=list(deployments),
-                               auth_audience=audience)
+                               auth_audience=audience, trust_emails=trust_emails)
     except ServiceError as error:
         _fail(error)
     click.echo(f"registered {reg.issuer} client {reg.client_id} (id {reg.id}), deployments "

@@ -245,17 +245,20 @@ def _text(value: str, what: str, limit: int = 255) -> str:
 
 def register(actor: User | None, *, issuer: str, client_id: str, auth_login_url: str,
              auth_token_url: str, key_set_url: str, deployment_ids: list[str],
-             auth_audience: str | None = None) -> LtiRegistration:
-    """A new platform registration with its deployments (an instructor, or the CLI: None)."""
+             auth_audience: str | None = None, trust_emails: bool = False) -> LtiRegistration:
+    """A new platform registration with its deployments (an instructor, or the CLI: None);
+    only the CLI (an administrator) may trust the platform's e-mail addresses."""
     if actor is not None and not actor.is_instructor:
         raise Forbidden("only instructors may register an LMS")
+    if actor is not None and trust_emails:
+        raise Forbidden("only an administrator (grader lti register) may trust its e-mails")
     reg = LtiRegistration(
         issuer=_text(issuer, "the issuer"), client_id=_text(client_id, "the client id"),
         auth_login_url=_url(auth_login_url, "the authentication request URL"),
         auth_token_url=_url(auth_token_url, "the access token URL"),
         key_set_url=_url(key_set_url, "the platform's JWKS URL"),
         auth_audience=_url(auth_audience, "the token audience") if auth_audience else None,
-        created_by_id=actor.id if actor else None)
+        trust_emails=trust_emails, created_by_id=actor.id if actor else None)
     ids = sorted({_text(d, "a deployment id") for d in deployment_ids if d.strip()})
     if not ids:
         raise Invalid("give at least one deployment id")
@@ -309,6 +312,7 @@ class Launched:
     slot_index: int | None  # the placed slot, if any
     deep_linking: bool
     launch_id: str
+    new_account: bool = False  # this launch made the account
 
 
 def validate(message_launch: Any) -> dict[str, Any]:
@@ -336,14 +340,16 @@ def _str(value: Any, limit: int = 255) -> str | None:
 
 
 def _email_for(session: Session, reg: LtiRegistration, sub: str, email: Any) -> str:
-    """The platform's e-mail if it is free here, else an address that cannot receive mail.
+    """The platform's e-mail if an administrator trusts the platform's addresses and no
+    account here has it, else an address that cannot receive mail.
 
     Never an existing account's: a platform asserting an address does not prove it owns the
-    account that has it here, so LTI identities get their own accounts.
+    account that has it here (any instructor may register a platform), so LTI identities get
+    their own accounts; a person links one to their account by logging in (`link_account`).
     """
     from grader.services.accounts import normalize_email
 
-    if isinstance(email, str):
+    if reg.trust_emails and isinstance(email, str):
         try:
             wanted = normalize_email(email)
         except Invalid:
@@ -399,20 +405,29 @@ def _context(session: Session, reg: LtiRegistration, deployment_id: str,
     return context
 
 
+def _service_url(value: Any) -> str | None:
+    """A service endpoint from a claim: an http(s) URL that fits, else nothing."""
+    if not isinstance(value, str):
+        return None
+    parts = urlsplit(value)
+    ok = parts.scheme in ("https", "http") and parts.netloc and len(value) <= _URL_MAX
+    return value if ok else None
+
+
 def _service_urls(context: LtiContext, claims: dict[str, Any]) -> str | None:
     """Keeps the context's AGS and NRPS endpoints; the launch's own line item URL."""
     ags = claims.get(AGS_CLAIM)
     lineitem = None
     if isinstance(ags, dict):
-        if isinstance(ags.get("lineitems"), str):
-            context.lineitems_url = ags["lineitems"][:_URL_MAX]
+        context.lineitems_url = _service_url(ags.get("lineitems")) or context.lineitems_url
         if isinstance(ags.get("scope"), list):
-            context.ags_scopes = [s for s in ags["scope"] if isinstance(s, str)][:10]
-        if isinstance(ags.get("lineitem"), str):
-            lineitem = ags["lineitem"][:_URL_MAX]
+            context.ags_scopes = [s for s in ags["scope"] if isinstance(s, str)
+                                  and len(s) <= 200][:10]
+        lineitem = _service_url(ags.get("lineitem"))
     nrps = claims.get(NRPS_CLAIM)
-    if isinstance(nrps, dict) and isinstance(nrps.get("context_memberships_url"), str):
-        context.memberships_url = nrps["context_memberships_url"][:_URL_MAX]
+    if isinstance(nrps, dict):
+        context.memberships_url = (_service_url(nrps.get("context_memberships_url"))
+                                   or context.memberships_url)
     return lineitem
 
 
@@ -455,6 +470,8 @@ def provision(claims: dict[str, Any], launch_id: str) -> Launched:
             session.flush()
         except sa.exc.IntegrityError:
             raise Invalid("LTI launch refused: this launch was already used (nonce)") from None
+        known = session.scalar(sa.select(LtiUser.id).where(
+            LtiUser.registration_id == reg.id, LtiUser.sub == sub)) is not None
         user = _user(session, reg, sub, claims.get("email"), claims.get("name"))
         role = course_role(_claim(claims, "roles") or [])
         context_claim = _claim(claims, "context")
@@ -484,8 +501,58 @@ def provision(claims: dict[str, Any], launch_id: str) -> Launched:
                 assignment_id = link.assignment_id
                 slot_index = link.slot.index if link.slot is not None else None
         result = Launched(user.id, context.course_id, role, assignment_id, slot_index,
-                          deep_linking, launch_id)
+                          deep_linking, launch_id, new_account=not known)
     return result
+
+
+# -- linking an LMS identity to an account made here before ---------------------------------
+
+_RANK = {STUDENT: 0, TA: 1, INSTRUCTOR: 2}
+
+
+def is_lti_account(user: User) -> bool:
+    """An account a launch made (no password of its own)."""
+    return user.password_hash is None and db.session.scalar(
+        sa.select(LtiUser.id).where(LtiUser.user_id == user.id).limit(1)) is not None
+
+
+def link_account(current: User, email: str, password: str) -> User:
+    """Moves the LMS identities of `current`, an account a launch made, to the account these
+    credentials open (proof of ownership): its course memberships come along (the higher role
+    where both have one) and the launch-made account goes. Only while it has no work of its
+    own (exercises, attempts, engine uploads), which cannot be merged."""
+    from grader.models import Attempt, Exercise, Submission
+    from grader.services.accounts import authenticate
+
+    if not is_lti_account(current):
+        raise Conflict("only an account made by an LMS launch can be linked")
+    target = authenticate(email, password)
+    if target is None or target.id == current.id:
+        raise Invalid("wrong e-mail or password")
+    if any(db.session.scalar(sa.select(column).where(owner == current.id).limit(1))
+           for column, owner in ((Exercise.id, Exercise.owner_id),
+                                 (Attempt.id, Attempt.user_id),
+                                 (Submission.id, Submission.owner_id))):
+        raise Conflict("this LMS account already has work here, so it cannot be merged")
+    with writing() as session:
+        session.execute(sa.update(LtiUser).where(LtiUser.user_id == current.id)
+                        .values(user_id=target.id))
+        theirs = {m.course_id: m for m in session.scalars(
+            sa.select(Membership).where(Membership.user_id == target.id))}
+        for membership in session.scalars(
+                sa.select(Membership).where(Membership.user_id == current.id)):
+            kept = theirs.get(membership.course_id)
+            if kept is None:
+                session.add(Membership(user_id=target.id, course_id=membership.course_id,
+                                       role=membership.role))
+            elif _RANK[membership.role] > _RANK.get(kept.role, 0):
+                kept.role = membership.role
+        target = session.get(User, target.id)
+        if not target.name and current.name:
+            target.name = current.name
+        session.execute(sa.delete(Membership).where(Membership.user_id == current.id))
+        session.execute(sa.delete(User).where(User.id == current.id))
+    return target
 
 
 # -- deep linking ------------------------------------------------------------------------------

@@ -13,9 +13,10 @@ from urllib.parse import urlsplit
 from flask import Blueprint, flash, jsonify, redirect, render_template, request, url_for
 from flask_login import current_user, login_required, login_user
 from flask_wtf import FlaskForm
+from markupsafe import Markup
 from pylti1p3.contrib.flask import FlaskMessageLaunch, FlaskOIDCLogin, FlaskRequest
 from pylti1p3.exception import LtiException, OIDCException
-from wtforms import StringField, TextAreaField
+from wtforms import EmailField, PasswordField, StringField, TextAreaField
 from wtforms.validators import DataRequired, Length, Optional
 
 from grader.extensions import csrf, db
@@ -41,6 +42,12 @@ class RegistrationForm(FlaskForm):
                               validators=[DataRequired(), Length(max=500)])
     auth_audience = StringField("Token audience (only if the LMS names one)",
                                 validators=[Optional(), Length(max=500)])
+
+
+class LinkAccountForm(FlaskForm):
+    email = EmailField("E-mail of your account here", validators=[DataRequired(),
+                                                                  Length(max=254)])
+    password = PasswordField("Its password", validators=[DataRequired(), Length(max=200)])
 
 
 def tool_urls() -> dict[str, str]:
@@ -93,6 +100,10 @@ def launch() -> Any:
         return _refused(str(error))
     launched = lti.provision(claims, message.get_launch_id())
     login_user(db.session.get(User, launched.user_id))
+    if launched.new_account:
+        flash(Markup('Welcome! Your LMS opened a new account here. Already have one? '
+                     '<a href="{}">Link it</a> before you start.').format(
+                         url_for("lti.account")), "info")
     if launched.deep_linking:
         return redirect(url_for("lti.deep_link", course_id=launched.course_id,
                                 launch_id=launched.launch_id))
@@ -134,7 +145,8 @@ def deep_link(course_id: int, launch_id: str) -> Any:
     choices = lti.choices(current_user, course_id)
     return render_template("lti/deep_link.html", choices=choices, form=form,
                            course_id=course_id, launch_id=launch_id,
-                           others=lti.other_courses(current_user, course_id))
+                           others=lti.other_courses(current_user, course_id),
+                           lti_account=lti.is_lti_account(current_user))
 
 
 @bp.post("/deep-link/<int:course_id>/<launch_id>/course")
@@ -200,3 +212,24 @@ def resend(course_id: int) -> Any:
         count = lti.resend(current_user, course_id)
         flash(f"{count} scores queued for the LMS gradebook.", "info")
     return redirect(url_for("lti.course", course_id=course_id))
+
+
+@bp.route("/account", methods=["GET", "POST"])
+@login_required
+def account() -> Any:
+    """Someone the LMS launched, who has an account here already, links the two by logging in
+    to it; from then on the LMS opens that account."""
+    if not lti.is_lti_account(current_user):
+        flash("This account is not one an LMS launch made.", "info")
+        return redirect(url_for("pages.dashboard"))
+    form = LinkAccountForm()
+    if form.validate_on_submit():
+        try:
+            user = lti.link_account(current_user, form.email.data, form.password.data)
+        except ServiceError as error:
+            flash(str(error), "error")
+        else:
+            login_user(user)
+            flash("Linked: the LMS now opens this account.", "info")
+            return redirect(url_for("pages.dashboard"))
+    return render_template("lti/account.html", form=form)

@@ -337,19 +337,29 @@ def test_an_lms_course_can_open_a_course_built_before(lti_env, app):
     """The instructor prepared a course here; the LMS course's first launch made a new one;
     on the deep-linking page they make the LMS course open theirs instead."""
     from grader.models import Course
-    from grader.services import courses
+    from grader.services import accounts, courses
 
     env = lti_env
+    with app.app_context():  # the instructor's own account here, and the course they built
+        prof = accounts.create_user("prof@uni.example", "correct horse battery", "instructor")
+        built = courses.create_course("Search 101 (prepared)", "prof@uni.example").id
+    assignment_id = make_assignment(app, built)
     teacher = env.member("teacher", [INSTRUCTOR])
     client = app.test_client()
-    env.launch(client, teacher)  # the first launch makes a course and logs the teacher in
+    env.launch(client, teacher)  # the first launch makes an account and a course
     made = course_of_context(app)
+    made_account = env.user("teacher").id
+    # They link the launch-made account to theirs, proving it with its password.
+    page = client.get("/lti/account").get_data(as_text=True)
+    linked = client.post("/lti/account", data={"csrf_token": csrf_from(page),
+                                               "email": "prof@uni.example",
+                                               "password": "correct horse battery"})
+    assert linked.status_code == 302
+    assert env.user("teacher").id == prof.id  # the LMS now opens the instructor's account
     with app.app_context():
-        built = courses.create_course("Search 101 (prepared)").id
-        db.session.add(Membership(user_id=env.user("teacher").id, course_id=built,
-                                  role="instructor"))
-        db.session.commit()
-    assignment_id = make_assignment(app, built)
+        assert db.session.get(User, made_account) is None
+        assert db.session.scalar(sa.select(Membership.role).where(
+            Membership.user_id == prof.id, Membership.course_id == made)) == "instructor"
     response = env.launch(client, teacher, message_type="LtiDeepLinkingRequest")
     page = client.get(response.headers["Location"]).get_data(as_text=True)
     assert "Search 101 (prepared)" in page and f"a:{assignment_id}" not in page

@@ -22,7 +22,9 @@ def test_a_launch_creates_the_student_and_the_course_membership(lti_env, app):
     response = lti_env.launch(lti_env.client, alice)
     assert response.status_code == 302
     user = lti_env.user("alice-sub")
-    assert user is not None and user.email == "alice@uni.example" and user.name == "Alice Liddell"
+    # The platform's e-mail is not taken on its word (see the trusted case below).
+    assert user is not None and user.name == "Alice Liddell"
+    assert user.email.endswith("@lti.invalid")
     role, course = membership_role(app, user.id)
     assert role == "student" and course == lti_env.platform.context_title
     # The launch logged the student in: the dashboard shows the LMS's course.
@@ -46,9 +48,25 @@ def test_roles_map_to_memberships_and_a_second_launch_reuses_the_account(lti_env
         assert db.session.scalar(sa.select(sa.func.count()).select_from(LtiContext)) == 1
 
 
+def trust_emails(app) -> None:
+    from grader.models import LtiRegistration
+
+    with app.app_context():  # what `grader lti register --trust-emails` stores
+        db.session.execute(sa.update(LtiRegistration).values(trust_emails=True))
+        db.session.commit()
+
+
+def test_a_trusted_platform_gives_its_email_addresses(lti_env, app):
+    trust_emails(app)
+    alice = lti_env.member("alice-sub", [LEARNER], "Alice Liddell", "Alice@Uni.Example")
+    lti_env.launch(lti_env.client, alice)
+    assert lti_env.user("alice-sub").email == "alice@uni.example"
+
+
 def test_a_platform_email_never_logs_into_an_existing_account(lti_env, app):
     from grader.services import accounts
 
+    trust_emails(app)
     with app.app_context():
         admin = accounts.create_user("boss@uni.example", "correct horse battery", "instructor")
     mallory = lti_env.member("mallory", [INSTRUCTOR], "Mallory", "boss@uni.example")
@@ -102,3 +120,13 @@ def test_behind_a_trusted_tls_proxy_the_urls_are_https(tmp_path, db_file, monkey
     # Without the header the same page gives the plain address: the header made the difference.
     html = client.get("/lti/registrations", base_url=base).get_data(as_text=True)
     assert "http://grader.uni.example/lti/login" in html
+
+
+def test_a_new_account_is_offered_the_link_to_an_existing_one(lti_env, app):
+    client = app.test_client()
+    response = lti_env.launch(client, lti_env.member("newbie", [LEARNER]))
+    page = client.get(response.headers["Location"]).get_data(as_text=True)
+    assert 'href="/lti/account"' in page  # the welcome message links the account page
+    again = lti_env.launch(client, lti_env.member("newbie", [LEARNER]))
+    assert 'href="/lti/account"' not in client.get(again.headers["Location"]).get_data(
+        as_text=True)

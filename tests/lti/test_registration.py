@@ -32,6 +32,8 @@ def test_cli_registers_lists_and_prints_the_urls(runner, app):
         "https://sso.canvaslms.com/login/oauth2/token", "--jwks-url",
         "https://sso.canvaslms.com/api/lti/security/jwks"])
     assert result.exit_code == 0, result.output
+    with app.app_context():
+        assert db.session.scalar(sa.select(LtiRegistration.trust_emails)) is False
     listed = runner.invoke(args=["lti", "list"]).output
     assert "https://canvas.instructure.com\t10000000000001\t1:abc,2:def" in listed
     again = runner.invoke(args=[
@@ -44,6 +46,15 @@ def test_cli_registers_lists_and_prints_the_urls(runner, app):
         "--login-url", "javascript:alert(1)", "--token-url", "https://a.example/y",
         "--jwks-url", "https://a.example/z"])
     assert bad.exit_code != 0 and "http(s) URL" in bad.output
+    trusted = runner.invoke(args=[
+        "lti", "register", "--issuer", "https://moodle.uni.example", "--client-id", "m1",
+        "--deployment", "1", "--login-url", "https://moodle.uni.example/mod/lti/auth.php",
+        "--token-url", "https://moodle.uni.example/mod/lti/token.php", "--jwks-url",
+        "https://moodle.uni.example/mod/lti/certs.php", "--trust-emails"])
+    assert trusted.exit_code == 0, trusted.output
+    with app.app_context():
+        assert db.session.scalar(sa.select(LtiRegistration.trust_emails).where(
+            LtiRegistration.client_id == "m1")) is True
     urls = runner.invoke(args=["lti", "urls", "https://grader.uni.example/"]).output
     assert "https://grader.uni.example/lti/login" in urls
     assert "https://grader.uni.example/lti/jwks" in urls
@@ -65,6 +76,19 @@ def test_instructors_register_on_the_page_and_students_may_not(app):
         reg = db.session.scalar(sa.select(LtiRegistration))
         assert reg.issuer == "https://moodle.uni.example"
         assert sorted(d.deployment_id for d in reg.deployments) == ["1", "2"]
+    from grader.services import Forbidden, lti
+
+    with app.app_context():  # an instructor cannot vouch for a platform's e-mail addresses
+        from grader.models import User
+        prof = db.session.scalar(sa.select(User).where(User.email == "prof@uni.example"))
+        try:
+            lti.register(prof, issuer="https://x.example", client_id="x", deployment_ids=["1"],
+                         auth_login_url="https://x.example/a", auth_token_url="https://x.example/t",
+                         key_set_url="https://x.example/k", trust_emails=True)
+        except Forbidden:
+            pass
+        else:
+            raise AssertionError("an instructor made a registration that trusts e-mails")
     student = log_in(app, "kid@uni.example", "student")
     assert student.get("/lti/registrations").status_code == 403
 

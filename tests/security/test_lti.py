@@ -9,6 +9,11 @@ import time
 from pathlib import Path
 
 import pytest
+import sqlalchemy as sa
+
+from grader.extensions import db
+from grader.models import Exercise, LtiUser, User
+from grader.services import Conflict, lti
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lti"))
 
@@ -125,3 +130,40 @@ def test_csrf_still_guards_the_other_lti_forms(app, path):
                                 "csrf_token": token})
     response = client.post(path, data={"issuer": "x"})
     assert response.status_code == 400 and "CSRF" in response.get_data(as_text=True)
+
+
+def _account_page(client):
+    import re
+
+    page = client.get("/lti/account").get_data(as_text=True)
+    return re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page).group(1)
+
+
+def test_linking_an_lms_account_needs_the_password_and_no_work(lti_env, app):
+    from grader.services import accounts
+
+    with app.app_context():
+        accounts.create_user("owner@uni.example", "correct horse battery", "student")
+    client = app.test_client()
+    lti_env.launch(client, lti_env.member("alice", [LEARNER]))
+    made = lti_env.user("alice").id
+    wrong = client.post("/lti/account", data={"csrf_token": _account_page(client),
+                                              "email": "owner@uni.example",
+                                              "password": "not the password"})
+    assert wrong.status_code == 200 and "wrong e-mail or password" in wrong.get_data(
+        as_text=True)
+    assert lti_env.user("alice").id == made
+    # An account with a password of its own (not made by a launch) links nothing.
+    with app.app_context():
+        owner = accounts.user_by_email("owner@uni.example")
+        assert not lti.is_lti_account(owner)
+        with pytest.raises(Conflict, match="only an account made by an LMS launch"):
+            lti.link_account(owner, "owner@uni.example", "correct horse battery")
+        # Once the launch-made account has work, it cannot be merged away.
+        db.session.add(Exercise(owner_id=made, kind="prune", tree=[[1, 2]], players=["max"],
+                                conventions={}))
+        db.session.commit()
+        with pytest.raises(Conflict, match="already has work"):
+            lti.link_account(db.session.get(User, made), "owner@uni.example",
+                             "correct horse battery")
+        assert db.session.scalar(sa.select(LtiUser.user_id).where(LtiUser.sub == "alice")) == made

@@ -1,8 +1,8 @@
 """LTI 1.3 registrations, deployments, users, contexts, resource links, score passbacks, launch data, nonces
 
-Revision ID: a8001c6d68c8
+Revision ID: 125661ffad23
 Revises: 9aa616d658e0
-Create Date: 2026-11-22 13:46:18.016993
+Create Date: 2026-11-22 13:54:00.034154
 
 """
 from alembic import op
@@ -10,7 +10,7 @@ import sqlalchemy as sa
 
 
 # revision identifiers, used by Alembic.
-revision = 'a8001c6d68c8'
+revision = '125661ffad23'
 down_revision = '9aa616d658e0'
 branch_labels = None
 depends_on = None
@@ -44,6 +44,7 @@ def upgrade():
     sa.Column('auth_token_url', sa.String(length=500), nullable=False),
     sa.Column('key_set_url', sa.String(length=500), nullable=False),
     sa.Column('auth_audience', sa.String(length=500), nullable=True),
+    sa.Column('trust_emails', sa.Boolean(), nullable=False),
     sa.Column('created_by_id', sa.Integer(), nullable=True),
     sa.Column('created_at', sa.DateTime(), nullable=False),
     sa.ForeignKeyConstraint(['created_by_id'], ['user.id'], name=op.f('fk_lti_registration_created_by_id_user'), ondelete='SET NULL'),
