@@ -667,9 +667,21 @@ def deep_link_reply(user: User, message_launch: Any, course_id: int, choice: str
                 .set_resource_id(resource_id).set_tag("alpha-beta-grader"))
     resource = (_Resource().set_url(launch_url).set_title(title[:200])
                 .set_custom_params(custom).set_lineitem(lineitem))
-    deep_link = message_launch.get_deep_link()
-    settings = claims.get(DL_SETTINGS) or {}
-    return settings["deep_link_return_url"], deep_link.get_response_jwt([resource])
+    return_url = _return_url((claims.get(DL_SETTINGS) or {}).get("deep_link_return_url"))
+    return return_url, message_launch.get_deep_link().get_response_jwt([resource])
+
+
+_HOST = re.compile(r"[A-Za-z0-9.-]+(:[0-9]{1,5})?")
+
+
+def _return_url(value: Any) -> str:
+    """The platform's deep-linking return URL, if it is a plain http(s) URL: it becomes a form's
+    action and, by its origin, the page's CSP `form-action`, which odd characters would widen."""
+    url = _service_url(value)
+    odd = url is None or re.search(r"[\s'\"<>;]", url)
+    if odd or not _HOST.fullmatch(urlsplit(url).netloc):
+        raise Invalid("the LMS sent no usable deep-linking return URL")
+    return url
 
 
 # -- grade passback (AGS) ----------------------------------------------------------------------
@@ -889,16 +901,10 @@ def sync_roster(actor: User | None, course_id: int) -> Synced:
                        "the LMS first")
     fetched: list[tuple[int, list[dict[str, Any]]]] = []
     for context in contexts:  # the platform is read before the write transaction starts
-        nrps = NamesRolesProvisioningService(_connector(context.registration), {
-            "context_memberships_url": context.memberships_url, "service_versions": ["2.0"]})
-        members: list[dict[str, Any]] = []
-        url: str | None = context.memberships_url
-        for _ in range(MAX_PAGES):
-            page, url = nrps.get_members_page(url)
-            members.extend(m for m in page if isinstance(m, dict))
-            if not url or len(members) >= MAX_MEMBERS:
-                break
-        fetched.append((context.id, members[:MAX_MEMBERS]))
+        try:
+            fetched.append((context.id, _members(context)))
+        except (LtiException, requests.RequestException, ValueError) as error:
+            raise Conflict(f"the LMS refused the roster request: {error}"[:500]) from error
     added = updated = total = 0
     with writing() as session:
         for context_id, members in fetched:
@@ -933,6 +939,20 @@ def undelivered(course_id: int) -> Undelivered:
     count = db.session.scalar(sa.select(sa.func.count()).select_from(query.subquery()))
     latest = db.session.scalar(query.order_by(LtiPassback.marked_at.desc()).limit(1))
     return Undelivered(count or 0, latest.error if latest else None)
+
+
+def _members(context: LtiContext) -> list[dict[str, Any]]:
+    """The LMS course's members from NRPS, following its pages, within bounds."""
+    nrps = NamesRolesProvisioningService(_connector(context.registration), {
+        "context_memberships_url": context.memberships_url, "service_versions": ["2.0"]})
+    members: list[dict[str, Any]] = []
+    url: str | None = context.memberships_url
+    for _ in range(MAX_PAGES):
+        page, url = nrps.get_members_page(url)
+        members.extend(m for m in page if isinstance(m, dict))
+        if not url or len(members) >= MAX_MEMBERS:
+            break
+    return members[:MAX_MEMBERS]
 
 
 def course_contexts(actor: User, course_id: int) -> list[LtiContext]:

@@ -197,8 +197,8 @@ def sync(course_id: int) -> Any:
     if ActionForm().validate_on_submit():
         try:
             synced = lti.sync_roster(current_user, course_id)
-        except LtiException as error:
-            flash(f"The LMS refused the roster request: {error}", "error")
+        except ServiceError as error:
+            flash(str(error), "error")
         else:
             flash(f"Roster synced: {synced.members} members, {synced.added} added, "
                   f"{synced.updated} updated.", "info")

@@ -88,7 +88,9 @@ class Platform:
     pending: dict[str, dict[str, Any]] = field(default_factory=dict)  # login_hint -> claims
     score_status: int = 200  # what the scores endpoint answers (a platform that is down: 503)
     refused: int = 0  # scores the endpoint refused
+    members_status: int = 200  # what the memberships endpoint answers
     tool_redirect_uris: list[str] = field(default_factory=list)
+    return_url: str = ""  # the deep-linking return URL it sends (default: its own endpoint)
 
     # -- what the platform signs ---------------------------------------------------------
 
@@ -115,7 +117,8 @@ class Platform:
                    "service_versions": ["2.0"]},
         }
         if message_type == "LtiDeepLinkingRequest":
-            claims[DL] = {"deep_link_return_url": f"{self.base}/deep_link_return",
+            claims[DL] = {"deep_link_return_url": self.return_url
+                          or f"{self.base}/deep_link_return",
                           "accept_types": ["ltiResourceLink"],
                           "accept_presentation_document_targets": ["window", "iframe"],
                           "accept_multiple": False, "data": "platform-opaque-data"}
@@ -249,6 +252,8 @@ class Platform:
         @app.get("/contexts/<context>/memberships")
         def memberships(context: str) -> Any:
             self.bearer(NRPS_SCOPE)
+            if self.members_status != 200:
+                abort(self.members_status)
             page = int(request.args.get("page", "0"))
             size = 2
             chunk = self.members[page * size:(page + 1) * size]

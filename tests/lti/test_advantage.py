@@ -264,6 +264,16 @@ def test_nrps_sync_adds_the_roster(lti_env, app):
     assert roles == {"Teacher": "instructor", "Bob": "student", "Carol": "student",
                      "Dave": "student", "Tina": "ta"}
     assert env.user("gone") is None
+    # An LMS that does not answer is a message, not an error page.
+    teacher_client = app.test_client()
+    env.launch(teacher_client, teacher)
+    page = teacher_client.get(f"/lti/courses/{course_id}").get_data(as_text=True)
+    env.platform.members_status = 503
+    answer = teacher_client.post(f"/lti/courses/{course_id}/sync", follow_redirects=True,
+                                 data={"csrf_token": csrf_from(page)})
+    assert answer.status_code == 200
+    assert "the LMS refused the roster request" in answer.get_data(as_text=True)
+    env.platform.members_status = 200
     # The page's button does the same, for the course's instructors only.
     client = app.test_client()
     env.launch(client, env.member("bob2", [LEARNER]))

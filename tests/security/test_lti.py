@@ -17,7 +17,7 @@ from grader.services import Conflict, lti
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lti"))
 
-from lti_platform import LEARNER, form_fields, new_key
+from lti_platform import INSTRUCTOR, LEARNER, form_fields, new_key
 from lti_support import bench
 
 
@@ -167,3 +167,30 @@ def test_linking_an_lms_account_needs_the_password_and_no_work(lti_env, app):
             lti.link_account(db.session.get(User, made), "owner@uni.example",
                              "correct horse battery")
         assert db.session.scalar(sa.select(LtiUser.user_id).where(LtiUser.sub == "alice")) == made
+
+
+@pytest.mark.parametrize("url", ["https://lms.example.edu *", "javascript:alert(1)",
+                                 "https://lms.example.edu/return' 'unsafe-inline"])
+def test_an_odd_deep_linking_return_url_is_refused(lti_env, app, url):
+    """It would become the form's action and widen the page's CSP form-action."""
+    from grader.models import Assignment, LtiContext
+
+    env = lti_env
+    env.platform.return_url = url
+    teacher = env.member("teacher", [INSTRUCTOR])
+    client = app.test_client()
+    response = env.launch(client, teacher, message_type="LtiDeepLinkingRequest")
+    with app.app_context():
+        course_id = db.session.scalar(sa.select(LtiContext.course_id))
+        assignment = Assignment(course_id=course_id, title="Homework")
+        db.session.add(assignment)
+        db.session.commit()
+        choice = f"a:{assignment.id}"
+    page = client.get(response.headers["Location"]).get_data(as_text=True)
+    import re
+
+    token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page).group(1)
+    reply = client.post(response.headers["Location"], data={"csrf_token": token,
+                                                            "choice": choice})
+    assert reply.status_code == 400
+    assert "no usable deep-linking return URL" in reply.get_data(as_text=True)
