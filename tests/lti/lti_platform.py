@@ -44,6 +44,10 @@ INSTRUCTOR = "http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor"
 TA = "http://purl.imsglobal.org/vocab/lis/v2/membership/Instructor#TeachingAssistant"
 
 
+# The platform's pages post their forms at once, as an LMS's do.
+AUTO_SUBMIT = "<script>document.forms[0].submit()</script>"
+
+
 def new_key() -> rsa.RSAPrivateKey:
     return rsa.generate_private_key(public_exponent=65537, key_size=2048)
 
@@ -187,7 +191,21 @@ class Platform:
             inputs = "".join(f'<input type="hidden" name="{k}" value="{html.escape(v)}">'
                              for k, v in fields.items())
             return (f'<form method="post" action="{html.escape(args["redirect_uri"])}">'
-                    f'{inputs}</form>')
+                    f'{inputs}</form>' + AUTO_SUBMIT)
+
+        @app.get("/start")
+        def start() -> Any:
+            """What the LMS's page does when a user clicks the tool: third-party login
+            initiation at the tool (`tool` and `hint` name the tool and a prepared launch)."""
+            hint = request.args["hint"]
+            fields = {"iss": self.issuer, "login_hint": self.pending[hint]["sub"],
+                      "lti_message_hint": hint, "client_id": self.client_id,
+                      "target_link_uri": request.args["tool"] + "/lti/launch",
+                      "lti_deployment_id": self.deployment_id}
+            inputs = "".join(f'<input type="hidden" name="{k}" value="{html.escape(v)}">'
+                             for k, v in fields.items())
+            action = html.escape(request.args["tool"] + "/lti/login")
+            return f'<form method="post" action="{action}">{inputs}</form>' + AUTO_SUBMIT
 
         @app.post("/token")
         def token() -> Any:
