@@ -55,7 +55,7 @@ def make_huey(app: Flask) -> Huey:
             tournaments.play(game_id, worker_id())
 
     # Each try sends the current score whole; a refused one stays marked in the database and
-    # the sweep queues it again (services/lti.py), so the queue itself does not retry.
+    # the sweep queues it again (services/lti/), so the queue itself does not retry.
     @huey.task(name="lti_passback")
     def lti_passback(user_id: int, slot_id: int) -> None:
         with app.app_context():
@@ -91,7 +91,7 @@ def enqueue_game(game_id: int, *, priority: int = 0) -> None:
 
 
 def enqueue_passback(user_id: int, slot_id: int) -> None:
-    """Send a student's score of a slot to the LMS (services/lti.py), after the commit."""
+    """Send a student's score of a slot to the LMS (services/lti/), after the commit."""
     queue().grader_tasks["lti_passback"](user_id, slot_id)
 
 

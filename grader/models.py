@@ -345,7 +345,7 @@ class TournamentGame(Base):
     white: Mapped[Submission] = relationship(foreign_keys=[white_id])
 
 
-# -- LTI 1.3: the course's LMS launches the service and receives its grades (services/lti.py) --
+# -- LTI 1.3: the course's LMS launches the service and receives its grades (services/lti/) --
 
 class LtiKey(Base):
     """The tool's RSA key pair, made once: it signs deep-linking replies and service tokens.

@@ -1,4 +1,4 @@
-"""LTI 1.3 endpoints (services/lti.py): OIDC login initiation, launch, the tool's JWKS, deep
+"""LTI 1.3 endpoints (services/lti/): OIDC login initiation, launch, the tool's JWKS, deep
 linking, platform registration and the course's LMS page.
 
 The login and launch POSTs come from the LMS, not from our pages: the platform's signed

@@ -1,0 +1,88 @@
+"""LTI 1.3 Advantage: the course's LMS launches this service and receives its grades.
+
+pylti1p3 does the protocol (OIDC login, the id_token's signature against the platform's JWKS,
+deployment and message checks, deep-linking replies, OAuth2 service tokens, AGS and NRPS); this
+package gives it what it reads from us (the registrations in the database, the tool's key pair,
+a launch data storage shared by every process) and turns a validated launch into accounts,
+course memberships and resource links. A launch proves who the user is and what role the
+platform gives them in its course, so the roles it provisions are legitimate.
+
+Grades go back through the queue (`lti_passback` in grader/jobs.py): a graded attempt, an
+engine result or a regrade marks (student, slot) pairs in its own transaction, a committed one
+queues them, and the job posts the credited score (late penalty applied) it reads then.
+
+Rooms: `tool` (what pylti1p3 reads: registrations, key pair, launch storage, HTTP), `launch`
+(provisioning, account linking), `deep_linking`, `passback` (AGS), `roster` (NRPS).
+"""
+
+from __future__ import annotations
+
+from grader.services.lti.deep_linking import (
+    Choice,
+    choices,
+    deep_link_reply,
+    link_course,
+    other_courses,
+)
+from grader.services.lti.launch import (
+    Launched,
+    is_lti_account,
+    link_account,
+    provision,
+    validate,
+)
+from grader.services.lti.passback import (
+    Undelivered,
+    due_passbacks,
+    passback_after_commit,
+    resend,
+    send_scores,
+    undelivered,
+)
+from grader.services.lti.roster import (
+    Synced,
+    course_contexts,
+    sync_roster,
+)
+from grader.services.lti.tool import (
+    LaunchStorage,
+    ToolConf,
+    add_deployment,
+    course_role,
+    http,
+    jwks,
+    register,
+    registrations,
+    tool_key,
+)
+
+__all__ = [
+    "Choice",
+    "LaunchStorage",
+    "Launched",
+    "Synced",
+    "ToolConf",
+    "Undelivered",
+    "add_deployment",
+    "choices",
+    "course_contexts",
+    "course_role",
+    "deep_link_reply",
+    "due_passbacks",
+    "http",
+    "is_lti_account",
+    "jwks",
+    "link_account",
+    "link_course",
+    "other_courses",
+    "passback_after_commit",
+    "provision",
+    "register",
+    "registrations",
+    "resend",
+    "send_scores",
+    "sync_roster",
+    "tool_key",
+    "undelivered",
+    "validate",
+]

@@ -1,0 +1,260 @@
+"""The tool's side of LTI 1.3 that pylti1p3 reads: the registered platforms and their
+deployments, the tool's key pair, the launch data storage, HTTP with timeouts; the roles."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+from urllib.parse import urlsplit
+
+import requests
+import sqlalchemy as sa
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import rsa
+from pylti1p3.deployment import Deployment
+from pylti1p3.launch_data_storage.base import LaunchDataStorage
+from pylti1p3.registration import Registration
+from pylti1p3.tool_config.abstract import ToolConfAbstract
+
+from grader.extensions import db
+from grader.models import (
+    INSTRUCTOR,
+    STUDENT,
+    TA,
+    LtiDeployment,
+    LtiKey,
+    LtiLaunchData,
+    LtiRegistration,
+    User,
+    utcnow,
+)
+from grader.services import Conflict, Forbidden, Invalid, NotFound
+from grader.services.transactions import writing
+
+CLAIM = "https://purl.imsglobal.org/spec/lti/claim/"
+AGS_CLAIM = "https://purl.imsglobal.org/spec/lti-ags/claim/endpoint"
+NRPS_CLAIM = "https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice"
+DL_SETTINGS = "https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings"
+SCORE_SCOPE = "https://purl.imsglobal.org/spec/lti-ags/scope/score"
+LINEITEM_SCOPE = "https://purl.imsglobal.org/spec/lti-ags/scope/lineitem"
+NRPS_SCOPE = "https://purl.imsglobal.org/spec/lti-nrps/scope/contextmembership.readonly"
+# OIDC state and nonces, and validated launches (deep linking reads its launch back): a login
+# must finish, and an instructor place a link, within this; rows past it are deleted.
+LAUNCH_DATA_SECONDS = 7_200
+HTTP_TIMEOUT = (5, 20)  # seconds to connect, to read: every call to a platform
+_URL_MAX = 500
+
+
+# -- roles -------------------------------------------------------------------------------------
+
+def course_role(roles: list[Any]) -> str:
+    """The membership role an LTI role list maps to: TeachingAssistant (LIS's sub-role of
+    Instructor, so checked first) -> TA; Instructor or Administrator -> instructor; else student."""
+    names = {str(r).rsplit("/", 1)[-1] for r in roles if isinstance(r, str)}
+    if any(n.endswith("#TeachingAssistant") or n == "TeachingAssistant" for n in names):
+        return TA
+    if names & {"membership#Instructor", "Instructor", "membership#Administrator",
+                "membership#ContentDeveloper"}:
+        return INSTRUCTOR
+    return STUDENT
+
+
+# -- the tool's key pair -----------------------------------------------------------------------
+
+def tool_key() -> LtiKey:
+    """The tool's key pair, generated on first use and kept in the database (every process
+    and worker signs with it); two processes racing to make it keep the first one stored."""
+    key = db.session.scalar(sa.select(LtiKey).order_by(LtiKey.id).limit(1))
+    if key is not None:
+        return key
+    private = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    private_pem = private.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+        serialization.NoEncryption()).decode()
+    public_pem = private.public_key().public_bytes(
+        serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo).decode()
+    kid = Registration.get_jwk(public_pem)["kid"]
+    try:
+        with writing() as session:
+            session.add(LtiKey(id=1, kid=kid, private_pem=private_pem, public_pem=public_pem))
+    except sa.exc.IntegrityError:
+        pass  # another process stored its key first: use that one
+    return db.session.scalar(sa.select(LtiKey).order_by(LtiKey.id).limit(1))
+
+
+def jwks() -> dict[str, Any]:
+    """The tool's public keys, as platforms fetch them to check what the tool signs."""
+    return {"keys": [Registration.get_jwk(tool_key().public_pem)]}
+
+
+class _Http(requests.Session):
+    """requests, with a timeout on every call (pylti1p3 passes none: a platform that never
+    answers would hold a web worker or a queue worker for ever)."""
+
+    def request(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+        kwargs.setdefault("timeout", HTTP_TIMEOUT)
+        return super().request(*args, **kwargs)
+
+
+def http() -> requests.Session:
+    session = _Http()
+    session.headers["User-Agent"] = "alpha-beta-grader (LTI 1.3 tool)"
+    return session
+
+
+# -- pylti1p3's view of our registrations ------------------------------------------------------
+
+def _registration(reg: LtiRegistration) -> Registration:
+    key = tool_key()
+    out = (Registration().set_issuer(reg.issuer).set_client_id(reg.client_id)
+           .set_auth_login_url(reg.auth_login_url).set_auth_token_url(reg.auth_token_url)
+           .set_key_set_url(reg.key_set_url).set_tool_private_key(key.private_pem)
+           .set_tool_public_key(key.public_pem))
+    if reg.auth_audience:
+        out.set_auth_audience(reg.auth_audience)
+    return out
+
+
+def _find_registration(iss: str, client_id: str | None) -> LtiRegistration | None:
+    query = sa.select(LtiRegistration).where(LtiRegistration.issuer == iss)
+    if client_id:
+        return db.session.scalar(query.where(LtiRegistration.client_id == client_id))
+    found = list(db.session.scalars(query.limit(2)))
+    return found[0] if len(found) == 1 else None  # no client id: only an unambiguous issuer
+
+
+class ToolConf(ToolConfAbstract):
+    """Registrations and deployments from the database; an issuer may have many client ids."""
+
+    def check_iss_has_one_client(self, iss: str) -> bool:
+        return False
+
+    def check_iss_has_many_clients(self, iss: str) -> bool:
+        return True
+
+    def find_registration_by_issuer(self, iss: str, *args: Any, **kwargs: Any) -> Any:
+        reg = _find_registration(iss, None)
+        return _registration(reg) if reg else None
+
+    def find_registration_by_params(self, iss: str, client_id: str | None, *args: Any,
+                                    **kwargs: Any) -> Any:
+        reg = _find_registration(iss, client_id)
+        return _registration(reg) if reg else None
+
+    def find_deployment(self, iss: str, deployment_id: str) -> Any:
+        return self.find_deployment_by_params(iss, deployment_id, None)
+
+    def find_deployment_by_params(self, iss: str, deployment_id: str, client_id: str | None,
+                                  *args: Any, **kwargs: Any) -> Any:
+        reg = _find_registration(iss, client_id)
+        if reg is None or not any(d.deployment_id == deployment_id for d in reg.deployments):
+            return None
+        return Deployment().set_deployment_id(deployment_id)
+
+
+class LaunchStorage(LaunchDataStorage):
+    """pylti1p3's launch data storage in the database: the OIDC nonce and state, and validated
+    launches, reach every web process (the browser session would not survive the LMS's
+    cross-site POST). Over HTTPS pylti1p3 also keys them by its own `lti1p3-session-id` cookie
+    (SameSite=None; Secure), as it recommends for launches inside an LMS."""
+
+    def get_session_cookie_name(self) -> str | None:
+        if self._request is None or not self._request.is_secure():
+            return None  # a plain-HTTP cookie with SameSite=None would be refused anyway
+        return super().get_session_cookie_name()
+
+    def can_set_keys_expiration(self) -> bool:
+        return True
+
+    def get_value(self, key: str) -> Any:
+        return db.session.scalar(sa.select(LtiLaunchData.value).where(
+            LtiLaunchData.key == self._prepare_key(key)[:255],
+            LtiLaunchData.expires_at > utcnow()))
+
+    def set_value(self, key: str, value: Any, exp: int | None = None) -> None:
+        key = self._prepare_key(key)[:255]
+        now = utcnow()
+        with writing() as session:
+            session.execute(sa.delete(LtiLaunchData).where(
+                sa.or_(LtiLaunchData.key == key, LtiLaunchData.expires_at <= now)))
+            seconds = min(exp or LAUNCH_DATA_SECONDS, LAUNCH_DATA_SECONDS)
+            session.add(LtiLaunchData(key=key, value=value,
+                                      expires_at=now + dt.timedelta(seconds=seconds)))
+
+    def check_value(self, key: str) -> bool:
+        return self.get_value(key) is not None
+
+
+# -- registering a platform --------------------------------------------------------------------
+
+def _url(value: str, what: str) -> str:
+    value = (value or "").strip()
+    parts = urlsplit(value)
+    if parts.scheme not in ("https", "http") or not parts.netloc or len(value) > _URL_MAX:
+        raise Invalid(f"{what} must be an http(s) URL of at most {_URL_MAX} characters")
+    return value
+
+
+def _text(value: str, what: str, limit: int = 255) -> str:
+    value = (value or "").strip()
+    if not value or len(value) > limit or any(ord(c) < 32 for c in value):
+        raise Invalid(f"{what} must be 1 to {limit} printable characters")
+    return value
+
+
+def register(actor: User | None, *, issuer: str, client_id: str, auth_login_url: str,
+             auth_token_url: str, key_set_url: str, deployment_ids: list[str],
+             auth_audience: str | None = None, trust_emails: bool = False) -> LtiRegistration:
+    """A new platform registration with its deployments (an instructor, or the CLI: None);
+    only the CLI (an administrator) may trust the platform's e-mail addresses."""
+    if actor is not None and not actor.is_instructor:
+        raise Forbidden("only instructors may register an LMS")
+    if actor is not None and trust_emails:
+        raise Forbidden("only an administrator (grader lti register) may trust its e-mails")
+    reg = LtiRegistration(
+        issuer=_text(issuer, "the issuer"), client_id=_text(client_id, "the client id"),
+        auth_login_url=_url(auth_login_url, "the authentication request URL"),
+        auth_token_url=_url(auth_token_url, "the access token URL"),
+        key_set_url=_url(key_set_url, "the platform's JWKS URL"),
+        auth_audience=_url(auth_audience, "the token audience") if auth_audience else None,
+        trust_emails=trust_emails, created_by_id=actor.id if actor else None)
+    ids = sorted({_text(d, "a deployment id") for d in deployment_ids if d.strip()})
+    if not ids:
+        raise Invalid("give at least one deployment id")
+    if len(ids) > 100:
+        raise Invalid("at most 100 deployment ids")
+    reg.deployments = [LtiDeployment(deployment_id=d) for d in ids]
+    try:
+        with writing() as session:
+            session.add(reg)
+    except sa.exc.IntegrityError:
+        raise Conflict(f"{reg.issuer} with client id {reg.client_id} is already registered") \
+            from None
+    return reg
+
+
+def add_deployment(actor: User | None, registration_id: int, deployment_id: str) -> None:
+    reg = _owned_registration(actor, registration_id)
+    deployment_id = _text(deployment_id, "the deployment id")
+    try:
+        with writing() as session:
+            session.add(LtiDeployment(registration_id=reg.id, deployment_id=deployment_id))
+    except sa.exc.IntegrityError:
+        raise Conflict("this deployment is already registered") from None
+
+
+def _owned_registration(actor: User | None, registration_id: int) -> LtiRegistration:
+    reg = db.session.get(LtiRegistration, registration_id)
+    if reg is None or (actor is not None and reg.created_by_id != actor.id):
+        raise NotFound("no such registration")
+    return reg
+
+
+def registrations(actor: User | None) -> list[LtiRegistration]:
+    """The registrations `actor` made (all of them for the CLI)."""
+    if actor is not None and not actor.is_instructor:
+        raise Forbidden("only instructors may register an LMS")
+    query = sa.select(LtiRegistration).order_by(LtiRegistration.id)
+    if actor is not None:
+        query = query.where(LtiRegistration.created_by_id == actor.id)
+    return list(db.session.scalars(query))
