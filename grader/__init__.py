@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 from flask import Flask
@@ -18,8 +17,11 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     app = Flask(__name__, instance_path=settings.instance_path(), instance_relative_config=True,
                 template_folder="web/templates", static_folder="web/static")
-    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+    settings.private_dir(app.instance_path)
     app.config.from_mapping(settings.load(app.instance_path, config))
+    database = settings.sqlite_file(app.config["SQLALCHEMY_DATABASE_URI"])
+    if database is not None:
+        settings.private_file(database)
     extensions.init_app(app)
     web.init_app(app)
     admin.init_app(app)

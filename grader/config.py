@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 import secrets
 from collections.abc import Mapping
@@ -31,6 +32,29 @@ def instance_path(environ: Mapping[str, str] = os.environ) -> str | None:
     return environ.get("GRADER_INSTANCE_PATH") or None
 
 
+def private_dir(path: str | Path) -> Path:
+    """A folder only this user may enter (0700): the instance, the uploads."""
+    path = Path(path)
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    path.chmod(0o700)
+    return path
+
+
+def private_file(path: str | Path) -> None:
+    """Creates the file empty if absent, and makes it readable by this user only (0600).
+    SQLite gives its -wal and -shm files the database file's permissions."""
+    os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))
+    os.chmod(path, 0o600)
+
+
+def sqlite_file(url: str) -> str | None:
+    """The file of a `sqlite:///PATH` URL (None for memory or another database)."""
+    prefix = "sqlite:///"
+    if not url.startswith(prefix) or url[len(prefix):] in ("", ":memory:"):
+        return None
+    return url[len(prefix):].split("?", 1)[0]
+
+
 def secret_key(instance: Path) -> str:
     """The key kept in the instance folder, created once; safe when two workers start together."""
     path = instance / "secret_key"
@@ -49,6 +73,9 @@ def load(instance: str | Path, overrides: Mapping[str, Any] | None = None,
     """The app's settings: defaults, then `GRADER_*` variables, then `overrides` (tests)."""
     instance = Path(instance)
     overrides = dict(overrides or {})
+    behind_https = _flag(environ.get("GRADER_BEHIND_HTTPS"))
+    secure_cookies = _flag(environ.get("GRADER_SECURE_COOKIES")) or behind_https
+    queue_url = environ.get("GRADER_QUEUE_URL", "")
     settings: dict[str, Any] = {
         "SQLALCHEMY_DATABASE_URI": environ.get("GRADER_DATABASE_URL")
         or f"sqlite:///{instance / 'grader.sqlite3'}",
@@ -56,10 +83,35 @@ def load(instance: str | Path, overrides: Mapping[str, Any] | None = None,
         "MAX_CONTENT_LENGTH": int(environ.get("GRADER_MAX_CONTENT_LENGTH", 64 * 1024)),
         "SESSION_COOKIE_HTTPONLY": True,
         "SESSION_COOKIE_SAMESITE": "Lax",
-        "SESSION_COOKIE_SECURE": _flag(environ.get("GRADER_SECURE_COOKIES")),
+        "SESSION_COOKIE_SECURE": secure_cookies,
         "REMEMBER_COOKIE_HTTPONLY": True,
         "REMEMBER_COOKIE_SAMESITE": "Lax",
-        "REMEMBER_COOKIE_SECURE": _flag(environ.get("GRADER_SECURE_COOKIES")),
+        "REMEMBER_COOKIE_SECURE": secure_cookies,
+        "REMEMBER_COOKIE_DURATION": dt.timedelta(days=14),
+        # Behind a TLS-terminating proxy: Secure cookies, HSTS, https:// links (invites).
+        "GRADER_BEHIND_HTTPS": behind_https,
+        "PREFERRED_URL_SCHEME": "https" if behind_https else "http",
+        # Login, sign-up and invite throttling (Flask-Limiter), shared by every worker: Redis
+        # when the queue is Redis, else a SQLite file in the instance folder.
+        "RATELIMIT_STORAGE_URI": queue_url if queue_url.startswith(("redis://", "rediss://"))
+        else f"sqlite:///{instance / 'ratelimits.sqlite3'}",
+        "RATELIMIT_STRATEGY": "fixed-window",
+        "RATELIMIT_HEADERS_ENABLED": True,
+        "RATELIMIT_KEY_PREFIX": "grader",
+        # Failed logins per account (e-mail typed) and per address; sign-ups per address.
+        "GRADER_LOGIN_LIMIT_ACCOUNT": environ.get("GRADER_LOGIN_LIMIT_ACCOUNT",
+                                                  "10 per 15 minutes"),
+        "GRADER_LOGIN_LIMIT_ADDRESS": environ.get("GRADER_LOGIN_LIMIT_ADDRESS",
+                                                  "50 per 15 minutes"),
+        "GRADER_SIGNUP_LIMIT": environ.get("GRADER_SIGNUP_LIMIT", "20 per hour"),
+        "GRADER_INVITE_DAYS": int(environ.get("GRADER_INVITE_DAYS") or 14),
+        # Invite links by e-mail (smtplib); without a host, instructors download them instead.
+        "GRADER_SMTP_HOST": environ.get("GRADER_SMTP_HOST", ""),
+        "GRADER_SMTP_PORT": int(environ.get("GRADER_SMTP_PORT") or 587),
+        "GRADER_SMTP_USER": environ.get("GRADER_SMTP_USER", ""),
+        "GRADER_SMTP_PASSWORD": environ.get("GRADER_SMTP_PASSWORD", ""),
+        "GRADER_SMTP_FROM": environ.get("GRADER_SMTP_FROM", "grader@localhost"),
+        "GRADER_SMTP_STARTTLS": _flag(environ.get("GRADER_SMTP_STARTTLS"), default=True),
         "WTF_CSRF_TIME_LIMIT": None,  # the token lives as long as the session
         "GRADER_SQLITE_BUSY_TIMEOUT_MS": int(environ.get("GRADER_SQLITE_BUSY_TIMEOUT_MS", 10_000)),
         # "IMMEDIATE" for write transactions; "DEFERRED" only to measure what it costs (bench/load).
@@ -75,7 +127,7 @@ def load(instance: str | Path, overrides: Mapping[str, Any] | None = None,
         # Engines (grader/jobs.py): the queue (empty: SQLite at instance/queue.sqlite;
         # redis://... for workers on several machines), where uploads are kept (shared by the
         # web and the workers), a suite forced on every engine slot (tests, benchmarks).
-        "GRADER_QUEUE_URL": environ.get("GRADER_QUEUE_URL", ""),
+        "GRADER_QUEUE_URL": queue_url,
         "GRADER_UPLOADS_DIR": environ.get("GRADER_UPLOADS_DIR") or str(instance / "uploads"),
         "GRADER_ENGINE_SUITE": environ.get("GRADER_ENGINE_SUITE", ""),
         "GRADER_SANDBOX": _flag(environ.get("GRADER_SANDBOX"), default=True),

@@ -1,4 +1,5 @@
-"""Extensions, created unbound and bound in `create_app`; the SQLite connection setup."""
+"""Extensions, created unbound and bound in `create_app` (the limiter lives in `ratelimits`);
+the SQLite connection setup."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from flask_sqlalchemy import SQLAlchemy
 from flask_wtf.csrf import CSRFProtect
 
 from grader.models import Base
+from grader.ratelimits import limiter
 
 # expire_on_commit=False: a view may read what a service just committed without a new transaction.
 db = SQLAlchemy(model_class=Base, session_options={"expire_on_commit": False})
@@ -52,6 +54,7 @@ def init_app(app: Flask) -> None:
     migrate.init_app(app, db, directory=app.config["GRADER_MIGRATIONS_DIR"])
     login_manager.init_app(app)
     csrf.init_app(app)
+    limiter.init_app(app)
     with app.app_context():
         engine = db.engine
         if engine.dialect.name == "sqlite":

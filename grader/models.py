@@ -48,8 +48,9 @@ class User(UserMixin, Base):
     name: Mapped[str | None] = mapped_column(sa.String(200))  # from a roster import
     password_hash: Mapped[str | None] = mapped_column(sa.String(255))
     role: Mapped[str] = mapped_column(sa.String(16), default=STUDENT)
-    # sha256 of the personal API token; the token itself is shown once and never stored.
-    api_token_hash: Mapped[str | None] = mapped_column(sa.String(64), unique=True)
+    # Part of every session and remember cookie (Flask-Login's alternative id): raising it
+    # (sign out, sign out everywhere, a new password) makes every earlier cookie worthless.
+    session_version: Mapped[int] = mapped_column(default=0, server_default="0")
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
 
     memberships: Mapped[list[Membership]] = relationship(back_populates="user")
@@ -57,6 +58,9 @@ class User(UserMixin, Base):
     @property
     def is_instructor(self) -> bool:
         return self.role == INSTRUCTOR
+
+    def get_id(self) -> str:
+        return f"{self.id}:{self.session_version}"
 
     def __repr__(self) -> str:
         return f"<User {self.email} {self.role}>"
@@ -85,10 +89,53 @@ class Membership(Base):
     course_id: Mapped[int] = mapped_column(
         sa.ForeignKey("course.id", ondelete="CASCADE"), index=True)
     role: Mapped[str] = mapped_column(sa.String(16), default=STUDENT)
+    # The name a roster gave this person in this course (never written to the account).
+    name: Mapped[str | None] = mapped_column(sa.String(200))
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
 
     user: Mapped[User] = relationship(back_populates="memberships")
     course: Mapped[Course] = relationship(back_populates="memberships")
+
+
+class ApiToken(Base):
+    """A personal API token: stored as its sha256 (the token is shown once), with an expiry."""
+
+    __tablename__ = "api_token"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(sa.ForeignKey("user.id", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(sa.String(100))
+    token_hash: Mapped[str] = mapped_column(sa.String(64), unique=True)
+    created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+    expires_at: Mapped[dt.datetime]
+    last_used_at: Mapped[dt.datetime | None]
+
+    user: Mapped[User] = relationship()
+
+
+class Invite(Base):
+    """A course's invitation of one account to a role: the only way to claim a roster entry
+    (set its first password) or to be given a staff role. Single use, expiring, stored hashed."""
+
+    __tablename__ = "invite"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    course_id: Mapped[int] = mapped_column(
+        sa.ForeignKey("course.id", ondelete="CASCADE"), index=True)
+    user_id: Mapped[int] = mapped_column(sa.ForeignKey("user.id", ondelete="CASCADE"), index=True)
+    role: Mapped[str] = mapped_column(sa.String(16), default=STUDENT)
+    # The link's token is an HMAC of this nonce under the secret key, so the instructor can
+    # download the links again; the database alone (a leak, a backup) holds no link.
+    nonce: Mapped[str] = mapped_column(sa.String(32))
+    token_hash: Mapped[str] = mapped_column(sa.String(64), unique=True)
+    created_by_id: Mapped[int | None] = mapped_column(
+        sa.ForeignKey("user.id", ondelete="SET NULL"))
+    created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+    expires_at: Mapped[dt.datetime]
+    accepted_at: Mapped[dt.datetime | None]
+
+    user: Mapped[User] = relationship(foreign_keys=[user_id])
+    course: Mapped[Course] = relationship()
 
 
 class Assignment(Base):

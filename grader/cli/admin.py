@@ -20,7 +20,7 @@ def _fail(error: Exception) -> None:
     raise click.ClickException(str(error))
 
 
-user = AppGroup("user", help="Accounts: create users, issue API tokens.")
+user = AppGroup("user", help="Accounts: create users, passwords, sessions, API tokens.")
 course = AppGroup("course", help="Courses and their members.")
 assignment = AppGroup("assignment", help="Assignments, built from exercises/presets/*.toml.")
 
@@ -34,7 +34,7 @@ def user_create(email: str, role: str, password: str | None) -> None:
     from grader.services import ServiceError, accounts
 
     shown = password is None
-    password = password or secrets.token_urlsafe(12)
+    password = password or secrets.token_urlsafe(15)
     try:
         created = accounts.create_user(email, password, role)
     except ServiceError as error:
@@ -44,33 +44,82 @@ def user_create(email: str, role: str, password: str | None) -> None:
         click.echo(f"password: {password}")
 
 
-@user.command("token")
-@click.argument("email")
-def user_token(email: str) -> None:
-    """Print a new personal API token (the previous one stops working)."""
+token = AppGroup("token", help="Personal API tokens: create (shown once), list, revoke.")
+user.add_command(token)
+
+
+def _user(email: str):
     from grader.services import accounts
 
     found = accounts.user_by_email(email)
     if found is None:
         _fail(LookupError(f"no user {email}"))
-    click.echo(accounts.issue_token(found.id))
+    return found
+
+
+@token.command("create")
+@click.argument("email")
+@click.option("--name", default="token", show_default=True, help="What uses it.")
+@click.option("--days", type=click.IntRange(1, 366), default=90, show_default=True,
+              help="Lifetime.")
+def token_create(email: str, name: str, days: int) -> None:
+    """Print a new personal API token (shown once; stored only as a hash)."""
+    from grader.services import ServiceError, accounts
+
+    try:
+        click.echo(accounts.issue_token(_user(email).id, name, days))
+    except ServiceError as error:
+        _fail(error)
+
+
+@token.command("list")
+@click.argument("email")
+def token_list(email: str) -> None:
+    """The account's live tokens: id, name, made, expires (never the tokens)."""
+    from grader.services import accounts
+
+    for found in accounts.list_tokens(_user(email).id):
+        click.echo(f"{found.id}\t{found.name}\t{found.created_at:%Y-%m-%d %H:%M}\t"
+                   f"{found.expires_at:%Y-%m-%d %H:%M}")
+
+
+@token.command("revoke")
+@click.argument("email")
+@click.argument("token_id", type=int)
+def token_revoke(email: str, token_id: int) -> None:
+    """Revoke one of the account's tokens (by the id `list` shows)."""
+    from grader.services import ServiceError, accounts
+
+    try:
+        found = accounts.revoke_token(_user(email).id, token_id)
+    except ServiceError as error:
+        _fail(error)
+    click.echo(f"revoked token {found.id} ({found.name}) of {email}")
 
 
 @user.command("password")
 @click.argument("email")
 @click.option("--password", prompt=True, hide_input=True, confirmation_prompt=True)
 def user_password(email: str, password: str) -> None:
-    """Set a user's password."""
+    """Set a user's password; every session and remember cookie of the account stops working."""
     from grader.services import ServiceError, accounts
 
-    found = accounts.user_by_email(email)
-    if found is None:
-        _fail(LookupError(f"no user {email}"))
+    found = _user(email)
     try:
         accounts.set_password(found.id, password)
     except ServiceError as error:
         _fail(error)
-    click.echo(f"password set for {found.email}")
+    click.echo(f"password set for {found.email}; every session of the account was signed out")
+
+
+@user.command("sign-out")
+@click.argument("email")
+def user_sign_out(email: str) -> None:
+    """Sign an account out everywhere (every session and remember cookie)."""
+    from grader.services import accounts
+
+    accounts.revoke_sessions(_user(email).id)
+    click.echo(f"{email} is signed out everywhere")
 
 
 @course.command("create")

@@ -223,10 +223,13 @@ def claim_slot(config: SandboxConfig, slots: int | None = None,
             except OSError:
                 handle.close()
                 continue
-            workdir = Path(tempfile.mkdtemp(prefix=f"grader-slot{number}-"))
-            workdir.chmod(0o755)  # the slot's user (bwrap) must reach what it binds
+            workdir = Path(tempfile.mkdtemp(prefix=f"grader-slot{number}-"))  # 0700
+            uid = config.uid(number)
+            if uid is not None:  # the slot's user (bwrap) must reach what it binds; nobody else
+                os.chown(workdir, -1, uid)
+                workdir.chmod(0o750)
             try:
-                yield Slot(number, config.uid(number), workdir)
+                yield Slot(number, uid, workdir)
             finally:
                 shutil.rmtree(workdir, ignore_errors=True)
                 handle.close()

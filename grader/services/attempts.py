@@ -11,7 +11,7 @@ from grader.extensions import db
 from grader.gametree import KINDS, Conventions, Grade, Tree, grade
 from grader.models import Assignment, Attempt, Exercise, Slot, User, iso_utc, utcnow
 from grader.services import Conflict, Forbidden, Invalid, NotFound, lti
-from grader.services.courses import taught_course_ids
+from grader.services.courses import member_slot_ids, taught_course_ids
 from grader.services.exercises import (
     attempt_stats,
     attempts_allowed,
@@ -79,7 +79,10 @@ def _visible(user: User) -> sa.ColumnElement[bool]:
     in_taught_course = Attempt.exercise_id.in_(
         sa.select(Exercise.id).join(Slot).join(Assignment).where(
             Assignment.course_id.in_(taught_course_ids(user))))
-    return sa.or_(Attempt.user_id == user.id, in_taught_course)
+    own = sa.and_(Attempt.user_id == user.id, Attempt.exercise_id.in_(
+        sa.select(Exercise.id).where(sa.or_(Exercise.slot_id.is_(None),
+                                            Exercise.slot_id.in_(member_slot_ids(user))))))
+    return sa.or_(own, in_taught_course)
 
 
 def get_attempt(user: User, attempt_id: int) -> Attempt:

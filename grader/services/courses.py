@@ -165,6 +165,18 @@ def memberships(user: User) -> list[Membership]:
         .options(sa.orm.joinedload(Membership.course)).order_by(Membership.course_id)))
 
 
+def member_course_ids(user: User) -> sa.Select:
+    """The ids of the courses this user is a member of (any role), as a subquery."""
+    return sa.select(Membership.course_id).where(Membership.user_id == user.id)
+
+
+def member_slot_ids(user: User) -> sa.Select:
+    """The ids of the slots of the user's courses: a removed student's work stays stored, but
+    they no longer read or answer it."""
+    return sa.select(Slot.id).join(Assignment).where(
+        Assignment.course_id.in_(member_course_ids(user)))
+
+
 def taught_course_ids(user: User) -> sa.Select:
     """The ids of the courses this user teaches or assists (TA), as a subquery."""
     return sa.select(Membership.course_id).where(
@@ -178,7 +190,7 @@ def _released(user: User) -> sa.ColumnElement[bool]:
 
 
 def assignments_for(user: User) -> list[Assignment]:
-    member_of = sa.select(Membership.course_id).where(Membership.user_id == user.id)
+    member_of = member_course_ids(user)
     return list(db.session.scalars(
         sa.select(Assignment).where(Assignment.course_id.in_(member_of), _released(user))
         .options(sa.orm.selectinload(Assignment.slots), sa.orm.joinedload(Assignment.course))
@@ -187,7 +199,7 @@ def assignments_for(user: User) -> list[Assignment]:
 
 def get_assignment(user: User, assignment_id: int) -> Assignment:
     """An assignment of one of the user's courses; NotFound otherwise."""
-    member_of = sa.select(Membership.course_id).where(Membership.user_id == user.id)
+    member_of = member_course_ids(user)
     assignment = db.session.scalar(
         sa.select(Assignment).where(Assignment.id == assignment_id,
                                     Assignment.course_id.in_(member_of), _released(user))

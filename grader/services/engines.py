@@ -42,7 +42,7 @@ from grader.models import (
     utcnow,
 )
 from grader.services import Conflict, Invalid, NotFound, ServiceError, lti, uploads
-from grader.services.courses import get_slot, taught_course_ids
+from grader.services.courses import get_slot, member_slot_ids, taught_course_ids
 from grader.services.lateness import slot_closes_at, slot_lateness
 from grader.services.staff import Staff, staff_for_slot
 from grader.services.transactions import writing
@@ -197,11 +197,13 @@ def wake(submission: Submission, *, priority: int | None = None) -> bool:
 def _visible(user: User) -> sa.ColumnElement[bool]:
     taught = Submission.slot_id.in_(sa.select(Slot.id).join(Assignment).where(
         Assignment.course_id.in_(taught_course_ids(user))))
-    return sa.or_(Submission.owner_id == user.id, taught)
+    own = sa.and_(Submission.owner_id == user.id, Submission.slot_id.in_(member_slot_ids(user)))
+    return sa.or_(own, taught)
 
 
 def get_submission(user: User, submission_id: int) -> Submission:
-    """The owner's, or one of a course the user teaches; NotFound for anyone else."""
+    """The owner's (while a member of its course), or one of a course the user teaches;
+    NotFound for anyone else."""
     found = db.session.scalar(sa.select(Submission).where(
         Submission.id == submission_id, _visible(user)).options(
         sa.orm.joinedload(Submission.slot).joinedload(Slot.assignment),

@@ -18,7 +18,7 @@ from grader.gametree import (
     generate,
     parse_leaves,
 )
-from grader.models import Assignment, Attempt, Exercise, Slot, User, iso_utc, utcnow
+from grader.models import Assignment, Attempt, Exercise, Membership, Slot, User, iso_utc, utcnow
 from grader.services import Forbidden, Invalid, NotFound
 from grader.services.courses import get_slot, taught_course_ids
 from grader.services.lateness import slot_closes_at
@@ -173,14 +173,18 @@ def new_variant(user: User, assignment_id: int, slot_index: int) -> Exercise:
 
 
 def get_exercise(user: User, exercise_id: int) -> Exercise:
-    """An exercise its owner or an instructor of its course may see; NotFound for anyone else."""
+    """An exercise its owner (while a member of its course) or its course's staff may see;
+    NotFound for anyone else."""
     # The slot and its assignment come along: limits, due dates and replay rules need them.
     exercise = db.session.get(Exercise, exercise_id, options=[
         sa.orm.joinedload(Exercise.slot).joinedload(Slot.assignment)])
     if exercise is None:
         raise NotFound("no such exercise")
-    if exercise.owner_id == user.id:
-        return exercise
+    if exercise.owner_id == user.id and (exercise.slot_id is None or db.session.scalar(
+            sa.select(Membership.id).where(
+                Membership.user_id == user.id,
+                Membership.course_id == exercise.slot.assignment.course_id))):
+        return exercise  # practice, or a variant of a course the owner is still a member of
     teaches = exercise.slot_id is not None and db.session.scalar(
         sa.select(Slot.id).join(Assignment).where(
             Slot.id == exercise.slot_id, Assignment.course_id.in_(taught_course_ids(user))))

@@ -166,8 +166,9 @@ def _safe(text: str) -> str:
     return "'" + text if text[:1] in ("=", "+", "-", "@") else text
 
 
-def display_name(user: User) -> str:
-    return user.name or user.email.split("@", 1)[0]
+def display_name(user: User, roster_name: str | None = None) -> str:
+    """The course roster's name for the person, else the account's, else the e-mail's user."""
+    return roster_name or user.name or user.email.split("@", 1)[0]
 
 
 def build(course_id: int) -> Gradebook:
@@ -183,9 +184,11 @@ def build(course_id: int) -> Gradebook:
     by_key: dict[tuple[int, int], list[GradedAttempt]] = defaultdict(list)
     for attempt in graded_attempts(course_id) + engine_attempts(course_id):
         by_key[(attempt.user_id, attempt.slot_id)].append(attempt)
+    names = dict(db.session.execute(sa.select(Membership.user_id, Membership.name)
+                                    .where(Membership.course_id == course_id)).all())
     rows = []
     for student in students(course_id):
-        row = Row(student.id, student.email, display_name(student))
+        row = Row(student.id, student.email, display_name(student, names.get(student.id)))
         for column in columns:
             points: float | None = None
             for slot_id, _, _ in column.slots:

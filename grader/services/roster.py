@@ -1,18 +1,29 @@
-"""Courses and rosters from the dashboard: creating a course, its join code, members and roles,
-a CSV import of students, removing a member (their attempts stay)."""
+"""Courses and rosters from the dashboard: creating a course, its join code, members and roles
+(staff roles through invites), a CSV import of students, removing a member (attempts stay)."""
 
 from __future__ import annotations
 
 import csv
 import datetime as dt
 import io
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import sqlalchemy as sa
 
 from grader.extensions import db
-from grader.models import COURSE_ROLES, INSTRUCTOR, STUDENT, Course, Membership, User, utcnow
-from grader.services import Conflict, Forbidden, Invalid, NotFound
+from grader.models import (
+    COURSE_ROLES,
+    INSTRUCTOR,
+    STAFF_ROLES,
+    STUDENT,
+    Course,
+    Invite,
+    Membership,
+    User,
+    utcnow,
+)
+from grader.services import Conflict, Forbidden, Invalid, NotFound, invites
 from grader.services.accounts import normalize_email
 from grader.services.courses import _join_code
 from grader.services.staff import Staff, staff
@@ -60,50 +71,89 @@ class Member:
     email: str
     name: str | None
     role: str
-    joined_at: dt.datetime
+    joined_at: dt.datetime | None
     has_password: bool
+    invited_as: str | None = None  # a pending invite's role
+    invite_expires_at: dt.datetime | None = None
 
 
 def roster(user: User, course_id: int) -> tuple[Staff, list[Member]]:
+    """The members, then the invited people who are not members yet (a pending staff role)."""
     who = staff(user, course_id)
+    pending = invites.pending(course_id)
     rows = db.session.execute(
         sa.select(User, Membership).join(Membership)
         .where(Membership.course_id == course_id)
         .order_by(Membership.role.desc(), User.email))
-    return who, [Member(u.id, u.email, u.name, m.role, m.created_at, u.password_hash is not None)
-                 for u, m in rows]
+    members = []
+    for u, m in rows:
+        found = pending.pop(u.id, None)
+        members.append(Member(u.id, u.email, m.name, m.role, m.created_at,
+                              u.password_hash is not None, found and found.role,
+                              found and found.expires_at))
+    members += [Member(i.user_id, i.user.email, None, "invited", None,
+                       i.user.password_hash is not None, i.role, i.expires_at)
+                for i in sorted(pending.values(), key=lambda i: i.user.email)]
+    return who, members
 
 
-def _enrol(session, course_id: int, email: str, role: str, name: str | None) -> str:
-    """Adds or updates one member; an unknown e-mail gets an account without a password, which
-    its owner claims by signing up with the course's join code. Returns what happened."""
+def _enrol(session, course_id: int, email: str, role: str, name: str | None,
+           actor_id: int) -> tuple[str, Invite | None]:
+    """Adds or updates one member; returns what happened and the invite to hand out, if any.
+
+    An unknown e-mail gets an account without a password that only its invite link claims.
+    A student role is given at once (it opens nothing but the course); a staff role only
+    through an invite the account accepts. The name belongs to this course's membership."""
     if role not in COURSE_ROLES:
         raise Invalid(f"role must be one of {', '.join(COURSE_ROLES)}, not {role!r}")
     email = normalize_email(email)
     user = session.scalar(sa.select(User).where(User.email == email))
     created = user is None
     if created:
-        user = User(email=email, role=STUDENT, name=name or None)
+        user = User(email=email, role=STUDENT)
         session.add(user)
         session.flush()
-    elif name and not user.name:
-        user.name = name
     membership = session.scalar(sa.select(Membership).where(
         Membership.user_id == user.id, Membership.course_id == course_id))
+    if membership is not None and name:
+        membership.name = name
+    if role != STUDENT:
+        if membership is not None and membership.role == role:
+            return "unchanged", None
+        return "invited", invites.invite(session, course_id, user, role, actor_id)
+    invites.withdraw(session, course_id, user.id)
     if membership is None:
-        session.add(Membership(user_id=user.id, course_id=course_id, role=role))
-        return "created" if created else "added"
-    if membership.role != role:
-        membership.role = role
-        return "updated"
-    return "unchanged"
+        session.add(Membership(user_id=user.id, course_id=course_id, role=STUDENT, name=name))
+        what = "created" if created else "added"
+    elif membership.role != STUDENT:
+        membership.role = STUDENT
+        what = "updated"
+    else:
+        what = "unchanged"
+    claim = (invites.invite(session, course_id, user, STUDENT, actor_id)
+             if user.password_hash is None else None)
+    return what, claim
+
+
+def _send(course_id: int, made: list[Invite], url: Callable[[str], str] | None) -> int:
+    if url is None:
+        return 0
+    return invites.send([invites.link_of(i) for i in made], db.session.get(Course, course_id),
+                        url)
 
 
 def add_member(user: User, course_id: int, email: str, role: str = STUDENT,
-               name: str | None = None) -> str:
+               name: str | None = None, url: Callable[[str], str] | None = None) -> str:
+    """Adds one person; `url` makes an invite's link (e-mailed when SMTP is configured)."""
     staff(user, course_id, change=True)
     with writing() as session:
-        return _enrol(session, course_id, email, role, (name or "").strip() or None)
+        what, made = _enrol(session, course_id, email, role, (name or "").strip() or None,
+                            user.id)
+    if made is not None and _send(course_id, [made], url):
+        what += ", invite e-mailed"
+    elif made is not None:
+        what += ", invite link to hand out (roster: download invite links)"
+    return what
 
 
 @dataclass
@@ -112,16 +162,22 @@ class ImportResult:
     added: int = 0
     updated: int = 0
     unchanged: int = 0
+    invited: int = 0
+    invites: int = 0
+    mailed: int = 0
     errors: list[str] = field(default_factory=list)
 
     @property
     def summary(self) -> str:
         text = (f"{self.created} new accounts, {self.added} existing accounts added, "
-                f"{self.updated} roles changed, {self.unchanged} already enrolled")
+                f"{self.updated} roles changed, {self.unchanged} already enrolled, "
+                f"{self.invited} invited to a staff role; {self.invites} invite links")
+        text += f" ({self.mailed} e-mailed)" if self.mailed else ""
         return text + (f"; {len(self.errors)} rows skipped" if self.errors else "")
 
 
-def import_students(user: User, course_id: int, text: str) -> ImportResult:
+def import_students(user: User, course_id: int, text: str,
+                    url: Callable[[str], str] | None = None) -> ImportResult:
     """Students from CSV: a header with `email` (and optionally `name`, `role`), or rows of
     `email[,name]`. Bad rows are reported and skipped; the rest is imported in one transaction."""
     staff(user, course_id, change=True)
@@ -141,30 +197,57 @@ def import_students(user: User, course_id: int, text: str) -> ImportResult:
     else:
         email_at, name_at, role_at, first_line = 0, 1, None, 1
     result = ImportResult()
+    made: list[Invite] = []
     with writing() as session:
         for number, row in enumerate(rows, start=first_line):
             def cell(at: int | None, row: list[str] = row) -> str:
-                return row[at].strip() if at is not None and at < len(row) else ""
+                return row[at].strip()[:200] if at is not None and at < len(row) else ""
             try:
                 with session.begin_nested():  # a bad row rolls back alone
-                    what = _enrol(session, course_id, cell(email_at),
-                                  cell(role_at).lower() or STUDENT, cell(name_at) or None)
+                    what, invite = _enrol(session, course_id, cell(email_at),
+                                          cell(role_at).lower() or STUDENT,
+                                          cell(name_at) or None, user.id)
             except (Invalid, sa.exc.IntegrityError) as error:
                 result.errors.append(f"line {number}: {error}")
                 continue
             setattr(result, what, getattr(result, what) + 1)
+            if invite is not None:
+                made.append(invite)
+    result.invites = len(made)
+    result.mailed = _send(course_id, made, url)
     return result
 
 
-def set_role(user: User, course_id: int, member_id: int, role: str) -> None:
+def invite_links(user: User, course_id: int, url: Callable[[str], str]) -> str:
+    """The course's pending invite links as CSV, one a person, to hand out (expired ones are
+    renewed); `url` makes a link from its token."""
+    staff(user, course_id, change=True)
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["email", "name", "role", "link", "expires_at"])
+    for link in invites.pending_links(course_id):
+        writer.writerow([link.email, link.name or "", link.role, url(link.token),
+                         f"{link.expires_at:%Y-%m-%d %H:%M}Z"])
+    return out.getvalue()
+
+
+def set_role(user: User, course_id: int, member_id: int, role: str) -> str:
     staff(user, course_id, change=True)
     if member_id == user.id and role != INSTRUCTOR:
         raise Conflict("you cannot remove your own instructor role")
     if role not in COURSE_ROLES:
         raise Invalid(f"role must be one of {', '.join(COURSE_ROLES)}")
     with writing() as session:
+        if role != STUDENT:  # a staff role only through an invite the account accepts
+            target = session.get(User, member_id)
+            if target is None or _membership(session, course_id, member_id).role == role:
+                return "unchanged"
+            invites.invite(session, course_id, target, role, user.id)
+            return "invited"
         membership = _membership(session, course_id, member_id)
+        invites.withdraw(session, course_id, member_id, STAFF_ROLES)
         membership.role = role
+    return "updated"
 
 
 def remove_member(user: User, course_id: int, member_id: int) -> str:
@@ -174,9 +257,17 @@ def remove_member(user: User, course_id: int, member_id: int) -> str:
     if member_id == user.id:
         raise Conflict("you cannot remove yourself from the course")
     with writing() as session:
-        membership = _membership(session, course_id, member_id)
+        membership = session.scalar(sa.select(Membership).where(
+            Membership.course_id == course_id, Membership.user_id == member_id))
+        invited = session.scalar(sa.select(Invite.id).where(
+            Invite.course_id == course_id, Invite.user_id == member_id,
+            Invite.accepted_at.is_(None)))
+        if membership is None and invited is None:
+            raise NotFound("no such member")
+        invites.withdraw(session, course_id, member_id)
         email = session.get(User, member_id).email
-        session.delete(membership)
+        if membership is not None:
+            session.delete(membership)
     return email
 
 

@@ -19,6 +19,7 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from grader.config import private_dir
 from grader.services import Invalid
 
 MAX_PY_BYTES = 256 << 10
@@ -135,14 +136,14 @@ def store(upload: CheckedUpload, folder: Path) -> tuple[Path, bool]:
     path = Path(folder) / upload.relative_path
     if path.is_file():
         return path, False
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=".upload-")
+    private_dir(folder)  # 0700: nobody else reads a student's engine
+    private_dir(path.parent)
+    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=".upload-")  # 0600
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(upload.data)
             handle.flush()
             os.fsync(handle.fileno())
-        os.chmod(temp, 0o644)
         os.replace(temp, path)
     except BaseException:
         Path(temp).unlink(missing_ok=True)

@@ -12,7 +12,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from grader.extensions import db, login_manager
 from grader.models import User
-from grader.services import Conflict, Forbidden, Invalid, NotFound, ServiceError
+from grader.services import Conflict, Forbidden, Invalid, NotFound, ServiceError, accounts
 from grader.web.openapi import RequestError, error_response
 
 STATUS = {Invalid: 400, Forbidden: 403, NotFound: 404, Conflict: 409}
@@ -50,8 +50,9 @@ def init_app(app: Flask) -> None:
     login_manager.login_message_category = "info"
 
     @login_manager.user_loader
-    def load_user(user_id: str) -> User | None:
-        return db.session.get(User, int(user_id)) if user_id.isdigit() else None
+    def load_user(alternative_id: str) -> User | None:
+        # `id:session_version`: a cookie from before a sign-out or a new password loads no one.
+        return accounts.user_for_session(alternative_id)
 
     @app.get("/healthz")
     def healthz() -> Any:
@@ -108,7 +109,7 @@ def init_app(app: Flask) -> None:
         headers.setdefault("Referrer-Policy", "same-origin")
         headers.setdefault("Cross-Origin-Opener-Policy", "same-origin")
         headers.setdefault("Permissions-Policy", "camera=(), microphone=(), geolocation=()")
-        if app.config["SESSION_COOKIE_SECURE"]:
+        if app.config["SESSION_COOKIE_SECURE"] or request.is_secure:
             headers.setdefault("Strict-Transport-Security", "max-age=31536000")
         if not request.path.startswith("/static/"):
             headers.setdefault("Cache-Control", "no-store")  # personal pages, earned solutions

@@ -17,7 +17,7 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, EqualTo, Length, NumberRange, Optional
 
 from grader.gametree import KINDS
-from grader.services.accounts import MIN_PASSWORD
+from grader.services.accounts import MAX_TOKEN_DAYS, MIN_PASSWORD, TOKEN_DAYS
 
 
 class ActionForm(FlaskForm):
@@ -36,6 +36,30 @@ class SignupForm(FlaskForm):
     confirm = PasswordField("Password again",
                             validators=[DataRequired(), EqualTo("password", "Passwords differ")])
     join_code = StringField("Course join code", validators=[DataRequired(), Length(max=32)])
+
+
+class ClaimForm(FlaskForm):
+    """An invite link's form for an account that has no password yet."""
+
+    password = PasswordField("Choose a password",
+                             validators=[DataRequired(), Length(min=MIN_PASSWORD)])
+    confirm = PasswordField("Password again",
+                            validators=[DataRequired(), EqualTo("password", "Passwords differ")])
+
+
+class PasswordForm(FlaskForm):
+    current = PasswordField("Current password", validators=[DataRequired()])
+    password = PasswordField("New password", validators=[DataRequired(),
+                                                         Length(min=MIN_PASSWORD)])
+    confirm = PasswordField("New password again",
+                            validators=[DataRequired(), EqualTo("password", "Passwords differ")])
+
+
+class TokenForm(FlaskForm):
+    name = StringField("Name (what uses it)", default="token",
+                       validators=[DataRequired(), Length(max=100)])
+    days = IntegerField("Lifetime in days", default=TOKEN_DAYS,
+                        validators=[DataRequired(), NumberRange(1, MAX_TOKEN_DAYS)])
 
 
 class JoinForm(FlaskForm):

@@ -121,7 +121,7 @@ def add_member(course_id: int) -> Any:
     staff(current_user, course_id, change=True)
     if form.validate_on_submit():
         what = roster.add_member(current_user, course_id, form.email.data, form.role.data,
-                                 form.name.data)
+                                 form.name.data, url=_invite_url)
         flash(f"{form.email.data}: {what}.", "info")
     else:
         _flash_errors(form)
@@ -138,11 +138,25 @@ def import_roster(course_id: int) -> Any:
     upload = request.files.get("csv_file")
     text = upload.read().decode("utf-8-sig", errors="replace") if upload and upload.filename \
         else form.csv_text.data or ""
-    result = roster.import_students(current_user, course_id, text)
+    result = roster.import_students(current_user, course_id, text, url=_invite_url)
     flash(f"Imported: {result.summary}.", "info")
     for error in result.errors[:20]:
         flash(error, "error")
     return _back("instructor.roster_page", course_id=course_id)
+
+
+def _invite_url(token: str) -> str:
+    return url_for("auth.invite", token=token, _external=True)
+
+
+@bp.post("/courses/<int:course_id>/roster/invites.csv")
+def invite_links(course_id: int) -> Any:
+    """Every pending invite link of the course, one a person, to hand out."""
+    staff(current_user, course_id, change=True)
+    if not RegradeForm().validate_on_submit():
+        return _back("instructor.roster_page", course_id=course_id)
+    return _csv(roster.invite_links(current_user, course_id, _invite_url),
+                f"invites-{course_id}.csv")
 
 
 @bp.post("/courses/<int:course_id>/roster/<int:user_id>/role")
@@ -150,8 +164,10 @@ def set_role(course_id: int, user_id: int) -> Any:
     form = RoleForm()
     staff(current_user, course_id, change=True)
     if form.validate_on_submit():
-        roster.set_role(current_user, course_id, user_id, form.role.data)
-        flash("Role changed.", "info")
+        what = roster.set_role(current_user, course_id, user_id, form.role.data)
+        flash({"invited": "Invited: the role is given when the account accepts its invite "
+                          "(download the invite links to hand it out).",
+               "unchanged": "The role was already so."}.get(what, "Role changed."), "info")
     return _back("instructor.roster_page", course_id=course_id)
 
 

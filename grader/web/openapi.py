@@ -176,7 +176,7 @@ class Api:
                 "schemas": defs.get("$defs", {}),
                 "securitySchemes": {
                     "bearer": {"type": "http", "scheme": "bearer",
-                               "description": "a personal token from `grader user token EMAIL`"},
+                               "description": "a personal token from the account page or `grader user token create EMAIL`"},
                     "session": {"type": "apiKey", "in": "cookie", "name": "session",
                                 "description": "the page's session; unsafe methods also need "
                                                "the X-CSRFToken header"},

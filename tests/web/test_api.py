@@ -10,6 +10,7 @@ import sqlalchemy as sa
 from grader.extensions import db
 from grader.gametree import KINDS, Conventions, Tree
 from grader.models import Attempt, Exercise
+from grader.services import accounts
 
 
 def key_for(exercise: dict) -> dict:
@@ -207,6 +208,10 @@ def test_authentication(client, factory, room):
                       headers={"Authorization": "Basic dXNlcjpwYXNz"}).status_code == 401
     old = factory.token("student@example.com")
     new = factory.token("student@example.com")
+    assert client.get("/api/me", headers=bearer(old)).status_code == 200  # until revoked
+    with factory.app.app_context():
+        user_id = accounts.user_by_email("student@example.com").id
+        accounts.revoke_token(user_id, accounts.list_tokens(user_id)[-1].id)  # the older one
     assert client.get("/api/me", headers=bearer(old)).status_code == 401
     me = client.get("/api/me", headers=bearer(new)).get_json()
     assert me["email"] == "student@example.com" and me["courses"][0]["name"] == "Search 101"

@@ -9,7 +9,7 @@ import sys
 import sqlalchemy as sa
 
 from grader.extensions import db
-from grader.models import Assignment, Course, Membership, User
+from grader.models import ApiToken, Assignment, Course, Membership
 
 
 def test_user_create_and_token(runner, app, client):
@@ -17,14 +17,14 @@ def test_user_create_and_token(runner, app, client):
     assert result.exit_code == 0, result.output
     assert "created instructor prof@example.com" in result.output
     assert "password: " in result.output
-    token = runner.invoke(args=["user", "token", "prof@example.com"]).output.strip()
+    token = runner.invoke(args=["user", "token", "create", "prof@example.com"]).output.strip()
     assert client.get("/api/me", headers={"Authorization": f"Bearer {token}"}).status_code == 200
     with app.app_context():
-        stored = db.session.scalar(sa.select(User.api_token_hash))
+        stored = db.session.scalar(sa.select(ApiToken.token_hash))
         assert stored and token not in stored
     again = runner.invoke(args=["user", "create", "prof@example.com"])
     assert again.exit_code != 0 and "already has an account" in again.output
-    assert runner.invoke(args=["user", "token", "nobody@example.com"]).exit_code != 0
+    assert runner.invoke(args=["user", "token", "create", "nobody@example.com"]).exit_code != 0
 
 
 def test_course_and_assignment_from_preset(runner, app):

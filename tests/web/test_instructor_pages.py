@@ -192,7 +192,12 @@ def test_roster_page_import_role_remove_and_join_code(client, app, teacher):
     assert "1 new accounts" in response.get_data(as_text=True)
     response = _post(client, f"{roster_page}/{teacher.ids[BOB]}/role", roster_page,
                      {"role": "ta"}, follow_redirects=True)
-    assert "Role changed" in response.get_data(as_text=True)
+    html = response.get_data(as_text=True)
+    assert "the role is given when the account accepts" in html and "invited as TA" in html
+    links = _post(client, f"{roster_page}/invites.csv", roster_page, {})
+    rows = {r["email"]: r for r in csv.DictReader(io.StringIO(links.get_data(as_text=True)))}
+    assert rows["zed@example.com"]["role"] == "student" and rows[BOB]["role"] == "ta"
+    assert "/invite/" in rows[BOB]["link"]
     response = _post(client, f"{roster_page}/{teacher.ids[ALICE]}/remove", roster_page, {},
                      follow_redirects=True)
     assert "attempts are kept" in response.get_data(as_text=True)

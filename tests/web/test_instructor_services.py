@@ -108,7 +108,8 @@ def test_join_code_regenerate_and_expire(app, room):
         with pytest.raises(Conflict, match="expired"):
             accounts.signup("late@example.com", "long enough pw", new)
         roster.expire_join_code(teacher, room.course_id, utcnow() + dt.timedelta(days=2))
-        assert accounts.signup("late@example.com", "long enough pw", new).email
+        accounts.signup("late@example.com", "long enough pw", new)
+        assert accounts.authenticate("late@example.com", "long enough pw") is not None
 
 
 def test_csv_import_creates_claimable_accounts_and_reports_bad_rows(app, room):
@@ -118,11 +119,12 @@ def test_csv_import_creates_claimable_accounts_and_reports_bad_rows(app, room):
         result = roster.import_students(user(TEACHER), room.course_id, text)
         assert (result.created, result.added, result.unchanged) == (2, 0, 1)
         assert len(result.errors) == 1 and "line 4" in result.errors[0]
-        assert user("grace@example.edu").name == "Hopper, Grace"
-        # The imported student claims the account by signing up with the join code.
-        claimed = accounts.signup("ada@example.edu", "a good password", room.join_code)
-        assert claimed.id == user("ada@example.edu").id
-        assert accounts.authenticate("ada@example.edu", "a good password") is not None
+        assert db.session.scalar(sa.select(Membership.name).where(
+            Membership.user_id == user("grace@example.edu").id)) == "Hopper, Grace"
+        # Signing up with the join code does not claim it (tests/security: only the invite).
+        accounts.signup("ada@example.edu", "a good password", room.join_code)
+        assert accounts.authenticate("ada@example.edu", "a good password") is None
+        assert result.invites == 2  # one link for each new account
         # Rows without a header: email[,name].
         again = roster.import_students(user(TEACHER), room.course_id, "linus@example.edu\n")
         assert again.created == 1
@@ -142,9 +144,10 @@ def test_removing_a_student_keeps_their_attempts(app, room):
 
 def test_roles_and_who_may_change_them(app, room):
     with app.app_context():
-        roster.set_role(user(TEACHER), room.course_id, room.ids[BOB], "ta")
+        # A staff role waits for the account to accept its invite (tests/security).
+        assert roster.set_role(user(TEACHER), room.course_id, room.ids[BOB], "ta") == "invited"
         assert db.session.scalar(sa.select(Membership.role).where(
-            Membership.user_id == room.ids[BOB])) == "ta"
+            Membership.user_id == room.ids[BOB])) == "student"
         with pytest.raises(Conflict):
             roster.set_role(user(TEACHER), room.course_id, room.ids[TEACHER], "ta")
         with pytest.raises(Forbidden):

@@ -1,0 +1,109 @@
+"""Flask-Limiter for the account routes, and a `limits` storage every gunicorn worker shares.
+
+With `GRADER_QUEUE_URL=redis://...` the counters live in Redis. Otherwise they live in a small
+SQLite file of the instance folder (`sqlite:///PATH`, registered below): the `limits` library
+ships no storage that separate processes on one machine share short of Redis, Memcached or
+MongoDB, and its memory storage counts per worker, which would multiply every limit.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+
+from flask import current_app, request
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
+from limits.storage import Storage
+
+limiter = Limiter(key_func=get_remote_address)
+
+
+class SQLiteStorage(Storage):
+    """Fixed-window counters in one SQLite table; each change is one IMMEDIATE transaction."""
+
+    STORAGE_SCHEME = ["sqlite"]  # noqa: RUF012 (the registry's own attribute)
+
+    def __init__(self, uri: str, wrap_exceptions: bool = False, **options: float | str | bool):
+        self.path = uri.removeprefix("sqlite:///")
+        with self._connect() as db:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("CREATE TABLE IF NOT EXISTS counter (key TEXT PRIMARY KEY, "
+                       "value INTEGER NOT NULL, expires_at REAL NOT NULL)")
+        super().__init__(uri, wrap_exceptions=wrap_exceptions, **options)
+
+    def _connect(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, timeout=10, isolation_level=None)
+        db.execute("PRAGMA busy_timeout=10000")
+        return db
+
+    @property
+    def base_exceptions(self) -> type[Exception]:
+        return sqlite3.Error
+
+    def incr(self, key: str, expiry: int, amount: int = 1) -> int:
+        now = time.time()
+        db = self._connect()
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            db.execute("DELETE FROM counter WHERE key = ? AND expires_at <= ?", (key, now))
+            db.execute("INSERT INTO counter (key, value, expires_at) VALUES (?, ?, ?) "
+                       "ON CONFLICT(key) DO UPDATE SET value = value + excluded.value",
+                       (key, amount, now + expiry))
+            value = db.execute("SELECT value FROM counter WHERE key = ?", (key,)).fetchone()[0]
+            db.execute("COMMIT")
+            return value
+        finally:
+            db.close()
+
+    def _row(self, key: str) -> tuple[int, float] | None:
+        db = self._connect()
+        try:
+            return db.execute("SELECT value, expires_at FROM counter WHERE key = ? "
+                              "AND expires_at > ?", (key, time.time())).fetchone()
+        finally:
+            db.close()
+
+    def get(self, key: str) -> int:
+        row = self._row(key)
+        return row[0] if row else 0
+
+    def get_expiry(self, key: str) -> float:
+        row = self._row(key)
+        return row[1] if row else time.time()
+
+    def check(self) -> bool:
+        try:
+            self._connect().close()
+        except sqlite3.Error:
+            return False
+        return True
+
+    def reset(self) -> int | None:
+        db = self._connect()
+        try:
+            return db.execute("DELETE FROM counter").rowcount
+        finally:
+            db.close()
+
+    def clear(self, key: str) -> None:
+        db = self._connect()
+        try:
+            db.execute("DELETE FROM counter WHERE key = ?", (key,))
+        finally:
+            db.close()
+
+
+def account_key() -> str:
+    """The account a login names (the e-mail typed), so that many addresses share its limit."""
+    return "account:" + (request.form.get("email") or "").strip().lower()[:254]
+
+
+def failed(response) -> bool:
+    """Only answers that did not sign anyone in count: a sign-in redirects."""
+    return response.status_code != 302
+
+
+def setting(name: str):
+    """A limit read from the app's settings when the request comes."""
+    return lambda: current_app.config[name]

@@ -1,0 +1,185 @@
+"""Invites: the only proof of ownership a roster entry or a staff role accepts.
+
+An instructor's roster add or import makes an account without a password; its owner claims it
+(sets the first password) only through a single-use, expiring invite link. A staff role (TA,
+instructor) is given only when the invited account accepts: signed in as itself when it already
+has a password, or by claiming it. Links go out by e-mail when `GRADER_SMTP_*` is configured;
+otherwise the instructor downloads them (CSV) and hands them out.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import hmac
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import sqlalchemy as sa
+from flask import current_app
+
+from grader.extensions import db
+from grader.models import STUDENT, Course, Invite, Membership, User, utcnow
+from grader.services import NotFound
+from grader.services.transactions import writing
+
+INVITE_DAYS = 14
+
+
+def _token(nonce: str) -> str:
+    key = current_app.config["SECRET_KEY"].encode()
+    return hmac.new(key, f"invite:{nonce}".encode(), hashlib.sha256).hexdigest()
+
+
+def _digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _lifetime() -> dt.timedelta:
+    return dt.timedelta(days=current_app.config.get("GRADER_INVITE_DAYS", INVITE_DAYS))
+
+
+def invite(session, course_id: int, user: User, role: str, actor_id: int | None) -> Invite:
+    """The pending invite of `user` to `role` in the course, made (or renewed) in `session`.
+
+    A live one is kept, so the links already handed out keep working; an invite to another
+    role in the same course is replaced."""
+    now = utcnow()
+    pending = session.scalars(sa.select(Invite).where(
+        Invite.course_id == course_id, Invite.user_id == user.id,
+        Invite.accepted_at.is_(None))).all()
+    for found in pending:
+        if found.role == role and found.expires_at > now:
+            return found
+        session.delete(found)
+    nonce = secrets.token_hex(16)
+    made = Invite(course_id=course_id, user=user, role=role, nonce=nonce,
+                  token_hash=_digest(_token(nonce)), created_by_id=actor_id, created_at=now,
+                  expires_at=now + _lifetime())
+    session.add(made)
+    return made
+
+
+def withdraw(session, course_id: int, user_id: int, roles: tuple[str, ...] | None = None) -> None:
+    """Deletes the user's pending invites to the course (of `roles`, or all)."""
+    query = sa.delete(Invite).where(Invite.course_id == course_id, Invite.user_id == user_id,
+                                    Invite.accepted_at.is_(None))
+    if roles is not None:
+        query = query.where(Invite.role.in_(roles))
+    session.execute(query)
+
+
+@dataclass(frozen=True)
+class Link:
+    email: str
+    name: str | None
+    role: str
+    token: str
+    expires_at: dt.datetime
+
+
+def link_of(found: Invite, name: str | None = None) -> Link:
+    return Link(found.user.email, name, found.role, _token(found.nonce), found.expires_at)
+
+
+def pending_links(course_id: int) -> list[Link]:
+    """Every pending invite of the course as a link, expired ones renewed (a new link)."""
+    now = utcnow()
+    with writing() as session:
+        found = session.execute(
+            sa.select(Invite, Membership.name).join(User, User.id == Invite.user_id)
+            .outerjoin(Membership, sa.and_(Membership.user_id == Invite.user_id,
+                                           Membership.course_id == Invite.course_id))
+            .where(Invite.course_id == course_id, Invite.accepted_at.is_(None))
+            .order_by(User.email)).all()
+        for row, _name in found:
+            if row.expires_at <= now:
+                row.nonce = secrets.token_hex(16)
+                row.token_hash = _digest(_token(row.nonce))
+                row.created_at, row.expires_at = now, now + _lifetime()
+    return [link_of(row, name) for row, name in found]
+
+
+def pending(course_id: int) -> dict[int, Invite]:
+    """The course's pending invites by user id (the roster page's status column)."""
+    rows = db.session.scalars(sa.select(Invite).where(
+        Invite.course_id == course_id, Invite.accepted_at.is_(None)))
+    return {row.user_id: row for row in rows}
+
+
+def by_token(token: str) -> Invite:
+    """The live invite this link names; NotFound for a used, expired or unknown one."""
+    found = db.session.scalar(sa.select(Invite).where(
+        Invite.token_hash == _digest(token or ""), Invite.accepted_at.is_(None),
+        Invite.expires_at > utcnow()).options(sa.orm.joinedload(Invite.user),
+                                              sa.orm.joinedload(Invite.course)))
+    if found is None:
+        raise NotFound("this invite link is not valid: it was used, it expired, or it was "
+                       "withdrawn. Ask your instructor for a new one.")
+    return found
+
+
+def accept(token: str, user: User | None, password: str | None = None) -> User:
+    """Accepts an invite: the membership gets the invite's role and the invite is used up.
+
+    An account without a password is claimed here (`password` sets it). An account with one
+    accepts only when signed in as itself (`user`), so that holding the link alone never takes
+    over an account that someone already uses."""
+    from grader.services import Forbidden, accounts
+
+    found = by_token(token)
+    owner = found.user
+    if owner.password_hash is None:
+        if password is None:
+            raise Forbidden("choose a password to claim this account")
+        accounts.check_password(password, owner.email)
+        password_hash = accounts.password_hash(password)
+    elif user is None or user.id != owner.id:
+        raise Forbidden(f"this invite is for {owner.email}: sign in as that account to accept")
+    else:
+        password_hash = None
+    with writing() as session:
+        # Used up under the write lock: a second use of the same link finds nothing.
+        claimed = session.execute(sa.update(Invite).where(
+            Invite.id == found.id, Invite.accepted_at.is_(None)).values(accepted_at=utcnow()))
+        if claimed.rowcount != 1:
+            raise NotFound("this invite link was just used")
+        account = session.get(User, owner.id)
+        if password_hash is not None:
+            if account.password_hash is not None:
+                raise NotFound("this account was just claimed")
+            account.password_hash = password_hash
+            account.session_version += 1
+        membership = session.scalar(sa.select(Membership).where(
+            Membership.user_id == owner.id, Membership.course_id == found.course_id))
+        if membership is None:
+            session.add(Membership(user_id=owner.id, course_id=found.course_id,
+                                   role=found.role))
+        else:
+            membership.role = found.role
+    return account
+
+
+def send(links: list[Link], course: Course, url: Callable[[str], str]) -> int:
+    """E-mails each link when SMTP is configured; returns how many were sent."""
+    from grader.services import mail
+
+    if not links or not mail.configured():
+        return 0
+    sent = 0
+    for link in links:
+        role = {"ta": "a TA", "instructor": "an instructor"}.get(link.role, "a student")
+        body = (f"You are invited to {course.name} on Alpha-Beta Grader as {role}.\n\n"
+                f"Open this link to accept (it works once, until "
+                f"{link.expires_at:%Y-%m-%d %H:%M} UTC):\n\n{url(link.token)}\n")
+        if mail.send(link.email, f"Invitation: {course.name}", body):
+            sent += 1
+    return sent
+
+
+def role_pending(course_id: int, user_id: int) -> str | None:
+    """The staff role a user was invited to and has not accepted yet, if any."""
+    return db.session.scalar(sa.select(Invite.role).where(
+        Invite.course_id == course_id, Invite.user_id == user_id, Invite.accepted_at.is_(None),
+        Invite.role != STUDENT))
