@@ -16,6 +16,8 @@ from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from limits.storage import Storage
 
+from grader.config import private_file
+
 limiter = Limiter(key_func=get_remote_address)
 
 
@@ -26,6 +28,7 @@ class SQLiteStorage(Storage):
 
     def __init__(self, uri: str, wrap_exceptions: bool = False, **options: float | str | bool):
         self.path = uri.removeprefix("sqlite:///")
+        private_file(self.path)
         with self._connect() as db:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("CREATE TABLE IF NOT EXISTS counter (key TEXT PRIMARY KEY, "

@@ -40,11 +40,14 @@ def _sign_in(user: Any, remember: bool = False) -> None:
     login_user(user, remember=remember)
 
 
+THROTTLED = "Too many failed tries: wait a while (see Retry-After), then try again."
+
+
 @bp.route("/login", methods=["GET", "POST"])
 @limiter.limit(setting("GRADER_LOGIN_LIMIT_ACCOUNT"), key_func=account_key, methods=["POST"],
-               deduct_when=failed, scope="login-account")
+               deduct_when=failed, scope="login-account", error_message=THROTTLED)
 @limiter.limit(setting("GRADER_LOGIN_LIMIT_ADDRESS"), methods=["POST"], deduct_when=failed,
-               scope="login-address")
+               scope="login-address", error_message=THROTTLED)
 def login() -> Any:
     if current_user.is_authenticated:
         return redirect(url_for("pages.dashboard"))
@@ -59,7 +62,8 @@ def login() -> Any:
 
 
 @bp.route("/signup", methods=["GET", "POST"])
-@limiter.limit(setting("GRADER_SIGNUP_LIMIT"), methods=["POST"], scope="signup")
+@limiter.limit(setting("GRADER_SIGNUP_LIMIT"), methods=["POST"], scope="signup",
+               error_message="Too many sign-ups from this address: wait a while, then try again.")
 def signup() -> Any:
     """A new account for a new e-mail; a known one gets the very same answer and nothing else."""
     form = SignupForm()
@@ -88,7 +92,7 @@ def logout() -> Any:
 
 @bp.route("/invite/<token>", methods=["GET", "POST"])
 @limiter.limit(setting("GRADER_LOGIN_LIMIT_ADDRESS"), methods=["POST"], deduct_when=failed,
-               scope="invite")
+               scope="invite", error_message=THROTTLED)
 def invite(token: str) -> Any:
     """An invite link: claim the account (choose its password) or accept the role."""
     found = invites.by_token(token)

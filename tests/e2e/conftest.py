@@ -10,17 +10,13 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
+from live_server import environment, serve
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -41,12 +37,6 @@ class LiveServer:
     url: str
     assignment_id: int
     practice: dict[str, int] = field(default_factory=dict)  # name -> exercise id
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _seed(env: dict[str, str]) -> tuple[int, dict[str, int]]:
@@ -87,59 +77,6 @@ def _seed(env: dict[str, str]) -> tuple[int, dict[str, int]]:
             assignment_id = assignment.id
             db.engine.dispose()  # checkpoints the WAL before the server opens the file
     return assignment_id, practice
-
-
-def _wait_until_up(url: str, process: subprocess.Popen, timeout: float = 20.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"the server exited with {process.returncode}")
-        try:
-            with urllib.request.urlopen(f"{url}/login", timeout=1) as response:
-                if response.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.1)
-    raise RuntimeError(f"the server did not answer at {url} within {timeout} s")
-
-
-@contextlib.contextmanager
-def environment(env: dict[str, str]) -> Iterator[None]:
-    """``env`` set in this process for the block (the seeding runs the app in-process)."""
-    with pytest.MonkeyPatch.context() as patch:
-        for name, value in env.items():
-            patch.setenv(name, value)
-        yield
-
-
-@contextlib.contextmanager
-def serve(folder: Path, env: dict[str, str], *, worker: bool = False) -> Iterator[str]:
-    """gunicorn on a free loopback port (and a real `grader worker` when asked), logging to
-    ``folder/server.log``; yields the server's URL and stops both afterwards."""
-    port = _free_port()
-    bin_dir = Path(sys.executable).parent
-    with (folder / "server.log").open("w") as log:
-        processes = [subprocess.Popen(
-            [str(bin_dir / "gunicorn"), "--bind", f"127.0.0.1:{port}", "--workers", "1",
-             "--threads", "4", "--log-level", "warning", "grader:create_app()"],
-            env={**os.environ, **env}, stdout=log, stderr=subprocess.STDOUT)]
-        if worker:
-            processes.append(subprocess.Popen(
-                [str(bin_dir / "grader"), "worker", "--workers", "1"],
-                env={**os.environ, **env}, stdout=log, stderr=subprocess.STDOUT,
-                start_new_session=True))
-        url = f"http://127.0.0.1:{port}"
-        try:
-            _wait_until_up(url, processes[0])
-            yield url
-        finally:
-            for process in reversed(processes):
-                process.terminate()
-                try:
-                    process.wait(timeout=10)
-                except subprocess.TimeoutExpired:
-                    process.kill()
-                    process.wait()
 
 
 @pytest.fixture(scope="session")

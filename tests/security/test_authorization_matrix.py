@@ -1,4 +1,5 @@
-"""Every dashboard route, found in the app's URL map (so a new route cannot be forgotten):
+"""The authorization matrix, kept as a regression test of tests/security (it held when the
+service was attacked from outside). Every dashboard route, found in the app's URL map (so a new route cannot be forgotten):
 403 for a student of the course, 404 for someone outside it, 403 for a TA on every route that
 changes something (grades, roster, assignments, join code), and the read routes open to TAs."""
 
