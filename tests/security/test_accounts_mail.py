@@ -1,0 +1,105 @@
+"""Invite links by e-mail when `GRADER_SMTP_*` is configured: a real SMTP conversation with a
+small server on a loopback port, and the link from the message claims the account. With the
+mail server down, the add still happens and the link is there to download."""
+
+from __future__ import annotations
+
+import re
+import socket
+import socketserver
+import threading
+from collections.abc import Iterator
+from email import message_from_bytes, policy
+from typing import Any
+
+import pytest
+from conftest import PASSWORD, app_config, csrf_from
+
+TEACHER, NEWCOMER = "teacher@example.com", "newcomer@example.edu"
+
+
+class _Smtp(socketserver.StreamRequestHandler):
+    """Just enough of RFC 5321 for smtplib: EHLO, MAIL, RCPT, DATA, QUIT."""
+
+    def handle(self) -> None:
+        self.wfile.write(b"220 test ESMTP\r\n")
+        recipients: list[str] = []
+        while line := self.rfile.readline():
+            verb = line[:4].upper()
+            if verb == b"DATA":
+                self.wfile.write(b"354 go on\r\n")
+                body = b""
+                while (chunk := self.rfile.readline()) not in (b".\r\n", b""):
+                    body += chunk
+                self.server.messages.append((recipients, message_from_bytes(body, policy=policy.default)))
+                self.wfile.write(b"250 queued\r\n")
+            elif verb == b"RCPT":
+                recipients.append(re.search(rb"<([^>]*)>", line).group(1).decode())
+                self.wfile.write(b"250 ok\r\n")
+            elif verb == b"QUIT":
+                self.wfile.write(b"221 bye\r\n")
+                return
+            else:
+                self.wfile.write(b"250 ok\r\n")
+
+
+@pytest.fixture
+def smtp() -> Iterator[Any]:
+    server = socketserver.ThreadingTCPServer(("127.0.0.1", 0), _Smtp)
+    server.daemon_threads = True
+    server.messages = []
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield server
+    server.shutdown()
+    server.server_close()
+
+
+def _app(tmp_path, db_file, monkeypatch, port: int) -> Any:
+    from grader import create_app
+    from grader.services import accounts, courses
+
+    monkeypatch.setenv("GRADER_INSTANCE_PATH", str(tmp_path / "instance"))
+    app = create_app(app_config(db_file, GRADER_SMTP_HOST="127.0.0.1", GRADER_SMTP_PORT=port,
+                                GRADER_SMTP_STARTTLS=False,
+                                GRADER_SMTP_FROM="course@example.edu"))
+    with app.app_context():
+        accounts.create_user(TEACHER, PASSWORD, "instructor")
+        app.config["course_id"] = courses.create_course("Search 101", TEACHER).id
+    return app
+
+
+def _add(client: Any, course_id: int) -> Any:
+    roster = f"/instructor/courses/{course_id}/roster"
+    page = client.get("/login").get_data(as_text=True)
+    client.post("/login", data={"email": TEACHER, "password": PASSWORD,
+                                "csrf_token": csrf_from(page)})
+    token = csrf_from(client.get(roster).get_data(as_text=True))
+    return client.post(roster, data={"email": NEWCOMER, "name": "", "role": "student",
+                                     "csrf_token": token}, follow_redirects=True)
+
+
+def test_the_invite_is_mailed_and_its_link_claims_the_account(tmp_path, db_file, monkeypatch,
+                                                             smtp):
+    app = _app(tmp_path, db_file, monkeypatch, smtp.server_address[1])
+    client = app.test_client()
+    assert "invite e-mailed" in _add(client, app.config["course_id"]).get_data(as_text=True)
+    (recipients, message), = smtp.messages
+    assert recipients == [NEWCOMER] and message["From"] == "course@example.edu"
+    link = re.search(r"http://localhost(/invite/\S+)", message.get_content()).group(1)
+    stranger = app.test_client()
+    page = stranger.get(link).get_data(as_text=True)
+    claimed = stranger.post(link, data={"password": "my own good passphrase",
+                                        "confirm": "my own good passphrase",
+                                        "csrf_token": csrf_from(page)})
+    assert claimed.status_code == 302 and stranger.get("/dashboard").status_code == 200
+
+
+def test_with_the_mail_server_down_the_link_is_there_to_hand_out(tmp_path, db_file,
+                                                                monkeypatch):
+    with socket.socket() as probe:  # a port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    app = _app(tmp_path, db_file, monkeypatch, port)
+    answer = _add(app.test_client(), app.config["course_id"])
+    assert "invite link to hand out" in answer.get_data(as_text=True)
