@@ -104,3 +104,65 @@ def test_the_cli_and_the_account_page_refuse_weak_passwords_too(runner, app, fac
     assert "too common" in answer.get_data(as_text=True)
     auth.logout()
     assert auth.login().status_code == 302  # the old password still holds
+
+
+# -- with GRADER_QUEUE_URL=redis://: the counts live in Redis ------------------------------------
+
+@pytest.fixture
+def redis_url(tmp_path) -> Iterator[str]:
+    import shutil
+    import socket
+    import subprocess
+    import time
+
+    binary = shutil.which("redis-server") or "/usr/bin/redis-server"
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    process = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                                "--appendonly", "no"], stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                assert time.monotonic() < deadline and process.poll() is None
+                time.sleep(0.05)
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        process.terminate()
+        process.wait(timeout=15)
+
+
+def test_with_a_redis_queue_the_counts_live_in_redis(tmp_path, db_file, monkeypatch,
+                                                     redis_url):
+    """The limiter's counts are in the Redis server (where every worker of every machine finds
+    them; the gunicorn tests above show the sharing with the SQLite storage)."""
+    import redis
+    from conftest import app_config, csrf_from
+
+    from grader import create_app
+    from grader.services import accounts
+
+    monkeypatch.setenv("GRADER_INSTANCE_PATH", str(tmp_path / "instance"))
+    monkeypatch.setenv("GRADER_QUEUE_URL", redis_url)
+    monkeypatch.setenv("GRADER_LOGIN_LIMIT_ACCOUNT", f"{PER_ACCOUNT} per 15 minutes")
+    app = create_app(app_config(db_file))
+    assert app.config["RATELIMIT_STORAGE_URI"] == redis_url
+    with app.app_context():
+        accounts.create_user(VICTIM, PASSWORD)
+    client = app.test_client()
+    statuses = []
+    for n in range(PER_ACCOUNT + 1):
+        token = csrf_from(client.get("/login").get_data(as_text=True))
+        statuses.append(client.post("/login", data={
+            "email": VICTIM, "password": f"guess number {n}", "csrf_token": token}).status_code)
+    assert statuses == [200] * PER_ACCOUNT + [429]
+    store = redis.Redis.from_url(redis_url)
+    try:
+        assert any(b"login-account" in key for key in store.keys("*"))
+    finally:
+        store.close()
