@@ -20,8 +20,8 @@ import sqlalchemy as sa
 from flask import current_app
 
 from grader.extensions import db
-from grader.models import STUDENT, Course, Invite, Membership, User, utcnow
-from grader.services import NotFound
+from grader.models import Course, Invite, Membership, User, utcnow
+from grader.services import Forbidden, NotFound, accounts, mail
 from grader.services.transactions import writing
 
 INVITE_DAYS = 14
@@ -126,8 +126,6 @@ def accept(token: str, user: User | None, password: str | None = None) -> User:
     An account without a password is claimed here (`password` sets it). An account with one
     accepts only when signed in as itself (`user`), so that holding the link alone never takes
     over an account that someone already uses."""
-    from grader.services import Forbidden, accounts
-
     found = by_token(token)
     owner = found.user
     if owner.password_hash is None:
@@ -163,8 +161,6 @@ def accept(token: str, user: User | None, password: str | None = None) -> User:
 
 def send(links: list[Link], course: Course, url: Callable[[str], str]) -> int:
     """E-mails each link when SMTP is configured; returns how many were sent."""
-    from grader.services import mail
-
     if not links or not mail.configured():
         return 0
     sent = 0
@@ -176,10 +172,3 @@ def send(links: list[Link], course: Course, url: Callable[[str], str]) -> int:
         if mail.send(link.email, f"Invitation: {course.name}", body):
             sent += 1
     return sent
-
-
-def role_pending(course_id: int, user_id: int) -> str | None:
-    """The staff role a user was invited to and has not accepted yet, if any."""
-    return db.session.scalar(sa.select(Invite.role).where(
-        Invite.course_id == course_id, Invite.user_id == user_id, Invite.accepted_at.is_(None),
-        Invite.role != STUDENT))
