@@ -6,24 +6,15 @@ each test copies (running Alembic per test would cost a second each).
 
 from __future__ import annotations
 
-import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from app_support import FAST_ARGON2, PASSWORD, app_config, csrf_from
 
-FAST_ARGON2 = {"time_cost": 1, "memory_cost": 1024, "parallelism": 1}
-PASSWORD = "correct horse battery"
-_CSRF = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"')
-
-
-def app_config(db_file: Path, **extra: Any) -> dict[str, Any]:
-    return {"TESTING": True, "SECRET_KEY": "test-secret",
-            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{db_file}", "GRADER_ARGON2": FAST_ARGON2,
-            **extra}
-
+__all__ = ["FAST_ARGON2", "PASSWORD", "app_config", "csrf_from"]
 
 @pytest.fixture(scope="session")
 def migrated_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
@@ -74,12 +65,6 @@ def client(app: Any) -> Any:
 @pytest.fixture
 def runner(app: Any) -> Any:
     return app.test_cli_runner()
-
-
-def csrf_from(html: str) -> str:
-    match = _CSRF.search(html)
-    assert match, "no CSRF token in the page"
-    return match.group(1)
 
 
 class Factory:

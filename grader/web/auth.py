@@ -126,8 +126,14 @@ def account() -> Any:
     return _account_page()
 
 
+def _signed_in_key() -> str:
+    return f"user:{getattr(current_user, 'id', None)}"
+
+
 @bp.post("/account/password")
 @login_required
+@limiter.limit(setting("GRADER_LOGIN_LIMIT_ACCOUNT"), key_func=_signed_in_key,
+               scope="password-change", error_message=THROTTLED)  # it checks a password too
 def change_password() -> Any:
     form = PasswordForm()
     if form.validate_on_submit():

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import contextlib
 import http.cookiejar
-import re
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -14,10 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from app_support import PASSWORD, csrf_from
 from live_server import environment, serve
-
-PASSWORD = "correct horse battery"
-_CSRF = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"')
 
 
 @dataclass
@@ -56,9 +53,7 @@ class Browser:
             return Answer(error.code, error.headers, error.read().decode())
 
     def csrf(self, path: str = "/login") -> str:
-        match = _CSRF.search(self.request(path).text)
-        assert match, f"no CSRF token on {path}"
-        return match.group(1)
+        return csrf_from(self.request(path).text)
 
     def post_form(self, path: str, data: dict[str, str], form_page: str | None = None) -> Answer:
         return self.request(path, {**data, "csrf_token": self.csrf(form_page or path)})

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
-from conftest import PASSWORD, csrf_from
+from app_support import PASSWORD, csrf_from
 
 from grader.extensions import db
 from grader.models import Invite, Membership, User

@@ -13,7 +13,7 @@ from email import message_from_bytes, policy
 from typing import Any
 
 import pytest
-from conftest import PASSWORD, app_config, csrf_from
+from app_support import PASSWORD, app_config, csrf_from
 
 TEACHER, NEWCOMER = "teacher@example.com", "newcomer@example.edu"
 

@@ -76,7 +76,7 @@ def test_weak_passwords_are_refused_with_a_reason(client, app, factory, password
 
     _, code = factory.course("Search 101")
     page = client.get("/signup").get_data(as_text=True)
-    from conftest import csrf_from
+    from app_support import csrf_from
 
     answer = client.post("/signup", data={"email": "newcomer@example.com", "password": password,
                                           "confirm": password, "join_code": code,
@@ -104,6 +104,18 @@ def test_the_cli_and_the_account_page_refuse_weak_passwords_too(runner, app, fac
     assert "too common" in answer.get_data(as_text=True)
     auth.logout()
     assert auth.login().status_code == 302  # the old password still holds
+
+
+def test_a_stolen_session_cannot_guess_the_password_on_the_account_page(client, auth,
+                                                                        factory):
+    """The account page checks the current password, so it is throttled like a login."""
+    factory.user("student@example.com")
+    auth.login()
+    statuses = [client.post("/account/password", data={
+        "current": f"guess number {n}", "password": "another good pass",
+        "confirm": "another good pass", "csrf_token": auth.csrf()}).status_code
+        for n in range(11)]
+    assert statuses == [302] * 10 + [429]
 
 
 # -- with GRADER_QUEUE_URL=redis://: the counts live in Redis ------------------------------------
@@ -142,7 +154,7 @@ def test_with_a_redis_queue_the_counts_live_in_redis(tmp_path, db_file, monkeypa
     """The limiter's counts are in the Redis server (where every worker of every machine finds
     them; the gunicorn tests above show the sharing with the SQLite storage)."""
     import redis
-    from conftest import app_config, csrf_from
+    from app_support import app_config, csrf_from
 
     from grader import create_app
     from grader.services import accounts

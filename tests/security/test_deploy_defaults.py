@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import PASSWORD, app_config, csrf_from
+from app_support import PASSWORD, app_config, csrf_from
 
 STUDENT = "student@example.com"
 

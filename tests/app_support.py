@@ -1,0 +1,25 @@
+"""The test app's settings and form helpers, importable by name from any test folder (a
+`from conftest import ...` finds whichever conftest was imported first when the whole suite runs).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+FAST_ARGON2 = {"time_cost": 1, "memory_cost": 1024, "parallelism": 1}
+PASSWORD = "correct horse battery"
+_CSRF = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"')
+
+
+def app_config(db_file: Path, **extra: Any) -> dict[str, Any]:
+    return {"TESTING": True, "SECRET_KEY": "test-secret",
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{db_file}", "GRADER_ARGON2": FAST_ARGON2,
+            **extra}
+
+
+def csrf_from(html: str) -> str:
+    match = _CSRF.search(html)
+    assert match, "no CSRF token in the page"
+    return match.group(1)
