@@ -33,6 +33,9 @@ class _Smtp(socketserver.StreamRequestHandler):
                     body += chunk
                 self.server.messages.append((recipients, message_from_bytes(body, policy=policy.default)))
                 self.wfile.write(b"250 queued\r\n")
+            elif verb == b"MAIL":  # a new message
+                recipients = []
+                self.wfile.write(b"250 ok\r\n")
             elif verb == b"RCPT":
                 recipients.append(re.search(rb"<([^>]*)>", line).group(1).decode())
                 self.wfile.write(b"250 ok\r\n")
@@ -103,3 +106,19 @@ def test_with_the_mail_server_down_the_link_is_there_to_hand_out(tmp_path, db_fi
     app = _app(tmp_path, db_file, monkeypatch, port)
     answer = _add(app.test_client(), app.config["course_id"])
     assert "invite link to hand out" in answer.get_data(as_text=True)
+
+
+def test_an_import_mails_one_link_per_new_student(tmp_path, db_file, monkeypatch, smtp):
+    app = _app(tmp_path, db_file, monkeypatch, smtp.server_address[1])
+    client = app.test_client()
+    _add(client, app.config["course_id"])  # signs the teacher in; one message
+    roster = f"/instructor/courses/{app.config['course_id']}/roster"
+    answer = client.post(f"{roster}/import", data={
+        "csv_text": "email\na@example.edu\nb@example.edu\nc@example.edu\n",
+        "csrf_token": csrf_from(client.get(roster).get_data(as_text=True))},
+        follow_redirects=True)
+    assert "3 invite links (3 e-mailed)" in answer.get_data(as_text=True)
+    mailed = [to for recipients, _ in smtp.messages for to in recipients]
+    assert mailed == [NEWCOMER, "a@example.edu", "b@example.edu", "c@example.edu"]
+    links = {re.search(r"/invite/\S+", m.get_content()).group(0) for _, m in smtp.messages}
+    assert len(links) == 4  # one link each
