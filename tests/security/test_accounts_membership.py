@@ -66,3 +66,21 @@ def test_practice_stays_hers_and_readding_brings_the_work_back(client, app, remo
                       headers=headers).status_code == 200
     assert client.get(f"/api/attempts/{removed['attempt_id']}",
                       headers=headers).status_code == 200
+
+
+def test_an_engine_submission_is_closed_to_a_removed_student_too(client, app, factory):
+    from grader.services import engines
+
+    room = make_room(app, factory)
+    headers = {"Authorization": f"Bearer {factory.token(ALICE)}"}
+    with app.app_context():
+        slot = engines.add_engine_slot(room.assignment_id)
+        submission = engines.upload(user(ALICE), room.assignment_id, slot.index,
+                                    b"def choose_move(fen, ms):\n    return None\n", "engine.py")
+    assert client.get(f"/api/engines/{submission.id}", headers=headers).status_code == 200
+    with app.app_context():
+        roster.remove_member(user(TEACHER), room.course_id, user(ALICE).id)
+    assert client.get(f"/api/engines/{submission.id}", headers=headers).status_code == 404
+    listed = client.get(f"/api/assignments/{room.assignment_id}/slots/{slot.index}/engines",
+                        headers=headers)
+    assert listed.status_code == 404
