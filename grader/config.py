@@ -55,6 +55,15 @@ def sqlite_file(url: str) -> str | None:
     return url[len(prefix):].split("?", 1)[0]
 
 
+def _limits_storage(queue_url: str, instance: Path) -> str:
+    """The throttle's storage: the queue's Redis when there is one, else a SQLite file."""
+    if queue_url.startswith(("redis://", "rediss://")):
+        return queue_url
+    if queue_url.startswith("unix://"):  # the same socket, in the `limits` library's spelling
+        return "redis+" + queue_url
+    return f"sqlite:///{instance / 'ratelimits.sqlite3'}"
+
+
 def secret_key(instance: Path) -> str:
     """The key kept in the instance folder, created once; safe when two workers start together."""
     path = instance / "secret_key"
@@ -93,8 +102,7 @@ def load(instance: str | Path, overrides: Mapping[str, Any] | None = None,
         "PREFERRED_URL_SCHEME": "https" if behind_https else "http",
         # Login, sign-up and invite throttling (Flask-Limiter), shared by every worker: Redis
         # when the queue is Redis, else a SQLite file in the instance folder.
-        "RATELIMIT_STORAGE_URI": queue_url if queue_url.startswith(("redis://", "rediss://"))
-        else f"sqlite:///{instance / 'ratelimits.sqlite3'}",
+        "RATELIMIT_STORAGE_URI": _limits_storage(queue_url, instance),
         "RATELIMIT_STRATEGY": "fixed-window",
         "RATELIMIT_HEADERS_ENABLED": True,
         "RATELIMIT_KEY_PREFIX": "grader",

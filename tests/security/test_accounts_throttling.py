@@ -178,3 +178,18 @@ def test_with_a_redis_queue_the_counts_live_in_redis(tmp_path, db_file, monkeypa
         assert any(b"login-account" in key for key in store.keys("*"))
     finally:
         store.close()
+
+
+@pytest.mark.parametrize("queue, storage", [
+    ("", "sqlite:///{instance}/ratelimits.sqlite3"),
+    ("sqlite:///{instance}/q.sqlite", "sqlite:///{instance}/ratelimits.sqlite3"),
+    ("redis://10.0.0.5:6379/0", "redis://10.0.0.5:6379/0"),
+    ("unix:///run/redis.sock", "redis+unix:///run/redis.sock"),
+])
+def test_the_throttle_stores_where_every_worker_finds_it(tmp_path, queue, storage):
+    from grader import config
+
+    settings = config.load(tmp_path, {"SECRET_KEY": "k"},
+                           environ={"GRADER_QUEUE_URL": queue.format(instance=tmp_path)})
+    assert settings["RATELIMIT_STORAGE_URI"] == storage.format(instance=tmp_path)
+
