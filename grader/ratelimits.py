@@ -19,6 +19,7 @@ from limits.storage import Storage
 from grader.config import private_file
 
 limiter = Limiter(key_func=get_remote_address)
+THROTTLED = "Too many failed tries: wait a while (see Retry-After), then try again."
 
 
 class SQLiteStorage(Storage):

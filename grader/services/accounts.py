@@ -130,7 +130,7 @@ def user_for_session(alternative_id: str) -> User | None:
     if not (user_id.isdigit() and version.isdigit()):
         return None
     user = db.session.get(User, int(user_id))
-    if user is None or user.session_version != int(version) or user.password_hash is None:
+    if user is None or user.session_version != int(version):
         return None
     return user
 

@@ -8,7 +8,7 @@ from urllib.parse import urlsplit
 from flask import Blueprint, flash, redirect, render_template, request, session, url_for
 from flask_login import current_user, login_required, login_user, logout_user
 
-from grader.ratelimits import account_key, failed, limiter, setting
+from grader.ratelimits import THROTTLED, account_key, failed, limiter, setting
 from grader.services import ServiceError, accounts, invites
 from grader.web.forms import (
     ActionForm,
@@ -38,9 +38,6 @@ def _next_url() -> str:
 def _sign_in(user: Any, remember: bool = False) -> None:
     session.clear()  # no state of an earlier visitor of this browser carries over
     login_user(user, remember=remember)
-
-
-THROTTLED = "Too many failed tries: wait a while (see Retry-After), then try again."
 
 
 @bp.route("/login", methods=["GET", "POST"])

@@ -1,7 +1,7 @@
 """accounts: invites, api tokens with expiry, session version, roster names per membership
 
 Revision ID: c87d60789a5a
-Revises: 9aa616d658e0
+Revises: 125661ffad23
 Create Date: 2026-11-22 13:29:47.425801
 
 """
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 
 # revision identifiers, used by Alembic.
 revision = 'c87d60789a5a'
-down_revision = '9aa616d658e0'
+down_revision = '125661ffad23'
 branch_labels = None
 depends_on = None
 
