@@ -193,3 +193,32 @@ def test_the_throttle_stores_where_every_worker_finds_it(tmp_path, queue, storag
                            environ={"GRADER_QUEUE_URL": queue.format(instance=tmp_path)})
     assert settings["RATELIMIT_STORAGE_URI"] == storage.format(instance=tmp_path)
 
+
+
+def test_linking_an_lms_account_guesses_passwords_no_faster_than_a_login(app, client):
+    """/lti/account checks an existing account's password: the login's limits hold there too."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lti"))
+    from app_support import csrf_from
+    from lti_platform import LEARNER
+    from lti_support import bench
+
+    from grader.services import accounts
+
+    with app.app_context():
+        accounts.create_user(VICTIM, PASSWORD)
+    platform = bench(app, client)  # an LMS on a loopback port, while the generator lives
+    env = next(platform)
+    try:
+        env.launch(client, env.member("mallory", [LEARNER]))
+        statuses = []
+        for n in range(11):
+            token = csrf_from(client.get("/lti/account").get_data(as_text=True))
+            statuses.append(client.post("/lti/account", data={
+                "csrf_token": token, "email": VICTIM,
+                "password": f"guess number {n}"}).status_code)
+    finally:
+        platform.close()
+    assert statuses == [200] * 10 + [429]
