@@ -147,6 +147,9 @@ def load(instance: str | Path, overrides: Mapping[str, Any] | None = None,
         # Reverse proxies in front of the service whose X-Forwarded-* headers are trusted (0:
         # none). Behind a TLS proxy set 1, so the LTI cookies are Secure with SameSite=None.
         "GRADER_TRUSTED_PROXIES": int(environ.get("GRADER_TRUSTED_PROXIES", 0)),
+        # The time one request may spend generating trees (a practice exercise, a variant, a
+        # slot's preview): impossible constraints are a 400 after this, not a held worker.
+        "GRADER_GENERATOR_SECONDS": float(environ.get("GRADER_GENERATOR_SECONDS", 0.5)),
         # Uploads per student and slot: "COUNT/SECONDS".
         "GRADER_UPLOAD_RATE": environ.get("GRADER_UPLOAD_RATE", "6/600"),
     }

@@ -18,6 +18,7 @@ STAFF_ROLES = (TA, INSTRUCTOR)
 SCORE_POLICIES = ("best", "last")  # which attempt of a slot counts in the gradebook
 
 JSON = dict[str, Any]
+MAX_ID = 2**63 - 1  # the largest id the database stores (a 64-bit signed integer)
 
 
 def utcnow() -> dt.datetime:

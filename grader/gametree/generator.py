@@ -9,15 +9,17 @@ behaviour reachable so stored exercises still rebuild.
 from __future__ import annotations
 
 import random
+import time
 from dataclasses import asdict, dataclass, field, fields
 
 from grader.gametree.kinds import KINDS
-from grader.gametree.optimum import MAX_LEAVES
+from grader.gametree.optimum import MAX_DP_SIZE, MAX_LEAVES, uniform_dp_size
 from grader.gametree.solver import Conventions, minimax, solve
 from grader.gametree.tree import Node, Tree, child_path, parse_players
 from grader.gametree.variants import variants_for
 
 GENERATOR_VERSION = 1
+MAX_TRIES = 10_000  # with a time budget (``generate``'s deadline) on top
 
 
 class GenerationError(ValueError):
@@ -58,6 +60,8 @@ class GeneratorParams:
             problems.append(f"depth must be 1..8, got {self.depth}")
         if not 1 <= lo <= hi <= 8:
             problems.append(f"branching must be a range within 1..8, got {lo}-{hi}")
+        if problems:  # before any power of them is computed: 10**9 ** 10**9 never finishes
+            raise GenerationError("; ".join(problems))
         if vlo > vhi or abs(vlo) > 10**6 or abs(vhi) > 10**6:
             problems.append(f"values must be a range lo..hi within ±1000000, got {vlo}..{vhi}")
         if hi**self.depth > 5000:
@@ -77,8 +81,8 @@ class GeneratorParams:
                 f"a depth limit of {limit} plies above the trees' depth {self.depth} needs "
                 "evaluations on internal nodes (evaluations = true)"
             )
-        if min(self.min_cutoffs, self.min_deep_cutoffs) < 0 or not 1 <= self.max_tries <= 100_000:
-            problems.append("min_cutoffs, min_deep_cutoffs >= 0 and max_tries 1..100000")
+        if min(self.min_cutoffs, self.min_deep_cutoffs) < 0 or not 1 <= self.max_tries <= MAX_TRIES:
+            problems.append(f"min_cutoffs, min_deep_cutoffs >= 0 and max_tries 1..{MAX_TRIES}")
         if (
             self.leaves_evaluated is not None
             and self.leaves_evaluated[0] > self.leaves_evaluated[1]
@@ -87,6 +91,13 @@ class GeneratorParams:
         if self.kind == "best-order" and hi**self.depth > MAX_LEAVES:
             problems.append(
                 f"best-order trees have at most {MAX_LEAVES} leaves; {hi}^{self.depth} is more"
+            )
+        elif self.kind == "best-order" and (
+            size := uniform_dp_size(hi, self.depth, vhi - vlo + 1)
+        ) > MAX_DP_SIZE:
+            problems.append(
+                f"finding the best ordering of {hi}^{self.depth} leaves is too much work "
+                f"({size:,} states, at most {MAX_DP_SIZE:,}): less branching or depth"
             )
         if self.discriminating and self.kind == "best-order":
             problems.append("best-order has no misconception variants to discriminate")
@@ -235,11 +246,17 @@ def is_discriminating(tree: Tree, conventions: Conventions, kind: str = "prune")
     return len(seen) > 1
 
 
-def generate(params: GeneratorParams, seed: int | str) -> Tree:
+def generate(params: GeneratorParams, seed: int | str, deadline: float | None = None) -> Tree:
     """A tree meeting ``params``, the same for the same seed on every machine; GenerationError
-    after ``params.max_tries`` candidates."""
+    after ``params.max_tries`` candidates, or once ``time.monotonic()`` passes ``deadline``
+    (a request's time budget: the tree, when found in time, is the same as without one)."""
     rng = random.Random(f"grader-tree-v{GENERATOR_VERSION}:{seed}")
     for _ in range(params.max_tries):
+        if deadline is not None and time.monotonic() > deadline:
+            raise GenerationError(
+                "no tree met the constraints within the time allowed; loosen them (fewer "
+                "cutoffs, a wider value range, more branching or depth)"
+            )
         tree = random_tree(params, rng)
         if accepts(tree, params):
             return tree

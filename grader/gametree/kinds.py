@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import math
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -72,20 +73,43 @@ class Grade:
         }
 
 
+# The keys of each kind's answer: anything else is refused, never stored.
+ANSWER_KEYS = {
+    "prune": ("pruned", "value"),
+    "values": ("values",),
+    "bounds": ("bounds",),
+    "leaf-order": ("leaf_order",),
+    "best-order": ("order", "leaves"),  # "leaves" as the key has it: a claim, not graded
+    "minimax": ("values",),
+}
+_INFINITY = ("inf", "+inf", "-inf", "∞", "+∞", "-∞", "infinity", "+infinity", "-infinity")
+
+
 def _part(answer: object, name: str, kind: str) -> Any:
     if not isinstance(answer, dict):
         raise UngradableAnswer(f"a {kind} answer is a JSON object, got {type(answer).__name__}")
+    unknown = sorted(set(answer) - set(ANSWER_KEYS[kind]), key=str)
+    if unknown:
+        raise UngradableAnswer(
+            f"a {kind} answer has only {', '.join(map(repr, ANSWER_KEYS[kind]))}; "
+            f"{str(unknown[0])[:40]!r} is not one"
+        )
     if name not in answer:
         raise UngradableAnswer(f"a {kind} answer needs {name!r}")
     return answer[name]
 
 
 def _number(x: object, what: str) -> Value:
+    """A finite JSON number, or infinity spelled out (JSON has no infinity): never "3"."""
+    numeric = (isinstance(x, int) and not isinstance(x, bool)) or (
+        isinstance(x, float) and math.isfinite(x))
+    spelled = isinstance(x, str) and x.strip().lower() in _INFINITY
+    if not (numeric or spelled):
+        raise UngradableAnswer(f"{what} must be a number (or inf, -inf), got {str(x)[:40]!r}")
     try:
-        value = from_jsonable(x)
-    except ValueError:
-        raise UngradableAnswer(f"{what} must be a number, got {x!r}") from None
-    return value
+        return from_jsonable(x)
+    except ValueError:  # NaN or an infinite float: JSON cannot carry either
+        raise UngradableAnswer(f"{what} must be a finite number, got {x!r}") from None
 
 
 def _internal_path(tree: Tree, path: object, what: str) -> Path:
@@ -233,6 +257,8 @@ class PruneKind(ExerciseKind):
         pruned = _part(answer, "pruned", self.name)
         if not isinstance(pruned, list):
             raise UngradableAnswer("'pruned' must be a list of paths")
+        if len(pruned) > tree.node_count():
+            raise UngradableAnswer("'pruned' lists more paths than the tree has nodes")
         for path in pruned:
             if not isinstance(path, str) or not tree.has(path):
                 raise UngradableAnswer(f"no node at path {path!r} in 'pruned'")
@@ -442,6 +468,9 @@ class BestOrderKind(ExerciseKind):
     def normalize(self, tree, answer):
         """The answer's child orders, checked: ``{path: [old child indices]}``."""
         orders = _part(answer, "order", self.name)
+        claimed = answer.get("leaves")
+        if claimed is not None and (type(claimed) is not int or claimed < 0):
+            raise UngradableAnswer("'leaves', when given, is a whole number of leaves")
         if not isinstance(orders, dict):
             raise UngradableAnswer("'order' must map paths to lists of child indices")
         for p, order in orders.items():

@@ -19,6 +19,42 @@ from grader.gametree.tree import Path, Tree, Value, child_path
 INF = math.inf
 MAX_BRANCHING = 14  # subsets of children: 2**14 states per (node, window)
 MAX_LEAVES = 400  # "a few hundred leaves": the bound on the work one request may ask for
+# The dynamic program's size (see ``dp_size``) one request may ask for: 6^3 leaves (0.6 million),
+# under 0.2 s of CPU at some 7 million states a second, twice per graded attempt; 14 x 14 leaves
+# is 45 million, 3 to 7 s.
+MAX_DP_SIZE = 1_500_000
+
+
+def dp_size(tree: Tree) -> int:
+    """An upper bound on the states the dynamic program visits, computed before it runs.
+
+    A node with k children searched in W windows costs W x k x 2**k; its children are searched
+    in at most W x k windows (the parent's bound moved by one of k values), and never in more
+    than (distinct values + 1)**2 (alpha and beta are each a minimax value or infinite).
+    """
+    distinct = len({node.value for _, node in tree.walk() if node.is_leaf}) + 1
+    cap = distinct * distinct
+    total, stack = 0, [(tree.root, 1)]
+    while stack:
+        node, windows = stack.pop()
+        k = len(node.children)
+        if not k:
+            total += windows
+            continue
+        total += windows * k * 2**k
+        stack.extend((child, min(windows * k, cap)) for child in node.children)
+    return total
+
+
+def uniform_dp_size(branching: int, depth: int, distinct_values: int) -> int:
+    """``dp_size`` of a uniform tree (every node ``branching`` children, leaves at ``depth``)
+    with at most ``distinct_values`` leaf values: the generator's worst case."""
+    cap = (min(distinct_values, branching**depth) + 1) ** 2
+    total, windows = 0, 1
+    for level in range(depth):
+        total += branching**level * windows * branching * 2**branching
+        windows = min(windows * branching, cap)
+    return total + branching**depth * windows
 
 
 @dataclass(frozen=True)
@@ -54,6 +90,12 @@ class Optimizer:
                     f"the ordering optimum handles at most {MAX_BRANCHING} children a node; "
                     f"{path or 'the root'} has {len(node.children)}"
                 )
+        size = dp_size(tree)
+        if size > MAX_DP_SIZE:
+            raise ValueError(
+                f"finding the best ordering of this tree is too much work ({size:,} states, at "
+                f"most {MAX_DP_SIZE:,}): use fewer children a node or fewer distinct leaf values"
+            )
 
     def _cuts(self, is_max: bool, t: Value, alpha: Value, beta: Value) -> bool:
         if is_max:

@@ -16,6 +16,7 @@ Value = int | float
 Path = str  # child indices from the root joined by dots; "" is the root
 PLAYERS = ("max", "min")
 _MAX_NODES = 200_000  # a bound on what any input may build
+MAX_PLAYERS = 16  # a player sequence longer than any exercise's depth means nothing
 
 
 class TreeFormatError(ValueError):
@@ -69,6 +70,8 @@ def parse_players(players: str | Sequence[str] | None) -> tuple[str, ...]:
     if players is None:
         return PLAYERS
     items = players.split(",") if isinstance(players, str) else list(players)
+    if len(items) > MAX_PLAYERS:
+        raise TreeFormatError(f"at most {MAX_PLAYERS} players in the sequence, got {len(items)}")
     result = tuple(str(p).strip().lower() for p in items)
     if not result or any(p not in PLAYERS for p in result):
         raise TreeFormatError(f"players must be a list of 'max' and 'min', got {players!r}")
@@ -278,6 +281,11 @@ class Tree:
     def leaf_count(self) -> int:
         return len(self.leaves())
 
+    def node_count(self) -> int:
+        if self._index is None:
+            self._index = dict(self.walk())
+        return len(self._index)
+
     def reordered(self, orders: dict[Path, Sequence[int]]) -> Tree:
         """A copy with the children of each listed node put in the given order (old indices)."""
 
@@ -403,8 +411,8 @@ def read_cs188(text: str) -> CS188Problem:
         except ValueError:
             raise TreeFormatError(f"{key} must be a whole number, got {raw!r}") from None
     agents = numbers["num_agents"]
-    if agents < 2:
-        raise TreeFormatError(f"num_agents must be at least 2, got {agents}")
+    if not 2 <= agents <= MAX_PLAYERS:
+        raise TreeFormatError(f"num_agents must be 2..{MAX_PLAYERS}, got {agents}")
     depth = numbers.get("depth")
     if depth is not None and depth < 1:
         raise TreeFormatError(f"depth must be at least 1, got {depth}")

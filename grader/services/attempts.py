@@ -9,7 +9,7 @@ import sqlalchemy as sa
 
 from grader.extensions import db
 from grader.gametree import KINDS, Conventions, Grade, Tree, grade
-from grader.models import Assignment, Attempt, Exercise, Slot, User, iso_utc, utcnow
+from grader.models import MAX_ID, Assignment, Attempt, Exercise, Slot, User, iso_utc, utcnow
 from grader.services import Conflict, Forbidden, Invalid, NotFound, lti
 from grader.services.courses import member_slot_ids, taught_course_ids
 from grader.services.exercises import (
@@ -96,6 +96,8 @@ def get_attempt(user: User, attempt_id: int) -> Attempt:
 def list_attempts(user: User, *, exercise_id: int | None = None,
                   assignment_id: int | None = None, limit: int = 200) -> list[Attempt]:
     """Attempts the user may see, newest first: their own, and those of the courses they teach."""
+    if any(i is not None and not 0 <= i <= MAX_ID for i in (exercise_id, assignment_id)):
+        raise NotFound("no such exercise or assignment")  # no row has an id the database cannot hold
     query = sa.select(Attempt).where(_visible(user))
     if exercise_id is not None:
         query = query.where(Attempt.exercise_id == exercise_id)

@@ -31,7 +31,7 @@ from grader.gametree.calibrate import Row, calibrate_trees
 from grader.gametree.tree import read_cs188
 from grader.models import SCORE_POLICIES, Assignment, Exercise, Slot, User
 from grader.services import Conflict, Invalid, courses
-from grader.services.exercises import typed_tree
+from grader.services.exercises import generator_deadline, typed_tree
 from grader.services.regrade import regrade_slot_in
 from grader.services.staff import staff, staff_for_assignment, staff_for_slot
 from grader.services.transactions import writing
@@ -119,6 +119,10 @@ def check_slot(spec: SlotInput) -> CheckedSlot:
         try:  # a depth limit or terminal nodes: the exercise is the tree the search sees
             tree = spec.tree.cut(Conventions.from_dict(conventions).depth)
         except TreeFormatError as exc:
+            raise Invalid(f"tree: {exc}") from exc
+        try:  # the tree for its kind, as a typed practice tree is: no slot every attempt refuses
+            KINDS[spec.kind].check_tree(tree)
+        except ValueError as exc:
             raise Invalid(f"tree: {exc}") from exc
         return CheckedSlot(spec.kind, conventions, {}, tree.to_dict())
     try:
@@ -383,21 +387,22 @@ def preview(user: User, course_id: int, spec: SlotInput, *,
         params = GeneratorParams.from_dict(checked.params)
         loose = GeneratorParams.from_dict({**checked.params, "discriminating": False,
                                            "max_tries": min(params.max_tries, 500)})
+        deadline = generator_deadline()  # one budget for the sample variant and the samples
         try:
-            tree = generate(params, PREVIEW_SEED)
+            tree = generate(params, PREVIEW_SEED, deadline)
         except GenerationError as exc:
             raise Invalid(f"the generator cannot meet these parameters: {exc}") from exc
         trees = []
         for i in range(max(1, min(samples, 100))):
             try:
-                trees.append(generate(loose, f"{PREVIEW_SEED}-{i}"))
+                trees.append(generate(loose, f"{PREVIEW_SEED}-{i}", deadline))
             except GenerationError:
                 continue
         # The calibration uses the slot's own parameters, as students will get them.
         graded = [tree]
         for i in range(CALIBRATION_SAMPLES - 1):
             try:
-                graded.append(generate(params, f"{PREVIEW_SEED}-c{i}"))
+                graded.append(generate(params, f"{PREVIEW_SEED}-c{i}", deadline))
             except GenerationError:
                 continue
     found, share = separations(checked.kind, trees, conventions) if checked.kind != \

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import time
 from typing import Any
 
 import sqlalchemy as sa
+from flask import current_app
 
 from grader.extensions import db
 from grader.gametree import (
@@ -18,6 +20,7 @@ from grader.gametree import (
     generate,
     parse_leaves,
 )
+from grader.gametree.tree import path_depth
 from grader.models import Assignment, Attempt, Exercise, Membership, Slot, User, iso_utc, utcnow
 from grader.services import Forbidden, Invalid, NotFound
 from grader.services.courses import get_slot, taught_course_ids
@@ -25,6 +28,13 @@ from grader.services.lateness import slot_closes_at
 from grader.services.transactions import writing
 
 MAX_LEAVES = 1024  # a typed practice tree the page can still draw
+MAX_NODES = 2048  # and its chains of single children: the labels and the trace grow with nodes
+MAX_DEPTH = 16  # twice the generator's deepest tree
+
+
+def generator_deadline() -> float:
+    """When this request's tree generation must stop (``time.monotonic()``; a setting)."""
+    return time.monotonic() + current_app.config["GRADER_GENERATOR_SECONDS"]
 
 
 def variant_seed(assignment_id: int, slot_index: int, user_id: int, variant: int) -> str:
@@ -54,7 +64,8 @@ def _generated(params: dict[str, Any] | None, seed: str, kind: str,
     params = {**(params or {}), "kind": kind, "conventions": conventions.to_dict()}
     try:
         generator_params = GeneratorParams.from_dict(params)
-        return generate(generator_params, seed), generator_params.to_dict()
+        return (generate(generator_params, seed, generator_deadline()),
+                generator_params.to_dict())
     except ValueError as exc:
         raise Invalid(f"params: {exc}") from exc
 
@@ -70,8 +81,11 @@ def typed_tree(*, tree: Any = None, leaves: str | None = None, branching: int | 
         built = Tree.from_nested(tree, players=players)
     except ValueError as exc:
         raise Invalid(f"tree: {exc}") from exc
-    if len(built.leaves()) > MAX_LEAVES:
-        raise Invalid(f"tree: at most {MAX_LEAVES} leaves")
+    nodes = list(built.walk())
+    if len(nodes) > MAX_NODES or sum(node.is_leaf for _, node in nodes) > MAX_LEAVES:
+        raise Invalid(f"tree: at most {MAX_LEAVES} leaves and {MAX_NODES} nodes")
+    if max(path_depth(path) for path, _ in nodes) > MAX_DEPTH:
+        raise Invalid(f"tree: at most {MAX_DEPTH} levels below the root")
     return built
 
 

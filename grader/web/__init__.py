@@ -13,6 +13,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from grader.extensions import db, login_manager
 from grader.models import User
 from grader.services import Conflict, Forbidden, Invalid, NotFound, ServiceError, accounts
+from grader.web.inputs import IdConverter, StrictJSONProvider
 from grader.web.openapi import RequestError, error_response
 
 STATUS = {Invalid: 400, Forbidden: 403, NotFound: 404, Conflict: 409}
@@ -34,6 +35,10 @@ def _wants_json() -> bool:
 def init_app(app: Flask) -> None:
     from grader.web import api, auth, engines, instructor, lti, pages
 
+    # Before any rule is added: ids beyond the database's integers are 404s, and request JSON
+    # is strict (no NaN, no 1e400, bounded nesting).
+    app.url_map.converters["int"] = IdConverter
+    app.json = StrictJSONProvider(app)
     app.register_blueprint(auth.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)

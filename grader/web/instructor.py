@@ -44,6 +44,7 @@ from grader.services.staff import (
 )
 from grader.web import api as student_api
 from grader.web import charts
+from grader.web.inputs import strict_loads
 from grader.web.instructor_forms import (
     AssignmentForm,
     CourseForm,
@@ -266,9 +267,9 @@ def _players(text: str | None) -> list[str] | None:
 
 def _json(text: str | None, what: str) -> Any:
     try:
-        return json.loads(text or "")
-    except json.JSONDecodeError as error:
-        raise Invalid(f"the {what} is not valid: {error.msg}") from None
+        return strict_loads(text or "")
+    except ValueError as error:
+        raise Invalid(f"the {what} is not valid: {getattr(error, 'msg', error)}") from None
 
 
 def _slot_input(form: SlotForm) -> editor.SlotInput:

@@ -13,6 +13,8 @@ from flask import Blueprint, Flask, jsonify, make_response, request
 from pydantic import BaseModel, ValidationError
 from pydantic.json_schema import models_json_schema
 
+from grader.web.inputs import strict_loads
+
 _RULE_ARG = re.compile(r"<(?:(\w+)(?:\([^)]*\))?:)?(\w+)>")
 _ERROR_STATUSES = {
     "400": "Malformed request or ungradable answer",
@@ -52,6 +54,15 @@ def _parse(model: type[BaseModel], data: Any, where: str) -> BaseModel:
         raise RequestError(f"{where}: {loc}: {first['msg']}", details) from None
 
 
+def _json_body() -> Any:
+    if not request.is_json:
+        raise RequestError("send the body as JSON (Content-Type: application/json)")
+    try:
+        return strict_loads(request.get_data(cache=True))
+    except ValueError as exc:  # also a body that is not UTF-8 (UnicodeDecodeError)
+        raise RequestError(f"the request body is not valid JSON: {exc}") from None
+
+
 @dataclass
 class Operation:
     method: str
@@ -89,7 +100,7 @@ class Api:
             def view(**path: Any) -> Any:
                 kwargs = dict(path)
                 if body is not None:
-                    data = request.get_json(silent=True)
+                    data = _json_body()
                     if not isinstance(data, dict):
                         raise RequestError("the request body must be a JSON object")
                     kwargs["body"] = _parse(body, data, "body")

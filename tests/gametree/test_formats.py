@@ -191,7 +191,8 @@ def test_cs188_export_refuses_what_cs188_cannot_express(tree, players, plies, qu
         (("A 3.0\n", ""), "'A'"),  # a leaf without an evaluation
         (("min1 gLeft A\n", "min1 gLeft\n"), "min1 gLeft"),
         (("min1 gLeft A\n", "min1 gLeft min2\n"), "min2"),  # reached twice: not a tree
-        (('num_agents: "2"', 'num_agents: "1"'), "at least 2"),
+        (('num_agents: "2"', 'num_agents: "1"'), "2..16"),
+        (('num_agents: "2"', 'num_agents: "1000000"'), "2..16"),
         (('evaluation: """\n', "evaluation: x\n"), "'A 3.0'"),
     ],
 )
