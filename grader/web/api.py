@@ -8,9 +8,9 @@ from flask import Blueprint, current_app, g, jsonify, request, url_for
 from flask_login import current_user
 
 from grader.extensions import csrf
+from grader.models import ENGINE_KIND, iso_utc
 from grader.models import Assignment as AssignmentModel
 from grader.models import Exercise as ExerciseModel
-from grader.models import iso_utc
 from grader.services import accounts, attempts, courses, exercises
 from grader.web import schemas
 from grader.web.openapi import Api, error_response
@@ -57,6 +57,16 @@ def _exercise(exercise: ExerciseModel) -> schemas.Exercise:
     return schemas.Exercise(**data, urls=urls)
 
 
+def _slot_urls(assignment: AssignmentModel, index: int, kind: str) -> dict[str, str]:
+    """An exercise slot's exercise, or an engine slot's upload (an engine slot has no exercise)."""
+    urls = {"page": url_for("pages.slot", assignment_id=assignment.id, index=index)}
+    if kind == ENGINE_KIND:
+        urls["upload"] = url_for("api.upload_engine")
+    else:
+        urls["exercise"] = url_for("api.slot_exercise", assignment_id=assignment.id, index=index)
+    return urls
+
+
 def _assignment(assignment: AssignmentModel) -> schemas.Assignment:
     return schemas.Assignment(
         id=assignment.id, title=assignment.title, course_id=assignment.course_id,
@@ -65,9 +75,7 @@ def _assignment(assignment: AssignmentModel) -> schemas.Assignment:
             index=s.index, title=s.title, kind=s.kind, attempts_allowed=s.attempts_allowed,
             practice_allowed=s.practice_allowed, replay_allowed=s.replay_allowed,
             due_at=iso_utc(s.effective_due_at),
-            urls={"exercise": url_for("api.slot_exercise", assignment_id=assignment.id,
-                                      index=s.index),
-                  "page": url_for("pages.slot", assignment_id=assignment.id, index=s.index)})
+            urls=_slot_urls(assignment, s.index, s.kind))
             for s in assignment.slots])
 
 

@@ -22,7 +22,8 @@ from flask_wtf.csrf import generate_csrf
 from pydantic import BaseModel, Field
 
 from grader.harness.results import json_text
-from grader.services import Invalid, ServiceError, engines, tournaments
+from grader.models import MAX_ID
+from grader.services import Invalid, NotFound, ServiceError, engines, tournaments
 from grader.services.uploads import MAX_ZIP_BYTES
 from grader.web import api as student_api
 from grader.web.forms import ActionForm
@@ -221,6 +222,8 @@ def upload_engine() -> Any:
         index = int(request.form.get("slot_index", ""))
     except ValueError:
         raise Invalid("assignment_id and slot_index must be whole numbers") from None
+    if not (0 <= assignment_id <= MAX_ID and 0 <= index <= MAX_ID):
+        raise NotFound("no such assignment or slot")  # the database holds no larger number
     try:
         data, name = _file()
         submission = engines.upload(g.user, assignment_id, index, data, name,

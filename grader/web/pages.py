@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
@@ -20,6 +19,7 @@ from grader.services import (
     exercises,
 )
 from grader.web.forms import ActionForm, JoinForm, PracticeForm
+from grader.web.inputs import strict_loads
 
 bp = Blueprint("pages", __name__)
 
@@ -113,9 +113,10 @@ def _practice_request(form: PracticeForm) -> dict[str, Any]:
                 "depth": form.leaf_depth.data, "players": players}
     if form.source.data == "nested":
         try:
-            nested = json.loads(form.nested.data or "")
-        except json.JSONDecodeError as error:
-            raise Invalid(f"the nested list is not valid: {error.msg}") from None
+            nested = strict_loads(form.nested.data or "")
+        except ValueError as error:
+            raise Invalid(f"the nested list is not valid: {getattr(error, 'msg', error)}") \
+                from None
         return {**common, "tree": nested, "players": players}
     params: dict[str, Any] = {"depth": form.depth.data or 3,
                               "branching": form.branching.data or "2-3",

@@ -110,7 +110,8 @@ class Slot(BaseModel):
     practice_allowed: bool
     replay_allowed: bool
     due_at: str | None
-    urls: dict[str, str]
+    urls: dict[str, str] = Field(
+        description="page; exercise (exercise slots) or upload (engine slots)")
 
 
 class Assignment(BaseModel):

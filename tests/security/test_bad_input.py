@@ -1,0 +1,219 @@
+"""Bad input is a clean 4xx, stores nothing and breaks nothing afterwards (issue 10)."""
+
+from __future__ import annotations
+
+import pytest
+import sqlalchemy as sa
+
+from grader.extensions import db
+from grader.models import Attempt
+
+BIG = 2**63  # one past the largest id the database holds
+
+
+@pytest.fixture
+def room(factory):
+    return factory.classroom()
+
+
+@pytest.fixture
+def student(factory, room):
+    return {"Authorization": f"Bearer {factory.token('student@example.com')}"}
+
+
+@pytest.fixture
+def teacher(factory, room):
+    return {"Authorization": f"Bearer {factory.token('teacher@example.com')}"}
+
+
+def attempts_in_db(app) -> int:
+    with app.app_context():
+        return db.session.scalar(sa.select(sa.func.count(Attempt.id)))
+
+
+def practice(client, headers, kind, tree=None):
+    response = client.post("/api/exercises", headers=headers,
+                           json={"kind": kind, "tree": tree or [[3, 12, 8], [2, 4, 6]]})
+    assert response.status_code == 201
+    return response.get_json()
+
+
+def nested(depth: int) -> dict:
+    inner: dict = {}
+    for _ in range(depth):
+        inner = {"x": inner}
+    return inner
+
+
+BAD_ANSWERS = [
+    ("prune", {"pruned": [], "value": 3, "extra": nested(20)}, "'extra' is not one"),
+    ("prune", {"pruned": [], "value": "3"}, "must be a number"),
+    ("prune", {"pruned": [], "value": True}, "must be a number"),
+    ("prune", {"pruned": [], "value": [3]}, "must be a number"),
+    ("prune", {"pruned": [["1"]], "value": 3}, "no node at path"),
+    ("values", {"values": {"": "3", "0": 3, "1": 2}}, "must be a number"),
+    ("values", {"values": {"": {"a": 1}}}, "must be a number"),
+    ("minimax", {"values": {"": 3}, "bounds": {}}, "'bounds' is not one"),
+    ("bounds", {"bounds": {"": ["-inf", "3"]}}, "must be a number"),
+    ("leaf-order", {"leaf_order": ["0.0"], "pruned": []}, "'pruned' is not one"),
+    ("best-order", {"order": {"": [1, 0]}, "leaves": "4"}, "whole number"),
+]
+
+
+@pytest.mark.parametrize(("kind", "answer", "reason"), BAD_ANSWERS)
+def test_answers_are_checked_against_their_kinds_schema(client, app, student, teacher, kind,
+                                                        answer, reason):
+    exercise = practice(client, student, kind)
+    response = client.post(exercise["urls"]["attempts"], headers=student, json={"answer": answer})
+    assert response.status_code == 400, response.get_json()
+    assert reason in response.get_json()["error"]
+    assert attempts_in_db(app) == 0
+    # Nothing broken afterwards: the lists still answer, for the student and the staff.
+    for who in (student, teacher):
+        assert client.get("/api/attempts", headers=who).status_code == 200
+
+
+@pytest.mark.parametrize("literal", ["NaN", "Infinity", "-Infinity", "1e400", "-1e400"])
+def test_json_numbers_that_are_not_numbers_are_refused(client, app, student, literal):
+    exercise = practice(client, student, "prune")
+    body = '{"answer": {"pruned": [], "value": ' + literal + "}}"
+    response = client.post(exercise["urls"]["attempts"], headers=student, data=body,
+                           content_type="application/json")
+    assert response.status_code == 400
+    assert "not valid JSON" in response.get_json()["error"]
+    assert attempts_in_db(app) == 0
+
+
+def test_a_right_answer_spelled_strictly_is_still_graded(client, app, student):
+    exercise = practice(client, student, "bounds")
+    response = client.post(exercise["urls"]["attempts"], headers=student, json={
+        "answer": {"bounds": {"": ["inf", 3], "0": [-1e9, "-inf"]}}})
+    assert response.status_code == 201  # infinity spelled out is a number here
+    assert attempts_in_db(app) == 1
+
+
+def _routes(app, method):
+    for rule in app.url_map.iter_rules():
+        if method in rule.methods and any(
+                type(c).__name__ == "IdConverter" for c in rule._converters.values()):
+            yield rule
+
+
+def test_ids_beyond_the_database_are_404_on_every_route(app, client, auth, student):
+    auth.login("teacher@example.com")
+    checked = 0
+    for method in ("GET", "POST"):
+        for rule in _routes(app, method):
+            url = rule.rule
+            for name in rule.arguments:
+                url = url.replace(f"<int:{name}>", str(BIG)).replace(f"<{name}>", "x")
+            for headers in ({}, student):  # the session (pages) and a token (the API)
+                response = client.open(url, method=method, headers=headers, json={})
+                assert response.status_code == 404, (method, url, response.status_code)
+                checked += 1
+    assert checked > 40
+    for query in (f"exercise_id={BIG}", f"assignment_id={BIG}"):
+        response = client.get(f"/api/attempts?{query}", headers=student)
+        assert response.status_code == 404, query
+    upload = client.post("/api/engines", headers=student, data={
+        "assignment_id": str(BIG), "slot_index": "0", "file": (__import__("io").BytesIO(b"x"),
+                                                               "engine.py")})
+    assert upload.status_code == 404
+
+
+def test_json_nested_1000_deep_is_400_on_every_json_endpoint(app, client, student, teacher,
+                                                             room):
+    from grader.web.api import api
+
+    deep = "[" * 1000 + "]" * 1000
+    body = f'{{"answer": {deep}, "kind": {deep}}}'
+    checked = 0
+    for op in api.operations:
+        if op.body is None:
+            continue
+        url = op.rule
+        for name in ("exercise_id", "course_id", "assignment_id", "index"):
+            url = url.replace(f"<int:{name}>", "1")
+        for headers in (student, teacher):
+            response = client.open(f"/api{url}", method=op.method, headers=headers, data=body,
+                                   content_type="application/json")
+            assert response.status_code == 400, (op.rule, response.status_code)
+            assert "nested" in response.get_json()["error"]
+            checked += 1
+    assert checked >= 4
+    assert attempts_in_db(app) == 0
+
+
+def test_a_nested_tree_in_the_forms_is_400(client, auth, factory, room):
+    auth.login()
+    deep = "[" * 1000 + "]" * 1000
+    response = client.post("/practice", data={
+        "csrf_token": auth.csrf(), "kind": "prune", "source": "nested", "nested": deep,
+        "ties": "prune", "values_rule": "soft", "order": "ltr"})
+    assert response.status_code == 400
+    assert "nested more than" in response.get_data(as_text=True)
+
+
+def test_the_engine_slot_advertises_no_exercise_url(app, client, student, room):
+    from grader.services import engines
+
+    with app.app_context():
+        engines.add_engine_slot(room["assignment_id"], suite="quick")
+    assignment = client.get(f"/api/assignments/{room['assignment_id']}", headers=student)
+    slots = assignment.get_json()["slots"]
+    engine = [s for s in slots if s["kind"] == "engine"]
+    assert engine and "exercise" not in engine[0]["urls"] and "upload" in engine[0]["urls"]
+    for slot in slots:  # every URL advertised answers
+        for name, url in slot["urls"].items():
+            method = "POST" if name == "upload" else "GET"
+            if method == "GET":
+                response = client.get(url, headers=student)
+                assert response.status_code in (200, 302), (name, url, response.status_code)
+
+
+def test_a_fixed_best_order_slot_too_big_for_its_kind_is_refused(app, client, auth, room):
+    from grader.services.editor import SlotInput, add_slot, preview
+
+    wide = [[i, -i] for i in range(20)]  # 20 children at the root
+    auth.login("teacher@example.com")
+    headers = {"X-CSRFToken": auth.csrf()}
+    response = client.post(f"/api/courses/{room['course_id']}/preview", headers=headers,
+                           json={"kind": "best-order", "tree": wide})
+    assert response.status_code == 400
+    assert "at most 14 children" in response.get_json()["error"]
+    page = f"/instructor/assignments/{room['assignment_id']}/slots/new"
+    response = client.post(page, data={
+        "csrf_token": auth.csrf(), "title": "Too wide", "kind": "best-order",
+        "source": "nested", "nested": str(wide), "ties": "prune", "values_rule": "soft",
+        "order": "ltr", "action": "save", "players": "max,min"})
+    assert response.status_code in (200, 400)
+    assert "at most 14 children" in response.get_data(as_text=True)
+    from grader.gametree import Tree
+    from grader.models import Slot, User
+    from grader.services import Invalid
+
+    with app.app_context():
+        before = db.session.scalar(sa.select(sa.func.count(Slot.id)))
+        teacher = db.session.scalar(sa.select(User).where(User.email == "teacher@example.com"))
+        spec = SlotInput(kind="best-order", conventions={}, tree=Tree.from_nested(wide))
+        for call in (lambda: add_slot(teacher, room["assignment_id"], spec),
+                     lambda: preview(teacher, room["course_id"], spec)):
+            with pytest.raises(Invalid, match="at most 14 children"):
+                call()
+        assert db.session.scalar(sa.select(sa.func.count(Slot.id))) == before
+
+
+def test_a_cs188_file_with_a_million_agents_is_refused(client, auth, room):
+    from grader.gametree import Tree
+
+    text = Tree.from_nested([[3, 12, 8], [2, 4, 6]]).to_cs188().replace(
+        'num_agents: "2"', 'num_agents: "1000000"')
+    auth.login("teacher@example.com")
+    page = f"/instructor/assignments/{room['assignment_id']}/slots/new"
+    response = client.post(page, data={
+        "csrf_token": auth.csrf(), "title": "Agents", "kind": "prune", "source": "cs188",
+        "cs188": text, "ties": "explore", "values_rule": "soft", "order": "ltr",
+        "action": "preview"})
+    assert response.status_code in (200, 400)
+    html = response.get_data(as_text=True)
+    assert "num_agents must be 2..16" in html and len(html) < 200_000
