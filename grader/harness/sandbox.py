@@ -39,7 +39,6 @@ import os
 import queue
 import shutil
 import signal
-import stat
 import subprocess
 import sys
 import tempfile
@@ -51,6 +50,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from grader.harness.submission import SubmissionError, extract_zip
 from grader.harness.verdicts import Verdict, worst
 
 ADAPTER = Path(__file__).with_name("adapter.py")
@@ -68,10 +68,6 @@ class SandboxError(RuntimeError):
 
 class SandboxUnavailable(SandboxError):
     """bubblewrap is missing or does not work here, and no one said --no-sandbox."""
-
-
-class SubmissionError(ValueError):
-    """The upload is not a Python file or a zip with engine.py at its top."""
 
 
 @dataclass(frozen=True)
@@ -149,7 +145,7 @@ def prepare_submission(source: Path, dest: Path) -> Path:
             target.parent.mkdir(mode=0o755, parents=True, exist_ok=True)
             shutil.copyfile(path, target)
     elif zipfile.is_zipfile(source):
-        _extract_zip(source, dest)
+        extract_zip(source, dest)  # the upload's own policy, checked again
     elif source.is_file():
         _check_size(source.stat().st_size, 1)
         shutil.copyfile(source, dest / "engine.py")
@@ -166,30 +162,6 @@ def _check_size(total: int, count: int) -> None:
     if total > MAX_SUBMISSION_BYTES or count > MAX_SUBMISSION_FILES:
         raise SubmissionError(f"the submission is too large ({count} files, {total} bytes; "
                               f"at most {MAX_SUBMISSION_FILES} files, {MAX_SUBMISSION_BYTES})")
-
-
-def _extract_zip(source: Path, dest: Path) -> None:
-    with zipfile.ZipFile(source) as archive:
-        members = [m for m in archive.infolist() if not m.is_dir()]
-        _check_size(sum(m.file_size for m in members), len(members))
-        names = [m.filename for m in members]
-        # A zip of a folder: accept engine.py one folder down when that is all there is.
-        prefix = ""
-        if "engine.py" not in names:
-            tops = {name.split("/", 1)[0] for name in names}
-            if len(tops) == 1 and f"{next(iter(tops))}/engine.py" in names:
-                prefix = next(iter(tops)) + "/"
-        for member in members:
-            name = member.filename[len(prefix):] if member.filename.startswith(prefix) else ""
-            parts = Path(name).parts
-            if not name or name.startswith("/") or ".." in parts or "__MACOSX" in parts:
-                continue
-            if stat.S_ISLNK(member.external_attr >> 16):
-                continue  # a link could point anywhere: never extracted
-            target = dest / name
-            target.parent.mkdir(mode=0o755, parents=True, exist_ok=True)
-            with archive.open(member) as src, open(target, "wb") as out:
-                shutil.copyfileobj(src, out)
 
 
 # -- slots ---------------------------------------------------------------------------------

@@ -99,14 +99,23 @@ def test_zip_uploads(tmp_path: Path) -> None:
     with zipfile.ZipFile(flat, "w") as archive:
         archive.write(ENGINES / "correct.py", "engine.py")
         archive.writestr("helpers/util.py", "X = 1\n")
-        archive.writestr("../escape.py", "bad\n")
+        archive.writestr("empty.txt", "")
     dest = prepare_submission(flat, tmp_path / "a")
     assert (dest / "engine.py").is_file() and (dest / "helpers" / "util.py").is_file()
+    assert (dest / "empty.txt").is_file()
+    # The upload's archive policy, applied again at extraction: refused, never half-extracted.
+    escape = tmp_path / "escape.zip"
+    with zipfile.ZipFile(escape, "w") as archive:
+        archive.write(ENGINES / "correct.py", "engine.py")
+        archive.writestr("../escape.py", "bad\n")
+    with pytest.raises(SubmissionError, match=r"'\.\.'"):
+        prepare_submission(escape, tmp_path / "e")
     assert not (tmp_path / "escape.py").exists()
     nested = tmp_path / "nested.zip"
     with zipfile.ZipFile(nested, "w") as archive:
         archive.write(ENGINES / "correct.py", "myengine/engine.py")
-    assert (prepare_submission(nested, tmp_path / "b") / "engine.py").is_file()
+    with pytest.raises(SubmissionError, match=r"no engine\.py at its top"):
+        prepare_submission(nested, tmp_path / "b")
     empty = tmp_path / "empty.zip"
     with zipfile.ZipFile(empty, "w") as archive:
         archive.writestr("readme.txt", "no engine\n")
