@@ -150,6 +150,11 @@ def load(instance: str | Path, overrides: Mapping[str, Any] | None = None,
         # The time one request may spend generating trees (a practice exercise, a variant, a
         # slot's preview): impossible constraints are a 400 after this, not a held worker.
         "GRADER_GENERATOR_SECONDS": float(environ.get("GRADER_GENERATOR_SECONDS", 0.5)),
+        # How many costly requests (constrained generation, large trees, the ordering optimum,
+        # the editor's preview) the host runs at once; more are 503 with Retry-After.
+        "GRADER_COSTLY_SLOTS": int(environ.get("GRADER_COSTLY_SLOTS", 1)),
+        # The worker time one grading job may use; tests left past it are charged TLE_WALL.
+        "GRADER_JOB_SECONDS": float(environ.get("GRADER_JOB_SECONDS", 600)),
         # Uploads per student and slot: "COUNT/SECONDS".
         "GRADER_UPLOAD_RATE": environ.get("GRADER_UPLOAD_RATE", "6/600"),
     }

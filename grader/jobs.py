@@ -179,7 +179,8 @@ def grade(submission_id: int, worker: str) -> str:
         tests["tests_total"], tests["games_total"] = len(suite.tests), suite.game_count
         beat.update(dict(tests))
         config = harness.SandboxConfig(sandbox=app.config["GRADER_SANDBOX"])
-        report = harness.grade(claimed.path, suite, config, progress)
+        report = harness.grade(claimed.path, suite, config, progress,
+                               budget=app.config["GRADER_JOB_SECONDS"])
     except Exception as exc:  # the grader's fault, never the engine's
         beat.stop.set()
         beat.join()

@@ -68,17 +68,21 @@ class Report:
 
 
 def grade(submission: Path, suite: Suite | str, config: SandboxConfig | None = None,
-          progress: Progress | None = None, slots: int | None = None) -> Report:
-    """Grade one submission with `suite` in a slot of its own."""
+          progress: Progress | None = None, slots: int | None = None,
+          budget: float | None = None) -> Report:
+    """Grade one submission with `suite` in a slot of its own; with `budget` (seconds of the
+    worker's time, counted from when the slot is held) the tests left when it is spent are
+    not run and charged as TLE_WALL."""
     config = config or SandboxConfig()
     suite = load_suite(suite) if isinstance(suite, str) else suite
     config.check()
     with claim_slot(config, slots) as slot:
-        return _grade_in(slot, Path(submission), suite, config, progress)
+        deadline = None if budget is None else time.monotonic() + budget
+        return _grade_in(slot, Path(submission), suite, config, progress, deadline)
 
 
 def _grade_in(slot: Slot, submission: Path, suite: Suite, config: SandboxConfig,
-              progress: Progress | None) -> Report:
+              progress: Progress | None, deadline: float | None = None) -> Report:
     report = Report(suite.name, submission.name, sandbox=config.sandbox, started=time.time(),
                     slot=slot.number)
     start = time.monotonic()
@@ -95,11 +99,14 @@ def _grade_in(slot: Slot, submission: Path, suite: Suite, config: SandboxConfig,
     for index, test in enumerate(suite.tests):
         if progress:
             progress("test", index, total, test.name)
-        if start_failure is not None:
+        if deadline is not None and time.monotonic() > deadline:
+            result = result_of(test, Verdict.TLE_WALL, "not run: grading this engine used all "
+                               "the worker time one upload may have")
+        elif start_failure is not None:
             result = result_of(test, start_failure.verdict, "the engine did not start (see "
                                f"the first test): {start_failure.output.splitlines()[0]}")
         else:
-            result = _attempts(test, slot, folder, suite, config, report)
+            result = _attempts(test, slot, folder, suite, config, report, deadline)
             if result.extra.get("at_start"):
                 start_failure = result
         report.tests.append(result)
@@ -120,13 +127,14 @@ def _grade_in(slot: Slot, submission: Path, suite: Suite, config: SandboxConfig,
 
 
 def _attempts(test: TestCase, slot: Slot, folder: Path, suite: Suite, config: SandboxConfig,
-              report: Report) -> TestResult:
+              report: Report, deadline: float | None = None) -> TestResult:
     """Run a test; an internal error is retried (it is never charged to the engine)."""
     result: TestResult | None = None
     for attempt in range(1, IE_ATTEMPTS + 1):
         result = _once(test, slot, folder, suite, config, report)
         result.attempts = attempt
-        if result.verdict is not Verdict.IE:
+        if result.verdict is not Verdict.IE or (deadline is not None and
+                                                time.monotonic() > deadline):
             return result
     assert result is not None
     result.output = ("internal error of the grader, not of your engine; it was retried "

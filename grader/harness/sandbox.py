@@ -50,6 +50,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from grader.harness import strict_json
 from grader.harness.submission import SubmissionError, extract_zip
 from grader.harness.verdicts import Verdict, worst
 
@@ -363,7 +364,9 @@ class EngineProcess:
         if hello.verdict is None:
             message = hello.result
             if not isinstance(message, dict) or message.get("hello") != "engine":
-                return self._fail(Verdict.IE, "the adapter did not say hello")
+                # Only the engine, which shares the adapter's process, can write anything else.
+                return self._fail(Verdict.PROTOCOL, "the engine wrote on the protocol channel "
+                                                    "before the adapter's hello")
             self.functions = tuple(f for f in message.get("functions", ()) if isinstance(f, str))
             self.python = str(message.get("python", ""))
             arity = message.get("arity", {})
@@ -424,8 +427,8 @@ class EngineProcess:
     def call(self, function: str, args: list[Any], cpu_limit: float,
              wall_limit: float) -> CallOutcome:
         """Call `function(*args)` in the engine under the limits; see CallOutcome."""
-        if not self.alive:
-            return CallOutcome(Verdict.IE, detail="the engine process is not running")
+        if not self.alive:  # the harness starts a process per test: the engine ended it
+            return CallOutcome(Verdict.RE, detail="the engine's process ended between calls")
         if function not in self.functions:
             return CallOutcome(Verdict.PROTOCOL,
                                detail=f"your engine does not define {function}()")
@@ -466,13 +469,13 @@ class EngineProcess:
     def _answer(self, ident: int, line: bytes, cpu_limit: float, start: float,
                 cpu0: float | None) -> CallOutcome:
         wall = time.monotonic() - start
-        try:
-            message = json.loads(line)
+        try:  # whatever is on the channel may be the engine's: malformed, nested, not UTF-8
+            message = strict_json.loads(line)
             if not isinstance(message, dict) or message.get("id") != ident:
                 raise ValueError(f"an answer to request {ident} expected")
-        except ValueError:
+        except ValueError as exc:
             self._evidence.protocol = "the engine wrote something that is not the adapter's " \
-                                      "answer on the protocol channel"
+                                      f"answer on the protocol channel ({str(exc)[:200]})"
             self.kill()
             return self._dead(cpu_limit, start, cpu0)
         measured = self._used(cpu0)
@@ -497,8 +500,9 @@ class EngineProcess:
         kind, kind_of = message.get("error"), str(message.get("type", ""))
         text = str(message.get("message", ""))
         trace = str(message.get("traceback", ""))
-        if kind == "request":
-            return CallOutcome(Verdict.IE, cpu=cpu, wall=wall, detail=text)
+        if kind == "request":  # the harness's requests are JSON: the engine read or wrote stdin
+            return CallOutcome(Verdict.PROTOCOL, cpu=cpu, wall=wall,
+                               detail=f"the adapter could not read the request: {text}")
         if kind in ("missing", "unserialisable"):
             detail = text if kind == "missing" else \
                 f"the result cannot be sent as JSON ({kind_of}: {text})"

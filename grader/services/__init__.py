@@ -24,3 +24,7 @@ class Forbidden(ServiceError):
 
 class Conflict(ServiceError):
     """Not possible in the current state (no attempts left, already a member)."""
+
+
+class Busy(ServiceError):
+    """Every slot for costly work is taken (see `costly`): retry in a moment (503)."""

@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from grader.extensions import db
 from grader.gametree import KINDS, Conventions, Grade, Tree, grade
 from grader.models import MAX_ID, Assignment, Attempt, Exercise, Slot, User, iso_utc, utcnow
-from grader.services import Conflict, Forbidden, Invalid, NotFound, lti
+from grader.services import Conflict, Forbidden, Invalid, NotFound, costly, lti
 from grader.services.courses import member_slot_ids, taught_course_ids
 from grader.services.exercises import (
     attempt_stats,
@@ -54,7 +54,8 @@ def submit(user: User, exercise_id: int, answer: dict[str, Any]) -> Submitted:
     conventions = Conventions.from_dict(exercise.conventions)
     tree = tree_of(exercise)
     try:
-        result = grade(exercise.kind, tree, conventions, answer)
+        with costly.slot("grading a large tree", costly.grading_is_costly(exercise.kind, tree)):
+            result = grade(exercise.kind, tree, conventions, answer)
     except ValueError as exc:  # UngradableAnswer and any malformed part of the answer
         raise Invalid(str(exc)) from exc
     with writing() as session:

@@ -30,7 +30,7 @@ from grader.gametree import (
 from grader.gametree.calibrate import Row, calibrate_trees
 from grader.gametree.tree import read_cs188
 from grader.models import SCORE_POLICIES, Assignment, Exercise, Slot, User
-from grader.services import Conflict, Invalid, courses
+from grader.services import Conflict, Invalid, costly, courses
 from grader.services.exercises import generator_deadline, typed_tree
 from grader.services.regrade import regrade_slot_in
 from grader.services.staff import staff, staff_for_assignment, staff_for_slot
@@ -378,6 +378,11 @@ def preview(user: User, course_id: int, spec: SlotInput, *,
     (a fixed tree: that one tree)."""
     staff(user, course_id)
     checked = check_slot(spec)
+    with costly.slot("a preview"):
+        return _preview(checked, samples)
+
+
+def _preview(checked: CheckedSlot, samples: int) -> Preview:
     conventions = Conventions.from_dict(checked.conventions)
     if checked.tree is not None:
         tree = Tree.from_dict(checked.tree)

@@ -22,7 +22,7 @@ from grader.gametree import (
 )
 from grader.gametree.tree import path_depth
 from grader.models import Assignment, Attempt, Exercise, Membership, Slot, User, iso_utc, utcnow
-from grader.services import Forbidden, Invalid, NotFound
+from grader.services import Forbidden, Invalid, NotFound, costly
 from grader.services.courses import get_slot, taught_course_ids
 from grader.services.lateness import slot_closes_at
 from grader.services.transactions import writing
@@ -56,16 +56,21 @@ def _conventions(raw: dict[str, Any] | None) -> Conventions:
 
 
 def _generated(params: dict[str, Any] | None, seed: str, kind: str,
-               conventions: Conventions) -> tuple[Tree, dict[str, Any]]:
+               conventions: Conventions, *, shared: bool = False) -> tuple[Tree, dict[str, Any]]:
     """The tree for `seed`; the generator checks its constraints under the exercise's own
-    kind and conventions, whatever the stored parameters say."""
+    kind and conventions, whatever the stored parameters say. `shared`: a large constrained
+    generation takes a costly-work slot (practice requests; a slot's variants are the staff's
+    parameters, checked by the preview)."""
     if params is not None and not isinstance(params, dict):
         raise Invalid("params must be an object")
     params = {**(params or {}), "kind": kind, "conventions": conventions.to_dict()}
     try:
-        generator_params = GeneratorParams.from_dict(params)
-        return (generate(generator_params, seed, generator_deadline()),
-                generator_params.to_dict())
+        p = GeneratorParams.from_dict(params)
+        heavy = shared and costly.generation_is_costly(
+            p.branching[1], p.depth, bool(p.min_cutoffs or p.min_deep_cutoffs or p.discriminating
+                                          or p.leaves_evaluated is not None))
+        with costly.slot("generating a tree", heavy):
+            return generate(p, seed, generator_deadline()), p.to_dict()
     except ValueError as exc:
         raise Invalid(f"params: {exc}") from exc
 
@@ -119,7 +124,7 @@ def create_practice(user: User, kind: str, *, params: dict[str, Any] | None = No
         fields: dict[str, Any] = {"seed": None, "generator_version": None, "params": None}
     else:
         seed = secrets.token_hex(8)
-        built, params = _generated(params, seed, kind, conv)
+        built, params = _generated(params, seed, kind, conv, shared=True)
         fields = {"seed": seed, "generator_version": str(GENERATOR_VERSION),
                   "params": params}
     with writing() as session:

@@ -12,11 +12,11 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from grader.extensions import db, login_manager
 from grader.models import User
-from grader.services import Conflict, Forbidden, Invalid, NotFound, ServiceError, accounts
+from grader.services import Busy, Conflict, Forbidden, Invalid, NotFound, ServiceError, accounts
 from grader.web.inputs import IdConverter, StrictJSONProvider
 from grader.web.openapi import RequestError, error_response
 
-STATUS = {Invalid: 400, Forbidden: 403, NotFound: 404, Conflict: 409}
+STATUS = {Invalid: 400, Forbidden: 403, NotFound: 404, Conflict: 409, Busy: 503}
 
 # No inline script, no third party: the pages are self-contained.
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
@@ -68,8 +68,13 @@ def init_app(app: Flask) -> None:
     def service_error(error: ServiceError) -> Any:
         status = _status(error)
         if _wants_json():
-            return error_response(status, str(error))
-        return render_template("error.html", status=status, message=str(error)), status
+            response = error_response(status, str(error))
+        else:
+            response = app.make_response(
+                (render_template("error.html", status=status, message=str(error)), status))
+        if isinstance(error, Busy):
+            response.headers["Retry-After"] = "1"
+        return response
 
     @app.errorhandler(RequestError)
     def request_error(error: RequestError) -> Any:

@@ -3,55 +3,21 @@ no number too large for a float, bounded nesting) and ids that fit the database'
 
 from __future__ import annotations
 
-import json
-import math
 from typing import Any
 
 from flask.json.provider import DefaultJSONProvider
 from werkzeug.exceptions import NotFound
 from werkzeug.routing import IntegerConverter
 
+from grader.harness import strict_json
 from grader.models import MAX_ID
 
-MAX_JSON_DEPTH = 32  # answers and trees nest far less (a typed tree: its depth cap, 16)
-
-
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON number")
-
-
-def _finite(text: str) -> float:
-    value = float(text)
-    if not math.isfinite(value):
-        raise ValueError(f"{text} is too large for a number")
-    return value
-
-
-def json_depth(data: Any) -> int:
-    """How deeply lists and objects nest in ``data`` (0 for a scalar), without recursion."""
-    deepest, stack = 0, [(data, 1)]
-    while stack:
-        item, depth = stack.pop()
-        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) \
-            else None
-        if children is None:
-            continue
-        deepest = max(deepest, depth)
-        if depth > MAX_JSON_DEPTH:
-            break
-        stack.extend((child, depth + 1) for child in children)
-    return deepest
+MAX_JSON_DEPTH = strict_json.MAX_DEPTH
 
 
 def strict_loads(text: str | bytes) -> Any:
     """JSON as RFC 8259 has it; ValueError (a 400) for NaN, Infinity, 1e400 and deep nesting."""
-    try:
-        data = json.loads(text, parse_constant=_no_constant, parse_float=_finite)
-    except RecursionError:
-        raise ValueError(f"JSON nested more than {MAX_JSON_DEPTH} deep") from None
-    if json_depth(data) > MAX_JSON_DEPTH:
-        raise ValueError(f"JSON nested more than {MAX_JSON_DEPTH} deep")
-    return data
+    return strict_json.loads(text, MAX_JSON_DEPTH)
 
 
 class StrictJSONProvider(DefaultJSONProvider):

@@ -1,0 +1,62 @@
+"""Costly work, one request at a time: the few requests whose bounded work is still large (a
+tree generated under constraints, the ordering optimum of a big tree, grading a tree of
+hundreds of nodes, the editor's preview) take one of the server's `GRADER_COSTLY_SLOTS`; when
+none is free the request is refused at once (`Busy`, a 503 with Retry-After) instead of
+waiting, so costly requests never hold every worker and everyone else's requests still find
+one free.
+
+The slots are file locks in the instance folder: every gunicorn worker of the host shares them,
+and a worker that dies releases its lock with its file descriptor.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+from flask import current_app
+
+from grader.gametree import Tree
+from grader.gametree.optimum import dp_size
+from grader.services import Busy
+
+COSTLY_LEAVES = 256  # a generated tree this large costs milliseconds per candidate
+COSTLY_NODES = 512  # grading and explaining a typed tree this large costs tens of milliseconds
+COSTLY_DP_SIZE = 100_000  # the ordering optimum's states: tens of milliseconds and more
+
+
+def generation_is_costly(branching: int, depth: int, constrained: bool) -> bool:
+    return constrained and branching**depth >= COSTLY_LEAVES
+
+
+def grading_is_costly(kind: str, tree: Tree) -> bool:
+    if tree.node_count() >= COSTLY_NODES:
+        return True
+    return kind == "best-order" and dp_size(tree) > COSTLY_DP_SIZE
+
+
+@contextlib.contextmanager
+def slot(what: str, costly: bool = True) -> Iterator[None]:
+    """Holds a costly-work slot for the block (nothing when not `costly`); Busy when all are
+    taken."""
+    if not costly:
+        yield
+        return
+    folder = Path(current_app.instance_path)
+    for number in range(int(current_app.config["GRADER_COSTLY_SLOTS"])):
+        fd = os.open(folder / f"costly-{number}.lock", os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            continue
+        try:
+            yield
+        finally:
+            os.close(fd)  # releases the lock
+        return
+    raise Busy(f"the server is busy with other costly requests ({what}); nothing was stored, "
+               "try again in a moment")
