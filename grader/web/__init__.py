@@ -107,8 +107,15 @@ def init_app(app: Flask) -> None:
     def http_error(error: HTTPException) -> Any:
         status = error.code or 500
         if _wants_json():
-            return error_response(status, error.description or error.name)
-        return render_template("error.html", status=status, message=error.description), status
+            response = error_response(status, error.description or error.name)
+        else:
+            response = app.make_response(
+                (render_template("error.html", status=status, message=error.description),
+                 status))
+        for name, value in error.get_headers():  # Allow on a 405, as RFC 9110 requires
+            if name.lower() != "content-type":
+                response.headers[name] = value
+        return response
 
     @app.after_request
     def security_headers(response: Any) -> Any:

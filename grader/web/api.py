@@ -113,7 +113,8 @@ def get_exercise(exercise_id: int) -> schemas.Exercise:
 
 
 @api.route("POST", "/exercises/<int:exercise_id>/attempts", summary="Submit an answer",
-           tag="attempts", body=schemas.SubmitAttempt, response=schemas.Attempt, status=201)
+           tag="attempts", body=schemas.SubmitAttempt, response=schemas.Attempt, status=201,
+           errors=("409",))
 def submit_attempt(exercise_id: int, body: schemas.SubmitAttempt) -> schemas.Attempt:
     """Graded and stored before the response is sent. An ungradable answer is a 400 and uses
     no attempt. The solution is included once the exercise's rules allow it."""

@@ -211,7 +211,14 @@ def _submission(submission: Any) -> EngineSubmission:
 
 
 @api.route("POST", "/engines", summary="Upload an engine (multipart/form-data)",
-           tag="engines", response=EngineSubmission, status=201)
+           tag="engines", response=EngineSubmission, status=201, errors=("409", "429"), form={
+               "type": "object", "required": ["assignment_id", "slot_index", "file"],
+               "properties": {
+                   "assignment_id": {"type": "integer", "minimum": 1},
+                   "slot_index": {"type": "integer", "minimum": 0},
+                   "file": {"type": "string", "format": "binary",
+                            "description": "engine.py, or a .zip with engine.py at its top"},
+                   "tournament": {"type": "boolean", "description": "opt in"}}})
 def upload_engine() -> Any:
     """Fields: `assignment_id`, `slot_index`, `file` (engine.py, at most 256 KiB, or a zip with
     engine.py at its top, at most 1 MiB), `tournament` (opt in). Stored and queued before the
@@ -281,7 +288,7 @@ def engine_game_pdn(submission_id: int, number: int) -> Any:
 
 
 @api.route("POST", "/engines/<int:submission_id>/rerun", summary="Grade it again (instructors)",
-           tag="engines", response=EngineSubmission)
+           tag="engines", response=EngineSubmission, errors=("409",))
 def api_rerun(submission_id: int) -> EngineSubmission:
     return _submission(engines.rerun(g.user, submission_id))
 

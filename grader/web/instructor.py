@@ -19,7 +19,7 @@ from flask import (
     url_for,
 )
 from flask_login import current_user, login_required
-from pydantic import BaseModel, Field
+from pydantic import Field
 from wtforms.fields.choices import SelectChoice
 
 from grader.gametree import VARIANTS, Conventions, Tree
@@ -55,6 +55,7 @@ from grader.web.instructor_forms import (
     RoleForm,
     SlotForm,
 )
+from grader.web.schemas import Body
 
 bp = Blueprint("instructor", __name__, url_prefix="/instructor")
 
@@ -560,7 +561,7 @@ def describe_answer(kind: str, answer: dict[str, Any] | None, labels: dict[str, 
 api = student_api.api
 
 
-class PreviewRequest(BaseModel):
+class PreviewRequest(Body):
     kind: str = "prune"
     conventions: dict[str, str] = Field(default_factory=dict)
     params: dict[str, Any] = Field(default_factory=dict)

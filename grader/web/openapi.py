@@ -23,7 +23,13 @@ _ERROR_STATUSES = {
     "404": "Absent, or not yours",
     "409": "Not possible now (no attempts left, due date passed)",
     "413": "Request body too large",
+    "414": "Request line too long (the server's limit, before the application)",
+    "429": "Too many uploads: wait for Retry-After seconds",
+    "503": "Busy (the database's write lock, or every slot for costly work): nothing was "
+           "stored; retry after Retry-After seconds",
 }
+# Statuses only some operations give (named in `route(errors=...)`).
+_OPTIONAL_STATUSES = {"409", "429"}
 
 
 class Error(BaseModel):
@@ -76,6 +82,8 @@ class Operation:
     status: int = 200
     public: bool = False
     description: str = ""
+    errors: tuple[str, ...] = ()  # optional statuses this operation may give (409, 429)
+    form: dict[str, Any] | None = None  # a multipart/form-data body's JSON Schema
 
 
 @dataclass
@@ -91,7 +99,9 @@ class Api:
     def route(self, method: str, rule: str, *, summary: str, tag: str,
               body: type[BaseModel] | None = None, query: type[BaseModel] | None = None,
               response: type[BaseModel] | None = None, status: int = 200,
-              public: bool = False) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+              public: bool = False, errors: tuple[str, ...] = (),
+              form: dict[str, Any] | None = None
+              ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         """Registers a view; it receives `body=` and `query=` already validated and may return
         a model (serialized with `status`) or any Flask response."""
 
@@ -105,6 +115,10 @@ class Api:
                         raise RequestError("the request body must be a JSON object")
                     kwargs["body"] = _parse(body, data, "body")
                 if query is not None:
+                    given = request.args.to_dict(flat=False)
+                    repeated = sorted(name for name, values in given.items() if len(values) > 1)
+                    if repeated:
+                        raise RequestError(f"query: {repeated[0][:40]!r} is given more than once")
                     kwargs["query"] = _parse(query, request.args.to_dict(), "query")
                 result = fn(**kwargs)
                 if isinstance(result, BaseModel):
@@ -119,7 +133,8 @@ class Api:
             self.operations.append(Operation(
                 method=method, rule=rule, endpoint=endpoint,
                 summary=summary, tag=tag, body=body, query=query, response=response,
-                status=status, public=public, description=(fn.__doc__ or "").strip()))
+                status=status, public=public, description=(fn.__doc__ or "").strip(),
+                errors=errors, form=form))
             return view
 
         return decorate
@@ -164,15 +179,20 @@ class Api:
             if op.body is not None:
                 operation["requestBody"] = {"required": True, "content": {
                     "application/json": {"schema": refs[(op.body, "validation")]}}}
+            if op.form is not None:
+                operation["requestBody"] = {"required": True, "content": {
+                    "multipart/form-data": {"schema": op.form}}}
             success: dict[str, Any] = {"description": "OK" if op.status == 200 else "Created"}
             if op.response is not None:
                 success["content"] = {
                     "application/json": {"schema": refs[(op.response, "serialization")]}}
             operation["responses"][str(op.status)] = success
             for code, text in _ERROR_STATUSES.items():
-                if op.public and code in ("401", "403", "404", "409"):
+                if op.public and code not in ("400", "414"):
+                    continue  # the public no-op and this document answer nothing else
+                if op.body is None and op.form is None and code == "413":
                     continue
-                if op.body is None and code == "413":
+                if code in _OPTIONAL_STATUSES and code not in op.errors:
                     continue
                 operation["responses"][code] = {
                     "description": text, "content": {"application/json": {"schema": error_ref}}}

@@ -15,7 +15,13 @@ class Request(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-class CreateExercise(Request):
+class Body(Request):
+    """A JSON body: types as the document states them (no true for 1, no "3" for 3)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class CreateExercise(Body):
     """A practice exercise: generated from `params`, or typed as `tree` or `leaves`."""
 
     kind: str = _KIND
@@ -32,7 +38,7 @@ class CreateExercise(Request):
     depth: int | None = Field(None, ge=1, le=8)
 
 
-class SubmitAttempt(Request):
+class SubmitAttempt(Body):
     answer: dict[str, Any] = Field(description="the answer in the shape the kind asks for")
 
 

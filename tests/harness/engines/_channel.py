@@ -1,5 +1,6 @@
 """What a hostile engine can do to the protocol channel it shares a process with."""
 
+import contextlib
 import os
 import sys
 
@@ -7,10 +8,8 @@ import sys
 def write_protocol(data: bytes) -> None:
     """Writes ``data`` on every descriptor that takes it: the adapter's private channel too."""
     for fd in range(3, 64):
-        try:
+        with contextlib.suppress(OSError):
             os.write(fd, data)
-        except OSError:
-            pass
 
 
 def request_id() -> int:
