@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-backends lint bench bench-load bench-autograder system-deps clean
+.PHONY: run test test-backends lint bench bench-load bench-hostile bench-autograder system-deps clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -27,6 +27,10 @@ run: $(STAMP)
 # The web service's load benchmark alone (30 s of graded submissions, 100 clients).
 bench-load: $(STAMP)
 	$(BIN)/python -m bench.load --seconds 30 --clients 100 --compare-deferred
+
+# The service beside 4 clients sending the costliest requests it accepts: p99 ratios.
+bench-hostile: $(STAMP)
+	$(BIN)/python -m bench.hostile --seconds 10
 
 test: $(STAMP) system-deps
 	$(BIN)/ruff check .

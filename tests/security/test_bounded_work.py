@@ -128,3 +128,28 @@ def test_an_answer_bigger_than_its_tree_is_refused(client, app, student):
                            json={"answer": {"pruned": ["0"] * 20, "value": 3}})
     assert response.status_code == 400
     assert "more paths than the tree has nodes" in response.get_json()["error"]
+
+
+def test_costly_requests_past_the_slots_are_503_at_once(client, app, student):
+    """Another worker holds the only costly-work slot: a costly request is refused with
+    Retry-After instead of waiting; a cheap one goes through."""
+    import fcntl
+    import os
+    from pathlib import Path
+
+    lock = os.open(Path(app.instance_path) / "costly-0.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # as a request in another gunicorn worker would
+        response = client.post("/api/exercises", headers=student, json={
+            "kind": "prune", "params": {"depth": 4, "branching": "4-4", "min_cutoffs": 3}})
+        assert response.status_code == 503 and response.headers["Retry-After"] == "1"
+        assert "busy" in response.get_json()["error"]
+        assert exercises_in_db(app) == 0
+        cheap = client.post("/api/exercises", headers=student, json={
+            "kind": "prune", "params": {"depth": 2, "branching": "2-3", "min_cutoffs": 1}})
+        assert cheap.status_code == 201
+    finally:
+        os.close(lock)
+    response = client.post("/api/exercises", headers=student, json={
+        "kind": "prune", "params": {"depth": 4, "branching": "4-4", "min_cutoffs": 3}})
+    assert response.status_code == 201
