@@ -32,9 +32,12 @@ MAX_NODES = 2048  # and its chains of single children: the labels and the trace 
 MAX_DEPTH = 16  # twice the generator's deepest tree
 
 
-def generator_deadline() -> float:
+SLOT_BUDGET_FACTOR = 10  # a student's variant: staff parameters; its seed cannot be redrawn
+
+
+def generator_deadline(factor: float = 1) -> float:
     """When this request's tree generation must stop (``time.monotonic()``; a setting)."""
-    return time.monotonic() + current_app.config["GRADER_GENERATOR_SECONDS"]
+    return time.monotonic() + factor * current_app.config["GRADER_GENERATOR_SECONDS"]
 
 
 def variant_seed(assignment_id: int, slot_index: int, user_id: int, variant: int) -> str:
@@ -70,7 +73,8 @@ def _generated(params: dict[str, Any] | None, seed: str, kind: str,
             p.branching[1], p.depth, bool(p.min_cutoffs or p.min_deep_cutoffs or p.discriminating
                                           or p.leaves_evaluated is not None))
         with costly.slot("generating a tree", heavy):
-            return generate(p, seed, generator_deadline()), p.to_dict()
+            deadline = generator_deadline(1 if shared else SLOT_BUDGET_FACTOR)
+            return generate(p, seed, deadline), p.to_dict()
     except ValueError as exc:
         raise Invalid(f"params: {exc}") from exc
 
