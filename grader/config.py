@@ -149,7 +149,7 @@ def load(instance: str | Path, overrides: Mapping[str, Any] | None = None,
         "GRADER_TRUSTED_PROXIES": int(environ.get("GRADER_TRUSTED_PROXIES", 0)),
         # The time one request may spend generating trees (a practice exercise, a variant, a
         # slot's preview): impossible constraints are a 400 after this, not a held worker.
-        "GRADER_GENERATOR_SECONDS": float(environ.get("GRADER_GENERATOR_SECONDS", 0.5)),
+        "GRADER_GENERATOR_SECONDS": float(environ.get("GRADER_GENERATOR_SECONDS", 0.3)),
         # How many costly requests (constrained generation, large trees, the ordering optimum,
         # the editor's preview) the host runs at once; more are 503 with Retry-After.
         "GRADER_COSTLY_SLOTS": int(environ.get("GRADER_COSTLY_SLOTS", 1)),

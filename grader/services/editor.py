@@ -392,7 +392,7 @@ def _preview(checked: CheckedSlot, samples: int) -> Preview:
         params = GeneratorParams.from_dict(checked.params)
         loose = GeneratorParams.from_dict({**checked.params, "discriminating": False,
                                            "max_tries": min(params.max_tries, 500)})
-        deadline = generator_deadline()  # one budget for the sample variant and the samples
+        deadline = generator_deadline(2)  # one budget for the sample variant and the samples
         try:
             tree = generate(params, PREVIEW_SEED, deadline)
         except GenerationError as exc:
