@@ -100,16 +100,17 @@ def _part(answer: object, name: str, kind: str) -> Any:
 
 
 def _number(x: object, what: str) -> Value:
-    """A finite JSON number, or infinity spelled out (JSON has no infinity): never "3"."""
+    """A number, or infinity spelled out (JSON has no infinity; the web layer refuses Infinity
+    and 1e400 before this): never "3", never NaN."""
     numeric = (isinstance(x, int) and not isinstance(x, bool)) or (
-        isinstance(x, float) and math.isfinite(x))
+        isinstance(x, float) and not math.isnan(x))
     spelled = isinstance(x, str) and x.strip().lower() in _INFINITY
     if not (numeric or spelled):
         raise UngradableAnswer(f"{what} must be a number (or inf, -inf), got {str(x)[:40]!r}")
     try:
         return from_jsonable(x)
-    except ValueError:  # NaN or an infinite float: JSON cannot carry either
-        raise UngradableAnswer(f"{what} must be a finite number, got {x!r}") from None
+    except ValueError:
+        raise UngradableAnswer(f"{what} must be a number, got {x!r}") from None
 
 
 def _internal_path(tree: Tree, path: object, what: str) -> Path:
