@@ -9,7 +9,7 @@ import json
 import math
 from typing import Any
 
-MAX_DEPTH = 32  # answers, trees and engine answers nest far less
+MAX_DEPTH = 40  # a typed tree with evaluations nests two a level: 16 levels, 32, and the body
 
 
 def _no_constant(name: str) -> Any:
