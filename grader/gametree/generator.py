@@ -16,7 +16,7 @@ from grader.gametree.kinds import KINDS
 from grader.gametree.optimum import MAX_DP_SIZE, MAX_LEAVES, uniform_dp_size
 from grader.gametree.solver import Conventions, minimax, solve
 from grader.gametree.tree import Node, Tree, child_path, parse_players
-from grader.gametree.variants import variants_for
+from grader.gametree.variants import VARIANTS, variants_for
 
 GENERATOR_VERSION = 1
 MAX_TRIES = 10_000  # with a time budget (``generate``'s deadline) on top
@@ -43,6 +43,10 @@ class GeneratorParams:
     evaluations: bool = False
     evaluation_noise: int = 2
     kind: str = "prune"  # the kind whose answers `discriminating` compares
+    # A misconception to expose: that variant's answer of `kind` differs from the key at
+    # `expose_nodes` nodes or more (see `exposing`); adaptive practice asks for it.
+    expose: str | None = None
+    expose_nodes: int = 2
     max_tries: int = 2000
 
     def __post_init__(self) -> None:
@@ -101,6 +105,17 @@ class GeneratorParams:
             )
         if self.discriminating and self.kind == "best-order":
             problems.append("best-order has no misconception variants to discriminate")
+        if self.expose is not None:
+            variant = VARIANTS.get(self.expose)
+            if variant is None:
+                problems.append(f"unknown misconception {self.expose!r} ({', '.join(VARIANTS)})")
+            elif self.kind not in variant.kinds:
+                problems.append(
+                    f"{self.expose} cannot change an answer of kind {self.kind} "
+                    f"({', '.join(sorted(variant.kinds))})"
+                )
+        if not 1 <= self.expose_nodes <= 100:
+            problems.append(f"expose_nodes must be 1..100, got {self.expose_nodes}")
         if problems:
             raise GenerationError("; ".join(problems))
 
@@ -124,7 +139,10 @@ class GeneratorParams:
                 values["players"] = parse_players(values["players"])
             if "conventions" in values:
                 values["conventions"] = Conventions.from_dict(values["conventions"])
-            for name in ("depth", "min_cutoffs", "min_deep_cutoffs", "max_tries", "evaluation_noise"):
+            if values.get("expose") is not None and not isinstance(values["expose"], str):
+                raise GenerationError(f"expose must be a misconception code, got {values['expose']!r}")
+            for name in ("depth", "min_cutoffs", "min_deep_cutoffs", "max_tries", "evaluation_noise",
+                         "expose_nodes"):
                 if name in values and (
                     isinstance(values[name], bool) or not isinstance(values[name], int)
                 ):
@@ -231,7 +249,42 @@ def accepts(tree: Tree, params: GeneratorParams) -> bool:
         lo, hi = params.leaves_evaluated
         if not lo <= len(result.leaf_order) <= hi:
             return False
+    if params.expose is not None:
+        found = exposing(tree, params.conventions, params.kind).get(params.expose, 0)
+        if found < params.expose_nodes:
+            return False
     return not params.discriminating or is_discriminating(tree, params.conventions, params.kind)
+
+
+def answer_distance(kind: str, key: object, answer: object) -> int:
+    """At how many nodes two canonical answers of ``kind`` differ (the root value counts as one)."""
+    if kind == "prune":
+        (k, kv), (a, av) = key, answer  # type: ignore[misc]
+        return len(k ^ a) + (kv != av)
+    if isinstance(key, dict) and isinstance(answer, dict):
+        return sum(key.get(p) != answer.get(p) for p in set(key) | set(answer))
+    if isinstance(key, tuple) and isinstance(answer, tuple):  # leaf order
+        return sum(
+            i >= len(key) or i >= len(answer) or key[i] != answer[i]
+            for i in range(max(len(key), len(answer)))
+        )
+    return int(key != answer)
+
+
+def exposing(tree: Tree, conventions: Conventions, kind: str) -> dict[str, int]:
+    """Each misconception whose answer of ``kind`` differs from the key on ``tree``, with the
+    number of nodes where it differs: a tree exposes the misconceptions listed here."""
+    if kind not in KINDS or kind == "best-order":
+        return {}
+    exercise = KINDS[kind]
+    tree = tree.cut(conventions.depth)
+    key = exercise.analysis(tree, conventions)[1]
+    found = {}
+    for variant, answer in exercise.variant_answers(tree, conventions):
+        distance = answer_distance(kind, key, answer)
+        if distance:
+            found[variant.code] = distance
+    return found
 
 
 def is_discriminating(tree: Tree, conventions: Conventions, kind: str = "prune") -> bool:

@@ -1,0 +1,149 @@
+"""The adaptive practice policy on scripted histories, with real trees and real grading."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from grader.gametree import (
+    KINDS,
+    VARIANTS,
+    GenerationError,
+    GeneratorParams,
+    generate,
+    grade,
+    solve,
+)
+from grader.gametree.adaptive import (
+    MASTERED,
+    MASTERY,
+    NOT_SEEN,
+    PRACTISING,
+    Practised,
+    aim,
+    next_practice,
+    standings,
+)
+from grader.gametree.generator import answer_distance, exposing
+
+
+def _answer_like(code: str | None, kind: str, tree, conventions) -> dict:
+    """The answer a student holding misconception ``code`` gives (the key when None)."""
+    exercise = KINDS[kind]
+    if code is None:
+        return exercise.key(tree, conventions)
+    variant = VARIANTS[code]
+    return exercise.to_answer(exercise.project(variant.run(tree, conventions), variant))
+
+
+def _practise(history: list[Practised], holds: str | None, seed: int):
+    """One round: the policy's tree, the student's answer, the real grade."""
+    plan = next_practice(history, random.Random(seed))
+    tree = generate(plan.params, seed)
+    conventions = plan.params.conventions
+    exposed = exposing(tree, conventions, plan.kind)
+    code = holds if holds in exposed else None
+    graded = grade(plan.kind, tree, conventions, _answer_like(code, plan.kind, tree, conventions))
+    history.append(Practised(plan.kind, graded.score == 1.0, graded.diagnosis,
+                             frozenset(exposed)))
+    return plan, tree, graded
+
+
+def test_a_student_who_answers_like_shallow_cutoffs_gets_deep_cutoffs_until_right():
+    history: list[Practised] = []
+    for seed in range(40):
+        _plan, _tree, graded = _practise(history, "shallow-cutoffs", seed)
+        if graded.diagnosis == "shallow-cutoffs":
+            break
+    else:
+        pytest.fail("no tree in 40 showed shallow-cutoffs")
+    assert standings(history)["shallow-cutoffs"].status == PRACTISING
+    for seed in range(100, 106):  # still holds it: every next tree targets it, with deep cutoffs
+        plan, tree, graded = _practise(history, "shallow-cutoffs", seed)
+        assert plan.target == "shallow-cutoffs"
+        assert plan.params.min_deep_cutoffs >= 1
+        assert sum(c.deep for c in solve(tree, plan.params.conventions).cutoffs) >= 1
+        assert exposing(tree, plan.params.conventions, plan.kind)["shallow-cutoffs"] >= 2
+        assert graded.diagnosis == "shallow-cutoffs" and graded.score < 1
+    for i, seed in enumerate(range(200, 200 + MASTERY)):  # learns: right from now on
+        plan, _tree, graded = _practise(history, None, seed)
+        assert plan.target == "shallow-cutoffs", i
+        assert graded.score == 1.0
+    assert standings(history)["shallow-cutoffs"].status == MASTERED
+    assert next_practice(history).target != "shallow-cutoffs"
+
+
+def test_the_misconception_shown_most_is_targeted_first_then_the_next():
+    history = [Practised("values", False, "players-swapped", frozenset({"players-swapped"}))] * 2
+    history += [Practised("prune", False, "leaves-only", frozenset({"leaves-only"}))] * 3
+    plan = next_practice(history)
+    assert (plan.target, plan.kind) == ("leaves-only", "prune")
+    assert "3 times" in plan.reason
+    history += [Practised("prune", True, None, frozenset({"leaves-only"}))] * MASTERY
+    plan = next_practice(history)
+    assert (plan.target, plan.kind) == ("players-swapped", "values")
+    assert plan.params.expose == "players-swapped"
+
+
+def test_a_wrong_answer_on_an_exposing_tree_breaks_the_run():
+    right = Practised("prune", True, None, frozenset({"no-pruning"}))
+    wrong = Practised("prune", False, "no-pruning", frozenset({"no-pruning"}))
+    elsewhere = Practised("values", True, None, frozenset({"players-swapped"}))
+    state = standings([wrong, right, right, wrong, right, elsewhere, right])["no-pruning"]
+    assert (state.status, state.shown, state.streak, state.exposing) == (PRACTISING, 2, 2, 6)
+    assert standings([wrong, right, right, right])["no-pruning"].status == MASTERED
+
+
+def test_the_kind_follows_where_the_student_showed_it():
+    history = [Practised("bounds", False, "values-convention", frozenset({"values-convention"}))]
+    assert next_practice(history).kind == "bounds"
+    assert next_practice([]).kind in KINDS
+
+
+def test_a_student_with_none_gets_harder_trees():
+    fresh = next_practice([])
+    assert fresh.target == "no-pruning" and fresh.level == 0
+    everything = [Practised("prune", True, None, frozenset(VARIANTS))] * MASTERY
+    assert all(s.status == MASTERED for s in standings(everything).values())
+    plan = next_practice(everything, random.Random(3))
+    assert plan.target is None and plan.level == 3
+    assert plan.params.depth >= 4 and plan.params.min_deep_cutoffs >= 1
+    assert plan.params.depth * max(plan.params.branching) > fresh.params.depth * max(
+        fresh.params.branching)
+    generate(plan.params, 1)  # such a tree can be made
+    assert "harder" in aim(None)
+
+
+def test_not_seen_until_shown_and_words_for_each_status():
+    states = standings([])
+    assert {s.status for s in states.values()} == {NOT_SEEN}
+    assert "no tree" in states["no-pruning"].words()
+    history = [Practised("prune", False, "no-pruning", frozenset({"no-pruning"}))]
+    assert "once" in standings(history)["no-pruning"].words()
+
+
+@pytest.mark.parametrize("code", list(VARIANTS))
+def test_the_generator_exposes_each_misconception_at_several_nodes(code):
+    from grader.gametree.adaptive import BEST_KIND
+
+    kind = BEST_KIND[code]
+    params = GeneratorParams(depth=4, kind=kind, expose=code, expose_nodes=2,
+                             values=(0, 4) if code == "ties-flipped" else (-9, 9))
+    tree = generate(params, "expose")
+    exercise = KINDS[kind]
+    key = exercise.analysis(tree, params.conventions)[1]
+    variant = VARIANTS[code]
+    answer = exercise.project(variant.run(tree, params.conventions), variant)
+    assert answer_distance(kind, key, answer) >= 2
+    assert GeneratorParams.from_dict(params.to_dict()) == params
+    assert code in aim(code)
+
+
+def test_expose_is_checked():
+    with pytest.raises(GenerationError, match="unknown misconception"):
+        GeneratorParams(expose="no-such")
+    with pytest.raises(GenerationError, match="cannot change an answer of kind minimax"):
+        GeneratorParams(kind="minimax", expose="no-pruning")
+    with pytest.raises(GenerationError, match="expose must be"):
+        GeneratorParams.from_dict({"expose": 3})
