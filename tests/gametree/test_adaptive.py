@@ -147,3 +147,19 @@ def test_expose_is_checked():
         GeneratorParams(kind="minimax", expose="no-pruning")
     with pytest.raises(GenerationError, match="expose must be"):
         GeneratorParams.from_dict({"expose": 3})
+
+
+def test_simulated_students_who_learn_reach_mastery_in_fewer_trees_than_with_random_trees():
+    from bench.adaptive import adaptive, trees_to_mastery, uniform
+
+    students = range(3)
+    planned = [trees_to_mastery(adaptive, s, lessons=2, cap=80) for s in students]
+    drawn = [trees_to_mastery(uniform, s, lessons=2, cap=80) for s in students]
+    assert None not in planned
+    assert sum(planned) < sum(d if d is not None else 80 for d in drawn)
+
+
+def test_a_simulated_student_who_never_learns_never_masters():
+    from bench.adaptive import adaptive, trees_to_mastery
+
+    assert trees_to_mastery(adaptive, 0, lessons=10**6, cap=25) is None
