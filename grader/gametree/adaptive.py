@@ -183,20 +183,23 @@ def next_practice(history: Iterable[Practised], rng: random.Random | None = None
     return Plan(kind, GeneratorParams(**params), target, reason, step)
 
 
+# What each misconception does, in a phrase (the progress page and the aim of a tree).
+DESCRIPTIONS = {
+    "no-pruning": "plain minimax with nothing pruned",
+    "players-swapped": "treating the root as the other player",
+    "wrong-order": "searching the children in the other order",
+    "ties-flipped": "the other rule for alpha = beta",
+    "cut-node-marked": "marking the node where a cutoff happened as pruned",
+    "leaves-only": "pruning only leaves",
+    "shallow-cutoffs": "passing down only the parent's bound (missing deep cutoffs)",
+    "bounds-swapped": "updating beta at MAX nodes and alpha at MIN nodes",
+    "values-convention": "the other convention for the value a cut node reports",
+}
+
+
 def aim(target: str | None) -> str:
     """What a practice tree was meant to expose, said to the student after they answer."""
     if target is None or target not in VARIANTS:
         return "This tree was a harder one, with no single misconception in view."
-    sentences = {
-        "no-pruning": "plain minimax with nothing pruned",
-        "players-swapped": "treating the root as the other player",
-        "wrong-order": "searching the children in the other order",
-        "ties-flipped": "the other rule for alpha = beta",
-        "cut-node-marked": "marking the node where a cutoff happened as pruned",
-        "leaves-only": "pruning only leaves",
-        "shallow-cutoffs": "passing down only the parent's bound (missing deep cutoffs)",
-        "bounds-swapped": "updating beta at MAX nodes and alpha at MIN nodes",
-        "values-convention": "the other convention for the value a cut node reports",
-    }
-    return (f"This tree was made to expose {target}: {sentences[target]} gives a different "
+    return (f"This tree was made to expose {target}: {DESCRIPTIONS[target]} gives a different "
             "answer from the key here.")

@@ -40,21 +40,27 @@ def _text(x: float, y: float, text: object, *, anchor: str = "start", size: int 
 
 
 def horizontal_bars(title: str, labels: list[str], values: list[int], *, x_label: str,
-                    y_label: str, width: int = 640) -> Markup:
-    """One bar per label (long labels: misconception codes), the count written at its end."""
+                    y_label: str, width: int = 640, colours: list[str] | None = None,
+                    notes: list[str] | None = None, top_value: int | None = None) -> Markup:
+    """One bar per label (long labels: misconception codes), the count written at its end;
+    ``colours`` one per bar, ``notes`` words written after the count (a status)."""
     bar, gap, left, top = 20, 8, 170, 36
     height = top + len(labels) * (bar + gap) + 48
-    top_value = _nice_max(max(values, default=0))
-    scale = (width - left - 50) / top_value
-    desc = "; ".join(f"{lab}: {v}" for lab, v in zip(labels, values, strict=True)) or "no data"
+    top_value = top_value or _nice_max(max(values, default=0))
+    scale = (width - left - 50 - (110 if notes else 0)) / top_value
+    notes = notes or [""] * len(labels)
+    desc = "; ".join(f"{lab}: {v}{f' ({n})' if n else ''}"
+                     for lab, v, n in zip(labels, values, notes, strict=True)) or "no data"
     out, _ = _open(title, desc, width, height)
     out.append(_text(width / 2, 20, title, anchor="middle", size=14, weight="bold"))
     for i, (label, value) in enumerate(zip(labels, values, strict=True)):
         y = top + i * (bar + gap)
+        fill = colours[i] if colours else PALETTE[0]
         out.append(_text(left - 8, y + bar * 0.7, label, anchor="end"))
         out.append(f'<rect x="{left}" y="{y}" width="{max(value * scale, 0):.1f}" height="{bar}" '
-                   f'fill="{PALETTE[0]}"><title>{escape(label)}: {value}</title></rect>')
-        out.append(_text(left + value * scale + 5, y + bar * 0.7, value))
+                   f'fill="{fill}"><title>{escape(label)}: {value}</title></rect>')
+        out.append(_text(left + value * scale + 5, y + bar * 0.7,
+                         f"{value} {notes[i]}" if notes[i] else value))
     axis_y = top + len(labels) * (bar + gap)
     out.append(f'<line x1="{left}" y1="{top - 4}" x2="{left}" y2="{axis_y}" stroke="#555"/>')
     out.append(f'<line x1="{left}" y1="{axis_y}" x2="{width - 40}" y2="{axis_y}" stroke="#555"/>')

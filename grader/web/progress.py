@@ -1,0 +1,65 @@
+"""Adaptive practice pages: the student's progress per misconception, "Practise my weak spots"
+(one click, the next tree planned for them), what a weak-spots tree was meant to expose (after
+an answer), and the course's view for its staff. Thin views over `grader.services.progress`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, jsonify, redirect, render_template, url_for
+from flask_login import current_user, login_required
+
+from grader.gametree import VARIANTS
+from grader.gametree.adaptive import DESCRIPTIONS, MASTERED, MASTERY, NOT_SEEN, PRACTISING
+from grader.services import progress as practice
+from grader.web import charts
+from grader.web.forms import ActionForm
+
+bp = Blueprint("progress", __name__)
+
+COLOURS = {MASTERED: charts.PALETTE[2], PRACTISING: charts.PALETTE[1], NOT_SEEN: charts.PALETTE[8]}
+
+
+@bp.before_request
+@login_required
+def _signed_in() -> None:
+    """Every page here needs a signed-in user."""
+
+
+@bp.get("/progress")
+def student_progress() -> Any:
+    found = practice.progress(current_user)
+    chart = charts.horizontal_bars(
+        "Your progress per misconception", [s.code for s in found.standings],
+        [min(s.streak, MASTERY) for s in found.standings],
+        x_label=f"right answers in a row on trees that expose it ({MASTERY}: mastered)",
+        y_label="misconception", colours=[COLOURS[s.status] for s in found.standings],
+        notes=[s.status for s in found.standings], top_value=MASTERY)
+    return render_template("progress/student.html", progress=found, chart=chart,
+                           statuses=(MASTERED, PRACTISING, NOT_SEEN), colours=COLOURS,
+                           descriptions=DESCRIPTIONS)
+
+
+@bp.post("/practice/weak-spots")
+def weak_spots() -> Any:
+    if not ActionForm().validate_on_submit():
+        return redirect(url_for("progress.student_progress"))
+    exercise = practice.practise_weak_spots(current_user)
+    return redirect(url_for("pages.exercise", exercise_id=exercise.id))
+
+
+@bp.get("/exercises/<int:exercise_id>/aim")
+def aim(exercise_id: int) -> Any:
+    return jsonify(aim=practice.practice_aim(current_user, exercise_id))
+
+
+@bp.get("/instructor/courses/<int:course_id>/progress")
+def course_progress(course_id: int) -> Any:
+    found = practice.course_progress(current_user, course_id)
+    codes = list(VARIANTS)
+    chart = charts.horizontal_bars(
+        "Students who hold each misconception now", codes, [found.holding[c] for c in codes],
+        x_label="students practising it (their answers matched it, not mastered since)",
+        y_label="misconception")
+    return render_template("progress/course.html", staff=found.staff, course=found.staff.course,
+                           found=found, codes=codes, chart=chart, stuck_after=practice.STUCK)
