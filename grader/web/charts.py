@@ -56,10 +56,11 @@ def horizontal_bars(title: str, labels: list[str], values: list[int], *, x_label
     for i, (label, value) in enumerate(zip(labels, values, strict=True)):
         y = top + i * (bar + gap)
         fill = colours[i] if colours else PALETTE[0]
+        stub = 4 if colours else 0  # a coloured bar says its status even at zero
         out.append(_text(left - 8, y + bar * 0.7, label, anchor="end"))
-        out.append(f'<rect x="{left}" y="{y}" width="{max(value * scale, 0):.1f}" height="{bar}" '
+        out.append(f'<rect x="{left}" y="{y}" width="{max(value * scale, stub):.1f}" height="{bar}" '
                    f'fill="{fill}"><title>{escape(label)}: {value}</title></rect>')
-        out.append(_text(left + value * scale + 5, y + bar * 0.7,
+        out.append(_text(left + max(value * scale, stub) + 5, y + bar * 0.7,
                          f"{value} {notes[i]}" if notes[i] else value))
     axis_y = top + len(labels) * (bar + gap)
     out.append(f'<line x1="{left}" y1="{top - 4}" x2="{left}" y2="{axis_y}" stroke="#555"/>')

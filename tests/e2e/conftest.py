@@ -30,6 +30,7 @@ CHROMIUM_ARGS = [
 PASSWORD = "correct horse battery"
 STUDENT = "student@example.com"
 INSTRUCTOR = "teacher@example.com"
+LEARNER = "learner@example.com"  # adaptive practice: a student of their own, with no history
 
 
 @dataclass
@@ -57,6 +58,8 @@ def _seed(env: dict[str, str]) -> tuple[int, dict[str, int]]:
             accounts.create_user(STUDENT, PASSWORD)
             course = courses.create_course("Search 101", INSTRUCTOR)
             accounts.add_member(course.id, STUDENT)
+            accounts.create_user(LEARNER, PASSWORD)
+            accounts.add_member(course.id, LEARNER)
             assignment = courses.create_assignment(course.id, "standard")
             student = accounts.user_by_email(STUDENT)
             six_levels = generate(GeneratorParams(depth=5, branching=(2, 3), min_cutoffs=2), "e2e-6")
