@@ -43,6 +43,24 @@ def test_weak_spots_loop_and_the_progress_page(browser, live_server, screenshots
             expect(row).to_have_attribute("data-status", "practising")
             times = "once" if round_ == 0 else f"{round_ + 1} times"
             expect(row).to_contain_text(f"matched it {times}")
+        for _ in range(3):  # learns: right three times in a row on trees that expose it
+            page.get_by_role("button", name="Practise my weak spots").click()
+            page.wait_for_url("**/exercises/*")
+            page.wait_for_selector('[data-role="tree"] .node')
+            exercise = page.evaluate(
+                "JSON.parse(document.getElementById('exercise-data').textContent)")
+            tree = Tree.from_nested(exercise["tree"], exercise["players"])
+            conventions = Conventions.from_dict(exercise["conventions"])
+            result = solve(tree, conventions)
+            for path in result.pruned:
+                page.locator(f'[data-role="tree"] .node[data-path="{path}"]').click()
+            page.get_by_label("Value of the root A").fill(str(result.value))
+            page.get_by_role("button", name="Submit").click()
+            expect(page.locator('[data-role="score"]')).to_contain_text("Score: 1.00")
+            expect(page.locator('[data-role="aim"]')).to_contain_text("no-pruning")
+        page.get_by_role("link", name="Progress", exact=True).click()
+        expect(page.locator('tr[data-code="no-pruning"]')).to_have_attribute("data-status",
+                                                                             "mastered")
         assert page.locator("svg.chart title").first.text_content() \
             == "Your progress per misconception"
         page.screenshot(path=str(screenshots / "progress.png"), full_page=True)
