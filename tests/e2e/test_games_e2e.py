@@ -1,0 +1,39 @@
+"""A tree from a game in a real headless Chromium: made from the practice page, the board of a
+node shown on hover and on keyboard focus; the screenshot for the README."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import LEARNER, open_page, sign_in
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.e2e
+
+
+def test_a_connect_four_tree_shows_each_nodes_board(browser, live_server, screenshots) -> None:
+    with open_page(browser, live_server.url, height=1000) as page:
+        sign_in(page, LEARNER)
+        page.get_by_role("link", name="Practice", exact=True).click()
+        page.get_by_role("link", name="a tree from a game").click()
+        page.get_by_label("Game").select_option("connect-4")
+        page.get_by_label("Exercise").select_option("values")
+        page.get_by_label("Start position", exact=False).fill("4453")
+        page.get_by_label("Depth in plies").fill("2")
+        page.get_by_label("Branching cap", exact=False).fill("3")
+        page.get_by_role("button", name="Make the exercise").click()
+        page.wait_for_url("**/exercises/*")
+        page.wait_for_selector('[data-role="tree"] .node')
+        expect(page.locator('[data-role="game-note"]')).to_contain_text("connect-4")
+        tip = page.locator('[data-role="game-board"]')
+        assert tip.is_hidden()
+        node = page.locator('[data-role="tree"] .node[data-path="1.2"]')
+        node.hover()
+        expect(tip).to_be_visible()
+        # 4453 (X 4, O 4, X 5, O 3), then X in column 2, then O in column 3 (on top of O's)
+        expect(tip).to_contain_text("after O in column 3")
+        assert tip.inner_text().splitlines()[-2:] == ["..OO...", ".XOXX.."]
+        page.screenshot(path=str(screenshots / "game-tree.png"), full_page=True)
+        page.mouse.move(0, 0)
+        expect(tip).to_be_hidden()
+        page.locator('[data-role="tree"] .node[data-path="0"]').focus()
+        expect(tip).to_contain_text("after X in column 1")
