@@ -32,6 +32,7 @@ from grader.gametree.tree import read_cs188
 from grader.models import SCORE_POLICIES, Assignment, Exercise, Slot, User
 from grader.services import Conflict, Invalid, costly, courses
 from grader.services.exercises import generator_deadline, typed_tree
+from grader.services.game_practice import game_params
 from grader.services.regrade import regrade_slot_in
 from grader.services.staff import staff, staff_for_assignment, staff_for_slot
 from grader.services.transactions import writing
@@ -124,7 +125,8 @@ def check_slot(spec: SlotInput) -> CheckedSlot:
             KINDS[spec.kind].check_tree(tree)
         except ValueError as exc:
             raise Invalid(f"tree: {exc}") from exc
-        return CheckedSlot(spec.kind, conventions, {}, tree.to_dict())
+        # A tree from a game keeps what rebuilds its boards; other fixed trees keep nothing.
+        return CheckedSlot(spec.kind, conventions, game_params(spec.params), tree.to_dict())
     try:
         params = GeneratorParams.from_dict(
             {**spec.params, "kind": spec.kind, "conventions": conventions}).to_dict()

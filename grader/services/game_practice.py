@@ -10,7 +10,7 @@ from typing import Any
 
 from grader.extensions import db
 from grader.gametree import KINDS
-from grader.gametree.games import GAMES, GameError, game_tree, random_start
+from grader.gametree.games import GAMES, GameError, GameTree, game_tree, random_start
 from grader.models import Exercise, User
 from grader.services import Invalid
 from grader.services.exercises import _check_kind, _conventions, _refuse_open_graded_tree
@@ -28,20 +28,12 @@ def create_game_practice(user: User, kind: str, game: str, *, start: str | None 
     conv = _conventions(conventions)
     if conv.depth is not None:
         raise Invalid("a game tree is cut at its own depth: leave the depth limit out")
-    if game not in GAMES:
-        raise Invalid(f"game must be one of {', '.join(GAMES)}, not {game!r}")
-    seed = None
-    if start is not None and start.strip().lower() == RANDOM:
-        seed = secrets.token_hex(8)
-        start = random_start(game, random.Random(f"grader-game-start:{seed}"))
+    found, params = game_source(game, start, depth, branching)
     try:
-        found = game_tree(game, start or None, depth=depth, branching=branching)
         KINDS[kind].check_tree(found.tree)
-    except (GameError, ValueError) as exc:
+    except ValueError as exc:
         raise Invalid(f"{game}: {exc}") from exc
     _refuse_open_graded_tree(user, found.tree)
-    params = {"game": game, "start": found.start, "depth": depth, "branching": branching,
-              "start_seed": seed}
     data = found.tree.to_dict()
     with writing() as session:
         exercise = Exercise(owner_id=user.id, kind=kind, seed=None, generator_version=None,
@@ -51,10 +43,36 @@ def create_game_practice(user: User, kind: str, game: str, *, start: str | None 
         return exercise
 
 
+def game_source(game: str, start: str | None, depth: int,
+                branching: int) -> tuple[GameTree, dict[str, Any]]:
+    """The game's tree (a "random" start resolved once, seeded) and the parameters that rebuild
+    it and its boards: the practice page's and the slot editor's "from a game"."""
+    if game not in GAMES:
+        raise Invalid(f"game must be one of {', '.join(GAMES)}, not {game!r}")
+    seed = None
+    if start is not None and start.strip().lower() == RANDOM:
+        seed = secrets.token_hex(8)
+        start = random_start(game, random.Random(f"grader-game-start:{seed}"))
+    try:
+        found = game_tree(game, start or None, depth=depth, branching=branching)
+    except GameError as exc:
+        raise Invalid(f"{game}: {exc}") from exc
+    return found, {"game": game, "start": found.start, "depth": depth, "branching": branching,
+                   "start_seed": seed}
+
+
+def game_params(params: dict[str, Any] | None) -> dict[str, Any]:
+    """Of a fixed slot's parameters, only what rebuilds its game's boards ({} for other trees)."""
+    params = params or {}
+    if params.get("game") not in GAMES:
+        return {}
+    return {k: params.get(k) for k in ("game", "start", "depth", "branching", "start_seed")}
+
+
 def boards(exercise: Exercise) -> dict[str, Any] | None:
     """The game and the position at every node of a game exercise (None for any other)."""
-    params = exercise.params or {}
-    if exercise.slot_id is not None or params.get("game") not in GAMES:
+    params = game_params(exercise.slot.params if exercise.slot is not None else exercise.params)
+    if not params:
         return None
     found = game_tree(params["game"], params["start"], depth=params["depth"],
                       branching=params["branching"])

@@ -30,6 +30,7 @@ from grader.services import (
     courses,
     editor,
     exercises,
+    game_practice,
     gradebook,
     regrade,
     roster,
@@ -289,6 +290,11 @@ def _slot_input(form: SlotForm) -> editor.SlotInput:
                   "evaluations": bool(form.evaluations.data)}
         if players:
             params["players"] = players
+    elif source == "game":
+        found, params = game_practice.game_source(
+            form.game.data, form.game_start.data or None, form.game_depth.data or 2,
+            form.game_branching.data or 3)
+        tree = found.tree
     else:
         tree = editor.build_tree(
             source, leaves=form.leaves.data, branching=form.leaf_branching.data,
@@ -328,9 +334,15 @@ def _form_for(slot: Slot) -> SlotForm:
     form.practice_allowed.data, form.replay_allowed.data = slot.practice_allowed, \
         slot.replay_allowed
     form.due_at.data = slot.due_at
+    if slot.tree is not None and (slot.params or {}).get("game"):
+        form.source.data = "game"
+        form.game.data, form.game_start.data = slot.params["game"], slot.params["start"]
+        form.game_depth.data = slot.params["depth"]
+        form.game_branching.data = slot.params["branching"]
     if slot.tree is not None:
         tree = Tree.from_dict(slot.tree)
-        form.source.data = "nested"
+        if form.source.data != "game":
+            form.source.data = "nested"
         form.nested.data = json.dumps(tree.to_nested())
         form.drawn.data = json.dumps(tree.to_nested())
         form.players.data = ",".join(tree.players)

@@ -19,6 +19,7 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
 from grader.gametree import KINDS
+from grader.gametree.games import GAMES
 from grader.models import COURSE_ROLES, SCORE_POLICIES
 from grader.web.forms import TreeSettings
 
@@ -70,7 +71,16 @@ class SlotForm(TreeSettings):
         SelectChoice("leaves", "Fixed: leaf values"),
         SelectChoice("nested", "Fixed: nested list"),
         SelectChoice("draw", "Fixed: draw it"),
-        SelectChoice("cs188", "Fixed: CS188 .test file")])
+        SelectChoice("cs188", "Fixed: CS188 .test file"),
+        SelectChoice("game", "Fixed: from a game")])
+    game = SelectField("Game", choices=list(GAMES), default="tic-tac-toe")
+    game_start = StringField("Start position (empty: the initial one; random: a random "
+                             "reachable one)", default="random",
+                             validators=[Optional(), Length(max=200)])
+    game_depth = IntegerField("Depth in plies", default=2, validators=[Optional(),
+                                                                       NumberRange(1, 8)])
+    game_branching = IntegerField("Branching cap (the first N moves in canonical order)",
+                                  default=3, validators=[Optional(), NumberRange(1, 9)])
     min_cutoffs = IntegerField("At least this many cutoffs", default=2,
                                validators=[Optional(), NumberRange(0, 50)])
     min_deep_cutoffs = IntegerField("At least this many deep cutoffs", default=0,

@@ -83,3 +83,31 @@ def test_other_exercises_have_no_boards(client, auth, factory):
     made = client.post("/api/exercises", headers=headers,
                        json={"kind": "prune", "tree": [[3, 5], [2, 9]]}).get_json()
     assert 'id="game-boards"' not in client.get(f"/exercises/{made['id']}").get_data(as_text=True)
+
+
+def test_the_slot_editor_makes_a_fixed_tree_from_a_game_with_boards(client, auth, factory):
+    room = factory.classroom()
+    auth.login("teacher@example.com")
+    page = f"/instructor/assignments/{room['assignment_id']}/slots/new"
+    token = csrf_from(client.get(page).get_data(as_text=True))
+    assert "Fixed: from a game" in client.get(page).get_data(as_text=True)
+    response = client.post(page, data={
+        "csrf_token": token, "title": "Noughts", "kind": "minimax", "source": "game",
+        "game": "tic-tac-toe", "game_start": "XO..O.X..", "game_depth": "1",
+        "game_branching": "5", "ties": "prune", "values_rule": "soft", "order": "ltr",
+        "attempts_allowed": "2", "action": "save", "players": "max,min"},
+        follow_redirects=True)
+    assert response.status_code == 200 and "Noughts" in response.get_data(as_text=True)
+    slots = client.get(f"/api/assignments/{room['assignment_id']}").get_json()["slots"]
+    index = next(s["index"] for s in slots if s["title"] == "Noughts")
+    editor = client.get(f"/instructor/assignments/{room['assignment_id']}/slots/{index}")
+    html = editor.get_data(as_text=True)
+    assert '<input checked id="source-5" name="source" type="radio" value="game">' in html
+    assert 'value="XO..O.X.."' in html
+    auth.logout()
+    auth.login()
+    html = client.get(f"/assignments/{room['assignment_id']}/slots/{index}").get_data(
+        as_text=True)
+    boards = _boards(html)
+    assert boards["start"] == "XO..O.X.."
+    assert boards["positions"]["1"]["move"] == "X on 4"
