@@ -10,16 +10,12 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1 \
     GRADER_INSTANCE_PATH=/data \
-    GRADER_MIGRATIONS_DIR=/app/migrations \
-    GRADER_PRESETS_DIR=/app/exercises/presets \
     GUNICORN_CMD_ARGS="--workers 2 --bind 0.0.0.0:8000 --access-logfile -"
 
 WORKDIR /app
 COPY pyproject.toml README.md ./
 COPY grader ./grader
 RUN pip install .
-COPY migrations ./migrations
-COPY exercises ./exercises
 COPY docker/entrypoint.sh /usr/local/bin/grader-entrypoint
 
 RUN useradd --system --create-home --uid 10001 grader \

@@ -9,8 +9,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-#: The project checkout, when the package runs from one (editable install, Docker's /app).
-_CHECKOUT = Path(__file__).resolve().parent.parent
+from grader import data
 
 
 def _flag(value: str | None, default: bool = False) -> bool:
@@ -19,12 +18,9 @@ def _flag(value: str | None, default: bool = False) -> bool:
     return value.strip().lower() in {"1", "true", "yes", "on"}
 
 
-def data_dir(name: str, variable: str, environ: Mapping[str, str] = os.environ) -> Path:
-    """A data folder: `$variable`, else the checkout's `name`, else `name` in the working directory."""
-    if environ.get(variable):
-        return Path(environ[variable])
-    candidate = _CHECKOUT / name
-    return candidate if candidate.is_dir() else Path.cwd() / name
+def data_dir(shipped: Path, variable: str, environ: Mapping[str, str] = os.environ) -> Path:
+    """A data folder: `$variable` (the instructor's own), else the one the package ships."""
+    return Path(environ[variable]) if environ.get(variable) else shipped
 
 
 def instance_path(environ: Mapping[str, str] = os.environ) -> str | None:
@@ -128,8 +124,9 @@ def load(instance: str | Path, overrides: Mapping[str, Any] | None = None,
         # file is never corrupted; only a power cut can drop the last commits. FULL also syncs
         # every commit to disk, which costs a disk flush per attempt under the write lock.
         "GRADER_SQLITE_SYNCHRONOUS": environ.get("GRADER_SQLITE_SYNCHRONOUS", "NORMAL").upper(),
-        "GRADER_PRESETS_DIR": str(data_dir("exercises/presets", "GRADER_PRESETS_DIR", environ)),
-        "GRADER_MIGRATIONS_DIR": str(data_dir("migrations", "GRADER_MIGRATIONS_DIR", environ)),
+        "GRADER_PRESETS_DIR": str(data_dir(data.presets_dir(), "GRADER_PRESETS_DIR", environ)),
+        "GRADER_MIGRATIONS_DIR": str(data_dir(data.migrations_dir(), "GRADER_MIGRATIONS_DIR",
+                                              environ)),
         # argon2id cost; tests lower it to keep the suite fast.
         "GRADER_ARGON2": {"time_cost": 3, "memory_cost": 64 * 1024, "parallelism": 1},
         # Engines (grader/jobs.py): the queue (empty: SQLite at instance/queue.sqlite;

@@ -7,11 +7,11 @@ import random
 from collections.abc import Callable
 from pathlib import Path
 
+from grader import data
 from grader.checkers.board import BLACK, Board, Move
 from grader.checkers.ladder import Player
 from grader.checkers.pdn import Game
 
-BALLOTS_FILE = Path(__file__).resolve().parents[2] / "exercises" / "checkers" / "ballots.txt"
 MAX_PLIES = 400  # a safety net; the 40-move rule and repetition end real games long before
 
 
@@ -24,10 +24,11 @@ class Forfeit(Exception):
         self.reason = reason
 
 
-def load_ballots(path: Path = BALLOTS_FILE) -> list[tuple[str, tuple[str, ...]]]:
-    """(name, three PDN moves) per ballot line; lines starting with # are comments."""
+def load_ballots(path: Path | None = None) -> list[tuple[str, tuple[str, ...]]]:
+    """(name, three PDN moves) per ballot line (the shipped ballots.txt by default); lines
+    starting with # are comments."""
     ballots = []
-    for line in path.read_text(encoding="utf-8").splitlines():
+    for line in (path or data.ballots_file()).read_text(encoding="utf-8").splitlines():
         parts = line.split()
         if parts and not parts[0].startswith("#"):
             ballots.append((parts[0], tuple(parts[1:])))

@@ -22,7 +22,7 @@ def _fail(error: Exception) -> None:
 
 user = AppGroup("user", help="Accounts: create users, passwords, sessions, API tokens.")
 course = AppGroup("course", help="Courses and their members.")
-assignment = AppGroup("assignment", help="Assignments, built from exercises/presets/*.toml.")
+assignment = AppGroup("assignment", help="Assignments, built from grader/data/presets/*.toml.")
 
 
 @user.command("create")
@@ -167,7 +167,7 @@ def course_list() -> None:
 @assignment.command("create")
 @click.option("--course", "course_ref", required=True, help="Course id or name.")
 @click.option("--preset", default="standard", show_default=True,
-              help="A file of exercises/presets/ without .toml.")
+              help="A file of grader/data/presets/ without .toml.")
 @click.option("--title", help="Default: the preset's title.")
 @click.option("--due", type=click.DateTime(["%Y-%m-%d", "%Y-%m-%d %H:%M"]),
               help="Due date, UTC.")

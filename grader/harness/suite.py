@@ -1,4 +1,4 @@
-"""The engine test suite: definitions read from data (exercises/checkers/suite/), expanded into
+"""The engine test suite: definitions read from data (grader/data/checkers/suite/), expanded into
 tests, and the tests themselves (move generation, perft, search, timing, parallel, play).
 
 A suite file is JSON: a name, the import limits, and groups of one kind each. Every group
@@ -19,16 +19,16 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from grader import data
 from grader.checkers import Board, alphabeta, minimax
 from grader.checkers.engine import INFINITY
 from grader.checkers.variants import VARIANTS, diagnose_moves, diagnose_search
 from grader.harness.sandbox import CallOutcome, EngineProcess
 from grader.harness.verdicts import Verdict
 
-SUITE_DIR = Path(__file__).resolve().parents[2] / "exercises" / "checkers" / "suite"
 SUITES = ("quick", "full")
 KINDS = ("movegen", "perft", "search", "timing", "parallel", "play")
-# Credit for each part of a search answer (exercises/checkers/ASSIGNMENT.md says the same).
+# Credit for each part of a search answer (grader/data/checkers/ASSIGNMENT.md says the same).
 SEARCH_PARTS = {"value": 0.4, "move": 0.2, "bound": 0.1, "exact": 0.3}
 # A search with a window (alpha, beta) has no best move to judge when its value is a bound.
 WINDOW_PARTS = {"value": 0.5, "bound": 0.1, "exact": 0.4}
@@ -93,26 +93,30 @@ class Suite:
 
 
 @cache
-def positions(path: Path = SUITE_DIR / "positions.json") -> dict[str, dict[str, str]]:
-    data = json.loads(Path(path).read_text(encoding="utf-8"))
-    return {name: entry for name, entry in data.items() if not name.startswith("_")}
+def positions(path: Path | None = None) -> dict[str, dict[str, str]]:
+    """The named positions of a suite (the shipped positions.json by default)."""
+    table = json.loads(Path(path or data.suite_dir() / "positions.json").read_text(
+        encoding="utf-8"))
+    return {name: entry for name, entry in table.items() if not name.startswith("_")}
 
 
 def load_suite(name_or_path: str | Path) -> Suite:
     """A suite by name (quick, full) or from a JSON file."""
     path = Path(name_or_path)
     if not path.suffix:
-        path = SUITE_DIR / f"{name_or_path}.json"
-    data = json.loads(path.read_text(encoding="utf-8"))
-    table = positions(Path(data.get("positions", SUITE_DIR / "positions.json")))
+        path = data.suite_dir() / f"{name_or_path}.json"
+    definition = json.loads(path.read_text(encoding="utf-8"))
+    # An instructor's suite may name its own positions file, relative to the suite file.
+    table = positions(path.parent / definition["positions"] if "positions" in definition
+                      else None)
     tests: list[TestCase] = []
-    for group in data["groups"]:
+    for group in definition["groups"]:
         tests.extend(_expand(group, table))
-    start = data.get("start", {})
+    start = definition.get("start", {})
     from grader.harness.elo import LADDER_RATINGS
-    return Suite(data["name"], data.get("description", ""), float(start.get("cpu", 5)),
-                 float(start.get("wall", 10)), tuple(tests),
-                 {**LADDER_RATINGS, **data.get("ratings", {})})
+    return Suite(definition["name"], definition.get("description", ""),
+                 float(start.get("cpu", 5)), float(start.get("wall", 10)), tuple(tests),
+                 {**LADDER_RATINGS, **definition.get("ratings", {})})
 
 
 def _expand(group: dict[str, Any], table: dict[str, dict[str, str]]) -> list[TestCase]:

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from grader import data
 from grader.cli.engine import engine
 from grader.harness.elo import estimate
 from grader.harness.runner import grade, grade_many
@@ -147,7 +148,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @needs_bwrap
 def test_starter_template_runs_and_says_what_is_missing(tiny) -> None:
-    report = grade(ROOT / "exercises" / "checkers" / "template" / "engine.py", tiny)
+    report = grade(data.checkers("template", "engine.py"), tiny)
     assert [t.verdict for t in report.tests] == [Verdict.RE] * 4
     assert "NotImplementedError: legal_moves" in report.tests[0].output
 
@@ -165,10 +166,10 @@ def test_run_autograder_writes_gradescope_results(tmp_path: Path) -> None:
     env = {**os.environ, "GRADER_SOURCE": str(ROOT), "GRADER_SUBMISSION": str(upload),
            "GRADER_RESULTS": str(results), "GRADER_SUITE": str(TINY),
            "GRADER_PYTHON": sys.executable}
-    done = subprocess.run([str(ROOT / "exercises" / "checkers" / "run_autograder")], env=env,
+    done = subprocess.run([str(data.checkers("run_autograder"))], env=env,
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
-    data = json.loads((results / "results.json").read_text())
-    assert_gradescope_shape(data)
-    assert data["score"] == 5
+    gradescope = json.loads((results / "results.json").read_text())
+    assert_gradescope_shape(gradescope)
+    assert gradescope["score"] == 5
     assert (results / "details.json").is_file()

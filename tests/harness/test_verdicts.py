@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from grader import data
 from grader.harness.runner import grade
 from grader.harness.sandbox import SandboxConfig
 from grader.harness.verdicts import Verdict
@@ -88,7 +89,7 @@ def test_snooping_engine_reads_nothing(submission, tiny, tmp_path: Path,
     key.chmod(0o644)
     root = Path(__file__).resolve().parents[2]
     harness_files = [root / "grader" / "harness" / "suite.py",
-                     root / "exercises" / "checkers" / "suite" / "positions.json",
+                     data.suite_dir() / "positions.json",
                      Path(__file__)]
     targets = "\n".join(str(p) for p in [key, *harness_files])
     report = grade(submission("snoop", {"targets.txt": targets}), tiny, SandboxConfig())

@@ -7,7 +7,7 @@ import os
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TARGETS = ["/etc/shadow", "/etc/passwd", "/root/.bashrc", "/proc/1/environ", "/proc/self/environ",
-           "/work/main/grader/harness/suite.py", "/work/main/exercises/checkers/suite/quick.json",
+           "/work/main/grader/harness/suite.py", "/work/main/grader/data/checkers/suite/quick.json",
            "../../etc/shadow"]
 
 

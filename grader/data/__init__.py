@@ -1,0 +1,52 @@
+"""The package's own data, found in the installed package (never through the checkout).
+
+    grader/data/checkers/   the assignment (ASSIGNMENT.md, RULES.md), the starter engine
+                            (template/engine.py), the opening ballots, the engine suites and
+                            their positions (suite/), Gradescope's run_autograder
+    grader/data/presets/    the assignment presets (*.toml)
+    grader/migrations/      the Alembic revisions
+
+Everything that reads these files asks here, so an installed wheel (the Docker image, a
+university's virtualenv) works like a checkout. The instructor's own suites and presets are
+given by path instead (a suite file; GRADER_PRESETS_DIR).
+"""
+
+from __future__ import annotations
+
+from importlib.resources import files
+from pathlib import Path
+
+
+def _package_dir(package: str) -> Path:
+    # pip always installs unpacked, so the package data are real files (the sandbox mounts
+    # them, Alembic walks its folder); a zipped import would be refused here, loudly.
+    found = files(package)
+    if not isinstance(found, Path):
+        raise RuntimeError(f"{package} is not installed as files on disk ({found!r})")
+    return found
+
+
+def path(*parts: str) -> Path:
+    """A file or folder of grader/data: `path("checkers", "ballots.txt")`."""
+    return _package_dir(__name__).joinpath(*parts)
+
+
+def checkers(*parts: str) -> Path:
+    return path("checkers", *parts)
+
+
+def suite_dir() -> Path:
+    """The shipped engine suites (quick.json, full.json) and their positions.json."""
+    return checkers("suite")
+
+
+def ballots_file() -> Path:
+    return checkers("ballots.txt")
+
+
+def presets_dir() -> Path:
+    return path("presets")
+
+
+def migrations_dir() -> Path:
+    return _package_dir("grader").joinpath("migrations")
