@@ -1,7 +1,8 @@
 """Queue tasks: grading uploaded engines and tournament games, on Huey.
 
 The queue is SQLite (instance/queue.sqlite, no server) unless GRADER_QUEUE_URL is a
-redis://... URL (workers on several machines, sharing the database and the uploads folder).
+redis://... URL (workers on several machines, sharing nothing but the database, which holds
+the uploads' bytes, and the queue).
 A message carries only an id: the database says what is to be done (services/engines.py), so
 a lost or duplicated message costs nothing. `grader worker` runs the consumer and, beside it,
 the sweep that requeues jobs whose worker died and re-sends wake-ups the queue lost.
@@ -18,6 +19,7 @@ import socket
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -51,8 +53,7 @@ def make_huey(app: Flask) -> Huey:
     @huey.task(name="play_tournament_game")
     def play_tournament_game(game_id: int) -> None:
         with app.app_context():
-            from grader.services import tournaments
-            tournaments.play(game_id, worker_id())
+            play_game(game_id, worker_id())
 
     # Each try sends the current score whole; a refused one stays marked in the database and
     # the sweep queues it again (services/lti/), so the queue itself does not retry.
@@ -116,11 +117,13 @@ def _die_with_parent() -> None:
 
 
 class _Heartbeat(threading.Thread):
-    """Renews the lease every quarter of it, and writes the latest progress (throttled)."""
+    """Renews a job's lease every quarter of it (`beat(progress)`, False once the lease is
+    lost), with the latest progress (throttled) when the job reports any."""
 
-    def __init__(self, app: Flask, submission_id: int, worker: str, every: float) -> None:
-        super().__init__(daemon=True, name=f"heartbeat-{submission_id}")
-        self.app, self.submission_id, self.worker, self.every = app, submission_id, worker, every
+    def __init__(self, app: Flask, name: str, beat: Callable[[dict[str, Any] | None], bool],
+                 every: float) -> None:
+        super().__init__(daemon=True, name=f"heartbeat-{name}")
+        self.app, self.job, self.beat, self.every = app, name, beat, every
         self.stop = threading.Event()
         self.lost = threading.Event()
         self.lock = threading.Lock()
@@ -134,8 +137,6 @@ class _Heartbeat(threading.Thread):
             self.dirty = True
 
     def run(self) -> None:
-        from grader.services import engines
-
         with self.app.app_context():
             while not self.stop.is_set():
                 now = time.monotonic()
@@ -146,25 +147,27 @@ class _Heartbeat(threading.Thread):
                         self.dirty = False
                 if progress is not None or now - self.last >= self.every:
                     try:
-                        if not engines.heartbeat(self.submission_id, self.worker, progress):
+                        if not self.beat(progress):
                             self.lost.set()
                             return
                         self.last = now
                     except Exception:  # the database is busy or away: try again soon
-                        log.exception("heartbeat of submission %s", self.submission_id)
+                        log.exception("heartbeat of %s", self.job)
                 self.stop.wait(min(PROGRESS_EVERY, self.every) / 2)
 
 
 def grade(submission_id: int, worker: str) -> str:
     """Claim, grade in the sandbox with a heartbeat, write the result once. The outcome."""
     from grader import harness
-    from grader.services import engines
+    from grader.services import engines, leases
 
     app = current_app._get_current_object()  # type: ignore[attr-defined]
     claimed = engines.claim(submission_id, worker)
     if claimed is None:
         return "not claimed"
-    beat = _Heartbeat(app, submission_id, worker, engines.lease_seconds() / 4)
+    beat = _Heartbeat(app, f"submission {submission_id}",
+                      lambda progress: engines.heartbeat(submission_id, worker, progress),
+                      leases.lease_seconds() / 4)
     tests = {"tests_done": 0, "tests_total": 0, "games_done": 0, "games_total": 0,
              "label": "", "phase": "grading"}
 
@@ -179,7 +182,7 @@ def grade(submission_id: int, worker: str) -> str:
         tests["tests_total"], tests["games_total"] = len(suite.tests), suite.game_count
         beat.update(dict(tests))
         config = harness.SandboxConfig(sandbox=app.config["GRADER_SANDBOX"])
-        report = harness.grade(claimed.path, suite, config, progress,
+        report = harness.grade(claimed.engine_file(), suite, config, progress,
                                budget=app.config["GRADER_JOB_SECONDS"])
     except Exception as exc:  # the grader's fault, never the engine's
         beat.stop.set()
@@ -204,17 +207,68 @@ def grade(submission_id: int, worker: str) -> str:
     return "done" if written else "lease lost"
 
 
+def play_game(game_id: int, worker: str) -> str:
+    """Claim a tournament game, play it in the sandboxes with a heartbeat, write it once."""
+    from grader.harness import SandboxConfig
+    from grader.harness.match import play_pair
+    from grader.services import leases, tournaments
+
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    claimed = tournaments.claim(game_id, worker)
+    if claimed is None:
+        return "not claimed"
+    beat = _Heartbeat(app, f"game {game_id}", lambda _: tournaments.heartbeat(game_id, worker),
+                      leases.lease_seconds() / 4)
+    beat.start()
+    try:
+        params = claimed.params
+        played = play_pair(*claimed.engine_files(), claimed.opening, names=claimed.names,
+                           time_per_move=float(params["time_per_move"]),
+                           margin=float(params["margin"]), max_plies=int(params["max_plies"]),
+                           config=SandboxConfig(sandbox=app.config["GRADER_SANDBOX"]),
+                           event=f"tournament {claimed.tournament_id}")
+        error = played.internal_error
+    except Exception as exc:  # the grader's fault, never the engines'
+        log.exception("game %s failed", game_id)
+        played, error = None, f"{type(exc).__name__}: {exc}"
+    finally:
+        beat.stop.set()
+        beat.join()
+    if error or played is None:
+        status = tournaments.internal_error(game_id, worker, error)
+        if status == "queued":
+            _wake_game(game_id)
+        return f"internal error, {status}"
+    written = tournaments.write_game(game_id, worker, result=played.result,
+                                     termination=played.termination, pdn=played.pdn)
+    return "done" if written else "lease lost"
+
+
+def _wake_game(game_id: int) -> None:
+    from grader.services import tournaments
+
+    try:
+        enqueue_game(game_id, priority=tournaments.GAME_PRIORITY)
+    except Exception:  # the sweep sends it later
+        log.exception("could not enqueue game %s", game_id)
+        return
+    tournaments.woken(game_id)
+
+
 def _ref(submission_id: int) -> Any:
     from grader.extensions import db
     from grader.models import Submission
     return db.session.get(Submission, submission_id)
 
 
-def sweep_once(app: Flask) -> int:
-    """Requeue what dead workers left, wake what the queue lost; the number woken."""
-    from grader.services import engines, lti, tournaments
+def sweep_once(app: Flask, me: tuple[str, str] | None = None) -> int:
+    """Requeue what dead workers left, wake what the queue lost; the number woken. `me`, the
+    worker's (name, host), is recorded as alive first (/healthz, `grader worker --check`)."""
+    from grader.services import engines, lti, tournaments, workers
 
     with app.app_context():
+        if me is not None:
+            workers.beat(*me)
         woken = engines.sweep()
         for submission_id, priority in woken:
             try:
@@ -224,7 +278,7 @@ def sweep_once(app: Flask) -> int:
         games = tournaments.sweep()
         for game_id in games:
             try:
-                enqueue_game(game_id, priority=-5)
+                enqueue_game(game_id, priority=tournaments.GAME_PRIORITY)
             except Exception:
                 log.exception("could not enqueue game %s", game_id)
         scores = lti.due_passbacks()
@@ -237,14 +291,19 @@ def sweep_once(app: Flask) -> int:
         return len(woken) + len(games) + len(scores)
 
 
-def _sweep_forever(app: Flask, every: float) -> None:
+def _sweep_forever(app: Flask, every: float, me: tuple[str, str]) -> None:
     _die_with_parent()
     with app.app_context():
         from grader.extensions import db
+        from grader.services import workers
         db.engine.dispose(close=False)
+        try:
+            workers.forget_old()
+        except Exception:
+            log.exception("could not forget old workers")
     while True:
         try:
-            sweep_once(app)
+            sweep_once(app, me)
         except Exception:
             log.exception("sweep failed")
         time.sleep(every)
@@ -257,10 +316,13 @@ def run_worker(app: Flask, workers: int = 1, worker_type: str = "process") -> No
     processes, and a fork while another thread holds a lock (logging, the connection pool)
     can leave the child waiting for ever.
     """
+    from grader.services import workers as liveness
+
     huey = queue(app)
     every = float(app.config["GRADER_SWEEP_SECONDS"])
+    me = liveness.this_worker()  # the consumer's pid: the sweep's own changes with the fork
     sweeper = multiprocessing.get_context("fork").Process(
-        target=_sweep_forever, args=(app, every), name="grader-sweep", daemon=True)
+        target=_sweep_forever, args=(app, every, me), name="grader-sweep", daemon=True)
     sweeper.start()
     consumer = huey.create_consumer(workers=workers, worker_type=worker_type, periodic=False,
                                     initial_delay=0.05, max_delay=1.0,

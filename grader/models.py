@@ -280,6 +280,30 @@ QUEUED, RUNNING, DONE, FAILED, SUPERSEDED = "queued", "running", "done", "failed
 SUBMISSION_STATUSES = (QUEUED, RUNNING, DONE, FAILED, SUPERSEDED)
 
 
+class Blob(Base):
+    """An upload's bytes, stored once under their SHA-256 (the workers read them from here, so
+    a worker on another machine needs nothing but the database and the queue)."""
+
+    __tablename__ = "blob"
+
+    sha256: Mapped[str] = mapped_column(sa.String(64), primary_key=True)
+    size: Mapped[int]
+    data: Mapped[bytes] = mapped_column(sa.LargeBinary)
+    created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+
+
+class WorkerBeat(Base):
+    """The last sign of life of each `grader worker` (its sweep writes it), for /healthz and
+    `grader worker --check`."""
+
+    __tablename__ = "worker_beat"
+
+    name: Mapped[str] = mapped_column(sa.String(100), primary_key=True)  # host:pid
+    host: Mapped[str] = mapped_column(sa.String(100), index=True)
+    started_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+    seen_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+
+
 class Submission(Base):
     """An engine uploaded to an engine slot, and where its grading stands.
 
@@ -299,7 +323,9 @@ class Submission(Base):
     owner_id: Mapped[int] = mapped_column(sa.ForeignKey("user.id", ondelete="CASCADE"), index=True)
     slot_id: Mapped[int] = mapped_column(sa.ForeignKey("slot.id", ondelete="CASCADE"))
     sha256: Mapped[str] = mapped_column(sa.String(64))
-    stored_path: Mapped[str] = mapped_column(sa.String(300))  # relative to the uploads folder
+    # The bytes are the Blob of sha256; this is the name of a worker's local copy, relative to
+    # its GRADER_UPLOADS_DIR (the suffix says .py or .zip).
+    stored_path: Mapped[str] = mapped_column(sa.String(300))
     filename: Mapped[str] = mapped_column(sa.String(200))  # as uploaded, for people
     size: Mapped[int]
     suite: Mapped[str] = mapped_column(sa.String(100))
@@ -368,7 +394,8 @@ class Tournament(Base):
 
 
 class TournamentGame(Base):
-    """One game of a tournament: a queue job of its own, leased like a submission."""
+    """One game of a tournament: a queue job of its own, leased, renewed and swept like a
+    submission (services/leases.py)."""
 
     __tablename__ = "tournament_game"
 
@@ -383,6 +410,9 @@ class TournamentGame(Base):
     attempts: Mapped[int] = mapped_column(default=0)
     lease_owner: Mapped[str | None] = mapped_column(sa.String(100))
     lease_expires_at: Mapped[dt.datetime | None]
+    heartbeat_at: Mapped[dt.datetime | None]
+    enqueued_at: Mapped[dt.datetime | None]  # the last wake-up message sent
+    started_at: Mapped[dt.datetime | None]
     result: Mapped[str | None] = mapped_column(sa.String(8))  # 1-0, 0-1, 1/2-1/2, *
     termination: Mapped[str | None] = mapped_column(sa.String(200))
     pdn: Mapped[str | None] = mapped_column(sa.Text)

@@ -12,12 +12,26 @@ from flask.cli import with_appcontext
               help="Jobs run at once (one engine per core is the most that helps).")
 @click.option("--worker-type", type=click.Choice(["process", "thread"]), default="process",
               show_default=True)
+@click.option("--check", is_flag=True,
+              help="Exit 0 if a worker on this host was alive lately, else 1 (a healthcheck).")
 @with_appcontext
-def worker(workers: int, worker_type: str) -> None:
+def worker(workers: int, worker_type: str, check: bool) -> None:
     """Grade uploaded engines until stopped (SIGINT or SIGTERM); start one per machine."""
     import logging
 
     from grader import jobs
+
+    if check:
+        from grader.services import workers as liveness
+
+        _, host = liveness.this_worker()
+        found = liveness.live(host)
+        if not found:
+            click.echo(f"no grader worker on {host} seen in the last "
+                       f"{liveness.stale_after().total_seconds():.0f} s", err=True)
+            raise SystemExit(1)
+        click.echo(f"{found[0].name} seen at {found[0].seen_at:%H:%M:%S} UTC")
+        return
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     app = current_app._get_current_object()  # type: ignore[attr-defined]

@@ -1,5 +1,6 @@
 """Engine slots and submissions: the upload, what a student or the staff may see, and the
-durable state machine the queue's workers drive (claim, heartbeat, progress, result).
+durable state machine the queue's workers drive (claim, heartbeat, progress, result) under the
+lease of services/leases.py:
 
     queued --claim--> running --result--> done
        ^                 |  \\--internal error, attempts left--> queued
@@ -7,10 +8,9 @@ durable state machine the queue's workers drive (claim, heartbeat, progress, res
        +--lease expired--+
     queued --a newer upload of the same student and slot--> superseded
 
-The database row is the truth; a queue message only wakes a worker up. Every write a worker
-makes is conditional on holding the lease (`status = 'running' AND lease_owner = me`), so a
-worker that was presumed dead and comes back can never overwrite anything, and the result is
-written once (and the unique key of engine_result makes a second row impossible anyway).
+The database row is the truth; a queue message only wakes a worker up. The result is written
+once, by the lease's holder (and the unique key of engine_result makes a second row impossible
+anyway). The upload's bytes are a blob in the database (services/blobs.py).
 """
 
 from __future__ import annotations
@@ -29,7 +29,6 @@ from grader.extensions import db
 from grader.models import (
     DONE,
     ENGINE_KIND,
-    FAILED,
     QUEUED,
     RUNNING,
     SUPERSEDED,
@@ -41,7 +40,7 @@ from grader.models import (
     iso_utc,
     utcnow,
 )
-from grader.services import Conflict, Invalid, NotFound, ServiceError, lti, uploads
+from grader.services import Conflict, Invalid, NotFound, ServiceError, blobs, leases, lti, uploads
 from grader.services.courses import get_slot, member_slot_ids, taught_course_ids
 from grader.services.lateness import slot_closes_at, slot_lateness
 from grader.services.staff import Staff, staff_for_slot
@@ -112,10 +111,6 @@ def add_engine_slot(assignment_id: int, *, suite: str = DEFAULT_SUITE,
 # -- uploads --------------------------------------------------------------------------------
 
 
-def uploads_dir() -> Path:
-    return Path(current_app.config["GRADER_UPLOADS_DIR"])
-
-
 def _rate() -> tuple[int, int]:
     count, _, seconds = current_app.config["GRADER_UPLOAD_RATE"].partition("/")
     return int(count), int(seconds or 600)
@@ -142,9 +137,9 @@ def _check_open(slot: Slot, now: dt.datetime) -> None:
 
 def upload(user: User, assignment_id: int, index: int, data: bytes, filename: str, *,
            tournament: bool = False) -> Submission:
-    """Check and store an engine, commit its submission, then wake a worker.
+    """Check an engine, commit its bytes (a blob) with its submission, then wake a worker.
 
-    A refused upload stores nothing (no file, no row). The row is committed before the queue
+    A refused upload stores nothing (no blob, no row). The row is committed before the queue
     hears of it; if the queue cannot be reached the workers' sweep finds the row anyway.
     """
     slot = engine_slot(user, assignment_id, index)
@@ -152,25 +147,21 @@ def upload(user: User, assignment_id: int, index: int, data: bytes, filename: st
     _check_open(slot, now)
     _check_rate(db.session, user, now)  # before the work; again under the write lock
     checked = uploads.check(data, filename)
-    path, written = uploads.store(checked, uploads_dir())
-    try:
-        with writing() as session:
-            _check_rate(session, user, now)
-            days, penalty = slot_lateness(slot, now)
-            session.execute(sa.update(Submission).where(
-                Submission.owner_id == user.id, Submission.slot_id == slot.id,
-                Submission.status == QUEUED).values(status=SUPERSEDED, finished_at=now))
-            submission = Submission(
-                owner_id=user.id, slot_id=slot.id, sha256=checked.sha256,
-                stored_path=checked.relative_path, filename=checked.filename or path.name,
-                size=len(data), suite=suite_of(slot), status=QUEUED, priority=NORMAL,
-                tournament_opt_in=tournament, days_late=days, penalty=penalty, created_at=now,
-                progress=None)
-            session.add(submission)
-    except BaseException:
-        if written:
-            path.unlink(missing_ok=True)
-        raise
+    with writing() as session:
+        _check_rate(session, user, now)
+        days, penalty = slot_lateness(slot, now)
+        blobs.store().put(session, checked.sha256, checked.data)
+        session.execute(sa.update(Submission).where(
+            Submission.owner_id == user.id, Submission.slot_id == slot.id,
+            Submission.status == QUEUED).values(status=SUPERSEDED, finished_at=now))
+        submission = Submission(
+            owner_id=user.id, slot_id=slot.id, sha256=checked.sha256,
+            stored_path=checked.relative_path,
+            filename=checked.filename or Path(checked.relative_path).name,
+            size=len(data), suite=suite_of(slot), status=QUEUED, priority=NORMAL,
+            tournament_opt_in=tournament, days_late=days, penalty=penalty, created_at=now,
+            progress=None)
+        session.add(submission)
     wake(submission)
     return submission
 
@@ -185,9 +176,7 @@ def wake(submission: Submission, *, priority: int | None = None) -> bool:
     except Exception:  # the sweep sends it later: the row in the database is the truth
         log.exception("could not enqueue submission %s", submission.id)
         return False
-    with writing() as session:
-        session.execute(sa.update(Submission).where(Submission.id == submission.id)
-                        .values(enqueued_at=utcnow()))
+    leases.woken(Submission, submission.id)
     return True
 
 
@@ -346,55 +335,42 @@ def game(user: User, submission_id: int, number: int) -> dict[str, Any]:
             "result": parsed.result, "pdn": stored["pdn"], "plies": plies}
 
 
-# -- the workers' side: every write conditional on the lease -------------------------------
+# -- the workers' side: every write conditional on the lease (services/leases.py) -----------
 
 
-def lease_seconds() -> float:
-    return float(current_app.config["GRADER_LEASE_SECONDS"])
-
-
-def _mine(submission_id: int, worker: str) -> sa.ColumnElement[bool]:
-    return sa.and_(Submission.id == submission_id, Submission.status == RUNNING,
-                   Submission.lease_owner == worker)
+lease_seconds = leases.lease_seconds
 
 
 @dataclass(frozen=True)
 class Claim:
     id: int
-    path: Path
+    sha256: str
+    stored_path: str  # the worker's local copy, relative to its GRADER_UPLOADS_DIR
     suite: str
     attempts: int
 
+    def engine_file(self) -> Path:
+        """The upload on this machine (fetched from the blob store when not here yet)."""
+        return blobs.local_copy(self.sha256, self.stored_path)
+
 
 def claim(submission_id: int, worker: str) -> Claim | None:
-    """queued -> running with this worker's lease, in one UPDATE; None if someone else has it,
-    it was superseded, or it is done."""
-    now = utcnow()
+    """queued -> running with this worker's lease; None if someone else has it, it was
+    superseded, or it is done."""
     with writing() as session:
-        done = session.execute(sa.update(Submission).where(
-            Submission.id == submission_id, Submission.status == QUEUED).values(
-            status=RUNNING, lease_owner=worker, heartbeat_at=now, started_at=now,
-            lease_expires_at=now + dt.timedelta(seconds=lease_seconds()),
-            attempts=Submission.attempts + 1, progress={"phase": "starting"}))
-        if done.rowcount != 1:
+        if not leases.claim(session, Submission, submission_id, worker,
+                            progress={"phase": "starting"}):
             return None
-        row = session.execute(sa.select(Submission.stored_path, Submission.suite,
-                                        Submission.attempts)
+        row = session.execute(sa.select(Submission.sha256, Submission.stored_path,
+                                        Submission.suite, Submission.attempts)
                               .where(Submission.id == submission_id)).one()
-    return Claim(submission_id, uploads_dir() / row.stored_path, row.suite, row.attempts)
+    return Claim(submission_id, row.sha256, row.stored_path, row.suite, row.attempts)
 
 
 def heartbeat(submission_id: int, worker: str, progress: dict[str, Any] | None = None) -> bool:
     """Renew the lease (and store the progress); False once the lease is lost."""
-    now = utcnow()
-    values: dict[str, Any] = {"heartbeat_at": now,
-                              "lease_expires_at": now + dt.timedelta(seconds=lease_seconds())}
-    if progress is not None:
-        values["progress"] = progress
-    with writing() as session:
-        done = session.execute(sa.update(Submission).where(_mine(submission_id, worker))
-                               .values(**values))
-        return done.rowcount == 1
+    values = {"progress": progress} if progress is not None else {}
+    return leases.heartbeat(Submission, submission_id, worker, **values)
 
 
 def write_result(submission_id: int, worker: str, *, score: float, max_score: float,
@@ -404,12 +380,9 @@ def write_result(submission_id: int, worker: str, *, score: float, max_score: fl
     now = utcnow()
     try:
         with writing() as session:
-            done = session.execute(sa.update(Submission).where(_mine(submission_id, worker))
-                                   .values(status=DONE, score=score, max_score=max_score,
-                                           finished_at=now, lease_owner=None,
-                                           lease_expires_at=None, error=None,
-                                           progress={"phase": "done"}))
-            if done.rowcount != 1:
+            if not leases.finish(session, Submission, submission_id, worker, DONE,
+                                 score=score, max_score=max_score, finished_at=now,
+                                 error=None, progress={"phase": "done"}):
                 return False
             session.add(EngineResult(submission_id=submission_id, worker=worker,
                                      gradescope=gradescope, rich=rich, created_at=now))
@@ -424,46 +397,32 @@ def write_result(submission_id: int, worker: str, *, score: float, max_score: fl
 def internal_error(submission_id: int, worker: str, message: str) -> str | None:
     """The grader failed (not the engine): back to the queue while attempts are left, else
     failed, never charged. The new status, or None when the lease was already lost."""
-    with writing() as session:
-        attempts = session.scalar(sa.select(Submission.attempts).where(
-            _mine(submission_id, worker)))
-        if attempts is None:
-            return None
-        status = FAILED if attempts >= MAX_ATTEMPTS else QUEUED
-        session.execute(sa.update(Submission).where(_mine(submission_id, worker)).values(
-            status=status, lease_owner=None, lease_expires_at=None,
-            error=f"internal error of the grader (attempt {attempts} of {MAX_ATTEMPTS}, "
-                  f"not charged to you): {message[:2000]}",
-            finished_at=utcnow() if status == FAILED else None,
-            progress={"phase": "retrying" if status == QUEUED else "failed"}))
-    return status
+    attempts = db.session.scalar(sa.select(Submission.attempts).where(
+        Submission.id == submission_id))
+    error = (f"internal error of the grader (attempt {attempts} of {MAX_ATTEMPTS}, "
+             f"not charged to you): {message[:2000]}")
+    return leases.give_back(Submission, submission_id, worker, MAX_ATTEMPTS,
+                            {"error": error, "progress": {"phase": "retrying"}},
+                            {"error": error, "progress": {"phase": "failed"},
+                             "finished_at": utcnow()})
 
 
 def sweep(now: dt.datetime | None = None) -> list[tuple[int, int]]:
     """Expired leases back to the queue (or failed past MAX_ATTEMPTS), then the queued
     submissions with no recent wake-up message: (id, priority) to wake, each marked as sent."""
     now = now or utcnow()
-    rewake = dt.timedelta(seconds=float(current_app.config["GRADER_REWAKE_SECONDS"]))
-    with writing() as session:
-        expired = sa.and_(Submission.status == RUNNING, Submission.lease_expires_at < now)
-        session.execute(sa.update(Submission).where(
-            expired, Submission.attempts >= MAX_ATTEMPTS).values(
-            status=FAILED, lease_owner=None, lease_expires_at=None, finished_at=now,
-            error=f"the grading worker stopped {MAX_ATTEMPTS} times on this engine; "
-                  "the staff will look at it (not charged to you)",
-            progress={"phase": "failed"}))
-        requeued = session.execute(sa.update(Submission).where(expired).values(
-            status=QUEUED, lease_owner=None, lease_expires_at=None,
-            progress={"phase": "requeued: the worker stopped"}, enqueued_at=None)).rowcount
-        if requeued:
-            log.warning("requeued %d submissions whose worker stopped", requeued)
-        stale = list(session.execute(sa.select(Submission.id, Submission.priority).where(
-            Submission.status == QUEUED,
-            sa.or_(Submission.enqueued_at.is_(None), Submission.enqueued_at < now - rewake))))
-        if stale:
-            session.execute(sa.update(Submission).where(
-                Submission.id.in_([i for i, _ in stale])).values(enqueued_at=now))
-    return [(i, p) for i, p in stale]
+    stale = leases.sweep(
+        Submission, MAX_ATTEMPTS, now=now,
+        failed_values={"finished_at": now, "progress": {"phase": "failed"},
+                       "error": f"the grading worker stopped {MAX_ATTEMPTS} times on this "
+                                "engine; the staff will look at it (not charged to you)"},
+        requeued_values={"progress": {"phase": "requeued: the worker stopped"}})
+    if not stale:
+        return []
+    priority = {row.id: row.priority for row in db.session.execute(
+        sa.select(Submission.id, Submission.priority).where(Submission.id.in_(stale)))}
+    db.session.commit()
+    return [(i, priority[i]) for i in stale]
 
 
 # -- the staff's side -----------------------------------------------------------------------

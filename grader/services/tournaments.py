@@ -1,6 +1,6 @@
 """The leaderboard of an engine slot, and tournaments: a round-robin among the opted-in
-students' latest graded engines, one queue job per game (leased like a submission), then an
-Elo table and a crosstable.
+students' latest graded engines, one queue job per game (under the same lease, heartbeat and
+sweep as a submission: services/leases.py), then an Elo table and a crosstable.
 
 Tournament Elo: the maximum-likelihood ratings of the Elo model from the games among the
 entrants, found by repeating each player's estimate against the others' current ratings
@@ -10,10 +10,9 @@ lost) every game has no finite estimate: the table shows a bound, as the ladder 
 
 from __future__ import annotations
 
-import contextlib
-import datetime as dt
 import itertools
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
@@ -21,6 +20,7 @@ import sqlalchemy as sa
 from grader.extensions import db
 from grader.models import (
     DONE,
+    FAILED,
     QUEUED,
     RUNNING,
     Slot,
@@ -30,7 +30,7 @@ from grader.models import (
     User,
     utcnow,
 )
-from grader.services import Conflict, NotFound
+from grader.services import Conflict, NotFound, blobs, leases
 from grader.services.staff import staff, staff_for_slot
 from grader.services.transactions import writing
 
@@ -119,83 +119,96 @@ def start(user: User, assignment_id: int, index: int, **params: Any) -> Tourname
                                                white_id=white.id, ballot=name,
                                                opening=list(opening), status=QUEUED))
     for game_id in db.session.scalars(sa.select(TournamentGame.id).where(
-            TournamentGame.tournament_id == tournament.id)):
-        with contextlib.suppress(Exception):  # the sweep sends it later
+            TournamentGame.tournament_id == tournament.id)).all():
+        try:
             jobs.enqueue_game(game_id, priority=GAME_PRIORITY)
+        except Exception:  # the sweep sends it later: the row is the truth
+            continue
+        woken(game_id)
     return tournament
 
 
-def _lease(seconds: float | None = None) -> dt.datetime:
-    from flask import current_app
-    return utcnow() + dt.timedelta(seconds=seconds or
-                                   float(current_app.config["GRADER_LEASE_SECONDS"]))
+@dataclass(frozen=True)
+class GameClaim:
+    """A claimed game: what the worker needs to play it."""
+
+    id: int
+    tournament_id: int
+    engines: tuple[tuple[str, str], tuple[str, str]]  # (sha256, stored path) of black, white
+    names: tuple[str, str]
+    params: dict[str, Any]
+    opening: list[str]
+    attempts: int
+
+    def engine_files(self) -> tuple[Path, Path]:
+        black, white = (blobs.local_copy(sha, path) for sha, path in self.engines)
+        return black, white
 
 
-def play(game_id: int, worker: str) -> str:
-    """The queue job of one game: claim it, play it in the sandboxes, write it once."""
-    from flask import current_app
-
-    from grader.harness import SandboxConfig
-    from grader.harness.match import play_pair
-    from grader.services.engines import uploads_dir
-
+def claim(game_id: int, worker: str) -> GameClaim | None:
+    """queued -> running under this worker's lease (services/leases.py); None if taken."""
     with writing() as session:
-        claimed = session.execute(sa.update(TournamentGame).where(
-            TournamentGame.id == game_id, TournamentGame.status == QUEUED).values(
-            status=RUNNING, lease_owner=worker, lease_expires_at=_lease(600),
-            attempts=TournamentGame.attempts + 1)).rowcount
-        if claimed != 1:
-            return "not claimed"
+        if not leases.claim(session, TournamentGame, game_id, worker):
+            return None
         game = session.get(TournamentGame, game_id)
         tournament = session.get(Tournament, game.tournament_id)
         if tournament.status == QUEUED:
             tournament.status = RUNNING
-        black, white = session.get(Submission, game.black_id), session.get(Submission,
-                                                                          game.white_id)
-        paths = (uploads_dir() / black.stored_path, uploads_dir() / white.stored_path)
-        names = (black.owner.email, white.owner.email)
-        params, opening, attempts = dict(tournament.params), list(game.opening), game.attempts
-    played = play_pair(*paths, opening, names=names,
-                       time_per_move=float(params["time_per_move"]),
-                       margin=float(params["margin"]), max_plies=int(params["max_plies"]),
-                       config=SandboxConfig(sandbox=current_app.config["GRADER_SANDBOX"]),
-                       event=f"tournament {game.tournament_id}")
-    mine = sa.and_(TournamentGame.id == game_id, TournamentGame.status == RUNNING,
-                   TournamentGame.lease_owner == worker)
+        black, white = game.black, game.white
+        return GameClaim(game_id, game.tournament_id,
+                         ((black.sha256, black.stored_path), (white.sha256, white.stored_path)),
+                         (black.owner.email, white.owner.email), dict(tournament.params),
+                         list(game.opening), game.attempts)
+
+
+def heartbeat(game_id: int, worker: str) -> bool:
+    return leases.heartbeat(TournamentGame, game_id, worker)
+
+
+def _close_if_over(session: Any, tournament_id: int) -> None:
+    left = session.scalar(sa.select(sa.func.count(TournamentGame.id)).where(
+        TournamentGame.tournament_id == tournament_id,
+        TournamentGame.status.in_([QUEUED, RUNNING])))
+    if not left:
+        session.execute(sa.update(Tournament).where(Tournament.id == tournament_id).values(
+            status=DONE, finished_at=utcnow()))
+
+
+def write_game(game_id: int, worker: str, *, result: str, termination: str,
+               pdn: str) -> bool:
+    """running -> done with the game, once, while this worker holds the lease."""
     with writing() as session:
-        if played.internal_error:
-            status = "failed" if attempts >= MAX_GAME_ATTEMPTS else QUEUED
-            session.execute(sa.update(TournamentGame).where(mine).values(
-                status=status, lease_owner=None, lease_expires_at=None,
-                termination=f"internal error: {played.internal_error}"[:200]))
-        else:
-            status = DONE
-            session.execute(sa.update(TournamentGame).where(mine).values(
-                status=DONE, lease_owner=None, lease_expires_at=None, result=played.result,
-                termination=played.termination[:200], pdn=played.pdn, finished_at=utcnow()))
-        left = session.scalar(sa.select(sa.func.count(TournamentGame.id)).where(
-            TournamentGame.tournament_id == game.tournament_id,
-            TournamentGame.status.in_([QUEUED, RUNNING])))
-        if not left:
-            session.execute(sa.update(Tournament).where(
-                Tournament.id == game.tournament_id).values(status=DONE,
-                                                            finished_at=utcnow()))
+        written = leases.finish(session, TournamentGame, game_id, worker, DONE, result=result,
+                                termination=termination[:200], pdn=pdn, finished_at=utcnow())
+        if written:
+            _close_if_over(session, session.get(TournamentGame, game_id).tournament_id)
+    return written
+
+
+def internal_error(game_id: int, worker: str, message: str) -> str | None:
+    """The grader failed: the game goes back to the queue while claims are left, else failed."""
+    termination = f"internal error: {message}"[:200]
+    status = leases.give_back(TournamentGame, game_id, worker, MAX_GAME_ATTEMPTS,
+                              {"termination": termination},
+                              {"termination": termination, "finished_at": utcnow()})
+    if status == FAILED:
+        with writing() as session:
+            _close_if_over(session, session.get(TournamentGame, game_id).tournament_id)
     return status
 
 
 def sweep() -> list[int]:
-    """Games whose worker died back to the queue; queued games to wake (ids)."""
+    """Games whose worker died back to the queue (failed after MAX_GAME_ATTEMPTS); queued games
+    with no recent wake-up message (ids to wake)."""
     now = utcnow()
-    with writing() as session:
-        session.execute(sa.update(TournamentGame).where(
-            TournamentGame.status == RUNNING, TournamentGame.lease_expires_at < now).values(
-            status=QUEUED, lease_owner=None, lease_expires_at=None))
-        # Queued games are few and cheap to wake twice: a claimed one is skipped.
-        stale = list(session.scalars(sa.select(TournamentGame.id).where(
-            TournamentGame.status == QUEUED,
-            TournamentGame.tournament_id.in_(sa.select(Tournament.id).where(
-                Tournament.created_at < now - dt.timedelta(minutes=5))))))
-    return stale
+    return leases.sweep(TournamentGame, MAX_GAME_ATTEMPTS, now=now,
+                        failed_values={"finished_at": now,
+                                       "termination": "the worker stopped on every attempt"},
+                        requeued_values={})
+
+
+def woken(game_id: int) -> None:
+    leases.woken(TournamentGame, game_id)
 
 
 # -- standings ------------------------------------------------------------------------------

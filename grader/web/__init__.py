@@ -63,8 +63,11 @@ def init_app(app: Flask) -> None:
 
     @app.get("/healthz")
     def healthz() -> Any:
+        from grader.services import workers
+
         db.session.execute(sa.text("SELECT 1"))
-        return jsonify(status="ok")
+        # The web answers without workers (uploads wait in the queue); the count says so.
+        return jsonify(status="ok", workers=len(workers.live()))
 
     @app.errorhandler(ServiceError)
     def service_error(error: ServiceError) -> Any:

@@ -1,5 +1,6 @@
-"""Engine uploads through the API and the page: checks, content-addressed storage, nothing
-stored for a refused upload, supersede, rate limit; the lease rules of the workers' writes."""
+"""Engine uploads through the API and the page: checks, content-addressed storage in the blob
+table, nothing stored for a refused upload, supersede, rate limit; the lease rules of the
+workers' writes; a worker's local copies; the migration of the old uploads folder."""
 
 from __future__ import annotations
 
@@ -12,12 +13,19 @@ import sqlalchemy as sa
 from engine_support import csrf_of, engine_bytes, post_multipart, zip_bytes
 
 from grader.extensions import db
-from grader.models import EngineResult, Submission, utcnow
+from grader.models import Blob, EngineResult, Submission, utcnow
 
 
 def stored_files(app) -> list[Path]:
     folder = Path(app.config["GRADER_UPLOADS_DIR"])
     return [p for p in folder.rglob("*") if p.is_file()] if folder.exists() else []
+
+
+def stored_blobs(app) -> dict[str, bytes]:
+    with app.app_context():
+        found = {b.sha256: bytes(b.data) for b in db.session.scalars(sa.select(Blob))}
+        db.session.remove()
+        return found
 
 
 def rows(app) -> list[Submission]:
@@ -35,17 +43,16 @@ def test_upload_stores_content_addressed_and_queues(app, client, room, upload):
     import hashlib
     digest = hashlib.sha256(data).hexdigest()
     assert body["sha256"] == digest
-    (path,) = stored_files(app)
-    assert path.relative_to(app.config["GRADER_UPLOADS_DIR"]).as_posix() == \
-        f"{digest[:2]}/{digest[2:]}.py"
-    assert path.read_bytes() == data
+    assert stored_blobs(app) == {digest: data}
+    assert stored_files(app) == []  # the web writes no file: workers fetch the blob
     (row,) = rows(app)
     assert row.status == "queued" and row.enqueued_at is not None  # the wake-up was sent
+    assert row.stored_path == f"{digest[:2]}/{digest[2:]}.py" and row.sha256 == digest
     again = client.get(body["urls"]["self"], headers=room.student)
     assert again.status_code == 200 and again.get_json()["id"] == body["id"]
-    # The same bytes again: one file, two submissions (the first superseded).
+    # The same bytes again: one blob, two submissions (the first superseded).
     assert upload(data, "engine.py").status_code == 201
-    assert len(stored_files(app)) == 1
+    assert len(stored_blobs(app)) == 1
     assert [r.status for r in rows(app)] == ["superseded", "queued"]
 
 
@@ -53,8 +60,9 @@ def test_zip_upload_with_engine_at_top(app, upload):
     data = zip_bytes({"engine.py": engine_bytes("correct"), "helpers/util.py": "X = 1\n"})
     response = upload(data, "mine.zip")
     assert response.status_code == 201, response.get_json()
-    (path,) = stored_files(app)
-    assert path.suffix == ".zip"
+    assert list(stored_blobs(app).values()) == [data]
+    (row,) = rows(app)
+    assert row.stored_path.endswith(".zip")
 
 
 BOMB = zip_bytes({"engine.py": "pass\n", "padding.txt": b"\0" * (6 << 20)})
@@ -82,7 +90,7 @@ def test_malformed_uploads_are_refused_and_nothing_is_stored(app, upload, data, 
     response = upload(data, filename)
     assert response.status_code == 400, response.get_json()
     assert message in response.get_json()["error"]
-    assert stored_files(app) == []
+    assert stored_blobs(app) == {}
     assert rows(app) == []
 
 
@@ -98,7 +106,7 @@ def test_oversized_bodies(app, upload):
     huge = b"#" * (3 << 20)
     response = upload(huge, "engine.py")
     assert response.status_code == 413
-    assert stored_files(app) == [] and rows(app) == []
+    assert stored_blobs(app) == {} and rows(app) == []
 
 
 def test_missing_fields_and_wrong_slot(app, client, room, upload):
@@ -173,7 +181,8 @@ def _claimed(app, upload, worker="w1"):
     submission_id = upload(engine_bytes("correct")).get_json()["id"]
     with app.app_context():
         claim = engines.claim(submission_id, worker)
-    assert claim is not None and claim.path.is_file() and claim.attempts == 1
+        assert claim is not None and claim.attempts == 1
+        assert claim.engine_file().read_bytes() == engine_bytes("correct")
     return submission_id
 
 
@@ -259,3 +268,73 @@ def test_gradebook_counts_the_engine_slot(app, factory, room, upload):
     (row,) = book.rows
     assert row.slot_scores[slot_id] == pytest.approx(0.8)
     assert row.total == pytest.approx(0.8)
+
+
+# -- the bytes in the database: a worker's local copies, the migration of the old folder ------
+
+
+def test_a_worker_fetches_its_copy_from_the_database_and_checks_it(app, upload, tmp_path):
+    from grader.services import blobs, engines
+
+    submission_id = upload(engine_bytes("correct")).get_json()["id"]
+    app.config["GRADER_UPLOADS_DIR"] = str(tmp_path / "another-machine")  # nothing there
+    with app.app_context():
+        claim = engines.claim(submission_id, "w")
+        path = claim.engine_file()
+        assert path.read_bytes() == engine_bytes("correct")
+        assert path.is_relative_to(tmp_path / "another-machine")
+        path.write_bytes(b"tampered = True\n")  # a damaged cache is fetched again
+        assert claim.engine_file().read_bytes() == engine_bytes("correct")
+        with pytest.raises(blobs.MissingBlob):
+            blobs.local_copy("0" * 64, "00/" + "0" * 62 + ".py")
+
+
+def test_the_same_bytes_twice_in_one_transaction_store_one_blob(app):
+    from grader.services import blobs
+    from grader.services.transactions import writing
+
+    with app.app_context():
+        with writing() as session:
+            blobs.store().put(session, "a" * 64, b"x = 1\n")
+            blobs.store().put(session, "a" * 64, b"x = 1\n")
+        assert db.session.scalar(sa.select(sa.func.count()).select_from(Blob)) == 1
+        assert blobs.store().get("a" * 64) == b"x = 1\n"
+
+
+def test_migration_moves_the_uploads_folder_into_blobs(tmp_path, monkeypatch):
+    import hashlib
+    import sqlite3
+
+    from flask_migrate import upgrade
+
+    from grader import create_app
+
+    monkeypatch.setenv("GRADER_INSTANCE_PATH", str(tmp_path / "instance"))
+    monkeypatch.delenv("GRADER_DATABASE_URL", raising=False)
+    folder = tmp_path / "uploads"
+    app = create_app({"SECRET_KEY": "x", "GRADER_UPLOADS_DIR": str(folder),
+                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'old.sqlite3'}"})
+    kept, lost, bad = b"x = 1\n", b"y = 2\n", b"z = 3\n"
+    with app.app_context():
+        upgrade(directory=app.config["GRADER_MIGRATIONS_DIR"], revision="9aa616d658e0")
+        db.engine.dispose()
+    connection = sqlite3.connect(tmp_path / "old.sqlite3")  # the rows of the old release
+    for n, data in enumerate((kept, kept, lost, bad)):
+        digest = hashlib.sha256(data).hexdigest()
+        relative = f"{digest[:2]}/{digest[2:]}.py"
+        if data is not lost:
+            (folder / relative).parent.mkdir(parents=True, exist_ok=True)
+            (folder / relative).write_bytes(data if data is kept else b"changed")
+        connection.execute(
+            "INSERT INTO submission (id, owner_id, slot_id, sha256, stored_path, filename, size,"
+            " suite, status, priority, attempts, tournament_opt_in, days_late, penalty,"
+            " created_at) VALUES (?, 1, 1, ?, ?, 'engine.py', 6, 'quick', 'done', 0, 1, 0, 0,"
+            " 0, '2026-01-01 00:00:00')", (n + 1, digest, relative))
+    connection.commit()
+    connection.close()
+    with app.app_context():
+        upgrade(directory=app.config["GRADER_MIGRATIONS_DIR"])
+        found = {b.sha256: bytes(b.data) for b in db.session.scalars(sa.select(Blob))}
+        db.session.remove()
+        db.engine.dispose()
+    assert found == {hashlib.sha256(kept).hexdigest(): kept}  # lost and changed: reported

@@ -108,7 +108,7 @@ def test_migrations_match_the_models(app, runner):
 
 
 def test_healthz_and_ping(client):
-    assert client.get("/healthz").get_json() == {"status": "ok"}
+    assert client.get("/healthz").get_json() == {"status": "ok", "workers": 0}
     assert client.get("/api/ping").get_json() == {"status": "ok"}
 
 
