@@ -10,6 +10,7 @@ lost) every game has no finite estimate: the table shows a bound, as the ladder 
 
 from __future__ import annotations
 
+import datetime as dt
 import itertools
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -197,10 +198,10 @@ def internal_error(game_id: int, worker: str, message: str) -> str | None:
     return status
 
 
-def sweep() -> list[int]:
+def sweep(now: dt.datetime | None = None) -> list[int]:
     """Games whose worker died back to the queue (failed after MAX_GAME_ATTEMPTS); queued games
     with no recent wake-up message (ids to wake)."""
-    now = utcnow()
+    now = now or utcnow()
     return leases.sweep(TournamentGame, MAX_GAME_ATTEMPTS, now=now,
                         failed_values={"finished_at": now,
                                        "termination": "the worker stopped on every attempt"},

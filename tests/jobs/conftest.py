@@ -262,13 +262,17 @@ class WorkerPool:
     started: list[subprocess.Popen] = field(default_factory=list)
     logs: list[Any] = field(default_factory=list)
 
-    def start(self, workers: int = 1, worker_type: str = "process") -> subprocess.Popen:
+    def start(self, workers: int = 1, worker_type: str = "process",
+              env: dict[str, str] | None = None) -> subprocess.Popen:
+        """A `grader worker` with the test's settings, or with only `env`'s GRADER_* settings
+        when given (another machine: its own instance folder, nothing else shared)."""
         log = (self.folder / f"worker-{len(self.started)}.log").open("wb")
         self.logs.append(log)
+        base = {k: v for k, v in os.environ.items() if not k.startswith("GRADER_")}
         process = subprocess.Popen(
             [str(GRADER), "worker", "--workers", str(workers), "--worker-type", worker_type],
-            env={**os.environ, **self.env}, stdout=log, stderr=subprocess.STDOUT,
-            start_new_session=True)
+            env={**base, **(env if env is not None else self.env)}, stdout=log,
+            stderr=subprocess.STDOUT, start_new_session=True)
         self.started.append(process)
         return process
 
