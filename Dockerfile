@@ -1,7 +1,17 @@
-# The course service: gunicorn on :8000, the database in the /data volume, migrations at start.
+# The course service's image: the web (gunicorn on :8000, the default command) and the engine
+# workers (`grader worker`) run from it; docker-compose.yml starts both. What it installs is the
+# wheel alone (no checkout in the image): tests/deploy/test_installed_package.py builds and runs
+# the same wheel outside the checkout, where no Docker engine runs.
+
+FROM python:3.11-slim AS build
+WORKDIR /src
+COPY pyproject.toml README.md ./
+COPY grader ./grader
+RUN pip wheel --no-cache-dir --no-deps --wheel-dir /wheels .
+
 FROM python:3.11-slim
 
-# bubblewrap: the sandbox the engine harness runs students' code in.
+# bubblewrap: the sandbox the workers run students' engines in.
 RUN apt-get update \
     && apt-get install -y --no-install-recommends bubblewrap \
     && rm -rf /var/lib/apt/lists/*
@@ -10,22 +20,27 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1 \
     GRADER_INSTANCE_PATH=/data \
+    GRADER_SANDBOX_PYTHON=/usr/local/bin/python3 \
     GUNICORN_CMD_ARGS="--workers 2 --bind 0.0.0.0:8000 --access-logfile -"
 
-WORKDIR /app
-COPY pyproject.toml README.md ./
-COPY grader ./grader
-RUN pip install .
+COPY --from=build /wheels /tmp/wheels
+RUN pip install --no-cache-dir "$(ls /tmp/wheels/grader-*.whl)[postgres]" \
+    && rm -rf /tmp/wheels
 COPY docker/entrypoint.sh /usr/local/bin/grader-entrypoint
+COPY docker/healthcheck.sh /usr/local/bin/grader-healthcheck
 
-RUN useradd --system --create-home --uid 10001 grader \
-    && mkdir -p /data && chown grader:grader /data
-USER grader
+# /data is shared by the web and the workers when they share SQLite: group-writable and setgid,
+# so a file either of them creates (the queue, SQLite's -wal) stays writable by the other.
+RUN groupadd --system --gid 10001 grader \
+    && useradd --system --create-home --uid 10001 --gid 10001 grader \
+    && mkdir -p /data && chown grader:grader /data && chmod 2775 /data
+USER 10001:10001
+WORKDIR /data
 VOLUME ["/data"]
 EXPOSE 8000
 
-HEALTHCHECK --interval=30s --timeout=5s --start-period=20s \
-    CMD python -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/healthz', timeout=4)"
+# The web answers /healthz; a worker (GRADER_ROLE=worker) checks its own sign of life.
+HEALTHCHECK --interval=30s --timeout=10s --start-period=30s CMD ["grader-healthcheck"]
 
 ENTRYPOINT ["grader-entrypoint"]
 CMD ["gunicorn", "grader:create_app()"]

@@ -130,8 +130,9 @@ def load(instance: str | Path, overrides: Mapping[str, Any] | None = None,
         # argon2id cost; tests lower it to keep the suite fast.
         "GRADER_ARGON2": {"time_cost": 3, "memory_cost": 64 * 1024, "parallelism": 1},
         # Engines (grader/jobs.py): the queue (empty: SQLite at instance/queue.sqlite;
-        # redis://... for workers on several machines), where uploads are kept (shared by the
-        # web and the workers), a suite forced on every engine slot (tests, benchmarks).
+        # redis://... for workers on several machines), where a worker keeps its local copies
+        # of the uploads (their bytes are in the database's blob table), a suite forced on
+        # every engine slot (tests, benchmarks).
         "GRADER_QUEUE_URL": queue_url,
         "GRADER_UPLOADS_DIR": environ.get("GRADER_UPLOADS_DIR") or str(instance / "uploads"),
         "GRADER_ENGINE_SUITE": environ.get("GRADER_ENGINE_SUITE", ""),
