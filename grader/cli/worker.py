@@ -13,7 +13,8 @@ from flask.cli import with_appcontext
 @click.option("--worker-type", type=click.Choice(["process", "thread"]), default="process",
               show_default=True)
 @click.option("--check", is_flag=True,
-              help="Exit 0 if a worker on this host was alive lately, else 1 (a healthcheck).")
+              help="A healthcheck: exit 0 if a worker on this host was alive lately, 1 if not, "
+                   "2 if the engine sandbox cannot be made here.")
 @with_appcontext
 def worker(workers: int, worker_type: str, check: bool) -> None:
     """Grade uploaded engines until stopped (SIGINT or SIGTERM); start one per machine."""
@@ -21,6 +22,8 @@ def worker(workers: int, worker_type: str, check: bool) -> None:
 
     from grader import jobs
 
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    _refuse_without_a_sandbox(app)
     if check:
         from grader.services import workers as liveness
 
@@ -34,10 +37,20 @@ def worker(workers: int, worker_type: str, check: bool) -> None:
         return
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    app = current_app._get_current_object()  # type: ignore[attr-defined]
     url = app.config["GRADER_QUEUE_URL"] or "sqlite (instance/queue.sqlite)"
     click.echo(f"grader worker: {workers} {worker_type} worker(s), queue {url}", err=True)
     jobs.run_worker(app, workers=workers, worker_type=worker_type)
+
+
+def _refuse_without_a_sandbox(app: Flask) -> None:
+    """A worker that cannot make a sandbox would fail every engine: it says why and stops (the
+    README's Deployment section lists the container options bubblewrap needs)."""
+    from grader.harness.sandbox import SandboxConfig, probe
+
+    problem = probe(SandboxConfig(sandbox=app.config["GRADER_SANDBOX"]))
+    if problem is not None:
+        click.echo(f"grader worker: cannot make the engine sandbox: {problem}", err=True)
+        raise SystemExit(2)
 
 
 def init_app(app: Flask) -> None:

@@ -642,3 +642,38 @@ def _processes_of(uid: int) -> int:
 def with_limits(config: SandboxConfig, **changes: Any) -> SandboxConfig:
     """The config with some limits changed (tests use small ones)."""
     return replace(config, limits=replace(config.limits, **changes))
+
+
+def probe(config: SandboxConfig | None = None, timeout: float = 20.0) -> str | None:
+    """Why a sandbox cannot be made here (bubblewrap's own words), or None when it can: the
+    sandbox of `bwrap_command`, as the first slot's user, running the sandbox's Python on
+    nothing. A worker runs it before it takes jobs (a container without the options bubblewrap
+    needs would otherwise fail every engine as an internal error)."""
+    config = config or SandboxConfig()
+    if not config.sandbox:
+        return None
+    try:
+        config.check()
+    except SandboxUnavailable as exc:
+        return str(exc)
+    uid = config.uid(0)
+    with tempfile.TemporaryDirectory(prefix="grader-probe-") as folder:
+        os.chmod(folder, 0o755)  # the slot's user binds it
+        read_info, write_info = os.pipe()
+        command = bwrap_command(config, Path(folder), Path(folder), write_info)
+        command += [config.interpreter, "-I", "-S", "-c", "pass"]
+        user_args: dict[str, Any] = {"user": uid, "group": uid, "extra_groups": []} \
+            if uid is not None else {}
+        try:
+            done = subprocess.run(command, pass_fds=(write_info,), capture_output=True,
+                                  timeout=timeout, cwd=folder,
+                                  env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}, **user_args)
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            return f"bubblewrap could not run: {exc}"
+        finally:
+            os.close(write_info)
+            os.close(read_info)
+    if done.returncode != 0:
+        message = done.stderr.decode(errors="replace").strip()[:2000]
+        return f"bubblewrap failed ({done.returncode}): {message or 'no message'}"
+    return None

@@ -84,3 +84,16 @@ def test_worker_check_fails_without_a_live_worker(engine_env, tmp_path):
                            capture_output=True, text=True)
     assert check.returncode == 1
     assert "no grader worker on" in check.stderr
+
+
+def test_a_worker_that_cannot_make_a_sandbox_says_why_and_stops(engine_env, tmp_path):
+    env = {**machine_env({**engine_env, "GRADER_QUEUE_URL": ""}, tmp_path, "broken"),
+           # a file bubblewrap cannot execute: bwrap itself fails, as in a container without
+           # the options it needs
+           "GRADER_SANDBOX_PYTHON": "/etc/hostname", "PATH": "/usr/bin:/bin"}
+    for args in (["worker"], ["worker", "--check"]):
+        done = subprocess.run([str(GRADER), *args], env=env, capture_output=True, text=True,
+                              timeout=60)
+        assert done.returncode == 2, done.stderr
+        assert "cannot make the engine sandbox: bubblewrap failed" in done.stderr
+        assert "/etc/hostname" in done.stderr
