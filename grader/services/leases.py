@@ -113,7 +113,10 @@ def sweep(model: Leased, max_attempts: int, *, failed_values: dict[str, Any],
     return stale
 
 
-def woken(model: Leased, job_id: int) -> None:
-    """Record that a wake-up message was sent (the sweep resends it after GRADER_REWAKE_SECONDS)."""
-    with writing() as session:
-        session.execute(sa.update(model).where(model.id == job_id).values(enqueued_at=utcnow()))
+def woken(model: Leased, *job_ids: int) -> None:
+    """Record that wake-up messages were sent (the sweep resends one after
+    GRADER_REWAKE_SECONDS)."""
+    if job_ids:
+        with writing() as session:
+            session.execute(sa.update(model).where(model.id.in_(job_ids))
+                            .values(enqueued_at=utcnow()))

@@ -119,13 +119,15 @@ def start(user: User, assignment_id: int, index: int, **params: Any) -> Tourname
                     session.add(TournamentGame(tournament_id=tournament.id, black_id=black.id,
                                                white_id=white.id, ballot=name,
                                                opening=list(opening), status=QUEUED))
+    sent = []
     for game_id in db.session.scalars(sa.select(TournamentGame.id).where(
             TournamentGame.tournament_id == tournament.id)).all():
         try:
             jobs.enqueue_game(game_id, priority=GAME_PRIORITY)
         except Exception:  # the sweep sends it later: the row is the truth
             continue
-        woken(game_id)
+        sent.append(game_id)
+    woken(*sent)
     return tournament
 
 
@@ -208,8 +210,8 @@ def sweep(now: dt.datetime | None = None) -> list[int]:
                         requeued_values={})
 
 
-def woken(game_id: int) -> None:
-    leases.woken(TournamentGame, game_id)
+def woken(*game_ids: int) -> None:
+    leases.woken(TournamentGame, *game_ids)
 
 
 # -- standings ------------------------------------------------------------------------------

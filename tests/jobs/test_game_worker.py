@@ -61,6 +61,7 @@ def test_game_leases_claim_renew_sweep_and_write_once(app, client, factory, room
     graded_pair(app, client, factory, room, upload)
     tournament_id = start_tournament(app, room, max_plies=8)
     first, second = (g.id for g in games(app, tournament_id))
+    assert all(g.enqueued_at is not None for g in games(app, tournament_id))  # messages sent
     later = utcnow() + dt.timedelta(seconds=60)
     with app.app_context():
         claimed = tournaments.claim(first, "w1")
