@@ -24,7 +24,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     GUNICORN_CMD_ARGS="--workers 2 --bind 0.0.0.0:8000 --access-logfile -"
 
 COPY --from=build /wheels /tmp/wheels
-RUN pip install --no-cache-dir "$(ls /tmp/wheels/grader-*.whl)[postgres]" \
+RUN pip install --no-cache-dir "$(ls /tmp/wheels/grader-*.whl)[postgres,s3]" \
     && rm -rf /tmp/wheels
 COPY docker/entrypoint.sh /usr/local/bin/grader-entrypoint
 COPY docker/healthcheck.sh /usr/local/bin/grader-healthcheck

@@ -135,6 +135,8 @@ def load(instance: str | Path, overrides: Mapping[str, Any] | None = None,
         # every engine slot (tests, benchmarks).
         "GRADER_QUEUE_URL": queue_url,
         "GRADER_UPLOADS_DIR": environ.get("GRADER_UPLOADS_DIR") or str(instance / "uploads"),
+        # Empty: uploads' bytes in the database; s3://BUCKET/PREFIX: in that bucket.
+        "GRADER_BLOB_URL": environ.get("GRADER_BLOB_URL", ""),
         "GRADER_ENGINE_SUITE": environ.get("GRADER_ENGINE_SUITE", ""),
         "GRADER_SANDBOX": _flag(environ.get("GRADER_SANDBOX"), default=True),
         # A worker's lease on a job; renewed every quarter of it while the job runs.
