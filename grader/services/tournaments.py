@@ -204,10 +204,17 @@ def sweep(now: dt.datetime | None = None) -> list[int]:
     """Games whose worker died back to the queue (failed after MAX_GAME_ATTEMPTS); queued games
     with no recent wake-up message (ids to wake)."""
     now = now or utcnow()
-    return leases.sweep(TournamentGame, MAX_GAME_ATTEMPTS, now=now,
-                        failed_values={"finished_at": now,
-                                       "termination": "the worker stopped on every attempt"},
-                        requeued_values={})
+    stale = leases.sweep(TournamentGame, MAX_GAME_ATTEMPTS, now=now,
+                         failed_values={"finished_at": now,
+                                        "termination": "the worker stopped on every attempt"},
+                         requeued_values={})
+    with writing() as session:  # a tournament whose last game the sweep failed is over
+        left = sa.select(TournamentGame.id).where(
+            TournamentGame.tournament_id == Tournament.id,
+            TournamentGame.status.in_([QUEUED, RUNNING]))
+        session.execute(sa.update(Tournament).where(
+            Tournament.status == RUNNING, ~left.exists()).values(status=DONE, finished_at=now))
+    return stale
 
 
 def woken(*game_ids: int) -> None:

@@ -73,16 +73,18 @@ def test_game_leases_claim_renew_sweep_and_write_once(app, client, factory, room
         assert first in tournaments.sweep(later)  # its worker died: back to the queue
         assert tournaments.write_game(first, "w1", result="1-0", termination="x",
                                       pdn="") is False  # the dead worker writes nothing
-        for attempt in (2, 3):
-            assert tournaments.claim(first, f"w{attempt}").attempts == attempt
-            tournaments.sweep(later)
         assert tournaments.claim(second, "w9") is not None
         assert tournaments.write_game(second, "w9", result="1-0", termination="win",
                                       pdn="1. 11-15 *") is True
         assert tournaments.write_game(second, "w9", result="0-1", termination="win",
                                       pdn="") is False  # once
+        for attempt in (2, 3):
+            assert tournaments.claim(first, f"w{attempt}").attempts == attempt
+            tournaments.sweep(later)
         tournament = db.session.get(Tournament, tournament_id)
-        assert tournament.status == "done"  # the third death failed the first game
+        db.session.refresh(tournament)
+        # The third death failed the first game, the last one left: the tournament is over.
+        assert tournament.status == "done" and tournament.finished_at is not None
         db.session.remove()
     failed, done = games(app, tournament_id)
     assert failed.status == "failed" and failed.attempts == 3
