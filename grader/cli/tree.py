@@ -15,6 +15,7 @@ from rich.console import Console
 from rich.text import Text
 from rich.tree import Tree as RichTree
 
+from grader import data
 from grader.config import data_dir
 from grader.gametree import (
     GENERATOR_VERSION,
@@ -386,7 +387,7 @@ def draw(tree_: Tree, result: SearchResult | None = None) -> None:
 @click.option(
     "--preset",
     required=True,
-    help="A preset name (exercises/presets/NAME.toml) or the path of an instructor's own file.",
+    help="A preset name (grader/data/presets/NAME.toml) or the path of an instructor's own file.",
 )
 @click.option("--seeds", type=click.IntRange(1, 10_000), default=100, show_default=True)
 @json_option
@@ -398,9 +399,9 @@ def calibrate_command(preset, seeds, as_json):
 
     path = Path(preset)
     if not path.is_file():
-        path = data_dir("exercises/presets", "GRADER_PRESETS_DIR") / f"{preset}.toml"
+        path = data_dir(data.presets_dir(), "GRADER_PRESETS_DIR") / f"{preset}.toml"
     if not path.is_file() or path.suffix != ".toml":
-        _fail(f"no preset {preset!r} (a name in exercises/presets/ or a .toml file)")
+        _fail(f"no preset {preset!r} (a name in grader/data/presets/ or a .toml file)")
     try:
         loaded = read_preset(path, path.stem)
     except Invalid as error:

@@ -5,16 +5,16 @@ most 0.5 on average (the goal the scoring formulas in grader/gametree/kinds.py a
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
+from grader import data
 from grader.cli import main
 from grader.gametree import KINDS, GeneratorParams
 from grader.gametree.calibrate import Row, calibrate
 
-PRESETS = sorted(p.stem for p in (Path(__file__).parents[2] / "exercises" / "presets").glob("*.toml"))
+PRESETS = sorted(p.stem for p in data.presets_dir().glob("*.toml"))
 
 
 def run(*args: str):
