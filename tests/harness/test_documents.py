@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import ast
 import re
-from pathlib import Path
 
 import pytest
 
+from grader import data
 from grader.harness.suite import SUITES, load_suite
 
-CHECKERS = Path(__file__).resolve().parents[2] / "exercises" / "checkers"
+CHECKERS = data.checkers()
 TEMPLATE = (CHECKERS / "template" / "engine.py").read_text()
 ASSIGNMENT = (CHECKERS / "ASSIGNMENT.md").read_text()
 NUMBERS = {"three": 3, "four": 4, "five": 5, "six": 6}
