@@ -29,11 +29,11 @@ RUN pip install --no-cache-dir "$(ls /tmp/wheels/grader-*.whl)[postgres,s3]" \
 COPY docker/entrypoint.sh /usr/local/bin/grader-entrypoint
 COPY docker/healthcheck.sh /usr/local/bin/grader-healthcheck
 
-# /data is shared by the web and the workers when they share SQLite: group-writable and setgid,
-# so a file either of them creates (the queue, SQLite's -wal) stays writable by the other.
+# The web and the workers run as this one user: /data (SQLite, the queue, the key, a worker's
+# copies of the uploads) is private to it (0700).
 RUN groupadd --system --gid 10001 grader \
     && useradd --system --create-home --uid 10001 --gid 10001 grader \
-    && mkdir -p /data && chown grader:grader /data && chmod 2775 /data
+    && mkdir -p /data && chown grader:grader /data && chmod 0700 /data
 USER 10001:10001
 WORKDIR /data
 VOLUME ["/data"]

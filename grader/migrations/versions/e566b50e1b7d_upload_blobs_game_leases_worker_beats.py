@@ -6,7 +6,7 @@ are (each worker's local copy); a file missing or not matching its hash is repor
 (its submission then fails as an internal error when graded, never charged to the student).
 
 Revision ID: e566b50e1b7d
-Revises: 125661ffad23
+Revises: c87d60789a5a
 Create Date: 2026-11-22 13:34:15.715851
 
 """
@@ -21,7 +21,7 @@ import sqlalchemy as sa
 
 # revision identifiers, used by Alembic.
 revision = 'e566b50e1b7d'
-down_revision = '125661ffad23'
+down_revision = 'c87d60789a5a'
 branch_labels = None
 depends_on = None
 
