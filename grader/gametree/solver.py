@@ -50,6 +50,8 @@ class Conventions:
 
     @classmethod
     def from_dict(cls, data: dict | None) -> Conventions:
+        if data is not None and not isinstance(data, dict):
+            raise ValueError(f"conventions are an object, got {type(data).__name__}")
         data = dict(data or {})
         unknown = set(data) - {"ties", "values", "order", "depth"}
         if unknown:
@@ -249,6 +251,8 @@ def from_jsonable(x: object) -> Value:
     if isinstance(x, bool):
         raise ValueError(f"not a number: {x!r}")
     if isinstance(x, int | float):
+        if math.isnan(x):
+            raise ValueError(f"not a number: {x!r}")
         return x
     if isinstance(x, str):
         text = x.strip().lower().replace("∞", "inf").replace("infinity", "inf")
@@ -256,6 +260,10 @@ def from_jsonable(x: object) -> Value:
             return INF
         if text == "-inf":
             return -INF
+        try:  # a whole number typed as text stays exact, however many digits it has
+            return int(text)
+        except ValueError:
+            pass
         try:
             number = float(text)
         except ValueError:

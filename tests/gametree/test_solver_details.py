@@ -1,0 +1,354 @@
+"""The solver's details that grading depends on, each pinned where a mutant of solver.py survived:
+ties for the best move, the trace and the bound's source when a value equals a bound, the
+shallow-cutoffs variant with non-alternating players, minimax under its conventions, the
+conventions' keys, numbers typed as text, and every field of ``to_dict()``.
+
+Surviving mutants judged equivalent (no behaviour changes, so no test can kill them):
+- ``Conventions.__post_init__``: the depth range's error text; ``describe()``'s prose is pinned only
+  where the pages show it.
+- ``_Search.visit``: ``checking and self.explore and ...`` reordered operands; ``cut_at < len(order) - 1``
+  against ``<=`` when the cut falls on the last child (nothing is left to prune either way, and
+  the cutoff record is skipped by the ``cut_at`` test only when nothing was pruned).
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import example, given, settings
+
+from grader.gametree import Conventions, Tree, minimax, solve
+from grader.gametree.solver import (
+    INF,
+    Cutoff,
+    NodeResult,
+    Rules,
+    Step,
+    from_jsonable,
+    jsonable,
+    search,
+    with_conventions,
+)
+from grader.gametree.variants import VARIANTS
+
+from ._helpers import conventions, trees, true_minimax
+
+
+def cut(path, kind, alpha, beta, value, deep, source, pruned, step):
+    return Cutoff(path, kind, alpha, beta, value, deep, source, pruned, step)
+
+
+# -- the best move on ties ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("nested", "players", "order", "best"),
+    [
+        ([1, 1], "min,max", "ltr", 0),  # the first child reaching the value, in search order
+        ([1, 1], "min,max", "rtl", 1),
+        ([1, 1], "max,min", "ltr", 0),
+        ([3, 1, 1], "min,max", "ltr", 1),
+        ([3, 1, 1], "min,max", "rtl", 2),
+        ([1, 3, 3], "max,min", "ltr", 1),
+        ([1, 3, 3], "max,min", "rtl", 2),
+    ],
+)
+def test_the_best_move_on_ties_is_the_first_searched(nested, players, order, best):
+    tree = Tree.from_nested(nested, players)
+    for ties in ("prune", "explore"):
+        conv = Conventions(ties=ties, order=order)
+        assert solve(tree, conv).best_move == best
+        assert minimax(tree, conv).best_move == best
+
+
+# -- a child's value equal to a bound ------------------------------------------------------------
+
+EQUAL = [[3, 5], [3, 9]]
+
+
+def test_trace_when_a_child_equals_the_bound_under_prune():
+    # A (MAX) = [B, C]; B = min(3, 5) = 3 sets A's alpha = 3 (source A). C's first leaf 3 sets
+    # C's beta = 3 = alpha: prune stops and skips C's 9. C returns 3, which equals A's alpha:
+    # no new bound step at A (only a larger value raises alpha), and A's best move stays B.
+    result = solve(Tree.from_nested(EQUAL), Conventions())
+    assert result.trace == (
+        Step(0, "enter", "", -INF, INF),
+        Step(1, "enter", "0", -INF, INF),
+        Step(2, "enter", "0.0", -INF, INF),
+        Step(3, "leaf", "0.0", -INF, INF, 3),
+        Step(4, "bound", "0", -INF, 3, 3, "beta"),
+        Step(5, "enter", "0.1", -INF, 3),
+        Step(6, "leaf", "0.1", -INF, 3, 5),
+        Step(7, "return", "0", -INF, 3, 3),
+        Step(8, "bound", "", 3, INF, 3, "alpha"),
+        Step(9, "enter", "1", 3, INF),
+        Step(10, "enter", "1.0", 3, INF),
+        Step(11, "leaf", "1.0", 3, INF, 3),
+        Step(12, "bound", "1", 3, 3, 3, "beta"),
+        Step(13, "cutoff", "1", 3, 3, 3, None, ("1.1",)),
+        Step(14, "return", "1", 3, 3, 3),
+        Step(15, "return", "", 3, INF, 3),
+    )
+    assert result.cutoffs == (cut("1", "alpha", 3, 3, 3, False, "", ("1.1",), 13),)
+    assert result.best_move == 0 and result.value == 3
+    assert result.visited == ("", "0", "0.0", "0.1", "1", "1.0")
+    assert result.nodes == {
+        "0.0": NodeResult(3, -INF, INF),
+        "0.1": NodeResult(5, -INF, 3),
+        "0": NodeResult(3, -INF, 3),
+        "1.0": NodeResult(3, 3, INF),
+        "1": NodeResult(3, 3, 3),
+        "": NodeResult(3, 3, INF),
+    }
+
+
+def test_trace_when_a_child_equals_the_bound_under_explore():
+    # CS188: C's 3 is not strictly below alpha = 3, so C goes on to its 9 and returns 3.
+    result = solve(Tree.from_nested(EQUAL), Conventions(ties="explore"))
+    assert [(s.kind, s.path, s.value) for s in result.trace[9:]] == [
+        ("enter", "1", None),
+        ("enter", "1.0", None),
+        ("leaf", "1.0", 3),
+        ("bound", "1", 3),
+        ("enter", "1.1", None),
+        ("leaf", "1.1", 9),
+        ("return", "1", 3),
+        ("return", "", 3),
+    ]
+    assert result.cutoffs == () and result.pruned == ()
+    assert result.nodes["1.1"] == NodeResult(9, 3, 3)
+
+
+def test_fail_hard_clamps_into_the_window_it_was_given():
+    # A = [B, C, D]: B = min(4, 6) = 4; C = min(max(9, 8), 7) = 7 sets A's alpha = 7; D's first
+    # leaf 2 <= 7 cuts its 5: fail-soft reports 2, fail-hard the alpha 7 it crossed.
+    tree = Tree.from_nested([[4, 6], [[9, 8], 7], [2, 5]])
+    hard = solve(tree, Conventions(values="hard"))
+    soft = solve(tree, Conventions())
+    assert hard.value == soft.value == 7
+    assert soft.nodes["1.0"].value == 9 and hard.nodes["1.0"].value == 9
+    assert soft.nodes["1"].value == 7 and hard.nodes["1"].value == 7
+    assert soft.nodes["2"] == NodeResult(2, 7, 2)
+    assert hard.nodes["2"] == NodeResult(7, 7, 2)
+    # A MIN node whose leaves all lie above the beta it was given reports that beta (fail-hard).
+    above = Tree.from_nested([[2, 3], [5, 6]], "max,max")
+    assert solve(above, Conventions(values="hard")).value == 6
+    assert solve(Tree.from_nested([[5, [1, 9]], 4]), Conventions(values="hard")).nodes["0.1"] == (
+        NodeResult(5, 9, 5)
+    )
+
+
+def test_the_bound_source_is_the_node_that_set_it():
+    # A (MAX) = [B, C]; B (MIN) = [5, D]; D (MAX) = [6, 2]: D inherits B's beta = 5 set at B,
+    # its parent, so D's cut after 6 is shallow with source B. C (MIN) = [E, 1, 8] with E (MAX)
+    # = [4, 9]: C's beta becomes 9, then 1 <= alpha 5 (set at A, C's parent) cuts the 8.
+    tree = Tree.from_nested([[5, [6, 2]], [[4, 9], 1, 8]])
+    result = solve(tree, Conventions())
+    assert [(c.path, c.kind, c.deep, c.source) for c in result.cutoffs] == [
+        ("0.1", "beta", False, "0"),
+        ("1", "alpha", False, ""),
+    ]
+    # E = max(4, 9) = 9 is searched whole (9 > beta inf); C's beta 9, then 1 <= 5 is the leaf.
+    assert result.leaf_order == ("0.0", "0.1.0", "1.0.0", "1.0.1", "1.1")
+
+
+# -- the shallow-cutoffs variant --------------------------------------------------------------
+
+
+def test_shallow_cutoffs_with_two_minimizers_miss_the_deep_cutoff():
+    # Players max,min,min: A = [4, C]; C (MIN) = [D, 9]; D (MIN) = [2, 7]. The reference cuts D's 7
+    # with A's alpha (deep) and C's 9 (shallow). Passing down only the parent's bound, D is
+    # entered with (-inf, inf) from C (a MIN node: its own beta so far) and evaluates its 7.
+    tree = Tree.from_nested([4, [[2, 7], 9]], "max,min,min")
+    shallow = VARIANTS["shallow-cutoffs"].run(tree, Conventions())
+    assert shallow.leaf_order == ("0", "1.0.0", "1.0.1")
+    assert shallow.nodes["1.0"] == NodeResult(2, -INF, 2)
+    assert shallow.cutoffs == (cut("1", "alpha", 4, 2, 2, False, "", ("1.1",), 13),)
+    reference = solve(tree, Conventions())
+    assert [c.deep for c in reference.cutoffs] == [True, False]
+
+
+@settings(max_examples=150, deadline=None)
+@given(trees(), conventions)
+@example(Tree.from_nested([4, [[2, 7], 9]], "max,min,min"), Conventions())
+@example(Tree.from_nested([5, [[[3, 9], 7], 4, 6]]), Conventions(ties="explore"))
+def test_shallow_cutoffs_are_never_deep_and_the_value_is_still_exact(tree, conv):
+    result = search(tree, Rules(conv, shallow=True))
+    assert not any(c.deep for c in result.cutoffs)
+    assert all(c.source in (c.path, c.path.rpartition(".")[0]) for c in result.cutoffs)
+    assert result.value == true_minimax(tree)[""]
+    # Its window is never narrower than the reference's, so it evaluates at least those leaves.
+    assert set(solve(tree, conv).leaf_order) <= set(result.leaf_order)
+
+
+# -- minimax() under its conventions ---------------------------------------------------------
+
+
+def test_minimax_follows_the_order_and_depth_of_its_conventions():
+    tree = Tree.from_nested([[1, 2], [3, 4]])
+    rtl = minimax(tree, Conventions(order="rtl"))
+    assert rtl.leaf_order == ("1.1", "1.0", "0.1", "0.0")
+    assert rtl.conventions.order == "rtl" and rtl.value == 3 and rtl.best_move == 1
+    assert [s.path for s in rtl.trace if s.kind == "enter"] == ["", "1", "1.1", "1.0", "0", "0.1", "0.0"]
+    assert rtl.cutoffs == () and rtl.pruned_all == ()
+    deep = Tree.from_nested([{"eval": 9, "children": [1, 2]}, {"eval": 0, "children": [3, 4]}])
+    limited = minimax(deep, Conventions(depth=1))
+    assert limited.value == 9 and limited.leaf_order == ("0", "1")
+
+
+def test_minimax_never_prunes_even_where_alpha_beta_does():
+    tree = Tree.from_nested([[3, 12, 8], [2, 4, 6], [14, 5, 2]])
+    for conv in (Conventions(), Conventions(values="hard"), Conventions(ties="explore")):
+        result = minimax(tree, conv)
+        assert len(result.leaf_order) == 9 and result.value == 3
+        assert result.nodes["1"].value == 2 and result.nodes["2"].value == 2
+
+
+# -- conventions ---------------------------------------------------------------------------------
+
+
+def test_conventions_from_dict_refuses_unknown_keys_and_bad_values():
+    assert Conventions.from_dict(None) == Conventions()
+    assert Conventions.from_dict({}) == Conventions()
+    assert Conventions.from_dict({"order": "rtl", "depth": 3}) == Conventions(order="rtl", depth=3)
+    with pytest.raises(ValueError, match="unknown convention 'tie'"):
+        Conventions.from_dict({"tie": "prune"})
+    with pytest.raises(ValueError, match="unknown convention 'a'"):
+        Conventions.from_dict({"b": 1, "a": 2, "ties": "prune"})
+    for bad in (["ta"], "ties", 3):
+        with pytest.raises(ValueError, match="conventions are an object"):
+            Conventions.from_dict(bad)
+    for bad in ({"ties": "Prune"}, {"values": None}, {"order": ["ltr"]}, {"depth": "3"},
+                {"depth": True}, {"depth": 0}, {"depth": 65}, {"depth": 2.0}):
+        with pytest.raises(ValueError):
+            Conventions.from_dict(bad)
+    assert Conventions(depth=1).depth == 1 and Conventions(depth=64).depth == 64
+
+
+def test_conventions_to_dict_round_trips():
+    for conv in (Conventions(), Conventions("explore", "soft", "rtl", 5)):
+        assert Conventions.from_dict(conv.to_dict()) == conv
+    assert Conventions().to_dict() == {"ties": "prune", "values": "soft", "order": "ltr"}
+    assert Conventions(depth=2).to_dict()["depth"] == 2
+    rules = with_conventions(Rules(Conventions(), shallow=True), order="rtl")
+    assert rules.conventions == Conventions(order="rtl") and rules.shallow
+
+
+def test_describe_names_each_convention():
+    hard = Conventions(values="hard", order="rtl", depth=2)
+    text = hard.describe()
+    assert "right to left" in text and "alpha >= beta" in text and "clamped" in text
+    assert "2 plies below the root" in text
+    explore = Conventions(ties="explore").describe("values")
+    assert "left to right" in explore and "strictly outside" in explore and "best value so far" in explore
+    assert "values" not in Conventions().describe("prune").split(";")[-1]
+    assert Conventions().describe("minimax").startswith("Plain minimax")
+    assert "plies" not in Conventions().describe("minimax")
+
+
+# -- numbers typed as text -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "number"),
+    [
+        ("3", 3),
+        (" -7 ", -7),
+        ("2.5", 2.5),
+        ("4.0", 4),
+        ("1e3", 1000),
+        ("inf", INF),
+        ("+inf", INF),
+        ("Infinity", INF),
+        ("∞", INF),
+        ("-∞", -INF),
+        ("-infinity", -INF),
+        (" -INF ", -INF),
+        ("9007199254740993", 9007199254740993),  # above 2**53: exact, not rounded through float
+        (5, 5),
+        (-1.5, -1.5),
+        (INF, INF),
+    ],
+)
+def test_from_jsonable_reads_numbers_and_infinities(text, number):
+    got = from_jsonable(text)
+    assert got == number and type(got) is type(number)
+
+
+@pytest.mark.parametrize(
+    "bad", ["", "abc", "nan", "NaN", "1e400", "-1e400", "inf inf", "3 4", True, False, None,
+            [], {}, math.nan, "0x10"]
+)
+def test_from_jsonable_refuses_what_is_not_a_number(bad):
+    with pytest.raises(ValueError, match="not a number"):
+        from_jsonable(bad)
+
+
+def test_jsonable_writes_infinities_as_text():
+    assert [jsonable(x) for x in (INF, -INF, 0, 2.5, -3)] == ["inf", "-inf", 0, 2.5, -3]
+
+
+# -- to_dict() -------------------------------------------------------------------------------
+
+
+def test_to_dict_holds_every_field():
+    result = solve(Tree.from_nested(EQUAL, "max,min"), Conventions())
+    d = result.to_dict()
+    assert result.to_dict() is d  # built once
+    assert d == {
+        "value": 3,
+        "best_move": 0,
+        "leaf_order": ["0.0", "0.1", "1.0"],
+        "pruned": ["1.1"],
+        "pruned_all": ["1.1"],
+        "conventions": {"ties": "prune", "values": "soft", "order": "ltr"},
+        "players": ["max", "min"],
+        "cutoffs": [
+            {"path": "1", "label": "C", "kind": "alpha", "alpha": 3, "beta": 3, "value": 3,
+             "deep": False, "source": "", "pruned": ["1.1"], "step": 13},
+        ],
+        "nodes": {
+            "": {"label": "A", "player": "max", "visited": True, "value": 3, "alpha": 3,
+                 "beta": "inf"},
+            "0": {"label": "B", "player": "min", "visited": True, "value": 3, "alpha": "-inf",
+                  "beta": 3},
+            "1": {"label": "C", "player": "min", "visited": True, "value": 3, "alpha": 3,
+                  "beta": 3},
+            "0.0": {"label": "D", "player": "max", "visited": True, "value": 3, "alpha": "-inf",
+                    "beta": "inf"},
+            "0.1": {"label": "E", "player": "max", "visited": True, "value": 5, "alpha": "-inf",
+                    "beta": 3},
+            "1.0": {"label": "F", "player": "max", "visited": True, "value": 3, "alpha": 3,
+                    "beta": "inf"},
+            "1.1": {"label": "G", "player": "max", "visited": False},
+        },
+        "trace": [
+            {"step": 0, "kind": "enter", "path": "", "alpha": "-inf", "beta": "inf"},
+            {"step": 1, "kind": "enter", "path": "0", "alpha": "-inf", "beta": "inf"},
+            {"step": 2, "kind": "enter", "path": "0.0", "alpha": "-inf", "beta": "inf"},
+            {"step": 3, "kind": "leaf", "path": "0.0", "alpha": "-inf", "beta": "inf", "value": 3},
+            {"step": 4, "kind": "bound", "path": "0", "alpha": "-inf", "beta": 3, "value": 3,
+             "bound": "beta"},
+            {"step": 5, "kind": "enter", "path": "0.1", "alpha": "-inf", "beta": 3},
+            {"step": 6, "kind": "leaf", "path": "0.1", "alpha": "-inf", "beta": 3, "value": 5},
+            {"step": 7, "kind": "return", "path": "0", "alpha": "-inf", "beta": 3, "value": 3},
+            {"step": 8, "kind": "bound", "path": "", "alpha": 3, "beta": "inf", "value": 3,
+             "bound": "alpha"},
+            {"step": 9, "kind": "enter", "path": "1", "alpha": 3, "beta": "inf"},
+            {"step": 10, "kind": "enter", "path": "1.0", "alpha": 3, "beta": "inf"},
+            {"step": 11, "kind": "leaf", "path": "1.0", "alpha": 3, "beta": "inf", "value": 3},
+            {"step": 12, "kind": "bound", "path": "1", "alpha": 3, "beta": 3, "value": 3,
+             "bound": "beta"},
+            {"step": 13, "kind": "cutoff", "path": "1", "alpha": 3, "beta": 3, "value": 3,
+             "pruned": ["1.1"]},
+            {"step": 14, "kind": "return", "path": "1", "alpha": 3, "beta": 3, "value": 3},
+            {"step": 15, "kind": "return", "path": "", "alpha": 3, "beta": "inf", "value": 3},
+        ],
+    }
+
+
+def test_player_of_a_path_repeats_the_sequence():
+    result = solve(Tree.from_nested([[[1, 2]]], "max,min,min"), Conventions())
+    assert [result.player(p) for p in ("", "0", "0.0", "0.0.0")] == ["max", "min", "min", "max"]
+    assert result.to_dict()["nodes"]["0.0.1"]["player"] == "max"
