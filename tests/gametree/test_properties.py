@@ -3,7 +3,7 @@ n-ary trees, random player sequences and every convention (ties x values x order
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from grader.gametree import (
@@ -100,6 +100,9 @@ def test_visited_and_pruned_partition_the_tree(tree, conv):
 
 @MODEST
 @given(trees(), conventions)
+@example(Tree.from_nested([[3, 5], [3, 1], [2, 8]]), Conventions())  # alpha = beta cuts
+@example(Tree.from_nested([[3, 5], [3, 1], [2, 8]]), Conventions(ties="explore"))  # ... not here
+@example(Tree.from_nested([[5, 7], [5, 4]], "min,max"), Conventions(values="hard"))
 def test_cutoff_kinds_and_bounds(tree, conv):
     result = solve(tree, conv)
     for c in result.cutoffs:
@@ -184,6 +187,11 @@ def test_optimum_on_uniform_trees_with_distinct_values_is_knuth_moore(shape, pla
 
 @settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(trees(max_depth=3, max_branching=3, budget=14), conventions)
+# Ties at the bound, where `>=` against `>` decides a cut: a MAX node whose value equals beta
+# under prune, a MIN node whose value equals alpha under explore (which must not cut).
+@example(Tree.from_nested([3, [[0]], [0, [3, 0]]], "min,max"), Conventions())
+@example(Tree.from_nested([[[0, 3], 3, [3, 3]], [[0, 3]]], "max,min"), Conventions(ties="explore"))
+@example(Tree.from_nested([[1, 0], [0, 3, 1]], "min,max"), Conventions())
 def test_optimum_matches_brute_force_over_all_orderings(tree, conv):
     # The real proof of exactness: try every ordering of every node's children.
     assume(tree.leaf_count() <= 8 and ordering_count(tree) <= 1500)

@@ -1,0 +1,236 @@
+"""Grading details pinned where mutants of kinds.py survived: best-order under the exercise's own
+conventions, its key, feedback, hint and parts; the step each ``first_wrong`` points the replay
+to; parts kept to six decimals; trees above the grading cache's size.
+
+Surviving mutants judged equivalent: ``round(..., 6)`` on a share that is already a short
+decimal; the ``maxsize`` of the two caches (a smaller or larger cache serves the same grades).
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from grader.gametree import KINDS, Conventions, Tree, grade, solve
+from grader.gametree import kinds as kinds_module
+from grader.gametree.kinds import CACHED_LEAVES, error_score
+from grader.gametree.tree import child_path
+
+from ._helpers import ALL_CONVENTIONS, brute_force_least_leaves
+
+AIMA = Tree.from_nested([[3, 12, 8], [2, 4, 6], [14, 5, 2]])
+AG = Tree.from_nested([[[2, 3], [5, 9]], [[0, 1], [7, 5]]])
+TIE = Tree.from_nested([[3, 5], [3, 1], [2, 8]])
+
+
+# -- best order under the exercise's conventions -----------------------------------------------
+
+
+@pytest.mark.parametrize("conv", ALL_CONVENTIONS, ids=str)
+@pytest.mark.parametrize("tree", [AIMA, TIE, AG], ids=["aima", "tie", "ag"])
+def test_best_order_counts_leaves_under_the_exercises_conventions(tree, conv):
+    given = len(solve(tree, conv).leaf_order)
+    least = brute_force_least_leaves(tree, conv)
+    graded = grade("best-order", tree, conv, {"order": {}})
+    assert graded.key["leaves"] == least
+    assert KINDS["best-order"].key(tree, conv)["leaves"] == least
+    assert graded.parts == {"leaves": round(least / given, 6)}
+    assert graded.score == round(least / given, 6)
+    if given == least:
+        assert graded.feedback == ["Correct: no ordering evaluates fewer leaves."]
+        assert graded.first_wrong is None
+    else:
+        assert graded.feedback[0] == (
+            f"Your ordering evaluates {given} leaves; the best evaluates {least}."
+        )
+    # The key's own order reaches the least count under these conventions.
+    assert grade("best-order", tree, conv, {"order": graded.key["order"]}).score == 1.0
+
+
+def test_best_order_right_to_left_on_aima():
+    # Right to left, AIMA's given order evaluates all 9 leaves (test_golden); 5 is the least.
+    rtl = Conventions(order="rtl")
+    graded = grade("best-order", AIMA, rtl, {"order": {}})
+    assert graded.feedback[0] == "Your ordering evaluates 9 leaves; the best evaluates 5."
+    assert graded.parts == {"leaves": 0.555556} and graded.score == 0.555556
+    assert len(graded.replays["yours"]["leaf_order"]) == 9
+    assert len(graded.replays["best"]["leaf_order"]) == 5
+    assert graded.search.conventions == rtl and len(graded.search.leaf_order) == 9
+    # The key's orders are the order searched, written for a right-to-left search.
+    key_tree = AIMA.reordered(graded.key["order"])
+    assert len(solve(key_tree, rtl).leaf_order) == 5
+
+
+@pytest.mark.parametrize("conv", ALL_CONVENTIONS, ids=str)
+def test_the_hint_moves_the_child_it_names_to_the_front_of_the_search(conv):
+    # Whatever the order convention, "search X first" means X is searched first, and the count
+    # quoted is that of the answer with only that change.
+    tree = Tree.from_nested([[[-1, -5, -9], [-5, -4, -4]], [[6, -2, -1], [-1, -3, -7], [3, 0]],
+                             [[-6, -2, 1], [-3, -9], [3, 4, 3]]])
+    answer = {"": [2, 0, 1]}
+    graded = grade("best-order", tree, conv, {"order": answer})
+    got = len(solve(tree.reordered(answer), conv).leaf_order)
+    hint = graded.first_wrong
+    assert hint is not None and hint["step"] is None
+    match = re.fullmatch(
+        r"At (\w+), search (\w+) first: with the rest of your order unchanged, alpha-beta then "
+        r"evaluates (\d+) leaves instead of (\d+)\.",
+        hint["message"],
+    )
+    assert match, hint["message"]
+    at, first, fewer, before = match.groups()
+    labels = {label: path for path, label in tree.labels().items()}
+    path, child = labels[at], int(labels[first].rpartition(".")[2])
+    assert hint["path"] == path and hint["label"] == at
+    current = list(answer.get(path, range(len(tree.node(path).children))))
+    rest = [i for i in current if i != child]
+    moved = [*rest, child] if conv.order == "rtl" else [child, *rest]
+    changed = {**answer, path: moved}
+    reordered = tree.reordered(changed)
+    result = solve(reordered, conv)
+    original = kinds_module._original_paths(tree, changed)  # reordered path -> path as drawn
+    first_entered = next(
+        original[s.path] for s in result.trace
+        if s.kind == "enter" and s.path and original[s.path].rpartition(".")[0] == path
+    )
+    assert first_entered == child_path(path, child)
+    assert int(before) == got and int(fewer) == len(result.leaf_order) < got
+    assert graded.feedback == [
+        f"Your ordering evaluates {got} leaves; the best evaluates {graded.key['leaves']}.",
+        hint["message"],
+    ]
+
+
+def test_the_hint_search_is_bounded():
+    kind = KINDS["best-order"]
+    assert kind.HINT_SEARCHES == 300
+    # A root of 14 leaves answered worst-first: 13 candidate changes at the root, each one search.
+    tree = Tree.from_nested([list(range(14))], "min,max")
+    graded = grade("best-order", tree, Conventions(), {"order": {}})
+    assert graded.key["leaves"] == 1 + 13  # MIN root over one MAX node: no cut possible
+
+
+# -- the steps first_wrong points at -----------------------------------------------------------
+
+
+def _step(graded):
+    return graded.search.trace[graded.first_wrong["step"]]
+
+
+def test_prune_points_at_the_enter_step_of_a_visited_node_marked():
+    graded = grade("prune", AG, Conventions(), {"pruned": ["0.1.1", "1.1", "1.0.1"], "value": 3})
+    step = _step(graded)
+    assert (step.kind, step.path) == ("enter", "1.0.1")
+    assert graded.first_wrong["step"] == 23  # counted by hand on the trace of A..G
+
+
+def test_prune_points_at_the_cutoff_step_of_a_missed_cut():
+    graded = grade("prune", AG, Conventions(), {"pruned": ["1.1"], "value": 3})
+    step = _step(graded)
+    assert (step.kind, step.path, step.pruned) == ("cutoff", "0.1", ("0.1.1",))
+    assert graded.first_wrong["step"] == next(c.step for c in graded.search.cutoffs if c.path == "0.1")
+
+
+def test_prune_points_at_the_last_step_for_a_wrong_root_value():
+    graded = grade("prune", AG, Conventions(), {"pruned": ["0.1.1", "1.1"], "value": 9})
+    assert graded.first_wrong["step"] == len(graded.search.trace) - 1
+    assert _step(graded).kind == "return" and _step(graded).path == ""
+    assert graded.first_wrong["label"] == "A"
+
+
+@pytest.mark.parametrize(("kind", "part"), [("values", "values"), ("minimax", "values")])
+def test_values_point_at_the_return_step_of_the_first_wrong_node(kind, part):
+    key = KINDS[kind].key(AG, Conventions())[part]
+    answer = dict(key, **{"1.0": key["1.0"] + 1, "0.1": key["0.1"] + 1})
+    graded = grade(kind, AG, Conventions(), {part: answer})
+    step = _step(graded)
+    # E (0.1) returns before F (1.0): the first wrong node in the search's order.
+    assert (step.kind, step.path) == ("return", "0.1") and graded.first_wrong["label"] == "E"
+    assert graded.first_wrong["message"] == graded.feedback[-1]
+
+
+def test_values_for_a_pruned_node_point_nowhere_in_the_trace():
+    key = KINDS["values"].key(AG, Conventions())["values"]
+    graded = grade("values", AG, Conventions(), {"values": dict(key, **{"1.1": 7})})
+    assert graded.first_wrong["path"] == "1.1" and graded.first_wrong["step"] is None
+
+
+def test_bounds_point_at_the_return_step_of_the_first_wrong_node():
+    key = KINDS["bounds"].key(AG, Conventions())["bounds"]
+    graded = grade("bounds", AG, Conventions(), {"bounds": dict(key, **{"1": [3, 2]})})
+    step = _step(graded)
+    assert (step.kind, step.path) == ("return", "1")
+    assert graded.first_wrong["message"] == (
+        "C is entered with alpha = 3, beta = +∞; then beta = 1 (step 26); so when it returns "
+        "alpha = 3 and beta = 1."
+    )
+    extra = grade("bounds", AG, Conventions(), {"bounds": dict(key, **{"1.1": [3, 1]})})
+    assert extra.first_wrong["path"] == "1.1" and extra.first_wrong["step"] is None
+
+
+def test_leaf_order_points_at_the_leaf_step_of_the_expected_leaf():
+    key = KINDS["leaf-order"].key(AG, Conventions())["leaf_order"]
+    answer = [key[0], key[2], key[1], *key[3:]]
+    graded = grade("leaf-order", AG, Conventions(), {"leaf_order": answer})
+    step = _step(graded)
+    assert (step.kind, step.path) == ("leaf", key[1])
+    assert graded.first_wrong["path"] == key[2]  # the leaf the student put there
+    # One leaf short: the step of the missing leaf; one extra: no step.
+    short = grade("leaf-order", AG, Conventions(), {"leaf_order": key[:-1]})
+    assert (_step(short).kind, _step(short).path) == ("leaf", key[-1])
+    assert short.first_wrong["path"] == key[-1]
+    assert short.first_wrong["message"] == "The fifth leaf evaluated is M."
+    longer = grade("leaf-order", AG, Conventions(), {"leaf_order": [*key, "1.1.0"]})
+    assert longer.first_wrong["path"] == "1.1.0" and longer.first_wrong["step"] is None
+
+
+# -- scores and parts to six decimals -------------------------------------------------------------
+
+
+def test_parts_keep_six_decimals():
+    key = KINDS["values"].key(AG, Conventions())["values"]
+    extra = grade("values", AG, Conventions(), {"values": dict(key, **{"1.1": 7})})
+    assert extra.parts == {"values": 0.857143}  # 6 of 7
+    bounds = KINDS["bounds"].key(AG, Conventions())["bounds"]
+    one = grade("bounds", AG, Conventions(), {"bounds": dict(bounds, **{"1": [3, "inf"]})})
+    assert one.parts == {"bounds": 0.916667}  # 5.5 of 6
+    order = KINDS["leaf-order"].key(AG, Conventions())["leaf_order"]
+    with_k = grade("leaf-order", AG, Conventions(), {"leaf_order": [*order[:3], "0.1.1", *order[3:]]})
+    assert with_k.parts == {"leaf_order": 0.833333}  # 5 of 6
+    # Marking only G: J = |{1.1, 1.1.0, 1.1.1}| / |{0.1.1, 1.1, 1.1.0, 1.1.1}| = 3/4; and a third.
+    prune = grade("prune", AG, Conventions(), {"pruned": ["1.1"], "value": 3})
+    assert prune.parts == {"pruned": 0.75, "value": 1.0}
+    third = grade("prune", TIE, Conventions(), {"pruned": ["1.1", "2.1", "0.1"], "value": 4})
+    assert third.parts == {"pruned": 0.666667, "value": 0.0}
+    assert third.score == error_score(2) == 0.5
+
+
+def test_error_score_by_count():
+    assert [error_score(e) for e in range(6)] == [1.0, 0.8, 0.5, pytest.approx(0.1), 0.0, 0.0]
+
+
+def test_scores_stay_in_zero_to_one():
+    graded = grade("leaf-order", AG, Conventions(), {"leaf_order": []})
+    assert graded.score == 0.0 and graded.parts == {"leaf_order": 0.0}
+
+
+# -- the grading cache ----------------------------------------------------------------------------
+
+
+def _wide(leaves: int) -> Tree:
+    return Tree.from_nested([[1] * 10 for _ in range(leaves // 10)] + ([[2] * (leaves % 10)] if leaves % 10 else []))
+
+
+@pytest.mark.parametrize(("leaves", "cached"), [(CACHED_LEAVES, 1), (CACHED_LEAVES + 1, 0)])
+def test_trees_above_the_cache_size_are_graded_but_not_kept(leaves, cached):
+    assert CACHED_LEAVES == 2000
+    tree = _wide(leaves)
+    assert tree.leaf_count() == leaves
+    key = KINDS["prune"].key(tree, Conventions())
+    graded = grade("prune", tree, Conventions(), key)
+    assert graded.score == 1.0
+    wrong = grade("prune", tree, Conventions(), {"pruned": [], "value": key["value"] + 1})
+    assert wrong.score == 0.0 and wrong.parts["value"] == 0.0
+    assert kinds_module._analysis.cache_info().currsize == cached
+    assert kinds_module._variant_answers.cache_info().currsize == cached
