@@ -235,3 +235,17 @@ def test_bench_signature():
     # it while leaving values alone; a change here must be a change meant.
     total = sum(ReferenceEngine().search(Board(fen), 5).nodes for fen in positions())
     assert total == 5544
+
+
+def test_time_control_without_timing_assertions():
+    # A limit of zero still completes depth 1 (its deadline is lifted) and then stops; a limit
+    # far beyond the search reaches the depth asked for, with the same answer as no limit.
+    board = Board()
+    quick = ReferenceEngine().search(board, 10, time_limit=0.0)
+    assert quick.depth == 1 and quick.best_move in board.legal_moves
+    assert quick.value == alphabeta(board, 1).value
+    slow = ReferenceEngine().search(board, 4, time_limit=1e6)
+    plain = ReferenceEngine().search(board, 4)
+    assert (slow.depth, slow.value, slow.best_move, slow.nodes) == (
+        4, plain.value, plain.best_move, plain.nodes)
+    assert plain.depth == 4 and plain.leaves > 0 and plain.nodes > plain.leaves
