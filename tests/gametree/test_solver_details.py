@@ -235,6 +235,54 @@ def test_conventions_to_dict_round_trips():
     assert rules.conventions == Conventions(order="rtl") and rules.shallow
 
 
+# The sentences students read beside every exercise, word for word.
+DESCRIBED = [
+    (Conventions(), None,
+     "Children are searched left to right; a node stops as soon as alpha >= beta; a cut node "
+     "returns its best value so far."),
+    (Conventions(values="hard", order="rtl", depth=2), None,
+     "Children are searched right to left; a node stops as soon as alpha >= beta; a node returns "
+     "its value clamped to its window (a cut node returns the bound). The search stops 2 plies "
+     "below the root: a node there is scored by its evaluation and never expanded."),
+    (Conventions(ties="explore"), "values",
+     "Children are searched left to right; a node stops only when its value is strictly outside "
+     "(alpha, beta); a cut node returns its best value so far."),
+    (Conventions(), "prune",
+     "Children are searched left to right; a node stops as soon as alpha >= beta."),
+    (Conventions(order="rtl"), "leaf-order",
+     "Children are searched right to left; a node stops as soon as alpha >= beta."),
+    (Conventions(ties="explore"), "best-order",
+     "Children are searched left to right; a node stops only when its value is strictly outside "
+     "(alpha, beta)."),
+    (Conventions(depth=3), "minimax",
+     "Plain minimax: every node is searched and nothing is pruned; a MAX node takes the largest "
+     "value of its children, a MIN node the smallest. The search stops 3 plies below the root: a "
+     "node there is scored by its evaluation and never expanded."),
+]
+
+
+@pytest.mark.parametrize(("conv", "kind", "text"), DESCRIBED)
+def test_describe_word_for_word(conv, kind, text):
+    assert conv.describe(kind) == text
+
+
+@pytest.mark.parametrize(("fields", "message"), [
+    ({"depth": 0}, "depth must be a whole number of plies 1..64, got 0"),
+    ({"ties": "x"}, "ties must be one of prune, explore, got 'x'"),
+    ({"values": "x"}, "values must be one of soft, hard, got 'x'"),
+    ({"order": "x"}, "order must be one of ltr, rtl, got 'x'"),
+    ({"ties": "explore", "values": "hard"},
+     "ties=explore needs values=soft (fail-hard returns the bound itself)"),
+])
+def test_convention_errors_word_for_word(fields, message):
+    with pytest.raises(ValueError) as caught:
+        Conventions(**fields)
+    assert str(caught.value) == message
+    with pytest.raises(ValueError) as caught:
+        Conventions.from_dict([1])
+    assert str(caught.value) == "conventions are an object, got list"
+
+
 def test_describe_names_each_convention():
     hard = Conventions(values="hard", order="rtl", depth=2)
     text = hard.describe()
