@@ -400,3 +400,12 @@ def test_player_of_a_path_repeats_the_sequence():
     result = solve(Tree.from_nested([[[1, 2]]], "max,min,min"), Conventions())
     assert [result.player(p) for p in ("", "0", "0.0", "0.0.0")] == ["max", "min", "min", "max"]
     assert result.to_dict()["nodes"]["0.0.1"]["player"] == "max"
+
+
+def test_a_value_equal_to_the_bound_moves_no_bound():
+    # B (MIN) = [3, 3]: the second 3 equals B's beta, so there is no second bound step, and the
+    # bound keeps the source that set it first (a MAX node alike: A's alpha stays from B).
+    result = solve(Tree.from_nested([[3, 3], [4, 3, 9]]), Conventions())
+    bounds = [(s.path, s.bound, s.value) for s in result.trace if s.kind == "bound"]
+    assert bounds == [("0", "beta", 3), ("", "alpha", 3), ("1", "beta", 4), ("1", "beta", 3)]
+    assert result.cutoffs == (cut("1", "alpha", 3, 3, 3, False, "", ("1.2",), 16),)
