@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-backends lint bench bench-load bench-hostile bench-autograder system-deps clean
+.PHONY: run test test-backends lint bench bench-load bench-hostile bench-autograder mutation system-deps clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -46,6 +46,11 @@ test-backends: $(STAMP)
 # Time from upload to result, 1 and 2 workers, and a burst of 20 uploads.
 bench-autograder: $(STAMP)
 	$(BIN)/python -m bench.autograder
+
+# Mutation testing of the cores (mutmut), file by file, with the share of mutants killed in each.
+# CPU-heavy: MUTATION_ARGS="grader/gametree/solver.py --max-children 1" runs one file.
+mutation: $(STAMP)
+	$(BIN)/python scripts/mutation.py $(MUTATION_ARGS)
 
 bench: $(STAMP)
 	$(BIN)/python -m bench

@@ -3,12 +3,11 @@ ties for the best move, the trace and the bound's source when a value equals a b
 shallow-cutoffs variant with non-alternating players, minimax under its conventions, the
 conventions' keys, numbers typed as text, and every field of ``to_dict()``.
 
-Surviving mutants judged equivalent (no behaviour changes, so no test can kill them):
-- ``Conventions.__post_init__``: the depth range's error text; ``describe()``'s prose is pinned only
-  where the pages show it.
-- ``_Search.visit``: ``checking and self.explore and ...`` reordered operands; ``cut_at < len(order) - 1``
-  against ``<=`` when the cut falls on the last child (nothing is left to prune either way, and
-  the cutoff record is skipped by the ``cut_at`` test only when nothing was pruned).
+Surviving mutants judged equivalent (mutmut on solver.py; no behaviour changes, so no test can
+kill them):
+- ``minimax()``: ``pruning=False`` changed to ``pruning=None`` (both falsy).
+- ``_Search.visit``: the best move's start value ``None`` changed to ``""``: leaf values are
+  finite (``tree._check_value``), so the first child searched always replaces it.
 """
 
 from __future__ import annotations
