@@ -8,6 +8,7 @@ served to a mutant. mutmut runs only the tests that cover each mutated function.
 
     python scripts/mutation.py                       # every core file
     python scripts/mutation.py grader/gametree/solver.py --max-children 1
+    python scripts/mutation.py --report --survivors  # the scores of the last run again
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from pathlib import Path
 CORES = ("grader/gametree", "grader/checkers")
 # mutmut's exit codes (mutmut.stats.status_by_exit_code): killed, or stopped by its time limit.
 KILLED = {1, 3, 24, -24, 36, 152, 255}
+NO_TESTS = {5, 33}  # no test calls the function (e.g. one run only at import time): not killed
 SKIPPED = {34, None}
 
 
@@ -29,15 +31,17 @@ def core_files() -> list[Path]:
     return [p for core in CORES for p in sorted(Path(core).glob("*.py")) if p.name != "__init__.py"]
 
 
-def score(path: Path) -> tuple[int, int, list[str]]:
-    """(killed, counted, surviving mutant names) from mutmut's record of ``path``."""
+def score(path: Path) -> tuple[int, int, int, list[str]]:
+    """(killed, counted, of which no test ran, surviving mutant names) from mutmut's record of
+    ``path``; a mutant no test ran counts as surviving."""
     meta = Path("mutants") / f"{path}.meta"
     if not meta.exists():
-        return 0, 0, []
+        return 0, 0, 0, []
     codes = json.loads(meta.read_text())["exit_code_by_key"]
     counted = {k: c for k, c in codes.items() if c not in SKIPPED}
     killed = sum(1 for c in counted.values() if c in KILLED)
-    return killed, len(counted), sorted(k for k, c in counted.items() if c not in KILLED)
+    untested = sum(1 for c in counted.values() if c in NO_TESTS)
+    return killed, len(counted), untested, sorted(k for k, c in counted.items() if c not in KILLED)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -46,23 +50,27 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-children", type=int, default=2)
     parser.add_argument("--keep", action="store_true", help="reuse mutants/ from an earlier run")
     parser.add_argument("--survivors", action="store_true", help="list the surviving mutants")
+    parser.add_argument("--report", action="store_true",
+                        help="only print the scores recorded in mutants/ by an earlier run")
     args = parser.parse_args(argv)
     files = args.files or core_files()
-    if not args.keep:
+    if not (args.keep or args.report):
         shutil.rmtree("mutants", ignore_errors=True)
     mutmut = Path(sys.executable).with_name("mutmut")
     rows = []
     for path in files:
         module = ".".join(path.with_suffix("").parts)
-        subprocess.run(
-            [str(mutmut), "run", "--max-children", str(args.max_children), f"{module}.*"],
-            check=False,
-            stdout=subprocess.DEVNULL,
-        )
-        killed, counted, survivors = score(path)
-        rows.append((path, killed, counted, survivors))
+        if not args.report:
+            subprocess.run(
+                [str(mutmut), "run", "--max-children", str(args.max_children), f"{module}.*"],
+                check=False,
+                stdout=subprocess.DEVNULL,
+            )
+        killed, counted, untested, survivors = score(path)
+        rows.append((path, killed, counted))
         share = f"{100 * killed / counted:5.1f}%" if counted else "    -"
-        print(f"{path}: {share} of {counted} mutants killed", flush=True)
+        print(f"{path}: {share} of {counted} mutants killed ({untested} reached by no test)",
+              flush=True)
         if args.survivors:
             for name in survivors:
                 print(f"    survived: {name}")
