@@ -114,6 +114,17 @@ def test_the_set_has_equal_values_at_the_cut():
     assert len(differ) >= len(ALL) // 2
 
 
+def test_every_search_takes_the_evaluation_it_is_given():
+    def seven(board):
+        return 7
+
+    board = Board()
+    assert minimax(board, 2, evaluate=seven).value == 7
+    assert alphabeta(board, 3, evaluate=seven).value == -7
+    assert search(board, 1, evaluate=seven).value == -7
+    assert ReferenceEngine(evaluate=seven).search(board, 2).value == 7
+
+
 def test_minimax_counts_every_leaf_with_the_same_value():
     for fen in ALL[:10]:
         cells, black = ind.parse_fen(Board(fen).fen())
@@ -213,6 +224,9 @@ def test_win_scores_are_stored_relative_to_the_node():
     assert _to_tt(-(WIN - 5), 3) == -(WIN - 2) and _from_tt(-(WIN - 2), 4) == -(WIN - 6)
     assert _to_tt(WIN - 2 * MAX_PLY, 7) == WIN - 2 * MAX_PLY  # not a win score: unchanged
     assert _to_tt(WIN - 2 * MAX_PLY + 1, 7) == WIN - 2 * MAX_PLY + 8
+    # Every score above WIN - 2 * MAX_PLY is a win: a win found 100 plies deep is still one.
+    assert _from_tt(WIN - 100, 5) == WIN - 105 and _from_tt(-(WIN - 100), 5) == -(WIN - 105)
+    assert _to_tt(WIN - 200, 5) == WIN - 195 and _to_tt(-(WIN - 200), 5) == -(WIN - 195)
 
 
 def test_the_principal_variation_is_legal_and_ends_where_the_value_says():
