@@ -129,17 +129,18 @@ def material(cells: dict, black: bool) -> int:
 
 
 def alphabeta(cells: dict, black: bool, depth: int, alpha: float = -10**9,
-              beta: float = 10**9) -> tuple[int, str | None, int]:
+              beta: float = 10**9, stats: dict | None = None) -> tuple[int, str | None, int]:
     """(value for the side to move at the root, its best move's PDN, leaves) of AIMA's
     alpha-beta: MAX is the root's side, MIN the other; MAX cuts when its value >= beta, MIN when
     its value <= alpha (ties prune); fail-soft; the first move reaching the best value is best;
     a side with no move loses at WIN - ply; leaves are horizon positions and positions with no
-    move."""
+    move. ``stats["nodes"]`` receives the number of positions visited."""
     root = black
-    leaves = 0
+    leaves = nodes = 0
 
     def visit(cells, black, depth, ply, alpha, beta):
-        nonlocal leaves
+        nonlocal leaves, nodes
+        nodes += 1
         maximizing = black == root
         legal = moves(cells, black)
         if not legal or depth == 0:
@@ -165,4 +166,6 @@ def alphabeta(cells: dict, black: bool, depth: int, alpha: float = -10**9,
         return best, best_move
 
     value, move = visit(cells, black, depth, 0, alpha, beta)
+    if stats is not None:
+        stats["nodes"] = nodes
     return value, (pdn(move) if move else None), leaves

@@ -78,6 +78,23 @@ def test_value_move_and_leaves_equal_the_independent_alpha_beta(fen):
         assert graded(fen, depth) == independent(fen, depth), depth
 
 
+@pytest.mark.parametrize("fen", ALL[::4])
+def test_the_nodes_visited_too(fen):
+    cells, black = ind.parse_fen(Board(fen).fen())
+    for depth in (1, 3):
+        stats = {}
+        ind.alphabeta(cells, black, depth, stats=stats)
+        assert alphabeta(Board(fen), depth).nodes == stats["nodes"]
+
+
+def test_the_move_orders_of_the_variants():
+    # From the start every move is worth 0 at depth 1: the best move is the first searched.
+    board = Board()
+    assert alphabeta(board, 1).best_move.pdn() == "9-13"
+    assert search(board, 1, Rules(order="reversed")).best_move.pdn() == "12-16"
+    assert search(board, 1, Rules(order="text")).best_move.pdn() == "10-14"  # "10-14" < "9-13"
+
+
 @pytest.mark.parametrize("fen", ALL[::3])
 def test_with_a_window_too(fen):
     value = alphabeta(Board(fen), 3).value
