@@ -3,10 +3,13 @@ written in the tests (tests/checkers/_independent.py), since students are graded
 counts; a loss at the horizon; and the reference engine students play against (transposition
 table, distance to win, iterative deepening) against the plain fixed-depth search.
 
-Surviving mutants judged equivalent or left: in ``ReferenceEngine.search`` the time-control
-lines (``time_limit / 2``, the deadline of depth 1, ``nodes & 1023``) change only when a timed
-search stops, which no test may assert (no wall-clock assertions); ``elapsed`` and ``nodes`` of
-``SearchResult`` are reported, not graded.
+Surviving mutants judged equivalent (mutmut on engine.py):
+- ``ReferenceEngine._order``: the table move's key ``1 << 40`` changed to ``2 << 40`` or
+  ``1 << 41``: still above the killers' (``1 << 39``), so the order is the same.
+- ``ReferenceEngine._pv``: ``entry[3] is None or entry[3] not in legal`` with ``and``: a stored
+  move is illegal in the position only on a 64-bit Zobrist collision.
+Left: the time-control lines beyond what a zero and a far limit show (``nodes & 1023``, the
+deadline of later depths), which only a timing assertion could tell apart.
 """
 
 from __future__ import annotations
