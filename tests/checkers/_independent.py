@@ -129,12 +129,14 @@ def material(cells: dict, black: bool) -> int:
 
 
 def alphabeta(cells: dict, black: bool, depth: int, alpha: float = -10**9,
-              beta: float = 10**9, stats: dict | None = None) -> tuple[int, str | None, int]:
+              beta: float = 10**9, stats: dict | None = None, shallow: bool = False
+              ) -> tuple[int, str | None, int]:
     """(value for the side to move at the root, its best move's PDN, leaves) of AIMA's
     alpha-beta: MAX is the root's side, MIN the other; MAX cuts when its value >= beta, MIN when
     its value <= alpha (ties prune); fail-soft; the first move reaching the best value is best;
     a side with no move loses at WIN - ply; leaves are horizon positions and positions with no
-    move. ``stats["nodes"]`` receives the number of positions visited."""
+    move. ``stats["nodes"]`` receives the number of positions visited. ``shallow``: the
+    misconception where a child gets only its parent's own best so far as its bound."""
     root = black
     leaves = nodes = 0
 
@@ -150,7 +152,14 @@ def alphabeta(cells: dict, black: bool, depth: int, alpha: float = -10**9,
             return material(cells, root), None
         best, best_move = (-10**9 - 1, None) if maximizing else (10**9 + 1, None)
         for move in legal:
-            value, _ = visit(play(cells, move), not black, depth - 1, ply + 1, alpha, beta)
+            window = (alpha, beta)
+            if shallow:
+                bound = best if best_move is not None else None
+                if maximizing:
+                    window = (-10**9 if bound is None else bound, 10**9)
+                else:
+                    window = (-10**9, 10**9 if bound is None else bound)
+            value, _ = visit(play(cells, move), not black, depth - 1, ply + 1, *window)
             if maximizing:
                 if value > best:
                     best, best_move = value, move

@@ -90,6 +90,16 @@ def test_the_nodes_visited_too(fen):
         assert alphabeta(Board(fen), depth).nodes == stats["nodes"]
 
 
+@pytest.mark.parametrize("fen", ALL[::2])
+def test_the_shallow_cutoffs_variant_against_the_independent_one(fen):
+    cells, black = ind.parse_fen(Board(fen).fen())
+    for depth in (2, 3, 4):
+        result = search(Board(fen), depth, Rules(shallow=True))
+        move = result.best_move.pdn() if result.best_move else None
+        assert (result.value, move, result.leaves) == ind.alphabeta(cells, black, depth,
+                                                                     shallow=True), depth
+
+
 def test_the_move_orders_of_the_variants():
     # From the start every move is worth 0 at depth 1: the best move is the first searched.
     board = Board()
