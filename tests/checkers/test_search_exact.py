@@ -15,6 +15,7 @@ deadline of later depths), which only a timing assertion could tell apart.
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 
@@ -98,6 +99,17 @@ def test_the_shallow_cutoffs_variant_against_the_independent_one(fen):
         move = result.best_move.pdn() if result.best_move else None
         assert (result.value, move, result.leaves) == ind.alphabeta(cells, black, depth,
                                                                      shallow=True), depth
+
+
+def test_the_result_reports_depth_nodes_and_elapsed_time():
+    before = time.perf_counter()
+    result = alphabeta(Board(), 3)
+    after = time.perf_counter()
+    assert result.depth == 3 and minimax(Board(), 2).depth == 2
+    assert 0 < result.elapsed <= after - before  # a duration, not a point in time
+    stats = {}
+    ind.alphabeta(*ind.parse_fen(Board().fen()), 3, stats=stats)
+    assert result.nodes == stats["nodes"]
 
 
 def test_the_move_orders_of_the_variants():
