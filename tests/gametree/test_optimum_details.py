@@ -20,9 +20,11 @@ from ._helpers import brute_force_least_leaves
 
 
 def _leaves(count: int) -> Tree:
-    """A tree of exactly ``count`` leaves: rows of ten under a root of at most 14 children."""
-    rows = [list(range(10))] * (count // 10) + ([list(range(count % 10))] if count % 10 else [])
-    return Tree.from_nested([rows[i : i + 10] for i in range(0, len(rows), 10)])
+    """A tree of ``count`` (400 or 401) leaves, all 0 so the dynamic program stays small: ten
+    nodes of ten nodes of four leaves, one of them with a fifth leaf for 401."""
+    groups = [[0] * 4 for _ in range(100)]
+    groups[0] += [0] * (count - 400)
+    return Tree.from_nested([groups[i : i + 10] for i in range(0, 100, 10)])
 
 
 def test_exactly_400_leaves_is_accepted_and_401_refused():
