@@ -4,6 +4,11 @@ counts; a loss at the horizon; and the reference engine students play against (t
 table, distance to win, iterative deepening) against the plain fixed-depth search.
 
 Surviving mutants judged equivalent (mutmut on engine.py):
+- ``_negamax`` under ``shallow``: ``-best if best > -INFINITY else INFINITY`` with ``or True`` or
+  ``>=`` (at ``best = -INFINITY`` both give ``INFINITY``); the child's alpha ``-INFINITY`` changed
+  to ``+INFINITY``: with fail-soft values (the only way the shallow-cutoffs variant is used,
+  grader/checkers/variants.py) a node reads its alpha only to pass it down, which the shallow
+  rule does not do.
 - ``ReferenceEngine._order``: the table move's key ``1 << 40`` changed to ``2 << 40`` or
   ``1 << 41``: still above the killers' (``1 << 39``), so the order is the same.
 - ``ReferenceEngine._pv``: ``entry[3] is None or entry[3] not in legal`` with ``and``: a stored
