@@ -203,3 +203,10 @@ def test_fen_accepts_what_people_write():
     assert Board('"W:W21:B1."').fen() == "W:W21:B1"
     assert Board("W:W21:B1:").fen() == "W:W21:B1"
     assert Board("B:W:B1").white == 0 and Board("B:WK2:B1").piece_at(2) == "W"
+
+
+def test_divide_at_depth_one_lists_each_move_once_and_refuses_zero():
+    rows = divide(Board(), 1)
+    assert [(m.pdn(), n) for m, n in rows] == [(m, 1) for m in independent_moves(Board())]
+    with pytest.raises(ValueError, match="divide needs depth >= 1, got 0"):
+        divide(Board(), 0)

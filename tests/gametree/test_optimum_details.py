@@ -75,3 +75,26 @@ def test_ties_at_the_bound_match_brute_force(nested, players, conv):
     ordering = best_order(tree, conv)
     assert ordering.leaves == brute_force_least_leaves(tree, conv)
     assert ordering.tree == tree.reordered(ordering.orders)
+
+
+# -- variants_for (grader/gametree/variants.py) ----------------------------------------------
+# Surviving mutants of perft.py judged equivalent (tests/checkers): at the depth-2 bulk count
+# the mover's own kings bitboard is only read by the opponent's move count, which jumps any
+# piece alike, so ``kings | frm``, ``to | crown``, ``kings ^ frm & to`` and keeping a captured
+# square in it change no count.
+
+
+def test_the_tie_rule_variant_is_offered_only_where_ties_can_happen():
+    from grader.gametree.variants import _swap_players, variants_for
+
+    distinct = Tree.from_nested([[3, 5], [2, 8]])
+    tied = Tree.from_nested([[3, 5], [3, 8]])
+
+    def codes(tree, conv):
+        return [v.code for v in variants_for("prune", tree, conv)]
+
+    assert "ties-flipped" not in codes(distinct, Conventions())
+    # Under prune with fail-hard, flipping the tie rule would pair explore with hard: refused.
+    assert "ties-flipped" not in codes(tied, Conventions(values="hard"))
+    assert "ties-flipped" in codes(tied, Conventions())
+    assert _swap_players(Tree.from_nested([1, 2], "max,min,min")) == ("min", "max", "max")
