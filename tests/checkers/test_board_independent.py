@@ -7,6 +7,12 @@ board.py's mutation run did not fit in the time of this change (README, "Mutatio
 no survivor of it is listed here yet. Functions run only at import (the step and jump tables, the
 Zobrist keys) are beyond mutmut, which switches mutants per call: a wrong table shows here as a
 move list or perft count that differs from the independent generator's.
+
+Surviving mutants of perft.py judged equivalent: in the depth-2 bulk count the kings bitboard
+passed on is read only for the opponent's pieces (whose moves are counted, and which jump any
+piece alike), so the mover's own king bits there (``kings | frm``, ``to | crown``,
+``kings ^ frm & to``), a captured square left in it, or ``opp & ~cap`` with ``cap == 0``, change
+no count.
 """
 
 from __future__ import annotations

@@ -78,10 +78,6 @@ def test_ties_at_the_bound_match_brute_force(nested, players, conv):
 
 
 # -- variants_for (grader/gametree/variants.py) ----------------------------------------------
-# Surviving mutants of perft.py judged equivalent (tests/checkers): at the depth-2 bulk count
-# the mover's own kings bitboard is only read by the opponent's move count, which jumps any
-# piece alike, so ``kings | frm``, ``to | crown``, ``kings ^ frm & to`` and keeping a captured
-# square in it change no count.
 
 
 def test_the_tie_rule_variant_is_offered_only_where_ties_can_happen():
