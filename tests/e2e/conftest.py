@@ -71,6 +71,11 @@ def _seed(env: dict[str, str]) -> tuple[int, dict[str, int]]:
                 name: exercises.create_practice(student, "prune", tree=nested).id
                 for name, nested in trees.items()
             }
+            # Depth 5, branching 3: 243 leaves, the size the pages must stay usable at.
+            five = generate(GeneratorParams(depth=5, branching=(3, 3), min_cutoffs=2), "e2e-243")
+            for kind in ("prune", "bounds", "values"):
+                practice[f"243-{kind}"] = exercises.create_practice(
+                    student, kind, tree=five.to_nested()).id
             practice["bounds"] = exercises.create_practice(
                 student, "bounds", tree=[[[2, 3], [5, 9]], [[0, 1], [7, 5]]]).id
             practice["leaf-order"] = exercises.create_practice(

@@ -53,6 +53,7 @@ class Overlay {
 
   layout() {
     for (const [path, block] of this.blocks) {
+      block.hidden = this.view.isHidden(path); // inside a folded subtree
       const { left, top } = this.place(path, this.view.position(path));
       block.style.left = `${left}px`;
       block.style.top = `${top}px`;
@@ -489,8 +490,10 @@ const KINDS = {
   "best-order": (page) => new BestOrderUI(page),
 };
 
-const SPACING = { bounds: { leafGap: 50, rowGap: 104 }, values: { rowGap: 84 }, minimax: { rowGap: 84 },
-  "best-order": { rowGap: 92, top: 52 } };
+// nodeGap: room for the inputs under internal nodes, so neighbours' boxes never meet.
+const SPACING = { bounds: { leafGap: 50, rowGap: 104, nodeGap: 72 },
+  values: { rowGap: 84, nodeGap: 64 }, minimax: { rowGap: 84, nodeGap: 64 },
+  "best-order": { rowGap: 92, top: 52, minLeafGap: 42 } };
 
 // -- the page ----------------------------------------------------------------------------------
 
@@ -527,6 +530,14 @@ export function mountExercise(root, exercise, urls) {
   const result = $("result");
   const replayBox = $("replay");
   let replay = null;
+  let firstWrong = null;
+
+  /** Bring the first wrong node into view, in the tree and on the page. */
+  function showFirstWrong() {
+    if (firstWrong === null) return;
+    view.reveal(firstWrong, { force: true });
+    view.node(firstWrong).scrollIntoView?.({ block: "center", inline: "nearest" });
+  }
 
   function clearResult() {
     view.clearClass("right", "wrong", "first-wrong");
@@ -573,6 +584,7 @@ export function mountExercise(root, exercise, urls) {
       view.setClass(wrong.path, "first-wrong", true);
       if (!view.node(wrong.path).querySelector(".mark").textContent) view.setMark(wrong.path, "!");
     }
+    firstWrong = wrong && tree.nodes.has(wrong.path) ? wrong.path : null;
     result.replaceChildren(h("h2", { text: "Result" }), ...items);
     result.hidden = false;
     view.refreshLabels();
@@ -635,7 +647,8 @@ export function mountExercise(root, exercise, urls) {
       const attempt = await postJSON(urls.attempts, { answer }, urls.headers);
       page.status("Submitted.");
       showAttempt(attempt);
-      result.scrollIntoView?.({ block: "nearest" });
+      if (firstWrong !== null) showFirstWrong();
+      else result.scrollIntoView?.({ block: "nearest" });
       root.dispatchEvent(new CustomEvent("attempt", { detail: attempt }));
     } catch (error) {
       page.status(error instanceof ApiError ? `Not graded: ${error.message}` : String(error));

@@ -94,30 +94,47 @@ function el(name, attrs = {}, parent = null) {
 }
 
 const SHAPE = 15; // half the width of a node's shape
+const MIN_LEAF_GAP = 32; // the tightest leaf spacing at which labels and values stay apart
+const MAX_ZOOM = 2.5;
 
+/**
+ * Zoom changes the spacing, never the text: labels stay at their CSS size (12 px or more) at
+ * every zoom, and a tree wider than the view is panned (drag, wheel, keys) with an overview
+ * (the minimap) showing where the view is. Subtrees fold into one slot and unfold again.
+ */
 export class TreeView {
   /**
-   * host: an element to draw into. options: leafGap, rowGap (pixels), margin (left, for the
-   * MAX/MIN column), onActivate(path) (click, Enter or Space on a node or on the edge above it),
-   * describe(path) -> extra words for the node's aria-label, interactive (default true).
+   * host: an element to draw into. options: leafGap, rowGap (pixels), margin (left padding of
+   * the drawing), nodeGap (the least distance between internal nodes of a row, for inputs laid
+   * under them), minLeafGap, onActivate(path) (click, Enter or Space on a node or on the edge
+   * above it), describe(path) -> extra words for the node's aria-label, interactive (default true).
    */
   constructor(host, tree, options = {}) {
     this.host = host;
     this.tree = tree;
     const leaves = tree.bfs.filter((p) => tree.nodes.get(p).leaf).length;
-    this.options = { leafGap: leaves > 27 ? 38 : 46, rowGap: 78, margin: 56, top: 34, bottom: 40,
-      interactive: true, ...options };
+    this.options = { leafGap: leaves > 27 ? 38 : 46, rowGap: 78, margin: 12, top: 34, bottom: 40,
+      nodeGap: 0, minLeafGap: MIN_LEAF_GAP, interactive: true, ...options };
     this.order = new Map(); // path -> child paths in the order shown (best-order reorders)
     this.positions = new Map();
     this.groups = new Map();
     this.edges = new Map(); // child path -> edge group
     this.notes = new Map();
+    this.collapsed = new Set(); // folded internal nodes
+    this.hiddenPaths = new Set(); // nodes inside a folded subtree
     this.focused = "";
+    this.zoom = 1;
+    this.foldMode = false;
     host.classList.add("tree-view");
     host.replaceChildren();
-    this.zoom = 1;
     this.scroller = document.createElement("div");
     this.scroller.className = "tree-scroll";
+    if (!this.options.interactive) {
+      // Nothing inside takes focus: the box itself does, so keys can scroll it.
+      this.scroller.tabIndex = 0;
+      this.scroller.setAttribute("role", "region");
+      this.scroller.setAttribute("aria-label", options.title || "Game tree");
+    }
     this.canvas = document.createElement("div");
     this.canvas.className = "tree-canvas";
     this.svg = el("svg", { class: "tree-svg", role: "group",
@@ -126,23 +143,43 @@ export class TreeView {
     this.overlay.className = "tree-overlay";
     this.canvas.append(this.svg, this.overlay);
     this.scroller.append(this.canvas);
-    host.append(this.#tools(), this.scroller);
+    // MAX/MIN in their own column beside the drawing: always visible, covering nothing.
+    this.rows = document.createElement("div");
+    this.rows.className = "tree-rows";
+    this.rows.setAttribute("aria-hidden", "true");
+    this.rowsInner = document.createElement("div");
+    this.rows.append(this.rowsInner);
+    const body = document.createElement("div");
+    body.className = "tree-body";
+    body.append(this.rows, this.scroller);
+    this.minimap = el("svg", { class: "tree-minimap", "aria-hidden": "true",
+      preserveAspectRatio: "none" });
+    this.miniEdges = el("path", { class: "mini-edges" }, this.minimap);
+    this.miniView = el("rect", { class: "mini-view" }, this.minimap);
+    host.append(this.#tools(), body, this.minimap);
     this.svg.addEventListener("click", (e) => this.#onClick(e));
     this.svg.addEventListener("keydown", (e) => this.#onKey(e));
-    // The MAX/MIN column stays in view when a wide tree scrolls sideways.
-    this.scroller.addEventListener("scroll", () => this.#pinRows());
+    this.scroller.addEventListener("scroll", () => this.#onScroll());
+    this.#pan();
+    this.#minimapPointer();
     this.render();
+    if (typeof ResizeObserver === "function") {
+      new ResizeObserver(() => this.#onScroll()).observe(this.scroller);
+    }
     requestAnimationFrame(() => this.centre(""));
   }
 
   #tools() {
     const bar = document.createElement("div");
     bar.className = "tree-tools";
+    bar.setAttribute("role", "toolbar");
+    bar.setAttribute("aria-label", "Tree view");
     const button = (text, label, action) => {
       const b = document.createElement("button");
       b.type = "button";
       b.textContent = text;
       b.setAttribute("aria-label", label);
+      b.title = label;
       b.addEventListener("click", action);
       bar.append(b);
       return b;
@@ -150,39 +187,231 @@ export class TreeView {
     button("−", "Zoom out", () => this.setZoom(this.zoom / 1.25));
     this.zoomLabel = button("100%", "Actual size", () => this.setZoom(1));
     button("+", "Zoom in", () => this.setZoom(this.zoom * 1.25));
-    button("Fit", "Fit the whole tree", () => {
-      const room = this.scroller.clientWidth - 4;
-      this.setZoom(Math.min(1, room / this.width));
-    });
+    button("Fit", "Fit the whole tree", () => this.fit());
+    if (this.options.interactive && this.tree.depth >= 2) {
+      this.foldButton = button("Fold", "Fold subtrees: clicks fold or unfold a node (or press F on it)",
+        () => this.setFoldMode(!this.foldMode));
+      this.foldButton.setAttribute("aria-pressed", "false");
+      this.unfoldButton = button("Unfold all", "Unfold every folded subtree", () => this.unfoldAll());
+      this.unfoldButton.hidden = true;
+    }
     return bar;
   }
 
-  setZoom(zoom) {
-    this.zoom = Math.max(0.25, Math.min(2.5, zoom));
-    this.canvas.style.zoom = String(this.zoom);
+  get minZoom() {
+    return Math.min(1, this.options.minLeafGap / this.options.leafGap);
+  }
+
+  /** Spread or squeeze the tree; the node nearest `anchorX` (pixels from the view's left edge,
+   * default its middle) stays where it is on screen. */
+  setZoom(zoom, anchorX = null) {
+    const next = Math.max(this.minZoom, Math.min(MAX_ZOOM, zoom));
+    const screenX = anchorX ?? this.scroller.clientWidth / 2;
+    const anchor = this.#nearest(this.scroller.scrollLeft + screenX);
+    const before = anchor === null ? null : this.positions.get(anchor).x - this.scroller.scrollLeft;
+    this.zoom = next;
+    this.#layout();
+    this.#place();
+    if (anchor !== null) this.scroller.scrollLeft = this.positions.get(anchor).x - before;
     this.zoomLabel.textContent = `${Math.round(this.zoom * 100)}%`;
-    this.#pinRows();
+    this.#onScroll();
+  }
+
+  /** As much of the tree as fits the view's width, never below the legible spacing. */
+  fit() {
+    const room = this.scroller.clientWidth - 4;
+    let zoom = this.zoom;
+    for (let i = 0; i < 3; i += 1) zoom = Math.min(1, zoom * (room / this.#widthAt(zoom)));
+    this.setZoom(zoom);
+    this.centre("");
+  }
+
+  #widthAt(zoom) {
+    const saved = this.zoom;
+    this.zoom = Math.max(this.minZoom, zoom);
+    this.#layout();
+    const width = this.width;
+    this.zoom = saved;
+    this.#layout();
+    return width;
+  }
+
+  #nearest(x) {
+    let best = null;
+    let distance = Infinity;
+    for (const [path, at] of this.positions) {
+      if (this.hiddenPaths.has(path)) continue;
+      const d = Math.abs(at.x - x);
+      if (d < distance) [best, distance] = [path, d];
+    }
+    return best;
   }
 
   /** Scroll so that `path` is in the middle of the visible width. */
   centre(path) {
     const at = this.positions.get(path);
     if (!at) return;
-    this.scroller.scrollLeft = Math.max(0, at.x * this.zoom - this.scroller.clientWidth / 2);
+    this.scroller.scrollLeft = Math.max(0, at.x - this.scroller.clientWidth / 2);
   }
 
-  /** Scroll `path` into view (centred) when it is outside the visible part. */
-  reveal(path) {
+  /** Scroll `path` into view (centred) when it is outside the visible part, unfolding what
+   * hides it; force centres it anyway. */
+  reveal(path, { force = false } = {}) {
+    if (!this.positions.has(path)) return;
+    if (this.hiddenPaths.has(path)) this.unfoldTo(path);
     const at = this.positions.get(path);
-    if (!at) return;
-    const x = at.x * this.zoom;
-    const { scrollLeft, clientWidth } = this.scroller;
-    if (x < scrollLeft + 60 || x > scrollLeft + clientWidth - 60) this.centre(path);
+    const { scrollLeft, scrollTop, clientWidth, clientHeight } = this.scroller;
+    if (force || at.x < scrollLeft + 60 || at.x > scrollLeft + clientWidth - 60) this.centre(path);
+    if (at.y - 30 < scrollTop || at.y + 50 > scrollTop + clientHeight) {
+      this.scroller.scrollTop = Math.max(0, at.y - clientHeight / 2);
+    }
   }
 
-  #pinRows() {
-    const left = this.scroller.scrollLeft / this.zoom;
-    this.rowLabels?.setAttribute("transform", `translate(${left},0)`);
+  #onScroll() {
+    this.rowsInner.style.transform = `translateY(${-this.scroller.scrollTop}px)`;
+    this.#drawViewport();
+  }
+
+  // Drag the background to pan (mouse); two fingers pinch to zoom (touch); Ctrl + wheel (and a
+  // touchpad's pinch) zooms. One finger scrolls natively.
+  #pan() {
+    const scroller = this.scroller;
+    let drag = null;
+    const touches = new Map();
+    let pinch = null;
+    const onBackground = (e) => !e.target.closest(".node, .edge, .tree-overlay > *, .fold-badge");
+    scroller.addEventListener("pointerdown", (e) => {
+      if (e.pointerType === "touch") {
+        touches.set(e.pointerId, e);
+        if (touches.size === 2) {
+          const [a, b] = [...touches.values()];
+          pinch = { distance: Math.hypot(a.clientX - b.clientX, a.clientY - b.clientY) || 1,
+            zoom: this.zoom };
+        }
+        return;
+      }
+      if (e.button !== 0 || !onBackground(e)) return;
+      drag = { x: e.clientX, y: e.clientY, left: scroller.scrollLeft, top: scroller.scrollTop };
+      scroller.setPointerCapture?.(e.pointerId);
+      scroller.classList.add("panning");
+    });
+    scroller.addEventListener("pointermove", (e) => {
+      if (e.pointerType === "touch" && touches.has(e.pointerId)) {
+        touches.set(e.pointerId, e);
+        if (pinch && touches.size === 2) {
+          const [a, b] = [...touches.values()];
+          const distance = Math.hypot(a.clientX - b.clientX, a.clientY - b.clientY);
+          const box = scroller.getBoundingClientRect();
+          this.setZoom(pinch.zoom * (distance / pinch.distance), (a.clientX + b.clientX) / 2 - box.left);
+        }
+        return;
+      }
+      if (!drag) return;
+      scroller.scrollLeft = drag.left - (e.clientX - drag.x);
+      scroller.scrollTop = drag.top - (e.clientY - drag.y);
+    });
+    const end = (e) => {
+      touches.delete(e.pointerId);
+      if (touches.size < 2) pinch = null;
+      if (drag) {
+        drag = null;
+        scroller.classList.remove("panning");
+      }
+    };
+    scroller.addEventListener("pointerup", end);
+    scroller.addEventListener("pointercancel", end);
+    scroller.addEventListener("wheel", (e) => {
+      if (!e.ctrlKey) return;
+      e.preventDefault();
+      const box = scroller.getBoundingClientRect();
+      this.setZoom(this.zoom * (e.deltaY < 0 ? 1.15 : 1 / 1.15), e.clientX - box.left);
+    }, { passive: false });
+  }
+
+  #minimapPointer() {
+    let down = false;
+    const go = (e) => {
+      const box = this.minimap.getBoundingClientRect();
+      const fx = (e.clientX - box.left) / box.width;
+      const fy = (e.clientY - box.top) / box.height;
+      this.scroller.scrollLeft = fx * this.width - this.scroller.clientWidth / 2;
+      this.scroller.scrollTop = fy * this.height - this.scroller.clientHeight / 2;
+    };
+    this.minimap.addEventListener("pointerdown", (e) => {
+      down = true;
+      this.minimap.setPointerCapture?.(e.pointerId);
+      go(e);
+    });
+    this.minimap.addEventListener("pointermove", (e) => { if (down) go(e); });
+    this.minimap.addEventListener("pointerup", () => { down = false; });
+  }
+
+  #drawMinimap() {
+    const d = [];
+    for (const path of this.edges.keys()) {
+      if (this.hiddenPaths.has(path)) continue;
+      const a = this.positions.get(parentPath(path));
+      const b = this.positions.get(path);
+      d.push(`M${a.x.toFixed(0)} ${a.y.toFixed(0)}L${b.x.toFixed(0)} ${b.y.toFixed(0)}`);
+    }
+    this.miniEdges.setAttribute("d", d.join(""));
+    this.minimap.setAttribute("viewBox", `0 0 ${this.width} ${this.height}`);
+    this.#drawViewport();
+  }
+
+  #drawViewport() {
+    const { scrollLeft, scrollTop, clientWidth, clientHeight } = this.scroller;
+    const wide = this.width > clientWidth + 2 || this.height > clientHeight + 2;
+    this.minimap.classList.toggle("shown", wide);
+    this.miniView.setAttribute("x", scrollLeft);
+    this.miniView.setAttribute("y", scrollTop);
+    this.miniView.setAttribute("width", Math.min(clientWidth, this.width));
+    this.miniView.setAttribute("height", Math.min(clientHeight, this.height));
+  }
+
+  setFoldMode(on) {
+    this.foldMode = on;
+    this.foldButton?.setAttribute("aria-pressed", String(on));
+    this.host.classList.toggle("fold-mode", on);
+  }
+
+  /** Fold (hide the subtree of) or unfold an internal node other than the root. */
+  toggleFold(path, fold = !this.collapsed.has(path)) {
+    const node = this.tree.nodes.get(path);
+    if (!node || node.leaf || path === "") return;
+    if (fold) this.collapsed.add(path);
+    else this.collapsed.delete(path);
+    this.#relayout();
+    this.host.dispatchEvent(new CustomEvent("tree-fold", { detail: { path, folded: fold } }));
+  }
+
+  /** Unfold every folded node above `path`. */
+  unfoldTo(path) {
+    let changed = false;
+    for (const folded of [...this.collapsed]) {
+      if (folded !== path && isAncestor(folded, path)) {
+        this.collapsed.delete(folded);
+        changed = true;
+      }
+    }
+    if (changed) this.#relayout();
+  }
+
+  unfoldAll() {
+    this.collapsed.clear();
+    this.#relayout();
+  }
+
+  /** True when `path` lies inside a folded subtree (not drawn). */
+  isHidden(path) {
+    return this.hiddenPaths.has(path);
+  }
+
+  #relayout() {
+    this.#layout();
+    this.#place();
+    if (this.unfoldButton) this.unfoldButton.hidden = this.collapsed.size === 0;
+    this.refreshLabels();
   }
 
   /** The children of `path` in the order shown. */
@@ -197,24 +426,52 @@ export class TreeView {
     this.#place();
   }
 
+  // Widths bottom-up (a leaf takes one gap, a folded node two, an internal node at least
+  // nodeGap), then places top-down: a node over the middle of its children, kept at least
+  // nodeGap / 2 inside its own slot so that neighbours' inputs never meet.
   #layout() {
-    const { leafGap, rowGap, margin, top } = this.options;
-    let nextLeaf = 0;
-    const place = (path) => {
+    const { leafGap, rowGap, margin, top, nodeGap } = this.options;
+    const gap = leafGap * this.zoom;
+    const widths = new Map();
+    this.hiddenPaths.clear();
+    const measure = (path) => {
       const node = this.tree.nodes.get(path);
-      let x;
-      if (node.leaf) {
-        x = margin + leafGap / 2 + nextLeaf * leafGap;
-        nextLeaf += 1;
-      } else {
-        const xs = this.children(path).map(place);
-        x = (xs[0] + xs[xs.length - 1]) / 2;
+      let w;
+      if (node.leaf) w = gap;
+      else if (this.collapsed.has(path)) w = Math.max(2 * gap, nodeGap, 64);
+      else w = Math.max(nodeGap, this.children(path).reduce((sum, c) => sum + measure(c), 0));
+      widths.set(path, w);
+      return w;
+    };
+    const hide = (path, at) => {
+      for (const p of subtree(this.tree, path)) {
+        this.hiddenPaths.add(p);
+        this.positions.set(p, at);
       }
-      this.positions.set(path, { x, y: top + node.depth * rowGap });
+    };
+    const place = (path, left) => {
+      const node = this.tree.nodes.get(path);
+      const w = widths.get(path);
+      const y = top + node.depth * rowGap;
+      let x = left + w / 2;
+      if (!node.leaf && !this.collapsed.has(path)) {
+        const kids = this.children(path);
+        let l = left + (w - kids.reduce((sum, c) => sum + widths.get(c), 0)) / 2;
+        const xs = kids.map((c) => {
+          const cx = place(c, l);
+          l += widths.get(c);
+          return cx;
+        });
+        const half = Math.min(w, nodeGap) / 2;
+        x = Math.max(left + half, Math.min(left + w - half, (xs[0] + xs[xs.length - 1]) / 2));
+      }
+      this.positions.set(path, { x, y });
+      if (this.collapsed.has(path)) for (const c of this.children(path)) hide(c, { x, y });
       return x;
     };
-    place("");
-    this.width = margin + nextLeaf * leafGap + 24;
+    measure("");
+    place("", margin);
+    this.width = margin + widths.get("") + 24;
     this.height = top + this.tree.depth * rowGap + this.options.bottom;
   }
 
@@ -234,16 +491,19 @@ export class TreeView {
     const edgeLayer = el("g", { class: "edges" }, svg);
     const nodeLayer = el("g", { class: "nodes" }, svg);
     this.noteLayer = el("g", { class: "notes", "aria-hidden": "true" }, svg);
-    this.rowLabels = el("g", { class: "row-labels", "aria-hidden": "true" }, svg);
+    this.rowsInner.replaceChildren();
     for (let d = 0; d <= this.tree.depth; d += 1) {
       const player = this.tree.players[d % this.tree.players.length];
       const y = this.options.top + d * this.options.rowGap;
       el("rect", { class: `row-band row-${player}`, x: 0, y: y - this.options.rowGap / 2 + 4,
         width: "100%", height: this.options.rowGap - 8 }, rows);
-      el("rect", { class: "row-tag", x: 2, y: y - 9, width: 40, height: 18, rx: 3 }, this.rowLabels);
-      const text = el("text", { class: `row-label row-${player}`, x: 8, y: y + 4 }, this.rowLabels);
-      text.textContent = player.toUpperCase();
+      const tag = document.createElement("span");
+      tag.className = `row-label row-${player}`;
+      tag.textContent = player.toUpperCase();
+      tag.style.top = `${y - 10}px`;
+      this.rowsInner.append(tag);
     }
+    this.rowsInner.style.height = `${this.height}px`;
     this.groups.clear();
     this.edges.clear();
     this.notes.clear();
@@ -262,6 +522,8 @@ export class TreeView {
         g.setAttribute("role", this.options.onActivate ? "button" : "img");
         g.setAttribute("tabindex", path === this.focused ? "0" : "-1");
       }
+      // The focus ring is its own shape, so no state colour (marked, wrong...) can hide it.
+      el("circle", { class: "focus-ring", r: SHAPE + 7, cy: node.leaf ? 0 : node.player === "max" ? 2 : -2 }, g);
       if (node.leaf) {
         el("rect", { class: "shape", x: -SHAPE + 2, y: -SHAPE + 2, width: 2 * SHAPE - 4,
           height: 2 * SHAPE - 4, rx: 3 }, g);
@@ -276,6 +538,15 @@ export class TreeView {
       if (node.leaf) {
         const value = el("text", { class: "leaf-value", x: 0, y: SHAPE + 15 }, g);
         value.textContent = fmt(node.value);
+      } else if (path !== "") {
+        // Shown in place of a folded subtree, one row down; a click unfolds it.
+        const badge = el("g", { class: "fold-badge", "data-path": path,
+          transform: `translate(0,${this.options.rowGap})` }, g);
+        el("line", { class: "fold-stub", x1: 0, y1: -this.options.rowGap + SHAPE, x2: 0, y2: -12 }, badge);
+        el("rect", { x: -24, y: -12, width: 48, height: 22, rx: 11 }, badge);
+        const count = subtree(this.tree, path).filter((p) => this.tree.nodes.get(p).leaf).length;
+        const text = el("text", { x: 0, y: 4 }, badge);
+        text.textContent = `+${count}`;
       }
       el("text", { class: "mark", x: SHAPE + 4, y: -SHAPE + 4, "aria-hidden": "true" }, g);
       this.groups.set(path, g);
@@ -293,6 +564,8 @@ export class TreeView {
     for (const [path, g] of this.groups) {
       const { x, y } = this.positions.get(path);
       g.setAttribute("transform", `translate(${x},${y})`);
+      g.classList.toggle("folded", this.collapsed.has(path));
+      g.style.display = this.hiddenPaths.has(path) ? "none" : "";
     }
     for (const [path, edge] of this.edges) {
       const from = this.positions.get(parentPath(path));
@@ -300,6 +573,7 @@ export class TreeView {
       const fromNode = this.tree.nodes.get(parentPath(path));
       const y1 = from.y + (fromNode.player === "max" ? SHAPE - 2 : 2);
       const y2 = to.y - SHAPE + 2;
+      edge.style.display = this.hiddenPaths.has(path) ? "none" : "";
       for (const line of edge.children) {
         line.setAttribute("x1", from.x);
         line.setAttribute("y1", y1);
@@ -308,6 +582,7 @@ export class TreeView {
       }
     }
     for (const [path, note] of this.notes) this.#placeNote(path, note);
+    this.#drawMinimap();
     this.host.dispatchEvent(new CustomEvent("tree-layout"));
   }
 
@@ -339,7 +614,7 @@ export class TreeView {
     if (mark) mark.textContent = text;
   }
 
-  /** Lines of text beside a node (left of it, like the Delphi visualizer); [] removes them. */
+  /** Lines of text beside a node (α, β and the value, left of it); [] removes them. */
   setNote(path, lines) {
     let note = this.notes.get(path);
     if (!lines.length) {
@@ -374,6 +649,7 @@ export class TreeView {
     note.setAttribute("x", nx);
     note.setAttribute("y", ny);
     note.setAttribute("text-anchor", leaf ? "middle" : "end");
+    note.style.display = this.hiddenPaths.has(path) ? "none" : "";
     for (const span of note.childNodes) span.setAttribute("x", nx);
   }
 
@@ -384,6 +660,7 @@ export class TreeView {
       const parts = [node.label, node.leaf ? `leaf, value ${fmt(node.value)}` : `${node.player.toUpperCase()} node`];
       const extra = this.options.describe?.(path);
       if (extra) parts.push(extra);
+      if (this.collapsed.has(path)) parts.push("folded, press F to unfold");
       g.setAttribute("aria-label", parts.join(", "));
     }
   }
@@ -391,22 +668,35 @@ export class TreeView {
   focus(path) {
     const g = this.groups.get(path);
     if (!g || !this.options.interactive) return;
+    if (this.hiddenPaths.has(path)) this.unfoldTo(path);
     this.groups.get(this.focused)?.setAttribute("tabindex", "-1");
     this.focused = path;
     g.setAttribute("tabindex", "0");
-    g.focus();
+    g.focus({ preventScroll: true });
+    this.reveal(path);
   }
 
   #onClick(event) {
     if (!this.options.interactive) return;
+    const badge = event.target.closest(".fold-badge");
+    if (badge) {
+      this.toggleFold(badge.dataset.path, false);
+      this.focus(badge.dataset.path);
+      return;
+    }
     const target = event.target.closest(".node, .edge");
     if (!target) return;
     const path = target.dataset.path;
     this.focus(path);
+    if (this.foldMode && !this.tree.nodes.get(path).leaf && path !== "") {
+      this.toggleFold(path);
+      return;
+    }
     this.options.onActivate?.(path, event);
   }
 
-  /** Arrows: up to the parent, down to the first child, left and right along the row. */
+  /** Arrows: up to the parent, down to the first child, left and right along the row; + and −
+   * zoom, F folds or unfolds, Home goes to the root. */
   #onKey(event) {
     const g = event.target.closest(".node");
     if (!g || !this.options.interactive) return;
@@ -419,16 +709,30 @@ export class TreeView {
         event.preventDefault();
         this.options.onActivate?.(path, event);
         return;
+      case "+":
+      case "=":
+      case "-":
+        event.preventDefault();
+        this.setZoom(this.zoom * (event.key === "-" ? 1 / 1.25 : 1.25));
+        this.reveal(path);
+        return;
+      case "f":
+      case "F":
+        event.preventDefault();
+        this.toggleFold(path);
+        this.focus(path);
+        return;
       case "ArrowUp":
         next = node.parent;
         break;
       case "ArrowDown":
+        if (this.collapsed.has(path)) this.toggleFold(path, false);
         next = node.leaf ? null : this.children(path)[0];
         break;
       case "ArrowLeft":
       case "ArrowRight": {
         const row = [...this.positions.entries()]
-          .filter(([p]) => this.tree.nodes.get(p).depth === node.depth)
+          .filter(([p]) => this.tree.nodes.get(p).depth === node.depth && !this.hiddenPaths.has(p))
           .sort((a, b) => a[1].x - b[1].x)
           .map(([p]) => p);
         next = row[row.indexOf(path) + (event.key === "ArrowLeft" ? -1 : 1)] ?? null;
@@ -441,9 +745,7 @@ export class TreeView {
         return;
     }
     event.preventDefault();
-    if (next !== null && next !== undefined) {
-      this.focus(next);
-      this.groups.get(next).scrollIntoView?.({ block: "nearest", inline: "center" });
-    }
+    if (next !== null && next !== undefined) this.focus(next);
+    if (event.key === "Home") this.reveal("", { force: true });
   }
 }
