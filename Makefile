@@ -12,6 +12,12 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[test,bench]'
 	touch $(STAMP)
 
+# axe-core for the accessibility checks of the e2e suite, from package-lock.json.
+NODE_STAMP := node_modules/.installed
+$(NODE_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund --silent
+	touch $(NODE_STAMP)
+
 # Debian packages the sandbox and the browser tests need (installed only when missing).
 system-deps:
 	@./scripts/system-deps.sh
@@ -32,7 +38,7 @@ bench-load: $(STAMP)
 bench-hostile: $(STAMP)
 	$(BIN)/python -m bench.hostile --seconds 10
 
-test: $(STAMP) system-deps
+test: $(STAMP) system-deps $(NODE_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/pytest
 
@@ -56,4 +62,4 @@ bench: $(STAMP)
 	$(BIN)/python -m bench
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) node_modules .pytest_cache .ruff_cache .hypothesis

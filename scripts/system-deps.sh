@@ -4,6 +4,7 @@ set -euo pipefail
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v bwrap >/dev/null 2>&1 || need+=(bubblewrap)
+command -v npm >/dev/null 2>&1 || need+=(npm)  # installs axe-core for the e2e suite
 if [ "${1:-}" = backends ]; then  # make test-backends: PostgreSQL and Redis, started by the tests
     need=()
     ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)

@@ -34,6 +34,7 @@ from grader.gametree.tree import (
     TreeFormatError,
     label_for,
     parse_leaves,
+    parse_nested,
     read_cs188,
 )
 from grader.gametree.variants import VARIANTS, Variant, variants_for
@@ -67,6 +68,7 @@ __all__ = [
     "label_for",
     "minimax",
     "parse_leaves",
+    "parse_nested",
     "parse_range",
     "read_cs188",
     "search",

@@ -7,6 +7,7 @@ the Delphi visualizer's comma-separated leaves (``parse_leaves``), and UC Berkel
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from collections.abc import Iterator, Sequence
@@ -499,6 +500,54 @@ def _parse_cs188(text: str) -> dict[str, str]:
         else:
             fields[key] = rest.strip().strip('"')
     return fields
+
+
+def _where(text: str, at: int) -> str:
+    """Character `at` of `text` in words, with the text around it."""
+    line = text.count("\n", 0, at) + 1
+    column = at - (text.rfind("\n", 0, at) + 1) + 1
+    before = text[max(0, at - 12):at].replace("\n", " ")
+    after = text[at:at + 12].replace("\n", " ")
+    place = f"character {at + 1}" if "\n" not in text.strip() else f"line {line}, column {column}"
+    return f"at {place}, between \u201c{before}\u201d and \u201c{after}\u201d"
+
+
+def parse_nested(text: str) -> list:
+    """A nested list typed as text, ``[[3, 12, 8], [2, 4, 6]]``; a mistake is told in words
+    (which bracket is unclosed or unmatched, where a comma or a number is missing)."""
+    stack: list[int] = []
+    for at, char in enumerate(text):
+        if char == "[":
+            stack.append(at)
+            if len(stack) > 64:  # checked before json.loads, which would recurse that deep
+                raise TreeFormatError(f"the list nests more than 64 levels {_where(text, at)}")
+        elif char == "]":
+            if not stack:
+                raise TreeFormatError(f"a \u201c]\u201d closes nothing {_where(text, at)}")
+            stack.pop()
+    if stack:
+        raise TreeFormatError(
+            f"{len(stack)} \u201c[\u201d never closed; the first unclosed one is "
+            f"{_where(text, stack[0])}")
+    if not text.strip():
+        raise TreeFormatError("the nested list is empty: type one such as [[3, 12], [2, 4]]")
+    try:
+        nested = json.loads(text)
+    except json.JSONDecodeError as error:
+        found = text[error.pos:error.pos + 1]
+        if error.msg.startswith("Expecting ',' delimiter"):
+            what = "a comma is missing"
+        elif error.msg.startswith("Expecting value"):
+            what = (f"\u201c{found}\u201d is not a number" if found and found not in ",]"
+                    else "a number or a list is missing")
+        elif error.msg.startswith("Extra data"):
+            what = "something follows the end of the list"
+        else:
+            what = "the list cannot be read"
+        raise TreeFormatError(f"{what} {_where(text, error.pos)}") from None
+    if not isinstance(nested, list):
+        raise TreeFormatError("the tree must be a list in brackets, such as [[3, 12], [2, 4]]")
+    return nested
 
 
 def parse_leaves(text: str, branching: int, depth: int) -> list:

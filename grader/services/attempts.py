@@ -134,6 +134,12 @@ def solution(exercise: Exercise, tree: Tree | None = None,
     return data
 
 
+def practice_replay(exercise: Exercise) -> dict[str, Any] | None:
+    """The reference search of a free practice exercise (no slot, nothing graded), which may
+    be watched before answering; None for an assignment's exercise."""
+    return solution(exercise)["search"] if exercise.slot_id is None else None
+
+
 def visible_solution(exercise: Exercise, answer: Any = None) -> dict[str, Any] | None:
     return solution(exercise, answer=answer) if solution_visible(exercise) else None
 

@@ -195,6 +195,20 @@ def new_variant(user: User, assignment_id: int, slot_index: int) -> Exercise:
         return _variant(session, slot, user, (last or 0) + 1)
 
 
+def another_like(user: User, exercise_id: int) -> Exercise:
+    """One click for a new tree: a generated practice exercise again with its own settings and a
+    new seed, or a slot's next practice variant (where the slot allows practice)."""
+    exercise = get_exercise(user, exercise_id)
+    if exercise.owner_id != user.id:
+        raise Forbidden("only the student this exercise was made for can ask for another")
+    if exercise.slot is not None:
+        return new_variant(user, exercise.slot.assignment_id, exercise.slot.index)
+    if exercise.params is None:
+        raise Invalid("this tree was typed, not generated: make another on the Practice page")
+    return create_practice(user, exercise.kind, params=exercise.params,
+                           conventions=exercise.conventions)
+
+
 def get_exercise(user: User, exercise_id: int) -> Exercise:
     """An exercise its owner (while a member of its course) or its course's staff may see;
     NotFound for anyone else."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import sqlalchemy as sa
-from flask import Flask, jsonify, render_template, request
+from flask import Flask, jsonify, redirect, render_template, request, url_for
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
@@ -60,6 +60,11 @@ def init_app(app: Flask) -> None:
     def load_user(alternative_id: str) -> User | None:
         # `id:session_version`: a cookie from before a sign-out or a new password loads no one.
         return accounts.user_for_session(alternative_id)
+
+    @app.get("/favicon.ico")
+    def favicon() -> Any:
+        # Browsers ask for this path by themselves; the pages link the SVG.
+        return redirect(url_for("static", filename="favicon.svg"), 301)
 
     @app.get("/healthz")
     def healthz() -> Any:

@@ -18,6 +18,7 @@ from grader.web.forms import (
     SignupForm,
     TokenForm,
 )
+from grader.web.pages import landing_url
 
 bp = Blueprint("auth", __name__)
 
@@ -32,7 +33,7 @@ def _next_url() -> str:
     parts = urlsplit(target)
     if target.startswith("/") and not target.startswith("//") and not parts.netloc:
         return target
-    return url_for("pages.dashboard")
+    return landing_url()
 
 
 def _sign_in(user: Any, remember: bool = False) -> None:
@@ -47,7 +48,7 @@ def _sign_in(user: Any, remember: bool = False) -> None:
                scope="login-address", error_message=THROTTLED)
 def login() -> Any:
     if current_user.is_authenticated:
-        return redirect(url_for("pages.dashboard"))
+        return redirect(landing_url())
     form = LoginForm()
     if form.validate_on_submit():
         user = accounts.authenticate(form.email.data, form.password.data)

@@ -22,7 +22,7 @@ from flask_login import current_user, login_required
 from pydantic import Field
 from wtforms.fields.choices import SelectChoice
 
-from grader.gametree import VARIANTS, Conventions, Tree
+from grader.gametree import VARIANTS, Conventions, Tree, TreeFormatError, parse_nested
 from grader.models import ENGINE_KIND, Slot
 from grader.services import (
     Conflict,
@@ -271,6 +271,11 @@ def _json(text: str | None, what: str) -> Any:
     try:
         return strict_loads(text or "")
     except ValueError as error:
+        # In words where the list is wrong, else the strict reader's reason (NaN, depth...).
+        try:
+            parse_nested(text or "")
+        except TreeFormatError as words:
+            raise Invalid(f"the {what}: {words}") from None
         raise Invalid(f"the {what} is not valid: {getattr(error, 'msg', error)}") from None
 
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask import Blueprint, flash, redirect, render_template, request, session, url_for
 from flask_login import current_user, login_required
 from flask_wtf.csrf import generate_csrf
 
+from grader.gametree import TreeFormatError, parse_nested
 from grader.models import Exercise
 from grader.services import (
     Invalid,
@@ -17,11 +18,13 @@ from grader.services import (
     courses,
     engines,
     exercises,
+    staff,
 )
 from grader.web.forms import ActionForm, JoinForm, PracticeForm
 from grader.web.inputs import strict_loads
 
 bp = Blueprint("pages", __name__)
+PRACTICE_SETTINGS = "practice_settings"
 
 
 @bp.before_request
@@ -30,9 +33,16 @@ def _signed_in() -> None:
     """Every page here needs a signed-in user."""
 
 
+def landing_url() -> str:
+    """Where a signed-in person starts: staff on their courses, students on their dashboard."""
+    if staff.may_open_dashboard(current_user):
+        return url_for("instructor.home")
+    return url_for("pages.dashboard")
+
+
 @bp.get("/")
 def index() -> Any:
-    return redirect(url_for("pages.dashboard"))
+    return redirect(landing_url())
 
 
 @bp.get("/dashboard")
@@ -76,8 +86,13 @@ def _exercise_page(exercise: Exercise) -> Any:
         "csrf_token": generate_csrf(),
         "replay_allowed": data["replay_allowed"],
     }
-    return render_template("exercise.html", exercise=data, page=page, variant_form=ActionForm(),
-                           is_owner=exercise.owner_id == current_user.id)
+    is_owner = exercise.owner_id == current_user.id
+    return render_template(
+        "exercise.html", exercise=data, page=page, variant_form=ActionForm(), is_owner=is_owner,
+        # One click for another tree: generated practice, or a slot that allows practice.
+        another=is_owner and (exercise.params is not None if exercise.slot_id is None
+                              else data["practice_allowed"]),
+        preview=attempts.practice_replay(exercise) if is_owner else None)
 
 
 @bp.get("/assignments/<int:assignment_id>/slots/<int:index>")
@@ -87,18 +102,17 @@ def slot(assignment_id: int, index: int) -> Any:
     return _exercise_page(exercises.slot_exercise(current_user, assignment_id, index))
 
 
-@bp.post("/assignments/<int:assignment_id>/slots/<int:index>/variants")
-def new_variant(assignment_id: int, index: int) -> Any:
-    form = ActionForm()
-    if not form.validate_on_submit():
-        return redirect(url_for("pages.slot", assignment_id=assignment_id, index=index))
-    exercise = exercises.new_variant(current_user, assignment_id, index)
-    return redirect(url_for("pages.exercise", exercise_id=exercise.id))
-
-
 @bp.get("/exercises/<int:exercise_id>")
 def exercise(exercise_id: int) -> Any:
     return _exercise_page(exercises.get_exercise(current_user, exercise_id))
+
+
+@bp.post("/exercises/<int:exercise_id>/another")
+def another(exercise_id: int) -> Any:
+    if not ActionForm().validate_on_submit():
+        return redirect(url_for("pages.exercise", exercise_id=exercise_id))
+    created = exercises.another_like(current_user, exercise_id)
+    return redirect(url_for("pages.exercise", exercise_id=created.id))
 
 
 def _practice_request(form: PracticeForm) -> dict[str, Any]:
@@ -115,6 +129,11 @@ def _practice_request(form: PracticeForm) -> dict[str, Any]:
         try:
             nested = strict_loads(form.nested.data or "")
         except ValueError as error:
+            # In words where the list is wrong, else the strict reader's reason (NaN, depth...).
+            try:
+                parse_nested(form.nested.data or "")
+            except TreeFormatError as words:
+                raise Invalid(f"the nested list: {words}") from None
             raise Invalid(f"the nested list is not valid: {getattr(error, 'msg', error)}") \
                 from None
         return {**common, "tree": nested, "players": players}
@@ -130,13 +149,16 @@ def _practice_request(form: PracticeForm) -> dict[str, Any]:
 
 @bp.route("/practice", methods=["GET", "POST"])
 def practice() -> Any:
-    form = PracticeForm()
+    # The last settings used come back on the next visit (kept in the signed session cookie).
+    form = PracticeForm(data=session.get(PRACTICE_SETTINGS) if request.method == "GET" else None)
     if form.validate_on_submit():
         try:
             created = exercises.create_practice(current_user, **_practice_request(form))
         except ServiceError as error:
             flash(str(error), "error")
         else:
+            session[PRACTICE_SETTINGS] = {name: field.data for name, field in form._fields.items()
+                                          if name not in ("csrf_token", "nested", "leaves")}
             return redirect(url_for("pages.exercise", exercise_id=created.id))
     status = 400 if request.method == "POST" else 200
     return render_template("practice.html", form=form), status

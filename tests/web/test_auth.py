@@ -94,3 +94,18 @@ def test_join_another_course(client, auth, factory):
     again = client.post("/courses/join", data={"join_code": code, "csrf_token": auth.csrf()},
                         follow_redirects=True)
     assert "already a member" in again.get_data(as_text=True)
+
+
+def test_staff_land_on_their_courses_and_students_on_their_dashboard(client, factory):
+    factory.user("teacher@example.com", role="instructor")
+    data = {"email": "teacher@example.com", "password": PASSWORD,
+            "csrf_token": _token(client, "/login")}
+    assert client.post("/login", data=data).headers["Location"] == "/instructor/"
+    assert client.get("/").headers["Location"] == "/instructor/"
+
+
+def test_favicon(client):
+    response = client.get("/favicon.ico")
+    assert response.status_code == 301
+    with client.get(response.headers["Location"]) as icon:
+        assert icon.status_code == 200 and icon.mimetype == "image/svg+xml"

@@ -135,7 +135,7 @@ def test_bad_editor_input_is_reported(client, teacher):
                                            "nested": "[[1, 2], [3", "ties": "prune",
                                            "values_rule": "soft", "order": "ltr",
                                            "action": "save"})
-    assert response.status_code == 400 and "nested list is not valid" in \
+    assert response.status_code == 400 and "the nested list: 2 “[” never closed" in \
         response.get_data(as_text=True)
 
 

@@ -52,12 +52,63 @@ def test_exercise_page_gives_its_script_what_it_needs(client, signed_in):
         assert script.status_code == 200
 
 
-def test_new_variant_button(client, auth, signed_in):
-    response = client.post(f"/assignments/{signed_in['assignment_id']}/slots/0/variants",
-                           data={"csrf_token": auth.csrf()})
+def test_another_tree_like_this_on_a_slot_is_its_next_practice_variant(client, auth, signed_in):
+    url = f"/assignments/{signed_in['assignment_id']}/slots/0"
+    html = client.get(url).get_data(as_text=True)
+    assert "Another tree like this" in html
+    exercise_id = _data_attributes(html)["exercise-id"]
+    response = client.post(f"/exercises/{exercise_id}/another", data={"csrf_token": auth.csrf()})
     assert response.status_code == 302
     page = client.get(response.headers["Location"]).get_data(as_text=True)
     assert "practice variant 1" in page
+
+
+def _practice(client, auth, **fields):
+    data = {"csrf_token": auth.csrf(), "kind": "prune", "source": "generate", "depth": "2",
+            "branching": "3", "values": "-5..5", "min_cutoffs": "1", "players": "max,min",
+            "ties": "explore", "values_rule": "soft", "order": "ltr", **fields}
+    return client.post("/practice", data=data)
+
+
+def test_practice_another_tree_with_the_same_settings_and_the_settings_kept(client, auth,
+                                                                           signed_in):
+    first = _embedded(client.get(_practice(client, auth).headers["Location"]).get_data(as_text=True))
+    response = client.post(f"/exercises/{first['id']}/another", data={"csrf_token": auth.csrf()})
+    second = _embedded(client.get(response.headers["Location"]).get_data(as_text=True))
+    assert second["id"] != first["id"] and second["seed"] != first["seed"]
+    assert (second["kind"], second["conventions"]) == (first["kind"], first["conventions"])
+    assert len(second["tree"]) == 3 and all(len(child) == 3 for child in second["tree"])
+    # The next visit to the practice page offers the settings used last.
+    form = client.get("/practice").get_data(as_text=True)
+    assert re.search(r'id="branching"[^>]*value="3"', form)
+    assert re.search(r'<option selected value="explore">|<option value="explore" selected', form)
+
+
+def test_a_typed_practice_tree_has_no_other_like_it(client, auth, signed_in):
+    response = _practice(client, auth, source="nested", nested="[[3, 1], [2, 4]]")
+    html = client.get(response.headers["Location"]).get_data(as_text=True)
+    assert "Another tree like this" not in html
+    exercise_id = _embedded(html)["id"]
+    refused = client.post(f"/exercises/{exercise_id}/another", data={"csrf_token": auth.csrf()})
+    assert refused.status_code == 400
+
+
+def test_a_malformed_nested_list_is_told_in_words(client, auth, signed_in):
+    response = _practice(client, auth, source="nested", nested="[[3, 1], [2 4]]")
+    assert response.status_code == 400
+    html = response.get_data(as_text=True)
+    assert "the nested list: a comma is missing at character 13" in html
+    assert "Expecting" not in html
+
+
+def test_free_practice_can_be_watched_before_answering(client, auth, signed_in):
+    practice = client.get(_practice(client, auth).headers["Location"]).get_data(as_text=True)
+    preview = json.loads(re.search(
+        r'<script type="application/json" id="preview-data">(.*?)</script>', practice, re.S)[1])
+    assert preview["trace"]
+    # An assignment's exercise keeps its search until the attempt that earns it.
+    graded = client.get(f"/assignments/{signed_in['assignment_id']}/slots/0").get_data(as_text=True)
+    assert "preview-data" not in graded and "Watch the search" not in graded
 
 
 def test_another_students_exercise_page_is_404(client, factory, auth, signed_in):
@@ -93,7 +144,7 @@ def test_practice_form_reports_a_bad_tree(client, auth, signed_in):
         "kind": "prune", "source": "nested", "nested": "[[1, 2], [3,", "ties": "prune",
         "values_rule": "soft", "order": "ltr", "csrf_token": auth.csrf()})
     assert response.status_code == 400
-    assert "not valid" in response.get_data(as_text=True)
+    assert "the nested list: 2 “[” never closed" in response.get_data(as_text=True)
 
 
 def test_attempts_page(client, signed_in, auth):

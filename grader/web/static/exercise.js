@@ -9,6 +9,7 @@ function main() {
   const exercise = JSON.parse(document.getElementById("exercise-data").textContent);
   const data = root.dataset;
   const counter = document.querySelector("[data-role=attempts-used]");
+  const preview = document.getElementById("preview-data");
   mountExercise(root, exercise, {
     attempts: data.attemptsUrl,
     listAttempts: data.listAttemptsUrl,
@@ -17,6 +18,8 @@ function main() {
     headers: { "X-CSRFToken": data.csrfToken },
     replayAllowed: data.replayAllowed === "true",
     isOwner: data.isOwner === "true",
+    // Free practice: the reference search, to watch before answering.
+    preview: preview ? JSON.parse(preview.textContent) : null,
   });
   root.addEventListener("attempt", () => {
     if (counter) counter.textContent = String(Number(counter.textContent) + 1);

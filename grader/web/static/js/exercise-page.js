@@ -500,7 +500,7 @@ const SPACING = { bounds: { leafGap: 50, rowGap: 104, nodeGap: 72 },
 /**
  * Mount the page in `root`, which holds [data-role=tree|hint|extra|submit|status|result|replay]
  * elements. exercise: the API's exercise object. urls: {attempts, listAttempts, attempt(id),
- * headers (sent with the POST), replayAllowed, isOwner}.
+ * headers (sent with the POST), replayAllowed, isOwner, preview (a search to watch before answering)}.
  */
 export function mountExercise(root, exercise, urls) {
   const $ = (role) => root.querySelector(`[data-role="${role}"]`);
@@ -631,6 +631,14 @@ export function mountExercise(root, exercise, urls) {
       jump.onclick = () => { replay.pause(); replay.show(wrong.step); };
     }
   }
+
+  // Practice: the replay can be watched before answering (nothing is graded here).
+  $("watch")?.addEventListener("click", () => {
+    if (!urls.preview) return;
+    openReplay(urls.preview, null);
+    replayBox.scrollIntoView?.({ block: "start" });
+    replayBox.querySelector("[data-replay=play]")?.focus();
+  });
 
   $("submit")?.addEventListener("click", async () => {
     let answer;

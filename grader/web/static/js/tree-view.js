@@ -186,6 +186,7 @@ export class TreeView {
     };
     button("−", "Zoom out", () => this.setZoom(this.zoom / 1.25));
     this.zoomLabel = button("100%", "Actual size", () => this.setZoom(1));
+    this.#zoomText();
     button("+", "Zoom in", () => this.setZoom(this.zoom * 1.25));
     button("Fit", "Fit the whole tree", () => this.fit());
     if (this.options.interactive && this.tree.depth >= 2) {
@@ -213,8 +214,15 @@ export class TreeView {
     this.#layout();
     this.#place();
     if (anchor !== null) this.scroller.scrollLeft = this.positions.get(anchor).x - before;
-    this.zoomLabel.textContent = `${Math.round(this.zoom * 100)}%`;
+    this.#zoomText();
     this.#onScroll();
+  }
+
+  #zoomText() {
+    const percent = `${Math.round(this.zoom * 100)}%`;
+    this.zoomLabel.textContent = percent;
+    this.zoomLabel.setAttribute("aria-label", `${percent} spacing, back to actual size`);
+    this.zoomLabel.title = "Back to actual size";
   }
 
   /** As much of the tree as fits the view's width, never below the legible spacing. */
@@ -532,15 +540,16 @@ export class TreeView {
       } else {
         el("polygon", { class: "shape", points: `0,${SHAPE} ${SHAPE + 3},${-SHAPE + 2} ${-SHAPE - 3},${-SHAPE + 2}` }, g);
       }
-      const label = el("text", { class: "node-label", x: 0,
+      // The texts are drawn for the eye; the node's aria-label says them (and more).
+      const label = el("text", { class: "node-label", x: 0, "aria-hidden": "true",
         y: node.leaf ? 4 : node.player === "max" ? 8 : 0 }, g);
       label.textContent = node.label;
       if (node.leaf) {
-        const value = el("text", { class: "leaf-value", x: 0, y: SHAPE + 15 }, g);
+        const value = el("text", { class: "leaf-value", x: 0, y: SHAPE + 15, "aria-hidden": "true" }, g);
         value.textContent = fmt(node.value);
       } else if (path !== "") {
         // Shown in place of a folded subtree, one row down; a click unfolds it.
-        const badge = el("g", { class: "fold-badge", "data-path": path,
+        const badge = el("g", { class: "fold-badge", "data-path": path, "aria-hidden": "true",
           transform: `translate(0,${this.options.rowGap})` }, g);
         el("line", { class: "fold-stub", x1: 0, y1: -this.options.rowGap + SHAPE, x2: 0, y2: -12 }, badge);
         el("rect", { x: -24, y: -12, width: 48, height: 22, rx: 11 }, badge);
@@ -657,7 +666,8 @@ export class TreeView {
   refreshLabels() {
     for (const [path, g] of this.groups) {
       const node = this.tree.nodes.get(path);
-      const parts = [node.label, node.leaf ? `leaf, value ${fmt(node.value)}` : `${node.player.toUpperCase()} node`];
+      const parts = node.leaf ? [node.label, `leaf, value ${fmt(node.value)}`]
+        : [node.label, `${node.player.toUpperCase()} node`];
       const extra = this.options.describe?.(path);
       if (extra) parts.push(extra);
       if (this.collapsed.has(path)) parts.push("folded, press F to unfold");

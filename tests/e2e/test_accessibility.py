@@ -1,0 +1,151 @@
+"""Every page of the app, as an anonymous visitor, a student, a TA and an instructor, at 1280 px
+and 390 px, through axe-core: no serious or critical violation, every text at 4.5:1 contrast
+(axe's color-contrast rule), and no page scrolling sideways on a phone.
+
+The pages are found by following the links of each role's pages from its landing page (one page
+per route pattern: /exercises/1 stands for /exercises/N), so a new page is checked as soon as a
+link leads to it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+from accessibility import axe_violations, sideways
+from conftest import PASSWORD, environment, serve, sign_in
+
+pytestmark = pytest.mark.e2e
+
+TESTS = Path(__file__).resolve().parents[1]
+ENGINE = TESTS / "harness" / "engines" / "correct.py"
+STUDENT = "ada@example.com"
+TA = "ta@example.com"
+INSTRUCTOR = "prof@example.com"
+WIDTHS = (1280, 390)
+# Downloads and actions, not pages.
+SKIP = re.compile(r"\.(csv|test|py|zip|json)$|/api/|/static/|/logout")
+
+
+@dataclass
+class Site:
+    url: str
+
+
+def _seed(env: dict[str, str]) -> None:
+    from flask_migrate import upgrade
+
+    from grader import create_app
+    from grader.extensions import db
+    from grader.services import accounts, attempts, courses, engines, exercises
+
+    with environment(env):
+        app = create_app()
+        with app.app_context():
+            upgrade(directory=app.config["GRADER_MIGRATIONS_DIR"])
+            accounts.create_user(INSTRUCTOR, PASSWORD, "instructor")
+            accounts.create_user(STUDENT, PASSWORD)
+            accounts.create_user(TA, PASSWORD)
+            course = courses.create_course("Search 101", INSTRUCTOR)
+            accounts.add_member(course.id, STUDENT)
+            accounts.add_member(course.id, TA, "ta")
+            assignment = courses.create_assignment(course.id, "standard")
+            slot = engines.add_engine_slot(assignment.id, suite="quick")
+            student = accounts.user_by_email(STUDENT)
+            # A graded attempt (the gradebook, statistics and the student's detail show it),
+            # a practice exercise and an engine upload waiting for a worker.
+            first = exercises.slot_exercise(student, assignment.id, 0)
+            attempts.submit(student, first.id, {"pruned": [], "value": 0})
+            practice = exercises.create_practice(student, "bounds",
+                                                 tree=[[[2, 3], [5, 9]], [[0, 1], [7, 5]]])
+            attempts.submit(student, practice.id, {"bounds": {"": [0, 1]}})
+            db.session.expire_all()  # the assignment was loaded before its engine slot
+            engines.upload(student, assignment.id, slot.index, ENGINE.read_bytes(), "engine.py")
+            db.engine.dispose()
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+    folder = tmp_path_factory.mktemp("a11y")
+    env = {
+        "GRADER_INSTANCE_PATH": str(folder / "instance"),
+        "GRADER_DATABASE_URL": f"sqlite:///{folder / 'grader.sqlite3'}",
+        "GRADER_SECRET_KEY": "e2e-secret",
+    }
+    _seed(env)
+    with serve(folder, env) as url:
+        yield Site(url)
+
+
+def _pattern(path: str) -> str:
+    return re.sub(r"\d+", "N", path)
+
+
+def _links(page: Any, origin: str) -> list[str]:
+    hrefs = page.eval_on_selector_all("a[href]", "links => links.map(a => a.href)")
+    out = []
+    for href in hrefs:
+        parts = urlsplit(href)
+        if f"{parts.scheme}://{parts.netloc}" != origin or SKIP.search(parts.path):
+            continue
+        out.append(parts.path + (f"?{parts.query}" if parts.query else ""))
+    return out
+
+
+def _check(page: Any, path: str, width: int) -> list[str]:
+    page.set_viewport_size({"width": width, "height": 900})
+    response = page.goto(path)
+    page.wait_for_load_state("networkidle")
+    problems = [f"{path} at {width} px: {v['id']} ({v['impact']}): {v['help']} {v['nodes']}"
+                for v in axe_violations(page)]
+    if width < 500 and (extra := sideways(page)) > 0:
+        problems.append(f"{path} at {width} px scrolls sideways by {extra} px")
+    assert response is not None
+    return problems
+
+
+def _sweep(page: Any, origin: str, start: list[str], limit: int = 40) -> tuple[list[str], list[str]]:
+    """Visits start and the pages their links lead to (one per route pattern)."""
+    seen: set[str] = set()
+    queue = list(start)
+    visited: list[str] = []
+    problems: list[str] = []
+    while queue and len(visited) < limit:
+        path = queue.pop(0)
+        if _pattern(path) in seen:
+            continue
+        seen.add(_pattern(path))
+        visited.append(path)
+        for width in WIDTHS:
+            problems += _check(page, path, width)
+        queue += [link for link in _links(page, origin) if _pattern(link) not in seen]
+    return visited, problems
+
+
+@pytest.mark.parametrize("who", ["anonymous", "student", "ta", "instructor"])
+def test_every_page_passes_axe(browser, site, who) -> None:
+    # bypass_csp: the app allows only its own scripts; axe is injected inline.
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, base_url=site.url,
+                                  bypass_csp=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        if who == "anonymous":
+            start = ["/login", "/signup", "/no-such-page"]
+        else:
+            sign_in(page, {"student": STUDENT, "ta": TA, "instructor": INSTRUCTOR}[who])
+            start = [urlsplit(page.url).path, "/practice", "/attempts"]
+            if who != "student":
+                start.append("/instructor/")
+        visited, problems = _sweep(page, site.url, start)
+    finally:
+        context.close()
+    assert not errors, errors
+    assert len(visited) >= {"anonymous": 3, "student": 6, "ta": 8, "instructor": 12}[who], visited
+    assert not problems, "\n".join(problems)

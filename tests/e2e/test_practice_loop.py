@@ -1,0 +1,69 @@
+"""The practice loop in a real browser: the form's labels above their own inputs (laptop and
+phone), the search watched before answering, another tree like this in one click, and the
+settings kept for the next visit."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from accessibility import sideways
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.e2e
+
+
+def _exercise(page: Any) -> dict[str, Any]:
+    return page.evaluate("JSON.parse(document.getElementById('exercise-data').textContent)")
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_practice_form_labels_sit_on_their_inputs(student, width) -> None:
+    page = student
+    page.set_viewport_size({"width": width, "height": 900})
+    page.goto("/practice")
+    for name in ("depth", "branching", "values", "min_cutoffs", "leaves", "leaf_branching",
+                 "leaf_depth", "nested", "players", "ties", "values_rule", "order"):
+        field = page.locator(f"#{name}")
+        label = page.locator(f'label[for="{name}"]').bounding_box()
+        box = field.bounding_box()
+        # Directly above its own input, starting at the same left edge.
+        gap = box["y"] - (label["y"] + label["height"])
+        assert -1 <= gap < 12, name
+        assert abs(label["x"] - box["x"]) < 2, name
+    assert sideways(page) <= 0
+    assert "Delphi" not in page.content()
+
+
+def test_watch_then_another_tree_like_this_then_settings_kept(student) -> None:
+    page = student
+    page.goto("/practice")
+    page.get_by_label("Exercise").select_option("bounds")
+    page.locator("#depth").fill("3")
+    page.get_by_label("Branching (e.g. 2-3)").fill("2")
+    page.get_by_label("Children").select_option("rtl")
+    page.get_by_role("button", name="Make the exercise").click()
+    page.wait_for_url("**/exercises/*")
+    first = _exercise(page)
+    assert first["kind"] == "bounds" and first["conventions"]["order"] == "rtl"
+
+    # The search can be watched before any answer.
+    assert page.locator('[data-role="replay"]').is_hidden()
+    page.get_by_role("button", name="Watch the search").click()
+    expect(page.locator('[data-role="replay"]')).to_be_visible()
+    page.get_by_role("button", name="Step forward").click()
+    expect(page.locator('[data-replay="counter"]')).to_contain_text("Step 1 of")
+
+    # One click: a new tree with the same settings.
+    page.get_by_role("button", name="Another tree like this").click()
+    expect(page).not_to_have_url(f"**/exercises/{first['id']}")
+    second = _exercise(page)
+    assert second["id"] != first["id"] and second["seed"] != first["seed"]
+    assert (second["kind"], second["conventions"]) == (first["kind"], first["conventions"])
+    assert all(len(child) == 2 for child in second["tree"])
+
+    # The next visit starts from the same settings.
+    page.goto("/practice")
+    expect(page.get_by_label("Exercise")).to_have_value("bounds")
+    expect(page.get_by_label("Branching (e.g. 2-3)")).to_have_value("2")
+    expect(page.get_by_label("Children")).to_have_value("rtl")
