@@ -120,6 +120,7 @@ export class TreeView {
     this.groups = new Map();
     this.edges = new Map(); // child path -> edge group
     this.notes = new Map();
+    this.values = new Map(); // leaf path -> its value's text
     this.collapsed = new Set(); // folded internal nodes
     this.hiddenPaths = new Set(); // nodes inside a folded subtree
     this.focused = "";
@@ -498,6 +499,7 @@ export class TreeView {
     const rows = el("g", { class: "rows", "aria-hidden": "true" }, svg);
     const edgeLayer = el("g", { class: "edges" }, svg);
     const nodeLayer = el("g", { class: "nodes" }, svg);
+    this.valueLayer = el("g", { class: "leaf-values", "aria-hidden": "true" }, svg);
     this.noteLayer = el("g", { class: "notes", "aria-hidden": "true" }, svg);
     this.rowsInner.replaceChildren();
     for (let d = 0; d <= this.tree.depth; d += 1) {
@@ -515,6 +517,7 @@ export class TreeView {
     this.groups.clear();
     this.edges.clear();
     this.notes.clear();
+    this.values.clear();
     for (const path of this.tree.bfs) {
       const node = this.tree.nodes.get(path);
       if (node.parent !== null) {
@@ -525,11 +528,9 @@ export class TreeView {
       }
       const g = el("g", { class: `node ${node.leaf ? "leaf" : "internal"} ${node.player}`,
         "data-path": path, "data-label": node.label }, nodeLayer);
-      if (this.options.interactive) {
-        // Focusable everywhere (to read a node's state); a button only where it does something.
-        g.setAttribute("role", this.options.onActivate ? "button" : "img");
-        g.setAttribute("tabindex", path === this.focused ? "0" : "-1");
-      }
+      // Focusable where interactive (to read a node's state); a button only where it does something.
+      g.setAttribute("role", this.options.interactive && this.options.onActivate ? "button" : "img");
+      if (this.options.interactive) g.setAttribute("tabindex", path === this.focused ? "0" : "-1");
       // The focus ring is its own shape, so no state colour (marked, wrong...) can hide it.
       el("circle", { class: "focus-ring", r: SHAPE + 7, cy: node.leaf ? 0 : node.player === "max" ? 2 : -2 }, g);
       if (node.leaf) {
@@ -545,8 +546,11 @@ export class TreeView {
         y: node.leaf ? 4 : node.player === "max" ? 8 : 0 }, g);
       label.textContent = node.label;
       if (node.leaf) {
-        const value = el("text", { class: "leaf-value", x: 0, y: SHAPE + 15, "aria-hidden": "true" }, g);
+        // Outside the node's group, so the node's visible text is its label alone (its name
+        // says the value); it follows the node's classes (shaded...) through setClass.
+        const value = el("text", { class: "leaf-value", "data-path": path }, this.valueLayer);
         value.textContent = fmt(node.value);
+        this.values.set(path, value);
       } else if (path !== "") {
         // Shown in place of a folded subtree, one row down; a click unfolds it.
         const badge = el("g", { class: "fold-badge", "data-path": path, "aria-hidden": "true",
@@ -590,6 +594,12 @@ export class TreeView {
         line.setAttribute("y2", y2);
       }
     }
+    for (const [path, value] of this.values) {
+      const { x, y } = this.positions.get(path);
+      value.setAttribute("x", x);
+      value.setAttribute("y", y + SHAPE + 15);
+      value.style.display = this.hiddenPaths.has(path) ? "none" : "";
+    }
     for (const [path, note] of this.notes) this.#placeNote(path, note);
     this.#drawMinimap();
     this.host.dispatchEvent(new CustomEvent("tree-layout"));
@@ -609,12 +619,14 @@ export class TreeView {
   setClass(path, name, on = true) {
     this.groups.get(path)?.classList.toggle(name, on);
     this.edges.get(path)?.classList.toggle(name, on);
+    this.values.get(path)?.classList.toggle(name, on);
   }
 
   /** Remove these classes from every node and edge. */
   clearClass(...names) {
     for (const g of this.groups.values()) g.classList.remove(...names);
     for (const e of this.edges.values()) e.classList.remove(...names);
+    for (const v of this.values.values()) v.classList.remove(...names);
   }
 
   /** A small glyph beside the node (✓, ✗, a number); "" removes it. */
