@@ -80,7 +80,7 @@ def test_prune_exercise_score_diagnosis_and_replay(student, live_server) -> None
     assert page.locator('[data-role="tree"] .node.right').count() == len(tree.labels())
 
     # A second variant, answered with no pruning at all: the misconception is named.
-    page.get_by_role("button", name="New practice variant").click()
+    page.get_by_role("button", name="Another tree like this").click()
     page.wait_for_url("**/exercises/*")
     page.wait_for_selector('[data-role="tree"] .node')
     variant = _exercise(page)
