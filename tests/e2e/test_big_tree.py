@@ -91,7 +91,7 @@ def test_243_leaves_legible_pannable_and_reachable(browser, live_server, screens
         minimap = tree.locator(".tree-minimap")
         expect(minimap).to_be_visible()
         if size == "laptop":
-            (screenshots / "tree-243-laptop.png").write_bytes(tab.screenshot())
+            (screenshots / "tree-243-laptop.png").write_bytes(tree.screenshot())
         # The overview: a click at its right end shows the right end of the tree.
         box = minimap.bounding_box()
         minimap.click(position={"x": box["width"] - 2, "y": box["height"] / 2})
