@@ -106,7 +106,9 @@ def list_attempts(user: User, *, exercise_id: int | None = None,
         query = query.where(Attempt.exercise_id.in_(
             sa.select(Exercise.id).join(Slot).where(Slot.assignment_id == assignment_id)))
     query = query.order_by(Attempt.id.desc()).limit(max(1, min(limit, 1000)))
-    return list(db.session.scalars(query.options(sa.orm.joinedload(Attempt.user))))
+    return list(db.session.scalars(query.options(
+        sa.orm.joinedload(Attempt.user),
+        sa.orm.joinedload(Attempt.exercise).joinedload(Exercise.slot).joinedload(Slot.assignment))))
 
 
 def solution(exercise: Exercise, tree: Tree | None = None,

@@ -281,6 +281,23 @@ def solution_visible(exercise: Exercise, stats: tuple[int, float | None] | None 
     return (allowed is not None and used >= allowed) or (closes is not None and utcnow() > closes)
 
 
+def solution_rule(exercise: Exercise) -> str:
+    """When the key and the replay are shown, in words (the rule of solution_visible)."""
+    slot = exercise.slot
+    if slot is None or exercise.is_practice:
+        return "after your first answer" if slot is None or slot.replay_allowed else \
+            "never for this exercise (its instructor turned them off)"
+    if not slot.replay_allowed:
+        return "never for this exercise (its instructor turned them off)"
+    ways = ["after full marks"]
+    if slot.attempts_allowed is not None:
+        ways.append(f"after your last attempt ({slot.attempts_allowed} of {slot.attempts_allowed})")
+    closes = slot_closes_at(slot)
+    if closes is not None:
+        ways.append(f"after {closes:%Y-%m-%d %H:%M} UTC, when attempts close")
+    return ", ".join(ways[:-1]) + (" or " if len(ways) > 1 else "") + ways[-1]
+
+
 def describe(exercise: Exercise) -> dict[str, Any]:
     """What the page and the API show of an exercise: everything but the solution."""
     tree = tree_of(exercise)
@@ -308,4 +325,5 @@ def describe(exercise: Exercise) -> dict[str, Any]:
         "replay_allowed": True if slot is None else slot.replay_allowed,
         "due_at": iso_utc(due),
         "solution_available": solution_visible(exercise, stats),
+        "solution_when": solution_rule(exercise),
     }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import sqlalchemy as sa
@@ -32,6 +33,11 @@ def _wants_json() -> bool:
     return request.path.startswith("/api/") or request.path == "/api"
 
 
+def percent(score: float | None) -> str:
+    """A score as a whole percent, halves rounded up: the same as the pages' Math.round."""
+    return "—" if score is None else f"{math.floor(score * 100 + 0.5)}%"
+
+
 def init_app(app: Flask) -> None:
     from grader.web import api, auth, engines, games, instructor, lti, pages, progress
 
@@ -52,6 +58,8 @@ def init_app(app: Flask) -> None:
     if proxies:  # the client's scheme and host as the TLS proxy saw them (LTI URLs, cookies)
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies,  # type: ignore
                                 x_host=proxies, x_port=proxies)
+
+    app.add_template_filter(percent)
 
     login_manager.login_view = "auth.login"
     login_manager.login_message_category = "info"

@@ -70,6 +70,7 @@ class Exercise(BaseModel):
     due_at: str | None
     solution_available: bool = Field(
         description="whether GET attempts_url's attempts carry the solution")
+    solution_when: str = Field(description="when the key and the replay are shown, in words")
     urls: dict[str, str] = Field(description="self, attempts, page; new_variant where allowed")
 
 

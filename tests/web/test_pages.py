@@ -152,5 +152,22 @@ def test_attempts_page(client, signed_in, auth):
         f"/assignments/{signed_in['assignment_id']}/slots/0").get_data(as_text=True))
     client.post(data["attempts-url"], json={"answer": {"pruned": [], "value": 0}},
                 headers={"X-CSRFToken": data["csrf-token"]})
+    practice = client.post("/practice", data={
+        "csrf_token": auth.csrf(), "kind": "prune", "source": "nested", "nested": "[[3, 1], [2, 4]]",
+        "ties": "prune", "values_rule": "soft", "order": "ltr"}).headers["Location"]
+    practice_id = practice.rsplit("/", 1)[1]
+    client.post(f"/api/exercises/{practice_id}/attempts", json={"answer": {"pruned": [], "value": 0}},
+                headers={"X-CSRFToken": data["csrf-token"]})
     html = client.get("/attempts").get_data(as_text=True)
-    assert "student@example.com" in html and f"#{data['exercise-id']}" in html
+    # Graded work and practice apart, each exercise by its name, one rounding for scores.
+    graded, practised = html.split("<h2>Assignments</h2>")[1].split("<h2>Practice</h2>")
+    assert "exercise 1" in graded and f'/exercises/{data["exercise-id"]}"' in graded
+    assert f"Practice: prune tree {practice_id}" in practised and "exercise 1" not in practised
+    assert f"#{data['exercise-id']}" not in html
+
+
+@pytest.mark.parametrize(("score", "shown"), [(0.625, "63%"), (0.63, "63%"), (0.285, "28%"),
+                                              (1.0, "100%"), (None, "—")])
+def test_one_rounding_for_percents_as_the_pages_script(app, score, shown):
+    # Math.round(0.625 * 100) is 63 in the exercise page; the server's pages say the same.
+    assert app.jinja_env.filters["percent"](score) == shown

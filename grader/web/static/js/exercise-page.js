@@ -562,22 +562,25 @@ export function mountExercise(root, exercise, urls) {
       items.push(h("p", { class: "diagnosis", "data-role": "diagnosis" },
         h("strong", { text: "Diagnosis: " }), attempt.diagnosis_text));
     }
+    // Steps name places in the replay: without the replay, the nodes alone say where.
+    const locked = !(attempt.solution && attempt.solution.search && urls.replayAllowed !== false);
+    const words = (text) => (locked ? text.replace(/ \(step \d+\)/g, "") : text);
     const others = (attempt.feedback || []).filter((f) => f !== attempt.diagnosis_text
-      && f !== attempt.first_wrong?.message);
+      && f !== attempt.first_wrong?.message).map(words);
     if (others.length) items.push(h("ul", { class: "feedback" }, ...others.map((f) => h("li", { text: f }))));
     const wrong = attempt.first_wrong;
     if (wrong) {
       const where = h("p", { class: "first-wrong", "data-role": "first-wrong" },
-        h("strong", { text: `First wrong step, at ${wrong.label}` }),
-        wrong.step !== null && wrong.step !== undefined ? ` (step ${wrong.step})` : "",
-        `: ${wrong.message}`);
+        h("strong", { text: locked ? `First wrong node: ${wrong.label}` : `First wrong step, at ${wrong.label}` }),
+        !locked && wrong.step !== null && wrong.step !== undefined ? ` (step ${wrong.step})` : "",
+        `: ${words(wrong.message)}`);
       items.push(where);
     }
     const solution = attempt.solution;
     if (solution && solution.key) keyNote = ui.grade(solution.key, attempt.answer) || (() => "");
     else if (attempt.score < 1) {
       items.push(h("p", { class: "muted", "data-role": "no-key",
-        text: "The key and the replay are shown once this exercise allows it." }));
+        text: `The key and the replay are shown ${exercise.solution_when}.` }));
     }
     if (wrong && tree.nodes.has(wrong.path)) {
       // Where the search first departs from the answer (often a cut node, itself right).
@@ -640,6 +643,24 @@ export function mountExercise(root, exercise, urls) {
     replayBox.querySelector("[data-replay=play]")?.focus();
   });
 
+  // Graded work with a limit: once every attempt is used, Submit says so and stays off.
+  const used = { count: exercise.attempts_used };
+  function limitReached() {
+    const allowed = exercise.attempts_allowed;
+    if (exercise.practice || allowed === null || allowed === undefined || used.count < allowed) return false;
+    const button = $("submit");
+    if (button) {
+      button.disabled = true;
+      button.setAttribute("aria-describedby", "attempts-done");
+    }
+    if (!root.querySelector("#attempts-done")) {
+      button?.after(h("span", { id: "attempts-done", class: "attempts-done", "data-role": "attempts-done",
+        text: `You have used all ${allowed} attempts; the best one counts.` }));
+    }
+    return true;
+  }
+  limitReached();
+
   $("submit")?.addEventListener("click", async () => {
     let answer;
     try {
@@ -653,6 +674,7 @@ export function mountExercise(root, exercise, urls) {
     page.status("Submitting…");
     try {
       const attempt = await postJSON(urls.attempts, { answer }, urls.headers);
+      used.count += 1;
       page.status("Submitted.");
       showAttempt(attempt);
       if (firstWrong !== null) showFirstWrong();
@@ -662,6 +684,7 @@ export function mountExercise(root, exercise, urls) {
       page.status(error instanceof ApiError ? `Not graded: ${error.message}` : String(error));
     } finally {
       button.disabled = false;
+      limitReached();
     }
   });
 

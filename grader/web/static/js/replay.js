@@ -214,10 +214,11 @@ export class Replay {
     this.ui.caption.textContent = text;
     this.ui.counter.textContent = `Step ${this.k} of ${n}`;
     this.ui.slider.value = String(this.k);
-    this.ui.back.disabled = this.k === 0;
-    this.ui.restart.disabled = this.k === 0;
-    this.ui.forward.disabled = this.k === n;
-    if (this.ui.end) this.ui.end.disabled = this.k === n;
+    // aria-disabled, not disabled: the focused button keeps focus (and the arrow keys) at the ends.
+    this.ui.back.setAttribute("aria-disabled", String(this.k === 0));
+    this.ui.restart.setAttribute("aria-disabled", String(this.k === 0));
+    this.ui.forward.setAttribute("aria-disabled", String(this.k === n));
+    this.ui.end?.setAttribute("aria-disabled", String(this.k === n));
     view.options.describe = (path) => this.#describe(state, path);
     view.refreshLabels();
   }
