@@ -99,6 +99,11 @@ class Column:
     def header(self) -> str:
         return f"{self.title} (/{self.points})"
 
+    def item_headers(self) -> list[tuple[int, str]]:
+        """(slot id, header) per exercise or engine slot, each worth 1 point."""
+        return [(slot_id, f"{self.title}: {index + 1}. {title} (/1)")
+                for slot_id, index, title in self.slots]
+
 
 @dataclass
 class Row:
@@ -143,13 +148,17 @@ class Gradebook:
         }
 
     def to_csv(self) -> str:
+        """One column per item (exercise or engine slot), as LMS gradebook imports expect, then
+        the total; assignment subtotals are left out so that an import counts nothing twice."""
+        items = [item for c in self.columns for item in c.item_headers()]
         out = io.StringIO()
         writer = csv.writer(out, quoting=csv.QUOTE_MINIMAL, lineterminator="\r\n")
-        writer.writerow(["email", "name", *[c.header for c in self.columns],
+        writer.writerow(["email", "name", *[_safe(header) for _, header in items],
                          f"total (/{self.max_total})"])
         for r in self.rows:
             writer.writerow([_safe(r.email), _safe(r.name),
-                             *[_fmt(r.scores.get(c.id)) for c in self.columns], _fmt(r.total)])
+                             *[_fmt(r.slot_scores.get(slot_id)) for slot_id, _ in items],
+                             _fmt(r.total)])
         return out.getvalue()
 
 

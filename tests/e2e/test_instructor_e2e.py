@@ -105,7 +105,7 @@ def test_course_assignment_student_gradebook_chart_and_csv(page, browser, live_s
         rows = list(csv.DictReader(io.StringIO(handle.read())))
     mine = next(r for r in rows if r["email"] == NEW_STUDENT)
     assert mine["name"] == "newcomer"
-    assert mine["Pruning homework (/1)"] == "1.00"
+    assert mine["Pruning homework: 1. Prune the tree (/1)"] == "1.00"
     assert mine["total (/1)"] == "1.00"
 
     row.get_by_role("link", name=NEW_STUDENT).click()

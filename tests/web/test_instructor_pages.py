@@ -143,13 +143,16 @@ def test_gradebook_page_csv_and_json(client, app, teacher):
     answer(app, ALICE, teacher.assignment_id, 0, textbook_key())
     html = client.get(f"/instructor/courses/{teacher.course_id}/gradebook").get_data(as_text=True)
     assert f'data-email="{ALICE}"' in html and "1.00" in html
+    # A column per exercise under its assignment, and the assignment's sum.
+    assert html.count('<th scope="col" class="num item"') == 2 and "1. Textbook tree" in html
     for url in (f"/instructor/courses/{teacher.course_id}/gradebook.csv",
                 f"/api/courses/{teacher.course_id}/gradebook.csv"):
         response = client.get(url)
         assert response.mimetype == "text/csv"
         assert response.headers["Content-Disposition"].startswith("attachment; filename=")
         rows = {r["email"]: r for r in csv.DictReader(io.StringIO(response.get_data(as_text=True)))}
-        assert rows[ALICE]["Homework 1 (/2)"] == "1.00" and rows[BOB]["total (/2)"] == "0.00"
+        assert rows[ALICE]["Homework 1: 1. Textbook tree (/1)"] == "1.00"
+        assert rows[BOB]["total (/2)"] == "0.00"
     data = client.get(f"/api/courses/{teacher.course_id}/gradebook").get_json()
     assert data["assignments"][0]["score_policy"] == "best"
     assert {s["email"] for s in data["students"]} == {ALICE, BOB}
