@@ -19,6 +19,7 @@ from urllib.parse import urlsplit
 import pytest
 from accessibility import axe_violations, sideways
 from conftest import PASSWORD, environment, serve, sign_in
+from playwright.sync_api import expect
 
 pytestmark = pytest.mark.e2e
 
@@ -35,13 +36,15 @@ SKIP = re.compile(r"\.(csv|test|py|zip|json)$|/api/|/static/|/logout")
 @dataclass
 class Site:
     url: str
+    off_label: str = ""  # the node where the seeded bounds answer differs from the key
 
 
-def _seed(env: dict[str, str]) -> None:
+def _seed(env: dict[str, str]) -> str:
     from flask_migrate import upgrade
 
     from grader import create_app
     from grader.extensions import db
+    from grader.gametree import KINDS, Conventions, Tree
     from grader.services import accounts, attempts, courses, engines, exercises
 
     with environment(env):
@@ -61,12 +64,22 @@ def _seed(env: dict[str, str]) -> None:
             # a practice exercise and an engine upload waiting for a worker.
             first = exercises.slot_exercise(student, assignment.id, 0)
             attempts.submit(student, first.id, {"pruned": [], "value": 0})
+            # A bounds answer off at one node only: the detail must make that node stand out.
+            challenge = courses.create_assignment(course.id, "challenge")
+            bounds = exercises.slot_exercise(student, challenge.id, 1)
+            tree = Tree.from_nested(bounds.tree, bounds.players)
+            key = KINDS["bounds"].key(tree, Conventions.from_dict(bounds.conventions))["bounds"]
+            off = max(key, key=len)  # the deepest internal node the key gives bounds for
+            alpha, beta = key[off]
+            wrong = {**key, off: [alpha - 2 if isinstance(alpha, int) else -99, beta]}
+            attempts.submit(student, bounds.id, {"bounds": wrong})
             practice = exercises.create_practice(student, "bounds",
                                                  tree=[[[2, 3], [5, 9]], [[0, 1], [7, 5]]])
             attempts.submit(student, practice.id, {"bounds": {"": [0, 1]}})
             db.session.expire_all()  # the assignment was loaded before its engine slot
             engines.upload(student, assignment.id, slot.index, ENGINE.read_bytes(), "engine.py")
             db.engine.dispose()
+            return tree.labels()[off]
 
 
 @pytest.fixture(scope="module")
@@ -77,9 +90,9 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
         "GRADER_DATABASE_URL": f"sqlite:///{folder / 'grader.sqlite3'}",
         "GRADER_SECRET_KEY": "e2e-secret",
     }
-    _seed(env)
+    off_label = _seed(env)
     with serve(folder, env) as url:
-        yield Site(url)
+        yield Site(url, off_label)
 
 
 def _pattern(path: str) -> str:
@@ -149,3 +162,26 @@ def test_every_page_passes_axe(browser, site, who) -> None:
     assert not errors, errors
     assert len(visited) >= {"anonymous": 3, "student": 6, "ta": 8, "instructor": 12}[who], visited
     assert not problems, "\n".join(problems)
+
+
+def test_student_detail_shows_answer_and_key_side_by_side(browser, site, screenshots) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, base_url=site.url)
+    page = context.new_page()
+    try:
+        sign_in(page, INSTRUCTOR)
+        page.goto("/instructor/courses/1/gradebook")
+        page.get_by_role("link", name=STUDENT).click()
+        box = page.locator('[data-compare]:has([data-side="answer"] .node)').filter(
+            has_text="The key").nth(1)  # the challenge's bounds exercise (after the prune one)
+        expect(box).to_have_attribute("data-differ", site.off_label)
+        for side in ("answer", "key"):
+            node = box.locator(f'[data-side="{side}"] .node[data-label="{site.off_label}"]')
+            expect(node).to_have_class(re.compile(r"\bwrong\b"))
+            assert "differs" in node.get_attribute("aria-label")
+        # Only that node differs; both trees write the bounds beside their nodes.
+        expect(box.locator(".node.wrong")).to_have_count(2)
+        expect(box.locator('[data-side="answer"] .note')).not_to_have_count(0)
+        expect(box.locator(".legend")).to_contain_text(f"They differ at {site.off_label} ")
+        box.screenshot(path=str(screenshots / "student-detail-bounds.png"))
+    finally:
+        context.close()
