@@ -197,11 +197,14 @@ def regenerate_join_code(course_id: int) -> Any:
 def expire_join_code(course_id: int) -> Any:
     form = ExpireForm()
     staff(current_user, course_id, change=True)
-    if form.validate_on_submit():
+    if not form.validate_on_submit():
+        _flash_errors(form)
+    elif form.expires_at.data is None and form.now.data != "yes":
+        # An empty date never closes the code by surprise: closing now has its own confirmation.
+        flash("Choose the date and time at which the join code stops working.", "error")
+    else:
         found = roster.expire_join_code(current_user, course_id, form.expires_at.data)
         flash(f"The join code expires {found.join_code_expires_at:%Y-%m-%d %H:%M} UTC.", "info")
-    else:
-        _flash_errors(form)
     return _back("instructor.course", course_id=course_id)
 
 

@@ -47,8 +47,11 @@ class RoleForm(FlaskForm):
 
 
 class ExpireForm(FlaskForm):
-    expires_at = DateTimeLocalField("Expires at (UTC; empty: now)", format=DATE_FORMATS,
+    """A date for the join code to stop working, or (confirmed, with `now`) at once."""
+
+    expires_at = DateTimeLocalField("Expires at (UTC)", format=DATE_FORMATS,
                                     validators=[Optional()])
+    now = HiddenField()
 
 
 class AssignmentForm(FlaskForm):

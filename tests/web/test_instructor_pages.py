@@ -207,6 +207,16 @@ def test_roster_page_import_role_remove_and_join_code(client, app, teacher):
     course_page = f"/instructor/courses/{c}"
     response = _post(client, f"{course_page}/join-code", course_page, {}, follow_redirects=True)
     assert teacher.join_code not in response.get_data(as_text=True)
+    # An empty date is refused: the code stays open; closing now needs its confirmation.
+    response = _post(client, f"{course_page}/join-code/expire", course_page,
+                     {"expires_at": ""}, follow_redirects=True)
+    html = response.get_data(as_text=True)
+    assert "Choose the date and time" in html and '<span class="right">open</span>' in html
+    assert "Yes, close it now" in html
+    response = _post(client, f"{course_page}/join-code/expire", course_page,
+                     {"expires_at": "", "now": "yes"}, follow_redirects=True)
+    assert '<span class="wrong">expired</span>' in response.get_data(as_text=True)
+    response = _post(client, f"{course_page}/join-code", course_page, {}, follow_redirects=True)
     response = _post(client, f"{course_page}/join-code/expire", course_page,
                      {"expires_at": "2020-01-01T00:00"}, follow_redirects=True)
     assert "expired" in response.get_data(as_text=True)
