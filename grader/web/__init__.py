@@ -12,6 +12,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from grader.extensions import db, login_manager
+from grader.gametree import Conventions
 from grader.models import User
 from grader.services import Busy, Conflict, Forbidden, Invalid, NotFound, ServiceError, accounts
 from grader.web.inputs import IdConverter, StrictJSONProvider
@@ -38,6 +39,21 @@ def percent(score: float | None) -> str:
     return "—" if score is None else f"{math.floor(score * 100 + 0.5)}%"
 
 
+def misconception_name(code: str) -> str:
+    """A misconception's code in plain words: "no-pruning" -> "No pruning"."""
+    return code.replace("-", " ").replace("_", " ").capitalize()
+
+
+def conventions_words(value: object) -> str:
+    """Stored conventions (a dict) as the sentence students read; anything else as it is."""
+    if isinstance(value, dict):
+        try:
+            return Conventions.from_dict(value).describe()
+        except (TypeError, ValueError):
+            pass
+    return str(value)
+
+
 def init_app(app: Flask) -> None:
     from grader.web import api, auth, engines, games, instructor, lti, pages, progress
 
@@ -60,6 +76,8 @@ def init_app(app: Flask) -> None:
                                 x_host=proxies, x_port=proxies)
 
     app.add_template_filter(percent)
+    app.add_template_filter(misconception_name)
+    app.add_template_filter(conventions_words)
 
     login_manager.login_view = "auth.login"
     login_manager.login_message_category = "info"

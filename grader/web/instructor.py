@@ -44,7 +44,7 @@ from grader.services.staff import (
     staff_for_slot,
 )
 from grader.web import api as student_api
-from grader.web import charts
+from grader.web import charts, misconception_name
 from grader.web.inputs import strict_loads
 from grader.web.instructor_forms import (
     AssignmentForm,
@@ -500,7 +500,8 @@ def student(course_id: int, user_id: int) -> Any:
 def statistics_page(course_id: int) -> Any:
     who, found = stats.statistics(current_user, course_id)
     histograms = {s.slot_id: charts.column_chart(
-        f"Scores on {a.title}, exercise {s.index + 1}", stats.histogram_labels(), s.histogram,
+        f"Scores on {a.title}: {s.index + 1}. {s.title or s.kind}", stats.histogram_labels(),
+        s.histogram,
         x_label="slot score (best or last attempt)", y_label="students")
         for a, slots in found for s in slots}
     return render_template("instructor/statistics.html", staff=who, course=who.course,
@@ -512,18 +513,19 @@ def statistics_page(course_id: int) -> Any:
 def misconceptions_page(course_id: int) -> Any:
     who, assignments, found = stats.misconceptions(current_user, course_id)
     codes = found.codes
+    names = [misconception_name(c) for c in codes]  # the codes themselves show on hover
     overall = charts.horizontal_bars(
-        "Wrong answers by misconception, whole course", codes,
+        "Wrong answers by misconception, whole course", names,
         [found.total.get(c, 0) for c in codes], x_label="wrong attempts",
         y_label="misconception")
     per_assignment = {a.id: charts.horizontal_bars(
-        f"Wrong answers by misconception: {a.title}", codes,
+        f"Wrong answers by misconception: {a.title}", names,
         [found.by_assignment.get(a.id, {}).get(c, 0) for c in codes],
         x_label="wrong attempts", y_label="misconception") for a in assignments}
     weeks = sorted(found.by_week)
     over_time = charts.stacked_columns(
         "Wrong answers by misconception, per week", weeks,
-        {c: [found.by_week[w].get(c, 0) for w in weeks] for c in codes
+        {misconception_name(c): [found.by_week[w].get(c, 0) for w in weeks] for c in codes
          if any(found.by_week[w].get(c, 0) for w in weeks)},
         x_label="ISO week", y_label="wrong attempts")
     return render_template("instructor/misconceptions.html", staff=who, course=who.course,

@@ -168,7 +168,9 @@ def test_statistics_and_misconception_pages_have_accessible_charts(client, app, 
     page = client.get(f"/instructor/courses/{teacher.course_id}/misconceptions").get_data(
         as_text=True)
     assert "Wrong answers by misconception, whole course" in page
-    assert "no-pruning: 1" in page and "per week" in page
+    # Plain names in the charts and tables, the codes on hover.
+    assert "No pruning: 1" in page and "per week" in page and 'title="no-pruning"' in page
+    assert "Scores on Homework 1: 1. Textbook tree" in stats
     data = client.get(f"/api/courses/{teacher.course_id}/misconceptions").get_json()
     assert data["total"] == {"no-pruning": 1}
     statistics = client.get(f"/api/courses/{teacher.course_id}/statistics").get_json()

@@ -171,3 +171,10 @@ def test_attempts_page(client, signed_in, auth):
 def test_one_rounding_for_percents_as_the_pages_script(app, score, shown):
     # Math.round(0.625 * 100) is 63 in the exercise page; the server's pages say the same.
     assert app.jinja_env.filters["percent"](score) == shown
+
+
+def test_conventions_and_misconceptions_in_words(app):
+    words = app.jinja_env.filters["conventions_words"](
+        {"ties": "prune", "values": "hard", "order": "rtl"})
+    assert "right to left" in words and "{" not in words
+    assert app.jinja_env.filters["misconception_name"]("no-pruning") == "No pruning"
