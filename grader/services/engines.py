@@ -25,6 +25,7 @@ from typing import Any
 import sqlalchemy as sa
 from flask import current_app
 
+from grader import data
 from grader.extensions import db
 from grader.models import (
     DONE,
@@ -109,6 +110,22 @@ def add_engine_slot(assignment_id: int, *, suite: str = DEFAULT_SUITE,
 
 
 # -- uploads --------------------------------------------------------------------------------
+
+
+# What the upload page offers to read and to start from: name -> (file, download name).
+HANDOUTS = {"assignment": ("ASSIGNMENT.md", "ASSIGNMENT.md"),
+            "rules": ("RULES.md", "RULES.md"),
+            "starter": ("template/engine.py", "engine.py")}
+
+
+def handout(user: User, assignment_id: int, index: int, name: str) -> tuple[Path, str]:
+    """A handout of an engine slot (the assignment text, the rules, the starter engine) for a
+    member of its course: its path and the file name to give it."""
+    engine_slot(user, assignment_id, index)
+    if name not in HANDOUTS:
+        raise NotFound(f"no handout {name!r}")
+    relative, download = HANDOUTS[name]
+    return data.checkers(relative), download
 
 
 def _rate() -> tuple[int, int]:

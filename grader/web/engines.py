@@ -15,6 +15,7 @@ from flask import (
     redirect,
     render_template,
     request,
+    send_file,
     url_for,
 )
 from flask_login import current_user, login_required
@@ -72,6 +73,14 @@ def _flag(name: str) -> bool:
 @login_required
 def _signed_in() -> None:
     """Every page here needs a signed-in user."""
+
+
+@bp.get("/assignments/<int:assignment_id>/slots/<int:index>/engine/<name>")
+def handout(assignment_id: int, index: int, name: str) -> Any:
+    path, download = engines.handout(current_user, assignment_id, index, name)
+    # Markdown is read in the browser as text; the starter engine is downloaded.
+    return send_file(path, mimetype="text/plain" if download.endswith(".md") else "text/x-python",
+                     as_attachment=download.endswith(".py"), download_name=download)
 
 
 @bp.get("/assignments/<int:assignment_id>/slots/<int:index>/engine")

@@ -51,6 +51,25 @@ def test_every_page_renders_for_the_instructor(client, app, teacher):
         assert "Traceback" not in response.get_data(as_text=True)
 
 
+def test_the_upload_page_offers_the_assignment_rules_and_starter_engine(client, app, teacher):
+    from grader.services import engines
+
+    with app.app_context():
+        slot = engines.add_engine_slot(teacher.assignment_id, suite="quick")
+    base = f"/assignments/{teacher.assignment_id}/slots/{slot.index}/engine"
+    html = client.get(base).get_data(as_text=True)
+    for name in ("assignment", "rules", "starter"):
+        assert f'href="{base}/{name}"' in html
+    with client.get(f"{base}/assignment") as text:
+        assert text.status_code == 200 and "Checkers assignment" in text.get_data(as_text=True)
+    with client.get(f"{base}/starter") as starter:
+        assert starter.status_code == 200
+        assert 'filename=engine.py' in starter.headers["Content-Disposition"]
+        assert "def " in starter.get_data(as_text=True)
+    assert client.get(f"{base}/secrets").status_code == 404
+    assert client.get(f"{base}/..%2f..%2fconfig.py").status_code == 404
+
+
 def test_an_engine_slot_links_to_its_own_staff_page(client, app, teacher):
     from grader.services import engines
 

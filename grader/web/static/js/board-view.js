@@ -63,7 +63,7 @@ export class BoardView {
       if (marked.has(square)) {
         cell.append(el("rect", { x, y, width: CELL, height: CELL, class: "moved" }));
       }
-      const number = el("text", { x: x + 3, y: y + 11, class: "number" });
+      const number = el("text", { x: x + 2, y: y + 12, class: "number" });
       number.textContent = String(square);
       cell.append(number);
       const piece = pieces.get(square);
@@ -130,8 +130,11 @@ export class Replay {
     for (const button of this.moves.querySelectorAll("button.move")) {
       const on = Number(button.dataset.ply) === this.ply;
       button.classList.toggle("current", on);
-      if (on) button.setAttribute("aria-current", "step");
-      else button.removeAttribute("aria-current");
+      if (on) {
+        button.setAttribute("aria-current", "step");
+        // The list follows the game: the current move stays in view as the board steps.
+        button.scrollIntoView?.({ block: "nearest", inline: "nearest" });
+      } else button.removeAttribute("aria-current");
     }
     this.root.querySelector('[data-action="back"]').disabled = this.ply === 0;
     this.root.querySelector('[data-action="first"]').disabled = this.ply === 0;
