@@ -156,3 +156,38 @@ def test_identical_failures_are_grouped_and_no_elo_without_a_game(student_page, 
     assert group.locator("li").count() == 6
     assert page.locator('[data-role="elo"]').inner_text() == ""
     assert "Elo" not in page.locator('[data-role="summary"]').inner_text()
+
+
+def test_chart_scale_legend_board_numbers_and_move_list(student_page, engine_server):
+    """The timing chart has a y scale and its legend clears the tallest bar; square numbers are
+    12 px; the move list keeps the current move in view. (Reuses the correct engine graded
+    above, or uploads it.)"""
+    page = student_page
+    page.goto(f"/assignments/{engine_server.assignment_id}/slots/{engine_server.slot_index}/engine")
+    expect(page.get_by_role("link", name="The starter engine (engine.py)")).to_be_visible()
+    graded = page.locator('[data-role="submissions"] tr:has-text("10 / 10") a')
+    if not graded.count():
+        page.get_by_label("Engine file").set_input_files(str(CORRECT))
+        page.get_by_role("button", name="Upload").click()
+    else:
+        graded.first.click()
+    page.wait_for_url("**/engines/*")
+    expect(page.locator('[data-role="status"]')).to_have_text("done", timeout=90_000)
+    chart = page.locator('[data-role="chart"] svg')
+    assert chart.locator("text.y-tick").count() == 5
+    legend_bottom = page.evaluate("""() => Math.max(...[...document.querySelectorAll(
+        '[data-role="chart"] rect.legend')].map(r => r.getBBox().y + r.getBBox().height))""")
+    tallest = page.evaluate("""() => Math.min(...[...document.querySelectorAll(
+        '[data-role="chart"] rect:not(.legend)')].map(r => r.getBBox().y))""")
+    assert legend_bottom < tallest
+    page.locator('[data-role="games"] button[data-game="0"]').click()
+    expect(page.locator('[data-role="board"] text.number').first).to_be_attached()
+    size = page.evaluate("""() => parseFloat(getComputedStyle(
+        document.querySelector('[data-role="board"] text.number')).fontSize)""")
+    assert size >= 12
+    page.get_by_role("button", name="Last position").click()
+    current = page.locator('[data-role="moves"] button.current')
+    expect(current).to_be_visible()
+    box = page.locator('[data-role="moves"]').bounding_box()
+    mine = current.bounding_box()
+    assert box["y"] <= mine["y"] and mine["y"] + mine["height"] <= box["y"] + box["height"] + 1

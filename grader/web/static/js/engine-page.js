@@ -37,20 +37,29 @@ function showProgress(data) {
   error.textContent = data.error || "";
 }
 
+/** A round number at or above `value` (1, 2 or 5 times a power of ten), for the axis's top. */
+function niceMax(value) {
+  const power = 10 ** Math.floor(Math.log10(value));
+  return [1, 2, 5, 10].map((m) => m * power).find((v) => v >= value) ?? 10 * power;
+}
+
 function drawChart(rows) {
   const box = $("chart");
   if (!rows.length) {
     box.textContent = "This suite has no timing test.";
     return;
   }
+  // The legend has its own row above the plot, so no bar can reach it.
   const width = 560;
-  const height = 240;
-  const left = 48;
+  const height = 260;
+  const left = 64;
+  const top = 34;
   const bottom = 40;
-  const max = Math.max(...rows.flatMap((r) => [r.cpu, r.reference_cpu]), 1e-3);
+  const plot = height - bottom - top;
+  const max = niceMax(Math.max(...rows.flatMap((r) => [r.cpu, r.reference_cpu]), 1e-3));
   const slot = (width - left - 10) / rows.length;
   const bar = Math.max(4, slot / 2 - 4);
-  const scale = (v) => (height - bottom - 10) * (v / max);
+  const scale = (v) => plot * (v / max);
   const svg = document.createElementNS(SVG, "svg");
   svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
   svg.setAttribute("class", "chart");
@@ -63,8 +72,18 @@ function drawChart(rows) {
     svg.append(node);
     return node;
   };
-  add("line", { x1: left, y1: height - bottom, x2: width, y2: height - bottom, class: "axis" });
-  add("text", { x: 4, y: 14, class: "tick" }, `${max.toFixed(3)} s`);
+  // The y axis: a scale in seconds with grid lines at each quarter.
+  const digits = max >= 1 ? 1 : Math.min(4, 1 - Math.floor(Math.log10(max)));
+  for (let i = 0; i <= 4; i += 1) {
+    const value = (max * i) / 4;
+    const y = height - bottom - scale(value);
+    add("line", { x1: left, y1: y, x2: width - 4, y2: y, class: i ? "grid" : "axis" });
+    add("text", { x: left - 6, y: y + 4, class: "tick y-tick", "text-anchor": "end" },
+      `${value.toFixed(digits)} s`);
+  }
+  add("line", { x1: left, y1: top, x2: left, y2: height - bottom, class: "axis" });
+  add("text", { x: 12, y: top + plot / 2, class: "tick axis-label", "text-anchor": "middle",
+    transform: `rotate(-90 12 ${top + plot / 2})` }, "CPU seconds");
   rows.forEach((r, i) => {
     const x = left + i * slot + 2;
     const mine = add("rect", { x, y: height - bottom - scale(r.cpu), width: bar,
@@ -78,10 +97,10 @@ function drawChart(rows) {
     add("text", { x, y: height - bottom + 14, class: "tick" }, `d${r.depth}`);
     add("text", { x, y: height - bottom + 28, class: "tick" }, r.position.slice(0, 10));
   });
-  add("rect", { x: width - 150, y: 6, width: 10, height: 10, class: "mine legend" });
-  add("text", { x: width - 136, y: 15, class: "tick" }, "you");
-  add("rect", { x: width - 100, y: 6, width: 10, height: 10, class: "reference legend" });
-  add("text", { x: width - 86, y: 15, class: "tick" }, "reference");
+  add("rect", { x: left, y: 8, width: 12, height: 12, class: "mine legend" });
+  add("text", { x: left + 16, y: 18, class: "tick" }, "you");
+  add("rect", { x: left + 60, y: 8, width: 12, height: 12, class: "reference legend" });
+  add("text", { x: left + 76, y: 18, class: "tick" }, "reference");
   box.replaceChildren(svg);
 }
 
