@@ -50,6 +50,8 @@ def test_course_assignment_student_gradebook_chart_and_csv(page, browser, live_s
     # Depth 4 with a deep cutoff: the preview says how often shallow-cutoffs is told apart.
     expect(separations.locator('tr[data-code="shallow-cutoffs"]')).to_be_visible()
     page.locator("#preview-tree .node").first.wait_for()
+    # The sample is drawn with its key: its pruned subtrees shaded.
+    expect(page.locator("#preview-tree .node.shaded")).not_to_have_count(0)
     _shot(page, screenshots, "slot-preview")
     page.get_by_label("Depth", exact=True).fill("3")
     page.get_by_label("At least this many deep cutoffs").fill("0")
@@ -118,7 +120,7 @@ def test_course_assignment_student_gradebook_chart_and_csv(page, browser, live_s
     chart = page.locator('[data-role="misconception-chart"] svg[role="img"]')
     expect(chart).to_be_visible()
     expect(chart.locator("title").first).to_have_text("Wrong answers by misconception, whole course")
-    assert "no-pruning: 1" in chart.locator("desc").text_content()
+    assert "No pruning: 1" in chart.locator("desc").text_content()
     _shot(page, screenshots, "misconceptions")
 
     for name in ("Statistics", "Roster", "Audit log"):

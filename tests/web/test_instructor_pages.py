@@ -148,6 +148,17 @@ def test_preview_page_shows_key_replay_data_and_separations(client, teacher):
     assert 'data-role="calibration"' in html and 'data-answer="no-pruning"' in html
 
 
+def test_a_fixed_tree_preview_says_generated_statistics_do_not_apply(client, teacher):
+    page = f"/instructor/assignments/{teacher.assignment_id}/slots/new"
+    response = _post(client, page, page, {
+        "kind": "best-order", "source": "nested", "nested": "[[3, 12, 8], [2, 4, 6], [14, 5, 2]]",
+        "ties": "prune", "values_rule": "soft", "order": "ltr", "action": "preview"})
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200
+    assert "statistics over generated trees do not apply" in html
+    assert "Over 1 trees" not in html and 'data-kind="best-order"' in html
+
+
 def test_bad_editor_input_is_reported(client, teacher):
     page = f"/instructor/assignments/{teacher.assignment_id}/slots/new"
     response = _post(client, page, page, {"kind": "prune", "source": "nested",

@@ -1,6 +1,7 @@
 // The slot editor: shows the fields of the chosen tree source, runs the tree builder ("draw it")
 // and draws the preview's sample tree with the replay of its reference search.
 
+import { annotate, reading } from "../answer-view.js";
 import { buildTree, TreeView } from "../tree-view.js";
 import { Replay } from "../replay.js";
 
@@ -103,8 +104,12 @@ function mountPreview() {
   if (!data) return;
   const preview = JSON.parse(data.textContent);
   const tree = buildTree(preview.tree.tree, preview.tree.players);
-  new TreeView(document.getElementById("preview-tree"), tree,
-    { interactive: false, title: "Sample variant" });
+  // The sample drawn with its key: pruned subtrees shaded, values and bounds beside the nodes,
+  // the leaf order numbered, a best order shown as the reordered tree.
+  const sample = new TreeView(document.getElementById("preview-tree"), tree,
+    { interactive: false, margin: 72, title: "Sample variant with its key" });
+  const kind = document.getElementById("preview-tree").dataset.kind;
+  annotate(sample, tree, reading(kind, tree, preview.key || {}));
   const box = document.querySelector(".preview .replay");
   const view = new TreeView(box.querySelector("[data-replay=tree]"), tree,
     { interactive: false, rowGap: 84, margin: 104, title: "Replay of the reference search" });
