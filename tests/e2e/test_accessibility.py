@@ -100,7 +100,7 @@ def _pattern(path: str) -> str:
 
 
 def _links(page: Any, origin: str) -> list[str]:
-    hrefs = page.eval_on_selector_all("a[href]", "links => links.map(a => a.href)")
+    hrefs = page.eval_on_selector_all("a[href]:not([download])", "links => links.map(a => a.href)")
     out = []
     for href in hrefs:
         parts = urlsplit(href)
@@ -113,12 +113,14 @@ def _links(page: Any, origin: str) -> list[str]:
 def _check(page: Any, path: str, width: int) -> list[str]:
     page.set_viewport_size({"width": width, "height": 900})
     response = page.goto(path)
+    assert response is not None
+    if "text/html" not in (response.headers.get("content-type") or ""):
+        return []  # a handout read as plain text (the assignment, the rules), not a page
     page.wait_for_load_state("networkidle")
     problems = [f"{path} at {width} px: {v['id']} ({v['impact']}): {v['help']} {v['nodes']}"
                 for v in axe_violations(page)]
     if width < 500 and (extra := sideways(page)) > 0:
         problems.append(f"{path} at {width} px scrolls sideways by {extra} px")
-    assert response is not None
     return problems
 
 
