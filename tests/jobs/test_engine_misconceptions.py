@@ -41,4 +41,4 @@ def test_engine_runs_count_per_slot_by_named_mistake(app, client, factory, room,
     page = client.get(f"/instructor/courses/{room.course_id}/misconceptions")
     text = page.get_data(as_text=True)
     assert page.status_code == 200 and 'data-role="engine-misconceptions"' in text
-    assert "<code>shallow-cutoffs</code>" in text
+    assert 'title="shallow-cutoffs">Shallow cutoffs</th>' in text  # plain name, code on hover
