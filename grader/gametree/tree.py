@@ -520,7 +520,7 @@ def parse_nested(text: str) -> list:
         if char == "[":
             stack.append(at)
             if len(stack) > 64:  # checked before json.loads, which would recurse that deep
-                raise TreeFormatError(f"the list nests more than 64 levels {_where(text, at)}")
+                raise TreeFormatError(f"the list is nested more than 64 levels deep {_where(text, at)}")
         elif char == "]":
             if not stack:
                 raise TreeFormatError(f"a \u201c]\u201d closes nothing {_where(text, at)}")

@@ -21,7 +21,7 @@ def test_reads_a_nested_list() -> None:
     ("   ", "the nested list is empty"),
     ("5", "the tree must be a list"),
     ("[[1, 2]] x", "something follows the end of the list at character 10"),
-    ("[" * 70 + "1" + "]" * 70, "the list nests more than 64 levels at character 65"),
+    ("[" * 70 + "1" + "]" * 70, "the list is nested more than 64 levels deep at character 65"),
 ])
 def test_a_mistake_is_told_in_words(text: str, words: str) -> None:
     with pytest.raises(TreeFormatError) as caught:
