@@ -10,6 +10,7 @@ import pytest
 from grader.gametree import KINDS, VARIANTS, Conventions, Tree
 from grader.gametree.adaptive import MASTERY
 from grader.gametree.generator import exposing
+from grader.gametree.kinds import grade
 from grader.services.progress import STUCK
 from tests.conftest import csrf_from
 
@@ -40,11 +41,14 @@ def _answer(client, headers, exercise_id: int, like: str | None) -> dict:
     tree = Tree.from_dict({"tree": data["tree"], "players": data["players"]})
     conventions = Conventions.from_dict(data["conventions"])
     kind = KINDS[data["kind"]]
+    answer = kind.key(tree, conventions)
     if like in exposing(tree, conventions, data["kind"]):
         variant = VARIANTS[like]
-        answer = kind.to_answer(kind.project(variant.run(tree, conventions), variant))
-    else:
-        answer = kind.key(tree, conventions)
+        wrong = kind.to_answer(kind.project(variant.run(tree, conventions), variant))
+        # Where an earlier variant in the table gives the same answer, the grade would name that
+        # one: such a tree cannot show this student's misconception, so they answer it right.
+        if grade(data["kind"], tree, conventions, wrong).diagnosis == like:
+            answer = wrong
     response = client.post(f"/api/exercises/{exercise_id}/attempts", headers=headers,
                            json={"answer": answer})
     assert response.status_code == 201, response.get_json()
