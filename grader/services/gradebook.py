@@ -153,10 +153,10 @@ class Gradebook:
         items = [item for c in self.columns for item in c.item_headers()]
         out = io.StringIO()
         writer = csv.writer(out, quoting=csv.QUOTE_MINIMAL, lineterminator="\r\n")
-        writer.writerow(["email", "name", *[_safe(header) for _, header in items],
+        writer.writerow(["email", "name", *[csv_cell(header) for _, header in items],
                          f"total (/{self.max_total})"])
         for r in self.rows:
-            writer.writerow([_safe(r.email), _safe(r.name),
+            writer.writerow([csv_cell(r.email), csv_cell(r.name),
                              *[_fmt(r.slot_scores.get(slot_id)) for slot_id, _ in items],
                              _fmt(r.total)])
         return out.getvalue()
@@ -170,9 +170,10 @@ def _fmt(value: float | None) -> str:
     return "" if value is None else f"{value:.2f}"
 
 
-def _safe(text: str) -> str:
-    """No formula injection when the CSV is opened in a spreadsheet."""
-    return "'" + text if text[:1] in ("=", "+", "-", "@") else text
+def csv_cell(text: str) -> str:
+    """No formula injection when a CSV is opened in a spreadsheet (OWASP's list of leading
+    characters a spreadsheet reads as a formula)."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
 def display_name(user: User, roster_name: str | None = None) -> str:

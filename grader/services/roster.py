@@ -26,6 +26,7 @@ from grader.models import (
 from grader.services import Conflict, Forbidden, Invalid, NotFound, invites
 from grader.services.accounts import normalize_email
 from grader.services.courses import _join_code
+from grader.services.gradebook import csv_cell
 from grader.services.staff import Staff, staff
 from grader.services.transactions import writing
 
@@ -226,7 +227,7 @@ def invite_links(user: User, course_id: int, url: Callable[[str], str]) -> str:
     writer = csv.writer(out)
     writer.writerow(["email", "name", "role", "link", "expires_at"])
     for link in invites.pending_links(course_id):
-        writer.writerow([link.email, link.name or "", link.role, url(link.token),
+        writer.writerow([csv_cell(link.email), csv_cell(link.name or ""), link.role, url(link.token),
                          f"{link.expires_at:%Y-%m-%d %H:%M}Z"])
     return out.getvalue()
 

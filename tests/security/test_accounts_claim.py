@@ -229,3 +229,14 @@ def test_an_instructor_cannot_remove_or_name_people_of_another_course(app, clien
     with app.app_context():
         assert db.session.scalars(sa.select(User.name)).all() == [None] * len(
             db.session.scalars(sa.select(User.id)).all())  # no account was renamed
+
+
+def test_the_invite_csv_neutralizes_spreadsheet_formulas(client, auth, courses):
+    """A name typed into a roster import is not a formula when the links CSV is opened."""
+    auth.login(TEACHER)
+    roster = f"/instructor/courses/{courses['course_id']}/roster"
+    _form(client, f"{roster}/import",
+          {"csv_text": 'email,name\nada@example.edu,"=HYPERLINK(""http://x"")"\n'}, roster)
+    answer = _form(client, f"{roster}/invites.csv", {}, roster)
+    rows = {row["email"]: row for row in csv.DictReader(io.StringIO(answer.get_data(as_text=True)))}
+    assert rows["ada@example.edu"]["name"] == "'=HYPERLINK(\"http://x\")"
