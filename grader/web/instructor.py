@@ -570,9 +570,10 @@ def describe_answer(kind: str, answer: dict[str, Any] | None, labels: dict[str, 
                 answer.get("bounds", {}).items())) or "none"
         if kind == "leaf-order":
             return ", ".join(label(p) for p in answer.get("leaf_order", []))
-        if kind == "best-order":
-            return "; ".join(f"{label(p)}: {order}" for p, order in sorted(
-                answer.get("order", {}).items())) or "as given"
+        if kind == "best-order":  # "at A: D, B, C": each reordered node's children, first to last
+            return "; ".join(
+                f"at {label(p)}: " + ", ".join(label(f"{p}.{i}" if p else str(i)) for i in order)
+                for p, order in sorted(answer.get("order", {}).items())) or "as given"
     except (AttributeError, TypeError, IndexError):
         pass
     return json.dumps(answer)

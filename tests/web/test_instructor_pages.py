@@ -157,6 +157,9 @@ def test_a_fixed_tree_preview_says_generated_statistics_do_not_apply(client, tea
     assert response.status_code == 200
     assert "statistics over generated trees do not apply" in html
     assert "Over 1 trees" not in html and 'data-kind="best-order"' in html
+    # The key names children by label in their best order, never as raw indices.
+    key = re.search(r'data-role="key">([^<]*)<', html).group(1)
+    assert "at A: " in key and "[" not in key, key
 
 
 def test_bad_editor_input_is_reported(client, teacher):
