@@ -153,6 +153,10 @@ def load(instance: str | Path, overrides: Mapping[str, Any] | None = None,
         # How many costly requests (constrained generation, large trees, the ordering optimum,
         # the editor's preview) the host runs at once; more are 503 with Retry-After.
         "GRADER_COSTLY_SLOTS": int(environ.get("GRADER_COSTLY_SLOTS", 1)),
+        # Costly requests one account may have run (Flask-Limiter's notation); past it a 429
+        # with Retry-After, before any of the work, so no account keeps a slot busy.
+        "GRADER_COSTLY_LIMIT": environ.get("GRADER_COSTLY_LIMIT",
+                                            "1 per 5 seconds; 12 per minute"),
         # The worker time one grading job may use; tests left past it are charged TLE_WALL.
         "GRADER_JOB_SECONDS": float(environ.get("GRADER_JOB_SECONDS", 600)),
         # Uploads per student and slot: "COUNT/SECONDS".

@@ -8,12 +8,14 @@ MongoDB, and its memory storage counts per worker, which would multiply every li
 
 from __future__ import annotations
 
+import math
 import sqlite3
 import time
 
 from flask import current_app, request
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
+from limits import parse_many
 from limits.storage import Storage
 
 from grader.config import private_file
@@ -111,3 +113,19 @@ def failed(response) -> bool:
 def setting(name: str):
     """A limit read from the app's settings when the request comes."""
     return lambda: current_app.config[name]
+
+
+def retry_after(name: str, scope: str, key: str, *, hit: bool) -> int:
+    """0 while `key` is within every limit the setting `name` gives ("1 per 5 seconds; 12 per
+    minute"), counting this request when `hit`; else the seconds until it is. For limits a
+    service applies itself, where a route's decorator cannot tell which requests count."""
+    if not limiter.enabled:
+        return 0
+    strategy = limiter.limiter
+    wait = 0
+    for item in parse_many(current_app.config[name]):
+        if strategy.hit(item, scope, key) if hit else strategy.test(item, scope, key):
+            continue
+        reset, _ = strategy.get_window_stats(item, scope, key)
+        wait = max(wait, 1, math.ceil(reset - time.time()))
+    return wait

@@ -28,3 +28,12 @@ class Conflict(ServiceError):
 
 class Busy(ServiceError):
     """Every slot for costly work is taken (see `costly`): retry in a moment (503)."""
+
+
+class RateLimited(ServiceError):
+    """Too many requests of a kind too fast; `retry_after` seconds until the next one is taken
+    (429 with Retry-After)."""
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after

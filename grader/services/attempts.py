@@ -54,7 +54,8 @@ def submit(user: User, exercise_id: int, answer: dict[str, Any]) -> Submitted:
     conventions = Conventions.from_dict(exercise.conventions)
     tree = tree_of(exercise)
     try:
-        with costly.slot("grading a large tree", costly.grading_is_costly(exercise.kind, tree)):
+        with costly.slot("grading a large tree", costly.grading_is_costly(exercise.kind, tree),
+                         user.id):
             result = grade(exercise.kind, tree, conventions, answer)
     except ValueError as exc:  # UngradableAnswer and any malformed part of the answer
         raise Invalid(str(exc)) from exc

@@ -21,7 +21,8 @@ from flask import current_app
 
 from grader.gametree import Tree
 from grader.gametree.optimum import dp_size
-from grader.services import Busy
+from grader.ratelimits import retry_after
+from grader.services import Busy, RateLimited
 
 COSTLY_LEAVES = 256  # a generated tree this large costs milliseconds per candidate
 COSTLY_NODES = 512  # grading and explaining a typed tree this large costs tens of milliseconds
@@ -38,13 +39,24 @@ def grading_is_costly(kind: str, tree: Tree) -> bool:
     return kind == "best-order" and dp_size(tree) > COSTLY_DP_SIZE
 
 
+def _throttled(what: str, wait: int) -> RateLimited:
+    return RateLimited(f"too many costly requests ({what}) from this account: at most "
+                       f"{current_app.config['GRADER_COSTLY_LIMIT']}; nothing was stored, try "
+                       f"again in {wait} s", wait)
+
+
 @contextlib.contextmanager
-def slot(what: str, costly: bool = True) -> Iterator[None]:
-    """Holds a costly-work slot for the block (nothing when not `costly`); Busy when all are
-    taken."""
+def slot(what: str, costly: bool = True, account: int | None = None) -> Iterator[None]:
+    """Holds a costly-work slot for the block (nothing when not `costly`); RateLimited when
+    `account` has had its share of costly work (`GRADER_COSTLY_LIMIT`), Busy when every slot is
+    taken. Only work that got a slot counts against the account."""
     if not costly:
         yield
         return
+    key = f"account:{account}"
+    if account is not None and (wait := retry_after("GRADER_COSTLY_LIMIT", "costly", key,
+                                                    hit=False)):
+        raise _throttled(what, wait)
     folder = Path(current_app.instance_path)
     for number in range(int(current_app.config["GRADER_COSTLY_SLOTS"])):
         fd = os.open(folder / f"costly-{number}.lock", os.O_RDWR | os.O_CREAT, 0o600)
@@ -54,6 +66,9 @@ def slot(what: str, costly: bool = True) -> Iterator[None]:
             os.close(fd)
             continue
         try:
+            if account is not None and (wait := retry_after("GRADER_COSTLY_LIMIT", "costly", key,
+                                                            hit=True)):
+                raise _throttled(what, wait)  # another worker took the last one meanwhile
             yield
         finally:
             os.close(fd)  # releases the lock

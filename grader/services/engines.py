@@ -41,7 +41,7 @@ from grader.models import (
     iso_utc,
     utcnow,
 )
-from grader.services import Conflict, Invalid, NotFound, ServiceError, blobs, leases, lti, uploads
+from grader.services import Conflict, Invalid, NotFound, RateLimited, blobs, leases, lti, uploads
 from grader.services.courses import get_slot, member_slot_ids, taught_course_ids
 from grader.services.lateness import slot_closes_at, slot_lateness
 from grader.services.staff import Staff, staff_for_slot
@@ -53,14 +53,6 @@ MAX_ATTEMPTS = 3  # claims of one submission before it fails (internal errors, d
 NORMAL, LOW = 0, -10  # queue priorities: uploads, regrade-all
 DEFAULT_SUITE = "quick"
 _TIMING_ROW = re.compile(r"depth (\d+): you ([\d.]+) s CPU, reference ([\d.]+) s")
-
-
-class RateLimited(ServiceError):
-    """Too many uploads too fast; `retry_after` seconds until the next one is taken."""
-
-    def __init__(self, message: str, retry_after: int) -> None:
-        super().__init__(message)
-        self.retry_after = retry_after
 
 
 # -- slots ----------------------------------------------------------------------------------

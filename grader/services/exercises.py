@@ -59,11 +59,12 @@ def _conventions(raw: dict[str, Any] | None) -> Conventions:
 
 
 def _generated(params: dict[str, Any] | None, seed: str, kind: str,
-               conventions: Conventions, *, shared: bool = False) -> tuple[Tree, dict[str, Any]]:
+               conventions: Conventions, *, shared: bool = False,
+               account: int | None = None) -> tuple[Tree, dict[str, Any]]:
     """The tree for `seed`; the generator checks its constraints under the exercise's own
     kind and conventions, whatever the stored parameters say. `shared`: a large constrained
     generation takes a costly-work slot (practice requests; a slot's variants are the staff's
-    parameters, checked by the preview)."""
+    parameters, checked by the preview), counted against `account`'s costly-work limit."""
     if params is not None and not isinstance(params, dict):
         raise Invalid("params must be an object")
     params = {**(params or {}), "kind": kind, "conventions": conventions.to_dict()}
@@ -72,7 +73,7 @@ def _generated(params: dict[str, Any] | None, seed: str, kind: str,
         heavy = shared and costly.generation_is_costly(
             p.branching[1], p.depth, bool(p.min_cutoffs or p.min_deep_cutoffs or p.discriminating
                                           or p.leaves_evaluated is not None))
-        with costly.slot("generating a tree", heavy):
+        with costly.slot("generating a tree", heavy, account):
             deadline = generator_deadline(1 if shared else SLOT_BUDGET_FACTOR)
             return generate(p, seed, deadline), p.to_dict()
     except ValueError as exc:
@@ -128,7 +129,7 @@ def create_practice(user: User, kind: str, *, params: dict[str, Any] | None = No
         fields: dict[str, Any] = {"seed": None, "generator_version": None, "params": None}
     else:
         seed = secrets.token_hex(8)
-        built, params = _generated(params, seed, kind, conv, shared=True)
+        built, params = _generated(params, seed, kind, conv, shared=True, account=user.id)
         fields = {"seed": seed, "generator_version": str(GENERATOR_VERSION),
                   "params": params}
     with writing() as session:

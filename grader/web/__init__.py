@@ -14,11 +14,20 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from grader.extensions import db, login_manager
 from grader.gametree import Conventions
 from grader.models import User
-from grader.services import Busy, Conflict, Forbidden, Invalid, NotFound, ServiceError, accounts
+from grader.services import (
+    Busy,
+    Conflict,
+    Forbidden,
+    Invalid,
+    NotFound,
+    RateLimited,
+    ServiceError,
+    accounts,
+)
 from grader.web.inputs import IdConverter, StrictJSONProvider
 from grader.web.openapi import RequestError, error_response
 
-STATUS = {Invalid: 400, Forbidden: 403, NotFound: 404, Conflict: 409, Busy: 503}
+STATUS = {Invalid: 400, Forbidden: 403, NotFound: 404, Conflict: 409, RateLimited: 429, Busy: 503}
 
 # No inline script, no third party: the pages are self-contained.
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
@@ -110,6 +119,8 @@ def init_app(app: Flask) -> None:
                 (render_template("error.html", status=status, message=str(error)), status))
         if isinstance(error, Busy):
             response.headers["Retry-After"] = "1"
+        elif isinstance(error, RateLimited):
+            response.headers["Retry-After"] = str(error.retry_after)
         return response
 
     @app.errorhandler(RequestError)

@@ -11,7 +11,9 @@ from flask_wtf.csrf import generate_csrf
 from grader.gametree import TreeFormatError, parse_nested
 from grader.models import Exercise
 from grader.services import (
+    Busy,
     Invalid,
+    RateLimited,
     ServiceError,
     accounts,
     attempts,
@@ -154,6 +156,8 @@ def practice() -> Any:
     if form.validate_on_submit():
         try:
             created = exercises.create_practice(current_user, **_practice_request(form))
+        except (Busy, RateLimited):
+            raise  # the error page, 503 or 429 with Retry-After: the form was not at fault
         except ServiceError as error:
             flash(str(error), "error")
         else:
