@@ -99,7 +99,8 @@ def me() -> schemas.Me:
 
 
 @api.route("POST", "/exercises", summary="Create a practice exercise (no solution)",
-           tag="exercises", body=schemas.CreateExercise, response=schemas.Exercise, status=201)
+           tag="exercises", body=schemas.CreateExercise, response=schemas.Exercise, status=201,
+           errors=("429",))
 def create_exercise(body: schemas.CreateExercise) -> schemas.Exercise:
     """Give `params` to generate a tree, or `tree` (nested lists), or `leaves` with `branching`
     and `depth` (comma-separated values, as the Delphi visualizer takes them)."""
@@ -114,7 +115,7 @@ def get_exercise(exercise_id: int) -> schemas.Exercise:
 
 @api.route("POST", "/exercises/<int:exercise_id>/attempts", summary="Submit an answer",
            tag="attempts", body=schemas.SubmitAttempt, response=schemas.Attempt, status=201,
-           errors=("409",))
+           errors=("409", "429"))
 def submit_attempt(exercise_id: int, body: schemas.SubmitAttempt) -> schemas.Attempt:
     """Graded and stored before the response is sent. An ungradable answer is a 400 and uses
     no attempt. The solution is included once the exercise's rules allow it."""

@@ -24,7 +24,8 @@ _ERROR_STATUSES = {
     "409": "Not possible now (no attempts left, due date passed)",
     "413": "Request body too large",
     "414": "Request line too long (the server's limit, before the application)",
-    "429": "Too many uploads: wait for Retry-After seconds",
+    "429": "Too many uploads, or too much costly work from this account: nothing was stored; "
+           "wait for Retry-After seconds",
     "503": "Busy (the database's write lock, or every slot for costly work): nothing was "
            "stored; retry after Retry-After seconds",
 }
