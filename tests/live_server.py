@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 
 
-def _free_port() -> int:
+def free_port() -> int:
+    """A loopback port nothing listens on (the tests' servers: gunicorn, PostgreSQL, Redis, S3)."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
@@ -50,7 +51,7 @@ def serve(folder: Path, env: dict[str, str], *, worker: bool = False,
           workers: int = 1) -> Iterator[str]:
     """gunicorn on a free loopback port with `workers` processes (and a real `grader worker`
     when asked), logging to ``folder/server.log``; yields the server's URL, stops both after."""
-    port = _free_port()
+    port = free_port()
     bin_dir = Path(sys.executable).parent
     with (folder / "server.log").open("w") as log:
         processes = [subprocess.Popen(

@@ -28,6 +28,7 @@ from typing import Any
 
 import pytest
 from engine_support import TINY, post_multipart
+from live_server import free_port
 
 FAST_ARGON2 = {"time_cost": 1, "memory_cost": 1024, "parallelism": 1}
 
@@ -36,12 +37,6 @@ PG_BIN = Path(os.environ.get("GRADER_PG_BIN") or max(
     Path("/usr/lib/postgresql").glob("*/bin"), key=lambda p: int(p.parent.name),
     default=Path("/usr/lib/postgresql/15/bin")))
 GRADER = Path(sys.executable).with_name("grader")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def wait_for_port(port: int, process: subprocess.Popen, timeout: float = 30.0) -> None:

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
-from conftest import free_port
 from engine_support import engine_bytes, wait_for
+from live_server import free_port
 
 from grader.extensions import db
 from grader.models import Blob
