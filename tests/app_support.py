@@ -23,3 +23,8 @@ def csrf_from(html: str) -> str:
     match = _CSRF.search(html)
     assert match, "no CSRF token in the page"
     return match.group(1)
+
+
+def bearer(token: str) -> dict[str, str]:
+    """The API's Authorization header for a token."""
+    return {"Authorization": f"Bearer {token}"}

@@ -6,6 +6,7 @@ import re
 
 import pytest
 import sqlalchemy as sa
+from app_support import bearer
 
 from grader.extensions import db
 from grader.gametree import KINDS, Conventions, Tree
@@ -16,10 +17,6 @@ from grader.services import accounts
 def key_for(exercise: dict) -> dict:
     tree = Tree.from_dict({"tree": exercise["tree"], "players": exercise["players"]})
     return KINDS[exercise["kind"]].key(tree, Conventions.from_dict(exercise["conventions"]))
-
-
-def bearer(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
 
 
 def attempts_in_db(app) -> int:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from app_support import bearer
 from instructor_support import ALICE, TEACHER, make_room, user
 
 from grader.extensions import db
@@ -15,10 +16,6 @@ from grader.services import Invalid, editor, exercises
 
 CS188 = Path(__file__).parents[1] / "gametree" / "data" / "cs188"
 EVALUATED = [{"eval": 3, "children": [1, 5]}, {"eval": 2, "children": [9, {"eval": 0, "children": [4]}]}]
-
-
-def bearer(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
 
 
 @pytest.fixture
