@@ -1,5 +1,5 @@
-"""The test app's settings and form helpers, importable by name from any test folder (a
-`from conftest import ...` finds whichever conftest was imported first when the whole suite runs).
+"""The test app's settings and form helpers. Tests import helpers from plain modules such as this
+one (`from tests.app_support import ...`), never from a conftest: conftests hold fixtures only.
 """
 
 from __future__ import annotations

@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from app_support import FAST_ARGON2, PASSWORD, app_config, csrf_from
 
-__all__ = ["FAST_ARGON2", "PASSWORD", "app_config", "csrf_from"]
+from tests.app_support import PASSWORD, app_config, csrf_from
+
 
 @pytest.fixture(scope="session")
 def migrated_template(tmp_path_factory: pytest.TempPathFactory) -> Path:

@@ -30,9 +30,8 @@ from grader.checkers.board import (
     zobrist_hash,
 )
 from grader.checkers.perft import divide, perft
-
-from . import _independent as ind
-from .test_search_exact import KINGS_AND_CROWNINGS
+from tests.checkers import _independent as ind
+from tests.checkers.test_search_exact import KINGS_AND_CROWNINGS
 
 RICH = [
     *KINGS_AND_CROWNINGS,

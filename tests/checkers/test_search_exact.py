@@ -38,9 +38,8 @@ from grader.checkers.engine import (
     minimax,
     search,
 )
-
-from . import _independent as ind
-from .test_engine import positions
+from tests.checkers import _independent as ind
+from tests.checkers.test_engine import positions
 
 # Positions rich in kings, crownings and forced captures, beside test_engine's set.
 KINGS_AND_CROWNINGS = [

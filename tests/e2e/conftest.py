@@ -7,37 +7,26 @@ drives Debian's `chromium`. Screenshots go to a temporary folder (or `$GRADER_E2
 
 from __future__ import annotations
 
-import contextlib
 import os
 import shutil
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
-from live_server import environment, serve
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-PASSWORD = "correct horse battery"
-STUDENT = "student@example.com"
-INSTRUCTOR = "teacher@example.com"
-LEARNER = "learner@example.com"  # adaptive practice: a student of their own, with no history
-
-
-@dataclass
-class LiveServer:
-    url: str
-    assignment_id: int
-    practice: dict[str, int] = field(default_factory=dict)  # name -> exercise id
+from tests.e2e.e2e_support import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    INSTRUCTOR,
+    LEARNER,
+    PASSWORD,
+    STUDENT,
+    LiveServer,
+    open_page,
+    sign_in,
+)
+from tests.live_server import environment, serve
 
 
 def _seed(env: dict[str, str]) -> tuple[int, dict[str, int]]:
@@ -112,39 +101,6 @@ def browser() -> Iterator[Any]:
             executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         yield chromium
         chromium.close()
-
-
-@contextlib.contextmanager
-def open_page(browser: Any, base_url: str, height: int = 900) -> Iterator[Any]:
-    """A fresh browser context (no cookies) whose page fails the test on any script error."""
-    context = browser.new_context(viewport={"width": 1280, "height": height}, base_url=base_url)
-    tab = context.new_page()
-    errors: list[str] = []
-    tab.on("pageerror", lambda error: errors.append(str(error)))
-
-    def console(message: Any) -> None:
-        # Browsers ask for /favicon.ico by themselves; the test LMS platform has none (the app
-        # has one, checked in tests/web/test_auth.py).
-        url = message.location.get("url", "")
-        if message.type == "error" and not (url.endswith("/favicon.ico")
-                                            and not url.startswith(base_url)):
-            errors.append(f"{message.text} ({message.location.get('url')})")
-
-    tab.on("console", console)
-    yield tab
-    context.close()
-    assert not errors, f"errors in the page: {errors}"
-
-
-def sign_in(page: Any, email: str = STUDENT) -> Any:
-    """Signs in through the login form; returns the page where the person lands (students on
-    their dashboard, staff on their courses)."""
-    page.goto("/login")
-    page.get_by_label("E-mail").fill(email)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    page.wait_for_url(lambda url: "/login" not in url)
-    return page
 
 
 @pytest.fixture

@@ -17,9 +17,11 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from accessibility import axe_violations, sideways
-from conftest import PASSWORD, environment, serve, sign_in
 from playwright.sync_api import expect
+
+from tests.e2e.accessibility import axe_violations, sideways
+from tests.e2e.e2e_support import PASSWORD, sign_in
+from tests.live_server import environment, serve
 
 pytestmark = pytest.mark.e2e
 

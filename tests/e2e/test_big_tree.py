@@ -9,10 +9,10 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from conftest import sign_in
 from playwright.sync_api import expect
 
 from grader.gametree import Conventions, Tree, solve
+from tests.e2e.e2e_support import sign_in
 
 pytestmark = pytest.mark.e2e
 

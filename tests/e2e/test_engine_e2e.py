@@ -11,8 +11,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import PASSWORD, STUDENT, environment, open_page, serve, sign_in
 from playwright.sync_api import expect
+
+from tests.e2e.e2e_support import PASSWORD, STUDENT, open_page, sign_in
+from tests.live_server import environment, serve
 
 pytestmark = pytest.mark.e2e
 

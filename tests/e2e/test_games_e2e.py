@@ -4,8 +4,9 @@ node shown on hover and on keyboard focus; the screenshot for the README."""
 from __future__ import annotations
 
 import pytest
-from conftest import LEARNER, open_page, sign_in
 from playwright.sync_api import expect
+
+from tests.e2e.e2e_support import LEARNER, open_page, sign_in
 
 pytestmark = pytest.mark.e2e
 

@@ -12,10 +12,10 @@ import io
 from typing import Any
 
 import pytest
-from conftest import INSTRUCTOR, PASSWORD, sign_in
 from playwright.sync_api import expect
 
 from grader.gametree import Conventions, Tree, solve
+from tests.e2e.e2e_support import INSTRUCTOR, PASSWORD, sign_in
 
 pytestmark = pytest.mark.e2e
 

@@ -5,16 +5,13 @@ that posts the signed reply back), and the student's launch onto the placed exer
 from __future__ import annotations
 
 import json
-import sys
 import urllib.request
-from pathlib import Path
 
 import pytest
-from conftest import environment, open_page, serve
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lti"))
-
-from lti_platform import INSTRUCTOR, LEARNER, Member, Platform, Served
+from tests.e2e.e2e_support import open_page
+from tests.live_server import environment, serve
+from tests.lti.lti_platform import INSTRUCTOR, LEARNER, Member, Platform, Served
 
 pytestmark = pytest.mark.e2e
 

@@ -7,8 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from accessibility import sideways
 from playwright.sync_api import expect
+
+from tests.e2e.accessibility import sideways
 
 pytestmark = pytest.mark.e2e
 

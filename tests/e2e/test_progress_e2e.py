@@ -6,10 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from conftest import LEARNER, open_page, sign_in
 from playwright.sync_api import expect
 
 from grader.gametree import Conventions, Tree, grade, solve
+from tests.e2e.e2e_support import LEARNER, open_page, sign_in
 
 pytestmark = pytest.mark.e2e
 

@@ -20,9 +20,14 @@ from grader.gametree import (
     minimax,
     solve,
 )
-
-from ._helpers import brute_force_least_leaves, conventions, ordering_count, trees, true_minimax
-from .test_formats import LECTURE6_TEST
+from tests.gametree._helpers import (
+    brute_force_least_leaves,
+    conventions,
+    ordering_count,
+    trees,
+    true_minimax,
+)
+from tests.gametree.test_formats import LECTURE6_TEST
 
 
 def test_explore_with_fail_hard_is_refused():

@@ -11,8 +11,7 @@ from hypothesis import strategies as st
 
 from grader.gametree import KINDS, Conventions, Tree, grade, solve
 from grader.gametree.kinds import normalize_pruned
-
-from ._helpers import ALL_CONVENTIONS, nodes, players
+from tests.gametree._helpers import ALL_CONVENTIONS, nodes, players
 
 PROPERTY = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

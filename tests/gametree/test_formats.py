@@ -9,8 +9,7 @@ import pytest
 from hypothesis import given, settings
 
 from grader.gametree import Node, Tree, TreeFormatError, label_for, parse_leaves, solve
-
-from ._helpers import nested_trees
+from tests.gametree._helpers import nested_trees
 
 # The CS188 Pacman project's GraphGameTreeTest format (multiagent/test_cases/q2|q3/*.test),
 # here the lecture-6 tree: max over min1(3,12,8), min2(5,4,6), min3(14,1,11).

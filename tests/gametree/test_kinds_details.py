@@ -16,8 +16,7 @@ from grader.gametree import KINDS, Conventions, Tree, grade, solve
 from grader.gametree import kinds as kinds_module
 from grader.gametree.kinds import CACHED_LEAVES, error_score
 from grader.gametree.tree import child_path
-
-from ._helpers import ALL_CONVENTIONS, brute_force_least_leaves
+from tests.gametree._helpers import ALL_CONVENTIONS, brute_force_least_leaves
 
 AIMA = Tree.from_nested([[3, 12, 8], [2, 4, 6], [14, 5, 2]])
 AG = Tree.from_nested([[[2, 3], [5, 9]], [[0, 1], [7, 5]]])

@@ -15,8 +15,7 @@ import pytest
 
 from grader.gametree import Conventions, Tree, best_order, knuth_moore
 from grader.gametree.optimum import MAX_BRANCHING, MAX_LEAVES, Optimizer
-
-from ._helpers import brute_force_least_leaves
+from tests.gametree._helpers import brute_force_least_leaves
 
 
 def _leaves(count: int) -> Tree:

@@ -22,8 +22,7 @@ from grader.gametree import (
     solve,
     variants_for,
 )
-
-from ._helpers import (
+from tests.gametree._helpers import (
     all_paths,
     brute_force_least_leaves,
     conventions,

@@ -30,8 +30,7 @@ from grader.gametree.solver import (
     with_conventions,
 )
 from grader.gametree.variants import VARIANTS
-
-from ._helpers import conventions, trees, true_minimax
+from tests.gametree._helpers import conventions, trees, true_minimax
 
 
 def cut(path, kind, alpha, beta, value, deep, source, pruned, step):

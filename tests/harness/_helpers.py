@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 
 from grader.harness.sandbox import SandboxConfig, SandboxUnavailable
+
+ENGINES = Path(__file__).parent / "engines"  # the sample engines
+TINY = Path(__file__).parent / "data" / "tiny.json"  # the tiny suite
 
 
 def sandbox_problem() -> str | None:

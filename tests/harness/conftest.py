@@ -8,11 +8,7 @@ from pathlib import Path
 import pytest
 
 from grader.harness.suite import Suite, load_suite
-
-from ._helpers import sandbox_problem
-
-ENGINES = Path(__file__).parent / "engines"
-TINY = Path(__file__).parent / "data" / "tiny.json"
+from tests.harness._helpers import ENGINES, TINY, sandbox_problem
 
 
 @pytest.fixture(scope="session")

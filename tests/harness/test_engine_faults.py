@@ -9,9 +9,7 @@ import pytest
 from grader.harness.runner import grade
 from grader.harness.sandbox import SandboxConfig
 from grader.harness.verdicts import Verdict
-
-from ._helpers import leftover_processes, needs_bwrap
-from .conftest import ENGINES
+from tests.harness._helpers import ENGINES, leftover_processes, needs_bwrap
 
 P, PROTOCOL, RE = Verdict.PASSED, Verdict.PROTOCOL, Verdict.RE
 

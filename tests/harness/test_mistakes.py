@@ -18,8 +18,7 @@ from grader.harness.results import gradescope, summary
 from grader.harness.runner import grade
 from grader.harness.suite import load_suite
 from grader.harness.verdicts import Verdict
-
-from ._helpers import needs_bwrap
+from tests.harness._helpers import needs_bwrap
 
 MISTAKES = Path(__file__).parent / "data" / "mistakes.json"
 P, WA = Verdict.PASSED, Verdict.WA

@@ -21,9 +21,7 @@ from grader.harness.sandbox import (
     prepare_submission,
 )
 from grader.harness.verdicts import PRIORITY, Verdict, worst
-
-from ._helpers import needs_bwrap
-from .conftest import ENGINES, TINY
+from tests.harness._helpers import ENGINES, TINY, needs_bwrap
 
 TEST_KEYS = {"name", "score", "max_score", "status", "visibility", "output", "extra_data"}
 

@@ -10,9 +10,7 @@ from grader.checkers.variants import VARIANTS
 from grader.harness.runner import grade
 from grader.harness.sandbox import SandboxConfig
 from grader.harness.suite import SUITES, _window, load_suite, positions
-
-from ._helpers import needs_bwrap
-from .conftest import ENGINES
+from tests.harness._helpers import ENGINES, needs_bwrap
 
 
 def crowns(board: Board, square: int) -> bool:

@@ -12,8 +12,7 @@ from grader import data
 from grader.harness.runner import grade
 from grader.harness.sandbox import SandboxConfig
 from grader.harness.verdicts import Verdict
-
-from ._helpers import leftover_processes, needs_bwrap
+from tests.harness._helpers import leftover_processes, needs_bwrap
 
 P, WA, ILL = Verdict.PASSED, Verdict.WA, Verdict.ILLEGAL_MOVE
 TLE, WALL, MLE, OLE, RE = Verdict.TLE, Verdict.TLE_WALL, Verdict.MLE, Verdict.OLE, Verdict.RE

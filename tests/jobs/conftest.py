@@ -18,7 +18,6 @@ import shutil
 import signal
 import socket
 import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
@@ -27,16 +26,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from engine_support import TINY, post_multipart
-from live_server import free_port
 
-FAST_ARGON2 = {"time_cost": 1, "memory_cost": 1024, "parallelism": 1}
+from tests.app_support import FAST_ARGON2
+from tests.harness._helpers import TINY
+from tests.jobs.engine_support import GRADER, post_multipart
+from tests.live_server import free_port
 
 BACKENDS = os.environ.get("GRADER_TEST_BACKENDS", "sqlite")
 PG_BIN = Path(os.environ.get("GRADER_PG_BIN") or max(
     Path("/usr/lib/postgresql").glob("*/bin"), key=lambda p: int(p.parent.name),
     default=Path("/usr/lib/postgresql/15/bin")))
-GRADER = Path(sys.executable).with_name("grader")
 
 
 def wait_for_port(port: int, process: subprocess.Popen, timeout: float = 30.0) -> None:

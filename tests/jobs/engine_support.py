@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import io
 import re
+import sys
 import time
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-ENGINES = Path(__file__).resolve().parents[1] / "harness" / "engines"
-TINY = Path(__file__).resolve().parents[1] / "harness" / "data" / "tiny.json"
+from tests.app_support import bearer
+from tests.harness._helpers import ENGINES
+
+GRADER = Path(sys.executable).with_name("grader")  # the installed command
 SMALL = Path(__file__).parent / "data" / "small.json"
 _CSRF = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"')
 
@@ -90,3 +93,10 @@ def wait_for(predicate: Callable[[], Any], timeout: float, what: str,
         time.sleep(0.2)
     detail = f"\n--- worker logs ---\n{pool.log_text()[-6000:]}" if pool else ""
     raise AssertionError(f"timed out after {timeout} s waiting for {what}{detail}")
+
+
+def add_student(factory: Any, room: Any, email: str) -> dict[str, str]:
+    """A new student of the room's course; returns the headers of their API token."""
+    factory.user(email)
+    factory.member(room.course_id, email)
+    return bearer(factory.token(email))

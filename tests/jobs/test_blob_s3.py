@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
-from engine_support import engine_bytes, wait_for
-from live_server import free_port
 
 from grader.extensions import db
 from grader.models import Blob
+from tests.jobs.engine_support import engine_bytes, wait_for
+from tests.live_server import free_port
 
 BUCKET = "grader-uploads"
 

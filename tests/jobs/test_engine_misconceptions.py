@@ -4,10 +4,10 @@ runs, per engine slot."""
 from __future__ import annotations
 
 import sqlalchemy as sa
-from engine_support import csrf_of, engine_bytes
 
 from grader.extensions import db
 from grader.models import EngineResult, Submission
+from tests.jobs.engine_support import csrf_of, engine_bytes
 
 
 def _graded(app, submission_id: int, diagnoses: list[str | None]) -> None:

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 import sqlalchemy as sa
-from engine_support import csrf_of, engine_bytes, wait_for
 
 from grader.extensions import db
 from grader.models import Submission, TournamentGame
+from tests.jobs.engine_support import add_student, csrf_of, engine_bytes, wait_for
 
 
 def sign_in(client, email: str) -> None:
@@ -16,12 +16,6 @@ def sign_in(client, email: str) -> None:
     response = client.post("/login", data={"email": email, "password": "correct horse battery",
                                            "csrf_token": csrf_of(html)})
     assert response.status_code == 302
-
-
-def add_student(factory, room, email: str) -> dict[str, str]:
-    factory.user(email)
-    factory.member(room.course_id, email)
-    return {"Authorization": f"Bearer {factory.token(email)}"}
 
 
 def statuses(app) -> dict[int, tuple[str, int]]:

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
-from engine_support import csrf_of, engine_bytes, post_multipart, zip_bytes
 
 from grader.extensions import db
 from grader.models import Blob, EngineResult, Submission, utcnow
+from tests.jobs.engine_support import csrf_of, engine_bytes, post_multipart, zip_bytes
 
 
 def stored_files(app) -> list[Path]:

@@ -9,10 +9,10 @@ import time
 
 import pytest
 import sqlalchemy as sa
-from engine_support import SMALL, engine_bytes, slow_engine_zip, wait_for
 
 from grader.extensions import db
 from grader.models import EngineResult, Submission
+from tests.jobs.engine_support import SMALL, engine_bytes, slow_engine_zip, wait_for
 
 pytestmark = pytest.mark.slow
 

@@ -11,11 +11,10 @@ import time
 
 import pytest
 import sqlalchemy as sa
-from engine_support import engine_bytes, wait_for
-from test_engine_staff import add_student
 
 from grader.extensions import db
 from grader.models import Submission, Tournament, TournamentGame, User, utcnow
+from tests.jobs.engine_support import add_student, engine_bytes, wait_for
 
 
 def games(app, tournament_id: int) -> list[TournamentGame]:

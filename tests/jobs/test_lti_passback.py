@@ -4,21 +4,16 @@ on PostgreSQL and Redis; and two transactions marking the same score at once bot
 
 from __future__ import annotations
 
-import sys
 import threading
-from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
-from engine_support import engine_bytes, wait_for
 
 from grader.extensions import db
 from grader.models import LtiContext, LtiPassback, LtiResourceLink, LtiUser, Slot, User
 from grader.services.transactions import writing
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lti"))
-
-from lti_platform import SCOPES, Platform, Served
+from tests.jobs.engine_support import engine_bytes, wait_for
+from tests.lti.lti_platform import SCOPES, Platform, Served
 
 
 @pytest.fixture

@@ -10,12 +10,10 @@ import subprocess
 
 import pytest
 import sqlalchemy as sa
-from conftest import GRADER
-from engine_support import engine_bytes, wait_for
-from test_engine_staff import add_student
 
 from grader.extensions import db
 from grader.models import EngineResult, Submission
+from tests.jobs.engine_support import GRADER, add_student, engine_bytes, wait_for
 
 pytestmark = pytest.mark.slow
 

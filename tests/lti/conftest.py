@@ -2,7 +2,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from lti_support import Env, bench
+
+from tests.lti.lti_support import Env, bench
 
 
 @pytest.fixture

@@ -10,9 +10,9 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import requests
-from lti_platform import INSTRUCTOR, LEARNER, Member, Platform, Served, form_fields
 
 from grader.models import User
+from tests.lti.lti_platform import INSTRUCTOR, LEARNER, Member, Platform, Served, form_fields
 
 LAUNCH_URL = "http://localhost/lti/launch"
 

@@ -10,14 +10,14 @@ import jwt
 import pytest
 import requests
 import sqlalchemy as sa
-from lti_platform import INSTRUCTOR, LEARNER, TA, form_fields
-from lti_support import LAUNCH_URL
 
 from grader import jobs
 from grader.extensions import db
 from grader.gametree import KINDS, Conventions, Tree
 from grader.models import LtiContext, LtiPassback, Membership, User
 from grader.services.transactions import writing
+from tests.lti.lti_platform import INSTRUCTOR, LEARNER, TA, form_fields, new_key, public_jwk
+from tests.lti.lti_support import LAUNCH_URL
 
 AIMA = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
 CONTENT_ITEMS = "https://purl.imsglobal.org/spec/lti-dl/claim/content_items"
@@ -122,7 +122,7 @@ def test_deep_linking_returns_a_signed_content_item(lti_env, app):
     # A key other than the tool's does not verify it.
     with pytest.raises(jwt.InvalidSignatureError):
         other = jwt.algorithms.RSAAlgorithm.from_jwk(
-            __import__("lti_platform").public_jwk(__import__("lti_platform").new_key(), "x"))
+            public_jwk(new_key(), "x"))
         jwt.decode(linked["jwt"], other, algorithms=["RS256"], audience=env.platform.issuer)
 
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import sqlalchemy as sa
-from lti_platform import INSTRUCTOR, LEARNER, TA
 
 from grader.extensions import db
 from grader.models import Course, LtiContext, Membership
+from tests.lti.lti_platform import INSTRUCTOR, LEARNER, TA
 
 
 def membership_role(app, user_id: int) -> tuple[str, str]:

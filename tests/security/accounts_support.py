@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from app_support import PASSWORD, csrf_from
-from live_server import environment, serve
+from tests.app_support import PASSWORD, csrf_from
+from tests.live_server import environment, serve
 
 
 @dataclass

@@ -16,10 +16,10 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
-from app_support import PASSWORD, csrf_from
 
 from grader.extensions import db
 from grader.models import Invite, Membership, User
+from tests.app_support import PASSWORD, csrf_from
 
 TEACHER, NEW_TA, STUDENT = "teacher@example.com", "new.ta@example.edu", "student@example.com"
 ATTACKER_PASSWORD = "attacker chosen pass"

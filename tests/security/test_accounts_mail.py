@@ -13,7 +13,8 @@ from email import message_from_bytes, policy
 from typing import Any
 
 import pytest
-from app_support import PASSWORD, app_config, csrf_from
+
+from tests.app_support import PASSWORD, app_config, csrf_from
 
 TEACHER, NEWCOMER = "teacher@example.com", "newcomer@example.edu"
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 import sqlalchemy as sa
-from instructor_support import ALICE, TEACHER, answer, make_room, user, wrong_prune
 
 from grader.extensions import db
 from grader.models import Attempt
 from grader.services import roster
+from tests.instructor_support import ALICE, TEACHER, answer, make_room, user, wrong_prune
 
 
 @pytest.fixture

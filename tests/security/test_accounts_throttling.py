@@ -8,7 +8,8 @@ from collections.abc import Iterator
 
 import pytest
 import sqlalchemy as sa
-from accounts_support import PASSWORD, Browser, served
+
+from tests.security.accounts_support import PASSWORD, Browser, served
 
 VICTIM, OTHER = "victim@example.com", "other@example.com"
 PER_ACCOUNT, PER_ADDRESS = 5, 8
@@ -76,7 +77,7 @@ def test_weak_passwords_are_refused_with_a_reason(client, app, factory, password
 
     _, code = factory.course("Search 101")
     page = client.get("/signup").get_data(as_text=True)
-    from app_support import csrf_from
+    from tests.app_support import csrf_from
 
     answer = client.post("/signup", data={"email": "newcomer@example.com", "password": password,
                                           "confirm": password, "join_code": code,
@@ -154,10 +155,10 @@ def test_with_a_redis_queue_the_counts_live_in_redis(tmp_path, db_file, monkeypa
     """The limiter's counts are in the Redis server (where every worker of every machine finds
     them; the gunicorn tests above show the sharing with the SQLite storage)."""
     import redis
-    from app_support import app_config, csrf_from
 
     from grader import create_app
     from grader.services import accounts
+    from tests.app_support import app_config, csrf_from
 
     monkeypatch.setenv("GRADER_INSTANCE_PATH", str(tmp_path / "instance"))
     monkeypatch.setenv("GRADER_QUEUE_URL", redis_url)
@@ -197,15 +198,10 @@ def test_the_throttle_stores_where_every_worker_finds_it(tmp_path, queue, storag
 
 def test_linking_an_lms_account_guesses_passwords_no_faster_than_a_login(app, client):
     """/lti/account checks an existing account's password: the login's limits hold there too."""
-    import sys
-    from pathlib import Path
-
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lti"))
-    from app_support import csrf_from
-    from lti_platform import LEARNER
-    from lti_support import bench
-
     from grader.services import accounts
+    from tests.app_support import csrf_from
+    from tests.lti.lti_platform import LEARNER
+    from tests.lti.lti_support import bench
 
     with app.app_context():
         accounts.create_user(VICTIM, PASSWORD)

@@ -8,7 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from instructor_support import ALICE, OUTSIDER, TA, TEACHER, answer, csrf_from, make_room
+
+from tests.instructor_support import ALICE, OUTSIDER, TA, TEACHER, answer, csrf_from, make_room
 
 # The instructor API routes registered on the API blueprint.
 API_ENDPOINTS = {"api.api_gradebook", "api.api_gradebook_csv", "api.api_statistics",

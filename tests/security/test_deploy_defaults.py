@@ -10,7 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from app_support import PASSWORD, app_config, csrf_from
+
+from tests.app_support import PASSWORD, app_config, csrf_from
 
 STUDENT = "student@example.com"
 

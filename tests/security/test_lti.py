@@ -4,9 +4,7 @@ two endpoints the platform's JWT authenticates."""
 
 from __future__ import annotations
 
-import sys
 import time
-from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
@@ -14,11 +12,8 @@ import sqlalchemy as sa
 from grader.extensions import db
 from grader.models import Exercise, LtiUser, User
 from grader.services import Conflict, lti
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lti"))
-
-from lti_platform import INSTRUCTOR, LEARNER, form_fields, new_key
-from lti_support import bench
+from tests.lti.lti_platform import INSTRUCTOR, LEARNER, form_fields, new_key
+from tests.lti.lti_support import bench
 
 
 @pytest.fixture

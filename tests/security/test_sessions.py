@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from accounts_support import PASSWORD, Browser, served
+
+from tests.security.accounts_support import PASSWORD, Browser, served
 
 STUDENT = "student@example.com"
 

@@ -6,12 +6,12 @@ import re
 
 import pytest
 import sqlalchemy as sa
-from app_support import bearer
 
 from grader.extensions import db
 from grader.gametree import KINDS, Conventions, Tree
 from grader.models import Attempt, Exercise
 from grader.services import accounts
+from tests.app_support import bearer
 
 
 def key_for(exercise: dict) -> dict:

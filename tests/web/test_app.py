@@ -11,8 +11,7 @@ import sqlalchemy as sa
 from grader import create_app
 from grader.extensions import db
 from grader.services.transactions import writing
-
-FAST_ARGON2 = {"time_cost": 1, "memory_cost": 1024, "parallelism": 1}
+from tests.app_support import FAST_ARGON2
 
 
 def test_settings_from_environment(tmp_path, monkeypatch):

@@ -7,12 +7,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from app_support import bearer
-from instructor_support import ALICE, TEACHER, make_room, user
 
 from grader.extensions import db
 from grader.gametree import KINDS, Conventions, Tree
 from grader.services import Invalid, editor, exercises
+from tests.app_support import bearer
+from tests.instructor_support import ALICE, TEACHER, make_room, user
 
 CS188 = Path(__file__).parents[1] / "gametree" / "data" / "cs188"
 EVALUATED = [{"eval": 3, "children": [1, 5]}, {"eval": 2, "children": [9, {"eval": 0, "children": [4]}]}]

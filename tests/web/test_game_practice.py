@@ -8,7 +8,7 @@ import re
 
 from grader.gametree import KINDS, Conventions, Tree
 from grader.gametree.games import game_tree
-from tests.conftest import csrf_from
+from tests.app_support import csrf_from
 
 
 def _make(client, **fields) -> object:

@@ -7,7 +7,8 @@ import io
 import re
 
 import pytest
-from instructor_support import (
+
+from tests.instructor_support import (
     ALICE,
     BOB,
     TA,

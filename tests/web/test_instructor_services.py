@@ -9,18 +9,6 @@ import io
 
 import pytest
 import sqlalchemy as sa
-from instructor_support import (
-    ALICE,
-    BOB,
-    OUTSIDER,
-    TA,
-    TEACHER,
-    TEXTBOOK,
-    answer,
-    make_room,
-    textbook_key,
-    user,
-)
 
 from grader.extensions import db
 from grader.gametree import Tree
@@ -37,6 +25,18 @@ from grader.services import (
     regrade,
     roster,
     statistics,
+)
+from tests.instructor_support import (
+    ALICE,
+    BOB,
+    OUTSIDER,
+    TA,
+    TEACHER,
+    TEXTBOOK,
+    answer,
+    make_room,
+    textbook_key,
+    user,
 )
 
 

@@ -4,9 +4,9 @@ practice endpoint grades any typed tree and hands its key back after one attempt
 from __future__ import annotations
 
 import pytest
-from app_support import bearer
 
 from grader.gametree import Tree
+from tests.app_support import bearer
 
 
 @pytest.fixture

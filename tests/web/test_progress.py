@@ -6,13 +6,13 @@ from __future__ import annotations
 import re
 
 import pytest
-from app_support import bearer, csrf_from
 
 from grader.gametree import KINDS, VARIANTS, Conventions, Tree
 from grader.gametree.adaptive import MASTERY
 from grader.gametree.generator import exposing
 from grader.gametree.kinds import grade
 from grader.services.progress import STUCK
+from tests.app_support import bearer, csrf_from
 
 
 @pytest.fixture
