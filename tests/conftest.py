@@ -15,6 +15,10 @@ import pytest
 
 from tests.app_support import PASSWORD, app_config, csrf_from
 
+# The harness's fixtures (the sandbox, the tiny suite, submissions of the sample engines), for
+# tests/harness and the `grader engine` and `grader checkers` commands in tests/cli.
+pytest_plugins = ["tests.harness.fixtures"]
+
 
 @pytest.fixture(scope="session")
 def migrated_template(tmp_path_factory: pytest.TempPathFactory) -> Path:

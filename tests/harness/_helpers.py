@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import math
 import os
 from pathlib import Path
 
 import pytest
 
 from grader.harness.sandbox import SandboxConfig, SandboxUnavailable
+from grader.harness.verdicts import Verdict
 
 ENGINES = Path(__file__).parent / "engines"  # the sample engines
 TINY = Path(__file__).parent / "data" / "tiny.json"  # the tiny suite
+TEST_KEYS = {"name", "score", "max_score", "status", "visibility", "output", "extra_data"}
 
 
 def sandbox_problem() -> str | None:
@@ -38,3 +41,22 @@ def leftover_processes(config: SandboxConfig, slot: int) -> list[int]:
             except OSError:
                 pass
     return pids
+
+
+def assert_gradescope_shape(data: dict) -> None:
+    """A results.json as Gradescope reads it, with our extra data on each test."""
+    assert isinstance(data["score"], float | int)
+    assert isinstance(data["execution_time"], float | int)
+    assert isinstance(data["output"], str)
+    assert data["output_format"] in ("text", "html", "simple_format", "md", "ansi")
+    for test in data["tests"]:
+        assert set(test) >= TEST_KEYS
+        assert test["status"] in ("passed", "failed")
+        assert test["visibility"] in ("visible", "hidden", "after_due_date", "after_published")
+        assert 0 <= test["score"] <= test["max_score"]
+        assert {"verdict", "cpu", "wall"} <= set(test["extra_data"])
+        assert test["extra_data"]["verdict"] in {v.value for v in Verdict}
+    assert math.isclose(data["score"], sum(t["score"] for t in data["tests"]))
+    for row in data["leaderboard"]:
+        assert set(row) <= {"name", "value", "order"}
+        assert row.get("order", "desc") in ("asc", "desc")

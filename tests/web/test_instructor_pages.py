@@ -263,14 +263,3 @@ def test_ta_sees_a_read_only_editor(client, auth, room):
     html = client.get(f"/instructor/assignments/{room.assignment_id}/slots/0").get_data(
         as_text=True)
     assert "a TA (read only)" in html and 'value="save"' not in html and 'value="preview"' in html
-
-
-def test_gradebook_cli(app, runner, room):
-    answer(app, ALICE, room.assignment_id, 0, textbook_key())
-    result = runner.invoke(args=["gradebook", str(room.course_id), "--csv"])
-    assert result.exit_code == 0, result.output
-    rows = {r["email"]: r for r in csv.DictReader(io.StringIO(result.output))}
-    assert rows[ALICE]["total (/2)"] == "1.00"
-    as_json = runner.invoke(args=["gradebook", "Search 101"])
-    assert '"max_total": 2' in as_json.output
-    assert runner.invoke(args=["gradebook", "999"]).exit_code != 0

@@ -1,5 +1,6 @@
-"""The reference at a student's fingertips: `grader checkers search`, `divide`, `play` with an
-engine file (in the real sandbox), and `grader engine check` writing its results to stdout."""
+"""`grader checkers`: the reference at a student's fingertips (`perft`, `moves`, `search`,
+`divide`), `play` between built-in players and with an engine file (in the real sandbox), through
+click's runner and once as a real subprocess."""
 
 from __future__ import annotations
 
@@ -8,25 +9,15 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 from click.testing import CliRunner
 
 from grader.checkers import Board, alphabeta, divide, read_games
 from grader.checkers.variants import VARIANTS
 from grader.cli import main
-from grader.harness.sandbox import SandboxConfig
 from grader.harness.suite import positions
+from tests.harness._helpers import ENGINES
 
-ROOT = Path(__file__).resolve().parents[2]
-ENGINES = ROOT / "tests" / "harness" / "engines"
-TINY = ROOT / "tests" / "harness" / "data" / "tiny.json"
 MIDDLEGAME = positions()["kings-middlegame"]["fen"]
-
-
-@pytest.fixture
-def sandbox() -> None:
-    """The real bubblewrap sandbox (`make test` installs it): fail, never skip, without it."""
-    SandboxConfig().check()
 
 
 def test_search_prints_the_contracts_answer() -> None:
@@ -91,16 +82,6 @@ def test_an_illegal_engine_file_forfeits_through_the_referee(sandbox, tmp_path: 
     assert "forfeited: ILLEGAL_MOVE" in result.output
 
 
-def test_engine_check_writes_results_to_stdout_and_progress_to_stderr(sandbox) -> None:
-    done = subprocess.run([str(Path(sys.executable).parent / "grader"), "engine", "check",
-                           str(ENGINES / "correct.py"), "--suite", str(TINY)],
-                          capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr
-    assert "Suite tiny: 5 / 5 points" in done.stdout
-    assert "king-loop" in done.stdout and "verdict" in done.stdout  # the table
-    assert "Suite tiny" not in done.stderr
-
-
 def test_play_an_engine_file_without_the_sandbox(tmp_path: Path) -> None:
     result = CliRunner(env={"GRADER_BWRAP": "/nonexistent/bwrap"}).invoke(main, [
         "checkers", "play", "--black", "ref:2", "--white", str(ENGINES / "correct.py"),
@@ -110,3 +91,38 @@ def test_play_an_engine_file_without_the_sandbox(tmp_path: Path) -> None:
     refused = CliRunner(env={"GRADER_BWRAP": "/nonexistent/bwrap"}).invoke(main, [
         "checkers", "play", "--white", str(ENGINES / "correct.py")])
     assert refused.exit_code == 2 and "--no-sandbox" in refused.output
+
+
+def test_cli_perft_prints_the_published_count_and_divides():
+    runner = CliRunner()
+    result = runner.invoke(main, ["checkers", "perft", "--depth", "4"])
+    assert result.exit_code == 0 and "1469" in result.stdout.split()
+    result = runner.invoke(main, ["checkers", "perft", "-d", "2", "--divide",
+                                  "--fen", "B:W6,7,14,15:B2"])
+    lines = result.stdout.split("\n")
+    assert lines[0].startswith("2x9x18 ") and lines[1].startswith("2x11x18 ")
+
+
+def test_cli_moves_prints_the_legal_moves_in_canonical_order():
+    result = CliRunner().invoke(main, ["checkers", "moves", "--fen", "B:W6,7,14,15:B2"])
+    assert result.exit_code == 0 and result.stdout.split() == ["2x9x18", "2x11x18"]
+    bad = CliRunner().invoke(main, ["checkers", "moves", "--fen", "B:W99:B1"])
+    assert bad.exit_code != 0 and "B:W99:B1" in bad.output
+
+
+def test_cli_play_writes_pdn_that_reads_back(tmp_path: Path):
+    out = tmp_path / "games.pdn"
+    result = CliRunner().invoke(main, ["checkers", "play", "--black", "greedy", "--white",
+                                       "random", "--games", "2", "--ballot", "--pdn", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "game 1:" in result.output and "game 2:" in result.output
+    games = read_games(out.read_text())
+    assert len(games) == 2 and all(g.headers["GameType"] == "21" for g in games)
+
+
+def test_the_installed_command_runs_in_a_real_subprocess():
+    grader = Path(sys.executable).with_name("grader")
+    out = subprocess.run([str(grader), "checkers", "perft", "--depth", "3"], check=True,
+                         capture_output=True, text=True, timeout=60)
+    assert out.stdout.split() == ["302"]
+

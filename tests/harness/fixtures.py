@@ -1,4 +1,5 @@
-"""Fixtures of the harness tests: submissions built from the sample engines, the tiny suite."""
+"""Fixtures of the harness tests: the real sandbox, the tiny suite, submissions built from the
+sample engines. A plugin (`pytest_plugins` in tests/conftest.py), as tests/cli uses them too."""
 
 from __future__ import annotations
 

@@ -1,7 +1,9 @@
-"""`grader user|course|assignment|demo|db`, through Flask's runner and as a real process."""
+"""`grader user|course|assignment|demo|gradebook|db`, through Flask's runner and as a real process."""
 
 from __future__ import annotations
 
+import csv
+import io
 import os
 import subprocess
 import sys
@@ -10,6 +12,7 @@ import sqlalchemy as sa
 
 from grader.extensions import db
 from grader.models import ApiToken, Assignment, Course, Membership
+from tests.instructor_support import ALICE, answer, make_room, textbook_key
 
 
 def test_user_create_and_token(runner, app, client):
@@ -88,3 +91,15 @@ def test_grader_db_upgrade_as_a_process(tmp_path):
     tree = subprocess.run([grader, "tree", "--help"], env=env, capture_output=True, text=True,
                           timeout=60, check=False)
     assert tree.returncode == 0
+
+
+def test_gradebook_cli(app, runner, factory):
+    room = make_room(app, factory)
+    answer(app, ALICE, room.assignment_id, 0, textbook_key())
+    result = runner.invoke(args=["gradebook", str(room.course_id), "--csv"])
+    assert result.exit_code == 0, result.output
+    rows = {r["email"]: r for r in csv.DictReader(io.StringIO(result.output))}
+    assert rows[ALICE]["total (/2)"] == "1.00"
+    as_json = runner.invoke(args=["gradebook", "Search 101"])
+    assert '"max_total": 2' in as_json.output
+    assert runner.invoke(args=["gradebook", "999"]).exit_code != 0

@@ -1,89 +1,20 @@
-"""results.json in Gradescope's shape, the CLI, --no-sandbox, uploads, Elo, the priority."""
+"""results.json in Gradescope's shape, uploads, Elo, the priority (the `grader engine` command:
+tests/cli/test_engine_cli.py)."""
 
 from __future__ import annotations
 
 import json
-import math
 import zipfile
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from grader import data
-from grader.cli.engine import engine
 from grader.harness.elo import estimate
 from grader.harness.runner import grade, grade_many
-from grader.harness.sandbox import (
-    SandboxConfig,
-    SandboxUnavailable,
-    SubmissionError,
-    prepare_submission,
-)
+from grader.harness.sandbox import SubmissionError, prepare_submission
 from grader.harness.verdicts import PRIORITY, Verdict, worst
-from tests.harness._helpers import ENGINES, TINY, needs_bwrap
-
-TEST_KEYS = {"name", "score", "max_score", "status", "visibility", "output", "extra_data"}
-
-
-def assert_gradescope_shape(data: dict) -> None:
-    assert isinstance(data["score"], float | int)
-    assert isinstance(data["execution_time"], float | int)
-    assert isinstance(data["output"], str)
-    assert data["output_format"] in ("text", "html", "simple_format", "md", "ansi")
-    for test in data["tests"]:
-        assert set(test) >= TEST_KEYS
-        assert test["status"] in ("passed", "failed")
-        assert test["visibility"] in ("visible", "hidden", "after_due_date", "after_published")
-        assert 0 <= test["score"] <= test["max_score"]
-        assert {"verdict", "cpu", "wall"} <= set(test["extra_data"])
-        assert test["extra_data"]["verdict"] in {v.value for v in Verdict}
-    assert math.isclose(data["score"], sum(t["score"] for t in data["tests"]))
-    for row in data["leaderboard"]:
-        assert set(row) <= {"name", "value", "order"}
-        assert row.get("order", "desc") in ("asc", "desc")
-
-
-@needs_bwrap
-def test_check_writes_results_and_exits_zero(submission, tmp_path: Path) -> None:
-    out, rich = tmp_path / "results.json", tmp_path / "rich.json"
-    result = CliRunner().invoke(engine, ["check", str(submission("no_pruning")), "--suite",
-                                         str(TINY), "--json", str(out), "--rich-json", str(rich)])
-    assert result.exit_code == 0, result.output
-    data = json.loads(out.read_text())
-    assert_gradescope_shape(data)
-    assert [t["extra_data"]["verdict"] for t in data["tests"]] == ["passed", "WA", "passed",
-                                                                    "passed"]
-    assert data["extra_data"]["sandbox"] is True
-    detail = json.loads(rich.read_text())
-    assert len(detail["games"]) == 2
-    assert all(g["pdn"].startswith("[") and "[Opening" in g["pdn"] for g in detail["games"])
-    assert detail["verdict_priority"][0] == "IE"
-    assert "no_pruning" not in result.output or "suite tiny" in result.output
-
-
-def test_missing_bwrap_is_refused_without_no_sandbox(tmp_path: Path) -> None:
-    config = SandboxConfig(bwrap="/nonexistent/bwrap")
-    with pytest.raises(SandboxUnavailable):
-        grade(ENGINES / "correct.py", str(TINY), config)
-    result = CliRunner(env={"GRADER_BWRAP": "/nonexistent/bwrap"}).invoke(
-        engine, ["check", str(ENGINES / "correct.py"), "--suite", str(TINY)])
-    assert result.exit_code == 2
-    assert "refusing to run" in result.output and "--no-sandbox" in result.output
-
-
-def test_no_sandbox_runs_and_is_recorded(submission, tmp_path: Path) -> None:
-    out = tmp_path / "results.json"
-    result = CliRunner(env={"GRADER_BWRAP": "/nonexistent/bwrap"}).invoke(
-        engine, ["check", str(submission("correct")), "--suite", str(TINY), "--no-sandbox",
-                 "--json", str(out)])
-    assert result.exit_code == 0, result.output
-    assert "WARNING" in result.output and "--no-sandbox" in result.output
-    data = json.loads(out.read_text())
-    assert_gradescope_shape(data)
-    assert data["extra_data"]["sandbox"] is False
-    assert data["output"].startswith("WARNING: this run used --no-sandbox")
-    assert data["score"] == 5
+from tests.harness._helpers import ENGINES, TINY, assert_gradescope_shape, needs_bwrap
 
 
 @needs_bwrap
