@@ -274,6 +274,18 @@ def generate_raw(own: Bitboard, opp: Bitboard, kings: Bitboard, black: bool, *,
     return out
 
 
+def make_raw(own: Bitboard, opp: Bitboard, kings: Bitboard, frm: Bitboard, to: Bitboard,
+             captured: Bitboard, crown: Bitboard) -> tuple[Bitboard, Bitboard, Bitboard]:
+    """The make-move rule, written once: (own, opp, kings) after the mover's piece goes from
+    `frm` to `to` taking `captured`. A king stays a king; a man reaching `crown` (its king row)
+    is crowned; the captured pieces, kings or men, leave the board."""
+    if kings & frm:
+        kings ^= frm ^ to
+    elif to & crown:
+        kings |= to
+    return own ^ frm ^ to, opp & ~captured, kings & ~captured
+
+
 @dataclass(frozen=True, order=True)
 class Move:
     """A move: the squares visited (from, ..., to) and the squares captured, in jump order.
@@ -535,26 +547,18 @@ class Board:
         if turn == BLACK:
             own_men, own_kings, opp_men, opp_kings, crown = _Z_BM, _Z_BK, _Z_WM, _Z_WK, \
                 BLACK_KING_ROW
-            self.black = black ^ frm ^ to
-            self.white = white & ~captured
+            self.black, self.white, self.kings = make_raw(black, white, kings, frm, to,
+                                                          captured, crown)
         else:
             own_men, own_kings, opp_men, opp_kings, crown = _Z_WM, _Z_WK, _Z_BM, _Z_BK, \
                 WHITE_KING_ROW
-            self.white = white ^ frm ^ to
-            self.black = black & ~captured
-        if kings & frm:
-            self.kings = (kings ^ frm ^ to) & ~captured
-            h ^= own_kings[fi] ^ own_kings[ti]
-            self.halfmove_clock = 0 if captured else self.halfmove_clock + 1
-        else:
-            h ^= own_men[fi]
-            if to & crown:
-                self.kings = (kings | to) & ~captured
-                h ^= own_kings[ti]
-            else:
-                self.kings = kings & ~captured
-                h ^= own_men[ti]
-            self.halfmove_clock = 0
+            self.white, self.black, self.kings = make_raw(white, black, kings, frm, to,
+                                                          captured, crown)
+        # The hash follows the rule's outcome: what left `frm`, what stands on `to`.
+        h ^= own_kings[fi] if kings & frm else own_men[fi]
+        h ^= own_kings[ti] if self.kings & to else own_men[ti]
+        # Only a king's quiet move counts towards the draw; a man's move or a capture resets.
+        self.halfmove_clock = self.halfmove_clock + 1 if kings & frm and not captured else 0
         while captured:
             low = captured & -captured
             captured ^= low

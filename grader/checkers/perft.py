@@ -10,6 +10,7 @@ from grader.checkers.board import (
     Move,
     count_moves,
     generate_raw,
+    make_raw,
 )
 
 
@@ -20,24 +21,14 @@ def _perft(own: int, opp: int, kings: int, black: bool, depth: int) -> int:
     crown = BLACK_KING_ROW if black else WHITE_KING_ROW
     other = not black
     total = 0
-    if depth == 2:
+    if depth == 2:  # the replies are counted, not made
         for frm, to, cap, _ in generate_raw(own, opp, kings, black):
-            if kings & frm:
-                k = (kings ^ frm ^ to) & ~cap
-            elif to & crown:
-                k = (kings | to) & ~cap
-            else:
-                k = kings & ~cap if cap else kings
-            total += count_moves(opp & ~cap if cap else opp, own ^ frm ^ to, k, other)
+            moved, left, k = make_raw(own, opp, kings, frm, to, cap, crown)
+            total += count_moves(left, moved, k, other)
         return total
     for frm, to, cap, _ in generate_raw(own, opp, kings, black):
-        if kings & frm:
-            k = (kings ^ frm ^ to) & ~cap
-        elif to & crown:
-            k = (kings | to) & ~cap
-        else:
-            k = kings & ~cap
-        total += _perft(opp & ~cap, own ^ frm ^ to, k, other, depth - 1)
+        moved, left, k = make_raw(own, opp, kings, frm, to, cap, crown)
+        total += _perft(left, moved, k, other, depth - 1)
     return total
 
 

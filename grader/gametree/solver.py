@@ -15,7 +15,7 @@ Conventions (stored with every exercise, see ARCHITECTURE.md):
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from grader.gametree.tree import Node, Path, Tree, Value, child_path, parse_players
@@ -429,7 +429,3 @@ def solve(tree: Tree, conventions: Conventions | None = None) -> SearchResult:
 def minimax(tree: Tree, conventions: Conventions | None = None) -> SearchResult:
     """Plain minimax: every node visited, every value exact."""
     return search(tree, Rules(conventions or Conventions(), pruning=False))
-
-
-def with_conventions(rules: Rules, **changes: str) -> Rules:
-    return replace(rules, conventions=replace(rules.conventions, **changes))

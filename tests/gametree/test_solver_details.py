@@ -27,7 +27,6 @@ from grader.gametree.solver import (
     from_jsonable,
     jsonable,
     search,
-    with_conventions,
 )
 from grader.gametree.variants import VARIANTS
 from tests.gametree._helpers import conventions, trees, true_minimax
@@ -229,8 +228,6 @@ def test_conventions_to_dict_round_trips():
         assert Conventions.from_dict(conv.to_dict()) == conv
     assert Conventions().to_dict() == {"ties": "prune", "values": "soft", "order": "ltr"}
     assert Conventions(depth=2).to_dict()["depth"] == 2
-    rules = with_conventions(Rules(Conventions(), shallow=True), order="rtl")
-    assert rules.conventions == Conventions(order="rtl") and rules.shallow
 
 
 # The sentences students read beside every exercise, word for word.
