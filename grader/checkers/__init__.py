@@ -24,7 +24,7 @@ from grader.checkers.board import (
 from grader.checkers.engine import (
     WIN,
     ReferenceEngine,
-    SearchResult,
+    SearchOutcome,
     alphabeta,
     minimax,
 )
@@ -33,7 +33,7 @@ from grader.checkers.ladder import LADDER, Player, player_from_name
 from grader.checkers.parallel import root_parallel
 from grader.checkers.pdn import Game, InvalidPdnError, read_game, read_games, write_games
 from grader.checkers.perft import divide, perft
-from grader.checkers.play import Forfeit, load_ballots, play_game, play_match
+from grader.checkers.play import Forfeit, load_ballots, pick_ballots, play_game, play_match
 
 __all__ = [
     "BLACK",
@@ -57,7 +57,7 @@ __all__ = [
     "Outcome",
     "Player",
     "ReferenceEngine",
-    "SearchResult",
+    "SearchOutcome",
     "Square",
     "Termination",
     "alphabeta",
@@ -66,6 +66,7 @@ __all__ = [
     "load_ballots",
     "minimax",
     "perft",
+    "pick_ballots",
     "play_game",
     "play_match",
     "player_from_name",

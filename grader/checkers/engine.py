@@ -31,7 +31,7 @@ Evaluation = Callable[[Board], int]
 
 
 @dataclass(frozen=True)
-class SearchResult:
+class SearchOutcome:
     """What a search found: value (side to move's view), best move, and what it visited."""
 
     value: int
@@ -104,7 +104,7 @@ def _negamax(board: Board, depth: int, ply: int, alpha: int, beta: int, rules: R
 
 
 def search(board: Board, depth: int, rules: Rules = CONTRACT, alpha: int = -INFINITY,
-           beta: int = INFINITY, evaluate: Evaluation = evaluate, ply: int = 0) -> SearchResult:
+           beta: int = INFINITY, evaluate: Evaluation = evaluate, ply: int = 0) -> SearchOutcome:
     """The fixed-depth search under `rules` with the root window (alpha, beta)."""
     if depth < 0:
         raise ValueError(f"depth must be >= 0, got {depth}")
@@ -113,16 +113,16 @@ def search(board: Board, depth: int, rules: Rules = CONTRACT, alpha: int = -INFI
     start = time.perf_counter()
     counts = [0, 0]
     value, move = _negamax(board, depth, ply, alpha, beta, rules, evaluate, counts)
-    return SearchResult(value, move, counts[0], depth, counts[1], time.perf_counter() - start)
+    return SearchOutcome(value, move, counts[0], depth, counts[1], time.perf_counter() - start)
 
 
 def alphabeta(board: Board, depth: int, evaluate: Evaluation = evaluate,
-              alpha: int = -INFINITY, beta: int = INFINITY) -> SearchResult:
+              alpha: int = -INFINITY, beta: int = INFINITY) -> SearchOutcome:
     """The exact fixed-depth reference (see the module docstring): value, best move, leaves."""
     return search(board, depth, CONTRACT, alpha, beta, evaluate)
 
 
-def minimax(board: Board, depth: int, evaluate: Evaluation = evaluate) -> SearchResult:
+def minimax(board: Board, depth: int, evaluate: Evaluation = evaluate) -> SearchOutcome:
     """Plain minimax to the same depth: the same value, and the leaf count with no pruning."""
     return search(board, depth, MINIMAX, evaluate=evaluate)
 class SearchTimeout(Exception):
@@ -152,7 +152,7 @@ class ReferenceEngine:
         self._deadline = INFINITY * 1.0
 
     def search(self, board: Board, depth: int = 64, time_limit: float | None = None
-               ) -> SearchResult:
+               ) -> SearchOutcome:
         """Deepen from 1 to `depth`, stopping when `time_limit` seconds are up; the result of
         the last completed depth (depth 1 always completes)."""
         start = time.perf_counter()
@@ -162,8 +162,8 @@ class ReferenceEngine:
         self.nodes = self.leaves = 0
         moves = board.generate_legal_moves()
         if not moves:
-            return SearchResult(-WIN, None, 1, 0, 1, 0.0)
-        result = SearchResult(self.evaluate(board), moves[0], 0, 0)
+            return SearchOutcome(-WIN, None, 1, 0, 1, 0.0)
+        result = SearchOutcome(self.evaluate(board), moves[0], 0, 0)
         for d in range(1, depth + 1):
             self._deadline = INFINITY * 1.0 if time_limit is None or d == 1 \
                 else start + time_limit
@@ -172,13 +172,13 @@ class ReferenceEngine:
             except SearchTimeout:
                 break
             pv = self._pv(board, d)
-            result = SearchResult(value, pv[0] if pv else moves[0], self.leaves, d, self.nodes,
+            result = SearchOutcome(value, pv[0] if pv else moves[0], self.leaves, d, self.nodes,
                                   time.perf_counter() - start, pv)
             if abs(value) > WIN - MAX_PLY:  # a forced result: deeper search cannot change it
                 break
             if time_limit is not None and time.perf_counter() - start > time_limit / 2:
                 break  # the next iteration would not finish in time
-        return SearchResult(result.value, result.best_move, self.leaves, result.depth,
+        return SearchOutcome(result.value, result.best_move, self.leaves, result.depth,
                             self.nodes, time.perf_counter() - start, result.pv)
 
     def _pv(self, board: Board, depth: int) -> tuple[Move, ...]:

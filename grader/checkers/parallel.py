@@ -18,7 +18,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Literal
 
 from grader.checkers.board import Board
-from grader.checkers.engine import CONTRACT, INFINITY, Rules, SearchResult, alphabeta, search
+from grader.checkers.engine import CONTRACT, INFINITY, Rules, SearchOutcome, alphabeta, search
 
 Mode = Literal["serial", "split", "threads", "processes"]
 
@@ -33,7 +33,7 @@ def _search_child(fen: str, depth: int, alpha: int = -INFINITY, beta: int = INFI
 
 def root_parallel(board: Board, depth: int, mode: Mode = "processes",
                   workers: int | None = None, alpha: int = -INFINITY,
-                  beta: int = INFINITY, rules: Rules = CONTRACT) -> SearchResult:
+                  beta: int = INFINITY, rules: Rules = CONTRACT) -> SearchOutcome:
     """Search each root move in its own worker (threads or processes) and join the results;
     mode "split" does the same split in this process, one root move after the other, under
     `rules` on a board of `board`'s class (a misconception variant's)."""
@@ -72,4 +72,4 @@ def root_parallel(board: Board, depth: int, mode: Mode = "processes",
         nodes += child_nodes
         if -value > best:
             best, best_move = -value, move
-    return SearchResult(best, best_move, leaves, depth, nodes, time.perf_counter() - start)
+    return SearchOutcome(best, best_move, leaves, depth, nodes, time.perf_counter() - start)

@@ -35,6 +35,12 @@ def load_ballots(path: Path | None = None) -> list[tuple[str, tuple[str, ...]]]:
     return ballots
 
 
+def pick_ballots(ballots: list[tuple[str, tuple[str, ...]]], count: int,
+                 seed: int) -> list[tuple[str, tuple[str, ...]]]:
+    """`count` distinct ballots drawn with random.Random(seed), in draw order."""
+    return random.Random(seed).sample(ballots, min(count, len(ballots)))
+
+
 def play_game(black: Player, white: Player, *, fen: str | None = None,
               opening: tuple[str, ...] = (), headers: dict[str, str] | None = None,
               on_move: Callable[[Board, Move], None] | None = None,

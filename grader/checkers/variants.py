@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from grader.checkers.board import Board
-from grader.checkers.engine import CONTRACT, INFINITY, Rules, SearchResult, search
+from grader.checkers.engine import CONTRACT, INFINITY, Rules, SearchOutcome, search
 
 # Above this many minimax leaves the variants are not run (each costs at most about that).
 DIAGNOSIS_LEAVES = 400_000
@@ -39,7 +39,7 @@ class Variant:
     kinds: frozenset[str] = field(default_factory=lambda: frozenset({"search"}))
 
     def run(self, fen: str, depth: int, alpha: int = -INFINITY,
-            beta: int = INFINITY) -> SearchResult:
+            beta: int = INFINITY) -> SearchOutcome:
         return search(self.board(fen), depth, self.rules, alpha, beta)
 
     def moves(self, fen: str) -> list[str]:
