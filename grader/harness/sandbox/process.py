@@ -54,7 +54,7 @@ from grader.harness import strict_json
 from grader.harness.submission import SubmissionError, extract_zip
 from grader.harness.verdicts import Verdict, worst
 
-ADAPTER = Path(__file__).with_name("adapter.py")
+ADAPTER = Path(__file__).parents[1] / "adapter.py"
 SANDBOX_UID = 65534  # the engine's uid inside the sandbox (nobody)
 POLL = 0.02  # seconds between two looks of the watchdog
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
