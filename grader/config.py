@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 import secrets
+import shutil
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,21 @@ def _flag(value: str | None, default: bool = False) -> bool:
 def data_dir(shipped: Path, variable: str, environ: Mapping[str, str] = os.environ) -> Path:
     """A data folder: `$variable` (the instructor's own), else the one the package ships."""
     return Path(environ[variable]) if environ.get(variable) else shipped
+
+
+def bwrap_path(environ: Mapping[str, str] = os.environ) -> str:
+    """`GRADER_BWRAP`, else bubblewrap on PATH, else Debian's /usr/bin/bwrap."""
+    return environ.get("GRADER_BWRAP") or shutil.which("bwrap") or "/usr/bin/bwrap"
+
+
+def sandbox_python(environ: Mapping[str, str] = os.environ) -> str:
+    """`GRADER_SANDBOX_PYTHON`: the interpreter the sandbox runs (the system's, under /usr)."""
+    return environ.get("GRADER_SANDBOX_PYTHON", "/usr/bin/python3")
+
+
+def sandbox_uid_base(environ: Mapping[str, str] = os.environ) -> int:
+    """`GRADER_SANDBOX_UID_BASE`: a root harness runs grading slot N as user base + N."""
+    return int(environ.get("GRADER_SANDBOX_UID_BASE", "61000"))
 
 
 def instance_path(environ: Mapping[str, str] = os.environ) -> str | None:

@@ -5,6 +5,7 @@
                             their positions (suite/), Gradescope's run_autograder
     grader/data/presets/    the assignment presets (*.toml)
     grader/migrations/      the Alembic revisions
+    grader/harness/adapter.py  the code run inside the sandbox, copied into each slot
 
 Everything that reads these files asks here, so an installed wheel (the Docker image, a
 university's virtualenv) works like a checkout. The instructor's own suites and presets are
@@ -46,6 +47,11 @@ def ballots_file() -> Path:
 
 def presets_dir() -> Path:
     return path("presets")
+
+
+def adapter_file() -> Path:
+    """harness/adapter.py, the one module run inside the sandbox (bound there read-only)."""
+    return _package_dir("grader.harness").joinpath("adapter.py")
 
 
 def migrations_dir() -> Path:

@@ -1,10 +1,11 @@
 """The engine harness: sandboxed runs of student checkers engines, the test suite, matches
 against the ladder, Elo, and Gradescope-compatible results.
 
-May import grader.checkers and the standard library only. adapter.py, the one module that runs
-inside the sandbox, imports nothing of grader at all.
+May import grader.checkers, grader.config, grader.data and the standard library only.
+adapter.py, the one module that runs inside the sandbox, imports nothing of grader at all.
 """
 
+from grader.harness.cases import TestCase, TestResult
 from grader.harness.elo import LADDER_RATINGS, EloEstimate, estimate
 from grader.harness.results import gradescope, rich, write
 from grader.harness.runner import Report, grade, grade_many
@@ -15,13 +16,15 @@ from grader.harness.sandbox import (
     SandboxUnavailable,
     SubmissionError,
 )
-from grader.harness.suite import SUITES, Suite, TestResult, load_suite
+from grader.harness.suite import SUITES, Suite, load_suite
+from grader.harness.testkinds import TEST_KINDS
 from grader.harness.verdicts import PRIORITY, Verdict
 
 __all__ = [
     "LADDER_RATINGS",
     "PRIORITY",
     "SUITES",
+    "TEST_KINDS",
     "EloEstimate",
     "Limits",
     "Report",
@@ -30,6 +33,7 @@ __all__ = [
     "SandboxUnavailable",
     "SubmissionError",
     "Suite",
+    "TestCase",
     "TestResult",
     "Verdict",
     "estimate",

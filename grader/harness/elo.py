@@ -44,6 +44,16 @@ class EloEstimate:
         return f"{self.rating:.0f} ± {self.error:.0f} ({self.score:g}/{self.games})"
 
 
+def points(result: str | None, black: bool) -> float:
+    """A game's points for one side: 1 for a win, 0 for a loss, 1/2 for a draw or a game cut
+    unfinished (``*``); `result` is the PDN's (1-0: Black won)."""
+    if result == "1-0":
+        return 1.0 if black else 0.0
+    if result == "0-1":
+        return 0.0 if black else 1.0
+    return 0.5
+
+
 def expected(rating: float, opponent: float) -> float:
     return 1.0 / (1.0 + 10 ** ((opponent - rating) / SCALE))
 

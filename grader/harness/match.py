@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from grader.checkers import play_game
-from grader.harness.referee import SandboxedPlayer
+from grader.harness.referee import MoveLimit, SandboxedPlayer
 from grader.harness.sandbox import (
     EngineProcess,
     SandboxConfig,
@@ -18,7 +18,6 @@ from grader.harness.sandbox import (
     claim_slot,
     prepare_submission,
 )
-from grader.harness.suite import TestCase
 from grader.harness.verdicts import Verdict
 
 START_CPU, START_WALL = 5.0, 10.0
@@ -39,9 +38,7 @@ def play_pair(black: Path, white: Path, opening: list[str], *, names: tuple[str,
     """Play one game, `black` against `white`, from the ballot `opening`."""
     config = config or SandboxConfig()
     config.check()
-    cpu = time_per_move + margin
-    limits = TestCase("tournament game", "play", 1.0, {"time_per_move": time_per_move}, cpu,
-                      3 * cpu + 1)
+    limit = MoveLimit(time_per_move, margin)
     with claim_slot(config) as slot:
         processes: list[EngineProcess] = []
         try:
@@ -53,11 +50,11 @@ def play_pair(black: Path, white: Path, opening: list[str], *, names: tuple[str,
                 hello = process.start(START_CPU, START_WALL)
                 if hello.verdict is Verdict.IE:
                     return MatchGame("*", "", "", 0, f"engine start: {hello.detail}")
-                if not hello.answered:
+                if hello.verdict is not None:
                     result = "0-1" if colour == "black" else "1-0"
                     return MatchGame(result, f"forfeit: {name} did not start "
                                      f"({hello.verdict.value})", "", 0)
-                players.append(SandboxedPlayer(process, limits, name))
+                players.append(SandboxedPlayer(process, limit, name))
             game = play_game(players[0], players[1], opening=tuple(opening),
                              max_plies=max_plies, headers={"Event": event})
         except SubmissionError as exc:

@@ -12,17 +12,18 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from grader.harness.cases import TestCase, TestResult, result_of
 from grader.harness.elo import EloEstimate, estimate
 from grader.harness.sandbox import (
     EngineProcess,
+    GradingSlot,
     SandboxConfig,
     SandboxError,
-    Slot,
     SubmissionError,
     claim_slot,
     prepare_submission,
 )
-from grader.harness.suite import Suite, TestCase, TestResult, load_suite, result_of, run_test
+from grader.harness.suite import Suite, load_suite, run_test
 from grader.harness.verdicts import Verdict
 
 IE_ATTEMPTS = 3  # an internal error is retried this many times in all before the run gives up
@@ -81,7 +82,7 @@ def grade(submission: Path, suite: Suite | str, config: SandboxConfig | None = N
         return _grade_in(slot, Path(submission), suite, config, progress, deadline)
 
 
-def _grade_in(slot: Slot, submission: Path, suite: Suite, config: SandboxConfig,
+def _grade_in(slot: GradingSlot, submission: Path, suite: Suite, config: SandboxConfig,
               progress: Progress | None, deadline: float | None = None) -> Report:
     report = Report(suite.name, submission.name, sandbox=config.sandbox, started=time.time(),
                     slot=slot.number)
@@ -126,8 +127,8 @@ def _grade_in(slot: Slot, submission: Path, suite: Suite, config: SandboxConfig,
     return report
 
 
-def _attempts(test: TestCase, slot: Slot, folder: Path, suite: Suite, config: SandboxConfig,
-              report: Report, deadline: float | None = None) -> TestResult:
+def _attempts(test: TestCase, slot: GradingSlot, folder: Path, suite: Suite,
+              config: SandboxConfig, report: Report, deadline: float | None = None) -> TestResult:
     """Run a test; an internal error is retried (it is never charged to the engine)."""
     result: TestResult | None = None
     for attempt in range(1, IE_ATTEMPTS + 1):
@@ -142,8 +143,8 @@ def _attempts(test: TestCase, slot: Slot, folder: Path, suite: Suite, config: Sa
     return result
 
 
-def _once(test: TestCase, slot: Slot, folder: Path, suite: Suite, config: SandboxConfig,
-          report: Report) -> TestResult:
+def _once(test: TestCase, slot: GradingSlot, folder: Path, suite: Suite,
+          config: SandboxConfig, report: Report) -> TestResult:
     process = EngineProcess(config, slot, folder)
     try:
         hello = process.start(suite.start_cpu, suite.start_wall)

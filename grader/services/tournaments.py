@@ -99,8 +99,7 @@ def entrants(slot_id: int, session: Any = None) -> list[Submission]:
 def start(user: User, assignment_id: int, index: int, **params: Any) -> Tournament:
     """A round-robin of the entrants: every pair, every ballot, both colours; games queued."""
     from grader import jobs
-    from grader.checkers import load_ballots
-    from grader.harness.referee import pick_ballots
+    from grader.checkers import load_ballots, pick_ballots
 
     _, slot = staff_for_slot(user, assignment_id, index, change=True)
     settings = {**DEFAULTS, **params}

@@ -72,6 +72,11 @@ def test_classic_mistake_is_caught_and_named(name: str, submission, mistakes) ->
     if name == "slow":
         timing = report.tests[4]
         assert timing.extra["ratio"] > 20
+        rows = timing.extra["rows"]  # the chart's rows, as data: one per depth
+        assert [r["depth"] for r in rows] == mistakes.tests[4].params["depths"]
+        assert sum(r["cpu"] for r in rows) / sum(r["reference_cpu"] for r in rows) == \
+            pytest.approx(timing.extra["ratio"], rel=0.01)
+        assert all(r["leaves"] > 0 and r["runs"] == 3 for r in rows)
         assert timing.output.startswith("passed with reduced timing credit: 0 of 2 points")
         assert results["tests"][4]["output"].startswith("passed (reduced timing credit)")
         assert "1 with reduced timing credit" in summary(report)

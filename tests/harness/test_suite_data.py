@@ -9,7 +9,8 @@ from grader.checkers import BLACK, Board, alphabeta
 from grader.checkers.variants import VARIANTS
 from grader.harness.runner import grade
 from grader.harness.sandbox import SandboxConfig
-from grader.harness.suite import SUITES, _window, load_suite, positions
+from grader.harness.suite import SUITES, load_suite, positions
+from grader.harness.testkinds.search import root_window
 from tests.harness._helpers import ENGINES, needs_bwrap
 
 
@@ -66,7 +67,7 @@ def test_null_windows_tell_fail_soft_from_fail_hard_and_ties(name: str) -> None:
         if test.kind != "search" or "window_offsets" not in test.params:
             continue
         fen, depth = test.params["fen"], test.params["depth"]
-        alpha, beta = _window(test)
+        alpha, beta = root_window(test)
         contract = alphabeta(Board(fen), depth, alpha=alpha, beta=beta)
         caught = groups.setdefault((fen, depth), set())
         for code in ("fail-hard", "tie-strict"):

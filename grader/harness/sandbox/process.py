@@ -1,28 +1,12 @@
-"""Running an untrusted engine: bubblewrap, resource limits, a user per slot, a watchdog.
-
-One `EngineProcess` is one sandboxed Python running harness/adapter.py on one submission.
-The sandbox (``bwrap``, Debian's `bubblewrap`), as `bwrap_command` builds it:
-
-- ``--unshare-all``: new user, pid, network (loopback only), ipc, uts and cgroup namespaces;
-  ``--die-with-parent``, ``--new-session`` (no terminal injection), ``--cap-drop ALL``,
-  ``--as-pid-1`` (the engine is pid 1 of its namespace: when it dies every process it started
-  dies with it, and the harness reads its CPU time from /proc);
-- ``--clearenv`` then only PATH, LANG, PYTHONDONTWRITEBYTECODE, PYTHONHASHSEED and HOME;
-- the file system is ``/usr`` read-only (with the /bin, /lib, /lib64 links of a merged-/usr
-  Debian), the submission read-only at /submission, the adapter alone read-only at /adapter,
-  a private ``/tmp`` and ``/dev/shm`` of ``tmp_size`` bytes each, a fresh /proc and a minimal
-  /dev. Nothing of /etc is bound (Python starts without it), nor the harness, the tests, the
-  repository, the virtualenv or /root; the interpreter is the system's /usr/bin/python3.
-- Outside the sandbox, when the harness is root, bwrap itself runs as the slot's own
-  unprivileged user (``uid_base + slot``): RLIMIT_NPROC counts per real user and never binds
-  root, and two slots must not share a process budget. Inside, the engine is uid 65534.
+"""The engine's process: one sandboxed Python running harness/adapter.py on one submission,
+each call under a watchdog.
 
 The adapter sets the resource limits (`Limits`) before it imports the engine: CPU time
 (a backstop; each call's own limit is the watchdog's), address space, processes, file size,
-open files and core dumps (0). The watchdog thread of each call kills the whole sandbox
-(the process group of bwrap, and the engine by its pid) when the call passes its CPU or
-wall-clock limit; a reader thread caps the engine's log (stdout and stderr, both on one pipe)
-and kills it past the cap.
+open files and core dumps (0). The watchdog of each call kills the whole sandbox (the process
+group of bwrap, and the engine by its pid) when the call passes its CPU or wall-clock limit;
+a reader thread caps the engine's log (stdout and stderr, both on one pipe) and kills it past
+the cap. What they saw becomes the verdict in grader/harness/sandbox/verdict.py.
 
 Without bubblewrap the harness refuses to run unless the caller asks for ``sandbox=False``
 (``--no-sandbox``), which runs the adapter with the limits, as the slot's user when the harness
@@ -33,7 +17,7 @@ results record it.
 from __future__ import annotations
 
 import contextlib
-import fcntl
+import io
 import json
 import os
 import queue
@@ -41,211 +25,22 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import threading
 import time
-import zipfile
-from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from grader import data
 from grader.harness import strict_json
-from grader.harness.submission import SubmissionError, extract_zip
-from grader.harness.verdicts import Verdict, worst
+from grader.harness.sandbox.bwrap import bwrap_command
+from grader.harness.sandbox.config import SandboxConfig, SandboxError
+from grader.harness.sandbox.slots import GradingSlot
+from grader.harness.sandbox.verdict import Evidence, death_verdict, reported_verdict
+from grader.harness.verdicts import Verdict
 
-ADAPTER = Path(__file__).parents[1] / "adapter.py"
-SANDBOX_UID = 65534  # the engine's uid inside the sandbox (nobody)
 POLL = 0.02  # seconds between two looks of the watchdog
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
-MEMORY_WORDS = ("MemoryError", "Cannot allocate memory", "out of memory", "bad_alloc")
-MAX_SUBMISSION_BYTES = 8 << 20
-MAX_SUBMISSION_FILES = 256
-
-
-class SandboxError(RuntimeError):
-    """The sandbox could not be set up or started: the harness's fault (IE), never the engine's."""
-
-
-class SandboxUnavailable(SandboxError):
-    """bubblewrap is missing or does not work here, and no one said --no-sandbox."""
-
-
-@dataclass(frozen=True)
-class Limits:
-    """Resource limits of one engine process (the adapter applies them before the import)."""
-
-    memory: int = 1 << 30  # RLIMIT_AS, bytes: the process's address space
-    processes: int = 48  # RLIMIT_NPROC beyond the sandbox's own, for search_parallel's workers
-    file_size: int = 16 << 20  # RLIMIT_FSIZE, bytes: one file in the private /tmp
-    open_files: int = 128  # RLIMIT_NOFILE
-    cpu_total: int = 900  # RLIMIT_CPU hard, seconds: a backstop for the process's whole life
-    tmp_size: int = 16 << 20  # the private /tmp and /dev/shm, bytes each
-    log_cap: int = 1 << 20  # the engine's output (stdout + stderr), bytes, before OLE
-    log_keep: int = 16 << 10  # how much of the log's head is kept for the student
-    line_cap: int = 4 << 20  # one protocol line (an answer), bytes, before PROTOCOL
-
-    def rlimits(self, extra_processes: int = 0) -> dict[str, list[int]]:
-        return {
-            "RLIMIT_CORE": [0, 0],
-            "RLIMIT_CPU": [self.cpu_total, self.cpu_total + 1],
-            "RLIMIT_AS": [self.memory, self.memory],
-            "RLIMIT_NPROC": [self.processes + extra_processes] * 2,
-            "RLIMIT_FSIZE": [self.file_size, self.file_size],
-            "RLIMIT_NOFILE": [self.open_files, self.open_files],
-        }
-
-
-def default_bwrap() -> str:
-    return os.environ.get("GRADER_BWRAP") or shutil.which("bwrap") or "/usr/bin/bwrap"
-
-
-@dataclass(frozen=True)
-class SandboxConfig:
-    """Where bwrap and the sandbox's Python are, which users the slots run as, the limits."""
-
-    sandbox: bool = True
-    bwrap: str = field(default_factory=default_bwrap)
-    interpreter: str = field(
-        default_factory=lambda: os.environ.get("GRADER_SANDBOX_PYTHON", "/usr/bin/python3"))
-    uid_base: int = field(
-        default_factory=lambda: int(os.environ.get("GRADER_SANDBOX_UID_BASE", "61000")))
-    limits: Limits = field(default_factory=Limits)
-
-    def check(self) -> None:
-        """Raise SandboxUnavailable unless the sandbox can run (or is switched off)."""
-        if not self.sandbox:
-            return
-        if not (os.path.isfile(self.bwrap) and os.access(self.bwrap, os.X_OK)):
-            raise SandboxUnavailable(
-                f"bubblewrap not found at {self.bwrap}: install it (Debian: apt-get install "
-                "bubblewrap) or run with --no-sandbox on your own machine")
-        if not os.path.isfile(self.interpreter):
-            raise SandboxUnavailable(f"the sandbox's Python {self.interpreter} does not exist")
-
-    def uid(self, slot: int) -> int | None:
-        """The real user a slot's engine runs as (with or without the sandbox); None when the
-        harness is not root and so cannot switch."""
-        if os.geteuid() != 0:
-            return None
-        return self.uid_base + slot
-
-
-# -- submissions ---------------------------------------------------------------------------
-
-def prepare_submission(source: Path, dest: Path) -> Path:
-    """Copy a submission (engine file, zip with engine.py at its top, or folder) into `dest`,
-    readable by the sandbox's user; returns `dest`. Raises SubmissionError."""
-    source = Path(source)
-    dest.mkdir(mode=0o755, parents=True, exist_ok=True)
-    if source.is_dir():
-        files = [p for p in source.rglob("*") if p.is_file() and "__pycache__" not in p.parts]
-        _check_size(sum(p.stat().st_size for p in files), len(files))
-        for path in files:
-            target = dest / path.relative_to(source)
-            target.parent.mkdir(mode=0o755, parents=True, exist_ok=True)
-            shutil.copyfile(path, target)
-    elif zipfile.is_zipfile(source):
-        extract_zip(source, dest)  # the upload's own policy, checked again
-    elif source.is_file():
-        _check_size(source.stat().st_size, 1)
-        shutil.copyfile(source, dest / "engine.py")
-    else:
-        raise SubmissionError(f"no such file: {source}")
-    if not (dest / "engine.py").is_file():
-        raise SubmissionError("the zip has no engine.py at its top")
-    for path in [dest, *dest.rglob("*")]:
-        path.chmod(0o755 if path.is_dir() else 0o644)
-    return dest
-
-
-def _check_size(total: int, count: int) -> None:
-    if total > MAX_SUBMISSION_BYTES or count > MAX_SUBMISSION_FILES:
-        raise SubmissionError(f"the submission is too large ({count} files, {total} bytes; "
-                              f"at most {MAX_SUBMISSION_FILES} files, {MAX_SUBMISSION_BYTES})")
-
-
-# -- slots ---------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Slot:
-    """One grading slot: its number, its own user and its own temporary folder."""
-
-    number: int
-    uid: int | None
-    workdir: Path
-
-
-def _lock_dir() -> Path:
-    path = Path(tempfile.gettempdir()) / f"grader-harness-slots-{os.geteuid()}"
-    path.mkdir(mode=0o700, exist_ok=True)
-    return path
-
-
-@contextlib.contextmanager
-def claim_slot(config: SandboxConfig, slots: int | None = None,
-               wait: float = 3600.0) -> Iterator[Slot]:
-    """Hold a free slot (a file lock, so separate processes share the slots) and its folder."""
-    count = slots or os.cpu_count() or 1
-    deadline = time.monotonic() + wait
-    while True:
-        for number in range(count):
-            handle = open(_lock_dir() / f"slot-{number}.lock", "w")  # noqa: SIM115
-            try:
-                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError:
-                handle.close()
-                continue
-            workdir = Path(tempfile.mkdtemp(prefix=f"grader-slot{number}-"))  # 0700
-            uid = config.uid(number)
-            if uid is not None:  # the slot's user (bwrap) must reach what it binds; nobody else
-                os.chown(workdir, -1, uid)
-                workdir.chmod(0o750)
-            try:
-                yield Slot(number, uid, workdir)
-            finally:
-                shutil.rmtree(workdir, ignore_errors=True)
-                handle.close()
-            return
-        if time.monotonic() > deadline:
-            raise SandboxError(f"no free grading slot among {count} after {wait:.0f} s")
-        time.sleep(0.2)
-
-
-# -- the process ---------------------------------------------------------------------------
-
-def bwrap_command(config: SandboxConfig, submission: Path, adapter_dir: Path,
-                  info_fd: int) -> list[str]:
-    """The bwrap arguments, up to (not including) the command run inside."""
-    size = str(config.limits.tmp_size)
-    command = [
-        config.bwrap,
-        "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
-        "--as-pid-1", "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID),
-        "--clearenv",
-        "--setenv", "PATH", "/usr/bin:/bin",
-        "--setenv", "LANG", "C.UTF-8",
-        "--setenv", "HOME", "/tmp",
-        "--setenv", "PYTHONDONTWRITEBYTECODE", "1",
-        "--setenv", "PYTHONHASHSEED", "0",
-        "--ro-bind", "/usr", "/usr",
-    ]
-    for link in ("bin", "lib", "lib64", "sbin"):
-        target = os.readlink(f"/{link}") if os.path.islink(f"/{link}") else None
-        if target:
-            command += ["--symlink", target, f"/{link}"]
-        elif os.path.isdir(f"/{link}"):
-            command += ["--ro-bind", f"/{link}", f"/{link}"]
-    command += [
-        "--proc", "/proc", "--dev", "/dev",
-        "--size", size, "--tmpfs", "/tmp",
-        "--size", size, "--tmpfs", "/dev/shm",
-        "--ro-bind", str(submission), "/submission",
-        "--ro-bind", str(adapter_dir), "/adapter",
-        "--chdir", "/tmp",
-        "--info-fd", str(info_fd),
-    ]
-    return command
 
 
 @dataclass
@@ -265,8 +60,8 @@ class CallOutcome:
 
 
 @dataclass
-class _Evidence:
-    """What the watchdog and the readers saw; turned into one verdict by PRIORITY."""
+class _Sightings:
+    """What the watchdog and the readers saw during a call (the mutable part of Evidence)."""
 
     cpu_exceeded: bool = False
     wall_exceeded: bool = False
@@ -281,7 +76,7 @@ class EngineProcess:
     verdict kills the process (``alive`` turns false) and later calls need a new process.
     """
 
-    def __init__(self, config: SandboxConfig, slot: Slot, submission: Path) -> None:
+    def __init__(self, config: SandboxConfig, slot: GradingSlot, submission: Path) -> None:
         self.config = config
         self.slot = slot
         self.submission = submission
@@ -293,7 +88,7 @@ class EngineProcess:
         self._proc: subprocess.Popen[bytes] | None = None
         self._child_pid: int | None = None
         self._lines: queue.Queue[bytes | None] = queue.Queue()
-        self._evidence = _Evidence()
+        self._seen = _Sightings()
         self._next_id = 1
         self._threads: list[threading.Thread] = []
 
@@ -308,7 +103,7 @@ class EngineProcess:
         self.config.check()
         adapter_dir = self.slot.workdir / "adapter"
         adapter_dir.mkdir(mode=0o755, exist_ok=True)
-        shutil.copyfile(ADAPTER, adapter_dir / "adapter.py")
+        shutil.copyfile(data.adapter_file(), adapter_dir / "adapter.py")
         (adapter_dir / "adapter.py").chmod(0o644)
         limits = self.config.limits
         uid = self.slot.uid
@@ -454,15 +249,15 @@ class EngineProcess:
                 line = b""
             if line:
                 return self._answer(ident, line, cpu_limit, start, cpu0)
-            if line is None or self._evidence.log_exceeded or not self.alive:
+            if line is None or self._seen.log_exceeded or not self.alive:
                 return self._dead(cpu_limit, start, cpu0)
             cpu = self._used(cpu0)
             if cpu is not None and cpu > cpu_limit:
-                self._evidence.cpu_exceeded = True
+                self._seen.cpu_exceeded = True
                 self.kill()
                 return self._dead(cpu_limit, start, cpu0)
             if time.monotonic() - start > wall_limit:
-                self._evidence.wall_exceeded = True
+                self._seen.wall_exceeded = True
                 self.kill()
                 return self._dead(cpu_limit, start, cpu0)
 
@@ -474,7 +269,7 @@ class EngineProcess:
             if not isinstance(message, dict) or message.get("id") != ident:
                 raise ValueError(f"an answer to request {ident} expected")
         except ValueError as exc:
-            self._evidence.protocol = "the engine wrote something that is not the adapter's " \
+            self._seen.protocol = "the engine wrote something that is not the adapter's " \
                                       f"answer on the protocol channel ({str(exc)[:200]})"
             self.kill()
             return self._dead(cpu_limit, start, cpu0)
@@ -494,64 +289,27 @@ class EngineProcess:
                                detail=f"used {cpu:.2f} s of CPU; the limit is {cpu_limit:.2f} s")
         if message.get("ok") is True:
             return CallOutcome(None, message if ident == 0 else message.get("result"), cpu, wall)
-        return self._engine_error(message, cpu, wall)
-
-    def _engine_error(self, message: dict, cpu: float, wall: float) -> CallOutcome:
-        kind, kind_of = message.get("error"), str(message.get("type", ""))
-        text = str(message.get("message", ""))
-        trace = str(message.get("traceback", ""))
-        if kind == "request":  # the harness's requests are JSON: the engine read or wrote stdin
-            return CallOutcome(Verdict.PROTOCOL, cpu=cpu, wall=wall,
-                               detail=f"the adapter could not read the request: {text}")
-        if kind in ("missing", "unserialisable"):
-            detail = text if kind == "missing" else \
-                f"the result cannot be sent as JSON ({kind_of}: {text})"
-            return CallOutcome(Verdict.PROTOCOL, cpu=cpu, wall=wall, detail=detail)
-        verdict = Verdict.RE
-        if kind_of == "MemoryError" or message.get("errno") == 12:
-            verdict = Verdict.MLE
-        elif message.get("errno") == 27:  # EFBIG: a file past RLIMIT_FSIZE
-            verdict = Verdict.OLE
-        detail = f"{kind_of}: {text}" if text else kind_of
-        return CallOutcome(verdict, cpu=cpu, wall=wall, detail=detail, traceback=trace)
+        reported = reported_verdict(message)
+        return CallOutcome(reported.verdict, cpu=cpu, wall=wall, detail=reported.detail,
+                           traceback=reported.traceback)
 
     def _dead(self, cpu_limit: float, start: float, cpu0: float | None) -> CallOutcome:
-        """The process died or was killed: the verdict from what was seen, by PRIORITY."""
+        """The process died or was killed: the verdict from what was seen (verdict.py)."""
         cpu = self._used(cpu0) or 0.0
         self.kill()
         wall = time.monotonic() - start
         for thread in self._threads:
             thread.join(timeout=2)
-        evidence, verdicts = self._evidence, []
-        reasons: dict[Verdict, str] = {}
-        code = self._proc.returncode if self._proc else None
-        # bwrap exits 128 + N when the engine dies of signal N; without bwrap Popen says -N.
-        sig = -code if code is not None and code < 0 else \
-            code - 128 if self.config.sandbox and code is not None and code > 128 else None
-        log_text = self.log_text()
-        if evidence.log_exceeded:
-            reasons[Verdict.OLE] = f"printed more than {self.config.limits.log_cap} bytes"
-        if sig == signal.SIGXFSZ:
-            reasons[Verdict.OLE] = "wrote a file larger than the file size limit"
-        if any(word in log_text for word in MEMORY_WORDS) and sig is not None:
-            reasons[Verdict.MLE] = "ran out of memory"
-        if evidence.cpu_exceeded or sig == signal.SIGXCPU or \
-                (sig == signal.SIGKILL and not evidence.wall_exceeded and cpu >= cpu_limit):
-            reasons[Verdict.TLE] = f"used more than {cpu_limit:.2f} s of CPU"
-        if evidence.wall_exceeded:
-            reasons[Verdict.TLE_WALL] = "took longer than the wall-clock limit"
-        if evidence.protocol:
-            reasons[Verdict.PROTOCOL] = evidence.protocol
-        if not reasons:
-            if sig is not None:
-                name = signal.Signals(sig).name if sig in signal.Signals._value2member_map_ \
-                    else str(sig)
-                reasons[Verdict.RE] = f"the engine was killed by signal {name}"
-            else:
-                reasons[Verdict.RE] = f"the engine exited (status {code}) before answering"
-        verdicts = list(reasons)
-        verdict = worst(verdicts)
-        return CallOutcome(verdict, cpu=cpu, wall=wall, detail=reasons[verdict])
+        seen = self._seen
+        evidence = Evidence(
+            cpu_limit=cpu_limit, cpu=cpu,
+            exit_status=self._proc.returncode if self._proc else None,
+            sandboxed=self.config.sandbox, cpu_exceeded=seen.cpu_exceeded,
+            wall_exceeded=seen.wall_exceeded, log_exceeded=seen.log_exceeded,
+            log_cap=self.config.limits.log_cap, protocol=seen.protocol,
+            log_text=self.log_text())
+        verdict, detail = death_verdict(evidence)
+        return CallOutcome(verdict, cpu=cpu, wall=wall, detail=detail)
 
     def _fail(self, verdict: Verdict, detail: str) -> CallOutcome:
         self.kill()
@@ -581,7 +339,7 @@ class EngineProcess:
             if not line:
                 break
             if len(line) > cap or not line.endswith(b"\n"):
-                self._evidence.protocol = f"an answer longer than {cap} bytes"
+                self._seen.protocol = f"an answer longer than {cap} bytes"
                 self.kill()
                 break
             self._lines.put(line)
@@ -590,6 +348,7 @@ class EngineProcess:
     def _read_log(self) -> None:
         assert self._proc is not None and self._proc.stderr is not None
         stream, limits = self._proc.stderr, self.config.limits
+        assert isinstance(stream, io.BufferedReader)  # Popen's default buffering
         while True:
             chunk = stream.read1(1 << 16)
             if not chunk:
@@ -599,15 +358,12 @@ class EngineProcess:
             if room > 0:
                 self.log += chunk[:room]
             if self.log_bytes > limits.log_cap:
-                self._evidence.log_exceeded = True
+                self._seen.log_exceeded = True
                 self.kill()
                 break
 
     def log_text(self) -> str:
         return bytes(self.log).decode("utf-8", errors="replace")
-
-    def reset_evidence(self) -> None:
-        self._evidence = _Evidence()
 
 
 def _read_all(fd: int) -> bytes:
@@ -637,43 +393,3 @@ def _processes_of(uid: int) -> int:
                     if entry.stat().st_uid == uid:
                         count += 1
     return count
-
-
-def with_limits(config: SandboxConfig, **changes: Any) -> SandboxConfig:
-    """The config with some limits changed (tests use small ones)."""
-    return replace(config, limits=replace(config.limits, **changes))
-
-
-def probe(config: SandboxConfig | None = None, timeout: float = 20.0) -> str | None:
-    """Why a sandbox cannot be made here (bubblewrap's own words), or None when it can: the
-    sandbox of `bwrap_command`, as the first slot's user, running the sandbox's Python on
-    nothing. A worker runs it before it takes jobs (a container without the options bubblewrap
-    needs would otherwise fail every engine as an internal error)."""
-    config = config or SandboxConfig()
-    if not config.sandbox:
-        return None
-    try:
-        config.check()
-    except SandboxUnavailable as exc:
-        return str(exc)
-    uid = config.uid(0)
-    with tempfile.TemporaryDirectory(prefix="grader-probe-") as folder:
-        os.chmod(folder, 0o755)  # the slot's user binds it
-        read_info, write_info = os.pipe()
-        command = bwrap_command(config, Path(folder), Path(folder), write_info)
-        command += [config.interpreter, "-I", "-S", "-c", "pass"]
-        user_args: dict[str, Any] = {"user": uid, "group": uid, "extra_groups": []} \
-            if uid is not None else {}
-        try:
-            done = subprocess.run(command, pass_fds=(write_info,), capture_output=True,
-                                  timeout=timeout, cwd=folder,
-                                  env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}, **user_args)
-        except (OSError, subprocess.TimeoutExpired) as exc:
-            return f"bubblewrap could not run: {exc}"
-        finally:
-            os.close(write_info)
-            os.close(read_info)
-    if done.returncode != 0:
-        message = done.stderr.decode(errors="replace").strip()[:2000]
-        return f"bubblewrap failed ({done.returncode}): {message or 'no message'}"
-    return None

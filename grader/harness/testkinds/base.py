@@ -1,0 +1,94 @@
+"""The registry of test kinds, as CTFd registers its challenge types: each kind is a class with
+a name, how a suite's group of that kind expands into tests, and how one test runs on a started
+engine process. Adding a kind is one module with one class decorated by `register`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar, TypeVar
+
+from grader.harness.cases import TestCase, TestResult
+from grader.harness.sandbox import EngineProcess
+
+
+@dataclass(frozen=True)
+class Group:
+    """One group of a suite file (its JSON object), with the suite's named positions."""
+
+    spec: dict[str, Any]
+    positions: dict[str, dict[str, str]]
+
+    @property
+    def kind(self) -> str:
+        return str(self.spec["kind"])
+
+    @property
+    def points(self) -> float:
+        return float(self.spec.get("points", 1))
+
+    @property
+    def visibility(self) -> str:
+        return str(self.spec.get("visibility", "visible"))
+
+    def fen(self, position: str) -> str:
+        return self.positions[position]["fen"]
+
+    def case(self, name: str, *, cpu: float | None = None, wall: float | None = None,
+             **params: Any) -> TestCase:
+        """A test of this group: its points and visibility, the group's limits unless given."""
+        return TestCase(name, self.kind, self.points, params,
+                        float(self.spec.get("cpu", 5)) if cpu is None else cpu,
+                        float(self.spec.get("wall", 10)) if wall is None else wall,
+                        self.visibility)
+
+    def windows(self) -> list[tuple[tuple[int, int], str]]:
+        """The group's root windows, as offsets from the contract's value v, each with its
+        words: "null_windows": [o, ...] is (v + o, v + o + 1); "windows": [[lo, hi], ...] is
+        (v + lo, v + hi), a narrow window. None: the full window only."""
+        out = [((int(o), int(o) + 1), f"null window at value{int(o):+d}")
+               for o in self.spec.get("null_windows", ())]
+        for lo, hi in self.spec.get("windows", ()):
+            if int(lo) >= int(hi):
+                raise ValueError(f"a window needs lo < hi, got [{lo}, {hi}]")
+            out.append(((int(lo), int(hi)), f"window (value{int(lo):+d}, value{int(hi):+d})"))
+        return out
+
+
+class TestKind:
+    """One kind of test. Subclasses set `name` (the suite files' "kind") and define `expand`
+    and `run`; `register` puts one instance in TEST_KINDS."""
+
+    __test__ = False
+
+    name: ClassVar[str] = ""
+    games: ClassVar[int] = 0  # the games one test of this kind plays (progress counts them)
+
+    def expand(self, group: Group) -> list[TestCase]:
+        """The tests of one group of a suite file."""
+        raise NotImplementedError
+
+    def run(self, test: TestCase, process: EngineProcess) -> TestResult:
+        """Run one test on a started engine process."""
+        raise NotImplementedError
+
+
+TEST_KINDS: dict[str, TestKind] = {}
+
+K = TypeVar("K", bound=type[TestKind])
+
+
+def register(kind: K) -> K:
+    """A class decorator: the kind's one instance, under its name, in TEST_KINDS."""
+    if not kind.name or kind.name in TEST_KINDS:
+        raise ValueError(f"a test kind needs a name of its own, got {kind.name!r}")
+    TEST_KINDS[kind.name] = kind()
+    return kind
+
+
+def describe(value: Any) -> str:
+    """A value an engine returned, named by its type, for a PROTOCOL message."""
+    return f"{type(value).__name__} {short(str(value), 40)}"
+
+
+def short(text: str, limit: int = 60) -> str:
+    return repr(text if len(text) <= limit else text[:limit] + "...")

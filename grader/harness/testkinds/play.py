@@ -1,0 +1,72 @@
+"""The `play` kind: a game against a ladder engine from a ballot, refereed (referee.py). A game
+cut at ``max_plies`` is recorded as unfinished (``*``) and counts as a draw. The test's score is
+for playing the game through, whatever its result; results feed the Elo."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from grader.checkers import load_ballots, pick_ballots, play_game, player_from_name
+from grader.harness.cases import TestCase, TestResult, result_of
+from grader.harness.elo import points
+from grader.harness.referee import MoveLimit, SandboxedPlayer
+from grader.harness.sandbox import EngineProcess
+from grader.harness.testkinds.base import Group, TestKind, register
+from grader.harness.verdicts import Verdict
+
+
+@register
+class Play(TestKind):
+    """One game per opponent, ballot and colour."""
+
+    name = "play"
+    games = 1
+
+    def expand(self, group: Group) -> list[TestCase]:
+        spec = group.spec
+        seed = int(spec.get("seed", 0))
+        ballots = pick_ballots(load_ballots(), int(spec.get("ballots", 1)), seed)
+        limit = MoveLimit(float(spec.get("time_per_move", 0.5)), float(spec.get("margin", 0.25)))
+        return [group.case(f"Game vs {opponent}, ballot {ballot}, you play {colour}",
+                           cpu=limit.cpu, wall=limit.wall, opponent=opponent, ballot=ballot,
+                           opening=list(opening), colour=colour,
+                           time_per_move=limit.time_per_move, margin=limit.margin,
+                           max_plies=int(spec.get("max_plies", 200)), seed=seed)
+                for opponent in spec["opponents"]
+                for ballot, opening in ballots
+                for colour in ("black", "white")]
+
+    def run(self, test: TestCase, process: EngineProcess) -> TestResult:
+        p = test.params
+        student_black = p["colour"] == "black"
+        opponent = player_from_name(p["opponent"], seed=p["seed"])
+        student = SandboxedPlayer(process, MoveLimit(p["time_per_move"], p["margin"]))
+        black, white = (student, opponent) if student_black else (opponent, student)
+        game = play_game(
+            black,
+            white,
+            opening=tuple(p["opening"]),
+            max_plies=p["max_plies"],
+            headers={
+                "Event": "Alpha-Beta Grader engine check",
+                "Opening": f"ballot {p['ballot']}: {' '.join(p['opening'])}",
+            },
+        )
+        if student.forfeit:
+            verdict, why = student.forfeit
+        else:
+            verdict = Verdict.PASSED
+            if game.result == "*":
+                game.headers["Termination"] += " (counted as a draw)"
+        score = points(game.result, student_black)
+        text = (f"{'won' if score == 1 else 'lost' if score == 0 else 'drew'} "
+                f"({game.result}, {game.headers['Termination']}) in {len(game.moves)} plies")
+        if student.forfeit:
+            text = f"lost by forfeit: {verdict.value}: {why}"
+        extra: dict[str, Any] = {"opponent": p["opponent"], "colour": p["colour"],
+                                 "ballot": p["ballot"], "result": game.result,
+                                 "points": score, "plies": len(game.moves), "pdn": game.pdn(),
+                                 "engine_moves": student.moves}
+        return result_of(test, verdict, text,
+                         test.points if verdict is Verdict.PASSED else 0.0,
+                         student.cpu, student.wall, **extra)

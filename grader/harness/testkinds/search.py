@@ -1,0 +1,199 @@
+"""The `search` kind: the engine's fixed-depth alpha-beta against the reference's answers,
+computed in the same run with grader.checkers; and what the timing and parallel kinds share
+with it (the reference, the part-by-part check, the root window)."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from grader.checkers import Board, alphabeta, minimax
+from grader.checkers.engine import INFINITY, WIN
+from grader.checkers.variants import diagnose_search
+from grader.harness.cases import TestCase, TestResult, failure, result_of
+from grader.harness.sandbox import EngineProcess
+from grader.harness.testkinds.base import Group, TestKind, describe, register
+from grader.harness.verdicts import Verdict
+
+# Credit for each part of a search answer (grader/data/checkers/ASSIGNMENT.md says the same).
+SEARCH_PARTS = {"value": 0.4, "move": 0.2, "bound": 0.1, "exact": 0.3}
+# A search with a window (alpha, beta) has no best move to judge when its value is a bound.
+WINDOW_PARTS = {"value": 0.5, "bound": 0.1, "exact": 0.4}
+
+
+@dataclass(frozen=True)
+class Reference:
+    """The reference's answers for one position, depth and root window."""
+
+    value: int
+    best_moves: tuple[str, ...]
+    first_move: str | None
+    leaves_alphabeta: int
+    leaves_minimax: int
+    cpu: float
+    alpha: int = -INFINITY
+    beta: int = INFINITY
+
+    @property
+    def windowed(self) -> bool:
+        return (self.alpha, self.beta) != (-INFINITY, INFINITY)
+
+
+@cache
+def reference(fen: str, depth: int, alpha: int = -INFINITY, beta: int = INFINITY,
+              count_minimax: bool = True) -> Reference:
+    """The reference's answers; without `count_minimax` (a deep parallel test) minimax's leaf
+    count is not computed (0) and only the value and the best moves are meant to be used."""
+    board = Board(fen)
+    start = time.process_time()
+    ab = alphabeta(board, depth, alpha=alpha, beta=beta)
+    cpu = time.process_time() - start
+    mm = minimax(board, depth) if count_minimax else None
+    leaves_minimax = mm.leaves if mm else 0
+    if (alpha, beta) != (-INFINITY, INFINITY):  # a bound: no best move to compare
+        return Reference(ab.value, (), None, ab.leaves, leaves_minimax, cpu, alpha, beta)
+    assert mm is None or ab.value == mm.value, \
+        "alpha-beta and minimax disagree: a bug in grader.checkers"
+    best: list[str] = []
+    if depth > 0:
+        for move in board.generate_legal_moves():
+            board.push(move)
+            try:
+                value = -_child_value(board, depth - 1)
+            finally:
+                board.pop()
+            if value == ab.value:
+                best.append(move.pdn())
+    first = ab.best_move.pdn() if ab.best_move else None
+    return Reference(ab.value, tuple(best) or ((first,) if first else ()), first, ab.leaves,
+                     leaves_minimax, cpu)
+
+
+def _child_value(board: Board, depth: int) -> int:
+    """A root move's value seen from the child, with win scores one ply further away."""
+    value = alphabeta(board, depth).value
+    if value > WIN - 1000:
+        return value - 1
+    if value < -(WIN - 1000):
+        return value + 1
+    return value
+
+
+@dataclass(frozen=True)
+class SearchCheck:
+    """A search answer judged: verdict, fraction of the credit, which parts are right, why."""
+
+    verdict: Verdict
+    credit: float
+    parts: dict[str, bool]
+    lines: list[str]
+    diagnosis: str | None = None  # the misconception code the answer matches
+
+
+def check_search(answer: Any, ref: Reference, fen: str = "", depth: int = 0) -> SearchCheck:
+    """Judge one search answer part by part (SEARCH_PARTS, or WINDOW_PARTS with a window);
+    a wrong one is compared with the misconception variants when `fen` is given."""
+    if not isinstance(answer, dict):
+        return SearchCheck(Verdict.PROTOCOL, 0.0, {},
+                           [f"search must return a dict, got {describe(answer)}"])
+    value, move, leaves = answer.get("value"), answer.get("move"), answer.get("leaves")
+    problems = []
+    if not isinstance(value, int) or isinstance(value, bool):
+        problems.append(f"'value' must be an int, got {describe(value)}")
+    if move is not None and not isinstance(move, str):
+        problems.append(f"'move' must be a string or None, got {describe(move)}")
+    if not isinstance(leaves, int) or isinstance(leaves, bool):
+        problems.append(f"'leaves' must be an int, got {describe(leaves)}")
+    if problems:
+        return SearchCheck(Verdict.PROTOCOL, 0.0, {}, problems)
+    assert isinstance(value, int) and isinstance(leaves, int)
+    parts = {
+        "value": value == ref.value,
+        "move": (move is None and not ref.best_moves) or
+                (isinstance(move, str) and move.strip() in ref.best_moves),
+        "bound": 0 < leaves <= ref.leaves_minimax,
+        "exact": leaves == ref.leaves_alphabeta,
+    }
+    weights = SEARCH_PARTS
+    best = ", ".join(ref.best_moves) or "None (no legal move)"
+    lines = [f"value {value}: {'right' if parts['value'] else f'expected {ref.value}'}"]
+    if ref.windowed:
+        weights = WINDOW_PARTS
+        del parts["move"]
+        if not parts["value"]:
+            lines[0] += " (fail-soft: the best value found, even outside the window)"
+    else:
+        lines.append(f"move {move}: "
+                     f"{'one of the best' if parts['move'] else f'expected one of {best}'}")
+    lines += [
+        f"leaves {leaves}: " + ("at most minimax's" if parts["bound"] else
+                                f"must be between 1 and minimax's {ref.leaves_minimax}"),
+        f"leaves {leaves}: " + ("exactly alpha-beta's in canonical order" if parts["exact"]
+                                else f"expected {ref.leaves_alphabeta} (alpha-beta in "
+                                     f"canonical order; minimax evaluates {ref.leaves_minimax})"),
+    ]
+    credit = sum(weights[k] for k, ok in parts.items() if ok)
+    passed = all(parts.values())
+    diagnosis = None
+    if not passed and fen:
+        variant = diagnose_search(fen, depth, value, leaves, ref.alpha, ref.beta,
+                                  ref.leaves_minimax)
+        if variant is not None:
+            diagnosis = variant.code
+            lines.append(f"What it looks like: {variant.sentence}")
+    return SearchCheck(Verdict.PASSED if passed else Verdict.WA, credit, parts, lines, diagnosis)
+
+
+def root_window(test: TestCase) -> tuple[int, int]:
+    """The test's root window: the full one, or a null or narrow one around the value."""
+    offsets = test.params.get("window_offsets")
+    if offsets is None:
+        return -INFINITY, INFINITY
+    value = reference(test.params["fen"], test.params["depth"], count_minimax=False).value
+    return value + offsets[0], value + offsets[1]
+
+
+@register
+class Search(TestKind):
+    """search(fen, depth[, alpha, beta]) against the reference, part by part: the value, the
+    move, the leaves' bound and the exact leaf count; misconceptions named."""
+
+    name = "search"
+
+    def expand(self, group: Group) -> list[TestCase]:
+        windows = group.windows()
+        out = []
+        for p in group.spec["positions"]:
+            for d in group.spec["depths"]:
+                if not windows:
+                    out.append(group.case(f"Search depth {d}: {p}", position=p,
+                                          fen=group.fen(p), depth=int(d)))
+                for window, text in windows:
+                    out.append(group.case(f"Search depth {d}, {text}: {p}", position=p,
+                                          fen=group.fen(p), depth=int(d),
+                                          window_offsets=window))
+        return out
+
+    def run(self, test: TestCase, process: EngineProcess) -> TestResult:
+        fen, depth = test.params["fen"], test.params["depth"]
+        alpha, beta = root_window(test)
+        ref = reference(fen, depth, alpha, beta)
+        args: list[Any] = [fen, depth]
+        if ref.windowed:
+            args += [alpha, beta]
+            if 0 <= process.arity.get("search", -1) < 4:
+                return result_of(test, Verdict.PROTOCOL, f"search({fen!r}, {depth}, {alpha}, "
+                                 f"{beta}): your search takes {process.arity['search']} arguments; "
+                                 "the contract is search(fen, depth, alpha=-INF, beta=INF)")
+        outcome = process.call("search", args, test.cpu, test.wall)
+        if not outcome.answered:
+            return failure(test, outcome, "search")
+        check = check_search(outcome.result, ref, fen, depth)
+        call = ", ".join(repr(a) for a in args)
+        extra: dict[str, Any] = {"parts": check.parts}
+        if check.diagnosis:
+            extra["diagnosis"] = check.diagnosis
+        return result_of(test, check.verdict, "\n".join([f"search({call}):", *check.lines]),
+                         check.credit * test.points, outcome.cpu, outcome.wall, **extra)
