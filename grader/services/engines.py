@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -52,7 +51,6 @@ log = logging.getLogger(__name__)
 MAX_ATTEMPTS = 3  # claims of one submission before it fails (internal errors, dead workers)
 NORMAL, LOW = 0, -10  # queue priorities: uploads, regrade-all
 DEFAULT_SUITE = "quick"
-_TIMING_ROW = re.compile(r"depth (\d+): you ([\d.]+) s CPU, reference ([\d.]+) s")
 
 
 # -- slots ----------------------------------------------------------------------------------
@@ -267,15 +265,16 @@ def describe(submission: Submission, result: EngineResult | None = None) -> dict
 
 
 def timing_rows(rich: dict[str, Any]) -> list[dict[str, Any]]:
-    """Per timing test and depth: the engine's and the reference's search CPU seconds."""
+    """Per timing test and depth: the engine's and the reference's search CPU seconds, as the
+    timing test stored them (its extra's rows; migration 5c0d7e1f2a3b gave older results theirs)."""
     rows = []
     for test in rich.get("tests", []):
         if test.get("kind") != "timing":
             continue
         position = test["name"].rsplit(": ", 1)[-1]
-        for depth, mine, ref in _TIMING_ROW.findall(test.get("output", "")):
-            rows.append({"position": position, "depth": int(depth), "cpu": float(mine),
-                         "reference_cpu": float(ref)})
+        for row in (test.get("extra") or {}).get("rows", []):
+            rows.append({"position": position, "depth": int(row["depth"]),
+                         "cpu": float(row["cpu"]), "reference_cpu": float(row["reference_cpu"])})
     return rows
 
 

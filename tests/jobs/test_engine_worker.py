@@ -75,6 +75,10 @@ def test_worker_killed_mid_job_then_restarted(app, client, room, upload, workers
     assert done["status"] == "done", done
     assert done["attempts"] == 2 and done["score"] == done["max_score"]
     assert result_rows(app, submission_id) == 1
+    # The timing chart's rows, as the timing test stored them: one per depth of small.json.
+    timing = done["summary"]["timing"]
+    assert [(r["position"], r["depth"]) for r in timing] == [("opening-1", 3), ("opening-1", 4)]
+    assert all(r["cpu"] > 0 and r["reference_cpu"] > 0 for r in timing)
     log = workers.log_text()
     assert "requeued 1 submissions whose worker stopped" in log
 
