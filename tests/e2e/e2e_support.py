@@ -9,6 +9,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from playwright.sync_api import expect
+
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -62,3 +64,8 @@ def sign_in(page: Any, email: str = STUDENT) -> Any:
     page.get_by_role("button", name="Log in").click()
     page.wait_for_url(lambda url: "/login" not in url)
     return page
+
+
+def tree_drawn(page: Any) -> None:
+    """Waits (Playwright's retrying `expect`) until the page has drawn its exercise's tree."""
+    expect(page.locator('[data-role="tree"] .node').first).to_be_visible()

@@ -180,8 +180,8 @@ def test_student_detail_shows_answer_and_key_side_by_side(browser, site, screens
         expect(box).to_have_attribute("data-differ", site.off_label)
         for side in ("answer", "key"):
             node = box.locator(f'[data-side="{side}"] .node[data-label="{site.off_label}"]')
-            expect(node).to_have_class(re.compile(r"\bwrong\b"))
-            assert "differs" in node.get_attribute("aria-label")
+            expect(node).to_contain_class("wrong")
+            expect(node).to_have_attribute("aria-label", re.compile("differs"))
         # Only that node differs; both trees write the bounds beside their nodes.
         expect(box.locator(".node.wrong")).to_have_count(2)
         expect(box.locator('[data-side="answer"] .note')).not_to_have_count(0)

@@ -5,6 +5,7 @@ after grading the first wrong node brought into view."""
 from __future__ import annotations
 
 import contextlib
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -141,12 +142,14 @@ def test_243_leaves_legible_pannable_and_reachable(browser, live_server, screens
             tab.keyboard.press("ArrowDown")
         for _ in range(242):
             tab.keyboard.press("ArrowRight")
-        assert tab.evaluate("document.activeElement.dataset.path") == "2.2.2.2.2"
+        expect(tree.locator('.node[data-path="2.2.2.2.2"]')).to_be_focused()
         assert _in_view(tab, '[data-role="tree"] .node[data-path="2.2.2.2.2"]')
         # and clicked: marking the far-right leaf's parent marks it.
-        tree.locator('.node[data-path="2.2.2.2"]').click()
-        assert "marked" in tree.locator('.node[data-path="2.2.2.2"]').get_attribute("class")
-        tree.locator('.node[data-path="2.2.2.2"]').click()
+        parent = tree.locator('.node[data-path="2.2.2.2"]')
+        parent.click()
+        expect(parent).to_contain_class("marked")
+        parent.click()
+        expect(parent).not_to_contain_class("marked")
 
         # A wrong answer: the page brings the first wrong node into view and highlights it.
         reference = solve(Tree.from_nested(exercise["tree"], exercise["players"]),
@@ -172,7 +175,7 @@ def test_fold_a_subtree(browser, live_server) -> None:
         # B's 120 descendants are hidden; the tree is narrower; B is not marked pruned.
         expect(tree.locator(".node:visible")).to_have_count(NODES - 120)
         assert tab.evaluate(SCROLL)[2] < width
-        assert "marked" not in tree.locator('.node[data-path="0"]').get_attribute("class")
+        expect(tree.locator('.node[data-path="0"]')).not_to_have_class(re.compile("marked"))
         expect(tree.locator('.node[data-path="0"] .fold-badge')).to_contain_text("+81")
         tree.get_by_role("button", name="Fold subtrees").click()  # back to marking
         # The badge unfolds; so does F on the focused node, and Unfold all.

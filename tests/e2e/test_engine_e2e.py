@@ -4,6 +4,7 @@ in the replay viewer and step through it."""
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -88,26 +89,17 @@ def test_upload_watch_progress_and_replay_a_game(student_page, engine_server, sc
     page.get_by_role("button", name="Upload").click()
     page.wait_for_url("**/engines/*")
 
-    # Watch it: queued or running with the bars, then done.
-    seen: set[str] = set()
+    # Watch it: queued or running (the page shows it before it is done), then done.
     status = page.locator('[data-role="status"]')
-    for _ in range(900):
-        text = status.inner_text()
-        seen.add(text)
-        if text == "running" and page.locator('[data-role="progress"]').is_visible():
-            seen.add("progress:" + page.locator('[data-role="tests-text"]').inner_text())
-        if text in ("done", "failed"):
-            break
-        page.wait_for_timeout(100)
-    assert status.inner_text() == "done", seen
-    assert seen & {"queued", "running"}, seen  # the page showed it before it was done
+    expect(status).to_have_text(re.compile(r"^(queued|running)$"))
+    expect(status).to_have_text("done", timeout=90_000)
     results = page.locator('[data-role="results"]')
     expect(results).to_be_visible()
     expect(page.locator('[data-role="score"]')).to_contain_text("Score: 10 / 10")
     verdicts = page.locator('[data-role="verdicts"] tbody tr')
-    assert verdicts.count() == 7
-    assert set(page.locator('[data-role="verdicts"] td.verdict').all_inner_texts()) == {"passed"}
-    assert page.locator('[data-role="chart"] svg rect.mine:not(.legend)').count() == 2  # depths 3 and 4
+    expect(verdicts).to_have_count(7)
+    expect(page.locator('[data-role="verdicts"] td.verdict')).to_have_text(["passed"] * 7)
+    expect(page.locator('[data-role="chart"] svg rect.mine:not(.legend)')).to_have_count(2)  # depths 3 and 4
     page.screenshot(path=str(screenshots / "engine-results.png"), full_page=True)
 
     # Open the first game and step through it.
@@ -124,7 +116,7 @@ def test_upload_watch_progress_and_replay_a_game(student_page, engine_server, sc
     moved_from = set(start) - set(after)
     moved_to = set(after) - set(start)
     assert len(moved_from) == 1 and len(moved_to) == 1
-    assert page.locator('[data-role="moves"] button.current').inner_text().startswith("1. ")
+    expect(page.locator('[data-role="moves"] button.current')).to_have_text(re.compile(r"^1\. "))
     page.get_by_role("button", name="Forward one move").click()
     expect(page.locator('[data-role="ply"]')).to_contain_text("2 / ")
     page.get_by_role("button", name="Back one move").click()
@@ -132,9 +124,12 @@ def test_upload_watch_progress_and_replay_a_game(student_page, engine_server, sc
     expect(page.locator('[data-role="ply"]')).to_contain_text("0 / ")
     assert _pieces(page) == start
     page.get_by_role("button", name="Last position").click()
-    total = int(page.locator('[data-role="ply"]').inner_text().split(" / ")[1])
+    ply = page.locator('[data-role="ply"]')
+    expect(ply).to_have_text(re.compile(r"^(\d+) / \1$"))  # at the last position
+    total = int(ply.inner_text().split(" / ")[1])
     assert total > 3
-    assert page.locator('[data-role="download-pdn"]').get_attribute("href").endswith("/0.pdn")
+    expect(page.locator('[data-role="download-pdn"]')).to_have_attribute("href",
+                                                                         re.compile(r"/0\.pdn$"))
     page.screenshot(path=str(screenshots / "engine-replay.png"), full_page=True)
     page.locator('[data-role="board"]').screenshot(path=str(screenshots / "engine-board.png"))
 
@@ -151,13 +146,13 @@ def test_identical_failures_are_grouped_and_no_elo_without_a_game(student_page, 
     page.wait_for_url("**/engines/*")
     expect(page.locator('[data-role="results"]')).to_be_visible(timeout=90_000)
     rows = page.locator('[data-role="verdicts"] tbody tr')
-    assert rows.count() == 2
-    assert page.locator('[data-role="verdicts"] td.verdict').all_inner_texts() == ["RE", "RE"]
+    expect(rows).to_have_count(2)
+    expect(page.locator('[data-role="verdicts"] td.verdict')).to_have_text(["RE", "RE"])
     group = page.locator('[data-role="verdicts"] td[data-role="group"]')
     expect(group).to_contain_text("6 tests failed the same way")
-    assert group.locator("li").count() == 6
-    assert page.locator('[data-role="elo"]').inner_text() == ""
-    assert "Elo" not in page.locator('[data-role="summary"]').inner_text()
+    expect(group.locator("li")).to_have_count(6)
+    expect(page.locator('[data-role="elo"]')).to_have_text("")
+    expect(page.locator('[data-role="summary"]')).not_to_contain_text("Elo")
 
 
 def test_chart_scale_legend_board_numbers_and_move_list(student_page, engine_server):
@@ -176,7 +171,7 @@ def test_chart_scale_legend_board_numbers_and_move_list(student_page, engine_ser
     page.wait_for_url("**/engines/*")
     expect(page.locator('[data-role="status"]')).to_have_text("done", timeout=90_000)
     chart = page.locator('[data-role="chart"] svg')
-    assert chart.locator("text.y-tick").count() == 5
+    expect(chart.locator("text.y-tick")).to_have_count(5)
     legend_bottom = page.evaluate("""() => Math.max(...[...document.querySelectorAll(
         '[data-role="chart"] rect.legend')].map(r => r.getBBox().y + r.getBBox().height))""")
     tallest = page.evaluate("""() => Math.min(...[...document.querySelectorAll(

@@ -14,6 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from grader.gametree import KINDS, Conventions, Tree, grade, solve
+from tests.e2e.e2e_support import tree_drawn
 
 pytestmark = pytest.mark.e2e
 
@@ -32,19 +33,27 @@ def _node(page: Any, path: str, where: str = "tree") -> Any:
         else page.locator(f'[data-replay="tree"] .node[data-path="{path}"]')
 
 
-def _classes(locator: Any) -> set[str]:
-    return set((locator.get_attribute("class") or "").split())
+def _caption(page: Any) -> Any:
+    return page.locator('[data-replay="caption"]')
 
 
-def _caption(page: Any) -> str:
-    return page.locator('[data-replay="caption"]').inner_text()
+def _counter(page: Any) -> Any:
+    return page.locator('[data-replay="counter"]')
+
+
+def _starts(text: str) -> re.Pattern[str]:
+    """The text starts with this (Playwright matches a pattern anywhere in the text)."""
+    return re.compile("^" + re.escape(text))
+
+
+FULL_MARKS = re.compile(r"Score:\s*1\.00")
 
 
 def test_prune_exercise_score_diagnosis_and_replay(student, live_server) -> None:
     page = student
     # Open the assigned exercise from the dashboard, as a student does.
     page.get_by_role("link", name="Mark the pruned nodes").click()
-    page.wait_for_selector('[data-role="tree"] .node')
+    tree_drawn(page)
     exercise = _exercise(page)
     assert exercise["kind"] == "prune"
     tree, conventions = _reference(exercise)
@@ -54,35 +63,38 @@ def test_prune_exercise_score_diagnosis_and_replay(student, live_server) -> None
     # A wrong first attempt on the graded variant: a score, but neither key nor replay yet.
     page.get_by_label("Value of the root A").fill(str(result.value + 1))
     page.get_by_role("button", name="Submit").click()
-    page.locator('[data-role="no-key"]').wait_for()
-    assert not re.search(r"Score:\s*1\.00", page.locator('[data-role="score"]').inner_text())
-    assert page.locator('[data-role="replay"]').is_hidden()
-    assert not page.locator('[data-role="tree"] .node.right').count()
-    assert page.locator('[data-role="tree"] .node.first-wrong').count() == 1
+    expect(page.locator('[data-role="no-key"]')).to_be_visible()
+    expect(page.locator('[data-role="score"]')).not_to_have_text(FULL_MARKS)
+    expect(page.locator('[data-role="replay"]')).to_be_hidden()
+    expect(page.locator('[data-role="tree"] .node.right')).to_have_count(0)
+    expect(page.locator('[data-role="tree"] .node.first-wrong')).to_have_count(1)
 
     for path in result.pruned:
         _node(page, path).click()
-        assert "marked" in _classes(_node(page, path))
+        expect(_node(page, path)).to_contain_class("marked")
     # Marking shades the whole subtree, and the node says so to a screen reader.
     for path in result.pruned_all:
-        assert "shaded" in _classes(_node(page, path))
-    assert "marked pruned" in _node(page, result.pruned[0]).get_attribute("aria-label")
+        expect(_node(page, path)).to_contain_class("shaded")
+    expect(_node(page, result.pruned[0])).to_have_attribute("aria-label",
+                                                            re.compile("marked pruned"))
 
     page.get_by_label("Value of the root A").fill(str(result.value))
     page.get_by_role("button", name="Submit").click()
     score = page.locator('[data-role="score"]')
     expect(score).to_contain_text("Score: 1.00")  # the first attempt's result is replaced
-    assert page.locator('[data-role="attempts-used"]').inner_text() == "2"
-    assert not page.locator('[data-role="no-key"]').count()
+    expect(page.locator('[data-role="attempts-used"]')).to_have_text("2")
+    expect(page.locator('[data-role="no-key"]')).to_have_count(0)
     # Full marks on a slot that allows the replay: the key colours every node right.
-    page.locator('[data-role="replay"]').wait_for()
-    assert not page.locator('[data-role="tree"] .node.wrong').count()
-    assert page.locator('[data-role="tree"] .node.right').count() == len(tree.labels())
+    expect(page.locator('[data-role="replay"]')).to_be_visible()
+    expect(page.locator('[data-role="tree"] .node.wrong')).to_have_count(0)
+    expect(page.locator('[data-role="tree"] .node.right')).to_have_count(len(tree.labels()))
 
     # A second variant, answered with no pruning at all: the misconception is named.
+    graded_url = page.url
     page.get_by_role("button", name="Another tree like this").click()
-    page.wait_for_url("**/exercises/*")
-    page.wait_for_selector('[data-role="tree"] .node')
+    expect(page).not_to_have_url(graded_url)
+    expect(page).to_have_url(re.compile(r"/exercises/\d+"))
+    tree_drawn(page)
     variant = _exercise(page)
     assert variant["id"] != exercise["id"] and variant["practice"]
     tree, conventions = _reference(variant)
@@ -92,79 +104,79 @@ def test_prune_exercise_score_diagnosis_and_replay(student, live_server) -> None
 
     page.get_by_label("Value of the root A").fill(str(value))
     page.get_by_role("button", name="Submit").click()
-    diagnosis = page.locator('[data-role="diagnosis"]')
-    diagnosis.wait_for()
-    assert expected.diagnosis_text in diagnosis.inner_text()
-    first_wrong = page.locator('[data-role="first-wrong"]').inner_text()
-    assert expected.first_wrong["message"] in first_wrong
-    assert "first-wrong" in _classes(_node(page, expected.first_wrong["path"]))
+    expect(page.locator('[data-role="diagnosis"]')).to_contain_text(expected.diagnosis_text)
+    expect(page.locator('[data-role="first-wrong"]')).to_contain_text(
+        expected.first_wrong["message"])
+    expect(_node(page, expected.first_wrong["path"])).to_contain_class("first-wrong")
     # The key is shown on a practice variant: the missed pruned nodes are wrong, hatched.
     key = KINDS["prune"].key(tree, conventions)
     for path in key["pruned"]:
-        assert "wrong" in _classes(_node(page, path))
+        expect(_node(page, path)).to_contain_class("wrong")
 
     # The replay: step forward and back; the caption and the node states follow.
     replay = page.locator('[data-role="replay"]')
-    replay.wait_for()
+    expect(replay).to_be_visible()
     replay.scroll_into_view_if_needed()
-    assert page.locator('[data-replay="counter"]').inner_text().startswith("Step 0 of")
-    start = _caption(page)
-    assert "Start at the root A" in start
-    assert "current" in _classes(_node(page, "", "replay"))
+    expect(_counter(page)).to_have_text(_starts("Step 0 of"))
+    expect(_caption(page)).to_contain_text("Start at the root A")
+    start = _caption(page).inner_text()
+    expect(_node(page, "", "replay")).to_contain_class("current")
     forward = page.get_by_role("button", name="Step forward")
     forward.click()
-    entered = _caption(page)
-    assert entered != start and "Enter B" in entered
-    assert "current" in _classes(_node(page, "0", "replay"))
-    assert "current" not in _classes(_node(page, "", "replay"))
+    expect(_caption(page)).to_contain_text("Enter B")
+    entered = _caption(page).inner_text()
+    assert entered != start
+    expect(_node(page, "0", "replay")).to_contain_class("current")
+    expect(_node(page, "", "replay")).not_to_contain_class("current")
     forward.click()
     forward.click()
-    assert page.locator('[data-replay="counter"]').inner_text().startswith("Step 3 of")
+    expect(_counter(page)).to_have_text(_starts("Step 3 of"))
     page.get_by_role("button", name="Step back").click()
     page.get_by_role("button", name="Step back").click()
-    assert _caption(page) == entered
+    expect(_counter(page)).to_have_text(_starts("Step 1 of"))
+    expect(_caption(page)).to_have_text(entered)
     # Beside each node: alpha and beta with the step at which they were set.
-    note = page.locator('[data-replay="tree"] .note[data-path=""]').text_content()
-    assert "α=−∞ (0)" in note and "β=+∞ (0)" in note
+    note = page.locator('[data-replay="tree"] .note[data-path=""]')
+    expect(note).to_contain_text("α=−∞ (0)")
+    expect(note).to_contain_text("β=+∞ (0)")
 
     # Jump to the first wrong step: the replay explains the cutoff the answer missed.
     page.get_by_role("button", name="Your first wrong step").click()
     step = expected.first_wrong["step"]
-    assert page.locator('[data-replay="counter"]').inner_text().startswith(f"Step {step} of")
-    assert "cutoff" in _caption(page)
+    expect(_counter(page)).to_have_text(_starts(f"Step {step} of"))
+    expect(_caption(page)).to_contain_text("cutoff")
     cut = solve(tree, conventions).trace[step]
     for pruned in cut.pruned:
-        assert "pruned" in _classes(_node(page, pruned, "replay"))
+        expect(_node(page, pruned, "replay")).to_contain_class("pruned")
 
     # The end: the chosen line from the root, in its own colour.
     page.get_by_role("button", name="End").click()
-    assert "Best line: A" in _caption(page)
-    assert "chosen" in _classes(_node(page, "", "replay"))
+    expect(_caption(page)).to_contain_text("Best line: A")
+    expect(_node(page, "", "replay")).to_contain_class("chosen")
 
     # Keyboard: arrows move along the tree; Enter marks, and the mark is announced.
     page.locator('[data-role="tree"] .node[tabindex="0"]').focus()
     page.keyboard.press("Home")
     page.keyboard.press("ArrowDown")
-    focused = page.evaluate("document.activeElement.dataset.path")
-    assert focused == "0"
+    expect(_node(page, "0")).to_be_focused()
     page.keyboard.press("ArrowRight")
-    assert page.evaluate("document.activeElement.dataset.path") == "1"
+    expect(_node(page, "1")).to_be_focused()
     page.keyboard.press("Enter")
-    assert "marked" in _classes(_node(page, "1"))
+    expect(_node(page, "1")).to_contain_class("marked")
     page.keyboard.press(" ")
-    assert "marked" not in _classes(_node(page, "1"))
+    expect(_node(page, "1")).not_to_contain_class("marked")
 
     # A reload shows the latest attempt again: its answer, its result and the replay.
     page.reload()
-    page.locator('[data-role="diagnosis"]').wait_for()
-    assert page.get_by_label("Value of the root A").input_value() == str(value)
-    assert not page.locator('[data-role="tree"] .node.marked').count()
-    page.locator('[data-role="replay"]').wait_for()
+    expect(page.locator('[data-role="diagnosis"]')).to_be_visible()
+    expect(page.get_by_label("Value of the root A")).to_have_value(str(value))
+    expect(page.locator('[data-role="tree"] .node.marked')).to_have_count(0)
+    expect(page.locator('[data-role="replay"]')).to_be_visible()
 
 
 def _open_practice(page: Any, live_server: Any, name: str) -> dict[str, Any]:
     page.goto(f"/exercises/{live_server.practice[name]}")
-    page.wait_for_selector('[data-role="tree"] .node')
+    tree_drawn(page)
     return _exercise(page)
 
 
@@ -182,11 +194,11 @@ def test_readable_at_three_and_six_levels(student, live_server, screenshots, nam
     page.keyboard.press("Home")  # focuses the root and scrolls it to the middle
     page.screenshot(path=str(screenshots / f"{name}-answer.png"), full_page=True)
     page.get_by_role("button", name="Submit").click()
-    page.locator('[data-role="replay"]').wait_for()
+    expect(page.locator('[data-role="replay"]')).to_be_visible()
     slider = page.locator('[data-replay="slider"]')
     middle = result.cutoffs[-1].step
     slider.fill(str(middle))
-    assert page.locator('[data-replay="counter"]').inner_text().startswith(f"Step {middle} of")
+    expect(_counter(page)).to_have_text(_starts(f"Step {middle} of"))
     page.screenshot(path=str(screenshots / f"{name}-result.png"), full_page=True)
     # Text in the tree stays at a readable size, whatever the depth.
     smallest = page.evaluate(
@@ -218,23 +230,24 @@ def test_bounds_inputs_beside_nodes(student, live_server) -> None:
     # Only alpha at the root: the page asks for both before sending anything.
     page.get_by_label("Alpha at A").fill("3")
     page.get_by_role("button", name="Submit").click()
-    assert "Give both alpha and beta at A" in page.locator('[data-role="status"]').inner_text()
+    expect(page.locator('[data-role="status"]')).to_contain_text("Give both alpha and beta at A")
     # Only the root, right: a partial score, the wrong boxes marked with the key's values.
     page.get_by_label("Beta at A").fill("inf")
     page.get_by_role("button", name="Submit").click()
-    page.locator('[data-role="score"]').wait_for()
-    assert not re.search(r"Score:\s*1\.00", page.locator('[data-role="score"]').inner_text())
+    expect(page.locator('[data-role="score"]')).to_be_visible()
+    expect(page.locator('[data-role="score"]')).not_to_have_text(FULL_MARKS)
     b = page.locator('.node-input.bounds:has([aria-label="Alpha at B"])')
-    assert "wrong" in _classes(b) and "→" in b.inner_text()
+    expect(b).to_contain_class("wrong")
+    expect(b).to_contain_text("→")
     for path, (alpha, beta) in key.items():
         page.get_by_label(f"Alpha at {labels[path]}").fill(str(alpha))
         page.get_by_label(f"Beta at {labels[path]}").fill(str(beta))
     page.get_by_role("button", name="Submit").click()
     expect(page.locator('[data-role="score"]')).to_contain_text("Score: 1.00")
-    assert not page.locator('[data-role="tree"] .node.wrong').count()
+    expect(page.locator('[data-role="tree"] .node.wrong')).to_have_count(0)
     # The second attempt's replay replaced the first: one click is one step.
     page.get_by_role("button", name="Step forward").click()
-    assert page.locator('[data-replay="counter"]').inner_text().startswith("Step 1 of")
+    expect(_counter(page)).to_have_text(_starts("Step 1 of"))
 
 
 def test_leaf_order_by_clicking_leaves(student, live_server) -> None:
@@ -246,9 +259,9 @@ def test_leaf_order_by_clicking_leaves(student, live_server) -> None:
     for path in order:
         _node(page, path).click()
     _node(page, extra).click()
-    assert page.locator("ol.leaf-order li").count() == len(order) + 1
+    expect(page.locator("ol.leaf-order li")).to_have_count(len(order) + 1)
     page.get_by_role("button", name="Undo").click()
-    assert page.locator("ol.leaf-order li").count() == len(order)
+    expect(page.locator("ol.leaf-order li")).to_have_count(len(order))
     page.get_by_role("button", name="Submit").click()
     expect(page.locator('[data-role="score"]')).to_contain_text("Score: 1.00")
 
@@ -275,7 +288,7 @@ def test_best_order_with_buttons(student, live_server) -> None:
     left, right = x_of("0"), x_of("1")
     drag("0", right + 20)
     assert x_of("0") > x_of("1")
-    assert "child 2 of 2" in _node(page, "0").get_attribute("aria-label")
+    expect(_node(page, "0")).to_have_attribute("aria-label", re.compile("child 2 of 2"))
     drag("0", x_of("1") - 20)
     assert abs(x_of("0") - left) < 1 and abs(x_of("1") - right) < 1
     # Move each child into the optimum's place with the buttons, deepest first.
@@ -296,10 +309,10 @@ def test_best_order_with_buttons(student, live_server) -> None:
     # The replay: the student's order beside the best one, both on the tree as drawn.
     orders = page.locator('[data-replay="orders"] button')
     expect(orders).to_have_count(2)
-    assert orders.nth(0).get_attribute("aria-pressed") == "true"
-    assert f"({best['leaves']} leaves)" in orders.nth(1).inner_text()
+    expect(orders.nth(0)).to_have_attribute("aria-pressed", "true")
+    expect(orders.nth(1)).to_contain_text(f"({best['leaves']} leaves)")
     orders.nth(1).click()
-    assert orders.nth(1).get_attribute("aria-pressed") == "true"
+    expect(orders.nth(1)).to_have_attribute("aria-pressed", "true")
     page.get_by_role("button", name="End").click()
     last = len(solve(tree.reordered(best["order"]), conventions).trace) - 1
-    assert page.locator('[data-replay="counter"]').inner_text().startswith(f"Step {last} of {last}")
+    expect(_counter(page)).to_have_text(_starts(f"Step {last} of {last}"))

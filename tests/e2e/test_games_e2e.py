@@ -3,10 +3,12 @@ node shown on hover and on keyboard focus; the screenshot for the README."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.e2e_support import LEARNER, open_page, sign_in
+from tests.e2e.e2e_support import LEARNER, open_page, sign_in, tree_drawn
 
 pytestmark = pytest.mark.e2e
 
@@ -23,16 +25,17 @@ def test_a_connect_four_tree_shows_each_nodes_board(browser, live_server, screen
         page.get_by_label("Branching cap", exact=False).fill("3")
         page.get_by_role("button", name="Make the exercise").click()
         page.wait_for_url("**/exercises/*")
-        page.wait_for_selector('[data-role="tree"] .node')
+        tree_drawn(page)
         expect(page.locator('[data-role="game-note"]')).to_contain_text("connect-4")
         tip = page.locator('[data-role="game-board"]')
-        assert tip.is_hidden()
+        expect(tip).to_be_hidden()
         node = page.locator('[data-role="tree"] .node[data-path="1.2"]')
         node.hover()
         expect(tip).to_be_visible()
         # 4453 (X 4, O 4, X 5, O 3), then X in column 2, then O in column 3 (on top of O's)
         expect(tip).to_contain_text("after O in column 3")
-        assert tip.inner_text().splitlines()[-2:] == ["..OO...", ".XOXX.."]
+        # The board's last two rows, at the end of the tip (its rows are lines of text).
+        expect(tip).to_have_text(re.compile(r"\n\.\.OO\.\.\.\n\.XOXX\.\.\n*$"), use_inner_text=True)
         page.screenshot(path=str(screenshots / "game-tree.png"), full_page=True)
         page.mouse.move(0, 0)
         expect(tip).to_be_hidden()

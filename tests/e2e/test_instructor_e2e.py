@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
 from grader.gametree import Conventions, Tree, solve
-from tests.e2e.e2e_support import INSTRUCTOR, PASSWORD, sign_in
+from tests.e2e.e2e_support import INSTRUCTOR, PASSWORD, sign_in, tree_drawn
 
 pytestmark = pytest.mark.e2e
 
@@ -33,8 +34,9 @@ def test_course_assignment_student_gradebook_chart_and_csv(page, browser, live_s
     page.get_by_role("link", name="Instructor").click()
     page.get_by_label("Course name").fill("Game search, spring")
     page.get_by_role("button", name="Create course").click()
-    join_code = page.locator('[data-role="join-code"]').inner_text().strip()
-    assert len(join_code) == 8
+    code = page.locator('[data-role="join-code"]')
+    expect(code).to_have_text(re.compile(r"^\s*\S{8}\s*$"))
+    join_code = code.inner_text().strip()
     _shot(page, screenshots, "course")
     page.get_by_role("link", name="New assignment").click()
     page.get_by_label("Title").fill("Pruning homework")
@@ -49,7 +51,7 @@ def test_course_assignment_student_gradebook_chart_and_csv(page, browser, live_s
     expect(separations).to_be_visible()
     # Depth 4 with a deep cutoff: the preview says how often shallow-cutoffs is told apart.
     expect(separations.locator('tr[data-code="shallow-cutoffs"]')).to_be_visible()
-    page.locator("#preview-tree .node").first.wait_for()
+    expect(page.locator("#preview-tree .node").first).to_be_visible()
     # The sample is drawn with its key: its pruned subtrees shaded.
     expect(page.locator("#preview-tree .node.shaded")).not_to_have_count(0)
     _shot(page, screenshots, "slot-preview")
@@ -78,7 +80,7 @@ def test_course_assignment_student_gradebook_chart_and_csv(page, browser, live_s
     student.get_by_role("button", name="Log in").click()
     student.wait_for_url("**/dashboard")
     student.get_by_role("link", name="Prune the tree").click()
-    student.wait_for_selector('[data-role="tree"] .node')
+    tree_drawn(student)
     exercise = student.evaluate(
         "JSON.parse(document.getElementById('exercise-data').textContent)")
     tree = Tree.from_nested(exercise["tree"], exercise["players"])
@@ -113,19 +115,19 @@ def test_course_assignment_student_gradebook_chart_and_csv(page, browser, live_s
     row.get_by_role("link", name=NEW_STUDENT).click()
     expect(page.locator("table.attempts tbody tr")).to_have_count(2)
     page.locator("[data-replay-panel] summary").first.click()
-    page.locator('[data-replay-panel] [data-replay="tree"] .node').first.wait_for()
+    expect(page.locator('[data-replay-panel] [data-replay="tree"] .node').first).to_be_visible()
     _shot(page, screenshots, "student")
 
     page.get_by_role("link", name="Misconceptions").click()
     chart = page.locator('[data-role="misconception-chart"] svg[role="img"]')
     expect(chart).to_be_visible()
     expect(chart.locator("title").first).to_have_text("Wrong answers by misconception, whole course")
-    assert "No pruning: 1" in chart.locator("desc").text_content()
+    expect(chart.locator("desc")).to_contain_text("No pruning: 1")
     _shot(page, screenshots, "misconceptions")
 
     for name in ("Statistics", "Roster", "Audit log"):
         page.get_by_role("link", name=name, exact=True).click()
-        page.wait_for_load_state()
+        expect(page).to_have_title(re.compile("^" + name + " · "))
         _shot(page, screenshots, name.lower().replace(" ", "-"))
 
 
@@ -151,6 +153,6 @@ def test_textbook_tree_drawn_in_the_builder(page, live_server, screenshots) -> N
     page.get_by_label("Title").fill("Drawn tree")
     page.get_by_role("button", name="Add exercise").click()
     page.get_by_role("link", name="Drawn tree").click()
-    assert page.locator("#nested").input_value() == "[[3, 12], [2, 4], 14]"
+    expect(page.locator("#nested")).to_have_value("[[3, 12], [2, 4], 14]")
     page.get_by_role("button", name="Preview").click()
     expect(page.locator('[data-role="key"]')).to_have_text("pruned: H; root value 14")

@@ -8,8 +8,9 @@ import json
 import urllib.request
 
 import pytest
+from playwright.sync_api import expect
 
-from tests.e2e.e2e_support import open_page
+from tests.e2e.e2e_support import open_page, tree_drawn
 from tests.live_server import environment, serve
 from tests.lti.lti_platform import INSTRUCTOR, LEARNER, Member, Platform, Served
 
@@ -65,7 +66,7 @@ def test_launch_and_deep_linking_in_a_browser(browser, lms):
     with open_page(browser, url) as page:
         page.goto(start(platform, url, teacher))  # the LMS course's first launch
         page.wait_for_url(f"{url}/lti/courses/*")
-        assert "This course in the LMS" in page.content()
+        expect(page.get_by_role("heading", name="This course in the LMS")).to_be_visible()
         course_id = int(page.url.rsplit("/", 1)[1])
         with app.app_context():  # the instructor makes an assignment in it
             assignment_id = courses.create_assignment(course_id, "standard").id
@@ -76,7 +77,7 @@ def test_launch_and_deep_linking_in_a_browser(browser, lms):
         page.get_by_role("button", name="Place it").click()
         # The reply page posts the signed content item back to the LMS by itself.
         page.wait_for_url(f"{platform.base}/deep_link_return")
-        assert "placed" in page.content()
+        expect(page.locator("body")).to_contain_text("placed")
     [reply] = platform.deep_link_replies
     [item] = reply["https://purl.imsglobal.org/spec/lti-dl/claim/content_items"]
     assert item["custom"] == {"assignment_id": str(assignment_id), "slot": "1"}
@@ -85,5 +86,6 @@ def test_launch_and_deep_linking_in_a_browser(browser, lms):
         page.goto(start(platform, url, student, resource_link=item["_resource_link_id"],
                         custom=item["custom"]))
         page.wait_for_url(f"{url}/assignments/{assignment_id}/slots/1")
-        assert "Link it" in page.content()  # the welcome message of a new account
-        page.wait_for_selector("svg")  # the exercise page drew the student's tree
+        # The welcome message of a new account, and the exercise page drew the student's tree.
+        expect(page.get_by_role("link", name="Link it", exact=True)).to_be_visible()
+        tree_drawn(page)

@@ -4,12 +4,14 @@ settings kept for the next visit."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.accessibility import sideways
+from tests.e2e.e2e_support import tree_drawn
 
 pytestmark = pytest.mark.e2e
 
@@ -45,19 +47,23 @@ def test_watch_then_another_tree_like_this_then_settings_kept(student) -> None:
     page.get_by_label("Children").select_option("rtl")
     page.get_by_role("button", name="Make the exercise").click()
     page.wait_for_url("**/exercises/*")
+    tree_drawn(page)
     first = _exercise(page)
     assert first["kind"] == "bounds" and first["conventions"]["order"] == "rtl"
 
     # The search can be watched before any answer.
-    assert page.locator('[data-role="replay"]').is_hidden()
+    expect(page.locator('[data-role="replay"]')).to_be_hidden()
     page.get_by_role("button", name="Watch the search").click()
     expect(page.locator('[data-role="replay"]')).to_be_visible()
     page.get_by_role("button", name="Step forward").click()
     expect(page.locator('[data-replay="counter"]')).to_contain_text("Step 1 of")
 
     # One click: a new tree with the same settings.
+    first_url = page.url
     page.get_by_role("button", name="Another tree like this").click()
-    expect(page).not_to_have_url(f"**/exercises/{first['id']}")
+    expect(page).not_to_have_url(first_url)
+    expect(page).to_have_url(re.compile(r"/exercises/\d+"))
+    tree_drawn(page)
     second = _exercise(page)
     assert second["id"] != first["id"] and second["seed"] != first["seed"]
     assert (second["kind"], second["conventions"]) == (first["kind"], first["conventions"])

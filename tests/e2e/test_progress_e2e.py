@@ -3,13 +3,14 @@ the tree was meant to expose, progress) and the progress page's screenshot for t
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
 from grader.gametree import Conventions, Tree, grade, solve
-from tests.e2e.e2e_support import LEARNER, open_page, sign_in
+from tests.e2e.e2e_support import LEARNER, open_page, sign_in, tree_drawn
 
 pytestmark = pytest.mark.e2e
 
@@ -21,11 +22,11 @@ def test_weak_spots_loop_and_the_progress_page(browser, live_server, screenshots
         for round_ in range(3):
             page.get_by_role("button", name="Practise my weak spots").click()
             page.wait_for_url("**/exercises/*")
-            page.wait_for_selector('[data-role="tree"] .node')
+            tree_drawn(page)
             exercise: dict[str, Any] = page.evaluate(
                 "JSON.parse(document.getElementById('exercise-data').textContent)")
             assert exercise["kind"] == "prune" and exercise["practice"]
-            assert page.locator('[data-role="aim"]').is_hidden()  # not before an answer
+            expect(page.locator('[data-role="aim"]')).to_be_hidden()  # not before an answer
             tree = Tree.from_nested(exercise["tree"], exercise["players"])
             conventions = Conventions.from_dict(exercise["conventions"])
             value = solve(tree, conventions).value
@@ -34,7 +35,7 @@ def test_weak_spots_loop_and_the_progress_page(browser, live_server, screenshots
             assert expected.diagnosis == "no-pruning"
             page.get_by_label("Value of the root A").fill(str(value))
             page.get_by_role("button", name="Submit").click()
-            page.locator('[data-role="diagnosis"]').wait_for()
+            expect(page.locator('[data-role="diagnosis"]')).to_be_visible()
             aim = page.locator('[data-role="aim"]')
             expect(aim).to_be_visible()
             expect(aim).to_contain_text("made to expose no-pruning")
@@ -44,9 +45,11 @@ def test_weak_spots_loop_and_the_progress_page(browser, live_server, screenshots
             times = "once" if round_ == 0 else f"{round_ + 1} times"
             expect(row).to_contain_text(f"matched it {times}")
         for _ in range(3):  # learns: right three times in a row on trees that expose it
+            answered = page.url  # from the second on, the button is on an exercise page
             page.get_by_role("button", name="Practise my weak spots").click()
-            page.wait_for_url("**/exercises/*")
-            page.wait_for_selector('[data-role="tree"] .node')
+            expect(page).not_to_have_url(answered)
+            expect(page).to_have_url(re.compile(r"/exercises/\d+"))
+            tree_drawn(page)
             exercise = page.evaluate(
                 "JSON.parse(document.getElementById('exercise-data').textContent)")
             tree = Tree.from_nested(exercise["tree"], exercise["players"])
@@ -61,6 +64,6 @@ def test_weak_spots_loop_and_the_progress_page(browser, live_server, screenshots
         page.get_by_role("link", name="Progress", exact=True).click()
         expect(page.locator('tr[data-code="no-pruning"]')).to_have_attribute("data-status",
                                                                              "mastered")
-        assert page.locator("svg.chart title").first.text_content() \
-            == "Your progress per misconception"
+        expect(page.locator("svg.chart title").first).to_have_text(
+            "Your progress per misconception")
         page.screenshot(path=str(screenshots / "progress.png"), full_page=True)
