@@ -3,6 +3,7 @@ harness survives, and nothing is left running."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from pathlib import Path
 
@@ -105,3 +106,20 @@ def test_snooping_engine_reads_nothing(submission, tiny, tmp_path: Path,
         distinctive = [line for line in path.read_text().splitlines() if len(line) > 40][:20]
         for line in distinctive:
             assert line not in everything, f"{path} leaked"
+
+
+@needs_bwrap
+def test_a_busy_engine_is_judged_by_its_cpu_limit_on_a_loaded_host(submission, tiny) -> None:
+    """A wall-clock limit shorter than the CPU limit stands for a host too loaded to give the
+    engine a whole core: the infinite loop is still computing at the wall limit, so it runs on
+    and is TLE (its CPU), or, on a host so loaded that BUSY_GRACE walls were not enough, it
+    was at least given as much wall time as its CPU limit; the sleeper gains no CPU and is
+    TLE_WALL as before."""
+    search = next(t for t in tiny.tests if t.kind == "search")
+    short = dataclasses.replace(search, cpu=0.5, wall=0.25)
+    suite = dataclasses.replace(tiny, tests=(short,))
+    busy = grade(submission("infinite_loop"), suite, SandboxConfig()).tests[0]
+    assert (busy.verdict is TLE and busy.cpu > short.cpu) or (
+        busy.verdict is WALL and busy.wall >= short.cpu), (busy.verdict, busy.cpu, busy.wall)
+    idle = grade(submission("sleeper"), suite, SandboxConfig()).tests[0]
+    assert idle.verdict is WALL, (idle.verdict, idle.output[:300])

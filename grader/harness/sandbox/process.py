@@ -40,6 +40,10 @@ from grader.harness.sandbox.verdict import Evidence, death_verdict, reported_ver
 from grader.harness.verdicts import Verdict
 
 POLL = 0.02  # seconds between two looks of the watchdog
+# Past its wall-clock limit a call that is still gaining CPU time is computing on a loaded host,
+# not waiting: the watchdog lets its CPU limit decide, up to this many times the wall limit.
+BUSY_GRACE = 4.0
+BUSY_WINDOW = 0.5  # seconds (at most the wall limit) over which "still gaining CPU" is judged
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
@@ -241,7 +245,14 @@ class EngineProcess:
 
     def _wait(self, ident: int, cpu_limit: float, wall_limit: float, start: float,
               cpu0: float | None) -> CallOutcome:
-        """The watchdog: wait for answer `ident`, killing the sandbox past a limit."""
+        """The watchdog: wait for answer `ident`, killing the sandbox past a limit.
+
+        Past the wall-clock limit, a call that gained CPU time in the last `BUSY_WINDOW` is still
+        computing (the host is busy, not the engine idle): it runs on until its CPU limit or
+        `BUSY_GRACE` times the wall limit, so a busy engine is TLE and an idle one TLE_WALL
+        however loaded the grading machine is."""
+        mark_time, mark_cpu, busy = start, self._used(cpu0), False
+        window = min(BUSY_WINDOW, wall_limit)
         while True:
             try:
                 line = self._lines.get(timeout=POLL)
@@ -256,7 +267,12 @@ class EngineProcess:
                 self._seen.cpu_exceeded = True
                 self.kill()
                 return self._dead(cpu_limit, start, cpu0)
-            if time.monotonic() - start > wall_limit:
+            now = time.monotonic()
+            if now - mark_time >= window:
+                busy = cpu is not None and mark_cpu is not None and cpu - mark_cpu > 1 / CLOCK_TICKS
+                mark_time, mark_cpu = now, cpu
+            elapsed = now - start
+            if elapsed > wall_limit and not (busy and elapsed < wall_limit * BUSY_GRACE):
                 self._seen.wall_exceeded = True
                 self.kill()
                 return self._dead(cpu_limit, start, cpu0)
