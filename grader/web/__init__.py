@@ -24,8 +24,8 @@ from grader.services import (
     ServiceError,
     accounts,
 )
+from grader.web.api import RequestError, error_response
 from grader.web.inputs import IdConverter, StrictJSONProvider
-from grader.web.openapi import RequestError, error_response
 
 STATUS = {Invalid: 400, Forbidden: 403, NotFound: 404, Conflict: 409, RateLimited: 429, Busy: 503}
 
@@ -73,8 +73,8 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(auth.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
-    app.register_blueprint(instructor.bp)  # its API routes are on api.bp
-    app.register_blueprint(engines.bp)  # engine uploads; its API routes are on api.bp too
+    app.register_blueprint(instructor.bp)
+    app.register_blueprint(engines.bp)  # engine pages (the upload's body limit: engines.py)
     app.register_blueprint(lti.bp)  # LTI 1.3: launches from the LMS, grades back to it
     app.register_blueprint(progress.bp)  # adaptive practice: progress, weak spots, course view
     app.register_blueprint(games.bp)  # practice from a game, boards on the exercise page

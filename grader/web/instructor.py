@@ -11,15 +11,12 @@ from flask import (
     Response,
     abort,
     flash,
-    g,
-    jsonify,
     redirect,
     render_template,
     request,
     url_for,
 )
 from flask_login import current_user, login_required
-from pydantic import Field
 from wtforms.fields.choices import SelectChoice
 
 from grader.gametree import VARIANTS, Conventions, Tree, TreeFormatError, parse_nested
@@ -43,7 +40,6 @@ from grader.services.staff import (
     staff_for_assignment,
     staff_for_slot,
 )
-from grader.web import api as student_api
 from grader.web import charts, misconception_name
 from grader.web.inputs import strict_loads
 from grader.web.instructor_forms import (
@@ -56,7 +52,6 @@ from grader.web.instructor_forms import (
     RoleForm,
     SlotForm,
 )
-from grader.web.schemas import Body
 
 bp = Blueprint("instructor", __name__, url_prefix="/instructor")
 
@@ -577,75 +572,6 @@ def describe_answer(kind: str, answer: dict[str, Any] | None, labels: dict[str, 
     except (AttributeError, TypeError, IndexError):
         pass
     return json.dumps(answer)
-
-
-# -- the JSON API (on the API blueprint, so /api/openapi.json documents it) --------------------
-
-api = student_api.api
-
-
-class PreviewRequest(Body):
-    kind: str = "prune"
-    conventions: dict[str, str] = Field(default_factory=dict)
-    params: dict[str, Any] = Field(default_factory=dict)
-    tree: list[Any] | None = None  # a fixed tree (nested lists) instead of params
-    players: list[str] | None = None
-
-
-@api.route("GET", "/courses/<int:course_id>/gradebook", summary="The course's gradebook "
-           "(instructors and TAs)", tag="instructor")
-def api_gradebook(course_id: int) -> Any:
-    """Students by assignments: each assignment's points under its score policy (best or last
-    attempt) after the late penalty, each slot's score, and the total."""
-    return jsonify(gradebook.gradebook(g.user, course_id)[1].to_dict())
-
-
-@api.route("GET", "/courses/<int:course_id>/gradebook.csv", summary="The gradebook as CSV",
-           tag="instructor")
-def api_gradebook_csv(course_id: int) -> Any:
-    """One row per student: email, name, one column per assignment, total."""
-    return _csv(*gradebook.gradebook_csv(g.user, course_id))
-
-
-@api.route("GET", "/courses/<int:course_id>/statistics", summary="Item statistics per slot",
-           tag="instructor")
-def api_statistics(course_id: int) -> Any:
-    _, found = stats.statistics(g.user, course_id)
-    return jsonify({"assignments": [{"id": a.id, "title": a.title,
-                                     "slots": [s.to_dict() for s in slots]}
-                                    for a, slots in found]})
-
-
-@api.route("GET", "/courses/<int:course_id>/misconceptions",
-           summary="Wrong answers by misconception code", tag="instructor")
-def api_misconceptions(course_id: int) -> Any:
-    """Per slot, per assignment and per ISO week."""
-    _, _, found = stats.misconceptions(g.user, course_id)
-    return jsonify(found.to_dict())
-
-
-@api.route("GET", "/courses/<int:course_id>/regrades", summary="The regrade audit log",
-           tag="instructor")
-def api_regrades(course_id: int) -> Any:
-    logs = regrade.audit_log(g.user, course_id)
-    return jsonify({"regrades": [{
-        "id": log.id, "at": log.created_at.isoformat() + "Z",
-        "by": log.actor.email if log.actor else None, "what": log.what, "changes": log.changes,
-        "allow_lower": log.allow_lower, "attempts_total": log.attempts_total,
-        "attempts_changed": log.attempts_changed, "details": log.details} for log in logs]})
-
-
-@api.route("POST", "/courses/<int:course_id>/preview", summary="Preview a slot's parameters",
-           tag="instructor", body=PreviewRequest)
-def api_preview(course_id: int, body: PreviewRequest) -> Any:
-    """A sample variant with its key and search, and per misconception the share of sample trees
-    (made without the discriminating constraint) that tell it apart."""
-    tree = None
-    if body.tree is not None:
-        tree = editor.build_tree("nested", nested=body.tree, players=body.players)
-    spec = editor.SlotInput(kind=body.kind, conventions=body.conventions, params=body.params,
-                            tree=tree)
-    return jsonify(editor.preview(g.user, course_id, spec).to_dict())
 
 
 __all__ = ["bp"]

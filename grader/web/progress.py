@@ -1,12 +1,13 @@
 """Adaptive practice pages: the student's progress per misconception, "Practise my weak spots"
 (one click, the next tree planned for them), what a weak-spots tree was meant to expose (after
-an answer), and the course's view for its staff. Thin views over `grader.services.progress`."""
+an answer: `GET /api/exercises/<id>/aim`, in `web/api/student.py`), and the course's view for
+its staff. Thin views over `grader.services.progress`."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, jsonify, redirect, render_template, url_for
+from flask import Blueprint, redirect, render_template, url_for
 from flask_login import current_user, login_required
 
 from grader.gametree import VARIANTS
@@ -46,11 +47,6 @@ def weak_spots() -> Any:
         return redirect(url_for("progress.student_progress"))
     exercise = practice.practise_weak_spots(current_user)
     return redirect(url_for("pages.exercise", exercise_id=exercise.id))
-
-
-@bp.get("/exercises/<int:exercise_id>/aim")
-def aim(exercise_id: int) -> Any:
-    return jsonify(aim=practice.practice_aim(current_user, exercise_id))
 
 
 @bp.get("/instructor/courses/<int:course_id>/progress")

@@ -91,10 +91,10 @@ def test_weak_spots_follow_a_shallow_cutoffs_student_until_mastered(app, client,
     exercise_id = _weak_spot(client)  # still holds it: the next tree targets it, deep cutoffs
     params = _stored_params(app, exercise_id)
     assert params["expose"] == "shallow-cutoffs" and params["min_deep_cutoffs"] >= 1
-    assert client.get(f"/exercises/{exercise_id}/aim").get_json() == {"aim": None}  # not yet
+    assert client.get(f"/api/exercises/{exercise_id}/aim").get_json() == {"aim": None}  # not yet
     assert _answer(client, headers, exercise_id, "shallow-cutoffs")["diagnosis"] \
         == "shallow-cutoffs"
-    aim = client.get(f"/exercises/{exercise_id}/aim").get_json()["aim"]
+    aim = client.get(f"/api/exercises/{exercise_id}/aim").get_json()["aim"]
     assert "made to expose shallow-cutoffs" in aim
 
     for _ in range(MASTERY):  # learns
@@ -111,10 +111,10 @@ def test_the_aim_is_the_owners_only(client, auth, factory, room):
     auth.login()
     exercise_id = _weak_spot(client)
     _answer(client, bearer(factory.token("student@example.com")), exercise_id, None)
-    assert client.get(f"/exercises/{exercise_id}/aim").get_json()["aim"]
+    assert client.get(f"/api/exercises/{exercise_id}/aim").get_json()["aim"]
     auth.logout()
     auth.login("other@example.com")
-    assert client.get(f"/exercises/{exercise_id}/aim").status_code == 404
+    assert client.get(f"/api/exercises/{exercise_id}/aim").status_code == 404
 
 
 def test_a_typed_practice_tree_has_no_aim(client, auth, factory, room):
@@ -123,7 +123,7 @@ def test_a_typed_practice_tree_has_no_aim(client, auth, factory, room):
     made = client.post("/api/exercises", headers=headers,
                        json={"kind": "prune", "tree": [[3, 5], [2, 9]]}).get_json()
     _answer(client, headers, made["id"], None)
-    assert client.get(f"/exercises/{made['id']}/aim").get_json() == {"aim": None}
+    assert client.get(f"/api/exercises/{made['id']}/aim").get_json() == {"aim": None}
 
 
 def test_the_course_view_counts_holders_and_names_who_is_stuck(client, auth, factory, room):

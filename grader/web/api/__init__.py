@@ -1,0 +1,188 @@
+"""The JSON API under /api: the same services the pages use. Bearer token or session (+CSRF).
+
+Routes are plain Flask views on one blueprint; spectree validates each one's query, JSON body or
+multipart form from the pydantic models in `models.py` and writes the OpenAPI document from the
+same models. Bodies are read first by our strict JSON loader (`web/inputs.py`): spectree then
+sees only what that loader accepted, and its validation errors become our `{"error", "details"}`
+400s."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, current_app, g, jsonify, make_response, request
+from flask import Response as FlaskResponse
+from flask_login import current_user
+from pydantic import ValidationError
+from spectree import Response, SecurityScheme, SecuritySchemeData, SpecTree
+from spectree.plugins.flask_plugin import FlaskPlugin
+from werkzeug.exceptions import BadRequest
+
+from grader.extensions import csrf
+from grader.services import accounts
+from grader.web.api import models
+from grader.web.api.models import Error
+from grader.web.inputs import strict_loads
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+csrf.exempt(bp)  # checked below for session requests only; Bearer requests carry no cookie risk
+
+_SAFE = {"GET", "HEAD", "OPTIONS"}
+#: What each error status means, for every operation that can give it.
+_ERRORS = {
+    400: "Malformed request or ungradable answer",
+    401: "Not signed in, or the API token is not valid",
+    403: "Not allowed",
+    404: "Absent, or not yours",
+    409: "Not possible now (no attempts left, due date passed)",
+    413: "Request body too large",
+    414: "Request line too long (the server's limit, before the application)",
+    429: "Too many uploads, or too much costly work from this account: nothing was stored; "
+         "wait for Retry-After seconds",
+    503: "Busy (the database's write lock, or every slot for costly work): nothing was stored; "
+         "retry after Retry-After seconds",
+}
+#: Responses that are not JSON: their 2xx media type (spectree documents JSON bodies only).
+_MEDIA = {"api_gradebook_csv": "text/csv", "engine_game_pdn": "application/x-checkers-pdn"}
+
+
+class RequestError(Exception):
+    """A request that does not match its schema (a 400 with the validation details)."""
+
+    def __init__(self, message: str, details: list[dict[str, Any]] | None = None) -> None:
+        super().__init__(message)
+        self.details = details
+
+
+def error_response(status: int, message: str,
+                   details: list[dict[str, Any]] | None = None) -> Any:
+    body = Error(error=message, details=details).model_dump(mode="json", exclude_none=True)
+    return make_response(jsonify(body), status)
+
+
+def _refused(_request: Any, _response: Any, error: ValidationError | None, _instance: Any,
+             _adapter: Any) -> None:
+    """spectree's `before` hook: a request that breaks its model is our 400, with details."""
+    if error is None:
+        return
+    details = [{"loc": list(e["loc"]), "msg": e["msg"]} for e in error.errors()]
+    where = "query" if error.title.endswith("Query") else "body"
+    loc = ".".join(str(p) for p in details[0]["loc"]) or where
+    raise RequestError(f"{where}: {loc}: {details[0]['msg']}", details)
+
+
+class _Plugin(FlaskPlugin):
+    """spectree's Flask plugin, named by view (operationId `submit_attempt`, not a path)."""
+
+    def get_func_operation_id(self, func: Any, path: str, method: str) -> str:
+        return str(func.__name__)
+
+
+spec = SpecTree(
+    backend=_Plugin, title="Alpha-Beta Grader API", version="1", mode="strict",
+    before=_refused, validation_error_status=400, validation_error_model=Error,
+    # Every model has its own name in models.py: the document names them so.
+    naming_strategy=lambda model: model.__name__,
+    nested_naming_strategy=lambda _parent, child: child,
+    security_schemes=[
+        SecurityScheme(name="bearer", data=SecuritySchemeData(
+            type="http", scheme="bearer",
+            description="a personal token from the account page or "
+                        "`grader user token create EMAIL`")),
+        SecurityScheme(name="session", data=SecuritySchemeData(
+            type="apiKey", field_in="cookie", name="session",
+            description="the page's session; unsafe methods also need the X-CSRFToken header")),
+    ],
+    security=[{"bearer": []}, {"session": []}])
+
+
+def responses(ok: Any = None, status: int = 200, *, also: tuple[int, ...] = (),
+              body: bool = False, public: bool = False) -> Response:
+    """An operation's documented responses: `ok` (a model, or None for a non-JSON body) under
+    `status`, and the errors it can give: 400/401/403/404/414/503 always (none but 400 and 414
+    for a public operation), 413 with a `body`, and `also` (409, 429) where the service says."""
+    codes = [400, 414] if public else sorted(
+        {400, 401, 403, 404, 414, 503, *also, *((413,) if body else ())})
+    return Response(**{f"HTTP_{status}": ok},
+                    **{f"HTTP_{code}": (Error, _ERRORS[code]) for code in codes})
+
+
+def download(text: str, name: str, mimetype: str) -> FlaskResponse:
+    """A file to save (results.json, a PDN game, the gradebook as CSV)."""
+    return FlaskResponse(text, mimetype=mimetype,
+                         headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+
+@bp.before_request
+def authenticate() -> Any:
+    """`g.user` from `Authorization: Bearer TOKEN`, else from the session (with CSRF on writes)."""
+    metadata = spec.get_function_metadata(current_app.view_functions.get(request.endpoint or ""))
+    if metadata is not None and metadata.security == {}:  # public
+        return None
+    header = request.headers.get("Authorization")
+    if header is not None:
+        scheme, _, token = header.partition(" ")
+        user = accounts.user_for_token(token.strip()) if scheme.lower() == "bearer" else None
+        if user is None:
+            return error_response(401, "the API token is not valid")
+        g.user = user
+        return None
+    if not current_user.is_authenticated:
+        return error_response(401, "sign in, or send Authorization: Bearer TOKEN")
+    if request.method not in _SAFE:
+        csrf.protect()
+    g.user = current_user._get_current_object()
+    return None
+
+
+def _why_not_json() -> str:
+    try:
+        strict_loads(request.get_data(cache=True))
+    except ValueError as exc:  # also a body that is not UTF-8 (UnicodeDecodeError)
+        return str(exc)
+    return "unreadable"
+
+
+@bp.before_request
+def read_strictly() -> None:
+    """The body as our strict loader reads it (Flask caches it; spectree validates that), a
+    form only as a form, and no query parameter twice."""
+    metadata = spec.get_function_metadata(current_app.view_functions.get(request.endpoint or ""))
+    if metadata is None:
+        return
+    if metadata.json is not None:
+        if not request.is_json:
+            raise RequestError("send the body as JSON (Content-Type: application/json)")
+        try:
+            data = request.get_json()  # app.json is the strict loader; the result is cached
+        except BadRequest:  # Flask keeps no reason: the loader's own words, read again
+            raise RequestError(f"the request body is not valid JSON: {_why_not_json()}") from None
+        if not isinstance(data, dict):
+            raise RequestError("the request body must be a JSON object")
+    if metadata.form is not None and request.mimetype not in FlaskPlugin.FORM_MIMETYPE:
+        raise RequestError("send the upload as multipart/form-data")
+    if metadata.query is not None:
+        repeated = sorted(name for name, values in request.args.lists() if len(values) > 1)
+        if repeated:
+            raise RequestError(f"query: {repeated[0][:40]!r} is given more than once")
+
+
+@bp.get("/openapi.json")
+@spec.validate(resp=responses(models.OpenAPIDocument, public=True), tags=["service"],
+               security={})
+def openapi() -> FlaskResponse:
+    """This document"""
+    document: dict[str, Any] = spec.spec
+    for operations in document["paths"].values():
+        for operation in operations.values():
+            media = _MEDIA.get(operation["operationId"])
+            if media is not None:  # spectree writes JSON content only; these bodies are text
+                ok = next(code for code in operation["responses"] if code.startswith("2"))
+                operation["responses"][ok]["content"] = {media: {"schema": {"type": "string"}}}
+    return jsonify(document)
+
+
+from grader.web.api import engines, instructor, student  # noqa: E402  # their routes
+
+__all__ = ["RequestError", "bp", "download", "engines", "error_response", "instructor", "models", "responses",
+           "spec", "student"]

@@ -1,0 +1,106 @@
+"""Engine submissions in the API: upload, status and results, games, staff reruns and a slot's
+submissions with its leaderboard. Thin views over services/engines.py and
+services/tournaments.py."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Response, g, url_for
+
+from grader.harness.results import json_text
+from grader.models import MAX_ID
+from grader.services import NotFound, engines, tournaments
+from grader.web.api import bp, download, models, responses, spec
+from grader.web.engines import uploaded_file
+
+
+def _submission(submission: Any) -> models.EngineSubmission:
+    result = engines.result_of(submission) if submission.status == "done" else None
+    urls = {"self": url_for("api.get_engine", submission_id=submission.id),
+            "page": url_for("engines.submission_page", submission_id=submission.id)}
+    if result is not None:
+        urls["results_json"] = url_for("api.engine_results", submission_id=submission.id)
+        urls["rich_json"] = url_for("api.engine_rich", submission_id=submission.id)
+    return models.EngineSubmission(**engines.describe(submission, result), urls=urls)
+
+
+@bp.post("/engines")
+@spec.validate(resp=responses(models.EngineSubmission, 201, body=True, also=(409, 429)),
+               tags=["engines"])
+def upload_engine(form: models.EngineUpload) -> tuple[models.EngineSubmission, int]:
+    """Upload an engine (multipart/form-data)
+
+    Fields: `assignment_id`, `slot_index`, `file` (engine.py, at most 256 KiB, or a zip with
+    engine.py at its top, at most 1 MiB), `tournament` (opt in). Stored and queued before the
+    response; a refused upload (400, with why) stores nothing; 429 with Retry-After past the
+    rate limit."""
+    if not (0 <= form.assignment_id <= MAX_ID and 0 <= form.slot_index <= MAX_ID):
+        raise NotFound("no such assignment or slot")  # the database holds no larger number
+    data, name = uploaded_file()
+    submission = engines.upload(g.user, form.assignment_id, form.slot_index, data, name,
+                                tournament=form.tournament)
+    return _submission(submission), 201
+
+
+@bp.get("/engines/<int:submission_id>")
+@spec.validate(resp=responses(models.EngineSubmission), tags=["engines"])
+def get_engine(submission_id: int) -> models.EngineSubmission:
+    """An engine submission: status, progress, results once done"""
+    return _submission(engines.get_submission(g.user, submission_id))
+
+
+def _result(submission_id: int) -> Any:
+    result = engines.result_of(engines.get_submission(g.user, submission_id))
+    if result is None:
+        raise NotFound("not graded yet")
+    return result
+
+
+@bp.get("/engines/<int:submission_id>/results.json")
+@spec.validate(resp=responses(models.JsonObject), tags=["engines"])
+def engine_results(submission_id: int) -> Response:
+    """results.json (Gradescope's format)"""
+    return download(json_text(_result(submission_id).gradescope),
+                     f"results-{submission_id}.json", "application/json")
+
+
+@bp.get("/engines/<int:submission_id>/rich.json")
+@spec.validate(resp=responses(models.JsonObject), tags=["engines"])
+def engine_rich(submission_id: int) -> Response:
+    """Every test's measurements and every game's PDN"""
+    return download(json_text(_result(submission_id).rich), f"rich-{submission_id}.json",
+                     "application/json")
+
+
+@bp.get("/engines/<int:submission_id>/games/<int:number>")
+@spec.validate(resp=responses(models.EngineGame), tags=["engines"])
+def engine_game(submission_id: int, number: int) -> models.EngineGame:
+    """A game of the graded run: PDN, and each ply's move and position"""
+    return models.EngineGame(**engines.game(g.user, submission_id, number))
+
+
+@bp.get("/engines/<int:submission_id>/games/<int:number>.pdn")
+@spec.validate(resp=responses(), tags=["engines"])
+def engine_game_pdn(submission_id: int, number: int) -> Response:
+    """A game as a PDN file"""
+    found = engines.game(g.user, submission_id, number)
+    return download(found["pdn"], f"game-{submission_id}-{number}.pdn",
+                     "application/x-checkers-pdn")
+
+
+@bp.post("/engines/<int:submission_id>/rerun")
+@spec.validate(resp=responses(models.EngineSubmission, also=(409,)), tags=["engines"])
+def api_rerun(submission_id: int) -> models.EngineSubmission:
+    """Grade it again (instructors)"""
+    return _submission(engines.rerun(g.user, submission_id))
+
+
+@bp.get("/assignments/<int:assignment_id>/slots/<int:index>/engines")
+@spec.validate(resp=responses(models.SlotEngines), tags=["engines"])
+def api_slot_engines(assignment_id: int, index: int) -> models.SlotEngines:
+    """Every submission of an engine slot, and the leaderboard (staff)"""
+    _, slot, found = engines.slot_submissions(g.user, assignment_id, index)
+    return models.SlotEngines(
+        submissions=[_submission(s) for s in found],
+        leaderboard=[models.LeaderRow(**row.to_dict()) for row in tournaments.leaderboard(slot)])

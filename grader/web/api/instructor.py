@@ -1,0 +1,77 @@
+"""The staff's side of the API: a course's gradebook, statistics, misconceptions, regrade log,
+and the preview of a slot's parameters. Thin views over the services the staff's pages use."""
+
+from __future__ import annotations
+
+from flask import Response, g
+
+from grader.services import editor, gradebook, regrade
+from grader.services import statistics as stats
+from grader.web.api import bp, download, models, responses, spec
+
+
+@bp.get("/courses/<int:course_id>/gradebook")
+@spec.validate(resp=responses(models.Gradebook), tags=["instructor"])
+def api_gradebook(course_id: int) -> models.Gradebook:
+    """The course's gradebook (instructors and TAs)
+
+    Students by assignments: each assignment's points under its score policy (best or last
+    attempt) after the late penalty, each slot's score, and the total."""
+    return models.Gradebook(**gradebook.gradebook(g.user, course_id)[1].to_dict())
+
+
+@bp.get("/courses/<int:course_id>/gradebook.csv")
+@spec.validate(resp=responses(), tags=["instructor"])
+def api_gradebook_csv(course_id: int) -> Response:
+    """The gradebook as CSV
+
+    One row per student: email, name, one column per assignment, total."""
+    text, name = gradebook.gradebook_csv(g.user, course_id)
+    return download(text, name, "text/csv")
+
+
+@bp.get("/courses/<int:course_id>/statistics")
+@spec.validate(resp=responses(models.Statistics), tags=["instructor"])
+def api_statistics(course_id: int) -> models.Statistics:
+    """Item statistics per slot"""
+    _, found = stats.statistics(g.user, course_id)
+    return models.Statistics(assignments=[
+        models.AssignmentStatistics(id=a.id, title=a.title, slots=[s.to_dict() for s in slots])
+        for a, slots in found])
+
+
+@bp.get("/courses/<int:course_id>/misconceptions")
+@spec.validate(resp=responses(models.Misconceptions), tags=["instructor"])
+def api_misconceptions(course_id: int) -> models.Misconceptions:
+    """Wrong answers by misconception code
+
+    Per slot, per assignment and per ISO week."""
+    _, _, found = stats.misconceptions(g.user, course_id)
+    return models.Misconceptions(**found.to_dict())
+
+
+@bp.get("/courses/<int:course_id>/regrades")
+@spec.validate(resp=responses(models.Regrades), tags=["instructor"])
+def api_regrades(course_id: int) -> models.Regrades:
+    """The regrade audit log"""
+    return models.Regrades(regrades=[models.Regrade(
+        id=log.id, at=log.created_at.isoformat() + "Z",
+        by=log.actor.email if log.actor else None, what=log.what, changes=log.changes,
+        allow_lower=log.allow_lower, attempts_total=log.attempts_total,
+        attempts_changed=log.attempts_changed, details=log.details)
+        for log in regrade.audit_log(g.user, course_id)])
+
+
+@bp.post("/courses/<int:course_id>/preview")
+@spec.validate(resp=responses(models.Preview, body=True), tags=["instructor"])
+def api_preview(course_id: int, json: models.PreviewRequest) -> models.Preview:
+    """Preview a slot's parameters
+
+    A sample variant with its key and search, and per misconception the share of sample trees
+    (made without the discriminating constraint) that tell it apart."""
+    tree = None
+    if json.tree is not None:
+        tree = editor.build_tree("nested", nested=json.tree, players=json.players)
+    spec_input = editor.SlotInput(kind=json.kind, conventions=json.conventions,
+                                  params=json.params, tree=tree)
+    return models.Preview(**editor.preview(g.user, course_id, spec_input).to_dict())

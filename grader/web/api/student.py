@@ -1,0 +1,152 @@
+"""The students' side of the API: the caller, exercises, attempts, assignments; and the no-op."""
+
+from __future__ import annotations
+
+from flask import g, url_for
+
+from grader.models import ENGINE_KIND, iso_utc
+from grader.models import Assignment as AssignmentModel
+from grader.models import Exercise as ExerciseModel
+from grader.services import attempts, courses, exercises
+from grader.services import progress as practice
+from grader.web.api import bp, models, responses, spec
+
+
+def _exercise(exercise: ExerciseModel) -> models.Exercise:
+    data = exercises.describe(exercise)
+    urls = {
+        "self": url_for("api.get_exercise", exercise_id=exercise.id),
+        "attempts": url_for("api.submit_attempt", exercise_id=exercise.id),
+        "list_attempts": url_for("api.list_attempts", exercise_id=exercise.id),
+        "page": url_for("pages.exercise", exercise_id=exercise.id),
+    }
+    if data["practice_allowed"] and data["assignment_id"] is not None:
+        urls["new_variant"] = url_for("api.new_variant", assignment_id=data["assignment_id"],
+                                      index=data["slot_index"])
+    return models.Exercise(**data, urls=urls)
+
+
+def _slot_urls(assignment: AssignmentModel, index: int, kind: str) -> dict[str, str]:
+    """An exercise slot's exercise, or an engine slot's upload (an engine slot has no exercise)."""
+    urls = {"page": url_for("pages.slot", assignment_id=assignment.id, index=index)}
+    if kind == ENGINE_KIND:
+        urls["upload"] = url_for("api.upload_engine")
+    else:
+        urls["exercise"] = url_for("api.slot_exercise", assignment_id=assignment.id, index=index)
+    return urls
+
+
+def _assignment(assignment: AssignmentModel) -> models.Assignment:
+    return models.Assignment(
+        id=assignment.id, title=assignment.title, course_id=assignment.course_id,
+        course=assignment.course.name, preset=assignment.preset, due_at=iso_utc(assignment.due_at),
+        slots=[models.Slot(
+            index=s.index, title=s.title, kind=s.kind, attempts_allowed=s.attempts_allowed,
+            practice_allowed=s.practice_allowed, replay_allowed=s.replay_allowed,
+            due_at=iso_utc(s.effective_due_at),
+            urls=_slot_urls(assignment, s.index, s.kind))
+            for s in assignment.slots])
+
+
+@bp.get("/ping")
+@spec.validate(resp=responses(models.Status, public=True), tags=["service"], security={})
+def ping() -> models.Status:
+    """No-op (the load benchmark's ceiling)"""
+    return models.Status(status="ok")
+
+
+@bp.get("/me")
+@spec.validate(resp=responses(models.Me), tags=["accounts"])
+def me() -> models.Me:
+    """The caller and their courses"""
+    return models.Me(id=g.user.id, email=g.user.email, role=g.user.role, courses=[
+        models.CourseRef(id=m.course.id, name=m.course.name, role=m.role)
+        for m in courses.memberships(g.user)])
+
+
+@bp.post("/exercises")
+@spec.validate(resp=responses(models.Exercise, 201, body=True, also=(429,)), tags=["exercises"])
+def create_exercise(json: models.CreateExercise) -> tuple[models.Exercise, int]:
+    """Create a practice exercise (no solution)
+
+    Give `params` to generate a tree, or `tree` (nested lists), or `leaves` with `branching`
+    and `depth` (comma-separated values, as the Delphi visualizer takes them)."""
+    return _exercise(exercises.create_practice(g.user, **json.model_dump())), 201
+
+
+@bp.get("/exercises/<int:exercise_id>")
+@spec.validate(resp=responses(models.Exercise), tags=["exercises"])
+def get_exercise(exercise_id: int) -> models.Exercise:
+    """An exercise (never its solution)"""
+    return _exercise(exercises.get_exercise(g.user, exercise_id))
+
+
+@bp.post("/exercises/<int:exercise_id>/attempts")
+@spec.validate(resp=responses(models.Attempt, 201, body=True, also=(409, 429)),
+               tags=["attempts"])
+def submit_attempt(exercise_id: int, json: models.SubmitAttempt) -> tuple[models.Attempt, int]:
+    """Submit an answer
+
+    Graded and stored before the response is sent. An ungradable answer is a 400 and uses
+    no attempt. The solution is included once the exercise's rules allow it."""
+    submitted = attempts.submit(g.user, exercise_id, json.answer)
+    return models.Attempt(**attempts.describe(submitted.attempt, submitted.solution)), 201
+
+
+@bp.get("/exercises/<int:exercise_id>/aim")
+@spec.validate(resp=responses(models.Aim), tags=["exercises"])
+def exercise_aim(exercise_id: int) -> models.Aim:
+    """What a weak-spots tree was made to expose
+
+    Once its owner has answered it; null before, and for every other exercise (the exercise
+    page shows it after an answer)."""
+    return models.Aim(aim=practice.practice_aim(g.user, exercise_id))
+
+
+@bp.get("/attempts")
+@spec.validate(resp=responses(models.AttemptList), tags=["attempts"])
+def list_attempts(query: models.AttemptQuery) -> models.AttemptList:
+    """Attempts the caller may see, newest first
+
+    A student's own attempts; an instructor's own and those of the courses they teach."""
+    found = attempts.list_attempts(g.user, **query.model_dump())
+    return models.AttemptList(attempts=[
+        models.Attempt(**attempts.describe(a)) for a in found])
+
+
+@bp.get("/attempts/<int:attempt_id>")
+@spec.validate(resp=responses(models.Attempt), tags=["attempts"])
+def get_attempt(attempt_id: int) -> models.Attempt:
+    """One attempt, with the solution when it may be shown"""
+    attempt = attempts.get_attempt(g.user, attempt_id)
+    return models.Attempt(**attempts.describe(
+        attempt, attempts.visible_solution(attempt.exercise, attempt.answer)))
+
+
+@bp.get("/assignments")
+@spec.validate(resp=responses(models.AssignmentList), tags=["assignments"])
+def list_assignments() -> models.AssignmentList:
+    """Assignments of the caller's courses"""
+    return models.AssignmentList(
+        assignments=[_assignment(a) for a in courses.assignments_for(g.user)])
+
+
+@bp.get("/assignments/<int:assignment_id>")
+@spec.validate(resp=responses(models.Assignment), tags=["assignments"])
+def get_assignment(assignment_id: int) -> models.Assignment:
+    """An assignment and its slots"""
+    return _assignment(courses.get_assignment(g.user, assignment_id))
+
+
+@bp.get("/assignments/<int:assignment_id>/slots/<int:index>/exercise")
+@spec.validate(resp=responses(models.Exercise), tags=["assignments"])
+def slot_exercise(assignment_id: int, index: int) -> models.Exercise:
+    """The caller's graded variant of a slot (made on first request)"""
+    return _exercise(exercises.slot_exercise(g.user, assignment_id, index))
+
+
+@bp.post("/assignments/<int:assignment_id>/slots/<int:index>/variants")
+@spec.validate(resp=responses(models.Exercise, 201), tags=["assignments"])
+def new_variant(assignment_id: int, index: int) -> tuple[models.Exercise, int]:
+    """A new practice variant of a slot, where allowed"""
+    return _exercise(exercises.new_variant(g.user, assignment_id, index)), 201
