@@ -116,6 +116,11 @@ def test_missing_fields_and_wrong_slot(app, client, room, upload):
                                                        "slot_index": str(room.slot_index)},
                               room.student)
     assert response.status_code == 400 and "choose a file" in response.get_json()["error"]
+    response = post_multipart(client, "/api/engines", {  # no slot_index (schemathesis found it)
+        "assignment_id": str(room.assignment_id), "file": (io.BytesIO(b"pass\n"), "e.py")},
+        room.student)
+    assert response.status_code == 400
+    assert response.get_json()["details"][0]["loc"] == ["slot_index"]
     response = post_multipart(client, "/api/engines", {
         "assignment_id": str(room.assignment_id), "slot_index": "0",
         "file": (io.BytesIO(b"pass\n"), "engine.py")}, room.student)

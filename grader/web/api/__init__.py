@@ -15,6 +15,7 @@ from flask import Response as FlaskResponse
 from flask_login import current_user
 from pydantic import ValidationError
 from spectree import Response, SecurityScheme, SecuritySchemeData, SpecTree
+from spectree.model_adapter.pydantic_adapter import PydanticModelAdapter
 from spectree.plugins.flask_plugin import FlaskPlugin
 from werkzeug.exceptions import BadRequest
 
@@ -78,8 +79,16 @@ class _Plugin(FlaskPlugin):
         return str(func.__name__)
 
 
+class _Adapter(PydanticModelAdapter):
+    """spectree's pydantic adapter, without the refused input in its errors (an upload's file
+    cannot be written as JSON, and a hostile input is not echoed)."""
+
+    def validation_errors(self, err: ValidationError) -> Any:
+        return err.errors(include_context=False, include_input=False, include_url=False)
+
+
 spec = SpecTree(
-    backend=_Plugin, title="Alpha-Beta Grader API", version="1", mode="strict",
+    backend=_Plugin, model_adapter=_Adapter(), title="Alpha-Beta Grader API", version="1", mode="strict",
     before=_refused, validation_error_status=400, validation_error_model=Error,
     # Every model has its own name in models.py: the document names them so.
     naming_strategy=lambda model: model.__name__,

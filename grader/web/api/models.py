@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, RootModel, WithJsonSchema
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, RootModel
+from spectree.model_adapter.pydantic_adapter import BaseFile
 
 from grader.gametree import KINDS
 
@@ -82,10 +83,10 @@ class EngineUpload(Request):
 
     assignment_id: _FormId
     slot_index: _FormId
-    file: Annotated[Any, BeforeValidator(_chosen_file), WithJsonSchema({
-        "type": "string", "format": "binary",
-        "description": "engine.py (at most 256 KiB), or a .zip with engine.py at its top "
-                       "(at most 1 MiB)"})] = Field(None, validate_default=True)
+    file: Annotated[BaseFile, BeforeValidator(_chosen_file)] = Field(
+        None, validate_default=True,
+        description="engine.py (at most 256 KiB), or a .zip with engine.py at its top "
+                    "(at most 1 MiB)")
     tournament: bool = Field(False, description="opt in to the slot's tournaments")
 
 
