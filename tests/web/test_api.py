@@ -262,6 +262,49 @@ def test_openapi_document_lists_every_api_route(app, client):
     assert "201" in create["responses"] and "400" in create["responses"]
 
 
+def test_every_operation_documents_its_success_and_its_errors(client):
+    spec = client.get("/api/openapi.json").get_json()
+    operations = {op["operationId"]: op for ops in spec["paths"].values() for op in ops.values()}
+    assert len(operations) == 27
+    for name, op in operations.items():
+        success = [code for code in op["responses"] if code.startswith("2")]
+        assert len(success) == 1 and op["responses"][success[0]]["content"], name
+        errors = set(op["responses"]) - set(success)
+        if op.get("security") == []:  # the no-op and this document
+            assert errors == {"400", "414"}, name
+        else:
+            assert {"400", "401", "403", "404", "503"} <= errors, name
+            assert ("413" in errors) == ("requestBody" in op), name
+    assert {"409", "429"} <= set(operations["submit_attempt"]["responses"])
+    assert "409" not in operations["get_exercise"]["responses"]
+    assert "text/csv" in operations["api_gradebook_csv"]["responses"]["200"]["content"]
+    upload = operations["upload_engine"]["requestBody"]["content"]["multipart/form-data"]
+    form = spec["components"]["schemas"][upload["schema"]["$ref"].rsplit("/", 1)[1]]
+    assert form["properties"]["file"] == {**form["properties"]["file"], "type": "string",
+                                          "format": "binary"}
+    assert set(form["required"]) == {"assignment_id", "slot_index", "file"}
+    assert form["additionalProperties"] is False
+
+
+def test_a_request_that_breaks_its_model_is_our_400_with_details(client, student):
+    exercise = client.post("/api/exercises", headers=student, json={"kind": "prune"}).get_json()
+    response = client.post(exercise["urls"]["attempts"], headers=student,
+                           json={"answer": {}, "extra": 1})
+    assert response.status_code == 400
+    body = response.get_json()
+    assert set(body) == {"error", "details"} and body["error"].startswith("body: extra: ")
+    assert body["details"] == [{"loc": ["extra"], "msg": "Extra inputs are not permitted"}]
+    response = client.get("/api/attempts?limit=0", headers=student)
+    assert response.status_code == 400 and response.get_json()["error"].startswith("query: limit")
+    response = client.get("/api/attempts?limit=1&limit=2", headers=student)
+    assert response.status_code == 400 and "more than once" in response.get_json()["error"]
+    response = client.post("/api/exercises", headers=student, data="kind=prune",
+                           content_type="application/x-www-form-urlencoded")
+    assert response.status_code == 400 and "as JSON" in response.get_json()["error"]
+    response = client.post("/api/engines", headers=student, json={"assignment_id": 1})
+    assert response.status_code == 400 and "multipart" in response.get_json()["error"]
+
+
 def test_a_best_order_exercise_too_large_for_the_optimum_is_refused(client, app, student):
     tree = [[[i, i + 1] for i in range(0, 420, 2)]]  # 420 leaves: beyond the optimum's 400
     response = client.post("/api/exercises", headers=student,
