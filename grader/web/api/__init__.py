@@ -8,14 +8,17 @@ sees only what that loader accepted, and its validation errors become our `{"err
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from flask import Blueprint, current_app, g, jsonify, make_response, request
 from flask import Response as FlaskResponse
 from flask_login import current_user
 from pydantic import ValidationError
 from spectree import Response, SecurityScheme, SecuritySchemeData, SpecTree
+from spectree.metadata import FunctionDecorator
+from spectree.model_adapter.protocol import ModelAdapter
 from spectree.model_adapter.pydantic_adapter import PydanticModelAdapter
+from spectree.models import InType, SecureType
 from spectree.plugins.flask_plugin import FlaskPlugin
 from werkzeug.exceptions import BadRequest
 
@@ -61,13 +64,14 @@ def error_response(status: int, message: str,
     return make_response(jsonify(body), status)
 
 
-def _refused(_request: Any, _response: Any, error: ValidationError | None, _instance: Any,
+def _refused(_request: Any, _response: Any, error: Exception | None, _instance: Any,
              _adapter: Any) -> None:
     """spectree's `before` hook: a request that breaks its model is our 400, with details."""
-    if error is None:
+    if not isinstance(error, ValidationError):
         return
     details = [{"loc": list(e["loc"]), "msg": e["msg"]} for e in error.errors()]
-    where = "query" if error.title.endswith("Query") else "body"
+    metadata = _metadata()  # the query's model, or the body's (JSON or form)
+    where = "query" if metadata is not None and metadata.query == error.title else "body"
     loc = ".".join(str(p) for p in details[0]["loc"]) or where
     raise RequestError(f"{where}: {loc}: {details[0]['msg']}", details)
 
@@ -88,18 +92,19 @@ class _Adapter(PydanticModelAdapter):
 
 
 spec = SpecTree(
-    backend=_Plugin, model_adapter=_Adapter(), title="Alpha-Beta Grader API", version="1", mode="strict",
+    backend=_Plugin, model_adapter=cast("ModelAdapter[Any, Exception, Any]", _Adapter()),
+    title="Alpha-Beta Grader API", version="1", mode="strict",
     before=_refused, validation_error_status=400, validation_error_model=Error,
     # Every model has its own name in models.py: the document names them so.
     naming_strategy=lambda model: model.__name__,
     nested_naming_strategy=lambda _parent, child: child,
     security_schemes=[
         SecurityScheme(name="bearer", data=SecuritySchemeData(
-            type="http", scheme="bearer",
+            type=SecureType.HTTP, scheme="bearer",
             description="a personal token from the account page or "
                         "`grader user token create EMAIL`")),
         SecurityScheme(name="session", data=SecuritySchemeData(
-            type="apiKey", field_in="cookie", name="session",
+            type=SecureType.API_KEY, field_in=InType.COOKIE, name="session",
             description="the page's session; unsafe methods also need the X-CSRFToken header")),
     ],
     security=[{"bearer": []}, {"session": []}])
@@ -122,10 +127,16 @@ def download(text: str, name: str, mimetype: str) -> FlaskResponse:
                          headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
 
+def _metadata() -> FunctionDecorator | None:
+    """What spectree knows of this request's view: its models, whether it is public."""
+    view = current_app.view_functions.get(request.endpoint or "")
+    return None if view is None else spec.get_function_metadata(view)
+
+
 @bp.before_request
 def authenticate() -> Any:
     """`g.user` from `Authorization: Bearer TOKEN`, else from the session (with CSRF on writes)."""
-    metadata = spec.get_function_metadata(current_app.view_functions.get(request.endpoint or ""))
+    metadata = _metadata()
     if metadata is not None and metadata.security == {}:  # public
         return None
     header = request.headers.get("Authorization")
@@ -156,7 +167,7 @@ def _why_not_json() -> str:
 def read_strictly() -> None:
     """The body as our strict loader reads it (Flask caches it; spectree validates that), a
     form only as a form, and no query parameter twice."""
-    metadata = spec.get_function_metadata(current_app.view_functions.get(request.endpoint or ""))
+    metadata = _metadata()
     if metadata is None:
         return
     if metadata.json is not None:
