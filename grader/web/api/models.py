@@ -283,7 +283,7 @@ class Gradebook(BaseModel):
         description="id, title, points, score_policy, late_percent_per_day, slots")
     students: list[dict[str, Any]] = Field(
         description="user_id, email, name, assignments (id -> points), slots, total")
-    max_total: float
+    max_total: int
 
 
 class AssignmentStatistics(BaseModel):
