@@ -25,7 +25,9 @@ from __future__ import annotations
 
 import bisect
 import functools
+import json
 import math
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -167,7 +169,25 @@ class ExerciseKind:
     def check_tree(self, tree: Tree) -> None:
         """ValueError when an exercise of this kind cannot be made on ``tree``."""
 
+    def words(self, answer: dict[str, Any], label: Callable[[Path], str]) -> str:
+        """An answer of this kind in words, nodes named by ``label``."""
+        raise NotImplementedError
+
     # -- shared ------------------------------------------------------------------------------
+    def describe(self, answer: object, labels: Mapping[Path, str]) -> str:
+        """An answer (or a key) in words with node labels, to read beside another: "—" for no
+        answer, its JSON where it is not this kind's shape (stored answers are never refused)."""
+        if not isinstance(answer, dict):
+            return "—"
+
+        def label(path: Path) -> str:
+            return labels.get(path, path or "root")
+
+        try:
+            return self.words(answer, label)
+        except (AttributeError, TypeError, IndexError, ValueError):
+            return json.dumps(answer)
+
     def analysis(self, tree: Tree, conventions: Conventions) -> tuple[SearchResult, Any]:
         """The reference search and the canonical key (cached: an exercise is graded often)."""
         return _memo(_analysis, self.name, tree.cut(conventions.depth), conventions)
@@ -254,6 +274,10 @@ class PruneKind(ExerciseKind):
     )
     parts = ("pruned", "value")
 
+    def words(self, answer, label):
+        pruned = sorted((label(p) for p in answer.get("pruned", [])), key=lambda s: (len(s), s))
+        return f"pruned: {', '.join(pruned) or 'none'}; root value {answer.get('value')}"
+
     def normalize(self, tree, answer):
         pruned = _part(answer, "pruned", self.name)
         if not isinstance(pruned, list):
@@ -312,6 +336,11 @@ class ValuesKind(ExerciseKind):
     prompt = "Give the value each internal node returns when alpha-beta searches it; leave pruned nodes empty."
     parts = ("values",)
 
+    def words(self, answer, label):
+        values = sorted(answer.get("values", {}).items(),
+                        key=lambda kv: (len(kv[0].split(".")), kv[0]))
+        return ", ".join(f"{label(p)} = {v}" for p, v in values) or "none"
+
     def normalize(self, tree, answer):
         values = _part(answer, "values", self.name)
         if not isinstance(values, dict):
@@ -351,6 +380,10 @@ class BoundsKind(ExerciseKind):
         "(write inf or -inf for infinity); leave pruned nodes empty."
     )
     parts = ("bounds",)
+
+    def words(self, answer, label):
+        return "; ".join(f"{label(p)}: α {b[0]}, β {b[1]}"
+                         for p, b in sorted(answer.get("bounds", {}).items())) or "none"
 
     def normalize(self, tree, answer):
         bounds = _part(answer, "bounds", self.name)
@@ -402,6 +435,9 @@ class LeafOrderKind(ExerciseKind):
     name = "leaf-order"
     prompt = "List the leaves in the order alpha-beta evaluates them; leave out the pruned ones."
     parts = ("leaf_order",)
+
+    def words(self, answer, label):
+        return ", ".join(label(p) for p in answer.get("leaf_order", []))
 
     def normalize(self, tree, answer):
         order = _part(answer, "leaf_order", self.name)
@@ -465,6 +501,11 @@ class BestOrderKind(ExerciseKind):
         "Reorder the children of the nodes so that alpha-beta evaluates as few leaves as possible."
     )
     parts = ("leaves",)
+
+    def words(self, answer, label):
+        # "at A: D, B, C": each reordered node's children, first to last.
+        return "; ".join(f"at {label(p)}: " + ", ".join(label(child_path(p, i)) for i in order)
+                         for p, order in sorted(answer.get("order", {}).items())) or "as given"
 
     def normalize(self, tree, answer):
         """The answer's child orders, checked: ``{path: [old child indices]}``."""

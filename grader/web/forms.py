@@ -1,6 +1,10 @@
-"""HTML forms (Flask-WTF: each carries its CSRF token)."""
+"""HTML forms (Flask-WTF: each carries its CSRF token), and the one mapping of the tree forms
+(practice, the slot editor) to what the services take."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
 
 from flask_wtf import FlaskForm
 from wtforms import (
@@ -16,8 +20,10 @@ from wtforms import (
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, EqualTo, Length, NumberRange, Optional
 
-from grader.gametree import KINDS
+from grader.gametree import KINDS, Tree, TreeFormatError, parse_nested
+from grader.services import Invalid, editor
 from grader.services.accounts import MAX_TOKEN_DAYS, MIN_PASSWORD, TOKEN_DAYS
+from grader.web.inputs import strict_loads
 
 
 class ActionForm(FlaskForm):
@@ -66,9 +72,44 @@ class JoinForm(FlaskForm):
     join_code = StringField("Course join code", validators=[DataRequired(), Length(max=32)])
 
 
+def nested_list(text: str | None, what: str) -> Any:
+    """A nested list typed (or drawn) on a form, read as strict JSON; Invalid says what is wrong
+    in words where the list is wrong, else the strict reader's reason (NaN, depth...)."""
+    try:
+        return strict_loads(text or "")
+    except ValueError as error:
+        try:
+            parse_nested(text or "")
+        except TreeFormatError as words:
+            raise Invalid(f"the {what}: {words}") from None
+        raise Invalid(f"the {what} is not valid: {getattr(error, 'msg', error)}") from None
+
+
+@dataclass(frozen=True)
+class TreeChoice:
+    """What a tree form asks for, in the services' terms: the kind and the conventions, and
+    either generator parameters (``tree`` None) or a fixed tree (``params`` then keeps only what
+    rebuilds a game's boards)."""
+
+    kind: str
+    conventions: dict[str, Any]
+    params: dict[str, Any]
+    tree: Tree | None
+
+
 class TreeSettings(FlaskForm):
     """The generator's shape and the conventions, shared by the practice page and the slot
-    editor (each adds its own fields)."""
+    editor (each adds its own fields and tree sources), and the one mapping of those forms to
+    the services' parameters (`tree_choice`)."""
+
+    # Declared by each subclass, with its own labels, defaults and choices.
+    kind: SelectField
+    source: RadioField
+    min_cutoffs: IntegerField
+    leaves: StringField
+    leaf_branching: IntegerField
+    leaf_depth: IntegerField
+    nested: TextAreaField
 
     depth = IntegerField("Depth", default=3, validators=[Optional(), NumberRange(1, 8)])
     branching = StringField("Branching (e.g. 2-3)", default="2-3",
@@ -88,6 +129,36 @@ class TreeSettings(FlaskForm):
                                validators=[Optional(), NumberRange(1, 64)])
     evaluations = BooleanField("Evaluations on internal nodes (generated trees)")
 
+    def tree_choice(self) -> TreeChoice:
+        """The form as the services take it; Invalid (a ServiceError) when a typed tree is not
+        one. Generated: the generator's parameters; fixed: the tree, built and bounded by the
+        editor's `build_tree` (the one builder of typed trees)."""
+        players = [p.strip() for p in (self.players.data or "").split(",") if p.strip()] or None
+        conventions: dict[str, Any] = {"ties": self.ties.data, "values": self.values_rule.data,
+                                       "order": self.order.data}
+        if self.depth_limit.data:
+            conventions["depth"] = self.depth_limit.data
+        if self.source.data == "generate":
+            params = self.generator_params()
+            if players:
+                params["players"] = players
+            return TreeChoice(self.kind.data, conventions, params, None)
+        params, tree = self.fixed_tree(self.source.data, players)
+        return TreeChoice(self.kind.data, conventions, params, tree)
+
+    def generator_params(self) -> dict[str, Any]:
+        """The generator's parameters on the form (an empty field: the generator's default)."""
+        return {"depth": self.depth.data or 3, "branching": self.branching.data or "2-3",
+                "values": self.values.data or "-9..9", "min_cutoffs": self.min_cutoffs.data or 0,
+                "evaluations": bool(self.evaluations.data)}
+
+    def fixed_tree(self, source: str, players: list[str] | None) -> tuple[dict[str, Any], Tree]:
+        """A fixed tree typed on the form (leaf values or a nested list), and its parameters."""
+        nested = nested_list(self.nested.data, "nested list") if source == "nested" else None
+        return {}, editor.build_tree(source, leaves=self.leaves.data or "",
+                                     branching=self.leaf_branching.data,
+                                     depth=self.leaf_depth.data, nested=nested, players=players)
+
 
 class PracticeForm(TreeSettings):
     kind = SelectField("Exercise", choices=list(KINDS), default="prune")
@@ -103,3 +174,11 @@ class PracticeForm(TreeSettings):
     leaf_depth = IntegerField("Depth", default=2, validators=[Optional(), NumberRange(1, 8)])
     nested = TextAreaField("Nested list", default="[[3, 12, 8], [2, 4, 6], [14, 5, 2]]",
                            validators=[Optional(), Length(max=8000)])
+
+    def practice_args(self) -> dict[str, Any]:
+        """`exercises.create_practice`'s arguments: generator parameters, or the typed tree."""
+        choice = self.tree_choice()
+        args: dict[str, Any] = {"kind": choice.kind, "conventions": choice.conventions}
+        if choice.tree is None:
+            return {**args, "params": choice.params}
+        return {**args, "tree": choice.tree.to_nested(), "players": list(choice.tree.players)}

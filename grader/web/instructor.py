@@ -3,7 +3,6 @@ the roster, editor, gradebook, statistics and regrade services, which check who 
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from flask import (
@@ -19,7 +18,7 @@ from flask import (
 from flask_login import current_user, login_required
 from wtforms.fields.choices import SelectChoice
 
-from grader.gametree import VARIANTS, Conventions, Tree, TreeFormatError, parse_nested
+from grader.gametree import KINDS, VARIANTS
 from grader.models import ENGINE_KIND, Slot
 from grader.services import (
     Conflict,
@@ -27,7 +26,6 @@ from grader.services import (
     courses,
     editor,
     exercises,
-    game_practice,
     gradebook,
     regrade,
     roster,
@@ -41,7 +39,7 @@ from grader.services.staff import (
     staff_for_slot,
 )
 from grader.web import charts, misconception_name
-from grader.web.inputs import strict_loads
+from grader.web.forms import ActionForm
 from grader.web.instructor_forms import (
     AssignmentForm,
     CourseForm,
@@ -101,7 +99,7 @@ def course(course_id: int) -> Any:
     found = courses.find_course(course_id)
     return render_template("instructor/course.html", staff=who, course=found,
                            assignments=found.assignments, members=members,
-                           join_open=roster.join_code_open(found), action=RegradeForm(),
+                           join_open=roster.join_code_open(found), action=ActionForm(),
                            expire_form=ExpireForm())
 
 
@@ -110,7 +108,7 @@ def roster_page(course_id: int) -> Any:
     who, members = roster.roster(current_user, course_id)
     return render_template("instructor/roster.html", staff=who, course=who.course,
                            members=members, member_form=MemberForm(), import_form=ImportForm(),
-                           role_form=RoleForm(), action=RegradeForm())
+                           role_form=RoleForm(), action=ActionForm())
 
 
 @bp.post("/courses/<int:course_id>/roster")
@@ -151,7 +149,7 @@ def _invite_url(token: str) -> str:
 def invite_links(course_id: int) -> Any:
     """Every pending invite link of the course, one a person, to hand out."""
     staff(current_user, course_id, change=True)
-    if not RegradeForm().validate_on_submit():
+    if not ActionForm().validate_on_submit():
         return _back("instructor.roster_page", course_id=course_id)
     return _csv(roster.invite_links(current_user, course_id, _invite_url),
                 f"invites-{course_id}.csv")
@@ -171,9 +169,8 @@ def set_role(course_id: int, user_id: int) -> Any:
 
 @bp.post("/courses/<int:course_id>/roster/<int:user_id>/remove")
 def remove_member(course_id: int, user_id: int) -> Any:
-    form = RegradeForm()
     staff(current_user, course_id, change=True)
-    if form.validate_on_submit():
+    if ActionForm().validate_on_submit():
         email = roster.remove_member(current_user, course_id, user_id)
         flash(f"{email} removed; their attempts are kept.", "info")
     return _back("instructor.roster_page", course_id=course_id)
@@ -182,7 +179,7 @@ def remove_member(course_id: int, user_id: int) -> Any:
 @bp.post("/courses/<int:course_id>/join-code")
 def regenerate_join_code(course_id: int) -> Any:
     staff(current_user, course_id, change=True)
-    if RegradeForm().validate_on_submit():
+    if ActionForm().validate_on_submit():
         code = roster.regenerate_join_code(current_user, course_id)
         flash(f"New join code: {code}. The old one no longer works.", "info")
     return _back("instructor.course", course_id=course_id)
@@ -206,12 +203,6 @@ def expire_join_code(course_id: int) -> Any:
 # -- the assignment editor -----------------------------------------------------------------------
 
 
-def _assignment_input(form: AssignmentForm) -> editor.AssignmentInput:
-    return editor.AssignmentInput(
-        title=form.title.data or "", release_at=form.release_at.data, due_at=form.due_at.data,
-        late_percent_per_day=form.late_percent_per_day.data, score_policy=form.score_policy.data)
-
-
 @bp.route("/courses/<int:course_id>/assignments/new", methods=["GET", "POST"])
 def new_assignment(course_id: int) -> Any:
     who = staff(current_user, course_id, change=True)
@@ -220,7 +211,7 @@ def new_assignment(course_id: int) -> Any:
         SelectChoice(name, name) for name in courses.preset_names()]
     if form.validate_on_submit():
         try:
-            made = editor.create_assignment(current_user, course_id, _assignment_input(form),
+            made = editor.create_assignment(current_user, course_id, form.assignment_input(),
                                             preset=form.preset.data or None)
         except Invalid as error:
             flash(str(error), "error")
@@ -241,7 +232,7 @@ def edit_assignment(assignment_id: int) -> Any:
         if form.validate_on_submit():
             try:
                 changed = editor.update_assignment(current_user, assignment_id,
-                                                   _assignment_input(form))
+                                                   form.assignment_input())
             except Invalid as error:
                 flash(str(error), "error")
             else:
@@ -249,119 +240,16 @@ def edit_assignment(assignment_id: int) -> Any:
                                   if changed else ""), "info")
                 return _back("instructor.edit_assignment", assignment_id=assignment_id)
     return render_template("instructor/assignment_form.html", staff=who, course=who.course,
-                           form=form, assignment=found, action=RegradeForm())
+                           form=form, assignment=found, action=ActionForm())
 
 
 @bp.post("/assignments/<int:assignment_id>/delete")
 def delete_assignment(assignment_id: int) -> Any:
     who, _ = staff_for_assignment(current_user, assignment_id, change=True)
-    if RegradeForm().validate_on_submit():
+    if ActionForm().validate_on_submit():
         title = editor.delete_assignment(current_user, assignment_id)
         flash(f"Deleted {title} with its attempts.", "info")
     return _back("instructor.course", course_id=who.course.id)
-
-
-def _players(text: str | None) -> list[str] | None:
-    return [p.strip() for p in (text or "").split(",") if p.strip()] or None
-
-
-def _json(text: str | None, what: str) -> Any:
-    try:
-        return strict_loads(text or "")
-    except ValueError as error:
-        # In words where the list is wrong, else the strict reader's reason (NaN, depth...).
-        try:
-            parse_nested(text or "")
-        except TreeFormatError as words:
-            raise Invalid(f"the {what}: {words}") from None
-        raise Invalid(f"the {what} is not valid: {getattr(error, 'msg', error)}") from None
-
-
-def _slot_input(form: SlotForm) -> editor.SlotInput:
-    """The form as the editor's SlotInput: generator parameters, or a fixed tree built from it."""
-    source = form.source.data
-    players = _players(form.players.data)
-    tree: Tree | None = None
-    params: dict[str, Any] = {}
-    if source == "generate":
-        params = {"depth": form.depth.data or 3, "branching": form.branching.data or "2-3",
-                  "values": form.values.data or "-9..9",
-                  "min_cutoffs": form.min_cutoffs.data or 0,
-                  "min_deep_cutoffs": form.min_deep_cutoffs.data or 0,
-                  "distinct": bool(form.distinct.data),
-                  "discriminating": bool(form.discriminating.data),
-                  "evaluations": bool(form.evaluations.data)}
-        if players:
-            params["players"] = players
-    elif source == "game":
-        found, params = game_practice.game_source(
-            form.game.data, form.game_start.data or None, form.game_depth.data or 2,
-            form.game_branching.data or 3)
-        tree = found.tree
-    else:
-        tree = editor.build_tree(
-            source, leaves=form.leaves.data, branching=form.leaf_branching.data,
-            depth=form.leaf_depth.data,
-            nested=_json(form.drawn.data if source == "draw" else form.nested.data,
-                         "drawn tree" if source == "draw" else "nested list")
-            if source in ("nested", "draw") else None,
-            cs188=_cs188_text(form), players=players)
-    return editor.SlotInput(
-        kind=form.kind.data, conventions={"ties": form.ties.data,
-                                          "values": form.values_rule.data,
-                                          "order": form.order.data,
-                                          **({"depth": form.depth_limit.data}
-                                             if form.depth_limit.data else {})},
-        params=params, tree=tree, title=form.title.data,
-        attempts_allowed=form.attempts_allowed.data or None,
-        practice_allowed=bool(form.practice_allowed.data),
-        replay_allowed=bool(form.replay_allowed.data), due_at=form.due_at.data)
-
-
-def _cs188_text(form: SlotForm) -> str:
-    upload = request.files.get("cs188_file")
-    if upload and upload.filename:
-        return upload.read().decode("utf-8", errors="replace")
-    return form.cs188.data or ""
-
-
-def _form_for(slot: Slot) -> SlotForm:
-    """The editor's form filled from a stored slot."""
-    form = SlotForm(formdata=None)
-    form.title.data, form.kind.data = slot.title, slot.kind
-    conventions = Conventions.from_dict(slot.conventions)
-    form.ties.data, form.values_rule.data = conventions.ties, conventions.values
-    form.order.data = conventions.order
-    form.depth_limit.data = conventions.depth
-    form.attempts_allowed.data = slot.attempts_allowed
-    form.practice_allowed.data, form.replay_allowed.data = slot.practice_allowed, \
-        slot.replay_allowed
-    form.due_at.data = slot.due_at
-    if slot.tree is not None and (slot.params or {}).get("game"):
-        form.source.data = "game"
-        form.game.data, form.game_start.data = slot.params["game"], slot.params["start"]
-        form.game_depth.data = slot.params["depth"]
-        form.game_branching.data = slot.params["branching"]
-    if slot.tree is not None:
-        tree = Tree.from_dict(slot.tree)
-        if form.source.data != "game":
-            form.source.data = "nested"
-        form.nested.data = json.dumps(tree.to_nested())
-        form.drawn.data = json.dumps(tree.to_nested())
-        form.players.data = ",".join(tree.players)
-    else:
-        p = slot.params
-        form.source.data = "generate"
-        form.depth.data = p.get("depth", 3)
-        form.branching.data = "-".join(str(x) for x in p.get("branching", [2, 3]))
-        form.values.data = "..".join(str(x) for x in p.get("values", [-9, 9]))
-        form.min_cutoffs.data = p.get("min_cutoffs", 0)
-        form.min_deep_cutoffs.data = p.get("min_deep_cutoffs", 0)
-        form.distinct.data = p.get("distinct", False)
-        form.discriminating.data = p.get("discriminating", False)
-        form.evaluations.data = p.get("evaluations", False)
-        form.players.data = ",".join(p.get("players", ["max", "min"]))
-    return form
 
 
 def _preview_context(preview: editor.Preview | None) -> dict[str, Any]:
@@ -373,10 +261,11 @@ def _preview_context(preview: editor.Preview | None) -> dict[str, Any]:
 
 
 def _slot_page(who: Any, assignment: Any, form: SlotForm, slot: Slot | None,
-               preview: editor.Preview | None = None, attempts: int = 0, status: int = 200):
+               preview: editor.Preview | None = None, attempts: int = 0,
+               status: int = 200) -> tuple[str, int]:
     return render_template("instructor/slot_form.html", staff=who, course=who.course,
                            assignment=assignment, form=form, slot=slot, attempts=attempts,
-                           regrade_form=RegradeForm(), describe=describe_answer,
+                           regrade_form=RegradeForm(), action=ActionForm(), kinds=KINDS,
                            **_preview_context(preview)), status
 
 
@@ -389,7 +278,7 @@ def new_slot(assignment_id: int) -> Any:
     preview = None
     if form.validate_on_submit():
         try:
-            spec = _slot_input(form)
+            spec = form.slot_input()
             if request.form.get("action") == "preview":
                 preview = editor.preview(current_user, who.course.id, spec)
             else:
@@ -410,12 +299,13 @@ def edit_slot(assignment_id: int, index: int) -> Any:
     if slot.kind == ENGINE_KIND:  # engine slots have their own staff page
         return redirect(url_for("engines.staff_slot", assignment_id=assignment_id, index=index))
     if request.method == "GET":
-        return _slot_page(who, slot.assignment, _form_for(slot), slot, attempts=attempts)
+        return _slot_page(who, slot.assignment, SlotForm.from_slot(slot), slot,
+                          attempts=attempts)
     form = SlotForm()
     preview = None
     if form.validate_on_submit():
         try:
-            spec = _slot_input(form)
+            spec = form.slot_input()
             if request.form.get("action") == "preview":
                 preview = editor.preview(current_user, who.course.id, spec)
             else:
@@ -438,7 +328,7 @@ def edit_slot(assignment_id: int, index: int) -> Any:
 @bp.post("/assignments/<int:assignment_id>/slots/<int:index>/delete")
 def delete_slot(assignment_id: int, index: int) -> Any:
     staff_for_slot(current_user, assignment_id, index, change=True)
-    if RegradeForm().validate_on_submit():
+    if ActionForm().validate_on_submit():
         editor.delete_slot(current_user, assignment_id, index)
         flash(f"Exercise {index + 1} deleted with its attempts.", "info")
     return _back("instructor.edit_assignment", assignment_id=assignment_id)
@@ -487,7 +377,7 @@ def student(course_id: int, user_id: int) -> Any:
     who, person, assignments = gradebook.student_attempts(current_user, course_id, user_id)
     return render_template("instructor/student.html", staff=who, course=who.course,
                            student=person, assignments=assignments,
-                           describe=describe_answer,
+                           kinds=KINDS,
                            labels_for=lambda e: exercises.tree_of(e).labels())
 
 
@@ -536,42 +426,6 @@ def audit(course_id: int) -> Any:
     people = regrade.emails({d["user_id"] for log in logs for d in log.details})
     return render_template("instructor/audit.html", staff=who, course=who.course, logs=logs,
                            people=people)
-
-
-# -- how answers read on the drill-down ------------------------------------------------------
-
-
-def describe_answer(kind: str, answer: dict[str, Any] | None, labels: dict[str, str]) -> str:
-    """An answer (or key) in words with node labels, for reading side by side."""
-    if not isinstance(answer, dict):
-        return "—"
-
-    def label(path: str) -> str:
-        return labels.get(path, path or "root")
-
-    def values(mapping: dict[str, Any]) -> str:
-        return ", ".join(f"{label(p)} = {v}" for p, v in sorted(
-            mapping.items(), key=lambda kv: (len(kv[0].split(".")), kv[0]))) or "none"
-
-    try:
-        if kind == "prune":
-            pruned = ", ".join(sorted((label(p) for p in answer.get("pruned", [])),
-                                      key=lambda s: (len(s), s))) or "none"
-            return f"pruned: {pruned}; root value {answer.get('value')}"
-        if kind in ("values", "minimax"):
-            return values(answer.get("values", {}))
-        if kind == "bounds":
-            return "; ".join(f"{label(p)}: α {b[0]}, β {b[1]}" for p, b in sorted(
-                answer.get("bounds", {}).items())) or "none"
-        if kind == "leaf-order":
-            return ", ".join(label(p) for p in answer.get("leaf_order", []))
-        if kind == "best-order":  # "at A: D, B, C": each reordered node's children, first to last
-            return "; ".join(
-                f"at {label(p)}: " + ", ".join(label(f"{p}.{i}" if p else str(i)) for i in order)
-                for p, order in sorted(answer.get("order", {}).items())) or "as given"
-    except (AttributeError, TypeError, IndexError):
-        pass
-    return json.dumps(answer)
 
 
 __all__ = ["bp"]

@@ -1,8 +1,13 @@
-"""The dashboard's forms (Flask-WTF: each carries its CSRF token). Dates are UTC."""
+"""The dashboard's forms (Flask-WTF: each carries its CSRF token). Dates are UTC. The slot
+editor's form maps to the editor's `SlotInput` and back (`slot_input`, `from_slot`)."""
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 from flask_wtf import FlaskForm
+from flask_wtf.file import FileField
 from wtforms import (
     BooleanField,
     DateTimeLocalField,
@@ -18,10 +23,11 @@ from wtforms import (
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
-from grader.gametree import KINDS
+from grader.gametree import KINDS, Conventions, Tree
 from grader.gametree.games import GAMES
-from grader.models import COURSE_ROLES, SCORE_POLICIES
-from grader.web.forms import TreeSettings
+from grader.models import COURSE_ROLES, SCORE_POLICIES, Slot
+from grader.services import editor, game_practice
+from grader.web.forms import TreeSettings, nested_list
 
 DATE_FORMATS = ["%Y-%m-%dT%H:%M", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M"]
 ROLE_CHOICES = [SelectChoice(r, {"ta": "TA"}.get(r, r)) for r in COURSE_ROLES]
@@ -65,6 +71,12 @@ class AssignmentForm(FlaskForm):
     score_policy = SelectField("Score counted", choices=[
         SelectChoice(p, f"{p} attempt") for p in SCORE_POLICIES])
 
+    def assignment_input(self) -> editor.AssignmentInput:
+        return editor.AssignmentInput(
+            title=self.title.data or "", release_at=self.release_at.data,
+            due_at=self.due_at.data, late_percent_per_day=self.late_percent_per_day.data,
+            score_policy=self.score_policy.data)
+
 
 class SlotForm(TreeSettings):
     title = StringField("Title", validators=[Optional(), Length(max=200)])
@@ -99,6 +111,7 @@ class SlotForm(TreeSettings):
                            validators=[Optional(), Length(max=20000)])
     drawn = HiddenField("Drawn tree", default="[[0, 0], [0, 0]]")
     cs188 = TextAreaField("CS188 GraphGameTreeTest", validators=[Optional(), Length(max=100_000)])
+    cs188_file = FileField("or a file")
     attempts_allowed = IntegerField("Attempts allowed (empty: unlimited)", default=3,
                                     validators=[Optional(), NumberRange(1, 1000)])
     practice_allowed = BooleanField("Practice variants", default=True)
@@ -107,6 +120,80 @@ class SlotForm(TreeSettings):
                                 validators=[Optional()])
     allow_lower = BooleanField("If this regrades attempts, allow scores to go down")
 
+    def generator_params(self) -> dict[str, Any]:
+        return {**super().generator_params(),
+                "min_deep_cutoffs": self.min_deep_cutoffs.data or 0,
+                "distinct": bool(self.distinct.data),
+                "discriminating": bool(self.discriminating.data)}
+
+    def fixed_tree(self, source: str, players: list[str] | None) -> tuple[dict[str, Any], Tree]:
+        """The editor's further sources: a game's tree, a drawn tree, a CS188 file."""
+        if source == "game":
+            found, params = game_practice.game_source(
+                self.game.data, self.game_start.data or None, self.game_depth.data or 2,
+                self.game_branching.data or 3)
+            return params, found.tree
+        if source == "draw":
+            return {}, editor.build_tree(source, nested=nested_list(self.drawn.data, "drawn tree"),
+                                         players=players)
+        if source == "cs188":
+            return {}, editor.build_tree(source, cs188=self._cs188_text(), players=players)
+        return super().fixed_tree(source, players)
+
+    def _cs188_text(self) -> str:
+        upload = self.cs188_file.data
+        if upload and upload.filename:
+            return upload.read().decode("utf-8", errors="replace")
+        return self.cs188.data or ""
+
+    def slot_input(self) -> editor.SlotInput:
+        """The form as the editor's SlotInput."""
+        choice = self.tree_choice()
+        return editor.SlotInput(
+            kind=choice.kind, conventions=choice.conventions, params=choice.params,
+            tree=choice.tree, title=self.title.data,
+            attempts_allowed=self.attempts_allowed.data or None,
+            practice_allowed=bool(self.practice_allowed.data),
+            replay_allowed=bool(self.replay_allowed.data), due_at=self.due_at.data)
+
+    @classmethod
+    def from_slot(cls, slot: Slot) -> SlotForm:
+        """The form filled from a stored slot (the way back of `slot_input`)."""
+        form = cls(formdata=None)
+        form.title.data, form.kind.data = slot.title, slot.kind
+        conventions = Conventions.from_dict(slot.conventions)
+        form.ties.data, form.values_rule.data = conventions.ties, conventions.values
+        form.order.data = conventions.order
+        form.depth_limit.data = conventions.depth
+        form.attempts_allowed.data = slot.attempts_allowed
+        form.practice_allowed.data = slot.practice_allowed
+        form.replay_allowed.data = slot.replay_allowed
+        form.due_at.data = slot.due_at
+        params = slot.params or {}
+        if slot.tree is not None:
+            tree = Tree.from_dict(slot.tree)
+            form.source.data = "game" if params.get("game") else "nested"
+            if params.get("game"):
+                form.game.data, form.game_start.data = params["game"], params["start"]
+                form.game_depth.data = params["depth"]
+                form.game_branching.data = params["branching"]
+            form.nested.data = form.drawn.data = json.dumps(tree.to_nested())
+            form.players.data = ",".join(tree.players)
+            return form
+        form.source.data = "generate"
+        form.depth.data = params.get("depth", 3)
+        form.branching.data = "-".join(str(x) for x in params.get("branching", [2, 3]))
+        form.values.data = "..".join(str(x) for x in params.get("values", [-9, 9]))
+        form.min_cutoffs.data = params.get("min_cutoffs", 0)
+        form.min_deep_cutoffs.data = params.get("min_deep_cutoffs", 0)
+        form.distinct.data = params.get("distinct", False)
+        form.discriminating.data = params.get("discriminating", False)
+        form.evaluations.data = params.get("evaluations", False)
+        form.players.data = ",".join(params.get("players", ["max", "min"]))
+        return form
+
 
 class RegradeForm(FlaskForm):
+    """The regrade button with its one choice (a plain button is ``forms.ActionForm``)."""
+
     allow_lower = BooleanField("Allow scores to go down")

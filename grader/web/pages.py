@@ -8,11 +8,9 @@ from flask import Blueprint, flash, redirect, render_template, request, session,
 from flask_login import current_user, login_required
 from flask_wtf.csrf import generate_csrf
 
-from grader.gametree import TreeFormatError, parse_nested
 from grader.models import Exercise
 from grader.services import (
     Busy,
-    Invalid,
     RateLimited,
     ServiceError,
     accounts,
@@ -23,7 +21,6 @@ from grader.services import (
     staff,
 )
 from grader.web.forms import ActionForm, JoinForm, PracticeForm
-from grader.web.inputs import strict_loads
 
 bp = Blueprint("pages", __name__)
 PRACTICE_SETTINGS = "practice_settings"
@@ -117,45 +114,13 @@ def another(exercise_id: int) -> Any:
     return redirect(url_for("pages.exercise", exercise_id=created.id))
 
 
-def _practice_request(form: PracticeForm) -> dict[str, Any]:
-    """The form's fields as `create_practice` arguments."""
-    players = [p.strip() for p in (form.players.data or "").split(",") if p.strip()] or None
-    conventions = {"ties": form.ties.data, "values": form.values_rule.data,
-                   "order": form.order.data,
-                   **({"depth": form.depth_limit.data} if form.depth_limit.data else {})}
-    common: dict[str, Any] = {"kind": form.kind.data, "conventions": conventions}
-    if form.source.data == "leaves":
-        return {**common, "leaves": form.leaves.data or "", "branching": form.leaf_branching.data,
-                "depth": form.leaf_depth.data, "players": players}
-    if form.source.data == "nested":
-        try:
-            nested = strict_loads(form.nested.data or "")
-        except ValueError as error:
-            # In words where the list is wrong, else the strict reader's reason (NaN, depth...).
-            try:
-                parse_nested(form.nested.data or "")
-            except TreeFormatError as words:
-                raise Invalid(f"the nested list: {words}") from None
-            raise Invalid(f"the nested list is not valid: {getattr(error, 'msg', error)}") \
-                from None
-        return {**common, "tree": nested, "players": players}
-    params: dict[str, Any] = {"depth": form.depth.data or 3,
-                              "branching": form.branching.data or "2-3",
-                              "values": form.values.data or "-9..9",
-                              "min_cutoffs": form.min_cutoffs.data or 0,
-                              "evaluations": bool(form.evaluations.data)}
-    if players:
-        params["players"] = players
-    return {**common, "params": params}
-
-
 @bp.route("/practice", methods=["GET", "POST"])
 def practice() -> Any:
     # The last settings used come back on the next visit (kept in the signed session cookie).
     form = PracticeForm(data=session.get(PRACTICE_SETTINGS) if request.method == "GET" else None)
     if form.validate_on_submit():
         try:
-            created = exercises.create_practice(current_user, **_practice_request(form))
+            created = exercises.create_practice(current_user, **form.practice_args())
         except (Busy, RateLimited):
             raise  # the error page, 503 or 429 with Retry-After: the form was not at fault
         except ServiceError as error:
