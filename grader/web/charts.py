@@ -1,4 +1,6 @@
-"""Server-rendered SVG charts (no script, no CDN): horizontal bars, a histogram, stacked bars.
+"""Server-rendered SVG charts (no script, no CDN): horizontal bars, a histogram, stacked bars,
+columns side by side. The one way the pages draw a chart: a page that learns its numbers later
+(an engine's results) fetches the chart drawn here.
 
 Each chart is an <svg role="img"> with a <title> and a <desc> that says the numbers in words;
 the pages put a table of the same numbers beside it.
@@ -7,6 +9,7 @@ the pages put a table of the same numbers beside it.
 from __future__ import annotations
 
 import itertools
+import math
 
 from markupsafe import Markup, escape
 
@@ -21,6 +24,12 @@ def _nice_max(value: float) -> int:
         return max(1, int(value))
     step = 10 ** (len(str(int(value))) - 1)
     return int((value + step - 1) // step * step)
+
+
+def _nice_top(value: float) -> float:
+    """A round number at or above ``value`` (1, 2 or 5 times a power of ten): the axis's top."""
+    power = 10 ** math.floor(math.log10(value))
+    return next(m * power for m in (1, 2, 5, 10) if m * power >= value)
 
 
 def _open(title: str, desc: str, width: int, height: int) -> tuple[list[str], str]:
@@ -151,5 +160,62 @@ def stacked_columns(title: str, categories: list[str], series: dict[str, list[in
         out.append(f'<rect x="{width - right + 14}" y="{y}" width="12" height="12" '
                    f'fill="{colours[name]}"/>')
         out.append(_text(width - right + 32, y + 10, name, size=11))
+    out.append("</svg>")
+    return Markup("".join(out))
+
+
+def grouped_columns(title: str, labels: list[str], series: dict[str, list[float]], *,
+                    y_label: str, unit: str = "", classes: dict[str, str] | None = None,
+                    width: int = 560, height: int = 260) -> Markup:
+    """Per label one column of each series side by side (yours and the reference's; a label's
+    lines, split at newlines, under its columns), a y scale in quarters with grid lines, and
+    the legend in its own row above the plot, so no column can reach it. ``classes``: a CSS
+    class per series (each column has its colour without)."""
+    left, right, top, bottom = 64, 10, 34, 40
+    plot = height - bottom - top
+    names = list(series)
+    top_value = _nice_top(max([v for values in series.values() for v in values] + [1e-3]))
+    digits = 1 if top_value >= 1 else min(4, 1 - math.floor(math.log10(top_value)))
+    colours = dict(zip(names, itertools.cycle(PALETTE), strict=False))
+    css = {name: (classes or {}).get(name, "") for name in names}
+    step = (width - left - right) / max(1, len(labels))
+    bar = max(4.0, step / len(names) - 4)
+
+    def y_of(value: float) -> float:
+        return height - bottom - plot * value / top_value
+
+    desc = "; ".join(
+        f"{label.replace(chr(10), ' ')}: " + ", ".join(
+            f"{name} {series[name][i]:.3f}{unit}" for name in names)
+        for i, label in enumerate(labels)) or "no data"
+    out, _ = _open(title, desc, width, height)
+    for i in range(5):
+        value = top_value * i / 4
+        y = y_of(value)
+        stroke, line = ("#d9dee3", "grid") if i else ("#333", "axis")
+        out.append(f'<line x1="{left}" y1="{y:.1f}" x2="{width - 4}" y2="{y:.1f}" '
+                   f'stroke="{stroke}" class="{line}"/>')
+        out.append(_text(left - 6, y + 4, f"{value:.{digits}f}{unit}", anchor="end",
+                         cls="tick y-tick"))
+    out.append(f'<line x1="{left}" y1="{top}" x2="{left}" y2="{height - bottom}" stroke="#333" '
+               f'class="axis"/>')
+    out.append(f'<text transform="translate(12 {top + plot / 2:.0f}) rotate(-90)" '
+               f'text-anchor="middle" font-size="12" class="tick">{escape(y_label)}</text>')
+    for i, label in enumerate(labels):
+        x = left + i * step + 2
+        for j, name in enumerate(names):
+            value = series[name][i]
+            out.append(f'<rect x="{x + j * (bar + 2):.1f}" y="{y_of(value):.1f}" '
+                       f'width="{bar:.1f}" height="{height - bottom - y_of(value):.1f}" '
+                       f'fill="{colours[name]}" class="{css[name]}"><title>{escape(name)}: '
+                       f'{value:.3f}{unit}</title></rect>')
+        for k, line in enumerate(label.split("\n")):
+            out.append(_text(x, height - bottom + 14 * (k + 1), line, cls="tick"))
+    x = left
+    for name in names:
+        out.append(f'<rect x="{x}" y="8" width="12" height="12" fill="{colours[name]}" '
+                   f'class="{css[name]} legend"/>')
+        out.append(_text(x + 16, 18, name, cls="tick"))
+        x += 24 + 8 * len(name)
     out.append("</svg>")
     return Markup("".join(out))

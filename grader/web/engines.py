@@ -17,9 +17,11 @@ from flask import (
 )
 from flask_login import current_user, login_required
 from flask_wtf.csrf import generate_csrf
+from markupsafe import Markup
 
-from grader.services import Invalid, ServiceError, engines, tournaments
+from grader.services import Invalid, NotFound, ServiceError, engines, tournaments
 from grader.services.uploads import MAX_ZIP_BYTES
+from grader.web import charts
 from grader.web.forms import ActionForm
 
 bp = Blueprint("engines", __name__)
@@ -110,8 +112,35 @@ def submission_page(submission_id: int) -> Any:
                                     number=0).replace("/0.pdn", "/{n}.pdn"),
         "results_url": url_for("api.engine_results", submission_id=submission.id),
         "csrf_token": generate_csrf(),
+        "timing_url": url_for("engines.timing_chart", submission_id=submission.id),
     }
-    return render_template("engines/submission.html", submission=submission, page=page)
+    return render_template("engines/submission.html", submission=submission, page=page,
+                           timing=_timing_chart(submission))
+
+
+def _timing_chart(submission: Any) -> Markup | None:
+    """The search-time chart of a graded submission, yours beside the reference's per depth
+    (None until it is graded; empty markup for a suite without a timing test)."""
+    result = engines.result_of(submission) if submission.status == "done" else None
+    if result is None:
+        return None
+    rows = engines.summary(result.rich)["timing"]
+    if not rows:
+        return Markup("")
+    return charts.grouped_columns(
+        "Search CPU seconds per depth, yours and the reference's",
+        [f"d{r['depth']}\n{r['position'][:10]}" for r in rows],
+        {"you": [r["cpu"] for r in rows], "reference": [r["reference_cpu"] for r in rows]},
+        y_label="CPU seconds", unit=" s", classes={"you": "mine", "reference": "reference"})
+
+
+@bp.get("/engines/<int:submission_id>/timing")
+def timing_chart(submission_id: int) -> Any:
+    """The chart alone, for the results page that was open before the grading finished."""
+    chart = _timing_chart(engines.get_submission(current_user, submission_id))
+    if chart is None:
+        raise NotFound("not graded yet")
+    return render_template("engines/_timing.html", timing=chart)
 
 
 # -- the staff's pages ---------------------------------------------------------------------

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import io
+import re
 from pathlib import Path
 
 import pytest
@@ -205,6 +206,31 @@ def test_result_is_written_once(app, upload):
         count = db.session.scalar(sa.select(sa.func.count(EngineResult.id)))
         row = db.session.get(Submission, submission_id)
     assert count == 1 and row.status == "done" and row.score == 3.0
+
+
+def test_the_results_page_has_the_timing_chart_drawn_by_the_server(app, client, auth, upload):
+    """Graded before the page opens: the chart is in the page; opened before: the page's script
+    fetches the same chart once the results are in (404 until then)."""
+    from grader.services import engines
+
+    submission_id = _claimed(app, upload)
+    auth.login()
+    assert client.get(f"/engines/{submission_id}/timing").status_code == 404
+    page = client.get(f"/engines/{submission_id}").get_data(as_text=True)
+    assert '<div data-role="chart"></div>' in page
+    rich = {"tests": [{"name": "timing: B:W21:B1", "kind": "timing", "verdict": "passed",
+                       "output": "depth 3: you 0.012 s CPU, reference 0.010 s\n"
+                                 "depth 4: you 0.050 s CPU, reference 0.040 s"}]}
+    with app.app_context():
+        assert engines.write_result(submission_id, "w1", score=1.0, max_score=1.0,
+                                    gradescope={}, rich=rich)
+    page = client.get(f"/engines/{submission_id}").get_data(as_text=True)
+    chart = re.search(r'<div data-role="chart">(.*?)</div>', page, re.S).group(1)
+    assert chart.startswith('<svg class="chart"') and chart.count('class="mine"') == 2
+    assert "d4" in chart and "you 0.050 s, reference 0.040 s" in chart
+    fragment = client.get(f"/engines/{submission_id}/timing").get_data(as_text=True)
+    ids = re.compile(r"chart-(title|desc)-\d+")
+    assert ids.sub("id", fragment.strip()) == ids.sub("id", chart.strip())
 
 
 def test_unique_key_refuses_a_second_result_row(app, upload):

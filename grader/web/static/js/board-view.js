@@ -2,7 +2,8 @@
 // that steps through a game's plies (each ply's FEN comes from the server, computed with
 // grader.checkers, so the positions are exact). Black starts on 1-12 at the top.
 
-const SVG = "http://www.w3.org/2000/svg";
+import { h, svgEl } from "./dom.js";
+
 const CELL = 40;
 
 export function squareXY(square) {
@@ -31,12 +32,6 @@ export function parseFen(fen) {
   return { turn, pieces };
 }
 
-function el(name, attrs = {}) {
-  const node = document.createElementNS(SVG, name);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
-  return node;
-}
-
 export class BoardView {
   constructor(container) {
     this.container = container;
@@ -46,12 +41,12 @@ export class BoardView {
   show(fen, move = null) {
     const { pieces } = parseFen(fen);
     const marked = new Set(move ? move.split(/[-x]/).map(Number) : []);
-    const svg = el("svg", { viewBox: `0 0 ${8 * CELL} ${8 * CELL}`, role: "img", class: "board",
+    const svg = svgEl("svg", { viewBox: `0 0 ${8 * CELL} ${8 * CELL}`, role: "img", class: "board",
       "aria-label": `board: ${fen}` });
     for (let row = 0; row < 8; row += 1) {
       for (let col = 0; col < 8; col += 1) {
         const dark = (row + col) % 2 === 1;
-        svg.append(el("rect", { x: col * CELL, y: row * CELL, width: CELL, height: CELL,
+        svg.append(svgEl("rect", { x: col * CELL, y: row * CELL, width: CELL, height: CELL,
           class: dark ? "dark" : "light" }));
       }
     }
@@ -59,24 +54,21 @@ export class BoardView {
       const { row, col } = squareXY(square);
       const x = col * CELL;
       const y = row * CELL;
-      const cell = el("g", { "data-square": square });
+      const cell = svgEl("g", { "data-square": square });
       if (marked.has(square)) {
-        cell.append(el("rect", { x, y, width: CELL, height: CELL, class: "moved" }));
+        cell.append(svgEl("rect", { x, y, width: CELL, height: CELL, class: "moved" }));
       }
-      const number = el("text", { x: x + 2, y: y + 12, class: "number" });
-      number.textContent = String(square);
-      cell.append(number);
+      cell.append(svgEl("text", { x: x + 2, y: y + 12, class: "number", text: square }));
       const piece = pieces.get(square);
       if (piece) {
         const colour = piece.toLowerCase() === "b" ? "black" : "white";
         const king = piece === piece.toUpperCase();
-        cell.append(el("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: CELL * 0.38,
+        cell.append(svgEl("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: CELL * 0.38,
           class: `piece ${colour}${king ? " king" : ""}`, "data-piece": piece,
           "data-square": square }));
         if (king) {
-          const crown = el("text", { x: x + CELL / 2, y: y + CELL / 2 + 5, class: `crown ${colour}` });
-          crown.textContent = "K";
-          cell.append(crown);
+          cell.append(svgEl("text", { x: x + CELL / 2, y: y + CELL / 2 + 5,
+            class: `crown ${colour}`, text: "K" }));
         }
       }
       svg.append(cell);
@@ -85,8 +77,8 @@ export class BoardView {
   }
 }
 
-// A replay: the board, a move list, and first/back/forward/last buttons (and arrow keys).
-export class Replay {
+// A game's replay: the board, a move list, and first/back/forward/last buttons (and arrow keys).
+export class GameReplay {
   constructor(root, game) {
     this.root = root;
     this.game = game;
@@ -95,16 +87,11 @@ export class Replay {
     this.counter = root.querySelector('[data-role="ply"]');
     this.moves = root.querySelector('[data-role="moves"]');
     this.moves.replaceChildren(...game.plies.slice(1).map((p) => {
-      const item = document.createElement("li");
-      const button = document.createElement("button");
-      button.type = "button";
-      button.className = "link move";
-      button.dataset.ply = String(p.ply);
       // Black moves first: odd plies are Black's, numbered as in a PDN move list.
-      button.textContent = p.ply % 2 === 1 ? `${(p.ply + 1) / 2}. ${p.move}` : `… ${p.move}`;
+      const button = h("button", { type: "button", class: "link move", "data-ply": p.ply,
+        text: p.ply % 2 === 1 ? `${(p.ply + 1) / 2}. ${p.move}` : `… ${p.move}` });
       button.addEventListener("click", () => this.go(p.ply));
-      item.append(button);
-      return item;
+      return h("li", {}, button);
     }));
     for (const [action, step] of Object.entries({
       first: () => 0, back: () => this.ply - 1, forward: () => this.ply + 1, last: () => this.last,

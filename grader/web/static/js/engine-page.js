@@ -1,19 +1,17 @@
 // The results page of an engine submission: polls the API every second while queued or
-// running (tests n of m, game n of m), then draws the verdict table, the search-time chart
-// and the games, each of which opens in the board replay viewer.
+// running (tests n of m, game n of m), then draws the verdict table and the games, each of
+// which opens in the game replay viewer, and puts in the search-time chart the server draws
+// (web/charts.py; the page has it already when it was graded before the page opened).
 
 import { getJSON } from "./api.js";
-import { Replay } from "./board-view.js";
+import { GameReplay } from "./board-view.js";
+import { h } from "./dom.js";
 
-const SVG = "http://www.w3.org/2000/svg";
 const page = JSON.parse(document.getElementById("engine-data").textContent);
 const $ = (role) => document.querySelector(`[data-role="${role}"]`);
 
-function cell(text, className = "") {
-  const td = document.createElement("td");
-  td.textContent = text;
-  if (className) td.className = className;
-  return td;
+function cell(text, className = null) {
+  return h("td", { class: className, text });
 }
 
 function showProgress(data) {
@@ -37,71 +35,18 @@ function showProgress(data) {
   error.textContent = data.error || "";
 }
 
-/** A round number at or above `value` (1, 2 or 5 times a power of ten), for the axis's top. */
-function niceMax(value) {
-  const power = 10 ** Math.floor(Math.log10(value));
-  return [1, 2, 5, 10].map((m) => m * power).find((v) => v >= value) ?? 10 * power;
-}
-
-function drawChart(rows) {
+async function showChart() {
   const box = $("chart");
-  if (!rows.length) {
-    box.textContent = "This suite has no timing test.";
-    return;
+  if (box.childElementCount) return; // drawn with the page
+  let response;
+  try {
+    response = await fetch(page.timing_url, { credentials: "same-origin" });
+  } catch {
+    return; // the rest of the results stand without it
   }
-  // The legend has its own row above the plot, so no bar can reach it.
-  const width = 560;
-  const height = 260;
-  const left = 64;
-  const top = 34;
-  const bottom = 40;
-  const plot = height - bottom - top;
-  const max = niceMax(Math.max(...rows.flatMap((r) => [r.cpu, r.reference_cpu]), 1e-3));
-  const slot = (width - left - 10) / rows.length;
-  const bar = Math.max(4, slot / 2 - 4);
-  const scale = (v) => plot * (v / max);
-  const svg = document.createElementNS(SVG, "svg");
-  svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
-  svg.setAttribute("class", "chart");
-  svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", "search CPU seconds per depth, yours and the reference's");
-  const add = (name, attrs, text) => {
-    const node = document.createElementNS(SVG, name);
-    for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
-    if (text !== undefined) node.textContent = text;
-    svg.append(node);
-    return node;
-  };
-  // The y axis: a scale in seconds with grid lines at each quarter.
-  const digits = max >= 1 ? 1 : Math.min(4, 1 - Math.floor(Math.log10(max)));
-  for (let i = 0; i <= 4; i += 1) {
-    const value = (max * i) / 4;
-    const y = height - bottom - scale(value);
-    add("line", { x1: left, y1: y, x2: width - 4, y2: y, class: i ? "grid" : "axis" });
-    add("text", { x: left - 6, y: y + 4, class: "tick y-tick", "text-anchor": "end" },
-      `${value.toFixed(digits)} s`);
-  }
-  add("line", { x1: left, y1: top, x2: left, y2: height - bottom, class: "axis" });
-  add("text", { x: 12, y: top + plot / 2, class: "tick axis-label", "text-anchor": "middle",
-    transform: `rotate(-90 12 ${top + plot / 2})` }, "CPU seconds");
-  rows.forEach((r, i) => {
-    const x = left + i * slot + 2;
-    const mine = add("rect", { x, y: height - bottom - scale(r.cpu), width: bar,
-      height: scale(r.cpu), class: "mine" });
-    mine.append(Object.assign(document.createElementNS(SVG, "title"),
-      { textContent: `you: ${r.cpu.toFixed(3)} s` }));
-    const ref = add("rect", { x: x + bar + 2, y: height - bottom - scale(r.reference_cpu),
-      width: bar, height: scale(r.reference_cpu), class: "reference" });
-    ref.append(Object.assign(document.createElementNS(SVG, "title"),
-      { textContent: `reference: ${r.reference_cpu.toFixed(3)} s` }));
-    add("text", { x, y: height - bottom + 14, class: "tick" }, `d${r.depth}`);
-    add("text", { x, y: height - bottom + 28, class: "tick" }, r.position.slice(0, 10));
-  });
-  add("rect", { x: left, y: 8, width: 12, height: 12, class: "mine legend" });
-  add("text", { x: left + 16, y: 18, class: "tick" }, "you");
-  add("rect", { x: left + 60, y: 8, width: 12, height: 12, class: "reference legend" });
-  add("text", { x: left + 76, y: 18, class: "tick" }, "reference");
-  box.replaceChildren(svg);
+  if (!response.ok) return;
+  const drawn = new DOMParser().parseFromString(await response.text(), "text/html");
+  box.replaceChildren(...drawn.body.childNodes);
 }
 
 async function openGame(number) {
@@ -110,12 +55,13 @@ async function openGame(number) {
   viewer.hidden = false;
   $("viewer-title").textContent = `Replay: ${game.name || `game ${number + 1}`} (${game.result})`;
   $("download-pdn").href = page.pdn_url_template.replace("{n}", String(number));
-  new Replay(viewer, game);
+  new GameReplay(viewer, game);
   viewer.scrollIntoView({ block: "nearest" });
 }
 
-function showResults(data) {
+async function showResults(data) {
   const s = data.summary;
+  await showChart();
   $("results").hidden = false;
   $("score").textContent = `Score: ${data.score} / ${data.max_score}`;
   $("elo").textContent = s.elo && s.elo.games ? `Elo against the ladder: ${s.elo.text}` : "";
@@ -123,44 +69,25 @@ function showResults(data) {
   const body = $("verdicts").querySelector("tbody");
   // Identical failures come grouped (one row naming every test that failed the same way).
   body.replaceChildren(...(s.rows || s.tests).map((t) => {
-    const tr = document.createElement("tr");
-    tr.className = t.verdict === "passed" ? "passed" : "failed";
+    const tr = h("tr", { class: t.verdict === "passed" ? "passed" : "failed" });
     const names = t.names || [t.name];
     const name = cell(names.length > 1 ? `${names.length} tests failed the same way` : t.name);
     if (names.length > 1) {
       name.dataset.role = "group";
-      const details = document.createElement("details");
-      const summary = document.createElement("summary");
-      summary.textContent = "which";
-      const list = document.createElement("ul");
-      list.append(...names.map((n) => { const li = document.createElement("li"); li.textContent = n; return li; }));
-      details.append(summary, list);
-      name.append(details);
+      name.append(h("details", {}, h("summary", { text: "which" }),
+        h("ul", {}, ...names.map((n) => h("li", { text: n })))));
     }
     tr.append(name, cell(t.verdict, "verdict"), cell(`${t.score} / ${t.max_score}`),
       cell(t.cpu.toFixed(2)), cell(t.wall.toFixed(2)));
-    const why = cell("");
-    const pre = document.createElement("pre");
-    pre.textContent = t.output || "";
-    why.append(pre);
-    tr.append(why);
+    tr.append(h("td", {}, h("pre", { text: t.output || "" })));
     return tr;
   }));
-  drawChart(s.timing);
   const games = $("games").querySelector("tbody");
   games.replaceChildren(...s.games.map((g) => {
-    const tr = document.createElement("tr");
-    tr.append(cell(g.name), cell(g.opponent || ""), cell(g.colour || ""), cell(g.result || ""),
-      cell(String(g.plies ?? "")));
-    const td = document.createElement("td");
-    const button = document.createElement("button");
-    button.type = "button";
-    button.textContent = "Replay";
-    button.dataset.game = String(g.number);
+    const button = h("button", { type: "button", "data-game": g.number, text: "Replay" });
     button.addEventListener("click", () => openGame(g.number));
-    td.append(button);
-    tr.append(td);
-    return tr;
+    return h("tr", {}, cell(g.name), cell(g.opponent || ""), cell(g.colour || ""),
+      cell(g.result || ""), cell(String(g.plies ?? "")), h("td", {}, button));
   }));
 }
 
@@ -174,12 +101,10 @@ async function poll() {
     setTimeout(poll, 3000);
     return;
   }
+  // The results (the chart fetched too) are in before the status says "done".
+  if (data.status === "done" && data.summary) await showResults(data);
   showProgress(data);
-  if (data.status === "queued" || data.status === "running") {
-    setTimeout(poll, 1000);
-  } else if (data.status === "done" && data.summary) {
-    showResults(data);
-  }
+  if (data.status === "queued" || data.status === "running") setTimeout(poll, 1000);
 }
 
 poll();

@@ -2,19 +2,9 @@
 // the tree, and the replay of the reference search once the server sends it.
 
 import { ApiError, getJSON, postJSON } from "./api.js";
-import { Replay } from "./replay.js";
+import { h } from "./dom.js";
+import { SearchReplay } from "./search-replay.js";
 import { TreeView, buildTree, childIndex, fmt, isAncestor, subtree } from "./tree-view.js";
-
-const h = (tag, attrs = {}, ...children) => {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === "text") node.textContent = v;
-    else if (k === "class") node.className = v;
-    else if (v !== false && v !== null && v !== undefined) node.setAttribute(k, v === true ? "" : v);
-  }
-  node.append(...children);
-  return node;
-};
 
 /** Typed text to what the API takes: a number where it is one, else the trimmed text ("inf"). */
 function typed(text) {
@@ -627,7 +617,7 @@ export function mountExercise(root, exercise, urls) {
     replayView.host.classList.add("replay-tree");
     // Best order: `search` is the answer's (or the best) order mapped onto this drawing.
     replay?.destroy();
-    replay = new Replay(replayView, tree, search, controls);
+    replay = new SearchReplay(replayView, tree, search, controls);
     const jump = replayBox.querySelector("[data-replay=first-wrong]");
     if (jump) {
       jump.hidden = !(wrong && wrong.step !== null && wrong.step !== undefined);

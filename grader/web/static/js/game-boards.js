@@ -1,15 +1,14 @@
 // The position at each node of a tree from a game, on demand: hovering over or focusing a node
 // shows a small board beside it (the move that led there, then the board's rows).
 
+import { h } from "./dom.js";
+
 function main() {
   const data = document.getElementById("game-boards");
   const host = document.querySelector('#exercise-root [data-role="tree"]');
   if (!data || !host) return;
   const { positions } = JSON.parse(data.textContent);
-  const tip = document.createElement("div");
-  tip.className = "game-board";
-  tip.setAttribute("role", "tooltip");
-  tip.dataset.role = "game-board";
+  const tip = h("div", { class: "game-board", role: "tooltip", "data-role": "game-board" });
   Object.assign(tip.style, {
     position: "fixed", zIndex: 10, background: "#fff", border: "1px solid #555",
     padding: "4px 8px", font: "13px/1.2 monospace", whiteSpace: "pre", pointerEvents: "none",

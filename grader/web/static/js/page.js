@@ -1,6 +1,8 @@
 // Every page: wide tables scroll inside their own box, never the page sideways. A box that
 // scrolls takes keyboard focus (arrow keys scroll it) and is named after its table.
 
+import { h } from "./dom.js";
+
 function named(table) {
   const caption = table.querySelector("caption")?.textContent.trim();
   if (caption) return caption;
@@ -18,8 +20,7 @@ function scrollBoxes() {
   for (const table of document.querySelectorAll("main table")) {
     let box = table.parentElement;
     if (!box.classList.contains("table-scroll")) {
-      box = document.createElement("div");
-      box.className = "table-scroll";
+      box = h("div", { class: "table-scroll" });
       table.replaceWith(box);
       box.append(table);
     }

@@ -3,7 +3,7 @@
 // Paths and labels follow ARCHITECTURE.md: "" is the root, "1.0" the first child of its second
 // child; labels A, B, C... breadth-first, left to right, in the exercise's own child order.
 
-const SVG = "http://www.w3.org/2000/svg";
+import { h, svgEl } from "./dom.js";
 
 export function childPath(path, index) {
   return path === "" ? String(index) : `${path}.${index}`;
@@ -86,13 +86,6 @@ export function subtree(tree, path) {
   return out;
 }
 
-function el(name, attrs = {}, parent = null) {
-  const node = document.createElementNS(SVG, name);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  if (parent) parent.appendChild(node);
-  return node;
-}
-
 const SHAPE = 15; // half the width of a node's shape
 const MIN_LEAF_GAP = 32; // the tightest leaf spacing at which labels and values stay apart
 const MAX_ZOOM = 2.5;
@@ -128,35 +121,27 @@ export class TreeView {
     this.foldMode = false;
     host.classList.add("tree-view");
     host.replaceChildren();
-    this.scroller = document.createElement("div");
-    this.scroller.className = "tree-scroll";
+    this.scroller = h("div", { class: "tree-scroll" });
     if (!this.options.interactive) {
       // Nothing inside takes focus: the box itself does, so keys can scroll it.
       this.scroller.tabIndex = 0;
       this.scroller.setAttribute("role", "region");
       this.scroller.setAttribute("aria-label", options.title || "Game tree");
     }
-    this.canvas = document.createElement("div");
-    this.canvas.className = "tree-canvas";
-    this.svg = el("svg", { class: "tree-svg", role: "group",
+    this.canvas = h("div", { class: "tree-canvas" });
+    this.svg = svgEl("svg", { class: "tree-svg", role: "group",
       "aria-label": options.title || "Game tree" });
-    this.overlay = document.createElement("div");
-    this.overlay.className = "tree-overlay";
+    this.overlay = h("div", { class: "tree-overlay" });
     this.canvas.append(this.svg, this.overlay);
     this.scroller.append(this.canvas);
     // MAX/MIN in their own column beside the drawing: always visible, covering nothing.
-    this.rows = document.createElement("div");
-    this.rows.className = "tree-rows";
-    this.rows.setAttribute("aria-hidden", "true");
-    this.rowsInner = document.createElement("div");
-    this.rows.append(this.rowsInner);
-    const body = document.createElement("div");
-    body.className = "tree-body";
-    body.append(this.rows, this.scroller);
-    this.minimap = el("svg", { class: "tree-minimap", "aria-hidden": "true",
+    this.rowsInner = h("div");
+    this.rows = h("div", { class: "tree-rows", "aria-hidden": "true" }, this.rowsInner);
+    const body = h("div", { class: "tree-body" }, this.rows, this.scroller);
+    this.minimap = svgEl("svg", { class: "tree-minimap", "aria-hidden": "true",
       preserveAspectRatio: "none" });
-    this.miniEdges = el("path", { class: "mini-edges" }, this.minimap);
-    this.miniView = el("rect", { class: "mini-view" }, this.minimap);
+    this.miniEdges = this.minimap.appendChild(svgEl("path", { class: "mini-edges" }));
+    this.miniView = this.minimap.appendChild(svgEl("rect", { class: "mini-view" }));
     host.append(this.#tools(), body, this.minimap);
     this.svg.addEventListener("click", (e) => this.#onClick(e));
     this.svg.addEventListener("keydown", (e) => this.#onKey(e));
@@ -171,16 +156,9 @@ export class TreeView {
   }
 
   #tools() {
-    const bar = document.createElement("div");
-    bar.className = "tree-tools";
-    bar.setAttribute("role", "toolbar");
-    bar.setAttribute("aria-label", "Tree view");
+    const bar = h("div", { class: "tree-tools", role: "toolbar", "aria-label": "Tree view" });
     const button = (text, label, action) => {
-      const b = document.createElement("button");
-      b.type = "button";
-      b.textContent = text;
-      b.setAttribute("aria-label", label);
-      b.title = label;
+      const b = h("button", { type: "button", "aria-label": label, title: label, text });
       b.addEventListener("click", action);
       bar.append(b);
       return b;
@@ -490,26 +468,24 @@ export class TreeView {
     svg.replaceChildren();
     if (!document.getElementById("hatch-wrong")) {
       // One pattern for the page: a wrong node is hatched, not only red.
-      const defs = el("defs", {}, svg);
-      const hatch = el("pattern", { id: "hatch-wrong", width: 6, height: 6,
-        patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" }, defs);
-      el("rect", { width: 6, height: 6, fill: "#fee2e2" }, hatch);
-      el("line", { x1: 0, y1: 0, x2: 0, y2: 6, stroke: "#f87171", "stroke-width": 2 }, hatch);
+      const defs = svg.appendChild(svgEl("defs"));
+      const hatch = defs.appendChild(svgEl("pattern", { id: "hatch-wrong", width: 6, height: 6,
+        patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" }));
+      hatch.appendChild(svgEl("rect", { width: 6, height: 6, fill: "#fee2e2" }));
+      hatch.appendChild(svgEl("line", { x1: 0, y1: 0, x2: 0, y2: 6, stroke: "#f87171", "stroke-width": 2 }));
     }
-    const rows = el("g", { class: "rows", "aria-hidden": "true" }, svg);
-    const edgeLayer = el("g", { class: "edges" }, svg);
-    const nodeLayer = el("g", { class: "nodes" }, svg);
-    this.valueLayer = el("g", { class: "leaf-values", "aria-hidden": "true" }, svg);
-    this.noteLayer = el("g", { class: "notes", "aria-hidden": "true" }, svg);
+    const rows = svg.appendChild(svgEl("g", { class: "rows", "aria-hidden": "true" }));
+    const edgeLayer = svg.appendChild(svgEl("g", { class: "edges" }));
+    const nodeLayer = svg.appendChild(svgEl("g", { class: "nodes" }));
+    this.valueLayer = svg.appendChild(svgEl("g", { class: "leaf-values", "aria-hidden": "true" }));
+    this.noteLayer = svg.appendChild(svgEl("g", { class: "notes", "aria-hidden": "true" }));
     this.rowsInner.replaceChildren();
     for (let d = 0; d <= this.tree.depth; d += 1) {
       const player = this.tree.players[d % this.tree.players.length];
       const y = this.options.top + d * this.options.rowGap;
-      el("rect", { class: `row-band row-${player}`, x: 0, y: y - this.options.rowGap / 2 + 4,
-        width: "100%", height: this.options.rowGap - 8 }, rows);
-      const tag = document.createElement("span");
-      tag.className = `row-label row-${player}`;
-      tag.textContent = player.toUpperCase();
+      rows.appendChild(svgEl("rect", { class: `row-band row-${player}`, x: 0, y: y - this.options.rowGap / 2 + 4,
+        width: "100%", height: this.options.rowGap - 8 }));
+      const tag = h("span", { class: `row-label row-${player}`, text: player.toUpperCase() });
       tag.style.top = `${y - 10}px`;
       this.rowsInner.append(tag);
     }
@@ -521,47 +497,47 @@ export class TreeView {
     for (const path of this.tree.bfs) {
       const node = this.tree.nodes.get(path);
       if (node.parent !== null) {
-        const edge = el("g", { class: "edge", "data-path": path }, edgeLayer);
-        el("line", { class: "edge-line" }, edge);
-        el("line", { class: "edge-hit" }, edge); // a wide transparent target for the pointer
+        const edge = edgeLayer.appendChild(svgEl("g", { class: "edge", "data-path": path }));
+        edge.appendChild(svgEl("line", { class: "edge-line" }));
+        edge.appendChild(svgEl("line", { class: "edge-hit" })); // a wide transparent target for the pointer
         this.edges.set(path, edge);
       }
-      const g = el("g", { class: `node ${node.leaf ? "leaf" : "internal"} ${node.player}`,
-        "data-path": path, "data-label": node.label }, nodeLayer);
+      const g = nodeLayer.appendChild(svgEl("g", { class: `node ${node.leaf ? "leaf" : "internal"} ${node.player}`,
+        "data-path": path, "data-label": node.label }));
       // Focusable where interactive (to read a node's state); a button only where it does something.
       g.setAttribute("role", this.options.interactive && this.options.onActivate ? "button" : "img");
       if (this.options.interactive) g.setAttribute("tabindex", path === this.focused ? "0" : "-1");
       // The focus ring is its own shape, so no state colour (marked, wrong...) can hide it.
-      el("circle", { class: "focus-ring", r: SHAPE + 7, cy: node.leaf ? 0 : node.player === "max" ? 2 : -2 }, g);
+      g.appendChild(svgEl("circle", { class: "focus-ring", r: SHAPE + 7, cy: node.leaf ? 0 : node.player === "max" ? 2 : -2 }));
       if (node.leaf) {
-        el("rect", { class: "shape", x: -SHAPE + 2, y: -SHAPE + 2, width: 2 * SHAPE - 4,
-          height: 2 * SHAPE - 4, rx: 3 }, g);
+        g.appendChild(svgEl("rect", { class: "shape", x: -SHAPE + 2, y: -SHAPE + 2, width: 2 * SHAPE - 4,
+          height: 2 * SHAPE - 4, rx: 3 }));
       } else if (node.player === "max") {
-        el("polygon", { class: "shape", points: `0,${-SHAPE} ${SHAPE + 3},${SHAPE - 2} ${-SHAPE - 3},${SHAPE - 2}` }, g);
+        g.appendChild(svgEl("polygon", { class: "shape", points: `0,${-SHAPE} ${SHAPE + 3},${SHAPE - 2} ${-SHAPE - 3},${SHAPE - 2}` }));
       } else {
-        el("polygon", { class: "shape", points: `0,${SHAPE} ${SHAPE + 3},${-SHAPE + 2} ${-SHAPE - 3},${-SHAPE + 2}` }, g);
+        g.appendChild(svgEl("polygon", { class: "shape", points: `0,${SHAPE} ${SHAPE + 3},${-SHAPE + 2} ${-SHAPE - 3},${-SHAPE + 2}` }));
       }
       // The texts are drawn for the eye; the node's aria-label says them (and more).
-      const label = el("text", { class: "node-label", x: 0, "aria-hidden": "true",
-        y: node.leaf ? 4 : node.player === "max" ? 8 : 0 }, g);
+      const label = g.appendChild(svgEl("text", { class: "node-label", x: 0, "aria-hidden": "true",
+        y: node.leaf ? 4 : node.player === "max" ? 8 : 0 }));
       label.textContent = node.label;
       if (node.leaf) {
         // Outside the node's group, so the node's visible text is its label alone (its name
         // says the value); it follows the node's classes (shaded...) through setClass.
-        const value = el("text", { class: "leaf-value", "data-path": path }, this.valueLayer);
+        const value = this.valueLayer.appendChild(svgEl("text", { class: "leaf-value", "data-path": path }));
         value.textContent = fmt(node.value);
         this.values.set(path, value);
       } else if (path !== "") {
         // Shown in place of a folded subtree, one row down; a click unfolds it.
-        const badge = el("g", { class: "fold-badge", "data-path": path, "aria-hidden": "true",
-          transform: `translate(0,${this.options.rowGap})` }, g);
-        el("line", { class: "fold-stub", x1: 0, y1: -this.options.rowGap + SHAPE, x2: 0, y2: -12 }, badge);
-        el("rect", { x: -24, y: -12, width: 48, height: 22, rx: 11 }, badge);
+        const badge = g.appendChild(svgEl("g", { class: "fold-badge", "data-path": path, "aria-hidden": "true",
+          transform: `translate(0,${this.options.rowGap})` }));
+        badge.appendChild(svgEl("line", { class: "fold-stub", x1: 0, y1: -this.options.rowGap + SHAPE, x2: 0, y2: -12 }));
+        badge.appendChild(svgEl("rect", { x: -24, y: -12, width: 48, height: 22, rx: 11 }));
         const count = subtree(this.tree, path).filter((p) => this.tree.nodes.get(p).leaf).length;
-        const text = el("text", { x: 0, y: 4 }, badge);
+        const text = badge.appendChild(svgEl("text", { x: 0, y: 4 }));
         text.textContent = `+${count}`;
       }
-      el("text", { class: "mark", x: SHAPE + 4, y: -SHAPE + 4, "aria-hidden": "true" }, g);
+      g.appendChild(svgEl("text", { class: "mark", x: SHAPE + 4, y: -SHAPE + 4, "aria-hidden": "true" }));
       this.groups.set(path, g);
     }
     this.#place();
@@ -644,12 +620,12 @@ export class TreeView {
       return;
     }
     if (!note) {
-      note = el("text", { class: "note", "data-path": path }, this.noteLayer);
+      note = this.noteLayer.appendChild(svgEl("text", { class: "note", "data-path": path }));
       this.notes.set(path, note);
     }
     note.replaceChildren();
     lines.forEach((line, i) => {
-      const span = el("tspan", { dy: i === 0 ? 0 : "1.15em" }, note);
+      const span = note.appendChild(svgEl("tspan", { dy: i === 0 ? 0 : "1.15em" }));
       if (typeof line === "string") {
         span.textContent = line;
       } else {

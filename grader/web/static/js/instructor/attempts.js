@@ -3,7 +3,7 @@
 // (drawn on demand: a student may have many exercises).
 
 import { annotate, reading } from "../answer-view.js";
-import { Replay } from "../replay.js";
+import { SearchReplay } from "../search-replay.js";
 import { TreeView, buildTree } from "../tree-view.js";
 
 function draw(host, tree, kind, mine, other, title) {
@@ -63,6 +63,6 @@ for (const panel of document.querySelectorAll("[data-replay-panel]")) {
     const tree = buildTree(data.tree, data.players);
     const view = new TreeView(panel.querySelector("[data-replay=tree]"), tree,
       { interactive: false, rowGap: 84, margin: 104, title: "Replay of the reference search" });
-    replay = new Replay(view, tree, data.search, panel.querySelector("[data-replay=controls]"));
+    replay = new SearchReplay(view, tree, data.search, panel.querySelector("[data-replay=controls]"));
   });
 }

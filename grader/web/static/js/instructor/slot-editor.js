@@ -2,8 +2,9 @@
 // and draws the preview's sample tree with the replay of its reference search.
 
 import { annotate, reading } from "../answer-view.js";
+import { h } from "../dom.js";
 import { buildTree, TreeView } from "../tree-view.js";
-import { Replay } from "../replay.js";
+import { SearchReplay } from "../search-replay.js";
 
 function showSource(form) {
   const chosen = form.querySelector('input[name="source"]:checked')?.value || "generate";
@@ -29,35 +30,21 @@ function mountBuilder(host, field) {
     root = fromNested([[0, 0], [0, 0]]);
   }
   if (!root.children.length) root = { value: null, children: [root] };
-  const list = document.createElement("div");
-  list.className = "builder-list";
-  const drawing = document.createElement("div");
-  drawing.className = "tree-view builder-drawing";
+  const list = h("div", { class: "builder-list" });
+  const drawing = h("div", { class: "tree-view builder-drawing" });
   host.replaceChildren(list, drawing);
 
   function button(text, label, action) {
-    const b = document.createElement("button");
-    b.type = "button";
-    b.textContent = text;
-    b.setAttribute("aria-label", label);
+    const b = h("button", { type: "button", "aria-label": label, text });
     b.addEventListener("click", () => { action(); render(); });
     return b;
   }
 
   function item(node, parent, name) {
-    const li = document.createElement("li");
-    const row = document.createElement("div");
-    row.className = "builder-node";
-    const title = document.createElement("span");
-    title.className = "builder-name";
-    title.textContent = name;
-    row.append(title);
+    const row = h("div", { class: "builder-node" }, h("span", { class: "builder-name", text: name }));
     if (!node.children.length) {
-      const input = document.createElement("input");
-      input.type = "number";
-      input.step = "any";
-      input.value = String(node.value ?? 0);
-      input.setAttribute("aria-label", `Value of leaf ${name}`);
+      const input = h("input", { type: "number", step: "any", value: node.value ?? 0,
+        "aria-label": `Value of leaf ${name}` });
       input.addEventListener("change", () => { node.value = Number(input.value) || 0; sync(); });
       row.append(input);
     }
@@ -71,11 +58,9 @@ function mountBuilder(host, field) {
         if (!parent.children.length) parent.value = 0;
       }));
     }
-    li.append(row);
+    const li = h("li", {}, row);
     if (node.children.length) {
-      const ul = document.createElement("ul");
-      node.children.forEach((child, i) => ul.append(item(child, node, `${name}.${i + 1}`)));
-      li.append(ul);
+      li.append(h("ul", {}, ...node.children.map((child, i) => item(child, node, `${name}.${i + 1}`))));
     }
     return li;
   }
@@ -90,10 +75,7 @@ function mountBuilder(host, field) {
   }
 
   function render() {
-    const ul = document.createElement("ul");
-    ul.className = "builder-root";
-    ul.append(item(root, null, "root"));
-    list.replaceChildren(ul);
+    list.replaceChildren(h("ul", { class: "builder-root" }, item(root, null, "root")));
     sync();
   }
   render();
@@ -113,7 +95,7 @@ function mountPreview() {
   const box = document.querySelector(".preview .replay");
   const view = new TreeView(box.querySelector("[data-replay=tree]"), tree,
     { interactive: false, rowGap: 84, margin: 104, title: "Replay of the reference search" });
-  new Replay(view, tree, preview.search, box.querySelector("[data-replay=controls]"));
+  new SearchReplay(view, tree, preview.search, box.querySelector("[data-replay=controls]"));
 }
 
 function main() {

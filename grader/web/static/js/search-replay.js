@@ -1,6 +1,7 @@
 // The step-by-step replay of the reference search. `replayState(tree, trace, k)` is a pure
-// function of the first k steps of the trace, so stepping back is exact; `Replay` draws a state
-// on a TreeView and wires the play, pause, step and slider controls.
+// function of the first k steps of the trace, so stepping back is exact; `SearchReplay` draws a
+// state on a TreeView and wires the play, pause, step and slider controls. (A checkers game's
+// replay is `GameReplay`, in board-view.js.)
 
 import { fmt, subtree } from "./tree-view.js";
 
@@ -120,7 +121,7 @@ export function caption(tree, trace, k, conventions = {}) {
 }
 
 /** Draws replay states on a TreeView and runs the controls found inside `controls`. */
-export class Replay {
+export class SearchReplay {
   constructor(view, tree, search, controls, { interval = 700 } = {}) {
     this.view = view;
     this.tree = tree;
