@@ -57,12 +57,14 @@ for (const box of document.querySelectorAll("[data-compare]")) {
 
 for (const panel of document.querySelectorAll("[data-replay-panel]")) {
   let replay = null;
-  panel.addEventListener("toggle", () => {
+  const show = () => {
     if (!panel.open || replay) return;
     const data = JSON.parse(panel.querySelector("script[data-search]").textContent);
     const tree = buildTree(data.tree, data.players);
     const view = new TreeView(panel.querySelector("[data-replay=tree]"), tree,
       { interactive: false, rowGap: 84, margin: 104, title: "Replay of the reference search" });
     replay = new SearchReplay(view, tree, data.search, panel.querySelector("[data-replay=controls]"));
-  });
+  };
+  panel.addEventListener("toggle", show);
+  show(); // a panel opened before this script ran (a slow load) is drawn too
 }
