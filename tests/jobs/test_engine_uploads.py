@@ -218,9 +218,10 @@ def test_the_results_page_has_the_timing_chart_drawn_by_the_server(app, client, 
     assert client.get(f"/engines/{submission_id}/timing").status_code == 404
     page = client.get(f"/engines/{submission_id}").get_data(as_text=True)
     assert '<div data-role="chart"></div>' in page
+    rows = [{"depth": 3, "cpu": 0.012, "reference_cpu": 0.01},
+            {"depth": 4, "cpu": 0.05, "reference_cpu": 0.04}]
     rich = {"tests": [{"name": "timing: B:W21:B1", "kind": "timing", "verdict": "passed",
-                       "output": "depth 3: you 0.012 s CPU, reference 0.010 s\n"
-                                 "depth 4: you 0.050 s CPU, reference 0.040 s"}]}
+                       "extra": {"rows": rows}}]}
     with app.app_context():
         assert engines.write_result(submission_id, "w1", score=1.0, max_score=1.0,
                                     gradescope={}, rich=rich)
