@@ -233,3 +233,189 @@ def test_trees_above_the_cache_size_are_graded_but_not_kept(leaves, cached):
     assert wrong.score == 0.0 and wrong.parts["value"] == 0.0
     assert kinds_module._analysis.cache_info().currsize == cached
     assert kinds_module._variant_answers.cache_info().currsize == cached
+
+
+# -- the hint's search order and its budget, exactly --------------------------------------------
+
+# Root MAX over B = [5] and C = [9, 8, 7, 6, 1]: searching B first, C cuts at once when its 1 is
+# searched first (1 <= alpha = 5); in the order given C evaluates all five leaves.
+BUDGET_TREE = Tree.from_nested([[5], [9, 8, 7, 6, 1]])
+BUDGET_ANSWER = {"": [0, 1], "1": [0, 1, 2, 3, 4]}
+HINT_AT_C = (
+    "At C, search I first: with the rest of your order unchanged, alpha-beta then evaluates 2 "
+    "leaves instead of 6."
+)
+
+
+def test_the_hint_is_found_after_leaves_were_evaluated():
+    # C is entered after B's leaf: the walk over the trace goes on past leaf and return steps.
+    graded = grade("best-order", BUDGET_TREE, Conventions(), {"order": BUDGET_ANSWER})
+    assert graded.feedback == ["Your ordering evaluates 6 leaves; the best evaluates 2.", HINT_AT_C]
+    assert graded.first_wrong == {"path": "1", "label": "C", "step": None, "message": HINT_AT_C}
+
+
+@pytest.mark.parametrize(("budget", "found"), [(4, False), (5, True)])
+def test_the_hint_budget_counts_each_candidate_search_once(monkeypatch, budget, found):
+    # The candidates: at A, C first (1 search); B has one child (none); at C, each of I..L's
+    # siblings after the first searched (4 searches): the hint needs exactly 5 searches.
+    monkeypatch.setattr(KINDS["best-order"], "HINT_SEARCHES", budget)
+    graded = grade("best-order", BUDGET_TREE, Conventions(), {"order": BUDGET_ANSWER})
+    assert graded.first_wrong == ({"path": "1", "label": "C", "step": None, "message": HINT_AT_C}
+                                  if found else None)
+
+
+def test_right_to_left_the_child_searched_last_can_be_the_hint():
+    # Right to left C's order [0, 1, 2, 3, 4] searches 9, 8, 7, 6 and its 1 (E's first child,
+    # path 1.0) last: moving it to the front of the search is the one change that helps.
+    tree = Tree.from_nested([[5], [1, 6, 7, 8, 9]])
+    answer = {"": [1, 0], "1": [0, 1, 2, 3, 4]}  # right to left: B first, then C
+    graded = grade("best-order", tree, Conventions(order="rtl"), {"order": answer})
+    assert graded.first_wrong["path"] == "1"
+    assert graded.first_wrong["message"] == (
+        "At C, search E first: with the rest of your order unchanged, alpha-beta then evaluates 2 "
+        "leaves instead of 6."
+    )
+
+
+def test_the_hint_follows_the_search_order_of_the_exercises_conventions():
+    # Right to left the search enters C before B, and both have a helpful change: the hint is
+    # C's, the first node the search enters where one change helps.
+    tree = Tree.from_nested([[[6, 3], [1, 7]], [[0, 6], [6, 9]]])
+    rtl = Conventions(order="rtl")
+    entered = [s.path for s in solve(tree, rtl).trace if s.kind == "enter" and len(s.path) == 1]
+    assert entered == ["1", "0"]
+    graded = grade("best-order", tree, rtl, {"order": {}})
+    assert graded.first_wrong["path"] == "1" and graded.first_wrong["label"] == "C"
+    assert graded.first_wrong["message"] == (
+        "At C, search F first: with the rest of your order unchanged, alpha-beta then evaluates 7 "
+        "leaves instead of 8."
+    )
+
+
+# -- the best-order kind's key, analysis and tree check ------------------------------------------
+
+
+def test_the_best_order_key_is_written_for_the_exercises_conventions():
+    kind = KINDS["best-order"]
+    ltr, rtl = kind.key(AIMA, Conventions()), kind.key(AIMA, Conventions(order="rtl"))
+    assert ltr["leaves"] == rtl["leaves"] == 5
+    # The same search order, written for a right-to-left search: each list reversed.
+    assert rtl["order"] == {p: order[::-1] for p, order in ltr["order"].items()}
+    assert grade("best-order", AIMA, Conventions(order="rtl"), {"order": {}}).key == rtl
+
+
+def test_the_best_order_key_under_a_depth_limit_orders_the_tree_the_search_sees():
+    # Depth 1: B and C are leaves holding their evaluations, so the root's two children are all
+    # there is to order (2 leaves); without the limit the least is 4 of 6 leaves.
+    tree = Tree.from_nested([{"eval": 1, "children": [3, 12, 8]},
+                             {"eval": 7, "children": [2, 4, 6]}])
+    assert KINDS["best-order"].key(tree, Conventions(depth=1)) == {"order": {"": [0, 1]},
+                                                                   "leaves": 2}
+    assert KINDS["best-order"].key(tree.cut(None), Conventions())["leaves"] == 4
+
+
+def test_the_best_order_analysis_is_the_search_of_the_tree_as_given():
+    rtl = Conventions(order="rtl")
+    search, key = KINDS["best-order"].analysis(AIMA, rtl)
+    assert key is None
+    assert search.conventions == rtl
+    assert search.leaf_order == ("2.2", "2.1", "2.0", "1.2", "1.1", "1.0", "0.2", "0.1", "0.0")
+
+
+def test_the_best_order_tree_check_refuses_what_the_optimum_cannot_handle():
+    KINDS["best-order"].check_tree(AIMA)
+    with pytest.raises(ValueError, match="at most 14 children"):
+        KINDS["best-order"].check_tree(Tree.from_nested([list(range(15))]))
+
+
+# -- the stored grade --------------------------------------------------------------------------
+
+
+def test_a_grade_is_stored_with_every_field_a_student_sees():
+    kind = KINDS["values"]
+    variant, canonical = next(
+        (v, a) for v, a in kind.variant_answers(AG, Conventions())
+        if a != kind.analysis(AG, Conventions())[1]
+    )
+    graded = grade("values", AG, Conventions(), kind.to_answer(canonical))
+    assert graded.diagnosis == variant.code and graded.diagnosis_text
+    assert graded.to_dict() == {
+        "score": graded.score,
+        "parts": graded.parts,
+        "feedback": graded.feedback,
+        "diagnosis": variant.code,
+        "diagnosis_text": graded.diagnosis_text,
+        "first_wrong": graded.first_wrong,
+    }
+    assert graded.first_wrong is not None and 0 <= graded.score < 1
+
+
+def test_replays_of_an_answer_alone_search_the_best_order_too():
+    # Called with the answer only (the replay page), the best order is found here.
+    replays = KINDS["best-order"].replays(AIMA, Conventions(), {"": [2, 1, 0]})
+    assert len(replays["yours"]["leaf_order"]) == len(
+        solve(AIMA.reordered({"": [2, 1, 0]}), Conventions()).leaf_order)
+    assert len(replays["best"]["leaf_order"]) == 5
+
+
+def test_replays_under_a_depth_limit_search_the_tree_the_search_sees():
+    tree = Tree.from_nested([{"eval": 1, "children": [3, 12, 8]},
+                             {"eval": 7, "children": [2, 4, 6]}])
+    replays = KINDS["best-order"].replays(tree, Conventions(depth=1), {"": [1, 0]})
+    assert replays["yours"]["leaf_order"] == ["1", "0"]  # B and C are the horizon's leaves
+    assert replays["best"]["leaf_order"] == ["0", "1"]
+
+
+def _drawn_paths(tree: Tree, reordered: Tree) -> dict[str, str]:
+    """Each path of ``reordered`` to the path of the same node in ``tree``, found from the leaf
+    values (distinct in the tree used): a node is where its first leaf is."""
+    where = {node.value: path for path, node in tree.walk() if node.is_leaf}
+    mapping = {}
+    for path, node in reordered.walk():
+        first = node
+        depth = 0
+        while not first.is_leaf:
+            first, depth = first.children[0], depth + 1
+        drawn = where[first.value]
+        mapping[path] = ".".join(drawn.split(".")[: len(drawn.split(".")) - depth]) if path else ""
+    return mapping
+
+
+def test_a_replay_is_the_search_of_the_reordered_tree_with_every_path_as_drawn():
+    # Distinct leaves, three levels reordered: cutoffs with a source, a best move, steps that
+    # prune; every path, label and source is the drawn tree's.
+    tree = Tree.from_nested([[[2, 3], [5, 9]], [[0, 1], [7, 4]], [[6, 8], [10, 11]]])
+    order = {"": [2, 0, 1], "1": [1, 0], "0.1": [1, 0]}
+    replay = KINDS["best-order"].replays(tree, Conventions(), order)["yours"]
+    reordered = tree.reordered(order)
+    data = solve(reordered, Conventions()).to_dict()
+    drawn, labels = _drawn_paths(tree, reordered), tree.labels()
+    assert drawn["0"] == "2" and drawn["2.0"] == "1.1"
+    assert replay["best_move"] == int(drawn[str(data["best_move"])]) == 2
+    assert replay["leaf_order"] == [drawn[p] for p in data["leaf_order"]]
+    assert replay["pruned"] == [drawn[p] for p in data["pruned"]]
+    assert replay["pruned_all"] == [drawn[p] for p in data["pruned_all"]]
+    assert replay["cutoffs"] == [
+        {**c, "path": drawn[c["path"]], "label": labels[drawn[c["path"]]],
+         "pruned": [drawn[p] for p in c["pruned"]],
+         "source": None if c["source"] is None else drawn[c["source"]]}
+        for c in data["cutoffs"]
+    ]
+    assert [c["source"] for c in replay["cutoffs"]] == ["2", "", ""]
+    assert replay["nodes"] == {
+        drawn[p]: {**entry, "label": labels[drawn[p]]} for p, entry in data["nodes"].items()
+    }
+    assert replay["trace"] == [
+        {**s, "path": drawn[s["path"]],
+         **({"pruned": [drawn[p] for p in s["pruned"]]} if "pruned" in s else {})}
+        for s in data["trace"]
+    ]
+    assert any("pruned" in s for s in replay["trace"])
+    assert {k: replay[k] for k in ("value", "conventions", "players")} == {
+        k: data[k] for k in ("value", "conventions", "players")}
+
+
+def test_a_replay_of_a_tree_whose_root_is_terminal_has_no_best_move():
+    tree = Tree.from_nested({"eval": 3, "children": [1, 2], "terminal": True})
+    replays = KINDS["best-order"].replays(tree, Conventions(), {})
+    assert replays["yours"]["best_move"] is None and replays["yours"]["value"] == 3
