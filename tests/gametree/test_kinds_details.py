@@ -419,3 +419,44 @@ def test_a_replay_of_a_tree_whose_root_is_terminal_has_no_best_move():
     tree = Tree.from_nested({"eval": 3, "children": [1, 2], "terminal": True})
     replays = KINDS["best-order"].replays(tree, Conventions(), {})
     assert replays["yours"]["best_move"] is None and replays["yours"]["value"] == 3
+
+
+# -- bounds: missing and extra entries, an empty key ---------------------------------------------
+
+
+def test_bounds_count_every_missing_node_after_a_wrong_one():
+    # B..G in the order of the key: D's alpha wrong (1 error), E missing (2 errors) and the rest
+    # right: 3 errors, 4.5 of 6 nodes right.
+    key = KINDS["bounds"].key(AG, Conventions())["bounds"]
+    assert list(key) == ["0.0", "0.1", "0", "1.0", "1", ""]
+    answer = dict(key, **{"0.0": [99, key["0.0"][1]]})
+    del answer["0.1"]
+    graded = grade("bounds", AG, Conventions(), {"bounds": answer})
+    assert graded.score == round(error_score(3), 6) == 0.1 and graded.parts == {"bounds": 0.75}
+
+
+def test_bounds_given_for_a_pruned_node_count_against_the_share_and_say_why():
+    key = KINDS["bounds"].key(AG, Conventions())["bounds"]
+    extra = grade("bounds", AG, Conventions(), {"bounds": dict(key, **{"1.1": [3, 1]})})
+    assert extra.parts == {"bounds": 0.857143}  # 6 of 7
+    assert extra.first_wrong["message"] == (
+        "G is never evaluated: At C, alpha = 3 >= beta = 1, so C's second child, G, is never "
+        "evaluated."
+    )
+
+
+def test_a_tree_with_no_internal_node_to_bound_scores_whole():
+    # A terminal root is scored where it stands: no node has bounds, and the empty answer is right.
+    tree = Tree.from_nested({"eval": 3, "children": [1, 2], "terminal": True})
+    graded = grade("bounds", tree, Conventions(), {"bounds": {}})
+    assert graded.score == 1.0 and graded.parts == {"bounds": 1.0}
+
+
+def test_an_extra_leaf_in_the_order_says_why_it_is_never_evaluated():
+    key = KINDS["leaf-order"].key(AG, Conventions())["leaf_order"]
+    longer = grade("leaf-order", AG, Conventions(), {"leaf_order": [*key, "1.1.0"]})
+    assert longer.first_wrong["message"] == (
+        "N is never evaluated: At C, alpha = 3 >= beta = 1, so C's second child, G, is never "
+        "evaluated."
+    )
+    assert longer.feedback[-1] == longer.first_wrong["message"]
