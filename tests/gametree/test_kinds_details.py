@@ -250,7 +250,7 @@ HINT_AT_C = (
 )
 
 
-def test_the_hint_is_found_after_leaves_were_evaluated():
+def test_the_hint_is_found_after_leaves_were_evaluated() -> None:
     # C is entered after B's leaf: the walk over the trace goes on past leaf and return steps.
     graded = grade("best-order", BUDGET_TREE, Conventions(), {"order": BUDGET_ANSWER})
     assert graded.feedback == ["Your ordering evaluates 6 leaves; the best evaluates 2.", HINT_AT_C]
@@ -258,7 +258,9 @@ def test_the_hint_is_found_after_leaves_were_evaluated():
 
 
 @pytest.mark.parametrize(("budget", "found"), [(4, False), (5, True)])
-def test_the_hint_budget_counts_each_candidate_search_once(monkeypatch, budget, found):
+def test_the_hint_budget_counts_each_candidate_search_once(
+    monkeypatch: pytest.MonkeyPatch, budget: int, found: bool
+) -> None:
     # The candidates: at A, C first (1 search); B has one child (none); at C, each of I..L's
     # siblings after the first searched (4 searches): the hint needs exactly 5 searches.
     monkeypatch.setattr(KINDS["best-order"], "HINT_SEARCHES", budget)
@@ -267,7 +269,7 @@ def test_the_hint_budget_counts_each_candidate_search_once(monkeypatch, budget, 
                                   if found else None)
 
 
-def test_right_to_left_the_child_searched_last_can_be_the_hint():
+def test_right_to_left_the_child_searched_last_can_be_the_hint() -> None:
     # Right to left C's order [0, 1, 2, 3, 4] searches 9, 8, 7, 6 and its 1 (E's first child,
     # path 1.0) last: moving it to the front of the search is the one change that helps.
     tree = Tree.from_nested([[5], [1, 6, 7, 8, 9]])
@@ -280,7 +282,7 @@ def test_right_to_left_the_child_searched_last_can_be_the_hint():
     )
 
 
-def test_the_hint_follows_the_search_order_of_the_exercises_conventions():
+def test_the_hint_follows_the_search_order_of_the_exercises_conventions() -> None:
     # Right to left the search enters C before B, and both have a helpful change: the hint is
     # C's, the first node the search enters where one change helps.
     tree = Tree.from_nested([[[6, 3], [1, 7]], [[0, 6], [6, 9]]])
@@ -298,7 +300,7 @@ def test_the_hint_follows_the_search_order_of_the_exercises_conventions():
 # -- the best-order kind's key, analysis and tree check ------------------------------------------
 
 
-def test_the_best_order_key_is_written_for_the_exercises_conventions():
+def test_the_best_order_key_is_written_for_the_exercises_conventions() -> None:
     kind = KINDS["best-order"]
     ltr, rtl = kind.key(AIMA, Conventions()), kind.key(AIMA, Conventions(order="rtl"))
     assert ltr["leaves"] == rtl["leaves"] == 5
@@ -307,7 +309,7 @@ def test_the_best_order_key_is_written_for_the_exercises_conventions():
     assert grade("best-order", AIMA, Conventions(order="rtl"), {"order": {}}).key == rtl
 
 
-def test_the_best_order_key_under_a_depth_limit_orders_the_tree_the_search_sees():
+def test_the_best_order_key_under_a_depth_limit_orders_the_tree_the_search_sees() -> None:
     # Depth 1: B and C are leaves holding their evaluations, so the root's two children are all
     # there is to order (2 leaves); without the limit the least is 4 of 6 leaves.
     tree = Tree.from_nested([{"eval": 1, "children": [3, 12, 8]},
@@ -317,7 +319,7 @@ def test_the_best_order_key_under_a_depth_limit_orders_the_tree_the_search_sees(
     assert KINDS["best-order"].key(tree.cut(None), Conventions())["leaves"] == 4
 
 
-def test_the_best_order_analysis_is_the_search_of_the_tree_as_given():
+def test_the_best_order_analysis_is_the_search_of_the_tree_as_given() -> None:
     rtl = Conventions(order="rtl")
     search, key = KINDS["best-order"].analysis(AIMA, rtl)
     assert key is None
@@ -325,7 +327,7 @@ def test_the_best_order_analysis_is_the_search_of_the_tree_as_given():
     assert search.leaf_order == ("2.2", "2.1", "2.0", "1.2", "1.1", "1.0", "0.2", "0.1", "0.0")
 
 
-def test_the_best_order_tree_check_refuses_what_the_optimum_cannot_handle():
+def test_the_best_order_tree_check_refuses_what_the_optimum_cannot_handle() -> None:
     KINDS["best-order"].check_tree(AIMA)
     with pytest.raises(ValueError, match="at most 14 children"):
         KINDS["best-order"].check_tree(Tree.from_nested([list(range(15))]))
@@ -334,7 +336,7 @@ def test_the_best_order_tree_check_refuses_what_the_optimum_cannot_handle():
 # -- the stored grade --------------------------------------------------------------------------
 
 
-def test_a_grade_is_stored_with_every_field_a_student_sees():
+def test_a_grade_is_stored_with_every_field_a_student_sees() -> None:
     kind = KINDS["values"]
     variant, canonical = next(
         (v, a) for v, a in kind.variant_answers(AG, Conventions())
@@ -353,7 +355,7 @@ def test_a_grade_is_stored_with_every_field_a_student_sees():
     assert graded.first_wrong is not None and 0 <= graded.score < 1
 
 
-def test_replays_of_an_answer_alone_search_the_best_order_too():
+def test_replays_of_an_answer_alone_search_the_best_order_too() -> None:
     # Called with the answer only (the replay page), the best order is found here.
     replays = KINDS["best-order"].replays(AIMA, Conventions(), {"": [2, 1, 0]})
     assert len(replays["yours"]["leaf_order"]) == len(
@@ -361,7 +363,7 @@ def test_replays_of_an_answer_alone_search_the_best_order_too():
     assert len(replays["best"]["leaf_order"]) == 5
 
 
-def test_replays_under_a_depth_limit_search_the_tree_the_search_sees():
+def test_replays_under_a_depth_limit_search_the_tree_the_search_sees() -> None:
     tree = Tree.from_nested([{"eval": 1, "children": [3, 12, 8]},
                              {"eval": 7, "children": [2, 4, 6]}])
     replays = KINDS["best-order"].replays(tree, Conventions(depth=1), {"": [1, 0]})
@@ -384,7 +386,7 @@ def _drawn_paths(tree: Tree, reordered: Tree) -> dict[str, str]:
     return mapping
 
 
-def test_a_replay_is_the_search_of_the_reordered_tree_with_every_path_as_drawn():
+def test_a_replay_is_the_search_of_the_reordered_tree_with_every_path_as_drawn() -> None:
     # Distinct leaves, three levels reordered: cutoffs with a source, a best move, steps that
     # prune; every path, label and source is the drawn tree's.
     tree = Tree.from_nested([[[2, 3], [5, 9]], [[0, 1], [7, 4]], [[6, 8], [10, 11]]])
@@ -418,7 +420,7 @@ def test_a_replay_is_the_search_of_the_reordered_tree_with_every_path_as_drawn()
         k: data[k] for k in ("value", "conventions", "players")}
 
 
-def test_a_replay_of_a_tree_whose_root_is_terminal_has_no_best_move():
+def test_a_replay_of_a_tree_whose_root_is_terminal_has_no_best_move() -> None:
     tree = Tree.from_nested({"eval": 3, "children": [1, 2], "terminal": True})
     replays = KINDS["best-order"].replays(tree, Conventions(), {})
     assert replays["yours"]["best_move"] is None and replays["yours"]["value"] == 3
@@ -427,7 +429,7 @@ def test_a_replay_of_a_tree_whose_root_is_terminal_has_no_best_move():
 # -- bounds: missing and extra entries, an empty key ---------------------------------------------
 
 
-def test_bounds_count_every_missing_node_after_a_wrong_one():
+def test_bounds_count_every_missing_node_after_a_wrong_one() -> None:
     # B..G in the order of the key: D's alpha wrong (1 error), E missing (2 errors) and the rest
     # right: 3 errors, 4.5 of 6 nodes right.
     key = KINDS["bounds"].key(AG, Conventions())["bounds"]
@@ -438,7 +440,7 @@ def test_bounds_count_every_missing_node_after_a_wrong_one():
     assert graded.score == round(error_score(3), 6) == 0.1 and graded.parts == {"bounds": 0.75}
 
 
-def test_bounds_given_for_a_pruned_node_count_against_the_share_and_say_why():
+def test_bounds_given_for_a_pruned_node_count_against_the_share_and_say_why() -> None:
     key = KINDS["bounds"].key(AG, Conventions())["bounds"]
     extra = grade("bounds", AG, Conventions(), {"bounds": dict(key, **{"1.1": [3, 1]})})
     assert extra.parts == {"bounds": 0.857143}  # 6 of 7
@@ -448,14 +450,14 @@ def test_bounds_given_for_a_pruned_node_count_against_the_share_and_say_why():
     )
 
 
-def test_a_tree_with_no_internal_node_to_bound_scores_whole():
+def test_a_tree_with_no_internal_node_to_bound_scores_whole() -> None:
     # A terminal root is scored where it stands: no node has bounds, and the empty answer is right.
     tree = Tree.from_nested({"eval": 3, "children": [1, 2], "terminal": True})
     graded = grade("bounds", tree, Conventions(), {"bounds": {}})
     assert graded.score == 1.0 and graded.parts == {"bounds": 1.0}
 
 
-def test_an_extra_leaf_in_the_order_says_why_it_is_never_evaluated():
+def test_an_extra_leaf_in_the_order_says_why_it_is_never_evaluated() -> None:
     key = KINDS["leaf-order"].key(AG, Conventions())["leaf_order"]
     longer = grade("leaf-order", AG, Conventions(), {"leaf_order": [*key, "1.1.0"]})
     assert longer.first_wrong["message"] == (
