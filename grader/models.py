@@ -204,6 +204,10 @@ class Exercise(Base):
     tree: Mapped[list[Any]] = mapped_column(sa.JSON)
     players: Mapped[list[Any]] = mapped_column(sa.JSON)
     conventions: Mapped[JSON] = mapped_column(sa.JSON)
+    # What decides whether grading an answer is costly, so an attempt is refused before its
+    # tree is built (`costly.grading_facts`): the stored tree's nodes; best-order: `dp_size`.
+    node_count: Mapped[int]
+    dp_size: Mapped[int | None]
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
 
     owner: Mapped[User] = relationship()

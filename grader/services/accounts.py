@@ -189,11 +189,15 @@ def revoke_token(user_id: int, token_id: int) -> ApiToken:
     return found
 
 
+# Built once (every API request runs it): the unique index on the token's hash finds the row.
+_USER_FOR_TOKEN = sa.select(User).join(ApiToken).where(
+    ApiToken.token_hash == sa.bindparam("token_hash"), ApiToken.expires_at > sa.bindparam("now"))
+
+
 def user_for_token(token: str) -> User | None:
     if not token.startswith(TOKEN_PREFIX) or len(token) > 100:
         return None
-    return db.session.scalar(sa.select(User).join(ApiToken).where(
-        ApiToken.token_hash == _token_hash(token), ApiToken.expires_at > utcnow()))
+    return db.session.scalar(_USER_FOR_TOKEN, {"token_hash": _token_hash(token), "now": utcnow()})
 
 
 def course_by_join_code(join_code: str) -> Course:

@@ -33,6 +33,9 @@ def _check_open(exercise: Exercise, used: int) -> None:
             raise Conflict(f"the due date ({closes:%Y-%m-%d %H:%M} UTC) has passed")
 
 
+_INSERT_ATTEMPT = sa.insert(Attempt)  # built once: every graded attempt runs it
+
+
 @dataclass(frozen=True)
 class Submitted:
     attempt: Attempt
@@ -49,28 +52,36 @@ def submit(user: User, exercise_id: int, answer: dict[str, Any]) -> Submitted:
         raise Forbidden("only the student this exercise was made for can answer it")
     # Graded variants have limits and a due date; practice has neither, so no count is needed.
     limited = not exercise.is_practice
-    if limited:  # refuse before grading; checked again under the write lock
-        _check_open(exercise, attempt_stats(exercise)[0])
+    # From stored facts: a costly attempt is refused (busy, or past the account's share) before
+    # its tree is built.
+    is_costly = costly.grading_is_costly(exercise.kind, exercise.node_count, exercise.dp_size)
+    if limited:  # refuse before grading: the due date; the count only where grading is costly
+        _check_open(exercise, attempt_stats(exercise)[0] if is_costly else 0)
     conventions = Conventions.from_dict(exercise.conventions)
-    tree = tree_of(exercise)
     try:
-        with costly.slot("grading a large tree", costly.grading_is_costly(exercise.kind, tree),
-                         user.id):
+        with costly.slot("grading a large tree", is_costly, user.id):
+            tree = tree_of(exercise)
             result = grade(exercise.kind, tree, conventions, answer)
     except ValueError as exc:  # UngradableAnswer and any malformed part of the answer
+        if limited:  # no attempts left is said first, as when it is checked before grading
+            _check_open(exercise, attempt_stats(exercise)[0])
         raise Invalid(str(exc)) from exc
     with writing() as session:
-        used, best = attempt_stats(exercise, session) if limited else (0, None)
+        # The count that decides, under the write lock: one indexed query, no ORM objects.
+        used, best = attempt_stats(exercise, session.connection()) if limited else (0, None)
         _check_open(exercise, used)
         now = utcnow()  # lateness from server time, when the attempt is stored
         days_late, penalty = slot_lateness(None if exercise.is_practice else exercise.slot, now)
-        attempt = Attempt(
-            created_at=now, days_late=days_late, penalty=penalty, exercise=exercise, user=user, answer=answer, score=result.score,
-            parts=result.parts, feedback=result.feedback, diagnosis=result.diagnosis,
-            diagnosis_text=result.diagnosis_text, first_wrong=result.first_wrong,
-            kind=exercise.kind, seed=exercise.seed, generator_version=exercise.generator_version,
-            conventions=exercise.conventions)
-        session.add(attempt)
+        row: dict[str, Any] = {
+            "exercise_id": exercise.id, "user_id": user.id, "created_at": now,
+            "days_late": days_late, "penalty": penalty, "answer": answer, "score": result.score,
+            "parts": result.parts, "feedback": result.feedback, "diagnosis": result.diagnosis,
+            "diagnosis_text": result.diagnosis_text, "first_wrong": result.first_wrong,
+            "kind": exercise.kind, "seed": exercise.seed,
+            "generator_version": exercise.generator_version, "conventions": exercise.conventions}
+        # One Core insert (no unit of work); the Attempt returned is a plain copy of the row.
+        inserted = session.connection().execute(_INSERT_ATTEMPT, row).inserted_primary_key
+        attempt = Attempt(id=inserted[0], exercise=exercise, user=user, **row)
         if not exercise.is_practice:
             lti.passback_after_commit(session, [(user.id, exercise.slot_id)])
     earned = solution_visible(exercise, (used + 1, max(best or 0, result.score)))

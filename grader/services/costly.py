@@ -33,10 +33,17 @@ def generation_is_costly(branching: int, depth: int, constrained: bool) -> bool:
     return constrained and branching**depth >= COSTLY_LEAVES
 
 
-def grading_is_costly(kind: str, tree: Tree) -> bool:
-    if tree.node_count() >= COSTLY_NODES:
+def grading_facts(kind: str, tree: Tree) -> dict[str, int | None]:
+    """What `grading_is_costly` reads, stored with an exercise when its tree is stored."""
+    return {"node_count": tree.node_count(),
+            "dp_size": dp_size(tree) if kind == "best-order" else None}
+
+
+def grading_is_costly(kind: str, node_count: int, dp_size: int | None) -> bool:
+    """From the exercise's stored facts, so a refusal never builds the tree."""
+    if node_count >= COSTLY_NODES:
         return True
-    return kind == "best-order" and dp_size(tree) > COSTLY_DP_SIZE
+    return kind == "best-order" and dp_size is not None and dp_size > COSTLY_DP_SIZE
 
 
 def _throttled(what: str, wait: int) -> RateLimited:

@@ -31,7 +31,7 @@ from grader.gametree.calibrate import Row, calibrate_trees
 from grader.gametree.tree import read_cs188
 from grader.models import SCORE_POLICIES, Assignment, Exercise, Slot, User
 from grader.services import Conflict, Invalid, costly, courses
-from grader.services.exercises import generator_deadline, typed_tree
+from grader.services.exercises import generator_deadline, tree_of, typed_tree
 from grader.services.game_practice import game_params
 from grader.services.regrade import regrade_slot_in
 from grader.services.staff import staff, staff_for_assignment, staff_for_slot
@@ -274,6 +274,8 @@ def update_slot(user: User, assignment_id: int, index: int, spec: SlotInput, *,
                 if checked.tree is not None:
                     exercise.tree = checked.tree["tree"]
                     exercise.players = list(checked.tree["players"])
+                    facts = costly.grading_facts(exercise.kind, tree_of(exercise))
+                    exercise.node_count, exercise.dp_size = facts["node_count"], facts["dp_size"]
             session.flush()
             log = regrade_slot_in(session, slot, user.id, changes, allow_lower=allow_lower)
     return SlotSaved(slot, log.attempts_changed if log else None)

@@ -9,6 +9,7 @@ from typing import Any
 
 import sqlalchemy as sa
 from flask import current_app
+from sqlalchemy.orm import Session
 
 from grader.extensions import db
 from grader.gametree import (
@@ -103,7 +104,8 @@ def _store(session, tree: Tree, **fields: Any) -> Exercise:
     # Stored as the search sees it (plain numbers and lists): horizon and terminal nodes as leaves.
     tree = tree.cut(Conventions.from_dict(fields.get("conventions")).depth)
     data = tree.to_dict()
-    exercise = Exercise(tree=data["tree"], players=list(data["players"]), **fields)
+    exercise = Exercise(tree=data["tree"], players=list(data["players"]),
+                        **costly.grading_facts(fields["kind"], tree), **fields)
     session.add(exercise)
     return exercise
 
@@ -210,18 +212,23 @@ def another_like(user: User, exercise_id: int) -> Exercise:
                            conventions=exercise.conventions)
 
 
+# One query, built once: the exercise with its slot and assignment (limits, due dates and
+# replay rules need them), and whether its owner is still a member of the slot's course.
+_EXERCISE_AND_MEMBERSHIP = sa.select(Exercise, sa.exists().where(
+    Membership.user_id == Exercise.owner_id, Membership.course_id == Assignment.course_id,
+    Assignment.id == Slot.assignment_id, Slot.id == Exercise.slot_id)).where(
+    Exercise.id == sa.bindparam("exercise_id")).options(
+    sa.orm.joinedload(Exercise.slot).joinedload(Slot.assignment))
+
+
 def get_exercise(user: User, exercise_id: int) -> Exercise:
     """An exercise its owner (while a member of its course) or its course's staff may see;
     NotFound for anyone else."""
-    # The slot and its assignment come along: limits, due dates and replay rules need them.
-    exercise = db.session.get(Exercise, exercise_id, options=[
-        sa.orm.joinedload(Exercise.slot).joinedload(Slot.assignment)])
-    if exercise is None:
+    found = db.session.execute(_EXERCISE_AND_MEMBERSHIP, {"exercise_id": exercise_id}).first()
+    if found is None:
         raise NotFound("no such exercise")
-    if exercise.owner_id == user.id and (exercise.slot_id is None or db.session.scalar(
-            sa.select(Membership.id).where(
-                Membership.user_id == user.id,
-                Membership.course_id == exercise.slot.assignment.course_id))):
+    exercise, member = found
+    if exercise.owner_id == user.id and (exercise.slot_id is None or member):
         return exercise  # practice, or a variant of a course the owner is still a member of
     teaches = exercise.slot_id is not None and db.session.scalar(
         sa.select(Slot.id).join(Assignment).where(
@@ -245,11 +252,17 @@ def rebuild(exercise: Exercise) -> Tree:
     return generate(GeneratorParams.from_dict(exercise.params or {}), exercise.seed)
 
 
-def attempt_stats(exercise: Exercise, session: Any = None) -> tuple[int, float | None]:
-    """How many attempts its owner made on the exercise, and their best score."""
+# Built once (every graded attempt counts): the index on (exercise_id, user_id) answers it.
+_ATTEMPT_STATS = sa.select(sa.func.count(Attempt.id), sa.func.max(Attempt.score)).where(
+    Attempt.exercise_id == sa.bindparam("exercise_id"), Attempt.user_id == sa.bindparam("user_id"))
+
+
+def attempt_stats(exercise: Exercise,
+                  session: Session | sa.Connection | None = None) -> tuple[int, float | None]:
+    """How many attempts its owner made on the exercise, and their best score (`session` may
+    be a connection: a Core query, no autoflush)."""
     used, best = (session or db.session).execute(
-        sa.select(sa.func.count(Attempt.id), sa.func.max(Attempt.score)).where(
-            Attempt.exercise_id == exercise.id, Attempt.user_id == exercise.owner_id)).one()
+        _ATTEMPT_STATS, {"exercise_id": exercise.id, "user_id": exercise.owner_id}).one()
     return used, best
 
 

@@ -12,7 +12,7 @@ from grader.extensions import db
 from grader.gametree import KINDS
 from grader.gametree.games import GAMES, GameError, GameTree, game_tree, random_start
 from grader.models import Exercise, User
-from grader.services import Invalid
+from grader.services import Invalid, costly
 from grader.services.exercises import _check_kind, _conventions, _refuse_open_graded_tree
 from grader.services.transactions import writing
 
@@ -38,7 +38,8 @@ def create_game_practice(user: User, kind: str, game: str, *, start: str | None 
     with writing() as session:
         exercise = Exercise(owner_id=user.id, kind=kind, seed=None, generator_version=None,
                             params=params, tree=data["tree"], players=list(data["players"]),
-                            conventions=conv.to_dict())
+                            conventions=conv.to_dict(),
+                            **costly.grading_facts(kind, found.tree))
         session.add(exercise)
         return exercise
 

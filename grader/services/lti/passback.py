@@ -46,17 +46,23 @@ MAX_FAILURES = 30  # refusals after which the sweep stops (about an hour); "rese
 
 # -- grade passback (AGS) ----------------------------------------------------------------------
 
+# Built once (every graded attempt asks it): the slots among these placed in an LMS, itself
+# or through its assignment.
+_PLACED = sa.select(Slot.id).where(
+    Slot.id.in_(sa.bindparam("slot_ids", expanding=True)), sa.or_(
+        sa.exists().where(LtiResourceLink.slot_id == Slot.id),
+        sa.exists().where(LtiResourceLink.assignment_id == Slot.assignment_id,
+                          LtiResourceLink.slot_id.is_(None))))
+
+
 def passback_after_commit(session: Session, pairs: list[tuple[int, int | None]]) -> None:
     """Marks these (student, slot) scores for the LMS in the caller's transaction, and queues
     them once it commits; only slots placed in an LMS (nothing at all for other courses)."""
     slot_ids = {slot for _, slot in pairs if slot is not None}
     if not slot_ids:
         return
-    placed = set(session.scalars(sa.select(Slot.id).where(
-        Slot.id.in_(slot_ids), sa.or_(
-            sa.exists().where(LtiResourceLink.slot_id == Slot.id),
-            sa.exists().where(LtiResourceLink.assignment_id == Slot.assignment_id,
-                              LtiResourceLink.slot_id.is_(None))))))
+    # On the transaction's connection: a Core query that flushes nothing.
+    placed = set(session.connection().scalars(_PLACED, {"slot_ids": sorted(slot_ids)}))
     wanted = sorted({(user, slot) for user, slot in pairs if slot in placed})
     if not wanted:
         return

@@ -1,0 +1,146 @@
+"""The attempt path (issues 10 and 15): costliness decided from the exercise's stored facts
+before its tree is built, the facts kept true when a slot's tree changes and filled by the
+migration for exercises stored before it, and the statuses of the lean path unchanged."""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+
+from grader.extensions import db
+from grader.gametree import Tree
+from grader.gametree.optimum import dp_size
+from grader.models import Attempt, Exercise
+from tests.app_support import bearer
+
+SMALL = [[3, 5], [2, 9]]
+
+
+def _exercise(app: Any, exercise_id: int) -> Exercise:
+    with app.app_context():
+        exercise = db.session.get(Exercise, exercise_id)
+        assert exercise is not None
+        db.session.expunge(exercise)
+        return exercise
+
+
+def _attempts(app: Any) -> int:
+    with app.app_context():
+        return db.session.scalar(sa.select(sa.func.count(Attempt.id))) or 0
+
+
+def _store(app: Any, exercise_id: int, **values: Any) -> None:
+    with app.app_context():
+        db.session.execute(sa.update(Exercise).where(Exercise.id == exercise_id).values(**values))
+        db.session.commit()
+
+
+@pytest.fixture
+def student(factory: Any) -> dict[str, str]:
+    factory.user("student@example.com")
+    return bearer(factory.token("student@example.com"))
+
+
+def test_an_exercise_stores_what_decides_whether_grading_it_is_costly(client, app, student):
+    made = client.post("/api/exercises", headers=student,
+                       json={"kind": "best-order", "tree": [[3, 5, 1], [2, 9, 4]]}).get_json()
+    exercise = _exercise(app, made["id"])
+    tree = Tree.from_dict({"tree": exercise.tree, "players": exercise.players})
+    assert exercise.node_count == tree.node_count() == 9
+    assert exercise.dp_size == dp_size(tree) > 0
+    prune = client.post("/api/exercises", headers=student,
+                        json={"kind": "prune", "tree": SMALL}).get_json()
+    assert _exercise(app, prune["id"]).dp_size is None  # only best-order runs the optimum
+
+
+def test_a_costly_attempt_is_refused_from_stored_facts_before_its_tree_is_built(client, app,
+                                                                                student):
+    made = client.post("/api/exercises", headers=student,
+                       json={"kind": "values", "tree": SMALL}).get_json()
+    # Stored facts say costly; the stored tree is one no search could read: a refusal that
+    # built the tree first would fail on it instead of answering busy.
+    _store(app, made["id"], node_count=2048, tree=[[3, "not a value"], {"x": 1}])
+    lock = os.open(Path(app.instance_path) / "costly-0.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # another worker holds the only costly slot
+        response = client.post(made["urls"]["attempts"], headers=student,
+                               json={"answer": {"values": {"": 5}}})
+        assert response.status_code == 503 and response.headers["Retry-After"] == "1"
+    finally:
+        os.close(lock)
+    assert _attempts(app) == 0
+
+
+def test_a_cheap_attempt_takes_no_costly_slot(client, app, student):
+    made = client.post("/api/exercises", headers=student,
+                       json={"kind": "values", "tree": SMALL}).get_json()
+    lock = os.open(Path(app.instance_path) / "costly-0.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        response = client.post(made["urls"]["attempts"], headers=student,
+                               json={"answer": {"values": {"": 3, "0": 3, "1": 2}}})
+        assert response.status_code == 201, response.get_json()
+    finally:
+        os.close(lock)
+    assert _attempts(app) == 1
+
+
+def test_the_attempt_returned_is_the_row_stored(client, app, student):
+    made = client.post("/api/exercises", headers=student,
+                       json={"kind": "values", "tree": SMALL}).get_json()
+    answer = {"values": {"": 3, "0": 3, "1": 1}}
+    shown = client.post(made["urls"]["attempts"], headers=student,
+                        json={"answer": answer}).get_json()
+    listed = client.get(f"/api/attempts/{shown['attempt_id']}", headers=student).get_json()
+    assert {k: v for k, v in shown.items() if k != "solution"} == \
+        {k: v for k, v in listed.items() if k != "solution"}
+    assert shown["answer"] == answer and shown["user"] == "student@example.com"
+    assert 0 < shown["score"] < 1
+
+
+def test_an_ungradable_answer_with_no_attempts_left_is_still_a_409(client, app, factory):
+    room = factory.classroom()
+    student = bearer(factory.token("student@example.com"))
+    url = f"/api/assignments/{room['assignment_id']}/slots/0/exercise"
+    exercise = client.get(url, headers=student).get_json()
+    for _ in range(exercise["attempts_allowed"]):
+        assert client.post(exercise["urls"]["attempts"], headers=student,
+                           json={"answer": {"pruned": [], "value": 12345}}).status_code == 201
+    response = client.post(exercise["urls"]["attempts"], headers=student,
+                           json={"answer": {"pruned": ["no such path"], "value": 1}})
+    assert response.status_code == 409 and "no attempts left" in response.get_json()["error"]
+    with_attempts_left = client.post("/api/exercises", headers=student,
+                                     json={"kind": "prune", "tree": SMALL}).get_json()
+    response = client.post(with_attempts_left["urls"]["attempts"], headers=student,
+                           json={"answer": {"pruned": ["no such path"], "value": 1}})
+    assert response.status_code == 400
+
+
+def test_the_migration_fills_the_facts_of_exercises_stored_before_it(app, runner, factory):
+    owner = factory.user("owner@example.com")
+    assert runner.invoke(args=["db", "downgrade", "e566b50e1b7d"]).exit_code == 0
+    trees = {"best-order": [[3, 5, 1], [2, 9, 4]], "prune": [[[1, 2], [3]], [4, [5, 6, 7]]]}
+    with app.app_context():
+        for kind, tree in trees.items():
+            db.session.execute(sa.text(
+                "INSERT INTO exercise (owner_id, variant, kind, tree, players, conventions, "
+                "created_at) VALUES (:owner, 0, :kind, :tree, :players, :conventions, "
+                "'2026-01-01 00:00:00')"), {
+                "owner": owner, "kind": kind, "tree": json.dumps(tree),
+                "players": json.dumps(["max", "min"]), "conventions": json.dumps({})})
+        db.session.commit()
+        db.engine.dispose()
+    result = runner.invoke(args=["db", "upgrade"])
+    assert result.exit_code == 0, result.output
+    with app.app_context():
+        stored = {e.kind: e for e in db.session.scalars(sa.select(Exercise))}
+    for kind, nested in trees.items():
+        tree = Tree.from_nested(nested)
+        assert stored[kind].node_count == tree.node_count()
+        assert stored[kind].dp_size == (dp_size(tree) if kind == "best-order" else None)
