@@ -34,6 +34,9 @@ def _check_open(exercise: Exercise, used: int) -> None:
 
 
 _INSERT_ATTEMPT = sa.insert(Attempt)  # built once: every graded attempt runs it
+# An attempt's response carries the search's replay (trace and per-node windows, about 400 bytes
+# a node) only for trees smaller than this: a 2,048-node tree's would be 860 KB.
+REPLAY_IN_RESPONSE_NODES = 512
 
 
 @dataclass(frozen=True)
@@ -85,7 +88,9 @@ def submit(user: User, exercise_id: int, answer: dict[str, Any]) -> Submitted:
         if not exercise.is_practice:
             lti.passback_after_commit(session, [(user.id, exercise.slot_id)])
     earned = solution_visible(exercise, (used + 1, max(best or 0, result.score)))
-    return Submitted(attempt, solution(exercise, tree, result) if earned else None)
+    return Submitted(attempt, solution(
+        exercise, tree, result, with_search=exercise.node_count < REPLAY_IN_RESPONSE_NODES)
+        if earned else None)
 
 
 def _visible(user: User) -> sa.ColumnElement[bool]:
@@ -123,11 +128,12 @@ def list_attempts(user: User, *, exercise_id: int | None = None,
         sa.orm.joinedload(Attempt.exercise).joinedload(Exercise.slot).joinedload(Slot.assignment))))
 
 
-def solution(exercise: Exercise, tree: Tree | None = None,
-             graded: Grade | None = None, answer: Any = None) -> dict[str, Any]:
+def solution(exercise: Exercise, tree: Tree | None = None, graded: Grade | None = None,
+             answer: Any = None, *, with_search: bool = True) -> dict[str, Any]:
     """The key in the answer's own shape and the kind's reference search with its trace (plain
-    minimax for a minimax exercise); reuses what grading ``graded`` already computed. For
-    best-order, ``replays`` holds the search of the answer's order and of the best one."""
+    minimax for a minimax exercise; None when not ``with_search``); reuses what grading
+    ``graded`` already computed. For best-order, ``replays`` holds the search of the answer's
+    order and of the best one."""
     tree = tree or tree_of(exercise)
     conventions = Conventions.from_dict(exercise.conventions)
     kind = KINDS[exercise.kind]
@@ -136,7 +142,7 @@ def solution(exercise: Exercise, tree: Tree | None = None,
         key = kind.key(tree, conventions)
     else:
         search, key = graded.search, graded.key
-    data = {"key": key, "search": search.to_dict()}
+    data = {"key": key, "search": search.to_dict() if with_search else None}
     replays = graded.replays if graded is not None else None
     if replays is None and exercise.kind == "best-order" and isinstance(answer, dict):
         try:

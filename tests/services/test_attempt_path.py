@@ -144,3 +144,22 @@ def test_the_migration_fills_the_facts_of_exercises_stored_before_it(app, runner
         tree = Tree.from_nested(nested)
         assert stored[kind].node_count == tree.node_count()
         assert stored[kind].dp_size == (dp_size(tree) if kind == "best-order" else None)
+
+
+def test_the_response_to_an_attempt_on_a_large_tree_leaves_the_replay_out(client, student):
+    tree = [[[i * 8 + j for j in range(8)] for i in range(8)] for _ in range(8)]  # 585 nodes
+    made = client.post("/api/exercises", headers=student,
+                       json={"kind": "values", "tree": tree}).get_json()
+    response = client.post(made["urls"]["attempts"], headers=student,
+                           json={"answer": {"values": {"": 1}}})
+    assert response.status_code == 201
+    shown = response.get_json()
+    assert shown["solution"]["search"] is None and shown["solution"]["key"]["values"]
+    assert len(response.data) < 40_000  # the key, one entry a node; with the replay: ~250 KB
+    stored = client.get(f"/api/attempts/{shown['attempt_id']}", headers=student).get_json()
+    assert stored["solution"]["search"]["trace"]  # the replay is one request away
+    small = client.post("/api/exercises", headers=student,
+                        json={"kind": "values", "tree": SMALL}).get_json()
+    shown = client.post(small["urls"]["attempts"], headers=student,
+                        json={"answer": {"values": {"": 1}}}).get_json()
+    assert shown["solution"]["search"]["trace"]  # a tree this size keeps it in the response

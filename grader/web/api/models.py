@@ -129,9 +129,11 @@ class Aim(BaseModel):
 
 class Solution(BaseModel):
     key: dict[str, Any] = Field(description="the correct answer in the answer's own shape")
-    search: dict[str, Any] = Field(
+    search: dict[str, Any] | None = Field(
         description="the reference alpha-beta search: value, best_move, leaf_order, pruned, "
-                    "pruned_all, cutoffs, nodes (alpha/beta per node), trace (steps)")
+                    "pruned_all, cutoffs, nodes (alpha/beta per node), trace (steps); null in "
+                    "the response to an attempt on a tree of 512 nodes or more (the response's "
+                    "bound), present in GET /api/attempts/{attempt_id}")
     replays: dict[str, Any] | None = Field(
         None, description="best-order: the searches of the answer's order ('yours') and of the "
                           "best order ('best'), with paths on the tree as drawn")
