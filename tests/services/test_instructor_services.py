@@ -448,3 +448,18 @@ def test_a_new_due_date_recomputes_lateness_without_lowering(app, factory):
         assert db.session.get(Attempt, late.id).penalty == pytest.approx(0.3)
         with pytest.raises(Forbidden):
             regrade.regrade_slot(user(TA), room.assignment_id, 0)
+
+
+def test_a_new_slot_tree_gives_its_exercises_their_new_costliness_facts(app, room):
+    from grader.services import exercises
+
+    bigger = [[1, 2, 3], [4, [5, 6]], [7]]
+    with app.app_context():
+        made = exercises.slot_exercise(user(ALICE), room.assignment_id, 0)
+        assert made.node_count == Tree.from_nested(TEXTBOOK).node_count()
+        editor.update_slot(user(TEACHER), room.assignment_id, 0, editor.SlotInput(
+            kind="prune", conventions={}, tree=Tree.from_nested(bigger)))
+        db.session.expire_all()
+        exercise = db.session.get(Exercise, made.id)
+        assert exercise is not None and exercise.tree == bigger
+        assert exercise.node_count == Tree.from_nested(bigger).node_count() == 12
