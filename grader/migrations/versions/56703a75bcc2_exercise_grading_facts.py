@@ -2,7 +2,7 @@
 is built; filled here for the exercises already stored
 
 Revision ID: 56703a75bcc2
-Revises: e566b50e1b7d
+Revises: 5c0d7e1f2a3b
 Create Date: 2026-11-22 16:21:58.161746
 
 """
@@ -17,7 +17,7 @@ from grader.gametree.optimum import dp_size
 
 # revision identifiers, used by Alembic.
 revision = '56703a75bcc2'
-down_revision = 'e566b50e1b7d'
+down_revision = '5c0d7e1f2a3b'
 branch_labels = None
 depends_on = None
 
