@@ -9,11 +9,10 @@ from flask import Flask
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
-    """The web application: settings, extensions, blueprints and CLI commands. Wiring only."""
+    """The web application: settings, extensions, the job queue, blueprints. Wiring only: the
+    `grader` command adds its groups itself (grader.cli), so a web worker never loads them."""
     from grader import config as settings
-    from grader import extensions, web
-    from grader.cli import admin, worker
-    from grader.cli import lti as lti_cli
+    from grader import extensions, jobs, web
 
     app = Flask(__name__, instance_path=settings.instance_path(), instance_relative_config=True,
                 template_folder="web/templates", static_folder="web/static")
@@ -23,8 +22,6 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     if database is not None:
         settings.private_file(database)
     extensions.init_app(app)
+    jobs.init_app(app)
     web.init_app(app)
-    admin.init_app(app)
-    worker.init_app(app)
-    lti_cli.init_app(app)
     return app

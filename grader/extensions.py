@@ -1,10 +1,12 @@
 """Extensions, created unbound and bound in `create_app` (the limiter lives in `ratelimits`);
-the SQLite connection setup."""
+the job queue as services see it; the SQLite connection setup."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import sqlalchemy as sa
-from flask import Flask
+from flask import Flask, current_app
 from flask_login import LoginManager
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
@@ -18,6 +20,35 @@ db = SQLAlchemy(model_class=Base, session_options={"expire_on_commit": False})
 migrate = Migrate(render_as_batch=True, compare_type=True)
 login_manager = LoginManager()
 csrf = CSRFProtect()
+
+#: The queue's jobs, by name: services enqueue them (`jobs.enqueue(GRADE, submission_id)`) and
+#: grader/jobs.py registers their bodies on the app (`grader.jobs.init_app`).
+GRADE, GAME, PASSBACK = "grade_submission", "play_tournament_game", "lti_passback"
+
+#: How a job reaches the queue: (job name, its int arguments, priority).
+Send = Callable[[str, tuple[int, ...], int], None]
+
+
+class JobQueue:
+    """The app's job queue as services see it, as microblog puts its task queue on the app:
+    services enqueue by name and never import the job bodies, which `grader.jobs.init_app`
+    binds to the app (`bind`). A message carries only ids: the database says what to do."""
+
+    key = "grader_jobs"
+
+    def bind(self, app: Flask, send: Send) -> None:
+        app.extensions[self.key] = send
+
+    def enqueue(self, job: str, *args: int, priority: int = 0) -> None:
+        """Send one job; raises when the queue cannot be reached (callers log it: the worker's
+        sweep sends it again, the row in the database being the truth)."""
+        send: Send | None = current_app.extensions.get(self.key)
+        if send is None:
+            raise RuntimeError("no job queue on this app (grader.jobs.init_app binds it)")
+        send(job, args, priority)
+
+
+jobs = JobQueue()
 
 #: Execution option a write transaction sets so that SQLite takes the write lock at BEGIN.
 WRITE_OPTION = "grader_write"

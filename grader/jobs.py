@@ -1,5 +1,8 @@
 """Queue tasks: grading uploaded engines and tournament games, on Huey.
 
+`init_app` binds the queue to the app (`grader.extensions.jobs`): services enqueue a job by its
+name there and never import this module, whose job bodies call services and the harness.
+
 The queue is SQLite (instance/queue.sqlite, no server) unless GRADER_QUEUE_URL is a
 redis://... URL (workers on several machines, sharing nothing but the database, which holds
 the uploads' bytes, and the queue).
@@ -27,6 +30,9 @@ from flask import Flask, current_app
 from huey import PriorityRedisHuey, SqliteHuey
 from huey.api import Huey
 
+from grader.extensions import GAME, GRADE, PASSBACK
+from grader.extensions import jobs as job_queue
+
 log = logging.getLogger(__name__)
 
 PROGRESS_EVERY = 0.5  # seconds between two progress writes of one job
@@ -45,19 +51,19 @@ def make_huey(app: Flask) -> Huey:
         raise ValueError(f"GRADER_QUEUE_URL must be empty, sqlite:///PATH or redis://..., "
                          f"not {url!r}")
 
-    @huey.task(name="grade_submission")
+    @huey.task(name=GRADE)
     def grade_submission(submission_id: int) -> None:
         with app.app_context():
             grade(submission_id, worker_id())
 
-    @huey.task(name="play_tournament_game")
+    @huey.task(name=GAME)
     def play_tournament_game(game_id: int) -> None:
         with app.app_context():
             play_game(game_id, worker_id())
 
     # Each try sends the current score whole; a refused one stays marked in the database and
     # the sweep queues it again (services/lti/), so the queue itself does not retry.
-    @huey.task(name="lti_passback")
+    @huey.task(name=PASSBACK)
     def lti_passback(user_id: int, slot_id: int) -> None:
         with app.app_context():
             from grader.services import lti
@@ -70,9 +76,19 @@ def make_huey(app: Flask) -> Huey:
             from grader.extensions import db
             db.engine.dispose(close=False)
 
-    huey.grader_tasks = {"grade": grade_submission, "game": play_tournament_game,
-                         "lti_passback": lti_passback}
+    huey.grader_tasks = {GRADE: grade_submission, GAME: play_tournament_game,
+                         PASSBACK: lti_passback}
     return huey
+
+
+def init_app(app: Flask) -> None:
+    """Binds the queue to the app: `grader.extensions.jobs.enqueue(name, ...)` sends a job to
+    this app's Huey (made on the first message, so the web pays nothing until it enqueues)."""
+
+    def send(job: str, args: tuple[int, ...], priority: int) -> None:
+        queue(app).grader_tasks[job](*args, priority=priority)
+
+    job_queue.bind(app, send)
 
 
 def queue(app: Flask | None = None) -> Huey:
@@ -81,19 +97,6 @@ def queue(app: Flask | None = None) -> Huey:
     if huey is None:
         huey = app.extensions["grader_queue"] = make_huey(app)
     return huey
-
-
-def enqueue_grading(submission_id: int, *, priority: int = 0) -> None:
-    queue().grader_tasks["grade"](submission_id, priority=priority)
-
-
-def enqueue_game(game_id: int, *, priority: int = 0) -> None:
-    queue().grader_tasks["game"](game_id, priority=priority)
-
-
-def enqueue_passback(user_id: int, slot_id: int) -> None:
-    """Send a student's score of a slot to the LMS (services/lti/), after the commit."""
-    queue().grader_tasks["lti_passback"](user_id, slot_id)
 
 
 _WORKERS: dict[int, str] = {}
@@ -248,7 +251,7 @@ def _wake_game(game_id: int) -> None:
     from grader.services import tournaments
 
     try:
-        enqueue_game(game_id, priority=tournaments.GAME_PRIORITY)
+        job_queue.enqueue(GAME, game_id, priority=tournaments.GAME_PRIORITY)
     except Exception:  # the sweep sends it later
         log.exception("could not enqueue game %s", game_id)
         return
@@ -272,19 +275,19 @@ def sweep_once(app: Flask, me: tuple[str, str] | None = None) -> int:
         woken = engines.sweep()
         for submission_id, priority in woken:
             try:
-                enqueue_grading(submission_id, priority=priority)
+                job_queue.enqueue(GRADE, submission_id, priority=priority)
             except Exception:
                 log.exception("could not enqueue submission %s", submission_id)
         games = tournaments.sweep()
         for game_id in games:
             try:
-                enqueue_game(game_id, priority=tournaments.GAME_PRIORITY)
+                job_queue.enqueue(GAME, game_id, priority=tournaments.GAME_PRIORITY)
             except Exception:
                 log.exception("could not enqueue game %s", game_id)
         scores = lti.due_passbacks()
         for user_id, slot_id in scores:
             try:
-                enqueue_passback(user_id, slot_id)
+                job_queue.enqueue(PASSBACK, user_id, slot_id)
             except Exception:
                 log.exception("could not enqueue the LTI score of user %s, slot %s", user_id,
                               slot_id)

@@ -68,6 +68,10 @@ def client(app: Any) -> Any:
 
 @pytest.fixture
 def runner(app: Any) -> Any:
+    """The `grader` command's groups on the test's app (create_app leaves them out)."""
+    from grader import cli
+
+    cli.init_app(app)
     return app.test_cli_runner()
 
 

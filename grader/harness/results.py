@@ -11,7 +11,6 @@ test ``name``, ``score``, ``max_score``, ``status`` ("passed" or "failed"), ``vi
 
 from __future__ import annotations
 
-import json
 import math
 from collections import Counter
 from pathlib import Path
@@ -20,6 +19,7 @@ from typing import Any
 from grader.checkers.variants import VARIANTS
 from grader.harness.runner import Report, machine
 from grader.harness.verdicts import DESCRIPTIONS, PRIORITY, Verdict
+from grader.strict_json import json_text
 
 NO_SANDBOX_WARNING = ("WARNING: this run used --no-sandbox: the engine ran without isolation "
                       "(no namespaces, no separate user). Its results are not official.")
@@ -142,10 +142,6 @@ def rich(report: Report) -> dict[str, Any]:
                                        "plies", "pdn")}}
                   for g in report.games],
     }
-
-
-def json_text(data: dict[str, Any]) -> str:
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
 def write(report: Report, results_json: Path | None = None, rich_json: Path | None = None

@@ -25,7 +25,7 @@ import sqlalchemy as sa
 from flask import current_app
 
 from grader import data
-from grader.extensions import db
+from grader.extensions import GRADE, db, jobs
 from grader.models import (
     DONE,
     ENGINE_KIND,
@@ -175,11 +175,9 @@ def upload(user: User, assignment_id: int, index: int, data: bytes, filename: st
 
 def wake(submission: Submission, *, priority: int | None = None) -> bool:
     """Send the wake-up message; False (logged) when the queue is unreachable."""
-    from grader import jobs
-
     try:
-        jobs.enqueue_grading(submission.id, priority=submission.priority
-                             if priority is None else priority)
+        jobs.enqueue(GRADE, submission.id, priority=submission.priority
+                     if priority is None else priority)
     except Exception:  # the sweep sends it later: the row in the database is the truth
         log.exception("could not enqueue submission %s", submission.id)
         return False

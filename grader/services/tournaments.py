@@ -18,7 +18,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from grader.extensions import db
+from grader.extensions import GAME, db, jobs
 from grader.models import (
     DONE,
     FAILED,
@@ -98,7 +98,6 @@ def entrants(slot_id: int, session: Any = None) -> list[Submission]:
 
 def start(user: User, assignment_id: int, index: int, **params: Any) -> Tournament:
     """A round-robin of the entrants: every pair, every ballot, both colours; games queued."""
-    from grader import jobs
     from grader.checkers import load_ballots, pick_ballots
 
     _, slot = staff_for_slot(user, assignment_id, index, change=True)
@@ -122,7 +121,7 @@ def start(user: User, assignment_id: int, index: int, **params: Any) -> Tourname
     for game_id in db.session.scalars(sa.select(TournamentGame.id).where(
             TournamentGame.tournament_id == tournament.id)).all():
         try:
-            jobs.enqueue_game(game_id, priority=GAME_PRIORITY)
+            jobs.enqueue(GAME, game_id, priority=GAME_PRIORITY)
         except Exception:  # the sweep sends it later: the row is the truth
             continue
         sent.append(game_id)

@@ -19,15 +19,12 @@ from flask_login import current_user, login_required
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 
-from grader.services import Invalid, NotFound, ServiceError, engines, tournaments
-from grader.services.uploads import MAX_ZIP_BYTES
+from grader.services import Invalid, NotFound, ServiceError, engines, tournaments, uploads
 from grader.web import charts
 from grader.web.forms import ActionForm
 
 bp = Blueprint("engines", __name__)
 
-#: Request bodies of the upload endpoints may hold a 1 MiB zip (the app's default is small).
-UPLOAD_BODY_LIMIT = MAX_ZIP_BYTES + (64 << 10)
 _UPLOAD_ENDPOINTS = {"engines.upload", "api.upload_engine"}
 
 
@@ -35,7 +32,7 @@ _UPLOAD_ENDPOINTS = {"engines.upload", "api.upload_engine"}
 def _upload_limit(endpoint: str | None, _values: Any) -> None:
     """Raise the body limit for the uploads alone; runs before any hook reads the form (CSRF)."""
     if endpoint in _UPLOAD_ENDPOINTS:
-        request.max_content_length = UPLOAD_BODY_LIMIT
+        request.max_content_length = uploads.body_limit()
 
 
 def _rate_limited(error: engines.RateLimited) -> Any:
@@ -50,7 +47,7 @@ def uploaded_file() -> tuple[bytes, str]:
     upload = request.files.get("file")
     if upload is None or not upload.filename:
         raise Invalid("choose a file: engine.py or a .zip with engine.py at its top")
-    return upload.read(UPLOAD_BODY_LIMIT + 1), upload.filename
+    return upload.read(uploads.body_limit() + 1), upload.filename
 
 
 def _flag(name: str) -> bool:

@@ -9,7 +9,7 @@ from flask.json.provider import DefaultJSONProvider
 from werkzeug.exceptions import NotFound
 from werkzeug.routing import IntegerConverter
 
-from grader.harness import strict_json
+from grader import strict_json
 from grader.models import MAX_ID
 
 MAX_JSON_DEPTH = strict_json.MAX_DEPTH

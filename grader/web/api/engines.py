@@ -8,9 +8,9 @@ from typing import Any
 
 from flask import Response, g, url_for
 
-from grader.harness.results import json_text
 from grader.models import MAX_ID
 from grader.services import NotFound, engines, tournaments
+from grader.strict_json import json_text
 from grader.web.api import bp, download, models, responses, spec
 from grader.web.engines import uploaded_file
 

@@ -1,7 +1,8 @@
 """JSON read strictly, for whatever comes from outside (a request body, an engine's protocol
 line): RFC 8259 numbers only (no NaN, no Infinity, nothing that overflows a float) and bounded
-nesting, checked without recursion. Standard library only: the web layer and the sandbox's
-reader both use it."""
+nesting, checked without recursion; and the one way results files are written (`json_text`).
+Standard library only, and no other grader module: the web layer and the harness both use it,
+so it sits below both (the web never loads the harness to read a request)."""
 
 from __future__ import annotations
 
@@ -52,3 +53,8 @@ def loads(text: str | bytes, max_depth: int = MAX_DEPTH) -> Any:
     if json_depth(data, max_depth) > max_depth:
         raise ValueError(f"JSON nested more than {max_depth} deep")
     return data
+
+
+def json_text(data: dict[str, Any]) -> str:
+    """A results file's text (results.json, rich.json): indented, UTF-8 as is, a final newline."""
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
