@@ -40,6 +40,7 @@ bench-hostile: $(STAMP)
 
 test: $(STAMP) system-deps $(NODE_STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports
 	$(BIN)/pytest
 
 # The queue tests (tests/jobs) again on PostgreSQL and Redis, which the tests start themselves

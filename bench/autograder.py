@@ -51,7 +51,7 @@ class Service:
         from flask_migrate import upgrade
 
         from grader import create_app
-        from grader.services import accounts, courses, engines
+        from grader.services import accounts, courses, roster, submissions
 
         self.app = create_app({"GRADER_ARGON2": {"time_cost": 1, "memory_cost": 1024,
                                                  "parallelism": 1}})
@@ -61,11 +61,11 @@ class Service:
             course = courses.create_course("Bench", "teacher@bench.example.com")
             assignment = courses.create_assignment(course.id, "standard")
             self.assignment_id = assignment.id
-            self.index = engines.add_engine_slot(assignment.id).index
+            self.index = submissions.add_engine_slot(assignment.id).index
             self.tokens = []
             for n in range(students):
                 user = accounts.create_user(f"s{n}@bench.example.com", PASSWORD)
-                accounts.add_member(course.id, user.email)
+                roster.add_member(None, course.id, user.email)
                 self.tokens.append(accounts.issue_token(user.id))
         self.client = self.app.test_client()
         self.workers: list[subprocess.Popen] = []

@@ -213,7 +213,7 @@ def _prepare(folder: Path, count: int, write_begin: str, mode: str) -> list[Clie
         from grader.extensions import db
         from grader.gametree import KINDS, Conventions
         from grader.models import Slot
-        from grader.services import accounts, courses, exercises
+        from grader.services import accounts, courses, exercises, roster
         from grader.services.transactions import writing
 
         app = create_app({"GRADER_ARGON2": {"time_cost": 1, "memory_cost": 1024,
@@ -229,7 +229,7 @@ def _prepare(folder: Path, count: int, write_begin: str, mode: str) -> list[Clie
                 user = accounts.create_user(f"load{n}@example.com", None)
                 token = accounts.issue_token(user.id)
                 if mode == "graded":
-                    accounts.add_member(course.id, user.email)
+                    roster.add_member(None, course.id, user.email)
                     exercise = exercises.slot_exercise(user, assignment.id, 0)
                 else:
                     exercise = exercises.create_practice(user, "prune", params=EXERCISE_PARAMS)

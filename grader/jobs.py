@@ -6,7 +6,7 @@ name there and never import this module, whose job bodies call services and the 
 The queue is SQLite (instance/queue.sqlite, no server) unless GRADER_QUEUE_URL is a
 redis://... URL (workers on several machines, sharing nothing but the database, which holds
 the uploads' bytes, and the queue).
-A message carries only an id: the database says what is to be done (services/engines.py), so
+A message carries only an id: the database says what is to be done (services/leases.py), so
 a lost or duplicated message costs nothing. `grader worker` runs the consumer and, beside it,
 the sweep that requeues jobs whose worker died and re-sends wake-ups the queue lost.
 """
@@ -30,8 +30,11 @@ from flask import Flask, current_app
 from huey import PriorityRedisHuey, SqliteHuey
 from huey.api import Huey
 
-from grader.extensions import GAME, GRADE, PASSBACK
+from grader.extensions import GAME, GRADE, PASSBACK, db
 from grader.extensions import jobs as job_queue
+from grader.models import Submission
+from grader.services import leases, lti, submissions, tournaments
+from grader.services import workers as liveness
 
 log = logging.getLogger(__name__)
 
@@ -66,14 +69,12 @@ def make_huey(app: Flask) -> Huey:
     @huey.task(name=PASSBACK)
     def lti_passback(user_id: int, slot_id: int) -> None:
         with app.app_context():
-            from grader.services import lti
             lti.send_scores(user_id, slot_id)
 
     @huey.on_startup()
     def _startup() -> None:
         _die_with_parent()
         with app.app_context():  # a forked worker must not reuse its parent's connections
-            from grader.extensions import db
             db.engine.dispose(close=False)
 
     huey.grader_tasks = {GRADE: grade_submission, GAME: play_tournament_game,
@@ -162,14 +163,14 @@ class _Heartbeat(threading.Thread):
 def grade(submission_id: int, worker: str) -> str:
     """Claim, grade in the sandbox with a heartbeat, write the result once. The outcome."""
     from grader import harness
-    from grader.services import engines, leases
 
     app = current_app._get_current_object()  # type: ignore[attr-defined]
-    claimed = engines.claim(submission_id, worker)
+    claimed = leases.claim_submission(submission_id, worker)
     if claimed is None:
         return "not claimed"
     beat = _Heartbeat(app, f"submission {submission_id}",
-                      lambda progress: engines.heartbeat(submission_id, worker, progress),
+                      lambda progress: leases.heartbeat_submission(submission_id, worker,
+                                                                   progress),
                       leases.lease_seconds() / 4)
     tests = {"tests_done": 0, "tests_total": 0, "games_done": 0, "games_total": 0,
              "label": "", "phase": "grading"}
@@ -190,23 +191,23 @@ def grade(submission_id: int, worker: str) -> str:
     except Exception as exc:  # the grader's fault, never the engine's
         beat.stop.set()
         beat.join()
-        status = engines.internal_error(submission_id, worker, f"{type(exc).__name__}: {exc}")
+        status = leases.submission_error(submission_id, worker, f"{type(exc).__name__}: {exc}")
         log.exception("grading submission %s failed: %s", submission_id, status)
         if status == "queued":
-            engines.wake(_ref(submission_id))
+            submissions.wake(_ref(submission_id))
         return f"internal error, {status}"
     beat.stop.set()
     beat.join()
     if not report.complete:
-        status = engines.internal_error(submission_id, worker, report.error or
-                                        "a test hit an internal error of the grader")
+        status = leases.submission_error(submission_id, worker, report.error or
+                                         "a test hit an internal error of the grader")
         if status == "queued":
-            engines.wake(_ref(submission_id))
+            submissions.wake(_ref(submission_id))
         return f"incomplete, {status}"
-    written = engines.write_result(submission_id, worker, score=report.score,
-                                   max_score=report.max_score,
-                                   gradescope=harness.gradescope(report),
-                                   rich=harness.rich(report))
+    written = leases.write_result(submission_id, worker, score=report.score,
+                                  max_score=report.max_score,
+                                  gradescope=harness.gradescope(report),
+                                  rich=harness.rich(report))
     return "done" if written else "lease lost"
 
 
@@ -214,7 +215,6 @@ def play_game(game_id: int, worker: str) -> str:
     """Claim a tournament game, play it in the sandboxes with a heartbeat, write it once."""
     from grader.harness import SandboxConfig
     from grader.harness.match import play_pair
-    from grader.services import leases, tournaments
 
     app = current_app._get_current_object()  # type: ignore[attr-defined]
     claimed = tournaments.claim(game_id, worker)
@@ -248,8 +248,6 @@ def play_game(game_id: int, worker: str) -> str:
 
 
 def _wake_game(game_id: int) -> None:
-    from grader.services import tournaments
-
     try:
         job_queue.enqueue(GAME, game_id, priority=tournaments.GAME_PRIORITY)
     except Exception:  # the sweep sends it later
@@ -259,20 +257,16 @@ def _wake_game(game_id: int) -> None:
 
 
 def _ref(submission_id: int) -> Any:
-    from grader.extensions import db
-    from grader.models import Submission
     return db.session.get(Submission, submission_id)
 
 
 def sweep_once(app: Flask, me: tuple[str, str] | None = None) -> int:
     """Requeue what dead workers left, wake what the queue lost; the number woken. `me`, the
     worker's (name, host), is recorded as alive first (/healthz, `grader worker --check`)."""
-    from grader.services import engines, lti, tournaments, workers
-
     with app.app_context():
         if me is not None:
-            workers.beat(*me)
-        woken = engines.sweep()
+            liveness.beat(*me)
+        woken = leases.sweep_submissions()
         for submission_id, priority in woken:
             try:
                 job_queue.enqueue(GRADE, submission_id, priority=priority)
@@ -297,11 +291,9 @@ def sweep_once(app: Flask, me: tuple[str, str] | None = None) -> int:
 def _sweep_forever(app: Flask, every: float, me: tuple[str, str]) -> None:
     _die_with_parent()
     with app.app_context():
-        from grader.extensions import db
-        from grader.services import workers
         db.engine.dispose(close=False)
         try:
-            workers.forget_old()
+            liveness.forget_old()
         except Exception:
             log.exception("could not forget old workers")
     while True:
@@ -319,8 +311,6 @@ def run_worker(app: Flask, workers: int = 1, worker_type: str = "process") -> No
     processes, and a fork while another thread holds a lock (logging, the connection pool)
     can leave the child waiting for ever.
     """
-    from grader.services import workers as liveness
-
     huey = queue(app)
     every = float(app.config["GRADER_SWEEP_SECONDS"])
     me = liveness.this_worker()  # the consumer's pid: the sweep's own changes with the fork

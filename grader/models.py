@@ -353,15 +353,6 @@ class Submission(Base):
 
     owner: Mapped[User] = relationship()
     slot: Mapped[Slot] = relationship()
-    result: Mapped[EngineResult | None] = relationship(back_populates="submission",
-                                                       uselist=False)
-
-    @property
-    def credited(self) -> float | None:
-        """Score as a fraction of the suite's points, after the late penalty."""
-        if self.score is None or not self.max_score:
-            return None
-        return self.score / self.max_score * (1.0 - self.penalty)
 
 
 class EngineResult(Base):
@@ -376,8 +367,6 @@ class EngineResult(Base):
     gradescope: Mapped[JSON] = mapped_column(sa.JSON)  # results.json
     rich: Mapped[JSON] = mapped_column(sa.JSON)  # every test's measurements, every game's PDN
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
-
-    submission: Mapped[Submission] = relationship(back_populates="result")
 
 
 class Tournament(Base):

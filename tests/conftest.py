@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.app_support import PASSWORD, app_config, csrf_from
+from tests.app_support import PASSWORD, app_config, csrf_from, enrol
 
 # The harness's fixtures (the sandbox, the tiny suite, submissions of the sample engines), for
 # tests/harness and the `grader engine` and `grader checkers` commands in tests/cli.
@@ -94,11 +94,9 @@ class Factory:
             course = courses.create_course(name, instructor)
             return course.id, course.join_code
 
-    def member(self, course_id: int, email: str, role: str | None = None) -> None:
-        from grader.services import accounts
-
+    def member(self, course_id: int, email: str, role: str = "student") -> None:
         with self.app.app_context():
-            accounts.add_member(course_id, email, role)
+            enrol(course_id, email, role)
 
     def assignment(self, course_id: int, preset: str = "standard", **kw: Any) -> int:
         from grader.services import courses

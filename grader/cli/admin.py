@@ -13,7 +13,7 @@ import click
 from flask import Flask
 from flask.cli import AppGroup, with_appcontext
 
-from grader.models import ROLES, STUDENT
+from grader.models import COURSE_ROLES, ROLES, STUDENT
 
 
 def _fail(error: Exception) -> None:
@@ -139,17 +139,23 @@ def course_create(name: str, instructor_email: str | None) -> None:
 @course.command("add")
 @click.argument("course_ref")
 @click.argument("email")
-@click.option("--role", type=click.Choice(ROLES), help="Default: the user's own role.")
-def course_add(course_ref: str, email: str, role: str | None) -> None:
-    """Add a user to a course (by id or name)."""
-    from grader.services import ServiceError, accounts, courses
+@click.option("--role", type=click.Choice(COURSE_ROLES), default=STUDENT, show_default=True,
+              help="A staff role is an invite the account accepts (its link is printed).")
+def course_add(course_ref: str, email: str, role: str) -> None:
+    """Add a person to a course (by id or name), by the roster's rule: a student at once, a staff
+    role through an invite link that only the account itself can accept."""
+    from grader.services import ServiceError, accounts, courses, invites, roster
 
     try:
         found = courses.find_course(course_ref)
-        membership = accounts.add_member(found.id, email, role)
+        what = roster.add_member(None, found.id, email, role)
     except ServiceError as error:
         _fail(error)
-    click.echo(f"{email} is {membership.role} in {found.name}")
+    click.echo(f"{email}: {what} in {found.name}")
+    for link in invites.pending_links(found.id):
+        if link.email == accounts.normalize_email(email):
+            click.echo(f"invite link (path, valid until {link.expires_at:%Y-%m-%d %H:%M} UTC): "
+                       f"/invite/{link.token}")
 
 
 @course.command("list")

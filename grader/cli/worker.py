@@ -67,10 +67,10 @@ def _add_engine_slot_command() -> None:
     @click.option("--title", help="Default: Checkers engine.")
     def add_engine(assignment_id: int, suite: str, title: str | None) -> None:
         """Add an engine slot (uploads graded by the workers) to an assignment."""
-        from grader.services import ServiceError, engines
+        from grader.services import ServiceError, submissions
 
         try:
-            slot = engines.add_engine_slot(assignment_id, suite=suite, title=title)
+            slot = submissions.add_engine_slot(assignment_id, suite=suite, title=title)
         except ServiceError as error:
             raise click.ClickException(str(error)) from None
         click.echo(f"engine slot {slot.index + 1} ({suite}) in assignment {assignment_id}")

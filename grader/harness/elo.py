@@ -8,12 +8,20 @@ bisection: the sum falls as R grows). The error bar is 1.96 standard errors, the
 error being 1 / sqrt(Fisher information), information = sum (ln 10 / 400)^2 E (1 - E).
 With all games won (or all lost) no finite maximum exists: the estimate is then the bound
 (``bound`` says ``lower`` or ``upper``), 400 points past the strongest (weakest) opponent.
+
+Among players none of whom is a fixed point (a tournament's entrants), `ratings` repeats each
+player's estimate against the others' current ratings until they settle, the mean pinned at
+1500. A game's points for each side (`points`) are the same for the ladder and a tournament.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Hashable
 from dataclasses import dataclass
+from typing import TypeVar
+
+Player = TypeVar("Player", bound=Hashable)
 
 LADDER_RATINGS: dict[str, float] = {
     "random": 400.0,
@@ -79,3 +87,26 @@ def estimate(results: list[tuple[float, float]]) -> EloEstimate:
     k = math.log(10) / SCALE
     information = sum(k * k * expected(rating, r) * (1 - expected(rating, r)) for r, _ in results)
     return EloEstimate(rating, 1.96 / math.sqrt(information), n, total)
+
+
+def ratings(games: list[tuple[Player, Player, float]], players: list[Player]
+            ) -> dict[Player, tuple[float, str]]:
+    """Elo from (a, b, points of a) games: the fixed point of each player's estimate, the mean
+    of the finite ratings pinned at 1500; each with its bound ("lower", "upper" or "")."""
+    rating = dict.fromkeys(players, 1500.0)
+    bounds = dict.fromkeys(players, "")
+    for _ in range(200):
+        new = {}
+        for p in players:
+            mine = [(rating[b], s) for a, b, s in games if a == p] + \
+                   [(rating[a], 1.0 - s) for a, b, s in games if b == p]
+            found = estimate(mine)
+            new[p], bounds[p] = (found.rating if mine else 1500.0), found.bound
+        finite = [new[p] for p in players if not bounds[p]]
+        shift = 1500.0 - sum(finite) / len(finite) if finite else 0.0
+        new = {p: v + shift for p, v in new.items()}
+        settled = max(abs(new[p] - rating[p]) for p in players) < 0.05
+        rating = new
+        if settled:
+            break
+    return {p: (rating[p], bounds[p]) for p in players}

@@ -15,7 +15,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from flask import current_app
 
 from grader.extensions import db
-from grader.models import INSTRUCTOR, ROLES, STUDENT, ApiToken, Course, Membership, User, utcnow
+from grader.models import ROLES, STUDENT, ApiToken, Course, Membership, User, utcnow
 from grader.services import Conflict, Invalid, NotFound
 from grader.services.transactions import writing
 
@@ -237,24 +237,3 @@ def join_course(user_id: int, join_code: str) -> Course:
             raise Conflict(f"already a member of {course.name}")
         session.add(Membership(user_id=user_id, course_id=course.id, role=STUDENT))
     return course
-
-
-def add_member(course_id: int, email: str, role: str | None = None) -> Membership:
-    """Adds an existing user to a course; the role defaults to the user's own. The operator's
-    command (`grader course add`, the demo): whoever runs it holds the database already.
-    The dashboard's roster goes through invites (`services.roster`)."""
-    with writing() as session:
-        user = session.scalar(sa.select(User).where(User.email == normalize_email(email)))
-        if user is None:
-            raise NotFound(f"no user {email}")
-        if session.get(Course, course_id) is None:
-            raise NotFound(f"no course {course_id}")
-        role = role or (INSTRUCTOR if user.is_instructor else STUDENT)
-        membership = session.scalar(sa.select(Membership).where(
-            Membership.user_id == user.id, Membership.course_id == course_id))
-        if membership is None:
-            membership = Membership(user_id=user.id, course_id=course_id, role=role)
-            session.add(membership)
-        else:
-            membership.role = role
-    return membership

@@ -24,7 +24,7 @@ from grader.models import (
     User,
     utcnow,
 )
-from grader.services import Invalid, NotFound
+from grader.services import Forbidden, Invalid, NotFound
 from grader.services.transactions import writing
 
 _JOIN_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I to read aloud
@@ -106,11 +106,18 @@ def _join_code() -> str:
     return "".join(secrets.choice(_JOIN_ALPHABET) for _ in range(8))
 
 
-def create_course(name: str, instructor_email: str | None = None) -> Course:
-    """A course with a fresh join code; the instructor, if named, becomes its instructor."""
+def create_course(name: str, instructor_email: str | None = None, *,
+                  by: User | None = None) -> Course:
+    """A course with a fresh join code. From the dashboard (`by`, who needs an instructor
+    account) its creator teaches it; the operator (the CLI, the demo: `by` None) may name an
+    existing account as its instructor."""
+    if by is not None:
+        if not by.is_instructor:
+            raise Forbidden("only instructor accounts create courses")
+        instructor_email = by.email
     name = (name or "").strip()
-    if not name:
-        raise Invalid("a course needs a name")
+    if not name or len(name) > 200:
+        raise Invalid("a course needs a name (at most 200 characters)")
     with writing() as session:
         instructor = None
         if instructor_email:

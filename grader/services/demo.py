@@ -12,7 +12,7 @@ from flask import current_app
 
 from grader.extensions import db
 from grader.models import INSTRUCTOR, STUDENT, Course, Membership, Slot
-from grader.services import accounts, courses, engines
+from grader.services import accounts, courses, roster, submissions
 
 COURSE = "Demo course: alpha-beta pruning"
 PEOPLE = (("instructor@example.com", INSTRUCTOR), ("student@example.com", STUDENT))
@@ -47,14 +47,15 @@ def seed(preset: str = "standard") -> dict[str, object]:
     if course is None:
         course = courses.create_course(COURSE, PEOPLE[0][0])
     for email, role in PEOPLE:
-        accounts.add_member(course.id, email, role)
+        if role == STUDENT:  # the instructor teaches it from its creation
+            roster.add_member(None, course.id, email)
     assignment = next((a for a in db.session.get(Course, course.id).assignments
                        if a.preset == preset), None)
     if assignment is None:
         assignment = courses.create_assignment(course.id, preset)
     slots = db.session.scalars(sa.select(Slot).where(Slot.assignment_id == assignment.id))
-    if not any(engines.is_engine_slot(s) for s in slots):
-        engines.add_engine_slot(assignment.id)  # the checkers engine upload, graded by a worker
+    if not any(submissions.is_engine_slot(s) for s in slots):
+        submissions.add_engine_slot(assignment.id)  # the checkers engine upload, graded by a worker
     members = db.session.scalar(sa.select(sa.func.count(Membership.id))
                                 .where(Membership.course_id == course.id))
     return {"logins": passwords, "course": course.name, "join_code": course.join_code,

@@ -22,6 +22,7 @@ from grader.extensions import db
 from grader.models import STUDENT, Assignment, Attempt, Exercise, Membership, Slot, User
 from grader.services import NotFound
 from grader.services.attempts import solution
+from grader.services.results import engine_scores
 from grader.services.staff import Staff, staff
 
 
@@ -71,8 +72,6 @@ def graded_attempts(course_id: int, assignment_id: int | None = None) -> list[Gr
 
 def engine_attempts(course_id: int) -> list[GradedAttempt]:
     """Engine slots: each graded submission as an attempt scoring its fraction of the suite."""
-    from grader.services.engines import engine_scores
-
     return [GradedAttempt(*row, None) for row in engine_scores(course_id)]
 
 

@@ -17,16 +17,31 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
 from flask import current_app
 from sqlalchemy.orm import Session
 
-from grader.models import FAILED, QUEUED, RUNNING, Submission, TournamentGame, utcnow
+from grader.extensions import db
+from grader.models import (
+    DONE,
+    FAILED,
+    QUEUED,
+    RUNNING,
+    EngineResult,
+    Submission,
+    TournamentGame,
+    utcnow,
+)
+from grader.services import blobs, lti
 from grader.services.transactions import writing
 
 log = logging.getLogger(__name__)
+
+MAX_ATTEMPTS = 3  # claims of one submission before it fails (internal errors, dead workers)
 
 Leased = type[Submission] | type[TournamentGame]
 
@@ -120,3 +135,91 @@ def woken(model: Leased, *job_ids: int) -> None:
         with writing() as session:
             session.execute(sa.update(model).where(model.id.in_(job_ids))
                             .values(enqueued_at=utcnow()))
+
+
+# -- engine submissions: the job of grading one ------------------------------------------
+
+
+@dataclass(frozen=True)
+class SubmissionClaim:
+    id: int
+    sha256: str
+    stored_path: str  # the worker's local copy, relative to its GRADER_UPLOADS_DIR
+    suite: str
+    attempts: int
+
+    def engine_file(self) -> Path:
+        """The upload on this machine (fetched from the blob store when not here yet)."""
+        return blobs.local_copy(self.sha256, self.stored_path)
+
+
+def claim_submission(submission_id: int, worker: str) -> SubmissionClaim | None:
+    """queued -> running with this worker's lease; None if someone else has it, it was
+    superseded, or it is done."""
+    with writing() as session:
+        if not claim(session, Submission, submission_id, worker,
+                            progress={"phase": "starting"}):
+            return None
+        row = session.execute(sa.select(Submission.sha256, Submission.stored_path,
+                                        Submission.suite, Submission.attempts)
+                              .where(Submission.id == submission_id)).one()
+    return SubmissionClaim(submission_id, row.sha256, row.stored_path, row.suite, row.attempts)
+
+
+def heartbeat_submission(submission_id: int, worker: str,
+                         progress: dict[str, Any] | None = None) -> bool:
+    """Renew the lease (and store the progress); False once the lease is lost."""
+    values = {"progress": progress} if progress is not None else {}
+    return heartbeat(Submission, submission_id, worker, **values)
+
+
+def write_result(submission_id: int, worker: str, *, score: float, max_score: float,
+                 gradescope: dict[str, Any], rich: dict[str, Any]) -> bool:
+    """running -> done with the result, once: False when this worker no longer holds the lease
+    or the result exists (a second call, a resurrected worker)."""
+    now = utcnow()
+    try:
+        with writing() as session:
+            if not finish(session, Submission, submission_id, worker, DONE,
+                                 score=score, max_score=max_score, finished_at=now,
+                                 error=None, progress={"phase": "done"}):
+                return False
+            session.add(EngineResult(submission_id=submission_id, worker=worker,
+                                     gradescope=gradescope, rich=rich, created_at=now))
+            owner_slot = session.execute(sa.select(Submission.owner_id, Submission.slot_id)
+                                         .where(Submission.id == submission_id)).one()
+            lti.passback_after_commit(session, [tuple(owner_slot)])
+    except sa.exc.IntegrityError:  # the unique key: a result already exists
+        return False
+    return True
+
+
+def submission_error(submission_id: int, worker: str, message: str) -> str | None:
+    """The grader failed (not the engine): back to the queue while attempts are left, else
+    failed, never charged. The new status, or None when the lease was already lost."""
+    attempts = db.session.scalar(sa.select(Submission.attempts).where(
+        Submission.id == submission_id))
+    error = (f"internal error of the grader (attempt {attempts} of {MAX_ATTEMPTS}, "
+             f"not charged to you): {message[:2000]}")
+    return give_back(Submission, submission_id, worker, MAX_ATTEMPTS,
+                            {"error": error, "progress": {"phase": "retrying"}},
+                            {"error": error, "progress": {"phase": "failed"},
+                             "finished_at": utcnow()})
+
+
+def sweep_submissions(now: dt.datetime | None = None) -> list[tuple[int, int]]:
+    """Expired leases back to the queue (or failed past MAX_ATTEMPTS), then the queued
+    submissions with no recent wake-up message: (id, priority) to wake, each marked as sent."""
+    now = now or utcnow()
+    stale = sweep(
+        Submission, MAX_ATTEMPTS, now=now,
+        failed_values={"finished_at": now, "progress": {"phase": "failed"},
+                       "error": f"the grading worker stopped {MAX_ATTEMPTS} times on this "
+                                "engine; the staff will look at it (not charged to you)"},
+        requeued_values={"progress": {"phase": "requeued: the worker stopped"}})
+    if not stale:
+        return []
+    priority = {row.id: row.priority for row in db.session.execute(
+        sa.select(Submission.id, Submission.priority).where(Submission.id.in_(stale)))}
+    db.session.commit()
+    return [(i, priority[i]) for i in stale]

@@ -1,5 +1,7 @@
-"""Courses and rosters from the dashboard: creating a course, its join code, members and roles
-(staff roles through invites), a CSV import of students, removing a member (attempts stay)."""
+"""Rosters: a course's join code, members and roles (staff roles through invites), a CSV import
+of students, removing a member (attempts stay). `add_member` is the one way a person is added to
+a course, from the dashboard and from the operator's command alike (courses are made by
+`services.courses.create_course`)."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import sqlalchemy as sa
+from sqlalchemy.orm import Session
 
 from grader.extensions import db
 from grader.models import (
@@ -23,7 +26,7 @@ from grader.models import (
     User,
     utcnow,
 )
-from grader.services import Conflict, Forbidden, Invalid, NotFound, invites
+from grader.services import Conflict, Invalid, NotFound, invites
 from grader.services.accounts import normalize_email
 from grader.services.courses import _join_code
 from grader.services.gradebook import csv_cell
@@ -31,20 +34,6 @@ from grader.services.staff import Staff, staff
 from grader.services.transactions import writing
 
 MAX_IMPORT_ROWS = 5000
-
-
-def create_course(user: User, name: str) -> Course:
-    """A course taught by `user`, who needs an instructor account."""
-    if not user.is_instructor:
-        raise Forbidden("only instructor accounts create courses")
-    name = (name or "").strip()
-    if not name or len(name) > 200:
-        raise Invalid("a course needs a name (at most 200 characters)")
-    with writing() as session:
-        course = Course(name=name, join_code=_join_code())
-        session.add(course)
-        session.add(Membership(user_id=user.id, course=course, role=INSTRUCTOR))
-    return course
 
 
 def regenerate_join_code(user: User, course_id: int) -> str:
@@ -98,8 +87,8 @@ def roster(user: User, course_id: int) -> tuple[Staff, list[Member]]:
     return who, members
 
 
-def _enrol(session, course_id: int, email: str, role: str, name: str | None,
-           actor_id: int) -> tuple[str, Invite | None]:
+def _enrol(session: Session, course_id: int, email: str, role: str, name: str | None,
+           actor_id: int | None) -> tuple[str, Invite | None]:
     """Adds or updates one member; returns what happened and the invite to hand out, if any.
 
     An unknown e-mail gets an account without a password that only its invite link claims.
@@ -143,13 +132,19 @@ def _send(course_id: int, made: list[Invite], url: Callable[[str], str] | None) 
                         url)
 
 
-def add_member(user: User, course_id: int, email: str, role: str = STUDENT,
+def add_member(user: User | None, course_id: int, email: str, role: str = STUDENT,
                name: str | None = None, url: Callable[[str], str] | None = None) -> str:
-    """Adds one person; `url` makes an invite's link (e-mailed when SMTP is configured)."""
-    staff(user, course_id, change=True)
+    """Adds one person under `_enrol`'s rule (a staff role only through an invite the account
+    accepts); `url` makes an invite's link (e-mailed when SMTP is configured). `user` is the
+    staff member who asks, or None for the operator (`grader course add`, the demo), who holds
+    the database already but gives roles by the same rule."""
+    if user is not None:
+        staff(user, course_id, change=True)
+    elif db.session.get(Course, course_id) is None:
+        raise NotFound(f"no course {course_id}")
     with writing() as session:
         what, made = _enrol(session, course_id, email, role, (name or "").strip() or None,
-                            user.id)
+                            user.id if user is not None else None)
     if made is not None and _send(course_id, [made], url):
         what += ", invite e-mailed"
     elif made is not None:

@@ -3,9 +3,8 @@ students' latest graded engines, one queue job per game (under the same lease, h
 sweep as a submission: services/leases.py), then an Elo table and a crosstable.
 
 Tournament Elo: the maximum-likelihood ratings of the Elo model from the games among the
-entrants, found by repeating each player's estimate against the others' current ratings
-(harness.elo.estimate) until they settle, the mean pinned at 1500. An entrant who won (or
-lost) every game has no finite estimate: the table shows a bound, as the ladder Elo does.
+entrants (harness.elo.ratings). An entrant who won (or lost) every game has no finite
+estimate: the table shows a bound, as the ladder Elo does.
 """
 
 from __future__ import annotations
@@ -238,39 +237,9 @@ class Standing:
         return f"{sign}{self.elo:.0f}"
 
 
-def _points(result: str | None, black: bool) -> float:
-    if result == "1-0":
-        return 1.0 if black else 0.0
-    if result == "0-1":
-        return 0.0 if black else 1.0
-    return 0.5
-
-
-def ratings(games: list[tuple[int, int, float]], players: list[int]) -> dict[int, tuple[
-        float, str]]:
-    """Elo from (a, b, points of a) games: the fixed point of each player's estimate."""
-    from grader.harness.elo import estimate
-
-    rating = dict.fromkeys(players, 1500.0)
-    bounds = dict.fromkeys(players, "")
-    for _ in range(200):
-        new = {}
-        for p in players:
-            mine = [(rating[b], s) for a, b, s in games if a == p] + \
-                   [(rating[a], 1.0 - s) for a, b, s in games if b == p]
-            found = estimate(mine)
-            new[p], bounds[p] = (found.rating if mine else 1500.0), found.bound
-        finite = [new[p] for p in players if not bounds[p]]
-        shift = 1500.0 - sum(finite) / len(finite) if finite else 0.0
-        new = {p: v + shift for p, v in new.items()}
-        settled = max(abs(new[p] - rating[p]) for p in players) < 0.05
-        rating = new
-        if settled:
-            break
-    return {p: (rating[p], bounds[p]) for p in players}
-
-
 def standings(user: User, tournament_id: int) -> tuple[Tournament, list[Standing]]:
+    from grader.harness.elo import points, ratings  # the harness loads here, not with the app
+
     tournament = db.session.get(Tournament, tournament_id, options=[
         sa.orm.selectinload(Tournament.games), sa.orm.joinedload(Tournament.slot)])
     if tournament is None:
@@ -283,10 +252,10 @@ def standings(user: User, tournament_id: int) -> tuple[Tournament, list[Standing
             table.setdefault(sid, Standing(sid, sub.owner.email))
         if game.status != DONE:
             continue
-        points = _points(game.result, True)
-        played.append((game.black_id, game.white_id, points))
-        for me, other, mine in ((game.black_id, game.white_id, points),
-                                (game.white_id, game.black_id, 1.0 - points)):
+        black = points(game.result, True)
+        played.append((game.black_id, game.white_id, black))
+        for me, other, mine in ((game.black_id, game.white_id, black),
+                                (game.white_id, game.black_id, 1.0 - black)):
             table[me].points += mine
             table[me].games += 1
             table[me].row.setdefault(other, []).append(mine)

@@ -1,6 +1,6 @@
 """Engine uploads and their results: the student's pages, the staff's submissions table,
 leaderboard and tournaments (their JSON API is in `web/api/engines.py`). Thin views over
-services/engines.py and services/tournaments.py."""
+services/submissions.py, services/results.py and services/tournaments.py."""
 
 from __future__ import annotations
 
@@ -19,7 +19,16 @@ from flask_login import current_user, login_required
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 
-from grader.services import Invalid, NotFound, ServiceError, engines, tournaments, uploads
+from grader.services import (
+    Invalid,
+    NotFound,
+    RateLimited,
+    ServiceError,
+    results,
+    submissions,
+    tournaments,
+    uploads,
+)
 from grader.web import charts
 from grader.web.forms import ActionForm
 
@@ -35,7 +44,7 @@ def _upload_limit(endpoint: str | None, _values: Any) -> None:
         request.max_content_length = uploads.body_limit()
 
 
-def _rate_limited(error: engines.RateLimited) -> Any:
+def _rate_limited(error: RateLimited) -> Any:
     flash(str(error), "error")
     response = redirect(request.referrer or url_for("pages.dashboard"))
     response.headers["Retry-After"] = str(error.retry_after)
@@ -65,7 +74,7 @@ def _signed_in() -> None:
 
 @bp.get("/assignments/<int:assignment_id>/slots/<int:index>/engine/<name>")
 def handout(assignment_id: int, index: int, name: str) -> Any:
-    path, download = engines.handout(current_user, assignment_id, index, name)
+    path, download = submissions.handout(current_user, assignment_id, index, name)
     # Markdown is read in the browser as text; the starter engine is downloaded.
     return send_file(path, mimetype="text/plain" if download.endswith(".md") else "text/x-python",
                      as_attachment=download.endswith(".py"), download_name=download)
@@ -73,11 +82,11 @@ def handout(assignment_id: int, index: int, name: str) -> Any:
 
 @bp.get("/assignments/<int:assignment_id>/slots/<int:index>/engine")
 def slot_page(assignment_id: int, index: int) -> Any:
-    slot = engines.engine_slot(current_user, assignment_id, index)
+    slot = submissions.engine_slot(current_user, assignment_id, index)
     return render_template("engines/slot.html", slot=slot, assignment=slot.assignment,
-                           suite=engines.suite_of(slot),
-                           submissions=engines.my_submissions(current_user, slot),
-                           teaches=engines.teaches(current_user, slot), form=ActionForm())
+                           suite=submissions.suite_of(slot),
+                           submissions=results.my_submissions(current_user, slot),
+                           teaches=results.teaches(current_user, slot), form=ActionForm())
 
 
 @bp.post("/assignments/<int:assignment_id>/slots/<int:index>/engine")
@@ -88,9 +97,9 @@ def upload(assignment_id: int, index: int) -> Any:
         return redirect(back)
     try:
         data, name = uploaded_file()
-        submission = engines.upload(current_user, assignment_id, index, data, name,
+        submission = submissions.upload(current_user, assignment_id, index, data, name,
                                     tournament=_flag("tournament"))
-    except engines.RateLimited as error:
+    except RateLimited as error:
         return _rate_limited(error)
     except Invalid as error:
         flash(f"Upload refused: {error}", "error")
@@ -100,7 +109,7 @@ def upload(assignment_id: int, index: int) -> Any:
 
 @bp.get("/engines/<int:submission_id>")
 def submission_page(submission_id: int) -> Any:
-    submission = engines.get_submission(current_user, submission_id)
+    submission = results.get_submission(current_user, submission_id)
     page = {
         "submission_url": url_for("api.get_engine", submission_id=submission.id),
         "game_url_template": url_for("api.engine_game", submission_id=submission.id,
@@ -118,10 +127,10 @@ def submission_page(submission_id: int) -> Any:
 def _timing_chart(submission: Any) -> Markup | None:
     """The search-time chart of a graded submission, yours beside the reference's per depth
     (None until it is graded; empty markup for a suite without a timing test)."""
-    result = engines.result_of(submission) if submission.status == "done" else None
+    result = results.result_of(submission) if submission.status == "done" else None
     if result is None:
         return None
-    rows = engines.summary(result.rich)["timing"]
+    rows = results.summary(result.rich)["timing"]
     if not rows:
         return Markup("")
     return charts.grouped_columns(
@@ -134,7 +143,7 @@ def _timing_chart(submission: Any) -> Markup | None:
 @bp.get("/engines/<int:submission_id>/timing")
 def timing_chart(submission_id: int) -> Any:
     """The chart alone, for the results page that was open before the grading finished."""
-    chart = _timing_chart(engines.get_submission(current_user, submission_id))
+    chart = _timing_chart(results.get_submission(current_user, submission_id))
     if chart is None:
         raise NotFound("not graded yet")
     return render_template("engines/_timing.html", timing=chart)
@@ -145,7 +154,7 @@ def timing_chart(submission_id: int) -> Any:
 
 @bp.get("/instructor/assignments/<int:assignment_id>/slots/<int:index>/engines")
 def staff_slot(assignment_id: int, index: int) -> Any:
-    who, slot, found = engines.slot_submissions(current_user, assignment_id, index)
+    who, slot, found = submissions.slot_submissions(current_user, assignment_id, index)
     return render_template("engines/staff_slot.html", staff=who, slot=slot,
                            assignment=slot.assignment, submissions=found,
                            leaderboard=tournaments.leaderboard(slot),
@@ -154,10 +163,10 @@ def staff_slot(assignment_id: int, index: int) -> Any:
 
 @bp.post("/instructor/engines/<int:submission_id>/rerun")
 def rerun(submission_id: int) -> Any:
-    submission = engines.get_submission(current_user, submission_id)
+    submission = results.get_submission(current_user, submission_id)
     if ActionForm().validate_on_submit():
         try:
-            engines.rerun(current_user, submission_id)
+            submissions.rerun(current_user, submission_id)
             flash(f"Submission {submission_id} queued again.", "info")
         except ServiceError as error:
             flash(str(error), "error")
@@ -168,7 +177,7 @@ def rerun(submission_id: int) -> Any:
 @bp.post("/instructor/assignments/<int:assignment_id>/slots/<int:index>/engines/rerun")
 def rerun_all(assignment_id: int, index: int) -> Any:
     if ActionForm().validate_on_submit():
-        count = engines.rerun_all(current_user, assignment_id, index)
+        count = submissions.rerun_all(current_user, assignment_id, index)
         flash(f"{count} latest submissions queued again at low priority.", "info")
     return redirect(url_for("engines.staff_slot", assignment_id=assignment_id, index=index))
 

@@ -88,7 +88,7 @@ def create_course() -> Any:
     if not form.validate_on_submit():
         _flash_errors(form)
         return _back("instructor.home")
-    course = roster.create_course(current_user, form.name.data)
+    course = courses.create_course(form.name.data, by=current_user)
     flash(f"Course created. Its join code is {course.join_code}.", "info")
     return _back("instructor.course", course_id=course.id)
 

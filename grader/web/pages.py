@@ -16,9 +16,9 @@ from grader.services import (
     accounts,
     attempts,
     courses,
-    engines,
     exercises,
     staff,
+    submissions,
 )
 from grader.web.forms import ActionForm, JoinForm, PracticeForm
 
@@ -96,7 +96,7 @@ def _exercise_page(exercise: Exercise) -> Any:
 
 @bp.get("/assignments/<int:assignment_id>/slots/<int:index>")
 def slot(assignment_id: int, index: int) -> Any:
-    if engines.is_engine_slot(courses.get_slot(current_user, assignment_id, index)):
+    if submissions.is_engine_slot(courses.get_slot(current_user, assignment_id, index)):
         return redirect(url_for("engines.slot_page", assignment_id=assignment_id, index=index))
     return _exercise_page(exercises.slot_exercise(current_user, assignment_id, index))
 

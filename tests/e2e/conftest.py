@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from tests.app_support import enrol
 from tests.e2e.e2e_support import (
     CHROMIUM,
     CHROMIUM_ARGS,
@@ -46,9 +47,9 @@ def _seed(env: dict[str, str]) -> tuple[int, dict[str, int]]:
             accounts.create_user(INSTRUCTOR, PASSWORD, "instructor")
             accounts.create_user(STUDENT, PASSWORD)
             course = courses.create_course("Search 101", INSTRUCTOR)
-            accounts.add_member(course.id, STUDENT)
+            enrol(course.id, STUDENT)
             accounts.create_user(LEARNER, PASSWORD)
-            accounts.add_member(course.id, LEARNER)
+            enrol(course.id, LEARNER)
             assignment = courses.create_assignment(course.id, "standard")
             student = accounts.user_by_email(STUDENT)
             six_levels = generate(GeneratorParams(depth=5, branching=(2, 3), min_cutoffs=2), "e2e-6")

@@ -19,6 +19,7 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import expect
 
+from tests.app_support import enrol
 from tests.e2e.accessibility import axe_violations, sideways
 from tests.e2e.e2e_support import PASSWORD, sign_in
 from tests.live_server import environment, serve
@@ -47,7 +48,7 @@ def _seed(env: dict[str, str]) -> str:
     from grader import create_app
     from grader.extensions import db
     from grader.gametree import KINDS, Conventions, Tree
-    from grader.services import accounts, attempts, courses, engines, exercises
+    from grader.services import accounts, attempts, courses, exercises, submissions
 
     with environment(env):
         app = create_app()
@@ -57,10 +58,10 @@ def _seed(env: dict[str, str]) -> str:
             accounts.create_user(STUDENT, PASSWORD)
             accounts.create_user(TA, PASSWORD)
             course = courses.create_course("Search 101", INSTRUCTOR)
-            accounts.add_member(course.id, STUDENT)
-            accounts.add_member(course.id, TA, "ta")
+            enrol(course.id, STUDENT)
+            enrol(course.id, TA, "ta")
             assignment = courses.create_assignment(course.id, "standard")
-            slot = engines.add_engine_slot(assignment.id, suite="quick")
+            slot = submissions.add_engine_slot(assignment.id, suite="quick")
             student = accounts.user_by_email(STUDENT)
             # A graded attempt (the gradebook, statistics and the student's detail show it),
             # a practice exercise and an engine upload waiting for a worker.
@@ -79,7 +80,7 @@ def _seed(env: dict[str, str]) -> str:
                                                  tree=[[[2, 3], [5, 9]], [[0, 1], [7, 5]]])
             attempts.submit(student, practice.id, {"bounds": {"": [0, 1]}})
             db.session.expire_all()  # the assignment was loaded before its engine slot
-            engines.upload(student, assignment.id, slot.index, ENGINE.read_bytes(), "engine.py")
+            submissions.upload(student, assignment.id, slot.index, ENGINE.read_bytes(), "engine.py")
             db.engine.dispose()
             return tree.labels()[off]
 

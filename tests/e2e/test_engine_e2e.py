@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from tests.app_support import enrol
 from tests.e2e.e2e_support import PASSWORD, STUDENT, open_page, sign_in
 from tests.live_server import environment, serve
 
@@ -37,7 +38,7 @@ def _seed(env: dict[str, str]) -> tuple[int, int]:
 
     from grader import create_app
     from grader.extensions import db
-    from grader.services import accounts, courses, engines
+    from grader.services import accounts, courses, submissions
 
     with environment(env):
         app = create_app()
@@ -46,9 +47,9 @@ def _seed(env: dict[str, str]) -> tuple[int, int]:
             accounts.create_user("teacher@example.com", PASSWORD, "instructor")
             accounts.create_user(STUDENT, PASSWORD)
             course = courses.create_course("Engines 101", "teacher@example.com")
-            accounts.add_member(course.id, STUDENT)
+            enrol(course.id, STUDENT)
             assignment = courses.create_assignment(course.id, "standard", title="Checkers")
-            slot = engines.add_engine_slot(assignment.id, suite="quick")
+            slot = submissions.add_engine_slot(assignment.id, suite="quick")
             found = assignment.id, slot.index
             db.engine.dispose()
     return found

@@ -305,11 +305,11 @@ class EngineRoom:
 @pytest.fixture
 def room(app: Any, factory: Any) -> EngineRoom:
     """A course with an instructor, a student and an assignment with an engine slot."""
-    from grader.services import engines
+    from grader.services import submissions
 
     room = factory.classroom()
     with app.app_context():
-        slot = engines.add_engine_slot(room["assignment_id"], suite="quick")
+        slot = submissions.add_engine_slot(room["assignment_id"], suite="quick")
         index = slot.index
     return EngineRoom(room["course_id"], room["assignment_id"], index,
                       {"Authorization": f"Bearer {factory.token('student@example.com')}"},

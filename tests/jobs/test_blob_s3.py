@@ -46,7 +46,7 @@ def objects(s3: dict[str, Any]) -> dict[str, bytes]:
 
 
 def test_uploads_go_to_the_bucket_once_and_workers_fetch_them(app, upload, s3, tmp_path):
-    from grader.services import engines
+    from grader.services import leases
 
     app.config["GRADER_BLOB_URL"] = s3["url"]
     data = engine_bytes("correct")
@@ -60,7 +60,7 @@ def test_uploads_go_to_the_bucket_once_and_workers_fetch_them(app, upload, s3, t
         db.session.remove()
     app.config["GRADER_UPLOADS_DIR"] = str(tmp_path / "another-machine")
     with app.app_context():
-        claim = engines.claim(upload(engine_bytes("no_pruning")).get_json()["id"], "w")
+        claim = leases.claim_submission(upload(engine_bytes("no_pruning")).get_json()["id"], "w")
         assert claim.engine_file().read_bytes() == engine_bytes("no_pruning")
     assert len(objects(s3)) == 2
 

@@ -178,31 +178,31 @@ def test_page_upload_with_the_form(app, client, auth, room):
     assert len(rows(app)) == 1
 
 
-# -- the workers' writes (services/engines.py), without a worker -----------------------------
+# -- the workers' writes (services/leases.py), without a worker ------------------------------
 
 
 def _claimed(app, upload, worker="w1"):
-    from grader.services import engines
+    from grader.services import leases
 
     submission_id = upload(engine_bytes("correct")).get_json()["id"]
     with app.app_context():
-        claim = engines.claim(submission_id, worker)
+        claim = leases.claim_submission(submission_id, worker)
         assert claim is not None and claim.attempts == 1
         assert claim.engine_file().read_bytes() == engine_bytes("correct")
     return submission_id
 
 
 def test_result_is_written_once(app, upload):
-    from grader.services import engines
+    from grader.services import leases
 
     submission_id = _claimed(app, upload)
     result = {"score": 3.0, "max_score": 5.0, "gradescope": {"score": 3.0}, "rich": {"tests": []}}
     with app.app_context():
-        assert engines.claim(submission_id, "w2") is None  # running: nobody else takes it
-        assert engines.write_result(submission_id, "w2", **result) is False  # not its lease
-        assert engines.write_result(submission_id, "w1", **result) is True
-        assert engines.write_result(submission_id, "w1", **result) is False  # idempotent
-        assert engines.heartbeat(submission_id, "w1") is False  # done: the lease is gone
+        assert leases.claim_submission(submission_id, "w2") is None  # running: nobody else takes it
+        assert leases.write_result(submission_id, "w2", **result) is False  # not its lease
+        assert leases.write_result(submission_id, "w1", **result) is True
+        assert leases.write_result(submission_id, "w1", **result) is False  # idempotent
+        assert leases.heartbeat_submission(submission_id, "w1") is False  # done: the lease is gone
         count = db.session.scalar(sa.select(sa.func.count(EngineResult.id)))
         row = db.session.get(Submission, submission_id)
     assert count == 1 and row.status == "done" and row.score == 3.0
@@ -211,7 +211,7 @@ def test_result_is_written_once(app, upload):
 def test_the_results_page_has_the_timing_chart_drawn_by_the_server(app, client, auth, upload):
     """Graded before the page opens: the chart is in the page; opened before: the page's script
     fetches the same chart once the results are in (404 until then)."""
-    from grader.services import engines
+    from grader.services import leases
 
     submission_id = _claimed(app, upload)
     auth.login()
@@ -223,8 +223,8 @@ def test_the_results_page_has_the_timing_chart_drawn_by_the_server(app, client, 
     rich = {"tests": [{"name": "timing: B:W21:B1", "kind": "timing", "verdict": "passed",
                        "extra": {"rows": rows}}]}
     with app.app_context():
-        assert engines.write_result(submission_id, "w1", score=1.0, max_score=1.0,
-                                    gradescope={}, rich=rich)
+        assert leases.write_result(submission_id, "w1", score=1.0, max_score=1.0,
+                                   gradescope={}, rich=rich)
     page = client.get(f"/engines/{submission_id}").get_data(as_text=True)
     chart = re.search(r'<div data-role="chart">(.*?)</div>', page, re.S).group(1)
     assert chart.startswith('<svg class="chart"') and chart.count('class="mine"') == 2
@@ -248,52 +248,52 @@ def test_unique_key_refuses_a_second_result_row(app, upload):
 
 
 def test_expired_lease_is_requeued_then_fails_after_three_attempts(app, upload):
-    from grader.services import engines
+    from grader.services import leases
 
     submission_id = _claimed(app, upload, "dead-1")
     later = utcnow() + dt.timedelta(seconds=60)
     with app.app_context():
-        assert engines.heartbeat(submission_id, "dead-1", {"tests_done": 1}) is True
-        woken = engines.sweep(later)
+        assert leases.heartbeat_submission(submission_id, "dead-1", {"tests_done": 1}) is True
+        woken = leases.sweep_submissions(later)
         assert (submission_id, 0) in woken
         row = db.session.get(Submission, submission_id)
         db.session.refresh(row)
         assert row.status == "queued" and row.lease_owner is None
         # The dead worker comes back: it can write nothing.
-        assert engines.write_result(submission_id, "dead-1", score=1, max_score=1,
+        assert leases.write_result(submission_id, "dead-1", score=1, max_score=1,
                                     gradescope={}, rich={}) is False
-        assert engines.claim(submission_id, "dead-2") is not None
-        assert engines.sweep(utcnow()) == []  # a live lease is left alone
-        assert engines.sweep(later) == [(submission_id, 0)]
-        assert engines.claim(submission_id, "dead-3") is not None
-        assert engines.sweep(later) == []  # its third worker died too: failed, not requeued
+        assert leases.claim_submission(submission_id, "dead-2") is not None
+        assert leases.sweep_submissions(utcnow()) == []  # a live lease is left alone
+        assert leases.sweep_submissions(later) == [(submission_id, 0)]
+        assert leases.claim_submission(submission_id, "dead-3") is not None
+        assert leases.sweep_submissions(later) == []  # its third worker died too: failed, not requeued
         row = db.session.get(Submission, submission_id)
         db.session.refresh(row)
     assert row.status == "failed" and row.attempts == 3 and "not charged" in row.error
 
 
 def test_internal_errors_retry_then_fail_uncharged(app, upload):
-    from grader.services import engines
+    from grader.services import leases
 
     submission_id = _claimed(app, upload, "w")
     with app.app_context():
-        assert engines.internal_error(submission_id, "w", "sandbox broke") == "queued"
-        assert engines.claim(submission_id, "w") is not None
-        assert engines.internal_error(submission_id, "w", "sandbox broke") == "queued"
-        assert engines.claim(submission_id, "w") is not None
-        assert engines.internal_error(submission_id, "w", "sandbox broke") == "failed"
-        assert engines.internal_error(submission_id, "w", "again") is None
+        assert leases.submission_error(submission_id, "w", "sandbox broke") == "queued"
+        assert leases.claim_submission(submission_id, "w") is not None
+        assert leases.submission_error(submission_id, "w", "sandbox broke") == "queued"
+        assert leases.claim_submission(submission_id, "w") is not None
+        assert leases.submission_error(submission_id, "w", "sandbox broke") == "failed"
+        assert leases.submission_error(submission_id, "w", "again") is None
         row = db.session.get(Submission, submission_id)
         db.session.refresh(row)
     assert row.status == "failed" and "not charged" in row.error and row.score is None
 
 
 def test_gradebook_counts_the_engine_slot(app, factory, room, upload):
-    from grader.services import engines, gradebook
+    from grader.services import gradebook, leases
 
     submission_id = _claimed(app, upload)
     with app.app_context():
-        engines.write_result(submission_id, "w1", score=4.0, max_score=5.0, gradescope={},
+        leases.write_result(submission_id, "w1", score=4.0, max_score=5.0, gradescope={},
                              rich={"tests": []})
         book = gradebook.build(room.course_id)
         slot_id = db.session.get(Submission, submission_id).slot_id
@@ -306,12 +306,12 @@ def test_gradebook_counts_the_engine_slot(app, factory, room, upload):
 
 
 def test_a_worker_fetches_its_copy_from_the_database_and_checks_it(app, upload, tmp_path):
-    from grader.services import blobs, engines
+    from grader.services import blobs, leases
 
     submission_id = upload(engine_bytes("correct")).get_json()["id"]
     app.config["GRADER_UPLOADS_DIR"] = str(tmp_path / "another-machine")  # nothing there
     with app.app_context():
-        claim = engines.claim(submission_id, "w")
+        claim = leases.claim_submission(submission_id, "w")
         path = claim.engine_file()
         assert path.read_bytes() == engine_bytes("correct")
         assert path.is_relative_to(tmp_path / "another-machine")

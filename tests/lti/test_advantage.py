@@ -284,7 +284,7 @@ def test_an_engine_result_sends_the_assignment_score(lti_env, app):
     """A whole assignment placed in the LMS: its line item gets the sum of the slots,
     engine slot included, when a worker writes an engine's result."""
     from grader.models import QUEUED, RUNNING, Submission
-    from grader.services import engines
+    from grader.services import leases, submissions
 
     env = lti_env
     teacher = env.member("teacher", [INSTRUCTOR])
@@ -292,7 +292,7 @@ def test_an_engine_result_sends_the_assignment_score(lti_env, app):
     env.launch(teacher_client, teacher)
     assignment_id = make_assignment(app, course_of_context(app))
     with app.app_context():
-        engine_slot = engines.add_engine_slot(assignment_id)
+        engine_slot = submissions.add_engine_slot(assignment_id)
     linked = deep_link(env, teacher_client, teacher, lambda html: f"a:{assignment_id}")
     requests.post(env.platform.base + "/deep_link_return", data={"JWT": linked["jwt"]},
                   timeout=10)
@@ -310,7 +310,7 @@ def test_an_engine_result_sends_the_assignment_score(lti_env, app):
         db.session.execute(sa.update(Submission).where(Submission.id == submission.id)
                            .values(status=RUNNING, lease_owner="worker-1"))
         db.session.commit()
-        assert engines.write_result(submission.id, "worker-1", score=3.0, max_score=4.0,
+        assert leases.write_result(submission.id, "worker-1", score=3.0, max_score=4.0,
                                     gradescope={}, rich={})
     [scores] = env.platform.scores.values()
     assert scores[-1]["userId"] == "bob"

@@ -69,13 +69,13 @@ def test_practice_stays_hers_and_readding_brings_the_work_back(client, app, remo
 
 
 def test_an_engine_submission_is_closed_to_a_removed_student_too(client, app, factory):
-    from grader.services import engines
+    from grader.services import submissions
 
     room = make_room(app, factory)
     headers = {"Authorization": f"Bearer {factory.token(ALICE)}"}
     with app.app_context():
-        slot = engines.add_engine_slot(room.assignment_id)
-        submission = engines.upload(user(ALICE), room.assignment_id, slot.index,
+        slot = submissions.add_engine_slot(room.assignment_id)
+        submission = submissions.upload(user(ALICE), room.assignment_id, slot.index,
                                     b"def choose_move(fen, ms):\n    return None\n", "engine.py")
     assert client.get(f"/api/engines/{submission.id}", headers=headers).status_code == 200
     with app.app_context():

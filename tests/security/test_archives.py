@@ -49,11 +49,11 @@ HOSTILE = {
 
 @pytest.fixture
 def engine_slot(app, factory):
-    from grader.services import engines
+    from grader.services import submissions
 
     room = factory.classroom()
     with app.app_context():
-        slot = engines.add_engine_slot(room["assignment_id"], suite="quick")
+        slot = submissions.add_engine_slot(room["assignment_id"], suite="quick")
     return {"assignment_id": room["assignment_id"], "slot_index": slot.index,
             "headers": {"Authorization": f"Bearer {factory.token('student@example.com')}"}}
 

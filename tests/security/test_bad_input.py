@@ -155,10 +155,10 @@ def test_a_nested_tree_in_the_forms_is_400(client, auth, factory, room):
 
 
 def test_the_engine_slot_advertises_no_exercise_url(app, client, student, room):
-    from grader.services import engines
+    from grader.services import submissions
 
     with app.app_context():
-        engines.add_engine_slot(room["assignment_id"], suite="quick")
+        submissions.add_engine_slot(room["assignment_id"], suite="quick")
     assignment = client.get(f"/api/assignments/{room['assignment_id']}", headers=student)
     slots = assignment.get_json()["slots"]
     engine = [s for s in slots if s["kind"] == "engine"]

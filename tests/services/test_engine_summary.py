@@ -3,7 +3,7 @@ was rated, diagnoses carried to each row."""
 
 from __future__ import annotations
 
-from grader.services.engines import grouped, summary
+from grader.services.results import grouped, summary
 
 
 def _test(name: str, verdict: str, output: str, score: float = 0.0) -> dict:

@@ -19,6 +19,7 @@ from grader.services import (
     Invalid,
     NotFound,
     accounts,
+    courses,
     editor,
     gradebook,
     lateness,
@@ -90,10 +91,10 @@ def test_histogram_bins_and_policy_score():
 
 def test_create_course_needs_an_instructor_account(app, room):
     with app.app_context():
-        made = roster.create_course(user(TEACHER), "Second course")
+        made = courses.create_course("Second course", by=user(TEACHER))
         assert roster.roster(user(TEACHER), made.id)[1][0].role == "instructor"
         with pytest.raises(Forbidden):
-            roster.create_course(user(ALICE), "Mine")
+            courses.create_course("Mine", by=user(ALICE))
 
 
 def test_join_code_regenerate_and_expire(app, room):
@@ -229,8 +230,6 @@ def test_preview_refuses_impossible_parameters_and_students(app, room):
 
 
 def test_release_date_hides_an_assignment_from_students_only(app, room):
-    from grader.services import courses
-
     with app.app_context():
         later = editor.create_assignment(user(TEACHER), room.course_id, editor.AssignmentInput(
             "Next week", release_at=utcnow() + dt.timedelta(days=7)))

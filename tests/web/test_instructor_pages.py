@@ -53,10 +53,10 @@ def test_every_page_renders_for_the_instructor(client, app, teacher):
 
 
 def test_the_upload_page_offers_the_assignment_rules_and_starter_engine(client, app, teacher):
-    from grader.services import engines
+    from grader.services import submissions
 
     with app.app_context():
-        slot = engines.add_engine_slot(teacher.assignment_id, suite="quick")
+        slot = submissions.add_engine_slot(teacher.assignment_id, suite="quick")
     base = f"/assignments/{teacher.assignment_id}/slots/{slot.index}/engine"
     html = client.get(base).get_data(as_text=True)
     for name in ("assignment", "rules", "starter"):
@@ -72,10 +72,10 @@ def test_the_upload_page_offers_the_assignment_rules_and_starter_engine(client, 
 
 
 def test_an_engine_slot_links_to_its_own_staff_page(client, app, teacher):
-    from grader.services import engines
+    from grader.services import submissions
 
     with app.app_context():
-        slot = engines.add_engine_slot(teacher.assignment_id, suite="quick")
+        slot = submissions.add_engine_slot(teacher.assignment_id, suite="quick")
     a, index = teacher.assignment_id, slot.index
     engine_page = f"/instructor/assignments/{a}/slots/{index}/engines"
     html = client.get(f"/instructor/assignments/{a}").get_data(as_text=True)

@@ -31,8 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from grader import data
-from grader import strict_json
+from grader import data, strict_json
 from grader.harness.sandbox.bwrap import bwrap_command
 from grader.harness.sandbox.config import SandboxConfig, SandboxError
 from grader.harness.sandbox.slots import GradingSlot

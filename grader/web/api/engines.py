@@ -1,6 +1,6 @@
 """Engine submissions in the API: upload, status and results, games, staff reruns and a slot's
-submissions with its leaderboard. Thin views over services/engines.py and
-services/tournaments.py."""
+submissions with its leaderboard. Thin views over services/submissions.py, services/results.py
+and services/tournaments.py."""
 
 from __future__ import annotations
 
@@ -9,20 +9,20 @@ from typing import Any
 from flask import Response, g, url_for
 
 from grader.models import MAX_ID
-from grader.services import NotFound, engines, tournaments
+from grader.services import NotFound, results, submissions, tournaments
 from grader.strict_json import json_text
 from grader.web.api import bp, download, models, responses, spec
 from grader.web.engines import uploaded_file
 
 
 def _submission(submission: Any) -> models.EngineSubmission:
-    result = engines.result_of(submission) if submission.status == "done" else None
+    result = results.result_of(submission) if submission.status == "done" else None
     urls = {"self": url_for("api.get_engine", submission_id=submission.id),
             "page": url_for("engines.submission_page", submission_id=submission.id)}
     if result is not None:
         urls["results_json"] = url_for("api.engine_results", submission_id=submission.id)
         urls["rich_json"] = url_for("api.engine_rich", submission_id=submission.id)
-    return models.EngineSubmission(**engines.describe(submission, result), urls=urls)
+    return models.EngineSubmission(**results.describe(submission, result), urls=urls)
 
 
 @bp.post("/engines")
@@ -38,7 +38,7 @@ def upload_engine(form: models.EngineUpload) -> tuple[models.EngineSubmission, i
     if not (0 <= form.assignment_id <= MAX_ID and 0 <= form.slot_index <= MAX_ID):
         raise NotFound("no such assignment or slot")  # the database holds no larger number
     data, name = uploaded_file()
-    submission = engines.upload(g.user, form.assignment_id, form.slot_index, data, name,
+    submission = submissions.upload(g.user, form.assignment_id, form.slot_index, data, name,
                                 tournament=form.tournament)
     return _submission(submission), 201
 
@@ -47,11 +47,11 @@ def upload_engine(form: models.EngineUpload) -> tuple[models.EngineSubmission, i
 @spec.validate(resp=responses(models.EngineSubmission), tags=["engines"])
 def get_engine(submission_id: int) -> models.EngineSubmission:
     """An engine submission: status, progress, results once done"""
-    return _submission(engines.get_submission(g.user, submission_id))
+    return _submission(results.get_submission(g.user, submission_id))
 
 
 def _result(submission_id: int) -> Any:
-    result = engines.result_of(engines.get_submission(g.user, submission_id))
+    result = results.result_of(results.get_submission(g.user, submission_id))
     if result is None:
         raise NotFound("not graded yet")
     return result
@@ -77,14 +77,14 @@ def engine_rich(submission_id: int) -> Response:
 @spec.validate(resp=responses(models.EngineGame), tags=["engines"])
 def engine_game(submission_id: int, number: int) -> models.EngineGame:
     """A game of the graded run: PDN, and each ply's move and position"""
-    return models.EngineGame(**engines.game(g.user, submission_id, number))
+    return models.EngineGame(**results.game(g.user, submission_id, number))
 
 
 @bp.get("/engines/<int:submission_id>/games/<int:number>.pdn")
 @spec.validate(resp=responses(), tags=["engines"])
 def engine_game_pdn(submission_id: int, number: int) -> Response:
     """A game as a PDN file"""
-    found = engines.game(g.user, submission_id, number)
+    found = results.game(g.user, submission_id, number)
     return download(found["pdn"], f"game-{submission_id}-{number}.pdn",
                      "application/x-checkers-pdn")
 
@@ -93,14 +93,14 @@ def engine_game_pdn(submission_id: int, number: int) -> Response:
 @spec.validate(resp=responses(models.EngineSubmission, also=(409,)), tags=["engines"])
 def api_rerun(submission_id: int) -> models.EngineSubmission:
     """Grade it again (instructors)"""
-    return _submission(engines.rerun(g.user, submission_id))
+    return _submission(submissions.rerun(g.user, submission_id))
 
 
 @bp.get("/assignments/<int:assignment_id>/slots/<int:index>/engines")
 @spec.validate(resp=responses(models.SlotEngines), tags=["engines"])
 def api_slot_engines(assignment_id: int, index: int) -> models.SlotEngines:
     """Every submission of an engine slot, and the leaderboard (staff)"""
-    _, slot, found = engines.slot_submissions(g.user, assignment_id, index)
+    _, slot, found = submissions.slot_submissions(g.user, assignment_id, index)
     return models.SlotEngines(
         submissions=[_submission(s) for s in found],
         leaderboard=[models.LeaderRow(**row.to_dict()) for row in tournaments.leaderboard(slot)])

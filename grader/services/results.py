@@ -1,0 +1,204 @@
+"""The read model of engine submissions: what a student or the staff may see of one (its
+status, queue position and progress, then its results: the verdict table with identical
+failures grouped, the timing chart, the games), and the graded scores the gradebook counts.
+Reads only: the intake is services/submissions.py, the workers' writes services/leases.py.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+
+from grader.extensions import db
+from grader.models import (
+    DONE,
+    QUEUED,
+    Assignment,
+    EngineResult,
+    Slot,
+    Submission,
+    User,
+    iso_utc,
+)
+from grader.services import Invalid, NotFound
+from grader.services.courses import member_slot_ids, taught_course_ids
+
+
+def teaches(user: User, slot: Slot) -> bool:
+    """Whether the user is on the staff of the slot's course (the page links the staff view)."""
+    return slot.assignment.course_id in set(db.session.scalars(taught_course_ids(user)))
+
+
+
+# -- who sees what --------------------------------------------------------------------------
+
+
+def _visible(user: User) -> sa.ColumnElement[bool]:
+    taught = Submission.slot_id.in_(sa.select(Slot.id).join(Assignment).where(
+        Assignment.course_id.in_(taught_course_ids(user))))
+    own = sa.and_(Submission.owner_id == user.id, Submission.slot_id.in_(member_slot_ids(user)))
+    return sa.or_(own, taught)
+
+
+def get_submission(user: User, submission_id: int) -> Submission:
+    """The owner's (while a member of its course), or one of a course the user teaches;
+    NotFound for anyone else."""
+    found = db.session.scalar(sa.select(Submission).where(
+        Submission.id == submission_id, _visible(user)).options(
+        sa.orm.joinedload(Submission.slot).joinedload(Slot.assignment),
+        sa.orm.joinedload(Submission.owner)))
+    if found is None:
+        raise NotFound("no such engine submission")
+    return found
+
+
+def result_of(submission: Submission) -> EngineResult | None:
+    return db.session.scalar(sa.select(EngineResult).where(
+        EngineResult.submission_id == submission.id))
+
+
+def my_submissions(user: User, slot: Slot, limit: int = 50) -> list[Submission]:
+    return list(db.session.scalars(
+        sa.select(Submission).where(Submission.owner_id == user.id, Submission.slot_id == slot.id)
+        .order_by(Submission.id.desc()).limit(limit)))
+
+
+def queue_position(submission: Submission) -> int | None:
+    """How many queued submissions go first (same or higher priority, older)."""
+    if submission.status != QUEUED:
+        return None
+    return db.session.scalar(sa.select(sa.func.count(Submission.id)).where(
+        Submission.status == QUEUED,
+        sa.or_(Submission.priority > submission.priority,
+               sa.and_(Submission.priority == submission.priority,
+                       Submission.id < submission.id))))
+
+
+def describe(submission: Submission, result: EngineResult | None = None) -> dict[str, Any]:
+    """A submission as the API shows it: status and progress, and the results once done."""
+    data: dict[str, Any] = {
+        "id": submission.id,
+        "user": submission.owner.email if submission.owner else None,
+        "assignment_id": submission.slot.assignment_id,
+        "slot_index": submission.slot.index,
+        "filename": submission.filename,
+        "size": submission.size,
+        "sha256": submission.sha256,
+        "suite": Path(submission.suite).stem,
+        "status": submission.status,
+        "attempts": submission.attempts,
+        "queue_position": queue_position(submission),
+        "progress": submission.progress or {},
+        "score": submission.score,
+        "max_score": submission.max_score,
+        "days_late": submission.days_late,
+        "penalty": submission.penalty,
+        "error": submission.error,
+        "tournament_opt_in": submission.tournament_opt_in,
+        "created_at": iso_utc(submission.created_at),
+        "started_at": iso_utc(submission.started_at),
+        "finished_at": iso_utc(submission.finished_at),
+        "results": None,
+        "summary": None,
+    }
+    if submission.status == DONE and result is not None:
+        data["results"] = result.gradescope
+        data["summary"] = summary(result.rich)
+    return data
+
+
+def timing_rows(rich: dict[str, Any]) -> list[dict[str, Any]]:
+    """Per timing test and depth: the engine's and the reference's search CPU seconds, as the
+    timing test stored them (its extra's rows; migration 5c0d7e1f2a3b gave older results theirs)."""
+    rows = []
+    for test in rich.get("tests", []):
+        if test.get("kind") != "timing":
+            continue
+        position = test["name"].rsplit(": ", 1)[-1]
+        for row in (test.get("extra") or {}).get("rows", []):
+            rows.append({"position": position, "depth": int(row["depth"]),
+                         "cpu": float(row["cpu"]), "reference_cpu": float(row["reference_cpu"])})
+    return rows
+
+
+def grouped(tests: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The verdict table's rows: failed tests with the same verdict and the same output (one
+    traceback repeated on 42 tests) become one row naming them all; the rest one row each."""
+    rows: list[dict[str, Any]] = []
+    failures: dict[tuple[Any, Any], dict[str, Any]] = {}
+    for t in tests:
+        key = (t.get("verdict"), t.get("output"))
+        if t.get("verdict") != "passed" and key in failures:
+            row = failures[key]
+            row["names"].append(t.get("name"))
+            for k in ("score", "max_score", "cpu", "wall"):
+                row[k] = round((row[k] or 0) + (t.get(k) or 0), 4)
+            continue
+        row = {**t, "names": [t.get("name")]}
+        rows.append(row)
+        if t.get("verdict") != "passed":
+            failures[key] = row
+    return rows
+
+
+def summary(rich: dict[str, Any]) -> dict[str, Any]:
+    """What the results page draws: the verdict table (identical failures grouped), the
+    timing chart, the games; the Elo only when a game was rated."""
+    tests = [{k: t.get(k) for k in ("name", "kind", "verdict", "score", "max_score", "cpu",
+                                    "wall", "output")} | {"diagnosis": (t.get("extra") or {})
+                                                         .get("diagnosis")}
+             for t in rich.get("tests", [])]
+    elo = rich.get("elo")
+    return {
+        "complete": rich.get("complete"),
+        "error": rich.get("error"),
+        "elo": elo if isinstance(elo, dict) and elo.get("games") else None,
+        "tests": tests,
+        "rows": grouped(tests),
+        "timing": timing_rows(rich),
+        "games": [{"number": n, **{k: g.get(k) for k in
+                                   ("name", "opponent", "colour", "ballot", "result", "points",
+                                    "plies")}}
+                  for n, g in enumerate(rich.get("games", []))],
+    }
+
+
+def game(user: User, submission_id: int, number: int) -> dict[str, Any]:
+    """One game of a graded submission: its PDN, and each ply's move and position (FEN)."""
+    from grader.checkers import InvalidPdnError, read_game
+
+    submission = get_submission(user, submission_id)
+    result = result_of(submission)
+    games = result.rich.get("games", []) if result else []
+    if not 0 <= number < len(games) or not games[number].get("pdn"):
+        raise NotFound("no such game")
+    stored = games[number]
+    try:
+        parsed = read_game(stored["pdn"])
+    except InvalidPdnError as exc:
+        raise Invalid(f"the stored game cannot be read: {exc}") from exc
+    board = parsed.board()
+    plies = [{"ply": 0, "move": None, "fen": board.fen()}]
+    for ply, move in enumerate(parsed.moves, 1):
+        board.push(move)
+        plies.append({"ply": ply, "move": move.pdn(), "fen": board.fen()})
+    return {"number": number, "name": stored.get("name"), "headers": parsed.headers,
+            "result": parsed.result, "pdn": stored["pdn"], "plies": plies}
+
+
+def engine_scores(course_id: int) -> list[tuple[Any, ...]]:
+    """Graded engine submissions of a course for the gradebook, oldest first: (id, user, slot,
+    assignment, fraction of the suite's points, penalty, days late, created)."""
+    rows = db.session.execute(
+        sa.select(Submission.id, Submission.owner_id, Submission.slot_id, Slot.assignment_id,
+                  Submission.score, Submission.max_score, Submission.penalty,
+                  Submission.days_late, Submission.created_at)
+        .join(Slot, Submission.slot_id == Slot.id)
+        .join(Assignment, Slot.assignment_id == Assignment.id)
+        .where(Assignment.course_id == course_id, Submission.status == DONE)
+        .order_by(Submission.id))
+    return [(r.id, r.owner_id, r.slot_id, r.assignment_id,
+             (r.score or 0.0) / r.max_score if r.max_score else 0.0, r.penalty, r.days_late,
+             r.created_at) for r in rows]

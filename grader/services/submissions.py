@@ -1,0 +1,243 @@
+"""Engine slots and submissions: an upload's intake (checked, stored with its row, then a
+wake-up message) and the staff's reruns. Where a submission stands after that is the workers'
+state machine (services/leases.py); what a student or the staff may see of it is the read model
+(services/results.py).
+
+    queued --a worker's claim--> running --> done / failed (services/leases.py)
+    queued --a newer upload of the same student and slot--> superseded
+    done / failed --a staff rerun--> queued (its old result deleted)
+
+The database row is the truth; a queue message only wakes a worker up. The upload's bytes are a
+blob in the database (services/blobs.py).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from flask import current_app
+
+from grader import data
+from grader.extensions import GRADE, db, jobs
+from grader.models import (
+    ENGINE_KIND,
+    QUEUED,
+    RUNNING,
+    SUPERSEDED,
+    Assignment,
+    EngineResult,
+    Slot,
+    Submission,
+    User,
+    utcnow,
+)
+from grader.services import (
+    Conflict,
+    Invalid,
+    NotFound,
+    RateLimited,
+    blobs,
+    leases,
+    results,
+    uploads,
+)
+from grader.services.courses import get_slot
+from grader.services.lateness import slot_closes_at, slot_lateness
+from grader.services.staff import Staff, staff_for_slot
+from grader.services.transactions import writing
+
+log = logging.getLogger(__name__)
+
+NORMAL, LOW = 0, -10  # queue priorities: uploads, regrade-all
+DEFAULT_SUITE = "quick"
+
+
+# -- slots ----------------------------------------------------------------------------------
+
+
+def is_engine_slot(slot: Slot) -> bool:
+    return slot.kind == ENGINE_KIND
+
+
+def engine_slot(user: User, assignment_id: int, index: int) -> Slot:
+    slot = get_slot(user, assignment_id, index)
+    if not is_engine_slot(slot):
+        raise NotFound("this exercise takes no engine uploads")
+    return slot
+
+
+def suite_of(slot: Slot) -> str:
+    """The suite the slot grades with; GRADER_ENGINE_SUITE overrides it (tests, benchmarks)."""
+    return current_app.config.get("GRADER_ENGINE_SUITE") or \
+        (slot.params or {}).get("suite", DEFAULT_SUITE)
+
+
+def add_engine_slot(assignment_id: int, *, suite: str = DEFAULT_SUITE,
+                    title: str | None = None) -> Slot:
+    """An engine slot at the end of an assignment (the CLI and the demo make them)."""
+    from grader.harness import SUITES
+
+    if suite not in SUITES and not Path(suite).is_file():
+        raise Invalid(f"suite must be one of {', '.join(SUITES)} or a suite file")
+    with writing() as session:
+        assignment = session.get(Assignment, assignment_id)
+        if assignment is None:
+            raise NotFound(f"no assignment {assignment_id}")
+        last = session.scalar(sa.select(sa.func.max(Slot.index))
+                              .where(Slot.assignment_id == assignment_id))
+        slot = Slot(assignment_id=assignment_id, index=(last if last is not None else -1) + 1,
+                    title=title or "Checkers engine", kind=ENGINE_KIND, params={"suite": suite},
+                    conventions={}, attempts_allowed=None, practice_allowed=False,
+                    replay_allowed=True)
+        session.add(slot)
+    return slot
+
+
+# -- uploads --------------------------------------------------------------------------------
+
+
+# What the upload page offers to read and to start from: name -> (file, download name).
+HANDOUTS = {"assignment": ("ASSIGNMENT.md", "ASSIGNMENT.md"),
+            "rules": ("RULES.md", "RULES.md"),
+            "starter": ("template/engine.py", "engine.py")}
+
+
+def handout(user: User, assignment_id: int, index: int, name: str) -> tuple[Path, str]:
+    """A handout of an engine slot (the assignment text, the rules, the starter engine) for a
+    member of its course: its path and the file name to give it."""
+    engine_slot(user, assignment_id, index)
+    if name not in HANDOUTS:
+        raise NotFound(f"no handout {name!r}")
+    relative, download = HANDOUTS[name]
+    return data.checkers(relative), download
+
+
+def _rate() -> tuple[int, int]:
+    count, _, seconds = current_app.config["GRADER_UPLOAD_RATE"].partition("/")
+    return int(count), int(seconds or 600)
+
+
+def _check_rate(session: Any, user: User, now: dt.datetime) -> None:
+    count, seconds = _rate()
+    since = now - dt.timedelta(seconds=seconds)
+    recent = list(session.scalars(
+        sa.select(Submission.created_at).where(Submission.owner_id == user.id,
+                                               Submission.created_at > since)
+        .order_by(Submission.created_at)))
+    if len(recent) >= count:
+        wait = max(1, int((recent[-count] - since).total_seconds()) + 1)
+        raise RateLimited(f"at most {count} uploads in {seconds // 60} minutes; "
+                          f"try again in {wait} s", wait)
+
+
+def _check_open(slot: Slot, now: dt.datetime) -> None:
+    closes = slot_closes_at(slot)
+    if closes is not None and now > closes:
+        raise Conflict(f"the due date ({closes:%Y-%m-%d %H:%M} UTC) has passed")
+
+
+def upload(user: User, assignment_id: int, index: int, data: bytes, filename: str, *,
+           tournament: bool = False) -> Submission:
+    """Check an engine, commit its bytes (a blob) with its submission, then wake a worker.
+
+    A refused upload stores nothing (no blob, no row). The row is committed before the queue
+    hears of it; if the queue cannot be reached the workers' sweep finds the row anyway.
+    """
+    slot = engine_slot(user, assignment_id, index)
+    now = utcnow()
+    _check_open(slot, now)
+    _check_rate(db.session, user, now)  # before the work; again under the write lock
+    checked = uploads.check(data, filename)
+    with writing() as session:
+        _check_rate(session, user, now)
+        days, penalty = slot_lateness(slot, now)
+        blobs.store().put(session, checked.sha256, checked.data)
+        session.execute(sa.update(Submission).where(
+            Submission.owner_id == user.id, Submission.slot_id == slot.id,
+            Submission.status == QUEUED).values(status=SUPERSEDED, finished_at=now))
+        submission = Submission(
+            owner_id=user.id, slot_id=slot.id, sha256=checked.sha256,
+            stored_path=checked.relative_path,
+            filename=checked.filename or Path(checked.relative_path).name,
+            size=len(data), suite=suite_of(slot), status=QUEUED, priority=NORMAL,
+            tournament_opt_in=tournament, days_late=days, penalty=penalty, created_at=now,
+            progress=None)
+        session.add(submission)
+    wake(submission)
+    return submission
+
+
+def wake(submission: Submission, *, priority: int | None = None) -> bool:
+    """Send the wake-up message; False (logged) when the queue is unreachable."""
+    try:
+        jobs.enqueue(GRADE, submission.id, priority=submission.priority
+                     if priority is None else priority)
+    except Exception:  # the sweep sends it later: the row in the database is the truth
+        log.exception("could not enqueue submission %s", submission.id)
+        return False
+    leases.woken(Submission, submission.id)
+    return True
+
+
+# -- the staff's side -----------------------------------------------------------------------
+
+
+def slot_submissions(user: User, assignment_id: int, index: int) -> tuple[
+        Staff, Slot, list[Submission]]:
+    who, slot = staff_for_slot(user, assignment_id, index)
+    if not is_engine_slot(slot):
+        raise NotFound("this exercise takes no engine uploads")
+    found = list(db.session.scalars(
+        sa.select(Submission).where(Submission.slot_id == slot.id)
+        .options(sa.orm.joinedload(Submission.owner)).order_by(Submission.id.desc())))
+    return who, slot, found
+
+
+def _requeue(session: Any, ids: list[int], priority: int) -> None:
+    # A rerun starts afresh: its old result goes, its status and attempts are reset.
+    session.execute(sa.delete(EngineResult).where(EngineResult.submission_id.in_(ids)))
+    session.execute(sa.update(Submission).where(Submission.id.in_(ids)).values(
+        status=QUEUED, priority=priority, attempts=0, lease_owner=None, lease_expires_at=None,
+        score=None, max_score=None, error=None, progress=None, started_at=None,
+        finished_at=None, enqueued_at=None))
+
+
+def rerun(user: User, submission_id: int) -> Submission:
+    """Grade one submission again (instructors); not while it runs."""
+    submission = results.get_submission(user, submission_id)
+    staff_for_slot(user, submission.slot.assignment_id, submission.slot.index, change=True)
+    with writing() as session:
+        status = session.scalar(sa.select(Submission.status)
+                                .where(Submission.id == submission_id))
+        if status == RUNNING:
+            raise Conflict("it is being graded now")
+        _requeue(session, [submission_id], NORMAL)
+    submission.priority = NORMAL
+    wake(submission)
+    return submission
+
+
+def latest_ids(slot_id: int, session: Any = None) -> list[int]:
+    """Each student's latest submission of the slot that is not superseded."""
+    session = session or db.session
+    latest = (sa.select(sa.func.max(Submission.id)).where(
+        Submission.slot_id == slot_id, Submission.status != SUPERSEDED)
+        .group_by(Submission.owner_id))
+    return list(session.scalars(latest))
+
+
+def rerun_all(user: User, assignment_id: int, index: int) -> int:
+    """Regrade every student's latest submission at low priority (uploads go first)."""
+    _, slot = staff_for_slot(user, assignment_id, index, change=True)
+    with writing() as session:
+        ids = [i for i in latest_ids(slot.id, session) if session.scalar(
+            sa.select(Submission.status).where(Submission.id == i)) != RUNNING]
+        if ids:
+            _requeue(session, ids, LOW)
+    for submission_id in ids:
+        wake(db.session.get(Submission, submission_id), priority=LOW)
+    return len(ids)
