@@ -32,7 +32,7 @@ from huey.api import Huey
 
 from grader.extensions import GAME, GRADE, PASSBACK, db
 from grader.extensions import jobs as job_queue
-from grader.models import Submission
+from grader.models import Submission, TournamentGame
 from grader.services import leases, lti, submissions, tournaments
 from grader.services import workers as liveness
 
@@ -217,10 +217,10 @@ def play_game(game_id: int, worker: str) -> str:
     from grader.harness.match import play_pair
 
     app = current_app._get_current_object()  # type: ignore[attr-defined]
-    claimed = tournaments.claim(game_id, worker)
+    claimed = leases.claim_game(game_id, worker)
     if claimed is None:
         return "not claimed"
-    beat = _Heartbeat(app, f"game {game_id}", lambda _: tournaments.heartbeat(game_id, worker),
+    beat = _Heartbeat(app, f"game {game_id}", lambda _: leases.heartbeat_game(game_id, worker),
                       leases.lease_seconds() / 4)
     beat.start()
     try:
@@ -238,12 +238,12 @@ def play_game(game_id: int, worker: str) -> str:
         beat.stop.set()
         beat.join()
     if error or played is None:
-        status = tournaments.internal_error(game_id, worker, error)
+        status = leases.game_error(game_id, worker, error)
         if status == "queued":
             _wake_game(game_id)
         return f"internal error, {status}"
-    written = tournaments.write_game(game_id, worker, result=played.result,
-                                     termination=played.termination, pdn=played.pdn)
+    written = leases.write_game(game_id, worker, result=played.result,
+                                termination=played.termination, pdn=played.pdn)
     return "done" if written else "lease lost"
 
 
@@ -253,7 +253,7 @@ def _wake_game(game_id: int) -> None:
     except Exception:  # the sweep sends it later
         log.exception("could not enqueue game %s", game_id)
         return
-    tournaments.woken(game_id)
+    leases.woken(TournamentGame, game_id)
 
 
 def _ref(submission_id: int) -> Any:
@@ -272,7 +272,7 @@ def sweep_once(app: Flask, me: tuple[str, str] | None = None) -> int:
                 job_queue.enqueue(GRADE, submission_id, priority=priority)
             except Exception:
                 log.exception("could not enqueue submission %s", submission_id)
-        games = tournaments.sweep()
+        games = leases.sweep_games()
         for game_id in games:
             try:
                 job_queue.enqueue(GAME, game_id, priority=tournaments.GAME_PRIORITY)

@@ -1,5 +1,7 @@
 """The lease every queue job is run under, one implementation for engine submissions and
-tournament games: claim, heartbeat, finish, give back after an internal error, and the sweep.
+tournament games: claim, heartbeat, finish, give back after an internal error, and the sweep;
+then the workers' side of each job on it (grading a submission, playing a tournament game):
+what a claim hands the worker, and the result written once under the lease.
 
     queued --claim--> running --finish--> done (or what the job says)
        ^                 |  \\--internal error, attempts left--> queued
@@ -33,6 +35,7 @@ from grader.models import (
     RUNNING,
     EngineResult,
     Submission,
+    Tournament,
     TournamentGame,
     utcnow,
 )
@@ -42,6 +45,7 @@ from grader.services.transactions import writing
 log = logging.getLogger(__name__)
 
 MAX_ATTEMPTS = 3  # claims of one submission before it fails (internal errors, dead workers)
+MAX_GAME_ATTEMPTS = 3  # claims of one tournament game before it fails
 
 Leased = type[Submission] | type[TournamentGame]
 
@@ -188,7 +192,7 @@ def write_result(submission_id: int, worker: str, *, score: float, max_score: fl
                                      gradescope=gradescope, rich=rich, created_at=now))
             owner_slot = session.execute(sa.select(Submission.owner_id, Submission.slot_id)
                                          .where(Submission.id == submission_id)).one()
-            lti.passback_after_commit(session, [tuple(owner_slot)])
+            lti.passback_after_commit(session, [(owner_slot.owner_id, owner_slot.slot_id)])
     except sa.exc.IntegrityError:  # the unique key: a result already exists
         return False
     return True
@@ -223,3 +227,92 @@ def sweep_submissions(now: dt.datetime | None = None) -> list[tuple[int, int]]:
         sa.select(Submission.id, Submission.priority).where(Submission.id.in_(stale)))}
     db.session.commit()
     return [(i, priority[i]) for i in stale]
+
+
+# -- tournament games: the job of playing one ----------------------------------------------
+
+
+@dataclass(frozen=True)
+class GameClaim:
+    """A claimed game: what the worker needs to play it."""
+
+    id: int
+    tournament_id: int
+    engines: tuple[tuple[str, str], tuple[str, str]]  # (sha256, stored path) of black, white
+    names: tuple[str, str]
+    params: dict[str, Any]
+    opening: list[str]
+    attempts: int
+
+    def engine_files(self) -> tuple[Path, Path]:
+        black, white = (blobs.local_copy(sha, path) for sha, path in self.engines)
+        return black, white
+
+
+def claim_game(game_id: int, worker: str) -> GameClaim | None:
+    """queued -> running under this worker's lease (services/leases.py); None if taken."""
+    with writing() as session:
+        if not claim(session, TournamentGame, game_id, worker):
+            return None
+        game = session.get_one(TournamentGame, game_id)
+        tournament = session.get_one(Tournament, game.tournament_id)
+        if tournament.status == QUEUED:
+            tournament.status = RUNNING
+        black, white = game.black, game.white
+        return GameClaim(game_id, game.tournament_id,
+                         ((black.sha256, black.stored_path), (white.sha256, white.stored_path)),
+                         (black.owner.email, white.owner.email), dict(tournament.params),
+                         list(game.opening), game.attempts)
+
+
+def heartbeat_game(game_id: int, worker: str) -> bool:
+    return heartbeat(TournamentGame, game_id, worker)
+
+
+def _close_if_over(session: Session, tournament_id: int) -> None:
+    left = session.scalar(sa.select(sa.func.count(TournamentGame.id)).where(
+        TournamentGame.tournament_id == tournament_id,
+        TournamentGame.status.in_([QUEUED, RUNNING])))
+    if not left:
+        session.execute(sa.update(Tournament).where(Tournament.id == tournament_id).values(
+            status=DONE, finished_at=utcnow()))
+
+
+def write_game(game_id: int, worker: str, *, result: str, termination: str,
+               pdn: str) -> bool:
+    """running -> done with the game, once, while this worker holds the lease."""
+    with writing() as session:
+        written = finish(session, TournamentGame, game_id, worker, DONE, result=result,
+                         termination=termination[:200], pdn=pdn, finished_at=utcnow())
+        if written:
+            _close_if_over(session, session.get_one(TournamentGame, game_id).tournament_id)
+    return written
+
+
+def game_error(game_id: int, worker: str, message: str) -> str | None:
+    """The grader failed: the game goes back to the queue while claims are left, else failed."""
+    termination = f"internal error: {message}"[:200]
+    status = give_back(TournamentGame, game_id, worker, MAX_GAME_ATTEMPTS,
+                       {"termination": termination},
+                       {"termination": termination, "finished_at": utcnow()})
+    if status == FAILED:
+        with writing() as session:
+            _close_if_over(session, session.get_one(TournamentGame, game_id).tournament_id)
+    return status
+
+
+def sweep_games(now: dt.datetime | None = None) -> list[int]:
+    """Games whose worker died back to the queue (failed after MAX_GAME_ATTEMPTS); queued games
+    with no recent wake-up message (ids to wake)."""
+    now = now or utcnow()
+    stale = sweep(TournamentGame, MAX_GAME_ATTEMPTS, now=now,
+                  failed_values={"finished_at": now,
+                                 "termination": "the worker stopped on every attempt"},
+                  requeued_values={})
+    with writing() as session:  # a tournament whose last game the sweep failed is over
+        left = sa.select(TournamentGame.id).where(
+            TournamentGame.tournament_id == Tournament.id,
+            TournamentGame.status.in_([QUEUED, RUNNING]))
+        session.execute(sa.update(Tournament).where(
+            Tournament.status == RUNNING, ~left.exists()).values(status=DONE, finished_at=now))
+    return stale

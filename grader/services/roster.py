@@ -97,10 +97,10 @@ def _enrol(session: Session, course_id: int, email: str, role: str, name: str | 
     if role not in COURSE_ROLES:
         raise Invalid(f"role must be one of {', '.join(COURSE_ROLES)}, not {role!r}")
     email = normalize_email(email)
-    user = session.scalar(sa.select(User).where(User.email == email))
-    created = user is None
+    found = session.scalar(sa.select(User).where(User.email == email))
+    created = found is None
+    user = User(email=email, role=STUDENT) if found is None else found
     if created:
-        user = User(email=email, role=STUDENT)
         session.add(user)
         session.flush()
     membership = session.scalar(sa.select(Membership).where(

@@ -239,5 +239,5 @@ def rerun_all(user: User, assignment_id: int, index: int) -> int:
         if ids:
             _requeue(session, ids, LOW)
     for submission_id in ids:
-        wake(db.session.get(Submission, submission_id), priority=LOW)
+        wake(db.session.get_one(Submission, submission_id), priority=LOW)
     return len(ids)

@@ -1,6 +1,6 @@
 """The leaderboard of an engine slot, and tournaments: a round-robin among the opted-in
-students' latest graded engines, one queue job per game (under the same lease, heartbeat and
-sweep as a submission: services/leases.py), then an Elo table and a crosstable.
+students' latest graded engines, one queue job per game (claimed, played, written and swept
+under the same lease as a submission: services/leases.py), then an Elo table and a crosstable.
 
 Tournament Elo: the maximum-likelihood ratings of the Elo model from the games among the
 entrants (harness.elo.ratings). An entrant who won (or lost) every game has no finite
@@ -9,10 +9,8 @@ estimate: the table shows a bound, as the ladder Elo does.
 
 from __future__ import annotations
 
-import datetime as dt
 import itertools
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
@@ -20,22 +18,18 @@ import sqlalchemy as sa
 from grader.extensions import GAME, db, jobs
 from grader.models import (
     DONE,
-    FAILED,
     QUEUED,
-    RUNNING,
     Slot,
     Submission,
     Tournament,
     TournamentGame,
     User,
-    utcnow,
 )
-from grader.services import Conflict, NotFound, blobs, leases
+from grader.services import Conflict, NotFound, leases
 from grader.services.staff import staff, staff_for_slot
 from grader.services.transactions import writing
 
 GAME_PRIORITY = -5  # after uploads, before regrade-all
-MAX_GAME_ATTEMPTS = 3
 DEFAULTS = {"ballots": 1, "time_per_move": 0.1, "margin": 0.25, "max_plies": 120}
 
 
@@ -124,98 +118,8 @@ def start(user: User, assignment_id: int, index: int, **params: Any) -> Tourname
         except Exception:  # the sweep sends it later: the row is the truth
             continue
         sent.append(game_id)
-    woken(*sent)
+    leases.woken(TournamentGame, *sent)
     return tournament
-
-
-@dataclass(frozen=True)
-class GameClaim:
-    """A claimed game: what the worker needs to play it."""
-
-    id: int
-    tournament_id: int
-    engines: tuple[tuple[str, str], tuple[str, str]]  # (sha256, stored path) of black, white
-    names: tuple[str, str]
-    params: dict[str, Any]
-    opening: list[str]
-    attempts: int
-
-    def engine_files(self) -> tuple[Path, Path]:
-        black, white = (blobs.local_copy(sha, path) for sha, path in self.engines)
-        return black, white
-
-
-def claim(game_id: int, worker: str) -> GameClaim | None:
-    """queued -> running under this worker's lease (services/leases.py); None if taken."""
-    with writing() as session:
-        if not leases.claim(session, TournamentGame, game_id, worker):
-            return None
-        game = session.get(TournamentGame, game_id)
-        tournament = session.get(Tournament, game.tournament_id)
-        if tournament.status == QUEUED:
-            tournament.status = RUNNING
-        black, white = game.black, game.white
-        return GameClaim(game_id, game.tournament_id,
-                         ((black.sha256, black.stored_path), (white.sha256, white.stored_path)),
-                         (black.owner.email, white.owner.email), dict(tournament.params),
-                         list(game.opening), game.attempts)
-
-
-def heartbeat(game_id: int, worker: str) -> bool:
-    return leases.heartbeat(TournamentGame, game_id, worker)
-
-
-def _close_if_over(session: Any, tournament_id: int) -> None:
-    left = session.scalar(sa.select(sa.func.count(TournamentGame.id)).where(
-        TournamentGame.tournament_id == tournament_id,
-        TournamentGame.status.in_([QUEUED, RUNNING])))
-    if not left:
-        session.execute(sa.update(Tournament).where(Tournament.id == tournament_id).values(
-            status=DONE, finished_at=utcnow()))
-
-
-def write_game(game_id: int, worker: str, *, result: str, termination: str,
-               pdn: str) -> bool:
-    """running -> done with the game, once, while this worker holds the lease."""
-    with writing() as session:
-        written = leases.finish(session, TournamentGame, game_id, worker, DONE, result=result,
-                                termination=termination[:200], pdn=pdn, finished_at=utcnow())
-        if written:
-            _close_if_over(session, session.get(TournamentGame, game_id).tournament_id)
-    return written
-
-
-def internal_error(game_id: int, worker: str, message: str) -> str | None:
-    """The grader failed: the game goes back to the queue while claims are left, else failed."""
-    termination = f"internal error: {message}"[:200]
-    status = leases.give_back(TournamentGame, game_id, worker, MAX_GAME_ATTEMPTS,
-                              {"termination": termination},
-                              {"termination": termination, "finished_at": utcnow()})
-    if status == FAILED:
-        with writing() as session:
-            _close_if_over(session, session.get(TournamentGame, game_id).tournament_id)
-    return status
-
-
-def sweep(now: dt.datetime | None = None) -> list[int]:
-    """Games whose worker died back to the queue (failed after MAX_GAME_ATTEMPTS); queued games
-    with no recent wake-up message (ids to wake)."""
-    now = now or utcnow()
-    stale = leases.sweep(TournamentGame, MAX_GAME_ATTEMPTS, now=now,
-                         failed_values={"finished_at": now,
-                                        "termination": "the worker stopped on every attempt"},
-                         requeued_values={})
-    with writing() as session:  # a tournament whose last game the sweep failed is over
-        left = sa.select(TournamentGame.id).where(
-            TournamentGame.tournament_id == Tournament.id,
-            TournamentGame.status.in_([QUEUED, RUNNING]))
-        session.execute(sa.update(Tournament).where(
-            Tournament.status == RUNNING, ~left.exists()).values(status=DONE, finished_at=now))
-    return stale
-
-
-def woken(*game_ids: int) -> None:
-    leases.woken(TournamentGame, *game_ids)
 
 
 # -- standings ------------------------------------------------------------------------------

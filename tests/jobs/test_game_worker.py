@@ -55,7 +55,7 @@ def start_tournament(app, room, **params) -> int:
 
 
 def test_game_leases_claim_renew_sweep_and_write_once(app, client, factory, room, upload):
-    from grader.services import tournaments
+    from grader.services import leases
 
     graded_pair(app, client, factory, room, upload)
     tournament_id = start_tournament(app, room, max_plies=8)
@@ -63,23 +63,23 @@ def test_game_leases_claim_renew_sweep_and_write_once(app, client, factory, room
     assert all(g.enqueued_at is not None for g in games(app, tournament_id))  # messages sent
     later = utcnow() + dt.timedelta(seconds=60)
     with app.app_context():
-        claimed = tournaments.claim(first, "w1")
+        claimed = leases.claim_game(first, "w1")
         assert claimed is not None and claimed.attempts == 1
         assert all(p.read_bytes() == engine_bytes("correct") for p in claimed.engine_files())
-        assert tournaments.claim(first, "w2") is None  # running: nobody else takes it
-        assert tournaments.heartbeat(first, "w1") and not tournaments.heartbeat(first, "w2")
-        assert tournaments.sweep(utcnow()) == []  # a live lease is left alone
-        assert first in tournaments.sweep(later)  # its worker died: back to the queue
-        assert tournaments.write_game(first, "w1", result="1-0", termination="x",
-                                      pdn="") is False  # the dead worker writes nothing
-        assert tournaments.claim(second, "w9") is not None
-        assert tournaments.write_game(second, "w9", result="1-0", termination="win",
-                                      pdn="1. 11-15 *") is True
-        assert tournaments.write_game(second, "w9", result="0-1", termination="win",
-                                      pdn="") is False  # once
+        assert leases.claim_game(first, "w2") is None  # running: nobody else takes it
+        assert leases.heartbeat_game(first, "w1") and not leases.heartbeat_game(first, "w2")
+        assert leases.sweep_games(utcnow()) == []  # a live lease is left alone
+        assert first in leases.sweep_games(later)  # its worker died: back to the queue
+        assert leases.write_game(first, "w1", result="1-0", termination="x",
+                                 pdn="") is False  # the dead worker writes nothing
+        assert leases.claim_game(second, "w9") is not None
+        assert leases.write_game(second, "w9", result="1-0", termination="win",
+                                 pdn="1. 11-15 *") is True
+        assert leases.write_game(second, "w9", result="0-1", termination="win",
+                                 pdn="") is False  # once
         for attempt in (2, 3):
-            assert tournaments.claim(first, f"w{attempt}").attempts == attempt
-            tournaments.sweep(later)
+            assert leases.claim_game(first, f"w{attempt}").attempts == attempt
+            leases.sweep_games(later)
         tournament = db.session.get(Tournament, tournament_id)
         db.session.refresh(tournament)
         # The third death failed the first game, the last one left: the tournament is over.
