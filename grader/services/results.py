@@ -25,14 +25,12 @@ from grader.models import (
 from grader.services import Invalid, NotFound
 from grader.services.courses import member_slot_ids, taught_course_ids
 
+# -- who sees what --------------------------------------------------------------------------
+
 
 def teaches(user: User, slot: Slot) -> bool:
     """Whether the user is on the staff of the slot's course (the page links the staff view)."""
     return slot.assignment.course_id in set(db.session.scalars(taught_course_ids(user)))
-
-
-
-# -- who sees what --------------------------------------------------------------------------
 
 
 def _visible(user: User) -> sa.ColumnElement[bool]:
