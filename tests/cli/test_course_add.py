@@ -6,10 +6,10 @@ from __future__ import annotations
 import re
 
 import sqlalchemy as sa
-from app_support import PASSWORD, csrf_from
 
 from grader.extensions import db
 from grader.models import Membership, User
+from tests.app_support import PASSWORD, csrf_from
 
 
 def _role(app, email: str) -> str | None:
