@@ -10,8 +10,9 @@ import pytest
 import sqlalchemy as sa
 
 from grader.extensions import db
+from grader.gametree.tree import Tree
 from grader.models import Exercise, LtiUser, User
-from grader.services import Conflict, lti
+from grader.services import Conflict, costly, lti
 from tests.lti.lti_platform import INSTRUCTOR, LEARNER, form_fields, new_key
 from tests.lti.lti_support import bench
 
@@ -155,8 +156,9 @@ def test_linking_an_lms_account_needs_the_password_and_no_work(lti_env, app):
         with pytest.raises(Conflict, match="only an account made by an LMS launch"):
             lti.link_account(owner, "owner@uni.example", "correct horse battery")
         # Once the launch-made account has work, it cannot be merged away.
+        facts = costly.grading_facts("prune", Tree.from_nested([[1, 2]], ["max"]))
         db.session.add(Exercise(owner_id=made, kind="prune", tree=[[1, 2]], players=["max"],
-                                conventions={}))
+                                conventions={}, **facts))
         db.session.commit()
         with pytest.raises(Conflict, match="already has work"):
             lti.link_account(db.session.get(User, made), "owner@uni.example",

@@ -265,7 +265,7 @@ class EngineProcess:
             if cpu is not None and cpu > cpu_limit:
                 self._seen.cpu_exceeded = True
                 self.kill()
-                return self._dead(cpu_limit, start, cpu0)
+                return self._dead(cpu_limit, start, cpu0, cpu)
             now = time.monotonic()
             if now - mark_time >= window:
                 busy = cpu is not None and mark_cpu is not None and cpu - mark_cpu > 1 / CLOCK_TICKS
@@ -274,7 +274,7 @@ class EngineProcess:
             if elapsed > wall_limit and not (busy and elapsed < wall_limit * BUSY_GRACE):
                 self._seen.wall_exceeded = True
                 self.kill()
-                return self._dead(cpu_limit, start, cpu0)
+                return self._dead(cpu_limit, start, cpu0, cpu)
 
     def _answer(self, ident: int, line: bytes, cpu_limit: float, start: float,
                 cpu0: float | None) -> CallOutcome:
@@ -308,9 +308,11 @@ class EngineProcess:
         return CallOutcome(reported.verdict, cpu=cpu, wall=wall, detail=reported.detail,
                            traceback=reported.traceback)
 
-    def _dead(self, cpu_limit: float, start: float, cpu0: float | None) -> CallOutcome:
-        """The process died or was killed: the verdict from what was seen (verdict.py)."""
-        cpu = self._used(cpu0) or 0.0
+    def _dead(self, cpu_limit: float, start: float, cpu0: float | None,
+              last_cpu: float | None = None) -> CallOutcome:
+        """The process died or was killed: the verdict from what was seen (verdict.py). The CPU
+        is read before the kill; after it /proc may be gone, so the watchdog's last look counts."""
+        cpu = max(self._used(cpu0) or 0.0, last_cpu or 0.0)
         self.kill()
         wall = time.monotonic() - start
         for thread in self._threads:
