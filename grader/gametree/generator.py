@@ -259,7 +259,8 @@ def accepts(tree: Tree, params: GeneratorParams) -> bool:
 def answer_distance(kind: str, key: object, answer: object) -> int:
     """At how many nodes two canonical answers of ``kind`` differ (the root value counts as one)."""
     if kind == "prune":
-        (k, kv), (a, av) = key, answer  # type: ignore[misc]
+        assert isinstance(key, tuple) and isinstance(answer, tuple)  # (pruned, root value) pairs
+        (k, kv), (a, av) = key, answer
         return len(k ^ a) + (kv != av)
     if isinstance(key, dict) and isinstance(answer, dict):
         return sum(key.get(p) != answer.get(p) for p in set(key) | set(answer))

@@ -115,7 +115,8 @@ class Optimizer:
         # cost[S]: least leaves to search exactly the children in S without a cutoff.
         cost: dict[int, int] = {0: 0}
         back: dict[int, int] = {}
-        best_total, best_seq = math.inf, ()
+        best_total: float = math.inf
+        best_seq: tuple[int, ...] = ()
         for subset in range(full + 1):
             if subset not in cost:
                 continue

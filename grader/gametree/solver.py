@@ -108,7 +108,8 @@ class Rules:
     prune_internal: bool = True  # False: after a cutoff, internal children are still searched
 
 
-class Step(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Step:
     """One event of the search, for replays and explanations.
 
     ``kind`` is ``enter`` (the node is entered with the window alpha, beta), ``leaf`` (a leaf is
@@ -347,10 +348,11 @@ class _Search:
         self._step("enter", path, alpha, beta)
         if node.is_leaf:
             value = node.value
+            assert value is not None  # a leaf holds its number (checked when the tree is read)
             self.leaf_order.append(path)
             self._step("leaf", path, alpha, beta, value=value)
-            self.nodes[path] = NodeResult(value, alpha, beta)  # type: ignore[arg-type]
-            return value, None  # type: ignore[return-value]
+            self.nodes[path] = NodeResult(value, alpha, beta)
+            return value, None
 
         is_max = self.players[depth % len(self.players)] == "max"
         # The bound this node tightens (alpha at MAX, beta at MIN; swapped in that variant).
@@ -359,8 +361,9 @@ class _Search:
         best = -INF if is_max else INF
         best_move: int | None = None
         cut_at: int | None = None  # index in visit order of the last child searched before a cut
-        order = range(len(node.children) - 1, -1, -1) if self.rtl else range(len(node.children))
-        order = list(order)
+        order = list(
+            range(len(node.children) - 1, -1, -1) if self.rtl else range(len(node.children))
+        )
         skipped: list[Path] = []
         for position, i in enumerate(order):
             child = node.children[i]
@@ -370,7 +373,9 @@ class _Search:
                 continue
             if rules.shallow:
                 # Only this node's own best so far goes down: no bound from above the parent.
-                window = (best, INF, path, None) if is_max else (-INF, best, None, path)
+                window: tuple[Value, Value, Path | None, Path | None] = (
+                    (best, INF, path, None) if is_max else (-INF, best, None, path)
+                )
                 value, _ = self.visit(child, cpath, depth + 1, *window, path)
             else:
                 value, _ = self.visit(

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 Value = int | float
@@ -157,7 +157,10 @@ class Tree:
         return cls.from_nested(data["tree"], data.get("players"))
 
     # -- export -------------------------------------------------------------------------------
-    def to_nested(self) -> list:
+    def to_nested(self) -> object:
+        """The nested form ``from_nested`` reads: a list, or an object when the root has an
+        evaluation."""
+
         def dump(node: Node) -> object:
             if node.is_leaf:
                 return node.value
@@ -170,7 +173,7 @@ class Tree:
                 **({"terminal": True} if node.terminal else {}),
             }
 
-        return dump(self.root)  # type: ignore[return-value]
+        return dump(self.root)
 
     @property
     def has_evaluations(self) -> bool:
@@ -217,7 +220,8 @@ class Tree:
 
         def form(node: Node) -> tuple:
             if node.is_leaf:
-                return (float(node.value),)  # type: ignore[arg-type]
+                assert node.value is not None  # a leaf holds its number (checked when read)
+                return (float(node.value),)
             value = None if node.value is None else float(node.value)
             children = sorted((form(c) for c in node.children), key=repr)
             return (value, node.terminal, tuple(children))
@@ -254,8 +258,10 @@ class Tree:
             raise TreeFormatError(f"no node at path {path!r}") from None
 
     def has(self, path: object) -> bool:
+        if not isinstance(path, str):
+            return False
         try:
-            self.node(path)  # type: ignore[arg-type]
+            self.node(path)
         except TreeFormatError:
             return False
         return True
@@ -287,7 +293,7 @@ class Tree:
             self._index = dict(self.walk())
         return len(self._index)
 
-    def reordered(self, orders: dict[Path, Sequence[int]]) -> Tree:
+    def reordered(self, orders: Mapping[Path, Sequence[int]]) -> Tree:
         """A copy with the children of each listed node put in the given order (old indices)."""
 
         def build(node: Node, path: Path) -> Node:

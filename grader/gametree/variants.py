@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import Any
 
 from grader.gametree.solver import Conventions, Rules, SearchResult, search
 from grader.gametree.tree import Tree
@@ -32,7 +33,8 @@ def _flip(conventions: Conventions, name: str) -> Conventions:
         "values": {"soft": "hard", "hard": "soft"},
         "order": {"ltr": "rtl", "rtl": "ltr"},
     }[name][getattr(conventions, name)]
-    return replace(conventions, **{name: other})
+    changes: dict[str, Any] = {name: other}  # a str field named at run time
+    return replace(conventions, **changes)
 
 
 def _swap_players(tree: Tree) -> tuple[str, ...]:
