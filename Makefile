@@ -41,6 +41,7 @@ bench-hostile: $(STAMP)
 test: $(STAMP) system-deps $(NODE_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
+	$(BIN)/mypy
 	$(BIN)/pytest
 
 # The queue tests (tests/jobs) again on PostgreSQL and Redis, which the tests start themselves
@@ -63,4 +64,4 @@ bench: $(STAMP)
 	$(BIN)/python -m bench
 
 clean:
-	rm -rf $(VENV) node_modules .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) node_modules .pytest_cache .ruff_cache .mypy_cache .hypothesis

@@ -34,7 +34,7 @@ from grader.services import Conflict, Invalid, costly, courses
 from grader.services.exercises import generator_deadline, tree_of, typed_tree
 from grader.services.game_practice import game_params
 from grader.services.regrade import regrade_slot_in
-from grader.services.staff import staff, staff_for_assignment, staff_for_slot
+from grader.services.staff import Staff, staff, staff_for_assignment, staff_for_slot
 from grader.services.transactions import writing
 
 PREVIEW_SAMPLES = 30
@@ -65,7 +65,10 @@ def build_tree(source: str, *, leaves: str | None = None, branching: int | None 
 
 
 def export_cs188(slot: Slot | None = None, tree: Tree | None = None) -> str:
-    tree = tree or Tree.from_dict(slot.tree)
+    if tree is None:
+        if slot is None or slot.tree is None:
+            raise Invalid("only fixed trees export to CS188")
+        tree = Tree.from_dict(slot.tree)
     plies = Conventions.from_dict(slot.conventions).depth if slot is not None else None
     try:
         return tree.to_cs188(plies=plies)
@@ -174,7 +177,7 @@ def update_assignment(user: User, assignment_id: int, data: AssignmentInput) -> 
     _check_assignment(data)
     changed = 0
     with writing() as session:
-        assignment = session.get(Assignment, assignment_id)
+        assignment = session.get_one(Assignment, assignment_id)
         before = {"due_at": assignment.due_at, "late_percent_per_day":
                   assignment.late_percent_per_day}
         assignment.title = data.title.strip()
@@ -197,7 +200,7 @@ def delete_assignment(user: User, assignment_id: int) -> str:
     """Deletes the assignment with its slots, exercises and attempts (instructors only)."""
     staff_for_assignment(user, assignment_id, change=True)
     with writing() as session:
-        assignment = session.get(Assignment, assignment_id)
+        assignment = session.get_one(Assignment, assignment_id)
         title = assignment.title
         for slot in list(assignment.slots):
             session.delete(slot)
@@ -241,9 +244,10 @@ def update_slot(user: User, assignment_id: int, index: int, spec: SlotInput, *,
     _, found = staff_for_slot(user, assignment_id, index, change=True)
     checked = check_slot(spec)
     with writing() as session:
-        slot = session.get(Slot, found.id)
-        has_exercises = session.scalar(
-            sa.select(sa.func.count(Exercise.id)).where(Exercise.slot_id == slot.id)) > 0
+        slot = session.get_one(Slot, found.id)
+        has_exercises = session.execute(
+            sa.select(sa.func.count(Exercise.id)).where(Exercise.slot_id == slot.id)
+        ).scalar_one() > 0
         if has_exercises and checked.kind != slot.kind:
             raise Conflict("students have started this exercise: its kind cannot change "
                            "(add a new exercise instead)")
@@ -423,11 +427,11 @@ def _preview(checked: CheckedSlot, samples: int) -> Preview:
                    calibration=calibration)
 
 
-def editor_slot(user: User, assignment_id: int, index: int) -> tuple[Any, Slot, int]:
+def editor_slot(user: User, assignment_id: int, index: int) -> tuple[Staff, Slot, int]:
     """A slot for the editor, with how many attempts it has (to warn about regrades)."""
     who, slot = staff_for_slot(user, assignment_id, index)
     from grader.models import Attempt
 
-    attempts = db.session.scalar(sa.select(sa.func.count(Attempt.id)).join(Exercise).where(
-        Exercise.slot_id == slot.id))
+    attempts = db.session.execute(sa.select(sa.func.count(Attempt.id)).join(Exercise).where(
+        Exercise.slot_id == slot.id)).scalar_one()
     return who, slot, attempts
