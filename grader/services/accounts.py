@@ -114,7 +114,7 @@ def change_password(user_id: int, current: str, new: str) -> User:
     if user is None or authenticate(user.email, current) is None:
         raise Invalid("the current password is not right")
     set_password(user_id, new)
-    return db.session.get(User, user_id)
+    return db.session.get_one(User, user_id)
 
 
 def revoke_sessions(user_id: int) -> None:
@@ -162,8 +162,8 @@ def issue_token(user_id: int, name: str = "token", days: int = TOKEN_DAYS) -> st
     with writing() as session:
         if session.get(User, user_id) is None:
             raise NotFound("no such user")
-        live = session.scalar(sa.select(sa.func.count(ApiToken.id)).where(
-            ApiToken.user_id == user_id, ApiToken.expires_at > now))
+        live = session.execute(sa.select(sa.func.count(ApiToken.id)).where(
+            ApiToken.user_id == user_id, ApiToken.expires_at > now)).scalar_one()
         if live >= MAX_TOKENS:
             raise Conflict(f"at most {MAX_TOKENS} live tokens: revoke one first")
         session.add(ApiToken(user_id=user_id, name=name, token_hash=_token_hash(token),

@@ -9,6 +9,7 @@ import sqlalchemy as sa
 
 from grader.extensions import db
 from grader.gametree import KINDS, Conventions, Grade, Tree, grade
+from grader.gametree.kinds import BestOrderKind
 from grader.models import MAX_ID, Assignment, Attempt, Exercise, Slot, User, iso_utc, utcnow
 from grader.services import Conflict, Forbidden, Invalid, NotFound, costly, lti
 from grader.services.courses import member_slot_ids, taught_course_ids
@@ -144,9 +145,9 @@ def solution(exercise: Exercise, tree: Tree | None = None, graded: Grade | None 
         search, key = graded.search, graded.key
     data = {"key": key, "search": search.to_dict() if with_search else None}
     replays = graded.replays if graded is not None else None
-    if replays is None and exercise.kind == "best-order" and isinstance(answer, dict):
+    if replays is None and isinstance(kind, BestOrderKind) and isinstance(answer, dict):
         try:
-            replays = KINDS["best-order"].replays(tree, conventions, answer.get("order", {}))
+            replays = kind.replays(tree, conventions, answer.get("order", {}))
         except ValueError:  # an attempt stored before its answer's shape was checked this way
             replays = None
     if replays is not None:
@@ -199,4 +200,4 @@ def slot_progress(user: User, slot_ids: list[int]) -> dict[int, dict[str, Any]]:
                Exercise.slot_id.in_(slot_ids))
         .group_by(Exercise.slot_id, Exercise.id))
     return {slot_id: {"exercise_id": ex_id, "attempts_used": used, "best_score": best}
-            for slot_id, ex_id, used, best in rows}
+            for slot_id, ex_id, used, best in rows if slot_id is not None}

@@ -148,12 +148,14 @@ def create_assignment(course_id: int, preset_name: str | None, title: str | None
     """An assignment with a preset's slots (or none); ``settings`` are further Assignment
     columns (release date, late policy, score policy). Callers check who may do this."""
     preset = load_preset(preset_name) if preset_name else None
-    if title is None and preset is None:
-        raise Invalid("an assignment needs a title or a preset")
+    if not title:
+        if preset is None:  # an empty title too: it would make a nameless assignment
+            raise Invalid("an assignment needs a title or a preset")
+        title = preset.title
     with writing() as session:
         if session.get(Course, course_id) is None:
             raise NotFound(f"no course {course_id}")
-        assignment = Assignment(course_id=course_id, title=title or preset.title,
+        assignment = Assignment(course_id=course_id, title=title,
                                 preset=preset.name if preset else None, due_at=due_at,
                                 **settings)
         session.add(assignment)

@@ -49,7 +49,7 @@ def seed(preset: str = "standard") -> dict[str, object]:
     for email, role in PEOPLE:
         if role == STUDENT:  # the instructor teaches it from its creation
             roster.add_member(None, course.id, email)
-    assignment = next((a for a in db.session.get(Course, course.id).assignments
+    assignment = next((a for a in db.session.get_one(Course, course.id).assignments
                        if a.preset == preset), None)
     if assignment is None:
         assignment = courses.create_assignment(course.id, preset)

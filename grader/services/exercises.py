@@ -151,6 +151,7 @@ def _refuse_open_graded_tree(user: User, tree: Tree) -> None:
     for exercise in graded:
         if tree_of(exercise).canonical() == form and not solution_visible(exercise):
             slot = exercise.slot
+            assert slot is not None  # the query keeps graded variants, which have a slot
             name = slot.title or slot.kind
             raise Forbidden(
                 f"this tree is your graded exercise \"{name}\" in \"{slot.assignment.title}\" "

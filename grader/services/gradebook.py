@@ -56,7 +56,7 @@ def policy_score(attempts: list[GradedAttempt], policy: str, *, credited: bool =
 
 def graded_attempts(course_id: int, assignment_id: int | None = None) -> list[GradedAttempt]:
     """Every attempt of the course's graded variants, by their owners, oldest first."""
-    query = (sa.select(Attempt.id, Attempt.user_id, Exercise.slot_id, Slot.assignment_id,
+    query = (sa.select(Attempt.id, Attempt.user_id, Slot.id, Slot.assignment_id,
                        Attempt.score, Attempt.penalty, Attempt.days_late, Attempt.created_at,
                        Attempt.diagnosis)
              .join(Exercise, Attempt.exercise_id == Exercise.id)
@@ -184,7 +184,7 @@ def build(course_id: int) -> Gradebook:
     """The gradebook of a course (no permission check: callers check first)."""
     from grader.models import Course
 
-    course = db.session.get(Course, course_id)
+    course = db.session.get_one(Course, course_id)
     assignments = list(db.session.scalars(
         sa.select(Assignment).where(Assignment.course_id == course_id)
         .options(sa.orm.selectinload(Assignment.slots)).order_by(Assignment.id)))

@@ -22,7 +22,7 @@ from flask import current_app
 from grader.extensions import db
 from grader.models import Course, Invite, Membership, User, utcnow
 from grader.services import Forbidden, NotFound, accounts, mail
-from grader.services.transactions import writing
+from grader.services.transactions import rows_changed, writing
 
 INVITE_DAYS = 14
 
@@ -139,11 +139,11 @@ def accept(token: str, user: User | None, password: str | None = None) -> User:
         password_hash = None
     with writing() as session:
         # Used up under the write lock: a second use of the same link finds nothing.
-        claimed = session.execute(sa.update(Invite).where(
+        claimed = rows_changed(session, sa.update(Invite).where(
             Invite.id == found.id, Invite.accepted_at.is_(None)).values(accepted_at=utcnow()))
-        if claimed.rowcount != 1:
+        if claimed != 1:
             raise NotFound("this invite link was just used")
-        account = session.get(User, owner.id)
+        account = session.get_one(User, owner.id)
         if password_hash is not None:
             if account.password_hash is not None:
                 raise NotFound("this account was just claimed")

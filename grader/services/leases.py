@@ -40,7 +40,7 @@ from grader.models import (
     utcnow,
 )
 from grader.services import blobs, lti
-from grader.services.transactions import writing
+from grader.services.transactions import rows_changed, writing
 
 log = logging.getLogger(__name__)
 
@@ -67,29 +67,29 @@ def claim(session: Session, model: Leased, job_id: int, worker: str, **values: A
     """queued -> running with this worker's lease, in one UPDATE (in the caller's transaction);
     False if another worker has it or it is no longer queued."""
     now = utcnow()
-    done = session.execute(sa.update(model).where(model.id == job_id, model.status == QUEUED)
-                           .values(status=RUNNING, lease_owner=worker, heartbeat_at=now,
-                                   started_at=now, lease_expires_at=_expiry(now),
-                                   attempts=model.attempts + 1, **values))
-    return done.rowcount == 1
+    done = rows_changed(session, sa.update(model).where(model.id == job_id, model.status == QUEUED)
+                        .values(status=RUNNING, lease_owner=worker, heartbeat_at=now,
+                                started_at=now, lease_expires_at=_expiry(now),
+                                attempts=model.attempts + 1, **values))
+    return done == 1
 
 
 def heartbeat(model: Leased, job_id: int, worker: str, **values: Any) -> bool:
     """Renew the lease (and write `values`, the progress); False once the lease is lost."""
     now = utcnow()
     with writing() as session:
-        done = session.execute(sa.update(model).where(mine(model, job_id, worker)).values(
+        done = rows_changed(session, sa.update(model).where(mine(model, job_id, worker)).values(
             heartbeat_at=now, lease_expires_at=_expiry(now), **values))
-        return done.rowcount == 1
+        return done == 1
 
 
 def finish(session: Session, model: Leased, job_id: int, worker: str, status: str,
            **values: Any) -> bool:
     """running -> `status`, the lease released, in the caller's transaction; False when this
     worker no longer holds the lease (nothing is written then)."""
-    done = session.execute(sa.update(model).where(mine(model, job_id, worker)).values(
+    done = rows_changed(session, sa.update(model).where(mine(model, job_id, worker)).values(
         status=status, lease_owner=None, lease_expires_at=None, **values))
-    return done.rowcount == 1
+    return done == 1
 
 
 def give_back(model: Leased, job_id: int, worker: str, max_attempts: int,
@@ -118,9 +118,9 @@ def sweep(model: Leased, max_attempts: int, *, failed_values: dict[str, Any],
         expired = sa.and_(model.status == RUNNING, model.lease_expires_at < now)
         session.execute(sa.update(model).where(expired, model.attempts >= max_attempts).values(
             status=FAILED, lease_owner=None, lease_expires_at=None, **failed_values))
-        requeued = session.execute(sa.update(model).where(expired).values(
+        requeued = rows_changed(session, sa.update(model).where(expired).values(
             status=QUEUED, lease_owner=None, lease_expires_at=None, enqueued_at=None,
-            **requeued_values)).rowcount
+            **requeued_values))
         if requeued:
             log.warning("requeued %d %s whose worker stopped", requeued,
                         "submissions" if model is Submission else "games")

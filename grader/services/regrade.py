@@ -101,7 +101,7 @@ def regrade_slot(user: User, assignment_id: int, index: int, *, allow_lower: boo
     """Regrades a slot as it now is (instructors only): after an edit, or to recompute lateness."""
     _, found = staff_for_slot(user, assignment_id, index, change=True)
     with writing() as session:
-        slot = session.get(Slot, found.id)
+        slot = session.get_one(Slot, found.id)
         return regrade_slot_in(session, slot, user.id, {"reason": reason},
                                allow_lower=allow_lower)
 

@@ -40,7 +40,7 @@ def regenerate_join_code(user: User, course_id: int) -> str:
     """A new join code; the old one stops working at once. Clears any expiry."""
     staff(user, course_id, change=True)
     with writing() as session:
-        course = session.get(Course, course_id)
+        course = session.get_one(Course, course_id)
         course.join_code = _join_code()
         course.join_code_expires_at = None
     return course.join_code
@@ -50,7 +50,7 @@ def expire_join_code(user: User, course_id: int, at: dt.datetime | None = None) 
     """The join code stops working at `at` (UTC; None: now)."""
     staff(user, course_id, change=True)
     with writing() as session:
-        course = session.get(Course, course_id)
+        course = session.get_one(Course, course_id)
         course.join_code_expires_at = at or utcnow()
     return course
 
@@ -79,8 +79,8 @@ def roster(user: User, course_id: int) -> tuple[Staff, list[Member]]:
     for u, m in rows:
         found = pending.pop(u.id, None)
         members.append(Member(u.id, u.email, m.name, m.role, m.created_at,
-                              u.password_hash is not None, found and found.role,
-                              found and found.expires_at))
+                              u.password_hash is not None, found.role if found else None,
+                              found.expires_at if found else None))
     members += [Member(i.user_id, i.user.email, None, "invited", None,
                        i.user.password_hash is not None, i.role, i.expires_at)
                 for i in sorted(pending.values(), key=lambda i: i.user.email)]
@@ -128,8 +128,8 @@ def _enrol(session: Session, course_id: int, email: str, role: str, name: str | 
 def _send(course_id: int, made: list[Invite], url: Callable[[str], str] | None) -> int:
     if url is None:
         return 0
-    return invites.send([invites.link_of(i) for i in made], db.session.get(Course, course_id),
-                        url)
+    return invites.send([invites.link_of(i) for i in made],
+                        db.session.get_one(Course, course_id), url)
 
 
 def add_member(user: User | None, course_id: int, email: str, role: str = STUDENT,
@@ -261,7 +261,7 @@ def remove_member(user: User, course_id: int, member_id: int) -> str:
         if membership is None and invited is None:
             raise NotFound("no such member")
         invites.withdraw(session, course_id, member_id)
-        email = session.get(User, member_id).email
+        email = session.get_one(User, member_id).email
         if membership is not None:
             session.delete(membership)
     return email

@@ -108,7 +108,8 @@ def slot_statistics(assignment: Assignment, attempts: list[GradedAttempt]) -> li
     result = []
     for slot in assignment.slots:
         mine = by_slot.get(slot.id, {})
-        scores = [slot_score[(slot.id, user)] for user in mine]
+        # Everyone in `mine` made an attempt, so has a score.
+        scores = [s for user in mine if (s := slot_score[(slot.id, user)]) is not None]
         perfect = [(slot_score[(slot.id, user)] or 0.0) >= 1.0 for user in people]
         result.append(SlotStats(
             slot.id, slot.index, slot.title or slot.kind, slot.kind, len(mine),
@@ -204,7 +205,9 @@ def misconceptions(user: User, course_id: int, assignment_id: int | None = None)
                     Attempt.user_id == Exercise.owner_id))
     if assignment_id is not None:
         query = query.where(Assignment.id == assignment_id)
-    found = count_misconceptions([tuple(r) for r in db.session.execute(query)])
+    found = count_misconceptions(
+        [(a_id, s_id, diagnosis, when) for a_id, s_id, diagnosis, when
+         in db.session.execute(query)])
     engines = (sa.select(Submission.slot_id, EngineResult.rich["tests"])
                .join(EngineResult, EngineResult.submission_id == Submission.id)
                .join(Slot, Submission.slot_id == Slot.id)

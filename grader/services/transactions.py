@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any, cast
 
+import sqlalchemy as sa
+from sqlalchemy.engine import CursorResult
 from sqlalchemy.orm import Session
 
 from grader.extensions import WRITE_OPTION, db
@@ -27,3 +30,11 @@ def writing() -> Iterator[Session]:
         session.rollback()
         raise
     session.commit()
+
+
+def rows_changed(session: Session, statement: sa.Update | sa.Delete) -> int:
+    """Runs an UPDATE or DELETE (without RETURNING) and says how many rows it changed.
+
+    `Session.execute` types every result as a `Result`; for these statements it is the
+    `CursorResult` that carries the count."""
+    return cast(CursorResult[Any], session.execute(statement)).rowcount
