@@ -88,7 +88,7 @@ def link_course(user: User, message_launch: Any, course_id: int, target_id: int)
     staff(user, target_id, change=True)
     context = _launch_context(message_launch, course_id)
     with writing() as session:
-        context = session.get(LtiContext, context.id)
+        context = session.get_one(LtiContext, context.id)
         if session.scalar(sa.select(LtiResourceLink.id).where(
                 LtiResourceLink.context_id == context.id).limit(1)) is not None:
             raise Conflict("links to this course are already placed in the LMS")
@@ -156,7 +156,7 @@ def _return_url(value: Any) -> str:
     """The platform's deep-linking return URL, if it is a plain http(s) URL: it becomes a form's
     action and, by its origin, the page's CSP `form-action`, which odd characters would widen."""
     url = _service_url(value)
-    odd = url is None or re.search(r"[\s'\"<>;]", url)
-    if odd or not _HOST.fullmatch(urlsplit(url).netloc):
+    if (url is None or re.search(r"[\s'\"<>;]", url)
+            or not _HOST.fullmatch(urlsplit(url).netloc)):
         raise Invalid("the LMS sent no usable deep-linking return URL")
     return url

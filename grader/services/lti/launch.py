@@ -105,7 +105,7 @@ def _user(session: Session, reg: LtiRegistration, sub: str, email: Any, name: An
     link = session.scalar(sa.select(LtiUser).where(LtiUser.registration_id == reg.id,
                                                    LtiUser.sub == sub))
     if link is not None:
-        user = session.get(User, link.user_id)
+        user = session.get_one(User, link.user_id)
     else:
         user = User(email=_email_for(session, reg, sub, email), role=STUDENT)
         session.add(user)
@@ -288,7 +288,7 @@ def link_account(current: User, email: str, password: str) -> User:
                                        role=membership.role))
             elif _RANK[membership.role] > _RANK.get(kept.role, 0):
                 kept.role = membership.role
-        target = session.get(User, target.id)
+        target = session.get_one(User, target.id)
         if not target.name and current.name:
             target.name = current.name
         session.execute(sa.delete(Membership).where(Membership.user_id == current.id))

@@ -119,7 +119,7 @@ def due_passbacks(now: dt.datetime | None = None) -> list[tuple[int, int]]:
     due = sa.and_(LtiPassback.enqueued_at < now - dt.timedelta(seconds=RESEND_SECONDS),
                   LtiPassback.failures < MAX_FAILURES)
     with writing() as session:
-        pairs = [tuple(row) for row in session.execute(
+        pairs = [(user_id, slot_id) for user_id, slot_id in session.execute(
             sa.select(LtiPassback.user_id, LtiPassback.slot_id).where(due).limit(1000))]
         if pairs:
             session.execute(sa.update(LtiPassback).where(
@@ -133,7 +133,7 @@ def _slot_scores(course_id: int, assignment_id: int, user_id: int) -> dict[int, 
     gradebook counts it (its score policy, engines included)."""
     from grader.services.gradebook import engine_attempts, graded_attempts, policy_score
 
-    assignment = db.session.get(Assignment, assignment_id)
+    assignment = db.session.get_one(Assignment, assignment_id)
     mine = [a for a in graded_attempts(course_id, assignment_id) + engine_attempts(course_id)
             if a.user_id == user_id and a.assignment_id == assignment_id]
     return {slot.id: policy_score([a for a in mine if a.slot_id == slot.id],
@@ -218,7 +218,7 @@ def _post_score(link: LtiResourceLink, context: LtiContext, sub: str, given: flo
             .set_resource_id(f"slot-{link.slot_id}" if link.slot_id
                              else f"assignment-{link.assignment_id}"))
         with writing():
-            db.session.get(LtiResourceLink, link.id).lineitem_url = lineitem.get_id()
+            db.session.get_one(LtiResourceLink, link.id).lineitem_url = lineitem.get_id()
     stamp = dt.datetime.now(dt.UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
     grade = (Grade().set_score_given(round(given, 6)).set_score_maximum(maximum)
              .set_timestamp(stamp).set_activity_progress("Completed")

@@ -64,7 +64,7 @@ def sync_roster(actor: User | None, course_id: int) -> Synced:
     added = updated = total = 0
     with writing() as session:
         for context_id, members in fetched:
-            context = session.get(LtiContext, context_id)
+            context = session.get_one(LtiContext, context_id)
             reg = context.registration
             for member in members:
                 sub = _str(member.get("user_id"))
@@ -83,13 +83,15 @@ def sync_roster(actor: User | None, course_id: int) -> Synced:
 
 def _members(context: LtiContext) -> list[dict[str, Any]]:
     """The LMS course's members from NRPS, following its pages, within bounds."""
-    nrps = NamesRolesProvisioningService(_connector(context.registration), {
-        "context_memberships_url": context.memberships_url, "service_versions": ["2.0"]})
-    members: list[dict[str, Any]] = []
     url: str | None = context.memberships_url
+    assert url is not None  # sync_roster reads only the contexts with a roster service
+    nrps = NamesRolesProvisioningService(_connector(context.registration),
+                                         {"context_memberships_url": url})
+    members: list[dict[str, Any]] = []
     for _ in range(MAX_PAGES):
         page, url = nrps.get_members_page(url)
-        members.extend(m for m in page if isinstance(m, dict))
+        # The platform's JSON, typed by pylti1p3 but not checked: anything but an object goes.
+        members.extend(dict(m) for m in page if isinstance(m, dict))
         if not url or len(members) >= MAX_MEMBERS:
             break
     return members[:MAX_MEMBERS]

@@ -79,7 +79,7 @@ def tool_key() -> LtiKey:
             session.add(LtiKey(id=1, kid=kid, private_pem=private_pem, public_pem=public_pem))
     except sa.exc.IntegrityError:
         pass  # another process stored its key first: use that one
-    return db.session.scalar(sa.select(LtiKey).order_by(LtiKey.id).limit(1))
+    return db.session.execute(sa.select(LtiKey).order_by(LtiKey.id).limit(1)).scalar_one()
 
 
 def jwks() -> dict[str, Any]:
@@ -91,7 +91,7 @@ class _Http(requests.Session):
     """requests, with a timeout on every call (pylti1p3 passes none: a platform that never
     answers would hold a web worker or a queue worker for ever)."""
 
-    def request(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+    def request(self, *args: Any, **kwargs: Any) -> Any:
         kwargs.setdefault("timeout", HTTP_TIMEOUT)
         return super().request(*args, **kwargs)
 
