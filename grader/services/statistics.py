@@ -147,14 +147,14 @@ def week_of(moment: dt.datetime) -> str:
 class Misconceptions:
     codes: list[str]  # every code, in the library's order, then UNMATCHED
     wrong: int = 0  # wrong attempts (score < 1)
-    by_assignment: dict[int, Counter] = field(default_factory=dict)
-    by_slot: dict[int, Counter] = field(default_factory=dict)
-    by_week: dict[str, Counter] = field(default_factory=dict)
-    total: Counter = field(default_factory=Counter)
+    by_assignment: dict[int, Counter[str]] = field(default_factory=dict)
+    by_slot: dict[int, Counter[str]] = field(default_factory=dict)
+    by_week: dict[str, Counter[str]] = field(default_factory=dict)
+    total: Counter[str] = field(default_factory=Counter)
     # Engine slots: runs naming each checkers misconception, and the graded runs in all.
     engine_codes: list[str] = field(default_factory=lambda: list(ENGINE_VARIANTS))
-    by_engine_slot: dict[int, Counter] = field(default_factory=dict)
-    engine_runs: Counter = field(default_factory=Counter)
+    by_engine_slot: dict[int, Counter[str]] = field(default_factory=dict)
+    engine_runs: Counter[int] = field(default_factory=Counter)
 
     def to_dict(self) -> dict[str, Any]:
         return {"codes": self.codes, "wrong_attempts": self.wrong,
@@ -189,7 +189,7 @@ def count_engine_misconceptions(found: Misconceptions,
         counts = found.by_engine_slot.setdefault(slot_id, Counter())
         named = {(t.get("extra") or {}).get("diagnosis") for t in tests or ()
                  if isinstance(t, dict)}
-        for code in named & set(found.engine_codes):
+        for code in set(found.engine_codes) & named:
             counts[code] += 1
 
 

@@ -51,7 +51,7 @@ def login() -> Any:
         return redirect(landing_url())
     form = LoginForm()
     if form.validate_on_submit():
-        user = accounts.authenticate(form.email.data, form.password.data)
+        user = accounts.authenticate(form.email.data or "", form.password.data or "")
         if user is not None:
             _sign_in(user, remember=form.remember.data)
             return redirect(_next_url())
@@ -67,7 +67,8 @@ def signup() -> Any:
     form = SignupForm()
     if form.validate_on_submit():
         try:
-            accounts.signup(form.email.data, form.password.data, form.join_code.data)
+            accounts.signup(form.email.data or "", form.password.data or "",
+                            form.join_code.data or "")
         except ServiceError as error:  # a bad join code or password: nothing about the e-mail
             flash(str(error), "error")
         else:
@@ -136,8 +137,8 @@ def change_password() -> Any:
     form = PasswordForm()
     if form.validate_on_submit():
         try:
-            user = accounts.change_password(current_user.id, form.current.data,
-                                            form.password.data)
+            user = accounts.change_password(current_user.id, form.current.data or "",
+                                            form.password.data or "")
         except ServiceError as error:
             flash(str(error), "error")
         else:
@@ -145,8 +146,8 @@ def change_password() -> Any:
             flash("Password changed; every other session was signed out.", "info")
     else:
         for errors in form.errors.values():
-            for error in errors:
-                flash(error, "error")
+            for message in errors:
+                flash(message, "error")
     return redirect(url_for("auth.account"))
 
 
@@ -166,7 +167,8 @@ def new_token() -> Any:
     form = TokenForm()
     if form.validate_on_submit():
         try:
-            token = accounts.issue_token(current_user.id, form.name.data, form.days.data)
+            token = accounts.issue_token(current_user.id, form.name.data or "",
+                                         form.days.data or accounts.TOKEN_DAYS)
         except ServiceError as error:
             flash(str(error), "error")
         else:

@@ -17,7 +17,9 @@ from wtforms import (
     StringField,
     TextAreaField,
 )
-from wtforms.fields.choices import SelectChoice
+
+# New in WTForms 3.3 (raw tuples are deprecated there); its stubs, types-WTForms 3.2, lack it.
+from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]
 from wtforms.validators import DataRequired, EqualTo, Length, NumberRange, Optional
 
 from grader.gametree import KINDS, Tree, TreeFormatError, parse_nested
@@ -161,7 +163,7 @@ class TreeSettings(FlaskForm):
 
 
 class PracticeForm(TreeSettings):
-    kind = SelectField("Exercise", choices=list(KINDS), default="prune")
+    kind = SelectField("Exercise", choices=[SelectChoice(k) for k in KINDS], default="prune")
     source = RadioField("Tree", default="generate", choices=[
         SelectChoice("generate", "Generate one"), SelectChoice("leaves", "Type leaf values"),
         SelectChoice("nested", "Type a nested list")])

@@ -9,20 +9,20 @@ from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
 from flask_wtf import FlaskForm
 from wtforms import IntegerField, SelectField, StringField
-from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
 from grader.gametree import KINDS
 from grader.gametree.games import GAMES
 from grader.services import ServiceError, game_practice
+from grader.web.forms import SelectChoice
 
 bp = Blueprint("games", __name__)
 
 
 class GamePracticeForm(FlaskForm):
-    kind = SelectField("Exercise", choices=[k for k in KINDS if k != "best-order"],
+    kind = SelectField("Exercise", choices=[SelectChoice(k) for k in KINDS if k != "best-order"],
                        default="minimax")
-    game = SelectField("Game", choices=list(GAMES), default="tic-tac-toe")
+    game = SelectField("Game", choices=[SelectChoice(g) for g in GAMES], default="tic-tac-toe")
     start = StringField("Start position (empty: the initial one; random: a random reachable "
                         "one)", default="random", validators=[Optional(), Length(max=200)])
     depth = IntegerField("Depth in plies", default=2, validators=[DataRequired(),
@@ -47,7 +47,7 @@ def practice_game() -> Any:
         try:
             created = game_practice.create_game_practice(
                 current_user, form.kind.data, form.game.data, start=form.start.data or None,
-                depth=form.depth.data, branching=form.branching.data,
+                depth=form.depth.data or 2, branching=form.branching.data or 3,
                 conventions={"ties": form.ties.data})
         except ServiceError as error:
             flash(str(error), "error")

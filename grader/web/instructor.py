@@ -3,6 +3,7 @@ the roster, editor, gradebook, statistics and regrade services, which check who 
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from flask import (
@@ -16,7 +17,6 @@ from flask import (
     url_for,
 )
 from flask_login import current_user, login_required
-from wtforms.fields.choices import SelectChoice
 
 from grader.gametree import KINDS, VARIANTS
 from grader.models import ENGINE_KIND, Slot
@@ -39,7 +39,7 @@ from grader.services.staff import (
     staff_for_slot,
 )
 from grader.web import charts, misconception_name
-from grader.web.forms import ActionForm
+from grader.web.forms import ActionForm, SelectChoice
 from grader.web.instructor_forms import (
     AssignmentForm,
     CourseForm,
@@ -88,7 +88,7 @@ def create_course() -> Any:
     if not form.validate_on_submit():
         _flash_errors(form)
         return _back("instructor.home")
-    course = courses.create_course(form.name.data, by=current_user)
+    course = courses.create_course(form.name.data or "", by=current_user)
     flash(f"Course created. Its join code is {course.join_code}.", "info")
     return _back("instructor.course", course_id=course.id)
 
@@ -116,7 +116,7 @@ def add_member(course_id: int) -> Any:
     form = MemberForm()
     staff(current_user, course_id, change=True)
     if form.validate_on_submit():
-        what = roster.add_member(current_user, course_id, form.email.data, form.role.data,
+        what = roster.add_member(current_user, course_id, form.email.data or "", form.role.data,
                                  form.name.data, url=_invite_url)
         flash(f"{form.email.data}: {what}.", "info")
     else:
@@ -405,7 +405,7 @@ def misconceptions_page(course_id: int) -> Any:
         y_label="misconception")
     per_assignment = {a.id: charts.horizontal_bars(
         f"Wrong answers by misconception: {a.title}", names,
-        [found.by_assignment.get(a.id, {}).get(c, 0) for c in codes],
+        [found.by_assignment.get(a.id, Counter()).get(c, 0) for c in codes],
         x_label="wrong attempts", y_label="misconception") for a in assignments}
     weeks = sorted(found.by_week)
     over_time = charts.stacked_columns(

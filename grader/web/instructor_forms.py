@@ -20,14 +20,13 @@ from wtforms import (
     StringField,
     TextAreaField,
 )
-from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
 from grader.gametree import KINDS, Conventions, Tree
 from grader.gametree.games import GAMES
 from grader.models import COURSE_ROLES, SCORE_POLICIES, Slot
 from grader.services import editor, game_practice
-from grader.web.forms import TreeSettings, nested_list
+from grader.web.forms import SelectChoice, TreeSettings, nested_list
 
 DATE_FORMATS = ["%Y-%m-%dT%H:%M", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M"]
 ROLE_CHOICES = [SelectChoice(r, {"ta": "TA"}.get(r, r)) for r in COURSE_ROLES]
@@ -80,7 +79,7 @@ class AssignmentForm(FlaskForm):
 
 class SlotForm(TreeSettings):
     title = StringField("Title", validators=[Optional(), Length(max=200)])
-    kind = SelectField("Kind", choices=list(KINDS), default="prune")
+    kind = SelectField("Kind", choices=[SelectChoice(k) for k in KINDS], default="prune")
     source = RadioField("Tree", default="generate", choices=[
         SelectChoice("generate", "Generate a variant per student"),
         SelectChoice("leaves", "Fixed: leaf values"),
@@ -88,7 +87,7 @@ class SlotForm(TreeSettings):
         SelectChoice("draw", "Fixed: draw it"),
         SelectChoice("cs188", "Fixed: CS188 .test file"),
         SelectChoice("game", "Fixed: from a game")])
-    game = SelectField("Game", choices=list(GAMES), default="tic-tac-toe")
+    game = SelectField("Game", choices=[SelectChoice(g) for g in GAMES], default="tic-tac-toe")
     game_start = StringField("Start position (empty: the initial one; random: a random "
                              "reachable one)", default="random",
                              validators=[Optional(), Length(max=200)])

@@ -16,6 +16,7 @@ from flask_wtf import FlaskForm
 from markupsafe import Markup
 from pylti1p3.contrib.flask import FlaskMessageLaunch, FlaskOIDCLogin, FlaskRequest
 from pylti1p3.exception import LtiException, OIDCException
+from pylti1p3.message_launch import MessageLaunch
 from wtforms import EmailField, PasswordField, StringField, TextAreaField
 from wtforms.validators import DataRequired, Length, Optional
 
@@ -118,7 +119,7 @@ def launch() -> Any:
     return redirect(url_for("pages.dashboard"))
 
 
-def _cached_launch(launch_id: str) -> FlaskMessageLaunch:
+def _cached_launch(launch_id: str) -> MessageLaunch:
     try:
         return FlaskMessageLaunch.from_cache(launch_id, FlaskRequest(), lti.ToolConf(),
                                              launch_data_storage=lti.LaunchStorage())
@@ -169,11 +170,12 @@ def registrations() -> Any:
     form = RegistrationForm()
     if form.validate_on_submit():
         try:
-            lti.register(current_user, issuer=form.issuer.data, client_id=form.client_id.data,
-                         auth_login_url=form.auth_login_url.data,
-                         auth_token_url=form.auth_token_url.data,
-                         key_set_url=form.key_set_url.data,
-                         deployment_ids=form.deployment_ids.data.splitlines(),
+            lti.register(current_user, issuer=form.issuer.data or "",
+                         client_id=form.client_id.data or "",
+                         auth_login_url=form.auth_login_url.data or "",
+                         auth_token_url=form.auth_token_url.data or "",
+                         key_set_url=form.key_set_url.data or "",
+                         deployment_ids=(form.deployment_ids.data or "").splitlines(),
                          auth_audience=form.auth_audience.data or None)
         except ServiceError as error:
             flash(str(error), "error")
@@ -230,7 +232,7 @@ def account() -> Any:
     form = LinkAccountForm()
     if form.validate_on_submit():
         try:
-            user = lti.link_account(current_user, form.email.data, form.password.data)
+            user = lti.link_account(current_user, form.email.data or "", form.password.data or "")
         except ServiceError as error:
             flash(str(error), "error")
         else:

@@ -58,7 +58,7 @@ def join_course() -> Any:
     form = JoinForm()
     if form.validate_on_submit():
         try:
-            course = accounts.join_course(current_user.id, form.join_code.data)
+            course = accounts.join_course(current_user.id, form.join_code.data or "")
         except ServiceError as error:
             flash(str(error), "error")
         else:
