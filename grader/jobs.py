@@ -93,7 +93,7 @@ def init_app(app: Flask) -> None:
 
 
 def queue(app: Flask | None = None) -> Huey:
-    app = app or current_app._get_current_object()  # type: ignore[attr-defined]
+    app = app or current_app._get_current_object()  # type: ignore[attr-defined]  # Flask types the proxy as the app
     huey = app.extensions.get("grader_queue")
     if huey is None:
         huey = app.extensions["grader_queue"] = make_huey(app)
@@ -164,7 +164,7 @@ def grade(submission_id: int, worker: str) -> str:
     """Claim, grade in the sandbox with a heartbeat, write the result once. The outcome."""
     from grader import harness
 
-    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    app = current_app._get_current_object()  # type: ignore[attr-defined]  # Flask types the proxy as the app
     claimed = leases.claim_submission(submission_id, worker)
     if claimed is None:
         return "not claimed"
@@ -216,7 +216,7 @@ def play_game(game_id: int, worker: str) -> str:
     from grader.harness import SandboxConfig
     from grader.harness.match import play_pair
 
-    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    app = current_app._get_current_object()  # type: ignore[attr-defined]  # Flask types the proxy as the app
     claimed = leases.claim_game(game_id, worker)
     if claimed is None:
         return "not claimed"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import secrets
+from typing import NoReturn
 
 import click
 from flask import Flask
@@ -16,7 +17,7 @@ from flask.cli import AppGroup, with_appcontext
 from grader.models import COURSE_ROLES, ROLES, STUDENT
 
 
-def _fail(error: Exception) -> None:
+def _fail(error: Exception) -> NoReturn:
     raise click.ClickException(str(error))
 
 

@@ -95,7 +95,8 @@ def search_command(fen: str | None, depth: int, alpha: int, beta: int, plain: bo
                                  param_hint="--alpha/--beta")
     if plain and variant:
         raise click.UsageError("--minimax is the no-pruning variant: give one of them")
-    chosen = VARIANTS["no-pruning" if plain else variant] if plain or variant else None
+    name = "no-pruning" if plain else variant
+    chosen = VARIANTS[name] if name else None
     if chosen is not None:
         board = chosen.board(board.fen())
     result = search(board, depth, chosen.rules if chosen else CONTRACT, alpha, beta)

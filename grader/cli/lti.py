@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import NoReturn
+
 import click
 from flask import Flask
 from flask.cli import AppGroup
@@ -9,7 +11,7 @@ from flask.cli import AppGroup
 lti = AppGroup("lti", help="LTI 1.3: register an LMS, print the tool's URLs, sync rosters.")
 
 
-def _fail(error: Exception) -> None:
+def _fail(error: Exception) -> NoReturn:
     raise click.ClickException(str(error))
 
 

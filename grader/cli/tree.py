@@ -8,7 +8,7 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 from rich.console import Console
@@ -39,7 +39,7 @@ from grader.gametree.explain import Explainer, fmt
 from grader.gametree.tree import CS188Problem, read_cs188
 
 
-def _fail(message: str) -> None:
+def _fail(message: str) -> NoReturn:
     raise click.UsageError(message)
 
 
@@ -61,9 +61,10 @@ def read_tree(
         elif leaves is not None:
             if branching is None or depth is None:
                 _fail("--leaves needs --branching and --depth")
-            result = Tree.from_nested(parse_leaves(leaves, branching, depth))  # type: ignore[arg-type]
+            result = Tree.from_nested(parse_leaves(leaves, branching, depth))
         else:
-            text = Path(tree[1:]).read_text() if tree.startswith("@") else tree  # type: ignore[union-attr]
+            assert tree is not None  # exactly one of the three was given
+            text = Path(tree[1:]).read_text() if tree.startswith("@") else tree
             data = json.loads(text)
             result = Tree.from_dict(data) if isinstance(data, dict) else Tree.from_nested(data)
         if players is not None:
@@ -406,7 +407,7 @@ def calibrate_command(preset, seeds, as_json):
         loaded = read_preset(path, path.stem)
     except Invalid as error:
         _fail(str(error))
-    table = []
+    table: list[dict[str, Any]] = []
     for index, slot in enumerate(loaded.slots, 1):
         title = slot.title or slot.kind
         if slot.kind == "best-order":
@@ -431,11 +432,11 @@ def calibrate_command(preset, seeds, as_json):
         f"{loaded.title}: mean score over {seeds} trees a slot (goal: key 1, a slip >= "
         f"{SLIP_FLOOR} on every tree, each misconception <= {MISCONCEPTION_CEILING} on average)"
     )
-    for slot in table:
-        click.echo(f"\n{slot['slot']}. {slot['title']} ({slot['kind']})")
-        if not slot["rows"]:
+    for entry in table:
+        click.echo(f"\n{entry['slot']}. {entry['title']} ({entry['kind']})")
+        if not entry["rows"]:
             click.echo("   best-order: scored by leaves evaluated; no misconception variants")
-        for row in slot["rows"]:
+        for row in entry["rows"]:
             mark = "ok" if row["passes"] else "FAILS THE GOAL"
             click.echo(
                 f"   {row['answer']:<18} mean {row['mean']:.3f}  worst {row['worst']:.3f}  "

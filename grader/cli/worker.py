@@ -22,7 +22,7 @@ def worker(workers: int, worker_type: str, check: bool) -> None:
 
     from grader import jobs
 
-    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    app = current_app._get_current_object()  # type: ignore[attr-defined]  # Flask types the proxy as the app
     _refuse_without_a_sandbox(app)
     if check:
         from grader.services import workers as liveness

@@ -29,6 +29,7 @@ import os
 import sys
 import time
 import traceback
+from types import TracebackType
 
 FUNCTIONS = ("legal_moves", "search", "choose_move", "search_parallel")
 TRACEBACK_LINES = 12
@@ -45,9 +46,9 @@ def _cpu() -> float:
     return time.process_time() + children.ru_utime + children.ru_stime
 
 
-def _student_frames(tb: object) -> list:
+def _student_frames(tb: TracebackType | None) -> list[traceback.FrameSummary]:
     """The traceback's frames less the adapter's and the import machinery's."""
-    frames = traceback.extract_tb(tb)  # type: ignore[arg-type]
+    frames = traceback.extract_tb(tb)
     return [f for f in frames if f.filename != __file__ and "importlib" not in f.filename
             and not f.filename.startswith("<frozen")]
 
@@ -103,8 +104,10 @@ def _arity(function: object) -> int:
     """The most positional arguments `function` accepts (99 for *args; -1 if unknown)."""
     import inspect
 
+    if not callable(function):
+        return -1
     try:
-        parameters = inspect.signature(function).parameters.values()  # type: ignore[arg-type]
+        parameters = inspect.signature(function).parameters.values()
     except Exception:  # the engine's object: a signature that cannot be read is unknown
         return -1
     if any(p.kind is p.VAR_POSITIONAL for p in parameters):

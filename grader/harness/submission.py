@@ -176,7 +176,7 @@ def extract_zip(source: Path, dest: Path) -> None:
     """Extracts a stored zip into ``dest`` under the same policy (SubmissionError otherwise)."""
     with _open(Path(source)) as archive:
         members = _members(archive)
-        handles: dict[str, object] = {}
+        handles: dict[str, io.BufferedWriter] = {}
         try:
             def write(member: zipfile.ZipInfo, chunk: bytes) -> None:
                 out = handles.get(member.filename)
@@ -184,12 +184,12 @@ def extract_zip(source: Path, dest: Path) -> None:
                     target = dest / member.filename
                     target.parent.mkdir(mode=0o755, parents=True, exist_ok=True)
                     out = handles[member.filename] = open(target, "wb")  # noqa: SIM115
-                out.write(chunk)  # type: ignore[attr-defined]
+                out.write(chunk)
 
             _inflate(archive, members, write)
         finally:
             for out in handles.values():
-                out.close()  # type: ignore[attr-defined]
+                out.close()
         for member in members:  # empty files too
             (dest / member.filename).touch()
 

@@ -6,6 +6,7 @@ import json
 import os
 import secrets
 from pathlib import Path
+from typing import TypedDict
 
 import sqlalchemy as sa
 from flask import current_app
@@ -34,7 +35,16 @@ def _passwords() -> dict[str, str]:
     return passwords
 
 
-def seed(preset: str = "standard") -> dict[str, object]:
+class Seeded(TypedDict):
+    logins: dict[str, str]  # e-mail -> password
+    course: str
+    join_code: str
+    assignment: str
+    assignment_id: int
+    members: int
+
+
+def seed(preset: str = "standard") -> Seeded:
     """Creates what is missing; returns the logins, the course's join code and the assignment."""
     passwords = _passwords()
     for email, role in PEOPLE:
@@ -56,7 +66,7 @@ def seed(preset: str = "standard") -> dict[str, object]:
     slots = db.session.scalars(sa.select(Slot).where(Slot.assignment_id == assignment.id))
     if not any(submissions.is_engine_slot(s) for s in slots):
         submissions.add_engine_slot(assignment.id)  # the checkers engine upload, graded by a worker
-    members = db.session.scalar(sa.select(sa.func.count(Membership.id))
-                                .where(Membership.course_id == course.id))
+    members = db.session.execute(sa.select(sa.func.count(Membership.id))
+                                 .where(Membership.course_id == course.id)).scalar_one()
     return {"logins": passwords, "course": course.name, "join_code": course.join_code,
             "assignment": assignment.title, "assignment_id": assignment.id, "members": members}

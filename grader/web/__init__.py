@@ -81,7 +81,7 @@ def init_app(app: Flask) -> None:
 
     proxies = app.config["GRADER_TRUSTED_PROXIES"]
     if proxies:  # the client's scheme and host as the TLS proxy saw them (LTI URLs, cookies)
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies,  # type: ignore
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies,  # type: ignore[method-assign]  # Werkzeug's wrapping
                                 x_host=proxies, x_port=proxies)
 
     app.add_template_filter(percent)

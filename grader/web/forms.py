@@ -18,8 +18,8 @@ from wtforms import (
     TextAreaField,
 )
 
-# New in WTForms 3.3 (raw tuples are deprecated there); its stubs, types-WTForms 3.2, lack it.
-from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]
+# New in WTForms 3.3, where raw (value, label) tuples are deprecated.
+from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  # stubs are 3.2
 from wtforms.validators import DataRequired, EqualTo, Length, NumberRange, Optional
 
 from grader.gametree import KINDS, Tree, TreeFormatError, parse_nested
