@@ -106,6 +106,24 @@ def test_migrations_match_the_models(app, runner):
     assert result.exit_code == 0, result.output
 
 
+def test_migrations_run_from_a_config_made_in_code(tmp_path, monkeypatch):
+    """Alembic's env reads logging settings only when there is an ini file: a Config made in
+    code, with none, migrates too (it once passed None to logging's fileConfig)."""
+    from alembic import command
+    from alembic.config import Config
+
+    from tests.app_support import app_config
+
+    monkeypatch.setenv("GRADER_INSTANCE_PATH", str(tmp_path / "instance"))
+    app = create_app(app_config(tmp_path / "fresh.sqlite3"))
+    with app.app_context():
+        config = Config()
+        config.set_main_option("script_location", app.config["GRADER_MIGRATIONS_DIR"])
+        command.upgrade(config, "head")
+        assert "attempt" in sa.inspect(db.engine).get_table_names()
+        db.engine.dispose()
+
+
 def test_healthz_and_ping(client):
     assert client.get("/healthz").get_json() == {"status": "ok", "workers": 0}
     assert client.get("/api/ping").get_json() == {"status": "ok"}
