@@ -13,6 +13,7 @@ import sqlalchemy as sa
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from flask import current_app
+from sqlalchemy.orm import Session
 
 from grader.extensions import db
 from grader.models import ROLES, STUDENT, ApiToken, Course, Membership, User, utcnow
@@ -77,7 +78,7 @@ def user_by_email(email: str) -> User | None:
     return db.session.scalar(sa.select(User).where(User.email == email))
 
 
-def _new_user(session, email: str, password: str | None, role: str) -> User:
+def _new_user(session: Session, email: str, password: str | None, role: str) -> User:
     email = normalize_email(email)
     if role not in ROLES:
         raise Invalid(f"role must be one of {', '.join(ROLES)}")

@@ -100,7 +100,7 @@ def typed_tree(*, tree: Any = None, leaves: str | None = None, branching: int | 
     return built
 
 
-def _store(session, tree: Tree, **fields: Any) -> Exercise:
+def _store(session: Session, tree: Tree, **fields: Any) -> Exercise:
     # Stored as the search sees it (plain numbers and lists): horizon and terminal nodes as leaves.
     tree = tree.cut(Conventions.from_dict(fields.get("conventions")).depth)
     data = tree.to_dict()
@@ -159,7 +159,7 @@ def _refuse_open_graded_tree(user: User, tree: Tree) -> None:
                 "Practise on another tree, or on this one once its solution is yours to see.")
 
 
-def _variant(session, slot: Slot, user: User, variant: int) -> Exercise:
+def _variant(session: Session, slot: Slot, user: User, variant: int) -> Exercise:
     if slot.tree is not None:  # a fixed (textbook) exercise: the same tree for everyone
         return _store(session, Tree.from_dict(slot.tree), owner_id=user.id, slot_id=slot.id,
                       variant=variant, kind=slot.kind, seed=None, generator_version=None,

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import sqlalchemy as sa
 from flask import current_app
+from sqlalchemy.orm import Session
 
 from grader.extensions import db
 from grader.models import Course, Invite, Membership, User, utcnow
@@ -40,7 +41,7 @@ def _lifetime() -> dt.timedelta:
     return dt.timedelta(days=current_app.config.get("GRADER_INVITE_DAYS", INVITE_DAYS))
 
 
-def invite(session, course_id: int, user: User, role: str, actor_id: int | None) -> Invite:
+def invite(session: Session, course_id: int, user: User, role: str, actor_id: int | None) -> Invite:
     """The pending invite of `user` to `role` in the course, made (or renewed) in `session`.
 
     A live one is kept, so the links already handed out keep working; an invite to another
@@ -61,7 +62,7 @@ def invite(session, course_id: int, user: User, role: str, actor_id: int | None)
     return made
 
 
-def withdraw(session, course_id: int, user_id: int, roles: tuple[str, ...] | None = None) -> None:
+def withdraw(session: Session, course_id: int, user_id: int, roles: tuple[str, ...] | None = None) -> None:
     """Deletes the user's pending invites to the course (of `roles`, or all)."""
     query = sa.delete(Invite).where(Invite.course_id == course_id, Invite.user_id == user_id,
                                     Invite.accepted_at.is_(None))

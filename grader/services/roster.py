@@ -267,7 +267,7 @@ def remove_member(user: User, course_id: int, member_id: int) -> str:
     return email
 
 
-def _membership(session, course_id: int, member_id: int) -> Membership:
+def _membership(session: Session, course_id: int, member_id: int) -> Membership:
     membership = session.scalar(sa.select(Membership).where(
         Membership.course_id == course_id, Membership.user_id == member_id))
     if membership is None:
