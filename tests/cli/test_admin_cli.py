@@ -30,6 +30,15 @@ def test_user_create_and_token(runner, app, client):
     assert runner.invoke(args=["user", "token", "create", "nobody@example.com"]).exit_code != 0
 
 
+def test_an_assignment_without_title_or_preset_is_refused(runner, factory):
+    """`--preset "" --title ""` is told what is missing (it once failed on None's title)."""
+    factory.course("Games")
+    result = runner.invoke(args=["assignment", "create", "--course", "Games", "--preset", "",
+                                 "--title", ""])
+    assert result.exit_code != 0 and isinstance(result.exception, SystemExit)
+    assert "needs a title or a preset" in result.output
+
+
 def test_course_and_assignment_from_preset(runner, app):
     runner.invoke(args=["user", "create", "prof@example.com", "--role", "instructor",
                         "--password", "long enough password"])

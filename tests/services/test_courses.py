@@ -22,10 +22,3 @@ def test_an_assignment_needs_a_title_or_a_preset(app: Any, factory: Any) -> None
         assert from_preset.title == courses.load_preset("standard").title
         assert len(from_preset.slots) > 0
 
-
-def test_the_cli_says_so_too(runner: Any, factory: Any) -> None:
-    factory.course("Games")
-    result = runner.invoke(args=["assignment", "create", "--course", "Games", "--preset", "",
-                                 "--title", ""])
-    assert result.exit_code != 0 and isinstance(result.exception, SystemExit)
-    assert "needs a title or a preset" in result.output
