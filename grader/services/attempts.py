@@ -85,6 +85,7 @@ def submit(user: User, exercise_id: int, answer: dict[str, Any]) -> Submitted:
             "generator_version": exercise.generator_version, "conventions": exercise.conventions}
         # One Core insert (no unit of work); the Attempt returned is a plain copy of the row.
         inserted = session.connection().execute(_INSERT_ATTEMPT, row).inserted_primary_key
+        assert inserted is not None  # a single-row INSERT has its key
         attempt = Attempt(id=inserted[0], exercise=exercise, user=user, **row)
         if not exercise.is_practice:
             lti.passback_after_commit(session, [(user.id, exercise.slot_id)])

@@ -16,6 +16,7 @@ import fcntl
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TypedDict
 
 from flask import current_app
 
@@ -33,7 +34,12 @@ def generation_is_costly(branching: int, depth: int, constrained: bool) -> bool:
     return constrained and branching**depth >= COSTLY_LEAVES
 
 
-def grading_facts(kind: str, tree: Tree) -> dict[str, int | None]:
+class GradingFacts(TypedDict):
+    node_count: int
+    dp_size: int | None  # best-order only
+
+
+def grading_facts(kind: str, tree: Tree) -> GradingFacts:
     """What `grading_is_costly` reads, stored with an exercise when its tree is stored."""
     return {"node_count": tree.node_count(),
             "dp_size": dp_size(tree) if kind == "best-order" else None}
