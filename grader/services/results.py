@@ -6,6 +6,7 @@ Reads only: the intake is services/submissions.py, the workers' writes services/
 
 from __future__ import annotations
 
+import datetime as dt
 from pathlib import Path
 from typing import Any
 
@@ -186,7 +187,8 @@ def game(user: User, submission_id: int, number: int) -> dict[str, Any]:
             "result": parsed.result, "pdn": stored["pdn"], "plies": plies}
 
 
-def engine_scores(course_id: int) -> list[tuple[Any, ...]]:
+def engine_scores(course_id: int) -> list[
+        tuple[int, int, int, int, float, float, int, dt.datetime]]:
     """Graded engine submissions of a course for the gradebook, oldest first: (id, user, slot,
     assignment, fraction of the suite's points, penalty, days late, created)."""
     rows = db.session.execute(
