@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import datetime
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from grader import data
 from grader.checkers.board import BLACK, Board, Move
 from grader.checkers.ladder import Player
 from grader.checkers.pdn import Game
@@ -24,11 +23,11 @@ class Forfeit(Exception):
         self.reason = reason
 
 
-def load_ballots(path: Path | None = None) -> list[tuple[str, tuple[str, ...]]]:
-    """(name, three PDN moves) per ballot line (the shipped ballots.txt by default); lines
-    starting with # are comments."""
+def load_ballots(path: Path) -> list[tuple[str, tuple[str, ...]]]:
+    """(name, three PDN moves) per ballot line of the file at `path` (the shipped one is
+    `grader.data.ballots_file()`); lines starting with # are comments."""
     ballots = []
-    for line in (path or data.ballots_file()).read_text(encoding="utf-8").splitlines():
+    for line in path.read_text(encoding="utf-8").splitlines():
         parts = line.split()
         if parts and not parts[0].startswith("#"):
             ballots.append((parts[0], tuple(parts[1:])))
@@ -85,13 +84,12 @@ def play_game(black: Player, white: Player, *, fen: str | None = None,
     return game
 
 
-def play_match(black: Player, white: Player, games: int = 1, *, ballot: bool = False,
-               seed: int = 0, on_move: Callable[[Board, Move], None] | None = None
-               ) -> list[Game]:
-    """`games` games between the same two players; with `ballot`, each starts from a three-move
-    ballot drawn with random.Random(seed)."""
+def play_match(black: Player, white: Player, games: int = 1, *,
+               ballots: Sequence[tuple[str, tuple[str, ...]]] = (), seed: int = 0,
+               on_move: Callable[[Board, Move], None] | None = None) -> list[Game]:
+    """`games` games between the same two players; given `ballots` (`load_ballots`), each starts
+    from a three-move ballot drawn from them with random.Random(seed)."""
     rng = random.Random(seed)
-    ballots = load_ballots() if ballot else []
     out = []
     for number in range(1, games + 1):
         opening: tuple[str, ...] = ()

@@ -14,10 +14,12 @@ import click
 from rich.console import Console
 from rich.text import Text
 
+from grader import data
 from grader.checkers import (
     Board,
     InvalidFenError,
     divide,
+    load_ballots,
     perft,
     play_match,
     player_from_name,
@@ -208,7 +210,8 @@ def _play(black: Player, white: Player, games: int, ballot: bool, seed: int,
         if watch:
             show(board, move)
 
-    played = play_match(black, white, games, ballot=ballot, seed=seed, on_move=after)
+    ballots = load_ballots(data.ballots_file()) if ballot else ()
+    played = play_match(black, white, games, ballots=ballots, seed=seed, on_move=after)
     for player in (black, white):  # why an engine file forfeited (its last forfeit)
         forfeit = getattr(player, "forfeit", None)
         if forfeit:

@@ -15,6 +15,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from grader import data
 from grader.extensions import GAME, db, jobs
 from grader.models import (
     DONE,
@@ -103,7 +104,7 @@ def start(user: User, assignment_id: int, index: int, **params: Any) -> Tourname
         tournament = Tournament(slot_id=slot.id, status=QUEUED, params=settings)
         session.add(tournament)
         session.flush()
-        ballots = pick_ballots(load_ballots(), int(settings["ballots"]), tournament.id)
+        ballots = pick_ballots(load_ballots(data.ballots_file()), int(settings["ballots"]), tournament.id)
         for a, b in itertools.combinations(players, 2):
             for name, opening in ballots:
                 for black, white in ((a, b), (b, a)):

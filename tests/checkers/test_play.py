@@ -2,6 +2,7 @@
 
 
 
+from grader import data
 from grader.checkers.board import Board
 from grader.checkers.ladder import player_from_name
 from grader.checkers.pdn import read_game
@@ -9,7 +10,7 @@ from grader.checkers.play import Forfeit, load_ballots, play_game, play_match
 
 
 def test_every_ballot_is_three_legal_plies():
-    ballots = load_ballots()
+    ballots = load_ballots(data.ballots_file())
     assert len(ballots) > 100 and len({b for _, b in ballots}) == len(ballots)
     for _, moves in ballots:
         board = Board()
@@ -51,9 +52,10 @@ def test_a_game_cut_by_max_plies_is_unfinished():
 
 
 def test_a_balloted_match_starts_each_game_from_its_ballot():
+    shipped = load_ballots(data.ballots_file())
     games = play_match(player_from_name("random", 1), player_from_name("random", 2), 2,
-                       ballot=True, seed=5)
-    ballots = dict(load_ballots())
+                       ballots=shipped, seed=5)
+    ballots = dict(shipped)
     for game in games:
         name = game.headers["Opening"].split()[1].rstrip(":")
         assert tuple(m.pdn() for m in game.moves[:3]) == ballots[name]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from grader import data
 from grader.checkers import load_ballots, pick_ballots, play_game, player_from_name
 from grader.harness.cases import TestCase, TestResult, result_of
 from grader.harness.elo import points
@@ -25,7 +26,7 @@ class Play(TestKind):
     def expand(self, group: Group) -> list[TestCase]:
         spec = group.spec
         seed = int(spec.get("seed", 0))
-        ballots = pick_ballots(load_ballots(), int(spec.get("ballots", 1)), seed)
+        ballots = pick_ballots(load_ballots(data.ballots_file()), int(spec.get("ballots", 1)), seed)
         limit = MoveLimit(float(spec.get("time_per_move", 0.5)), float(spec.get("margin", 0.25)))
         return [group.case(f"Game vs {opponent}, ballot {ballot}, you play {colour}",
                            cpu=limit.cpu, wall=limit.wall, opponent=opponent, ballot=ballot,
