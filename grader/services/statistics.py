@@ -35,7 +35,7 @@ from grader.checkers.variants import VARIANTS as ENGINE_VARIANTS
 from grader.extensions import db
 from grader.gametree import VARIANTS
 from grader.models import Assignment, Attempt, EngineResult, Exercise, Slot, Submission, User
-from grader.services.gradebook import GradedAttempt, graded_attempts, policy_score
+from grader.services.scores import GradedAttempt, graded_attempts, policy_score
 from grader.services.staff import Staff, staff
 
 HISTOGRAM_BINS = 10

@@ -25,6 +25,7 @@ from grader.services import (
     lateness,
     regrade,
     roster,
+    scores,
     statistics,
 )
 from tests.instructor_support import (
@@ -78,12 +79,12 @@ def test_point_biserial_matches_the_formula_and_handles_degenerate_cases():
 def test_histogram_bins_and_policy_score():
     assert statistics.histogram([0.0, 0.05, 0.5, 0.99, 1.0, 1.0]) == \
         [2, 0, 0, 0, 0, 1, 0, 0, 0, 1, 2]
-    made = [gradebook.GradedAttempt(i, 1, 1, 1, s, p, 0, utcnow(), None)
+    made = [scores.GradedAttempt(i, 1, 1, 1, s, p, 0, utcnow(), None)
             for i, (s, p) in enumerate([(0.5, 0.0), (1.0, 0.5), (0.75, 0.0)])]
-    assert gradebook.policy_score(made, "best") == 0.75  # 1.0 late by half is 0.5
-    assert gradebook.policy_score(made, "last") == 0.75
-    assert gradebook.policy_score(made[:2], "last") == 0.5
-    assert gradebook.policy_score([], "best") is None
+    assert scores.policy_score(made, "best") == 0.75  # 1.0 late by half is 0.5
+    assert scores.policy_score(made, "last") == 0.75
+    assert scores.policy_score(made[:2], "last") == 0.5
+    assert scores.policy_score([], "best") is None
 
 
 # -- rosters and join codes ---------------------------------------------------------------------

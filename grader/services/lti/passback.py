@@ -35,6 +35,7 @@ from grader.services.lti.tool import (
     _registration,
     http,
 )
+from grader.services.scores import engine_attempts, graded_attempts, policy_score
 from grader.services.transactions import writing
 
 log = logging.getLogger(__name__)
@@ -131,7 +132,6 @@ def due_passbacks(now: dt.datetime | None = None) -> list[tuple[int, int]]:
 def _slot_scores(course_id: int, assignment_id: int, user_id: int) -> dict[int, float | None]:
     """The student's credited score (late penalty applied) per slot of the assignment, as the
     gradebook counts it (its score policy, engines included)."""
-    from grader.services.gradebook import engine_attempts, graded_attempts, policy_score
 
     assignment = db.session.get_one(Assignment, assignment_id)
     mine = [a for a in graded_attempts(course_id, assignment_id) + engine_attempts(course_id)

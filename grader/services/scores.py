@@ -1,0 +1,63 @@
+"""The scores a course counts: every attempt on a graded variant and every graded engine
+submission as a `GradedAttempt`, and a slot's score under its assignment's policy (best or last,
+after the late penalty). Read by the gradebook, the statistics and the LMS grade passback."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+import sqlalchemy as sa
+
+from grader.extensions import db
+from grader.models import Assignment, Attempt, Exercise, Slot
+from grader.services.results import engine_scores
+
+
+@dataclass(frozen=True)
+class GradedAttempt:
+    """An attempt on a graded variant, as the gradebook and the statistics read it."""
+
+    id: int
+    user_id: int
+    slot_id: int
+    assignment_id: int
+    score: float
+    penalty: float
+    days_late: int
+    created_at: dt.datetime
+    diagnosis: str | None
+
+    @property
+    def credited(self) -> float:
+        return self.score * (1.0 - self.penalty)
+
+
+def policy_score(attempts: list[GradedAttempt], policy: str, *, credited: bool = True) -> (
+        float | None):
+    """The slot's score under `policy` from its attempts in the order made (None: no attempt)."""
+    if not attempts:
+        return None
+    values = [a.credited if credited else a.score for a in attempts]
+    return values[-1] if policy == "last" else max(values)
+
+
+def graded_attempts(course_id: int, assignment_id: int | None = None) -> list[GradedAttempt]:
+    """Every attempt of the course's graded variants, by their owners, oldest first."""
+    query = (sa.select(Attempt.id, Attempt.user_id, Slot.id, Slot.assignment_id,
+                       Attempt.score, Attempt.penalty, Attempt.days_late, Attempt.created_at,
+                       Attempt.diagnosis)
+             .join(Exercise, Attempt.exercise_id == Exercise.id)
+             .join(Slot, Exercise.slot_id == Slot.id)
+             .join(Assignment, Slot.assignment_id == Assignment.id)
+             .where(Assignment.course_id == course_id, Exercise.variant == 0,
+                    Attempt.user_id == Exercise.owner_id)
+             .order_by(Attempt.id))
+    if assignment_id is not None:
+        query = query.where(Slot.assignment_id == assignment_id)
+    return [GradedAttempt(*row) for row in db.session.execute(query)]
+
+
+def engine_attempts(course_id: int) -> list[GradedAttempt]:
+    """Engine slots: each graded submission as an attempt scoring its fraction of the suite."""
+    return [GradedAttempt(*row, None) for row in engine_scores(course_id)]
