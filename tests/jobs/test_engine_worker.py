@@ -108,3 +108,20 @@ def test_internal_errors_are_retried_then_failed_uncharged(app, client, room, up
         slot_id = db.session.get(Submission, submission_id).slot_id
         db.session.remove()
     assert book.rows[0].slot_scores[slot_id] is None  # nothing charged to the gradebook
+
+
+def test_a_job_past_its_worker_time_is_charged_once_not_retried(app, client, room, upload,
+                                                                  workers):
+    """Issue 10: a job's total worker time is capped (GRADER_JOB_SECONDS), end to end through a
+    real worker: the tests left past the cap are the engine's TLE_WALL, naming the cap; the job
+    ends `done` on its first attempt (no internal error, so no retry) and is charged."""
+    workers.env["GRADER_JOB_SECONDS"] = "0"  # every test is past the cap
+    workers.start(1)
+    submission_id = upload(engine_bytes("correct")).get_json()["id"]
+    done = wait_for(lambda: (s := status(client, room.student, submission_id))["status"]
+                    in ("done", "failed") and s, 90, "the result", workers)
+    assert done["status"] == "done" and done["attempts"] == 1, done
+    verdicts = [t["verdict"] for t in done["summary"]["tests"]]
+    assert verdicts and set(verdicts) == {"TLE_WALL"}, verdicts
+    assert all("worker time" in t["output"] for t in done["results"]["tests"])
+    assert done["score"] == 0.0 and result_rows(app, submission_id) == 1
