@@ -18,6 +18,7 @@ import json
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 CORES = ("grader/gametree", "grader/checkers")
@@ -25,6 +26,7 @@ CORES = ("grader/gametree", "grader/checkers")
 KILLED = {1, 3, 24, -24, 36, 152, 255}
 NO_TESTS = {5, 33}  # no test calls the function (e.g. one run only at import time): not killed
 SKIPPED = {34, None}
+OUTPUT_LINES = 60  # of mutmut's output, shown when it fails
 
 
 def core_files() -> list[Path]:
@@ -44,6 +46,27 @@ def score(path: Path) -> tuple[int, int, int, list[str]]:
     return killed, len(counted), untested, sorted(k for k, c in counted.items() if c not in KILLED)
 
 
+def run_mutmut(mutmut: Path, module: str, max_children: int) -> bool:
+    """``mutmut run`` on ``module``'s mutants, its output kept in a file; if mutmut fails (its
+    stats step or the clean test run failing, say), the end of that output goes to stderr and
+    False is returned, so a failed run never shows as a score of 0 mutants."""
+    with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as log:
+        done = subprocess.run(
+            [str(mutmut), "run", "--max-children", str(max_children), f"{module}.*"],
+            check=False,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+        if done.returncode == 0:
+            return True
+        log.seek(0)
+        lines = log.read().replace("\r", "\n").splitlines()
+    tail = "\n".join(line for line in lines[-OUTPUT_LINES:] if line.strip())
+    print(f"{module}: mutmut run failed (exit {done.returncode}); the end of its output:\n{tail}",
+          file=sys.stderr, flush=True)
+    return False
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("files", nargs="*", type=Path, help="core files (default: all of them)")
@@ -58,14 +81,12 @@ def main(argv: list[str] | None = None) -> int:
         shutil.rmtree("mutants", ignore_errors=True)
     mutmut = Path(sys.executable).with_name("mutmut")
     rows = []
+    failed: list[Path] = []
     for path in files:
         module = ".".join(path.with_suffix("").parts)
-        if not args.report:
-            subprocess.run(
-                [str(mutmut), "run", "--max-children", str(args.max_children), f"{module}.*"],
-                check=False,
-                stdout=subprocess.DEVNULL,
-            )
+        if not args.report and not run_mutmut(mutmut, module, args.max_children):
+            failed.append(path)
+            continue
         killed, counted, untested, survivors = score(path)
         rows.append((path, killed, counted))
         share = f"{100 * killed / counted:5.1f}%" if counted else "    -"
@@ -78,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
     counted = sum(r[2] for r in rows)
     if counted:
         print(f"all: {100 * killed / counted:.1f}% of {counted} mutants killed")
-    return 0
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

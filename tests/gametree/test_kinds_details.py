@@ -11,6 +11,7 @@ survivors of those not yet killed here are not all judged. Judged equivalent so 
 
 from __future__ import annotations
 
+import math
 import re
 
 import pytest
@@ -465,3 +466,111 @@ def test_an_extra_leaf_in_the_order_says_why_it_is_never_evaluated() -> None:
         "evaluated."
     )
     assert longer.feedback[-1] == longer.first_wrong["message"]
+
+
+# -- values and bounds answers read, and refused in words ------------------------------------------
+
+
+def _refusal(kind: str, answer: object) -> str:
+    with pytest.raises(kinds_module.UngradableAnswer) as refused:
+        KINDS[kind].normalize(AG, answer)
+    return str(refused.value)
+
+
+def test_values_left_empty_are_skipped_and_zero_is_kept() -> None:
+    # None and "" are the two ways a form leaves a node empty; 0 is a value like any other.
+    read = KINDS["values"].normalize(AG, {"values": {"": 0, "0": None, "1": "", "0.0": "-inf"}})
+    assert read == {"": 0, "0.0": -math.inf}
+
+
+@pytest.mark.parametrize(
+    ("answer", "message"),
+    [
+        ({"values": [3]}, "'values' must map paths to numbers"),
+        ({"values": {"0.9": 2}}, "no node at path '0.9' in 'values'"),
+        ({"values": {"0.0.0": 2}},
+         "'0.0.0' in 'values' is a leaf; give values for internal nodes only"),
+        ({"values": {"0": "x"}}, "the value at '0' must be a number (or inf, -inf), got 'x'"),
+    ],
+)
+def test_values_refused_say_which_entry_and_why(answer: object, message: str) -> None:
+    assert _refusal("values", answer) == message
+
+
+def test_bounds_left_empty_are_skipped_and_the_rest_still_read() -> None:
+    # An empty node (None) before others: the ones after it are read all the same, a pair's first
+    # number as alpha and its second as beta, as a list or a tuple.
+    read = KINDS["bounds"].normalize(
+        AG, {"bounds": {"": None, "0": [3, "inf"], "0.0": (-2, 5), "1": [0, "-inf"]}}
+    )
+    assert read == {"0": (3, math.inf), "0.0": (-2, 5), "1": (0, -math.inf)}
+
+
+@pytest.mark.parametrize(
+    ("answer", "message"),
+    [
+        ({"bounds": [[3, 4]]}, "'bounds' must map paths to [alpha, beta]"),
+        ({"bounds": {"0.9": [3, 4]}}, "no node at path '0.9' in 'bounds'"),
+        ({"bounds": {"0.0.1": [3, 4]}},
+         "'0.0.1' in 'bounds' is a leaf; give values for internal nodes only"),
+        ({"bounds": {"0": "34"}}, "the bounds at '0' must be [alpha, beta]"),
+        ({"bounds": {"0": {"alpha": 3, "beta": 4}}}, "the bounds at '0' must be [alpha, beta]"),
+        ({"bounds": {"0": [3, 4, 5]}}, "the bounds at '0' must be [alpha, beta]"),
+        ({"bounds": {"0": [3]}}, "the bounds at '0' must be [alpha, beta]"),
+        ({"bounds": {"0": ["up", 4]}}, "alpha at '0' must be a number (or inf, -inf), got 'up'"),
+        ({"bounds": {"0": [3, "up"]}}, "beta at '0' must be a number (or inf, -inf), got 'up'"),
+    ],
+)
+def test_bounds_refused_say_which_entry_and_why(answer: object, message: str) -> None:
+    assert _refusal("bounds", answer) == message
+
+
+def test_a_claimed_leaf_count_is_a_whole_number_of_leaves() -> None:
+    # "leaves" is the key's own field, read back as a claim: 0 is a count, -1 and 2.0 are not.
+    assert KINDS["best-order"].normalize(AG, {"order": {"": [1, 0]}, "leaves": 0}) == {"": [1, 0]}
+    for claim in (-1, 2.0, "4", True):
+        assert _refusal("best-order", {"order": {}, "leaves": claim}) == (
+            "'leaves', when given, is a whole number of leaves"
+        )
+
+
+@pytest.mark.parametrize(
+    ("kind", "answer", "message"),
+    [
+        ("best-order", {"order": [[1, 0]]}, "'order' must map paths to lists of child indices"),
+        ("best-order", {"order": {"7": [0, 1]}}, "no node at path '7' in 'order'"),
+        ("leaf-order", {"leaf_order": "0.0.0"}, "'leaf_order' must be a list of leaf paths"),
+        ("leaf-order", {"leaf_order": ["0.0.0", "0.0.0"]},
+         "a leaf is listed twice in 'leaf_order'"),
+    ],
+)
+def test_orders_refused_say_why(kind: str, answer: object, message: str) -> None:
+    assert _refusal(kind, answer) == message
+
+
+# -- answers in words, beside the key ----------------------------------------------------------
+
+
+def test_an_empty_answer_in_words_for_each_kind() -> None:
+    labels: dict[str, str] = {}
+    assert KINDS["values"].describe({}, labels) == "none"
+    assert KINDS["minimax"].describe({}, labels) == "none"
+    assert KINDS["bounds"].describe({}, labels) == "none"
+    assert KINDS["leaf-order"].describe({}, labels) == ""
+    assert KINDS["best-order"].describe({}, labels) == "as given"
+    assert KINDS["prune"].describe({"value": 3}, labels) == "pruned: none; root value 3"
+
+
+def test_answers_in_words_name_nodes_by_label_shallow_first() -> None:
+    labels = {"": "A", "0": "B", "1": "C", "0.0": "D", "1.1": "AA"}
+    # Values shallow first: C (depth 1) before D (depth 2), though "0.0" < "1" as text; a node
+    # with no label is named by its path, the root "root".
+    values = {"0.0": 2, "1": 5, "0": 3, "0.1": 1}
+    assert KINDS["values"].describe({"values": values}, labels) == "B = 3, C = 5, D = 2, 0.1 = 1"
+    assert KINDS["values"].describe({"values": {"": 4}}, {}) == "root = 4"
+    assert KINDS["prune"].describe({"pruned": ["1.1", "0.1"], "value": 3}, labels) == (
+        "pruned: AA, 0.1; root value 3"  # shorter labels first, not "0.1" < "AA"
+    )
+    assert KINDS["bounds"].describe({"bounds": {"0": [3, "inf"], "": [-1, 9]}}, labels) == (
+        "A: α -1, β 9; B: α 3, β inf"
+    )

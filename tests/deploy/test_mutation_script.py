@@ -1,0 +1,47 @@
+"""scripts/mutation.py (`make mutation`): a mutmut run that fails says why instead of showing as a
+score of 0 mutants."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _script() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("mutation_script", ROOT / "scripts/mutation.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_failed_stats_step_shows_mutmuts_output_and_fails(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A one-file project whose only test fails: the real mutmut stops at its stats step.
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg/__init__.py").write_text("")
+    (tmp_path / "pkg/mod.py").write_text("def double(x):\n    return 2 * x\n")
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests/test_mod.py").write_text(
+        "from pkg.mod import double\n\n\ndef test_double():\n    assert double(2) == 5\n"
+    )
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.mutmut]\nsource_paths = ["pkg/"]\npytest_add_cli_args_test_selection = ["tests"]\n'
+        'pytest_add_cli_args = ["-p", "no:randomly", "-p", "no:cacheprovider"]\n'
+    )
+    monkeypatch.chdir(tmp_path)
+    assert Path(sys.executable).with_name("mutmut").is_file()
+
+    assert _script().main(["pkg/mod.py", "--max-children", "1"]) == 1
+
+    out, err = capsys.readouterr()
+    assert "pkg.mod: mutmut run failed (exit 1)" in err
+    assert "failed to collect stats" in err and "assert 4 == 5" in err
+    assert "mutants killed" not in out  # no score of a run that did not happen
