@@ -574,3 +574,54 @@ def test_answers_in_words_name_nodes_by_label_shallow_first() -> None:
     assert KINDS["bounds"].describe({"bounds": {"0": [3, "inf"], "": [-1, 9]}}, labels) == (
         "A: α -1, β 9; B: α 3, β inf"
     )
+
+
+# -- best-order's grade and replays, and minimax, under the exercise's conventions ----------------
+
+
+def test_a_best_order_grade_under_a_depth_limit_grades_the_tree_the_search_sees() -> None:
+    tree = Tree.from_nested([{"eval": 1, "children": [3, 12, 8]},
+                             {"eval": 7, "children": [2, 4, 6]}])
+    graded = grade("best-order", tree, Conventions(depth=1), {"order": {}})
+    # 2 leaves as given, and 2 at best: the root's two children are all the search sees.
+    assert graded.key == {"order": {"": [0, 1]}, "leaves": 2}
+    assert graded.score == 1.0 and graded.parts == {"leaves": 1.0}
+
+
+def test_a_correct_best_order_keeps_its_search_and_replays() -> None:
+    key = KINDS["best-order"].key(AIMA, Conventions())
+    graded = grade("best-order", AIMA, Conventions(), {"order": key["order"]})
+    assert graded.score == 1.0
+    assert graded.search is not None
+    assert graded.search.leaf_order == solve(AIMA, Conventions()).leaf_order
+    assert graded.replays is not None
+    assert len(graded.replays["yours"]["leaf_order"]) == len(graded.replays["best"]["leaf_order"])
+    assert len(graded.replays["best"]["leaf_order"]) == 5
+
+
+def test_replays_of_an_answer_alone_find_the_best_order_for_the_exercises_conventions() -> None:
+    rtl = Conventions(order="rtl")
+    replays = KINDS["best-order"].replays(AIMA, rtl, {})
+    assert len(replays["yours"]["leaf_order"]) == 9  # AIMA as given, right to left
+    assert len(replays["best"]["leaf_order"]) == 5  # the least right to left, not left to right
+
+
+def test_minimax_points_at_the_first_wrong_node_its_search_returns_from() -> None:
+    key = KINDS["minimax"].key(AG, Conventions())["values"]
+    answer = {"values": dict(key, **{"0.0": 99, "1.1": 99})}
+    ltr = grade("minimax", AG, Conventions(), answer)
+    rtl = grade("minimax", AG, Conventions(order="rtl"), answer)
+    assert ltr.first_wrong is not None and ltr.first_wrong["path"] == "0.0"
+    # Right to left the search returns from G (1.1) before it reaches D (0.0).
+    assert rtl.first_wrong is not None and rtl.first_wrong["path"] == "1.1"
+
+
+def test_the_hint_at_a_node_the_answer_reordered_starts_from_the_answers_order() -> None:
+    # C's children searched G, F: the hint is to search F (C's first child as drawn) first again,
+    # which only the answer's own order at C shows is not already first.
+    graded = grade("best-order", AG, Conventions(), {"order": {"1": [1, 0]}})
+    assert graded.feedback == [
+        "Your ordering evaluates 7 leaves; the best evaluates 5.",
+        "At C, search F first: with the rest of your order unchanged, alpha-beta then evaluates 5 "
+        "leaves instead of 7.",
+    ]
