@@ -2,11 +2,22 @@
 conventions, its key, feedback, hint and parts; the step each ``first_wrong`` points the replay
 to; parts kept to six decimals; trees above the grading cache's size.
 
-kinds.py's mutation run was stopped at 800 of 1,135 mutants (README, "Mutation testing"); the
-survivors of those not yet killed here are not all judged. Judged equivalent so far:
+kinds.py's survivors of its full mutation run (README, "Mutation testing") are killed here or
+judged equivalent:
 - ``LeafOrderKind.first_wrong``: ``len(answer) > len(key)`` changed to ``>=``: the line is reached
   only when the answer's first ``len(key)`` leaves are the key's, so equal lengths mean the answer
   is the key, which ``grade`` returns before asking for ``first_wrong``.
+- ``LeafOrderKind.score``: ``1.0 if longest`` changed (always dividing, or 2.0 when empty): a
+  search evaluates at least one leaf (a terminal root is its own leaf), so the key is never empty.
+- ``BestOrderKind.grade``: ``replays(..., least.orders)`` changed to no best order: ``replays``
+  then solves the same Optimizer for the same cut tree and conventions, and gets the same orders.
+- ``_search_on_drawing``: a cutoff's ``source`` always mapped: a cutoff has no source only when a
+  value passes the initial window (-inf, +inf), and tree values are finite (TreeFormatError).
+- ``_roots``: ``p == ""`` changed: the root is never in a pruned set (``normalize`` refuses it and
+  a search never prunes it), so the term never counts.
+- ``_original_paths``: ``child_path(old, i)`` changed to ``child_path(None, i)``: the old paths
+  then cycle at depth 1 and the walk never ends; mutmut ends it with SIGKILL (exit -9, which it
+  calls "segfault") and ``scripts/mutation.py`` does not count that as killed.
 """
 
 from __future__ import annotations
@@ -625,3 +636,10 @@ def test_the_hint_at_a_node_the_answer_reordered_starts_from_the_answers_order()
         "At C, search F first: with the rest of your order unchanged, alpha-beta then evaluates 5 "
         "leaves instead of 7.",
     ]
+
+
+def test_pruned_nodes_none_of_them_right_share_nothing() -> None:
+    # AIMA prunes F and G (1.1, 1.2); marking only E (0.0) shares no node with the key: 0 of 3.
+    graded = grade("prune", AIMA, Conventions(), {"pruned": ["0.0"], "value": 3})
+    assert graded.parts == {"pruned": 0.0, "value": 1.0}
+    assert graded.score == round(error_score(3), 6)
