@@ -643,3 +643,40 @@ def test_pruned_nodes_none_of_them_right_share_nothing() -> None:
     graded = grade("prune", AIMA, Conventions(), {"pruned": ["0.0"], "value": 3})
     assert graded.parts == {"pruned": 0.0, "value": 1.0}
     assert graded.score == round(error_score(3), 6)
+
+
+def test_numbers_typed_as_text_are_refused_and_quoted_to_forty_characters() -> None:
+    assert _refusal("values", {"values": {"0": "3"}}) == (
+        "the value at '0' must be a number (or inf, -inf), got '3'"
+    )
+    assert _refusal("values", {"values": {"0": "7" * 50}}) == (
+        f"the value at '0' must be a number (or inf, -inf), got '{'7' * 40}'"
+    )
+
+
+DEPTH_TREE = Tree.from_nested([{"eval": 1, "children": [3, 12, 8]},
+                               {"eval": 7, "children": [2, 4, 6]}])
+
+
+def test_under_a_depth_limit_an_answer_is_read_on_the_tree_the_search_sees() -> None:
+    # Depth 1: B and C are leaves of the exercise, so a value given for B is a value for a leaf.
+    depth1 = Conventions(depth=1)
+    assert grade("values", DEPTH_TREE, depth1, {"values": {"": 7}}).score == 1.0
+    with pytest.raises(kinds_module.UngradableAnswer, match="'0' in 'values' is a leaf"):
+        grade("values", DEPTH_TREE, depth1, {"values": {"": 7, "0": 1}})
+
+
+def test_misconception_answers_are_those_of_the_tree_the_search_sees() -> None:
+    depth1 = Conventions(depth=1)
+    for kind in ("prune", "values", "bounds", "leaf-order"):
+        assert KINDS[kind].variant_answers(DEPTH_TREE, depth1) == (
+            KINDS[kind].variant_answers(DEPTH_TREE.cut(1), depth1)
+        )
+
+
+def test_the_pruned_key_lists_subtrees_in_the_order_of_the_tree() -> None:
+    # C (a MIN node) is cut off after its first child: its 11 other children are pruned, listed
+    # 1.1, 1.2, ..., 1.10, 1.11 (by child number, not as text, where "1.10" < "1.2").
+    tree = Tree.from_nested([5, [1, *([9] * 11)]])
+    key = KINDS["prune"].key(tree, Conventions())
+    assert key == {"pruned": [f"1.{i}" for i in range(1, 12)], "value": 5}
