@@ -13,8 +13,15 @@ judged equivalent:
   then solves the same Optimizer for the same cut tree and conventions, and gets the same orders.
 - ``_search_on_drawing``: a cutoff's ``source`` always mapped: a cutoff has no source only when a
   value passes the initial window (-inf, +inf), and tree values are finite (TreeFormatError).
-- ``_roots``: ``p == ""`` changed: the root is never in a pruned set (``normalize`` refuses it and
-  a search never prunes it), so the term never counts.
+- ``_roots`` and ``PruneKind.to_answer``: ``p == ""`` changed, or ``if p`` always true: the root
+  is never in a pruned set (``normalize`` refuses it and a search never prunes it).
+- ``PruneKind.project``: ``pruned |= cut nodes`` changed to ``pruned = cut nodes``: every pruned
+  node lies below a node where a cutoff happened, and marking a node marks its subtree.
+- ``_number``: the message after ``from_jsonable`` fails changed: only numbers and the spellings
+  of infinity reach ``from_jsonable``, and it reads them all.
+- ``ExerciseKind.grade``: ``score(None, ...)``: no kind's ``score`` reads the tree; ``min(2.0,
+  ...)`` and rounding to 7 places: ``error_score`` of a whole number of errors is 1, 0.8, 0.5,
+  0.1 (to 7 places too) or 0, never above 1.
 - ``_original_paths``: ``child_path(old, i)`` changed to ``child_path(None, i)``: the old paths
   then cycle at depth 1 and the walk never ends; mutmut ends it with SIGKILL (exit -9, which it
   calls "segfault") and ``scripts/mutation.py`` does not count that as killed.
@@ -661,6 +668,7 @@ DEPTH_TREE = Tree.from_nested([{"eval": 1, "children": [3, 12, 8]},
 def test_under_a_depth_limit_an_answer_is_read_on_the_tree_the_search_sees() -> None:
     # Depth 1: B and C are leaves of the exercise, so a value given for B is a value for a leaf.
     depth1 = Conventions(depth=1)
+    assert KINDS["values"].key(DEPTH_TREE, depth1) == {"values": {"": 7}}
     assert grade("values", DEPTH_TREE, depth1, {"values": {"": 7}}).score == 1.0
     with pytest.raises(kinds_module.UngradableAnswer, match="'0' in 'values' is a leaf"):
         grade("values", DEPTH_TREE, depth1, {"values": {"": 7, "0": 1}})
