@@ -688,3 +688,26 @@ def test_the_pruned_key_lists_subtrees_in_the_order_of_the_tree() -> None:
     tree = Tree.from_nested([5, [1, *([9] * 11)]])
     key = KINDS["prune"].key(tree, Conventions())
     assert key == {"pruned": [f"1.{i}" for i in range(1, 12)], "value": 5}
+
+
+@pytest.mark.parametrize(
+    ("kind", "answer", "message"),
+    [
+        ("values", [3], "a values answer is a JSON object, got list"),
+        ("values", {"values": {}, "zz": 1}, "a values answer has only 'values'; 'zz' is not one"),
+        ("prune", {"pruned": [], "value": 3, "b": 0, 2: 0},
+         "a prune answer has only 'pruned', 'value'; '2' is not one"),  # keys of any type
+    ],
+)
+def test_answers_of_the_wrong_shape_are_refused_in_words(
+    kind: str, answer: object, message: str
+) -> None:
+    assert _refusal(kind, answer) == message
+
+
+def test_an_unknown_kind_is_refused_with_the_kinds_there_are() -> None:
+    with pytest.raises(kinds_module.UngradableAnswer) as refused:
+        grade("nope", AG, Conventions(), {})
+    assert str(refused.value) == (
+        "unknown exercise kind 'nope' (prune, values, bounds, leaf-order, best-order, minimax)"
+    )
