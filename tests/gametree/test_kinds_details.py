@@ -711,3 +711,34 @@ def test_an_unknown_kind_is_refused_with_the_kinds_there_are() -> None:
     assert str(refused.value) == (
         "unknown exercise kind 'nope' (prune, values, bounds, leaf-order, best-order, minimax)"
     )
+
+
+AG_NODES = ["0", "1", "0.0", "0.1", "1.0", "1.1",
+            *(f"{a}.{b}.{c}" for a in "01" for b in "01" for c in "01"), ""]
+
+
+@pytest.mark.parametrize(
+    ("answer", "message"),
+    [
+        ({"pruned": "1.1", "value": 3}, "'pruned' must be a list of paths"),
+        ({"pruned": [*AG_NODES, "0"], "value": 3},
+         "'pruned' lists more paths than the tree has nodes"),
+        # Every node once (as many paths as nodes, so read): the root is the one refused.
+        ({"pruned": AG_NODES, "value": 3}, "the root is always searched; it cannot be pruned"),
+        ({"pruned": [], "value": "x"}, "'value' must be a number (or inf, -inf), got 'x'"),
+        ({"pruned": [], "value": 3, "z" * 50: 1}, f"a prune answer has only 'pruned', 'value'; '{'z' * 40}' "
+                                      "is not one"),
+    ],
+)
+def test_prune_answers_refused_say_why(answer: object, message: str) -> None:
+    assert len(AG_NODES) == AG.node_count()
+    assert _refusal("prune", answer) == message
+
+
+def test_a_grade_keeps_the_key_and_names_no_misconception_it_did_not_find() -> None:
+    key = KINDS["values"].key(AG, Conventions())
+    right = grade("values", AG, Conventions(), key)
+    assert right.score == 1.0 and right.key == key
+    slip = grade("values", AG, Conventions(), {"values": dict(key["values"], **{"": 99})})
+    assert slip.key == key
+    assert slip.diagnosis is None and slip.diagnosis_text is None
