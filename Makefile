@@ -40,6 +40,7 @@ bench-hostile: $(STAMP)
 
 test: $(STAMP) system-deps $(NODE_STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
 	$(BIN)/mypy
 	$(BIN)/pytest

@@ -88,15 +88,21 @@ def _summary(name: str, results: list[int | None], cap: int) -> str:
     reached = [r for r in results if r is not None]
     capped = [r if r is not None else cap for r in results]
     median = statistics.median(capped)
-    return (f"{name:<9} reached {len(reached)}/{len(results)}; trees to mastery: median "
-            f"{median:g}, mean {statistics.fmean(capped):.1f} (not reached counted as {cap})")
+    return (
+        f"{name:<9} reached {len(reached)}/{len(results)}; trees to mastery: median "
+        f"{median:g}, mean {statistics.fmean(capped):.1f} (not reached counted as {cap})"
+    )
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.adaptive", description=__doc__)
     parser.add_argument("--students", type=int, default=20)
-    parser.add_argument("--lessons", type=int, default=2,
-                        help="exposing trees a student needs to see to drop a misconception")
+    parser.add_argument(
+        "--lessons",
+        type=int,
+        default=2,
+        help="exposing trees a student needs to see to drop a misconception",
+    )
     parser.add_argument("--cap", type=int, default=200, help="trees per student at most")
     parser.add_argument("--quick", action="store_true", help="4 students, cap 80")
     args, _ = parser.parse_known_args(argv)
@@ -105,18 +111,23 @@ def main(argv: list[str] | None = None) -> None:
     start = time.perf_counter()
     results = {}
     for name, planner in (("adaptive", adaptive), ("uniform", uniform)):
-        results[name] = [trees_to_mastery(planner, s, args.lessons, args.cap)
-                         for s in range(args.students)]
-    print(f"{args.students} simulated students, each holding 2-4 of {len(VARIANTS)} "
-          f"misconceptions, learning one after {args.lessons} exposing trees; cap {args.cap}:")
+        results[name] = [
+            trees_to_mastery(planner, s, args.lessons, args.cap) for s in range(args.students)
+        ]
+    print(
+        f"{args.students} simulated students, each holding 2-4 of {len(VARIANTS)} "
+        f"misconceptions, learning one after {args.lessons} exposing trees; cap {args.cap}:"
+    )
     for name, found in results.items():
         print("  " + _summary(name, found, args.cap))
     a = [r if r is not None else args.cap for r in results["adaptive"]]
     u = [r if r is not None else args.cap for r in results["uniform"]]
     fewer = sum(x < y for x, y in zip(a, u, strict=True))
-    print(f"  adaptive / uniform, median trees to mastery: "
-          f"{statistics.median(a) / statistics.median(u):.2f}; fewer trees for "
-          f"{fewer}/{args.students} students ({time.perf_counter() - start:.0f} s)")
+    print(
+        f"  adaptive / uniform, median trees to mastery: "
+        f"{statistics.median(a) / statistics.median(u):.2f}; fewer trees for "
+        f"{fewer}/{args.students} students ({time.perf_counter() - start:.0f} s)"
+    )
 
 
 if __name__ == "__main__":

@@ -27,8 +27,9 @@ from bench.load import _environment, _prepare
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench.attempt_cpu",
-                                     description=(__doc__ or "").split("\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.attempt_cpu", description=(__doc__ or "").split("\n")[0]
+    )
     parser.add_argument("--requests", type=int, default=500)
     parser.add_argument("--rounds", type=int, default=3)
     args, _ = parser.parse_known_args(argv)  # `python -m bench` passes every bench its options
@@ -41,10 +42,12 @@ def main(argv: list[str] | None = None) -> int:
         app = create_app()
         http = app.test_client()
         owner = {"Authorization": f"Bearer {clients[0].token}"}
-        largest = http.post("/api/exercises", headers=owner, json={
-            "kind": "values", "tree": _chains(127, 15)}).get_json()["urls"]["attempts"]
-        best_order = http.post("/api/exercises", headers=owner, json={
-            "kind": "best-order", "tree": BEST_ORDER_TREE}).get_json()["urls"]["attempts"]
+        largest = http.post(
+            "/api/exercises", headers=owner, json={"kind": "values", "tree": _chains(127, 15)}
+        ).get_json()["urls"]["attempts"]
+        best_order = http.post(
+            "/api/exercises", headers=owner, json={"kind": "best-order", "tree": BEST_ORDER_TREE}
+        ).get_json()["urls"]["attempts"]
         rng = random.Random(1)
 
         def ping() -> None:
@@ -53,22 +56,32 @@ def main(argv: list[str] | None = None) -> int:
         def submit() -> None:
             client = clients[rng.randrange(len(clients))]
             answer = client.wrong if rng.random() < 0.5 else client.right
-            assert http.post(f"/api/exercises/{client.exercise_id}/attempts", json={
-                "answer": answer}, headers={"Authorization": f"Bearer {client.token}"}
-            ).status_code == 201
+            assert (
+                http.post(
+                    f"/api/exercises/{client.exercise_id}/attempts",
+                    json={"answer": answer},
+                    headers={"Authorization": f"Bearer {client.token}"},
+                ).status_code
+                == 201
+            )
 
         def refused(url: str, answer: dict[str, object]) -> Callable[[], None]:
             def send() -> None:
                 assert http.post(url, headers=owner, json={"answer": answer}).status_code == 503
+
             return send
 
         cases: dict[str, tuple[Callable[[], None], int]] = {
-            "no-op": (ping, args.requests), "graded submission": (submit, args.requests),
+            "no-op": (ping, args.requests),
+            "graded submission": (submit, args.requests),
             "refused costly attempt, largest tree": (
-                refused(largest, {"values": {"": 1}}), max(1, args.requests // 10)),
+                refused(largest, {"values": {"": 1}}),
+                max(1, args.requests // 10),
+            ),
             "refused costly attempt, best-order": (
                 refused(best_order, {"order": {"": [5, 4, 3, 2, 1, 0]}}),
-                max(1, args.requests // 10)),
+                max(1, args.requests // 10),
+            ),
         }
         lock = os.open(Path(app.instance_path) / "costly-0.lock", os.O_RDWR | os.O_CREAT, 0o600)
         fcntl.flock(lock, fcntl.LOCK_EX)  # another worker holds the only costly-work slot

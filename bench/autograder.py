@@ -53,8 +53,9 @@ class Service:
         from grader import create_app
         from grader.services import accounts, courses, roster, submissions
 
-        self.app = create_app({"GRADER_ARGON2": {"time_cost": 1, "memory_cost": 1024,
-                                                 "parallelism": 1}})
+        self.app = create_app(
+            {"GRADER_ARGON2": {"time_cost": 1, "memory_cost": 1024, "parallelism": 1}}
+        )
         with self.app.app_context(), contextlib.redirect_stderr(io.StringIO()):
             upgrade(directory=self.app.config["GRADER_MIGRATIONS_DIR"])  # its log is quiet
             accounts.create_user("teacher@bench.example.com", PASSWORD, "instructor")
@@ -74,14 +75,20 @@ class Service:
         from werkzeug.datastructures import FileStorage
         from werkzeug.test import stream_encode_multipart
 
-        stream, _, boundary = stream_encode_multipart({
-            "assignment_id": str(self.assignment_id), "slot_index": str(self.index),
-            "file": FileStorage(io.BytesIO(ENGINE.read_bytes()), "engine.py")},
-            use_tempfile=False)
+        stream, _, boundary = stream_encode_multipart(
+            {
+                "assignment_id": str(self.assignment_id),
+                "slot_index": str(self.index),
+                "file": FileStorage(io.BytesIO(ENGINE.read_bytes()), "engine.py"),
+            },
+            use_tempfile=False,
+        )
         response = self.client.post(
-            "/api/engines", data=stream.getvalue(),
+            "/api/engines",
+            data=stream.getvalue(),
             headers={"Authorization": f"Bearer {self.tokens[student]}"},
-            content_type=f"multipart/form-data; boundary={boundary}")
+            content_type=f"multipart/form-data; boundary={boundary}",
+        )
         assert response.status_code == 201, response.get_json()
         return response.get_json()["id"]
 
@@ -92,8 +99,11 @@ class Service:
         from grader.models import Submission
 
         with self.app.app_context():
-            found = dict(db.session.execute(sa.select(Submission.id, Submission.status)
-                                            .where(Submission.id.in_(ids))).all())
+            found = dict(
+                db.session.execute(
+                    sa.select(Submission.id, Submission.status).where(Submission.id.in_(ids))
+                ).all()
+            )
             db.session.remove()
         return found
 
@@ -103,8 +113,9 @@ class Service:
         deadline = time.monotonic() + timeout
         while len(finished) < len(ids):
             if time.monotonic() > deadline:
-                raise TimeoutError(f"{len(ids) - len(finished)} submissions not graded "
-                                   f"after {timeout:.0f} s")
+                raise TimeoutError(
+                    f"{len(ids) - len(finished)} submissions not graded after {timeout:.0f} s"
+                )
             now = time.monotonic()
             for sid, status in self.statuses(ids).items():
                 if status in ("done", "failed") and sid not in finished:
@@ -117,9 +128,15 @@ class Service:
 
     def start_workers(self, count: int) -> None:
         log = (self.folder / f"worker-{count}.log").open("ab")
-        self.workers.append(subprocess.Popen(
-            [str(GRADER), "worker", "--workers", str(count)], env={**os.environ, **self.env},
-            stdout=log, stderr=subprocess.STDOUT, start_new_session=True))
+        self.workers.append(
+            subprocess.Popen(
+                [str(GRADER), "worker", "--workers", str(count)],
+                env={**os.environ, **self.env},
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        )
         log.close()
         time.sleep(2.0)  # the consumer and its worker processes start
 
@@ -187,6 +204,7 @@ def main(argv: list[str] | None = None) -> None:
         print(f"bench.autograder: skipped ({exc})")
         return
     print(f"machine: {os.cpu_count()} cores; sandbox on; SQLite database and queue", flush=True)
+
     def direct_run() -> float:
         start = time.monotonic()
         report = grade(ENGINE, load_suite(args.suite))
@@ -197,11 +215,17 @@ def main(argv: list[str] | None = None) -> None:
     latencies = {workers: latency(args.suite, workers, args.timeout) for workers in (1, 2)}
     after = direct_run()  # the peer before and after: the machine is shared, its load drifts
     direct = (before + after) / 2
-    print(f"peer: suite {args.suite} through grader.harness.grade directly: {before:.1f} s "
-          f"before, {after:.1f} s after, mean {direct:.1f} s", flush=True)
+    print(
+        f"peer: suite {args.suite} through grader.harness.grade directly: {before:.1f} s "
+        f"before, {after:.1f} s after, mean {direct:.1f} s",
+        flush=True,
+    )
     for workers, took in latencies.items():
-        print(f"upload to result, suite {args.suite}, {workers} worker(s): {took:.1f} s "
-              f"(ratio to the direct run {took / direct:.2f})", flush=True)
+        print(
+            f"upload to result, suite {args.suite}, {workers} worker(s): {took:.1f} s "
+            f"(ratio to the direct run {took / direct:.2f})",
+            flush=True,
+        )
     tiny = load_suite(TINY)
     copies = [ENGINE] * args.burst
     for workers in (1, 2):
@@ -209,10 +233,13 @@ def main(argv: list[str] | None = None) -> None:
         grade_many(copies, tiny, slots=workers)
         peer = time.monotonic() - start
         took = burst(args.burst, workers, args.timeout)
-        print(f"burst of {args.burst} uploads, tiny suite, {workers} worker(s): all graded in "
-              f"{took:.1f} s, {args.burst / took * 60:.0f} per minute; peer grade_many with "
-              f"{workers} slot(s): {peer:.1f} s, {args.burst / peer * 60:.0f} per minute "
-              f"(ratio {took / peer:.2f})", flush=True)
+        print(
+            f"burst of {args.burst} uploads, tiny suite, {workers} worker(s): all graded in "
+            f"{took:.1f} s, {args.burst / took * 60:.0f} per minute; peer grade_many with "
+            f"{workers} slot(s): {peer:.1f} s, {args.burst / peer * 60:.0f} per minute "
+            f"(ratio {took / peer:.2f})",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

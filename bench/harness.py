@@ -43,19 +43,27 @@ def main(argv: list[str] | None = None) -> None:
     reference_cpu = sum(t.extra.get("reference_cpu", 0.0) for t in timing)
     engine_total = sum(t.cpu for t in report.tests)
     games = report.games
-    print(f"suite {report.suite}: {len(report.tests)} tests ({len(games)} games) graded in "
-          f"{wall:.1f} s wall clock; score {report.score:g}/{report.max_score:g}; "
-          f"engine CPU {engine_total:.1f} s; Elo {report.elo.text() if report.elo else '-'}")
+    print(
+        f"suite {report.suite}: {len(report.tests)} tests ({len(games)} games) graded in "
+        f"{wall:.1f} s wall clock; score {report.score:g}/{report.max_score:g}; "
+        f"engine CPU {engine_total:.1f} s; Elo {report.elo.text() if report.elo else '-'}"
+    )
     if reference_cpu > 0:
-        print(f"timing tests: sample engine {engine_cpu:.3f} s CPU, reference alpha-beta "
-              f"{reference_cpu:.3f} s CPU in the same run: ratio {engine_cpu / reference_cpu:.2f}")
+        print(
+            f"timing tests: sample engine {engine_cpu:.3f} s CPU, reference alpha-beta "
+            f"{reference_cpu:.3f} s CPU in the same run: ratio {engine_cpu / reference_cpu:.2f}"
+        )
     speedups = [t.extra["speedup"] for t in report.tests if t.extra.get("speedup")]
     if speedups:
-        print(f"search_parallel speedup (2 workers, wall clock): "
-              f"{', '.join(f'{s:.2f}' for s in speedups)}")
+        print(
+            f"search_parallel speedup (2 workers, wall clock): "
+            f"{', '.join(f'{s:.2f}' for s in speedups)}"
+        )
     bare, boxed = _bare_start(), _sandbox_start(config)
-    print(f"engine start in the sandbox (bwrap, adapter, import): {boxed * 1000:.0f} ms; a bare "
-          f"`python3 -I -S -c pass`: {bare * 1000:.0f} ms: ratio {boxed / bare:.1f}")
+    print(
+        f"engine start in the sandbox (bwrap, adapter, import): {boxed * 1000:.0f} ms; a bare "
+        f"`python3 -I -S -c pass`: {bare * 1000:.0f} ms: ratio {boxed / bare:.1f}"
+    )
 
 
 def spread(suite: str, runs: int, config: SandboxConfig) -> None:
@@ -69,15 +77,21 @@ def spread(suite: str, runs: int, config: SandboxConfig) -> None:
         ratios = [t.extra["ratio"] for t in report.tests if "ratio" in t.extra]
         scores.append(report.score)
         reports.append(report)
-        print(f"run {number}: {report.score:g}/{report.max_score:g}, timing ratios "
-              f"{', '.join(f'{r:.2f}' for r in ratios)}, {wall:.1f} s wall clock", flush=True)
-    varying = sum(len({r.tests[i].score for r in reports}) > 1
-                  for i in range(len(reports[0].tests)))
+        print(
+            f"run {number}: {report.score:g}/{report.max_score:g}, timing ratios "
+            f"{', '.join(f'{r:.2f}' for r in ratios)}, {wall:.1f} s wall clock",
+            flush=True,
+        )
+    varying = sum(
+        len({r.tests[i].score for r in reports}) > 1 for i in range(len(reports[0].tests))
+    )
     top = reports[0].max_score
-    print(f"suite {suite}, {runs} runs: score min {min(scores):g}, median "
-          f"{statistics.median(scores):g}, max {max(scores):g} of {top:g}: spread "
-          f"{max(scores) - min(scores):g} points ({(max(scores) - min(scores)) / top:.1%} of the "
-          f"maximum); {varying} of {len(reports[0].tests)} tests scored differently between runs")
+    print(
+        f"suite {suite}, {runs} runs: score min {min(scores):g}, median "
+        f"{statistics.median(scores):g}, max {max(scores):g} of {top:g}: spread "
+        f"{max(scores) - min(scores):g} points ({(max(scores) - min(scores)) / top:.1%} of the "
+        f"maximum); {varying} of {len(reports[0].tests)} tests scored differently between runs"
+    )
 
 
 def _sandbox_start(config: SandboxConfig, runs: int = 5) -> float:
@@ -93,8 +107,9 @@ def _sandbox_start(config: SandboxConfig, runs: int = 5) -> float:
 def _bare_start(runs: int = 5) -> float:
     start = time.perf_counter()
     for _ in range(runs):
-        subprocess.run([SandboxConfig().interpreter or sys.executable, "-I", "-S", "-c", "pass"],
-                       check=True)
+        subprocess.run(
+            [SandboxConfig().interpreter or sys.executable, "-I", "-S", "-c", "pass"], check=True
+        )
     return (time.perf_counter() - start) / runs
 
 

@@ -37,14 +37,16 @@ EXERCISE_PARAMS = {"depth": 3, "branching": "2-3", "values": "-9..9", "min_cutof
 
 # -- a small HTTP/1.1 client: keeps the connection when the server does ---------------------------
 
+
 class Connection:
     def __init__(self, port: int) -> None:
         self.port = port
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
 
-    async def request(self, method: str, path: str, headers: dict[str, str],
-                      body: bytes = b"") -> tuple[int, bytes]:
+    async def request(
+        self, method: str, path: str, headers: dict[str, str], body: bytes = b""
+    ) -> tuple[int, bytes]:
         reused = self.writer is not None
         try:
             return await self._request(method, path, headers, body)
@@ -56,12 +58,16 @@ class Connection:
             self.close()
             return await self._request(method, path, headers, body)
 
-    async def _request(self, method: str, path: str, headers: dict[str, str],
-                       body: bytes) -> tuple[int, bytes]:
+    async def _request(
+        self, method: str, path: str, headers: dict[str, str], body: bytes
+    ) -> tuple[int, bytes]:
         if self.writer is None:
             self.reader, self.writer = await asyncio.open_connection(HOST, self.port)
-        head = [f"{method} {path} HTTP/1.1", f"Host: {HOST}:{self.port}",
-                f"Content-Length: {len(body)}"]
+        head = [
+            f"{method} {path} HTTP/1.1",
+            f"Host: {HOST}:{self.port}",
+            f"Content-Length: {len(body)}",
+        ]
         head += [f"{k}: {v}" for k, v in headers.items()]
         self.writer.write(("\r\n".join(head) + "\r\n\r\n").encode() + body)
         assert self.reader is not None
@@ -119,17 +125,29 @@ class Phase:
             return ordered[min(len(ordered) - 1, int(p * len(ordered)))] * 1000 if ordered else 0
 
         count = max(1, len(ordered))
-        return {"phase": self.name, "requests": len(ordered),
-                "throughput": round(len(ordered) / self.seconds, 1),
-                "p50_ms": round(pct(0.50), 1), "p99_ms": round(pct(0.99), 1),
-                "errors": sum(self.errors.values()), "error_kinds": self.errors,
-                "server_cpu_ms_per_request": round(self.server_cpu * 1000 / count, 2),
-                "client_cpu_ms_per_request": round(self.client_cpu * 1000 / count, 2)}
+        return {
+            "phase": self.name,
+            "requests": len(ordered),
+            "throughput": round(len(ordered) / self.seconds, 1),
+            "p50_ms": round(pct(0.50), 1),
+            "p99_ms": round(pct(0.99), 1),
+            "errors": sum(self.errors.values()),
+            "error_kinds": self.errors,
+            "server_cpu_ms_per_request": round(self.server_cpu * 1000 / count, 2),
+            "client_cpu_ms_per_request": round(self.client_cpu * 1000 / count, 2),
+        }
 
 
-async def _client_loop(port: int, client: Client, phase: Phase, kind: str,
-                       deadline: float, rng: random.Random, wrong_share: float,
-                       interval: float | None) -> None:
+async def _client_loop(
+    port: int,
+    client: Client,
+    phase: Phase,
+    kind: str,
+    deadline: float,
+    rng: random.Random,
+    wrong_share: float,
+    interval: float | None,
+) -> None:
     """Closed loop (`interval` None): the next request as soon as the last one is answered.
     Paced: one request every `interval` seconds, its latency counted from when it was due, so
     a server that falls behind is charged for the wait (no coordinated omission)."""
@@ -152,7 +170,8 @@ async def _client_loop(port: int, client: Client, phase: Phase, kind: str,
         due += interval or 0.0
         try:
             status, data = await connection.request(
-                "GET" if kind == "ping" else "POST", path, headers, body)
+                "GET" if kind == "ping" else "POST", path, headers, body
+            )
         except (OSError, ConnectionError, asyncio.IncompleteReadError) as error:
             connection.close()
             phase.error(type(error).__name__)
@@ -168,21 +187,39 @@ async def _client_loop(port: int, client: Client, phase: Phase, kind: str,
     connection.close()
 
 
-async def _run_phase(server: Server, clients: list[Client], kind: str, seconds: float,
-                     wrong_share: float = 0.0, rate: float | None = None) -> Phase:
+async def _run_phase(
+    server: Server,
+    clients: list[Client],
+    kind: str,
+    seconds: float,
+    wrong_share: float = 0.0,
+    rate: float | None = None,
+) -> Phase:
     phase = Phase(kind, seconds)
     server_cpu, client_cpu = server.cpu_seconds(), time.process_time()
     deadline = time.perf_counter() + seconds
-    await asyncio.gather(*(
-        _client_loop(server.port, c, phase, kind, deadline, random.Random(i), wrong_share,
-                     len(clients) / rate if rate else None)
-        for i, c in enumerate(clients)))
+    await asyncio.gather(
+        *(
+            _client_loop(
+                server.port,
+                c,
+                phase,
+                kind,
+                deadline,
+                random.Random(i),
+                wrong_share,
+                len(clients) / rate if rate else None,
+            )
+            for i, c in enumerate(clients)
+        )
+    )
     phase.server_cpu = server.cpu_seconds() - server_cpu
     phase.client_cpu = time.process_time() - client_cpu
     return phase
 
 
 # -- the server under test ---------------------------------------------------------------------
+
 
 def _free_port() -> int:
     with socket.socket() as s:
@@ -191,9 +228,13 @@ def _free_port() -> int:
 
 
 def _environment(folder: Path, write_begin: str) -> dict[str, str]:
-    return {**os.environ, "GRADER_DATABASE_URL": f"sqlite:///{folder / 'load.sqlite3'}",
-            "GRADER_INSTANCE_PATH": str(folder / "instance"),
-            "GRADER_SECRET_KEY": "load-benchmark", "GRADER_SQLITE_WRITE_BEGIN": write_begin}
+    return {
+        **os.environ,
+        "GRADER_DATABASE_URL": f"sqlite:///{folder / 'load.sqlite3'}",
+        "GRADER_INSTANCE_PATH": str(folder / "instance"),
+        "GRADER_SECRET_KEY": "load-benchmark",
+        "GRADER_SQLITE_WRITE_BEGIN": write_begin,
+    }
 
 
 def _prepare(folder: Path, count: int, write_begin: str, mode: str) -> list[Client]:
@@ -202,8 +243,9 @@ def _prepare(folder: Path, count: int, write_begin: str, mode: str) -> list[Clie
     a practice exercise."""
     env = _environment(folder, write_begin)
     grader = [sys.executable, "-c", "from grader.cli import main; main()"]
-    subprocess.run([*grader, "db", "upgrade"], env=env, check=True, capture_output=True,
-                   timeout=120)
+    subprocess.run(
+        [*grader, "db", "upgrade"], env=env, check=True, capture_output=True, timeout=120
+    )
     saved = dict(os.environ)
     os.environ.update(env)
     try:
@@ -216,15 +258,17 @@ def _prepare(folder: Path, count: int, write_begin: str, mode: str) -> list[Clie
         from grader.services import accounts, courses, exercises, roster
         from grader.services.transactions import writing
 
-        app = create_app({"GRADER_ARGON2": {"time_cost": 1, "memory_cost": 1024,
-                                            "parallelism": 1}})
+        app = create_app({"GRADER_ARGON2": {"time_cost": 1, "memory_cost": 1024, "parallelism": 1}})
         clients = []
         with app.app_context():
             course = courses.create_course("Load test")
             assignment = courses.create_assignment(course.id, "standard")
             with writing() as session:
-                session.execute(sa.update(Slot).where(Slot.assignment_id == assignment.id)
-                                .values(attempts_allowed=None))
+                session.execute(
+                    sa.update(Slot)
+                    .where(Slot.assignment_id == assignment.id)
+                    .values(attempts_allowed=None)
+                )
             for n in range(count):
                 user = accounts.create_user(f"load{n}@example.com", None)
                 token = accounts.issue_token(user.id)
@@ -248,13 +292,29 @@ class Server:
     def __init__(self, folder: Path, workers: int, worker_class: str, write_begin: str) -> None:
         self.port = _free_port()
         self.log = open(folder / f"gunicorn-{write_begin.lower()}.log", "w")  # noqa: SIM115
-        command = [sys.executable, "-m", "gunicorn", "-w", str(workers), "-k", worker_class,
-                   "-b", f"{HOST}:{self.port}", "--backlog", "2048", "--timeout", "60"]
+        command = [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "-w",
+            str(workers),
+            "-k",
+            worker_class,
+            "-b",
+            f"{HOST}:{self.port}",
+            "--backlog",
+            "2048",
+            "--timeout",
+            "60",
+        ]
         if worker_class == "gthread":
             command += ["--threads", "4", "--keep-alive", "10"]
-        self.process = subprocess.Popen([*command, "grader:create_app()"],
-                                        env=_environment(folder, write_begin),
-                                        stdout=self.log, stderr=subprocess.STDOUT)
+        self.process = subprocess.Popen(
+            [*command, "grader:create_app()"],
+            env=_environment(folder, write_begin),
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+        )
 
     def wait_ready(self, timeout: float = 60) -> None:
         deadline = time.monotonic() + timeout
@@ -303,9 +363,17 @@ def _stored_attempts(folder: Path) -> set[int]:
         return {row[0] for row in conn.execute("SELECT id FROM attempt")}
 
 
-def run(seconds: float, clients: int, workers: int, worker_class: str, write_begin: str,
-        ping_seconds: float, wrong_share: float, mode: str = "graded",
-        rate: float | None = None) -> dict[str, Any]:
+def run(
+    seconds: float,
+    clients: int,
+    workers: int,
+    worker_class: str,
+    write_begin: str,
+    ping_seconds: float,
+    wrong_share: float,
+    mode: str = "graded",
+    rate: float | None = None,
+) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="grader-load-") as tmp:
         folder = Path(tmp)
         prepared = _prepare(folder, clients, write_begin, mode)
@@ -313,17 +381,25 @@ def run(seconds: float, clients: int, workers: int, worker_class: str, write_beg
         try:
             server.wait_ready()
             ceiling = asyncio.run(_run_phase(server, prepared, "ping", ping_seconds))
-            load = asyncio.run(_run_phase(server, prepared, "submit", seconds, wrong_share,
-                                          rate))
+            load = asyncio.run(_run_phase(server, prepared, "submit", seconds, wrong_share, rate))
         finally:
             server.stop()
         stored = _stored_attempts(folder)
     missing = load.acknowledged - stored
-    result = {"write_begin": write_begin, "workers": workers, "worker_class": worker_class,
-              "clients": clients, "wrong_share": wrong_share, "exercises": mode,
-              "offered_rate": rate, "ceiling": ceiling.summary(), "load": load.summary(),
-              "acknowledged": len(load.acknowledged), "stored": len(stored),
-              "missing": len(missing)}
+    result = {
+        "write_begin": write_begin,
+        "workers": workers,
+        "worker_class": worker_class,
+        "clients": clients,
+        "wrong_share": wrong_share,
+        "exercises": mode,
+        "offered_rate": rate,
+        "ceiling": ceiling.summary(),
+        "load": load.summary(),
+        "acknowledged": len(load.acknowledged),
+        "stored": len(stored),
+        "missing": len(missing),
+    }
     cpu = result["load"]["server_cpu_ms_per_request"]
     cores = min(workers, os.cpu_count() or 1)
     # What the workers could serve with the cores to themselves (client elsewhere, no neighbours).
@@ -333,68 +409,128 @@ def run(seconds: float, clients: int, workers: int, worker_class: str, write_beg
     except OSError:
         result["load_average"] = None
     ping_rate = result["ceiling"]["throughput"]
-    result["ratio_to_ceiling"] = round(result["load"]["throughput"] / ping_rate, 3) \
-        if ping_rate else None
+    result["ratio_to_ceiling"] = (
+        round(result["load"]["throughput"] / ping_rate, 3) if ping_rate else None
+    )
     return result
 
 
 def _report(result: dict[str, Any]) -> None:
     load, ceiling = result["load"], result["ceiling"]
-    print(f"writes BEGIN {result['write_begin']}, gunicorn -w {result['workers']} "
-          f"-k {result['worker_class']}, {result['clients']} concurrent clients, "
-          f"{result['wrong_share']:.0%} of answers wrong, {result['exercises']} exercises, "
-          + (f"submissions paced at {result['offered_rate']} /s in all"
-             if result["offered_rate"] else "closed loop"))
-    print(f"{'phase':<10}{'requests':>10}{'req/s':>10}{'p50 ms':>10}{'p99 ms':>10}{'errors':>8}"
-          f"{'server CPU ms/req':>19}{'client CPU ms/req':>19}")
+    print(
+        f"writes BEGIN {result['write_begin']}, gunicorn -w {result['workers']} "
+        f"-k {result['worker_class']}, {result['clients']} concurrent clients, "
+        f"{result['wrong_share']:.0%} of answers wrong, {result['exercises']} exercises, "
+        + (
+            f"submissions paced at {result['offered_rate']} /s in all"
+            if result["offered_rate"]
+            else "closed loop"
+        )
+    )
+    print(
+        f"{'phase':<10}{'requests':>10}{'req/s':>10}{'p50 ms':>10}{'p99 ms':>10}{'errors':>8}"
+        f"{'server CPU ms/req':>19}{'client CPU ms/req':>19}"
+    )
     for row in (ceiling, load):
-        print(f"{row['phase']:<10}{row['requests']:>10}{row['throughput']:>10}"
-              f"{row['p50_ms']:>10}{row['p99_ms']:>10}{row['errors']:>8}"
-              f"{row['server_cpu_ms_per_request']:>19}{row['client_cpu_ms_per_request']:>19}")
-    print(f"graded submissions: {load['throughput']} /s = {result['ratio_to_ceiling']} x the "
-          f"no-op ceiling ({ceiling['throughput']} /s)")
-    print(f"attempts acknowledged {result['acknowledged']}, in the database {result['stored']}, "
-          f"missing {result['missing']}")
-    print(f"server CPU per graded submission {load['server_cpu_ms_per_request']} ms: about "
-          f"{result['capacity_per_s']} /s with {min(result['workers'], os.cpu_count() or 1)} "
-          f"cores to the workers alone (load average during the run: {result['load_average']})")
+        print(
+            f"{row['phase']:<10}{row['requests']:>10}{row['throughput']:>10}"
+            f"{row['p50_ms']:>10}{row['p99_ms']:>10}{row['errors']:>8}"
+            f"{row['server_cpu_ms_per_request']:>19}{row['client_cpu_ms_per_request']:>19}"
+        )
+    print(
+        f"graded submissions: {load['throughput']} /s = {result['ratio_to_ceiling']} x the "
+        f"no-op ceiling ({ceiling['throughput']} /s)"
+    )
+    print(
+        f"attempts acknowledged {result['acknowledged']}, in the database {result['stored']}, "
+        f"missing {result['missing']}"
+    )
+    print(
+        f"server CPU per graded submission {load['server_cpu_ms_per_request']} ms: about "
+        f"{result['capacity_per_s']} /s with {min(result['workers'], os.cpu_count() or 1)} "
+        f"cores to the workers alone (load average during the run: {result['load_average']})"
+    )
     for phase in (ceiling, load):
         for what, count in sorted(phase["error_kinds"].items(), key=lambda kv: -kv[1])[:3]:
             print(f"  {phase['phase']} error x{count}: {what}")
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench.load", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.load", description=__doc__.split("\n")[0]
+    )
     parser.add_argument("--seconds", type=float, default=30.0, help="length of the load phase")
-    parser.add_argument("--ping-seconds", type=float, help="length of the ceiling phase "
-                        "(default: a third of --seconds)")
+    parser.add_argument(
+        "--ping-seconds",
+        type=float,
+        help="length of the ceiling phase (default: a third of --seconds)",
+    )
     parser.add_argument("--clients", type=int, default=100)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--worker-class", default="sync", choices=["sync", "gthread"],
-                        help="sync: what `make run` and the Dockerfile serve with")
-    parser.add_argument("--wrong-share", type=float, default=0.5,
-                        help="share of wrong answers (they get the misconception analysis)")
-    parser.add_argument("--exercises", choices=["graded", "practice"], default="graded",
-                        help="assignment variants (limits checked under the write lock) or "
-                             "practice exercises")
-    parser.add_argument("--rate", type=float, help="pace the submissions at this many per "
-                        "second in all (default: closed loop, each client as fast as answered)")
-    parser.add_argument("--compare-deferred", action="store_true",
-                        help="also run with deferred write transactions and count lock errors")
+    parser.add_argument(
+        "--worker-class",
+        default="sync",
+        choices=["sync", "gthread"],
+        help="sync: what `make run` and the Dockerfile serve with",
+    )
+    parser.add_argument(
+        "--wrong-share",
+        type=float,
+        default=0.5,
+        help="share of wrong answers (they get the misconception analysis)",
+    )
+    parser.add_argument(
+        "--exercises",
+        choices=["graded", "practice"],
+        default="graded",
+        help="assignment variants (limits checked under the write lock) or practice exercises",
+    )
+    parser.add_argument(
+        "--rate",
+        type=float,
+        help="pace the submissions at this many per "
+        "second in all (default: closed loop, each client as fast as answered)",
+    )
+    parser.add_argument(
+        "--compare-deferred",
+        action="store_true",
+        help="also run with deferred write transactions and count lock errors",
+    )
     parser.add_argument("--quick", action="store_true", help="a few seconds, 10 clients")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     args, _ = parser.parse_known_args(argv)
     if args.quick:
         args.seconds, args.clients = min(args.seconds, 3.0), min(args.clients, 10)
     ping_seconds = args.ping_seconds or max(1.0, args.seconds / 3)
-    results = [run(args.seconds, args.clients, args.workers, args.worker_class, "IMMEDIATE",
-                   ping_seconds, args.wrong_share, args.exercises, args.rate)]
+    results = [
+        run(
+            args.seconds,
+            args.clients,
+            args.workers,
+            args.worker_class,
+            "IMMEDIATE",
+            ping_seconds,
+            args.wrong_share,
+            args.exercises,
+            args.rate,
+        )
+    ]
     _report(results[0])
     if args.compare_deferred:
         print()
-        results.append(run(min(args.seconds, 10.0), args.clients, args.workers,
-                           args.worker_class, "DEFERRED", ping_seconds, args.wrong_share,
-                           args.exercises, args.rate))
+        results.append(
+            run(
+                min(args.seconds, 10.0),
+                args.clients,
+                args.workers,
+                args.worker_class,
+                "DEFERRED",
+                ping_seconds,
+                args.wrong_share,
+                args.exercises,
+                args.rate,
+            )
+        )
         _report(results[-1])
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)

@@ -14,8 +14,13 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     from grader import config as settings
     from grader import extensions, jobs, web
 
-    app = Flask(__name__, instance_path=settings.instance_path(), instance_relative_config=True,
-                template_folder="web/templates", static_folder="web/static")
+    app = Flask(
+        __name__,
+        instance_path=settings.instance_path(),
+        instance_relative_config=True,
+        template_folder="web/templates",
+        static_folder="web/static",
+    )
     settings.private_dir(app.instance_path)
     app.config.from_mapping(settings.load(app.instance_path, config))
     database = settings.sqlite_file(app.config["SQLALCHEMY_DATABASE_URI"])

@@ -62,9 +62,9 @@ def private_file(path: str | Path) -> None:
 def sqlite_file(url: str) -> str | None:
     """The file of a `sqlite:///PATH` URL (None for memory or another database)."""
     prefix = "sqlite:///"
-    if not url.startswith(prefix) or url[len(prefix):] in ("", ":memory:"):
+    if not url.startswith(prefix) or url[len(prefix) :] in ("", ":memory:"):
         return None
-    return url[len(prefix):].split("?", 1)[0]
+    return url[len(prefix) :].split("?", 1)[0]
 
 
 def _limits_storage(queue_url: str, instance: Path) -> str:
@@ -89,8 +89,11 @@ def secret_key(instance: Path) -> str:
     return key
 
 
-def load(instance: str | Path, overrides: Mapping[str, Any] | None = None,
-         environ: Mapping[str, str] = os.environ) -> dict[str, Any]:
+def load(
+    instance: str | Path,
+    overrides: Mapping[str, Any] | None = None,
+    environ: Mapping[str, str] = os.environ,
+) -> dict[str, Any]:
     """The app's settings: defaults, then `GRADER_*` variables, then `overrides` (tests)."""
     instance = Path(instance)
     overrides = dict(overrides or {})
@@ -119,10 +122,12 @@ def load(instance: str | Path, overrides: Mapping[str, Any] | None = None,
         "RATELIMIT_HEADERS_ENABLED": True,
         "RATELIMIT_KEY_PREFIX": "grader",
         # Failed logins per account (e-mail typed) and per address; sign-ups per address.
-        "GRADER_LOGIN_LIMIT_ACCOUNT": environ.get("GRADER_LOGIN_LIMIT_ACCOUNT",
-                                                  "10 per 15 minutes"),
-        "GRADER_LOGIN_LIMIT_ADDRESS": environ.get("GRADER_LOGIN_LIMIT_ADDRESS",
-                                                  "50 per 15 minutes"),
+        "GRADER_LOGIN_LIMIT_ACCOUNT": environ.get(
+            "GRADER_LOGIN_LIMIT_ACCOUNT", "10 per 15 minutes"
+        ),
+        "GRADER_LOGIN_LIMIT_ADDRESS": environ.get(
+            "GRADER_LOGIN_LIMIT_ADDRESS", "50 per 15 minutes"
+        ),
         "GRADER_SIGNUP_LIMIT": environ.get("GRADER_SIGNUP_LIMIT", "20 per hour"),
         "GRADER_INVITE_DAYS": int(environ.get("GRADER_INVITE_DAYS") or 14),
         # Invite links by e-mail (smtplib); without a host, instructors download them instead.
@@ -141,8 +146,9 @@ def load(instance: str | Path, overrides: Mapping[str, Any] | None = None,
         # every commit to disk, which costs a disk flush per attempt under the write lock.
         "GRADER_SQLITE_SYNCHRONOUS": environ.get("GRADER_SQLITE_SYNCHRONOUS", "NORMAL").upper(),
         "GRADER_PRESETS_DIR": str(data_dir(data.presets_dir(), "GRADER_PRESETS_DIR", environ)),
-        "GRADER_MIGRATIONS_DIR": str(data_dir(data.migrations_dir(), "GRADER_MIGRATIONS_DIR",
-                                              environ)),
+        "GRADER_MIGRATIONS_DIR": str(
+            data_dir(data.migrations_dir(), "GRADER_MIGRATIONS_DIR", environ)
+        ),
         # argon2id cost; tests lower it to keep the suite fast.
         "GRADER_ARGON2": {"time_cost": 3, "memory_cost": 64 * 1024, "parallelism": 1},
         # Engines (grader/jobs.py): the queue (empty: SQLite at instance/queue.sqlite;
@@ -171,8 +177,7 @@ def load(instance: str | Path, overrides: Mapping[str, Any] | None = None,
         "GRADER_COSTLY_SLOTS": int(environ.get("GRADER_COSTLY_SLOTS", 1)),
         # Costly requests one account may have run (Flask-Limiter's notation); past it a 429
         # with Retry-After, before any of the work, so no account keeps a slot busy.
-        "GRADER_COSTLY_LIMIT": environ.get("GRADER_COSTLY_LIMIT",
-                                            "1 per 5 seconds; 12 per minute"),
+        "GRADER_COSTLY_LIMIT": environ.get("GRADER_COSTLY_LIMIT", "1 per 5 seconds; 12 per minute"),
         # The worker time one grading job may use; tests left past it are charged TLE_WALL.
         "GRADER_JOB_SECONDS": float(environ.get("GRADER_JOB_SECONDS", 600)),
         # Uploads per student and slot: "COUNT/SECONDS".

@@ -54,8 +54,9 @@ jobs = JobQueue()
 WRITE_OPTION = "grader_write"
 
 
-def configure_sqlite(engine: sa.Engine, *, busy_timeout_ms: int, write_begin: str,
-                     synchronous: str) -> None:
+def configure_sqlite(
+    engine: sa.Engine, *, busy_timeout_ms: int, write_begin: str, synchronous: str
+) -> None:
     """WAL, foreign keys and a busy timeout on every connection; BEGIN IMMEDIATE for writes.
 
     A deferred transaction that reads and then writes cannot wait for the lock (SQLite answers
@@ -89,7 +90,9 @@ def init_app(app: Flask) -> None:
     with app.app_context():
         engine = db.engine
         if engine.dialect.name == "sqlite":
-            configure_sqlite(engine,
-                             busy_timeout_ms=app.config["GRADER_SQLITE_BUSY_TIMEOUT_MS"],
-                             write_begin=app.config["GRADER_SQLITE_WRITE_BEGIN"],
-                             synchronous=app.config["GRADER_SQLITE_SYNCHRONOUS"])
+            configure_sqlite(
+                engine,
+                busy_timeout_ms=app.config["GRADER_SQLITE_BUSY_TIMEOUT_MS"],
+                write_begin=app.config["GRADER_SQLITE_WRITE_BEGIN"],
+                synchronous=app.config["GRADER_SQLITE_SYNCHRONOUS"],
+            )

@@ -47,12 +47,14 @@ def make_huey(app: Flask) -> Huey:
     if url.startswith(("redis://", "rediss://", "unix://")):
         huey: Huey = PriorityRedisHuey("grader", url=url, results=False)
     elif not url or url.startswith("sqlite:///"):
-        filename = url[len("sqlite:///"):] if url else str(Path(app.instance_path) /
-                                                             "queue.sqlite")
+        filename = (
+            url[len("sqlite:///") :] if url else str(Path(app.instance_path) / "queue.sqlite")
+        )
         huey = SqliteHuey("grader", filename=filename, results=False, timeout=30)
     else:
-        raise ValueError(f"GRADER_QUEUE_URL must be empty, sqlite:///PATH or redis://..., "
-                         f"not {url!r}")
+        raise ValueError(
+            f"GRADER_QUEUE_URL must be empty, sqlite:///PATH or redis://..., not {url!r}"
+        )
 
     @huey.task(name=GRADE)
     def grade_submission(submission_id: int) -> None:
@@ -77,8 +79,11 @@ def make_huey(app: Flask) -> Huey:
         with app.app_context():  # a forked worker must not reuse its parent's connections
             db.engine.dispose(close=False)
 
-    huey.grader_tasks = {GRADE: grade_submission, GAME: play_tournament_game,
-                         PASSBACK: lti_passback}
+    huey.grader_tasks = {
+        GRADE: grade_submission,
+        GAME: play_tournament_game,
+        PASSBACK: lti_passback,
+    }
     return huey
 
 
@@ -124,8 +129,9 @@ class _Heartbeat(threading.Thread):
     """Renews a job's lease every quarter of it (`beat(progress)`, False once the lease is
     lost), with the latest progress (throttled) when the job reports any."""
 
-    def __init__(self, app: Flask, name: str, beat: Callable[[dict[str, Any] | None], bool],
-                 every: float) -> None:
+    def __init__(
+        self, app: Flask, name: str, beat: Callable[[dict[str, Any] | None], bool], every: float
+    ) -> None:
         super().__init__(daemon=True, name=f"heartbeat-{name}")
         self.app, self.job, self.beat, self.every = app, name, beat, every
         self.stop = threading.Event()
@@ -168,12 +174,20 @@ def grade(submission_id: int, worker: str) -> str:
     claimed = leases.claim_submission(submission_id, worker)
     if claimed is None:
         return "not claimed"
-    beat = _Heartbeat(app, f"submission {submission_id}",
-                      lambda progress: leases.heartbeat_submission(submission_id, worker,
-                                                                   progress),
-                      leases.lease_seconds() / 4)
-    tests = {"tests_done": 0, "tests_total": 0, "games_done": 0, "games_total": 0,
-             "label": "", "phase": "grading"}
+    beat = _Heartbeat(
+        app,
+        f"submission {submission_id}",
+        lambda progress: leases.heartbeat_submission(submission_id, worker, progress),
+        leases.lease_seconds() / 4,
+    )
+    tests = {
+        "tests_done": 0,
+        "tests_total": 0,
+        "games_done": 0,
+        "games_total": 0,
+        "label": "",
+        "phase": "grading",
+    }
 
     def progress(kind: str, done: int, total: int, label: str) -> None:
         tests[f"{kind}s_done"], tests[f"{kind}s_total"] = done, total
@@ -186,8 +200,9 @@ def grade(submission_id: int, worker: str) -> str:
         tests["tests_total"], tests["games_total"] = len(suite.tests), suite.game_count
         beat.update(dict(tests))
         config = harness.SandboxConfig(sandbox=app.config["GRADER_SANDBOX"])
-        report = harness.grade(claimed.engine_file(), suite, config, progress,
-                               budget=app.config["GRADER_JOB_SECONDS"])
+        report = harness.grade(
+            claimed.engine_file(), suite, config, progress, budget=app.config["GRADER_JOB_SECONDS"]
+        )
     except Exception as exc:  # the grader's fault, never the engine's
         beat.stop.set()
         beat.join()
@@ -199,15 +214,20 @@ def grade(submission_id: int, worker: str) -> str:
     beat.stop.set()
     beat.join()
     if not report.complete:
-        status = leases.submission_error(submission_id, worker, report.error or
-                                         "a test hit an internal error of the grader")
+        status = leases.submission_error(
+            submission_id, worker, report.error or "a test hit an internal error of the grader"
+        )
         if status == "queued":
             submissions.wake(_ref(submission_id))
         return f"incomplete, {status}"
-    written = leases.write_result(submission_id, worker, score=report.score,
-                                  max_score=report.max_score,
-                                  gradescope=harness.gradescope(report),
-                                  rich=harness.rich(report))
+    written = leases.write_result(
+        submission_id,
+        worker,
+        score=report.score,
+        max_score=report.max_score,
+        gradescope=harness.gradescope(report),
+        rich=harness.rich(report),
+    )
     return "done" if written else "lease lost"
 
 
@@ -220,16 +240,25 @@ def play_game(game_id: int, worker: str) -> str:
     claimed = leases.claim_game(game_id, worker)
     if claimed is None:
         return "not claimed"
-    beat = _Heartbeat(app, f"game {game_id}", lambda _: leases.heartbeat_game(game_id, worker),
-                      leases.lease_seconds() / 4)
+    beat = _Heartbeat(
+        app,
+        f"game {game_id}",
+        lambda _: leases.heartbeat_game(game_id, worker),
+        leases.lease_seconds() / 4,
+    )
     beat.start()
     try:
         params = claimed.params
-        played = play_pair(*claimed.engine_files(), claimed.opening, names=claimed.names,
-                           time_per_move=float(params["time_per_move"]),
-                           margin=float(params["margin"]), max_plies=int(params["max_plies"]),
-                           config=SandboxConfig(sandbox=app.config["GRADER_SANDBOX"]),
-                           event=f"tournament {claimed.tournament_id}")
+        played = play_pair(
+            *claimed.engine_files(),
+            claimed.opening,
+            names=claimed.names,
+            time_per_move=float(params["time_per_move"]),
+            margin=float(params["margin"]),
+            max_plies=int(params["max_plies"]),
+            config=SandboxConfig(sandbox=app.config["GRADER_SANDBOX"]),
+            event=f"tournament {claimed.tournament_id}",
+        )
         error = played.internal_error
     except Exception as exc:  # the grader's fault, never the engines'
         log.exception("game %s failed", game_id)
@@ -242,8 +271,9 @@ def play_game(game_id: int, worker: str) -> str:
         if status == "queued":
             _wake_game(game_id)
         return f"internal error, {status}"
-    written = leases.write_game(game_id, worker, result=played.result,
-                                termination=played.termination, pdn=played.pdn)
+    written = leases.write_game(
+        game_id, worker, result=played.result, termination=played.termination, pdn=played.pdn
+    )
     return "done" if written else "lease lost"
 
 
@@ -283,8 +313,9 @@ def sweep_once(app: Flask, me: tuple[str, str] | None = None) -> int:
             try:
                 job_queue.enqueue(PASSBACK, user_id, slot_id)
             except Exception:
-                log.exception("could not enqueue the LTI score of user %s, slot %s", user_id,
-                              slot_id)
+                log.exception(
+                    "could not enqueue the LTI score of user %s, slot %s", user_id, slot_id
+                )
         return len(woken) + len(games) + len(scores)
 
 
@@ -315,11 +346,17 @@ def run_worker(app: Flask, workers: int = 1, worker_type: str = "process") -> No
     every = float(app.config["GRADER_SWEEP_SECONDS"])
     me = liveness.this_worker()  # the consumer's pid: the sweep's own changes with the fork
     sweeper = multiprocessing.get_context("fork").Process(
-        target=_sweep_forever, args=(app, every, me), name="grader-sweep", daemon=True)
+        target=_sweep_forever, args=(app, every, me), name="grader-sweep", daemon=True
+    )
     sweeper.start()
-    consumer = huey.create_consumer(workers=workers, worker_type=worker_type, periodic=False,
-                                    initial_delay=0.05, max_delay=1.0,
-                                    check_worker_health=True)
+    consumer = huey.create_consumer(
+        workers=workers,
+        worker_type=worker_type,
+        periodic=False,
+        initial_delay=0.05,
+        max_delay=1.0,
+        check_worker_health=True,
+    )
     try:
         consumer.run()
     finally:

@@ -32,13 +32,15 @@ def iso_utc(moment: dt.datetime | None) -> str | None:
 
 class Base(DeclarativeBase):
     # Named constraints: Alembic's batch mode on SQLite needs names to alter them later.
-    metadata = sa.MetaData(naming_convention={
-        "ix": "ix_%(column_0_label)s",
-        "uq": "uq_%(table_name)s_%(column_0_name)s",
-        "ck": "ck_%(table_name)s_%(constraint_name)s",
-        "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
-        "pk": "pk_%(table_name)s",
-    })
+    metadata = sa.MetaData(
+        naming_convention={
+            "ix": "ix_%(column_0_label)s",
+            "uq": "uq_%(table_name)s_%(column_0_name)s",
+            "ck": "ck_%(table_name)s_%(constraint_name)s",
+            "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+            "pk": "pk_%(table_name)s",
+        }
+    )
 
 
 class User(UserMixin, Base):
@@ -78,7 +80,8 @@ class Course(Base):
 
     memberships: Mapped[list[Membership]] = relationship(back_populates="course")
     assignments: Mapped[list[Assignment]] = relationship(
-        back_populates="course", order_by="Assignment.id")
+        back_populates="course", order_by="Assignment.id"
+    )
 
 
 class Membership(Base):
@@ -88,7 +91,8 @@ class Membership(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     user_id: Mapped[int] = mapped_column(sa.ForeignKey("user.id", ondelete="CASCADE"))
     course_id: Mapped[int] = mapped_column(
-        sa.ForeignKey("course.id", ondelete="CASCADE"), index=True)
+        sa.ForeignKey("course.id", ondelete="CASCADE"), index=True
+    )
     role: Mapped[str] = mapped_column(sa.String(16), default=STUDENT)
     # The name a roster gave this person in this course (never written to the account).
     name: Mapped[str | None] = mapped_column(sa.String(200))
@@ -122,15 +126,15 @@ class Invite(Base):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     course_id: Mapped[int] = mapped_column(
-        sa.ForeignKey("course.id", ondelete="CASCADE"), index=True)
+        sa.ForeignKey("course.id", ondelete="CASCADE"), index=True
+    )
     user_id: Mapped[int] = mapped_column(sa.ForeignKey("user.id", ondelete="CASCADE"), index=True)
     role: Mapped[str] = mapped_column(sa.String(16), default=STUDENT)
     # The link's token is an HMAC of this nonce under the secret key, so the instructor can
     # download the links again; the database alone (a leak, a backup) holds no link.
     nonce: Mapped[str] = mapped_column(sa.String(32))
     token_hash: Mapped[str] = mapped_column(sa.String(64), unique=True)
-    created_by_id: Mapped[int | None] = mapped_column(
-        sa.ForeignKey("user.id", ondelete="SET NULL"))
+    created_by_id: Mapped[int | None] = mapped_column(sa.ForeignKey("user.id", ondelete="SET NULL"))
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
     expires_at: Mapped[dt.datetime]
     accepted_at: Mapped[dt.datetime | None]
@@ -144,7 +148,8 @@ class Assignment(Base):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     course_id: Mapped[int] = mapped_column(
-        sa.ForeignKey("course.id", ondelete="CASCADE"), index=True)
+        sa.ForeignKey("course.id", ondelete="CASCADE"), index=True
+    )
     title: Mapped[str] = mapped_column(sa.String(200))
     preset: Mapped[str | None] = mapped_column(sa.String(100))
     release_at: Mapped[dt.datetime | None]  # students see it from then on; None: at once
@@ -194,7 +199,8 @@ class Exercise(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     owner_id: Mapped[int] = mapped_column(sa.ForeignKey("user.id", ondelete="CASCADE"), index=True)
     slot_id: Mapped[int | None] = mapped_column(
-        sa.ForeignKey("slot.id", ondelete="CASCADE"), index=True)
+        sa.ForeignKey("slot.id", ondelete="CASCADE"), index=True
+    )
     variant: Mapped[int] = mapped_column(default=0)  # 0: the graded one; 1, 2...: practice
     kind: Mapped[str] = mapped_column(sa.String(32))
     # Generated trees keep what rebuilds them; typed trees have no seed.
@@ -262,7 +268,8 @@ class Regrade(Base):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     course_id: Mapped[int] = mapped_column(
-        sa.ForeignKey("course.id", ondelete="CASCADE"), index=True)
+        sa.ForeignKey("course.id", ondelete="CASCADE"), index=True
+    )
     slot_id: Mapped[int | None] = mapped_column(sa.ForeignKey("slot.id", ondelete="SET NULL"))
     actor_id: Mapped[int | None] = mapped_column(sa.ForeignKey("user.id", ondelete="SET NULL"))
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
@@ -362,7 +369,8 @@ class EngineResult(Base):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     submission_id: Mapped[int] = mapped_column(
-        sa.ForeignKey("submission.id", ondelete="CASCADE"), unique=True)
+        sa.ForeignKey("submission.id", ondelete="CASCADE"), unique=True
+    )
     worker: Mapped[str] = mapped_column(sa.String(100))
     gradescope: Mapped[JSON] = mapped_column(sa.JSON)  # results.json
     rich: Mapped[JSON] = mapped_column(sa.JSON)  # every test's measurements, every game's PDN
@@ -382,8 +390,9 @@ class Tournament(Base):
     finished_at: Mapped[dt.datetime | None]
 
     slot: Mapped[Slot] = relationship()
-    games: Mapped[list[TournamentGame]] = relationship(back_populates="tournament",
-                                                       order_by="TournamentGame.id")
+    games: Mapped[list[TournamentGame]] = relationship(
+        back_populates="tournament", order_by="TournamentGame.id"
+    )
 
 
 class TournamentGame(Base):
@@ -394,7 +403,8 @@ class TournamentGame(Base):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     tournament_id: Mapped[int] = mapped_column(
-        sa.ForeignKey("tournament.id", ondelete="CASCADE"), index=True)
+        sa.ForeignKey("tournament.id", ondelete="CASCADE"), index=True
+    )
     black_id: Mapped[int] = mapped_column(sa.ForeignKey("submission.id", ondelete="CASCADE"))
     white_id: Mapped[int] = mapped_column(sa.ForeignKey("submission.id", ondelete="CASCADE"))
     ballot: Mapped[str] = mapped_column(sa.String(20))
@@ -417,6 +427,7 @@ class TournamentGame(Base):
 
 
 # -- LTI 1.3: the course's LMS launches the service and receives its grades (services/lti/) --
+
 
 class LtiKey(Base):
     """The tool's RSA key pair, made once: it signs deep-linking replies and service tokens.
@@ -450,12 +461,12 @@ class LtiRegistration(Base):
     # Accounts get the LMS's e-mail addresses (when free here) only if an administrator said the
     # platform vouches for them (CLI --trust-emails); else addresses that receive no mail.
     trust_emails: Mapped[bool] = mapped_column(default=False)
-    created_by_id: Mapped[int | None] = mapped_column(
-        sa.ForeignKey("user.id", ondelete="SET NULL"))
+    created_by_id: Mapped[int | None] = mapped_column(sa.ForeignKey("user.id", ondelete="SET NULL"))
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
 
     deployments: Mapped[list[LtiDeployment]] = relationship(
-        back_populates="registration", order_by="LtiDeployment.id", cascade="all, delete-orphan")
+        back_populates="registration", order_by="LtiDeployment.id", cascade="all, delete-orphan"
+    )
 
 
 class LtiDeployment(Base):
@@ -464,7 +475,8 @@ class LtiDeployment(Base):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     registration_id: Mapped[int] = mapped_column(
-        sa.ForeignKey("lti_registration.id", ondelete="CASCADE"))
+        sa.ForeignKey("lti_registration.id", ondelete="CASCADE")
+    )
     deployment_id: Mapped[str] = mapped_column(sa.String(255))
 
     registration: Mapped[LtiRegistration] = relationship(back_populates="deployments")
@@ -478,7 +490,8 @@ class LtiUser(Base):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     registration_id: Mapped[int] = mapped_column(
-        sa.ForeignKey("lti_registration.id", ondelete="CASCADE"))
+        sa.ForeignKey("lti_registration.id", ondelete="CASCADE")
+    )
     sub: Mapped[str] = mapped_column(sa.String(255))
     user_id: Mapped[int] = mapped_column(sa.ForeignKey("user.id", ondelete="CASCADE"), index=True)
 
@@ -491,10 +504,12 @@ class LtiContext(Base):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     registration_id: Mapped[int] = mapped_column(
-        sa.ForeignKey("lti_registration.id", ondelete="CASCADE"))
+        sa.ForeignKey("lti_registration.id", ondelete="CASCADE")
+    )
     context_id: Mapped[str] = mapped_column(sa.String(255))
     course_id: Mapped[int] = mapped_column(
-        sa.ForeignKey("course.id", ondelete="CASCADE"), index=True)
+        sa.ForeignKey("course.id", ondelete="CASCADE"), index=True
+    )
     deployment_id: Mapped[str] = mapped_column(sa.String(255))
     title: Mapped[str | None] = mapped_column(sa.String(255))
     lineitems_url: Mapped[str | None] = mapped_column(sa.String(500))  # AGS, from the last launch
@@ -515,12 +530,15 @@ class LtiResourceLink(Base):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     context_id: Mapped[int] = mapped_column(
-        sa.ForeignKey("lti_context.id", ondelete="CASCADE"), index=True)
+        sa.ForeignKey("lti_context.id", ondelete="CASCADE"), index=True
+    )
     resource_link_id: Mapped[str] = mapped_column(sa.String(255))
     assignment_id: Mapped[int] = mapped_column(
-        sa.ForeignKey("assignment.id", ondelete="CASCADE"), index=True)
+        sa.ForeignKey("assignment.id", ondelete="CASCADE"), index=True
+    )
     slot_id: Mapped[int | None] = mapped_column(
-        sa.ForeignKey("slot.id", ondelete="CASCADE"), index=True)  # None: the whole assignment
+        sa.ForeignKey("slot.id", ondelete="CASCADE"), index=True
+    )  # None: the whole assignment
     lineitem_url: Mapped[str | None] = mapped_column(sa.String(500))
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
 
@@ -539,8 +557,7 @@ class LtiPassback(Base):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     user_id: Mapped[int] = mapped_column(sa.ForeignKey("user.id", ondelete="CASCADE"))
-    slot_id: Mapped[int] = mapped_column(sa.ForeignKey("slot.id", ondelete="CASCADE"),
-                                         index=True)
+    slot_id: Mapped[int] = mapped_column(sa.ForeignKey("slot.id", ondelete="CASCADE"), index=True)
     marked_at: Mapped[dt.datetime]  # the latest change to send
     enqueued_at: Mapped[dt.datetime] = mapped_column(index=True)  # the last wake-up sent
     failures: Mapped[int] = mapped_column(default=0)
@@ -566,6 +583,7 @@ class LtiNonce(Base):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     registration_id: Mapped[int] = mapped_column(
-        sa.ForeignKey("lti_registration.id", ondelete="CASCADE"))
+        sa.ForeignKey("lti_registration.id", ondelete="CASCADE")
+    )
     nonce: Mapped[str] = mapped_column(sa.String(255))
     expires_at: Mapped[dt.datetime] = mapped_column(index=True)

@@ -34,8 +34,10 @@ class SQLiteStorage(Storage):
         private_file(self.path)
         with self._connect() as db:
             db.execute("PRAGMA journal_mode=WAL")
-            db.execute("CREATE TABLE IF NOT EXISTS counter (key TEXT PRIMARY KEY, "
-                       "value INTEGER NOT NULL, expires_at REAL NOT NULL)")
+            db.execute(
+                "CREATE TABLE IF NOT EXISTS counter (key TEXT PRIMARY KEY, "
+                "value INTEGER NOT NULL, expires_at REAL NOT NULL)"
+            )
         super().__init__(uri, wrap_exceptions=wrap_exceptions, **options)
 
     def _connect(self) -> sqlite3.Connection:
@@ -53,9 +55,11 @@ class SQLiteStorage(Storage):
         try:
             db.execute("BEGIN IMMEDIATE")
             db.execute("DELETE FROM counter WHERE key = ? AND expires_at <= ?", (key, now))
-            db.execute("INSERT INTO counter (key, value, expires_at) VALUES (?, ?, ?) "
-                       "ON CONFLICT(key) DO UPDATE SET value = value + excluded.value",
-                       (key, amount, now + expiry))
+            db.execute(
+                "INSERT INTO counter (key, value, expires_at) VALUES (?, ?, ?) "
+                "ON CONFLICT(key) DO UPDATE SET value = value + excluded.value",
+                (key, amount, now + expiry),
+            )
             value = db.execute("SELECT value FROM counter WHERE key = ?", (key,)).fetchone()[0]
             db.execute("COMMIT")
             return value
@@ -65,8 +69,10 @@ class SQLiteStorage(Storage):
     def _row(self, key: str) -> tuple[int, float] | None:
         db = self._connect()
         try:
-            return db.execute("SELECT value, expires_at FROM counter WHERE key = ? "
-                              "AND expires_at > ?", (key, time.time())).fetchone()
+            return db.execute(
+                "SELECT value, expires_at FROM counter WHERE key = ? AND expires_at > ?",
+                (key, time.time()),
+            ).fetchone()
         finally:
             db.close()
 

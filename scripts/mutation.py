@@ -62,8 +62,11 @@ def run_mutmut(mutmut: Path, module: str, max_children: int) -> bool:
         log.seek(0)
         lines = log.read().replace("\r", "\n").splitlines()
     tail = "\n".join(line for line in lines[-OUTPUT_LINES:] if line.strip())
-    print(f"{module}: mutmut run failed (exit {done.returncode}); the end of its output:\n{tail}",
-          file=sys.stderr, flush=True)
+    print(
+        f"{module}: mutmut run failed (exit {done.returncode}); the end of its output:\n{tail}",
+        file=sys.stderr,
+        flush=True,
+    )
     return False
 
 
@@ -73,8 +76,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-children", type=int, default=2)
     parser.add_argument("--keep", action="store_true", help="reuse mutants/ from an earlier run")
     parser.add_argument("--survivors", action="store_true", help="list the surviving mutants")
-    parser.add_argument("--report", action="store_true",
-                        help="only print the scores recorded in mutants/ by an earlier run")
+    parser.add_argument(
+        "--report",
+        action="store_true",
+        help="only print the scores recorded in mutants/ by an earlier run",
+    )
     args = parser.parse_args(argv)
     files = args.files or core_files()
     if not (args.keep or args.report):
@@ -90,8 +96,10 @@ def main(argv: list[str] | None = None) -> int:
         killed, counted, untested, survivors = score(path)
         rows.append((path, killed, counted))
         share = f"{100 * killed / counted:5.1f}%" if counted else "    -"
-        print(f"{path}: {share} of {counted} mutants killed ({untested} reached by no test)",
-              flush=True)
+        print(
+            f"{path}: {share} of {counted} mutants killed ({untested} reached by no test)",
+            flush=True,
+        )
         if args.survivors:
             for name in survivors:
                 print(f"    survived: {name}")

@@ -14,9 +14,13 @@ _CSRF = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"')
 
 
 def app_config(db_file: Path, **extra: Any) -> dict[str, Any]:
-    return {"TESTING": True, "SECRET_KEY": "test-secret",
-            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{db_file}", "GRADER_ARGON2": FAST_ARGON2,
-            **extra}
+    return {
+        "TESTING": True,
+        "SECRET_KEY": "test-secret",
+        "SQLALCHEMY_DATABASE_URI": f"sqlite:///{db_file}",
+        "GRADER_ARGON2": FAST_ARGON2,
+        **extra,
+    }
 
 
 def csrf_from(html: str) -> str:
@@ -32,8 +36,11 @@ def enrol(course_id: int, email: str, role: str = "student") -> None:
 
     roster.add_member(None, course_id, email, role)
     if role != "student":
-        link = next(found for found in invites.pending_links(course_id)
-                    if found.email == accounts.normalize_email(email))
+        link = next(
+            found
+            for found in invites.pending_links(course_id)
+            if found.email == accounts.normalize_email(email)
+        )
         invites.accept(link.token, accounts.user_by_email(email))
 
 

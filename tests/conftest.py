@@ -116,8 +116,11 @@ class Factory:
         self.user("student@example.com")
         course_id, join_code = self.course("Search 101", "teacher@example.com")
         self.member(course_id, "student@example.com")
-        return {"course_id": course_id, "join_code": join_code,
-                "assignment_id": self.assignment(course_id)}
+        return {
+            "course_id": course_id,
+            "join_code": join_code,
+            "assignment_id": self.assignment(course_id),
+        }
 
 
 @pytest.fixture
@@ -131,8 +134,9 @@ class AuthActions:
 
     def login(self, email: str = "student@example.com", password: str = PASSWORD) -> Any:
         token = csrf_from(self._client.get("/login").get_data(as_text=True))
-        return self._client.post("/login", data={"email": email, "password": password,
-                                                 "csrf_token": token})
+        return self._client.post(
+            "/login", data={"email": email, "password": password, "csrf_token": token}
+        )
 
     def csrf(self) -> str:
         """The session's CSRF token, as the page gives it to its script."""

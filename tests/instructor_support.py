@@ -16,9 +16,13 @@ from grader.gametree import KINDS, Conventions, Tree
 from grader.models import User
 
 TEXTBOOK = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]  # AIMA's: root 3, C's last two leaves pruned
-TEACHER, TA, ALICE, BOB, OUTSIDER = ("teacher@example.com", "ta@example.com",
-                                     "alice@example.com", "bob@example.com",
-                                     "outsider@example.com")
+TEACHER, TA, ALICE, BOB, OUTSIDER = (
+    "teacher@example.com",
+    "ta@example.com",
+    "alice@example.com",
+    "bob@example.com",
+    "outsider@example.com",
+)
 
 
 _CSRF = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"')
@@ -46,12 +50,23 @@ def textbook_key(kind: str = "prune", conventions: dict[str, str] | None = None)
     return KINDS[kind].key(Tree.from_nested(TEXTBOOK), Conventions.from_dict(conventions or {}))
 
 
-def make_room(app: Any, factory: Any, *, due_at: dt.datetime | None = None,
-              late: float | None = None, policy: str = "best") -> Room:
+def make_room(
+    app: Any,
+    factory: Any,
+    *,
+    due_at: dt.datetime | None = None,
+    late: float | None = None,
+    policy: str = "best",
+) -> Room:
     from grader.services import editor
 
-    for email, role in ((TEACHER, "instructor"), (TA, "student"), (ALICE, "student"),
-                        (BOB, "student"), (OUTSIDER, "student")):
+    for email, role in (
+        (TEACHER, "instructor"),
+        (TA, "student"),
+        (ALICE, "student"),
+        (BOB, "student"),
+        (OUTSIDER, "student"),
+    ):
         factory.user(email, role)
     course_id, join_code = factory.course("Search 101", TEACHER)
     factory.member(course_id, TA, "ta")
@@ -61,20 +76,40 @@ def make_room(app: Any, factory: Any, *, due_at: dt.datetime | None = None,
     factory.member(other_id, OUTSIDER, "student")
     with app.app_context():
         teacher = user(TEACHER)
-        assignment = editor.create_assignment(teacher, course_id, editor.AssignmentInput(
-            title="Homework 1", due_at=due_at, late_percent_per_day=late, score_policy=policy))
-        editor.add_slot(teacher, assignment.id, editor.SlotInput(
-            kind="prune", conventions={}, tree=Tree.from_nested(TEXTBOOK),
-            title="Textbook tree", attempts_allowed=None))
-        editor.add_slot(teacher, assignment.id, editor.SlotInput(
-            kind="values", conventions={}, params={"depth": 3, "min_cutoffs": 1},
-            title="Values", attempts_allowed=None))
+        assignment = editor.create_assignment(
+            teacher,
+            course_id,
+            editor.AssignmentInput(
+                title="Homework 1", due_at=due_at, late_percent_per_day=late, score_policy=policy
+            ),
+        )
+        editor.add_slot(
+            teacher,
+            assignment.id,
+            editor.SlotInput(
+                kind="prune",
+                conventions={},
+                tree=Tree.from_nested(TEXTBOOK),
+                title="Textbook tree",
+                attempts_allowed=None,
+            ),
+        )
+        editor.add_slot(
+            teacher,
+            assignment.id,
+            editor.SlotInput(
+                kind="values",
+                conventions={},
+                params={"depth": 3, "min_cutoffs": 1},
+                title="Values",
+                attempts_allowed=None,
+            ),
+        )
         ids = {email: user(email).id for email in (TEACHER, TA, ALICE, BOB, OUTSIDER)}
         return Room(course_id, join_code, assignment.id, ids)
 
 
-def answer(app: Any, email: str, assignment_id: int, index: int,
-           reply: dict[str, Any]) -> Any:
+def answer(app: Any, email: str, assignment_id: int, index: int, reply: dict[str, Any]) -> Any:
     """The student opens the slot and submits `reply`; returns the stored attempt."""
     from grader.services import attempts, exercises
 

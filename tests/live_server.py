@@ -47,22 +47,43 @@ def environment(env: dict[str, str]) -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def serve(folder: Path, env: dict[str, str], *, worker: bool = False,
-          workers: int = 1) -> Iterator[str]:
+def serve(
+    folder: Path, env: dict[str, str], *, worker: bool = False, workers: int = 1
+) -> Iterator[str]:
     """gunicorn on a free loopback port with `workers` processes (and a real `grader worker`
     when asked), logging to ``folder/server.log``; yields the server's URL, stops both after."""
     port = free_port()
     bin_dir = Path(sys.executable).parent
     with (folder / "server.log").open("w") as log:
-        processes = [subprocess.Popen(
-            [str(bin_dir / "gunicorn"), "--bind", f"127.0.0.1:{port}", "--workers", str(workers),
-             "--threads", "4", "--log-level", "warning", "grader:create_app()"],
-            env={**os.environ, **env}, stdout=log, stderr=subprocess.STDOUT)]
+        processes = [
+            subprocess.Popen(
+                [
+                    str(bin_dir / "gunicorn"),
+                    "--bind",
+                    f"127.0.0.1:{port}",
+                    "--workers",
+                    str(workers),
+                    "--threads",
+                    "4",
+                    "--log-level",
+                    "warning",
+                    "grader:create_app()",
+                ],
+                env={**os.environ, **env},
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        ]
         if worker:
-            processes.append(subprocess.Popen(
-                [str(bin_dir / "grader"), "worker", "--workers", "1"],
-                env={**os.environ, **env}, stdout=log, stderr=subprocess.STDOUT,
-                start_new_session=True))
+            processes.append(
+                subprocess.Popen(
+                    [str(bin_dir / "grader"), "worker", "--workers", "1"],
+                    env={**os.environ, **env},
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                    start_new_session=True,
+                )
+            )
         url = f"http://127.0.0.1:{port}"
         try:
             _wait_until_up(url, processes[0])

@@ -63,6 +63,7 @@ def squares_of(bb: Bitboard) -> list[Square]:
 
 def _build_tables() -> tuple[dict, dict]:
     """Neighbour and jump tables per index and direction, from the board's geometry."""
+
     def coords(i: int) -> tuple[int, int]:
         row = i // 4
         return row, 2 * (i % 4) + (1 if row % 2 == 0 else 0)
@@ -149,8 +150,14 @@ def _jumpers(own: Bitboard, opp: Bitboard, kings: Bitboard, black: bool) -> Bitb
     return jumpers
 
 
-def _captures(own: Bitboard, opp: Bitboard, kings: Bitboard, black: bool,
-              jumpers: Bitboard, crowned_continues: bool = False) -> list[RawMove]:
+def _captures(
+    own: Bitboard,
+    opp: Bitboard,
+    kings: Bitboard,
+    black: bool,
+    jumpers: Bitboard,
+    crowned_continues: bool = False,
+) -> list[RawMove]:
     """Every complete capture path of `jumpers` (distinct paths are distinct moves).
     `crowned_continues` is a rule variant (a misconception): a man crowned inside a jump goes
     on jumping as a king."""
@@ -164,13 +171,24 @@ def _captures(own: Bitboard, opp: Bitboard, kings: Bitboard, black: bool,
         i = low.bit_length() - 1
         king = bool(low & kings)
         # The mover leaves its square; captured pieces stay on the board until the move ends.
-        _jump_from(i, (i,), low, empty | low, opp, 0, _JUMPS_KING if king else men_table,
-                   0 if king else crown, out, crowned_continues)
+        _jump_from(
+            i,
+            (i,),
+            low,
+            empty | low,
+            opp,
+            0,
+            _JUMPS_KING if king else men_table,
+            0 if king else crown,
+            out,
+            crowned_continues,
+        )
     return out
 
 
-def _jump_from(i, path, start, empty, opp, captured, table, crown, out,
-               crowned_continues=False) -> None:
+def _jump_from(
+    i, path, start, empty, opp, captured, table, crown, out, crowned_continues=False
+) -> None:
     for mid, land, land_bit in table[i]:
         if mid & opp and land_bit & empty:
             taken = captured | mid
@@ -182,8 +200,18 @@ def _jump_from(i, path, start, empty, opp, captured, table, crown, out,
             if land_bit & crown:  # the variant: it jumps on as a king
                 _jump_from(land, new_path, start, empty, opp ^ mid, taken, _JUMPS_KING, 0, out)
             else:
-                _jump_from(land, new_path, start, empty, opp ^ mid, taken, table, crown, out,
-                           crowned_continues)
+                _jump_from(
+                    land,
+                    new_path,
+                    start,
+                    empty,
+                    opp ^ mid,
+                    taken,
+                    table,
+                    crown,
+                    out,
+                    crowned_continues,
+                )
             if len(out) == before:
                 out.append((start, land_bit, taken, new_path))
 
@@ -246,9 +274,15 @@ def _steps_into(out: list[RawMove], dest: Bitboard, shift: int) -> None:
         out.append((low >> shift if shift > 0 else low << -shift, low, 0, None))
 
 
-def generate_raw(own: Bitboard, opp: Bitboard, kings: Bitboard, black: bool, *,
-                 forced_captures: bool = True, crowned_continues: bool = False
-                 ) -> list[RawMove]:
+def generate_raw(
+    own: Bitboard,
+    opp: Bitboard,
+    kings: Bitboard,
+    black: bool,
+    *,
+    forced_captures: bool = True,
+    crowned_continues: bool = False,
+) -> list[RawMove]:
     """Legal moves as raw tuples: captures if there are any (capture is compulsory), else steps.
     The keyword flags are rule variants (misconceptions): captures optional (captures and
     steps), a man crowned inside a jump jumping on."""
@@ -274,8 +308,15 @@ def generate_raw(own: Bitboard, opp: Bitboard, kings: Bitboard, black: bool, *,
     return out
 
 
-def make_raw(own: Bitboard, opp: Bitboard, kings: Bitboard, frm: Bitboard, to: Bitboard,
-             captured: Bitboard, crown: Bitboard) -> tuple[Bitboard, Bitboard, Bitboard]:
+def make_raw(
+    own: Bitboard,
+    opp: Bitboard,
+    kings: Bitboard,
+    frm: Bitboard,
+    to: Bitboard,
+    captured: Bitboard,
+    crown: Bitboard,
+) -> tuple[Bitboard, Bitboard, Bitboard]:
     """The make-move rule, written once: (own, opp, kings) after the mover's piece goes from
     `frm` to `to` taking `captured`. A king stays a king; a man reaching `crown` (its king row)
     is crowned; the captured pieces, kings or men, leave the board."""
@@ -364,8 +405,10 @@ class Outcome:
 
 def _zobrist_keys() -> tuple[list[int], list[int], list[int], list[int], int]:
     rng = random.Random(20_240_605)  # fixed: hashes are reproducible across runs and processes
+
     def keys() -> list[int]:
         return [rng.getrandbits(64) for _ in range(32)]
+
     return keys(), keys(), keys(), keys(), rng.getrandbits(64)
 
 
@@ -375,8 +418,12 @@ _Z_BM, _Z_WM, _Z_BK, _Z_WK, _Z_BLACK = _zobrist_keys()
 
 def zobrist_hash(black: Bitboard, white: Bitboard, kings: Bitboard, turn: Color) -> int:
     h = _Z_BLACK if turn == BLACK else 0
-    for bb, table in ((black & ~kings, _Z_BM), (white & ~kings, _Z_WM),
-                      (black & kings, _Z_BK), (white & kings, _Z_WK)):
+    for bb, table in (
+        (black & ~kings, _Z_BM),
+        (white & ~kings, _Z_WM),
+        (black & kings, _Z_BK),
+        (white & kings, _Z_WK),
+    ):
         while bb:
             low = bb & -bb
             bb ^= low
@@ -476,8 +523,12 @@ class Board:
 
     def copy(self, *, stack: bool = True) -> Board:
         board = type(self)(None)
-        board.black, board.white, board.kings, board.turn = self.black, self.white, self.kings, \
-            self.turn
+        board.black, board.white, board.kings, board.turn = (
+            self.black,
+            self.white,
+            self.kings,
+            self.turn,
+        )
         board.halfmove_clock, board._hash = self.halfmove_clock, self._hash
         if stack:
             board.move_stack, board._stack = list(self.move_stack), list(self._stack)
@@ -499,9 +550,14 @@ class Board:
         if self.forced_captures and not self.crowned_continues:
             raw = generate_raw(own, opp, self.kings, self.turn)
         else:
-            raw = generate_raw(own, opp, self.kings, self.turn,
-                               forced_captures=self.forced_captures,
-                               crowned_continues=self.crowned_continues)
+            raw = generate_raw(
+                own,
+                opp,
+                self.kings,
+                self.turn,
+                forced_captures=self.forced_captures,
+                crowned_continues=self.crowned_continues,
+            )
         return sorted(Move._from_raw(r) for r in raw)
 
     def has_captures(self) -> bool:
@@ -522,7 +578,8 @@ class Board:
                 return fits[0]
             if len(fits) > 1:
                 raise IllegalMoveError(
-                    f"ambiguous move {text!r}: " + ", ".join(m.pdn() for m in fits))
+                    f"ambiguous move {text!r}: " + ", ".join(m.pdn() for m in fits)
+                )
         move = Move.from_pdn(text)
         if move in legal:
             return move
@@ -545,15 +602,27 @@ class Board:
         fi, ti = frm.bit_length() - 1, to.bit_length() - 1
         h = self._hash ^ _Z_BLACK
         if turn == BLACK:
-            own_men, own_kings, opp_men, opp_kings, crown = _Z_BM, _Z_BK, _Z_WM, _Z_WK, \
-                BLACK_KING_ROW
-            self.black, self.white, self.kings = make_raw(black, white, kings, frm, to,
-                                                          captured, crown)
+            own_men, own_kings, opp_men, opp_kings, crown = (
+                _Z_BM,
+                _Z_BK,
+                _Z_WM,
+                _Z_WK,
+                BLACK_KING_ROW,
+            )
+            self.black, self.white, self.kings = make_raw(
+                black, white, kings, frm, to, captured, crown
+            )
         else:
-            own_men, own_kings, opp_men, opp_kings, crown = _Z_WM, _Z_WK, _Z_BM, _Z_BK, \
-                WHITE_KING_ROW
-            self.white, self.black, self.kings = make_raw(white, black, kings, frm, to,
-                                                          captured, crown)
+            own_men, own_kings, opp_men, opp_kings, crown = (
+                _Z_WM,
+                _Z_WK,
+                _Z_BM,
+                _Z_BK,
+                WHITE_KING_ROW,
+            )
+            self.white, self.black, self.kings = make_raw(
+                white, black, kings, frm, to, captured, crown
+            )
         # The hash follows the rule's outcome: what left `frm`, what stands on `to`.
         h ^= own_kings[fi] if kings & frm else own_men[fi]
         h ^= own_kings[ti] if self.kings & to else own_men[ti]
@@ -577,8 +646,9 @@ class Board:
             self._seen[key] = n
         else:
             del self._seen[key]
-        self.black, self.white, self.kings, self.turn, self.halfmove_clock, self._hash = \
+        self.black, self.white, self.kings, self.turn, self.halfmove_clock, self._hash = (
             self._stack.pop()
+        )
         return self.move_stack.pop()
 
     def peek(self) -> Move:
@@ -608,9 +678,12 @@ class Board:
 
     def fen(self) -> str:
         """FEN such as `B:W21,22,K5:B1,2`: side to move, then White's and Black's pieces."""
+
         def field_of(letter: str, bb: Bitboard) -> str:
             return letter + ",".join(
-                ("K" if self.kings & bit(s) else "") + str(s) for s in squares_of(bb))
+                ("K" if self.kings & bit(s) else "") + str(s) for s in squares_of(bb)
+            )
+
         turn = "B" if self.turn == BLACK else "W"
         return f"{turn}:{field_of('W', self.white)}:{field_of('B', self.black)}"
 
@@ -648,8 +721,10 @@ class Board:
                         kings |= b
         men = ~kings & FULL
         if boards["B"] & men & BLACK_KING_ROW or boards["W"] & men & WHITE_KING_ROW:
-            raise InvalidFenError("a man on the row where it would be crowned (1-4 for White, 29-32 "
-                                  f"for Black) must be a king in FEN {fen!r}")
+            raise InvalidFenError(
+                "a man on the row where it would be crowned (1-4 for White, 29-32 "
+                f"for Black) must be a king in FEN {fen!r}"
+            )
         self.black, self.white, self.kings = boards["B"], boards["W"], kings
         self.turn = BLACK if parts[0].upper() == "B" else WHITE
         self._reset_history()

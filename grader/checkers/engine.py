@@ -60,8 +60,16 @@ CONTRACT = Rules()
 MINIMAX = Rules(pruning=False)
 
 
-def _negamax(board: Board, depth: int, ply: int, alpha: int, beta: int, rules: Rules,
-             evaluate: Evaluation, counts: list[int]) -> tuple[int, Move | None]:
+def _negamax(
+    board: Board,
+    depth: int,
+    ply: int,
+    alpha: int,
+    beta: int,
+    rules: Rules,
+    evaluate: Evaluation,
+    counts: list[int],
+) -> tuple[int, Move | None]:
     """Value and best move; counts = [leaves, nodes]. One function for the contract's
     alpha-beta, minimax and every misconception variant (`rules`)."""
     counts[1] += 1
@@ -89,8 +97,9 @@ def _negamax(board: Board, depth: int, ply: int, alpha: int, beta: int, rules: R
             child_alpha, child_beta = -beta, -alpha
         board.push(move)
         try:
-            value = -_negamax(board, depth - 1, ply + 1, child_alpha, child_beta, rules,
-                              evaluate, counts)[0]
+            value = -_negamax(
+                board, depth - 1, ply + 1, child_alpha, child_beta, rules, evaluate, counts
+            )[0]
         finally:
             board.pop()
         if value > best:
@@ -103,8 +112,15 @@ def _negamax(board: Board, depth: int, ply: int, alpha: int, beta: int, rules: R
     return best, best_move
 
 
-def search(board: Board, depth: int, rules: Rules = CONTRACT, alpha: int = -INFINITY,
-           beta: int = INFINITY, evaluate: Evaluation = evaluate, ply: int = 0) -> SearchOutcome:
+def search(
+    board: Board,
+    depth: int,
+    rules: Rules = CONTRACT,
+    alpha: int = -INFINITY,
+    beta: int = INFINITY,
+    evaluate: Evaluation = evaluate,
+    ply: int = 0,
+) -> SearchOutcome:
     """The fixed-depth search under `rules` with the root window (alpha, beta)."""
     if depth < 0:
         raise ValueError(f"depth must be >= 0, got {depth}")
@@ -116,8 +132,13 @@ def search(board: Board, depth: int, rules: Rules = CONTRACT, alpha: int = -INFI
     return SearchOutcome(value, move, counts[0], depth, counts[1], time.perf_counter() - start)
 
 
-def alphabeta(board: Board, depth: int, evaluate: Evaluation = evaluate,
-              alpha: int = -INFINITY, beta: int = INFINITY) -> SearchOutcome:
+def alphabeta(
+    board: Board,
+    depth: int,
+    evaluate: Evaluation = evaluate,
+    alpha: int = -INFINITY,
+    beta: int = INFINITY,
+) -> SearchOutcome:
     """The exact fixed-depth reference (see the module docstring): value, best move, leaves."""
     return search(board, depth, CONTRACT, alpha, beta, evaluate)
 
@@ -125,6 +146,8 @@ def alphabeta(board: Board, depth: int, evaluate: Evaluation = evaluate,
 def minimax(board: Board, depth: int, evaluate: Evaluation = evaluate) -> SearchOutcome:
     """Plain minimax to the same depth: the same value, and the leaf count with no pruning."""
     return search(board, depth, MINIMAX, evaluate=evaluate)
+
+
 class SearchTimeout(Exception):
     """Raised inside the enhanced search when its time is up."""
 
@@ -151,8 +174,9 @@ class ReferenceEngine:
         self.leaves = 0
         self._deadline = INFINITY * 1.0
 
-    def search(self, board: Board, depth: int = 64, time_limit: float | None = None
-               ) -> SearchOutcome:
+    def search(
+        self, board: Board, depth: int = 64, time_limit: float | None = None
+    ) -> SearchOutcome:
         """Deepen from 1 to `depth`, stopping when `time_limit` seconds are up; the result of
         the last completed depth (depth 1 always completes)."""
         start = time.perf_counter()
@@ -165,21 +189,34 @@ class ReferenceEngine:
             return SearchOutcome(-WIN, None, 1, 0, 1, 0.0)
         result = SearchOutcome(self.evaluate(board), moves[0], 0, 0)
         for d in range(1, depth + 1):
-            self._deadline = INFINITY * 1.0 if time_limit is None or d == 1 \
-                else start + time_limit
+            self._deadline = INFINITY * 1.0 if time_limit is None or d == 1 else start + time_limit
             try:
                 value = self._search(board, d, 0, -INFINITY, INFINITY)
             except SearchTimeout:
                 break
             pv = self._pv(board, d)
-            result = SearchOutcome(value, pv[0] if pv else moves[0], self.leaves, d, self.nodes,
-                                  time.perf_counter() - start, pv)
+            result = SearchOutcome(
+                value,
+                pv[0] if pv else moves[0],
+                self.leaves,
+                d,
+                self.nodes,
+                time.perf_counter() - start,
+                pv,
+            )
             if abs(value) > WIN - MAX_PLY:  # a forced result: deeper search cannot change it
                 break
             if time_limit is not None and time.perf_counter() - start > time_limit / 2:
                 break  # the next iteration would not finish in time
-        return SearchOutcome(result.value, result.best_move, self.leaves, result.depth,
-                            self.nodes, time.perf_counter() - start, result.pv)
+        return SearchOutcome(
+            result.value,
+            result.best_move,
+            self.leaves,
+            result.depth,
+            self.nodes,
+            time.perf_counter() - start,
+            result.pv,
+        )
 
     def _pv(self, board: Board, depth: int) -> tuple[Move, ...]:
         pv: list[Move] = []
@@ -226,8 +263,11 @@ class ReferenceEngine:
             e_depth, e_value, e_flag, tt_move = entry
             if e_depth >= depth and ply > 0:
                 value = _from_tt(e_value, ply)
-                if e_flag == EXACT or (e_flag == LOWER and value >= beta) or \
-                        (e_flag == UPPER and value <= alpha):
+                if (
+                    e_flag == EXACT
+                    or (e_flag == LOWER and value >= beta)
+                    or (e_flag == UPPER and value <= alpha)
+                ):
                     return value
         alpha0 = alpha
         best, best_move = -INFINITY, None

@@ -14,8 +14,9 @@ KING_VALUE = 150
 
 def material(own: int, opp: int, kings: int) -> int:
     """Material balance of `own` against `opp` (bitboards) given the kings bitboard."""
-    return (MAN_VALUE * ((own & ~kings).bit_count() - (opp & ~kings).bit_count())
-            + KING_VALUE * ((own & kings).bit_count() - (opp & kings).bit_count()))
+    return MAN_VALUE * ((own & ~kings).bit_count() - (opp & ~kings).bit_count()) + KING_VALUE * (
+        (own & kings).bit_count() - (opp & kings).bit_count()
+    )
 
 
 def evaluate(board: Board) -> int:

@@ -23,17 +23,29 @@ from grader.checkers.engine import CONTRACT, INFINITY, Rules, SearchOutcome, alp
 Mode = Literal["serial", "split", "threads", "processes"]
 
 
-def _search_child(fen: str, depth: int, alpha: int = -INFINITY, beta: int = INFINITY,
-                  rules: Rules = CONTRACT, board: type[Board] = Board) -> tuple[int, int, int]:
+def _search_child(
+    fen: str,
+    depth: int,
+    alpha: int = -INFINITY,
+    beta: int = INFINITY,
+    rules: Rules = CONTRACT,
+    board: type[Board] = Board,
+) -> tuple[int, int, int]:
     """Value (from the child's side to move) and leaf and node counts of one root move,
     searched with the root window seen from the child, (-beta, -alpha)."""
     result = search(board(fen), depth, rules, alpha=-beta, beta=-alpha, ply=1)
     return result.value, result.leaves, result.nodes
 
 
-def root_parallel(board: Board, depth: int, mode: Mode = "processes",
-                  workers: int | None = None, alpha: int = -INFINITY,
-                  beta: int = INFINITY, rules: Rules = CONTRACT) -> SearchOutcome:
+def root_parallel(
+    board: Board,
+    depth: int,
+    mode: Mode = "processes",
+    workers: int | None = None,
+    alpha: int = -INFINITY,
+    beta: int = INFINITY,
+    rules: Rules = CONTRACT,
+) -> SearchOutcome:
     """Search each root move in its own worker (threads or processes) and join the results;
     mode "split" does the same split in this process, one root move after the other, under
     `rules` on a board of `board`'s class (a misconception variant's)."""
@@ -53,16 +65,14 @@ def root_parallel(board: Board, depth: int, mode: Mode = "processes",
     workers = workers or min(len(moves), os.cpu_count() or 1)
     pool: Executor
     if mode == "split":
-        results = [_search_child(fen, depth - 1, alpha, beta, rules, type(board))
-                   for fen in fens]
+        results = [_search_child(fen, depth - 1, alpha, beta, rules, type(board)) for fen in fens]
     else:
         if mode == "threads":
             pool = ThreadPoolExecutor(max_workers=len(moves))  # one thread per root move
         elif mode == "processes":
             pool = ProcessPoolExecutor(max_workers=workers)
         else:
-            raise ValueError(f"unknown mode {mode!r}: expected serial, split, threads or "
-                             "processes")
+            raise ValueError(f"unknown mode {mode!r}: expected serial, split, threads or processes")
         with pool:
             futures = [pool.submit(_search_child, fen, depth - 1, alpha, beta) for fen in fens]
             results = [f.result() for f in futures]  # join in canonical order

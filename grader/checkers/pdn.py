@@ -181,7 +181,7 @@ def _start(game: Game) -> Board:
 
 
 def _near(text: str, m: re.Match[str]) -> str:
-    return repr(text[max(0, m.start() - 20): m.end() + 20])
+    return repr(text[max(0, m.start() - 20) : m.end() + 20])
 
 
 def read_game(text: str) -> Game:

@@ -34,30 +34,39 @@ def load_ballots(path: Path) -> list[tuple[str, tuple[str, ...]]]:
     return ballots
 
 
-def pick_ballots(ballots: list[tuple[str, tuple[str, ...]]], count: int,
-                 seed: int) -> list[tuple[str, tuple[str, ...]]]:
+def pick_ballots(
+    ballots: list[tuple[str, tuple[str, ...]]], count: int, seed: int
+) -> list[tuple[str, tuple[str, ...]]]:
     """`count` distinct ballots drawn with random.Random(seed), in draw order."""
     return random.Random(seed).sample(ballots, min(count, len(ballots)))
 
 
-def play_game(black: Player, white: Player, *, fen: str | None = None,
-              opening: tuple[str, ...] = (), headers: dict[str, str] | None = None,
-              on_move: Callable[[Board, Move], None] | None = None,
-              max_plies: int = MAX_PLIES) -> Game:
+def play_game(
+    black: Player,
+    white: Player,
+    *,
+    fen: str | None = None,
+    opening: tuple[str, ...] = (),
+    headers: dict[str, str] | None = None,
+    on_move: Callable[[Board, Move], None] | None = None,
+    max_plies: int = MAX_PLIES,
+) -> Game:
     """Play one game to its end (Board.outcome) and return it as a PDN game.
 
     `opening` moves are played first, for both sides (a ballot). A game cut by `max_plies`
     is recorded with the result `*`. A player whose `choose_move` raises `Forfeit` loses at once.
     """
     board = Board(fen) if fen else Board()
-    game = Game(headers={
-        "Event": "Alpha-Beta Grader match",
-        "Date": datetime.date.today().strftime("%Y.%m.%d"),
-        "Black": black.name,
-        "White": white.name,
-        **({"SetUp": "1", "FEN": board.fen()} if fen else {}),
-        **(headers or {}),
-    })
+    game = Game(
+        headers={
+            "Event": "Alpha-Beta Grader match",
+            "Date": datetime.date.today().strftime("%Y.%m.%d"),
+            "Black": black.name,
+            "White": white.name,
+            **({"SetUp": "1", "FEN": board.fen()} if fen else {}),
+            **(headers or {}),
+        }
+    )
     for text in opening:
         move = board.push_pdn(text)
         game.moves.append(move)
@@ -84,9 +93,15 @@ def play_game(black: Player, white: Player, *, fen: str | None = None,
     return game
 
 
-def play_match(black: Player, white: Player, games: int = 1, *,
-               ballots: Sequence[tuple[str, tuple[str, ...]]] = (), seed: int = 0,
-               on_move: Callable[[Board, Move], None] | None = None) -> list[Game]:
+def play_match(
+    black: Player,
+    white: Player,
+    games: int = 1,
+    *,
+    ballots: Sequence[tuple[str, tuple[str, ...]]] = (),
+    seed: int = 0,
+    on_move: Callable[[Board, Move], None] | None = None,
+) -> list[Game]:
     """`games` games between the same two players; given `ballots` (`load_ballots`), each starts
     from a three-move ballot drawn from them with random.Random(seed)."""
     rng = random.Random(seed)

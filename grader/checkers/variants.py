@@ -38,8 +38,9 @@ class Variant:
     board: type[Board] = Board
     kinds: frozenset[str] = field(default_factory=lambda: frozenset({"search"}))
 
-    def run(self, fen: str, depth: int, alpha: int = -INFINITY,
-            beta: int = INFINITY) -> SearchOutcome:
+    def run(
+        self, fen: str, depth: int, alpha: int = -INFINITY, beta: int = INFINITY
+    ) -> SearchOutcome:
         return search(self.board(fen), depth, self.rules, alpha, beta)
 
     def moves(self, fen: str) -> list[str]:
@@ -49,49 +50,79 @@ class Variant:
 _MOVES = frozenset({"search", "movegen"})
 
 # When two variants give the same answer, the first (the simpler explanation) is named.
-VARIANTS: dict[str, Variant] = {v.code: v for v in [
-    Variant("no-pruning",
+VARIANTS: dict[str, Variant] = {
+    v.code: v
+    for v in [
+        Variant(
+            "no-pruning",
             "Your leaf count is plain minimax's: you never cut. Alpha-beta stops searching a "
             "position's moves as soon as a value reaches beta (value >= beta).",
-            Rules(pruning=False)),
-    Variant("tie-strict",
+            Rules(pruning=False),
+        ),
+        Variant(
+            "tie-strict",
             "Your leaf count is what alpha-beta visits when it does not cut on equality: the "
             "contract cuts when value >= beta, ties included (you cut only when value > beta).",
-            Rules(ties="explore")),
-    Variant("fail-hard",
+            Rules(ties="explore"),
+        ),
+        Variant(
+            "fail-hard",
             "Your value is clamped to the window (fail-hard): the contract is fail-soft, a "
             "search returns its best value even when it lies outside (alpha, beta).",
-            Rules(values="hard")),
-    Variant("reversed-order",
+            Rules(values="hard"),
+        ),
+        Variant(
+            "reversed-order",
             "Your leaf count is what alpha-beta visits with the moves in reverse canonical order: "
             "search them first to last, sorted by their path compared as numbers.",
-            Rules(order="reversed")),
-    Variant("text-order",
+            Rules(order="reversed"),
+        ),
+        Variant(
+            "text-order",
             "Your leaf count is what alpha-beta visits with the moves sorted as text "
             "('10-14' before '9-13'): canonical order compares the paths as numbers.",
-            Rules(order="text")),
-    Variant("shallow-cutoffs",
+            Rules(order="text"),
+        ),
+        Variant(
+            "shallow-cutoffs",
             "Your leaf count is what alpha-beta visits when a child gets only its parent's own "
             "best value: pass the whole window down, search(child, depth - 1, -beta, -alpha), "
             "so a bound set two or more plies above can cut (a deep cutoff).",
-            Rules(shallow=True)),
-    Variant("wrong-side",
+            Rules(shallow=True),
+        ),
+        Variant(
+            "wrong-side",
             "Your values are from the wrong side: at depth 0 a negamax search scores the "
             "position for the side to move there; you scored it for the side that just moved.",
-            Rules(wrong_side=True)),
-    Variant("captures-optional",
+            Rules(wrong_side=True),
+        ),
+        Variant(
+            "captures-optional",
             "Your moves leave captures optional: when a side can capture it must, so only the "
             "captures are legal then (RULES.md, 'Captures').",
-            board=CapturesOptionalBoard, kinds=_MOVES),
-    Variant("crowned-continues",
+            board=CapturesOptionalBoard,
+            kinds=_MOVES,
+        ),
+        Variant(
+            "crowned-continues",
             "Your moves let a man crowned during a jump go on jumping: a man that reaches the "
             "row where it is crowned ends its move there, even in the middle of a jump.",
-            board=CrownedContinuesBoard, kinds=_MOVES),
-]}
+            board=CrownedContinuesBoard,
+            kinds=_MOVES,
+        ),
+    ]
+}
 
 
-def diagnose_search(fen: str, depth: int, value: int, leaves: int, alpha: int = -INFINITY,
-                    beta: int = INFINITY, minimax_leaves: int = 0) -> Variant | None:
+def diagnose_search(
+    fen: str,
+    depth: int,
+    value: int,
+    leaves: int,
+    alpha: int = -INFINITY,
+    beta: int = INFINITY,
+    minimax_leaves: int = 0,
+) -> Variant | None:
     """The first variant whose value and leaf count are the student's and differ from the
     contract's here; None when none does (or the position is too big to try them)."""
     if minimax_leaves > DIAGNOSIS_LEAVES:

@@ -36,9 +36,14 @@ def make_app() -> Flask:
     return app
 
 
-@click.group(cls=FlaskGroup, create_app=make_app, add_version_option=False,
-             load_dotenv=False, set_debug_flag=False,
-             context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(
+    cls=FlaskGroup,
+    create_app=make_app,
+    add_version_option=False,
+    load_dotenv=False,
+    set_debug_flag=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
 @click.version_option(package_name="grader")
 def main() -> None:
     """Alpha-Beta Grader: game trees, checkers and the course service."""

@@ -61,8 +61,9 @@ def _user(email: str):
 @token.command("create")
 @click.argument("email")
 @click.option("--name", default="token", show_default=True, help="What uses it.")
-@click.option("--days", type=click.IntRange(1, 366), default=90, show_default=True,
-              help="Lifetime.")
+@click.option(
+    "--days", type=click.IntRange(1, 366), default=90, show_default=True, help="Lifetime."
+)
 def token_create(email: str, name: str, days: int) -> None:
     """Print a new personal API token (shown once; stored only as a hash)."""
     from grader.services import ServiceError, accounts
@@ -80,8 +81,10 @@ def token_list(email: str) -> None:
     from grader.services import accounts
 
     for found in accounts.list_tokens(_user(email).id):
-        click.echo(f"{found.id}\t{found.name}\t{found.created_at:%Y-%m-%d %H:%M}\t"
-                   f"{found.expires_at:%Y-%m-%d %H:%M}")
+        click.echo(
+            f"{found.id}\t{found.name}\t{found.created_at:%Y-%m-%d %H:%M}\t"
+            f"{found.expires_at:%Y-%m-%d %H:%M}"
+        )
 
 
 @token.command("revoke")
@@ -140,8 +143,13 @@ def course_create(name: str, instructor_email: str | None) -> None:
 @course.command("add")
 @click.argument("course_ref")
 @click.argument("email")
-@click.option("--role", type=click.Choice(COURSE_ROLES), default=STUDENT, show_default=True,
-              help="A staff role is an invite the account accepts (its link is printed).")
+@click.option(
+    "--role",
+    type=click.Choice(COURSE_ROLES),
+    default=STUDENT,
+    show_default=True,
+    help="A staff role is an invite the account accepts (its link is printed).",
+)
 def course_add(course_ref: str, email: str, role: str) -> None:
     """Add a person to a course (by id or name), by the roster's rule: a student at once, a staff
     role through an invite link that only the account itself can accept."""
@@ -155,8 +163,10 @@ def course_add(course_ref: str, email: str, role: str) -> None:
     click.echo(f"{email}: {what} in {found.name}")
     for link in invites.pending_links(found.id):
         if link.email == accounts.normalize_email(email):
-            click.echo(f"invite link (path, valid until {link.expires_at:%Y-%m-%d %H:%M} UTC): "
-                       f"/invite/{link.token}")
+            click.echo(
+                f"invite link (path, valid until {link.expires_at:%Y-%m-%d %H:%M} UTC): "
+                f"/invite/{link.token}"
+            )
 
 
 @course.command("list")
@@ -173,13 +183,17 @@ def course_list() -> None:
 
 @assignment.command("create")
 @click.option("--course", "course_ref", required=True, help="Course id or name.")
-@click.option("--preset", default="standard", show_default=True,
-              help="A file of grader/data/presets/ without .toml.")
+@click.option(
+    "--preset",
+    default="standard",
+    show_default=True,
+    help="A file of grader/data/presets/ without .toml.",
+)
 @click.option("--title", help="Default: the preset's title.")
-@click.option("--due", type=click.DateTime(["%Y-%m-%d", "%Y-%m-%d %H:%M"]),
-              help="Due date, UTC.")
-def assignment_create(course_ref: str, preset: str, title: str | None,
-                      due: dt.datetime | None) -> None:
+@click.option("--due", type=click.DateTime(["%Y-%m-%d", "%Y-%m-%d %H:%M"]), help="Due date, UTC.")
+def assignment_create(
+    course_ref: str, preset: str, title: str | None, due: dt.datetime | None
+) -> None:
     """Create an assignment from a preset."""
     from grader.services import ServiceError, courses
 
@@ -188,8 +202,9 @@ def assignment_create(course_ref: str, preset: str, title: str | None,
         created = courses.create_assignment(found.id, preset, title, due)
     except ServiceError as error:
         _fail(error)
-    click.echo(f"assignment {created.id} {created.title!r} in {found.name}: "
-               f"{len(created.slots)} exercises")
+    click.echo(
+        f"assignment {created.id} {created.title!r} in {found.name}: {len(created.slots)} exercises"
+    )
 
 
 @assignment.command("presets")

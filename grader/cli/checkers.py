@@ -78,23 +78,42 @@ def divide_command(depth: int, fen: str | None) -> None:
 
 @checkers.command("search")
 @click.option("--fen", default=None, help="Position (default: the initial position).")
-@click.option("--depth", "-d", type=click.IntRange(min=0, max=12), required=True,
-              help="Plies (at most 12).")
-@click.option("--alpha", type=int, default=-INFINITY, show_default="-infinity",
-              help="The root window's alpha.")
-@click.option("--beta", type=int, default=INFINITY, show_default="+infinity",
-              help="The root window's beta.")
+@click.option(
+    "--depth", "-d", type=click.IntRange(min=0, max=12), required=True, help="Plies (at most 12)."
+)
+@click.option(
+    "--alpha",
+    type=int,
+    default=-INFINITY,
+    show_default="-infinity",
+    help="The root window's alpha.",
+)
+@click.option(
+    "--beta", type=int, default=INFINITY, show_default="+infinity", help="The root window's beta."
+)
 @click.option("--minimax", "plain", is_flag=True, help="Plain minimax (no pruning).")
-@click.option("--variant", type=click.Choice(list(VARIANTS)), default=None,
-              help="A misconception: the search as that mistake makes it.")
+@click.option(
+    "--variant",
+    type=click.Choice(list(VARIANTS)),
+    default=None,
+    help="A misconception: the search as that mistake makes it.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON, as your search returns it.")
-def search_command(fen: str | None, depth: int, alpha: int, beta: int, plain: bool,
-                   variant: str | None, as_json: bool) -> None:
+def search_command(
+    fen: str | None,
+    depth: int,
+    alpha: int,
+    beta: int,
+    plain: bool,
+    variant: str | None,
+    as_json: bool,
+) -> None:
     """The graded fixed-depth search (ASSIGNMENT.md's contract): value, best move, leaves."""
     board = _board(fen)
     if alpha >= beta:
-        raise click.BadParameter(f"the window needs alpha < beta, got ({alpha}, {beta})",
-                                 param_hint="--alpha/--beta")
+        raise click.BadParameter(
+            f"the window needs alpha < beta, got ({alpha}, {beta})", param_hint="--alpha/--beta"
+        )
     if plain and variant:
         raise click.UsageError("--minimax is the no-pruning variant: give one of them")
     name = "no-pruning" if plain else variant
@@ -109,8 +128,11 @@ def search_command(fen: str | None, depth: int, alpha: int, beta: int, plain: bo
         click.echo(f"value {result.value}\nmove {move}\nleaves {result.leaves}")
     what = chosen.code if chosen else "the contract (fail-soft alpha-beta, ties prune)"
     window = "" if (alpha, beta) == (-INFINITY, INFINITY) else f", window ({alpha}, {beta})"
-    click.echo(f"{what}, depth {depth}{window}: {result.nodes} nodes in "
-               f"{result.elapsed:.3f} s; position {board.fen()}", err=True)
+    click.echo(
+        f"{what}, depth {depth}{window}: {result.nodes} nodes in "
+        f"{result.elapsed:.3f} s; position {board.fen()}",
+        err=True,
+    )
 
 
 @checkers.command("moves")
@@ -147,25 +169,57 @@ def board_text(board: Board, last: Move | None = None) -> Text:
 
 
 @checkers.command("play")
-@click.option("--black", "black_name", default="ref:4", show_default=True,
-              help="Engine for Black: random, greedy, ref:N, ref:best, or your engine file "
-                   "(engine.py, a zip or a folder).")
-@click.option("--white", "white_name", default="random", show_default=True,
-              help="Engine for White (the same choices).")
+@click.option(
+    "--black",
+    "black_name",
+    default="ref:4",
+    show_default=True,
+    help="Engine for Black: random, greedy, ref:N, ref:best, or your engine file "
+    "(engine.py, a zip or a folder).",
+)
+@click.option(
+    "--white",
+    "white_name",
+    default="random",
+    show_default=True,
+    help="Engine for White (the same choices).",
+)
 @click.option("--games", type=click.IntRange(min=1), default=1, show_default=True)
 @click.option("--ballot", is_flag=True, help="Start each game from a drawn 3-move ballot.")
-@click.option("--seed", type=int, default=0, show_default=True,
-              help="Seed for ballots and the random engine.")
-@click.option("--pdn", "pdn_path", type=click.Path(dir_okay=False, path_type=Path),
-              default=None, help="Write the games to this PDN file.")
+@click.option(
+    "--seed", type=int, default=0, show_default=True, help="Seed for ballots and the random engine."
+)
+@click.option(
+    "--pdn",
+    "pdn_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write the games to this PDN file.",
+)
 @click.option("--watch", is_flag=True, help="Draw the board after every move.")
-@click.option("--time-per-move", type=click.FloatRange(min=0.01, max=60), default=0.5,
-              show_default=True, help="time_left given to an engine file's choose_move.")
-@click.option("--no-sandbox", is_flag=True,
-              help="Run engine files without bubblewrap (your own machine only).")
-def play_command(black_name: str, white_name: str, games: int, ballot: bool, seed: int,
-                 pdn_path: Path | None, watch: bool, time_per_move: float,
-                 no_sandbox: bool) -> None:
+@click.option(
+    "--time-per-move",
+    type=click.FloatRange(min=0.01, max=60),
+    default=0.5,
+    show_default=True,
+    help="time_left given to an engine file's choose_move.",
+)
+@click.option(
+    "--no-sandbox",
+    is_flag=True,
+    help="Run engine files without bubblewrap (your own machine only).",
+)
+def play_command(
+    black_name: str,
+    white_name: str,
+    games: int,
+    ballot: bool,
+    seed: int,
+    pdn_path: Path | None,
+    watch: bool,
+    time_per_move: float,
+    no_sandbox: bool,
+) -> None:
     """Play games between two engines: a result line per game, then the last final board.
     An engine file plays in the sandbox through the grader's referee: an illegal move, a
     timeout or a crash forfeits the game, as in a graded game."""
@@ -178,11 +232,15 @@ def play_command(black_name: str, white_name: str, games: int, ballot: bool, see
         _play(black, white, games, ballot, seed, pdn_path, watch)
 
 
-def _player(stack: contextlib.ExitStack, name: str, seed: int, time_per_move: float,
-            no_sandbox: bool) -> Player:
+def _player(
+    stack: contextlib.ExitStack, name: str, seed: int, time_per_move: float, no_sandbox: bool
+) -> Player:
     """A ladder engine by name, or an engine file in a sandbox slot held by `stack`."""
-    if name.strip().lower() in LADDER or name.strip().lower().startswith("ref:") or \
-            not Path(name).exists():
+    if (
+        name.strip().lower() in LADDER
+        or name.strip().lower().startswith("ref:")
+        or not Path(name).exists()
+    ):
         return player_from_name(name, seed=seed)
     from grader.harness.referee import local_engine
     from grader.harness.sandbox import SandboxConfig, SandboxError, SandboxUnavailable
@@ -198,8 +256,15 @@ def _player(stack: contextlib.ExitStack, name: str, seed: int, time_per_move: fl
         raise click.ClickException(str(exc)) from exc
 
 
-def _play(black: Player, white: Player, games: int, ballot: bool, seed: int,
-          pdn_path: Path | None, watch: bool) -> None:
+def _play(
+    black: Player,
+    white: Player,
+    games: int,
+    ballot: bool,
+    seed: int,
+    pdn_path: Path | None,
+    watch: bool,
+) -> None:
     console = Console(highlight=False)
 
     def show(board: Board, move: Move) -> None:
@@ -220,16 +285,20 @@ def _play(black: Player, white: Player, games: int, ballot: bool, seed: int,
     for number, game in enumerate(played, 1):
         opening = f"  [{game.headers['Opening']}]" if "Opening" in game.headers else ""
         reason = game.headers.get("Termination", "unfinished")
-        console.print(f"game {number}: {black.name} (Black) vs {white.name} (White) "
-                      f"{game.result} by {reason} after {len(game.moves)} plies{opening}")
+        console.print(
+            f"game {number}: {black.name} (Black) vs {white.name} (White) "
+            f"{game.result} by {reason} after {len(game.moves)} plies{opening}"
+        )
         if game.result in score:
             score[game.result] += 1
     if not watch:  # the final board of the last game
         end = played[-1].end_board()
         console.print(board_text(end, end.peek() if end.move_stack else None))
     if games > 1:
-        console.print(f"Black {black.name} wins {score['1-0']:g}, White {white.name} wins "
-                      f"{score['0-1']:g}, draws {score['1/2-1/2']:g}")
+        console.print(
+            f"Black {black.name} wins {score['1-0']:g}, White {white.name} wins "
+            f"{score['0-1']:g}, draws {score['1/2-1/2']:g}"
+        )
     if pdn_path is not None:
         pdn_path.write_text(write_games(played), encoding="utf-8")
         console.print(f"PDN written to {pdn_path}")

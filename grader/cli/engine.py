@@ -32,23 +32,54 @@ def engine() -> None:
 
 
 @engine.command("check")
-@click.argument("paths", nargs=-1, required=True,
-                type=click.Path(exists=True, dir_okay=True, path_type=Path))
-@click.option("--suite", "suite_name", default="quick", show_default=True,
-              help=f"{' or '.join(SUITES)}, or a suite JSON file.")
-@click.option("--json", "json_out", type=click.Path(dir_okay=False, path_type=Path),
-              help="Write Gradescope's results.json here (one engine).")
-@click.option("--rich-json", "rich_out", type=click.Path(dir_okay=False, path_type=Path),
-              help="Write the detailed JSON (timings, every game's PDN) here (one engine).")
-@click.option("--no-sandbox", is_flag=True,
-              help="Run without bubblewrap (your own machine only); recorded in the results.")
-@click.option("--bwrap", "bwrap_path", default=None,
-              help="bubblewrap's path (default: $GRADER_BWRAP or bwrap on PATH).")
-@click.option("--slots", type=click.IntRange(min=1), default=None,
-              help="Engines graded at once (default: one per core).")
-def check(paths: tuple[Path, ...], suite_name: str, json_out: Path | None,
-          rich_out: Path | None, no_sandbox: bool, bwrap_path: str | None,
-          slots: int | None) -> None:
+@click.argument(
+    "paths", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=True, path_type=Path)
+)
+@click.option(
+    "--suite",
+    "suite_name",
+    default="quick",
+    show_default=True,
+    help=f"{' or '.join(SUITES)}, or a suite JSON file.",
+)
+@click.option(
+    "--json",
+    "json_out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write Gradescope's results.json here (one engine).",
+)
+@click.option(
+    "--rich-json",
+    "rich_out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the detailed JSON (timings, every game's PDN) here (one engine).",
+)
+@click.option(
+    "--no-sandbox",
+    is_flag=True,
+    help="Run without bubblewrap (your own machine only); recorded in the results.",
+)
+@click.option(
+    "--bwrap",
+    "bwrap_path",
+    default=None,
+    help="bubblewrap's path (default: $GRADER_BWRAP or bwrap on PATH).",
+)
+@click.option(
+    "--slots",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Engines graded at once (default: one per core).",
+)
+def check(
+    paths: tuple[Path, ...],
+    suite_name: str,
+    json_out: Path | None,
+    rich_out: Path | None,
+    no_sandbox: bool,
+    bwrap_path: str | None,
+    slots: int | None,
+) -> None:
     """Grade the engine(s) at PATHS: an engine.py, a zip with engine.py at its top, or a folder."""
     console = Console(stderr=True)  # progress and warnings
     out = Console()  # the results
@@ -62,8 +93,9 @@ def check(paths: tuple[Path, ...], suite_name: str, json_out: Path | None,
         console.print(f"[bold red]refusing to run:[/] {exc}")
         sys.exit(2)
     except (OSError, ValueError, KeyError) as exc:
-        raise click.BadParameter(f"cannot load suite {suite_name!r}: {exc}",
-                                 param_hint="--suite") from exc
+        raise click.BadParameter(
+            f"cannot load suite {suite_name!r}: {exc}", param_hint="--suite"
+        ) from exc
     if no_sandbox:
         console.print(f"[bold red on yellow] {NO_SANDBOX_WARNING} [/]")
     if len(paths) > 1:
@@ -74,9 +106,15 @@ def check(paths: tuple[Path, ...], suite_name: str, json_out: Path | None,
         for path, report in zip(paths, reports, strict=True):
             _table(out, report, str(path))
         sys.exit(0 if all(r.complete for r in reports) else 3)
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                  TimeElapsedColumn(), TextColumn("{task.fields[label]}"), console=console,
-                  transient=True) as bar:
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("{task.fields[label]}"),
+        console=console,
+        transient=True,
+    ) as bar:
         tests = bar.add_task("test", total=len(suite.tests), label="")
         games = bar.add_task("game", total=max(suite.game_count, 1), label="")
 
@@ -92,15 +130,24 @@ def check(paths: tuple[Path, ...], suite_name: str, json_out: Path | None,
 def _table(console: Console, report: Report, title: str) -> None:
     table = Table(title=f"{title}: suite {report.suite}", show_lines=False)
     for column in ("test", "verdict", "score", "CPU s", "wall s", "detail"):
-        table.add_column(column, justify="right" if column in ("score", "CPU s", "wall s")
-                         else "left", overflow="fold")
+        table.add_column(
+            column,
+            justify="right" if column in ("score", "CPU s", "wall s") else "left",
+            overflow="fold",
+        )
     for t in report.tests:
         style = STYLE.get(t.verdict, "red")
         first = t.output.splitlines()[0] if t.output else ""
         if t.extra.get("diagnosis"):
             first = f"looks like {t.extra['diagnosis']} (see the output)"
-        table.add_row(t.name, f"[{style}]{t.verdict.value}[/]", f"{t.score:g}/{t.max_score:g}",
-                      f"{t.cpu:.2f}", f"{t.wall:.2f}", first[:90])
+        table.add_row(
+            t.name,
+            f"[{style}]{t.verdict.value}[/]",
+            f"{t.score:g}/{t.max_score:g}",
+            f"{t.cpu:.2f}",
+            f"{t.wall:.2f}",
+            first[:90],
+        )
     console.print(table)
     console.print(summary(report))
     console.print(f"{report.elapsed:.1f} s wall clock")

@@ -16,33 +16,61 @@ def _fail(error: Exception) -> NoReturn:
 
 
 @lti.command("register")
-@click.option("--issuer", required=True, help="The platform's issuer (Canvas: "
-              "https://canvas.instructure.com; Moodle: the site's URL).")
+@click.option(
+    "--issuer",
+    required=True,
+    help="The platform's issuer (Canvas: https://canvas.instructure.com; Moodle: the site's URL).",
+)
 @click.option("--client-id", required=True, help="The client ID the LMS gave the tool.")
-@click.option("--deployment", "deployments", multiple=True, required=True,
-              help="A deployment ID (repeat for several).")
+@click.option(
+    "--deployment",
+    "deployments",
+    multiple=True,
+    required=True,
+    help="A deployment ID (repeat for several).",
+)
 @click.option("--login-url", required=True, help="The platform's OIDC authentication URL.")
 @click.option("--token-url", required=True, help="The platform's OAuth2 access token URL.")
 @click.option("--jwks-url", required=True, help="The platform's public keyset URL.")
 @click.option("--audience", help="The token audience, if the LMS names one (Brightspace).")
-@click.option("--trust-emails", is_flag=True,
-              help="New accounts take the LMS's e-mail addresses (when no account has them); "
-                   "only for the institution's own LMS, whose addresses are verified.")
-def register(issuer: str, client_id: str, deployments: tuple[str, ...], login_url: str,
-             token_url: str, jwks_url: str, audience: str | None, trust_emails: bool) -> None:
+@click.option(
+    "--trust-emails",
+    is_flag=True,
+    help="New accounts take the LMS's e-mail addresses (when no account has them); "
+    "only for the institution's own LMS, whose addresses are verified.",
+)
+def register(
+    issuer: str,
+    client_id: str,
+    deployments: tuple[str, ...],
+    login_url: str,
+    token_url: str,
+    jwks_url: str,
+    audience: str | None,
+    trust_emails: bool,
+) -> None:
     """Register a platform (an LMS) and its deployments."""
     from grader.services import ServiceError
     from grader.services import lti as service
 
     try:
-        reg = service.register(None, issuer=issuer, client_id=client_id,
-                               auth_login_url=login_url, auth_token_url=token_url,
-                               key_set_url=jwks_url, deployment_ids=list(deployments),
-                               auth_audience=audience, trust_emails=trust_emails)
+        reg = service.register(
+            None,
+            issuer=issuer,
+            client_id=client_id,
+            auth_login_url=login_url,
+            auth_token_url=token_url,
+            key_set_url=jwks_url,
+            deployment_ids=list(deployments),
+            auth_audience=audience,
+            trust_emails=trust_emails,
+        )
     except ServiceError as error:
         _fail(error)
-    click.echo(f"registered {reg.issuer} client {reg.client_id} (id {reg.id}), deployments "
-               f"{', '.join(d.deployment_id for d in reg.deployments)}")
+    click.echo(
+        f"registered {reg.issuer} client {reg.client_id} (id {reg.id}), deployments "
+        f"{', '.join(d.deployment_id for d in reg.deployments)}"
+    )
 
 
 @lti.command("add-deployment")
@@ -66,8 +94,10 @@ def list_registrations() -> None:
     from grader.services import lti as service
 
     for reg in service.registrations(None):
-        click.echo(f"{reg.id}\t{reg.issuer}\t{reg.client_id}\t"
-                   f"{','.join(d.deployment_id for d in reg.deployments)}")
+        click.echo(
+            f"{reg.id}\t{reg.issuer}\t{reg.client_id}\t"
+            f"{','.join(d.deployment_id for d in reg.deployments)}"
+        )
 
 
 @lti.command("urls")

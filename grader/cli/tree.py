@@ -258,8 +258,14 @@ def solve_command(batch, tree, conventions, as_json, cs188_problem=None):
     if as_json:
         data = result.to_dict()
         if cs188_answer is not None:
-            data = {**data, "cs188": {"alg": cs188_problem.alg, "action": cs188_answer.action,
-                                      "expanded": list(cs188_answer.expanded)}}
+            data = {
+                **data,
+                "cs188": {
+                    "alg": cs188_problem.alg,
+                    "action": cs188_answer.action,
+                    "expanded": list(cs188_answer.expanded),
+                },
+            }
         emit(data)
         return
     if cs188_answer is not None:

@@ -8,13 +8,23 @@ from flask.cli import with_appcontext
 
 
 @click.command("worker")
-@click.option("--workers", "-w", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Jobs run at once (one engine per core is the most that helps).")
-@click.option("--worker-type", type=click.Choice(["process", "thread"]), default="process",
-              show_default=True)
-@click.option("--check", is_flag=True,
-              help="A healthcheck: exit 0 if a worker on this host was alive lately, 1 if not, "
-                   "2 if the engine sandbox cannot be made here.")
+@click.option(
+    "--workers",
+    "-w",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Jobs run at once (one engine per core is the most that helps).",
+)
+@click.option(
+    "--worker-type", type=click.Choice(["process", "thread"]), default="process", show_default=True
+)
+@click.option(
+    "--check",
+    is_flag=True,
+    help="A healthcheck: exit 0 if a worker on this host was alive lately, 1 if not, "
+    "2 if the engine sandbox cannot be made here.",
+)
 @with_appcontext
 def worker(workers: int, worker_type: str, check: bool) -> None:
     """Grade uploaded engines until stopped (SIGINT or SIGTERM); start one per machine."""
@@ -30,8 +40,11 @@ def worker(workers: int, worker_type: str, check: bool) -> None:
         _, host = liveness.this_worker()
         found = liveness.live(host)
         if not found:
-            click.echo(f"no grader worker on {host} seen in the last "
-                       f"{liveness.stale_after().total_seconds():.0f} s", err=True)
+            click.echo(
+                f"no grader worker on {host} seen in the last "
+                f"{liveness.stale_after().total_seconds():.0f} s",
+                err=True,
+            )
             raise SystemExit(1)
         click.echo(f"{found[0].name} seen at {found[0].seen_at:%H:%M:%S} UTC")
         return
@@ -62,8 +75,9 @@ def _add_engine_slot_command() -> None:
 
     @assignment.command("add-engine")
     @click.argument("assignment_id", type=int)
-    @click.option("--suite", default="quick", show_default=True,
-                  help="quick, full, or a suite JSON file.")
+    @click.option(
+        "--suite", default="quick", show_default=True, help="quick, full, or a suite JSON file."
+    )
     @click.option("--title", help="Default: Checkers engine.")
     def add_engine(assignment_id: int, suite: str, title: str | None) -> None:
         """Add an engine slot (uploads graded by the workers) to an assignment."""

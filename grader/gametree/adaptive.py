@@ -60,15 +60,18 @@ class Standing:
 
     def words(self) -> str:
         if self.status == MASTERED:
-            return (f"Mastered: your last {self.streak} answers on trees that expose it were "
-                    "right.")
+            return f"Mastered: your last {self.streak} answers on trees that expose it were right."
         if self.status == PRACTISING:
             times = "once" if self.shown == 1 else f"{self.shown} times"
-            return (f"Practising: your answers matched it {times}; {self.streak} of {MASTERY} "
-                    "right in a row since.")
+            return (
+                f"Practising: your answers matched it {times}; {self.streak} of {MASTERY} "
+                "right in a row since."
+            )
         if self.exposing:
-            return (f"Not seen in your answers; {self.streak} of {MASTERY} right in a row on "
-                    "trees that expose it.")
+            return (
+                f"Not seen in your answers; {self.streak} of {MASTERY} right in a row on "
+                "trees that expose it."
+            )
         return "Not seen: no tree you answered could show it yet."
 
 
@@ -106,8 +109,9 @@ def standings(history: Iterable[Practised]) -> dict[str, Standing]:
             status = PRACTISING
         else:
             status = NOT_SEEN
-        result[code] = Standing(code, status, shown[code], exposing[code], streak[code],
-                                kinds[code])
+        result[code] = Standing(
+            code, status, shown[code], exposing[code], streak[code], kinds[code]
+        )
     return result
 
 
@@ -156,23 +160,31 @@ def next_practice(history: Iterable[Practised], rng: random.Random | None = None
     if practising:
         order = list(VARIANTS)
         weakest = max(practising, key=lambda s: (s.shown, -order.index(s.code)))
-        kind = (max(weakest.kinds, key=lambda k: (weakest.kinds[k], k == BEST_KIND[weakest.code]))
-                if weakest.kinds else BEST_KIND[weakest.code])
+        kind = (
+            max(weakest.kinds, key=lambda k: (weakest.kinds[k], k == BEST_KIND[weakest.code]))
+            if weakest.kinds
+            else BEST_KIND[weakest.code]
+        )
         if kind not in VARIANTS[weakest.code].kinds:
             kind = BEST_KIND[weakest.code]
-        reason = (f"Your answers matched {weakest.code} {weakest.shown} time"
-                  f"{'s' if weakest.shown != 1 else ''}: this tree is made so that it gives a "
-                  "different answer from the key.")
+        reason = (
+            f"Your answers matched {weakest.code} {weakest.shown} time"
+            f"{'s' if weakest.shown != 1 else ''}: this tree is made so that it gives a "
+            "different answer from the key."
+        )
         target: str | None = weakest.code
         step = min(step, 1)  # practise the idea on trees of modest size first
     else:
         untested = [s for s in states.values() if s.status != MASTERED]
         if untested:
-            weakest = min(untested, key=lambda s: (s.streak, s.exposing,
-                                                   list(VARIANTS).index(s.code)))
+            weakest = min(
+                untested, key=lambda s: (s.streak, s.exposing, list(VARIANTS).index(s.code))
+            )
             target, kind = weakest.code, BEST_KIND[weakest.code]
-            reason = (f"No misconception shows in your answers now: this harder tree checks "
-                      f"{weakest.code}, which you have not yet mastered.")
+            reason = (
+                f"No misconception shows in your answers now: this harder tree checks "
+                f"{weakest.code}, which you have not yet mastered."
+            )
         else:
             target = None
             kind = rng.choice(["prune", "values", "bounds", "leaf-order"])
@@ -201,5 +213,7 @@ def aim(target: str | None) -> str:
     """What a practice tree was meant to expose, said to the student after they answer."""
     if target is None or target not in VARIANTS:
         return "This tree was a harder one, with no single misconception in view."
-    return (f"This tree was made to expose {target}: {DESCRIPTIONS[target]} gives a different "
-            "answer from the key here.")
+    return (
+        f"This tree was made to expose {target}: {DESCRIPTIONS[target]} gives a different "
+        "answer from the key here."
+    )

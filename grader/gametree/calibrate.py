@@ -30,8 +30,13 @@ class Row:
     trees: int
 
     def to_dict(self) -> dict:
-        return {"answer": self.answer, "mean": self.mean, "worst": self.worst,
-                "trees": self.trees, "passes": self.passes()}
+        return {
+            "answer": self.answer,
+            "mean": self.mean,
+            "worst": self.worst,
+            "trees": self.trees,
+            "passes": self.passes(),
+        }
 
     def passes(self) -> bool:
         if self.answer == "key":

@@ -51,7 +51,7 @@ def _ttt_exact(cells: str) -> int:
     if not moves:
         return 0
     turn = _ttt_turn(cells)
-    return max(-_ttt_exact(cells[:i] + turn + cells[i + 1:]) for i in moves)
+    return max(-_ttt_exact(cells[:i] + turn + cells[i + 1 :]) for i in moves)
 
 
 class TicTacToe:
@@ -72,7 +72,7 @@ class TicTacToe:
         return [i for i, c in enumerate(cells) if c == "."]
 
     def play(self, cells: str, move: int) -> str:
-        return cells[:move] + _ttt_turn(cells) + cells[move + 1:]
+        return cells[:move] + _ttt_turn(cells) + cells[move + 1 :]
 
     def move_text(self, cells: str, move: int) -> str:
         return f"{_ttt_turn(cells)} on {move + 1}"
@@ -82,7 +82,7 @@ class TicTacToe:
         return _ttt_exact(cells)
 
     def board(self, cells: str) -> list[str]:
-        return [cells[r * 3: r * 3 + 3] for r in range(3)]
+        return [cells[r * 3 : r * 3 + 3] for r in range(3)]
 
     def text(self, cells: str) -> str:
         return cells
@@ -242,20 +242,21 @@ def random_start(name: str, rng: random.Random, plies: tuple[int, int] = (2, 6))
     game = _game(name)
     for _ in range(100):
         position = game.start
-        for _ in range(plies[0] + min(int(rng.random() * (plies[1] - plies[0] + 1)),
-                                      plies[1] - plies[0])):
+        for _ in range(
+            plies[0] + min(int(rng.random() * (plies[1] - plies[0] + 1)), plies[1] - plies[0])
+        ):
             moves = game.moves(position)
             if not moves:
                 break
-            position = game.play(position, moves[min(int(rng.random() * len(moves)),
-                                                      len(moves) - 1)])
+            position = game.play(
+                position, moves[min(int(rng.random() * len(moves)), len(moves) - 1)]
+            )
         if game.moves(position):
             return game.text(position)
     return game.text(game.start)
 
 
-def game_tree(name: str, start: str | None = None, depth: int = 2,
-              branching: int = 3) -> GameTree:
+def game_tree(name: str, start: str | None = None, depth: int = 2, branching: int = 3) -> GameTree:
     """The tree of ``name`` from ``start`` (the initial position when None), ``depth`` plies
     deep, each node's first ``branching`` moves in canonical order as its children; a node where
     the game is over, or at the depth, is a leaf holding its value."""
@@ -263,8 +264,9 @@ def game_tree(name: str, start: str | None = None, depth: int = 2,
     if not 1 <= depth <= 8 or not 1 <= branching <= 9:
         raise GameError(f"depth must be 1..8 and branching 1..9, got {depth} and {branching}")
     if branching**depth > MAX_LEAVES:
-        raise GameError(f"{branching}^{depth} leaves is too many for an exercise (at most "
-                        f"{MAX_LEAVES})")
+        raise GameError(
+            f"{branching}^{depth} leaves is too many for an exercise (at most {MAX_LEAVES})"
+        )
     position = game.parse(game.start if start is None else start)
     if not game.moves(position):
         raise GameError("the game is over in that position: there is no move to search")
@@ -276,9 +278,13 @@ def game_tree(name: str, start: str | None = None, depth: int = 2,
         if not moves:
             value = game.value(pos)
             return Node(value if ply % 2 == 0 else -value)  # from the root player's side
-        return Node(None, tuple(
-            build(game.play(pos, m), child_path(path, i), ply + 1, game.move_text(pos, m))
-            for i, m in enumerate(moves[:branching])))
+        return Node(
+            None,
+            tuple(
+                build(game.play(pos, m), child_path(path, i), ply + 1, game.move_text(pos, m))
+                for i, m in enumerate(moves[:branching])
+            ),
+        )
 
     root = build(position, "", 0, None)
     return GameTree(name, game.text(position), Tree(root, ("max", "min")), positions)

@@ -96,9 +96,10 @@ class GeneratorParams:
             problems.append(
                 f"best-order trees have at most {MAX_LEAVES} leaves; {hi}^{self.depth} is more"
             )
-        elif self.kind == "best-order" and (
-            size := uniform_dp_size(hi, self.depth, vhi - vlo + 1)
-        ) > MAX_DP_SIZE:
+        elif (
+            self.kind == "best-order"
+            and (size := uniform_dp_size(hi, self.depth, vhi - vlo + 1)) > MAX_DP_SIZE
+        ):
             problems.append(
                 f"finding the best ordering of {hi}^{self.depth} leaves is too much work "
                 f"({size:,} states, at most {MAX_DP_SIZE:,}): less branching or depth"
@@ -140,9 +141,17 @@ class GeneratorParams:
             if "conventions" in values:
                 values["conventions"] = Conventions.from_dict(values["conventions"])
             if values.get("expose") is not None and not isinstance(values["expose"], str):
-                raise GenerationError(f"expose must be a misconception code, got {values['expose']!r}")
-            for name in ("depth", "min_cutoffs", "min_deep_cutoffs", "max_tries", "evaluation_noise",
-                         "expose_nodes"):
+                raise GenerationError(
+                    f"expose must be a misconception code, got {values['expose']!r}"
+                )
+            for name in (
+                "depth",
+                "min_cutoffs",
+                "min_deep_cutoffs",
+                "max_tries",
+                "evaluation_noise",
+                "expose_nodes",
+            ):
                 if name in values and (
                     isinstance(values[name], bool) or not isinstance(values[name], int)
                 ):

@@ -105,7 +105,8 @@ def _number(x: object, what: str) -> Value:
     """A number, or infinity spelled out (JSON has no infinity; the web layer refuses Infinity
     and 1e400 before this): never "3", never NaN."""
     numeric = (isinstance(x, int) and not isinstance(x, bool)) or (
-        isinstance(x, float) and not math.isnan(x))
+        isinstance(x, float) and not math.isnan(x)
+    )
     spelled = isinstance(x, str) and x.strip().lower() in _INFINITY
     if not (numeric or spelled):
         raise UngradableAnswer(f"{what} must be a number (or inf, -inf), got {str(x)[:40]!r}")
@@ -337,8 +338,9 @@ class ValuesKind(ExerciseKind):
     parts = ("values",)
 
     def words(self, answer, label):
-        values = sorted(answer.get("values", {}).items(),
-                        key=lambda kv: (len(kv[0].split(".")), kv[0]))
+        values = sorted(
+            answer.get("values", {}).items(), key=lambda kv: (len(kv[0].split(".")), kv[0])
+        )
         return ", ".join(f"{label(p)} = {v}" for p, v in values) or "none"
 
     def normalize(self, tree, answer):
@@ -382,8 +384,13 @@ class BoundsKind(ExerciseKind):
     parts = ("bounds",)
 
     def words(self, answer, label):
-        return "; ".join(f"{label(p)}: α {b[0]}, β {b[1]}"
-                         for p, b in sorted(answer.get("bounds", {}).items())) or "none"
+        return (
+            "; ".join(
+                f"{label(p)}: α {b[0]}, β {b[1]}"
+                for p, b in sorted(answer.get("bounds", {}).items())
+            )
+            or "none"
+        )
 
     def normalize(self, tree, answer):
         bounds = _part(answer, "bounds", self.name)
@@ -504,8 +511,13 @@ class BestOrderKind(ExerciseKind):
 
     def words(self, answer, label):
         # "at A: D, B, C": each reordered node's children, first to last.
-        return "; ".join(f"at {label(p)}: " + ", ".join(label(child_path(p, i)) for i in order)
-                         for p, order in sorted(answer.get("order", {}).items())) or "as given"
+        return (
+            "; ".join(
+                f"at {label(p)}: " + ", ".join(label(child_path(p, i)) for i in order)
+                for p, order in sorted(answer.get("order", {}).items())
+            )
+            or "as given"
+        )
 
     def normalize(self, tree, answer):
         """The answer's child orders, checked: ``{path: [old child indices]}``."""
@@ -539,15 +551,26 @@ class BestOrderKind(ExerciseKind):
         replays = self.replays(tree, conventions, orders, least.orders)
         if got == least.leaves:
             return Grade(
-                1.0, parts, ["Correct: no ordering evaluates fewer leaves."], key=key,
-                search=search, replays=replays,
+                1.0,
+                parts,
+                ["Correct: no ordering evaluates fewer leaves."],
+                key=key,
+                search=search,
+                replays=replays,
             )
         where = self._first_wrong(tree, orders, conventions, got)
         feedback = [f"Your ordering evaluates {got} leaves; the best evaluates {least.leaves}."]
         if where:
             feedback.append(where["message"])
         return Grade(
-            round(share, 6), parts, feedback, None, None, where, key=key, search=search,
+            round(share, 6),
+            parts,
+            feedback,
+            None,
+            None,
+            where,
+            key=key,
+            search=search,
             replays=replays,
         )
 

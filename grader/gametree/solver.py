@@ -35,7 +35,9 @@ class Conventions:
 
     def __post_init__(self) -> None:
         if self.depth is not None and (
-            isinstance(self.depth, bool) or not isinstance(self.depth, int) or not 1 <= self.depth <= 64
+            isinstance(self.depth, bool)
+            or not isinstance(self.depth, int)
+            or not 1 <= self.depth <= 64
         ):
             raise ValueError(f"depth must be a whole number of plies 1..64, got {self.depth!r}")
         for name, allowed in (("ties", TIES), ("values", VALUES), ("order", ORDERS)):

@@ -107,7 +107,7 @@ def _node_object(obj: dict, build) -> Node:
     if value is not None:
         value = _check_value(value, "an evaluation")
     if terminal and value is None:
-        raise TreeFormatError("a terminal node needs an evaluation (\"eval\")")
+        raise TreeFormatError('a terminal node needs an evaluation ("eval")')
     return Node(value, tuple(build(child) for child in children), terminal)
 
 
@@ -398,13 +398,25 @@ def read_cs188(text: str) -> CS188Problem:
     given twice, a terminal state or a state at the depth limit without an evaluation, an unknown
     field) is refused with TreeFormatError."""
     fields = _parse_cs188(text)
-    known = {"class", "alg", "depth", "diagram", "num_agents", "start_state", "win_states",
-             "lose_states", "successors", "evaluation"}
+    known = {
+        "class",
+        "alg",
+        "depth",
+        "diagram",
+        "num_agents",
+        "start_state",
+        "win_states",
+        "lose_states",
+        "successors",
+        "evaluation",
+    }
     unknown = set(fields) - known
     if unknown:
         raise TreeFormatError(f"unknown CS188 field {sorted(unknown)[0]!r}; refusing to ignore it")
     if fields.get("class", "GraphGameTreeTest") != "GraphGameTreeTest":
-        raise TreeFormatError(f"only GraphGameTreeTest files are game trees, not {fields['class']!r}")
+        raise TreeFormatError(
+            f"only GraphGameTreeTest files are game trees, not {fields['class']!r}"
+        )
     for key in ("start_state", "successors", "evaluation"):
         if key not in fields:
             raise TreeFormatError(f"a CS188 game tree test needs a {key!r} field")
@@ -448,7 +460,9 @@ def read_cs188(text: str) -> CS188Problem:
         evaluation[parts[0]] = _check_value(
             int(number) if number.is_integer() else number, f"the evaluation of {parts[0]}"
         )
-    terminal = set(fields.get("win_states", "").split()) | set(fields.get("lose_states", "").split())
+    terminal = set(fields.get("win_states", "").split()) | set(
+        fields.get("lose_states", "").split()
+    )
     plies = depth * agents if depth is not None else None
     seen: set[str] = set()
     states: dict[Path, str] = {}
@@ -512,8 +526,8 @@ def _where(text: str, at: int) -> str:
     """Character `at` of `text` in words, with the text around it."""
     line = text.count("\n", 0, at) + 1
     column = at - (text.rfind("\n", 0, at) + 1) + 1
-    before = text[max(0, at - 12):at].replace("\n", " ")
-    after = text[at:at + 12].replace("\n", " ")
+    before = text[max(0, at - 12) : at].replace("\n", " ")
+    after = text[at : at + 12].replace("\n", " ")
     place = f"character {at + 1}" if "\n" not in text.strip() else f"line {line}, column {column}"
     return f"at {place}, between \u201c{before}\u201d and \u201c{after}\u201d"
 
@@ -526,7 +540,9 @@ def parse_nested(text: str) -> list:
         if char == "[":
             stack.append(at)
             if len(stack) > 64:  # checked before json.loads, which would recurse that deep
-                raise TreeFormatError(f"the list is nested more than 64 levels deep {_where(text, at)}")
+                raise TreeFormatError(
+                    f"the list is nested more than 64 levels deep {_where(text, at)}"
+                )
         elif char == "]":
             if not stack:
                 raise TreeFormatError(f"a \u201c]\u201d closes nothing {_where(text, at)}")
@@ -534,18 +550,22 @@ def parse_nested(text: str) -> list:
     if stack:
         raise TreeFormatError(
             f"{len(stack)} \u201c[\u201d never closed; the first unclosed one is "
-            f"{_where(text, stack[0])}")
+            f"{_where(text, stack[0])}"
+        )
     if not text.strip():
         raise TreeFormatError("the nested list is empty: type one such as [[3, 12], [2, 4]]")
     try:
         nested = json.loads(text)
     except json.JSONDecodeError as error:
-        found = text[error.pos:error.pos + 1]
+        found = text[error.pos : error.pos + 1]
         if error.msg.startswith("Expecting ',' delimiter"):
             what = "a comma is missing"
         elif error.msg.startswith("Expecting value"):
-            what = (f"\u201c{found}\u201d is not a number" if found and found not in ",]"
-                    else "a number or a list is missing")
+            what = (
+                f"\u201c{found}\u201d is not a number"
+                if found and found not in ",]"
+                else "a number or a list is missing"
+            )
         elif error.msg.startswith("Extra data"):
             what = "something follows the end of the list"
         else:

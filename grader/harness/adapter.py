@@ -49,14 +49,21 @@ def _cpu() -> float:
 def _student_frames(tb: TracebackType | None) -> list[traceback.FrameSummary]:
     """The traceback's frames less the adapter's and the import machinery's."""
     frames = traceback.extract_tb(tb)
-    return [f for f in frames if f.filename != __file__ and "importlib" not in f.filename
-            and not f.filename.startswith("<frozen")]
+    return [
+        f
+        for f in frames
+        if f.filename != __file__
+        and "importlib" not in f.filename
+        and not f.filename.startswith("<frozen")
+    ]
 
 
 def _failure(exc: BaseException, kind: str = "exception") -> dict:
-    text = ["Traceback (most recent call last):\n",
-            *traceback.format_list(_student_frames(exc.__traceback__)),
-            *traceback.format_exception_only(type(exc), exc)]
+    text = [
+        "Traceback (most recent call last):\n",
+        *traceback.format_list(_student_frames(exc.__traceback__)),
+        *traceback.format_exception_only(type(exc), exc),
+    ]
     lines = "".join(text).splitlines()
     return {
         "ok": False,
@@ -64,7 +71,7 @@ def _failure(exc: BaseException, kind: str = "exception") -> dict:
         "type": type(exc).__name__,
         "message": str(exc)[:MESSAGE_CHARS],
         "errno": getattr(exc, "errno", None) if isinstance(exc, OSError) else None,
-        "traceback": "\n".join(lines[-TRACEBACK_LINES:])[-MESSAGE_CHARS * 2:],
+        "traceback": "\n".join(lines[-TRACEBACK_LINES:])[-MESSAGE_CHARS * 2 :],
     }
 
 
@@ -94,10 +101,12 @@ def _redirect_student_io() -> None:
     os.close(null)
     os.dup2(2, 1)
     sys.stdin = open(0, encoding="utf-8", closefd=False)  # noqa: SIM115
-    sys.stdout = open(1, "w", encoding="utf-8", errors="replace", buffering=1,  # noqa: SIM115
-                      closefd=False)
-    sys.stderr = open(2, "w", encoding="utf-8", errors="replace", buffering=1,  # noqa: SIM115
-                      closefd=False)
+    sys.stdout = open(  # noqa: SIM115
+        1, "w", encoding="utf-8", errors="replace", buffering=1, closefd=False
+    )
+    sys.stderr = open(  # noqa: SIM115
+        2, "w", encoding="utf-8", errors="replace", buffering=1, closefd=False
+    )
 
 
 def _arity(function: object) -> int:
@@ -139,9 +148,16 @@ def serve(submission: str, limits: dict[str, list[int]]) -> int:
         channel.send({"id": 0, **_failure(exc)})
         return 0
     functions = [name for name in FUNCTIONS if callable(getattr(engine, name, None))]
-    channel.send({"id": 0, "ok": True, "hello": "engine", "functions": functions,
-                  "python": ".".join(map(str, sys.version_info[:3])),
-                  "arity": {name: _arity(getattr(engine, name)) for name in functions}})
+    channel.send(
+        {
+            "id": 0,
+            "ok": True,
+            "hello": "engine",
+            "functions": functions,
+            "python": ".".join(map(str, sys.version_info[:3])),
+            "arity": {name: _arity(getattr(engine, name)) for name in functions},
+        }
+    )
     while True:
         try:
             request = channel.receive()
@@ -154,9 +170,17 @@ def serve(submission: str, limits: dict[str, list[int]]) -> int:
         name, args = request.get("call"), request.get("args", [])
         function = getattr(engine, name, None) if name in FUNCTIONS else None
         if not callable(function):
-            channel.send({"id": ident, "ok": False, "error": "missing", "type": "",
-                          "message": f"the engine has no function {name}()", "errno": None,
-                          "traceback": ""})
+            channel.send(
+                {
+                    "id": ident,
+                    "ok": False,
+                    "error": "missing",
+                    "type": "",
+                    "message": f"the engine has no function {name}()",
+                    "errno": None,
+                    "traceback": "",
+                }
+            )
             continue
         cpu0, wall0 = _cpu(), time.perf_counter()
         try:
@@ -172,8 +196,7 @@ def serve(submission: str, limits: dict[str, list[int]]) -> int:
         except Exception as exc:  # not JSON: a set, an object, a cycle, too deep a nesting
             failure = _failure(exc, "unserialisable")
             failure["traceback"] = ""
-            channel.send({"id": ident, **failure, "cpu": response["cpu"],
-                          "wall": response["wall"]})
+            channel.send({"id": ident, **failure, "cpu": response["cpu"], "wall": response["wall"]})
 
 
 if __name__ == "__main__":

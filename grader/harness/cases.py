@@ -48,18 +48,37 @@ class TestResult:
     attempts: int = 1
 
 
-def result_of(test: TestCase, verdict: Verdict, output: str, score: float = 0.0,
-              cpu: float = 0.0, wall: float = 0.0, **extra: Any) -> TestResult:
-    return TestResult(test.name, test.kind, verdict, round(score, 4), test.points, output,
-                      cpu, wall, extra, test.visibility)
+def result_of(
+    test: TestCase,
+    verdict: Verdict,
+    output: str,
+    score: float = 0.0,
+    cpu: float = 0.0,
+    wall: float = 0.0,
+    **extra: Any,
+) -> TestResult:
+    return TestResult(
+        test.name,
+        test.kind,
+        verdict,
+        round(score, 4),
+        test.points,
+        output,
+        cpu,
+        wall,
+        extra,
+        test.visibility,
+    )
 
 
 def failure(test: TestCase, outcome: CallOutcome, what: str) -> TestResult:
     """The result of a call that ended in a verdict instead of an answer."""
     assert outcome.verdict is not None
-    lines = [f"{what}: {outcome.verdict.value} ({outcome.detail})" if outcome.detail
-             else f"{what}: {outcome.verdict.value}"]
+    lines = [
+        f"{what}: {outcome.verdict.value} ({outcome.detail})"
+        if outcome.detail
+        else f"{what}: {outcome.verdict.value}"
+    ]
     if outcome.traceback:
         lines += ["", "The traceback's last lines:", outcome.traceback]
-    return result_of(test, outcome.verdict, "\n".join(lines), cpu=outcome.cpu,
-                     wall=outcome.wall)
+    return result_of(test, outcome.verdict, "\n".join(lines), cpu=outcome.cpu, wall=outcome.wall)

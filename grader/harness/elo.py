@@ -89,8 +89,9 @@ def estimate(results: list[tuple[float, float]]) -> EloEstimate:
     return EloEstimate(rating, 1.96 / math.sqrt(information), n, total)
 
 
-def ratings(games: list[tuple[Player, Player, float]], players: list[Player]
-            ) -> dict[Player, tuple[float, str]]:
+def ratings(
+    games: list[tuple[Player, Player, float]], players: list[Player]
+) -> dict[Player, tuple[float, str]]:
     """Elo from (a, b, points of a) games: the fixed point of each player's estimate, the mean
     of the finite ratings pinned at 1500; each with its bound ("lower", "upper" or "")."""
     rating = dict.fromkeys(players, 1500.0)
@@ -98,8 +99,9 @@ def ratings(games: list[tuple[Player, Player, float]], players: list[Player]
     for _ in range(200):
         new = {}
         for p in players:
-            mine = [(rating[b], s) for a, b, s in games if a == p] + \
-                   [(rating[a], 1.0 - s) for a, b, s in games if b == p]
+            mine = [(rating[b], s) for a, b, s in games if a == p] + [
+                (rating[a], 1.0 - s) for a, b, s in games if b == p
+            ]
             found = estimate(mine)
             new[p], bounds[p] = (found.rating if mine else 1500.0), found.bound
         finite = [new[p] for p in players if not bounds[p]]

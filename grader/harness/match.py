@@ -32,9 +32,18 @@ class MatchGame:
     internal_error: str = ""  # the harness failed: replay the game, nobody is charged
 
 
-def play_pair(black: Path, white: Path, opening: list[str], *, names: tuple[str, str],
-              time_per_move: float = 0.1, margin: float = 0.25, max_plies: int = 160,
-              config: SandboxConfig | None = None, event: str = "tournament") -> MatchGame:
+def play_pair(
+    black: Path,
+    white: Path,
+    opening: list[str],
+    *,
+    names: tuple[str, str],
+    time_per_move: float = 0.1,
+    margin: float = 0.25,
+    max_plies: int = 160,
+    config: SandboxConfig | None = None,
+    event: str = "tournament",
+) -> MatchGame:
     """Play one game, `black` against `white`, from the ballot `opening`."""
     config = config or SandboxConfig()
     config.check()
@@ -52,11 +61,17 @@ def play_pair(black: Path, white: Path, opening: list[str], *, names: tuple[str,
                     return MatchGame("*", "", "", 0, f"engine start: {hello.detail}")
                 if hello.verdict is not None:
                     result = "0-1" if colour == "black" else "1-0"
-                    return MatchGame(result, f"forfeit: {name} did not start "
-                                     f"({hello.verdict.value})", "", 0)
+                    return MatchGame(
+                        result, f"forfeit: {name} did not start ({hello.verdict.value})", "", 0
+                    )
                 players.append(SandboxedPlayer(process, limit, name))
-            game = play_game(players[0], players[1], opening=tuple(opening),
-                             max_plies=max_plies, headers={"Event": event})
+            game = play_game(
+                players[0],
+                players[1],
+                opening=tuple(opening),
+                max_plies=max_plies,
+                headers={"Event": event},
+            )
         except SubmissionError as exc:
             return MatchGame("*", "", "", 0, f"submission: {exc}")
         except SandboxError as exc:
@@ -67,6 +82,5 @@ def play_pair(black: Path, white: Path, opening: list[str], *, names: tuple[str,
     for player in players:
         if player.forfeit and player.forfeit[0] is Verdict.IE:
             return MatchGame("*", "", "", 0, f"choose_move: {player.forfeit[1][:200]}")
-    termination = game.headers.get("Termination") or \
-        f"unfinished after {max_plies} plies (a draw)"
+    termination = game.headers.get("Termination") or f"unfinished after {max_plies} plies (a draw)"
     return MatchGame(game.result, termination, game.pdn(), len(game.moves))

@@ -63,8 +63,9 @@ class SandboxedPlayer:
     def choose_move(self, board: Board) -> Move:
         fen = board.fen()
         limit = self.limit
-        outcome = self.process.call("choose_move", [fen, limit.time_per_move], limit.cpu,
-                                    limit.wall)
+        outcome = self.process.call(
+            "choose_move", [fen, limit.time_per_move], limit.cpu, limit.wall
+        )
         self.cpu += outcome.cpu
         self.wall += outcome.wall
         if outcome.verdict is not None:
@@ -87,8 +88,13 @@ class SandboxedPlayer:
 
 
 @contextmanager
-def local_engine(path: Path, config: SandboxConfig, time_per_move: float = 0.5,
-                 margin: float = 0.25, start_cpu: float = 5.0) -> Iterator[SandboxedPlayer]:
+def local_engine(
+    path: Path,
+    config: SandboxConfig,
+    time_per_move: float = 0.5,
+    margin: float = 0.25,
+    start_cpu: float = 5.0,
+) -> Iterator[SandboxedPlayer]:
     """A student's engine file (or zip, or folder) as a player, in a sandbox slot of its own,
     under the limits a graded game sets: `grader checkers play --black engine.py` uses it.
     One engine process plays every game of the match (the grader starts one per game)."""
@@ -100,10 +106,11 @@ def local_engine(path: Path, config: SandboxConfig, time_per_move: float = 0.5,
             if not hello.answered:
                 detail = f" ({hello.detail})" if hello.detail else ""
                 trace = f"\n{hello.traceback}" if hello.traceback else ""
-                raise SandboxError(f"{path}: the engine failed while being imported: "
-                                   f"{hello.verdict.value if hello.verdict else '?'}"
-                                   f"{detail}{trace}")
-            yield SandboxedPlayer(process, MoveLimit(time_per_move, margin),
-                                  name=Path(path).stem)
+                raise SandboxError(
+                    f"{path}: the engine failed while being imported: "
+                    f"{hello.verdict.value if hello.verdict else '?'}"
+                    f"{detail}{trace}"
+                )
+            yield SandboxedPlayer(process, MoveLimit(time_per_move, margin), name=Path(path).stem)
         finally:
             process.close()

@@ -21,8 +21,10 @@ from grader.harness.runner import Report, machine
 from grader.harness.verdicts import DESCRIPTIONS, PRIORITY, Verdict
 from grader.strict_json import json_text
 
-NO_SANDBOX_WARNING = ("WARNING: this run used --no-sandbox: the engine ran without isolation "
-                      "(no namespaces, no separate user). Its results are not official.")
+NO_SANDBOX_WARNING = (
+    "WARNING: this run used --no-sandbox: the engine ran without isolation "
+    "(no namespaces, no separate user). Its results are not official."
+)
 VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")
 
 
@@ -34,24 +36,33 @@ def summary(report: Report) -> str:
     if report.error:
         lines.append(f"Your submission could not be graded: {report.error}")
     reduced = sum(bool(t.extra.get("reduced")) for t in report.tests)
-    lines.append(f"Suite {report.suite}: {report.score:g} / {report.max_score:g} points, "
-                 f"{sum(t.verdict is Verdict.PASSED for t in report.tests)} of "
-                 f"{len(report.tests)} tests passed"
-                 + (f" ({reduced} with reduced timing credit)." if reduced else "."))
+    lines.append(
+        f"Suite {report.suite}: {report.score:g} / {report.max_score:g} points, "
+        f"{sum(t.verdict is Verdict.PASSED for t in report.tests)} of "
+        f"{len(report.tests)} tests passed"
+        + (f" ({reduced} with reduced timing credit)." if reduced else ".")
+    )
     named = Counter(t.extra["diagnosis"] for t in report.tests if t.extra.get("diagnosis"))
     for code, count in named.most_common():
-        lines.append(f"{count} test{'s' if count > 1 else ''} failed the way a known mistake "
-                     f"does ({code}): {VARIANTS[code].sentence}")
+        lines.append(
+            f"{count} test{'s' if count > 1 else ''} failed the way a known mistake "
+            f"does ({code}): {VARIANTS[code].sentence}"
+        )
     counts = {v: sum(t.verdict is v for t in report.tests) for v in PRIORITY}
-    failed = [f"{n} {v.value} ({DESCRIPTIONS[v]})" for v, n in counts.items()
-              if n and v is not Verdict.PASSED]
+    failed = [
+        f"{n} {v.value} ({DESCRIPTIONS[v]})"
+        for v, n in counts.items()
+        if n and v is not Verdict.PASSED
+    ]
     if failed:
         lines.append("Verdicts: " + ", ".join(failed) + ".")
     if report.elo and report.elo.games:
         lines.append(f"Elo estimate against the ladder: {report.elo.text()} (95% interval).")
     if not report.complete:
-        lines.append("Some tests hit an internal error of the grader (not of your engine): "
-                     "this run is incomplete and will be re-graded.")
+        lines.append(
+            "Some tests hit an internal error of the grader (not of your engine): "
+            "this run is incomplete and will be re-graded."
+        )
     return "\n".join(lines)
 
 
@@ -63,20 +74,25 @@ def gradescope(report: Report) -> dict[str, Any]:
         if t.extra.get("reduced"):
             head = f"{t.verdict.value} (reduced timing credit)"
         output = f"{head}\n{t.output}".rstrip()
-        tests.append({
-            "name": t.name,
-            "number": str(number),
-            "score": t.score,
-            "max_score": t.max_score,
-            "status": "passed" if t.verdict is Verdict.PASSED else "failed",
-            "visibility": t.visibility if t.visibility in VISIBILITIES else "visible",
-            "output": output,
-            "output_format": "text",
-            "extra_data": {"verdict": t.verdict.value, "cpu": round(t.cpu, 4),
-                           "wall": round(t.wall, 4), "attempts": t.attempts,
-                           **({"diagnosis": t.extra["diagnosis"]}
-                              if t.extra.get("diagnosis") else {})},
-        })
+        tests.append(
+            {
+                "name": t.name,
+                "number": str(number),
+                "score": t.score,
+                "max_score": t.max_score,
+                "status": "passed" if t.verdict is Verdict.PASSED else "failed",
+                "visibility": t.visibility if t.visibility in VISIBILITIES else "visible",
+                "output": output,
+                "output_format": "text",
+                "extra_data": {
+                    "verdict": t.verdict.value,
+                    "cpu": round(t.cpu, 4),
+                    "wall": round(t.wall, 4),
+                    "attempts": t.attempts,
+                    **({"diagnosis": t.extra["diagnosis"]} if t.extra.get("diagnosis") else {}),
+                },
+            }
+        )
     return {
         "score": report.score,
         "execution_time": round(report.elapsed, 2),
@@ -84,8 +100,11 @@ def gradescope(report: Report) -> dict[str, Any]:
         "output_format": "text",
         "test_output_format": "text",
         "visibility": "visible",
-        "extra_data": {"suite": report.suite, "sandbox": report.sandbox,
-                       "complete": report.complete},
+        "extra_data": {
+            "suite": report.suite,
+            "sandbox": report.sandbox,
+            "complete": report.complete,
+        },
         "tests": tests,
         "leaderboard": leaderboard(report),
     }
@@ -97,12 +116,14 @@ def leaderboard(report: Report) -> list[dict[str, Any]]:
         board.append({"name": "Elo", "value": round(report.elo.rating), "order": "desc"})
     ratios = [t.extra["ratio"] for t in report.tests if "ratio" in t.extra]
     if ratios:
-        board.append({"name": "Time vs reference", "value": round(_geomean(ratios), 2),
-                      "order": "asc"})
+        board.append(
+            {"name": "Time vs reference", "value": round(_geomean(ratios), 2), "order": "asc"}
+        )
     speedups = [t.extra["speedup"] for t in report.tests if t.extra.get("speedup")]
     if speedups:
-        board.append({"name": "Parallel speedup", "value": round(max(speedups), 2),
-                      "order": "desc"})
+        board.append(
+            {"name": "Parallel speedup", "value": round(max(speedups), 2), "order": "desc"}
+        )
     return board
 
 
@@ -126,26 +147,46 @@ def rich(report: Report) -> dict[str, Any]:
         "slot": report.slot,
         "engine": {"functions": list(report.engine_functions), "python": report.engine_python},
         "machine": machine(),
-        "elo": None if elo is None else {
+        "elo": None
+        if elo is None
+        else {
             "rating": round(elo.rating, 1),
             "error95": None if math.isinf(elo.error) else round(elo.error, 1),
-            "games": elo.games, "score": elo.score, "bound": elo.bound, "text": elo.text()},
+            "games": elo.games,
+            "score": elo.score,
+            "bound": elo.bound,
+            "text": elo.text(),
+        },
         "verdict_priority": [v.value for v in PRIORITY],
-        "tests": [{
-            "name": t.name, "kind": t.kind, "verdict": t.verdict.value, "score": t.score,
-            "max_score": t.max_score, "cpu": round(t.cpu, 4), "wall": round(t.wall, 4),
-            "attempts": t.attempts, "output": t.output,
-            "extra": {k: v for k, v in t.extra.items() if k != "pdn"},
-        } for t in report.tests],
-        "games": [{"name": g.name, **{k: g.extra.get(k) for k in
-                                      ("opponent", "colour", "ballot", "result", "points",
-                                       "plies", "pdn")}}
-                  for g in report.games],
+        "tests": [
+            {
+                "name": t.name,
+                "kind": t.kind,
+                "verdict": t.verdict.value,
+                "score": t.score,
+                "max_score": t.max_score,
+                "cpu": round(t.cpu, 4),
+                "wall": round(t.wall, 4),
+                "attempts": t.attempts,
+                "output": t.output,
+                "extra": {k: v for k, v in t.extra.items() if k != "pdn"},
+            }
+            for t in report.tests
+        ],
+        "games": [
+            {
+                "name": g.name,
+                **{
+                    k: g.extra.get(k)
+                    for k in ("opponent", "colour", "ballot", "result", "points", "plies", "pdn")
+                },
+            }
+            for g in report.games
+        ],
     }
 
 
-def write(report: Report, results_json: Path | None = None, rich_json: Path | None = None
-          ) -> None:
+def write(report: Report, results_json: Path | None = None, rich_json: Path | None = None) -> None:
     if results_json:
         Path(results_json).write_text(json_text(gradescope(report)), encoding="utf-8")
     if rich_json:

@@ -60,17 +60,23 @@ class Report:
     @property
     def complete(self) -> bool:
         """Every test got a verdict that is the engine's (no internal error left)."""
-        return not self.error.startswith("IE") and \
-            all(t.verdict is not Verdict.IE for t in self.tests)
+        return not self.error.startswith("IE") and all(
+            t.verdict is not Verdict.IE for t in self.tests
+        )
 
     @property
     def games(self) -> list[TestResult]:
         return [t for t in self.tests if t.kind == "play"]
 
 
-def grade(submission: Path, suite: Suite | str, config: SandboxConfig | None = None,
-          progress: Progress | None = None, slots: int | None = None,
-          budget: float | None = None) -> Report:
+def grade(
+    submission: Path,
+    suite: Suite | str,
+    config: SandboxConfig | None = None,
+    progress: Progress | None = None,
+    slots: int | None = None,
+    budget: float | None = None,
+) -> Report:
     """Grade one submission with `suite` in a slot of its own; with `budget` (seconds of the
     worker's time, counted from when the slot is held) the tests left when it is spent are
     not run and charged as TLE_WALL."""
@@ -82,10 +88,17 @@ def grade(submission: Path, suite: Suite | str, config: SandboxConfig | None = N
         return _grade_in(slot, Path(submission), suite, config, progress, deadline)
 
 
-def _grade_in(slot: GradingSlot, submission: Path, suite: Suite, config: SandboxConfig,
-              progress: Progress | None, deadline: float | None = None) -> Report:
-    report = Report(suite.name, submission.name, sandbox=config.sandbox, started=time.time(),
-                    slot=slot.number)
+def _grade_in(
+    slot: GradingSlot,
+    submission: Path,
+    suite: Suite,
+    config: SandboxConfig,
+    progress: Progress | None,
+    deadline: float | None = None,
+) -> Report:
+    report = Report(
+        suite.name, submission.name, sandbox=config.sandbox, started=time.time(), slot=slot.number
+    )
     start = time.monotonic()
     try:
         folder = prepare_submission(submission, slot.workdir / "submission")
@@ -101,11 +114,18 @@ def _grade_in(slot: GradingSlot, submission: Path, suite: Suite, config: Sandbox
         if progress:
             progress("test", index, total, test.name)
         if deadline is not None and time.monotonic() > deadline:
-            result = result_of(test, Verdict.TLE_WALL, "not run: grading this engine used all "
-                               "the worker time one upload may have")
+            result = result_of(
+                test,
+                Verdict.TLE_WALL,
+                "not run: grading this engine used all the worker time one upload may have",
+            )
         elif start_failure is not None:
-            result = result_of(test, start_failure.verdict, "the engine did not start (see "
-                               f"the first test): {start_failure.output.splitlines()[0]}")
+            result = result_of(
+                test,
+                start_failure.verdict,
+                "the engine did not start (see "
+                f"the first test): {start_failure.output.splitlines()[0]}",
+            )
         else:
             result = _attempts(test, slot, folder, suite, config, report, deadline)
             if result.extra.get("at_start"):
@@ -119,43 +139,71 @@ def _grade_in(slot: GradingSlot, submission: Path, suite: Suite, config: Sandbox
         progress("test", total, total, "done")
     # Rated: the games the engine played, i.e. made at least one move in (one that forfeited
     # before its first move played no game, and gets no "Elo < 0").
-    report.elo = estimate([(suite.ratings.get(g.extra.get("opponent", ""), 0.0),
-                            g.extra["points"]) for g in report.games
-                           if "points" in g.extra and g.extra.get("engine_moves", 1) > 0])
+    report.elo = estimate(
+        [
+            (suite.ratings.get(g.extra.get("opponent", ""), 0.0), g.extra["points"])
+            for g in report.games
+            if "points" in g.extra and g.extra.get("engine_moves", 1) > 0
+        ]
+    )
     report.reference_cpu = sum(t.extra.get("reference_cpu", 0.0) for t in report.tests)
     report.elapsed = time.monotonic() - start
     return report
 
 
-def _attempts(test: TestCase, slot: GradingSlot, folder: Path, suite: Suite,
-              config: SandboxConfig, report: Report, deadline: float | None = None) -> TestResult:
+def _attempts(
+    test: TestCase,
+    slot: GradingSlot,
+    folder: Path,
+    suite: Suite,
+    config: SandboxConfig,
+    report: Report,
+    deadline: float | None = None,
+) -> TestResult:
     """Run a test; an internal error is retried (it is never charged to the engine)."""
     result: TestResult | None = None
     for attempt in range(1, IE_ATTEMPTS + 1):
         result = _once(test, slot, folder, suite, config, report)
         result.attempts = attempt
-        if result.verdict is not Verdict.IE or (deadline is not None and
-                                                time.monotonic() > deadline):
+        if result.verdict is not Verdict.IE or (
+            deadline is not None and time.monotonic() > deadline
+        ):
             return result
     assert result is not None
-    result.output = ("internal error of the grader, not of your engine; it was retried "
-                     f"{IE_ATTEMPTS} times and will be re-graded: {result.output}")
+    result.output = (
+        "internal error of the grader, not of your engine; it was retried "
+        f"{IE_ATTEMPTS} times and will be re-graded: {result.output}"
+    )
     return result
 
 
-def _once(test: TestCase, slot: GradingSlot, folder: Path, suite: Suite,
-          config: SandboxConfig, report: Report) -> TestResult:
+def _once(
+    test: TestCase,
+    slot: GradingSlot,
+    folder: Path,
+    suite: Suite,
+    config: SandboxConfig,
+    report: Report,
+) -> TestResult:
     process = EngineProcess(config, slot, folder)
     try:
         hello = process.start(suite.start_cpu, suite.start_wall)
         if not hello.answered:
             assert hello.verdict is not None
-            lines = [f"the engine failed while being imported: {hello.verdict.value}"
-                     + (f" ({hello.detail})" if hello.detail else "")]
+            lines = [
+                f"the engine failed while being imported: {hello.verdict.value}"
+                + (f" ({hello.detail})" if hello.detail else "")
+            ]
             if hello.traceback:
                 lines += ["", "The traceback's last lines:", hello.traceback]
-            result = result_of(test, hello.verdict, "\n".join(lines), cpu=hello.cpu,
-                               wall=hello.wall, at_start=hello.verdict is not Verdict.IE)
+            result = result_of(
+                test,
+                hello.verdict,
+                "\n".join(lines),
+                cpu=hello.cpu,
+                wall=hello.wall,
+                at_start=hello.verdict is not Verdict.IE,
+            )
         else:
             report.engine_functions = process.functions
             report.engine_python = process.python
@@ -173,18 +221,24 @@ def _once(test: TestCase, slot: GradingSlot, folder: Path, suite: Suite,
     return result
 
 
-def grade_many(submissions: list[Path], suite: Suite | str,
-               config: SandboxConfig | None = None, slots: int | None = None) -> list[Report]:
+def grade_many(
+    submissions: list[Path],
+    suite: Suite | str,
+    config: SandboxConfig | None = None,
+    slots: int | None = None,
+) -> list[Report]:
     """Grade several submissions at once, one process and one slot per core."""
     config = config or SandboxConfig()
     config.check()
     workers = slots or os.cpu_count() or 1
     with concurrent.futures.ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(grade, path, suite, config, None, workers)
-                   for path in submissions]
+        futures = [pool.submit(grade, path, suite, config, None, workers) for path in submissions]
         return [f.result() for f in futures]
 
 
 def machine() -> dict[str, str | int]:
-    return {"python": platform.python_version(), "cpus": os.cpu_count() or 1,
-            "system": platform.platform()}
+    return {
+        "python": platform.python_version(),
+        "cpus": os.cpu_count() or 1,
+        "system": platform.platform(),
+    }

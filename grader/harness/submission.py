@@ -25,8 +25,14 @@ MAX_ZIP_BYTES = 1 << 20
 MAX_UNCOMPRESSED_BYTES = 4 << 20
 MAX_MEMBERS = 64
 _DRIVE = re.compile(r"^[A-Za-z]:")
-_READ_ERRORS = (zipfile.BadZipFile, OSError, EOFError, NotImplementedError, RuntimeError,
-                ValueError)
+_READ_ERRORS = (
+    zipfile.BadZipFile,
+    OSError,
+    EOFError,
+    NotImplementedError,
+    RuntimeError,
+    ValueError,
+)
 
 
 class SubmissionError(ValueError):
@@ -49,13 +55,13 @@ def compiles(source: bytes, name: str) -> None:
     try:
         text = source.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise SubmissionError(f"{name} is not UTF-8 text (byte {exc.start}): "
-                              "upload a Python source file") from None
+        raise SubmissionError(
+            f"{name} is not UTF-8 text (byte {exc.start}): upload a Python source file"
+        ) from None
     try:
         compile(text, name, "exec", dont_inherit=True)
     except SyntaxError as exc:
-        raise SubmissionError(f"{name} is not valid Python: line {exc.lineno}: {exc.msg}"
-                              ) from None
+        raise SubmissionError(f"{name} is not valid Python: line {exc.lineno}: {exc.msg}") from None
     except (ValueError, RecursionError, MemoryError) as exc:
         raise SubmissionError(f"{name} cannot be compiled: {type(exc).__name__}") from None
 
@@ -83,8 +89,9 @@ def _members(archive: zipfile.ZipFile) -> list[zipfile.ZipInfo]:
         if stat.S_ISLNK(member.external_attr >> 16):
             raise SubmissionError(f"the zip member {name!r} is a symbolic link")
         if member.flag_bits & 0x1:
-            raise SubmissionError(f"the zip member {name!r} is encrypted; upload it without "
-                                  "a password")
+            raise SubmissionError(
+                f"the zip member {name!r} is encrypted; upload it without a password"
+            )
         path = PurePosixPath(name)
         if member.is_dir():
             folders.add(path)
@@ -97,8 +104,9 @@ def _members(archive: zipfile.ZipFile) -> list[zipfile.ZipInfo]:
     if clash:
         raise SubmissionError(f"the zip holds {clash[0]!r} both as a file and as a folder")
     if PurePosixPath("engine.py") not in files:
-        raise SubmissionError("the zip has no engine.py at its top (zip the files, not their "
-                              "folder)")
+        raise SubmissionError(
+            "the zip has no engine.py at its top (zip the files, not their folder)"
+        )
     return [m for m in members if not m.is_dir()]
 
 
@@ -113,13 +121,15 @@ def _inflate(archive: zipfile.ZipFile, members: list[zipfile.ZipInfo], sink) -> 
                     if total > MAX_UNCOMPRESSED_BYTES:
                         raise SubmissionError(
                             f"the zip inflates past {MAX_UNCOMPRESSED_BYTES >> 20} MiB "
-                            "(a zip bomb?)")
+                            "(a zip bomb?)"
+                        )
                     sink(member, chunk)
         except SubmissionError:
             raise
         except _READ_ERRORS as exc:
-            raise SubmissionError(f"the zip member {member.filename!r} cannot be read: {exc}"
-                                  ) from None
+            raise SubmissionError(
+                f"the zip member {member.filename!r} cannot be read: {exc}"
+            ) from None
 
 
 def _open(data: bytes | Path) -> zipfile.ZipFile:
@@ -154,17 +164,20 @@ def check(data: bytes, filename: str) -> CheckedUpload:
     is_zip = data[:4] == b"PK\x03\x04" or suffix == ".zip"
     if suffix not in (".py", ".zip"):
         raise SubmissionError(
-            f"upload engine.py (a .py file) or a .zip, not {name or 'a nameless file'}")
+            f"upload engine.py (a .py file) or a .zip, not {name or 'a nameless file'}"
+        )
     if is_zip:
         if len(data) > MAX_ZIP_BYTES:
-            raise SubmissionError(f"the zip is {len(data)} bytes; at most {MAX_ZIP_BYTES} "
-                                  f"({MAX_ZIP_BYTES >> 20} MiB)")
+            raise SubmissionError(
+                f"the zip is {len(data)} bytes; at most {MAX_ZIP_BYTES} ({MAX_ZIP_BYTES >> 20} MiB)"
+            )
         check_zip(data)
         kind = "zip"
     else:
         if len(data) > MAX_PY_BYTES:
-            raise SubmissionError(f"the file is {len(data)} bytes; at most {MAX_PY_BYTES} "
-                                  f"({MAX_PY_BYTES >> 10} KiB)")
+            raise SubmissionError(
+                f"the file is {len(data)} bytes; at most {MAX_PY_BYTES} ({MAX_PY_BYTES >> 10} KiB)"
+            )
         if zipfile.is_zipfile(io.BytesIO(data)):
             raise SubmissionError("a .py file must not also be a zip archive")
         compiles(data, "engine.py")
@@ -178,6 +191,7 @@ def extract_zip(source: Path, dest: Path) -> None:
         members = _members(archive)
         handles: dict[str, io.BufferedWriter] = {}
         try:
+
             def write(member: zipfile.ZipInfo, chunk: bytes) -> None:
                 out = handles.get(member.filename)
                 if out is None:
@@ -194,5 +208,14 @@ def extract_zip(source: Path, dest: Path) -> None:
             (dest / member.filename).touch()
 
 
-__all__ = ["MAX_PY_BYTES", "MAX_UNCOMPRESSED_BYTES", "MAX_ZIP_BYTES", "CheckedUpload",
-           "SubmissionError", "check", "check_zip", "compiles", "extract_zip"]
+__all__ = [
+    "MAX_PY_BYTES",
+    "MAX_UNCOMPRESSED_BYTES",
+    "MAX_ZIP_BYTES",
+    "CheckedUpload",
+    "SubmissionError",
+    "check",
+    "check_zip",
+    "compiles",
+    "extract_zip",
+]

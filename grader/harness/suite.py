@@ -45,8 +45,9 @@ class Suite:
 @cache
 def positions(path: Path | None = None) -> dict[str, dict[str, str]]:
     """The named positions of a suite (the shipped positions.json by default)."""
-    table = json.loads(Path(path or data.suite_dir() / "positions.json").read_text(
-        encoding="utf-8"))
+    table = json.loads(
+        Path(path or data.suite_dir() / "positions.json").read_text(encoding="utf-8")
+    )
     return {name: entry for name, entry in table.items() if not name.startswith("_")}
 
 
@@ -57,19 +58,24 @@ def load_suite(name_or_path: str | Path) -> Suite:
         path = data.suite_dir() / f"{name_or_path}.json"
     definition = json.loads(path.read_text(encoding="utf-8"))
     # An instructor's suite may name its own positions file, relative to the suite file.
-    table = positions(path.parent / definition["positions"] if "positions" in definition
-                      else None)
+    table = positions(path.parent / definition["positions"] if "positions" in definition else None)
     tests: list[TestCase] = []
     for group in definition["groups"]:
         kind = TEST_KINDS.get(group["kind"])
         if kind is None:
-            raise ValueError(f"unknown test kind {group['kind']!r}: expected one of "
-                             f"{', '.join(TEST_KINDS)}")
+            raise ValueError(
+                f"unknown test kind {group['kind']!r}: expected one of {', '.join(TEST_KINDS)}"
+            )
         tests.extend(kind.expand(Group(group, table)))
     start = definition.get("start", {})
-    return Suite(definition["name"], definition.get("description", ""),
-                 float(start.get("cpu", 5)), float(start.get("wall", 10)), tuple(tests),
-                 {**LADDER_RATINGS, **definition.get("ratings", {})})
+    return Suite(
+        definition["name"],
+        definition.get("description", ""),
+        float(start.get("cpu", 5)),
+        float(start.get("wall", 10)),
+        tuple(tests),
+        {**LADDER_RATINGS, **definition.get("ratings", {})},
+    )
 
 
 def run_test(test: TestCase, process: EngineProcess) -> TestResult:

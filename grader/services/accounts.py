@@ -59,10 +59,13 @@ def check_password(password: str, email: str | None = None) -> None:
     if len(password) > MAX_PASSWORD:
         raise Invalid(f"a password has at most {MAX_PASSWORD} characters")
     lowered = password.lower()
-    if lowered in _common_passwords() or (email and lowered in {email.lower(),
-                                                                 email.split("@")[0].lower()}):
-        raise Invalid("this password is too common (it is in lists attackers try first); "
-                      "choose another, e.g. four unrelated words")
+    if lowered in _common_passwords() or (
+        email and lowered in {email.lower(), email.split("@")[0].lower()}
+    ):
+        raise Invalid(
+            "this password is too common (it is in lists attackers try first); "
+            "choose another, e.g. four unrelated words"
+        )
 
 
 def _token_hash(token: str) -> str:
@@ -86,8 +89,11 @@ def _new_user(session: Session, email: str, password: str | None, role: str) -> 
         check_password(password, email)
     if session.scalar(sa.select(User.id).where(User.email == email)) is not None:
         raise Conflict(f"{email} already has an account")
-    user = User(email=email, role=role,
-                password_hash=_hasher().hash(password) if password is not None else None)
+    user = User(
+        email=email,
+        role=role,
+        password_hash=_hasher().hash(password) if password is not None else None,
+    )
     session.add(user)
     return user
 
@@ -121,8 +127,11 @@ def change_password(user_id: int, current: str, new: str) -> User:
 def revoke_sessions(user_id: int) -> None:
     """Sign out everywhere: every session and remember cookie issued so far stops working."""
     with writing() as session:
-        session.execute(sa.update(User).where(User.id == user_id)
-                        .values(session_version=User.session_version + 1))
+        session.execute(
+            sa.update(User)
+            .where(User.id == user_id)
+            .values(session_version=User.session_version + 1)
+        )
 
 
 def user_for_session(alternative_id: str) -> User | None:
@@ -151,6 +160,7 @@ def authenticate(email: str, password: str) -> User | None:
 
 # -- personal API tokens -----------------------------------------------------------------------
 
+
 def issue_token(user_id: int, name: str = "token", days: int = TOKEN_DAYS) -> str:
     """A new personal API token expiring in `days`; shown once, stored hashed."""
     name = (name or "").strip() or "token"
@@ -163,27 +173,42 @@ def issue_token(user_id: int, name: str = "token", days: int = TOKEN_DAYS) -> st
     with writing() as session:
         if session.get(User, user_id) is None:
             raise NotFound("no such user")
-        live = session.execute(sa.select(sa.func.count(ApiToken.id)).where(
-            ApiToken.user_id == user_id, ApiToken.expires_at > now)).scalar_one()
+        live = session.execute(
+            sa.select(sa.func.count(ApiToken.id)).where(
+                ApiToken.user_id == user_id, ApiToken.expires_at > now
+            )
+        ).scalar_one()
         if live >= MAX_TOKENS:
             raise Conflict(f"at most {MAX_TOKENS} live tokens: revoke one first")
-        session.add(ApiToken(user_id=user_id, name=name, token_hash=_token_hash(token),
-                             created_at=now, expires_at=now + dt.timedelta(days=days)))
+        session.add(
+            ApiToken(
+                user_id=user_id,
+                name=name,
+                token_hash=_token_hash(token),
+                created_at=now,
+                expires_at=now + dt.timedelta(days=days),
+            )
+        )
     return token
 
 
 def list_tokens(user_id: int) -> list[ApiToken]:
     """The account's tokens that have not expired, newest first (never the tokens themselves)."""
-    return list(db.session.scalars(
-        sa.select(ApiToken).where(ApiToken.user_id == user_id, ApiToken.expires_at > utcnow())
-        .order_by(ApiToken.id.desc())))
+    return list(
+        db.session.scalars(
+            sa.select(ApiToken)
+            .where(ApiToken.user_id == user_id, ApiToken.expires_at > utcnow())
+            .order_by(ApiToken.id.desc())
+        )
+    )
 
 
 def revoke_token(user_id: int, token_id: int) -> ApiToken:
     """Deletes one of the account's own tokens; someone else's is not found."""
     with writing() as session:
-        found = session.scalar(sa.select(ApiToken).where(
-            ApiToken.id == token_id, ApiToken.user_id == user_id))
+        found = session.scalar(
+            sa.select(ApiToken).where(ApiToken.id == token_id, ApiToken.user_id == user_id)
+        )
         if found is None:
             raise NotFound("no such token")
         session.delete(found)
@@ -191,8 +216,13 @@ def revoke_token(user_id: int, token_id: int) -> ApiToken:
 
 
 # Built once (every API request runs it): the unique index on the token's hash finds the row.
-_USER_FOR_TOKEN = sa.select(User).join(ApiToken).where(
-    ApiToken.token_hash == sa.bindparam("token_hash"), ApiToken.expires_at > sa.bindparam("now"))
+_USER_FOR_TOKEN = (
+    sa.select(User)
+    .join(ApiToken)
+    .where(
+        ApiToken.token_hash == sa.bindparam("token_hash"), ApiToken.expires_at > sa.bindparam("now")
+    )
+)
 
 
 def user_for_token(token: str) -> User | None:
@@ -203,7 +233,8 @@ def user_for_token(token: str) -> User | None:
 
 def course_by_join_code(join_code: str) -> Course:
     course = db.session.scalar(
-        sa.select(Course).where(Course.join_code == (join_code or "").strip().upper()))
+        sa.select(Course).where(Course.join_code == (join_code or "").strip().upper())
+    )
     if course is None:
         raise NotFound("no course has this join code")
     if course.join_code_expires_at is not None and utcnow() >= course.join_code_expires_at:
@@ -233,8 +264,14 @@ def signup(email: str, password: str, join_code: str) -> None:
 def join_course(user_id: int, join_code: str) -> Course:
     course = course_by_join_code(join_code)
     with writing() as session:
-        if session.scalar(sa.select(Membership.id).where(
-                Membership.user_id == user_id, Membership.course_id == course.id)) is not None:
+        if (
+            session.scalar(
+                sa.select(Membership.id).where(
+                    Membership.user_id == user_id, Membership.course_id == course.id
+                )
+            )
+            is not None
+        ):
             raise Conflict(f"already a member of {course.name}")
         session.add(Membership(user_id=user_id, course_id=course.id, role=STUDENT))
     return course

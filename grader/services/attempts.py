@@ -77,12 +77,23 @@ def submit(user: User, exercise_id: int, answer: dict[str, Any]) -> Submitted:
         now = utcnow()  # lateness from server time, when the attempt is stored
         days_late, penalty = slot_lateness(None if exercise.is_practice else exercise.slot, now)
         row: dict[str, Any] = {
-            "exercise_id": exercise.id, "user_id": user.id, "created_at": now,
-            "days_late": days_late, "penalty": penalty, "answer": answer, "score": result.score,
-            "parts": result.parts, "feedback": result.feedback, "diagnosis": result.diagnosis,
-            "diagnosis_text": result.diagnosis_text, "first_wrong": result.first_wrong,
-            "kind": exercise.kind, "seed": exercise.seed,
-            "generator_version": exercise.generator_version, "conventions": exercise.conventions}
+            "exercise_id": exercise.id,
+            "user_id": user.id,
+            "created_at": now,
+            "days_late": days_late,
+            "penalty": penalty,
+            "answer": answer,
+            "score": result.score,
+            "parts": result.parts,
+            "feedback": result.feedback,
+            "diagnosis": result.diagnosis,
+            "diagnosis_text": result.diagnosis_text,
+            "first_wrong": result.first_wrong,
+            "kind": exercise.kind,
+            "seed": exercise.seed,
+            "generator_version": exercise.generator_version,
+            "conventions": exercise.conventions,
+        }
         # One Core insert (no unit of work); the Attempt returned is a plain copy of the row.
         inserted = session.connection().execute(_INSERT_ATTEMPT, row).inserted_primary_key
         assert inserted is not None  # a single-row INSERT has its key
@@ -90,48 +101,85 @@ def submit(user: User, exercise_id: int, answer: dict[str, Any]) -> Submitted:
         if not exercise.is_practice:
             lti.passback_after_commit(session, [(user.id, exercise.slot_id)])
     earned = solution_visible(exercise, (used + 1, max(best or 0, result.score)))
-    return Submitted(attempt, solution(
-        exercise, tree, result, with_search=exercise.node_count < REPLAY_IN_RESPONSE_NODES)
-        if earned else None)
+    return Submitted(
+        attempt,
+        solution(exercise, tree, result, with_search=exercise.node_count < REPLAY_IN_RESPONSE_NODES)
+        if earned
+        else None,
+    )
 
 
 def _visible(user: User) -> sa.ColumnElement[bool]:
     in_taught_course = Attempt.exercise_id.in_(
-        sa.select(Exercise.id).join(Slot).join(Assignment).where(
-            Assignment.course_id.in_(taught_course_ids(user))))
-    own = sa.and_(Attempt.user_id == user.id, Attempt.exercise_id.in_(
-        sa.select(Exercise.id).where(sa.or_(Exercise.slot_id.is_(None),
-                                            Exercise.slot_id.in_(member_slot_ids(user))))))
+        sa.select(Exercise.id)
+        .join(Slot)
+        .join(Assignment)
+        .where(Assignment.course_id.in_(taught_course_ids(user)))
+    )
+    own = sa.and_(
+        Attempt.user_id == user.id,
+        Attempt.exercise_id.in_(
+            sa.select(Exercise.id).where(
+                sa.or_(Exercise.slot_id.is_(None), Exercise.slot_id.in_(member_slot_ids(user)))
+            )
+        ),
+    )
     return sa.or_(own, in_taught_course)
 
 
 def get_attempt(user: User, attempt_id: int) -> Attempt:
-    attempt = db.session.scalar(sa.select(Attempt).where(Attempt.id == attempt_id, _visible(user))
-                                .options(sa.orm.joinedload(Attempt.exercise)))
+    attempt = db.session.scalar(
+        sa.select(Attempt)
+        .where(Attempt.id == attempt_id, _visible(user))
+        .options(sa.orm.joinedload(Attempt.exercise))
+    )
     if attempt is None:
         raise NotFound("no such attempt")
     return attempt
 
 
-def list_attempts(user: User, *, exercise_id: int | None = None,
-                  assignment_id: int | None = None, limit: int = 200) -> list[Attempt]:
+def list_attempts(
+    user: User,
+    *,
+    exercise_id: int | None = None,
+    assignment_id: int | None = None,
+    limit: int = 200,
+) -> list[Attempt]:
     """Attempts the user may see, newest first: their own, and those of the courses they teach."""
     if any(i is not None and not 0 <= i <= MAX_ID for i in (exercise_id, assignment_id)):
-        raise NotFound("no such exercise or assignment")  # no row has an id the database cannot hold
+        raise NotFound(
+            "no such exercise or assignment"
+        )  # no row has an id the database cannot hold
     query = sa.select(Attempt).where(_visible(user))
     if exercise_id is not None:
         query = query.where(Attempt.exercise_id == exercise_id)
     if assignment_id is not None:
-        query = query.where(Attempt.exercise_id.in_(
-            sa.select(Exercise.id).join(Slot).where(Slot.assignment_id == assignment_id)))
+        query = query.where(
+            Attempt.exercise_id.in_(
+                sa.select(Exercise.id).join(Slot).where(Slot.assignment_id == assignment_id)
+            )
+        )
     query = query.order_by(Attempt.id.desc()).limit(max(1, min(limit, 1000)))
-    return list(db.session.scalars(query.options(
-        sa.orm.joinedload(Attempt.user),
-        sa.orm.joinedload(Attempt.exercise).joinedload(Exercise.slot).joinedload(Slot.assignment))))
+    return list(
+        db.session.scalars(
+            query.options(
+                sa.orm.joinedload(Attempt.user),
+                sa.orm.joinedload(Attempt.exercise)
+                .joinedload(Exercise.slot)
+                .joinedload(Slot.assignment),
+            )
+        )
+    )
 
 
-def solution(exercise: Exercise, tree: Tree | None = None, graded: Grade | None = None,
-             answer: Any = None, *, with_search: bool = True) -> dict[str, Any]:
+def solution(
+    exercise: Exercise,
+    tree: Tree | None = None,
+    graded: Grade | None = None,
+    answer: Any = None,
+    *,
+    with_search: bool = True,
+) -> dict[str, Any]:
     """The key in the answer's own shape and the kind's reference search with its trace (plain
     minimax for a minimax exercise; None when not ``with_search``); reuses what grading
     ``graded`` already computed. For best-order, ``replays`` holds the search of the answer's
@@ -193,12 +241,15 @@ def slot_progress(user: User, slot_ids: list[int]) -> dict[int, dict[str, Any]]:
     if not slot_ids:
         return {}
     rows = db.session.execute(
-        sa.select(Exercise.slot_id, Exercise.id, sa.func.count(Attempt.id),
-                  sa.func.max(Attempt.score))
-        .outerjoin(Attempt, sa.and_(Attempt.exercise_id == Exercise.id,
-                                    Attempt.user_id == user.id))
-        .where(Exercise.owner_id == user.id, Exercise.variant == 0,
-               Exercise.slot_id.in_(slot_ids))
-        .group_by(Exercise.slot_id, Exercise.id))
-    return {slot_id: {"exercise_id": ex_id, "attempts_used": used, "best_score": best}
-            for slot_id, ex_id, used, best in rows if slot_id is not None}
+        sa.select(
+            Exercise.slot_id, Exercise.id, sa.func.count(Attempt.id), sa.func.max(Attempt.score)
+        )
+        .outerjoin(Attempt, sa.and_(Attempt.exercise_id == Exercise.id, Attempt.user_id == user.id))
+        .where(Exercise.owner_id == user.id, Exercise.variant == 0, Exercise.slot_id.in_(slot_ids))
+        .group_by(Exercise.slot_id, Exercise.id)
+    )
+    return {
+        slot_id: {"exercise_id": ex_id, "attempts_used": used, "best_score": best}
+        for slot_id, ex_id, used, best in rows
+        if slot_id is not None
+    }

@@ -45,8 +45,9 @@ class DatabaseBlobs:
         dialect = session.get_bind().dialect.name
         if dialect in ("sqlite", "postgresql"):  # two uploads of the same bytes at once
             insert = (sqlite if dialect == "sqlite" else postgresql).insert(Blob)
-            session.execute(insert.values(**values).on_conflict_do_nothing(
-                index_elements=["sha256"]))
+            session.execute(
+                insert.values(**values).on_conflict_do_nothing(index_elements=["sha256"])
+            )
         elif session.get(Blob, sha256) is None:
             session.add(Blob(**values))
 
@@ -72,8 +73,9 @@ class S3Blobs:
         if unknown:
             raise ValueError(f"GRADER_BLOB_URL: unknown parameters {sorted(unknown)}")
         self.bucket, self.prefix = parts.netloc, parts.path.strip("/")
-        self.client: Any = boto3.client("s3", endpoint_url=query.get("endpoint"),
-                                        region_name=query.get("region"))
+        self.client: Any = boto3.client(
+            "s3", endpoint_url=query.get("endpoint"), region_name=query.get("region")
+        )
 
     def key(self, sha256: str) -> str:
         name = f"{sha256[:2]}/{sha256[2:]}"
@@ -85,8 +87,9 @@ class S3Blobs:
         # Before the upload's row commits: a row never points at missing bytes (an object
         # whose row then fails to commit is harmless, and found again by the next upload).
         try:
-            self.client.put_object(Bucket=self.bucket, Key=self.key(sha256), Body=data,
-                                   IfNoneMatch="*")
+            self.client.put_object(
+                Bucket=self.bucket, Key=self.key(sha256), Body=data, IfNoneMatch="*"
+            )
         except ClientError as exc:  # already there: the same bytes, by their hash
             code = exc.response.get("Error", {}).get("Code", "")
             if code not in ("PreconditionFailed", "ConditionalRequestConflict"):

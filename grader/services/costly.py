@@ -41,8 +41,10 @@ class GradingFacts(TypedDict):
 
 def grading_facts(kind: str, tree: Tree) -> GradingFacts:
     """What `grading_is_costly` reads, stored with an exercise when its tree is stored."""
-    return {"node_count": tree.node_count(),
-            "dp_size": dp_size(tree) if kind == "best-order" else None}
+    return {
+        "node_count": tree.node_count(),
+        "dp_size": dp_size(tree) if kind == "best-order" else None,
+    }
 
 
 def grading_is_costly(kind: str, node_count: int, dp_size: int | None) -> bool:
@@ -53,9 +55,12 @@ def grading_is_costly(kind: str, node_count: int, dp_size: int | None) -> bool:
 
 
 def _throttled(what: str, wait: int) -> RateLimited:
-    return RateLimited(f"too many costly requests ({what}) from this account: at most "
-                       f"{current_app.config['GRADER_COSTLY_LIMIT']}; nothing was stored, try "
-                       f"again in {wait} s", wait)
+    return RateLimited(
+        f"too many costly requests ({what}) from this account: at most "
+        f"{current_app.config['GRADER_COSTLY_LIMIT']}; nothing was stored, try "
+        f"again in {wait} s",
+        wait,
+    )
 
 
 @contextlib.contextmanager
@@ -67,8 +72,9 @@ def slot(what: str, costly: bool = True, account: int | None = None) -> Iterator
         yield
         return
     key = f"account:{account}"
-    if account is not None and (wait := retry_after("GRADER_COSTLY_LIMIT", "costly", key,
-                                                    hit=False)):
+    if account is not None and (
+        wait := retry_after("GRADER_COSTLY_LIMIT", "costly", key, hit=False)
+    ):
         raise _throttled(what, wait)
     folder = Path(current_app.instance_path)
     for number in range(int(current_app.config["GRADER_COSTLY_SLOTS"])):
@@ -79,12 +85,15 @@ def slot(what: str, costly: bool = True, account: int | None = None) -> Iterator
             os.close(fd)
             continue
         try:
-            if account is not None and (wait := retry_after("GRADER_COSTLY_LIMIT", "costly", key,
-                                                            hit=True)):
+            if account is not None and (
+                wait := retry_after("GRADER_COSTLY_LIMIT", "costly", key, hit=True)
+            ):
                 raise _throttled(what, wait)  # another worker took the last one meanwhile
             yield
         finally:
             os.close(fd)  # releases the lock
         return
-    raise Busy(f"the server is busy with other costly requests ({what}); nothing was stored, "
-               "try again in a moment")
+    raise Busy(
+        f"the server is busy with other costly requests ({what}); nothing was stored, "
+        "try again in a moment"
+    )

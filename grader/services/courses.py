@@ -50,8 +50,15 @@ class Preset:
 
 
 def _slot_spec(raw: dict[str, Any], where: str) -> SlotSpec:
-    known = {"kind", "params", "conventions", "title", "attempts_allowed", "practice_allowed",
-             "replay_allowed"}
+    known = {
+        "kind",
+        "params",
+        "conventions",
+        "title",
+        "attempts_allowed",
+        "practice_allowed",
+        "replay_allowed",
+    }
     unknown = set(raw) - known
     if unknown:
         raise Invalid(f"{where}: unknown keys {', '.join(sorted(unknown))}")
@@ -61,16 +68,22 @@ def _slot_spec(raw: dict[str, Any], where: str) -> SlotSpec:
     try:
         conventions = Conventions.from_dict(raw.get("conventions", {})).to_dict()
         params = GeneratorParams.from_dict(
-            {**raw.get("params", {}), "kind": kind, "conventions": conventions}).to_dict()
+            {**raw.get("params", {}), "kind": kind, "conventions": conventions}
+        ).to_dict()
     except ValueError as exc:
         raise Invalid(f"{where}: {exc}") from exc
     attempts = raw.get("attempts_allowed", 3)
     if not isinstance(attempts, int) or isinstance(attempts, bool) or attempts < 0:
         raise Invalid(f"{where}: attempts_allowed must be a whole number (0: unlimited)")
-    return SlotSpec(kind=kind, params=params, conventions=conventions, title=raw.get("title"),
-                    attempts_allowed=attempts or None,
-                    practice_allowed=bool(raw.get("practice_allowed", True)),
-                    replay_allowed=bool(raw.get("replay_allowed", True)))
+    return SlotSpec(
+        kind=kind,
+        params=params,
+        conventions=conventions,
+        title=raw.get("title"),
+        attempts_allowed=attempts or None,
+        practice_allowed=bool(raw.get("practice_allowed", True)),
+        replay_allowed=bool(raw.get("replay_allowed", True)),
+    )
 
 
 def presets_dir() -> Path:
@@ -95,19 +108,23 @@ def read_preset(path: Path, name: str) -> Preset:
         raw = tomllib.loads(path.read_text())
     except tomllib.TOMLDecodeError as exc:
         raise Invalid(f"preset {name}: {exc}") from exc
-    slots = [_slot_spec(s, f"preset {name}, slot {i + 1}") for i, s in enumerate(raw.get("slots", []))]
+    slots = [
+        _slot_spec(s, f"preset {name}, slot {i + 1}") for i, s in enumerate(raw.get("slots", []))
+    ]
     if not slots:
         raise Invalid(f"preset {name} has no [[slots]]")
-    return Preset(name=name, title=raw.get("title", name), description=raw.get("description", ""),
-                  slots=slots)
+    return Preset(
+        name=name, title=raw.get("title", name), description=raw.get("description", ""), slots=slots
+    )
 
 
 def _join_code() -> str:
     return "".join(secrets.choice(_JOIN_ALPHABET) for _ in range(8))
 
 
-def create_course(name: str, instructor_email: str | None = None, *,
-                  by: User | None = None) -> Course:
+def create_course(
+    name: str, instructor_email: str | None = None, *, by: User | None = None
+) -> Course:
     """A course with a fresh join code. From the dashboard (`by`, who needs an instructor
     account) its creator teaches it; the operator (the CLI, the demo: `by` None) may name an
     existing account as its instructor."""
@@ -122,7 +139,8 @@ def create_course(name: str, instructor_email: str | None = None, *,
         instructor = None
         if instructor_email:
             instructor = session.scalar(
-                sa.select(User).where(User.email == instructor_email.strip().lower()))
+                sa.select(User).where(User.email == instructor_email.strip().lower())
+            )
             if instructor is None:
                 raise NotFound(f"no user {instructor_email}")
         course = Course(name=name, join_code=_join_code())
@@ -143,8 +161,13 @@ def find_course(ref: str | int) -> Course:
     return course
 
 
-def create_assignment(course_id: int, preset_name: str | None, title: str | None = None,
-                      due_at: dt.datetime | None = None, **settings: Any) -> Assignment:
+def create_assignment(
+    course_id: int,
+    preset_name: str | None,
+    title: str | None = None,
+    due_at: dt.datetime | None = None,
+    **settings: Any,
+) -> Assignment:
     """An assignment with a preset's slots (or none); ``settings`` are further Assignment
     columns (release date, late policy, score policy). Callers check who may do this."""
     preset = load_preset(preset_name) if preset_name else None
@@ -155,23 +178,40 @@ def create_assignment(course_id: int, preset_name: str | None, title: str | None
     with writing() as session:
         if session.get(Course, course_id) is None:
             raise NotFound(f"no course {course_id}")
-        assignment = Assignment(course_id=course_id, title=title,
-                                preset=preset.name if preset else None, due_at=due_at,
-                                **settings)
+        assignment = Assignment(
+            course_id=course_id,
+            title=title,
+            preset=preset.name if preset else None,
+            due_at=due_at,
+            **settings,
+        )
         session.add(assignment)
         for index, spec in enumerate(preset.slots if preset else []):
-            session.add(Slot(assignment=assignment, index=index, title=spec.title, kind=spec.kind,
-                             params=spec.params, conventions=spec.conventions,
-                             attempts_allowed=spec.attempts_allowed,
-                             practice_allowed=spec.practice_allowed,
-                             replay_allowed=spec.replay_allowed))
+            session.add(
+                Slot(
+                    assignment=assignment,
+                    index=index,
+                    title=spec.title,
+                    kind=spec.kind,
+                    params=spec.params,
+                    conventions=spec.conventions,
+                    attempts_allowed=spec.attempts_allowed,
+                    practice_allowed=spec.practice_allowed,
+                    replay_allowed=spec.replay_allowed,
+                )
+            )
     return assignment
 
 
 def memberships(user: User) -> list[Membership]:
-    return list(db.session.scalars(
-        sa.select(Membership).where(Membership.user_id == user.id)
-        .options(sa.orm.joinedload(Membership.course)).order_by(Membership.course_id)))
+    return list(
+        db.session.scalars(
+            sa.select(Membership)
+            .where(Membership.user_id == user.id)
+            .options(sa.orm.joinedload(Membership.course))
+            .order_by(Membership.course_id)
+        )
+    )
 
 
 def member_course_ids(user: User) -> sa.Select:
@@ -182,37 +222,47 @@ def member_course_ids(user: User) -> sa.Select:
 def member_slot_ids(user: User) -> sa.Select:
     """The ids of the slots of the user's courses: a removed student's work stays stored, but
     they no longer read or answer it."""
-    return sa.select(Slot.id).join(Assignment).where(
-        Assignment.course_id.in_(member_course_ids(user)))
+    return (
+        sa.select(Slot.id).join(Assignment).where(Assignment.course_id.in_(member_course_ids(user)))
+    )
 
 
 def taught_course_ids(user: User) -> sa.Select:
     """The ids of the courses this user teaches or assists (TA), as a subquery."""
     return sa.select(Membership.course_id).where(
-        Membership.user_id == user.id, Membership.role.in_(STAFF_ROLES))
+        Membership.user_id == user.id, Membership.role.in_(STAFF_ROLES)
+    )
 
 
 def _released(user: User) -> sa.ColumnElement[bool]:
     """Students see an assignment from its release date; its course's staff always."""
-    return sa.or_(Assignment.release_at.is_(None), Assignment.release_at <= utcnow(),
-                  Assignment.course_id.in_(taught_course_ids(user)))
+    return sa.or_(
+        Assignment.release_at.is_(None),
+        Assignment.release_at <= utcnow(),
+        Assignment.course_id.in_(taught_course_ids(user)),
+    )
 
 
 def assignments_for(user: User) -> list[Assignment]:
     member_of = member_course_ids(user)
-    return list(db.session.scalars(
-        sa.select(Assignment).where(Assignment.course_id.in_(member_of), _released(user))
-        .options(sa.orm.selectinload(Assignment.slots), sa.orm.joinedload(Assignment.course))
-        .order_by(Assignment.course_id, Assignment.id)))
+    return list(
+        db.session.scalars(
+            sa.select(Assignment)
+            .where(Assignment.course_id.in_(member_of), _released(user))
+            .options(sa.orm.selectinload(Assignment.slots), sa.orm.joinedload(Assignment.course))
+            .order_by(Assignment.course_id, Assignment.id)
+        )
+    )
 
 
 def get_assignment(user: User, assignment_id: int) -> Assignment:
     """An assignment of one of the user's courses; NotFound otherwise."""
     member_of = member_course_ids(user)
     assignment = db.session.scalar(
-        sa.select(Assignment).where(Assignment.id == assignment_id,
-                                    Assignment.course_id.in_(member_of), _released(user))
-        .options(sa.orm.selectinload(Assignment.slots), sa.orm.joinedload(Assignment.course)))
+        sa.select(Assignment)
+        .where(Assignment.id == assignment_id, Assignment.course_id.in_(member_of), _released(user))
+        .options(sa.orm.selectinload(Assignment.slots), sa.orm.joinedload(Assignment.course))
+    )
     if assignment is None:
         raise NotFound("no such assignment")
     return assignment

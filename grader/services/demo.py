@@ -59,14 +59,22 @@ def seed(preset: str = "standard") -> Seeded:
     for email, role in PEOPLE:
         if role == STUDENT:  # the instructor teaches it from its creation
             roster.add_member(None, course.id, email)
-    assignment = next((a for a in db.session.get_one(Course, course.id).assignments
-                       if a.preset == preset), None)
+    assignment = next(
+        (a for a in db.session.get_one(Course, course.id).assignments if a.preset == preset), None
+    )
     if assignment is None:
         assignment = courses.create_assignment(course.id, preset)
     slots = db.session.scalars(sa.select(Slot).where(Slot.assignment_id == assignment.id))
     if not any(submissions.is_engine_slot(s) for s in slots):
         submissions.add_engine_slot(assignment.id)  # the checkers engine upload, graded by a worker
-    members = db.session.execute(sa.select(sa.func.count(Membership.id))
-                                 .where(Membership.course_id == course.id)).scalar_one()
-    return {"logins": passwords, "course": course.name, "join_code": course.join_code,
-            "assignment": assignment.title, "assignment_id": assignment.id, "members": members}
+    members = db.session.execute(
+        sa.select(sa.func.count(Membership.id)).where(Membership.course_id == course.id)
+    ).scalar_one()
+    return {
+        "logins": passwords,
+        "course": course.name,
+        "join_code": course.join_code,
+        "assignment": assignment.title,
+        "assignment_id": assignment.id,
+        "members": members,
+    }

@@ -44,9 +44,17 @@ CALIBRATION_SAMPLES = 20  # trees the preview's calibration table is measured on
 
 # -- the textbook-tree builder -------------------------------------------------------------------
 
-def build_tree(source: str, *, leaves: str | None = None, branching: int | None = None,
-               depth: int | None = None, nested: Any = None, cs188: str | None = None,
-               players: Any = None) -> Tree:
+
+def build_tree(
+    source: str,
+    *,
+    leaves: str | None = None,
+    branching: int | None = None,
+    depth: int | None = None,
+    nested: Any = None,
+    cs188: str | None = None,
+    players: Any = None,
+) -> Tree:
     """A fixed tree from leaf values (the Delphi visualizer's comma-separated input with branching
     and depth), a nested list (typed, or drawn on the page), or a CS188 GraphGameTreeTest."""
     if source == "leaves":
@@ -85,6 +93,7 @@ def slot_tree_cs188(user: User, assignment_id: int, index: int) -> tuple[str, st
 
 
 # -- slot specifications ---------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class SlotInput:
@@ -132,13 +141,15 @@ def check_slot(spec: SlotInput) -> CheckedSlot:
         return CheckedSlot(spec.kind, conventions, game_params(spec.params), tree.to_dict())
     try:
         params = GeneratorParams.from_dict(
-            {**spec.params, "kind": spec.kind, "conventions": conventions}).to_dict()
+            {**spec.params, "kind": spec.kind, "conventions": conventions}
+        ).to_dict()
     except ValueError as exc:
         raise Invalid(f"generator parameters: {exc}") from exc
     return CheckedSlot(spec.kind, conventions, params, None)
 
 
 # -- assignments ---------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class AssignmentInput:
@@ -160,14 +171,21 @@ def _check_assignment(data: AssignmentInput) -> None:
         raise Invalid("the release date is after the due date")
 
 
-def create_assignment(user: User, course_id: int, data: AssignmentInput,
-                      preset: str | None = None) -> Assignment:
+def create_assignment(
+    user: User, course_id: int, data: AssignmentInput, preset: str | None = None
+) -> Assignment:
     """An assignment, empty or with a preset's slots."""
     staff(user, course_id, change=True)
     _check_assignment(data)
     return courses.create_assignment(
-        course_id, preset or None, data.title.strip(), data.due_at, release_at=data.release_at,
-        late_percent_per_day=data.late_percent_per_day, score_policy=data.score_policy)
+        course_id,
+        preset or None,
+        data.title.strip(),
+        data.due_at,
+        release_at=data.release_at,
+        late_percent_per_day=data.late_percent_per_day,
+        score_policy=data.score_policy,
+    )
 
 
 def update_assignment(user: User, assignment_id: int, data: AssignmentInput) -> int:
@@ -178,17 +196,22 @@ def update_assignment(user: User, assignment_id: int, data: AssignmentInput) -> 
     changed = 0
     with writing() as session:
         assignment = session.get_one(Assignment, assignment_id)
-        before = {"due_at": assignment.due_at, "late_percent_per_day":
-                  assignment.late_percent_per_day}
+        before = {
+            "due_at": assignment.due_at,
+            "late_percent_per_day": assignment.late_percent_per_day,
+        }
         assignment.title = data.title.strip()
         assignment.release_at = data.release_at
         assignment.due_at = data.due_at
         assignment.late_percent_per_day = data.late_percent_per_day
         assignment.score_policy = data.score_policy
-        after = {"due_at": assignment.due_at,
-                 "late_percent_per_day": assignment.late_percent_per_day}
-        diff = {k: [_jsonable(before[k]), _jsonable(after[k])] for k in before
-                if before[k] != after[k]}
+        after = {
+            "due_at": assignment.due_at,
+            "late_percent_per_day": assignment.late_percent_per_day,
+        }
+        diff = {
+            k: [_jsonable(before[k]), _jsonable(after[k])] for k in before if before[k] != after[k]
+        }
         if diff:
             for slot in assignment.slots:
                 log = regrade_slot_in(session, slot, user.id, diff, allow_lower=False)
@@ -214,18 +237,27 @@ def _jsonable(value: Any) -> Any:
 
 # -- slots ---------------------------------------------------------------------------------------
 
+
 def add_slot(user: User, assignment_id: int, spec: SlotInput) -> Slot:
     staff_for_assignment(user, assignment_id, change=True)
     checked = check_slot(spec)
     with writing() as session:
-        last = session.scalar(sa.select(sa.func.max(Slot.index))
-                              .where(Slot.assignment_id == assignment_id))
-        slot = Slot(assignment_id=assignment_id, index=(-1 if last is None else last) + 1,
-                    title=(spec.title or "").strip() or None, kind=checked.kind,
-                    params=checked.params, conventions=checked.conventions, tree=checked.tree,
-                    attempts_allowed=spec.attempts_allowed,
-                    practice_allowed=spec.practice_allowed,
-                    replay_allowed=spec.replay_allowed, due_at=spec.due_at)
+        last = session.scalar(
+            sa.select(sa.func.max(Slot.index)).where(Slot.assignment_id == assignment_id)
+        )
+        slot = Slot(
+            assignment_id=assignment_id,
+            index=(-1 if last is None else last) + 1,
+            title=(spec.title or "").strip() or None,
+            kind=checked.kind,
+            params=checked.params,
+            conventions=checked.conventions,
+            tree=checked.tree,
+            attempts_allowed=spec.attempts_allowed,
+            practice_allowed=spec.practice_allowed,
+            replay_allowed=spec.replay_allowed,
+            due_at=spec.due_at,
+        )
         session.add(slot)
     return slot
 
@@ -236,8 +268,9 @@ class SlotSaved:
     regraded: int | None  # attempts whose score changed; None when nothing needed a regrade
 
 
-def update_slot(user: User, assignment_id: int, index: int, spec: SlotInput, *,
-                allow_lower: bool = False) -> SlotSaved:
+def update_slot(
+    user: User, assignment_id: int, index: int, spec: SlotInput, *, allow_lower: bool = False
+) -> SlotSaved:
     """Saves a slot. New conventions or a new fixed tree apply to every student's exercise of
     the slot and regrade their attempts (no score goes down unless `allow_lower`), in one
     transaction with its audit row. New generator parameters apply to variants made from now on."""
@@ -245,15 +278,22 @@ def update_slot(user: User, assignment_id: int, index: int, spec: SlotInput, *,
     checked = check_slot(spec)
     with writing() as session:
         slot = session.get_one(Slot, found.id)
-        has_exercises = session.execute(
-            sa.select(sa.func.count(Exercise.id)).where(Exercise.slot_id == slot.id)
-        ).scalar_one() > 0
+        has_exercises = (
+            session.execute(
+                sa.select(sa.func.count(Exercise.id)).where(Exercise.slot_id == slot.id)
+            ).scalar_one()
+            > 0
+        )
         if has_exercises and checked.kind != slot.kind:
-            raise Conflict("students have started this exercise: its kind cannot change "
-                           "(add a new exercise instead)")
+            raise Conflict(
+                "students have started this exercise: its kind cannot change "
+                "(add a new exercise instead)"
+            )
         if has_exercises and (checked.tree is None) != (slot.tree is None):
-            raise Conflict("students have started this exercise: it cannot switch between a "
-                           "generated and a fixed tree")
+            raise Conflict(
+                "students have started this exercise: it cannot switch between a "
+                "generated and a fixed tree"
+            )
         changes: dict[str, list[Any]] = {}
         if checked.conventions != slot.conventions:
             changes["conventions"] = [slot.conventions, checked.conventions]
@@ -272,8 +312,7 @@ def update_slot(user: User, assignment_id: int, index: int, spec: SlotInput, *,
         slot.due_at = spec.due_at
         log = None
         if changes and has_exercises:
-            for exercise in session.scalars(sa.select(Exercise).where(
-                    Exercise.slot_id == slot.id)):
+            for exercise in session.scalars(sa.select(Exercise).where(Exercise.slot_id == slot.id)):
                 exercise.conventions = checked.conventions
                 if checked.tree is not None:
                     exercise.tree = checked.tree["tree"]
@@ -291,8 +330,13 @@ def delete_slot(user: User, assignment_id: int, index: int) -> None:
     with writing() as session:
         session.delete(session.get(Slot, found.id))
         session.flush()
-        later = list(session.scalars(sa.select(Slot).where(
-            Slot.assignment_id == assignment_id, Slot.index > index).order_by(Slot.index)))
+        later = list(
+            session.scalars(
+                sa.select(Slot)
+                .where(Slot.assignment_id == assignment_id, Slot.index > index)
+                .order_by(Slot.index)
+            )
+        )
         for slot in later:  # one at a time: (assignment, index) is unique
             slot.index -= 1
             session.flush()
@@ -337,16 +381,22 @@ class Preview:
     calibration: list[Row] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"tree": self.tree.to_dict(), "labels": self.tree.labels(),
-                "conventions": self.conventions.to_dict(), "key": self.key,
-                "search": self.search, "samples": self.samples,
-                "discriminating": self.discriminating,
-                "separations": [s.__dict__ for s in self.separations],
-                "calibration": [row.to_dict() for row in self.calibration]}
+        return {
+            "tree": self.tree.to_dict(),
+            "labels": self.tree.labels(),
+            "conventions": self.conventions.to_dict(),
+            "key": self.key,
+            "search": self.search,
+            "samples": self.samples,
+            "discriminating": self.discriminating,
+            "separations": [s.__dict__ for s in self.separations],
+            "calibration": [row.to_dict() for row in self.calibration],
+        }
 
 
-def separations(kind: str, trees: list[Tree], conventions: Conventions) -> tuple[
-        list[Separation], float]:
+def separations(
+    kind: str, trees: list[Tree], conventions: Conventions
+) -> tuple[list[Separation], float]:
     """Per misconception of `kind`, how often the trees tell it apart from the key and from the
     other variants (pure: the core's solver and variants only)."""
     exercise = KINDS[kind]
@@ -355,8 +405,10 @@ def separations(kind: str, trees: list[Tree], conventions: Conventions) -> tuple
     all_apart = 0
     for tree in trees:
         key = exercise.project(solve(tree, conventions))
-        answers = {v.code: exercise.project(v.run(tree, conventions), v)
-                   for v in variants_for(kind, tree, conventions)}
+        answers = {
+            v.code: exercise.project(v.run(tree, conventions), v)
+            for v in variants_for(kind, tree, conventions)
+        }
         every = bool(answers)
         for code in codes:
             if code not in answers:
@@ -374,13 +426,15 @@ def separations(kind: str, trees: list[Tree], conventions: Conventions) -> tuple
     result = []
     for code in codes:
         applies, differs, apart = (c / n for c in counts[code])
-        result.append(Separation(code, applies, differs, apart,
-                                 HINTS.get(code) if apart < 0.5 else None))
+        result.append(
+            Separation(code, applies, differs, apart, HINTS.get(code) if apart < 0.5 else None)
+        )
     return result, all_apart / n
 
 
-def preview(user: User, course_id: int, spec: SlotInput, *,
-            samples: int = PREVIEW_SAMPLES) -> Preview:
+def preview(
+    user: User, course_id: int, spec: SlotInput, *, samples: int = PREVIEW_SAMPLES
+) -> Preview:
     """A sample variant with its key and reference search, and which misconceptions the slot's
     parameters can tell apart: `samples` trees generated WITHOUT the discriminating constraint
     (a fixed tree: that one tree)."""
@@ -398,8 +452,9 @@ def _preview(checked: CheckedSlot, samples: int) -> Preview:
         graded = trees
     else:
         params = GeneratorParams.from_dict(checked.params)
-        loose = GeneratorParams.from_dict({**checked.params, "discriminating": False,
-                                           "max_tries": min(params.max_tries, 500)})
+        loose = GeneratorParams.from_dict(
+            {**checked.params, "discriminating": False, "max_tries": min(params.max_tries, 500)}
+        )
         deadline = generator_deadline(2)  # one budget for the sample variant and the samples
         try:
             tree = generate(params, PREVIEW_SEED, deadline)
@@ -418,13 +473,22 @@ def _preview(checked: CheckedSlot, samples: int) -> Preview:
                 graded.append(generate(params, f"{PREVIEW_SEED}-c{i}", deadline))
             except GenerationError:
                 continue
-    found, share = separations(checked.kind, trees, conventions) if checked.kind != \
-        "best-order" else ([], 0.0)
-    calibration = calibrate_trees(checked.kind, graded, conventions) if checked.kind != \
-        "best-order" else []
-    return Preview(tree, conventions, KINDS[checked.kind].key(tree, conventions),
-                   solve(tree, conventions).to_dict(), len(trees), found, share,
-                   calibration=calibration)
+    found, share = (
+        separations(checked.kind, trees, conventions) if checked.kind != "best-order" else ([], 0.0)
+    )
+    calibration = (
+        calibrate_trees(checked.kind, graded, conventions) if checked.kind != "best-order" else []
+    )
+    return Preview(
+        tree,
+        conventions,
+        KINDS[checked.kind].key(tree, conventions),
+        solve(tree, conventions).to_dict(),
+        len(trees),
+        found,
+        share,
+        calibration=calibration,
+    )
 
 
 def editor_slot(user: User, assignment_id: int, index: int) -> tuple[Staff, Slot, int]:
@@ -432,6 +496,7 @@ def editor_slot(user: User, assignment_id: int, index: int) -> tuple[Staff, Slot
     who, slot = staff_for_slot(user, assignment_id, index)
     from grader.models import Attempt
 
-    attempts = db.session.execute(sa.select(sa.func.count(Attempt.id)).join(Exercise).where(
-        Exercise.slot_id == slot.id)).scalar_one()
+    attempts = db.session.execute(
+        sa.select(sa.func.count(Attempt.id)).join(Exercise).where(Exercise.slot_id == slot.id)
+    ).scalar_one()
     return who, slot, attempts

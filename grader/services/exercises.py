@@ -59,9 +59,15 @@ def _conventions(raw: dict[str, Any] | None) -> Conventions:
         raise Invalid(f"conventions: {exc}") from exc
 
 
-def _generated(params: dict[str, Any] | None, seed: str, kind: str,
-               conventions: Conventions, *, shared: bool = False,
-               account: int | None = None) -> tuple[Tree, dict[str, Any]]:
+def _generated(
+    params: dict[str, Any] | None,
+    seed: str,
+    kind: str,
+    conventions: Conventions,
+    *,
+    shared: bool = False,
+    account: int | None = None,
+) -> tuple[Tree, dict[str, Any]]:
     """The tree for `seed`; the generator checks its constraints under the exercise's own
     kind and conventions, whatever the stored parameters say. `shared`: a large constrained
     generation takes a costly-work slot (practice requests; a slot's variants are the staff's
@@ -72,8 +78,15 @@ def _generated(params: dict[str, Any] | None, seed: str, kind: str,
     try:
         p = GeneratorParams.from_dict(params)
         heavy = shared and costly.generation_is_costly(
-            p.branching[1], p.depth, bool(p.min_cutoffs or p.min_deep_cutoffs or p.discriminating
-                                          or p.leaves_evaluated is not None))
+            p.branching[1],
+            p.depth,
+            bool(
+                p.min_cutoffs
+                or p.min_deep_cutoffs
+                or p.discriminating
+                or p.leaves_evaluated is not None
+            ),
+        )
         with costly.slot("generating a tree", heavy, account):
             deadline = generator_deadline(1 if shared else SLOT_BUDGET_FACTOR)
             return generate(p, seed, deadline), p.to_dict()
@@ -81,8 +94,14 @@ def _generated(params: dict[str, Any] | None, seed: str, kind: str,
         raise Invalid(f"params: {exc}") from exc
 
 
-def typed_tree(*, tree: Any = None, leaves: str | None = None, branching: int | None = None,
-               depth: int | None = None, players: Any = None) -> Tree:
+def typed_tree(
+    *,
+    tree: Any = None,
+    leaves: str | None = None,
+    branching: int | None = None,
+    depth: int | None = None,
+    players: Any = None,
+) -> Tree:
     """A tree someone typed: a nested list, or leaf values with branching and depth."""
     try:
         if leaves is not None:
@@ -104,24 +123,37 @@ def _store(session: Session, tree: Tree, **fields: Any) -> Exercise:
     # Stored as the search sees it (plain numbers and lists): horizon and terminal nodes as leaves.
     tree = tree.cut(Conventions.from_dict(fields.get("conventions")).depth)
     data = tree.to_dict()
-    exercise = Exercise(tree=data["tree"], players=list(data["players"]),
-                        **costly.grading_facts(fields["kind"], tree), **fields)
+    exercise = Exercise(
+        tree=data["tree"],
+        players=list(data["players"]),
+        **costly.grading_facts(fields["kind"], tree),
+        **fields,
+    )
     session.add(exercise)
     return exercise
 
 
-def create_practice(user: User, kind: str, *, params: dict[str, Any] | None = None,
-                    conventions: dict[str, Any] | None = None, tree: Any = None,
-                    leaves: str | None = None, branching: int | None = None,
-                    depth: int | None = None, players: Any = None) -> Exercise:
+def create_practice(
+    user: User,
+    kind: str,
+    *,
+    params: dict[str, Any] | None = None,
+    conventions: dict[str, Any] | None = None,
+    tree: Any = None,
+    leaves: str | None = None,
+    branching: int | None = None,
+    depth: int | None = None,
+    players: Any = None,
+) -> Exercise:
     """A practice exercise: generated from `params` (a fresh seed) or typed (`tree`/`leaves`)."""
     _check_kind(kind)
     conv = _conventions(conventions)
     if tree is not None or leaves is not None:
         if params:
             raise Invalid("give either params (to generate) or a tree (typed), not both")
-        built = typed_tree(tree=tree, leaves=leaves, branching=branching, depth=depth,
-                           players=players)
+        built = typed_tree(
+            tree=tree, leaves=leaves, branching=branching, depth=depth, players=players
+        )
         try:
             built = built.cut(conv.depth)  # evaluations at the depth limit, terminal nodes
             KINDS[kind].check_tree(built)
@@ -132,11 +164,11 @@ def create_practice(user: User, kind: str, *, params: dict[str, Any] | None = No
     else:
         seed = secrets.token_hex(8)
         built, params = _generated(params, seed, kind, conv, shared=True, account=user.id)
-        fields = {"seed": seed, "generator_version": str(GENERATOR_VERSION),
-                  "params": params}
+        fields = {"seed": seed, "generator_version": str(GENERATOR_VERSION), "params": params}
     with writing() as session:
-        return _store(session, built, owner_id=user.id, kind=kind,
-                      conventions=conv.to_dict(), **fields)
+        return _store(
+            session, built, owner_id=user.id, kind=kind, conventions=conv.to_dict(), **fields
+        )
 
 
 def _refuse_open_graded_tree(user: User, tree: Tree) -> None:
@@ -146,35 +178,58 @@ def _refuse_open_graded_tree(user: User, tree: Tree) -> None:
     graded = db.session.scalars(
         sa.select(Exercise)
         .options(sa.orm.joinedload(Exercise.slot).joinedload(Slot.assignment))
-        .where(Exercise.owner_id == user.id, Exercise.slot_id.is_not(None),
-               Exercise.variant == 0))
+        .where(Exercise.owner_id == user.id, Exercise.slot_id.is_not(None), Exercise.variant == 0)
+    )
     for exercise in graded:
         if tree_of(exercise).canonical() == form and not solution_visible(exercise):
             slot = exercise.slot
             assert slot is not None  # the query keeps graded variants, which have a slot
             name = slot.title or slot.kind
             raise Forbidden(
-                f"this tree is your graded exercise \"{name}\" in \"{slot.assignment.title}\" "
+                f'this tree is your graded exercise "{name}" in "{slot.assignment.title}" '
                 "(the same tree, up to the order of children): practice would give its key away. "
-                "Practise on another tree, or on this one once its solution is yours to see.")
+                "Practise on another tree, or on this one once its solution is yours to see."
+            )
 
 
 def _variant(session: Session, slot: Slot, user: User, variant: int) -> Exercise:
     if slot.tree is not None:  # a fixed (textbook) exercise: the same tree for everyone
-        return _store(session, Tree.from_dict(slot.tree), owner_id=user.id, slot_id=slot.id,
-                      variant=variant, kind=slot.kind, seed=None, generator_version=None,
-                      params=None, conventions=slot.conventions)
+        return _store(
+            session,
+            Tree.from_dict(slot.tree),
+            owner_id=user.id,
+            slot_id=slot.id,
+            variant=variant,
+            kind=slot.kind,
+            seed=None,
+            generator_version=None,
+            params=None,
+            conventions=slot.conventions,
+        )
     seed = variant_seed(slot.assignment_id, slot.index, user.id, variant)
-    built, params = _generated(slot.params, seed, slot.kind,
-                               Conventions.from_dict(slot.conventions))
-    return _store(session, built, owner_id=user.id, slot_id=slot.id, variant=variant,
-                  kind=slot.kind, seed=seed, generator_version=str(GENERATOR_VERSION), params=params,
-                  conventions=slot.conventions)
+    built, params = _generated(
+        slot.params, seed, slot.kind, Conventions.from_dict(slot.conventions)
+    )
+    return _store(
+        session,
+        built,
+        owner_id=user.id,
+        slot_id=slot.id,
+        variant=variant,
+        kind=slot.kind,
+        seed=seed,
+        generator_version=str(GENERATOR_VERSION),
+        params=params,
+        conventions=slot.conventions,
+    )
 
 
 def _find_variant(session, slot_id: int, user_id: int, variant: int) -> Exercise | None:
-    return session.scalar(sa.select(Exercise).where(
-        Exercise.slot_id == slot_id, Exercise.owner_id == user_id, Exercise.variant == variant))
+    return session.scalar(
+        sa.select(Exercise).where(
+            Exercise.slot_id == slot_id, Exercise.owner_id == user_id, Exercise.variant == variant
+        )
+    )
 
 
 def slot_exercise(user: User, assignment_id: int, slot_index: int) -> Exercise:
@@ -194,8 +249,11 @@ def new_variant(user: User, assignment_id: int, slot_index: int) -> Exercise:
     if not slot.practice_allowed:
         raise Forbidden("this exercise has no practice variants")
     with writing() as session:
-        last = session.scalar(sa.select(sa.func.max(Exercise.variant)).where(
-            Exercise.slot_id == slot.id, Exercise.owner_id == user.id))
+        last = session.scalar(
+            sa.select(sa.func.max(Exercise.variant)).where(
+                Exercise.slot_id == slot.id, Exercise.owner_id == user.id
+            )
+        )
         return _variant(session, slot, user, (last or 0) + 1)
 
 
@@ -209,17 +267,26 @@ def another_like(user: User, exercise_id: int) -> Exercise:
         return new_variant(user, exercise.slot.assignment_id, exercise.slot.index)
     if exercise.params is None:
         raise Invalid("this tree was typed, not generated: make another on the Practice page")
-    return create_practice(user, exercise.kind, params=exercise.params,
-                           conventions=exercise.conventions)
+    return create_practice(
+        user, exercise.kind, params=exercise.params, conventions=exercise.conventions
+    )
 
 
 # One query, built once: the exercise with its slot and assignment (limits, due dates and
 # replay rules need them), and whether its owner is still a member of the slot's course.
-_EXERCISE_AND_MEMBERSHIP = sa.select(Exercise, sa.exists().where(
-    Membership.user_id == Exercise.owner_id, Membership.course_id == Assignment.course_id,
-    Assignment.id == Slot.assignment_id, Slot.id == Exercise.slot_id)).where(
-    Exercise.id == sa.bindparam("exercise_id")).options(
-    sa.orm.joinedload(Exercise.slot).joinedload(Slot.assignment))
+_EXERCISE_AND_MEMBERSHIP = (
+    sa.select(
+        Exercise,
+        sa.exists().where(
+            Membership.user_id == Exercise.owner_id,
+            Membership.course_id == Assignment.course_id,
+            Assignment.id == Slot.assignment_id,
+            Slot.id == Exercise.slot_id,
+        ),
+    )
+    .where(Exercise.id == sa.bindparam("exercise_id"))
+    .options(sa.orm.joinedload(Exercise.slot).joinedload(Slot.assignment))
+)
 
 
 def get_exercise(user: User, exercise_id: int) -> Exercise:
@@ -232,8 +299,10 @@ def get_exercise(user: User, exercise_id: int) -> Exercise:
     if exercise.owner_id == user.id and (exercise.slot_id is None or member):
         return exercise  # practice, or a variant of a course the owner is still a member of
     teaches = exercise.slot_id is not None and db.session.scalar(
-        sa.select(Slot.id).join(Assignment).where(
-            Slot.id == exercise.slot_id, Assignment.course_id.in_(taught_course_ids(user))))
+        sa.select(Slot.id)
+        .join(Assignment)
+        .where(Slot.id == exercise.slot_id, Assignment.course_id.in_(taught_course_ids(user)))
+    )
     if not teaches:
         raise NotFound("no such exercise")
     return exercise
@@ -248,22 +317,28 @@ def rebuild(exercise: Exercise) -> Tree:
     if exercise.seed is None:
         return tree_of(exercise)
     if exercise.generator_version != str(GENERATOR_VERSION):
-        raise Invalid(f"made by generator {exercise.generator_version}, "
-                      f"this is {GENERATOR_VERSION}")
+        raise Invalid(
+            f"made by generator {exercise.generator_version}, this is {GENERATOR_VERSION}"
+        )
     return generate(GeneratorParams.from_dict(exercise.params or {}), exercise.seed)
 
 
 # Built once (every graded attempt counts): the index on (exercise_id, user_id) answers it.
 _ATTEMPT_STATS = sa.select(sa.func.count(Attempt.id), sa.func.max(Attempt.score)).where(
-    Attempt.exercise_id == sa.bindparam("exercise_id"), Attempt.user_id == sa.bindparam("user_id"))
+    Attempt.exercise_id == sa.bindparam("exercise_id"), Attempt.user_id == sa.bindparam("user_id")
+)
 
 
-def attempt_stats(exercise: Exercise,
-                  session: Session | sa.Connection | None = None) -> tuple[int, float | None]:
+def attempt_stats(
+    exercise: Exercise, session: Session | sa.Connection | None = None
+) -> tuple[int, float | None]:
     """How many attempts its owner made on the exercise, and their best score (`session` may
     be a connection: a Core query, no autoflush)."""
-    used, best = (session or db.session).execute(
-        _ATTEMPT_STATS, {"exercise_id": exercise.id, "user_id": exercise.owner_id}).one()
+    used, best = (
+        (session or db.session)
+        .execute(_ATTEMPT_STATS, {"exercise_id": exercise.id, "user_id": exercise.owner_id})
+        .one()
+    )
     return used, best
 
 
@@ -300,8 +375,11 @@ def solution_rule(exercise: Exercise) -> str:
     """When the key and the replay are shown, in words (the rule of solution_visible)."""
     slot = exercise.slot
     if slot is None or exercise.is_practice:
-        return "after your first answer" if slot is None or slot.replay_allowed else \
-            "never for this exercise (its instructor turned them off)"
+        return (
+            "after your first answer"
+            if slot is None or slot.replay_allowed
+            else "never for this exercise (its instructor turned them off)"
+        )
     if not slot.replay_allowed:
         return "never for this exercise (its instructor turned them off)"
     ways = ["after full marks"]

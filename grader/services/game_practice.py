@@ -19,9 +19,16 @@ from grader.services.transactions import writing
 RANDOM = "random"
 
 
-def create_game_practice(user: User, kind: str, game: str, *, start: str | None = None,
-                         depth: int = 2, branching: int = 3,
-                         conventions: dict[str, Any] | None = None) -> Exercise:
+def create_game_practice(
+    user: User,
+    kind: str,
+    game: str,
+    *,
+    start: str | None = None,
+    depth: int = 2,
+    branching: int = 3,
+    conventions: dict[str, Any] | None = None,
+) -> Exercise:
     """A practice exercise on a game's tree; ``start`` None: the initial position, "random": a
     position reached by random moves (seeded, the seed kept)."""
     _check_kind(kind)
@@ -36,16 +43,24 @@ def create_game_practice(user: User, kind: str, game: str, *, start: str | None 
     _refuse_open_graded_tree(user, found.tree)
     data = found.tree.to_dict()
     with writing() as session:
-        exercise = Exercise(owner_id=user.id, kind=kind, seed=None, generator_version=None,
-                            params=params, tree=data["tree"], players=list(data["players"]),
-                            conventions=conv.to_dict(),
-                            **costly.grading_facts(kind, found.tree))
+        exercise = Exercise(
+            owner_id=user.id,
+            kind=kind,
+            seed=None,
+            generator_version=None,
+            params=params,
+            tree=data["tree"],
+            players=list(data["players"]),
+            conventions=conv.to_dict(),
+            **costly.grading_facts(kind, found.tree),
+        )
         session.add(exercise)
         return exercise
 
 
-def game_source(game: str, start: str | None, depth: int,
-                branching: int) -> tuple[GameTree, dict[str, Any]]:
+def game_source(
+    game: str, start: str | None, depth: int, branching: int
+) -> tuple[GameTree, dict[str, Any]]:
     """The game's tree (a "random" start resolved once, seeded) and the parameters that rebuild
     it and its boards: the practice page's and the slot editor's "from a game"."""
     if game not in GAMES:
@@ -58,8 +73,13 @@ def game_source(game: str, start: str | None, depth: int,
         found = game_tree(game, start or None, depth=depth, branching=branching)
     except GameError as exc:
         raise Invalid(f"{game}: {exc}") from exc
-    return found, {"game": game, "start": found.start, "depth": depth, "branching": branching,
-                   "start_seed": seed}
+    return found, {
+        "game": game,
+        "start": found.start,
+        "depth": depth,
+        "branching": branching,
+        "start_seed": seed,
+    }
 
 
 def game_params(params: dict[str, Any] | None) -> dict[str, Any]:
@@ -75,8 +95,9 @@ def boards(exercise: Exercise) -> dict[str, Any] | None:
     params = game_params(exercise.slot.params if exercise.slot is not None else exercise.params)
     if not params:
         return None
-    found = game_tree(params["game"], params["start"], depth=params["depth"],
-                      branching=params["branching"])
+    found = game_tree(
+        params["game"], params["start"], depth=params["depth"], branching=params["branching"]
+    )
     return found.to_dict()
 
 

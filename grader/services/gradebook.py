@@ -26,10 +26,14 @@ from grader.services.staff import Staff, staff
 
 
 def students(course_id: int) -> list[User]:
-    return list(db.session.scalars(
-        sa.select(User).join(Membership).where(Membership.course_id == course_id,
-                                               Membership.role == STUDENT)
-        .order_by(User.email)))
+    return list(
+        db.session.scalars(
+            sa.select(User)
+            .join(Membership)
+            .where(Membership.course_id == course_id, Membership.role == STUDENT)
+            .order_by(User.email)
+        )
+    )
 
 
 @dataclass(frozen=True)
@@ -50,8 +54,10 @@ class Column:
 
     def item_headers(self) -> list[tuple[int, str]]:
         """(slot id, header) per exercise or engine slot, each worth 1 point."""
-        return [(slot_id, f"{self.title}: {index + 1}. {title} (/1)")
-                for slot_id, index, title in self.slots]
+        return [
+            (slot_id, f"{self.title}: {index + 1}. {title} (/1)")
+            for slot_id, index, title in self.slots
+        ]
 
 
 @dataclass
@@ -83,16 +89,28 @@ class Gradebook:
         return {
             "course_id": self.course_id,
             "course": self.course,
-            "assignments": [{"id": c.id, "title": c.title, "points": c.points,
-                             "score_policy": c.policy,
-                             "late_percent_per_day": c.late_percent_per_day,
-                             "slots": [{"id": s, "index": i, "title": t} for s, i, t in c.slots]}
-                            for c in self.columns],
-            "students": [{"user_id": r.user_id, "email": r.email, "name": r.name,
-                          "assignments": {str(c.id): _round(r.scores.get(c.id))
-                                          for c in self.columns},
-                          "slots": {str(k): _round(v) for k, v in r.slot_scores.items()},
-                          "total": _round(r.total)} for r in self.rows],
+            "assignments": [
+                {
+                    "id": c.id,
+                    "title": c.title,
+                    "points": c.points,
+                    "score_policy": c.policy,
+                    "late_percent_per_day": c.late_percent_per_day,
+                    "slots": [{"id": s, "index": i, "title": t} for s, i, t in c.slots],
+                }
+                for c in self.columns
+            ],
+            "students": [
+                {
+                    "user_id": r.user_id,
+                    "email": r.email,
+                    "name": r.name,
+                    "assignments": {str(c.id): _round(r.scores.get(c.id)) for c in self.columns},
+                    "slots": {str(k): _round(v) for k, v in r.slot_scores.items()},
+                    "total": _round(r.total),
+                }
+                for r in self.rows
+            ],
             "max_total": self.max_total,
         }
 
@@ -102,12 +120,23 @@ class Gradebook:
         items = [item for c in self.columns for item in c.item_headers()]
         out = io.StringIO()
         writer = csv.writer(out, quoting=csv.QUOTE_MINIMAL, lineterminator="\r\n")
-        writer.writerow(["email", "name", *[csv_cell(header) for _, header in items],
-                         f"total (/{self.max_total})"])
+        writer.writerow(
+            [
+                "email",
+                "name",
+                *[csv_cell(header) for _, header in items],
+                f"total (/{self.max_total})",
+            ]
+        )
         for r in self.rows:
-            writer.writerow([csv_cell(r.email), csv_cell(r.name),
-                             *[_fmt(r.slot_scores.get(slot_id)) for slot_id, _ in items],
-                             _fmt(r.total)])
+            writer.writerow(
+                [
+                    csv_cell(r.email),
+                    csv_cell(r.name),
+                    *[_fmt(r.slot_scores.get(slot_id)) for slot_id, _ in items],
+                    _fmt(r.total),
+                ]
+            )
         return out.getvalue()
 
 
@@ -135,16 +164,32 @@ def build(course_id: int) -> Gradebook:
     from grader.models import Course
 
     course = db.session.get_one(Course, course_id)
-    assignments = list(db.session.scalars(
-        sa.select(Assignment).where(Assignment.course_id == course_id)
-        .options(sa.orm.selectinload(Assignment.slots)).order_by(Assignment.id)))
-    columns = [Column(a.id, a.title, a.score_policy, a.late_percent_per_day,
-                      [(s.id, s.index, s.title or s.kind) for s in a.slots]) for a in assignments]
+    assignments = list(
+        db.session.scalars(
+            sa.select(Assignment)
+            .where(Assignment.course_id == course_id)
+            .options(sa.orm.selectinload(Assignment.slots))
+            .order_by(Assignment.id)
+        )
+    )
+    columns = [
+        Column(
+            a.id,
+            a.title,
+            a.score_policy,
+            a.late_percent_per_day,
+            [(s.id, s.index, s.title or s.kind) for s in a.slots],
+        )
+        for a in assignments
+    ]
     by_key: dict[tuple[int, int], list[GradedAttempt]] = defaultdict(list)
     for attempt in graded_attempts(course_id) + engine_attempts(course_id):
         by_key[(attempt.user_id, attempt.slot_id)].append(attempt)
-    names = dict(db.session.execute(sa.select(Membership.user_id, Membership.name)
-                                    .where(Membership.course_id == course_id)).all())
+    names = dict(
+        db.session.execute(
+            sa.select(Membership.user_id, Membership.name).where(Membership.course_id == course_id)
+        ).all()
+    )
     rows = []
     for student in students(course_id):
         row = Row(student.id, student.email, display_name(student, names.get(student.id)))
@@ -156,8 +201,9 @@ def build(course_id: int) -> Gradebook:
                 row.slot_scores[slot_id] = value
                 if value is not None:
                     points = (points or 0.0) + value
-                    row.late_days[column.id] = max(row.late_days.get(column.id, 0),
-                                                   *(a.days_late for a in found))
+                    row.late_days[column.id] = max(
+                        row.late_days.get(column.id, 0), *(a.days_late for a in found)
+                    )
             row.scores[column.id] = points
         rows.append(row)
     return Gradebook(course_id, course.name, columns, rows)
@@ -192,33 +238,56 @@ class SlotView:
     solution: dict[str, Any] | None  # key and reference search (staff always see them)
 
 
-def student_attempts(user: User, course_id: int, student_id: int) -> tuple[
-        Staff, User, list[tuple[Assignment, list[SlotView]]]]:
+def student_attempts(
+    user: User, course_id: int, student_id: int
+) -> tuple[Staff, User, list[tuple[Assignment, list[SlotView]]]]:
     """One student's graded variants and attempts, assignment by assignment, with the keys."""
     who = staff(user, course_id)
     student = db.session.get(User, student_id)
-    member = db.session.scalar(sa.select(Membership.id).where(
-        Membership.course_id == course_id, Membership.user_id == student_id))
+    member = db.session.scalar(
+        sa.select(Membership.id).where(
+            Membership.course_id == course_id, Membership.user_id == student_id
+        )
+    )
     has_attempts = db.session.scalar(
-        sa.select(sa.func.count(Exercise.id)).join(Slot).join(Assignment)
-        .where(Assignment.course_id == course_id, Exercise.owner_id == student_id))
+        sa.select(sa.func.count(Exercise.id))
+        .join(Slot)
+        .join(Assignment)
+        .where(Assignment.course_id == course_id, Exercise.owner_id == student_id)
+    )
     if student is None or (member is None and not has_attempts):
         raise NotFound("no such student in this course")
-    exercises = {e.slot_id: e for e in db.session.scalars(
-        sa.select(Exercise).join(Slot).join(Assignment)
-        .where(Assignment.course_id == course_id, Exercise.owner_id == student_id,
-               Exercise.variant == 0))}
+    exercises = {
+        e.slot_id: e
+        for e in db.session.scalars(
+            sa.select(Exercise)
+            .join(Slot)
+            .join(Assignment)
+            .where(
+                Assignment.course_id == course_id,
+                Exercise.owner_id == student_id,
+                Exercise.variant == 0,
+            )
+        )
+    }
     attempts_by_exercise: dict[int, list[Attempt]] = defaultdict(list)
     if exercises:
         for attempt in db.session.scalars(
-                sa.select(Attempt).where(Attempt.exercise_id.in_([e.id for e in
-                                                                   exercises.values()]),
-                                         Attempt.user_id == student_id).order_by(Attempt.id)):
+            sa.select(Attempt)
+            .where(
+                Attempt.exercise_id.in_([e.id for e in exercises.values()]),
+                Attempt.user_id == student_id,
+            )
+            .order_by(Attempt.id)
+        ):
             attempts_by_exercise[attempt.exercise_id].append(attempt)
     result = []
     for assignment in db.session.scalars(
-            sa.select(Assignment).where(Assignment.course_id == course_id)
-            .options(sa.orm.selectinload(Assignment.slots)).order_by(Assignment.id)):
+        sa.select(Assignment)
+        .where(Assignment.course_id == course_id)
+        .options(sa.orm.selectinload(Assignment.slots))
+        .order_by(Assignment.id)
+    ):
         views = []
         for slot in assignment.slots:
             exercise = exercises.get(slot.id)
@@ -230,10 +299,16 @@ def student_attempts(user: User, course_id: int, student_id: int) -> tuple[
                 counted_id = made[-1].id
             else:
                 counted_id = made[credited.index(max(credited))].id
-            views.append(SlotView(
-                slot, exercise, [AttemptView(a, a.id == counted_id) for a in made],
-                max(credited) if made and assignment.score_policy != "last" else
-                (credited[-1] if made else None),
-                solution(exercise) if exercise is not None and made else None))
+            views.append(
+                SlotView(
+                    slot,
+                    exercise,
+                    [AttemptView(a, a.id == counted_id) for a in made],
+                    max(credited)
+                    if made and assignment.score_policy != "last"
+                    else (credited[-1] if made else None),
+                    solution(exercise) if exercise is not None and made else None,
+                )
+            )
         result.append((assignment, views))
     return who, student, result

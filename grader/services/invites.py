@@ -47,25 +47,37 @@ def invite(session: Session, course_id: int, user: User, role: str, actor_id: in
     A live one is kept, so the links already handed out keep working; an invite to another
     role in the same course is replaced."""
     now = utcnow()
-    pending = session.scalars(sa.select(Invite).where(
-        Invite.course_id == course_id, Invite.user_id == user.id,
-        Invite.accepted_at.is_(None))).all()
+    pending = session.scalars(
+        sa.select(Invite).where(
+            Invite.course_id == course_id, Invite.user_id == user.id, Invite.accepted_at.is_(None)
+        )
+    ).all()
     for found in pending:
         if found.role == role and found.expires_at > now:
             return found
         session.delete(found)
     nonce = secrets.token_hex(16)
-    made = Invite(course_id=course_id, user=user, role=role, nonce=nonce,
-                  token_hash=_digest(_token(nonce)), created_by_id=actor_id, created_at=now,
-                  expires_at=now + _lifetime())
+    made = Invite(
+        course_id=course_id,
+        user=user,
+        role=role,
+        nonce=nonce,
+        token_hash=_digest(_token(nonce)),
+        created_by_id=actor_id,
+        created_at=now,
+        expires_at=now + _lifetime(),
+    )
     session.add(made)
     return made
 
 
-def withdraw(session: Session, course_id: int, user_id: int, roles: tuple[str, ...] | None = None) -> None:
+def withdraw(
+    session: Session, course_id: int, user_id: int, roles: tuple[str, ...] | None = None
+) -> None:
     """Deletes the user's pending invites to the course (of `roles`, or all)."""
-    query = sa.delete(Invite).where(Invite.course_id == course_id, Invite.user_id == user_id,
-                                    Invite.accepted_at.is_(None))
+    query = sa.delete(Invite).where(
+        Invite.course_id == course_id, Invite.user_id == user_id, Invite.accepted_at.is_(None)
+    )
     if roles is not None:
         query = query.where(Invite.role.in_(roles))
     session.execute(query)
@@ -89,11 +101,17 @@ def pending_links(course_id: int) -> list[Link]:
     now = utcnow()
     with writing() as session:
         found = session.execute(
-            sa.select(Invite, Membership.name).join(User, User.id == Invite.user_id)
-            .outerjoin(Membership, sa.and_(Membership.user_id == Invite.user_id,
-                                           Membership.course_id == Invite.course_id))
+            sa.select(Invite, Membership.name)
+            .join(User, User.id == Invite.user_id)
+            .outerjoin(
+                Membership,
+                sa.and_(
+                    Membership.user_id == Invite.user_id, Membership.course_id == Invite.course_id
+                ),
+            )
             .where(Invite.course_id == course_id, Invite.accepted_at.is_(None))
-            .order_by(User.email)).all()
+            .order_by(User.email)
+        ).all()
         for row, _name in found:
             if row.expires_at <= now:
                 row.nonce = secrets.token_hex(16)
@@ -104,20 +122,28 @@ def pending_links(course_id: int) -> list[Link]:
 
 def pending(course_id: int) -> dict[int, Invite]:
     """The course's pending invites by user id (the roster page's status column)."""
-    rows = db.session.scalars(sa.select(Invite).where(
-        Invite.course_id == course_id, Invite.accepted_at.is_(None)))
+    rows = db.session.scalars(
+        sa.select(Invite).where(Invite.course_id == course_id, Invite.accepted_at.is_(None))
+    )
     return {row.user_id: row for row in rows}
 
 
 def by_token(token: str) -> Invite:
     """The live invite this link names; NotFound for a used, expired or unknown one."""
-    found = db.session.scalar(sa.select(Invite).where(
-        Invite.token_hash == _digest(token or ""), Invite.accepted_at.is_(None),
-        Invite.expires_at > utcnow()).options(sa.orm.joinedload(Invite.user),
-                                              sa.orm.joinedload(Invite.course)))
+    found = db.session.scalar(
+        sa.select(Invite)
+        .where(
+            Invite.token_hash == _digest(token or ""),
+            Invite.accepted_at.is_(None),
+            Invite.expires_at > utcnow(),
+        )
+        .options(sa.orm.joinedload(Invite.user), sa.orm.joinedload(Invite.course))
+    )
     if found is None:
-        raise NotFound("this invite link is not valid: it was used, it expired, or it was "
-                       "withdrawn. Ask your instructor for a new one.")
+        raise NotFound(
+            "this invite link is not valid: it was used, it expired, or it was "
+            "withdrawn. Ask your instructor for a new one."
+        )
     return found
 
 
@@ -140,8 +166,12 @@ def accept(token: str, user: User | None, password: str | None = None) -> User:
         password_hash = None
     with writing() as session:
         # Used up under the write lock: a second use of the same link finds nothing.
-        claimed = rows_changed(session, sa.update(Invite).where(
-            Invite.id == found.id, Invite.accepted_at.is_(None)).values(accepted_at=utcnow()))
+        claimed = rows_changed(
+            session,
+            sa.update(Invite)
+            .where(Invite.id == found.id, Invite.accepted_at.is_(None))
+            .values(accepted_at=utcnow()),
+        )
         if claimed != 1:
             raise NotFound("this invite link was just used")
         account = session.get_one(User, owner.id)
@@ -150,11 +180,13 @@ def accept(token: str, user: User | None, password: str | None = None) -> User:
                 raise NotFound("this account was just claimed")
             account.password_hash = password_hash
             account.session_version += 1
-        membership = session.scalar(sa.select(Membership).where(
-            Membership.user_id == owner.id, Membership.course_id == found.course_id))
+        membership = session.scalar(
+            sa.select(Membership).where(
+                Membership.user_id == owner.id, Membership.course_id == found.course_id
+            )
+        )
         if membership is None:
-            session.add(Membership(user_id=owner.id, course_id=found.course_id,
-                                   role=found.role))
+            session.add(Membership(user_id=owner.id, course_id=found.course_id, role=found.role))
         else:
             membership.role = found.role
     return account
@@ -168,8 +200,10 @@ def send(links: list[Link], course: Course, url: Callable[[str], str]) -> int:
     messages = []
     for link in links:
         role = {"ta": "a TA", "instructor": "an instructor"}.get(link.role, "a student")
-        body = (f"You are invited to {course.name} on Alpha-Beta Grader as {role}.\n\n"
-                f"Open this link to accept (it works once, until "
-                f"{link.expires_at:%Y-%m-%d %H:%M} UTC):\n\n{url(link.token)}\n")
+        body = (
+            f"You are invited to {course.name} on Alpha-Beta Grader as {role}.\n\n"
+            f"Open this link to accept (it works once, until "
+            f"{link.expires_at:%Y-%m-%d %H:%M} UTC):\n\n{url(link.token)}\n"
+        )
         messages.append((link.email, f"Invitation: {course.name}", body))
     return mail.send_many(messages)

@@ -21,8 +21,11 @@ def send_many(messages: list[tuple[str, str, str]], budget_seconds: float = 10.0
     deadline = time.monotonic() + budget_seconds
     sent = 0
     try:
-        with smtplib.SMTP(config["GRADER_SMTP_HOST"], config["GRADER_SMTP_PORT"],
-                          timeout=min(10.0, budget_seconds)) as server:
+        with smtplib.SMTP(
+            config["GRADER_SMTP_HOST"],
+            config["GRADER_SMTP_PORT"],
+            timeout=min(10.0, budget_seconds),
+        ) as server:
             if config["GRADER_SMTP_STARTTLS"]:
                 server.starttls()
             if config.get("GRADER_SMTP_USER"):
@@ -38,6 +41,5 @@ def send_many(messages: list[tuple[str, str, str]], budget_seconds: float = 10.0
                 server.send_message(message)
                 sent += 1
     except (OSError, smtplib.SMTPException) as error:
-        current_app.logger.warning("e-mail stopped after %d of %d: %s", sent, len(messages),
-                                   error)
+        current_app.logger.warning("e-mail stopped after %d of %d: %s", sent, len(messages), error)
     return sent

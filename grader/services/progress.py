@@ -41,18 +41,36 @@ def _exposed(kind: str, tree: str, players: str, conventions: str) -> frozenset[
 
 def _history(user_ids: list[int]) -> dict[int, list[Practised]]:
     """Each user's latest attempts (graded and practice), oldest first, as the policy sees them."""
-    ranked = (sa.select(Attempt.id, sa.func.row_number().over(
-        partition_by=Attempt.user_id, order_by=Attempt.id.desc()).label("n"))
-        .where(Attempt.user_id.in_(user_ids)).subquery())
+    ranked = (
+        sa.select(
+            Attempt.id,
+            sa.func.row_number()
+            .over(partition_by=Attempt.user_id, order_by=Attempt.id.desc())
+            .label("n"),
+        )
+        .where(Attempt.user_id.in_(user_ids))
+        .subquery()
+    )
     rows = db.session.execute(
-        sa.select(Attempt.user_id, Attempt.kind, Attempt.score, Attempt.diagnosis,
-                  Attempt.conventions, Exercise.tree, Exercise.players)
-        .join(ranked, ranked.c.id == Attempt.id).join(Exercise, Exercise.id == Attempt.exercise_id)
-        .where(ranked.c.n <= HISTORY).order_by(Attempt.id))
+        sa.select(
+            Attempt.user_id,
+            Attempt.kind,
+            Attempt.score,
+            Attempt.diagnosis,
+            Attempt.conventions,
+            Exercise.tree,
+            Exercise.players,
+        )
+        .join(ranked, ranked.c.id == Attempt.id)
+        .join(Exercise, Exercise.id == Attempt.exercise_id)
+        .where(ranked.c.n <= HISTORY)
+        .order_by(Attempt.id)
+    )
     found: dict[int, list[Practised]] = {uid: [] for uid in user_ids}
     for user_id, kind, score, diagnosis, conventions, tree, players in rows:
-        exposed = _exposed(kind, json.dumps(tree), json.dumps(players),
-                           json.dumps(conventions, sort_keys=True))
+        exposed = _exposed(
+            kind, json.dumps(tree), json.dumps(players), json.dumps(conventions, sort_keys=True)
+        )
         found[user_id].append(Practised(kind, score >= 1.0, diagnosis, exposed))
     return found
 
@@ -87,8 +105,11 @@ def practice_aim(user: User, exercise_id: int) -> str | None:
     target = (exercise.params or {}).get("expose") if exercise.slot_id is None else None
     if exercise.owner_id != user.id or target not in VARIANTS:
         return None
-    answered = db.session.scalar(sa.select(sa.func.count(Attempt.id)).where(
-        Attempt.exercise_id == exercise.id, Attempt.user_id == user.id))
+    answered = db.session.scalar(
+        sa.select(sa.func.count(Attempt.id)).where(
+            Attempt.exercise_id == exercise.id, Attempt.user_id == user.id
+        )
+    )
     return aim(target) if answered else None
 
 
@@ -118,9 +139,11 @@ def course_progress(user: User, course_id: int) -> CourseProgress:
     """For the course's staff: who holds each misconception now, and who is stuck."""
     who = staff(user, course_id)
     members = db.session.execute(
-        sa.select(User.id, User.email).join(Membership, Membership.user_id == User.id)
+        sa.select(User.id, User.email)
+        .join(Membership, Membership.user_id == User.id)
         .where(Membership.course_id == course_id, Membership.role == STUDENT)
-        .order_by(User.email)).all()
+        .order_by(User.email)
+    ).all()
     histories = _history([uid for uid, _ in members])
     holding = dict.fromkeys(VARIANTS, 0)
     mastered = dict.fromkeys(VARIANTS, 0)
@@ -133,6 +156,14 @@ def course_progress(user: User, course_id: int) -> CourseProgress:
         for code, state in states.items():
             mastered[code] += state.status == MASTERED
         stuck = [c for c in practising if states[c].exposing >= STUCK]
-        rows.append(StudentRow(user_id, email, len(histories[user_id]), practising,
-                               sum(s.status == MASTERED for s in states.values()), stuck))
+        rows.append(
+            StudentRow(
+                user_id,
+                email,
+                len(histories[user_id]),
+                practising,
+                sum(s.status == MASTERED for s in states.values()),
+                stuck,
+            )
+        )
     return CourseProgress(who, holding, mastered, rows)

@@ -29,12 +29,23 @@ def _describe_slot(slot: Slot) -> str:
     return f"{slot.assignment.title}, exercise {slot.index + 1} ({slot.title or slot.kind})"
 
 
-def regrade_slot_in(session: Session, slot: Slot, actor_id: int | None,
-                    changes: dict[str, Any], *, allow_lower: bool = False) -> Regrade | None:
+def regrade_slot_in(
+    session: Session,
+    slot: Slot,
+    actor_id: int | None,
+    changes: dict[str, Any],
+    *,
+    allow_lower: bool = False,
+) -> Regrade | None:
     """Regrades every attempt of `slot` inside the caller's transaction; None if it has none."""
-    rows = list(session.execute(
-        sa.select(Attempt, Exercise).join(Exercise, Attempt.exercise_id == Exercise.id)
-        .where(Exercise.slot_id == slot.id).order_by(Attempt.id)))
+    rows = list(
+        session.execute(
+            sa.select(Attempt, Exercise)
+            .join(Exercise, Attempt.exercise_id == Exercise.id)
+            .where(Exercise.slot_id == slot.id)
+            .order_by(Attempt.id)
+        )
+    )
     if not rows:
         return None
     now = utcnow()
@@ -45,41 +56,62 @@ def regrade_slot_in(session: Session, slot: Slot, actor_id: int | None,
         tree = trees.get(exercise.id)
         if tree is None:
             tree = trees[exercise.id] = Tree.from_dict(
-                {"tree": exercise.tree, "players": exercise.players})
+                {"tree": exercise.tree, "players": exercise.players}
+            )
         try:
-            result = grade(exercise.kind, tree, Conventions.from_dict(exercise.conventions),
-                           attempt.answer)
+            result = grade(
+                exercise.kind, tree, Conventions.from_dict(exercise.conventions), attempt.answer
+            )
         except ValueError:  # the answer no longer fits the exercise (a node that is gone)
             result = None
         days, penalty = (0, 0.0) if exercise.variant else slot_lateness(slot, attempt.created_at)
         new_score = result.score if result else 0.0
         old_credited = attempt.credited
         new_credited = new_score * (1.0 - penalty)
-        same = (abs(new_score - attempt.score) < EPSILON and abs(penalty - attempt.penalty)
-                < EPSILON)
+        same = abs(new_score - attempt.score) < EPSILON and abs(penalty - attempt.penalty) < EPSILON
         if same and result is not None:
             _apply(attempt, exercise, result, new_score, days, penalty, None)
             continue
         kept = new_credited < old_credited - EPSILON and not allow_lower
-        details.append({"attempt_id": attempt.id, "user_id": attempt.user_id,
-                        "old": round(old_credited, 6), "new": round(new_credited, 6),
-                        "kept": kept})
+        details.append(
+            {
+                "attempt_id": attempt.id,
+                "user_id": attempt.user_id,
+                "old": round(old_credited, 6),
+                "new": round(new_credited, 6),
+                "kept": kept,
+            }
+        )
         if kept:
             continue  # the old grading stands whole: score, feedback and what it was graded on
         changed += 1
         _apply(attempt, exercise, result, new_score, days, penalty, now)
-    log = Regrade(course_id=slot.assignment.course_id, slot_id=slot.id, actor_id=actor_id,
-                  created_at=now, what=_describe_slot(slot), changes=changes,
-                  allow_lower=allow_lower, attempts_total=len(rows), attempts_changed=changed,
-                  details=details)
+    log = Regrade(
+        course_id=slot.assignment.course_id,
+        slot_id=slot.id,
+        actor_id=actor_id,
+        created_at=now,
+        what=_describe_slot(slot),
+        changes=changes,
+        allow_lower=allow_lower,
+        attempts_total=len(rows),
+        attempts_changed=changed,
+        details=details,
+    )
     session.add(log)
-    lti.passback_after_commit(session, [(d["user_id"], slot.id) for d in details
-                                        if not d["kept"]])
+    lti.passback_after_commit(session, [(d["user_id"], slot.id) for d in details if not d["kept"]])
     return log
 
 
-def _apply(attempt: Attempt, exercise: Exercise, result: Any, score: float, days: int,
-           penalty: float, when: Any) -> None:
+def _apply(
+    attempt: Attempt,
+    exercise: Exercise,
+    result: Any,
+    score: float,
+    days: int,
+    penalty: float,
+    when: Any,
+) -> None:
     attempt.score = score
     attempt.days_late = days
     attempt.penalty = penalty
@@ -96,30 +128,41 @@ def _apply(attempt: Attempt, exercise: Exercise, result: Any, score: float, days
         attempt.regraded_at = when
 
 
-def regrade_slot(user: User, assignment_id: int, index: int, *, allow_lower: bool = False,
-                 reason: str = "manual regrade") -> Regrade | None:
+def regrade_slot(
+    user: User,
+    assignment_id: int,
+    index: int,
+    *,
+    allow_lower: bool = False,
+    reason: str = "manual regrade",
+) -> Regrade | None:
     """Regrades a slot as it now is (instructors only): after an edit, or to recompute lateness."""
     _, found = staff_for_slot(user, assignment_id, index, change=True)
     with writing() as session:
         slot = session.get_one(Slot, found.id)
-        return regrade_slot_in(session, slot, user.id, {"reason": reason},
-                               allow_lower=allow_lower)
+        return regrade_slot_in(session, slot, user.id, {"reason": reason}, allow_lower=allow_lower)
 
 
 def audit_log(user: User, course_id: int, limit: int = 200) -> list[Regrade]:
     """The course's regrades, newest first (instructors and TAs may read it)."""
     staff(user, course_id)
-    return list(db.session.scalars(
-        sa.select(Regrade).where(Regrade.course_id == course_id)
-        .options(sa.orm.joinedload(Regrade.actor))
-        .order_by(Regrade.id.desc()).limit(limit)))
+    return list(
+        db.session.scalars(
+            sa.select(Regrade)
+            .where(Regrade.course_id == course_id)
+            .options(sa.orm.joinedload(Regrade.actor))
+            .order_by(Regrade.id.desc())
+            .limit(limit)
+        )
+    )
 
 
 def emails(user_ids: set[int]) -> dict[int, str]:
     if not user_ids:
         return {}
-    return dict(db.session.execute(
-        sa.select(User.id, User.email).where(User.id.in_(user_ids))).all())
+    return dict(
+        db.session.execute(sa.select(User.id, User.email).where(User.id.in_(user_ids))).all()
+    )
 
 
 __all__ = ["audit_log", "emails", "regrade_slot", "regrade_slot_in"]

@@ -35,8 +35,9 @@ def teaches(user: User, slot: Slot) -> bool:
 
 
 def _visible(user: User) -> sa.ColumnElement[bool]:
-    taught = Submission.slot_id.in_(sa.select(Slot.id).join(Assignment).where(
-        Assignment.course_id.in_(taught_course_ids(user))))
+    taught = Submission.slot_id.in_(
+        sa.select(Slot.id).join(Assignment).where(Assignment.course_id.in_(taught_course_ids(user)))
+    )
     own = sa.and_(Submission.owner_id == user.id, Submission.slot_id.in_(member_slot_ids(user)))
     return sa.or_(own, taught)
 
@@ -44,35 +45,49 @@ def _visible(user: User) -> sa.ColumnElement[bool]:
 def get_submission(user: User, submission_id: int) -> Submission:
     """The owner's (while a member of its course), or one of a course the user teaches;
     NotFound for anyone else."""
-    found = db.session.scalar(sa.select(Submission).where(
-        Submission.id == submission_id, _visible(user)).options(
-        sa.orm.joinedload(Submission.slot).joinedload(Slot.assignment),
-        sa.orm.joinedload(Submission.owner)))
+    found = db.session.scalar(
+        sa.select(Submission)
+        .where(Submission.id == submission_id, _visible(user))
+        .options(
+            sa.orm.joinedload(Submission.slot).joinedload(Slot.assignment),
+            sa.orm.joinedload(Submission.owner),
+        )
+    )
     if found is None:
         raise NotFound("no such engine submission")
     return found
 
 
 def result_of(submission: Submission) -> EngineResult | None:
-    return db.session.scalar(sa.select(EngineResult).where(
-        EngineResult.submission_id == submission.id))
+    return db.session.scalar(
+        sa.select(EngineResult).where(EngineResult.submission_id == submission.id)
+    )
 
 
 def my_submissions(user: User, slot: Slot, limit: int = 50) -> list[Submission]:
-    return list(db.session.scalars(
-        sa.select(Submission).where(Submission.owner_id == user.id, Submission.slot_id == slot.id)
-        .order_by(Submission.id.desc()).limit(limit)))
+    return list(
+        db.session.scalars(
+            sa.select(Submission)
+            .where(Submission.owner_id == user.id, Submission.slot_id == slot.id)
+            .order_by(Submission.id.desc())
+            .limit(limit)
+        )
+    )
 
 
 def queue_position(submission: Submission) -> int | None:
     """How many queued submissions go first (same or higher priority, older)."""
     if submission.status != QUEUED:
         return None
-    return db.session.scalar(sa.select(sa.func.count(Submission.id)).where(
-        Submission.status == QUEUED,
-        sa.or_(Submission.priority > submission.priority,
-               sa.and_(Submission.priority == submission.priority,
-                       Submission.id < submission.id))))
+    return db.session.scalar(
+        sa.select(sa.func.count(Submission.id)).where(
+            Submission.status == QUEUED,
+            sa.or_(
+                Submission.priority > submission.priority,
+                sa.and_(Submission.priority == submission.priority, Submission.id < submission.id),
+            ),
+        )
+    )
 
 
 def describe(submission: Submission, result: EngineResult | None = None) -> dict[str, Any]:
@@ -117,8 +132,14 @@ def timing_rows(rich: dict[str, Any]) -> list[dict[str, Any]]:
             continue
         position = test["name"].rsplit(": ", 1)[-1]
         for row in (test.get("extra") or {}).get("rows", []):
-            rows.append({"position": position, "depth": int(row["depth"]),
-                         "cpu": float(row["cpu"]), "reference_cpu": float(row["reference_cpu"])})
+            rows.append(
+                {
+                    "position": position,
+                    "depth": int(row["depth"]),
+                    "cpu": float(row["cpu"]),
+                    "reference_cpu": float(row["reference_cpu"]),
+                }
+            )
     return rows
 
 
@@ -145,10 +166,14 @@ def grouped(tests: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def summary(rich: dict[str, Any]) -> dict[str, Any]:
     """What the results page draws: the verdict table (identical failures grouped), the
     timing chart, the games; the Elo only when a game was rated."""
-    tests = [{k: t.get(k) for k in ("name", "kind", "verdict", "score", "max_score", "cpu",
-                                    "wall", "output")} | {"diagnosis": (t.get("extra") or {})
-                                                         .get("diagnosis")}
-             for t in rich.get("tests", [])]
+    tests = [
+        {
+            k: t.get(k)
+            for k in ("name", "kind", "verdict", "score", "max_score", "cpu", "wall", "output")
+        }
+        | {"diagnosis": (t.get("extra") or {}).get("diagnosis")}
+        for t in rich.get("tests", [])
+    ]
     elo = rich.get("elo")
     return {
         "complete": rich.get("complete"),
@@ -157,10 +182,16 @@ def summary(rich: dict[str, Any]) -> dict[str, Any]:
         "tests": tests,
         "rows": grouped(tests),
         "timing": timing_rows(rich),
-        "games": [{"number": n, **{k: g.get(k) for k in
-                                   ("name", "opponent", "colour", "ballot", "result", "points",
-                                    "plies")}}
-                  for n, g in enumerate(rich.get("games", []))],
+        "games": [
+            {
+                "number": n,
+                **{
+                    k: g.get(k)
+                    for k in ("name", "opponent", "colour", "ballot", "result", "points", "plies")
+                },
+            }
+            for n, g in enumerate(rich.get("games", []))
+        ],
     }
 
 
@@ -183,22 +214,48 @@ def game(user: User, submission_id: int, number: int) -> dict[str, Any]:
     for ply, move in enumerate(parsed.moves, 1):
         board.push(move)
         plies.append({"ply": ply, "move": move.pdn(), "fen": board.fen()})
-    return {"number": number, "name": stored.get("name"), "headers": parsed.headers,
-            "result": parsed.result, "pdn": stored["pdn"], "plies": plies}
+    return {
+        "number": number,
+        "name": stored.get("name"),
+        "headers": parsed.headers,
+        "result": parsed.result,
+        "pdn": stored["pdn"],
+        "plies": plies,
+    }
 
 
-def engine_scores(course_id: int) -> list[
-        tuple[int, int, int, int, float, float, int, dt.datetime]]:
+def engine_scores(
+    course_id: int,
+) -> list[tuple[int, int, int, int, float, float, int, dt.datetime]]:
     """Graded engine submissions of a course for the gradebook, oldest first: (id, user, slot,
     assignment, fraction of the suite's points, penalty, days late, created)."""
     rows = db.session.execute(
-        sa.select(Submission.id, Submission.owner_id, Submission.slot_id, Slot.assignment_id,
-                  Submission.score, Submission.max_score, Submission.penalty,
-                  Submission.days_late, Submission.created_at)
+        sa.select(
+            Submission.id,
+            Submission.owner_id,
+            Submission.slot_id,
+            Slot.assignment_id,
+            Submission.score,
+            Submission.max_score,
+            Submission.penalty,
+            Submission.days_late,
+            Submission.created_at,
+        )
         .join(Slot, Submission.slot_id == Slot.id)
         .join(Assignment, Slot.assignment_id == Assignment.id)
         .where(Assignment.course_id == course_id, Submission.status == DONE)
-        .order_by(Submission.id))
-    return [(r.id, r.owner_id, r.slot_id, r.assignment_id,
-             (r.score or 0.0) / r.max_score if r.max_score else 0.0, r.penalty, r.days_late,
-             r.created_at) for r in rows]
+        .order_by(Submission.id)
+    )
+    return [
+        (
+            r.id,
+            r.owner_id,
+            r.slot_id,
+            r.assignment_id,
+            (r.score or 0.0) / r.max_score if r.max_score else 0.0,
+            r.penalty,
+            r.days_late,
+            r.created_at,
+        )
+        for r in rows
+    ]

@@ -72,23 +72,45 @@ def roster(user: User, course_id: int) -> tuple[Staff, list[Member]]:
     who = staff(user, course_id)
     pending = invites.pending(course_id)
     rows = db.session.execute(
-        sa.select(User, Membership).join(Membership)
+        sa.select(User, Membership)
+        .join(Membership)
         .where(Membership.course_id == course_id)
-        .order_by(Membership.role.desc(), User.email))
+        .order_by(Membership.role.desc(), User.email)
+    )
     members = []
     for u, m in rows:
         found = pending.pop(u.id, None)
-        members.append(Member(u.id, u.email, m.name, m.role, m.created_at,
-                              u.password_hash is not None, found.role if found else None,
-                              found.expires_at if found else None))
-    members += [Member(i.user_id, i.user.email, None, "invited", None,
-                       i.user.password_hash is not None, i.role, i.expires_at)
-                for i in sorted(pending.values(), key=lambda i: i.user.email)]
+        members.append(
+            Member(
+                u.id,
+                u.email,
+                m.name,
+                m.role,
+                m.created_at,
+                u.password_hash is not None,
+                found.role if found else None,
+                found.expires_at if found else None,
+            )
+        )
+    members += [
+        Member(
+            i.user_id,
+            i.user.email,
+            None,
+            "invited",
+            None,
+            i.user.password_hash is not None,
+            i.role,
+            i.expires_at,
+        )
+        for i in sorted(pending.values(), key=lambda i: i.user.email)
+    ]
     return who, members
 
 
-def _enrol(session: Session, course_id: int, email: str, role: str, name: str | None,
-           actor_id: int | None) -> tuple[str, Invite | None]:
+def _enrol(
+    session: Session, course_id: int, email: str, role: str, name: str | None, actor_id: int | None
+) -> tuple[str, Invite | None]:
     """Adds or updates one member; returns what happened and the invite to hand out, if any.
 
     An unknown e-mail gets an account without a password that only its invite link claims.
@@ -103,8 +125,11 @@ def _enrol(session: Session, course_id: int, email: str, role: str, name: str | 
     if created:
         session.add(user)
         session.flush()
-    membership = session.scalar(sa.select(Membership).where(
-        Membership.user_id == user.id, Membership.course_id == course_id))
+    membership = session.scalar(
+        sa.select(Membership).where(
+            Membership.user_id == user.id, Membership.course_id == course_id
+        )
+    )
     if membership is not None and name:
         membership.name = name
     if role != STUDENT:
@@ -120,20 +145,30 @@ def _enrol(session: Session, course_id: int, email: str, role: str, name: str | 
         what = "updated"
     else:
         what = "unchanged"
-    claim = (invites.invite(session, course_id, user, STUDENT, actor_id)
-             if user.password_hash is None else None)
+    claim = (
+        invites.invite(session, course_id, user, STUDENT, actor_id)
+        if user.password_hash is None
+        else None
+    )
     return what, claim
 
 
 def _send(course_id: int, made: list[Invite], url: Callable[[str], str] | None) -> int:
     if url is None:
         return 0
-    return invites.send([invites.link_of(i) for i in made],
-                        db.session.get_one(Course, course_id), url)
+    return invites.send(
+        [invites.link_of(i) for i in made], db.session.get_one(Course, course_id), url
+    )
 
 
-def add_member(user: User | None, course_id: int, email: str, role: str = STUDENT,
-               name: str | None = None, url: Callable[[str], str] | None = None) -> str:
+def add_member(
+    user: User | None,
+    course_id: int,
+    email: str,
+    role: str = STUDENT,
+    name: str | None = None,
+    url: Callable[[str], str] | None = None,
+) -> str:
     """Adds one person under `_enrol`'s rule (a staff role only through an invite the account
     accepts); `url` makes an invite's link (e-mailed when SMTP is configured). `user` is the
     staff member who asks, or None for the operator (`grader course add`, the demo), who holds
@@ -143,8 +178,14 @@ def add_member(user: User | None, course_id: int, email: str, role: str = STUDEN
     elif db.session.get(Course, course_id) is None:
         raise NotFound(f"no course {course_id}")
     with writing() as session:
-        what, made = _enrol(session, course_id, email, role, (name or "").strip() or None,
-                            user.id if user is not None else None)
+        what, made = _enrol(
+            session,
+            course_id,
+            email,
+            role,
+            (name or "").strip() or None,
+            user.id if user is not None else None,
+        )
     if made is not None and _send(course_id, [made], url):
         what += ", invite e-mailed"
     elif made is not None:
@@ -165,15 +206,18 @@ class ImportResult:
 
     @property
     def summary(self) -> str:
-        text = (f"{self.created} new accounts, {self.added} existing accounts added, "
-                f"{self.updated} roles changed, {self.unchanged} already enrolled, "
-                f"{self.invited} invited to a staff role; {self.invites} invite links")
+        text = (
+            f"{self.created} new accounts, {self.added} existing accounts added, "
+            f"{self.updated} roles changed, {self.unchanged} already enrolled, "
+            f"{self.invited} invited to a staff role; {self.invites} invite links"
+        )
         text += f" ({self.mailed} e-mailed)" if self.mailed else ""
         return text + (f"; {len(self.errors)} rows skipped" if self.errors else "")
 
 
-def import_students(user: User, course_id: int, text: str,
-                    url: Callable[[str], str] | None = None) -> ImportResult:
+def import_students(
+    user: User, course_id: int, text: str, url: Callable[[str], str] | None = None
+) -> ImportResult:
     """Students from CSV: a header with `email` (and optionally `name`, `role`), or rows of
     `email[,name]`. Bad rows are reported and skipped; the rest is imported in one transaction."""
     staff(user, course_id, change=True)
@@ -196,13 +240,20 @@ def import_students(user: User, course_id: int, text: str,
     made: list[Invite] = []
     with writing() as session:
         for number, row in enumerate(rows, start=first_line):
+
             def cell(at: int | None, row: list[str] = row) -> str:
                 return row[at].strip()[:200] if at is not None and at < len(row) else ""
+
             try:
                 with session.begin_nested():  # a bad row rolls back alone
-                    what, invite = _enrol(session, course_id, cell(email_at),
-                                          cell(role_at).lower() or STUDENT,
-                                          cell(name_at) or None, user.id)
+                    what, invite = _enrol(
+                        session,
+                        course_id,
+                        cell(email_at),
+                        cell(role_at).lower() or STUDENT,
+                        cell(name_at) or None,
+                        user.id,
+                    )
             except (Invalid, sa.exc.IntegrityError) as error:
                 result.errors.append(f"line {number}: {error}")
                 continue
@@ -222,8 +273,15 @@ def invite_links(user: User, course_id: int, url: Callable[[str], str]) -> str:
     writer = csv.writer(out)
     writer.writerow(["email", "name", "role", "link", "expires_at"])
     for link in invites.pending_links(course_id):
-        writer.writerow([csv_cell(link.email), csv_cell(link.name or ""), link.role, url(link.token),
-                         f"{link.expires_at:%Y-%m-%d %H:%M}Z"])
+        writer.writerow(
+            [
+                csv_cell(link.email),
+                csv_cell(link.name or ""),
+                link.role,
+                url(link.token),
+                f"{link.expires_at:%Y-%m-%d %H:%M}Z",
+            ]
+        )
     return out.getvalue()
 
 
@@ -253,11 +311,18 @@ def remove_member(user: User, course_id: int, member_id: int) -> str:
     if member_id == user.id:
         raise Conflict("you cannot remove yourself from the course")
     with writing() as session:
-        membership = session.scalar(sa.select(Membership).where(
-            Membership.course_id == course_id, Membership.user_id == member_id))
-        invited = session.scalar(sa.select(Invite.id).where(
-            Invite.course_id == course_id, Invite.user_id == member_id,
-            Invite.accepted_at.is_(None)))
+        membership = session.scalar(
+            sa.select(Membership).where(
+                Membership.course_id == course_id, Membership.user_id == member_id
+            )
+        )
+        invited = session.scalar(
+            sa.select(Invite.id).where(
+                Invite.course_id == course_id,
+                Invite.user_id == member_id,
+                Invite.accepted_at.is_(None),
+            )
+        )
         if membership is None and invited is None:
             raise NotFound("no such member")
         invites.withdraw(session, course_id, member_id)
@@ -268,8 +333,11 @@ def remove_member(user: User, course_id: int, member_id: int) -> str:
 
 
 def _membership(session: Session, course_id: int, member_id: int) -> Membership:
-    membership = session.scalar(sa.select(Membership).where(
-        Membership.course_id == course_id, Membership.user_id == member_id))
+    membership = session.scalar(
+        sa.select(Membership).where(
+            Membership.course_id == course_id, Membership.user_id == member_id
+        )
+    )
     if membership is None:
         raise NotFound("no such member")
     return membership

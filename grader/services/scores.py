@@ -33,8 +33,9 @@ class GradedAttempt:
         return self.score * (1.0 - self.penalty)
 
 
-def policy_score(attempts: list[GradedAttempt], policy: str, *, credited: bool = True) -> (
-        float | None):
+def policy_score(
+    attempts: list[GradedAttempt], policy: str, *, credited: bool = True
+) -> float | None:
     """The slot's score under `policy` from its attempts in the order made (None: no attempt)."""
     if not attempts:
         return None
@@ -44,15 +45,28 @@ def policy_score(attempts: list[GradedAttempt], policy: str, *, credited: bool =
 
 def graded_attempts(course_id: int, assignment_id: int | None = None) -> list[GradedAttempt]:
     """Every attempt of the course's graded variants, by their owners, oldest first."""
-    query = (sa.select(Attempt.id, Attempt.user_id, Slot.id, Slot.assignment_id,
-                       Attempt.score, Attempt.penalty, Attempt.days_late, Attempt.created_at,
-                       Attempt.diagnosis)
-             .join(Exercise, Attempt.exercise_id == Exercise.id)
-             .join(Slot, Exercise.slot_id == Slot.id)
-             .join(Assignment, Slot.assignment_id == Assignment.id)
-             .where(Assignment.course_id == course_id, Exercise.variant == 0,
-                    Attempt.user_id == Exercise.owner_id)
-             .order_by(Attempt.id))
+    query = (
+        sa.select(
+            Attempt.id,
+            Attempt.user_id,
+            Slot.id,
+            Slot.assignment_id,
+            Attempt.score,
+            Attempt.penalty,
+            Attempt.days_late,
+            Attempt.created_at,
+            Attempt.diagnosis,
+        )
+        .join(Exercise, Attempt.exercise_id == Exercise.id)
+        .join(Slot, Exercise.slot_id == Slot.id)
+        .join(Assignment, Slot.assignment_id == Assignment.id)
+        .where(
+            Assignment.course_id == course_id,
+            Exercise.variant == 0,
+            Attempt.user_id == Exercise.owner_id,
+        )
+        .order_by(Attempt.id)
+    )
     if assignment_id is not None:
         query = query.where(Slot.assignment_id == assignment_id)
     return [GradedAttempt(*row) for row in db.session.execute(query)]

@@ -31,8 +31,11 @@ class Staff:
 
 def course_role(user: User, course_id: int) -> tuple[Course, str | None]:
     course = db.session.get(Course, course_id)
-    role = db.session.scalar(sa.select(Membership.role).where(
-        Membership.course_id == course_id, Membership.user_id == user.id))
+    role = db.session.scalar(
+        sa.select(Membership.role).where(
+            Membership.course_id == course_id, Membership.user_id == user.id
+        )
+    )
     if course is None or role is None:
         raise NotFound("no such course")
     return course, role
@@ -48,16 +51,18 @@ def staff(user: User, course_id: int, *, change: bool = False) -> Staff:
     return Staff(course, user, role)
 
 
-def staff_for_assignment(user: User, assignment_id: int, *,
-                         change: bool = False) -> tuple[Staff, Assignment]:
+def staff_for_assignment(
+    user: User, assignment_id: int, *, change: bool = False
+) -> tuple[Staff, Assignment]:
     assignment = db.session.get(Assignment, assignment_id)
     if assignment is None:
         raise NotFound("no such assignment")
     return staff(user, assignment.course_id, change=change), assignment
 
 
-def staff_for_slot(user: User, assignment_id: int, index: int, *,
-                   change: bool = False) -> tuple[Staff, Slot]:
+def staff_for_slot(
+    user: User, assignment_id: int, index: int, *, change: bool = False
+) -> tuple[Staff, Slot]:
     who, assignment = staff_for_assignment(user, assignment_id, change=change)
     slot = next((s for s in assignment.slots if s.index == index), None)
     if slot is None:
@@ -68,9 +73,11 @@ def staff_for_slot(user: User, assignment_id: int, index: int, *,
 def staff_courses(user: User) -> list[tuple[Course, str]]:
     """The courses `user` teaches or assists, with the role."""
     rows = db.session.execute(
-        sa.select(Course, Membership.role).join(Membership)
+        sa.select(Course, Membership.role)
+        .join(Membership)
         .where(Membership.user_id == user.id, Membership.role.in_(STAFF_ROLES))
-        .order_by(Course.id))
+        .order_by(Course.id)
+    )
     return [(course, role) for course, role in rows]
 
 

@@ -100,37 +100,55 @@ def slot_statistics(assignment: Assignment, attempts: list[GradedAttempt]) -> li
     for attempt in attempts:
         by_slot[attempt.slot_id][attempt.user_id].append(attempt)
     people = sorted({a.user_id for a in attempts})
-    slot_score = {(slot.id, user): policy_score(by_slot[slot.id].get(user, []),
-                                                assignment.score_policy, credited=False)
-                  for slot in assignment.slots for user in people}
-    totals = {user: sum(slot_score[(slot.id, user)] or 0.0 for slot in assignment.slots)
-              for user in people}
+    slot_score = {
+        (slot.id, user): policy_score(
+            by_slot[slot.id].get(user, []), assignment.score_policy, credited=False
+        )
+        for slot in assignment.slots
+        for user in people
+    }
+    totals = {
+        user: sum(slot_score[(slot.id, user)] or 0.0 for slot in assignment.slots)
+        for user in people
+    }
     result = []
     for slot in assignment.slots:
         mine = by_slot.get(slot.id, {})
         # Everyone in `mine` made an attempt, so has a score.
         scores = [s for user in mine if (s := slot_score[(slot.id, user)]) is not None]
         perfect = [(slot_score[(slot.id, user)] or 0.0) >= 1.0 for user in people]
-        result.append(SlotStats(
-            slot.id, slot.index, slot.title or slot.kind, slot.kind, len(mine),
-            sum(len(v) for v in mine.values()), _mean(scores),
-            _mean([1.0 if s >= 1 else 0.0 for s in scores]),
-            _mean([v[0].score for v in mine.values()]),
-            point_biserial(perfect, [totals[user] for user in people]),
-            histogram(scores)))
+        result.append(
+            SlotStats(
+                slot.id,
+                slot.index,
+                slot.title or slot.kind,
+                slot.kind,
+                len(mine),
+                sum(len(v) for v in mine.values()),
+                _mean(scores),
+                _mean([1.0 if s >= 1 else 0.0 for s in scores]),
+                _mean([v[0].score for v in mine.values()]),
+                point_biserial(perfect, [totals[user] for user in people]),
+                histogram(scores),
+            )
+        )
     return result
 
 
-def statistics(user: User, course_id: int) -> tuple[Staff, list[tuple[Assignment,
-                                                                     list[SlotStats]]]]:
+def statistics(
+    user: User, course_id: int
+) -> tuple[Staff, list[tuple[Assignment, list[SlotStats]]]]:
     who = staff(user, course_id)
     attempts = graded_attempts(course_id)
     by_assignment: dict[int, list[GradedAttempt]] = defaultdict(list)
     for attempt in attempts:
         by_assignment[attempt.assignment_id].append(attempt)
     assignments = db.session.scalars(
-        sa.select(Assignment).where(Assignment.course_id == course_id)
-        .options(sa.orm.selectinload(Assignment.slots)).order_by(Assignment.id))
+        sa.select(Assignment)
+        .where(Assignment.course_id == course_id)
+        .options(sa.orm.selectinload(Assignment.slots))
+        .order_by(Assignment.id)
+    )
     return who, [(a, slot_statistics(a, by_assignment.get(a.id, []))) for a in assignments]
 
 
@@ -157,14 +175,17 @@ class Misconceptions:
     engine_runs: Counter[int] = field(default_factory=Counter)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"codes": self.codes, "wrong_attempts": self.wrong,
-                "total": dict(self.total),
-                "by_assignment": {str(k): dict(v) for k, v in self.by_assignment.items()},
-                "by_slot": {str(k): dict(v) for k, v in self.by_slot.items()},
-                "by_week": {k: dict(v) for k, v in sorted(self.by_week.items())},
-                "engine_codes": self.engine_codes,
-                "by_engine_slot": {str(k): dict(v) for k, v in self.by_engine_slot.items()},
-                "engine_runs": {str(k): v for k, v in self.engine_runs.items()}}
+        return {
+            "codes": self.codes,
+            "wrong_attempts": self.wrong,
+            "total": dict(self.total),
+            "by_assignment": {str(k): dict(v) for k, v in self.by_assignment.items()},
+            "by_slot": {str(k): dict(v) for k, v in self.by_slot.items()},
+            "by_week": {k: dict(v) for k, v in sorted(self.by_week.items())},
+            "engine_codes": self.engine_codes,
+            "by_engine_slot": {str(k): dict(v) for k, v in self.by_engine_slot.items()},
+            "engine_runs": {str(k): v for k, v in self.engine_runs.items()},
+        }
 
 
 def count_misconceptions(rows: list[tuple[int, int, str | None, dt.datetime]]) -> Misconceptions:
@@ -180,43 +201,57 @@ def count_misconceptions(rows: list[tuple[int, int, str | None, dt.datetime]]) -
     return found
 
 
-def count_engine_misconceptions(found: Misconceptions,
-                                rows: list[tuple[int, Any]]) -> None:
+def count_engine_misconceptions(found: Misconceptions, rows: list[tuple[int, Any]]) -> None:
     """From (slot id, the rich results' tests) of graded engine runs: per slot, the runs that
     named each misconception in at least one test, and the runs in all."""
     for slot_id, tests in rows:
         found.engine_runs[slot_id] += 1
         counts = found.by_engine_slot.setdefault(slot_id, Counter())
-        named = {(t.get("extra") or {}).get("diagnosis") for t in tests or ()
-                 if isinstance(t, dict)}
+        named = {
+            (t.get("extra") or {}).get("diagnosis") for t in tests or () if isinstance(t, dict)
+        }
         for code in set(found.engine_codes) & named:
             counts[code] += 1
 
 
-def misconceptions(user: User, course_id: int, assignment_id: int | None = None) -> tuple[
-        Staff, list[Assignment], Misconceptions]:
+def misconceptions(
+    user: User, course_id: int, assignment_id: int | None = None
+) -> tuple[Staff, list[Assignment], Misconceptions]:
     """Wrong attempts by misconception code, per slot, per assignment and per week."""
     who = staff(user, course_id)
-    query = (sa.select(Slot.assignment_id, Slot.id, Attempt.diagnosis, Attempt.created_at)
-             .select_from(Attempt).join(Exercise, Attempt.exercise_id == Exercise.id)
-             .join(Slot, Exercise.slot_id == Slot.id)
-             .join(Assignment, Slot.assignment_id == Assignment.id)
-             .where(Assignment.course_id == course_id, Attempt.score < 1,
-                    Attempt.user_id == Exercise.owner_id))
+    query = (
+        sa.select(Slot.assignment_id, Slot.id, Attempt.diagnosis, Attempt.created_at)
+        .select_from(Attempt)
+        .join(Exercise, Attempt.exercise_id == Exercise.id)
+        .join(Slot, Exercise.slot_id == Slot.id)
+        .join(Assignment, Slot.assignment_id == Assignment.id)
+        .where(
+            Assignment.course_id == course_id,
+            Attempt.score < 1,
+            Attempt.user_id == Exercise.owner_id,
+        )
+    )
     if assignment_id is not None:
         query = query.where(Assignment.id == assignment_id)
     found = count_misconceptions(
-        [(a_id, s_id, diagnosis, when) for a_id, s_id, diagnosis, when
-         in db.session.execute(query)])
-    engines = (sa.select(Submission.slot_id, EngineResult.rich["tests"])
-               .join(EngineResult, EngineResult.submission_id == Submission.id)
-               .join(Slot, Submission.slot_id == Slot.id)
-               .join(Assignment, Slot.assignment_id == Assignment.id)
-               .where(Assignment.course_id == course_id))
+        [(a_id, s_id, diagnosis, when) for a_id, s_id, diagnosis, when in db.session.execute(query)]
+    )
+    engines = (
+        sa.select(Submission.slot_id, EngineResult.rich["tests"])
+        .join(EngineResult, EngineResult.submission_id == Submission.id)
+        .join(Slot, Submission.slot_id == Slot.id)
+        .join(Assignment, Slot.assignment_id == Assignment.id)
+        .where(Assignment.course_id == course_id)
+    )
     if assignment_id is not None:
         engines = engines.where(Assignment.id == assignment_id)
     count_engine_misconceptions(found, [tuple(r) for r in db.session.execute(engines)])
-    assignments = list(db.session.scalars(
-        sa.select(Assignment).where(Assignment.course_id == course_id)
-        .options(sa.orm.selectinload(Assignment.slots)).order_by(Assignment.id)))
+    assignments = list(
+        db.session.scalars(
+            sa.select(Assignment)
+            .where(Assignment.course_id == course_id)
+            .options(sa.orm.selectinload(Assignment.slots))
+            .order_by(Assignment.id)
+        )
+    )
     return who, assignments, found

@@ -72,12 +72,14 @@ def engine_slot(user: User, assignment_id: int, index: int) -> Slot:
 
 def suite_of(slot: Slot) -> str:
     """The suite the slot grades with; GRADER_ENGINE_SUITE overrides it (tests, benchmarks)."""
-    return current_app.config.get("GRADER_ENGINE_SUITE") or \
-        (slot.params or {}).get("suite", DEFAULT_SUITE)
+    return current_app.config.get("GRADER_ENGINE_SUITE") or (slot.params or {}).get(
+        "suite", DEFAULT_SUITE
+    )
 
 
-def add_engine_slot(assignment_id: int, *, suite: str = DEFAULT_SUITE,
-                    title: str | None = None) -> Slot:
+def add_engine_slot(
+    assignment_id: int, *, suite: str = DEFAULT_SUITE, title: str | None = None
+) -> Slot:
     """An engine slot at the end of an assignment (the CLI and the demo make them)."""
     from grader.harness import SUITES
 
@@ -87,12 +89,20 @@ def add_engine_slot(assignment_id: int, *, suite: str = DEFAULT_SUITE,
         assignment = session.get(Assignment, assignment_id)
         if assignment is None:
             raise NotFound(f"no assignment {assignment_id}")
-        last = session.scalar(sa.select(sa.func.max(Slot.index))
-                              .where(Slot.assignment_id == assignment_id))
-        slot = Slot(assignment_id=assignment_id, index=(last if last is not None else -1) + 1,
-                    title=title or "Checkers engine", kind=ENGINE_KIND, params={"suite": suite},
-                    conventions={}, attempts_allowed=None, practice_allowed=False,
-                    replay_allowed=True)
+        last = session.scalar(
+            sa.select(sa.func.max(Slot.index)).where(Slot.assignment_id == assignment_id)
+        )
+        slot = Slot(
+            assignment_id=assignment_id,
+            index=(last if last is not None else -1) + 1,
+            title=title or "Checkers engine",
+            kind=ENGINE_KIND,
+            params={"suite": suite},
+            conventions={},
+            attempts_allowed=None,
+            practice_allowed=False,
+            replay_allowed=True,
+        )
         session.add(slot)
     return slot
 
@@ -101,9 +111,11 @@ def add_engine_slot(assignment_id: int, *, suite: str = DEFAULT_SUITE,
 
 
 # What the upload page offers to read and to start from: name -> (file, download name).
-HANDOUTS = {"assignment": ("ASSIGNMENT.md", "ASSIGNMENT.md"),
-            "rules": ("RULES.md", "RULES.md"),
-            "starter": ("template/engine.py", "engine.py")}
+HANDOUTS = {
+    "assignment": ("ASSIGNMENT.md", "ASSIGNMENT.md"),
+    "rules": ("RULES.md", "RULES.md"),
+    "starter": ("template/engine.py", "engine.py"),
+}
 
 
 def handout(user: User, assignment_id: int, index: int, name: str) -> tuple[Path, str]:
@@ -124,14 +136,18 @@ def _rate() -> tuple[int, int]:
 def _check_rate(session: Any, user: User, now: dt.datetime) -> None:
     count, seconds = _rate()
     since = now - dt.timedelta(seconds=seconds)
-    recent = list(session.scalars(
-        sa.select(Submission.created_at).where(Submission.owner_id == user.id,
-                                               Submission.created_at > since)
-        .order_by(Submission.created_at)))
+    recent = list(
+        session.scalars(
+            sa.select(Submission.created_at)
+            .where(Submission.owner_id == user.id, Submission.created_at > since)
+            .order_by(Submission.created_at)
+        )
+    )
     if len(recent) >= count:
         wait = max(1, int((recent[-count] - since).total_seconds()) + 1)
-        raise RateLimited(f"at most {count} uploads in {seconds // 60} minutes; "
-                          f"try again in {wait} s", wait)
+        raise RateLimited(
+            f"at most {count} uploads in {seconds // 60} minutes; try again in {wait} s", wait
+        )
 
 
 def _check_open(slot: Slot, now: dt.datetime) -> None:
@@ -140,8 +156,15 @@ def _check_open(slot: Slot, now: dt.datetime) -> None:
         raise Conflict(f"the due date ({closes:%Y-%m-%d %H:%M} UTC) has passed")
 
 
-def upload(user: User, assignment_id: int, index: int, data: bytes, filename: str, *,
-           tournament: bool = False) -> Submission:
+def upload(
+    user: User,
+    assignment_id: int,
+    index: int,
+    data: bytes,
+    filename: str,
+    *,
+    tournament: bool = False,
+) -> Submission:
     """Check an engine, commit its bytes (a blob) with its submission, then wake a worker.
 
     A refused upload stores nothing (no blob, no row). The row is committed before the queue
@@ -156,16 +179,31 @@ def upload(user: User, assignment_id: int, index: int, data: bytes, filename: st
         _check_rate(session, user, now)
         days, penalty = slot_lateness(slot, now)
         blobs.store().put(session, checked.sha256, checked.data)
-        session.execute(sa.update(Submission).where(
-            Submission.owner_id == user.id, Submission.slot_id == slot.id,
-            Submission.status == QUEUED).values(status=SUPERSEDED, finished_at=now))
+        session.execute(
+            sa.update(Submission)
+            .where(
+                Submission.owner_id == user.id,
+                Submission.slot_id == slot.id,
+                Submission.status == QUEUED,
+            )
+            .values(status=SUPERSEDED, finished_at=now)
+        )
         submission = Submission(
-            owner_id=user.id, slot_id=slot.id, sha256=checked.sha256,
+            owner_id=user.id,
+            slot_id=slot.id,
+            sha256=checked.sha256,
             stored_path=checked.relative_path,
             filename=checked.filename or Path(checked.relative_path).name,
-            size=len(data), suite=suite_of(slot), status=QUEUED, priority=NORMAL,
-            tournament_opt_in=tournament, days_late=days, penalty=penalty, created_at=now,
-            progress=None)
+            size=len(data),
+            suite=suite_of(slot),
+            status=QUEUED,
+            priority=NORMAL,
+            tournament_opt_in=tournament,
+            days_late=days,
+            penalty=penalty,
+            created_at=now,
+            progress=None,
+        )
         session.add(submission)
     wake(submission)
     return submission
@@ -174,8 +212,9 @@ def upload(user: User, assignment_id: int, index: int, data: bytes, filename: st
 def wake(submission: Submission, *, priority: int | None = None) -> bool:
     """Send the wake-up message; False (logged) when the queue is unreachable."""
     try:
-        jobs.enqueue(GRADE, submission.id, priority=submission.priority
-                     if priority is None else priority)
+        jobs.enqueue(
+            GRADE, submission.id, priority=submission.priority if priority is None else priority
+        )
     except Exception:  # the sweep sends it later: the row in the database is the truth
         log.exception("could not enqueue submission %s", submission.id)
         return False
@@ -186,24 +225,44 @@ def wake(submission: Submission, *, priority: int | None = None) -> bool:
 # -- the staff's side -----------------------------------------------------------------------
 
 
-def slot_submissions(user: User, assignment_id: int, index: int) -> tuple[
-        Staff, Slot, list[Submission]]:
+def slot_submissions(
+    user: User, assignment_id: int, index: int
+) -> tuple[Staff, Slot, list[Submission]]:
     who, slot = staff_for_slot(user, assignment_id, index)
     if not is_engine_slot(slot):
         raise NotFound("this exercise takes no engine uploads")
-    found = list(db.session.scalars(
-        sa.select(Submission).where(Submission.slot_id == slot.id)
-        .options(sa.orm.joinedload(Submission.owner)).order_by(Submission.id.desc())))
+    found = list(
+        db.session.scalars(
+            sa.select(Submission)
+            .where(Submission.slot_id == slot.id)
+            .options(sa.orm.joinedload(Submission.owner))
+            .order_by(Submission.id.desc())
+        )
+    )
     return who, slot, found
 
 
 def _requeue(session: Any, ids: list[int], priority: int) -> None:
     # A rerun starts afresh: its old result goes, its status and attempts are reset.
     session.execute(sa.delete(EngineResult).where(EngineResult.submission_id.in_(ids)))
-    session.execute(sa.update(Submission).where(Submission.id.in_(ids)).values(
-        status=QUEUED, priority=priority, attempts=0, lease_owner=None, lease_expires_at=None,
-        score=None, max_score=None, error=None, progress=None, started_at=None,
-        finished_at=None, enqueued_at=None))
+    session.execute(
+        sa.update(Submission)
+        .where(Submission.id.in_(ids))
+        .values(
+            status=QUEUED,
+            priority=priority,
+            attempts=0,
+            lease_owner=None,
+            lease_expires_at=None,
+            score=None,
+            max_score=None,
+            error=None,
+            progress=None,
+            started_at=None,
+            finished_at=None,
+            enqueued_at=None,
+        )
+    )
 
 
 def rerun(user: User, submission_id: int) -> Submission:
@@ -211,8 +270,7 @@ def rerun(user: User, submission_id: int) -> Submission:
     submission = results.get_submission(user, submission_id)
     staff_for_slot(user, submission.slot.assignment_id, submission.slot.index, change=True)
     with writing() as session:
-        status = session.scalar(sa.select(Submission.status)
-                                .where(Submission.id == submission_id))
+        status = session.scalar(sa.select(Submission.status).where(Submission.id == submission_id))
         if status == RUNNING:
             raise Conflict("it is being graded now")
         _requeue(session, [submission_id], NORMAL)
@@ -224,9 +282,11 @@ def rerun(user: User, submission_id: int) -> Submission:
 def latest_ids(slot_id: int, session: Any = None) -> list[int]:
     """Each student's latest submission of the slot that is not superseded."""
     session = session or db.session
-    latest = (sa.select(sa.func.max(Submission.id)).where(
-        Submission.slot_id == slot_id, Submission.status != SUPERSEDED)
-        .group_by(Submission.owner_id))
+    latest = (
+        sa.select(sa.func.max(Submission.id))
+        .where(Submission.slot_id == slot_id, Submission.status != SUPERSEDED)
+        .group_by(Submission.owner_id)
+    )
     return list(session.scalars(latest))
 
 
@@ -234,8 +294,11 @@ def rerun_all(user: User, assignment_id: int, index: int) -> int:
     """Regrade every student's latest submission at low priority (uploads go first)."""
     _, slot = staff_for_slot(user, assignment_id, index, change=True)
     with writing() as session:
-        ids = [i for i in latest_ids(slot.id, session) if session.scalar(
-            sa.select(Submission.status).where(Submission.id == i)) != RUNNING]
+        ids = [
+            i
+            for i in latest_ids(slot.id, session)
+            if session.scalar(sa.select(Submission.status).where(Submission.id == i)) != RUNNING
+        ]
         if ids:
             _requeue(session, ids, LOW)
     for submission_id in ids:

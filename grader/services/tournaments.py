@@ -47,8 +47,14 @@ class LeaderRow:
     elo_text: str
 
     def to_dict(self) -> dict[str, Any]:
-        return {"user": self.user, "submission_id": self.submission_id, "score": self.score,
-                "max_score": self.max_score, "elo": self.elo, "elo_text": self.elo_text}
+        return {
+            "user": self.user,
+            "submission_id": self.submission_id,
+            "score": self.score,
+            "max_score": self.max_score,
+            "elo": self.elo,
+            "elo_text": self.elo_text,
+        }
 
 
 def leaderboard(slot: Slot) -> list[LeaderRow]:
@@ -56,16 +62,22 @@ def leaderboard(slot: Slot) -> list[LeaderRow]:
     from grader.models import EngineResult
 
     rows = db.session.execute(
-        sa.select(Submission, EngineResult.rich["elo"]).join(
-            EngineResult, EngineResult.submission_id == Submission.id)
+        sa.select(Submission, EngineResult.rich["elo"])
+        .join(EngineResult, EngineResult.submission_id == Submission.id)
         .where(Submission.slot_id == slot.id, Submission.status == DONE)
-        .options(sa.orm.joinedload(Submission.owner)))
+        .options(sa.orm.joinedload(Submission.owner))
+    )
     best: dict[int, LeaderRow] = {}
     for submission, elo in rows:
         rating = elo.get("rating") if isinstance(elo, dict) else None
-        row = LeaderRow(submission.owner.email, submission.id, submission.score or 0.0,
-                        submission.max_score or 0.0, rating,
-                        elo.get("text", "") if isinstance(elo, dict) else "")
+        row = LeaderRow(
+            submission.owner.email,
+            submission.id,
+            submission.score or 0.0,
+            submission.max_score or 0.0,
+            rating,
+            elo.get("text", "") if isinstance(elo, dict) else "",
+        )
         held = best.get(submission.owner_id)
         if held is None or (row.score, row.elo or -1e9) > (held.score, held.elo or -1e9):
             best[submission.owner_id] = row
@@ -76,18 +88,32 @@ def leaderboard(slot: Slot) -> list[LeaderRow]:
 
 
 def of_slot(slot: Slot) -> list[Tournament]:
-    return list(db.session.scalars(sa.select(Tournament).where(Tournament.slot_id == slot.id)
-                                   .order_by(Tournament.id.desc())))
+    return list(
+        db.session.scalars(
+            sa.select(Tournament)
+            .where(Tournament.slot_id == slot.id)
+            .order_by(Tournament.id.desc())
+        )
+    )
 
 
 def entrants(slot_id: int, session: Any = None) -> list[Submission]:
     """Per student who opted in, their latest graded submission that opted in."""
     session = session or db.session
-    latest = (sa.select(sa.func.max(Submission.id)).where(
-        Submission.slot_id == slot_id, Submission.status == DONE,
-        Submission.tournament_opt_in.is_(True)).group_by(Submission.owner_id))
-    return list(session.scalars(sa.select(Submission).where(Submission.id.in_(latest))
-                                .order_by(Submission.id)))
+    latest = (
+        sa.select(sa.func.max(Submission.id))
+        .where(
+            Submission.slot_id == slot_id,
+            Submission.status == DONE,
+            Submission.tournament_opt_in.is_(True),
+        )
+        .group_by(Submission.owner_id)
+    )
+    return list(
+        session.scalars(
+            sa.select(Submission).where(Submission.id.in_(latest)).order_by(Submission.id)
+        )
+    )
 
 
 def start(user: User, assignment_id: int, index: int, **params: Any) -> Tournament:
@@ -99,21 +125,32 @@ def start(user: User, assignment_id: int, index: int, **params: Any) -> Tourname
     with writing() as session:
         players = entrants(slot.id, session)
         if len(players) < 2:
-            raise Conflict("a tournament needs at least two students who opted in with a "
-                           "graded engine")
+            raise Conflict(
+                "a tournament needs at least two students who opted in with a graded engine"
+            )
         tournament = Tournament(slot_id=slot.id, status=QUEUED, params=settings)
         session.add(tournament)
         session.flush()
-        ballots = pick_ballots(load_ballots(data.ballots_file()), int(settings["ballots"]), tournament.id)
+        ballots = pick_ballots(
+            load_ballots(data.ballots_file()), int(settings["ballots"]), tournament.id
+        )
         for a, b in itertools.combinations(players, 2):
             for name, opening in ballots:
                 for black, white in ((a, b), (b, a)):
-                    session.add(TournamentGame(tournament_id=tournament.id, black_id=black.id,
-                                               white_id=white.id, ballot=name,
-                                               opening=list(opening), status=QUEUED))
+                    session.add(
+                        TournamentGame(
+                            tournament_id=tournament.id,
+                            black_id=black.id,
+                            white_id=white.id,
+                            ballot=name,
+                            opening=list(opening),
+                            status=QUEUED,
+                        )
+                    )
     sent = []
-    for game_id in db.session.scalars(sa.select(TournamentGame.id).where(
-            TournamentGame.tournament_id == tournament.id)).all():
+    for game_id in db.session.scalars(
+        sa.select(TournamentGame.id).where(TournamentGame.tournament_id == tournament.id)
+    ).all():
         try:
             jobs.enqueue(GAME, game_id, priority=GAME_PRIORITY)
         except Exception:  # the sweep sends it later: the row is the truth
@@ -145,8 +182,11 @@ class Standing:
 def standings(user: User, tournament_id: int) -> tuple[Tournament, list[Standing]]:
     from grader.harness.elo import points, ratings  # the harness loads here, not with the app
 
-    tournament = db.session.get(Tournament, tournament_id, options=[
-        sa.orm.selectinload(Tournament.games), sa.orm.joinedload(Tournament.slot)])
+    tournament = db.session.get(
+        Tournament,
+        tournament_id,
+        options=[sa.orm.selectinload(Tournament.games), sa.orm.joinedload(Tournament.slot)],
+    )
     if tournament is None:
         raise NotFound("no such tournament")
     staff(user, tournament.slot.assignment.course_id)
@@ -159,8 +199,10 @@ def standings(user: User, tournament_id: int) -> tuple[Tournament, list[Standing
             continue
         black = points(game.result, True)
         played.append((game.black_id, game.white_id, black))
-        for me, other, mine in ((game.black_id, game.white_id, black),
-                                (game.white_id, game.black_id, 1.0 - black)):
+        for me, other, mine in (
+            (game.black_id, game.white_id, black),
+            (game.white_id, game.black_id, 1.0 - black),
+        ):
             table[me].points += mine
             table[me].games += 1
             table[me].row.setdefault(other, []).append(mine)

@@ -48,5 +48,6 @@ def live(host: str | None = None) -> list[WorkerBeat]:
 def forget_old(days: int = 7) -> None:
     """Rows of workers gone for a week (containers come and go)."""
     with writing() as session:
-        session.execute(sa.delete(WorkerBeat).where(
-            WorkerBeat.seen_at < utcnow() - dt.timedelta(days=days)))
+        session.execute(
+            sa.delete(WorkerBeat).where(WorkerBeat.seen_at < utcnow() - dt.timedelta(days=days))
+        )

@@ -30,9 +30,11 @@ from grader.web.inputs import IdConverter, StrictJSONProvider
 STATUS = {Invalid: 400, Forbidden: 403, NotFound: 404, Conflict: 409, RateLimited: 429, Busy: 503}
 
 # No inline script, no third party: the pages are self-contained.
-CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
-       "img-src 'self' data:; object-src 'none'; base-uri 'self'; form-action 'self'; "
-       "frame-ancestors 'none'")
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data:; object-src 'none'; base-uri 'self'; form-action 'self'; "
+    "frame-ancestors 'none'"
+)
 
 
 def _status(error: ServiceError) -> int:
@@ -81,8 +83,11 @@ def init_app(app: Flask) -> None:
 
     proxies = app.config["GRADER_TRUSTED_PROXIES"]
     if proxies:  # the client's scheme and host as the TLS proxy saw them (LTI URLs, cookies)
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies,  # type: ignore[method-assign]  # Werkzeug's wrapping
-                                x_host=proxies, x_port=proxies)
+        # Werkzeug's documented way to wrap the app; mypy sees wsgi_app as a method.
+        wrapped = ProxyFix(
+            app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies, x_port=proxies
+        )
+        app.wsgi_app = wrapped  # type: ignore[method-assign]
 
     app.add_template_filter(percent)
     app.add_template_filter(misconception_name)
@@ -116,7 +121,8 @@ def init_app(app: Flask) -> None:
             response = error_response(status, str(error))
         else:
             response = app.make_response(
-                (render_template("error.html", status=status, message=str(error)), status))
+                (render_template("error.html", status=status, message=str(error)), status)
+            )
         if isinstance(error, Busy):
             response.headers["Retry-After"] = "1"
         elif isinstance(error, RateLimited):
@@ -157,8 +163,8 @@ def init_app(app: Flask) -> None:
             response = error_response(status, error.description or error.name)
         else:
             response = app.make_response(
-                (render_template("error.html", status=status, message=error.description),
-                 status))
+                (render_template("error.html", status=status, message=error.description), status)
+            )
         for name, value in error.get_headers():  # Allow on a 405, as RFC 9110 requires
             if name.lower() != "content-type":
                 response.headers[name] = value

@@ -22,9 +22,11 @@ from grader.web.pages import landing_url
 
 bp = Blueprint("auth", __name__)
 
-SIGNED_UP = ("Thank you. If this e-mail address had no account, it has one now: log in with it. "
-             "If you already have an account, log in and join the course from your dashboard; "
-             "if your instructor added you, use the invite link you were given.")
+SIGNED_UP = (
+    "Thank you. If this e-mail address had no account, it has one now: log in with it. "
+    "If you already have an account, log in and join the course from your dashboard; "
+    "if your instructor added you, use the invite link you were given."
+)
 
 
 def _next_url() -> str:
@@ -42,10 +44,21 @@ def _sign_in(user: Any, remember: bool = False) -> None:
 
 
 @bp.route("/login", methods=["GET", "POST"])
-@limiter.limit(setting("GRADER_LOGIN_LIMIT_ACCOUNT"), key_func=account_key, methods=["POST"],
-               deduct_when=failed, scope="login-account", error_message=THROTTLED)
-@limiter.limit(setting("GRADER_LOGIN_LIMIT_ADDRESS"), methods=["POST"], deduct_when=failed,
-               scope="login-address", error_message=THROTTLED)
+@limiter.limit(
+    setting("GRADER_LOGIN_LIMIT_ACCOUNT"),
+    key_func=account_key,
+    methods=["POST"],
+    deduct_when=failed,
+    scope="login-account",
+    error_message=THROTTLED,
+)
+@limiter.limit(
+    setting("GRADER_LOGIN_LIMIT_ADDRESS"),
+    methods=["POST"],
+    deduct_when=failed,
+    scope="login-address",
+    error_message=THROTTLED,
+)
 def login() -> Any:
     if current_user.is_authenticated:
         return redirect(landing_url())
@@ -60,15 +73,20 @@ def login() -> Any:
 
 
 @bp.route("/signup", methods=["GET", "POST"])
-@limiter.limit(setting("GRADER_SIGNUP_LIMIT"), methods=["POST"], scope="signup",
-               error_message="Too many sign-ups from this address: wait a while, then try again.")
+@limiter.limit(
+    setting("GRADER_SIGNUP_LIMIT"),
+    methods=["POST"],
+    scope="signup",
+    error_message="Too many sign-ups from this address: wait a while, then try again.",
+)
 def signup() -> Any:
     """A new account for a new e-mail; a known one gets the very same answer and nothing else."""
     form = SignupForm()
     if form.validate_on_submit():
         try:
-            accounts.signup(form.email.data or "", form.password.data or "",
-                            form.join_code.data or "")
+            accounts.signup(
+                form.email.data or "", form.password.data or "", form.join_code.data or ""
+            )
         except ServiceError as error:  # a bad join code or password: nothing about the e-mail
             flash(str(error), "error")
         else:
@@ -90,8 +108,13 @@ def logout() -> Any:
 
 
 @bp.route("/invite/<token>", methods=["GET", "POST"])
-@limiter.limit(setting("GRADER_LOGIN_LIMIT_ADDRESS"), methods=["POST"], deduct_when=failed,
-               scope="invite", error_message=THROTTLED)
+@limiter.limit(
+    setting("GRADER_LOGIN_LIMIT_ADDRESS"),
+    methods=["POST"],
+    deduct_when=failed,
+    scope="invite",
+    error_message=THROTTLED,
+)
 def invite(token: str) -> Any:
     """An invite link: claim the account (choose its password) or accept the role."""
     found = invites.by_token(token)
@@ -100,23 +123,31 @@ def invite(token: str) -> Any:
     signed_in_as_owner = current_user.is_authenticated and current_user.id == found.user_id
     if form.validate_on_submit():
         try:
-            user = invites.accept(token, current_user if current_user.is_authenticated else None,
-                                  form.password.data if claim else None)
+            user = invites.accept(
+                token,
+                current_user if current_user.is_authenticated else None,
+                form.password.data if claim else None,
+            )
         except ServiceError as error:
             flash(str(error), "error")
         else:
             _sign_in(user)
             flash(f"Welcome to {found.course.name}.", "info")
             return redirect(url_for("pages.dashboard"))
-    return render_template("invite.html", invite=found, form=form, claim=claim,
-                           signed_in_as_owner=signed_in_as_owner), \
-        400 if request.method == "POST" else 200
+    return render_template(
+        "invite.html", invite=found, form=form, claim=claim, signed_in_as_owner=signed_in_as_owner
+    ), 400 if request.method == "POST" else 200
 
 
 def _account_page(new_token: str | None = None) -> Any:
-    return render_template("account.html", tokens=accounts.list_tokens(current_user.id),
-                           token_form=TokenForm(formdata=None), password_form=PasswordForm(),
-                           action=ActionForm(), new_token=new_token)
+    return render_template(
+        "account.html",
+        tokens=accounts.list_tokens(current_user.id),
+        token_form=TokenForm(formdata=None),
+        password_form=PasswordForm(),
+        action=ActionForm(),
+        new_token=new_token,
+    )
 
 
 @bp.get("/account")
@@ -131,14 +162,19 @@ def _signed_in_key() -> str:
 
 @bp.post("/account/password")
 @login_required
-@limiter.limit(setting("GRADER_LOGIN_LIMIT_ACCOUNT"), key_func=_signed_in_key,
-               scope="password-change", error_message=THROTTLED)  # it checks a password too
+@limiter.limit(
+    setting("GRADER_LOGIN_LIMIT_ACCOUNT"),
+    key_func=_signed_in_key,
+    scope="password-change",
+    error_message=THROTTLED,
+)  # it checks a password too
 def change_password() -> Any:
     form = PasswordForm()
     if form.validate_on_submit():
         try:
-            user = accounts.change_password(current_user.id, form.current.data or "",
-                                            form.password.data or "")
+            user = accounts.change_password(
+                current_user.id, form.current.data or "", form.password.data or ""
+            )
         except ServiceError as error:
             flash(str(error), "error")
         else:
@@ -167,8 +203,9 @@ def new_token() -> Any:
     form = TokenForm()
     if form.validate_on_submit():
         try:
-            token = accounts.issue_token(current_user.id, form.name.data or "",
-                                         form.days.data or accounts.TOKEN_DAYS)
+            token = accounts.issue_token(
+                current_user.id, form.name.data or "", form.days.data or accounts.TOKEN_DAYS
+            )
         except ServiceError as error:
             flash(str(error), "error")
         else:

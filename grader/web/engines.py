@@ -76,17 +76,26 @@ def _signed_in() -> None:
 def handout(assignment_id: int, index: int, name: str) -> Any:
     path, download = submissions.handout(current_user, assignment_id, index, name)
     # Markdown is read in the browser as text; the starter engine is downloaded.
-    return send_file(path, mimetype="text/plain" if download.endswith(".md") else "text/x-python",
-                     as_attachment=download.endswith(".py"), download_name=download)
+    return send_file(
+        path,
+        mimetype="text/plain" if download.endswith(".md") else "text/x-python",
+        as_attachment=download.endswith(".py"),
+        download_name=download,
+    )
 
 
 @bp.get("/assignments/<int:assignment_id>/slots/<int:index>/engine")
 def slot_page(assignment_id: int, index: int) -> Any:
     slot = submissions.engine_slot(current_user, assignment_id, index)
-    return render_template("engines/slot.html", slot=slot, assignment=slot.assignment,
-                           suite=submissions.suite_of(slot),
-                           submissions=results.my_submissions(current_user, slot),
-                           teaches=results.teaches(current_user, slot), form=ActionForm())
+    return render_template(
+        "engines/slot.html",
+        slot=slot,
+        assignment=slot.assignment,
+        suite=submissions.suite_of(slot),
+        submissions=results.my_submissions(current_user, slot),
+        teaches=results.teaches(current_user, slot),
+        form=ActionForm(),
+    )
 
 
 @bp.post("/assignments/<int:assignment_id>/slots/<int:index>/engine")
@@ -97,8 +106,9 @@ def upload(assignment_id: int, index: int) -> Any:
         return redirect(back)
     try:
         data, name = uploaded_file()
-        submission = submissions.upload(current_user, assignment_id, index, data, name,
-                                    tournament=_flag("tournament"))
+        submission = submissions.upload(
+            current_user, assignment_id, index, data, name, tournament=_flag("tournament")
+        )
     except RateLimited as error:
         return _rate_limited(error)
     except Invalid as error:
@@ -112,16 +122,21 @@ def submission_page(submission_id: int) -> Any:
     submission = results.get_submission(current_user, submission_id)
     page = {
         "submission_url": url_for("api.get_engine", submission_id=submission.id),
-        "game_url_template": url_for("api.engine_game", submission_id=submission.id,
-                                     number=0)[:-1] + "{n}",
-        "pdn_url_template": url_for("api.engine_game_pdn", submission_id=submission.id,
-                                    number=0).replace("/0.pdn", "/{n}.pdn"),
+        "game_url_template": url_for("api.engine_game", submission_id=submission.id, number=0)[:-1]
+        + "{n}",
+        "pdn_url_template": url_for(
+            "api.engine_game_pdn", submission_id=submission.id, number=0
+        ).replace("/0.pdn", "/{n}.pdn"),
         "results_url": url_for("api.engine_results", submission_id=submission.id),
         "csrf_token": generate_csrf(),
         "timing_url": url_for("engines.timing_chart", submission_id=submission.id),
     }
-    return render_template("engines/submission.html", submission=submission, page=page,
-                           timing=_timing_chart(submission))
+    return render_template(
+        "engines/submission.html",
+        submission=submission,
+        page=page,
+        timing=_timing_chart(submission),
+    )
 
 
 def _timing_chart(submission: Any) -> Markup | None:
@@ -137,7 +152,10 @@ def _timing_chart(submission: Any) -> Markup | None:
         "Search CPU seconds per depth, yours and the reference's",
         [f"d{r['depth']}\n{r['position'][:10]}" for r in rows],
         {"you": [r["cpu"] for r in rows], "reference": [r["reference_cpu"] for r in rows]},
-        y_label="CPU seconds", unit=" s", classes={"you": "mine", "reference": "reference"})
+        y_label="CPU seconds",
+        unit=" s",
+        classes={"you": "mine", "reference": "reference"},
+    )
 
 
 @bp.get("/engines/<int:submission_id>/timing")
@@ -155,10 +173,16 @@ def timing_chart(submission_id: int) -> Any:
 @bp.get("/instructor/assignments/<int:assignment_id>/slots/<int:index>/engines")
 def staff_slot(assignment_id: int, index: int) -> Any:
     who, slot, found = submissions.slot_submissions(current_user, assignment_id, index)
-    return render_template("engines/staff_slot.html", staff=who, slot=slot,
-                           assignment=slot.assignment, submissions=found,
-                           leaderboard=tournaments.leaderboard(slot),
-                           tournaments=tournaments.of_slot(slot), form=ActionForm())
+    return render_template(
+        "engines/staff_slot.html",
+        staff=who,
+        slot=slot,
+        assignment=slot.assignment,
+        submissions=found,
+        leaderboard=tournaments.leaderboard(slot),
+        tournaments=tournaments.of_slot(slot),
+        form=ActionForm(),
+    )
 
 
 @bp.post("/instructor/engines/<int:submission_id>/rerun")
@@ -170,8 +194,13 @@ def rerun(submission_id: int) -> Any:
             flash(f"Submission {submission_id} queued again.", "info")
         except ServiceError as error:
             flash(str(error), "error")
-    return redirect(url_for("engines.staff_slot", assignment_id=submission.slot.assignment_id,
-                            index=submission.slot.index))
+    return redirect(
+        url_for(
+            "engines.staff_slot",
+            assignment_id=submission.slot.assignment_id,
+            index=submission.slot.index,
+        )
+    )
 
 
 @bp.post("/instructor/assignments/<int:assignment_id>/slots/<int:index>/engines/rerun")
@@ -197,5 +226,6 @@ def start_tournament(assignment_id: int, index: int) -> Any:
 @bp.get("/instructor/tournaments/<int:tournament_id>")
 def tournament_page(tournament_id: int) -> Any:
     found, table = tournaments.standings(current_user, tournament_id)
-    return render_template("engines/tournament.html", tournament=found, table=table,
-                           slot=found.slot)
+    return render_template(
+        "engines/tournament.html", tournament=found, table=table, slot=found.slot
+    )

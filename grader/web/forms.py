@@ -41,33 +41,40 @@ class LoginForm(FlaskForm):
 class SignupForm(FlaskForm):
     email = EmailField("E-mail", validators=[DataRequired(), Length(max=254)])
     password = PasswordField("Password", validators=[DataRequired(), Length(min=MIN_PASSWORD)])
-    confirm = PasswordField("Password again",
-                            validators=[DataRequired(), EqualTo("password", "Passwords differ")])
+    confirm = PasswordField(
+        "Password again", validators=[DataRequired(), EqualTo("password", "Passwords differ")]
+    )
     join_code = StringField("Course join code", validators=[DataRequired(), Length(max=32)])
 
 
 class ClaimForm(FlaskForm):
     """An invite link's form for an account that has no password yet."""
 
-    password = PasswordField("Choose a password",
-                             validators=[DataRequired(), Length(min=MIN_PASSWORD)])
-    confirm = PasswordField("Password again",
-                            validators=[DataRequired(), EqualTo("password", "Passwords differ")])
+    password = PasswordField(
+        "Choose a password", validators=[DataRequired(), Length(min=MIN_PASSWORD)]
+    )
+    confirm = PasswordField(
+        "Password again", validators=[DataRequired(), EqualTo("password", "Passwords differ")]
+    )
 
 
 class PasswordForm(FlaskForm):
     current = PasswordField("Current password", validators=[DataRequired()])
-    password = PasswordField("New password", validators=[DataRequired(),
-                                                         Length(min=MIN_PASSWORD)])
-    confirm = PasswordField("New password again",
-                            validators=[DataRequired(), EqualTo("password", "Passwords differ")])
+    password = PasswordField("New password", validators=[DataRequired(), Length(min=MIN_PASSWORD)])
+    confirm = PasswordField(
+        "New password again", validators=[DataRequired(), EqualTo("password", "Passwords differ")]
+    )
 
 
 class TokenForm(FlaskForm):
-    name = StringField("Name (what uses it)", default="token",
-                       validators=[DataRequired(), Length(max=100)])
-    days = IntegerField("Lifetime in days", default=TOKEN_DAYS,
-                        validators=[DataRequired(), NumberRange(1, MAX_TOKEN_DAYS)])
+    name = StringField(
+        "Name (what uses it)", default="token", validators=[DataRequired(), Length(max=100)]
+    )
+    days = IntegerField(
+        "Lifetime in days",
+        default=TOKEN_DAYS,
+        validators=[DataRequired(), NumberRange(1, MAX_TOKEN_DAYS)],
+    )
 
 
 class JoinForm(FlaskForm):
@@ -114,21 +121,36 @@ class TreeSettings(FlaskForm):
     nested: TextAreaField
 
     depth = IntegerField("Depth", default=3, validators=[Optional(), NumberRange(1, 8)])
-    branching = StringField("Branching (e.g. 2-3)", default="2-3",
-                            validators=[Optional(), Length(max=20)])
-    values = StringField("Leaf values (e.g. -9..9)", default="-9..9",
-                         validators=[Optional(), Length(max=40)])
-    players = StringField("Players per level", default="max,min",
-                          validators=[Optional(), Length(max=100)])
-    ties = SelectField("Ties", choices=[
-        SelectChoice("prune", "prune when alpha >= beta (AIMA)"),
-        SelectChoice("explore", "prune only when strictly outside (CS188)")])
-    values_rule = SelectField("Cut nodes report", choices=[
-        SelectChoice("soft", "their best value so far"), SelectChoice("hard", "the bound")])
-    order = SelectField("Children", choices=[
-        SelectChoice("ltr", "left to right"), SelectChoice("rtl", "right to left")])
-    depth_limit = IntegerField("Depth limit in plies (empty: to the leaves)",
-                               validators=[Optional(), NumberRange(1, 64)])
+    branching = StringField(
+        "Branching (e.g. 2-3)", default="2-3", validators=[Optional(), Length(max=20)]
+    )
+    values = StringField(
+        "Leaf values (e.g. -9..9)", default="-9..9", validators=[Optional(), Length(max=40)]
+    )
+    players = StringField(
+        "Players per level", default="max,min", validators=[Optional(), Length(max=100)]
+    )
+    ties = SelectField(
+        "Ties",
+        choices=[
+            SelectChoice("prune", "prune when alpha >= beta (AIMA)"),
+            SelectChoice("explore", "prune only when strictly outside (CS188)"),
+        ],
+    )
+    values_rule = SelectField(
+        "Cut nodes report",
+        choices=[
+            SelectChoice("soft", "their best value so far"),
+            SelectChoice("hard", "the bound"),
+        ],
+    )
+    order = SelectField(
+        "Children",
+        choices=[SelectChoice("ltr", "left to right"), SelectChoice("rtl", "right to left")],
+    )
+    depth_limit = IntegerField(
+        "Depth limit in plies (empty: to the leaves)", validators=[Optional(), NumberRange(1, 64)]
+    )
     evaluations = BooleanField("Evaluations on internal nodes (generated trees)")
 
     def tree_choice(self) -> TreeChoice:
@@ -136,8 +158,11 @@ class TreeSettings(FlaskForm):
         one. Generated: the generator's parameters; fixed: the tree, built and bounded by the
         editor's `build_tree` (the one builder of typed trees)."""
         players = [p.strip() for p in (self.players.data or "").split(",") if p.strip()] or None
-        conventions: dict[str, Any] = {"ties": self.ties.data, "values": self.values_rule.data,
-                                       "order": self.order.data}
+        conventions: dict[str, Any] = {
+            "ties": self.ties.data,
+            "values": self.values_rule.data,
+            "order": self.order.data,
+        }
         if self.depth_limit.data:
             conventions["depth"] = self.depth_limit.data
         if self.source.data == "generate":
@@ -150,32 +175,55 @@ class TreeSettings(FlaskForm):
 
     def generator_params(self) -> dict[str, Any]:
         """The generator's parameters on the form (an empty field: the generator's default)."""
-        return {"depth": self.depth.data or 3, "branching": self.branching.data or "2-3",
-                "values": self.values.data or "-9..9", "min_cutoffs": self.min_cutoffs.data or 0,
-                "evaluations": bool(self.evaluations.data)}
+        return {
+            "depth": self.depth.data or 3,
+            "branching": self.branching.data or "2-3",
+            "values": self.values.data or "-9..9",
+            "min_cutoffs": self.min_cutoffs.data or 0,
+            "evaluations": bool(self.evaluations.data),
+        }
 
     def fixed_tree(self, source: str, players: list[str] | None) -> tuple[dict[str, Any], Tree]:
         """A fixed tree typed on the form (leaf values or a nested list), and its parameters."""
         nested = nested_list(self.nested.data, "nested list") if source == "nested" else None
-        return {}, editor.build_tree(source, leaves=self.leaves.data or "",
-                                     branching=self.leaf_branching.data,
-                                     depth=self.leaf_depth.data, nested=nested, players=players)
+        return {}, editor.build_tree(
+            source,
+            leaves=self.leaves.data or "",
+            branching=self.leaf_branching.data,
+            depth=self.leaf_depth.data,
+            nested=nested,
+            players=players,
+        )
 
 
 class PracticeForm(TreeSettings):
     kind = SelectField("Exercise", choices=[SelectChoice(k) for k in KINDS], default="prune")
-    source = RadioField("Tree", default="generate", choices=[
-        SelectChoice("generate", "Generate one"), SelectChoice("leaves", "Type leaf values"),
-        SelectChoice("nested", "Type a nested list")])
-    min_cutoffs = IntegerField("At least this many cutoffs", default=1,
-                               validators=[Optional(), NumberRange(0, 50)])
-    leaves = StringField("Leaf values, comma-separated", default="3,12,8,2,4,6,14,5,2",
-                         validators=[Optional(), Length(max=8000)])
-    leaf_branching = IntegerField("Branching", default=3, validators=[Optional(),
-                                                                      NumberRange(1, 8)])
+    source = RadioField(
+        "Tree",
+        default="generate",
+        choices=[
+            SelectChoice("generate", "Generate one"),
+            SelectChoice("leaves", "Type leaf values"),
+            SelectChoice("nested", "Type a nested list"),
+        ],
+    )
+    min_cutoffs = IntegerField(
+        "At least this many cutoffs", default=1, validators=[Optional(), NumberRange(0, 50)]
+    )
+    leaves = StringField(
+        "Leaf values, comma-separated",
+        default="3,12,8,2,4,6,14,5,2",
+        validators=[Optional(), Length(max=8000)],
+    )
+    leaf_branching = IntegerField(
+        "Branching", default=3, validators=[Optional(), NumberRange(1, 8)]
+    )
     leaf_depth = IntegerField("Depth", default=2, validators=[Optional(), NumberRange(1, 8)])
-    nested = TextAreaField("Nested list", default="[[3, 12, 8], [2, 4, 6], [14, 5, 2]]",
-                           validators=[Optional(), Length(max=8000)])
+    nested = TextAreaField(
+        "Nested list",
+        default="[[3, 12, 8], [2, 4, 6], [14, 5, 2]]",
+        validators=[Optional(), Length(max=8000)],
+    )
 
     def practice_args(self) -> dict[str, Any]:
         """`exercises.create_practice`'s arguments: generator parameters, or the typed tree."""

@@ -20,18 +20,30 @@ bp = Blueprint("games", __name__)
 
 
 class GamePracticeForm(FlaskForm):
-    kind = SelectField("Exercise", choices=[SelectChoice(k) for k in KINDS if k != "best-order"],
-                       default="minimax")
+    kind = SelectField(
+        "Exercise", choices=[SelectChoice(k) for k in KINDS if k != "best-order"], default="minimax"
+    )
     game = SelectField("Game", choices=[SelectChoice(g) for g in GAMES], default="tic-tac-toe")
-    start = StringField("Start position (empty: the initial one; random: a random reachable "
-                        "one)", default="random", validators=[Optional(), Length(max=200)])
-    depth = IntegerField("Depth in plies", default=2, validators=[DataRequired(),
-                                                                   NumberRange(1, 8)])
-    branching = IntegerField("Branching cap (the first N moves in canonical order)", default=3,
-                             validators=[DataRequired(), NumberRange(1, 9)])
-    ties = SelectField("Ties", choices=[
-        SelectChoice("prune", "prune when alpha >= beta (AIMA)"),
-        SelectChoice("explore", "prune only when strictly outside (CS188)")])
+    start = StringField(
+        "Start position (empty: the initial one; random: a random reachable one)",
+        default="random",
+        validators=[Optional(), Length(max=200)],
+    )
+    depth = IntegerField(
+        "Depth in plies", default=2, validators=[DataRequired(), NumberRange(1, 8)]
+    )
+    branching = IntegerField(
+        "Branching cap (the first N moves in canonical order)",
+        default=3,
+        validators=[DataRequired(), NumberRange(1, 9)],
+    )
+    ties = SelectField(
+        "Ties",
+        choices=[
+            SelectChoice("prune", "prune when alpha >= beta (AIMA)"),
+            SelectChoice("explore", "prune only when strictly outside (CS188)"),
+        ],
+    )
 
 
 @bp.before_request
@@ -46,9 +58,14 @@ def practice_game() -> Any:
     if form.validate_on_submit():
         try:
             created = game_practice.create_game_practice(
-                current_user, form.kind.data, form.game.data, start=form.start.data or None,
-                depth=form.depth.data or 2, branching=form.branching.data or 3,
-                conventions={"ties": form.ties.data})
+                current_user,
+                form.kind.data,
+                form.game.data,
+                start=form.start.data or None,
+                depth=form.depth.data or 2,
+                branching=form.branching.data or 3,
+                conventions={"ties": form.ties.data},
+            )
         except ServiceError as error:
             flash(str(error), "error")
         else:

@@ -78,8 +78,12 @@ def _flash_errors(form: Any) -> None:
 def home() -> Any:
     if not may_open_dashboard(current_user):
         abort(403, "the instructor dashboard is for instructors and TAs")
-    return render_template("instructor/home.html", courses=staff_courses(current_user),
-                           form=CourseForm(), can_create=current_user.is_instructor)
+    return render_template(
+        "instructor/home.html",
+        courses=staff_courses(current_user),
+        form=CourseForm(),
+        can_create=current_user.is_instructor,
+    )
 
 
 @bp.post("/courses")
@@ -97,18 +101,31 @@ def create_course() -> Any:
 def course(course_id: int) -> Any:
     who, members = roster.roster(current_user, course_id)
     found = courses.find_course(course_id)
-    return render_template("instructor/course.html", staff=who, course=found,
-                           assignments=found.assignments, members=members,
-                           join_open=roster.join_code_open(found), action=ActionForm(),
-                           expire_form=ExpireForm())
+    return render_template(
+        "instructor/course.html",
+        staff=who,
+        course=found,
+        assignments=found.assignments,
+        members=members,
+        join_open=roster.join_code_open(found),
+        action=ActionForm(),
+        expire_form=ExpireForm(),
+    )
 
 
 @bp.get("/courses/<int:course_id>/roster")
 def roster_page(course_id: int) -> Any:
     who, members = roster.roster(current_user, course_id)
-    return render_template("instructor/roster.html", staff=who, course=who.course,
-                           members=members, member_form=MemberForm(), import_form=ImportForm(),
-                           role_form=RoleForm(), action=ActionForm())
+    return render_template(
+        "instructor/roster.html",
+        staff=who,
+        course=who.course,
+        members=members,
+        member_form=MemberForm(),
+        import_form=ImportForm(),
+        role_form=RoleForm(),
+        action=ActionForm(),
+    )
 
 
 @bp.post("/courses/<int:course_id>/roster")
@@ -116,8 +133,14 @@ def add_member(course_id: int) -> Any:
     form = MemberForm()
     staff(current_user, course_id, change=True)
     if form.validate_on_submit():
-        what = roster.add_member(current_user, course_id, form.email.data or "", form.role.data,
-                                 form.name.data, url=_invite_url)
+        what = roster.add_member(
+            current_user,
+            course_id,
+            form.email.data or "",
+            form.role.data,
+            form.name.data,
+            url=_invite_url,
+        )
         flash(f"{form.email.data}: {what}.", "info")
     else:
         _flash_errors(form)
@@ -132,8 +155,11 @@ def import_roster(course_id: int) -> Any:
         _flash_errors(form)
         return _back("instructor.roster_page", course_id=course_id)
     upload = request.files.get("csv_file")
-    text = upload.read().decode("utf-8-sig", errors="replace") if upload and upload.filename \
+    text = (
+        upload.read().decode("utf-8-sig", errors="replace")
+        if upload and upload.filename
         else form.csv_text.data or ""
+    )
     result = roster.import_students(current_user, course_id, text, url=_invite_url)
     flash(f"Imported: {result.summary}.", "info")
     for error in result.errors[:20]:
@@ -151,8 +177,9 @@ def invite_links(course_id: int) -> Any:
     staff(current_user, course_id, change=True)
     if not ActionForm().validate_on_submit():
         return _back("instructor.roster_page", course_id=course_id)
-    return _csv(roster.invite_links(current_user, course_id, _invite_url),
-                f"invites-{course_id}.csv")
+    return _csv(
+        roster.invite_links(current_user, course_id, _invite_url), f"invites-{course_id}.csv"
+    )
 
 
 @bp.post("/courses/<int:course_id>/roster/<int:user_id>/role")
@@ -161,9 +188,14 @@ def set_role(course_id: int, user_id: int) -> Any:
     staff(current_user, course_id, change=True)
     if form.validate_on_submit():
         what = roster.set_role(current_user, course_id, user_id, form.role.data)
-        flash({"invited": "Invited: the role is given when the account accepts its invite "
-                          "(download the invite links to hand it out).",
-               "unchanged": "The role was already so."}.get(what, "Role changed."), "info")
+        flash(
+            {
+                "invited": "Invited: the role is given when the account accepts its invite "
+                "(download the invite links to hand it out).",
+                "unchanged": "The role was already so.",
+            }.get(what, "Role changed."),
+            "info",
+        )
     return _back("instructor.roster_page", course_id=course_id)
 
 
@@ -208,18 +240,21 @@ def new_assignment(course_id: int) -> Any:
     who = staff(current_user, course_id, change=True)
     form = AssignmentForm()
     form.preset.choices = [SelectChoice("", "(empty: add exercises next)")] + [
-        SelectChoice(name, name) for name in courses.preset_names()]
+        SelectChoice(name, name) for name in courses.preset_names()
+    ]
     if form.validate_on_submit():
         try:
-            made = editor.create_assignment(current_user, course_id, form.assignment_input(),
-                                            preset=form.preset.data or None)
+            made = editor.create_assignment(
+                current_user, course_id, form.assignment_input(), preset=form.preset.data or None
+            )
         except Invalid as error:
             flash(str(error), "error")
         else:
             flash("Assignment created.", "info")
             return _back("instructor.edit_assignment", assignment_id=made.id)
-    return render_template("instructor/assignment_form.html", staff=who, course=who.course,
-                           form=form, assignment=None)
+    return render_template(
+        "instructor/assignment_form.html", staff=who, course=who.course, form=form, assignment=None
+    )
 
 
 @bp.route("/assignments/<int:assignment_id>", methods=["GET", "POST"])
@@ -231,16 +266,26 @@ def edit_assignment(assignment_id: int) -> Any:
         staff(current_user, who.course.id, change=True)
         if form.validate_on_submit():
             try:
-                changed = editor.update_assignment(current_user, assignment_id,
-                                                   form.assignment_input())
+                changed = editor.update_assignment(
+                    current_user, assignment_id, form.assignment_input()
+                )
             except Invalid as error:
                 flash(str(error), "error")
             else:
-                flash("Saved." + (f" Lateness recomputed: {changed} attempts changed."
-                                  if changed else ""), "info")
+                flash(
+                    "Saved."
+                    + (f" Lateness recomputed: {changed} attempts changed." if changed else ""),
+                    "info",
+                )
                 return _back("instructor.edit_assignment", assignment_id=assignment_id)
-    return render_template("instructor/assignment_form.html", staff=who, course=who.course,
-                           form=form, assignment=found, action=ActionForm())
+    return render_template(
+        "instructor/assignment_form.html",
+        staff=who,
+        course=who.course,
+        form=form,
+        assignment=found,
+        action=ActionForm(),
+    )
 
 
 @bp.post("/assignments/<int:assignment_id>/delete")
@@ -255,18 +300,37 @@ def delete_assignment(assignment_id: int) -> Any:
 def _preview_context(preview: editor.Preview | None) -> dict[str, Any]:
     if preview is None:
         return {"preview": None}
-    return {"preview": preview, "preview_json": preview.to_dict(),
-            "variant_text": {code: VARIANTS[code].sentence(preview.tree, preview.conventions)
-                             for code in VARIANTS}}
+    return {
+        "preview": preview,
+        "preview_json": preview.to_dict(),
+        "variant_text": {
+            code: VARIANTS[code].sentence(preview.tree, preview.conventions) for code in VARIANTS
+        },
+    }
 
 
-def _slot_page(who: Any, assignment: Any, form: SlotForm, slot: Slot | None,
-               preview: editor.Preview | None = None, attempts: int = 0,
-               status: int = 200) -> tuple[str, int]:
-    return render_template("instructor/slot_form.html", staff=who, course=who.course,
-                           assignment=assignment, form=form, slot=slot, attempts=attempts,
-                           regrade_form=RegradeForm(), action=ActionForm(), kinds=KINDS,
-                           **_preview_context(preview)), status
+def _slot_page(
+    who: Any,
+    assignment: Any,
+    form: SlotForm,
+    slot: Slot | None,
+    preview: editor.Preview | None = None,
+    attempts: int = 0,
+    status: int = 200,
+) -> tuple[str, int]:
+    return render_template(
+        "instructor/slot_form.html",
+        staff=who,
+        course=who.course,
+        assignment=assignment,
+        form=form,
+        slot=slot,
+        attempts=attempts,
+        regrade_form=RegradeForm(),
+        action=ActionForm(),
+        kinds=KINDS,
+        **_preview_context(preview),
+    ), status
 
 
 @bp.route("/assignments/<int:assignment_id>/slots/new", methods=["GET", "POST"])
@@ -299,8 +363,7 @@ def edit_slot(assignment_id: int, index: int) -> Any:
     if slot.kind == ENGINE_KIND:  # engine slots have their own staff page
         return redirect(url_for("engines.staff_slot", assignment_id=assignment_id, index=index))
     if request.method == "GET":
-        return _slot_page(who, slot.assignment, SlotForm.from_slot(slot), slot,
-                          attempts=attempts)
+        return _slot_page(who, slot.assignment, SlotForm.from_slot(slot), slot, attempts=attempts)
     form = SlotForm()
     preview = None
     if form.validate_on_submit():
@@ -309,8 +372,13 @@ def edit_slot(assignment_id: int, index: int) -> Any:
             if request.form.get("action") == "preview":
                 preview = editor.preview(current_user, who.course.id, spec)
             else:
-                saved = editor.update_slot(current_user, assignment_id, index, spec,
-                                           allow_lower=bool(form.allow_lower.data))
+                saved = editor.update_slot(
+                    current_user,
+                    assignment_id,
+                    index,
+                    spec,
+                    allow_lower=bool(form.allow_lower.data),
+                )
                 message = "Saved."
                 if saved.regraded is not None:
                     message += f" Regraded: {saved.regraded} attempts changed (see the audit log)."
@@ -318,8 +386,14 @@ def edit_slot(assignment_id: int, index: int) -> Any:
                 return _back("instructor.edit_slot", assignment_id=assignment_id, index=index)
         except (Invalid, Conflict) as error:
             flash(str(error), "error")
-            return _slot_page(who, slot.assignment, form, slot, attempts=attempts,
-                              status=409 if isinstance(error, Conflict) else 400)
+            return _slot_page(
+                who,
+                slot.assignment,
+                form,
+                slot,
+                attempts=attempts,
+                status=409 if isinstance(error, Conflict) else 400,
+            )
     else:
         _flash_errors(form)
     return _slot_page(who, slot.assignment, form, slot, preview, attempts)
@@ -339,18 +413,26 @@ def regrade_slot(assignment_id: int, index: int) -> Any:
     who, _ = staff_for_slot(current_user, assignment_id, index, change=True)
     form = RegradeForm()
     if form.validate_on_submit():
-        log = regrade.regrade_slot(current_user, assignment_id, index,
-                                   allow_lower=bool(form.allow_lower.data))
-        flash("No attempts to regrade." if log is None else
-              f"Regraded {log.attempts_total} attempts: {log.attempts_changed} changed.", "info")
+        log = regrade.regrade_slot(
+            current_user, assignment_id, index, allow_lower=bool(form.allow_lower.data)
+        )
+        flash(
+            "No attempts to regrade."
+            if log is None
+            else f"Regraded {log.attempts_total} attempts: {log.attempts_changed} changed.",
+            "info",
+        )
     return _back("instructor.audit", course_id=who.course.id)
 
 
 @bp.get("/assignments/<int:assignment_id>/slots/<int:index>/tree.test")
 def export_tree(assignment_id: int, index: int) -> Any:
     text, name = editor.slot_tree_cs188(current_user, assignment_id, index)
-    return Response(text, mimetype="text/plain",
-                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
+    return Response(
+        text,
+        mimetype="text/plain",
+        headers={"Content-Disposition": f'attachment; filename="{name}"'},
+    )
 
 
 # -- gradebook, statistics, misconceptions, audit ---------------------------------------------
@@ -368,30 +450,47 @@ def gradebook_download(course_id: int) -> Any:
 
 
 def _csv(text: str, name: str) -> Response:
-    return Response(text, mimetype="text/csv",
-                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
+    return Response(
+        text, mimetype="text/csv", headers={"Content-Disposition": f'attachment; filename="{name}"'}
+    )
 
 
 @bp.get("/courses/<int:course_id>/students/<int:user_id>")
 def student(course_id: int, user_id: int) -> Any:
     who, person, assignments = gradebook.student_attempts(current_user, course_id, user_id)
-    return render_template("instructor/student.html", staff=who, course=who.course,
-                           student=person, assignments=assignments,
-                           kinds=KINDS,
-                           labels_for=lambda e: exercises.tree_of(e).labels())
+    return render_template(
+        "instructor/student.html",
+        staff=who,
+        course=who.course,
+        student=person,
+        assignments=assignments,
+        kinds=KINDS,
+        labels_for=lambda e: exercises.tree_of(e).labels(),
+    )
 
 
 @bp.get("/courses/<int:course_id>/statistics")
 def statistics_page(course_id: int) -> Any:
     who, found = stats.statistics(current_user, course_id)
-    histograms = {s.slot_id: charts.column_chart(
-        f"Scores on {a.title}: {s.index + 1}. {s.title or s.kind}", stats.histogram_labels(),
-        s.histogram,
-        x_label="slot score (best or last attempt)", y_label="students")
-        for a, slots in found for s in slots}
-    return render_template("instructor/statistics.html", staff=who, course=who.course,
-                           assignments=found, histograms=histograms,
-                           labels=stats.histogram_labels())
+    histograms = {
+        s.slot_id: charts.column_chart(
+            f"Scores on {a.title}: {s.index + 1}. {s.title or s.kind}",
+            stats.histogram_labels(),
+            s.histogram,
+            x_label="slot score (best or last attempt)",
+            y_label="students",
+        )
+        for a, slots in found
+        for s in slots
+    }
+    return render_template(
+        "instructor/statistics.html",
+        staff=who,
+        course=who.course,
+        assignments=found,
+        histograms=histograms,
+        labels=stats.histogram_labels(),
+    )
 
 
 @bp.get("/courses/<int:course_id>/misconceptions")
@@ -400,23 +499,46 @@ def misconceptions_page(course_id: int) -> Any:
     codes = found.codes
     names = [misconception_name(c) for c in codes]  # the codes themselves show on hover
     overall = charts.horizontal_bars(
-        "Wrong answers by misconception, whole course", names,
-        [found.total.get(c, 0) for c in codes], x_label="wrong attempts",
-        y_label="misconception")
-    per_assignment = {a.id: charts.horizontal_bars(
-        f"Wrong answers by misconception: {a.title}", names,
-        [found.by_assignment.get(a.id, Counter()).get(c, 0) for c in codes],
-        x_label="wrong attempts", y_label="misconception") for a in assignments}
+        "Wrong answers by misconception, whole course",
+        names,
+        [found.total.get(c, 0) for c in codes],
+        x_label="wrong attempts",
+        y_label="misconception",
+    )
+    per_assignment = {
+        a.id: charts.horizontal_bars(
+            f"Wrong answers by misconception: {a.title}",
+            names,
+            [found.by_assignment.get(a.id, Counter()).get(c, 0) for c in codes],
+            x_label="wrong attempts",
+            y_label="misconception",
+        )
+        for a in assignments
+    }
     weeks = sorted(found.by_week)
     over_time = charts.stacked_columns(
-        "Wrong answers by misconception, per week", weeks,
-        {misconception_name(c): [found.by_week[w].get(c, 0) for w in weeks] for c in codes
-         if any(found.by_week[w].get(c, 0) for w in weeks)},
-        x_label="ISO week", y_label="wrong attempts")
-    return render_template("instructor/misconceptions.html", staff=who, course=who.course,
-                           assignments=assignments, found=found, overall=overall,
-                           overall_values=[found.total.get(c, 0) for c in codes],
-                           per_assignment=per_assignment, over_time=over_time, weeks=weeks)
+        "Wrong answers by misconception, per week",
+        weeks,
+        {
+            misconception_name(c): [found.by_week[w].get(c, 0) for w in weeks]
+            for c in codes
+            if any(found.by_week[w].get(c, 0) for w in weeks)
+        },
+        x_label="ISO week",
+        y_label="wrong attempts",
+    )
+    return render_template(
+        "instructor/misconceptions.html",
+        staff=who,
+        course=who.course,
+        assignments=assignments,
+        found=found,
+        overall=overall,
+        overall_values=[found.total.get(c, 0) for c in codes],
+        per_assignment=per_assignment,
+        over_time=over_time,
+        weeks=weeks,
+    )
 
 
 @bp.get("/courses/<int:course_id>/audit")
@@ -424,8 +546,9 @@ def audit(course_id: int) -> Any:
     who = staff(current_user, course_id)
     logs = regrade.audit_log(current_user, course_id)
     people = regrade.emails({d["user_id"] for log in logs for d in log.details})
-    return render_template("instructor/audit.html", staff=who, course=who.course, logs=logs,
-                           people=people)
+    return render_template(
+        "instructor/audit.html", staff=who, course=who.course, logs=logs, people=people
+    )
 
 
 __all__ = ["bp"]

@@ -43,8 +43,10 @@ class MemberForm(FlaskForm):
 
 
 class ImportForm(FlaskForm):
-    csv_text = TextAreaField("Students as CSV (email,name per line, or a header row)",
-                             validators=[Optional(), Length(max=500_000)])
+    csv_text = TextAreaField(
+        "Students as CSV (email,name per line, or a header row)",
+        validators=[Optional(), Length(max=500_000)],
+    )
 
 
 class RoleForm(FlaskForm):
@@ -54,8 +56,9 @@ class RoleForm(FlaskForm):
 class ExpireForm(FlaskForm):
     """A date for the join code to stop working, or (confirmed, with `now`) at once."""
 
-    expires_at = DateTimeLocalField("Expires at (UTC)", format=DATE_FORMATS,
-                                    validators=[Optional()])
+    expires_at = DateTimeLocalField(
+        "Expires at (UTC)", format=DATE_FORMATS, validators=[Optional()]
+    )
     now = HiddenField()
 
 
@@ -66,75 +69,112 @@ class AssignmentForm(FlaskForm):
     due_at = DateTimeLocalField("Due (UTC)", format=DATE_FORMATS, validators=[Optional()])
     late_percent_per_day = FloatField(
         "Late penalty, percent per day (empty: no late attempts)",
-        validators=[Optional(), NumberRange(0, 100)])
-    score_policy = SelectField("Score counted", choices=[
-        SelectChoice(p, f"{p} attempt") for p in SCORE_POLICIES])
+        validators=[Optional(), NumberRange(0, 100)],
+    )
+    score_policy = SelectField(
+        "Score counted", choices=[SelectChoice(p, f"{p} attempt") for p in SCORE_POLICIES]
+    )
 
     def assignment_input(self) -> editor.AssignmentInput:
         return editor.AssignmentInput(
-            title=self.title.data or "", release_at=self.release_at.data,
-            due_at=self.due_at.data, late_percent_per_day=self.late_percent_per_day.data,
-            score_policy=self.score_policy.data)
+            title=self.title.data or "",
+            release_at=self.release_at.data,
+            due_at=self.due_at.data,
+            late_percent_per_day=self.late_percent_per_day.data,
+            score_policy=self.score_policy.data,
+        )
 
 
 class SlotForm(TreeSettings):
     title = StringField("Title", validators=[Optional(), Length(max=200)])
     kind = SelectField("Kind", choices=[SelectChoice(k) for k in KINDS], default="prune")
-    source = RadioField("Tree", default="generate", choices=[
-        SelectChoice("generate", "Generate a variant per student"),
-        SelectChoice("leaves", "Fixed: leaf values"),
-        SelectChoice("nested", "Fixed: nested list"),
-        SelectChoice("draw", "Fixed: draw it"),
-        SelectChoice("cs188", "Fixed: CS188 .test file"),
-        SelectChoice("game", "Fixed: from a game")])
+    source = RadioField(
+        "Tree",
+        default="generate",
+        choices=[
+            SelectChoice("generate", "Generate a variant per student"),
+            SelectChoice("leaves", "Fixed: leaf values"),
+            SelectChoice("nested", "Fixed: nested list"),
+            SelectChoice("draw", "Fixed: draw it"),
+            SelectChoice("cs188", "Fixed: CS188 .test file"),
+            SelectChoice("game", "Fixed: from a game"),
+        ],
+    )
     game = SelectField("Game", choices=[SelectChoice(g) for g in GAMES], default="tic-tac-toe")
-    game_start = StringField("Start position (empty: the initial one; random: a random "
-                             "reachable one)", default="random",
-                             validators=[Optional(), Length(max=200)])
-    game_depth = IntegerField("Depth in plies", default=2, validators=[Optional(),
-                                                                       NumberRange(1, 8)])
-    game_branching = IntegerField("Branching cap (the first N moves in canonical order)",
-                                  default=3, validators=[Optional(), NumberRange(1, 9)])
-    min_cutoffs = IntegerField("At least this many cutoffs", default=2,
-                               validators=[Optional(), NumberRange(0, 50)])
-    min_deep_cutoffs = IntegerField("At least this many deep cutoffs", default=0,
-                                    validators=[Optional(), NumberRange(0, 50)])
+    game_start = StringField(
+        "Start position (empty: the initial one; random: a random reachable one)",
+        default="random",
+        validators=[Optional(), Length(max=200)],
+    )
+    game_depth = IntegerField(
+        "Depth in plies", default=2, validators=[Optional(), NumberRange(1, 8)]
+    )
+    game_branching = IntegerField(
+        "Branching cap (the first N moves in canonical order)",
+        default=3,
+        validators=[Optional(), NumberRange(1, 9)],
+    )
+    min_cutoffs = IntegerField(
+        "At least this many cutoffs", default=2, validators=[Optional(), NumberRange(0, 50)]
+    )
+    min_deep_cutoffs = IntegerField(
+        "At least this many deep cutoffs", default=0, validators=[Optional(), NumberRange(0, 50)]
+    )
     distinct = BooleanField("Distinct leaf values")
     discriminating = BooleanField("Discriminating (every misconception gives its own answer)")
-    leaves = StringField("Leaf values, comma-separated", default="3,12,8,2,4,6,14,5,2",
-                         validators=[Optional(), Length(max=8000)])
-    leaf_branching = IntegerField("Uniform branching", default=3, validators=[Optional(),
-                                                                      NumberRange(1, 8)])
-    leaf_depth = IntegerField("Uniform depth", default=2, validators=[Optional(), NumberRange(1, 8)])
-    nested = TextAreaField("Nested list", default="[[3, 12, 8], [2, 4, 6], [14, 5, 2]]",
-                           validators=[Optional(), Length(max=20000)])
+    leaves = StringField(
+        "Leaf values, comma-separated",
+        default="3,12,8,2,4,6,14,5,2",
+        validators=[Optional(), Length(max=8000)],
+    )
+    leaf_branching = IntegerField(
+        "Uniform branching", default=3, validators=[Optional(), NumberRange(1, 8)]
+    )
+    leaf_depth = IntegerField(
+        "Uniform depth", default=2, validators=[Optional(), NumberRange(1, 8)]
+    )
+    nested = TextAreaField(
+        "Nested list",
+        default="[[3, 12, 8], [2, 4, 6], [14, 5, 2]]",
+        validators=[Optional(), Length(max=20000)],
+    )
     drawn = HiddenField("Drawn tree", default="[[0, 0], [0, 0]]")
     cs188 = TextAreaField("CS188 GraphGameTreeTest", validators=[Optional(), Length(max=100_000)])
     cs188_file = FileField("or a file")
-    attempts_allowed = IntegerField("Attempts allowed (empty: unlimited)", default=3,
-                                    validators=[Optional(), NumberRange(1, 1000)])
+    attempts_allowed = IntegerField(
+        "Attempts allowed (empty: unlimited)",
+        default=3,
+        validators=[Optional(), NumberRange(1, 1000)],
+    )
     practice_allowed = BooleanField("Practice variants", default=True)
     replay_allowed = BooleanField("Key and replay after the attempts", default=True)
-    due_at = DateTimeLocalField("Due (UTC; empty: the assignment's)", format=DATE_FORMATS,
-                                validators=[Optional()])
+    due_at = DateTimeLocalField(
+        "Due (UTC; empty: the assignment's)", format=DATE_FORMATS, validators=[Optional()]
+    )
     allow_lower = BooleanField("If this regrades attempts, allow scores to go down")
 
     def generator_params(self) -> dict[str, Any]:
-        return {**super().generator_params(),
-                "min_deep_cutoffs": self.min_deep_cutoffs.data or 0,
-                "distinct": bool(self.distinct.data),
-                "discriminating": bool(self.discriminating.data)}
+        return {
+            **super().generator_params(),
+            "min_deep_cutoffs": self.min_deep_cutoffs.data or 0,
+            "distinct": bool(self.distinct.data),
+            "discriminating": bool(self.discriminating.data),
+        }
 
     def fixed_tree(self, source: str, players: list[str] | None) -> tuple[dict[str, Any], Tree]:
         """The editor's further sources: a game's tree, a drawn tree, a CS188 file."""
         if source == "game":
             found, params = game_practice.game_source(
-                self.game.data, self.game_start.data or None, self.game_depth.data or 2,
-                self.game_branching.data or 3)
+                self.game.data,
+                self.game_start.data or None,
+                self.game_depth.data or 2,
+                self.game_branching.data or 3,
+            )
             return params, found.tree
         if source == "draw":
-            return {}, editor.build_tree(source, nested=nested_list(self.drawn.data, "drawn tree"),
-                                         players=players)
+            return {}, editor.build_tree(
+                source, nested=nested_list(self.drawn.data, "drawn tree"), players=players
+            )
         if source == "cs188":
             return {}, editor.build_tree(source, cs188=self._cs188_text(), players=players)
         return super().fixed_tree(source, players)
@@ -149,11 +189,16 @@ class SlotForm(TreeSettings):
         """The form as the editor's SlotInput."""
         choice = self.tree_choice()
         return editor.SlotInput(
-            kind=choice.kind, conventions=choice.conventions, params=choice.params,
-            tree=choice.tree, title=self.title.data,
+            kind=choice.kind,
+            conventions=choice.conventions,
+            params=choice.params,
+            tree=choice.tree,
+            title=self.title.data,
             attempts_allowed=self.attempts_allowed.data or None,
             practice_allowed=bool(self.practice_allowed.data),
-            replay_allowed=bool(self.replay_allowed.data), due_at=self.due_at.data)
+            replay_allowed=bool(self.replay_allowed.data),
+            due_at=self.due_at.data,
+        )
 
     @classmethod
     def from_slot(cls, slot: Slot) -> SlotForm:

@@ -35,29 +35,34 @@ JWKS_CACHE_SECONDS = 600  # a platform's public keys, between two launches
 class RegistrationForm(FlaskForm):
     issuer = StringField("Issuer (platform ID)", validators=[DataRequired(), Length(max=255)])
     client_id = StringField("Client ID", validators=[DataRequired(), Length(max=255)])
-    deployment_ids = TextAreaField("Deployment ID(s), one a line",
-                                   validators=[DataRequired(), Length(max=5000)])
-    auth_login_url = StringField("Authentication request URL (OIDC auth)",
-                                 validators=[DataRequired(), Length(max=500)])
+    deployment_ids = TextAreaField(
+        "Deployment ID(s), one a line", validators=[DataRequired(), Length(max=5000)]
+    )
+    auth_login_url = StringField(
+        "Authentication request URL (OIDC auth)", validators=[DataRequired(), Length(max=500)]
+    )
     auth_token_url = StringField("Access token URL", validators=[DataRequired(), Length(max=500)])
-    key_set_url = StringField("Public keyset URL (JWKS)",
-                              validators=[DataRequired(), Length(max=500)])
-    auth_audience = StringField("Token audience (only if the LMS names one)",
-                                validators=[Optional(), Length(max=500)])
+    key_set_url = StringField(
+        "Public keyset URL (JWKS)", validators=[DataRequired(), Length(max=500)]
+    )
+    auth_audience = StringField(
+        "Token audience (only if the LMS names one)", validators=[Optional(), Length(max=500)]
+    )
 
 
 class LinkAccountForm(FlaskForm):
-    email = EmailField("E-mail of your account here", validators=[DataRequired(),
-                                                                  Length(max=254)])
+    email = EmailField("E-mail of your account here", validators=[DataRequired(), Length(max=254)])
     password = PasswordField("Its password", validators=[DataRequired(), Length(max=200)])
 
 
 def tool_urls() -> dict[str, str]:
     """What an LMS administrator types in, as this request sees the service's address."""
-    return {"login": url_for("lti.login", _external=True),
-            "launch": url_for("lti.launch", _external=True),
-            "deep_linking": url_for("lti.launch", _external=True),
-            "jwks": url_for("lti.jwks", _external=True)}
+    return {
+        "login": url_for("lti.login", _external=True),
+        "launch": url_for("lti.launch", _external=True),
+        "deep_linking": url_for("lti.launch", _external=True),
+        "jwks": url_for("lti.jwks", _external=True),
+    }
 
 
 def _refused(message: str) -> Any:
@@ -82,9 +87,12 @@ def login() -> Any:
 
 
 def _launch_message() -> FlaskMessageLaunch:
-    message = FlaskMessageLaunch(FlaskRequest(), lti.ToolConf(),
-                                 launch_data_storage=lti.LaunchStorage(),
-                                 requests_session=lti.http())
+    message = FlaskMessageLaunch(
+        FlaskRequest(),
+        lti.ToolConf(),
+        launch_data_storage=lti.LaunchStorage(),
+        requests_session=lti.http(),
+    )
     message.set_public_key_caching(lti.LaunchStorage(), JWKS_CACHE_SECONDS)
     return message
 
@@ -103,15 +111,21 @@ def launch() -> Any:
     launched = lti.provision(claims, message.get_launch_id())
     login_user(db.session.get(User, launched.user_id))
     if launched.new_account:
-        flash(Markup('Welcome! Your LMS opened a new account here. Already have one? '
-                     '<a href="{}">Link it</a> before you start.').format(
-                         url_for("lti.account")), "info")
+        flash(
+            Markup(
+                "Welcome! Your LMS opened a new account here. Already have one? "
+                '<a href="{}">Link it</a> before you start.'
+            ).format(url_for("lti.account")),
+            "info",
+        )
     if launched.deep_linking:
-        return redirect(url_for("lti.deep_link", course_id=launched.course_id,
-                                launch_id=launched.launch_id))
+        return redirect(
+            url_for("lti.deep_link", course_id=launched.course_id, launch_id=launched.launch_id)
+        )
     if launched.assignment_id is not None and launched.slot_index is not None:
-        return redirect(url_for("pages.slot", assignment_id=launched.assignment_id,
-                                index=launched.slot_index))
+        return redirect(
+            url_for("pages.slot", assignment_id=launched.assignment_id, index=launched.slot_index)
+        )
     if launched.assignment_id is not None:
         return redirect(url_for("pages.assignment", assignment_id=launched.assignment_id))
     if launched.role != "student":
@@ -121,11 +135,13 @@ def launch() -> Any:
 
 def _cached_launch(launch_id: str) -> MessageLaunch:
     try:
-        return FlaskMessageLaunch.from_cache(launch_id, FlaskRequest(), lti.ToolConf(),
-                                             launch_data_storage=lti.LaunchStorage())
+        return FlaskMessageLaunch.from_cache(
+            launch_id, FlaskRequest(), lti.ToolConf(), launch_data_storage=lti.LaunchStorage()
+        )
     except LtiException as error:
-        raise Invalid(f"this LMS request has expired; start again from the LMS ({error})") \
-            from error
+        raise Invalid(
+            f"this LMS request has expired; start again from the LMS ({error})"
+        ) from error
 
 
 @bp.route("/deep-link/<int:course_id>/<launch_id>", methods=["GET", "POST"])
@@ -134,21 +150,36 @@ def deep_link(course_id: int, launch_id: str) -> Any:
     """An instructor picks what to place in the LMS; the signed reply goes back to it."""
     form = ActionForm()
     if request.method == "POST" and form.validate_on_submit():
-        return_url, token = lti.deep_link_reply(current_user, _cached_launch(launch_id),
-                                                course_id, request.form.get("choice", ""),
-                                                url_for("lti.launch", _external=True))
-        response = render_template("lti/deep_link_return.html", return_url=return_url,
-                                   token=token)
+        return_url, token = lti.deep_link_reply(
+            current_user,
+            _cached_launch(launch_id),
+            course_id,
+            request.form.get("choice", ""),
+            url_for("lti.launch", _external=True),
+        )
+        response = render_template("lti/deep_link_return.html", return_url=return_url, token=token)
         origin = "{0.scheme}://{0.netloc}".format(urlsplit(return_url))
         # The one form that posts to the LMS: allow exactly its origin.
-        return response, 200, {"Content-Security-Policy": CSP.replace(
-            "form-action 'self'", f"form-action 'self' {origin}")}
+        return (
+            response,
+            200,
+            {
+                "Content-Security-Policy": CSP.replace(
+                    "form-action 'self'", f"form-action 'self' {origin}"
+                )
+            },
+        )
     _cached_launch(launch_id)  # still valid: otherwise say so before the instructor picks
     choices = lti.choices(current_user, course_id)
-    return render_template("lti/deep_link.html", choices=choices, form=form,
-                           course_id=course_id, launch_id=launch_id,
-                           others=lti.other_courses(current_user, course_id),
-                           lti_account=lti.is_lti_account(current_user))
+    return render_template(
+        "lti/deep_link.html",
+        choices=choices,
+        form=form,
+        course_id=course_id,
+        launch_id=launch_id,
+        others=lti.other_courses(current_user, course_id),
+        lti_account=lti.is_lti_account(current_user),
+    )
 
 
 @bp.post("/deep-link/<int:course_id>/<launch_id>/course")
@@ -157,8 +188,7 @@ def link_course(course_id: int, launch_id: str) -> Any:
     """The LMS course opens an existing course here instead of the one its launch made."""
     target = request.form.get("course_id", "")
     if ActionForm().validate_on_submit() and target.isdigit():
-        course_id = lti.link_course(current_user, _cached_launch(launch_id), course_id,
-                                    int(target))
+        course_id = lti.link_course(current_user, _cached_launch(launch_id), course_id, int(target))
         flash("This LMS course now opens that course.", "info")
     return redirect(url_for("lti.deep_link", course_id=course_id, launch_id=launch_id))
 
@@ -170,28 +200,40 @@ def registrations() -> Any:
     form = RegistrationForm()
     if form.validate_on_submit():
         try:
-            lti.register(current_user, issuer=form.issuer.data or "",
-                         client_id=form.client_id.data or "",
-                         auth_login_url=form.auth_login_url.data or "",
-                         auth_token_url=form.auth_token_url.data or "",
-                         key_set_url=form.key_set_url.data or "",
-                         deployment_ids=(form.deployment_ids.data or "").splitlines(),
-                         auth_audience=form.auth_audience.data or None)
+            lti.register(
+                current_user,
+                issuer=form.issuer.data or "",
+                client_id=form.client_id.data or "",
+                auth_login_url=form.auth_login_url.data or "",
+                auth_token_url=form.auth_token_url.data or "",
+                key_set_url=form.key_set_url.data or "",
+                deployment_ids=(form.deployment_ids.data or "").splitlines(),
+                auth_audience=form.auth_audience.data or None,
+            )
         except ServiceError as error:
             flash(str(error), "error")
         else:
             flash("Registered. Launch the tool from the LMS to open its courses here.", "info")
             return redirect(url_for("lti.registrations"))
-    return render_template("lti/registrations.html", form=form, urls=tool_urls(),
-                           registrations=lti.registrations(current_user))
+    return render_template(
+        "lti/registrations.html",
+        form=form,
+        urls=tool_urls(),
+        registrations=lti.registrations(current_user),
+    )
 
 
 @bp.get("/courses/<int:course_id>")
 @login_required
 def course(course_id: int) -> Any:
     contexts = lti.course_contexts(current_user, course_id)
-    return render_template("lti/course.html", contexts=contexts, course_id=course_id,
-                           form=ActionForm(), undelivered=lti.undelivered(course_id))
+    return render_template(
+        "lti/course.html",
+        contexts=contexts,
+        course_id=course_id,
+        form=ActionForm(),
+        undelivered=lti.undelivered(course_id),
+    )
 
 
 @bp.post("/courses/<int:course_id>/sync")
@@ -203,8 +245,11 @@ def sync(course_id: int) -> Any:
         except ServiceError as error:
             flash(str(error), "error")
         else:
-            flash(f"Roster synced: {synced.members} members, {synced.added} added, "
-                  f"{synced.updated} updated.", "info")
+            flash(
+                f"Roster synced: {synced.members} members, {synced.added} added, "
+                f"{synced.updated} updated.",
+                "info",
+            )
     return redirect(url_for("lti.course", course_id=course_id))
 
 
@@ -219,10 +264,21 @@ def resend(course_id: int) -> Any:
 
 @bp.route("/account", methods=["GET", "POST"])
 @login_required
-@limiter.limit(setting("GRADER_LOGIN_LIMIT_ACCOUNT"), key_func=account_key, methods=["POST"],
-               deduct_when=failed, scope="login-account", error_message=THROTTLED)
-@limiter.limit(setting("GRADER_LOGIN_LIMIT_ADDRESS"), methods=["POST"], deduct_when=failed,
-               scope="login-address", error_message=THROTTLED)  # it checks a password
+@limiter.limit(
+    setting("GRADER_LOGIN_LIMIT_ACCOUNT"),
+    key_func=account_key,
+    methods=["POST"],
+    deduct_when=failed,
+    scope="login-account",
+    error_message=THROTTLED,
+)
+@limiter.limit(
+    setting("GRADER_LOGIN_LIMIT_ADDRESS"),
+    methods=["POST"],
+    deduct_when=failed,
+    scope="login-address",
+    error_message=THROTTLED,
+)  # it checks a password
 def account() -> Any:
     """Someone the LMS launched, who has an account here already, links the two by logging in
     to it; from then on the LMS opens that account."""

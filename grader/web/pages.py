@@ -47,10 +47,14 @@ def index() -> Any:
 @bp.get("/dashboard")
 def dashboard() -> Any:
     assignments = courses.assignments_for(current_user)
-    progress = attempts.slot_progress(
-        current_user, [s.id for a in assignments for s in a.slots])
-    return render_template("dashboard.html", memberships=courses.memberships(current_user),
-                           assignments=assignments, progress=progress, join_form=JoinForm())
+    progress = attempts.slot_progress(current_user, [s.id for a in assignments for s in a.slots])
+    return render_template(
+        "dashboard.html",
+        memberships=courses.memberships(current_user),
+        assignments=assignments,
+        progress=progress,
+        join_form=JoinForm(),
+    )
 
 
 @bp.post("/courses/join")
@@ -87,11 +91,16 @@ def _exercise_page(exercise: Exercise) -> Any:
     }
     is_owner = exercise.owner_id == current_user.id
     return render_template(
-        "exercise.html", exercise=data, page=page, variant_form=ActionForm(), is_owner=is_owner,
+        "exercise.html",
+        exercise=data,
+        page=page,
+        variant_form=ActionForm(),
+        is_owner=is_owner,
         # One click for another tree: generated practice, or a slot that allows practice.
-        another=is_owner and (exercise.params is not None if exercise.slot_id is None
-                              else data["practice_allowed"]),
-        preview=attempts.practice_replay(exercise) if is_owner else None)
+        another=is_owner
+        and (exercise.params is not None if exercise.slot_id is None else data["practice_allowed"]),
+        preview=attempts.practice_replay(exercise) if is_owner else None,
+    )
 
 
 @bp.get("/assignments/<int:assignment_id>/slots/<int:index>")
@@ -126,8 +135,11 @@ def practice() -> Any:
         except ServiceError as error:
             flash(str(error), "error")
         else:
-            session[PRACTICE_SETTINGS] = {name: field.data for name, field in form._fields.items()
-                                          if name not in ("csrf_token", "nested", "leaves")}
+            session[PRACTICE_SETTINGS] = {
+                name: field.data
+                for name, field in form._fields.items()
+                if name not in ("csrf_token", "nested", "leaves")
+            }
             return redirect(url_for("pages.exercise", exercise_id=created.id))
     status = 400 if request.method == "POST" else 200
     return render_template("practice.html", form=form), status

@@ -31,14 +31,23 @@ def _signed_in() -> None:
 def student_progress() -> Any:
     found = practice.progress(current_user)
     chart = charts.horizontal_bars(
-        "Your progress per misconception", [s.code for s in found.standings],
+        "Your progress per misconception",
+        [s.code for s in found.standings],
         [min(s.streak, MASTERY) for s in found.standings],
         x_label=f"right answers in a row on trees that expose it ({MASTERY}: mastered)",
-        y_label="misconception", colours=[COLOURS[s.status] for s in found.standings],
-        notes=[s.status for s in found.standings], top_value=MASTERY)
-    return render_template("progress/student.html", progress=found, chart=chart,
-                           statuses=(MASTERED, PRACTISING, NOT_SEEN), colours=COLOURS,
-                           descriptions=DESCRIPTIONS)
+        y_label="misconception",
+        colours=[COLOURS[s.status] for s in found.standings],
+        notes=[s.status for s in found.standings],
+        top_value=MASTERY,
+    )
+    return render_template(
+        "progress/student.html",
+        progress=found,
+        chart=chart,
+        statuses=(MASTERED, PRACTISING, NOT_SEEN),
+        colours=COLOURS,
+        descriptions=DESCRIPTIONS,
+    )
 
 
 @bp.post("/practice/weak-spots")
@@ -54,8 +63,18 @@ def course_progress(course_id: int) -> Any:
     found = practice.course_progress(current_user, course_id)
     codes = list(VARIANTS)
     chart = charts.horizontal_bars(
-        "Students who hold each misconception now", codes, [found.holding[c] for c in codes],
+        "Students who hold each misconception now",
+        codes,
+        [found.holding[c] for c in codes],
         x_label="students practising it (their answers matched it, not mastered since)",
-        y_label="misconception")
-    return render_template("progress/course.html", staff=found.staff, course=found.staff.course,
-                           found=found, codes=codes, chart=chart, stuck_after=practice.STUCK)
+        y_label="misconception",
+    )
+    return render_template(
+        "progress/course.html",
+        staff=found.staff,
+        course=found.staff.course,
+        found=found,
+        codes=codes,
+        chart=chart,
+        stuck_after=practice.STUCK,
+    )

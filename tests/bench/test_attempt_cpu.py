@@ -16,8 +16,17 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_the_attempt_cpu_benchmark_runs():
     done = subprocess.run(
         [sys.executable, "-m", "bench.attempt_cpu", "--requests", "20", "--rounds", "1"],
-        cwd=ROOT, capture_output=True, text=True, timeout=300, check=False)
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
-    for case in ("no-op", "graded submission", "refused costly attempt, largest tree",
-                 "refused costly attempt, best-order"):
+    for case in (
+        "no-op",
+        "graded submission",
+        "refused costly attempt, largest tree",
+        "refused costly attempt, best-order",
+    ):
         assert case in done.stdout

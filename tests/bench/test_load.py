@@ -17,8 +17,24 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_quick_load_run_loses_nothing(tmp_path):
     out = tmp_path / "load.json"
     done = subprocess.run(
-        [sys.executable, "-m", "bench.load", "--quick", "--seconds", "1.5", "--clients", "4",
-         "--json", str(out)], cwd=ROOT, capture_output=True, text=True, timeout=300, check=False)
+        [
+            sys.executable,
+            "-m",
+            "bench.load",
+            "--quick",
+            "--seconds",
+            "1.5",
+            "--clients",
+            "4",
+            "--json",
+            str(out),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "no-op ceiling" in done.stdout
     (result,) = json.loads(out.read_text())

@@ -35,7 +35,7 @@ def parse_fen(fen: str) -> tuple[dict, bool]:
         color = f[0]
         for item in filter(None, f[1:].split(",")):
             king = item.startswith("K")
-            cells[coords(int(item.lstrip("K")))] = (color if king else color.lower())
+            cells[coords(int(item.lstrip("K")))] = color if king else color.lower()
     return cells, turn == "B"
 
 
@@ -128,9 +128,15 @@ def material(cells: dict, black: bool) -> int:
     return score if black else -score
 
 
-def alphabeta(cells: dict, black: bool, depth: int, alpha: float = -10**9,
-              beta: float = 10**9, stats: dict | None = None, shallow: bool = False
-              ) -> tuple[int, str | None, int]:
+def alphabeta(
+    cells: dict,
+    black: bool,
+    depth: int,
+    alpha: float = -(10**9),
+    beta: float = 10**9,
+    stats: dict | None = None,
+    shallow: bool = False,
+) -> tuple[int, str | None, int]:
     """(value for the side to move at the root, its best move's PDN, leaves) of AIMA's
     alpha-beta: MAX is the root's side, MIN the other; MAX cuts when its value >= beta, MIN when
     its value <= alpha (ties prune); fail-soft; the first move reaching the best value is best;
@@ -150,15 +156,15 @@ def alphabeta(cells: dict, black: bool, depth: int, alpha: float = -10**9,
             if not legal:
                 return (-(WIN - ply) if maximizing else WIN - ply), None
             return material(cells, root), None
-        best, best_move = (-10**9 - 1, None) if maximizing else (10**9 + 1, None)
+        best, best_move = (-(10**9) - 1, None) if maximizing else (10**9 + 1, None)
         for move in legal:
             window = (alpha, beta)
             if shallow:
                 bound = best if best_move is not None else None
                 if maximizing:
-                    window = (-10**9 if bound is None else bound, 10**9)
+                    window = (-(10**9) if bound is None else bound, 10**9)
                 else:
-                    window = (-10**9, 10**9 if bound is None else bound)
+                    window = (-(10**9), 10**9 if bound is None else bound)
             value, _ = visit(play(cells, move), not black, depth - 1, ply + 1, *window)
             if maximizing:
                 if value > best:

@@ -76,13 +76,16 @@ def test_a_kings_multi_jump_goes_on_past_the_far_row():
     assert perft(Board("B:W19,26,27:BK22"), 1) == len(graded_moves(Board("B:W19,26,27:BK22")))
 
 
-@pytest.mark.parametrize(("fen", "move", "after"), [
-    ("B:W6:B28", "28-32", "W:W6:BK32"),  # a black man crowned on 32 by a step
-    ("B:W6,27:B23", "23x32", "W:W6:BK32"),  # ... and by a capture
-    ("B:W6,K27:B23", "23x32", "W:W6:BK32"),  # taking a king
-    ("W:WK5,9:BK32", "9-6", "B:WK5,6:BK32"),  # not a crowning: a man on 6
-    ("W:W5:BK32", "5-1", "B:WK1:BK32"),  # a white man crowned on 1
-])
+@pytest.mark.parametrize(
+    ("fen", "move", "after"),
+    [
+        ("B:W6:B28", "28-32", "W:W6:BK32"),  # a black man crowned on 32 by a step
+        ("B:W6,27:B23", "23x32", "W:W6:BK32"),  # ... and by a capture
+        ("B:W6,K27:B23", "23x32", "W:W6:BK32"),  # taking a king
+        ("W:WK5,9:BK32", "9-6", "B:WK5,6:BK32"),  # not a crowning: a man on 6
+        ("W:W5:BK32", "5-1", "B:WK1:BK32"),  # a white man crowned on 1
+    ],
+)
 def test_crowning(fen, move, after):
     board = Board(fen)
     assert graded_moves(board) == independent_moves(board)
@@ -114,8 +117,9 @@ def test_random_games_agree_with_the_independent_generator_move_by_move(seed):
         if not expected:
             break
         board.push(Move.from_pdn(rng.choice(expected)))
-        assert board.zobrist_hash() == zobrist_hash(board.black, board.white, board.kings,
-                                                    board.turn)
+        assert board.zobrist_hash() == zobrist_hash(
+            board.black, board.white, board.kings, board.turn
+        )
         assert board.zobrist_hash() == Board(board.fen()).zobrist_hash()
     # Unmaking every move restores every state on the way back.
     while board.move_stack:
@@ -125,8 +129,10 @@ def test_random_games_agree_with_the_independent_generator_move_by_move(seed):
 
 
 def test_the_hash_tells_side_to_move_kings_and_colours_apart():
-    hashes = {Board(f).zobrist_hash() for f in
-              ["B:W20:B5", "W:W20:B5", "B:WK20:B5", "B:W20:BK5", "B:W5:B20", "B:W:B5", "B:W20:B"]}
+    hashes = {
+        Board(f).zobrist_hash()
+        for f in ["B:W20:B5", "W:W20:B5", "B:WK20:B5", "B:W20:BK5", "B:W5:B20", "B:W:B5", "B:W20:B"]
+    }
     assert len(hashes) == 7
     assert zobrist_hash(0, 0, 0, False) == 0
 
@@ -179,24 +185,27 @@ def test_board_equality_compares_the_whole_position():
     assert moved != Board("B:WK30:B5,K9")
 
 
-@pytest.mark.parametrize(("fen", "message"), [
-    ("B:W21", "expected 'B|W:W...:B...'"),
-    ("X:W21:B1", "expected"),
-    ("B:W21:B1:W22", "expected"),
-    ("B:W21:W22", "bad colour field 'W22'"),
-    ("B:B1:B2", "bad colour field 'B2'"),
-    ("B:X21:B1", "bad colour field 'X21'"),
-    ("B:W21:B21", "square 21 given twice"),
-    ("B:W21,21:B1", "square 21 given twice"),
-    ("B:W20-22,21:B1", "square 21 given twice"),
-    ("B:W21:B33", "out of range"),
-    ("B:W0:B1", "out of range"),
-    ("B:W22-21:B1", "out of range"),
-    ("B:W2:B5", "must be a king"),
-    ("B:W5:B30", "must be a king"),
-    ("B:Wx:B1", "bad square 'x'"),
-    ("B:W21:BK", "bad square 'K'"),
-])
+@pytest.mark.parametrize(
+    ("fen", "message"),
+    [
+        ("B:W21", "expected 'B|W:W...:B...'"),
+        ("X:W21:B1", "expected"),
+        ("B:W21:B1:W22", "expected"),
+        ("B:W21:W22", "bad colour field 'W22'"),
+        ("B:B1:B2", "bad colour field 'B2'"),
+        ("B:X21:B1", "bad colour field 'X21'"),
+        ("B:W21:B21", "square 21 given twice"),
+        ("B:W21,21:B1", "square 21 given twice"),
+        ("B:W20-22,21:B1", "square 21 given twice"),
+        ("B:W21:B33", "out of range"),
+        ("B:W0:B1", "out of range"),
+        ("B:W22-21:B1", "out of range"),
+        ("B:W2:B5", "must be a king"),
+        ("B:W5:B30", "must be a king"),
+        ("B:Wx:B1", "bad square 'x'"),
+        ("B:W21:BK", "bad square 'K'"),
+    ],
+)
 def test_bad_fen_is_refused(fen, message):
     with pytest.raises(InvalidFenError, match=message.replace("|", r"\|").replace("(", r"\(")):
         Board(fen)

@@ -36,9 +36,14 @@ def brute(board: Board, depth: int, ply: int = 0) -> tuple[int, int, int | None]
 
 def positions() -> list[str]:
     """The start, hand-made endgames, and positions from seeded random play."""
-    fens = ["B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12",
-            "B:W6,7,14,15:B2", "W:WK3,18,19,26,27,30:B5,K10,12,13,K22", "W:W29:B22,25",
-            "B:WK27:BK1,K3", "W:W14,K30:B6,K23"]
+    fens = [
+        "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12",
+        "B:W6,7,14,15:B2",
+        "W:WK3,18,19,26,27,30:B5,K10,12,13,K22",
+        "W:W29:B22,25",
+        "B:WK27:BK1,K3",
+        "W:W14,K30:B6,K23",
+    ]
     rng = random.Random(7)
     for _ in range(6):
         board = Board()

@@ -23,12 +23,15 @@ def test_the_start_position_has_black_on_1_to_12_and_black_to_move():
     assert board.fen() == STARTING_FEN
 
 
-@pytest.mark.parametrize("fen", [
-    STARTING_FEN,
-    "W:WK3,18,19,26:B5,K10,12",
-    "B:W6,7,14,15:B2",
-    "W:W:BK1",
-])
+@pytest.mark.parametrize(
+    "fen",
+    [
+        STARTING_FEN,
+        "W:WK3,18,19,26:B5,K10,12",
+        "B:W6,7,14,15:B2",
+        "W:W:BK1",
+    ],
+)
 def test_fen_round_trips(fen):
     assert Board(fen).fen() == fen
     assert Board.from_fen(Board(fen).fen()) == Board(fen)
@@ -40,9 +43,19 @@ def test_fen_reading_accepts_ranges_either_field_order_and_a_trailing_dot():
     assert board.fen() == "W:W30,31,32:B1,2,3,K4"
 
 
-@pytest.mark.parametrize("fen", [
-    "X:W1:B2", "B:W1", "B:W1:W2", "B:W33:B1", "B:W1:B1", "B:Wa:B1", "B:W5:B30", "B:W2:B9-7",
-])
+@pytest.mark.parametrize(
+    "fen",
+    [
+        "X:W1:B2",
+        "B:W1",
+        "B:W1:W2",
+        "B:W33:B1",
+        "B:W1:B1",
+        "B:Wa:B1",
+        "B:W5:B30",
+        "B:W2:B9-7",
+    ],
+)
 def test_bad_fen_raises_invalid_fen_error_naming_the_text(fen):
     with pytest.raises(InvalidFenError) as info:
         Board(fen)
@@ -77,8 +90,7 @@ def test_the_legal_moves_are_lazy_and_support_in_len_count_and_iteration():
     assert len(moves) == moves.count() == 7
     assert Move.from_pdn("11-15") in moves
     assert Move.from_pdn("11-16") in moves and Move.from_pdn("21-17") not in moves
-    assert [m.pdn() for m in moves] == ["9-13", "9-14", "10-14", "10-15", "11-15", "11-16",
-                                        "12-16"]
+    assert [m.pdn() for m in moves] == ["9-13", "9-14", "10-14", "10-15", "11-15", "11-16", "12-16"]
 
 
 def test_canonical_order_compares_paths_as_numbers_not_text():

@@ -19,8 +19,16 @@ GAME = """[Event "Club night"]
 def test_a_game_reads_with_headers_moves_comments_variations_and_result():
     game = read_game(GAME)
     assert game.headers["Black"] == "Ann" and game.headers["GameType"] == "21"
-    assert [m.pdn() for m in game.moves] == ["11-15", "23-19", "8-11", "22-17", "9-13", "17-14",
-                                             "10x17", "21x14"]
+    assert [m.pdn() for m in game.moves] == [
+        "11-15",
+        "23-19",
+        "8-11",
+        "22-17",
+        "9-13",
+        "17-14",
+        "10x17",
+        "21x14",
+    ]
     assert game.result == "1/2-1/2"
 
 
@@ -60,14 +68,17 @@ def test_movetext_without_headers_and_a_long_multi_jump():
     assert read_game("1. 11-15 22-18 2. 15x22 *").moves[-1].pdn() == "15x22"
 
 
-@pytest.mark.parametrize(("text", "offending"), [
-    ("1. 11-15 22-18 2. 15-19 *", "15-19"),
-    ("1. 11-15 21-18 *", "21-18"),
-    ("1. 11-15 hello 22-18 *", "hello"),
-    ('[SetUp "1"]\n[FEN "B:W33:B1"]\n1. 1-5 *', "B:W33:B1"),
-    ("1. 11-15 ( 22-18 *", "("),
-    ("1. 11-15 ) *", ")"),
-])
+@pytest.mark.parametrize(
+    ("text", "offending"),
+    [
+        ("1. 11-15 22-18 2. 15-19 *", "15-19"),
+        ("1. 11-15 21-18 *", "21-18"),
+        ("1. 11-15 hello 22-18 *", "hello"),
+        ('[SetUp "1"]\n[FEN "B:W33:B1"]\n1. 1-5 *', "B:W33:B1"),
+        ("1. 11-15 ( 22-18 *", "("),
+        ("1. 11-15 ) *", ")"),
+    ],
+)
 def test_bad_pdn_raises_invalid_pdn_error_naming_the_text(text, offending):
     with pytest.raises(InvalidPdnError) as info:
         read_games(text)

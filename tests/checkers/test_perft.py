@@ -25,12 +25,15 @@ def brute_perft(board: Board, depth: int) -> int:
     return total
 
 
-@pytest.mark.parametrize("fen", [
-    "B:W6,7,14,15:B2",
-    "W:WK3,18,19,26,27,30:B5,K10,12,13,K22",
-    "B:W10,11,18,19,K30:BK7,K1,25",
-    "W:W17,21,22,23,24,25,26,27,28,29,31,32:B1,2,3,4,5,6,7,8,9,10,11,13",
-])
+@pytest.mark.parametrize(
+    "fen",
+    [
+        "B:W6,7,14,15:B2",
+        "W:WK3,18,19,26,27,30:B5,K10,12,13,K22",
+        "B:W10,11,18,19,K30:BK7,K1,25",
+        "W:W17,21,22,23,24,25,26,27,28,29,31,32:B1,2,3,4,5,6,7,8,9,10,11,13",
+    ],
+)
 def test_bulk_counted_perft_equals_push_pop_enumeration(fen):
     board = Board(fen)
     for depth in range(1, 5):
@@ -40,8 +43,15 @@ def test_bulk_counted_perft_equals_push_pop_enumeration(fen):
 
 def test_divide_splits_the_total_by_root_move_in_canonical_order():
     rows = divide(Board(), 3)
-    assert [m.pdn() for m, _ in rows] == ["9-13", "9-14", "10-14", "10-15", "11-15", "11-16",
-                                          "12-16"]
+    assert [m.pdn() for m, _ in rows] == [
+        "9-13",
+        "9-14",
+        "10-14",
+        "10-15",
+        "11-15",
+        "11-16",
+        "12-16",
+    ]
     assert sum(n for _, n in rows) == PUBLISHED[3]
 
 

@@ -1,7 +1,5 @@
 """Games between engines and ballots (the `grader checkers` commands: tests/cli/test_checkers_cli.py)."""
 
-
-
 from grader import data
 from grader.checkers.board import Board
 from grader.checkers.ladder import player_from_name
@@ -53,8 +51,9 @@ def test_a_game_cut_by_max_plies_is_unfinished():
 
 def test_a_balloted_match_starts_each_game_from_its_ballot():
     shipped = load_ballots(data.ballots_file())
-    games = play_match(player_from_name("random", 1), player_from_name("random", 2), 2,
-                       ballots=shipped, seed=5)
+    games = play_match(
+        player_from_name("random", 1), player_from_name("random", 2), 2, ballots=shipped, seed=5
+    )
     ballots = dict(shipped)
     for game in games:
         name = game.headers["Opening"].split()[1].rstrip(":")

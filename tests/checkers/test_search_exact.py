@@ -101,8 +101,9 @@ def test_the_shallow_cutoffs_variant_against_the_independent_one(fen):
     for depth in (2, 3, 4):
         result = search(Board(fen), depth, Rules(shallow=True))
         move = result.best_move.pdn() if result.best_move else None
-        assert (result.value, move, result.leaves) == ind.alphabeta(cells, black, depth,
-                                                                     shallow=True), depth
+        assert (result.value, move, result.leaves) == ind.alphabeta(
+            cells, black, depth, shallow=True
+        ), depth
 
 
 def test_the_result_reports_depth_nodes_and_elapsed_time():
@@ -127,8 +128,13 @@ def test_the_move_orders_of_the_variants():
 @pytest.mark.parametrize("fen", ALL[::3])
 def test_with_a_window_too(fen):
     value = alphabeta(Board(fen), 3).value
-    for lo, hi in ((value - 1, value + 1), (value, value + 1), (value - 1, value),
-                   (value - 60, value - 10), (value + 10, value + 60)):
+    for lo, hi in (
+        (value - 1, value + 1),
+        (value, value + 1),
+        (value - 1, value),
+        (value - 60, value - 10),
+        (value + 10, value + 60),
+    ):
         assert graded(fen, 3, alpha=lo, beta=hi) == independent(fen, 3, lo, hi), (lo, hi)
 
 
@@ -155,8 +161,11 @@ def test_golden_counts(fen, depth):
 def test_the_set_has_equal_values_at_the_cut():
     # Material values tie often: searching on at value == beta (CS188's rule) evaluates more
     # leaves on most of these positions, so a `>=` changed to `>` cannot go unnoticed.
-    differ = [fen for fen in ALL if alphabeta(Board(fen), 4).leaves
-              != search(Board(fen), 4, Rules(ties="explore")).leaves]
+    differ = [
+        fen
+        for fen in ALL
+        if alphabeta(Board(fen), 4).leaves != search(Board(fen), 4, Rules(ties="explore")).leaves
+    ]
     assert len(differ) >= len(ALL) // 2
 
 
@@ -307,5 +316,9 @@ def test_time_control_without_timing_assertions():
     slow = ReferenceEngine().search(board, 4, time_limit=1e6)
     plain = ReferenceEngine().search(board, 4)
     assert (slow.depth, slow.value, slow.best_move, slow.nodes) == (
-        4, plain.value, plain.best_move, plain.nodes)
+        4,
+        plain.value,
+        plain.best_move,
+        plain.nodes,
+    )
     assert plain.depth == 4 and plain.leaves > 0 and plain.nodes > plain.leaves

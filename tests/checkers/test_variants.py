@@ -26,8 +26,11 @@ def test_the_full_window_is_the_default() -> None:
     full = alphabeta(board, 4)
     assert (full.value, full.leaves) == (-50, 248)
     explicit = alphabeta(board, 4, alpha=-INFINITY, beta=INFINITY)
-    assert (explicit.value, explicit.best_move, explicit.leaves) == \
-        (full.value, full.best_move, full.leaves)
+    assert (explicit.value, explicit.best_move, explicit.leaves) == (
+        full.value,
+        full.best_move,
+        full.leaves,
+    )
 
 
 @pytest.mark.parametrize("fen", [MIDDLEGAME, positions()["opening-1"]["fen"]])
@@ -57,8 +60,9 @@ def test_minimax_is_the_no_pruning_variant() -> None:
     assert VARIANTS["no-pruning"].run(MIDDLEGAME, 4).leaves == minimax(board, 4).leaves == 1100
 
 
-@pytest.mark.parametrize("code", [c for c in VARIANTS if c not in ("fail-hard",
-                                                                      "crowned-continues")])
+@pytest.mark.parametrize(
+    "code", [c for c in VARIANTS if c not in ("fail-hard", "crowned-continues")]
+)
 def test_each_search_variant_differs_on_the_middlegame(code: str) -> None:
     contract = alphabeta(Board(MIDDLEGAME), 4)
     result = VARIANTS[code].run(MIDDLEGAME, 4)
@@ -70,8 +74,7 @@ def test_fail_hard_shows_only_with_a_window() -> None:
     assert diagnose_search(MIDDLEGAME, 4, -50, 248) is None  # the contract's own answer
     hard = VARIANTS["fail-hard"].run(MIDDLEGAME, 4, 24, 25)
     assert hard.value == 24  # clamped to alpha; fail-soft says -50
-    assert diagnose_search(MIDDLEGAME, 4, hard.value, hard.leaves, 24, 25) is \
-        VARIANTS["fail-hard"]
+    assert diagnose_search(MIDDLEGAME, 4, hard.value, hard.leaves, 24, 25) is VARIANTS["fail-hard"]
 
 
 def test_an_unexplained_answer_is_not_named() -> None:
@@ -109,8 +112,7 @@ def test_a_trailing_colon_is_read() -> None:
 
 
 @pytest.mark.parametrize("offset", [-26, -1, 0, 74])
-def test_root_parallel_with_a_window_is_the_serial_value_unless_it_fails_high(
-        offset: int) -> None:
+def test_root_parallel_with_a_window_is_the_serial_value_unless_it_fails_high(offset: int) -> None:
     from grader.checkers.parallel import root_parallel
 
     board = Board(MIDDLEGAME)

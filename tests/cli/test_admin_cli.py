@@ -33,19 +33,39 @@ def test_user_create_and_token(runner, app, client):
 def test_an_assignment_without_title_or_preset_is_refused(runner, factory):
     """`--preset "" --title ""` is told what is missing (it once failed on None's title)."""
     factory.course("Games")
-    result = runner.invoke(args=["assignment", "create", "--course", "Games", "--preset", "",
-                                 "--title", ""])
+    result = runner.invoke(
+        args=["assignment", "create", "--course", "Games", "--preset", "", "--title", ""]
+    )
     assert result.exit_code != 0 and isinstance(result.exception, SystemExit)
     assert "needs a title or a preset" in result.output
 
 
 def test_course_and_assignment_from_preset(runner, app):
-    runner.invoke(args=["user", "create", "prof@example.com", "--role", "instructor",
-                        "--password", "long enough password"])
+    runner.invoke(
+        args=[
+            "user",
+            "create",
+            "prof@example.com",
+            "--role",
+            "instructor",
+            "--password",
+            "long enough password",
+        ]
+    )
     result = runner.invoke(args=["course", "create", "Games", "--instructor", "prof@example.com"])
     assert result.exit_code == 0 and "join code" in result.output
-    result = runner.invoke(args=["assignment", "create", "--course", "Games", "--preset",
-                                 "cs188-strict-ties", "--due", "2030-01-31"])
+    result = runner.invoke(
+        args=[
+            "assignment",
+            "create",
+            "--course",
+            "Games",
+            "--preset",
+            "cs188-strict-ties",
+            "--due",
+            "2030-01-31",
+        ]
+    )
     assert result.exit_code == 0, result.output
     bad = runner.invoke(args=["assignment", "create", "--course", "Games", "--preset", "nope"])
     assert bad.exit_code != 0 and "no preset" in bad.output
@@ -67,8 +87,12 @@ def test_every_preset_loads_and_generates(runner, app):
         assert {"intro", "standard", "challenge", "cs188-strict-ties"} <= set(names)
         for name in names:
             for spec in load_preset(name).slots:
-                exercises._generated(spec.params, "any-seed", spec.kind,
-                                     exercises.Conventions.from_dict(spec.conventions))
+                exercises._generated(
+                    spec.params,
+                    "any-seed",
+                    spec.kind,
+                    exercises.Conventions.from_dict(spec.conventions),
+                )
 
 
 def test_demo_is_idempotent(runner, app):
@@ -85,20 +109,33 @@ def test_demo_is_idempotent(runner, app):
 
 def test_grader_db_upgrade_as_a_process(tmp_path):
     """`grader db upgrade` brings an empty file to the latest schema."""
-    env = {**os.environ, "GRADER_DATABASE_URL": f"sqlite:///{tmp_path / 'fresh.db'}",
-           "GRADER_INSTANCE_PATH": str(tmp_path / "instance")}
+    env = {
+        **os.environ,
+        "GRADER_DATABASE_URL": f"sqlite:///{tmp_path / 'fresh.db'}",
+        "GRADER_INSTANCE_PATH": str(tmp_path / "instance"),
+    }
     grader = os.path.join(os.path.dirname(sys.executable), "grader")
-    done = subprocess.run([grader, "db", "upgrade"], env=env, capture_output=True, text=True,
-                          timeout=120, check=False)
+    done = subprocess.run(
+        [grader, "db", "upgrade"], env=env, capture_output=True, text=True, timeout=120, check=False
+    )
     assert done.returncode == 0, done.stderr
     engine = sa.create_engine(f"sqlite:///{tmp_path / 'fresh.db'}")
     with engine.connect() as conn:
         tables = set(sa.inspect(conn).get_table_names())
     engine.dispose()
-    assert {"user", "course", "membership", "assignment", "slot", "exercise", "attempt",
-            "alembic_version"} <= tables
-    tree = subprocess.run([grader, "tree", "--help"], env=env, capture_output=True, text=True,
-                          timeout=60, check=False)
+    assert {
+        "user",
+        "course",
+        "membership",
+        "assignment",
+        "slot",
+        "exercise",
+        "attempt",
+        "alembic_version",
+    } <= tables
+    tree = subprocess.run(
+        [grader, "tree", "--help"], env=env, capture_output=True, text=True, timeout=60, check=False
+    )
     assert tree.returncode == 0
 
 

@@ -21,8 +21,9 @@ MIDDLEGAME = positions()["kings-middlegame"]["fen"]
 
 
 def test_search_prints_the_contracts_answer() -> None:
-    result = CliRunner().invoke(main, ["checkers", "search", "--fen", MIDDLEGAME, "--depth",
-                                       "4", "--json"])
+    result = CliRunner().invoke(
+        main, ["checkers", "search", "--fen", MIDDLEGAME, "--depth", "4", "--json"]
+    )
     assert result.exit_code == 0, result.output
     answer = json.loads(result.stdout.splitlines()[0])
     ref = alphabeta(Board(MIDDLEGAME), 4)
@@ -31,10 +32,27 @@ def test_search_prints_the_contracts_answer() -> None:
 
 def test_search_with_a_window_and_a_variant() -> None:
     run = CliRunner().invoke
-    soft = run(main, ["checkers", "search", "--fen", MIDDLEGAME, "-d", "4", "--alpha", "24",
-                      "--beta", "25"])
-    hard = run(main, ["checkers", "search", "--fen", MIDDLEGAME, "-d", "4", "--alpha", "24",
-                      "--beta", "25", "--variant", "fail-hard"])
+    soft = run(
+        main,
+        ["checkers", "search", "--fen", MIDDLEGAME, "-d", "4", "--alpha", "24", "--beta", "25"],
+    )
+    hard = run(
+        main,
+        [
+            "checkers",
+            "search",
+            "--fen",
+            MIDDLEGAME,
+            "-d",
+            "4",
+            "--alpha",
+            "24",
+            "--beta",
+            "25",
+            "--variant",
+            "fail-hard",
+        ],
+    )
     assert soft.stdout.splitlines()[0] == "value -50"
     assert hard.stdout.splitlines()[0] == "value 24"
     plain = run(main, ["checkers", "search", "--fen", MIDDLEGAME, "-d", "4", "--minimax"])
@@ -54,16 +72,32 @@ def test_divide_prints_each_root_moves_count_and_the_total() -> None:
 
 
 def test_a_trailing_colon_fen_is_accepted_by_moves() -> None:
-    result = CliRunner().invoke(main, ["checkers", "moves", "--fen",
-                                       "B:W17,25,26,28:B3,4,6,7,8,14,18,19:"])
+    result = CliRunner().invoke(
+        main, ["checkers", "moves", "--fen", "B:W17,25,26,28:B3,4,6,7,8,14,18,19:"]
+    )
     assert result.exit_code == 0 and result.stdout.split() == ["14x21x30"]
 
 
 def test_play_an_engine_file_in_the_sandbox(sandbox, tmp_path: Path) -> None:
     pdn = tmp_path / "games.pdn"
-    result = CliRunner().invoke(main, [
-        "checkers", "play", "--black", str(ENGINES / "correct.py"), "--white", "ref:2",
-        "--games", "2", "--ballot", "--time-per-move", "0.1", "--pdn", str(pdn)])
+    result = CliRunner().invoke(
+        main,
+        [
+            "checkers",
+            "play",
+            "--black",
+            str(ENGINES / "correct.py"),
+            "--white",
+            "ref:2",
+            "--games",
+            "2",
+            "--ballot",
+            "--time-per-move",
+            "0.1",
+            "--pdn",
+            str(pdn),
+        ],
+    )
     assert result.exit_code == 0, result.output
     games = read_games(pdn.read_text())
     assert len(games) == 2 and all(g.headers["Black"] == "correct" for g in games)
@@ -75,21 +109,35 @@ def test_an_illegal_engine_file_forfeits_through_the_referee(sandbox, tmp_path: 
     folder.mkdir()
     (folder / "engine.py").write_text((ENGINES / "illegal_mover.py").read_text())
     (folder / "correct.py").write_text((ENGINES / "correct.py").read_text())
-    result = CliRunner().invoke(main, ["checkers", "play", "--black", "greedy", "--white",
-                                       str(folder), "--time-per-move", "0.1"])
+    result = CliRunner().invoke(
+        main,
+        ["checkers", "play", "--black", "greedy", "--white", str(folder), "--time-per-move", "0.1"],
+    )
     assert result.exit_code == 0, result.output
     assert "1-0 by forfeit: ILLEGAL_MOVE" in result.output
     assert "forfeited: ILLEGAL_MOVE" in result.output
 
 
 def test_play_an_engine_file_without_the_sandbox(tmp_path: Path) -> None:
-    result = CliRunner(env={"GRADER_BWRAP": "/nonexistent/bwrap"}).invoke(main, [
-        "checkers", "play", "--black", "ref:2", "--white", str(ENGINES / "correct.py"),
-        "--time-per-move", "0.1", "--no-sandbox"])
+    result = CliRunner(env={"GRADER_BWRAP": "/nonexistent/bwrap"}).invoke(
+        main,
+        [
+            "checkers",
+            "play",
+            "--black",
+            "ref:2",
+            "--white",
+            str(ENGINES / "correct.py"),
+            "--time-per-move",
+            "0.1",
+            "--no-sandbox",
+        ],
+    )
     assert result.exit_code == 0, result.output
     assert "ref:2 (Black) vs correct (White)" in result.output
-    refused = CliRunner(env={"GRADER_BWRAP": "/nonexistent/bwrap"}).invoke(main, [
-        "checkers", "play", "--white", str(ENGINES / "correct.py")])
+    refused = CliRunner(env={"GRADER_BWRAP": "/nonexistent/bwrap"}).invoke(
+        main, ["checkers", "play", "--white", str(ENGINES / "correct.py")]
+    )
     assert refused.exit_code == 2 and "--no-sandbox" in refused.output
 
 
@@ -97,8 +145,9 @@ def test_cli_perft_prints_the_published_count_and_divides():
     runner = CliRunner()
     result = runner.invoke(main, ["checkers", "perft", "--depth", "4"])
     assert result.exit_code == 0 and "1469" in result.stdout.split()
-    result = runner.invoke(main, ["checkers", "perft", "-d", "2", "--divide",
-                                  "--fen", "B:W6,7,14,15:B2"])
+    result = runner.invoke(
+        main, ["checkers", "perft", "-d", "2", "--divide", "--fen", "B:W6,7,14,15:B2"]
+    )
     lines = result.stdout.split("\n")
     assert lines[0].startswith("2x9x18 ") and lines[1].startswith("2x11x18 ")
 
@@ -112,8 +161,22 @@ def test_cli_moves_prints_the_legal_moves_in_canonical_order():
 
 def test_cli_play_writes_pdn_that_reads_back(tmp_path: Path):
     out = tmp_path / "games.pdn"
-    result = CliRunner().invoke(main, ["checkers", "play", "--black", "greedy", "--white",
-                                       "random", "--games", "2", "--ballot", "--pdn", str(out)])
+    result = CliRunner().invoke(
+        main,
+        [
+            "checkers",
+            "play",
+            "--black",
+            "greedy",
+            "--white",
+            "random",
+            "--games",
+            "2",
+            "--ballot",
+            "--pdn",
+            str(out),
+        ],
+    )
     assert result.exit_code == 0, result.output
     assert "game 1:" in result.output and "game 2:" in result.output
     games = read_games(out.read_text())
@@ -122,7 +185,11 @@ def test_cli_play_writes_pdn_that_reads_back(tmp_path: Path):
 
 def test_the_installed_command_runs_in_a_real_subprocess():
     grader = Path(sys.executable).with_name("grader")
-    out = subprocess.run([str(grader), "checkers", "perft", "--depth", "3"], check=True,
-                         capture_output=True, text=True, timeout=60)
+    out = subprocess.run(
+        [str(grader), "checkers", "perft", "--depth", "3"],
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert out.stdout.split() == ["302"]
-

@@ -14,8 +14,7 @@ from tests.app_support import PASSWORD, csrf_from
 
 def _role(app, email: str) -> str | None:
     with app.app_context():
-        found = db.session.scalar(sa.select(Membership.role).join(User).where(
-            User.email == email))
+        found = db.session.scalar(sa.select(Membership.role).join(User).where(User.email == email))
         db.session.remove()
         return found
 
@@ -27,20 +26,23 @@ def test_a_student_at_once_a_staff_role_through_its_invite(runner, app, factory,
     added = runner.invoke(args=["course", "add", str(course_id), "student@example.com"])
     assert added.exit_code == 0, added.output
     assert _role(app, "student@example.com") == "student"
-    invited = runner.invoke(args=["course", "add", "Search 101", "TA@example.com", "--role",
-                                  "ta"])
+    invited = runner.invoke(args=["course", "add", "Search 101", "TA@example.com", "--role", "ta"])
     assert invited.exit_code == 0, invited.output
     assert _role(app, "ta@example.com") is None  # no role until the account accepts
     path = re.search(r"(/invite/\S+)", invited.output)
     assert path, invited.output
     # Only the account itself accepts: signed in as the TA, the link gives the role.
-    client.post("/login", data={"email": "ta@example.com", "password": PASSWORD,
-                                "csrf_token": csrf_from(client.get("/login").get_data(
-                                    as_text=True))})
+    client.post(
+        "/login",
+        data={
+            "email": "ta@example.com",
+            "password": PASSWORD,
+            "csrf_token": csrf_from(client.get("/login").get_data(as_text=True)),
+        },
+    )
     page = client.get(path.group(1))
     assert page.status_code == 200
     client.post(path.group(1), data={"csrf_token": csrf_from(page.get_data(as_text=True))})
     assert _role(app, "ta@example.com") == "ta"
     unknown = runner.invoke(args=["course", "add", "999", "student@example.com"])
     assert unknown.exit_code != 0
-

@@ -20,13 +20,28 @@ from tests.harness._helpers import ENGINES, TINY, assert_gradescope_shape, needs
 @needs_bwrap
 def test_check_writes_results_and_exits_zero(submission, tmp_path: Path) -> None:
     out, rich = tmp_path / "results.json", tmp_path / "rich.json"
-    result = CliRunner().invoke(engine, ["check", str(submission("no_pruning")), "--suite",
-                                         str(TINY), "--json", str(out), "--rich-json", str(rich)])
+    result = CliRunner().invoke(
+        engine,
+        [
+            "check",
+            str(submission("no_pruning")),
+            "--suite",
+            str(TINY),
+            "--json",
+            str(out),
+            "--rich-json",
+            str(rich),
+        ],
+    )
     assert result.exit_code == 0, result.output
     data = json.loads(out.read_text())
     assert_gradescope_shape(data)
-    assert [t["extra_data"]["verdict"] for t in data["tests"]] == ["passed", "WA", "passed",
-                                                                    "passed"]
+    assert [t["extra_data"]["verdict"] for t in data["tests"]] == [
+        "passed",
+        "WA",
+        "passed",
+        "passed",
+    ]
     assert data["extra_data"]["sandbox"] is True
     detail = json.loads(rich.read_text())
     assert len(detail["games"]) == 2
@@ -40,7 +55,8 @@ def test_missing_bwrap_is_refused_without_no_sandbox(tmp_path: Path) -> None:
     with pytest.raises(SandboxUnavailable):
         grade(ENGINES / "correct.py", str(TINY), config)
     result = CliRunner(env={"GRADER_BWRAP": "/nonexistent/bwrap"}).invoke(
-        engine, ["check", str(ENGINES / "correct.py"), "--suite", str(TINY)])
+        engine, ["check", str(ENGINES / "correct.py"), "--suite", str(TINY)]
+    )
     assert result.exit_code == 2
     assert "refusing to run" in result.output and "--no-sandbox" in result.output
 
@@ -48,8 +64,17 @@ def test_missing_bwrap_is_refused_without_no_sandbox(tmp_path: Path) -> None:
 def test_no_sandbox_runs_and_is_recorded(submission, tmp_path: Path) -> None:
     out = tmp_path / "results.json"
     result = CliRunner(env={"GRADER_BWRAP": "/nonexistent/bwrap"}).invoke(
-        engine, ["check", str(submission("correct")), "--suite", str(TINY), "--no-sandbox",
-                 "--json", str(out)])
+        engine,
+        [
+            "check",
+            str(submission("correct")),
+            "--suite",
+            str(TINY),
+            "--no-sandbox",
+            "--json",
+            str(out),
+        ],
+    )
     assert result.exit_code == 0, result.output
     assert "WARNING" in result.output and "--no-sandbox" in result.output
     data = json.loads(out.read_text())
@@ -60,9 +85,19 @@ def test_no_sandbox_runs_and_is_recorded(submission, tmp_path: Path) -> None:
 
 
 def test_engine_check_writes_results_to_stdout_and_progress_to_stderr(sandbox) -> None:
-    done = subprocess.run([str(Path(sys.executable).parent / "grader"), "engine", "check",
-                           str(ENGINES / "correct.py"), "--suite", str(TINY)],
-                          capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [
+            str(Path(sys.executable).parent / "grader"),
+            "engine",
+            "check",
+            str(ENGINES / "correct.py"),
+            "--suite",
+            str(TINY),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr
     assert "Suite tiny: 5 / 5 points" in done.stdout
     assert "king-loop" in done.stdout and "verdict" in done.stdout  # the table

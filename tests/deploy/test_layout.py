@@ -13,8 +13,11 @@ def test_no_data_is_left_in_the_old_top_level_folders() -> None:
     # exercises/ and migrations/ moved into the package so that the installed wheel has them;
     # a file added there (a new suite, a new revision from another branch) would be missed.
     for old, new in (("exercises", "grader/data"), ("migrations", "grader/migrations")):
-        left = [p.relative_to(ROOT).as_posix() for p in (ROOT / old).rglob("*")
-                if p.is_file() and "__pycache__" not in p.parts]
+        left = [
+            p.relative_to(ROOT).as_posix()
+            for p in (ROOT / old).rglob("*")
+            if p.is_file() and "__pycache__" not in p.parts
+        ]
         assert not left, f"move {left} into {new}/"
 
 

@@ -26,7 +26,9 @@ def axe_violations(page: Any) -> list[dict[str, Any]]:
     if not page.evaluate("typeof window.axe !== 'undefined'"):
         page.add_script_tag(path=str(AXE))
     found = page.evaluate(RUN)
-    return [v for v in found if v["impact"] in ("serious", "critical") or v["id"] == "color-contrast"]
+    return [
+        v for v in found if v["impact"] in ("serious", "critical") or v["id"] == "color-contrast"
+    ]
 
 
 def sideways(page: Any) -> int:

@@ -52,7 +52,9 @@ def _seed(env: dict[str, str]) -> tuple[int, dict[str, int]]:
             enrol(course.id, LEARNER)
             assignment = courses.create_assignment(course.id, "standard")
             student = accounts.user_by_email(STUDENT)
-            six_levels = generate(GeneratorParams(depth=5, branching=(2, 3), min_cutoffs=2), "e2e-6")
+            six_levels = generate(
+                GeneratorParams(depth=5, branching=(2, 3), min_cutoffs=2), "e2e-6"
+            )
             trees = {
                 "three-levels": [[3, 12, 8], [2, 4, 6], [14, 5, 2]],
                 "six-levels": six_levels.to_nested(),
@@ -65,13 +67,17 @@ def _seed(env: dict[str, str]) -> tuple[int, dict[str, int]]:
             five = generate(GeneratorParams(depth=5, branching=(3, 3), min_cutoffs=2), "e2e-243")
             for kind in ("prune", "bounds", "values"):
                 practice[f"243-{kind}"] = exercises.create_practice(
-                    student, kind, tree=five.to_nested()).id
+                    student, kind, tree=five.to_nested()
+                ).id
             practice["bounds"] = exercises.create_practice(
-                student, "bounds", tree=[[[2, 3], [5, 9]], [[0, 1], [7, 5]]]).id
+                student, "bounds", tree=[[[2, 3], [5, 9]], [[0, 1], [7, 5]]]
+            ).id
             practice["leaf-order"] = exercises.create_practice(
-                student, "leaf-order", tree=[[[2, 3], [5, 9]], [[0, 1], [7, 5]]]).id
+                student, "leaf-order", tree=[[[2, 3], [5, 9]], [[0, 1], [7, 5]]]
+            ).id
             practice["best-order"] = exercises.create_practice(
-                student, "best-order", tree=[[[2, 3], [5, 9]], [[0, 1], [7, 5]]]).id
+                student, "best-order", tree=[[[2, 3], [5, 9]], [[0, 1], [7, 5]]]
+            ).id
             assignment_id = assignment.id
             db.engine.dispose()  # checkpoints the WAL before the server opens the file
     return assignment_id, practice
@@ -99,7 +105,8 @@ def browser() -> Iterator[Any]:
 
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(
-            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+        )
         yield chromium
         chromium.close()
 

@@ -45,8 +45,9 @@ def open_page(browser: Any, base_url: str, height: int = 900) -> Iterator[Any]:
         # Browsers ask for /favicon.ico by themselves; the test LMS platform has none (the app
         # has one, checked in tests/web/test_auth.py).
         url = message.location.get("url", "")
-        if message.type == "error" and not (url.endswith("/favicon.ico")
-                                            and not url.startswith(base_url)):
+        if message.type == "error" and not (
+            url.endswith("/favicon.ico") and not url.startswith(base_url)
+        ):
             errors.append(f"{message.text} ({message.location.get('url')})")
 
     tab.on("console", console)

@@ -76,8 +76,9 @@ def _seed(env: dict[str, str]) -> str:
             alpha, beta = key[off]
             wrong = {**key, off: [alpha - 2 if isinstance(alpha, int) else -99, beta]}
             attempts.submit(student, bounds.id, {"bounds": wrong})
-            practice = exercises.create_practice(student, "bounds",
-                                                 tree=[[[2, 3], [5, 9]], [[0, 1], [7, 5]]])
+            practice = exercises.create_practice(
+                student, "bounds", tree=[[[2, 3], [5, 9]], [[0, 1], [7, 5]]]
+            )
             attempts.submit(student, practice.id, {"bounds": {"": [0, 1]}})
             db.session.expire_all()  # the assignment was loaded before its engine slot
             submissions.upload(student, assignment.id, slot.index, ENGINE.read_bytes(), "engine.py")
@@ -120,14 +121,18 @@ def _check(page: Any, path: str, width: int) -> list[str]:
     if "text/html" not in (response.headers.get("content-type") or ""):
         return []  # a handout read as plain text (the assignment, the rules), not a page
     page.wait_for_load_state("networkidle")
-    problems = [f"{path} at {width} px: {v['id']} ({v['impact']}): {v['help']} {v['nodes']}"
-                for v in axe_violations(page)]
+    problems = [
+        f"{path} at {width} px: {v['id']} ({v['impact']}): {v['help']} {v['nodes']}"
+        for v in axe_violations(page)
+    ]
     if width < 500 and (extra := sideways(page)) > 0:
         problems.append(f"{path} at {width} px scrolls sideways by {extra} px")
     return problems
 
 
-def _sweep(page: Any, origin: str, start: list[str], limit: int = 40) -> tuple[list[str], list[str]]:
+def _sweep(
+    page: Any, origin: str, start: list[str], limit: int = 40
+) -> tuple[list[str], list[str]]:
     """Visits start and the pages their links lead to (one per route pattern)."""
     seen: set[str] = set()
     queue = list(start)
@@ -148,8 +153,9 @@ def _sweep(page: Any, origin: str, start: list[str], limit: int = 40) -> tuple[l
 @pytest.mark.parametrize("who", ["anonymous", "student", "ta", "instructor"])
 def test_every_page_passes_axe(browser, site, who) -> None:
     # bypass_csp: the app allows only its own scripts; axe is injected inline.
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, base_url=site.url,
-                                  bypass_csp=True)
+    context = browser.new_context(
+        viewport={"width": 1280, "height": 900}, base_url=site.url, bypass_csp=True
+    )
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
@@ -176,8 +182,11 @@ def test_student_detail_shows_answer_and_key_side_by_side(browser, site, screens
         sign_in(page, INSTRUCTOR)
         page.goto("/instructor/courses/1/gradebook")
         page.get_by_role("link", name=STUDENT).click()
-        box = page.locator('[data-compare]:has([data-side="answer"] .node)').filter(
-            has_text="The key").nth(1)  # the challenge's bounds exercise (after the prune one)
+        box = (
+            page.locator('[data-compare]:has([data-side="answer"] .node)')
+            .filter(has_text="The key")
+            .nth(1)
+        )  # the challenge's bounds exercise (after the prune one)
         expect(box).to_have_attribute("data-differ", site.off_label)
         for side in ("answer", "key"):
             node = box.locator(f'[data-side="{side}"] .node[data-label="{site.off_label}"]')

@@ -24,8 +24,11 @@ NODES = 1 + 3 + 9 + 27 + 81 + 243
 @contextlib.contextmanager
 def _tab(browser: Any, live_server: Any, size: str) -> Iterator[Any]:
     width, height = WIDTHS[size]
-    context = browser.new_context(viewport={"width": width, "height": height},
-                                  base_url=live_server.url, has_touch=size == "phone")
+    context = browser.new_context(
+        viewport={"width": width, "height": height},
+        base_url=live_server.url,
+        has_touch=size == "phone",
+    )
     tab = context.new_page()
     errors: list[str] = []
     tab.on("pageerror", lambda error: errors.append(str(error)))
@@ -68,11 +71,14 @@ SCROLL = "() => { const s = document.querySelector('[data-role=\"tree\"] .tree-s
 
 def _in_view(tab: Any, selector: str) -> bool:
     """The element lies inside the tree's scrolling box and inside the window."""
-    return tab.evaluate("""(selector) => {
+    return tab.evaluate(
+        """(selector) => {
       const b = document.querySelector(selector).getBoundingClientRect();
       const s = document.querySelector('[data-role="tree"] .tree-scroll').getBoundingClientRect();
       return b.left >= s.left && b.right <= s.right && b.top >= s.top && b.bottom <= s.bottom
-        && b.top >= 0 && b.bottom <= innerHeight; }""", selector)
+        && b.top >= 0 && b.bottom <= innerHeight; }""",
+        selector,
+    )
 
 
 @pytest.mark.parametrize("size", ["laptop", "phone"])
@@ -101,14 +107,20 @@ def test_243_leaves_legible_pannable_and_reachable(browser, live_server, screens
         # MAX/MIN stay in view while the tree scrolls, in a column that covers no node.
         labels = tree.locator(".row-label")
         expect(labels).to_have_count(6)
-        tab.evaluate("() => document.querySelector('[data-role=\"tree\"] .tree-body').scrollIntoView()")
+        tab.evaluate(
+            "() => document.querySelector('[data-role=\"tree\"] .tree-body').scrollIntoView()"
+        )
         drawing = tree.locator(".tree-scroll").bounding_box()
         for i in range(6):
             expect(labels.nth(i)).to_be_in_viewport()
-            assert labels.nth(i).bounding_box()["x"] + labels.nth(i).bounding_box()["width"] \
+            assert (
+                labels.nth(i).bounding_box()["x"] + labels.nth(i).bounding_box()["width"]
                 <= drawing["x"]
+            )
         # Dragging the background pans (mouse); Ctrl + wheel zooms around the pointer.
-        tab.evaluate("() => document.querySelector('[data-role=\"tree\"] .tree-scroll').scrollLeft = 0")
+        tab.evaluate(
+            "() => document.querySelector('[data-role=\"tree\"] .tree-scroll').scrollLeft = 0"
+        )
         if size == "laptop":
             start = drawing["x"] + drawing["width"] - 40
             tab.mouse.move(start, drawing["y"] + 30)
@@ -152,8 +164,10 @@ def test_243_leaves_legible_pannable_and_reachable(browser, live_server, screens
         expect(parent).not_to_contain_class("marked")
 
         # A wrong answer: the page brings the first wrong node into view and highlights it.
-        reference = solve(Tree.from_nested(exercise["tree"], exercise["players"]),
-                          Conventions.from_dict(exercise["conventions"]))
+        reference = solve(
+            Tree.from_nested(exercise["tree"], exercise["players"]),
+            Conventions.from_dict(exercise["conventions"]),
+        )
         tab.get_by_label("Value of the root A").fill(str(reference.value))
         tab.get_by_role("button", name="Submit").click()
         first = tree.locator(".node.first-wrong")

@@ -79,7 +79,8 @@ def student_page(browser: Any, engine_server: EngineServer) -> Iterator[Any]:
 def _pieces(page: Any) -> dict[str, str]:
     return page.eval_on_selector_all(
         '[data-role="board"] circle.piece',
-        "nodes => Object.fromEntries(nodes.map(n => [n.dataset.square, n.dataset.piece]))")
+        "nodes => Object.fromEntries(nodes.map(n => [n.dataset.square, n.dataset.piece]))",
+    )
 
 
 def test_upload_watch_progress_and_replay_a_game(student_page, engine_server, screenshots):
@@ -100,7 +101,9 @@ def test_upload_watch_progress_and_replay_a_game(student_page, engine_server, sc
     verdicts = page.locator('[data-role="verdicts"] tbody tr')
     expect(verdicts).to_have_count(7)
     expect(page.locator('[data-role="verdicts"] td.verdict')).to_have_text(["passed"] * 7)
-    expect(page.locator('[data-role="chart"] svg rect.mine:not(.legend)')).to_have_count(2)  # depths 3 and 4
+    expect(page.locator('[data-role="chart"] svg rect.mine:not(.legend)')).to_have_count(
+        2
+    )  # depths 3 and 4
     page.screenshot(path=str(screenshots / "engine-results.png"), full_page=True)
 
     # Open the first game and step through it.
@@ -129,8 +132,9 @@ def test_upload_watch_progress_and_replay_a_game(student_page, engine_server, sc
     expect(ply).to_have_text(re.compile(r"^(\d+) / \1$"))  # at the last position
     total = int(ply.inner_text().split(" / ")[1])
     assert total > 3
-    expect(page.locator('[data-role="download-pdn"]')).to_have_attribute("href",
-                                                                         re.compile(r"/0\.pdn$"))
+    expect(page.locator('[data-role="download-pdn"]')).to_have_attribute(
+        "href", re.compile(r"/0\.pdn$")
+    )
     page.screenshot(path=str(screenshots / "engine-replay.png"), full_page=True)
     page.locator('[data-role="board"]').screenshot(path=str(screenshots / "engine-board.png"))
 
@@ -142,7 +146,8 @@ def test_identical_failures_are_grouped_and_no_elo_without_a_game(student_page, 
     page.get_by_role("link", name="Checkers engine").first.click()
     page.wait_for_url(f"**/slots/{engine_server.slot_index}/engine")
     page.get_by_label("Engine file").set_input_files(
-        str(TESTS / "harness" / "engines" / "crash_at_import.py"))
+        str(TESTS / "harness" / "engines" / "crash_at_import.py")
+    )
     page.get_by_role("button", name="Upload").click()
     page.wait_for_url("**/engines/*")
     expect(page.locator('[data-role="results"]')).to_be_visible(timeout=90_000)

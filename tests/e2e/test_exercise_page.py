@@ -29,8 +29,11 @@ def _reference(exercise: dict[str, Any]) -> tuple[Tree, Conventions]:
 
 
 def _node(page: Any, path: str, where: str = "tree") -> Any:
-    return page.locator(f'[data-role="{where}"] .node[data-path="{path}"]') if where == "tree" \
+    return (
+        page.locator(f'[data-role="{where}"] .node[data-path="{path}"]')
+        if where == "tree"
         else page.locator(f'[data-replay="tree"] .node[data-path="{path}"]')
+    )
 
 
 def _caption(page: Any) -> Any:
@@ -75,8 +78,9 @@ def test_prune_exercise_score_diagnosis_and_replay(student, live_server) -> None
     # Marking shades the whole subtree, and the node says so to a screen reader.
     for path in result.pruned_all:
         expect(_node(page, path)).to_contain_class("shaded")
-    expect(_node(page, result.pruned[0])).to_have_attribute("aria-label",
-                                                            re.compile("marked pruned"))
+    expect(_node(page, result.pruned[0])).to_have_attribute(
+        "aria-label", re.compile("marked pruned")
+    )
 
     page.get_by_label("Value of the root A").fill(str(result.value))
     page.get_by_role("button", name="Submit").click()
@@ -106,7 +110,8 @@ def test_prune_exercise_score_diagnosis_and_replay(student, live_server) -> None
     page.get_by_role("button", name="Submit").click()
     expect(page.locator('[data-role="diagnosis"]')).to_contain_text(expected.diagnosis_text)
     expect(page.locator('[data-role="first-wrong"]')).to_contain_text(
-        expected.first_wrong["message"])
+        expected.first_wrong["message"]
+    )
     expect(_node(page, expected.first_wrong["path"])).to_contain_class("first-wrong")
     # The key is shown on a practice variant: the missed pruned nodes are wrong, hatched.
     key = KINDS["prune"].key(tree, conventions)
@@ -204,14 +209,16 @@ def test_readable_at_three_and_six_levels(student, live_server, screenshots, nam
     smallest = page.evaluate(
         "Math.min(...[...document.querySelectorAll('svg text')]"
         ".filter(t => t.textContent.trim())"
-        ".map(t => parseFloat(getComputedStyle(t).fontSize)))")
+        ".map(t => parseFloat(getComputedStyle(t).fontSize)))"
+    )
     assert smallest >= 11
     # Nodes of one row never overlap.
     boxes = page.evaluate(
         """[...document.querySelectorAll('[data-role="tree"] .node')].map(n => {
              const b = n.querySelector('.shape').getBBox();
              const t = n.transform.baseVal.consolidate().matrix;
-             return [t.e + b.x, t.f, b.width]; })""")
+             return [t.e + b.x, t.f, b.width]; })"""
+    )
     rows: dict[float, list[tuple[float, float]]] = {}
     for x, y, width in boxes:
         rows.setdefault(y, []).append((x, width))
@@ -301,7 +308,8 @@ def test_best_order_with_buttons(student, live_server) -> None:
                 " && n.dataset.path !== '')"
                 ".sort((a, b) => a.transform.baseVal.consolidate().matrix.e"
                 " - b.transform.baseVal.consolidate().matrix.e).map(n => n.dataset.path)",
-                [path])
+                [path],
+            )
             for _ in range(current.index(child) - position):
                 page.get_by_role("button", name=f"Move {labels[child]} left").click()
     page.get_by_role("button", name="Submit").click()

@@ -27,8 +27,9 @@ def _shot(page: Any, folder: Any, name: str) -> None:
     page.screenshot(path=str(folder / f"instructor-{name}.png"), full_page=True)
 
 
-def test_course_assignment_student_gradebook_chart_and_csv(page, browser, live_server,
-                                                           screenshots) -> None:
+def test_course_assignment_student_gradebook_chart_and_csv(
+    page, browser, live_server, screenshots
+) -> None:
     # -- the instructor: a course, an assignment and an exercise, through the editor pages
     sign_in(page, INSTRUCTOR)
     page.get_by_role("link", name="Instructor").click()
@@ -62,8 +63,7 @@ def test_course_assignment_student_gradebook_chart_and_csv(page, browser, live_s
     _shot(page, screenshots, "assignment")
 
     # -- the student: signs up with the join code and answers, wrong (no pruning), then right
-    context = browser.new_context(viewport={"width": 1280, "height": 900},
-                                  base_url=live_server.url)
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, base_url=live_server.url)
     student = context.new_page()
     errors: list[str] = []
     student.on("pageerror", lambda error: errors.append(str(error)))
@@ -81,8 +81,7 @@ def test_course_assignment_student_gradebook_chart_and_csv(page, browser, live_s
     student.wait_for_url("**/dashboard")
     student.get_by_role("link", name="Prune the tree").click()
     tree_drawn(student)
-    exercise = student.evaluate(
-        "JSON.parse(document.getElementById('exercise-data').textContent)")
+    exercise = student.evaluate("JSON.parse(document.getElementById('exercise-data').textContent)")
     tree = Tree.from_nested(exercise["tree"], exercise["players"])
     result = solve(tree, Conventions.from_dict(exercise["conventions"]))
     root = student.get_by_label("Value of the root A")
@@ -121,7 +120,9 @@ def test_course_assignment_student_gradebook_chart_and_csv(page, browser, live_s
     page.get_by_role("link", name="Misconceptions").click()
     chart = page.locator('[data-role="misconception-chart"] svg[role="img"]')
     expect(chart).to_be_visible()
-    expect(chart.locator("title").first).to_have_text("Wrong answers by misconception, whole course")
+    expect(chart.locator("title").first).to_have_text(
+        "Wrong answers by misconception, whole course"
+    )
     expect(chart.locator("desc")).to_contain_text("No pruning: 1")
     _shot(page, screenshots, "misconceptions")
 

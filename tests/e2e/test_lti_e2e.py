@@ -28,18 +28,24 @@ def lms(tmp_path):
 
     served = Served(Platform())
     platform = served.platform
-    env = {"GRADER_INSTANCE_PATH": str(tmp_path / "instance"),
-           "GRADER_DATABASE_URL": f"sqlite:///{tmp_path / 'grader.sqlite3'}",
-           "GRADER_SECRET_KEY": "lti-e2e"}
+    env = {
+        "GRADER_INSTANCE_PATH": str(tmp_path / "instance"),
+        "GRADER_DATABASE_URL": f"sqlite:///{tmp_path / 'grader.sqlite3'}",
+        "GRADER_SECRET_KEY": "lti-e2e",
+    }
     with environment(env):
         app = create_app()
         with app.app_context():
             upgrade(directory=app.config["GRADER_MIGRATIONS_DIR"])
-            lti.register(None, issuer=platform.issuer, client_id=platform.client_id,
-                         auth_login_url=f"{platform.base}/auth",
-                         auth_token_url=f"{platform.base}/token",
-                         key_set_url=f"{platform.base}/jwks",
-                         deployment_ids=[platform.deployment_id])
+            lti.register(
+                None,
+                issuer=platform.issuer,
+                client_id=platform.client_id,
+                auth_login_url=f"{platform.base}/auth",
+                auth_token_url=f"{platform.base}/token",
+                key_set_url=f"{platform.base}/jwks",
+                deployment_ids=[platform.deployment_id],
+            )
             db.engine.dispose()
     try:
         with serve(tmp_path, env) as url:
@@ -83,8 +89,15 @@ def test_launch_and_deep_linking_in_a_browser(browser, lms):
     assert item["custom"] == {"assignment_id": str(assignment_id), "slot": "1"}
     student = Member("alice", "Alice", "alice@uni.example", [LEARNER])
     with open_page(browser, url) as page:
-        page.goto(start(platform, url, student, resource_link=item["_resource_link_id"],
-                        custom=item["custom"]))
+        page.goto(
+            start(
+                platform,
+                url,
+                student,
+                resource_link=item["_resource_link_id"],
+                custom=item["custom"],
+            )
+        )
         page.wait_for_url(f"{url}/assignments/{assignment_id}/slots/1")
         # The welcome message of a new account, and the exercise page drew the student's tree.
         expect(page.get_by_role("link", name="Link it", exact=True)).to_be_visible()

@@ -25,8 +25,20 @@ def test_practice_form_labels_sit_on_their_inputs(student, width) -> None:
     page = student
     page.set_viewport_size({"width": width, "height": 900})
     page.goto("/practice")
-    for name in ("depth", "branching", "values", "min_cutoffs", "leaves", "leaf_branching",
-                 "leaf_depth", "nested", "players", "ties", "values_rule", "order"):
+    for name in (
+        "depth",
+        "branching",
+        "values",
+        "min_cutoffs",
+        "leaves",
+        "leaf_branching",
+        "leaf_depth",
+        "nested",
+        "players",
+        "ties",
+        "values_rule",
+        "order",
+    ):
         field = page.locator(f"#{name}")
         label = page.locator(f'label[for="{name}"]').bounding_box()
         box = field.bounding_box()

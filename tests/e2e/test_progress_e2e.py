@@ -24,7 +24,8 @@ def test_weak_spots_loop_and_the_progress_page(browser, live_server, screenshots
             page.wait_for_url("**/exercises/*")
             tree_drawn(page)
             exercise: dict[str, Any] = page.evaluate(
-                "JSON.parse(document.getElementById('exercise-data').textContent)")
+                "JSON.parse(document.getElementById('exercise-data').textContent)"
+            )
             assert exercise["kind"] == "prune" and exercise["practice"]
             expect(page.locator('[data-role="aim"]')).to_be_hidden()  # not before an answer
             tree = Tree.from_nested(exercise["tree"], exercise["players"])
@@ -51,7 +52,8 @@ def test_weak_spots_loop_and_the_progress_page(browser, live_server, screenshots
             expect(page).to_have_url(re.compile(r"/exercises/\d+"))
             tree_drawn(page)
             exercise = page.evaluate(
-                "JSON.parse(document.getElementById('exercise-data').textContent)")
+                "JSON.parse(document.getElementById('exercise-data').textContent)"
+            )
             tree = Tree.from_nested(exercise["tree"], exercise["players"])
             conventions = Conventions.from_dict(exercise["conventions"])
             result = solve(tree, conventions)
@@ -62,8 +64,10 @@ def test_weak_spots_loop_and_the_progress_page(browser, live_server, screenshots
             expect(page.locator('[data-role="score"]')).to_contain_text("Score: 1.00")
             expect(page.locator('[data-role="aim"]')).to_contain_text("no-pruning")
         page.get_by_role("link", name="Progress", exact=True).click()
-        expect(page.locator('tr[data-code="no-pruning"]')).to_have_attribute("data-status",
-                                                                             "mastered")
+        expect(page.locator('tr[data-code="no-pruning"]')).to_have_attribute(
+            "data-status", "mastered"
+        )
         expect(page.locator("svg.chart title").first).to_have_text(
-            "Your progress per misconception")
+            "Your progress per misconception"
+        )
         page.screenshot(path=str(screenshots / "progress.png"), full_page=True)

@@ -23,7 +23,8 @@ def test_limits_said_and_kept(student, live_server) -> None:
     submit.click()  # every box empty: a wrong answer
     no_key = page.locator('[data-role="no-key"]')
     expect(no_key).to_have_text(
-        "The key and the replay are shown after full marks or after your last attempt (3 of 3).")
+        "The key and the replay are shown after full marks or after your last attempt (3 of 3)."
+    )
     # Without the replay, the first wrong place is a node, never a step number.
     first = page.locator('[data-role="first-wrong"]')
     expect(first).to_contain_text("First wrong node:")
@@ -35,7 +36,8 @@ def test_limits_said_and_kept(student, live_server) -> None:
     # The third used the last attempt: Submit is off and says why; the replay is open.
     expect(submit).to_be_disabled()
     expect(page.locator('[data-role="attempts-done"]')).to_have_text(
-        "You have used all 3 attempts; the best one counts.")
+        "You have used all 3 attempts; the best one counts."
+    )
     page.reload()
     expect(page.get_by_role("button", name="Submit")).to_be_disabled()
     expect(page.locator('[data-role="replay"]')).to_be_visible()

@@ -45,8 +45,7 @@ def _practise(history: list[Practised], holds: str | None, seed: int):
     exposed = exposing(tree, conventions, plan.kind)
     code = holds if holds in exposed else None
     graded = grade(plan.kind, tree, conventions, _answer_like(code, plan.kind, tree, conventions))
-    history.append(Practised(plan.kind, graded.score == 1.0, graded.diagnosis,
-                             frozenset(exposed)))
+    history.append(Practised(plan.kind, graded.score == 1.0, graded.diagnosis, frozenset(exposed)))
     return plan, tree, graded
 
 
@@ -110,7 +109,8 @@ def test_a_student_with_none_gets_harder_trees():
     assert plan.target is None and plan.level == 3
     assert plan.params.depth >= 4 and plan.params.min_deep_cutoffs >= 1
     assert plan.params.depth * max(plan.params.branching) > fresh.params.depth * max(
-        fresh.params.branching)
+        fresh.params.branching
+    )
     generate(plan.params, 1)  # such a tree can be made
     assert "harder" in aim(None)
 
@@ -128,8 +128,13 @@ def test_the_generator_exposes_each_misconception_at_several_nodes(code):
     from grader.gametree.adaptive import BEST_KIND
 
     kind = BEST_KIND[code]
-    params = GeneratorParams(depth=4, kind=kind, expose=code, expose_nodes=2,
-                             values=(0, 4) if code == "ties-flipped" else (-9, 9))
+    params = GeneratorParams(
+        depth=4,
+        kind=kind,
+        expose=code,
+        expose_nodes=2,
+        values=(0, 4) if code == "ties-flipped" else (-9, 9),
+    )
     tree = generate(params, "expose")
     exercise = KINDS[kind]
     key = exercise.analysis(tree, params.conventions)[1]

@@ -59,9 +59,12 @@ def test_the_depth_limit_is_one_ply_per_agent_and_ignoring_it_changes_the_answer
 
 
 def test_win_and_lose_states_are_scored_where_they_stand():
-    text = (DATA / "q3" / "0-tied-root.test").read_text().replace(
-        "min1 down A\n", "min1 down A\nA up deeper\n"
-    ).replace('C 0.0\n', 'C 0.0\ndeeper -50.0\n')
+    text = (
+        (DATA / "q3" / "0-tied-root.test")
+        .read_text()
+        .replace("min1 down A\n", "min1 down A\nA up deeper\n")
+        .replace("C 0.0\n", "C 0.0\ndeeper -50.0\n")
+    )
     problem = read_cs188(text)
     assert problem.tree.node("0").children[0].terminal  # A is a win state with a successor
     assert answer(problem).expanded == ("A", "B", "C", "max", "min1", "min2")

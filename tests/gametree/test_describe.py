@@ -14,28 +14,36 @@ LABELS = AIMA.labels()
 CONV = Conventions()
 
 
-@pytest.mark.parametrize(("kind", "words"), [
-    ("prune", "pruned: I, J; root value 3"),
-    ("values", "A = 3, B = 3, C = 2, D = 2"),
-    ("minimax", "A = 3, B = 3, C = 2, D = 2"),
-    ("leaf-order", "E, F, G, H, K, L, M"),
-])
+@pytest.mark.parametrize(
+    ("kind", "words"),
+    [
+        ("prune", "pruned: I, J; root value 3"),
+        ("values", "A = 3, B = 3, C = 2, D = 2"),
+        ("minimax", "A = 3, B = 3, C = 2, D = 2"),
+        ("leaf-order", "E, F, G, H, K, L, M"),
+    ],
+)
 def test_each_kind_says_its_key_in_words(kind, words):
     assert KINDS[kind].describe(KINDS[kind].key(AIMA, CONV), LABELS) == words
 
 
 def test_bounds_and_best_order_in_words():
-    assert KINDS["bounds"].describe({"bounds": {"": [3, "inf"], "1": ["-inf", 3]}}, LABELS) \
+    assert (
+        KINDS["bounds"].describe({"bounds": {"": [3, "inf"], "1": ["-inf", 3]}}, LABELS)
         == "A: α 3, β inf; C: α -inf, β 3"
-    assert KINDS["best-order"].describe({"order": {"": [2, 0, 1], "2": [1, 0, 2]}}, LABELS) \
+    )
+    assert (
+        KINDS["best-order"].describe({"order": {"": [2, 0, 1], "2": [1, 0, 2]}}, LABELS)
         == "at A: D, B, C; at D: L, K, M"
+    )
     assert KINDS["best-order"].describe({"order": {}}, LABELS) == "as given"
 
 
 def test_no_answer_and_an_answer_of_another_shape():
     assert KINDS["prune"].describe(None, LABELS) == "—"
-    assert KINDS["prune"].describe({"pruned": [], "value": 3}, LABELS) == \
-        "pruned: none; root value 3"
+    assert (
+        KINDS["prune"].describe({"pruned": [], "value": 3}, LABELS) == "pruned: none; root value 3"
+    )
     odd = {"values": ["not", "a", "mapping"]}
     assert KINDS["values"].describe(odd, LABELS) == json.dumps(odd)
     # A path the labels do not know is shown as the path itself.

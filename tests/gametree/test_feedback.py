@@ -62,15 +62,23 @@ def _mutate(kind: str, tree: Tree, key, data) -> object:
             answer[p] = (data.draw(st.integers(-9, 9)), data.draw(st.sampled_from([math.inf, 3])))
         return {"bounds": {p: [a, b] for p, (a, b) in answer.items()}}
     leaves = tree.leaves()
-    return {"leaf_order": data.draw(st.permutations(leaves)).__getitem__(
-        slice(0, data.draw(st.integers(0, len(leaves)))))}
+    return {
+        "leaf_order": data.draw(st.permutations(leaves)).__getitem__(
+            slice(0, data.draw(st.integers(0, len(leaves))))
+        )
+    }
 
 
 @PROPERTY
-@given(int_trees, st.sampled_from(ALL_CONVENTIONS),
-       st.sampled_from(["prune", "values", "bounds", "leaf-order", "minimax"]), st.data())
+@given(
+    int_trees,
+    st.sampled_from(ALL_CONVENTIONS),
+    st.sampled_from(["prune", "values", "bounds", "leaf-order", "minimax"]),
+    st.data(),
+)
 def test_the_first_wrong_step_names_a_node_that_differs_and_quotes_the_trace(
-        tree, conventions, kind, data):
+    tree, conventions, kind, data
+):
     exercise = KINDS[kind]
     result, key = exercise.analysis(tree, conventions)
     answer = _mutate(kind, tree, key, data)
@@ -89,9 +97,15 @@ def test_the_first_wrong_step_names_a_node_that_differs_and_quotes_the_trace(
         named = {p for p, label in labels.items() if re.search(rf"\b{label}\b", where["message"])}
         assert path in differ or named & differ
     elif kind == "leaf-order":
-        i = next(i for i, (a, b) in enumerate(zip(canonical, key, strict=False)) if a != b) \
-            if any(a != b for a, b in zip(canonical, key, strict=False)) else min(len(canonical), len(key))
-        assert path in {canonical[i] if i < len(canonical) else None, key[i] if i < len(key) else None}
+        i = (
+            next(i for i, (a, b) in enumerate(zip(canonical, key, strict=False)) if a != b)
+            if any(a != b for a, b in zip(canonical, key, strict=False))
+            else min(len(canonical), len(key))
+        )
+        assert path in {
+            canonical[i] if i < len(canonical) else None,
+            key[i] if i < len(key) else None,
+        }
     else:
         assert canonical.get(path) != key.get(path)
     quoted = _numbers(where["message"])
@@ -103,8 +117,11 @@ def test_the_first_wrong_step_names_a_node_that_differs_and_quotes_the_trace(
 
 # -- best order -----------------------------------------------------------------------------------
 
-ISSUE = [[[-1, -5, -9], [-5, -4, -4]], [[6, -2, -1], [-1, -3, -7], [3, 0]],
-         [[-6, -2, 1], [-3, -9], [3, 4, 3]]]
+ISSUE = [
+    [[-1, -5, -9], [-5, -4, -4]],
+    [[6, -2, -1], [-1, -3, -7], [3, 0]],
+    [[-6, -2, 1], [-3, -9], [3, 4, 3]],
+]
 
 
 def test_best_order_hint_names_a_change_that_lowers_the_count_and_agrees_with_the_summary():
@@ -122,11 +139,18 @@ def test_best_order_hint_names_a_change_that_lowers_the_count_and_agrees_with_th
 
 
 @settings(max_examples=40, deadline=None)
-@given(int_trees.filter(lambda t: t.leaf_count() <= 40), st.sampled_from(ALL_CONVENTIONS), st.data())
+@given(
+    int_trees.filter(lambda t: t.leaf_count() <= 40), st.sampled_from(ALL_CONVENTIONS), st.data()
+)
 def test_every_best_order_hint_lowers_the_count_it_quotes(tree, conventions, data):
-    orders = {p: data.draw(st.permutations(range(len(tree.node(p).children))))
-              for p in tree.paths() if not tree.node(p).is_leaf}
-    graded = grade("best-order", tree, conventions, {"order": {p: list(o) for p, o in orders.items()}})
+    orders = {
+        p: data.draw(st.permutations(range(len(tree.node(p).children))))
+        for p in tree.paths()
+        if not tree.node(p).is_leaf
+    }
+    graded = grade(
+        "best-order", tree, conventions, {"order": {p: list(o) for p, o in orders.items()}}
+    )
     got = len(solve(tree.reordered(orders), conventions).leaf_order)
     if graded.score == 1.0:
         assert graded.first_wrong is None
@@ -135,11 +159,14 @@ def test_every_best_order_hint_lowers_the_count_it_quotes(tree, conventions, dat
     if graded.first_wrong is None:  # no single change at one node lowers the count
         return
     message = graded.first_wrong["message"]
-    fewer, before = map(int, re.search(r"evaluates (\d+) leaves instead of (\d+)", message).groups())
+    fewer, before = map(
+        int, re.search(r"evaluates (\d+) leaves instead of (\d+)", message).groups()
+    )
     assert before == got and fewer < got
 
 
 # -- leaf order and conventions -------------------------------------------------------------------
+
 
 def test_the_leaf_marked_wrong_is_the_one_the_student_listed():
     tree = Tree.from_nested([[3, 12, 8], [2, 4, 6], [14, 5, 2]])  # AIMA: C's 4 and 6 pruned

@@ -32,11 +32,14 @@ def test_tic_tac_toe_horizon_values_are_exact_too():
     cut = game_tree("tic-tac-toe", "XO..O.X..", depth=1, branching=5)
     # X wins on 4 (the left column) or by blocking on 8 (a fork); elsewhere O wins on 8
     assert [cut.tree.node(str(i)).value for i in range(5)] == [-1, 1, -1, 1, -1]
-    open_children = [i for i in range(5) if GAMES["tic-tac-toe"].moves(
-        cut.positions[str(i)]["position"])]
+    open_children = [
+        i for i in range(5) if GAMES["tic-tac-toe"].moves(cut.positions[str(i)]["position"])
+    ]
     assert open_children == [0, 2, 3, 4]  # X won on 4: that child is the game's end
-    full = {i: game_tree("tic-tac-toe", cut.positions[str(i)]["position"], depth=4, branching=4)
-            for i in open_children}
+    full = {
+        i: game_tree("tic-tac-toe", cut.positions[str(i)]["position"], depth=4, branching=4)
+        for i in open_children
+    }
     # X to move at the root: each child (O to move) is worth, for X, minus O's value found by
     # searching that child's game to its end.
     for i, sub in full.items():
@@ -76,13 +79,16 @@ def test_random_starts_are_seeded_and_playable():
         game_tree(name, a, depth=2, branching=3)
 
 
-@pytest.mark.parametrize("args, message", [
-    (("chess",), "unknown game"),
-    (("tic-tac-toe", "XXX......"), "X moves first"),
-    (("tic-tac-toe", "XXXOO...."), "game is over"),
-    (("connect-4", None, 8, 9), "too many"),
-    (("checkers", "not a fen"), "not a checkers FEN"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (("chess",), "unknown game"),
+        (("tic-tac-toe", "XXX......"), "X moves first"),
+        (("tic-tac-toe", "XXXOO...."), "game is over"),
+        (("connect-4", None, 8, 9), "too many"),
+        (("checkers", "not a fen"), "not a checkers FEN"),
+    ],
+)
 def test_bad_requests_are_refused(args, message):
     with pytest.raises(GameError, match=message):
         game_tree(*args)

@@ -264,8 +264,9 @@ def test_evaluations_are_near_but_never_equal_to_the_subtree_value():
 def test_a_depth_limited_generated_exercise_is_searched_to_its_horizon():
     from grader.gametree import Conventions, solve
 
-    params = GeneratorParams(depth=4, evaluations=True, conventions=Conventions(depth=2),
-                             min_cutoffs=1)
+    params = GeneratorParams(
+        depth=4, evaluations=True, conventions=Conventions(depth=2), min_cutoffs=1
+    )
     tree = generate(params, 7)
     result = solve(tree, params.conventions)
     assert {len(p.split(".")) for p in result.leaf_order} == {2}  # scored at the horizon

@@ -87,8 +87,13 @@ def test_best_order_right_to_left_on_aima():
 def test_the_hint_moves_the_child_it_names_to_the_front_of_the_search(conv):
     # Whatever the order convention, "search X first" means X is searched first, and the count
     # quoted is that of the answer with only that change.
-    tree = Tree.from_nested([[[-1, -5, -9], [-5, -4, -4]], [[6, -2, -1], [-1, -3, -7], [3, 0]],
-                             [[-6, -2, 1], [-3, -9], [3, 4, 3]]])
+    tree = Tree.from_nested(
+        [
+            [[-1, -5, -9], [-5, -4, -4]],
+            [[6, -2, -1], [-1, -3, -7], [3, 0]],
+            [[-6, -2, 1], [-3, -9], [3, 4, 3]],
+        ]
+    )
     answer = {"": [2, 0, 1]}
     graded = grade("best-order", tree, conv, {"order": answer})
     got = len(solve(tree.reordered(answer), conv).leaf_order)
@@ -112,7 +117,8 @@ def test_the_hint_moves_the_child_it_names_to_the_front_of_the_search(conv):
     result = solve(reordered, conv)
     original = kinds_module._original_paths(tree, changed)  # reordered path -> path as drawn
     first_entered = next(
-        original[s.path] for s in result.trace
+        original[s.path]
+        for s in result.trace
         if s.kind == "enter" and s.path and original[s.path].rpartition(".")[0] == path
     )
     assert first_entered == child_path(path, child)
@@ -150,7 +156,9 @@ def test_prune_points_at_the_cutoff_step_of_a_missed_cut():
     graded = grade("prune", AG, Conventions(), {"pruned": ["1.1"], "value": 3})
     step = _step(graded)
     assert (step.kind, step.path, step.pruned) == ("cutoff", "0.1", ("0.1.1",))
-    assert graded.first_wrong["step"] == next(c.step for c in graded.search.cutoffs if c.path == "0.1")
+    assert graded.first_wrong["step"] == next(
+        c.step for c in graded.search.cutoffs if c.path == "0.1"
+    )
 
 
 def test_prune_points_at_the_last_step_for_a_wrong_root_value():
@@ -217,7 +225,9 @@ def test_parts_keep_six_decimals():
     one = grade("bounds", AG, Conventions(), {"bounds": dict(bounds, **{"1": [3, "inf"]})})
     assert one.parts == {"bounds": 0.916667}  # 5.5 of 6
     order = KINDS["leaf-order"].key(AG, Conventions())["leaf_order"]
-    with_k = grade("leaf-order", AG, Conventions(), {"leaf_order": [*order[:3], "0.1.1", *order[3:]]})
+    with_k = grade(
+        "leaf-order", AG, Conventions(), {"leaf_order": [*order[:3], "0.1.1", *order[3:]]}
+    )
     assert with_k.parts == {"leaf_order": 0.833333}  # 5 of 6
     # Marking only G: J = |{1.1, 1.1.0, 1.1.1}| / |{0.1.1, 1.1, 1.1.0, 1.1.1}| = 3/4; and a third.
     prune = grade("prune", AG, Conventions(), {"pruned": ["1.1"], "value": 3})
@@ -240,7 +250,9 @@ def test_scores_stay_in_zero_to_one():
 
 
 def _wide(leaves: int) -> Tree:
-    return Tree.from_nested([[1] * 10 for _ in range(leaves // 10)] + ([[2] * (leaves % 10)] if leaves % 10 else []))
+    return Tree.from_nested(
+        [[1] * 10 for _ in range(leaves // 10)] + ([[2] * (leaves % 10)] if leaves % 10 else [])
+    )
 
 
 @pytest.mark.parametrize(("leaves", "cached"), [(CACHED_LEAVES, 1), (CACHED_LEAVES + 1, 0)])
@@ -284,8 +296,9 @@ def test_the_hint_budget_counts_each_candidate_search_once(
     # siblings after the first searched (4 searches): the hint needs exactly 5 searches.
     monkeypatch.setattr(KINDS["best-order"], "HINT_SEARCHES", budget)
     graded = grade("best-order", BUDGET_TREE, Conventions(), {"order": BUDGET_ANSWER})
-    assert graded.first_wrong == ({"path": "1", "label": "C", "step": None, "message": HINT_AT_C}
-                                  if found else None)
+    assert graded.first_wrong == (
+        {"path": "1", "label": "C", "step": None, "message": HINT_AT_C} if found else None
+    )
 
 
 def test_right_to_left_the_child_searched_last_can_be_the_hint() -> None:
@@ -331,10 +344,13 @@ def test_the_best_order_key_is_written_for_the_exercises_conventions() -> None:
 def test_the_best_order_key_under_a_depth_limit_orders_the_tree_the_search_sees() -> None:
     # Depth 1: B and C are leaves holding their evaluations, so the root's two children are all
     # there is to order (2 leaves); without the limit the least is 4 of 6 leaves.
-    tree = Tree.from_nested([{"eval": 1, "children": [3, 12, 8]},
-                             {"eval": 7, "children": [2, 4, 6]}])
-    assert KINDS["best-order"].key(tree, Conventions(depth=1)) == {"order": {"": [0, 1]},
-                                                                   "leaves": 2}
+    tree = Tree.from_nested(
+        [{"eval": 1, "children": [3, 12, 8]}, {"eval": 7, "children": [2, 4, 6]}]
+    )
+    assert KINDS["best-order"].key(tree, Conventions(depth=1)) == {
+        "order": {"": [0, 1]},
+        "leaves": 2,
+    }
     assert KINDS["best-order"].key(tree.cut(None), Conventions())["leaves"] == 4
 
 
@@ -358,7 +374,8 @@ def test_the_best_order_tree_check_refuses_what_the_optimum_cannot_handle() -> N
 def test_a_grade_is_stored_with_every_field_a_student_sees() -> None:
     kind = KINDS["values"]
     variant, canonical = next(
-        (v, a) for v, a in kind.variant_answers(AG, Conventions())
+        (v, a)
+        for v, a in kind.variant_answers(AG, Conventions())
         if a != kind.analysis(AG, Conventions())[1]
     )
     graded = grade("values", AG, Conventions(), kind.to_answer(canonical))
@@ -378,13 +395,15 @@ def test_replays_of_an_answer_alone_search_the_best_order_too() -> None:
     # Called with the answer only (the replay page), the best order is found here.
     replays = KINDS["best-order"].replays(AIMA, Conventions(), {"": [2, 1, 0]})
     assert len(replays["yours"]["leaf_order"]) == len(
-        solve(AIMA.reordered({"": [2, 1, 0]}), Conventions()).leaf_order)
+        solve(AIMA.reordered({"": [2, 1, 0]}), Conventions()).leaf_order
+    )
     assert len(replays["best"]["leaf_order"]) == 5
 
 
 def test_replays_under_a_depth_limit_search_the_tree_the_search_sees() -> None:
-    tree = Tree.from_nested([{"eval": 1, "children": [3, 12, 8]},
-                             {"eval": 7, "children": [2, 4, 6]}])
+    tree = Tree.from_nested(
+        [{"eval": 1, "children": [3, 12, 8]}, {"eval": 7, "children": [2, 4, 6]}]
+    )
     replays = KINDS["best-order"].replays(tree, Conventions(depth=1), {"": [1, 0]})
     assert replays["yours"]["leaf_order"] == ["1", "0"]  # B and C are the horizon's leaves
     assert replays["best"]["leaf_order"] == ["0", "1"]
@@ -420,9 +439,13 @@ def test_a_replay_is_the_search_of_the_reordered_tree_with_every_path_as_drawn()
     assert replay["pruned"] == [drawn[p] for p in data["pruned"]]
     assert replay["pruned_all"] == [drawn[p] for p in data["pruned_all"]]
     assert replay["cutoffs"] == [
-        {**c, "path": drawn[c["path"]], "label": labels[drawn[c["path"]]],
-         "pruned": [drawn[p] for p in c["pruned"]],
-         "source": None if c["source"] is None else drawn[c["source"]]}
+        {
+            **c,
+            "path": drawn[c["path"]],
+            "label": labels[drawn[c["path"]]],
+            "pruned": [drawn[p] for p in c["pruned"]],
+            "source": None if c["source"] is None else drawn[c["source"]],
+        }
         for c in data["cutoffs"]
     ]
     assert [c["source"] for c in replay["cutoffs"]] == ["2", "", ""]
@@ -430,13 +453,17 @@ def test_a_replay_is_the_search_of_the_reordered_tree_with_every_path_as_drawn()
         drawn[p]: {**entry, "label": labels[drawn[p]]} for p, entry in data["nodes"].items()
     }
     assert replay["trace"] == [
-        {**s, "path": drawn[s["path"]],
-         **({"pruned": [drawn[p] for p in s["pruned"]]} if "pruned" in s else {})}
+        {
+            **s,
+            "path": drawn[s["path"]],
+            **({"pruned": [drawn[p] for p in s["pruned"]]} if "pruned" in s else {}),
+        }
         for s in data["trace"]
     ]
     assert any("pruned" in s for s in replay["trace"])
     assert {k: replay[k] for k in ("value", "conventions", "players")} == {
-        k: data[k] for k in ("value", "conventions", "players")}
+        k: data[k] for k in ("value", "conventions", "players")
+    }
 
 
 def test_a_replay_of_a_tree_whose_root_is_terminal_has_no_best_move() -> None:
@@ -506,8 +533,10 @@ def test_values_left_empty_are_skipped_and_zero_is_kept() -> None:
     [
         ({"values": [3]}, "'values' must map paths to numbers"),
         ({"values": {"0.9": 2}}, "no node at path '0.9' in 'values'"),
-        ({"values": {"0.0.0": 2}},
-         "'0.0.0' in 'values' is a leaf; give values for internal nodes only"),
+        (
+            {"values": {"0.0.0": 2}},
+            "'0.0.0' in 'values' is a leaf; give values for internal nodes only",
+        ),
         ({"values": {"0": "x"}}, "the value at '0' must be a number (or inf, -inf), got 'x'"),
     ],
 )
@@ -529,8 +558,10 @@ def test_bounds_left_empty_are_skipped_and_the_rest_still_read() -> None:
     [
         ({"bounds": [[3, 4]]}, "'bounds' must map paths to [alpha, beta]"),
         ({"bounds": {"0.9": [3, 4]}}, "no node at path '0.9' in 'bounds'"),
-        ({"bounds": {"0.0.1": [3, 4]}},
-         "'0.0.1' in 'bounds' is a leaf; give values for internal nodes only"),
+        (
+            {"bounds": {"0.0.1": [3, 4]}},
+            "'0.0.1' in 'bounds' is a leaf; give values for internal nodes only",
+        ),
         ({"bounds": {"0": "34"}}, "the bounds at '0' must be [alpha, beta]"),
         ({"bounds": {"0": {"alpha": 3, "beta": 4}}}, "the bounds at '0' must be [alpha, beta]"),
         ({"bounds": {"0": [3, 4, 5]}}, "the bounds at '0' must be [alpha, beta]"),
@@ -558,8 +589,11 @@ def test_a_claimed_leaf_count_is_a_whole_number_of_leaves() -> None:
         ("best-order", {"order": [[1, 0]]}, "'order' must map paths to lists of child indices"),
         ("best-order", {"order": {"7": [0, 1]}}, "no node at path '7' in 'order'"),
         ("leaf-order", {"leaf_order": "0.0.0"}, "'leaf_order' must be a list of leaf paths"),
-        ("leaf-order", {"leaf_order": ["0.0.0", "0.0.0"]},
-         "a leaf is listed twice in 'leaf_order'"),
+        (
+            "leaf-order",
+            {"leaf_order": ["0.0.0", "0.0.0"]},
+            "a leaf is listed twice in 'leaf_order'",
+        ),
     ],
 )
 def test_orders_refused_say_why(kind: str, answer: object, message: str) -> None:
@@ -598,8 +632,9 @@ def test_answers_in_words_name_nodes_by_label_shallow_first() -> None:
 
 
 def test_a_best_order_grade_under_a_depth_limit_grades_the_tree_the_search_sees() -> None:
-    tree = Tree.from_nested([{"eval": 1, "children": [3, 12, 8]},
-                             {"eval": 7, "children": [2, 4, 6]}])
+    tree = Tree.from_nested(
+        [{"eval": 1, "children": [3, 12, 8]}, {"eval": 7, "children": [2, 4, 6]}]
+    )
     graded = grade("best-order", tree, Conventions(depth=1), {"order": {}})
     # 2 leaves as given, and 2 at best: the root's two children are all the search sees.
     assert graded.key == {"order": {"": [0, 1]}, "leaves": 2}
@@ -661,8 +696,9 @@ def test_numbers_typed_as_text_are_refused_and_quoted_to_forty_characters() -> N
     )
 
 
-DEPTH_TREE = Tree.from_nested([{"eval": 1, "children": [3, 12, 8]},
-                               {"eval": 7, "children": [2, 4, 6]}])
+DEPTH_TREE = Tree.from_nested(
+    [{"eval": 1, "children": [3, 12, 8]}, {"eval": 7, "children": [2, 4, 6]}]
+)
 
 
 def test_under_a_depth_limit_an_answer_is_read_on_the_tree_the_search_sees() -> None:
@@ -695,8 +731,11 @@ def test_the_pruned_key_lists_subtrees_in_the_order_of_the_tree() -> None:
     [
         ("values", [3], "a values answer is a JSON object, got list"),
         ("values", {"values": {}, "zz": 1}, "a values answer has only 'values'; 'zz' is not one"),
-        ("prune", {"pruned": [], "value": 3, "b": 0, 2: 0},
-         "a prune answer has only 'pruned', 'value'; '2' is not one"),  # keys of any type
+        (
+            "prune",
+            {"pruned": [], "value": 3, "b": 0, 2: 0},
+            "a prune answer has only 'pruned', 'value'; '2' is not one",
+        ),  # keys of any type
     ],
 )
 def test_answers_of_the_wrong_shape_are_refused_in_words(
@@ -713,21 +752,33 @@ def test_an_unknown_kind_is_refused_with_the_kinds_there_are() -> None:
     )
 
 
-AG_NODES = ["0", "1", "0.0", "0.1", "1.0", "1.1",
-            *(f"{a}.{b}.{c}" for a in "01" for b in "01" for c in "01"), ""]
+AG_NODES = [
+    "0",
+    "1",
+    "0.0",
+    "0.1",
+    "1.0",
+    "1.1",
+    *(f"{a}.{b}.{c}" for a in "01" for b in "01" for c in "01"),
+    "",
+]
 
 
 @pytest.mark.parametrize(
     ("answer", "message"),
     [
         ({"pruned": "1.1", "value": 3}, "'pruned' must be a list of paths"),
-        ({"pruned": [*AG_NODES, "0"], "value": 3},
-         "'pruned' lists more paths than the tree has nodes"),
+        (
+            {"pruned": [*AG_NODES, "0"], "value": 3},
+            "'pruned' lists more paths than the tree has nodes",
+        ),
         # Every node once (as many paths as nodes, so read): the root is the one refused.
         ({"pruned": AG_NODES, "value": 3}, "the root is always searched; it cannot be pruned"),
         ({"pruned": [], "value": "x"}, "'value' must be a number (or inf, -inf), got 'x'"),
-        ({"pruned": [], "value": 3, "z" * 50: 1}, f"a prune answer has only 'pruned', 'value'; '{'z' * 40}' "
-                                      "is not one"),
+        (
+            {"pruned": [], "value": 3, "z" * 50: 1},
+            f"a prune answer has only 'pruned', 'value'; '{'z' * 40}' is not one",
+        ),
     ],
 )
 def test_prune_answers_refused_say_why(answer: object, message: str) -> None:

@@ -54,8 +54,9 @@ def test_a_wide_root_of_min_nodes_costs_one_leaf_each_after_the_first():
     assert all(ordering.orders[str(i)] == [0, 1] for i in range(13))
 
 
-@pytest.mark.parametrize(("b", "d", "leaves"), [(2, 1, 2), (3, 2, 5), (2, 3, 5), (3, 3, 11),
-                                               (4, 4, 31), (1, 5, 1)])
+@pytest.mark.parametrize(
+    ("b", "d", "leaves"), [(2, 1, 2), (3, 2, 5), (2, 3, 5), (3, 3, 11), (4, 4, 31), (1, 5, 1)]
+)
 def test_knuth_moore(b, d, leaves):
     assert knuth_moore(b, d) == leaves
 

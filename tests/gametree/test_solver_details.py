@@ -187,7 +187,15 @@ def test_minimax_follows_the_order_and_depth_of_its_conventions():
     rtl = minimax(tree, Conventions(order="rtl"))
     assert rtl.leaf_order == ("1.1", "1.0", "0.1", "0.0")
     assert rtl.conventions.order == "rtl" and rtl.value == 3 and rtl.best_move == 1
-    assert [s.path for s in rtl.trace if s.kind == "enter"] == ["", "1", "1.1", "1.0", "0", "0.1", "0.0"]
+    assert [s.path for s in rtl.trace if s.kind == "enter"] == [
+        "",
+        "1",
+        "1.1",
+        "1.0",
+        "0",
+        "0.1",
+        "0.0",
+    ]
     assert rtl.cutoffs == () and rtl.pruned_all == ()
     deep = Tree.from_nested([{"eval": 9, "children": [1, 2]}, {"eval": 0, "children": [3, 4]}])
     limited = minimax(deep, Conventions(depth=1))
@@ -216,8 +224,16 @@ def test_conventions_from_dict_refuses_unknown_keys_and_bad_values():
     for bad in (["ta"], "ties", 3):
         with pytest.raises(ValueError, match="conventions are an object"):
             Conventions.from_dict(bad)
-    for bad in ({"ties": "Prune"}, {"values": None}, {"order": ["ltr"]}, {"depth": "3"},
-                {"depth": True}, {"depth": 0}, {"depth": 65}, {"depth": 2.0}):
+    for bad in (
+        {"ties": "Prune"},
+        {"values": None},
+        {"order": ["ltr"]},
+        {"depth": "3"},
+        {"depth": True},
+        {"depth": 0},
+        {"depth": 65},
+        {"depth": 2.0},
+    ):
         with pytest.raises(ValueError):
             Conventions.from_dict(bad)
     assert Conventions(depth=1).depth == 1 and Conventions(depth=64).depth == 64
@@ -232,27 +248,48 @@ def test_conventions_to_dict_round_trips():
 
 # The sentences students read beside every exercise, word for word.
 DESCRIBED = [
-    (Conventions(), None,
-     "Children are searched left to right; a node stops as soon as alpha >= beta; a cut node "
-     "returns its best value so far."),
-    (Conventions(values="hard", order="rtl", depth=2), None,
-     "Children are searched right to left; a node stops as soon as alpha >= beta; a node returns "
-     "its value clamped to its window (a cut node returns the bound). The search stops 2 plies "
-     "below the root: a node there is scored by its evaluation and never expanded."),
-    (Conventions(ties="explore"), "values",
-     "Children are searched left to right; a node stops only when its value is strictly outside "
-     "(alpha, beta); a cut node returns its best value so far."),
-    (Conventions(), "prune",
-     "Children are searched left to right; a node stops as soon as alpha >= beta."),
-    (Conventions(order="rtl"), "leaf-order",
-     "Children are searched right to left; a node stops as soon as alpha >= beta."),
-    (Conventions(ties="explore"), "best-order",
-     "Children are searched left to right; a node stops only when its value is strictly outside "
-     "(alpha, beta)."),
-    (Conventions(depth=3), "minimax",
-     "Plain minimax: every node is searched and nothing is pruned; a MAX node takes the largest "
-     "value of its children, a MIN node the smallest. The search stops 3 plies below the root: a "
-     "node there is scored by its evaluation and never expanded."),
+    (
+        Conventions(),
+        None,
+        "Children are searched left to right; a node stops as soon as alpha >= beta; a cut node "
+        "returns its best value so far.",
+    ),
+    (
+        Conventions(values="hard", order="rtl", depth=2),
+        None,
+        "Children are searched right to left; a node stops as soon as alpha >= beta; a node returns "
+        "its value clamped to its window (a cut node returns the bound). The search stops 2 plies "
+        "below the root: a node there is scored by its evaluation and never expanded.",
+    ),
+    (
+        Conventions(ties="explore"),
+        "values",
+        "Children are searched left to right; a node stops only when its value is strictly outside "
+        "(alpha, beta); a cut node returns its best value so far.",
+    ),
+    (
+        Conventions(),
+        "prune",
+        "Children are searched left to right; a node stops as soon as alpha >= beta.",
+    ),
+    (
+        Conventions(order="rtl"),
+        "leaf-order",
+        "Children are searched right to left; a node stops as soon as alpha >= beta.",
+    ),
+    (
+        Conventions(ties="explore"),
+        "best-order",
+        "Children are searched left to right; a node stops only when its value is strictly outside "
+        "(alpha, beta).",
+    ),
+    (
+        Conventions(depth=3),
+        "minimax",
+        "Plain minimax: every node is searched and nothing is pruned; a MAX node takes the largest "
+        "value of its children, a MIN node the smallest. The search stops 3 plies below the root: a "
+        "node there is scored by its evaluation and never expanded.",
+    ),
 ]
 
 
@@ -261,14 +298,19 @@ def test_describe_word_for_word(conv, kind, text):
     assert conv.describe(kind) == text
 
 
-@pytest.mark.parametrize(("fields", "message"), [
-    ({"depth": 0}, "depth must be a whole number of plies 1..64, got 0"),
-    ({"ties": "x"}, "ties must be one of prune, explore, got 'x'"),
-    ({"values": "x"}, "values must be one of soft, hard, got 'x'"),
-    ({"order": "x"}, "order must be one of ltr, rtl, got 'x'"),
-    ({"ties": "explore", "values": "hard"},
-     "ties=explore needs values=soft (fail-hard returns the bound itself)"),
-])
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"depth": 0}, "depth must be a whole number of plies 1..64, got 0"),
+        ({"ties": "x"}, "ties must be one of prune, explore, got 'x'"),
+        ({"values": "x"}, "values must be one of soft, hard, got 'x'"),
+        ({"order": "x"}, "order must be one of ltr, rtl, got 'x'"),
+        (
+            {"ties": "explore", "values": "hard"},
+            "ties=explore needs values=soft (fail-hard returns the bound itself)",
+        ),
+    ],
+)
 def test_convention_errors_word_for_word(fields, message):
     with pytest.raises(ValueError) as caught:
         Conventions(**fields)
@@ -284,7 +326,11 @@ def test_describe_names_each_convention():
     assert "right to left" in text and "alpha >= beta" in text and "clamped" in text
     assert "2 plies below the root" in text
     explore = Conventions(ties="explore").describe("values")
-    assert "left to right" in explore and "strictly outside" in explore and "best value so far" in explore
+    assert (
+        "left to right" in explore
+        and "strictly outside" in explore
+        and "best value so far" in explore
+    )
     assert "values" not in Conventions().describe("prune").split(";")[-1]
     assert Conventions().describe("minimax").startswith("Plain minimax")
     assert "plies" not in Conventions().describe("minimax")
@@ -320,8 +366,24 @@ def test_from_jsonable_reads_numbers_and_infinities(text, number):
 
 
 @pytest.mark.parametrize(
-    "bad", ["", "abc", "nan", "NaN", "1e400", "-1e400", "inf inf", "3 4", True, False, None,
-            [], {}, math.nan, "0x10"]
+    "bad",
+    [
+        "",
+        "abc",
+        "nan",
+        "NaN",
+        "1e400",
+        "-1e400",
+        "inf inf",
+        "3 4",
+        True,
+        False,
+        None,
+        [],
+        {},
+        math.nan,
+        "0x10",
+    ],
 )
 def test_from_jsonable_refuses_what_is_not_a_number(bad):
     with pytest.raises(ValueError, match="not a number"):
@@ -348,22 +410,68 @@ def test_to_dict_holds_every_field():
         "conventions": {"ties": "prune", "values": "soft", "order": "ltr"},
         "players": ["max", "min"],
         "cutoffs": [
-            {"path": "1", "label": "C", "kind": "alpha", "alpha": 3, "beta": 3, "value": 3,
-             "deep": False, "source": "", "pruned": ["1.1"], "step": 13},
+            {
+                "path": "1",
+                "label": "C",
+                "kind": "alpha",
+                "alpha": 3,
+                "beta": 3,
+                "value": 3,
+                "deep": False,
+                "source": "",
+                "pruned": ["1.1"],
+                "step": 13,
+            },
         ],
         "nodes": {
-            "": {"label": "A", "player": "max", "visited": True, "value": 3, "alpha": 3,
-                 "beta": "inf"},
-            "0": {"label": "B", "player": "min", "visited": True, "value": 3, "alpha": "-inf",
-                  "beta": 3},
-            "1": {"label": "C", "player": "min", "visited": True, "value": 3, "alpha": 3,
-                  "beta": 3},
-            "0.0": {"label": "D", "player": "max", "visited": True, "value": 3, "alpha": "-inf",
-                    "beta": "inf"},
-            "0.1": {"label": "E", "player": "max", "visited": True, "value": 5, "alpha": "-inf",
-                    "beta": 3},
-            "1.0": {"label": "F", "player": "max", "visited": True, "value": 3, "alpha": 3,
-                    "beta": "inf"},
+            "": {
+                "label": "A",
+                "player": "max",
+                "visited": True,
+                "value": 3,
+                "alpha": 3,
+                "beta": "inf",
+            },
+            "0": {
+                "label": "B",
+                "player": "min",
+                "visited": True,
+                "value": 3,
+                "alpha": "-inf",
+                "beta": 3,
+            },
+            "1": {
+                "label": "C",
+                "player": "min",
+                "visited": True,
+                "value": 3,
+                "alpha": 3,
+                "beta": 3,
+            },
+            "0.0": {
+                "label": "D",
+                "player": "max",
+                "visited": True,
+                "value": 3,
+                "alpha": "-inf",
+                "beta": "inf",
+            },
+            "0.1": {
+                "label": "E",
+                "player": "max",
+                "visited": True,
+                "value": 5,
+                "alpha": "-inf",
+                "beta": 3,
+            },
+            "1.0": {
+                "label": "F",
+                "player": "max",
+                "visited": True,
+                "value": 3,
+                "alpha": 3,
+                "beta": "inf",
+            },
             "1.1": {"label": "G", "player": "max", "visited": False},
         },
         "trace": [
@@ -371,20 +479,48 @@ def test_to_dict_holds_every_field():
             {"step": 1, "kind": "enter", "path": "0", "alpha": "-inf", "beta": "inf"},
             {"step": 2, "kind": "enter", "path": "0.0", "alpha": "-inf", "beta": "inf"},
             {"step": 3, "kind": "leaf", "path": "0.0", "alpha": "-inf", "beta": "inf", "value": 3},
-            {"step": 4, "kind": "bound", "path": "0", "alpha": "-inf", "beta": 3, "value": 3,
-             "bound": "beta"},
+            {
+                "step": 4,
+                "kind": "bound",
+                "path": "0",
+                "alpha": "-inf",
+                "beta": 3,
+                "value": 3,
+                "bound": "beta",
+            },
             {"step": 5, "kind": "enter", "path": "0.1", "alpha": "-inf", "beta": 3},
             {"step": 6, "kind": "leaf", "path": "0.1", "alpha": "-inf", "beta": 3, "value": 5},
             {"step": 7, "kind": "return", "path": "0", "alpha": "-inf", "beta": 3, "value": 3},
-            {"step": 8, "kind": "bound", "path": "", "alpha": 3, "beta": "inf", "value": 3,
-             "bound": "alpha"},
+            {
+                "step": 8,
+                "kind": "bound",
+                "path": "",
+                "alpha": 3,
+                "beta": "inf",
+                "value": 3,
+                "bound": "alpha",
+            },
             {"step": 9, "kind": "enter", "path": "1", "alpha": 3, "beta": "inf"},
             {"step": 10, "kind": "enter", "path": "1.0", "alpha": 3, "beta": "inf"},
             {"step": 11, "kind": "leaf", "path": "1.0", "alpha": 3, "beta": "inf", "value": 3},
-            {"step": 12, "kind": "bound", "path": "1", "alpha": 3, "beta": 3, "value": 3,
-             "bound": "beta"},
-            {"step": 13, "kind": "cutoff", "path": "1", "alpha": 3, "beta": 3, "value": 3,
-             "pruned": ["1.1"]},
+            {
+                "step": 12,
+                "kind": "bound",
+                "path": "1",
+                "alpha": 3,
+                "beta": 3,
+                "value": 3,
+                "bound": "beta",
+            },
+            {
+                "step": 13,
+                "kind": "cutoff",
+                "path": "1",
+                "alpha": 3,
+                "beta": 3,
+                "value": 3,
+                "pruned": ["1.1"],
+            },
             {"step": 14, "kind": "return", "path": "1", "alpha": 3, "beta": 3, "value": 3},
             {"step": 15, "kind": "return", "path": "", "alpha": 3, "beta": "inf", "value": 3},
         ],

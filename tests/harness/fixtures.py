@@ -16,8 +16,10 @@ from tests.harness._helpers import ENGINES, TINY, sandbox_problem
 def sandbox() -> None:
     problem = sandbox_problem()
     if problem is not None:
-        pytest.fail(f"the bubblewrap sandbox does not work here ({problem}); "
-                    "`make test` installs it with scripts/system-deps.sh")
+        pytest.fail(
+            f"the bubblewrap sandbox does not work here ({problem}); "
+            "`make test` installs it with scripts/system-deps.sh"
+        )
 
 
 @pytest.fixture(scope="session")
@@ -40,4 +42,3 @@ def submission(tmp_path: Path):
         return folder
 
     return build
-

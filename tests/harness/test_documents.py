@@ -23,8 +23,11 @@ def test_the_template_counts_its_todos_and_graded_functions() -> None:
     assert said and NUMBERS[said[1]] == todos
     tree = ast.parse(TEMPLATE)
     below = TEMPLATE.index("# -- what the grader calls")
-    graded = [n.name for n in tree.body if isinstance(n, ast.FunctionDef)
-              and TEMPLATE.index(f"def {n.name}(") > below]
+    graded = [
+        n.name
+        for n in tree.body
+        if isinstance(n, ast.FunctionDef) and TEMPLATE.index(f"def {n.name}(") > below
+    ]
     assert graded == ["legal_moves", "search", "choose_move"]
     said = re.search(r"only the (\w+)\s+functions at the bottom", TEMPLATE)
     assert said and NUMBERS[said[1]] == len(graded)
@@ -42,7 +45,6 @@ def test_time_left_is_documented_with_each_suites_numbers(name: str) -> None:
     games = [t for t in load_suite(name).tests if t.kind == "play"]
     per_move, margin = games[0].params["time_per_move"], games[0].params["margin"]
     assert all(t.params["time_per_move"] == per_move for t in games)
-    row = (f"| {name} | {per_move:g} s | {margin:g} s | {games[0].cpu:g} s | "
-           f"{games[0].wall:g} s |")
+    row = f"| {name} | {per_move:g} s | {margin:g} s | {games[0].cpu:g} s | {games[0].wall:g} s |"
     assert row in ASSIGNMENT
     assert f"{per_move:g} s in the {name} suite" in " ".join(TEMPLATE.split())

@@ -30,21 +30,42 @@ P, WA = Verdict.PASSED, Verdict.WA
 # minimax's 0.1, exact 0.3; with a window: value 0.5, within 0.1, exact 0.4).
 EXPECTED: dict[str, tuple[list[Verdict], list[float], list[str | None]]] = {
     "correct": ([P, P, P, P, P, P], [1, 1, 2, 1, 2, 0], [None] * 6),
-    "fail_hard": ([P, P, P, WA, P, WA], [1, 1, 2, 0.5, 2, 0],
-                  [None, None, None, "fail-hard", None, "fail-hard"]),
-    "tie_strict": ([P, P, WA, P, WA, P], [1, 1, 1.4, 1, 0, 0],
-                   [None, None, "tie-strict", None, "tie-strict", None]),
-    "no_pruning": ([P, P, WA, WA, WA, P], [1, 1, 1.4, 0.6, 0, 0],
-                   [None, None, *["no-pruning"] * 3, None]),
-    "shallow_cutoffs": ([P, P, WA, WA, WA, P], [1, 1, 1.4, 0.6, 0, 0],
-                        [None, None, *["shallow-cutoffs"] * 3, None]),
-    "wrong_order": ([P, P, WA, WA, WA, P], [1, 1, 1.4, 0.6, 0, 0],
-                    [None, None, *["text-order"] * 3, None]),
-    "wrong_side": ([P, P, WA, WA, WA, WA], [1, 1, 0.2, 0.1, 0, 0],
-                   [None, None, *["wrong-side"] * 4]),
+    "fail_hard": (
+        [P, P, P, WA, P, WA],
+        [1, 1, 2, 0.5, 2, 0],
+        [None, None, None, "fail-hard", None, "fail-hard"],
+    ),
+    "tie_strict": (
+        [P, P, WA, P, WA, P],
+        [1, 1, 1.4, 1, 0, 0],
+        [None, None, "tie-strict", None, "tie-strict", None],
+    ),
+    "no_pruning": (
+        [P, P, WA, WA, WA, P],
+        [1, 1, 1.4, 0.6, 0, 0],
+        [None, None, *["no-pruning"] * 3, None],
+    ),
+    "shallow_cutoffs": (
+        [P, P, WA, WA, WA, P],
+        [1, 1, 1.4, 0.6, 0, 0],
+        [None, None, *["shallow-cutoffs"] * 3, None],
+    ),
+    "wrong_order": (
+        [P, P, WA, WA, WA, P],
+        [1, 1, 1.4, 0.6, 0, 0],
+        [None, None, *["text-order"] * 3, None],
+    ),
+    "wrong_side": (
+        [P, P, WA, WA, WA, WA],
+        [1, 1, 0.2, 0.1, 0, 0],
+        [None, None, *["wrong-side"] * 4],
+    ),
     "captures_not_forced": ([WA] * 6, [0, 0, 1.4, 0.1, 0, 0], ["captures-optional"] * 6),
-    "crowned_continues": ([WA, P, P, P, P, P], [0, 1, 2, 1, 2, 0],
-                          ["crowned-continues", *[None] * 5]),
+    "crowned_continues": (
+        [WA, P, P, P, P, P],
+        [0, 1, 2, 1, 2, 0],
+        ["crowned-continues", *[None] * 5],
+    ),
     "slow": ([P] * 6, [1, 1, 2, 1, 0, 0], [None] * 6),
 }
 
@@ -74,8 +95,9 @@ def test_classic_mistake_is_caught_and_named(name: str, submission, mistakes) ->
         assert timing.extra["ratio"] > 20
         rows = timing.extra["rows"]  # the chart's rows, as data: one per depth
         assert [r["depth"] for r in rows] == mistakes.tests[4].params["depths"]
-        assert sum(r["cpu"] for r in rows) / sum(r["reference_cpu"] for r in rows) == \
-            pytest.approx(timing.extra["ratio"], rel=0.01)
+        assert sum(r["cpu"] for r in rows) / sum(r["reference_cpu"] for r in rows) == pytest.approx(
+            timing.extra["ratio"], rel=0.01
+        )
         assert all(r["leaves"] > 0 and r["runs"] == 3 for r in rows)
         assert timing.output.startswith("passed with reduced timing credit: 0 of 2 points")
         assert results["tests"][4]["output"].startswith("passed (reduced timing credit)")

@@ -54,8 +54,18 @@ def test_zip_uploads(tmp_path: Path) -> None:
 
 
 def test_priority_is_fixed() -> None:
-    assert [v.value for v in PRIORITY] == ["IE", "OLE", "MLE", "TLE", "TLE_WALL", "RE",
-                                           "PROTOCOL", "ILLEGAL_MOVE", "WA", "passed"]
+    assert [v.value for v in PRIORITY] == [
+        "IE",
+        "OLE",
+        "MLE",
+        "TLE",
+        "TLE_WALL",
+        "RE",
+        "PROTOCOL",
+        "ILLEGAL_MOVE",
+        "WA",
+        "passed",
+    ]
     assert worst([Verdict.WA, Verdict.TLE_WALL, Verdict.OLE]) is Verdict.OLE
     assert worst([Verdict.TLE_WALL, Verdict.TLE]) is Verdict.TLE
     assert worst([]) is Verdict.PASSED
@@ -92,11 +102,17 @@ def test_run_autograder_writes_gradescope_results(tmp_path: Path) -> None:
     upload, results = tmp_path / "submission", tmp_path / "results"
     upload.mkdir()
     shutil.copyfile(ENGINES / "correct.py", upload / "my_engine.py")
-    env = {**os.environ, "GRADER_SOURCE": str(ROOT), "GRADER_SUBMISSION": str(upload),
-           "GRADER_RESULTS": str(results), "GRADER_SUITE": str(TINY),
-           "GRADER_PYTHON": sys.executable}
-    done = subprocess.run([str(data.checkers("run_autograder"))], env=env,
-                          capture_output=True, text=True, timeout=120)
+    env = {
+        **os.environ,
+        "GRADER_SOURCE": str(ROOT),
+        "GRADER_SUBMISSION": str(upload),
+        "GRADER_RESULTS": str(results),
+        "GRADER_SUITE": str(TINY),
+        "GRADER_PYTHON": sys.executable,
+    }
+    done = subprocess.run(
+        [str(data.checkers("run_autograder"))], env=env, capture_output=True, text=True, timeout=120
+    )
     assert done.returncode == 0, done.stderr
     gradescope = json.loads((results / "results.json").read_text())
     assert_gradescope_shape(gradescope)

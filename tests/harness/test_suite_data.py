@@ -26,10 +26,12 @@ THEMES = {
     "forced-capture": lambda b, ms: ms and all(m.is_capture for m in ms),
     "multi-jump": lambda b, ms: any(len(m.captured) >= 2 for m in ms),
     "crown-ends-jump": lambda b, ms: any(
-        m.is_capture and not is_king(b, m.path[0]) and crowns(b, m.path[-1]) for m in ms),
+        m.is_capture and not is_king(b, m.path[0]) and crowns(b, m.path[-1]) for m in ms
+    ),
     "king-jump": lambda b, ms: any(m.is_capture and is_king(b, m.path[0]) for m in ms),
-    "king-loop": lambda b, ms: any(is_king(b, m.path[0]) and len(set(m.path)) < len(m.path)
-                                   for m in ms),
+    "king-loop": lambda b, ms: any(
+        is_king(b, m.path[0]) and len(set(m.path)) < len(m.path) for m in ms
+    ),
     "no-moves": lambda b, ms: not ms,
     "middlegame": lambda b, ms: len(ms) >= 2 and b.kings,
     "timing": lambda b, ms: len(ms) >= 8,
@@ -52,8 +54,11 @@ def test_suite_loads(name: str) -> None:
     assert suite.game_count >= 10
     opponents = {t.params["opponent"] for t in suite.tests if t.kind == "play"}
     assert opponents == {"random", "greedy", "ref:2", "ref:4", "ref:6"}
-    colours = {(t.params["opponent"], t.params["ballot"], t.params["colour"])
-               for t in suite.tests if t.kind == "play"}
+    colours = {
+        (t.params["opponent"], t.params["ballot"], t.params["colour"])
+        for t in suite.tests
+        if t.kind == "play"
+    }
     assert len(colours) == suite.game_count  # each ballot twice, colours reversed
 
 
@@ -83,8 +88,9 @@ def test_null_windows_tell_fail_soft_from_fail_hard_and_ties(name: str) -> None:
 @pytest.mark.slow
 def test_correct_engine_gets_full_marks_on_quick() -> None:
     report = grade(ENGINES / "correct.py", "quick", SandboxConfig())
-    failed = [(t.name, t.verdict.value, t.output[:200]) for t in report.tests
-              if t.score != t.max_score]
+    failed = [
+        (t.name, t.verdict.value, t.output[:200]) for t in report.tests if t.score != t.max_score
+    ]
     assert not failed
     assert report.score == report.max_score > 0
     assert report.elo is not None and report.elo.games == 10

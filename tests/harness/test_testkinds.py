@@ -32,15 +32,22 @@ class Count(TestKind):
     name = "count-moves"
 
     def expand(self, group: Group) -> list[TestCase]:
-        return [group.case(f"Count: {p}", fen=group.fen(p), expected=int(group.spec["expected"]))
-                for p in group.spec["positions"]]
+        return [
+            group.case(f"Count: {p}", fen=group.fen(p), expected=int(group.spec["expected"]))
+            for p in group.spec["positions"]
+        ]
 
     def run(self, test: TestCase, process: EngineProcess) -> TestResult:
         outcome = process.call("legal_moves", [test.params["fen"]], test.cpu, test.wall)
         right = outcome.answered and len(outcome.result) == test.params["expected"]
-        return result_of(test, Verdict.PASSED if right else Verdict.WA,
-                         f"{len(outcome.result)} moves", test.points if right else 0.0,
-                         outcome.cpu, outcome.wall)
+        return result_of(
+            test,
+            Verdict.PASSED if right else Verdict.WA,
+            f"{len(outcome.result)} moves",
+            test.points if right else 0.0,
+            outcome.cpu,
+            outcome.wall,
+        )
 
 
 @pytest.fixture
@@ -61,17 +68,38 @@ def _suite(tmp_path: Path, groups: list[dict]) -> Path:
 @needs_bwrap
 @pytest.mark.usefixtures("count_kind")
 def test_a_new_kind_is_one_class(tmp_path: Path) -> None:
-    suite = load_suite(_suite(tmp_path, [
-        {"kind": "count-moves", "points": 2, "cpu": 2, "wall": 4, "expected": 7,
-         "positions": ["start"]},
-        {"kind": "count-moves", "points": 1, "cpu": 2, "wall": 4, "expected": 8,
-         "positions": ["start"]},
-    ]))
-    assert [(t.kind, t.points, t.cpu, t.wall) for t in suite.tests] == \
-        [("count-moves", 2.0, 2.0, 4.0), ("count-moves", 1.0, 2.0, 4.0)]
+    suite = load_suite(
+        _suite(
+            tmp_path,
+            [
+                {
+                    "kind": "count-moves",
+                    "points": 2,
+                    "cpu": 2,
+                    "wall": 4,
+                    "expected": 7,
+                    "positions": ["start"],
+                },
+                {
+                    "kind": "count-moves",
+                    "points": 1,
+                    "cpu": 2,
+                    "wall": 4,
+                    "expected": 8,
+                    "positions": ["start"],
+                },
+            ],
+        )
+    )
+    assert [(t.kind, t.points, t.cpu, t.wall) for t in suite.tests] == [
+        ("count-moves", 2.0, 2.0, 4.0),
+        ("count-moves", 1.0, 2.0, 4.0),
+    ]
     report = grade(ENGINES / "correct.py", suite)
-    assert [(t.verdict, t.score, t.output) for t in report.tests] == \
-        [(Verdict.PASSED, 2.0, "7 moves"), (Verdict.WA, 0.0, "7 moves")]
+    assert [(t.verdict, t.score, t.output) for t in report.tests] == [
+        (Verdict.PASSED, 2.0, "7 moves"),
+        (Verdict.WA, 0.0, "7 moves"),
+    ]
 
 
 def test_a_kind_needs_a_name_of_its_own() -> None:
@@ -96,6 +124,9 @@ def test_a_game_takes_its_move_limit(tiny: Suite) -> None:
     limit = MoveLimit(time_per_move=0.1, margin=0.4)
     assert (limit.cpu, limit.wall) == pytest.approx((0.5, 2.5))
     games = [t for t in tiny.tests if t.kind == "play"]
-    assert games and all((t.cpu, t.wall) == pytest.approx((limit.cpu, limit.wall))
-                         and t.params["time_per_move"] == 0.1 for t in games)
+    assert games and all(
+        (t.cpu, t.wall) == pytest.approx((limit.cpu, limit.wall))
+        and t.params["time_per_move"] == 0.1
+        for t in games
+    )
     assert tiny.game_count == len(games)

@@ -38,8 +38,9 @@ EXPECTED = {
 def test_sample_engine_gets_its_verdicts(name: str, submission, tiny) -> None:
     config = SandboxConfig()
     report = grade(submission(name), tiny, config)
-    assert [t.verdict for t in report.tests] == EXPECTED[name], \
-        [(t.verdict.value, t.output[:300]) for t in report.tests]
+    assert [t.verdict for t in report.tests] == EXPECTED[name], [
+        (t.verdict.value, t.output[:300]) for t in report.tests
+    ]
     assert report.complete and report.sandbox
     assert leftover_processes(config, report.slot) == []
     if name == "correct":
@@ -48,8 +49,7 @@ def test_sample_engine_gets_its_verdicts(name: str, submission, tiny) -> None:
         search = report.tests[1]
         assert 0 < search.score < search.max_score  # credit for the parts that are right
     if name == "no_pruning":
-        assert search.extra["parts"] == {"value": True, "move": True, "bound": True,
-                                         "exact": False}
+        assert search.extra["parts"] == {"value": True, "move": True, "bound": True, "exact": False}
     if name == "crash_at_import":
         assert "missing opening book" in report.tests[0].output
         assert 'engine.py", line' in report.tests[0].output  # the traceback's last lines
@@ -78,8 +78,9 @@ def test_network_is_unreachable(submission, tiny) -> None:
 
 
 @needs_bwrap
-def test_snooping_engine_reads_nothing(submission, tiny, tmp_path: Path,
-                                       monkeypatch: pytest.MonkeyPatch) -> None:
+def test_snooping_engine_reads_nothing(
+    submission, tiny, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from grader.harness import results
 
     secret = "the-answer-key-" + os.urandom(8).hex()
@@ -88,15 +89,21 @@ def test_snooping_engine_reads_nothing(submission, tiny, tmp_path: Path,
     key.write_text(secret)
     key.chmod(0o644)
     root = Path(__file__).resolve().parents[2]
-    harness_files = [root / "grader" / "harness" / "suite.py",
-                     data.suite_dir() / "positions.json",
-                     Path(__file__)]
+    harness_files = [
+        root / "grader" / "harness" / "suite.py",
+        data.suite_dir() / "positions.json",
+        Path(__file__),
+    ]
     targets = "\n".join(str(p) for p in [key, *harness_files])
     report = grade(submission("snoop", {"targets.txt": targets}), tiny, SandboxConfig())
     assert [t.verdict for t in report.tests] == [WA, RE, ILL, ILL]
-    everything = "\n".join([
-        results.json_text(results.gradescope(report)), results.json_text(results.rich(report)),
-        *(t.extra.get("log_head", "") for t in report.tests)])
+    everything = "\n".join(
+        [
+            results.json_text(results.gradescope(report)),
+            results.json_text(results.rich(report)),
+            *(t.extra.get("log_head", "") for t in report.tests),
+        ]
+    )
     assert "could not read /etc/shadow" in everything  # it tried, and was told it could not
     assert secret not in everything
     shadow = Path("/etc/shadow").read_text()
@@ -120,6 +127,7 @@ def test_a_busy_engine_is_judged_by_its_cpu_limit_on_a_loaded_host(submission, t
     suite = dataclasses.replace(tiny, tests=(short,))
     busy = grade(submission("infinite_loop"), suite, SandboxConfig()).tests[0]
     assert (busy.verdict is TLE and busy.cpu > short.cpu) or (
-        busy.verdict is WALL and busy.wall >= short.cpu), (busy.verdict, busy.cpu, busy.wall)
+        busy.verdict is WALL and busy.wall >= short.cpu
+    ), (busy.verdict, busy.cpu, busy.wall)
     idle = grade(submission("sleeper"), suite, SandboxConfig()).tests[0]
     assert idle.verdict is WALL, (idle.verdict, idle.output[:300])

@@ -33,9 +33,14 @@ from tests.jobs.engine_support import GRADER, post_multipart
 from tests.live_server import free_port
 
 BACKENDS = os.environ.get("GRADER_TEST_BACKENDS", "sqlite")
-PG_BIN = Path(os.environ.get("GRADER_PG_BIN") or max(
-    Path("/usr/lib/postgresql").glob("*/bin"), key=lambda p: int(p.parent.name),
-    default=Path("/usr/lib/postgresql/15/bin")))
+PG_BIN = Path(
+    os.environ.get("GRADER_PG_BIN")
+    or max(
+        Path("/usr/lib/postgresql").glob("*/bin"),
+        key=lambda p: int(p.parent.name),
+        default=Path("/usr/lib/postgresql/15/bin"),
+    )
+)
 
 
 def wait_for_port(port: int, process: subprocess.Popen, timeout: float = 30.0) -> None:
@@ -78,6 +83,7 @@ class Postgres:
         if os.geteuid() != 0:
             return {}
         import pwd
+
         entry = pwd.getpwnam("postgres")
         return {"user": entry.pw_uid, "group": entry.pw_gid, "extra_groups": []}
 
@@ -86,16 +92,45 @@ class Postgres:
         self.folder.mkdir(parents=True, exist_ok=True)
         if os.geteuid() == 0:
             shutil.chown(self.folder, "postgres", "postgres")
-        subprocess.run([str(PG_BIN / "initdb"), "-D", str(data), "-U", "postgres",
-                        "--auth=trust", "-E", "UTF8", "--no-sync"], check=True,
-                       capture_output=True, **self._as_postgres())
+        subprocess.run(
+            [
+                str(PG_BIN / "initdb"),
+                "-D",
+                str(data),
+                "-U",
+                "postgres",
+                "--auth=trust",
+                "-E",
+                "UTF8",
+                "--no-sync",
+            ],
+            check=True,
+            capture_output=True,
+            **self._as_postgres(),
+        )
         with (self.folder / "postgres.log").open("wb") as log:  # the child keeps its copy
             self.process = subprocess.Popen(
-                [str(PG_BIN / "postgres"), "-D", str(data), "-p", str(self.port),
-                 "-c", "listen_addresses=127.0.0.1",
-                 "-c", f"unix_socket_directories={self.folder}", "-c", "fsync=off",
-                 "-c", "synchronous_commit=off", "-c", "max_connections=200"],
-                stdout=subprocess.DEVNULL, stderr=log, **self._as_postgres())
+                [
+                    str(PG_BIN / "postgres"),
+                    "-D",
+                    str(data),
+                    "-p",
+                    str(self.port),
+                    "-c",
+                    "listen_addresses=127.0.0.1",
+                    "-c",
+                    f"unix_socket_directories={self.folder}",
+                    "-c",
+                    "fsync=off",
+                    "-c",
+                    "synchronous_commit=off",
+                    "-c",
+                    "max_connections=200",
+                ],
+                stdout=subprocess.DEVNULL,
+                stderr=log,
+                **self._as_postgres(),
+            )
         wait_for_port(self.port, self.process)
         for _ in range(50):  # the port opens a moment before connections are taken
             try:
@@ -107,8 +142,9 @@ class Postgres:
     def execute(self, sql: str) -> None:
         import psycopg
 
-        with psycopg.connect(f"host=127.0.0.1 port={self.port} user=postgres dbname=postgres",
-                             autocommit=True) as connection:
+        with psycopg.connect(
+            f"host=127.0.0.1 port={self.port} user=postgres dbname=postgres", autocommit=True
+        ) as connection:
             connection.execute(sql)
 
     def stop(self) -> None:
@@ -128,9 +164,22 @@ class Redis:
     def start(self) -> None:
         binary = shutil.which("redis-server") or "/usr/bin/redis-server"
         self.process = subprocess.Popen(
-            [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-             "--appendonly", "no", "--protected-mode", "yes"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            [
+                binary,
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--protected-mode",
+                "yes",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         wait_for_port(self.port, self.process)
 
     def flush(self) -> None:
@@ -182,8 +231,10 @@ def backends(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Backends]:
     if BACKENDS != "postgres-redis":
         raise pytest.UsageError("GRADER_TEST_BACKENDS is sqlite or postgres-redis")
     if not (PG_BIN / "initdb").exists() or not shutil.which("redis-server"):
-        pytest.fail("postgres-redis needs Debian's postgresql and redis-server "
-                    f"(no {PG_BIN / 'initdb'} or no redis-server)")
+        pytest.fail(
+            "postgres-redis needs Debian's postgresql and redis-server "
+            f"(no {PG_BIN / 'initdb'} or no redis-server)"
+        )
     folder = tmp_path_factory.mktemp("backends")
     # Not under pytest's folder: that one is root's alone (0700) and postgres must reach it.
     pg_folder = Path(tempfile.mkdtemp(prefix="grader-test-pg-"))
@@ -193,8 +244,12 @@ def backends(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Backends]:
         found.postgres.start()
         found.redis.start()
         found.postgres.execute(f"CREATE DATABASE {found.template}")
-        _migrate({"GRADER_DATABASE_URL": found.postgres.url(found.template),
-                  "GRADER_INSTANCE_PATH": str(folder / "instance")})
+        _migrate(
+            {
+                "GRADER_DATABASE_URL": found.postgres.url(found.template),
+                "GRADER_INSTANCE_PATH": str(folder / "instance"),
+            }
+        )
         yield found
     finally:
         found.redis.stop()
@@ -203,8 +258,9 @@ def backends(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Backends]:
 
 
 @pytest.fixture
-def engine_env(tmp_path: Path, backends: Backends, request: pytest.FixtureRequest
-               ) -> Iterator[dict[str, str]]:
+def engine_env(
+    tmp_path: Path, backends: Backends, request: pytest.FixtureRequest
+) -> Iterator[dict[str, str]]:
     """The environment the app and the workers of one test share."""
     env = {
         "GRADER_INSTANCE_PATH": str(tmp_path / "instance"),
@@ -256,8 +312,9 @@ class WorkerPool:
     started: list[subprocess.Popen] = field(default_factory=list)
     logs: list[Any] = field(default_factory=list)
 
-    def start(self, workers: int = 1, worker_type: str = "process",
-              env: dict[str, str] | None = None) -> subprocess.Popen:
+    def start(
+        self, workers: int = 1, worker_type: str = "process", env: dict[str, str] | None = None
+    ) -> subprocess.Popen:
         """A `grader worker` with the test's settings, or with only `env`'s GRADER_* settings
         when given (another machine: its own instance folder, nothing else shared)."""
         log = (self.folder / f"worker-{len(self.started)}.log").open("wb")
@@ -265,14 +322,18 @@ class WorkerPool:
         base = {k: v for k, v in os.environ.items() if not k.startswith("GRADER_")}
         process = subprocess.Popen(
             [str(GRADER), "worker", "--workers", str(workers), "--worker-type", worker_type],
-            env={**base, **(env if env is not None else self.env)}, stdout=log,
-            stderr=subprocess.STDOUT, start_new_session=True)
+            env={**base, **(env if env is not None else self.env)},
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
         self.started.append(process)
         return process
 
     def log_text(self) -> str:
-        return "\n".join(p.read_text(errors="replace")
-                         for p in sorted(self.folder.glob("worker-*.log")))
+        return "\n".join(
+            p.read_text(errors="replace") for p in sorted(self.folder.glob("worker-*.log"))
+        )
 
     def stop(self) -> None:
         for process in self.started:
@@ -311,20 +372,29 @@ def room(app: Any, factory: Any) -> EngineRoom:
     with app.app_context():
         slot = submissions.add_engine_slot(room["assignment_id"], suite="quick")
         index = slot.index
-    return EngineRoom(room["course_id"], room["assignment_id"], index,
-                      {"Authorization": f"Bearer {factory.token('student@example.com')}"},
-                      {"Authorization": f"Bearer {factory.token('teacher@example.com')}"})
+    return EngineRoom(
+        room["course_id"],
+        room["assignment_id"],
+        index,
+        {"Authorization": f"Bearer {factory.token('student@example.com')}"},
+        {"Authorization": f"Bearer {factory.token('teacher@example.com')}"},
+    )
 
 
 @pytest.fixture
 def upload(client: Any, room: EngineRoom) -> Callable[..., Any]:
-    def send(data: bytes, filename: str = "engine.py", headers: dict[str, str] | None = None,
-             **fields: Any) -> Any:
-        form = {"assignment_id": str(room.assignment_id), "slot_index": str(room.slot_index),
-                **{k: str(v) for k, v in fields.items()},
-                "file": (io.BytesIO(data), filename)}
+    def send(
+        data: bytes,
+        filename: str = "engine.py",
+        headers: dict[str, str] | None = None,
+        **fields: Any,
+    ) -> Any:
+        form = {
+            "assignment_id": str(room.assignment_id),
+            "slot_index": str(room.slot_index),
+            **{k: str(v) for k, v in fields.items()},
+            "file": (io.BytesIO(data), filename),
+        }
         return post_multipart(client, "/api/engines", form, headers or room.student)
 
     return send
-
-

@@ -19,8 +19,9 @@ SMALL = Path(__file__).parent / "data" / "small.json"
 _CSRF = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"')
 
 
-def post_multipart(client: Any, url: str, form: dict[str, Any],
-                   headers: dict[str, str] | None = None) -> Any:
+def post_multipart(
+    client: Any, url: str, form: dict[str, Any], headers: dict[str, str] | None = None
+) -> Any:
     """A multipart POST encoded in memory (werkzeug's test client spools a large body to a
     temporary file it never closes, a ResourceWarning under filterwarnings=error)."""
     from werkzeug.datastructures import FileStorage
@@ -28,8 +29,12 @@ def post_multipart(client: Any, url: str, form: dict[str, Any],
 
     fields = {k: FileStorage(v[0], v[1]) if isinstance(v, tuple) else v for k, v in form.items()}
     stream, _, boundary = stream_encode_multipart(fields, use_tempfile=False)
-    return client.post(url, data=stream.getvalue(), headers=headers or {},
-                       content_type=f"multipart/form-data; boundary={boundary}")
+    return client.post(
+        url,
+        data=stream.getvalue(),
+        headers=headers or {},
+        content_type=f"multipart/form-data; boundary={boundary}",
+    )
 
 
 def csrf_of(html: str) -> str:
@@ -49,7 +54,7 @@ def zip_bytes(files: dict[str, bytes | str], *, links: dict[str, str] | None = N
             archive.writestr(name, data)
         for name, target in (links or {}).items():
             info = zipfile.ZipInfo(name)
-            info.external_attr = (0o120777 << 16)
+            info.external_attr = 0o120777 << 16
             archive.writestr(info, target)
     return buffer.getvalue()
 
@@ -83,8 +88,7 @@ def slow_engine_zip() -> bytes:
     return zip_bytes({"engine.py": SLOW_WRAPPER, "correct.py": engine_bytes("correct")})
 
 
-def wait_for(predicate: Callable[[], Any], timeout: float, what: str,
-             pool: Any = None) -> Any:
+def wait_for(predicate: Callable[[], Any], timeout: float, what: str, pool: Any = None) -> Any:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         value = predicate()

@@ -23,10 +23,14 @@ def s3(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, Any]]:
     import boto3
     from moto.server import ThreadedMotoServer
 
-    for key, value in {"AWS_ACCESS_KEY_ID": "test", "AWS_SECRET_ACCESS_KEY": "test",
-                       "AWS_DEFAULT_REGION": "us-east-1", "AWS_CONFIG_FILE": "/dev/null",
-                       "AWS_SHARED_CREDENTIALS_FILE": "/dev/null",
-                       "AWS_EC2_METADATA_DISABLED": "true"}.items():
+    for key, value in {
+        "AWS_ACCESS_KEY_ID": "test",
+        "AWS_SECRET_ACCESS_KEY": "test",
+        "AWS_DEFAULT_REGION": "us-east-1",
+        "AWS_CONFIG_FILE": "/dev/null",
+        "AWS_SHARED_CREDENTIALS_FILE": "/dev/null",
+        "AWS_EC2_METADATA_DISABLED": "true",
+    }.items():
         monkeypatch.setenv(key, value)
     server = ThreadedMotoServer(ip_address="127.0.0.1", port=free_port(), verbose=False)
     server.start()
@@ -41,8 +45,10 @@ def s3(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, Any]]:
 
 def objects(s3: dict[str, Any]) -> dict[str, bytes]:
     listed = s3["client"].list_objects_v2(Bucket=BUCKET).get("Contents", [])
-    return {o["Key"]: s3["client"].get_object(Bucket=BUCKET, Key=o["Key"])["Body"].read()
-            for o in listed}
+    return {
+        o["Key"]: s3["client"].get_object(Bucket=BUCKET, Key=o["Key"])["Body"].read()
+        for o in listed
+    }
 
 
 def test_uploads_go_to_the_bucket_once_and_workers_fetch_them(app, upload, s3, tmp_path):
@@ -75,15 +81,31 @@ def test_a_bad_blob_url_is_refused(app):
 
 
 @pytest.mark.slow
-def test_a_worker_grades_an_upload_from_the_bucket(app, client, room, upload, workers, s3,
-                                                   engine_env, tmp_path):
+def test_a_worker_grades_an_upload_from_the_bucket(
+    app, client, room, upload, workers, s3, engine_env, tmp_path
+):
     app.config["GRADER_BLOB_URL"] = s3["url"]
-    workers.start(1, env={**engine_env, "GRADER_BLOB_URL": s3["url"],
-                          "GRADER_UPLOADS_DIR": str(tmp_path / "worker-copies")})
+    workers.start(
+        1,
+        env={
+            **engine_env,
+            "GRADER_BLOB_URL": s3["url"],
+            "GRADER_UPLOADS_DIR": str(tmp_path / "worker-copies"),
+        },
+    )
     submission_id = upload(engine_bytes("correct")).get_json()["id"]
-    done = wait_for(lambda: (s := client.get(f"/api/engines/{submission_id}",
-                                             headers=room.student).get_json())["status"]
-                    in ("done", "failed") and s, 90, "the result", workers)
+    done = wait_for(
+        lambda: (
+            (s := client.get(f"/api/engines/{submission_id}", headers=room.student).get_json())[
+                "status"
+            ]
+            in ("done", "failed")
+            and s
+        ),
+        90,
+        "the result",
+        workers,
+    )
     assert done["status"] == "done" and done["score"] == done["max_score"] == 5.0, done
     (copy,) = (tmp_path / "worker-copies").rglob("*.py")
     assert copy.read_bytes() == engine_bytes("correct")

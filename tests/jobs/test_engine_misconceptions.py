@@ -12,13 +12,25 @@ from tests.jobs.engine_support import csrf_of, engine_bytes
 
 def _graded(app, submission_id: int, diagnoses: list[str | None]) -> None:
     """Store a run's result as the worker does, its tests carrying these diagnoses."""
-    tests = [{"name": f"t{i}", "verdict": "WA" if code else "passed",
-              "extra": {"diagnosis": code} if code else {}} for i, code in enumerate(diagnoses)]
+    tests = [
+        {
+            "name": f"t{i}",
+            "verdict": "WA" if code else "passed",
+            "extra": {"diagnosis": code} if code else {},
+        }
+        for i, code in enumerate(diagnoses)
+    ]
     with app.app_context():
-        db.session.execute(sa.update(Submission).where(Submission.id == submission_id)
-                           .values(status="done", score=1.0, max_score=5.0))
-        db.session.add(EngineResult(submission_id=submission_id, worker="test",
-                                    gradescope={}, rich={"tests": tests}))
+        db.session.execute(
+            sa.update(Submission)
+            .where(Submission.id == submission_id)
+            .values(status="done", score=1.0, max_score=5.0)
+        )
+        db.session.add(
+            EngineResult(
+                submission_id=submission_id, worker="test", gradescope={}, rich={"tests": tests}
+            )
+        )
         db.session.commit()
         db.session.remove()
 
@@ -31,11 +43,16 @@ def test_engine_runs_count_per_slot_by_named_mistake(app, client, factory, room,
     _graded(app, second, [None, None])
     _graded(app, third, ["no-pruning", "tie-strict"])
     html = client.get("/login").get_data(as_text=True)
-    client.post("/login", data={"email": "teacher@example.com",
-                                "password": "correct horse battery",
-                                "csrf_token": csrf_of(html)})
+    client.post(
+        "/login",
+        data={
+            "email": "teacher@example.com",
+            "password": "correct horse battery",
+            "csrf_token": csrf_of(html),
+        },
+    )
     data = client.get(f"/api/courses/{room.course_id}/misconceptions").get_json()
-    (slot_id, counts), = data["by_engine_slot"].items()
+    ((slot_id, counts),) = data["by_engine_slot"].items()
     assert counts == {"tie-strict": 2, "no-pruning": 1}  # runs, not tests
     assert data["engine_runs"] == {slot_id: 3}
     page = client.get(f"/instructor/courses/{room.course_id}/misconceptions")

@@ -13,8 +13,10 @@ from tests.jobs.engine_support import add_student, csrf_of, engine_bytes, wait_f
 
 def sign_in(client, email: str) -> None:
     html = client.get("/login").get_data(as_text=True)
-    response = client.post("/login", data={"email": email, "password": "correct horse battery",
-                                           "csrf_token": csrf_of(html)})
+    response = client.post(
+        "/login",
+        data={"email": email, "password": "correct horse battery", "csrf_token": csrf_of(html)},
+    )
     assert response.status_code == 302
 
 
@@ -37,12 +39,13 @@ def test_staff_page_rerun_one_and_all(app, client, factory, room, upload):
     assert "student@example.com" in html and "bob@example.com" in html and "Rerun" in html
     token = csrf_of(html)
     with app.app_context():  # pretend both were graded
-        db.session.execute(sa.update(Submission).values(status="done", score=1.0,
-                                                        max_score=5.0))
+        db.session.execute(sa.update(Submission).values(status="done", score=1.0, max_score=5.0))
         db.session.commit()
         db.session.remove()
-    assert client.post(f"/instructor/engines/{first}/rerun",
-                       data={"csrf_token": token}).status_code == 302
+    assert (
+        client.post(f"/instructor/engines/{first}/rerun", data={"csrf_token": token}).status_code
+        == 302
+    )
     assert statuses(app)[first] == ("queued", 0) and statuses(app)[second][0] == "done"
     response = client.post(f"{url}/rerun", data={"csrf_token": token}, follow_redirects=True)
     assert "2 latest submissions queued again at low priority" in response.get_data(as_text=True)
@@ -59,8 +62,9 @@ def test_student_cannot_open_the_staff_page(client, room):
 
 
 @pytest.mark.slow
-def test_leaderboard_and_tournament_through_a_real_worker(app, client, factory, room, upload,
-                                                          workers):
+def test_leaderboard_and_tournament_through_a_real_worker(
+    app, client, factory, room, upload, workers
+):
     from grader.models import User
     from grader.services import tournaments
 
@@ -69,26 +73,34 @@ def test_leaderboard_and_tournament_through_a_real_worker(app, client, factory, 
     his = upload(engine_bytes("wrong_eval"), headers=bob, tournament="1").get_json()["id"]
     workers.start(1)
     for submission_id, headers in ((mine, room.student), (his, bob)):
-        wait_for(lambda s=submission_id, h=headers: client.get(
-            f"/api/engines/{s}", headers=h).get_json()["status"] == "done", 90,
-            "grading", workers)
-    board = client.get(f"/api/assignments/{room.assignment_id}/slots/{room.slot_index}/engines",
-                       headers=room.teacher).get_json()["leaderboard"]
+        wait_for(
+            lambda s=submission_id, h=headers: (
+                client.get(f"/api/engines/{s}", headers=h).get_json()["status"] == "done"
+            ),
+            90,
+            "grading",
+            workers,
+        )
+    board = client.get(
+        f"/api/assignments/{room.assignment_id}/slots/{room.slot_index}/engines",
+        headers=room.teacher,
+    ).get_json()["leaderboard"]
     assert [row["user"] for row in board] == ["student@example.com", "bob@example.com"]
     assert board[0]["score"] > board[1]["score"]
 
     with app.app_context():
         teacher = db.session.scalar(sa.select(User).where(User.email == "teacher@example.com"))
-        tournament = tournaments.start(teacher, room.assignment_id, room.slot_index,
-                                       max_plies=16)
+        tournament = tournaments.start(teacher, room.assignment_id, room.slot_index, max_plies=16)
         tournament_id = tournament.id
         db.session.remove()
 
     def finished() -> bool:
         with app.app_context():
-            left = db.session.scalar(sa.select(sa.func.count(TournamentGame.id)).where(
-                TournamentGame.tournament_id == tournament_id,
-                TournamentGame.status != "done"))
+            left = db.session.scalar(
+                sa.select(sa.func.count(TournamentGame.id)).where(
+                    TournamentGame.tournament_id == tournament_id, TournamentGame.status != "done"
+                )
+            )
             db.session.remove()
             return left == 0
 

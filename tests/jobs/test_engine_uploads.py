@@ -42,6 +42,7 @@ def test_upload_stores_content_addressed_and_queues(app, client, room, upload):
     assert body["status"] == "queued" and body["filename"] == "engine.py"
     assert body["size"] == len(data) and body["results"] is None
     import hashlib
+
     digest = hashlib.sha256(data).hexdigest()
     assert body["sha256"] == digest
     assert stored_blobs(app) == {digest: data}
@@ -69,25 +70,29 @@ def test_zip_upload_with_engine_at_top(app, upload):
 BOMB = zip_bytes({"engine.py": "pass\n", "padding.txt": b"\0" * (6 << 20)})
 
 
-@pytest.mark.parametrize(("data", "filename", "message"), [
-    (b"\x7fELF\x02\x01\x01\0" + bytes(range(256)) * 4, "engine.py", "not UTF-8"),
-    (b"def search(fen, depth:\n    return 0\n", "engine.py", "not valid Python: line 1"),
-    (b"print('hi')\n", "engine.txt", "a .py file"),
-    (b"", "engine.py", "empty"),
-    (b"x = 1\n" + b"#" * (300 << 10), "engine.py", "at most 262144"),
-    (BOMB, "bomb.zip", "zip bomb"),
-    (zip_bytes({"engine.py": "pass\n", "../evil.py": "x = 1\n"}), "e.zip", "'..'"),
-    (zip_bytes({"engine.py": "pass\n", "/etc/evil.py": "x = 1\n"}), "e.zip", "absolute path"),
-    (zip_bytes({"engine.py": "pass\n"}, links={"link.py": "/etc/passwd"}), "e.zip",
-     "symbolic link"),
-    (zip_bytes({"src/engine.py": "pass\n"}), "e.zip", "no engine.py at its top"),
-    (zip_bytes({"engine.py": "def f(:\n"}), "e.zip", "engine.py is not valid Python"),
-    (zip_bytes({f"f{i}.py": "" for i in range(70)} | {"engine.py": ""}), "e.zip",
-     "at most 64"),
-    (b"PK\x03\x04 not really a zip", "e.zip", "not a valid zip"),
-])
-def test_malformed_uploads_are_refused_and_nothing_is_stored(app, upload, data, filename,
-                                                             message):
+@pytest.mark.parametrize(
+    ("data", "filename", "message"),
+    [
+        (b"\x7fELF\x02\x01\x01\0" + bytes(range(256)) * 4, "engine.py", "not UTF-8"),
+        (b"def search(fen, depth:\n    return 0\n", "engine.py", "not valid Python: line 1"),
+        (b"print('hi')\n", "engine.txt", "a .py file"),
+        (b"", "engine.py", "empty"),
+        (b"x = 1\n" + b"#" * (300 << 10), "engine.py", "at most 262144"),
+        (BOMB, "bomb.zip", "zip bomb"),
+        (zip_bytes({"engine.py": "pass\n", "../evil.py": "x = 1\n"}), "e.zip", "'..'"),
+        (zip_bytes({"engine.py": "pass\n", "/etc/evil.py": "x = 1\n"}), "e.zip", "absolute path"),
+        (
+            zip_bytes({"engine.py": "pass\n"}, links={"link.py": "/etc/passwd"}),
+            "e.zip",
+            "symbolic link",
+        ),
+        (zip_bytes({"src/engine.py": "pass\n"}), "e.zip", "no engine.py at its top"),
+        (zip_bytes({"engine.py": "def f(:\n"}), "e.zip", "engine.py is not valid Python"),
+        (zip_bytes({f"f{i}.py": "" for i in range(70)} | {"engine.py": ""}), "e.zip", "at most 64"),
+        (b"PK\x03\x04 not really a zip", "e.zip", "not a valid zip"),
+    ],
+)
+def test_malformed_uploads_are_refused_and_nothing_is_stored(app, upload, data, filename, message):
     response = upload(data, filename)
     assert response.status_code == 400, response.get_json()
     assert message in response.get_json()["error"]
@@ -113,18 +118,34 @@ def test_oversized_bodies(app, upload):
 def test_missing_fields_and_wrong_slot(app, client, room, upload):
     response = post_multipart(client, "/api/engines", {"assignment_id": "x"}, room.student)
     assert response.status_code == 400 and "whole numbers" in response.get_json()["error"]
-    response = post_multipart(client, "/api/engines", {"assignment_id": str(room.assignment_id),
-                                                       "slot_index": str(room.slot_index)},
-                              room.student)
+    response = post_multipart(
+        client,
+        "/api/engines",
+        {"assignment_id": str(room.assignment_id), "slot_index": str(room.slot_index)},
+        room.student,
+    )
     assert response.status_code == 400 and "choose a file" in response.get_json()["error"]
-    response = post_multipart(client, "/api/engines", {  # no slot_index (schemathesis found it)
-        "assignment_id": str(room.assignment_id), "file": (io.BytesIO(b"pass\n"), "e.py")},
-        room.student)
+    response = post_multipart(
+        client,
+        "/api/engines",
+        {  # no slot_index (schemathesis found it)
+            "assignment_id": str(room.assignment_id),
+            "file": (io.BytesIO(b"pass\n"), "e.py"),
+        },
+        room.student,
+    )
     assert response.status_code == 400
     assert response.get_json()["details"][0]["loc"] == ["slot_index"]
-    response = post_multipart(client, "/api/engines", {
-        "assignment_id": str(room.assignment_id), "slot_index": "0",
-        "file": (io.BytesIO(b"pass\n"), "engine.py")}, room.student)
+    response = post_multipart(
+        client,
+        "/api/engines",
+        {
+            "assignment_id": str(room.assignment_id),
+            "slot_index": "0",
+            "file": (io.BytesIO(b"pass\n"), "engine.py"),
+        },
+        room.student,
+    )
     assert response.status_code == 404  # slot 0 is a game-tree exercise
     assert rows(app) == []
 
@@ -148,11 +169,18 @@ def test_who_sees_a_submission(app, client, factory, room, upload):
     assert client.get(f"/api/engines/{submission_id}", headers=other).status_code == 404
     teacher = client.get(f"/api/engines/{submission_id}", headers=room.teacher)
     assert teacher.status_code == 200 and teacher.get_json()["user"] == "student@example.com"
-    listing = client.get(f"/api/assignments/{room.assignment_id}/slots/{room.slot_index}/engines",
-                         headers=room.teacher)
+    listing = client.get(
+        f"/api/assignments/{room.assignment_id}/slots/{room.slot_index}/engines",
+        headers=room.teacher,
+    )
     assert [s["id"] for s in listing.get_json()["submissions"]] == [submission_id]
-    assert client.get(f"/api/assignments/{room.assignment_id}/slots/{room.slot_index}/engines",
-                      headers=room.student).status_code == 403
+    assert (
+        client.get(
+            f"/api/assignments/{room.assignment_id}/slots/{room.slot_index}/engines",
+            headers=room.student,
+        ).status_code
+        == 403
+    )
 
 
 def test_page_upload_with_the_form(app, client, auth, room):
@@ -161,17 +189,26 @@ def test_page_upload_with_the_form(app, client, auth, room):
     assert page.status_code == 302 and page.headers["Location"].endswith("/engine")
     html = client.get(page.headers["Location"]).get_data(as_text=True)
     assert "Upload your engine" in html
-    response = post_multipart(client, page.headers["Location"], {
-        "csrf_token": csrf_of(html), "tournament": "1",
-        "file": (io.BytesIO(engine_bytes("correct")), "engine.py")})
+    response = post_multipart(
+        client,
+        page.headers["Location"],
+        {
+            "csrf_token": csrf_of(html),
+            "tournament": "1",
+            "file": (io.BytesIO(engine_bytes("correct")), "engine.py"),
+        },
+    )
     assert response.status_code == 303
     (row,) = rows(app)
     assert response.headers["Location"].endswith(f"/engines/{row.id}")
     assert row.tournament_opt_in is True
     results_page = client.get(response.headers["Location"]).get_data(as_text=True)
     assert 'id="engine-data"' in results_page and "board-view" not in results_page
-    refused = post_multipart(client, page.headers["Location"], {
-        "csrf_token": csrf_of(html), "file": (io.BytesIO(b"def (:"), "engine.py")})
+    refused = post_multipart(
+        client,
+        page.headers["Location"],
+        {"csrf_token": csrf_of(html), "file": (io.BytesIO(b"def (:"), "engine.py")},
+    )
     assert refused.status_code == 303
     follow = client.get(refused.headers["Location"]).get_data(as_text=True)
     assert "Upload refused: engine.py is not valid Python" in follow
@@ -218,13 +255,24 @@ def test_the_results_page_has_the_timing_chart_drawn_by_the_server(app, client, 
     assert client.get(f"/engines/{submission_id}/timing").status_code == 404
     page = client.get(f"/engines/{submission_id}").get_data(as_text=True)
     assert '<div data-role="chart"></div>' in page
-    rows = [{"depth": 3, "cpu": 0.012, "reference_cpu": 0.01},
-            {"depth": 4, "cpu": 0.05, "reference_cpu": 0.04}]
-    rich = {"tests": [{"name": "timing: B:W21:B1", "kind": "timing", "verdict": "passed",
-                       "extra": {"rows": rows}}]}
+    rows = [
+        {"depth": 3, "cpu": 0.012, "reference_cpu": 0.01},
+        {"depth": 4, "cpu": 0.05, "reference_cpu": 0.04},
+    ]
+    rich = {
+        "tests": [
+            {
+                "name": "timing: B:W21:B1",
+                "kind": "timing",
+                "verdict": "passed",
+                "extra": {"rows": rows},
+            }
+        ]
+    }
     with app.app_context():
-        assert leases.write_result(submission_id, "w1", score=1.0, max_score=1.0,
-                                   gradescope={}, rich=rich)
+        assert leases.write_result(
+            submission_id, "w1", score=1.0, max_score=1.0, gradescope={}, rich=rich
+        )
     page = client.get(f"/engines/{submission_id}").get_data(as_text=True)
     chart = re.search(r'<div data-role="chart">(.*?)</div>', page, re.S).group(1)
     assert chart.startswith('<svg class="chart"') and chart.count('class="mine"') == 2
@@ -237,11 +285,13 @@ def test_the_results_page_has_the_timing_chart_drawn_by_the_server(app, client, 
 def test_unique_key_refuses_a_second_result_row(app, upload):
     submission_id = _claimed(app, upload)
     with app.app_context():
-        db.session.add(EngineResult(submission_id=submission_id, worker="a", gradescope={},
-                                    rich={}))
+        db.session.add(
+            EngineResult(submission_id=submission_id, worker="a", gradescope={}, rich={})
+        )
         db.session.commit()
-        db.session.add(EngineResult(submission_id=submission_id, worker="b", gradescope={},
-                                    rich={}))
+        db.session.add(
+            EngineResult(submission_id=submission_id, worker="b", gradescope={}, rich={})
+        )
         with pytest.raises(sa.exc.IntegrityError):
             db.session.commit()
         db.session.rollback()
@@ -260,13 +310,19 @@ def test_expired_lease_is_requeued_then_fails_after_three_attempts(app, upload):
         db.session.refresh(row)
         assert row.status == "queued" and row.lease_owner is None
         # The dead worker comes back: it can write nothing.
-        assert leases.write_result(submission_id, "dead-1", score=1, max_score=1,
-                                    gradescope={}, rich={}) is False
+        assert (
+            leases.write_result(
+                submission_id, "dead-1", score=1, max_score=1, gradescope={}, rich={}
+            )
+            is False
+        )
         assert leases.claim_submission(submission_id, "dead-2") is not None
         assert leases.sweep_submissions(utcnow()) == []  # a live lease is left alone
         assert leases.sweep_submissions(later) == [(submission_id, 0)]
         assert leases.claim_submission(submission_id, "dead-3") is not None
-        assert leases.sweep_submissions(later) == []  # its third worker died too: failed, not requeued
+        assert (
+            leases.sweep_submissions(later) == []
+        )  # its third worker died too: failed, not requeued
         row = db.session.get(Submission, submission_id)
         db.session.refresh(row)
     assert row.status == "failed" and row.attempts == 3 and "not charged" in row.error
@@ -293,8 +349,9 @@ def test_gradebook_counts_the_engine_slot(app, factory, room, upload):
 
     submission_id = _claimed(app, upload)
     with app.app_context():
-        leases.write_result(submission_id, "w1", score=4.0, max_score=5.0, gradescope={},
-                             rich={"tests": []})
+        leases.write_result(
+            submission_id, "w1", score=4.0, max_score=5.0, gradescope={}, rich={"tests": []}
+        )
         book = gradebook.build(room.course_id)
         slot_id = db.session.get(Submission, submission_id).slot_id
     (row,) = book.rows
@@ -344,8 +401,13 @@ def test_migration_moves_the_uploads_folder_into_blobs(tmp_path, monkeypatch):
     monkeypatch.setenv("GRADER_INSTANCE_PATH", str(tmp_path / "instance"))
     monkeypatch.delenv("GRADER_DATABASE_URL", raising=False)
     folder = tmp_path / "uploads"
-    app = create_app({"SECRET_KEY": "x", "GRADER_UPLOADS_DIR": str(folder),
-                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'old.sqlite3'}"})
+    app = create_app(
+        {
+            "SECRET_KEY": "x",
+            "GRADER_UPLOADS_DIR": str(folder),
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'old.sqlite3'}",
+        }
+    )
     kept, lost, bad = b"x = 1\n", b"y = 2\n", b"z = 3\n"
     with app.app_context():
         upgrade(directory=app.config["GRADER_MIGRATIONS_DIR"], revision="9aa616d658e0")
@@ -361,7 +423,9 @@ def test_migration_moves_the_uploads_folder_into_blobs(tmp_path, monkeypatch):
             "INSERT INTO submission (id, owner_id, slot_id, sha256, stored_path, filename, size,"
             " suite, status, priority, attempts, tournament_opt_in, days_late, penalty,"
             " created_at) VALUES (?, 1, 1, ?, ?, 'engine.py', 6, 'quick', 'done', 0, 1, 0, 0,"
-            " 0, '2026-01-01 00:00:00')", (n + 1, digest, relative))
+            " 0, '2026-01-01 00:00:00')",
+            (n + 1, digest, relative),
+        )
     connection.commit()
     connection.close()
     with app.app_context():

@@ -25,8 +25,11 @@ def status(client, headers, submission_id: int) -> dict:
 
 def result_rows(app, submission_id: int) -> int:
     with app.app_context():
-        count = db.session.scalar(sa.select(sa.func.count(EngineResult.id)).where(
-            EngineResult.submission_id == submission_id))
+        count = db.session.scalar(
+            sa.select(sa.func.count(EngineResult.id)).where(
+                EngineResult.submission_id == submission_id
+            )
+        )
         db.session.remove()
         return count
 
@@ -34,8 +37,14 @@ def result_rows(app, submission_id: int) -> int:
 def test_upload_to_results_through_a_real_worker(app, client, room, upload, workers):
     workers.start(1)
     submission_id = upload(engine_bytes("correct")).get_json()["id"]
-    done = wait_for(lambda: (s := status(client, room.student, submission_id))["status"]
-                    in ("done", "failed") and s, 90, "the result", workers)
+    done = wait_for(
+        lambda: (
+            (s := status(client, room.student, submission_id))["status"] in ("done", "failed") and s
+        ),
+        90,
+        "the result",
+        workers,
+    )
     assert done["status"] == "done", done
     assert done["score"] == done["max_score"] == 5.0  # the tiny suite, every test passed
     assert done["attempts"] == 1 and done["finished_at"] and done["progress"]["phase"] == "done"
@@ -46,8 +55,12 @@ def test_upload_to_results_through_a_real_worker(app, client, room, upload, work
     assert summary["games"] and summary["games"][0]["opponent"] == "greedy"
     # The replay: every ply's position, computed by the server from the PDN.
     game = client.get(f"/api/engines/{submission_id}/games/0", headers=room.student).get_json()
-    assert game["plies"][0]["move"] is None and len(game["plies"]) == summary["games"][0]["plies"] + 1
-    assert all(p["fen"] for p in game["plies"]) and game["plies"][1]["fen"] != game["plies"][0]["fen"]
+    assert (
+        game["plies"][0]["move"] is None and len(game["plies"]) == summary["games"][0]["plies"] + 1
+    )
+    assert (
+        all(p["fen"] for p in game["plies"]) and game["plies"][1]["fen"] != game["plies"][0]["fen"]
+    )
     pdn = client.get(f"/api/engines/{submission_id}/games/0.pdn", headers=room.student)
     assert pdn.status_code == 200 and b"[Result" in pdn.data
     download = client.get(done["urls"]["results_json"], headers=room.student)
@@ -60,9 +73,16 @@ def test_worker_killed_mid_job_then_restarted(app, client, room, upload, workers
     app.config["GRADER_ENGINE_SUITE"] = str(SMALL)  # recorded with the submission
     first = workers.start(1)
     submission_id = upload(slow_engine_zip(), "slow.zip").get_json()["id"]
-    running = wait_for(lambda: (s := status(client, room.student, submission_id))["status"]
-                       == "running" and s["progress"].get("tests_done", 0) > 0 and s,
-                       60, "the job to be running with progress", workers)
+    running = wait_for(
+        lambda: (
+            (s := status(client, room.student, submission_id))["status"] == "running"
+            and s["progress"].get("tests_done", 0) > 0
+            and s
+        ),
+        60,
+        "the job to be running with progress",
+        workers,
+    )
     assert running["progress"]["tests_total"] > running["progress"]["tests_done"]
     os.kill(first.pid, signal.SIGKILL)  # the consumer; its worker process dies with it
     first.wait(timeout=10)
@@ -70,8 +90,14 @@ def test_worker_killed_mid_job_then_restarted(app, client, room, upload, workers
     assert status(client, room.student, submission_id)["status"] == "running"  # the lease holds
     assert result_rows(app, submission_id) == 0
     workers.start(1)  # its sweep requeues the job once the dead worker's lease expires
-    done = wait_for(lambda: (s := status(client, room.student, submission_id))["status"]
-                    in ("done", "failed") and s, 120, "the job to complete", workers)
+    done = wait_for(
+        lambda: (
+            (s := status(client, room.student, submission_id))["status"] in ("done", "failed") and s
+        ),
+        120,
+        "the job to complete",
+        workers,
+    )
     assert done["status"] == "done", done
     assert done["attempts"] == 2 and done["score"] == done["max_score"]
     assert result_rows(app, submission_id) == 1
@@ -88,8 +114,12 @@ def test_supersede_then_only_the_newest_is_graded(app, client, room, upload, wor
     newer = upload(engine_bytes("correct")).get_json()["id"]
     assert status(client, room.student, older)["status"] == "superseded"
     workers.start(1)
-    wait_for(lambda: status(client, room.student, newer)["status"] == "done", 90,
-             "the newer submission", workers)
+    wait_for(
+        lambda: status(client, room.student, newer)["status"] == "done",
+        90,
+        "the newer submission",
+        workers,
+    )
     assert status(client, room.student, older)["status"] == "superseded"
     assert result_rows(app, older) == 0 and result_rows(app, newer) == 1
 
@@ -98,28 +128,38 @@ def test_internal_errors_are_retried_then_failed_uncharged(app, client, room, up
     app.config["GRADER_ENGINE_SUITE"] = "/nonexistent/suite.json"  # the grader's fault
     submission_id = upload(engine_bytes("correct")).get_json()["id"]
     workers.start(1)
-    failed = wait_for(lambda: (s := status(client, room.student, submission_id))["status"]
-                      == "failed" and s, 60, "the job to fail", workers)
+    failed = wait_for(
+        lambda: (s := status(client, room.student, submission_id))["status"] == "failed" and s,
+        60,
+        "the job to fail",
+        workers,
+    )
     assert failed["attempts"] == 3 and "not charged to you" in failed["error"]
     assert failed["score"] is None and result_rows(app, submission_id) == 0
     with app.app_context():
         from grader.services import gradebook
+
         book = gradebook.build(room.course_id)
         slot_id = db.session.get(Submission, submission_id).slot_id
         db.session.remove()
     assert book.rows[0].slot_scores[slot_id] is None  # nothing charged to the gradebook
 
 
-def test_a_job_past_its_worker_time_is_charged_once_not_retried(app, client, room, upload,
-                                                                  workers):
+def test_a_job_past_its_worker_time_is_charged_once_not_retried(app, client, room, upload, workers):
     """Issue 10: a job's total worker time is capped (GRADER_JOB_SECONDS), end to end through a
     real worker: the tests left past the cap are the engine's TLE_WALL, naming the cap; the job
     ends `done` on its first attempt (no internal error, so no retry) and is charged."""
     workers.env["GRADER_JOB_SECONDS"] = "0"  # every test is past the cap
     workers.start(1)
     submission_id = upload(engine_bytes("correct")).get_json()["id"]
-    done = wait_for(lambda: (s := status(client, room.student, submission_id))["status"]
-                    in ("done", "failed") and s, 90, "the result", workers)
+    done = wait_for(
+        lambda: (
+            (s := status(client, room.student, submission_id))["status"] in ("done", "failed") and s
+        ),
+        90,
+        "the result",
+        workers,
+    )
     assert done["status"] == "done" and done["attempts"] == 1, done
     verdicts = [t["verdict"] for t in done["summary"]["tests"]]
     assert verdicts and set(verdicts) == {"TLE_WALL"}, verdicts

@@ -19,8 +19,13 @@ from tests.jobs.engine_support import add_student, engine_bytes, wait_for
 
 def games(app, tournament_id: int) -> list[TournamentGame]:
     with app.app_context():
-        found = list(db.session.scalars(sa.select(TournamentGame).where(
-            TournamentGame.tournament_id == tournament_id).order_by(TournamentGame.id)))
+        found = list(
+            db.session.scalars(
+                sa.select(TournamentGame)
+                .where(TournamentGame.tournament_id == tournament_id)
+                .order_by(TournamentGame.id)
+            )
+        )
         db.session.remove()
         return found
 
@@ -32,14 +37,20 @@ def graded_pair(app, client, factory, room, upload, workers=None) -> tuple[int, 
     his = upload(engine_bytes("correct"), headers=bob, tournament="1").get_json()["id"]
     if workers is None:
         with app.app_context():
-            db.session.execute(sa.update(Submission).values(status="done", score=1.0,
-                                                            max_score=1.0))
+            db.session.execute(
+                sa.update(Submission).values(status="done", score=1.0, max_score=1.0)
+            )
             db.session.commit()
     else:
         for submission_id, headers in ((mine, room.student), (his, bob)):
-            wait_for(lambda s=submission_id, h=headers: client.get(
-                f"/api/engines/{s}", headers=h).get_json()["status"] == "done", 90,
-                "grading", workers)
+            wait_for(
+                lambda s=submission_id, h=headers: (
+                    client.get(f"/api/engines/{s}", headers=h).get_json()["status"] == "done"
+                ),
+                90,
+                "grading",
+                workers,
+            )
     return mine, his
 
 
@@ -48,8 +59,7 @@ def start_tournament(app, room, **params) -> int:
 
     with app.app_context():
         teacher = db.session.scalar(sa.select(User).where(User.email == "teacher@example.com"))
-        tournament_id = tournaments.start(teacher, room.assignment_id, room.slot_index,
-                                          **params).id
+        tournament_id = tournaments.start(teacher, room.assignment_id, room.slot_index, **params).id
         db.session.remove()
     return tournament_id
 
@@ -70,13 +80,17 @@ def test_game_leases_claim_renew_sweep_and_write_once(app, client, factory, room
         assert leases.heartbeat_game(first, "w1") and not leases.heartbeat_game(first, "w2")
         assert leases.sweep_games(utcnow()) == []  # a live lease is left alone
         assert first in leases.sweep_games(later)  # its worker died: back to the queue
-        assert leases.write_game(first, "w1", result="1-0", termination="x",
-                                 pdn="") is False  # the dead worker writes nothing
+        assert (
+            leases.write_game(first, "w1", result="1-0", termination="x", pdn="") is False
+        )  # the dead worker writes nothing
         assert leases.claim_game(second, "w9") is not None
-        assert leases.write_game(second, "w9", result="1-0", termination="win",
-                                 pdn="1. 11-15 *") is True
-        assert leases.write_game(second, "w9", result="0-1", termination="win",
-                                 pdn="") is False  # once
+        assert (
+            leases.write_game(second, "w9", result="1-0", termination="win", pdn="1. 11-15 *")
+            is True
+        )
+        assert (
+            leases.write_game(second, "w9", result="0-1", termination="win", pdn="") is False
+        )  # once
         for attempt in (2, 3):
             assert leases.claim_game(first, f"w{attempt}").attempts == attempt
             leases.sweep_games(later)
@@ -91,8 +105,9 @@ def test_game_leases_claim_renew_sweep_and_write_once(app, client, factory, room
 
 
 @pytest.mark.slow
-def test_a_game_survives_its_worker_killed_with_sigkill(app, client, factory, room, upload,
-                                                        workers):
+def test_a_game_survives_its_worker_killed_with_sigkill(
+    app, client, factory, room, upload, workers
+):
     graded_pair(app, client, factory, room, upload)
     # About a fifth of a second a move for 60 plies: each game outlasts the 4 s lease.
     tournament_id = start_tournament(app, room, max_plies=60, time_per_move=0.6)
@@ -103,8 +118,12 @@ def test_a_game_survives_its_worker_killed_with_sigkill(app, client, factory, ro
 
     game = wait_for(running, 60, "a game to be running", workers)
     expiry = game.lease_expires_at
-    renewed = wait_for(lambda: (g := running()) and g.id == game.id and
-                       g.lease_expires_at > expiry and g, 10, "the heartbeat", workers)
+    renewed = wait_for(
+        lambda: (g := running()) and g.id == game.id and g.lease_expires_at > expiry and g,
+        10,
+        "the heartbeat",
+        workers,
+    )
     assert renewed.heartbeat_at > game.heartbeat_at
     os.kill(first.pid, signal.SIGKILL)  # the consumer; its worker process dies with it
     first.wait(timeout=10)
@@ -112,12 +131,20 @@ def test_a_game_survives_its_worker_killed_with_sigkill(app, client, factory, ro
     held = next(g for g in games(app, tournament_id) if g.id == game.id)
     assert held.status == "running" and held.pdn is None  # the lease holds for a while
     workers.start(1)  # its sweep requeues the game once the dead worker's lease expires
-    wait_for(lambda: all(g.status == "done" for g in games(app, tournament_id)), 180,
-             "every game to be played", workers)
+    wait_for(
+        lambda: all(g.status == "done" for g in games(app, tournament_id)),
+        180,
+        "every game to be played",
+        workers,
+    )
     played = {g.id: g for g in games(app, tournament_id)}
     assert played[game.id].attempts == 2 and played[game.id].pdn
     assert played[game.id].lease_owner is None and played[game.id].result in (
-        "1-0", "0-1", "1/2-1/2", "*")  # "*": stopped at max_plies
+        "1-0",
+        "0-1",
+        "1/2-1/2",
+        "*",
+    )  # "*": stopped at max_plies
     assert not played[game.id].termination.startswith("internal error")
     assert "requeued 1 games whose worker stopped" in workers.log_text()
     with app.app_context():

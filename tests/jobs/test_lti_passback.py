@@ -25,26 +25,42 @@ def lms(app, client, room):
     platform = served.platform
     platform.tool_jwks = client.get("/lti/jwks").get_json()
     with app.app_context():
-        reg = lti.register(None, issuer=platform.issuer, client_id=platform.client_id,
-                           auth_login_url=f"{platform.base}/auth",
-                           auth_token_url=f"{platform.base}/token",
-                           key_set_url=f"{platform.base}/jwks",
-                           deployment_ids=[platform.deployment_id])
+        reg = lti.register(
+            None,
+            issuer=platform.issuer,
+            client_id=platform.client_id,
+            auth_login_url=f"{platform.base}/auth",
+            auth_token_url=f"{platform.base}/token",
+            key_set_url=f"{platform.base}/jwks",
+            deployment_ids=[platform.deployment_id],
+        )
         student = db.session.scalar(sa.select(User).where(User.email == "student@example.com"))
-        slot = db.session.scalar(sa.select(Slot).where(
-            Slot.assignment_id == room.assignment_id, Slot.index == room.slot_index))
+        slot = db.session.scalar(
+            sa.select(Slot).where(
+                Slot.assignment_id == room.assignment_id, Slot.index == room.slot_index
+            )
+        )
         item = platform.add_lineitem("Checkers engine", 1.0, resource_link_id="link-engine")
         with writing() as session:
             context = LtiContext(
-                registration_id=reg.id, context_id=platform.context_id,
-                course_id=room.course_id, deployment_id=platform.deployment_id,
+                registration_id=reg.id,
+                context_id=platform.context_id,
+                course_id=room.course_id,
+                deployment_id=platform.deployment_id,
                 lineitems_url=f"{platform.base}/contexts/{platform.context_id}/lineitems",
-                ags_scopes=SCOPES)
+                ags_scopes=SCOPES,
+            )
             session.add(context)
             session.flush()
-            session.add(LtiResourceLink(context_id=context.id, resource_link_id="link-engine",
-                                        assignment_id=room.assignment_id, slot_id=slot.id,
-                                        lineitem_url=item["id"]))
+            session.add(
+                LtiResourceLink(
+                    context_id=context.id,
+                    resource_link_id="link-engine",
+                    assignment_id=room.assignment_id,
+                    slot_id=slot.id,
+                    lineitem_url=item["id"],
+                )
+            )
             session.add(LtiUser(registration_id=reg.id, sub="student-sub", user_id=student.id))
         ids = (student.id, slot.id)
         db.session.remove()
@@ -58,8 +74,7 @@ def test_an_engine_result_reaches_the_lms_through_a_real_worker(app, lms, upload
     platform, item, _ = lms
     workers.start(1)
     upload(engine_bytes("correct"))
-    scores = wait_for(lambda: platform.scores.get(item["id"]), 120, "the score at the LMS",
-                      workers)
+    scores = wait_for(lambda: platform.scores.get(item["id"]), 120, "the score at the LMS", workers)
     assert scores[-1]["userId"] == "student-sub"
     assert scores[-1]["scoreGiven"] == pytest.approx(1.0)  # every test of the suite passed
     assert scores[-1]["scoreMaximum"] == 1.0

@@ -23,15 +23,18 @@ BURST = 8
 def machine_env(engine_env: dict[str, str], folder, name: str) -> dict[str, str]:
     """What a worker on another machine is given: the database and the queue (and the tests'
     short lease and sweep, to be quick); nothing of the web's instance folder."""
-    return {"GRADER_DATABASE_URL": engine_env["GRADER_DATABASE_URL"],
-            "GRADER_QUEUE_URL": engine_env["GRADER_QUEUE_URL"],
-            "GRADER_INSTANCE_PATH": str(folder / name),
-            "GRADER_LEASE_SECONDS": engine_env["GRADER_LEASE_SECONDS"],
-            "GRADER_SWEEP_SECONDS": engine_env["GRADER_SWEEP_SECONDS"]}
+    return {
+        "GRADER_DATABASE_URL": engine_env["GRADER_DATABASE_URL"],
+        "GRADER_QUEUE_URL": engine_env["GRADER_QUEUE_URL"],
+        "GRADER_INSTANCE_PATH": str(folder / name),
+        "GRADER_LEASE_SECONDS": engine_env["GRADER_LEASE_SECONDS"],
+        "GRADER_SWEEP_SECONDS": engine_env["GRADER_SWEEP_SECONDS"],
+    }
 
 
-def test_two_machines_grade_a_burst_once_each(app, client, factory, room, upload, workers,
-                                              engine_env, tmp_path):
+def test_two_machines_grade_a_burst_once_each(
+    app, client, factory, room, upload, workers, engine_env, tmp_path
+):
     if not engine_env.get("GRADER_QUEUE_URL"):  # SQLite: one queue file both workers reach
         engine_env["GRADER_QUEUE_URL"] = f"sqlite:///{tmp_path / 'shared-queue.sqlite'}"
         app.config["GRADER_QUEUE_URL"] = engine_env["GRADER_QUEUE_URL"]
@@ -55,7 +58,8 @@ def test_two_machines_grade_a_burst_once_each(app, client, factory, room, upload
 
     rows = wait_for(graded, 240, f"{BURST} uploads to be graded", workers)
     assert {r.id: (r.status, r.score, r.attempts) for r in rows} == {
-        i: ("done", score, 1) for i, score in expected.items()}
+        i: ("done", score, 1) for i, score in expected.items()
+    }
     with app.app_context():
         results = list(db.session.scalars(sa.select(EngineResult)))
         db.session.remove()
@@ -63,35 +67,52 @@ def test_two_machines_grade_a_burst_once_each(app, client, factory, room, upload
     # Each machine fetched what it graded from the database into its own folder, and checked it.
     copies = [p for name in machines for p in (tmp_path / name / "uploads").rglob("*.py")]
     assert len(copies) == BURST
-    assert all(hashlib.sha256(p.read_bytes()).hexdigest() == p.parent.name + p.stem
-               for p in copies)
+    assert all(hashlib.sha256(p.read_bytes()).hexdigest() == p.parent.name + p.stem for p in copies)
     # Both report themselves alive: /healthz counts them, the healthcheck passes.
-    wait_for(lambda: client.get("/healthz").get_json()["workers"] == 2, 30,
-             "two live workers on /healthz", workers)
-    check = subprocess.run([str(GRADER), "worker", "--check"], env=machines["beta"],
-                           capture_output=True, text=True, timeout=60)
+    wait_for(
+        lambda: client.get("/healthz").get_json()["workers"] == 2,
+        30,
+        "two live workers on /healthz",
+        workers,
+    )
+    check = subprocess.run(
+        [str(GRADER), "worker", "--check"],
+        env=machines["beta"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert check.returncode == 0, check.stderr
     assert "seen at" in check.stdout
 
 
 def test_worker_check_fails_without_a_live_worker(engine_env, tmp_path):
-    check = subprocess.run([str(GRADER), "worker", "--check"], timeout=60,
-                           env={**machine_env({**engine_env, "GRADER_QUEUE_URL": ""},
-                                              tmp_path, "nobody"),
-                                "PATH": "/usr/bin:/bin"},
-                           capture_output=True, text=True)
+    check = subprocess.run(
+        [str(GRADER), "worker", "--check"],
+        timeout=60,
+        env={
+            **machine_env({**engine_env, "GRADER_QUEUE_URL": ""}, tmp_path, "nobody"),
+            "PATH": "/usr/bin:/bin",
+        },
+        capture_output=True,
+        text=True,
+    )
     assert check.returncode == 1
     assert "no grader worker on" in check.stderr
 
 
 def test_a_worker_that_cannot_make_a_sandbox_says_why_and_stops(engine_env, tmp_path):
-    env = {**machine_env({**engine_env, "GRADER_QUEUE_URL": ""}, tmp_path, "broken"),
-           # a file bubblewrap cannot execute: bwrap itself fails, as in a container without
-           # the options it needs
-           "GRADER_SANDBOX_PYTHON": "/etc/hostname", "PATH": "/usr/bin:/bin"}
+    env = {
+        **machine_env({**engine_env, "GRADER_QUEUE_URL": ""}, tmp_path, "broken"),
+        # a file bubblewrap cannot execute: bwrap itself fails, as in a container without
+        # the options it needs
+        "GRADER_SANDBOX_PYTHON": "/etc/hostname",
+        "PATH": "/usr/bin:/bin",
+    }
     for args in (["worker"], ["worker", "--check"]):
-        done = subprocess.run([str(GRADER), *args], env=env, capture_output=True, text=True,
-                              timeout=60)
+        done = subprocess.run(
+            [str(GRADER), *args], env=env, capture_output=True, text=True, timeout=60
+        )
         assert done.returncode == 2, done.stderr
         assert "cannot make the engine sandbox: bubblewrap failed" in done.stderr
         assert "/etc/hostname" in done.stderr

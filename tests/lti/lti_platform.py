@@ -35,9 +35,11 @@ CLAIM = "https://purl.imsglobal.org/spec/lti/claim/"
 AGS = "https://purl.imsglobal.org/spec/lti-ags/claim/endpoint"
 NRPS = "https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice"
 DL = "https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings"
-SCOPES = ["https://purl.imsglobal.org/spec/lti-ags/scope/lineitem",
-          "https://purl.imsglobal.org/spec/lti-ags/scope/result.readonly",
-          "https://purl.imsglobal.org/spec/lti-ags/scope/score"]
+SCOPES = [
+    "https://purl.imsglobal.org/spec/lti-ags/scope/lineitem",
+    "https://purl.imsglobal.org/spec/lti-ags/scope/result.readonly",
+    "https://purl.imsglobal.org/spec/lti-ags/scope/score",
+]
 NRPS_SCOPE = "https://purl.imsglobal.org/spec/lti-nrps/scope/contextmembership.readonly"
 LEARNER = "http://purl.imsglobal.org/vocab/lis/v2/membership#Learner"
 INSTRUCTOR = "http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor"
@@ -58,8 +60,9 @@ def public_jwk(key: rsa.RSAPrivateKey, kid: str) -> dict[str, Any]:
 
 
 def pem(key: rsa.RSAPrivateKey) -> bytes:
-    return key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                             serialization.NoEncryption())
+    return key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    )
 
 
 @dataclass
@@ -98,38 +101,63 @@ class Platform:
 
     # -- what the platform signs ---------------------------------------------------------
 
-    def sign(self, claims: dict[str, Any], *, key: rsa.RSAPrivateKey | None = None,
-             kid: str | None = None) -> str:
-        return jwt.encode(claims, pem(key or self.key), algorithm="RS256",
-                          headers={"kid": kid or self.kid})
+    def sign(
+        self,
+        claims: dict[str, Any],
+        *,
+        key: rsa.RSAPrivateKey | None = None,
+        kid: str | None = None,
+    ) -> str:
+        return jwt.encode(
+            claims, pem(key or self.key), algorithm="RS256", headers={"kid": kid or self.kid}
+        )
 
-    def launch_claims(self, member: Member, *, message_type: str = "LtiResourceLinkRequest",
-                      resource_link: str | None = "link-1",
-                      custom: dict[str, str] | None = None) -> dict[str, Any]:
+    def launch_claims(
+        self,
+        member: Member,
+        *,
+        message_type: str = "LtiResourceLinkRequest",
+        resource_link: str | None = "link-1",
+        custom: dict[str, str] | None = None,
+    ) -> dict[str, Any]:
         """The claims of a launch, without iss/aud/nonce/exp (the auth endpoint adds them)."""
         claims: dict[str, Any] = {
-            "sub": member.sub, "name": member.name, "email": member.email,
-            CLAIM + "message_type": message_type, CLAIM + "version": "1.3.0",
-            CLAIM + "deployment_id": self.deployment_id, CLAIM + "roles": member.roles,
-            CLAIM + "context": {"id": self.context_id, "title": self.context_title,
-                                "label": "CS188", "type": [
-                                    "http://purl.imsglobal.org/vocab/lis/v2/course#CourseOffering"]},
-            AGS: {"scope": SCOPES,
-                  "lineitems": f"{self.base}/contexts/{self.context_id}/lineitems"},
-            NRPS: {"context_memberships_url":
-                   f"{self.base}/contexts/{self.context_id}/memberships",
-                   "service_versions": ["2.0"]},
+            "sub": member.sub,
+            "name": member.name,
+            "email": member.email,
+            CLAIM + "message_type": message_type,
+            CLAIM + "version": "1.3.0",
+            CLAIM + "deployment_id": self.deployment_id,
+            CLAIM + "roles": member.roles,
+            CLAIM + "context": {
+                "id": self.context_id,
+                "title": self.context_title,
+                "label": "CS188",
+                "type": ["http://purl.imsglobal.org/vocab/lis/v2/course#CourseOffering"],
+            },
+            AGS: {
+                "scope": SCOPES,
+                "lineitems": f"{self.base}/contexts/{self.context_id}/lineitems",
+            },
+            NRPS: {
+                "context_memberships_url": f"{self.base}/contexts/{self.context_id}/memberships",
+                "service_versions": ["2.0"],
+            },
         }
         if message_type == "LtiDeepLinkingRequest":
-            claims[DL] = {"deep_link_return_url": self.return_url
-                          or f"{self.base}/deep_link_return",
-                          "accept_types": ["ltiResourceLink"],
-                          "accept_presentation_document_targets": ["window", "iframe"],
-                          "accept_multiple": False, "data": "platform-opaque-data"}
+            claims[DL] = {
+                "deep_link_return_url": self.return_url or f"{self.base}/deep_link_return",
+                "accept_types": ["ltiResourceLink"],
+                "accept_presentation_document_targets": ["window", "iframe"],
+                "accept_multiple": False,
+                "data": "platform-opaque-data",
+            }
         elif resource_link is not None:
             claims[CLAIM + "resource_link"] = {"id": resource_link, "title": "A link"}
-            item = next((i for i in self.lineitems.values()
-                         if i.get("resourceLinkId") == resource_link), None)
+            item = next(
+                (i for i in self.lineitems.values() if i.get("resourceLinkId") == resource_link),
+                None,
+            )
             if item is not None:
                 claims[AGS]["lineitem"] = item["id"]
         if custom is not None:
@@ -138,8 +166,15 @@ class Platform:
 
     def id_token(self, claims: dict[str, Any], nonce: str, **overrides: Any) -> str:
         now = int(time.time())
-        body = {"iss": self.issuer, "aud": self.client_id, "azp": self.client_id,
-                "iat": now, "exp": now + 300, "nonce": nonce, **claims}
+        body = {
+            "iss": self.issuer,
+            "aud": self.client_id,
+            "azp": self.client_id,
+            "iat": now,
+            "exp": now + 300,
+            "nonce": nonce,
+            **claims,
+        }
         body.update({k: v for k, v in overrides.items() if k not in ("key", "kid")})
         return self.sign(body, key=overrides.get("key"), kid=overrides.get("kid"))
 
@@ -157,12 +192,25 @@ class Platform:
         if not auth.startswith("Bearer ") or scope not in self.tokens.get(auth[7:], []):
             abort(401)
 
-    def add_lineitem(self, label: str, maximum: float, *, resource_id: str = "",
-                     resource_link_id: str = "", tag: str = "") -> dict[str, Any]:
+    def add_lineitem(
+        self,
+        label: str,
+        maximum: float,
+        *,
+        resource_id: str = "",
+        resource_link_id: str = "",
+        tag: str = "",
+    ) -> dict[str, Any]:
         number = str(len(self.lineitems) + 1)
         url = f"{self.base}/contexts/{self.context_id}/lineitems/{number}"
-        item = {"id": url, "label": label, "scoreMaximum": maximum, "resourceId": resource_id,
-                "resourceLinkId": resource_link_id, "tag": tag}
+        item = {
+            "id": url,
+            "label": label,
+            "scoreMaximum": maximum,
+            "resourceId": resource_id,
+            "resourceLinkId": resource_link_id,
+            "tag": tag,
+        }
         self.lineitems[url] = item
         return item
 
@@ -178,41 +226,56 @@ class Platform:
         @app.get("/auth")
         def auth() -> Any:
             args = request.args
-            if (args.get("client_id") != self.client_id or args.get("scope") != "openid"
-                    or args.get("response_type") != "id_token"
-                    or args.get("response_mode") != "form_post"
-                    or args.get("redirect_uri") not in self.tool_redirect_uris):
+            if (
+                args.get("client_id") != self.client_id
+                or args.get("scope") != "openid"
+                or args.get("response_type") != "id_token"
+                or args.get("response_mode") != "form_post"
+                or args.get("redirect_uri") not in self.tool_redirect_uris
+            ):
                 abort(400)
             claims = self.pending.pop(args.get("lti_message_hint", ""), None)
             if claims is None or claims["sub"] != args.get("login_hint"):
                 abort(403)
             token = self.id_token(claims, args["nonce"])
             fields = {"id_token": token, "state": args["state"]}
-            inputs = "".join(f'<input type="hidden" name="{k}" value="{html.escape(v)}">'
-                             for k, v in fields.items())
-            return (f'<form method="post" action="{html.escape(args["redirect_uri"])}">'
-                    f'{inputs}</form>' + AUTO_SUBMIT)
+            inputs = "".join(
+                f'<input type="hidden" name="{k}" value="{html.escape(v)}">'
+                for k, v in fields.items()
+            )
+            return (
+                f'<form method="post" action="{html.escape(args["redirect_uri"])}">'
+                f"{inputs}</form>" + AUTO_SUBMIT
+            )
 
         @app.get("/start")
         def start() -> Any:
             """What the LMS's page does when a user clicks the tool: third-party login
             initiation at the tool (`tool` and `hint` name the tool and a prepared launch)."""
             hint = request.args["hint"]
-            fields = {"iss": self.issuer, "login_hint": self.pending[hint]["sub"],
-                      "lti_message_hint": hint, "client_id": self.client_id,
-                      "target_link_uri": request.args["tool"] + "/lti/launch",
-                      "lti_deployment_id": self.deployment_id}
-            inputs = "".join(f'<input type="hidden" name="{k}" value="{html.escape(v)}">'
-                             for k, v in fields.items())
+            fields = {
+                "iss": self.issuer,
+                "login_hint": self.pending[hint]["sub"],
+                "lti_message_hint": hint,
+                "client_id": self.client_id,
+                "target_link_uri": request.args["tool"] + "/lti/launch",
+                "lti_deployment_id": self.deployment_id,
+            }
+            inputs = "".join(
+                f'<input type="hidden" name="{k}" value="{html.escape(v)}">'
+                for k, v in fields.items()
+            )
             action = html.escape(request.args["tool"] + "/lti/login")
             return f'<form method="post" action="{action}">{inputs}</form>' + AUTO_SUBMIT
 
         @app.post("/token")
         def token() -> Any:
             form = request.form
-            if (form.get("grant_type") != "client_credentials" or form.get(
-                    "client_assertion_type") !=
-                    "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"):
+            if (
+                form.get("grant_type") != "client_credentials"
+                or form.get("client_assertion_type")
+                != "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
+            ):
                 return jsonify(error="unsupported_grant_type"), 400
             try:
                 claims = self.verify_tool_jwt(form["client_assertion"], f"{self.base}/token")
@@ -224,23 +287,28 @@ class Platform:
             granted = [s for s in form.get("scope", "").split() if s in allowed]
             access = secrets.token_urlsafe(16)
             self.tokens[access] = granted
-            return jsonify(access_token=access, token_type="Bearer", expires_in=3600,
-                           scope=" ".join(granted))
+            return jsonify(
+                access_token=access, token_type="Bearer", expires_in=3600, scope=" ".join(granted)
+            )
 
         @app.route("/contexts/<context>/lineitems", methods=["GET", "POST"])
         def lineitems(context: str) -> Any:
             self.bearer(SCOPES[0])
             if request.method == "POST":
                 body = request.get_json(force=True)
-                item = self.add_lineitem(body["label"], body["scoreMaximum"],
-                                         resource_id=body.get("resourceId", ""),
-                                         resource_link_id=body.get("resourceLinkId", ""),
-                                         tag=body.get("tag", ""))
+                item = self.add_lineitem(
+                    body["label"],
+                    body["scoreMaximum"],
+                    resource_id=body.get("resourceId", ""),
+                    resource_link_id=body.get("resourceLinkId", ""),
+                    tag=body.get("tag", ""),
+                )
                 return jsonify(item), 201
             items = list(self.lineitems.values())
             if request.args.get("resource_link_id"):
-                items = [i for i in items
-                         if i["resourceLinkId"] == request.args["resource_link_id"]]
+                items = [
+                    i for i in items if i["resourceLinkId"] == request.args["resource_link_id"]
+                ]
             return jsonify(items)
 
         @app.get("/contexts/<context>/lineitems/<number>")
@@ -260,8 +328,14 @@ class Platform:
                 self.refused += 1
                 abort(self.score_status)
             body = request.get_json(force=True)
-            for key in ("userId", "scoreGiven", "scoreMaximum", "timestamp",
-                        "activityProgress", "gradingProgress"):
+            for key in (
+                "userId",
+                "scoreGiven",
+                "scoreMaximum",
+                "timestamp",
+                "activityProgress",
+                "gradingProgress",
+            ):
                 if key not in body:
                     abort(400)
             self.scores.setdefault(url, []).append(body)
@@ -274,11 +348,21 @@ class Platform:
                 abort(self.members_status)
             page = int(request.args.get("page", "0"))
             size = 2
-            chunk = self.members[page * size:(page + 1) * size]
-            body = {"id": request.url, "context": {"id": self.context_id,
-                                                   "title": self.context_title},
-                    "members": [{"user_id": m.sub, "name": m.name, "email": m.email,
-                                 "roles": m.roles, "status": m.status} for m in chunk]}
+            chunk = self.members[page * size : (page + 1) * size]
+            body = {
+                "id": request.url,
+                "context": {"id": self.context_id, "title": self.context_title},
+                "members": [
+                    {
+                        "user_id": m.sub,
+                        "name": m.name,
+                        "email": m.email,
+                        "roles": m.roles,
+                        "status": m.status,
+                    }
+                    for m in chunk
+                ],
+            }
             response = jsonify(body)
             response.mimetype = "application/vnd.ims.lti-nrps.v2.membershipcontainer+json"
             if (page + 1) * size < len(self.members):
@@ -291,15 +375,19 @@ class Platform:
             claims = self.verify_tool_jwt(request.form["JWT"], self.issuer)
             self.deep_link_replies.append(claims)
             for item in claims.get(
-                    "https://purl.imsglobal.org/spec/lti-dl/claim/content_items", []):
+                "https://purl.imsglobal.org/spec/lti-dl/claim/content_items", []
+            ):
                 if item.get("type") == "ltiResourceLink" and item.get("lineItem"):
                     link_id = f"link-{uuid.uuid4().hex[:8]}"
                     item["_resource_link_id"] = link_id
                     spec = item["lineItem"]
-                    self.add_lineitem(spec.get("label", item.get("title", "")),
-                                      spec["scoreMaximum"],
-                                      resource_id=spec.get("resourceId", ""),
-                                      resource_link_id=link_id, tag=spec.get("tag", ""))
+                    self.add_lineitem(
+                        spec.get("label", item.get("title", "")),
+                        spec["scoreMaximum"],
+                        resource_id=spec.get("resourceId", ""),
+                        resource_link_id=link_id,
+                        tag=spec.get("tag", ""),
+                    )
             return "placed"
 
         return app

@@ -24,31 +24,40 @@ class Env:
     platform: Platform
     last_login: Any = None
 
-    def member(self, sub: str, roles: list[str] | None = None, name: str = "",
-               email: str = "") -> Member:
-        member = Member(sub, name or sub.title(), email or f"{sub}@uni.example",
-                        roles or [LEARNER])
+    def member(
+        self, sub: str, roles: list[str] | None = None, name: str = "", email: str = ""
+    ) -> Member:
+        member = Member(sub, name or sub.title(), email or f"{sub}@uni.example", roles or [LEARNER])
         self.platform.members.append(member)
         return member
 
-    def login(self, client: Any, member: Member, base_url: str = "http://localhost",
-              **claims: Any) -> dict[str, str]:
+    def login(
+        self, client: Any, member: Member, base_url: str = "http://localhost", **claims: Any
+    ) -> dict[str, str]:
         """Login initiation at the tool; the auth request it sends the browser to."""
         hint = f"hint-{member.sub}-{len(self.platform.pending)}"
         self.platform.pending[hint] = self.platform.launch_claims(member, **claims)
-        response = client.post("/lti/login", data={
-            "iss": self.platform.issuer, "login_hint": member.sub, "lti_message_hint": hint,
-            "target_link_uri": LAUNCH_URL, "client_id": self.platform.client_id,
-            "lti_deployment_id": self.platform.deployment_id}, base_url=base_url)
+        response = client.post(
+            "/lti/login",
+            data={
+                "iss": self.platform.issuer,
+                "login_hint": member.sub,
+                "lti_message_hint": hint,
+                "target_link_uri": LAUNCH_URL,
+                "client_id": self.platform.client_id,
+                "lti_deployment_id": self.platform.deployment_id,
+            },
+            base_url=base_url,
+        )
         self.last_login = response
         assert response.status_code == 302, response.get_data(as_text=True)
         location = response.headers["Location"]
         assert location.startswith(self.platform.base + "/auth?")
-        return {k: v[0] for k, v in parse_qs(urlsplit(location).query).items()} | {
-            "_url": location}
+        return {k: v[0] for k, v in parse_qs(urlsplit(location).query).items()} | {"_url": location}
 
-    def launch(self, client: Any, member: Member, base_url: str = "http://localhost",
-               **claims: Any) -> Any:
+    def launch(
+        self, client: Any, member: Member, base_url: str = "http://localhost", **claims: Any
+    ) -> Any:
         """The whole launch as a browser makes it; the tool's answer to the POST."""
         auth = self.login(client, member, base_url, **claims)
         page = requests.get(auth["_url"], timeout=10)
@@ -76,11 +85,15 @@ def bench(app: Any, client: Any) -> Iterator[Env]:
     platform = served.platform
     platform.tool_redirect_uris = [LAUNCH_URL, LAUNCH_URL.replace("http:", "https:")]
     with app.app_context():
-        lti.register(None, issuer=platform.issuer, client_id=platform.client_id,
-                     auth_login_url=f"{platform.base}/auth",
-                     auth_token_url=f"{platform.base}/token",
-                     key_set_url=f"{platform.base}/jwks",
-                     deployment_ids=[platform.deployment_id])
+        lti.register(
+            None,
+            issuer=platform.issuer,
+            client_id=platform.client_id,
+            auth_login_url=f"{platform.base}/auth",
+            auth_token_url=f"{platform.base}/token",
+            key_set_url=f"{platform.base}/jwks",
+            deployment_ids=[platform.deployment_id],
+        )
     platform.tool_jwks = client.get("/lti/jwks").get_json()  # the admin pastes the tool's keys
     # The queue runs each job as it is enqueued (after the commit), in place of a worker.
     jobs.queue(app).immediate = True

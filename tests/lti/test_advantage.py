@@ -34,19 +34,36 @@ def course_of_context(app) -> int:
         return db.session.scalar(sa.select(LtiContext.course_id))
 
 
-def make_assignment(app, course_id: int, *, late_percent: float | None = None,
-                    due_at: dt.datetime | None = None) -> int:
+def make_assignment(
+    app, course_id: int, *, late_percent: float | None = None, due_at: dt.datetime | None = None
+) -> int:
     from grader.services import editor
 
     with app.app_context():
-        teacher = db.session.scalar(sa.select(User).join(Membership).where(
-            Membership.course_id == course_id, Membership.role == "instructor"))
-        assignment = editor.create_assignment(teacher, course_id, editor.AssignmentInput(
-            title="Homework 1", due_at=due_at, late_percent_per_day=late_percent))
+        teacher = db.session.scalar(
+            sa.select(User)
+            .join(Membership)
+            .where(Membership.course_id == course_id, Membership.role == "instructor")
+        )
+        assignment = editor.create_assignment(
+            teacher,
+            course_id,
+            editor.AssignmentInput(
+                title="Homework 1", due_at=due_at, late_percent_per_day=late_percent
+            ),
+        )
         for title in ("AIMA's tree", "AIMA's tree again"):
-            editor.add_slot(teacher, assignment.id, editor.SlotInput(
-                kind="prune", conventions={}, tree=Tree.from_nested(AIMA), title=title,
-                attempts_allowed=None))
+            editor.add_slot(
+                teacher,
+                assignment.id,
+                editor.SlotInput(
+                    kind="prune",
+                    conventions={},
+                    tree=Tree.from_nested(AIMA),
+                    title=title,
+                    attempts_allowed=None,
+                ),
+            )
         return assignment.id
 
 
@@ -58,8 +75,9 @@ def deep_link(env, teacher_client, teacher, choice_for) -> dict:
     assert page.status_code == 200
     html = page.get_data(as_text=True)
     choice = choice_for(html)
-    reply = teacher_client.post(response.headers["Location"], data={
-        "csrf_token": csrf_from(html), "choice": choice})
+    reply = teacher_client.post(
+        response.headers["Location"], data={"csrf_token": csrf_from(html), "choice": choice}
+    )
     assert reply.status_code == 200
     fields = form_fields(reply.get_data(as_text=True))
     return {"reply": reply, "jwt": fields["JWT"]}
@@ -78,20 +96,30 @@ def placed(lti_env, app):
     assignment_id = make_assignment(app, course_id, late_percent=10.0, due_at=yesterday)
     with app.app_context():
         from grader.models import Assignment
+
         slot = db.session.get(Assignment, assignment_id).slots[1]
         slot_id = slot.id
     linked = deep_link(env, teacher_client, teacher, lambda html: f"s:{assignment_id}:1")
-    page = requests.post(env.platform.base + "/deep_link_return", data={"JWT": linked["jwt"]},
-                         timeout=10)
+    page = requests.post(
+        env.platform.base + "/deep_link_return", data={"JWT": linked["jwt"]}, timeout=10
+    )
     assert page.status_code == 200
     item = env.platform.deep_link_replies[-1][CONTENT_ITEMS][0]
     alice = env.member("alice", [LEARNER])
     alice_client = app.test_client()
-    launched = env.launch(alice_client, alice, resource_link=item["_resource_link_id"],
-                          custom=item["custom"])
-    return {"env": env, "alice": alice, "client": alice_client, "launched": launched,
-            "assignment_id": assignment_id, "slot_id": slot_id, "item": item,
-            "course_id": course_id}
+    launched = env.launch(
+        alice_client, alice, resource_link=item["_resource_link_id"], custom=item["custom"]
+    )
+    return {
+        "env": env,
+        "alice": alice,
+        "client": alice_client,
+        "launched": launched,
+        "assignment_id": assignment_id,
+        "slot_id": slot_id,
+        "item": item,
+        "course_id": course_id,
+    }
 
 
 def test_deep_linking_returns_a_signed_content_item(lti_env, app):
@@ -107,13 +135,20 @@ def test_deep_linking_returns_a_signed_content_item(lti_env, app):
     tool_keys = client.get("/lti/jwks").get_json()["keys"]
     header = jwt.get_unverified_header(linked["jwt"])
     key = next(k for k in tool_keys if k["kid"] == header["kid"])
-    claims = jwt.decode(linked["jwt"], jwt.algorithms.RSAAlgorithm.from_jwk(key),
-                        algorithms=["RS256"], audience=env.platform.issuer)
+    claims = jwt.decode(
+        linked["jwt"],
+        jwt.algorithms.RSAAlgorithm.from_jwk(key),
+        algorithms=["RS256"],
+        audience=env.platform.issuer,
+    )
     assert claims["iss"] == env.platform.client_id
-    assert claims["https://purl.imsglobal.org/spec/lti/claim/message_type"] == \
-        "LtiDeepLinkingResponse"
-    assert claims["https://purl.imsglobal.org/spec/lti/claim/deployment_id"] == \
-        env.platform.deployment_id
+    assert (
+        claims["https://purl.imsglobal.org/spec/lti/claim/message_type"] == "LtiDeepLinkingResponse"
+    )
+    assert (
+        claims["https://purl.imsglobal.org/spec/lti/claim/deployment_id"]
+        == env.platform.deployment_id
+    )
     assert claims["https://purl.imsglobal.org/spec/lti-dl/claim/data"] == "platform-opaque-data"
     [item] = claims[CONTENT_ITEMS]
     assert item["type"] == "ltiResourceLink" and item["url"] == LAUNCH_URL
@@ -121,8 +156,7 @@ def test_deep_linking_returns_a_signed_content_item(lti_env, app):
     assert item["lineItem"]["scoreMaximum"] == 2.0 and item["title"] == "Homework 1"
     # A key other than the tool's does not verify it.
     with pytest.raises(jwt.InvalidSignatureError):
-        other = jwt.algorithms.RSAAlgorithm.from_jwk(
-            public_jwk(new_key(), "x"))
+        other = jwt.algorithms.RSAAlgorithm.from_jwk(public_jwk(new_key(), "x"))
         jwt.decode(linked["jwt"], other, algorithms=["RS256"], audience=env.platform.issuer)
 
 
@@ -131,8 +165,9 @@ def test_students_cannot_deep_link(lti_env, app):
     env.launch(app.test_client(), env.member("teacher", [INSTRUCTOR]))
     make_assignment(app, course_of_context(app))
     student_client = app.test_client()
-    response = env.launch(student_client, env.member("eve", [LEARNER]),
-                          message_type="LtiDeepLinkingRequest")
+    response = env.launch(
+        student_client, env.member("eve", [LEARNER]), message_type="LtiDeepLinkingRequest"
+    )
     assert student_client.get(response.headers["Location"]).status_code == 403
 
 
@@ -141,10 +176,16 @@ def test_a_graded_attempt_score_arrives_at_the_line_item(placed, app):
 
     env = placed["env"]
     assert placed["launched"].status_code == 302
-    assert placed["launched"].headers["Location"].endswith(
-        f"/assignments/{placed['assignment_id']}/slots/1")
-    [lineitem] = [i for i in env.platform.lineitems.values()
-                  if i["resourceLinkId"] == placed["item"]["_resource_link_id"]]
+    assert (
+        placed["launched"]
+        .headers["Location"]
+        .endswith(f"/assignments/{placed['assignment_id']}/slots/1")
+    )
+    [lineitem] = [
+        i
+        for i in env.platform.lineitems.values()
+        if i["resourceLinkId"] == placed["item"]["_resource_link_id"]
+    ]
     assert lineitem["scoreMaximum"] == 1.0
     key = KINDS["prune"].key(Tree.from_nested(AIMA), Conventions.from_dict({}))
     with app.app_context():
@@ -178,8 +219,11 @@ def test_a_regrade_sends_the_new_score(placed, app):
     assert env.platform.scores[url][-1]["scoreGiven"] == pytest.approx(0.9)
     with app.app_context():  # the instructor lifts the late penalty: lateness is recomputed
         teacher = env.user("teacher")
-        editor.update_assignment(teacher, placed["assignment_id"], editor.AssignmentInput(
-            title="Homework 1", due_at=None, late_percent_per_day=None))
+        editor.update_assignment(
+            teacher,
+            placed["assignment_id"],
+            editor.AssignmentInput(title="Homework 1", due_at=None, late_percent_per_day=None),
+        )
     assert env.platform.scores[url][-1]["scoreGiven"] == pytest.approx(1.0)
 
 
@@ -207,8 +251,11 @@ def test_a_platform_that_is_down_does_not_fail_the_attempt(placed, app):
     # The LMS is back; a while later the worker's sweep sends it, and the mark is gone.
     env.platform.score_status = 200
     with app.app_context():
-        db.session.execute(sa.update(LtiPassback).values(
-            enqueued_at=LtiPassback.enqueued_at - dt.timedelta(minutes=5)))
+        db.session.execute(
+            sa.update(LtiPassback).values(
+                enqueued_at=LtiPassback.enqueued_at - dt.timedelta(minutes=5)
+            )
+        )
         db.session.commit()
     assert jobs.sweep_once(app) == 1
     [scores] = env.platform.scores.values()
@@ -227,8 +274,7 @@ def test_a_crash_after_the_commit_loses_no_score(placed, app):
     key = KINDS["prune"].key(Tree.from_nested(AIMA), Conventions.from_dict({}))
     with app.app_context():
         alice = env.user("alice")
-        attempts.submit(alice, exercises.slot_exercise(alice, placed["assignment_id"], 1).id,
-                        key)
+        attempts.submit(alice, exercises.slot_exercise(alice, placed["assignment_id"], 1).id, key)
     [url] = env.platform.scores
     assert len(env.platform.scores.pop(url)) == 1  # sent at once; now a later change:
     with app.app_context():
@@ -236,8 +282,11 @@ def test_a_crash_after_the_commit_loses_no_score(placed, app):
             lti.passback_after_commit(session, [(alice_id, placed["slot_id"])])
             session.info.pop("lti_passback")  # what a crash right after the commit loses
         assert jobs.sweep_once(app) == 0  # not yet due: its message may still be on its way
-        db.session.execute(sa.update(LtiPassback).values(
-            enqueued_at=LtiPassback.enqueued_at - dt.timedelta(minutes=5)))
+        db.session.execute(
+            sa.update(LtiPassback).values(
+                enqueued_at=LtiPassback.enqueued_at - dt.timedelta(minutes=5)
+            )
+        )
         db.session.commit()
     assert not env.platform.scores
     assert jobs.sweep_once(app) == 1
@@ -258,19 +307,32 @@ def test_nrps_sync_adds_the_roster(lti_env, app):
     course_id = course_of_context(app)
     with app.app_context():
         synced = lti.sync_roster(env.user("teacher"), course_id)
-        roles = dict(db.session.execute(sa.select(User.name, Membership.role).join(Membership)
-                                        .where(Membership.course_id == course_id)).all())
+        roles = dict(
+            db.session.execute(
+                sa.select(User.name, Membership.role)
+                .join(Membership)
+                .where(Membership.course_id == course_id)
+            ).all()
+        )
     assert synced.added == 4 and synced.members == 5  # five active members, over three pages
-    assert roles == {"Teacher": "instructor", "Bob": "student", "Carol": "student",
-                     "Dave": "student", "Tina": "ta"}
+    assert roles == {
+        "Teacher": "instructor",
+        "Bob": "student",
+        "Carol": "student",
+        "Dave": "student",
+        "Tina": "ta",
+    }
     assert env.user("gone") is None
     # An LMS that does not answer is a message, not an error page.
     teacher_client = app.test_client()
     env.launch(teacher_client, teacher)
     page = teacher_client.get(f"/lti/courses/{course_id}").get_data(as_text=True)
     env.platform.members_status = 503
-    answer = teacher_client.post(f"/lti/courses/{course_id}/sync", follow_redirects=True,
-                                 data={"csrf_token": csrf_from(page)})
+    answer = teacher_client.post(
+        f"/lti/courses/{course_id}/sync",
+        follow_redirects=True,
+        data={"csrf_token": csrf_from(page)},
+    )
     assert answer.status_code == 200
     assert "the LMS refused the roster request" in answer.get_data(as_text=True)
     env.platform.members_status = 200
@@ -294,24 +356,35 @@ def test_an_engine_result_sends_the_assignment_score(lti_env, app):
     with app.app_context():
         engine_slot = submissions.add_engine_slot(assignment_id)
     linked = deep_link(env, teacher_client, teacher, lambda html: f"a:{assignment_id}")
-    requests.post(env.platform.base + "/deep_link_return", data={"JWT": linked["jwt"]},
-                  timeout=10)
+    requests.post(env.platform.base + "/deep_link_return", data={"JWT": linked["jwt"]}, timeout=10)
     item = env.platform.deep_link_replies[-1][CONTENT_ITEMS][0]
     assert item["lineItem"]["scoreMaximum"] == 3.0
     bob = env.member("bob", [LEARNER])
-    env.launch(app.test_client(), bob, resource_link=item["_resource_link_id"],
-               custom=item["custom"])
+    env.launch(
+        app.test_client(), bob, resource_link=item["_resource_link_id"], custom=item["custom"]
+    )
     with app.app_context():
-        submission = Submission(owner_id=env.user("bob").id, slot_id=engine_slot.id,
-                                sha256="0" * 64, stored_path="x", filename="engine.py", size=1,
-                                suite="quick", status=QUEUED)
+        submission = Submission(
+            owner_id=env.user("bob").id,
+            slot_id=engine_slot.id,
+            sha256="0" * 64,
+            stored_path="x",
+            filename="engine.py",
+            size=1,
+            suite="quick",
+            status=QUEUED,
+        )
         db.session.add(submission)
         db.session.commit()
-        db.session.execute(sa.update(Submission).where(Submission.id == submission.id)
-                           .values(status=RUNNING, lease_owner="worker-1"))
+        db.session.execute(
+            sa.update(Submission)
+            .where(Submission.id == submission.id)
+            .values(status=RUNNING, lease_owner="worker-1")
+        )
         db.session.commit()
-        assert leases.write_result(submission.id, "worker-1", score=3.0, max_score=4.0,
-                                    gradescope={}, rich={})
+        assert leases.write_result(
+            submission.id, "worker-1", score=3.0, max_score=4.0, gradescope={}, rich={}
+        )
     [scores] = env.platform.scores.values()
     assert scores[-1]["userId"] == "bob"
     assert scores[-1]["scoreGiven"] == pytest.approx(0.75)  # 3 of 4 points of one slot of 3
@@ -326,16 +399,17 @@ def test_resend_queues_every_placed_score_again(placed, app):
     env.platform.score_status = 503
     with app.app_context():
         alice = env.user("alice")
-        attempts.submit(alice, exercises.slot_exercise(alice, placed["assignment_id"], 1).id,
-                        key)
+        attempts.submit(alice, exercises.slot_exercise(alice, placed["assignment_id"], 1).id, key)
     assert not env.platform.scores
     env.platform.score_status = 200  # the LMS is back
     client = app.test_client()
     env.launch(client, env.member("teacher", [INSTRUCTOR]))
     page = client.get(f"/lti/courses/{placed['course_id']}")
     assert page.status_code == 200 and "Sync the roster" in page.get_data(as_text=True)
-    response = client.post(f"/lti/courses/{placed['course_id']}/resend",
-                           data={"csrf_token": csrf_from(page.get_data(as_text=True))})
+    response = client.post(
+        f"/lti/courses/{placed['course_id']}/resend",
+        data={"csrf_token": csrf_from(page.get_data(as_text=True))},
+    )
     assert response.status_code == 302
     [scores] = env.platform.scores.values()
     assert [s["scoreGiven"] for s in scores] == [pytest.approx(0.9)]
@@ -361,20 +435,33 @@ def test_an_lms_course_can_open_a_course_built_before(lti_env, app):
     made_account = env.user("teacher").id
     # They link the launch-made account to theirs, proving it with its password.
     page = client.get("/lti/account").get_data(as_text=True)
-    linked = client.post("/lti/account", data={"csrf_token": csrf_from(page),
-                                               "email": "prof@uni.example",
-                                               "password": "correct horse battery"})
+    linked = client.post(
+        "/lti/account",
+        data={
+            "csrf_token": csrf_from(page),
+            "email": "prof@uni.example",
+            "password": "correct horse battery",
+        },
+    )
     assert linked.status_code == 302
     assert env.user("teacher").id == prof.id  # the LMS now opens the instructor's account
     with app.app_context():
         assert db.session.get(User, made_account) is None
-        assert db.session.scalar(sa.select(Membership.role).where(
-            Membership.user_id == prof.id, Membership.course_id == made)) == "instructor"
+        assert (
+            db.session.scalar(
+                sa.select(Membership.role).where(
+                    Membership.user_id == prof.id, Membership.course_id == made
+                )
+            )
+            == "instructor"
+        )
     response = env.launch(client, teacher, message_type="LtiDeepLinkingRequest")
     page = client.get(response.headers["Location"]).get_data(as_text=True)
     assert "Search 101 (prepared)" in page and f"a:{assignment_id}" not in page
-    moved = client.post(response.headers["Location"] + "/course",
-                        data={"csrf_token": csrf_from(page), "course_id": str(built)})
+    moved = client.post(
+        response.headers["Location"] + "/course",
+        data={"csrf_token": csrf_from(page), "course_id": str(built)},
+    )
     assert moved.status_code == 302 and f"/lti/deep-link/{built}/" in moved.headers["Location"]
     page = client.get(moved.headers["Location"]).get_data(as_text=True)
     assert f"a:{assignment_id}" in page
@@ -384,8 +471,12 @@ def test_an_lms_course_can_open_a_course_built_before(lti_env, app):
     # A student's launch now joins the prepared course.
     env.launch(app.test_client(), env.member("alice", [LEARNER]))
     with app.app_context():
-        assert db.session.scalar(sa.select(Membership.course_id).where(
-            Membership.user_id == env.user("alice").id)) == built
+        assert (
+            db.session.scalar(
+                sa.select(Membership.course_id).where(Membership.user_id == env.user("alice").id)
+            )
+            == built
+        )
 
 
 def test_only_the_instructor_of_both_courses_may_relink(lti_env, app):
@@ -400,6 +491,8 @@ def test_only_the_instructor_of_both_courses_may_relink(lti_env, app):
     response = env.launch(client, teacher, message_type="LtiDeepLinkingRequest")
     page = client.get(response.headers["Location"]).get_data(as_text=True)
     assert "Someone else" not in page
-    refused = client.post(response.headers["Location"] + "/course",
-                          data={"csrf_token": csrf_from(page), "course_id": str(foreign)})
+    refused = client.post(
+        response.headers["Location"] + "/course",
+        data={"csrf_token": csrf_from(page), "course_id": str(foreign)},
+    )
     assert refused.status_code == 404  # a course you are not in does not exist

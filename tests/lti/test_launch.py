@@ -11,8 +11,11 @@ from tests.lti.lti_platform import INSTRUCTOR, LEARNER, TA
 
 def membership_role(app, user_id: int) -> tuple[str, str]:
     with app.app_context():
-        row = db.session.execute(sa.select(Membership.role, Course.name).join(Course).where(
-            Membership.user_id == user_id)).one()
+        row = db.session.execute(
+            sa.select(Membership.role, Course.name)
+            .join(Course)
+            .where(Membership.user_id == user_id)
+        ).one()
         return row.role, row.name
 
 
@@ -28,8 +31,11 @@ def test_a_launch_creates_the_student_and_the_course_membership(lti_env, app):
     role, course = membership_role(app, user.id)
     assert role == "student" and course == lti_env.platform.context_title
     # The launch logged the student in: the dashboard shows the LMS's course.
-    page = lti_env.client.get("/dashboard" if response.headers["Location"].endswith(
-        "/dashboard") else response.headers["Location"])
+    page = lti_env.client.get(
+        "/dashboard"
+        if response.headers["Location"].endswith("/dashboard")
+        else response.headers["Location"]
+    )
     assert page.status_code == 200
 
 
@@ -98,9 +104,13 @@ def test_behind_a_trusted_tls_proxy_the_urls_are_https(tmp_path, db_file, monkey
     from grader.services import accounts
 
     monkeypatch.setenv("GRADER_INSTANCE_PATH", str(tmp_path / "instance2"))
-    config = {"TESTING": True, "SECRET_KEY": "x", "GRADER_TRUSTED_PROXIES": 1,
-              "SQLALCHEMY_DATABASE_URI": f"sqlite:///{db_file}",
-              "GRADER_ARGON2": {"time_cost": 1, "memory_cost": 1024, "parallelism": 1}}
+    config = {
+        "TESTING": True,
+        "SECRET_KEY": "x",
+        "GRADER_TRUSTED_PROXIES": 1,
+        "SQLALCHEMY_DATABASE_URI": f"sqlite:///{db_file}",
+        "GRADER_ARGON2": {"time_cost": 1, "memory_cost": 1024, "parallelism": 1},
+    }
     proxied = create_app(config)
     with proxied.app_context():
         accounts.create_user("prof@uni.example", "correct horse battery", "instructor")
@@ -110,11 +120,17 @@ def test_behind_a_trusted_tls_proxy_the_urls_are_https(tmp_path, db_file, monkey
     page = client.get("/login", base_url=base, headers=forwarded).get_data(as_text=True)
     token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page).group(1)
     # Over https Flask-WTF also wants a same-site Referer: the proxy made the request secure.
-    client.post("/login", base_url=base, headers={
-        **forwarded, "Referer": "https://grader.uni.example/login"}, data={
-        "email": "prof@uni.example", "password": "correct horse battery", "csrf_token": token})
-    html = client.get("/lti/registrations", base_url=base,
-                      headers=forwarded).get_data(as_text=True)
+    client.post(
+        "/login",
+        base_url=base,
+        headers={**forwarded, "Referer": "https://grader.uni.example/login"},
+        data={
+            "email": "prof@uni.example",
+            "password": "correct horse battery",
+            "csrf_token": token,
+        },
+    )
+    html = client.get("/lti/registrations", base_url=base, headers=forwarded).get_data(as_text=True)
     assert "https://grader.uni.example/lti/login" in html
     assert "https://grader.uni.example/lti/jwks" in html
     # Without the header the same page gives the plain address: the header made the difference.
@@ -128,5 +144,4 @@ def test_a_new_account_is_offered_the_link_to_an_existing_one(lti_env, app):
     page = client.get(response.headers["Location"]).get_data(as_text=True)
     assert 'href="/lti/account"' in page  # the welcome message links the account page
     again = lti_env.launch(client, lti_env.member("newbie", [LEARNER]))
-    assert 'href="/lti/account"' not in client.get(again.headers["Location"]).get_data(
-        as_text=True)
+    assert 'href="/lti/account"' not in client.get(again.headers["Location"]).get_data(as_text=True)

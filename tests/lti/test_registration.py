@@ -25,36 +25,96 @@ def log_in(app, email: str, role: str):
 
 
 def test_cli_registers_lists_and_prints_the_urls(runner, app):
-    result = runner.invoke(args=[
-        "lti", "register", "--issuer", "https://canvas.instructure.com", "--client-id",
-        "10000000000001", "--deployment", "1:abc", "--deployment", "2:def", "--login-url",
-        "https://sso.canvaslms.com/api/lti/authorize_redirect", "--token-url",
-        "https://sso.canvaslms.com/login/oauth2/token", "--jwks-url",
-        "https://sso.canvaslms.com/api/lti/security/jwks"])
+    result = runner.invoke(
+        args=[
+            "lti",
+            "register",
+            "--issuer",
+            "https://canvas.instructure.com",
+            "--client-id",
+            "10000000000001",
+            "--deployment",
+            "1:abc",
+            "--deployment",
+            "2:def",
+            "--login-url",
+            "https://sso.canvaslms.com/api/lti/authorize_redirect",
+            "--token-url",
+            "https://sso.canvaslms.com/login/oauth2/token",
+            "--jwks-url",
+            "https://sso.canvaslms.com/api/lti/security/jwks",
+        ]
+    )
     assert result.exit_code == 0, result.output
     with app.app_context():
         assert db.session.scalar(sa.select(LtiRegistration.trust_emails)) is False
     listed = runner.invoke(args=["lti", "list"]).output
     assert "https://canvas.instructure.com\t10000000000001\t1:abc,2:def" in listed
-    again = runner.invoke(args=[
-        "lti", "register", "--issuer", "https://canvas.instructure.com", "--client-id",
-        "10000000000001", "--deployment", "x", "--login-url", "https://a.example/x",
-        "--token-url", "https://a.example/y", "--jwks-url", "https://a.example/z"])
+    again = runner.invoke(
+        args=[
+            "lti",
+            "register",
+            "--issuer",
+            "https://canvas.instructure.com",
+            "--client-id",
+            "10000000000001",
+            "--deployment",
+            "x",
+            "--login-url",
+            "https://a.example/x",
+            "--token-url",
+            "https://a.example/y",
+            "--jwks-url",
+            "https://a.example/z",
+        ]
+    )
     assert again.exit_code != 0 and "already registered" in again.output
-    bad = runner.invoke(args=[
-        "lti", "register", "--issuer", "i", "--client-id", "c", "--deployment", "d",
-        "--login-url", "javascript:alert(1)", "--token-url", "https://a.example/y",
-        "--jwks-url", "https://a.example/z"])
+    bad = runner.invoke(
+        args=[
+            "lti",
+            "register",
+            "--issuer",
+            "i",
+            "--client-id",
+            "c",
+            "--deployment",
+            "d",
+            "--login-url",
+            "javascript:alert(1)",
+            "--token-url",
+            "https://a.example/y",
+            "--jwks-url",
+            "https://a.example/z",
+        ]
+    )
     assert bad.exit_code != 0 and "http(s) URL" in bad.output
-    trusted = runner.invoke(args=[
-        "lti", "register", "--issuer", "https://moodle.uni.example", "--client-id", "m1",
-        "--deployment", "1", "--login-url", "https://moodle.uni.example/mod/lti/auth.php",
-        "--token-url", "https://moodle.uni.example/mod/lti/token.php", "--jwks-url",
-        "https://moodle.uni.example/mod/lti/certs.php", "--trust-emails"])
+    trusted = runner.invoke(
+        args=[
+            "lti",
+            "register",
+            "--issuer",
+            "https://moodle.uni.example",
+            "--client-id",
+            "m1",
+            "--deployment",
+            "1",
+            "--login-url",
+            "https://moodle.uni.example/mod/lti/auth.php",
+            "--token-url",
+            "https://moodle.uni.example/mod/lti/token.php",
+            "--jwks-url",
+            "https://moodle.uni.example/mod/lti/certs.php",
+            "--trust-emails",
+        ]
+    )
     assert trusted.exit_code == 0, trusted.output
     with app.app_context():
-        assert db.session.scalar(sa.select(LtiRegistration.trust_emails).where(
-            LtiRegistration.client_id == "m1")) is True
+        assert (
+            db.session.scalar(
+                sa.select(LtiRegistration.trust_emails).where(LtiRegistration.client_id == "m1")
+            )
+            is True
+        )
     urls = runner.invoke(args=["lti", "urls", "https://grader.uni.example/"]).output
     assert "https://grader.uni.example/lti/login" in urls
     assert "https://grader.uni.example/lti/jwks" in urls
@@ -66,11 +126,18 @@ def test_instructors_register_on_the_page_and_students_may_not(app):
     html = page.get_data(as_text=True)
     assert page.status_code == 200 and "http://localhost/lti/login" in html
     token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', html).group(1)
-    response = teacher.post("/lti/registrations", data={
-        "csrf_token": token, "issuer": "https://moodle.uni.example", "client_id": "abc123",
-        "deployment_ids": "1\n2\n", "auth_login_url": "https://moodle.uni.example/mod/lti/auth.php",
-        "auth_token_url": "https://moodle.uni.example/mod/lti/token.php",
-        "key_set_url": "https://moodle.uni.example/mod/lti/certs.php"})
+    response = teacher.post(
+        "/lti/registrations",
+        data={
+            "csrf_token": token,
+            "issuer": "https://moodle.uni.example",
+            "client_id": "abc123",
+            "deployment_ids": "1\n2\n",
+            "auth_login_url": "https://moodle.uni.example/mod/lti/auth.php",
+            "auth_token_url": "https://moodle.uni.example/mod/lti/token.php",
+            "key_set_url": "https://moodle.uni.example/mod/lti/certs.php",
+        },
+    )
     assert response.status_code == 302
     with app.app_context():
         reg = db.session.scalar(sa.select(LtiRegistration))
@@ -80,11 +147,19 @@ def test_instructors_register_on_the_page_and_students_may_not(app):
 
     with app.app_context():  # an instructor cannot vouch for a platform's e-mail addresses
         from grader.models import User
+
         prof = db.session.scalar(sa.select(User).where(User.email == "prof@uni.example"))
         try:
-            lti.register(prof, issuer="https://x.example", client_id="x", deployment_ids=["1"],
-                         auth_login_url="https://x.example/a", auth_token_url="https://x.example/t",
-                         key_set_url="https://x.example/k", trust_emails=True)
+            lti.register(
+                prof,
+                issuer="https://x.example",
+                client_id="x",
+                deployment_ids=["1"],
+                auth_login_url="https://x.example/a",
+                auth_token_url="https://x.example/t",
+                key_set_url="https://x.example/k",
+                trust_emails=True,
+            )
         except Forbidden:
             pass
         else:

@@ -40,10 +40,12 @@ class Browser:
         self.base = base
         self.jar = http.cookiejar.CookieJar()
         self._opener = urllib.request.build_opener(
-            urllib.request.HTTPCookieProcessor(self.jar), _NoRedirect())
+            urllib.request.HTTPCookieProcessor(self.jar), _NoRedirect()
+        )
 
-    def request(self, path: str, data: dict[str, str] | None = None,
-                headers: dict[str, str] | None = None) -> Answer:
+    def request(
+        self, path: str, data: dict[str, str] | None = None, headers: dict[str, str] | None = None
+    ) -> Answer:
         body = urllib.parse.urlencode(data).encode() if data is not None else None
         req = urllib.request.Request(self.base + path, data=body, headers=headers or {})
         try:
@@ -72,17 +74,35 @@ class Browser:
         self.jar.clear()
         host = urllib.parse.urlsplit(self.base).hostname
         for name, value in cookies.items():
-            self.jar.set_cookie(http.cookiejar.Cookie(
-                0, name, value, None, False, host, False, False, "/", True, False, None,
-                False, None, None, {}))
+            self.jar.set_cookie(
+                http.cookiejar.Cookie(
+                    0,
+                    name,
+                    value,
+                    None,
+                    False,
+                    host,
+                    False,
+                    False,
+                    "/",
+                    True,
+                    False,
+                    None,
+                    False,
+                    None,
+                    None,
+                    {},
+                )
+            )
 
     def signed_in(self) -> bool:
         return self.request("/dashboard").status == 200
 
 
 @contextlib.contextmanager
-def served(folder: Path, seed: Callable[[], Any], *, workers: int = 1,
-           **env: str) -> Iterator[tuple[str, Any]]:
+def served(
+    folder: Path, seed: Callable[[], Any], *, workers: int = 1, **env: str
+) -> Iterator[tuple[str, Any]]:
     """A database made by the migrations and `seed()` (in an app context), then gunicorn with
     `workers` processes on it; yields (url, what seed returned)."""
     from flask_migrate import upgrade
@@ -90,9 +110,12 @@ def served(folder: Path, seed: Callable[[], Any], *, workers: int = 1,
     from grader import create_app
     from grader.extensions import db
 
-    settings = {"GRADER_INSTANCE_PATH": str(folder / "instance"),
-                "GRADER_DATABASE_URL": f"sqlite:///{folder / 'grader.sqlite3'}",
-                "GRADER_SECRET_KEY": "security-secret", **env}
+    settings = {
+        "GRADER_INSTANCE_PATH": str(folder / "instance"),
+        "GRADER_DATABASE_URL": f"sqlite:///{folder / 'grader.sqlite3'}",
+        "GRADER_SECRET_KEY": "security-secret",
+        **env,
+    }
     with environment(settings):
         app = create_app()
         with app.app_context():

@@ -56,13 +56,19 @@ def _invite_links(client, course_id: int) -> dict[str, str]:
 
 
 def _signup(client, email: str, code: str, password: str = ATTACKER_PASSWORD) -> Any:
-    return _form(client, "/signup", {"email": email, "password": password, "confirm": password,
-                                     "join_code": code})
+    return _form(
+        client,
+        "/signup",
+        {"email": email, "password": password, "confirm": password, "join_code": code},
+    )
 
 
 def _role(email: str, course_id: int) -> str | None:
-    return db.session.scalar(sa.select(Membership.role).join(User).where(
-        User.email == email, Membership.course_id == course_id))
+    return db.session.scalar(
+        sa.select(Membership.role)
+        .join(User)
+        .where(User.email == email, Membership.course_id == course_id)
+    )
 
 
 def test_signing_up_as_a_roster_entry_claims_nothing(app, client, auth, courses):
@@ -78,8 +84,12 @@ def test_signing_up_as_a_roster_entry_claims_nothing(app, client, auth, courses)
         account = db.session.scalar(sa.select(User).where(User.email == NEW_TA))
         assert account.password_hash is None  # still unclaimed
         assert _role(NEW_TA, courses["course_id"]) is None  # no TA role, no membership at all
-        assert db.session.scalar(sa.select(sa.func.count(Membership.id))
-                                 .where(Membership.user_id == account.id)) == 0
+        assert (
+            db.session.scalar(
+                sa.select(sa.func.count(Membership.id)).where(Membership.user_id == account.id)
+            )
+            == 0
+        )
 
 
 def test_signup_answers_alike_for_a_known_and_a_new_email(app, client, courses):
@@ -88,8 +98,10 @@ def test_signup_answers_alike_for_a_known_and_a_new_email(app, client, courses):
     known_page = client.get(known.headers["Location"]).get_data(as_text=True)
     fresh = _signup(client, "fresh@example.com", courses["other_code"])
     fresh_page = client.get(fresh.headers["Location"]).get_data(as_text=True)
-    assert (known.status_code, known.headers["Location"]) == \
-        (fresh.status_code, fresh.headers["Location"])
+    assert (known.status_code, known.headers["Location"]) == (
+        fresh.status_code,
+        fresh.headers["Location"],
+    )
 
     def strip(html: str) -> str:
         return re.sub(r'value="[^"]*"', "", html)  # the CSRF token differs, nothing else
@@ -98,8 +110,14 @@ def test_signup_answers_alike_for_a_known_and_a_new_email(app, client, courses):
     with app.app_context():
         # The known account kept its password and got no membership of the other course.
         assert _role(STUDENT, courses["course_id"]) == "student"
-        assert len(db.session.scalars(sa.select(Membership).join(User)
-                                      .where(User.email == STUDENT)).all()) == 1
+        assert (
+            len(
+                db.session.scalars(
+                    sa.select(Membership).join(User).where(User.email == STUDENT)
+                ).all()
+            )
+            == 1
+        )
 
 
 def test_a_join_code_never_gives_an_instructor_account_or_a_role(app, client, auth, courses):
@@ -130,8 +148,9 @@ def test_signing_up_first_does_not_collect_a_later_staff_role(app, client, auth,
     page = client.get(links[NEW_TA])
     assert page.status_code == 200 and "log in as" in page.get_data(as_text=True)
     refused = _form(client, links[NEW_TA], {}, "/login")
-    assert refused.status_code == 400 and "sign in as that account" in \
-        refused.get_data(as_text=True)
+    assert refused.status_code == 400 and "sign in as that account" in refused.get_data(
+        as_text=True
+    )
     with app.app_context():
         assert _role(NEW_TA, courses["course_id"]) == "student"
 
@@ -155,19 +174,23 @@ def test_adding_an_existing_account_as_ta_waits_for_its_acceptance(app, client, 
 def test_an_invite_claims_the_account_once_and_expires(app, client, auth, courses):
     auth.login(TEACHER)
     roster = f"/instructor/courses/{courses['course_id']}/roster"
-    imported = _form(client, f"{roster}/import", {"csv_text": "email,name\nada@example.edu,Ada\n"
-                                                  "bea@example.edu,Bea\n"}, roster,
-                     follow_redirects=True)
+    imported = _form(
+        client,
+        f"{roster}/import",
+        {"csv_text": "email,name\nada@example.edu,Ada\nbea@example.edu,Bea\n"},
+        roster,
+        follow_redirects=True,
+    )
     assert "2 invite links" in imported.get_data(as_text=True)
     links = _invite_links(client, courses["course_id"])
     assert set(links) == {"ada@example.edu", "bea@example.edu"}  # one per new student
     auth.logout()
     # A weak password is refused with a reason, and the link still works afterwards.
-    weak = _form(client, links["ada@example.edu"], {"password": "password123",
-                                                    "confirm": "password123"})
+    weak = _form(
+        client, links["ada@example.edu"], {"password": "password123", "confirm": "password123"}
+    )
     assert weak.status_code == 400 and "too common" in weak.get_data(as_text=True)
-    claimed = _form(client, links["ada@example.edu"], {"password": PASSWORD,
-                                                       "confirm": PASSWORD})
+    claimed = _form(client, links["ada@example.edu"], {"password": PASSWORD, "confirm": PASSWORD})
     assert claimed.status_code == 302 and client.get("/dashboard").status_code == 200
     auth.logout()
     assert client.get(links["ada@example.edu"]).status_code == 404  # single use
@@ -175,8 +198,11 @@ def test_an_invite_claims_the_account_once_and_expires(app, client, auth, course
     auth.logout()
     # An expired link is refused; the instructor's next download renews it (a new link).
     with app.app_context():
-        db.session.execute(sa.update(Invite).values(
-            expires_at=dt.datetime(2000, 1, 1)).where(Invite.accepted_at.is_(None)))
+        db.session.execute(
+            sa.update(Invite)
+            .values(expires_at=dt.datetime(2000, 1, 1))
+            .where(Invite.accepted_at.is_(None))
+        )
         db.session.commit()
     assert client.get(links["bea@example.edu"]).status_code == 404
     auth.login(TEACHER)
@@ -201,25 +227,33 @@ def test_removing_a_member_withdraws_the_invite(app, client, auth, courses):
     assert client.get(links["gone@example.edu"]).status_code == 404
 
 
-def test_an_instructor_cannot_remove_or_name_people_of_another_course(app, client, auth,
-                                                                      courses, factory):
+def test_an_instructor_cannot_remove_or_name_people_of_another_course(
+    app, client, auth, courses, factory
+):
     """Roster names belong to the membership: another course's import renames nobody."""
     factory.user("rival@example.com", "instructor")
     rival_course, _ = factory.course("Rival course", "rival@example.com")
     auth.login(TEACHER)
     roster = f"/instructor/courses/{courses['course_id']}/roster"
-    _form(client, f"{roster}/import", {"csv_text": "email,name\nada@example.edu,Ada Lovelace\n"},
-          roster)
+    _form(
+        client,
+        f"{roster}/import",
+        {"csv_text": "email,name\nada@example.edu,Ada Lovelace\n"},
+        roster,
+    )
     auth.logout()
     auth.login("rival@example.com")
     rival_roster = f"/instructor/courses/{rival_course}/roster"
-    _form(client, f"{rival_roster}/import",
-          {"csv_text": f"email,name\nada@example.edu,Mallory\n{STUDENT},Mallory\n"}, rival_roster)
+    _form(
+        client,
+        f"{rival_roster}/import",
+        {"csv_text": f"email,name\nada@example.edu,Mallory\n{STUDENT},Mallory\n"},
+        rival_roster,
+    )
     with app.app_context():
         teacher_id = db.session.scalar(sa.select(User.id).where(User.email == TEACHER))
     # Removing someone who is not in the rival's course is a 404 (no e-mail leaks either).
-    assert _form(client, f"{rival_roster}/{teacher_id}/remove", {}, rival_roster).status_code \
-        == 404
+    assert _form(client, f"{rival_roster}/{teacher_id}/remove", {}, rival_roster).status_code == 404
     auth.logout()
     auth.login(TEACHER)
     page = client.get(roster).get_data(as_text=True)
@@ -228,15 +262,20 @@ def test_an_instructor_cannot_remove_or_name_people_of_another_course(app, clien
     assert "Mallory" not in book.get_data(as_text=True)
     with app.app_context():
         assert db.session.scalars(sa.select(User.name)).all() == [None] * len(
-            db.session.scalars(sa.select(User.id)).all())  # no account was renamed
+            db.session.scalars(sa.select(User.id)).all()
+        )  # no account was renamed
 
 
 def test_the_invite_csv_neutralizes_spreadsheet_formulas(client, auth, courses):
     """A name typed into a roster import is not a formula when the links CSV is opened."""
     auth.login(TEACHER)
     roster = f"/instructor/courses/{courses['course_id']}/roster"
-    _form(client, f"{roster}/import",
-          {"csv_text": 'email,name\nada@example.edu,"=HYPERLINK(""http://x"")"\n'}, roster)
+    _form(
+        client,
+        f"{roster}/import",
+        {"csv_text": 'email,name\nada@example.edu,"=HYPERLINK(""http://x"")"\n'},
+        roster,
+    )
     answer = _form(client, f"{roster}/invites.csv", {}, roster)
     rows = {row["email"]: row for row in csv.DictReader(io.StringIO(answer.get_data(as_text=True)))}
-    assert rows["ada@example.edu"]["name"] == "'=HYPERLINK(\"http://x\")"
+    assert rows["ada@example.edu"]["name"] == '\'=HYPERLINK("http://x")'

@@ -32,7 +32,9 @@ class _Smtp(socketserver.StreamRequestHandler):
                 body = b""
                 while (chunk := self.rfile.readline()) not in (b".\r\n", b""):
                     body += chunk
-                self.server.messages.append((recipients, message_from_bytes(body, policy=policy.default)))
+                self.server.messages.append(
+                    (recipients, message_from_bytes(body, policy=policy.default))
+                )
                 self.wfile.write(b"250 queued\r\n")
             elif verb == b"MAIL":  # a new message
                 recipients = []
@@ -64,9 +66,15 @@ def _app(tmp_path, db_file, monkeypatch, port: int) -> Any:
     from grader.services import accounts, courses
 
     monkeypatch.setenv("GRADER_INSTANCE_PATH", str(tmp_path / "instance"))
-    app = create_app(app_config(db_file, GRADER_SMTP_HOST="127.0.0.1", GRADER_SMTP_PORT=port,
-                                GRADER_SMTP_STARTTLS=False,
-                                GRADER_SMTP_FROM="course@example.edu"))
+    app = create_app(
+        app_config(
+            db_file,
+            GRADER_SMTP_HOST="127.0.0.1",
+            GRADER_SMTP_PORT=port,
+            GRADER_SMTP_STARTTLS=False,
+            GRADER_SMTP_FROM="course@example.edu",
+        )
+    )
     with app.app_context():
         accounts.create_user(TEACHER, PASSWORD, "instructor")
         app.config["course_id"] = courses.create_course("Search 101", TEACHER).id
@@ -76,31 +84,38 @@ def _app(tmp_path, db_file, monkeypatch, port: int) -> Any:
 def _add(client: Any, course_id: int) -> Any:
     roster = f"/instructor/courses/{course_id}/roster"
     page = client.get("/login").get_data(as_text=True)
-    client.post("/login", data={"email": TEACHER, "password": PASSWORD,
-                                "csrf_token": csrf_from(page)})
+    client.post(
+        "/login", data={"email": TEACHER, "password": PASSWORD, "csrf_token": csrf_from(page)}
+    )
     token = csrf_from(client.get(roster).get_data(as_text=True))
-    return client.post(roster, data={"email": NEWCOMER, "name": "", "role": "student",
-                                     "csrf_token": token}, follow_redirects=True)
+    return client.post(
+        roster,
+        data={"email": NEWCOMER, "name": "", "role": "student", "csrf_token": token},
+        follow_redirects=True,
+    )
 
 
-def test_the_invite_is_mailed_and_its_link_claims_the_account(tmp_path, db_file, monkeypatch,
-                                                             smtp):
+def test_the_invite_is_mailed_and_its_link_claims_the_account(tmp_path, db_file, monkeypatch, smtp):
     app = _app(tmp_path, db_file, monkeypatch, smtp.server_address[1])
     client = app.test_client()
     assert "invite e-mailed" in _add(client, app.config["course_id"]).get_data(as_text=True)
-    (recipients, message), = smtp.messages
+    ((recipients, message),) = smtp.messages
     assert recipients == [NEWCOMER] and message["From"] == "course@example.edu"
     link = re.search(r"http://localhost(/invite/\S+)", message.get_content()).group(1)
     stranger = app.test_client()
     page = stranger.get(link).get_data(as_text=True)
-    claimed = stranger.post(link, data={"password": "my own good passphrase",
-                                        "confirm": "my own good passphrase",
-                                        "csrf_token": csrf_from(page)})
+    claimed = stranger.post(
+        link,
+        data={
+            "password": "my own good passphrase",
+            "confirm": "my own good passphrase",
+            "csrf_token": csrf_from(page),
+        },
+    )
     assert claimed.status_code == 302 and stranger.get("/dashboard").status_code == 200
 
 
-def test_with_the_mail_server_down_the_link_is_there_to_hand_out(tmp_path, db_file,
-                                                                monkeypatch):
+def test_with_the_mail_server_down_the_link_is_there_to_hand_out(tmp_path, db_file, monkeypatch):
     with socket.socket() as probe:  # a port nobody listens on
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -114,10 +129,14 @@ def test_an_import_mails_one_link_per_new_student(tmp_path, db_file, monkeypatch
     client = app.test_client()
     _add(client, app.config["course_id"])  # signs the teacher in; one message
     roster = f"/instructor/courses/{app.config['course_id']}/roster"
-    answer = client.post(f"{roster}/import", data={
-        "csv_text": "email\na@example.edu\nb@example.edu\nc@example.edu\n",
-        "csrf_token": csrf_from(client.get(roster).get_data(as_text=True))},
-        follow_redirects=True)
+    answer = client.post(
+        f"{roster}/import",
+        data={
+            "csv_text": "email\na@example.edu\nb@example.edu\nc@example.edu\n",
+            "csrf_token": csrf_from(client.get(roster).get_data(as_text=True)),
+        },
+        follow_redirects=True,
+    )
     assert "3 invite links (3 e-mailed)" in answer.get_data(as_text=True)
     mailed = [to for recipients, _ in smtp.messages for to in recipients]
     assert mailed == [NEWCOMER, "a@example.edu", "b@example.edu", "c@example.edu"]

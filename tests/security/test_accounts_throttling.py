@@ -24,9 +24,13 @@ def _seed() -> None:
 
 @pytest.fixture
 def server(tmp_path) -> Iterator[str]:
-    with served(tmp_path, _seed, workers=2,
-                GRADER_LOGIN_LIMIT_ACCOUNT=f"{PER_ACCOUNT} per 15 minutes",
-                GRADER_LOGIN_LIMIT_ADDRESS=f"{PER_ADDRESS} per 15 minutes") as (url, _):
+    with served(
+        tmp_path,
+        _seed,
+        workers=2,
+        GRADER_LOGIN_LIMIT_ACCOUNT=f"{PER_ACCOUNT} per 15 minutes",
+        GRADER_LOGIN_LIMIT_ADDRESS=f"{PER_ADDRESS} per 15 minutes",
+    ) as (url, _):
         yield url
 
 
@@ -46,14 +50,18 @@ def test_wrong_passwords_for_one_account_are_throttled_across_workers(server):
 
 def test_one_address_spraying_many_accounts_is_throttled(server):
     attacker = Browser(server)
-    statuses = [attacker.login(f"user{n}@example.com", "Summer2024!x").status
-                for n in range(PER_ADDRESS + 3)]
+    statuses = [
+        attacker.login(f"user{n}@example.com", "Summer2024!x").status
+        for n in range(PER_ADDRESS + 3)
+    ]
     assert statuses[:PER_ADDRESS] == [200] * PER_ADDRESS
     assert set(statuses[PER_ADDRESS:]) == {429}
     # X-Forwarded-For is not believed without GRADER_TRUSTED_PROXIES: no way around it.
-    spoofed = attacker.request("/login", {"email": OTHER, "password": "wrong wrong wrong",
-                                          "csrf_token": attacker.csrf()},
-                               headers={"X-Forwarded-For": "203.0.113.9"})
+    spoofed = attacker.request(
+        "/login",
+        {"email": OTHER, "password": "wrong wrong wrong", "csrf_token": attacker.csrf()},
+        headers={"X-Forwarded-For": "203.0.113.9"},
+    )
     assert spoofed.status == 429
 
 
@@ -65,13 +73,17 @@ def test_successful_logins_do_not_count(server):
 
 # -- weak passwords: the app's test client (the server adds nothing) -----------------------------
 
-@pytest.mark.parametrize("password, reason", [
-    ("short1!", "at least 10 characters"),
-    ("password123", "too common"),
-    ("qwertyuiop", "too common"),
-    ("1234567890", "too common"),
-    ("newcomer@example.com", "too common"),
-])
+
+@pytest.mark.parametrize(
+    "password, reason",
+    [
+        ("short1!", "at least 10 characters"),
+        ("password123", "too common"),
+        ("qwertyuiop", "too common"),
+        ("1234567890", "too common"),
+        ("newcomer@example.com", "too common"),
+    ],
+)
 def test_weak_passwords_are_refused_with_a_reason(client, app, factory, password, reason):
     from grader.models import User
 
@@ -79,9 +91,16 @@ def test_weak_passwords_are_refused_with_a_reason(client, app, factory, password
     page = client.get("/signup").get_data(as_text=True)
     from tests.app_support import csrf_from
 
-    answer = client.post("/signup", data={"email": "newcomer@example.com", "password": password,
-                                          "confirm": password, "join_code": code,
-                                          "csrf_token": csrf_from(page)})
+    answer = client.post(
+        "/signup",
+        data={
+            "email": "newcomer@example.com",
+            "password": password,
+            "confirm": password,
+            "join_code": code,
+            "csrf_token": csrf_from(page),
+        },
+    )
     assert answer.status_code == 200 and reason in answer.get_data(as_text=True)
     with app.app_context():
         from grader.extensions import db
@@ -89,37 +108,53 @@ def test_weak_passwords_are_refused_with_a_reason(client, app, factory, password
         assert db.session.scalar(sa.select(sa.func.count(User.id))) == 0
 
 
-def test_the_cli_and_the_account_page_refuse_weak_passwords_too(runner, app, factory, client,
-                                                               auth):
+def test_the_cli_and_the_account_page_refuse_weak_passwords_too(runner, app, factory, client, auth):
     factory.user("student@example.com")
-    done = runner.invoke(args=["user", "password", "student@example.com",
-                               "--password", "password1"])
+    done = runner.invoke(
+        args=["user", "password", "student@example.com", "--password", "password1"]
+    )
     assert done.exit_code != 0 and "at least 10" in done.output
-    done = runner.invoke(args=["user", "password", "student@example.com",
-                               "--password", "iloveyou12"])
+    done = runner.invoke(
+        args=["user", "password", "student@example.com", "--password", "iloveyou12"]
+    )
     assert done.exit_code != 0 and "too common" in done.output
     auth.login()
-    answer = client.post("/account/password", data={
-        "current": PASSWORD, "password": "password123", "confirm": "password123",
-        "csrf_token": auth.csrf()}, follow_redirects=True)
+    answer = client.post(
+        "/account/password",
+        data={
+            "current": PASSWORD,
+            "password": "password123",
+            "confirm": "password123",
+            "csrf_token": auth.csrf(),
+        },
+        follow_redirects=True,
+    )
     assert "too common" in answer.get_data(as_text=True)
     auth.logout()
     assert auth.login().status_code == 302  # the old password still holds
 
 
-def test_a_stolen_session_cannot_guess_the_password_on_the_account_page(client, auth,
-                                                                        factory):
+def test_a_stolen_session_cannot_guess_the_password_on_the_account_page(client, auth, factory):
     """The account page checks the current password, so it is throttled like a login."""
     factory.user("student@example.com")
     auth.login()
-    statuses = [client.post("/account/password", data={
-        "current": f"guess number {n}", "password": "another good pass",
-        "confirm": "another good pass", "csrf_token": auth.csrf()}).status_code
-        for n in range(11)]
+    statuses = [
+        client.post(
+            "/account/password",
+            data={
+                "current": f"guess number {n}",
+                "password": "another good pass",
+                "confirm": "another good pass",
+                "csrf_token": auth.csrf(),
+            },
+        ).status_code
+        for n in range(11)
+    ]
     assert statuses == [302] * 10 + [429]
 
 
 # -- with GRADER_QUEUE_URL=redis://: the counts live in Redis ------------------------------------
+
 
 @pytest.fixture
 def redis_url(tmp_path) -> Iterator[str]:
@@ -132,9 +167,11 @@ def redis_url(tmp_path) -> Iterator[str]:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    process = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-                                "--appendonly", "no"], stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(
+        [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         deadline = time.monotonic() + 20
         while True:
@@ -150,8 +187,7 @@ def redis_url(tmp_path) -> Iterator[str]:
         process.wait(timeout=15)
 
 
-def test_with_a_redis_queue_the_counts_live_in_redis(tmp_path, db_file, monkeypatch,
-                                                     redis_url):
+def test_with_a_redis_queue_the_counts_live_in_redis(tmp_path, db_file, monkeypatch, redis_url):
     """The limiter's counts are in the Redis server (where every worker of every machine finds
     them; the gunicorn tests above show the sharing with the SQLite storage)."""
     import redis
@@ -171,8 +207,12 @@ def test_with_a_redis_queue_the_counts_live_in_redis(tmp_path, db_file, monkeypa
     statuses = []
     for n in range(PER_ACCOUNT + 1):
         token = csrf_from(client.get("/login").get_data(as_text=True))
-        statuses.append(client.post("/login", data={
-            "email": VICTIM, "password": f"guess number {n}", "csrf_token": token}).status_code)
+        statuses.append(
+            client.post(
+                "/login",
+                data={"email": VICTIM, "password": f"guess number {n}", "csrf_token": token},
+            ).status_code
+        )
     assert statuses == [200] * PER_ACCOUNT + [429]
     store = redis.Redis.from_url(redis_url)
     try:
@@ -181,19 +221,22 @@ def test_with_a_redis_queue_the_counts_live_in_redis(tmp_path, db_file, monkeypa
         store.close()
 
 
-@pytest.mark.parametrize("queue, storage", [
-    ("", "sqlite:///{instance}/ratelimits.sqlite3"),
-    ("sqlite:///{instance}/q.sqlite", "sqlite:///{instance}/ratelimits.sqlite3"),
-    ("redis://10.0.0.5:6379/0", "redis://10.0.0.5:6379/0"),
-    ("unix:///run/redis.sock", "redis+unix:///run/redis.sock"),
-])
+@pytest.mark.parametrize(
+    "queue, storage",
+    [
+        ("", "sqlite:///{instance}/ratelimits.sqlite3"),
+        ("sqlite:///{instance}/q.sqlite", "sqlite:///{instance}/ratelimits.sqlite3"),
+        ("redis://10.0.0.5:6379/0", "redis://10.0.0.5:6379/0"),
+        ("unix:///run/redis.sock", "redis+unix:///run/redis.sock"),
+    ],
+)
 def test_the_throttle_stores_where_every_worker_finds_it(tmp_path, queue, storage):
     from grader import config
 
-    settings = config.load(tmp_path, {"SECRET_KEY": "k"},
-                           environ={"GRADER_QUEUE_URL": queue.format(instance=tmp_path)})
+    settings = config.load(
+        tmp_path, {"SECRET_KEY": "k"}, environ={"GRADER_QUEUE_URL": queue.format(instance=tmp_path)}
+    )
     assert settings["RATELIMIT_STORAGE_URI"] == storage.format(instance=tmp_path)
-
 
 
 def test_linking_an_lms_account_guesses_passwords_no_faster_than_a_login(app, client):
@@ -212,9 +255,12 @@ def test_linking_an_lms_account_guesses_passwords_no_faster_than_a_login(app, cl
         statuses = []
         for n in range(11):
             token = csrf_from(client.get("/lti/account").get_data(as_text=True))
-            statuses.append(client.post("/lti/account", data={
-                "csrf_token": token, "email": VICTIM,
-                "password": f"guess number {n}"}).status_code)
+            statuses.append(
+                client.post(
+                    "/lti/account",
+                    data={"csrf_token": token, "email": VICTIM, "password": f"guess number {n}"},
+                ).status_code
+            )
     finally:
         platform.close()
     assert statuses == [200] * 10 + [429]

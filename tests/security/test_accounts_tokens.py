@@ -21,8 +21,9 @@ def _me(client, token: str) -> int:
 def test_account_page_makes_lists_and_revokes_tokens(client, app, auth, factory):
     factory.user(STUDENT)
     auth.login()
-    made = client.post("/account/tokens", data={"name": "my script", "days": "30",
-                                                "csrf_token": auth.csrf()})
+    made = client.post(
+        "/account/tokens", data={"name": "my script", "days": "30", "csrf_token": auth.csrf()}
+    )
     assert made.status_code == 201
     token = re.search(r'id="new-token">([^<]+)<', made.get_data(as_text=True)).group(1)
     assert _me(client, token) == 200
@@ -31,11 +32,16 @@ def test_account_page_makes_lists_and_revokes_tokens(client, app, auth, factory)
     with app.app_context():
         stored = db.session.scalar(sa.select(ApiToken))
         assert stored.token_hash != token and token not in stored.token_hash
-        assert dt.timedelta(days=29) < stored.expires_at - stored.created_at <= dt.timedelta(
-            days=30)
+        assert (
+            dt.timedelta(days=29) < stored.expires_at - stored.created_at <= dt.timedelta(days=30)
+        )
         token_id = stored.id
-    assert client.post(f"/account/tokens/{token_id}/revoke",
-                       data={"csrf_token": auth.csrf()}).status_code == 302
+    assert (
+        client.post(
+            f"/account/tokens/{token_id}/revoke", data={"csrf_token": auth.csrf()}
+        ).status_code
+        == 302
+    )
     assert _me(client, token) == 401
     assert "<td>my script</td>" not in client.get("/account").get_data(as_text=True)
     # A lifetime out of bounds is refused.
@@ -68,8 +74,7 @@ def test_nobody_revokes_another_accounts_token(client, app, auth, factory):
 
 def test_the_cli_creates_lists_and_revokes(runner, client, factory):
     factory.user(STUDENT)
-    made = runner.invoke(args=["user", "token", "create", STUDENT, "--name", "ci",
-                               "--days", "7"])
+    made = runner.invoke(args=["user", "token", "create", STUDENT, "--name", "ci", "--days", "7"])
     assert made.exit_code == 0, made.output
     token = made.output.strip()
     assert _me(client, token) == 200
@@ -79,5 +84,4 @@ def test_the_cli_creates_lists_and_revokes(runner, client, factory):
     assert runner.invoke(args=["user", "token", "revoke", OTHER, token_id]).exit_code != 0
     assert runner.invoke(args=["user", "token", "revoke", STUDENT, token_id]).exit_code == 0
     assert _me(client, token) == 401
-    assert runner.invoke(args=["user", "token", "create", STUDENT, "--days",
-                               "1000"]).exit_code != 0
+    assert runner.invoke(args=["user", "token", "create", STUDENT, "--days", "1000"]).exit_code != 0

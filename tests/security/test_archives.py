@@ -41,8 +41,10 @@ def encrypted(data: bytes) -> bytes:
 
 HOSTILE = {
     "encrypted": (encrypted(zip_of({"engine.py": ENGINE})), "encrypted"),
-    "file and folder": (zip_of({"engine.py": ENGINE, "engine.py/x.py": b"X = 1\n"}),
-                        "both as a file and as a folder"),
+    "file and folder": (
+        zip_of({"engine.py": ENGINE, "engine.py/x.py": b"X = 1\n"}),
+        "both as a file and as a folder",
+    ),
     "twice": (zip_of([("engine.py", ENGINE), ("engine.py", b"import os\n")]), "twice"),
 }
 
@@ -54,8 +56,11 @@ def engine_slot(app, factory):
     room = factory.classroom()
     with app.app_context():
         slot = submissions.add_engine_slot(room["assignment_id"], suite="quick")
-    return {"assignment_id": room["assignment_id"], "slot_index": slot.index,
-            "headers": {"Authorization": f"Bearer {factory.token('student@example.com')}"}}
+    return {
+        "assignment_id": room["assignment_id"],
+        "slot_index": slot.index,
+        "headers": {"Authorization": f"Bearer {factory.token('student@example.com')}"},
+    }
 
 
 def submissions_in_db(app) -> int:
@@ -64,13 +69,20 @@ def submissions_in_db(app) -> int:
 
 
 @pytest.mark.parametrize("name", list(HOSTILE))
-def test_a_hostile_zip_is_refused_at_upload_and_at_extraction(app, client, engine_slot,
-                                                              tmp_path: Path, name):
+def test_a_hostile_zip_is_refused_at_upload_and_at_extraction(
+    app, client, engine_slot, tmp_path: Path, name
+):
     data, reason = HOSTILE[name]
-    response = client.post("/api/engines", headers=engine_slot["headers"], data={
-        "assignment_id": str(engine_slot["assignment_id"]),
-        "slot_index": str(engine_slot["slot_index"]), "file": (io.BytesIO(data), "mine.zip")},
-        content_type="multipart/form-data")
+    response = client.post(
+        "/api/engines",
+        headers=engine_slot["headers"],
+        data={
+            "assignment_id": str(engine_slot["assignment_id"]),
+            "slot_index": str(engine_slot["slot_index"]),
+            "file": (io.BytesIO(data), "mine.zip"),
+        },
+        content_type="multipart/form-data",
+    )
     assert response.status_code == 400, response.get_json()
     assert reason in response.get_json()["error"]
     assert "/tmp" not in response.get_json()["error"]
@@ -84,10 +96,16 @@ def test_a_hostile_zip_is_refused_at_upload_and_at_extraction(app, client, engin
 
 def test_a_good_zip_still_goes_through_both(app, client, engine_slot, tmp_path: Path):
     data = zip_of({"engine.py": ENGINE, "helpers/util.py": b"X = 1\n"})
-    response = client.post("/api/engines", headers=engine_slot["headers"], data={
-        "assignment_id": str(engine_slot["assignment_id"]),
-        "slot_index": str(engine_slot["slot_index"]), "file": (io.BytesIO(data), "mine.zip")},
-        content_type="multipart/form-data")
+    response = client.post(
+        "/api/engines",
+        headers=engine_slot["headers"],
+        data={
+            "assignment_id": str(engine_slot["assignment_id"]),
+            "slot_index": str(engine_slot["slot_index"]),
+            "file": (io.BytesIO(data), "mine.zip"),
+        },
+        content_type="multipart/form-data",
+    )
     assert response.status_code == 201, response.get_json()
     stored = tmp_path / "stored.zip"
     stored.write_bytes(data)

@@ -12,21 +12,55 @@ import pytest
 from tests.instructor_support import ALICE, OUTSIDER, TA, TEACHER, answer, csrf_from, make_room
 
 # The instructor API routes registered on the API blueprint.
-API_ENDPOINTS = {"api.api_gradebook", "api.api_gradebook_csv", "api.api_statistics",
-                 "api.api_misconceptions", "api.api_regrades", "api.api_preview"}
+API_ENDPOINTS = {
+    "api.api_gradebook",
+    "api.api_gradebook_csv",
+    "api.api_statistics",
+    "api.api_misconceptions",
+    "api.api_regrades",
+    "api.api_preview",
+}
 # Routes a TA may use: reading, and the preview (which changes nothing).
-TA_MAY = {"instructor.home", "instructor.course", "instructor.roster_page",
-          "instructor.edit_assignment:GET", "instructor.new_slot:GET",
-          "instructor.edit_slot:GET", "instructor.export_tree", "instructor.gradebook_page",
-          "instructor.gradebook_download", "instructor.student", "instructor.statistics_page",
-          "instructor.misconceptions_page", "instructor.audit", *API_ENDPOINTS}
+TA_MAY = {
+    "instructor.home",
+    "instructor.course",
+    "instructor.roster_page",
+    "instructor.edit_assignment:GET",
+    "instructor.new_slot:GET",
+    "instructor.edit_slot:GET",
+    "instructor.export_tree",
+    "instructor.gradebook_page",
+    "instructor.gradebook_download",
+    "instructor.student",
+    "instructor.statistics_page",
+    "instructor.misconceptions_page",
+    "instructor.audit",
+    *API_ENDPOINTS,
+}
 
 # Form fields that satisfy every dashboard form, so a refusal is the role's, not the input's.
-FORM = {"name": "A course", "email": "someone@example.com", "role": "student", "title": "T",
-        "csv_text": "x@example.com", "kind": "prune", "source": "generate", "depth": "3",
-        "branching": "2-3", "values": "-9..9", "min_cutoffs": "1", "min_deep_cutoffs": "0",
-        "players": "max,min", "ties": "prune", "values_rule": "soft", "order": "ltr",
-        "attempts_allowed": "3", "score_policy": "best", "action": "save", "preset": ""}
+FORM = {
+    "name": "A course",
+    "email": "someone@example.com",
+    "role": "student",
+    "title": "T",
+    "csv_text": "x@example.com",
+    "kind": "prune",
+    "source": "generate",
+    "depth": "3",
+    "branching": "2-3",
+    "values": "-9..9",
+    "min_cutoffs": "1",
+    "min_deep_cutoffs": "0",
+    "players": "max,min",
+    "ties": "prune",
+    "values_rule": "soft",
+    "order": "ltr",
+    "attempts_allowed": "3",
+    "score_policy": "best",
+    "action": "save",
+    "preset": "",
+}
 
 
 def _routes(app: Any) -> list[tuple[str, str, str]]:
@@ -39,10 +73,12 @@ def _routes(app: Any) -> list[tuple[str, str, str]]:
 
 
 def _url(rule: str, room: Any) -> str:
-    return (rule.replace("<int:course_id>", str(room.course_id))
-            .replace("<int:assignment_id>", str(room.assignment_id))
-            .replace("<int:index>", "0")
-            .replace("<int:user_id>", str(room.ids[ALICE])))
+    return (
+        rule.replace("<int:course_id>", str(room.course_id))
+        .replace("<int:assignment_id>", str(room.assignment_id))
+        .replace("<int:index>", "0")
+        .replace("<int:user_id>", str(room.ids[ALICE]))
+    )
 
 
 @pytest.fixture
@@ -57,8 +93,9 @@ def _call(client: Any, auth: Any, method: str, url: str) -> Any:
         return client.get(url)
     token = auth.csrf()
     if url.startswith("/api/"):
-        return client.post(url, json={"kind": "prune", "params": {"depth": 3}},
-                           headers={"X-CSRFToken": token})
+        return client.post(
+            url, json={"kind": "prune", "params": {"depth": 3}}, headers={"X-CSRFToken": token}
+        )
     return client.post(url, data={**FORM, "csrf_token": token})
 
 
@@ -90,8 +127,7 @@ def test_a_ta_reads_but_cannot_change(app, client, auth, room):
         response = _call(client, auth, method, _url(rule, room))
         allowed = endpoint in TA_MAY or f"{endpoint}:{method}" in TA_MAY
         if allowed:
-            assert response.status_code in (200, 302), (endpoint, method,
-                                                       response.status_code)
+            assert response.status_code in (200, 302), (endpoint, method, response.status_code)
         else:
             assert response.status_code == 403, (endpoint, method, response.status_code)
 
@@ -99,20 +135,26 @@ def test_a_ta_reads_but_cannot_change(app, client, auth, room):
 def test_the_instructor_may_use_every_route(app, client, auth, room):
     auth.login(TEACHER)
     # Destructive routes last, so they do not remove what the others need.
-    order = sorted(_routes(app), key=lambda r: (r[0] == "instructor.delete_assignment",
-                                                "delete" in r[0] or "remove" in r[0], r[2]))
+    order = sorted(
+        _routes(app),
+        key=lambda r: (
+            r[0] == "instructor.delete_assignment",
+            "delete" in r[0] or "remove" in r[0],
+            r[2],
+        ),
+    )
     for endpoint, method, rule in order:
         response = _call(client, auth, method, _url(rule, room))
         # Never refused; a 409 is the slot editor declining a change students' work forbids.
-        assert response.status_code in (200, 302, 409), (endpoint, method,
-                                                         response.status_code)
+        assert response.status_code in (200, 302, 409), (endpoint, method, response.status_code)
 
 
 def test_bearer_tokens_follow_the_same_rules(app, client, factory, room):
     for email, status in ((ALICE, 403), (OUTSIDER, 404), (TA, 200)):
         token = factory.token(email)
-        response = client.get(f"/api/courses/{room.course_id}/gradebook",
-                              headers={"Authorization": f"Bearer {token}"})
+        response = client.get(
+            f"/api/courses/{room.course_id}/gradebook", headers={"Authorization": f"Bearer {token}"}
+        )
         assert response.status_code == status, email
     assert client.get(f"/api/courses/{room.course_id}/gradebook").status_code == 401
 

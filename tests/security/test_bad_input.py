@@ -34,8 +34,11 @@ def attempts_in_db(app) -> int:
 
 
 def practice(client, headers, kind, tree=None):
-    response = client.post("/api/exercises", headers=headers,
-                           json={"kind": kind, "tree": tree or [[3, 12, 8], [2, 4, 6]]})
+    response = client.post(
+        "/api/exercises",
+        headers=headers,
+        json={"kind": kind, "tree": tree or [[3, 12, 8], [2, 4, 6]]},
+    )
     assert response.status_code == 201
     return response.get_json()
 
@@ -63,8 +66,9 @@ BAD_ANSWERS = [
 
 
 @pytest.mark.parametrize(("kind", "answer", "reason"), BAD_ANSWERS)
-def test_answers_are_checked_against_their_kinds_schema(client, app, student, teacher, kind,
-                                                        answer, reason):
+def test_answers_are_checked_against_their_kinds_schema(
+    client, app, student, teacher, kind, answer, reason
+):
     exercise = practice(client, student, kind)
     response = client.post(exercise["urls"]["attempts"], headers=student, json={"answer": answer})
     assert response.status_code == 400, response.get_json()
@@ -79,8 +83,9 @@ def test_answers_are_checked_against_their_kinds_schema(client, app, student, te
 def test_json_numbers_that_are_not_numbers_are_refused(client, app, student, literal):
     exercise = practice(client, student, "prune")
     body = '{"answer": {"pruned": [], "value": ' + literal + "}}"
-    response = client.post(exercise["urls"]["attempts"], headers=student, data=body,
-                           content_type="application/json")
+    response = client.post(
+        exercise["urls"]["attempts"], headers=student, data=body, content_type="application/json"
+    )
     assert response.status_code == 400
     assert "not valid JSON" in response.get_json()["error"]
     assert attempts_in_db(app) == 0
@@ -88,8 +93,11 @@ def test_json_numbers_that_are_not_numbers_are_refused(client, app, student, lit
 
 def test_a_right_answer_spelled_strictly_is_still_graded(client, app, student):
     exercise = practice(client, student, "bounds")
-    response = client.post(exercise["urls"]["attempts"], headers=student, json={
-        "answer": {"bounds": {"": ["inf", 3], "0": [-1e9, "-inf"]}}})
+    response = client.post(
+        exercise["urls"]["attempts"],
+        headers=student,
+        json={"answer": {"bounds": {"": ["inf", 3], "0": [-1e9, "-inf"]}}},
+    )
     assert response.status_code == 201  # infinity spelled out is a number here
     assert attempts_in_db(app) == 1
 
@@ -97,7 +105,8 @@ def test_a_right_answer_spelled_strictly_is_still_graded(client, app, student):
 def _routes(app, method):
     for rule in app.url_map.iter_rules():
         if method in rule.methods and any(
-                type(c).__name__ == "IdConverter" for c in rule._converters.values()):
+            type(c).__name__ == "IdConverter" for c in rule._converters.values()
+        ):
             yield rule
 
 
@@ -117,14 +126,19 @@ def test_ids_beyond_the_database_are_404_on_every_route(app, client, auth, stude
     for query in (f"exercise_id={BIG}", f"assignment_id={BIG}"):
         response = client.get(f"/api/attempts?{query}", headers=student)
         assert response.status_code == 404, query
-    upload = client.post("/api/engines", headers=student, data={
-        "assignment_id": str(BIG), "slot_index": "0", "file": (__import__("io").BytesIO(b"x"),
-                                                               "engine.py")})
+    upload = client.post(
+        "/api/engines",
+        headers=student,
+        data={
+            "assignment_id": str(BIG),
+            "slot_index": "0",
+            "file": (__import__("io").BytesIO(b"x"), "engine.py"),
+        },
+    )
     assert upload.status_code == 404
 
 
-def test_json_nested_1000_deep_is_400_on_every_json_endpoint(app, client, student, teacher,
-                                                             room):
+def test_json_nested_1000_deep_is_400_on_every_json_endpoint(app, client, student, teacher, room):
     document = client.get("/api/openapi.json").get_json()
     deep = "[" * 1000 + "]" * 1000
     body = f'{{"answer": {deep}, "kind": {deep}}}'
@@ -135,8 +149,13 @@ def test_json_nested_1000_deep_is_400_on_every_json_endpoint(app, client, studen
                 continue
             url = re.sub(r"\{\w+\}", "1", path)
             for headers in (student, teacher):
-                response = client.open(url, method=method.upper(), headers=headers, data=body,
-                                       content_type="application/json")
+                response = client.open(
+                    url,
+                    method=method.upper(),
+                    headers=headers,
+                    data=body,
+                    content_type="application/json",
+                )
                 assert response.status_code == 400, (path, response.status_code)
                 assert "nested" in response.get_json()["error"]
                 checked += 1
@@ -147,9 +166,18 @@ def test_json_nested_1000_deep_is_400_on_every_json_endpoint(app, client, studen
 def test_a_nested_tree_in_the_forms_is_400(client, auth, factory, room):
     auth.login()
     deep = "[" * 1000 + "]" * 1000
-    response = client.post("/practice", data={
-        "csrf_token": auth.csrf(), "kind": "prune", "source": "nested", "nested": deep,
-        "ties": "prune", "values_rule": "soft", "order": "ltr"})
+    response = client.post(
+        "/practice",
+        data={
+            "csrf_token": auth.csrf(),
+            "kind": "prune",
+            "source": "nested",
+            "nested": deep,
+            "ties": "prune",
+            "values_rule": "soft",
+            "order": "ltr",
+        },
+    )
     assert response.status_code == 400
     assert "nested more than" in response.get_data(as_text=True)
 
@@ -177,15 +205,29 @@ def test_a_fixed_best_order_slot_too_big_for_its_kind_is_refused(app, client, au
     wide = [[i, -i] for i in range(20)]  # 20 children at the root
     auth.login("teacher@example.com")
     headers = {"X-CSRFToken": auth.csrf()}
-    response = client.post(f"/api/courses/{room['course_id']}/preview", headers=headers,
-                           json={"kind": "best-order", "tree": wide})
+    response = client.post(
+        f"/api/courses/{room['course_id']}/preview",
+        headers=headers,
+        json={"kind": "best-order", "tree": wide},
+    )
     assert response.status_code == 400
     assert "at most 14 children" in response.get_json()["error"]
     page = f"/instructor/assignments/{room['assignment_id']}/slots/new"
-    response = client.post(page, data={
-        "csrf_token": auth.csrf(), "title": "Too wide", "kind": "best-order",
-        "source": "nested", "nested": str(wide), "ties": "prune", "values_rule": "soft",
-        "order": "ltr", "action": "save", "players": "max,min"})
+    response = client.post(
+        page,
+        data={
+            "csrf_token": auth.csrf(),
+            "title": "Too wide",
+            "kind": "best-order",
+            "source": "nested",
+            "nested": str(wide),
+            "ties": "prune",
+            "values_rule": "soft",
+            "order": "ltr",
+            "action": "save",
+            "players": "max,min",
+        },
+    )
     assert response.status_code in (200, 400)
     assert "at most 14 children" in response.get_data(as_text=True)
     from grader.gametree import Tree
@@ -196,8 +238,10 @@ def test_a_fixed_best_order_slot_too_big_for_its_kind_is_refused(app, client, au
         before = db.session.scalar(sa.select(sa.func.count(Slot.id)))
         teacher = db.session.scalar(sa.select(User).where(User.email == "teacher@example.com"))
         spec = SlotInput(kind="best-order", conventions={}, tree=Tree.from_nested(wide))
-        for call in (lambda: add_slot(teacher, room["assignment_id"], spec),
-                     lambda: preview(teacher, room["course_id"], spec)):
+        for call in (
+            lambda: add_slot(teacher, room["assignment_id"], spec),
+            lambda: preview(teacher, room["course_id"], spec),
+        ):
             with pytest.raises(Invalid, match="at most 14 children"):
                 call()
         assert db.session.scalar(sa.select(sa.func.count(Slot.id))) == before
@@ -206,14 +250,27 @@ def test_a_fixed_best_order_slot_too_big_for_its_kind_is_refused(app, client, au
 def test_a_cs188_file_with_a_million_agents_is_refused(client, auth, room):
     from grader.gametree import Tree
 
-    text = Tree.from_nested([[3, 12, 8], [2, 4, 6]]).to_cs188().replace(
-        'num_agents: "2"', 'num_agents: "1000000"')
+    text = (
+        Tree.from_nested([[3, 12, 8], [2, 4, 6]])
+        .to_cs188()
+        .replace('num_agents: "2"', 'num_agents: "1000000"')
+    )
     auth.login("teacher@example.com")
     page = f"/instructor/assignments/{room['assignment_id']}/slots/new"
-    response = client.post(page, data={
-        "csrf_token": auth.csrf(), "title": "Agents", "kind": "prune", "source": "cs188",
-        "cs188": text, "ties": "explore", "values_rule": "soft", "order": "ltr",
-        "action": "preview"})
+    response = client.post(
+        page,
+        data={
+            "csrf_token": auth.csrf(),
+            "title": "Agents",
+            "kind": "prune",
+            "source": "cs188",
+            "cs188": text,
+            "ties": "explore",
+            "values_rule": "soft",
+            "order": "ltr",
+            "action": "preview",
+        },
+    )
     assert response.status_code in (200, 400)
     html = response.get_data(as_text=True)
     assert "num_agents must be 2..16" in html and len(html) < 200_000

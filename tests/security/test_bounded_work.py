@@ -28,8 +28,9 @@ def exercises_in_db(app) -> int:
 
 
 def test_impossible_generator_constraints_are_refused_by_the_tries_cap(client, app, student):
-    response = client.post("/api/exercises", headers=student,
-                           json={"kind": "prune", "params": IMPOSSIBLE})
+    response = client.post(
+        "/api/exercises", headers=student, json={"kind": "prune", "params": IMPOSSIBLE}
+    )
     assert response.status_code == 400
     assert "max_tries 1..10000" in response.get_json()["error"]
     assert exercises_in_db(app) == 0
@@ -37,8 +38,11 @@ def test_impossible_generator_constraints_are_refused_by_the_tries_cap(client, a
 
 def test_impossible_constraints_within_the_cap_stop_at_the_time_budget(client, app, student):
     app.config["GRADER_GENERATOR_SECONDS"] = 0.05
-    response = client.post("/api/exercises", headers=student, json={
-        "kind": "prune", "params": {**IMPOSSIBLE, "max_tries": 10000}})
+    response = client.post(
+        "/api/exercises",
+        headers=student,
+        json={"kind": "prune", "params": {**IMPOSSIBLE, "max_tries": 10000}},
+    )
     assert response.status_code == 400
     assert "within the time allowed" in response.get_json()["error"]
     assert exercises_in_db(app) == 0
@@ -50,10 +54,22 @@ def test_the_practice_form_has_the_same_time_budget(client, app, auth, factory):
     app.config["GRADER_GENERATOR_SECONDS"] = 0.05
     token = auth.csrf()
     # One maximizer at every level never cuts: 2000 tries of 4096 leaves without the budget.
-    response = client.post("/practice", data={
-        "csrf_token": token, "kind": "prune", "source": "generate", "depth": "4",
-        "branching": "8-8", "values": "-9..9", "players": "max", "min_cutoffs": "1",
-        "ties": "prune", "values_rule": "soft", "order": "ltr"})
+    response = client.post(
+        "/practice",
+        data={
+            "csrf_token": token,
+            "kind": "prune",
+            "source": "generate",
+            "depth": "4",
+            "branching": "8-8",
+            "values": "-9..9",
+            "players": "max",
+            "min_cutoffs": "1",
+            "ties": "prune",
+            "values_rule": "soft",
+            "order": "ltr",
+        },
+    )
     assert response.status_code == 400
     assert "within the time allowed" in response.get_data(as_text=True)
     assert exercises_in_db(app) == 0
@@ -66,24 +82,33 @@ def _square(children: int) -> list:
 def test_a_best_order_tree_within_the_old_limits_is_refused_by_its_estimate(client, app, student):
     # 196 leaves, 14 children a node: inside the 400-leaf / 14-children limits, about 21 s of
     # CPU per attempt before the estimate of the dynamic program's size.
-    response = client.post("/api/exercises", headers=student,
-                           json={"kind": "best-order", "tree": _square(14)})
+    response = client.post(
+        "/api/exercises", headers=student, json={"kind": "best-order", "tree": _square(14)}
+    )
     assert response.status_code == 400
     assert "too much work" in response.get_json()["error"]
-    response = client.post("/api/exercises", headers=student, json={
-        "kind": "best-order", "params": {"depth": 3, "branching": "7-7", "values": "-99..99"}})
+    response = client.post(
+        "/api/exercises",
+        headers=student,
+        json={
+            "kind": "best-order",
+            "params": {"depth": 3, "branching": "7-7", "values": "-99..99"},
+        },
+    )
     assert response.status_code == 400
     assert "too much work" in response.get_json()["error"]
     assert exercises_in_db(app) == 0
     # What the estimate lets through is graded as before.
-    response = client.post("/api/exercises", headers=student,
-                           json={"kind": "best-order", "tree": _square(6)})
+    response = client.post(
+        "/api/exercises", headers=student, json={"kind": "best-order", "tree": _square(6)}
+    )
     assert response.status_code == 201
 
 
 def _chains(chains: int, length: int) -> list:
     def chain(n: int, leaf: int) -> object:
         return leaf if n == 0 else [chain(n - 1, leaf)]
+
     return [chain(length, i) for i in range(chains)]
 
 
@@ -97,8 +122,9 @@ def test_a_tree_of_long_chains_is_refused(client, app, student):
     response = client.post("/api/exercises", headers=student, json={"kind": "prune", "tree": deep})
     assert response.status_code == 400 and "levels" in response.get_json()["error"]
     deeper = _chains(60, 60)  # deeper than any JSON body may nest
-    response = client.post("/api/exercises", headers=student,
-                           json={"kind": "prune", "tree": deeper})
+    response = client.post(
+        "/api/exercises", headers=student, json={"kind": "prune", "tree": deeper}
+    )
     assert response.status_code == 400 and "nested" in response.get_json()["error"]
     assert exercises_in_db(app) == 0
 
@@ -122,10 +148,14 @@ def test_the_largest_tree_accepted_gives_a_bounded_response(client, student):
 
 
 def test_an_answer_bigger_than_its_tree_is_refused(client, app, student):
-    exercise = client.post("/api/exercises", headers=student,
-                           json={"kind": "prune", "tree": [[3, 12, 8], [2, 4, 6]]}).get_json()
-    response = client.post(exercise["urls"]["attempts"], headers=student,
-                           json={"answer": {"pruned": ["0"] * 20, "value": 3}})
+    exercise = client.post(
+        "/api/exercises", headers=student, json={"kind": "prune", "tree": [[3, 12, 8], [2, 4, 6]]}
+    ).get_json()
+    response = client.post(
+        exercise["urls"]["attempts"],
+        headers=student,
+        json={"answer": {"pruned": ["0"] * 20, "value": 3}},
+    )
     assert response.status_code == 400
     assert "more paths than the tree has nodes" in response.get_json()["error"]
 
@@ -140,16 +170,25 @@ def test_costly_requests_past_the_slots_are_503_at_once(client, app, student):
     lock = os.open(Path(app.instance_path) / "costly-0.lock", os.O_RDWR | os.O_CREAT, 0o600)
     try:
         fcntl.flock(lock, fcntl.LOCK_EX)  # as a request in another gunicorn worker would
-        response = client.post("/api/exercises", headers=student, json={
-            "kind": "prune", "params": {"depth": 4, "branching": "4-4", "min_cutoffs": 3}})
+        response = client.post(
+            "/api/exercises",
+            headers=student,
+            json={"kind": "prune", "params": {"depth": 4, "branching": "4-4", "min_cutoffs": 3}},
+        )
         assert response.status_code == 503 and response.headers["Retry-After"] == "1"
         assert "busy" in response.get_json()["error"]
         assert exercises_in_db(app) == 0
-        cheap = client.post("/api/exercises", headers=student, json={
-            "kind": "prune", "params": {"depth": 2, "branching": "2-3", "min_cutoffs": 1}})
+        cheap = client.post(
+            "/api/exercises",
+            headers=student,
+            json={"kind": "prune", "params": {"depth": 2, "branching": "2-3", "min_cutoffs": 1}},
+        )
         assert cheap.status_code == 201
     finally:
         os.close(lock)
-    response = client.post("/api/exercises", headers=student, json={
-        "kind": "prune", "params": {"depth": 4, "branching": "4-4", "min_cutoffs": 3}})
+    response = client.post(
+        "/api/exercises",
+        headers=student,
+        json={"kind": "prune", "params": {"depth": 4, "branching": "4-4", "min_cutoffs": 3}},
+    )
     assert response.status_code == 201

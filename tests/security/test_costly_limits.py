@@ -34,8 +34,9 @@ def count(app, model) -> int:
         return db.session.scalar(sa.select(sa.func.count(model.id)))
 
 
-def test_costly_generation_past_the_accounts_limit_is_429_with_retry_after(client, limited,
-                                                                            factory):
+def test_costly_generation_past_the_accounts_limit_is_429_with_retry_after(
+    client, limited, factory
+):
     student = bearer(factory, "student@example.com")
     for _ in range(2):
         assert client.post("/api/exercises", headers=student, json=COSTLY).status_code == 201
@@ -50,23 +51,24 @@ def test_costly_generation_past_the_accounts_limit_is_429_with_retry_after(clien
     assert client.post("/api/exercises", headers=other, json=COSTLY).status_code == 201
 
 
-def test_grading_a_large_tree_past_the_limit_is_429_and_stores_no_attempt(client, limited,
-                                                                          factory):
+def test_grading_a_large_tree_past_the_limit_is_429_and_stores_no_attempt(client, limited, factory):
     student = bearer(factory, "student@example.com")
     tree = [[[i * 8 + j for j in range(8)] for i in range(8)] for _ in range(8)]  # 585 nodes
-    exercise = client.post("/api/exercises", headers=student,
-                           json={"kind": "values", "tree": tree}).get_json()
+    exercise = client.post(
+        "/api/exercises", headers=student, json={"kind": "values", "tree": tree}
+    ).get_json()
     answer = {"answer": {"values": {"": 1}}}
     for _ in range(2):
-        assert client.post(exercise["urls"]["attempts"], headers=student,
-                           json=answer).status_code == 201
+        assert (
+            client.post(exercise["urls"]["attempts"], headers=student, json=answer).status_code
+            == 201
+        )
     response = client.post(exercise["urls"]["attempts"], headers=student, json=answer)
     assert response.status_code == 429 and int(response.headers["Retry-After"]) >= 1
     assert count(limited, Attempt) == 2
 
 
-def test_a_request_refused_as_busy_does_not_use_the_accounts_share(client, limited, factory,
-                                                                   app):
+def test_a_request_refused_as_busy_does_not_use_the_accounts_share(client, limited, factory, app):
     student = bearer(factory, "student@example.com")
     lock = os.open(Path(app.instance_path) / "costly-0.lock", os.O_RDWR | os.O_CREAT, 0o600)
     try:
@@ -84,11 +86,21 @@ def test_a_request_refused_as_busy_does_not_use_the_accounts_share(client, limit
 def test_the_practice_form_is_limited_too(client, limited, auth, factory):
     factory.user("student@example.com")
     auth.login()
-    form = {"kind": "prune", "source": "generate", "depth": "4", "branching": "4-4",
-            "values": "-9..9", "players": "max,min", "min_cutoffs": "3", "ties": "prune",
-            "values_rule": "soft", "order": "ltr"}
-    responses = [client.post("/practice", data={**form, "csrf_token": auth.csrf()})
-                 for _ in range(3)]
+    form = {
+        "kind": "prune",
+        "source": "generate",
+        "depth": "4",
+        "branching": "4-4",
+        "values": "-9..9",
+        "players": "max,min",
+        "min_cutoffs": "3",
+        "ties": "prune",
+        "values_rule": "soft",
+        "order": "ltr",
+    }
+    responses = [
+        client.post("/practice", data={**form, "csrf_token": auth.csrf()}) for _ in range(3)
+    ]
     assert [r.status_code for r in responses] == [302, 302, 429]
     assert int(responses[2].headers["Retry-After"]) >= 1
     assert count(limited, Exercise) == 2

@@ -32,9 +32,13 @@ def _app(tmp_path: Path, db_file: Path, monkeypatch: pytest.MonkeyPatch, **env: 
 def _login(client: Any, base_url: str = "http://localhost", **kw: Any) -> Any:
     token = csrf_from(client.get("/login", base_url=base_url, **kw).get_data(as_text=True))
     headers = {**kw.pop("headers", {}), "Referer": f"{base_url}/login"}  # as browsers send it
-    return client.post("/login", data={"email": STUDENT, "password": PASSWORD,
-                                       "remember": "y", "csrf_token": token},
-                       base_url=base_url, headers=headers, **kw)
+    return client.post(
+        "/login",
+        data={"email": STUDENT, "password": PASSWORD, "remember": "y", "csrf_token": token},
+        base_url=base_url,
+        headers=headers,
+        **kw,
+    )
 
 
 def _cookies(response: Any) -> list[str]:
@@ -105,9 +109,14 @@ def test_the_instance_database_and_uploads_are_private(tmp_path, monkeypatch):
             db.engine.dispose()
         client = app.test_client()
         client.get("/login")
-        client.post("/login", data={"email": "x@example.com", "password": "wrong password",
-                                    "csrf_token": csrf_from(client.get("/login").get_data(
-                                        as_text=True))})
+        client.post(
+            "/login",
+            data={
+                "email": "x@example.com",
+                "password": "wrong password",
+                "csrf_token": csrf_from(client.get("/login").get_data(as_text=True)),
+            },
+        )
     finally:
         os.umask(old)
     instance = tmp_path / "instance"

@@ -37,15 +37,37 @@ def server(tmp_path: Path):
         running.stop()
 
 
-def _st(port: int, token: str, *options: str, seconds: int,
-        cwd: Path) -> subprocess.CompletedProcess:
+def _st(
+    port: int, token: str, *options: str, seconds: int, cwd: Path
+) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [str(ST), "run", f"http://127.0.0.1:{port}/api/openapi.json", "--checks", "all",
-         "-H", f"Authorization: Bearer {token}", "--max-examples", "20", "--seed", "10",
-         "--max-time", str(seconds), "--workers", "1", "--generation-database", "none",
-         *options],
-        cwd=cwd, capture_output=True, text=True, timeout=seconds + 120, check=False,
-        env={**os.environ, "SCHEMATHESIS_TELEMETRY": "false"})
+        [
+            str(ST),
+            "run",
+            f"http://127.0.0.1:{port}/api/openapi.json",
+            "--checks",
+            "all",
+            "-H",
+            f"Authorization: Bearer {token}",
+            "--max-examples",
+            "20",
+            "--seed",
+            "10",
+            "--max-time",
+            str(seconds),
+            "--workers",
+            "1",
+            "--generation-database",
+            "none",
+            *options,
+        ],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=seconds + 120,
+        check=False,
+        env={**os.environ, "SCHEMATHESIS_TELEMETRY": "false"},
+    )
 
 
 @pytest.mark.slow

@@ -26,8 +26,9 @@ def forged(env, client, **overrides):
     """A launch whose id_token the test signs itself (with `overrides`), for a real login."""
     member = env.member("alice", [LEARNER])
     auth = env.login(client, member)
-    claims = env.platform.pending.pop(auth["lti_message_hint"], None) or \
-        env.platform.launch_claims(member)
+    claims = env.platform.pending.pop(auth["lti_message_hint"], None) or env.platform.launch_claims(
+        member
+    )
     nonce = overrides.pop("nonce", auth["nonce"])
     token = env.platform.id_token(claims, nonce, **overrides)
     return client.post("/lti/launch", data={"id_token": token, "state": auth["state"]})
@@ -54,15 +55,18 @@ def test_an_unknown_key_id_is_refused(lti_env):
 
 
 def test_another_audience_is_refused(lti_env):
-    refused(forged(lti_env, lti_env.client, aud="some-other-tool", azp="some-other-tool"),
-            "refused")
+    refused(
+        forged(lti_env, lti_env.client, aud="some-other-tool", azp="some-other-tool"), "refused"
+    )
     assert lti_env.user("alice") is None
 
 
 def test_an_audience_list_needs_azp_for_this_tool(lti_env):
     platform = lti_env.platform
-    refused(forged(lti_env, lti_env.client, aud=[platform.client_id, "other"], azp="other"),
-            "not for this tool")
+    refused(
+        forged(lti_env, lti_env.client, aud=[platform.client_id, "other"], azp="other"),
+        "not for this tool",
+    )
 
 
 def test_an_expired_token_is_refused(lti_env):
@@ -81,8 +85,10 @@ def test_an_unknown_deployment_is_refused(lti_env):
 
 
 def test_an_unknown_platform_is_refused(lti_env):
-    response = lti_env.client.post("/lti/login", data={
-        "iss": "https://evil.example", "login_hint": "x", "target_link_uri": "x"})
+    response = lti_env.client.post(
+        "/lti/login",
+        data={"iss": "https://evil.example", "login_hint": "x", "target_link_uri": "x"},
+    )
     refused(response, "registration")
 
 
@@ -110,8 +116,10 @@ def test_a_missing_state_cookie_is_refused(lti_env, app):
     refused(app.test_client().post("/lti/launch", data=fields), "state")
 
 
-@pytest.mark.parametrize("path", ["/lti/registrations", "/lti/courses/1/sync",
-                                  "/lti/courses/1/resend", "/lti/deep-link/1/x"])
+@pytest.mark.parametrize(
+    "path",
+    ["/lti/registrations", "/lti/courses/1/sync", "/lti/courses/1/resend", "/lti/deep-link/1/x"],
+)
 def test_csrf_still_guards_the_other_lti_forms(app, path):
     from grader.services import accounts
 
@@ -122,8 +130,10 @@ def test_csrf_still_guards_the_other_lti_forms(app, path):
     import re
 
     token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page).group(1)
-    client.post("/login", data={"email": "t@uni.example", "password": "correct horse battery",
-                                "csrf_token": token})
+    client.post(
+        "/login",
+        data={"email": "t@uni.example", "password": "correct horse battery", "csrf_token": token},
+    )
     response = client.post(path, data={"issuer": "x"})
     assert response.status_code == 400 and "CSRF" in response.get_data(as_text=True)
 
@@ -143,11 +153,15 @@ def test_linking_an_lms_account_needs_the_password_and_no_work(lti_env, app):
     client = app.test_client()
     lti_env.launch(client, lti_env.member("alice", [LEARNER]))
     made = lti_env.user("alice").id
-    wrong = client.post("/lti/account", data={"csrf_token": _account_page(client),
-                                              "email": "owner@uni.example",
-                                              "password": "not the password"})
-    assert wrong.status_code == 200 and "wrong e-mail or password" in wrong.get_data(
-        as_text=True)
+    wrong = client.post(
+        "/lti/account",
+        data={
+            "csrf_token": _account_page(client),
+            "email": "owner@uni.example",
+            "password": "not the password",
+        },
+    )
+    assert wrong.status_code == 200 and "wrong e-mail or password" in wrong.get_data(as_text=True)
     assert lti_env.user("alice").id == made
     # An account with a password of its own (not made by a launch) links nothing.
     with app.app_context():
@@ -157,17 +171,27 @@ def test_linking_an_lms_account_needs_the_password_and_no_work(lti_env, app):
             lti.link_account(owner, "owner@uni.example", "correct horse battery")
         # Once the launch-made account has work, it cannot be merged away.
         facts = costly.grading_facts("prune", Tree.from_nested([[1, 2]], ["max"]))
-        db.session.add(Exercise(owner_id=made, kind="prune", tree=[[1, 2]], players=["max"],
-                                conventions={}, **facts))
+        db.session.add(
+            Exercise(
+                owner_id=made, kind="prune", tree=[[1, 2]], players=["max"], conventions={}, **facts
+            )
+        )
         db.session.commit()
         with pytest.raises(Conflict, match="already has work"):
-            lti.link_account(db.session.get(User, made), "owner@uni.example",
-                             "correct horse battery")
+            lti.link_account(
+                db.session.get(User, made), "owner@uni.example", "correct horse battery"
+            )
         assert db.session.scalar(sa.select(LtiUser.user_id).where(LtiUser.sub == "alice")) == made
 
 
-@pytest.mark.parametrize("url", ["https://lms.example.edu *", "javascript:alert(1)",
-                                 "https://lms.example.edu/return' 'unsafe-inline"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://lms.example.edu *",
+        "javascript:alert(1)",
+        "https://lms.example.edu/return' 'unsafe-inline",
+    ],
+)
 def test_an_odd_deep_linking_return_url_is_refused(lti_env, app, url):
     """It would become the form's action and widen the page's CSP form-action."""
     from grader.models import Assignment, LtiContext
@@ -187,7 +211,6 @@ def test_an_odd_deep_linking_return_url_is_refused(lti_env, app, url):
     import re
 
     token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page).group(1)
-    reply = client.post(response.headers["Location"], data={"csrf_token": token,
-                                                            "choice": choice})
+    reply = client.post(response.headers["Location"], data={"csrf_token": token, "choice": choice})
     assert reply.status_code == 400
     assert "no usable deep-linking return URL" in reply.get_data(as_text=True)

@@ -29,9 +29,11 @@ def _seed() -> None:
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict[str, str]]]:
     folder = tmp_path_factory.mktemp("sessions")
-    env = {"GRADER_INSTANCE_PATH": str(folder / "instance"),
-           "GRADER_DATABASE_URL": f"sqlite:///{folder / 'grader.sqlite3'}",
-           "GRADER_SECRET_KEY": "security-secret"}
+    env = {
+        "GRADER_INSTANCE_PATH": str(folder / "instance"),
+        "GRADER_DATABASE_URL": f"sqlite:///{folder / 'grader.sqlite3'}",
+        "GRADER_SECRET_KEY": "security-secret",
+    }
     with served(folder, _seed, workers=2) as (url, _):
         yield url, env
 
@@ -82,13 +84,20 @@ def test_a_new_password_on_the_account_page_revokes_every_other_session(server):
     owner = Browser(url)
     owner.login(STUDENT)
     new = "a brand new passphrase"
-    changed = owner.post_form("/account/password", {"current": PASSWORD, "password": new,
-                                                    "confirm": new}, "/account")
+    changed = owner.post_form(
+        "/account/password", {"current": PASSWORD, "password": new, "confirm": new}, "/account"
+    )
     assert changed.status == 302 and owner.signed_in()  # the one who changed it stays in
     assert not _works(url, stolen) and not _works(url, _remember_only(stolen))
     # and back, through the CLI below, so the other tests keep their password
-    assert owner.post_form("/account/password", {"current": new, "password": PASSWORD,
-                                                 "confirm": PASSWORD}, "/account").status == 302
+    assert (
+        owner.post_form(
+            "/account/password",
+            {"current": new, "password": PASSWORD, "confirm": PASSWORD},
+            "/account",
+        ).status
+        == 302
+    )
 
 
 def test_grader_user_password_revokes_every_session(server):
@@ -96,8 +105,13 @@ def test_grader_user_password_revokes_every_session(server):
     _, stolen = _stolen(url, remember=True)
     assert _works(url, stolen)
     grader = Path(sys.executable).parent / "grader"
-    done = subprocess.run([str(grader), "user", "password", STUDENT, "--password", PASSWORD],
-                          env={**os.environ, **env}, capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [str(grader), "user", "password", STUDENT, "--password", PASSWORD],
+        env={**os.environ, **env},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 0, done.stderr
     assert not _works(url, stolen) and not _works(url, _remember_only(stolen))
 
@@ -106,10 +120,14 @@ def test_remember_lasts_14_days_at_most(server):
     url, _ = server
     browser = Browser(url)
     answer = browser.login(STUDENT, remember=True)
-    remember = next(c for c in answer.headers.get_all("Set-Cookie")
-                    if c.startswith("remember_token="))
-    expires = next(part.split("=", 1)[1] for part in remember.split("; ")
-                   if part.lower().startswith("expires="))
+    remember = next(
+        c for c in answer.headers.get_all("Set-Cookie") if c.startswith("remember_token=")
+    )
+    expires = next(
+        part.split("=", 1)[1]
+        for part in remember.split("; ")
+        if part.lower().startswith("expires=")
+    )
     lifetime = parsedate_to_datetime(expires) - dt.datetime.now(dt.UTC)
     assert dt.timedelta(days=13) < lifetime <= dt.timedelta(days=14)
     assert "HttpOnly" in remember

@@ -48,29 +48,36 @@ def student(factory: Any) -> dict[str, str]:
 
 
 def test_an_exercise_stores_what_decides_whether_grading_it_is_costly(client, app, student):
-    made = client.post("/api/exercises", headers=student,
-                       json={"kind": "best-order", "tree": [[3, 5, 1], [2, 9, 4]]}).get_json()
+    made = client.post(
+        "/api/exercises",
+        headers=student,
+        json={"kind": "best-order", "tree": [[3, 5, 1], [2, 9, 4]]},
+    ).get_json()
     exercise = _exercise(app, made["id"])
     tree = Tree.from_dict({"tree": exercise.tree, "players": exercise.players})
     assert exercise.node_count == tree.node_count() == 9
     assert exercise.dp_size == dp_size(tree) > 0
-    prune = client.post("/api/exercises", headers=student,
-                        json={"kind": "prune", "tree": SMALL}).get_json()
+    prune = client.post(
+        "/api/exercises", headers=student, json={"kind": "prune", "tree": SMALL}
+    ).get_json()
     assert _exercise(app, prune["id"]).dp_size is None  # only best-order runs the optimum
 
 
-def test_a_costly_attempt_is_refused_from_stored_facts_before_its_tree_is_built(client, app,
-                                                                                student):
-    made = client.post("/api/exercises", headers=student,
-                       json={"kind": "values", "tree": SMALL}).get_json()
+def test_a_costly_attempt_is_refused_from_stored_facts_before_its_tree_is_built(
+    client, app, student
+):
+    made = client.post(
+        "/api/exercises", headers=student, json={"kind": "values", "tree": SMALL}
+    ).get_json()
     # Stored facts say costly; the stored tree is one no search could read: a refusal that
     # built the tree first would fail on it instead of answering busy.
     _store(app, made["id"], node_count=2048, tree=[[3, "not a value"], {"x": 1}])
     lock = os.open(Path(app.instance_path) / "costly-0.lock", os.O_RDWR | os.O_CREAT, 0o600)
     try:
         fcntl.flock(lock, fcntl.LOCK_EX)  # another worker holds the only costly slot
-        response = client.post(made["urls"]["attempts"], headers=student,
-                               json={"answer": {"values": {"": 5}}})
+        response = client.post(
+            made["urls"]["attempts"], headers=student, json={"answer": {"values": {"": 5}}}
+        )
         assert response.status_code == 503 and response.headers["Retry-After"] == "1"
     finally:
         os.close(lock)
@@ -78,13 +85,17 @@ def test_a_costly_attempt_is_refused_from_stored_facts_before_its_tree_is_built(
 
 
 def test_a_cheap_attempt_takes_no_costly_slot(client, app, student):
-    made = client.post("/api/exercises", headers=student,
-                       json={"kind": "values", "tree": SMALL}).get_json()
+    made = client.post(
+        "/api/exercises", headers=student, json={"kind": "values", "tree": SMALL}
+    ).get_json()
     lock = os.open(Path(app.instance_path) / "costly-0.lock", os.O_RDWR | os.O_CREAT, 0o600)
     try:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        response = client.post(made["urls"]["attempts"], headers=student,
-                               json={"answer": {"values": {"": 3, "0": 3, "1": 2}}})
+        response = client.post(
+            made["urls"]["attempts"],
+            headers=student,
+            json={"answer": {"values": {"": 3, "0": 3, "1": 2}}},
+        )
         assert response.status_code == 201, response.get_json()
     finally:
         os.close(lock)
@@ -92,14 +103,17 @@ def test_a_cheap_attempt_takes_no_costly_slot(client, app, student):
 
 
 def test_the_attempt_returned_is_the_row_stored(client, app, student):
-    made = client.post("/api/exercises", headers=student,
-                       json={"kind": "values", "tree": SMALL}).get_json()
+    made = client.post(
+        "/api/exercises", headers=student, json={"kind": "values", "tree": SMALL}
+    ).get_json()
     answer = {"values": {"": 3, "0": 3, "1": 1}}
-    shown = client.post(made["urls"]["attempts"], headers=student,
-                        json={"answer": answer}).get_json()
+    shown = client.post(
+        made["urls"]["attempts"], headers=student, json={"answer": answer}
+    ).get_json()
     listed = client.get(f"/api/attempts/{shown['attempt_id']}", headers=student).get_json()
-    assert {k: v for k, v in shown.items() if k != "solution"} == \
-        {k: v for k, v in listed.items() if k != "solution"}
+    assert {k: v for k, v in shown.items() if k != "solution"} == {
+        k: v for k, v in listed.items() if k != "solution"
+    }
     assert shown["answer"] == answer and shown["user"] == "student@example.com"
     assert 0 < shown["score"] < 1
 
@@ -110,15 +124,28 @@ def test_an_ungradable_answer_with_no_attempts_left_is_still_a_409(client, app, 
     url = f"/api/assignments/{room['assignment_id']}/slots/0/exercise"
     exercise = client.get(url, headers=student).get_json()
     for _ in range(exercise["attempts_allowed"]):
-        assert client.post(exercise["urls"]["attempts"], headers=student,
-                           json={"answer": {"pruned": [], "value": 12345}}).status_code == 201
-    response = client.post(exercise["urls"]["attempts"], headers=student,
-                           json={"answer": {"pruned": ["no such path"], "value": 1}})
+        assert (
+            client.post(
+                exercise["urls"]["attempts"],
+                headers=student,
+                json={"answer": {"pruned": [], "value": 12345}},
+            ).status_code
+            == 201
+        )
+    response = client.post(
+        exercise["urls"]["attempts"],
+        headers=student,
+        json={"answer": {"pruned": ["no such path"], "value": 1}},
+    )
     assert response.status_code == 409 and "no attempts left" in response.get_json()["error"]
-    with_attempts_left = client.post("/api/exercises", headers=student,
-                                     json={"kind": "prune", "tree": SMALL}).get_json()
-    response = client.post(with_attempts_left["urls"]["attempts"], headers=student,
-                           json={"answer": {"pruned": ["no such path"], "value": 1}})
+    with_attempts_left = client.post(
+        "/api/exercises", headers=student, json={"kind": "prune", "tree": SMALL}
+    ).get_json()
+    response = client.post(
+        with_attempts_left["urls"]["attempts"],
+        headers=student,
+        json={"answer": {"pruned": ["no such path"], "value": 1}},
+    )
     assert response.status_code == 400
 
 
@@ -128,12 +155,20 @@ def test_the_migration_fills_the_facts_of_exercises_stored_before_it(app, runner
     trees = {"best-order": [[3, 5, 1], [2, 9, 4]], "prune": [[[1, 2], [3]], [4, [5, 6, 7]]]}
     with app.app_context():
         for kind, tree in trees.items():
-            db.session.execute(sa.text(
-                "INSERT INTO exercise (owner_id, variant, kind, tree, players, conventions, "
-                "created_at) VALUES (:owner, 0, :kind, :tree, :players, :conventions, "
-                "'2026-01-01 00:00:00')"), {
-                "owner": owner, "kind": kind, "tree": json.dumps(tree),
-                "players": json.dumps(["max", "min"]), "conventions": json.dumps({})})
+            db.session.execute(
+                sa.text(
+                    "INSERT INTO exercise (owner_id, variant, kind, tree, players, conventions, "
+                    "created_at) VALUES (:owner, 0, :kind, :tree, :players, :conventions, "
+                    "'2026-01-01 00:00:00')"
+                ),
+                {
+                    "owner": owner,
+                    "kind": kind,
+                    "tree": json.dumps(tree),
+                    "players": json.dumps(["max", "min"]),
+                    "conventions": json.dumps({}),
+                },
+            )
         db.session.commit()
         db.engine.dispose()
     result = runner.invoke(args=["db", "upgrade"])
@@ -148,18 +183,22 @@ def test_the_migration_fills_the_facts_of_exercises_stored_before_it(app, runner
 
 def test_the_response_to_an_attempt_on_a_large_tree_leaves_the_replay_out(client, student):
     tree = [[[i * 8 + j for j in range(8)] for i in range(8)] for _ in range(8)]  # 585 nodes
-    made = client.post("/api/exercises", headers=student,
-                       json={"kind": "values", "tree": tree}).get_json()
-    response = client.post(made["urls"]["attempts"], headers=student,
-                           json={"answer": {"values": {"": 1}}})
+    made = client.post(
+        "/api/exercises", headers=student, json={"kind": "values", "tree": tree}
+    ).get_json()
+    response = client.post(
+        made["urls"]["attempts"], headers=student, json={"answer": {"values": {"": 1}}}
+    )
     assert response.status_code == 201
     shown = response.get_json()
     assert shown["solution"]["search"] is None and shown["solution"]["key"]["values"]
     assert len(response.data) < 40_000  # the key, one entry a node; with the replay: ~250 KB
     stored = client.get(f"/api/attempts/{shown['attempt_id']}", headers=student).get_json()
     assert stored["solution"]["search"]["trace"]  # the replay is one request away
-    small = client.post("/api/exercises", headers=student,
-                        json={"kind": "values", "tree": SMALL}).get_json()
-    shown = client.post(small["urls"]["attempts"], headers=student,
-                        json={"answer": {"values": {"": 1}}}).get_json()
+    small = client.post(
+        "/api/exercises", headers=student, json={"kind": "values", "tree": SMALL}
+    ).get_json()
+    shown = client.post(
+        small["urls"]["attempts"], headers=student, json={"answer": {"values": {"": 1}}}
+    ).get_json()
     assert shown["solution"]["search"]["trace"]  # a tree this size keeps it in the response

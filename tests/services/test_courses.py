@@ -21,4 +21,3 @@ def test_an_assignment_needs_a_title_or_a_preset(app: Any, factory: Any) -> None
         assert named.title == "Week 1" and named.slots == []
         assert from_preset.title == courses.load_preset("standard").title
         assert len(from_preset.slots) > 0
-

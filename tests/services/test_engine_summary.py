@@ -7,14 +7,28 @@ from grader.services.results import grouped, summary
 
 
 def _test(name: str, verdict: str, output: str, score: float = 0.0) -> dict:
-    return {"name": name, "kind": "search", "verdict": verdict, "score": score,
-            "max_score": 2.0, "cpu": 0.5, "wall": 1.0, "output": output}
+    return {
+        "name": name,
+        "kind": "search",
+        "verdict": verdict,
+        "score": score,
+        "max_score": 2.0,
+        "cpu": 0.5,
+        "wall": 1.0,
+        "output": output,
+    }
 
 
 def test_identical_failures_make_one_row_naming_them_all() -> None:
     trace = "search: RE (ZeroDivisionError)\nTraceback..."
-    tests = [_test("a", "passed", "ok", 2.0), _test("b", "RE", trace), _test("c", "WA", "x"),
-             _test("d", "RE", trace), _test("e", "passed", "ok", 2.0), _test("f", "RE", trace)]
+    tests = [
+        _test("a", "passed", "ok", 2.0),
+        _test("b", "RE", trace),
+        _test("c", "WA", "x"),
+        _test("d", "RE", trace),
+        _test("e", "passed", "ok", 2.0),
+        _test("f", "RE", trace),
+    ]
     rows = grouped(tests)
     assert [r["names"] for r in rows] == [["a"], ["b", "d", "f"], ["c"], ["e"]]
     assert rows[1]["max_score"] == 6.0 and rows[1]["cpu"] == 1.5
@@ -34,20 +48,30 @@ def test_each_row_carries_its_diagnosis() -> None:
 
 
 def _timing(extra: dict) -> dict:
-    return {"name": "Timing depths 3-4: opening-1", "kind": "timing", "verdict": "passed",
-            "score": 2.0, "max_score": 2.0, "cpu": 0.1, "wall": 0.2,
-            "output": "full timing credit: ratio 1.00\ndepth 3: you 9.000 s CPU, reference "
-                      "9.000 s (medians of 3 runs)", "extra": extra}
+    return {
+        "name": "Timing depths 3-4: opening-1",
+        "kind": "timing",
+        "verdict": "passed",
+        "score": 2.0,
+        "max_score": 2.0,
+        "cpu": 0.1,
+        "wall": 0.2,
+        "output": "full timing credit: ratio 1.00\ndepth 3: you 9.000 s CPU, reference "
+        "9.000 s (medians of 3 runs)",
+        "extra": extra,
+    }
 
 
 def test_the_timing_chart_reads_the_rows_the_test_stored_not_its_prose() -> None:
-    rows = [{"depth": 3, "cpu": 0.012, "reference_cpu": 0.01, "wall": 0.02, "leaves": 40,
-             "runs": 3},
-            {"depth": 4, "cpu": 0.05, "reference_cpu": 0.04, "wall": 0.07, "leaves": 120,
-             "runs": 3}]
+    rows = [
+        {"depth": 3, "cpu": 0.012, "reference_cpu": 0.01, "wall": 0.02, "leaves": 40, "runs": 3},
+        {"depth": 4, "cpu": 0.05, "reference_cpu": 0.04, "wall": 0.07, "leaves": 120, "runs": 3},
+    ]
     chart = summary({"tests": [_timing({"rows": rows}), _test("a", "passed", "ok")]})["timing"]
-    assert chart == [{"position": "opening-1", "depth": 3, "cpu": 0.012, "reference_cpu": 0.01},
-                     {"position": "opening-1", "depth": 4, "cpu": 0.05, "reference_cpu": 0.04}]
+    assert chart == [
+        {"position": "opening-1", "depth": 3, "cpu": 0.012, "reference_cpu": 0.01},
+        {"position": "opening-1", "depth": 4, "cpu": 0.05, "reference_cpu": 0.04},
+    ]
     assert summary({"tests": [_timing({})]})["timing"] == []  # prose alone is not read
 
 
@@ -64,23 +88,32 @@ def test_migration_gives_older_timing_results_their_rows(tmp_path, monkeypatch) 
 
     monkeypatch.setenv("GRADER_INSTANCE_PATH", str(tmp_path / "instance"))
     monkeypatch.delenv("GRADER_DATABASE_URL", raising=False)
-    app = create_app({"SECRET_KEY": "x",
-                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'old.sqlite3'}"})
+    app = create_app(
+        {"SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'old.sqlite3'}"}
+    )
     with app.app_context():
         upgrade(directory=app.config["GRADER_MIGRATIONS_DIR"], revision="e566b50e1b7d")
         db.engine.dispose()
-    old = {"tests": [
-        {**_timing({"ratio": 1.2}), "output": "full timing credit: ratio 1.20 (...)\n"
-         "depth 3: you 0.012 s CPU, reference 0.010 s (medians of 3 runs)\n"
-         "depth 4: you 0.050 s CPU, reference 0.040 s (medians of 3 runs)"},
-        _test("a", "passed", "depth 9: you 1.000 s CPU, reference 1.000 s (medians of 3 runs)"),
-    ]}
+    old = {
+        "tests": [
+            {
+                **_timing({"ratio": 1.2}),
+                "output": "full timing credit: ratio 1.20 (...)\n"
+                "depth 3: you 0.012 s CPU, reference 0.010 s (medians of 3 runs)\n"
+                "depth 4: you 0.050 s CPU, reference 0.040 s (medians of 3 runs)",
+            },
+            _test("a", "passed", "depth 9: you 1.000 s CPU, reference 1.000 s (medians of 3 runs)"),
+        ]
+    }
     stored = {**old, "tests": [old["tests"][0] | {"extra": {"rows": [], "ratio": 1.0}}]}
     connection = sqlite3.connect(tmp_path / "old.sqlite3")  # results of the older release
     for ident, rich in ((1, old), (2, stored)):
-        connection.execute("INSERT INTO engine_result (id, submission_id, worker, gradescope, "
-                           "rich, created_at) VALUES (?, ?, 'w', '{}', ?, "
-                           "'2026-01-01 00:00:00')", (ident, ident, json.dumps(rich)))
+        connection.execute(
+            "INSERT INTO engine_result (id, submission_id, worker, gradescope, "
+            "rich, created_at) VALUES (?, ?, 'w', '{}', ?, "
+            "'2026-01-01 00:00:00')",
+            (ident, ident, json.dumps(rich)),
+        )
     connection.commit()
     connection.close()
     with app.app_context():
@@ -89,9 +122,13 @@ def test_migration_gives_older_timing_results_their_rows(tmp_path, monkeypatch) 
         db.session.remove()
         db.engine.dispose()
     timing, other = rich[1]["tests"]
-    assert timing["extra"] == {"ratio": 1.2, "rows": [
-        {"depth": 3, "cpu": 0.012, "reference_cpu": 0.01, "runs": 3},
-        {"depth": 4, "cpu": 0.05, "reference_cpu": 0.04, "runs": 3}]}
+    assert timing["extra"] == {
+        "ratio": 1.2,
+        "rows": [
+            {"depth": 3, "cpu": 0.012, "reference_cpu": 0.01, "runs": 3},
+            {"depth": 4, "cpu": 0.05, "reference_cpu": 0.04, "runs": 3},
+        ],
+    }
     assert "extra" not in other  # only timing tests get rows
     assert rich[2] == stored  # a result that has its rows is left as it is
     assert [r["depth"] for r in summary(rich[1])["timing"]] == [3, 4]

@@ -69,7 +69,7 @@ def test_point_biserial_matches_the_formula_and_handles_degenerate_cases():
     totals = [1.0, 2.0, 3.0, 4.0]
     perfect = [False, False, True, True]
     # M1 = 3.5, M0 = 1.5, s = sqrt(1.25), p = q = 0.5
-    expected = (3.5 - 1.5) / 1.25 ** 0.5 * 0.5
+    expected = (3.5 - 1.5) / 1.25**0.5 * 0.5
     assert statistics.point_biserial(perfect, totals) == pytest.approx(expected)
     assert statistics.point_biserial([True], [1.0]) is None  # n < 2
     assert statistics.point_biserial([True, True], [1.0, 2.0]) is None  # p = 1
@@ -77,10 +77,23 @@ def test_point_biserial_matches_the_formula_and_handles_degenerate_cases():
 
 
 def test_histogram_bins_and_policy_score():
-    assert statistics.histogram([0.0, 0.05, 0.5, 0.99, 1.0, 1.0]) == \
-        [2, 0, 0, 0, 0, 1, 0, 0, 0, 1, 2]
-    made = [scores.GradedAttempt(i, 1, 1, 1, s, p, 0, utcnow(), None)
-            for i, (s, p) in enumerate([(0.5, 0.0), (1.0, 0.5), (0.75, 0.0)])]
+    assert statistics.histogram([0.0, 0.05, 0.5, 0.99, 1.0, 1.0]) == [
+        2,
+        0,
+        0,
+        0,
+        0,
+        1,
+        0,
+        0,
+        0,
+        1,
+        2,
+    ]
+    made = [
+        scores.GradedAttempt(i, 1, 1, 1, s, p, 0, utcnow(), None)
+        for i, (s, p) in enumerate([(0.5, 0.0), (1.0, 0.5), (0.75, 0.0)])
+    ]
     assert scores.policy_score(made, "best") == 0.75  # 1.0 late by half is 0.5
     assert scores.policy_score(made, "last") == 0.75
     assert scores.policy_score(made[:2], "last") == 0.5
@@ -115,14 +128,20 @@ def test_join_code_regenerate_and_expire(app, room):
 
 
 def test_csv_import_creates_claimable_accounts_and_reports_bad_rows(app, room):
-    text = ("email,name\nada@example.edu,Ada Lovelace\n\"grace@example.edu\",\"Hopper, Grace\"\n"
-            f"not-an-email,Nobody\n{ALICE},Alice\n")
+    text = (
+        'email,name\nada@example.edu,Ada Lovelace\n"grace@example.edu","Hopper, Grace"\n'
+        f"not-an-email,Nobody\n{ALICE},Alice\n"
+    )
     with app.app_context():
         result = roster.import_students(user(TEACHER), room.course_id, text)
         assert (result.created, result.added, result.unchanged) == (2, 0, 1)
         assert len(result.errors) == 1 and "line 4" in result.errors[0]
-        assert db.session.scalar(sa.select(Membership.name).where(
-            Membership.user_id == user("grace@example.edu").id)) == "Hopper, Grace"
+        assert (
+            db.session.scalar(
+                sa.select(Membership.name).where(Membership.user_id == user("grace@example.edu").id)
+            )
+            == "Hopper, Grace"
+        )
         # Signing up with the join code does not claim it (tests/security: only the invite).
         accounts.signup("ada@example.edu", "a good password", room.join_code)
         assert accounts.authenticate("ada@example.edu", "a good password") is None
@@ -148,8 +167,10 @@ def test_roles_and_who_may_change_them(app, room):
     with app.app_context():
         # A staff role waits for the account to accept its invite (tests/security).
         assert roster.set_role(user(TEACHER), room.course_id, room.ids[BOB], "ta") == "invited"
-        assert db.session.scalar(sa.select(Membership.role).where(
-            Membership.user_id == room.ids[BOB])) == "student"
+        assert (
+            db.session.scalar(sa.select(Membership.role).where(Membership.user_id == room.ids[BOB]))
+            == "student"
+        )
         with pytest.raises(Conflict):
             roster.set_role(user(TEACHER), room.course_id, room.ids[TEACHER], "ta")
         with pytest.raises(Forbidden):
@@ -181,8 +202,9 @@ def test_fixed_slot_gives_everyone_the_textbook_tree(app, room):
     from grader.services import exercises
 
     with app.app_context():
-        trees = [exercises.slot_exercise(user(who), room.assignment_id, 0).tree
-                 for who in (ALICE, BOB)]
+        trees = [
+            exercises.slot_exercise(user(who), room.assignment_id, 0).tree for who in (ALICE, BOB)
+        ]
         assert trees == [TEXTBOOK, TEXTBOOK]
         text, name = editor.slot_tree_cs188(user(TA), room.assignment_id, 0)
         assert Tree.from_cs188(text) == Tree.from_nested(TEXTBOOK) and name.endswith(".test")
@@ -190,11 +212,20 @@ def test_fixed_slot_gives_everyone_the_textbook_tree(app, room):
 
 def test_preview_reports_which_misconceptions_the_parameters_tell_apart(app, room):
     with app.app_context():
-        shallow = editor.preview(user(TA), room.course_id, editor.SlotInput(
-            kind="prune", conventions={}, params={"depth": 3, "min_cutoffs": 1}), samples=12)
-        deep = editor.preview(user(TA), room.course_id, editor.SlotInput(
-            kind="prune", conventions={}, params={"depth": 4, "min_deep_cutoffs": 1}),
-            samples=12)
+        shallow = editor.preview(
+            user(TA),
+            room.course_id,
+            editor.SlotInput(kind="prune", conventions={}, params={"depth": 3, "min_cutoffs": 1}),
+            samples=12,
+        )
+        deep = editor.preview(
+            user(TA),
+            room.course_id,
+            editor.SlotInput(
+                kind="prune", conventions={}, params={"depth": 4, "min_deep_cutoffs": 1}
+            ),
+            samples=12,
+        )
     by_code = {s.code: s for s in shallow.separations}
     # Depth 3 has no deep cutoffs: the shallow-cutoffs bug never changes an answer.
     assert by_code["shallow-cutoffs"].told_apart == 0
@@ -206,13 +237,29 @@ def test_preview_reports_which_misconceptions_the_parameters_tell_apart(app, roo
 
 def test_preview_shows_what_the_key_a_slip_and_each_misconception_score(app, room):
     with app.app_context():
-        weak = editor.preview(user(TA), room.course_id, editor.SlotInput(
-            kind="values", conventions={}, params={"depth": 2, "branching": 3,
-                                                   "min_cutoffs": 1}), samples=4)
-        strong = editor.preview(user(TA), room.course_id, editor.SlotInput(
-            kind="values", conventions={}, params={
-                "depth": 4, "min_cutoffs": 3, "min_deep_cutoffs": 1, "discriminating": True}),
-            samples=4)
+        weak = editor.preview(
+            user(TA),
+            room.course_id,
+            editor.SlotInput(
+                kind="values", conventions={}, params={"depth": 2, "branching": 3, "min_cutoffs": 1}
+            ),
+            samples=4,
+        )
+        strong = editor.preview(
+            user(TA),
+            room.course_id,
+            editor.SlotInput(
+                kind="values",
+                conventions={},
+                params={
+                    "depth": 4,
+                    "min_cutoffs": 3,
+                    "min_deep_cutoffs": 1,
+                    "discriminating": True,
+                },
+            ),
+            samples=4,
+        )
     weak_rows = {row.answer: row for row in weak.calibration}
     assert weak_rows["key"].mean == 1.0 and weak_rows["slip"].worst >= 0.8
     assert not weak_rows["no-pruning"].passes()  # two levels, one cutoff: minimax passes
@@ -223,17 +270,26 @@ def test_preview_shows_what_the_key_a_slip_and_each_misconception_score(app, roo
 def test_preview_refuses_impossible_parameters_and_students(app, room):
     with app.app_context():
         with pytest.raises(Invalid):
-            editor.preview(user(TEACHER), room.course_id, editor.SlotInput(
-                kind="prune", conventions={}, params={"depth": 9}))
+            editor.preview(
+                user(TEACHER),
+                room.course_id,
+                editor.SlotInput(kind="prune", conventions={}, params={"depth": 9}),
+            )
         with pytest.raises(Forbidden):
-            editor.preview(user(ALICE), room.course_id, editor.SlotInput(
-                kind="prune", conventions={}, params={}))
+            editor.preview(
+                user(ALICE),
+                room.course_id,
+                editor.SlotInput(kind="prune", conventions={}, params={}),
+            )
 
 
 def test_release_date_hides_an_assignment_from_students_only(app, room):
     with app.app_context():
-        later = editor.create_assignment(user(TEACHER), room.course_id, editor.AssignmentInput(
-            "Next week", release_at=utcnow() + dt.timedelta(days=7)))
+        later = editor.create_assignment(
+            user(TEACHER),
+            room.course_id,
+            editor.AssignmentInput("Next week", release_at=utcnow() + dt.timedelta(days=7)),
+        )
         assert later.id not in [a.id for a in courses.assignments_for(user(ALICE))]
         assert later.id in [a.id for a in courses.assignments_for(user(TA))]
         with pytest.raises(NotFound):
@@ -243,8 +299,12 @@ def test_release_date_hides_an_assignment_from_students_only(app, room):
 def test_slot_kind_cannot_change_once_started(app, room):
     answer(app, ALICE, room.assignment_id, 0, textbook_key())
     with app.app_context(), pytest.raises(Conflict):
-        editor.update_slot(user(TEACHER), room.assignment_id, 0, editor.SlotInput(
-            kind="values", conventions={}, tree=Tree.from_nested(TEXTBOOK)))
+        editor.update_slot(
+            user(TEACHER),
+            room.assignment_id,
+            0,
+            editor.SlotInput(kind="values", conventions={}, tree=Tree.from_nested(TEXTBOOK)),
+        )
 
 
 def test_delete_slot_renumbers_and_only_instructors_delete(app, room):
@@ -289,8 +349,11 @@ def test_gradebook_applies_best_and_last_policies(app, factory):
         rows = {r.email: r for r in book.rows}
         last = rows[ALICE].scores[room.assignment_id]
         assert last < 1.0 and rows[BOB].scores[room.assignment_id] == last
-        editor.update_assignment(user(TEACHER), room.assignment_id, editor.AssignmentInput(
-            "Homework 1", score_policy="best"))
+        editor.update_assignment(
+            user(TEACHER),
+            room.assignment_id,
+            editor.AssignmentInput("Homework 1", score_policy="best"),
+        )
         rows = {r.email: r for r in gradebook.build(room.course_id).rows}
         assert rows[ALICE].scores[room.assignment_id] == 1.0
         assert rows[ALICE].total == 1.0
@@ -306,8 +369,7 @@ def test_gradebook_csv_and_json(app, room):
     # One column per item, as LMS gradebook imports expect, then the total.
     first, second = "Homework 1: 1. Textbook tree (/1)", "Homework 1: 2. Values (/1)"
     assert list(rows[0]) == ["email", "name", first, second, "total (/2)"]
-    assert {r["email"]: (r[first], r[second]) for r in rows} == {ALICE: ("1.00", ""),
-                                                                 BOB: ("", "")}
+    assert {r["email"]: (r[first], r[second]) for r in rows} == {ALICE: ("1.00", ""), BOB: ("", "")}
     assert book["students"][0]["assignments"][str(room.assignment_id)] == 1.0
     assert book["max_total"] == 2
 
@@ -324,7 +386,8 @@ def test_drill_down_shows_answers_keys_and_search(app, room):
     answer(app, ALICE, room.assignment_id, 0, textbook_key())
     with app.app_context():
         _, student, assignments = gradebook.student_attempts(
-            user(TA), room.course_id, room.ids[ALICE])
+            user(TA), room.course_id, room.ids[ALICE]
+        )
         assert student.email == ALICE
         view = assignments[0][1][0]
         assert [a.counted for a in view.attempts] == [False, True]
@@ -380,30 +443,45 @@ def test_regrade_after_new_conventions_never_lowers_a_score(app, room):
     # A tree with a tie: under ties=prune E's second leaf is pruned, under ties=explore it is not.
     tied = [[3, 5], [3, 9]]
     with app.app_context():
-        editor.update_slot(user(TEACHER), room.assignment_id, 0, editor.SlotInput(
-            kind="prune", conventions={"ties": "prune"}, tree=Tree.from_nested(tied)))
+        editor.update_slot(
+            user(TEACHER),
+            room.assignment_id,
+            0,
+            editor.SlotInput(
+                kind="prune", conventions={"ties": "prune"}, tree=Tree.from_nested(tied)
+            ),
+        )
     from grader.gametree import KINDS, Conventions
 
     key_prune = KINDS["prune"].key(Tree.from_nested(tied), Conventions.from_dict({}))
-    key_explore = KINDS["prune"].key(Tree.from_nested(tied),
-                                     Conventions.from_dict({"ties": "explore"}))
+    key_explore = KINDS["prune"].key(
+        Tree.from_nested(tied), Conventions.from_dict({"ties": "explore"})
+    )
     assert key_prune != key_explore
     right = answer(app, ALICE, room.assignment_id, 0, key_prune)  # right now, wrong after
     wrong = answer(app, BOB, room.assignment_id, 0, key_explore)  # wrong now, right after
     before = _scores(app)
     assert before[right.id] == 1.0 and before[wrong.id] < 1.0
     with app.app_context():
-        saved = editor.update_slot(user(TEACHER), room.assignment_id, 0, editor.SlotInput(
-            kind="prune", conventions={"ties": "explore"}, tree=Tree.from_nested(tied)))
+        saved = editor.update_slot(
+            user(TEACHER),
+            room.assignment_id,
+            0,
+            editor.SlotInput(
+                kind="prune", conventions={"ties": "explore"}, tree=Tree.from_nested(tied)
+            ),
+        )
         assert saved.regraded == 1
         log = db.session.scalar(sa.select(Regrade))
-        assert log.actor_id == room.ids[TEACHER] and log.changes["conventions"][1]["ties"] == \
-            "explore"
+        assert (
+            log.actor_id == room.ids[TEACHER] and log.changes["conventions"][1]["ties"] == "explore"
+        )
         assert (log.attempts_total, log.attempts_changed, log.allow_lower) == (2, 1, False)
-        assert {d["attempt_id"]: d["kept"] for d in log.details} == {right.id: True,
-                                                                     wrong.id: False}
-        exercise = db.session.scalar(sa.select(Exercise).where(Exercise.owner_id ==
-                                                               room.ids[BOB]))
+        assert {d["attempt_id"]: d["kept"] for d in log.details} == {
+            right.id: True,
+            wrong.id: False,
+        }
+        exercise = db.session.scalar(sa.select(Exercise).where(Exercise.owner_id == room.ids[BOB]))
         assert exercise.conventions["ties"] == "explore"
     after = _scores(app)
     assert all(after[k] >= before[k] for k in before)  # no score lower
@@ -413,16 +491,27 @@ def test_regrade_after_new_conventions_never_lowers_a_score(app, room):
 def test_regrade_may_lower_scores_when_asked(app, room):
     tied = [[3, 5], [3, 9]]
     with app.app_context():
-        editor.update_slot(user(TEACHER), room.assignment_id, 0, editor.SlotInput(
-            kind="prune", conventions={}, tree=Tree.from_nested(tied)))
+        editor.update_slot(
+            user(TEACHER),
+            room.assignment_id,
+            0,
+            editor.SlotInput(kind="prune", conventions={}, tree=Tree.from_nested(tied)),
+        )
     from grader.gametree import KINDS, Conventions
 
-    right = answer(app, ALICE, room.assignment_id, 0,
-                   KINDS["prune"].key(Tree.from_nested(tied), Conventions()))
+    right = answer(
+        app, ALICE, room.assignment_id, 0, KINDS["prune"].key(Tree.from_nested(tied), Conventions())
+    )
     with app.app_context():
-        editor.update_slot(user(TEACHER), room.assignment_id, 0, editor.SlotInput(
-            kind="prune", conventions={"ties": "explore"}, tree=Tree.from_nested(tied)),
-            allow_lower=True)
+        editor.update_slot(
+            user(TEACHER),
+            room.assignment_id,
+            0,
+            editor.SlotInput(
+                kind="prune", conventions={"ties": "explore"}, tree=Tree.from_nested(tied)
+            ),
+            allow_lower=True,
+        )
     assert _scores(app)[right.id] < 1.0
 
 
@@ -433,13 +522,23 @@ def test_a_new_due_date_recomputes_lateness_without_lowering(app, factory):
     with app.app_context():
         teacher = user(TEACHER)
         # Moving the due date later forgives the lateness: the regrade raises the score.
-        changed = editor.update_assignment(teacher, room.assignment_id, editor.AssignmentInput(
-            "Homework 1", due_at=utcnow() + dt.timedelta(days=1), late_percent_per_day=10))
+        changed = editor.update_assignment(
+            teacher,
+            room.assignment_id,
+            editor.AssignmentInput(
+                "Homework 1", due_at=utcnow() + dt.timedelta(days=1), late_percent_per_day=10
+            ),
+        )
         assert changed == 1
         assert db.session.get(Attempt, late.id).penalty == 0
         # Moving it back would lower it: by default the score is kept.
-        editor.update_assignment(teacher, room.assignment_id, editor.AssignmentInput(
-            "Homework 1", due_at=utcnow() - dt.timedelta(days=3), late_percent_per_day=10))
+        editor.update_assignment(
+            teacher,
+            room.assignment_id,
+            editor.AssignmentInput(
+                "Homework 1", due_at=utcnow() - dt.timedelta(days=3), late_percent_per_day=10
+            ),
+        )
         assert db.session.get(Attempt, late.id).penalty == 0
         logs = regrade.audit_log(user(TA), room.course_id)
         assert len(logs) == 2 and logs[0].details[0]["kept"] is True
@@ -457,8 +556,12 @@ def test_a_new_slot_tree_gives_its_exercises_their_new_costliness_facts(app, roo
     with app.app_context():
         made = exercises.slot_exercise(user(ALICE), room.assignment_id, 0)
         assert made.node_count == Tree.from_nested(TEXTBOOK).node_count()
-        editor.update_slot(user(TEACHER), room.assignment_id, 0, editor.SlotInput(
-            kind="prune", conventions={}, tree=Tree.from_nested(bigger)))
+        editor.update_slot(
+            user(TEACHER),
+            room.assignment_id,
+            0,
+            editor.SlotInput(kind="prune", conventions={}, tree=Tree.from_nested(bigger)),
+        )
         db.session.expire_all()
         exercise = db.session.get(Exercise, made.id)
         assert exercise is not None and exercise.tree == bigger

@@ -19,7 +19,8 @@ def test_a_job_enqueued_by_name_reaches_the_apps_queue(app) -> None:
         jobs.enqueue(PASSBACK, 1, 2)
         messages = [huey.dequeue() for _ in range(huey.pending_count())]
     assert sorted((m.name, m.args) for m in messages) == sorted(
-        [(GRADE, (41,)), (GAME, (42,)), (PASSBACK, (1, 2))])
+        [(GRADE, (41,)), (GAME, (42,)), (PASSBACK, (1, 2))]
+    )
     assert {m.name: m.priority for m in messages}[GRADE] == 5
 
 

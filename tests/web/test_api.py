@@ -35,8 +35,11 @@ def student(factory, room):
 
 
 def test_practice_exercise_round_trip(client, app, student):
-    response = client.post("/api/exercises", headers=student, json={
-        "kind": "prune", "params": {"depth": 2, "branching": 3, "min_cutoffs": 1}})
+    response = client.post(
+        "/api/exercises",
+        headers=student,
+        json={"kind": "prune", "params": {"depth": 2, "branching": 3, "min_cutoffs": 1}},
+    )
     assert response.status_code == 201, response.get_json()
     exercise = response.get_json()
     assert {"id", "kind", "tree", "players", "conventions", "prompt", "labels"} <= set(exercise)
@@ -57,36 +60,47 @@ def test_practice_exercise_round_trip(client, app, student):
 
 
 def test_typed_leaves_as_in_the_delphi_visualizer(client, student):
-    response = client.post("/api/exercises", headers=student, json={
-        "kind": "prune", "leaves": "3,12,8,2,4,6,14,5,2", "branching": 3, "depth": 2})
+    response = client.post(
+        "/api/exercises",
+        headers=student,
+        json={"kind": "prune", "leaves": "3,12,8,2,4,6,14,5,2", "branching": 3, "depth": 2},
+    )
     exercise = response.get_json()
     assert response.status_code == 201 and exercise["tree"] == [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
     assert exercise["seed"] is None
-    wrong = client.post(exercise["urls"]["attempts"], headers=student,
-                        json={"answer": {"pruned": [], "value": 2}}).get_json()
+    wrong = client.post(
+        exercise["urls"]["attempts"], headers=student, json={"answer": {"pruned": [], "value": 2}}
+    ).get_json()
     assert wrong["score"] < 1 and wrong["first_wrong"]["label"]
 
 
 @pytest.mark.parametrize("kind, pruned", [("minimax", []), ("prune", ["1.1", "1.2"])])
 def test_the_replay_is_the_kinds_own_search(client, student, kind, pruned):
     # AIMA's tree: alpha-beta prunes the 4 and the 6; a minimax exercise replays plain minimax.
-    exercise = client.post("/api/exercises", headers=student, json={
-        "kind": kind, "tree": [[3, 12, 8], [2, 4, 6], [14, 5, 2]]}).get_json()
-    attempt = client.post(exercise["urls"]["attempts"], headers=student,
-                          json={"answer": key_for(exercise)}).get_json()
+    exercise = client.post(
+        "/api/exercises",
+        headers=student,
+        json={"kind": kind, "tree": [[3, 12, 8], [2, 4, 6], [14, 5, 2]]},
+    ).get_json()
+    attempt = client.post(
+        exercise["urls"]["attempts"], headers=student, json={"answer": key_for(exercise)}
+    ).get_json()
     search = attempt["solution"]["search"]
     assert search["value"] == 3 and search["pruned"] == pruned
     again = client.get(f"/api/attempts/{attempt['attempt_id']}", headers=student).get_json()
     assert again["solution"] == attempt["solution"]
 
 
-@pytest.mark.parametrize("body, message", [
-    ({"kind": "nope"}, "kind must be one of"),
-    ({"kind": "prune", "params": {"depth": 99}}, "depth"),
-    ({"kind": "prune", "tree": [[1, "x"]]}, "tree"),
-    ({"kind": "prune", "leaves": "1,2,3"}, "branching and depth"),
-    ({"kind": "prune", "surprise": 1}, "surprise"),
-])
+@pytest.mark.parametrize(
+    "body, message",
+    [
+        ({"kind": "nope"}, "kind must be one of"),
+        ({"kind": "prune", "params": {"depth": 99}}, "depth"),
+        ({"kind": "prune", "tree": [[1, "x"]]}, "tree"),
+        ({"kind": "prune", "leaves": "1,2,3"}, "branching and depth"),
+        ({"kind": "prune", "surprise": 1}, "surprise"),
+    ],
+)
 def test_bad_exercise_requests(client, student, body, message):
     response = client.post("/api/exercises", headers=student, json=body)
     assert response.status_code == 400
@@ -97,13 +111,18 @@ def test_ungradable_answer_is_400_and_stores_nothing(client, app, student, room)
     url = f"/api/assignments/{room['assignment_id']}/slots/0/exercise"
     exercise = client.get(url, headers=student).get_json()
     for answer in ({"pruned": ["9.9.9"], "value": 1}, {"value": 1}, {"pruned": "x", "value": 1}):
-        response = client.post(exercise["urls"]["attempts"], headers=student,
-                               json={"answer": answer})
+        response = client.post(
+            exercise["urls"]["attempts"], headers=student, json={"answer": answer}
+        )
         assert response.status_code == 400 and response.get_json()["error"]
-    assert client.post(exercise["urls"]["attempts"], headers=student,
-                       data="not json").status_code == 400
-    assert client.post(exercise["urls"]["attempts"], headers=student,
-                       json={"answer": []}).status_code == 400
+    assert (
+        client.post(exercise["urls"]["attempts"], headers=student, data="not json").status_code
+        == 400
+    )
+    assert (
+        client.post(exercise["urls"]["attempts"], headers=student, json={"answer": []}).status_code
+        == 400
+    )
     assert attempts_in_db(app) == 0
     again = client.get(exercise["urls"]["self"], headers=student).get_json()
     assert again["attempts_used"] == 0
@@ -116,14 +135,16 @@ def test_graded_variant_limits_attempts_and_hides_the_solution(client, app, stud
     assert client.get(url, headers=student).get_json()["id"] == exercise["id"]  # same variant
     wrong = {"pruned": [], "value": 12345}
     for n in range(3):
-        response = client.post(exercise["urls"]["attempts"], headers=student,
-                               json={"answer": wrong})
+        response = client.post(
+            exercise["urls"]["attempts"], headers=student, json={"answer": wrong}
+        )
         assert response.status_code == 201
         attempt = response.get_json()
         # Not full marks: the solution only once every attempt is used.
         assert (attempt["solution"] is None) == (n < 2)
-    response = client.post(exercise["urls"]["attempts"], headers=student,
-                           json={"answer": key_for(exercise)})
+    response = client.post(
+        exercise["urls"]["attempts"], headers=student, json={"answer": key_for(exercise)}
+    )
     assert response.status_code == 409 and "no attempts left" in response.get_json()["error"]
     assert attempts_in_db(app) == 3
     assert client.get(exercise["urls"]["self"], headers=student).get_json()["solution_available"]
@@ -132,8 +153,9 @@ def test_graded_variant_limits_attempts_and_hides_the_solution(client, app, stud
 def test_full_marks_reveal_the_replay(client, student, room):
     url = f"/api/assignments/{room['assignment_id']}/slots/0/exercise"
     exercise = client.get(url, headers=student).get_json()
-    attempt = client.post(exercise["urls"]["attempts"], headers=student,
-                          json={"answer": key_for(exercise)}).get_json()
+    attempt = client.post(
+        exercise["urls"]["attempts"], headers=student, json={"answer": key_for(exercise)}
+    ).get_json()
     assert attempt["score"] == 1.0 and attempt["solution"]["search"]["trace"]
     fetched = client.get(f"/api/attempts/{attempt['attempt_id']}", headers=student).get_json()
     assert fetched["solution"] == attempt["solution"]
@@ -148,8 +170,9 @@ def test_variant_seed_is_derived_and_rebuilds(app, client, student, room):
         stored = db.session.get(Exercise, exercise["id"])
         assert stored.seed == exercises.variant_seed(room["assignment_id"], 0, stored.owner_id, 0)
         assert exercises.rebuild(stored) == exercises.tree_of(stored)
-    other = client.post(f"/api/assignments/{room['assignment_id']}/slots/0/variants",
-                        headers=student).get_json()
+    other = client.post(
+        f"/api/assignments/{room['assignment_id']}/slots/0/variants", headers=student
+    ).get_json()
     assert other["variant"] == 1 and other["practice"] and other["attempts_allowed"] is None
     assert other["seed"] != exercise["seed"]
 
@@ -166,11 +189,16 @@ def test_someone_elses_exercise_and_attempt_are_404(client, factory, student, ro
     factory.member(room["course_id"], "other@example.com")
     other = bearer(factory.token("other@example.com"))
     mine = client.post("/api/exercises", headers=student, json={"kind": "values"}).get_json()
-    attempt = client.post(mine["urls"]["attempts"], headers=student,
-                          json={"answer": {"values": {}}}).get_json()
+    attempt = client.post(
+        mine["urls"]["attempts"], headers=student, json={"answer": {"values": {}}}
+    ).get_json()
     assert client.get(mine["urls"]["self"], headers=other).status_code == 404
-    assert client.post(mine["urls"]["attempts"], headers=other,
-                       json={"answer": {"values": {}}}).status_code == 404
+    assert (
+        client.post(
+            mine["urls"]["attempts"], headers=other, json={"answer": {"values": {}}}
+        ).status_code
+        == 404
+    )
     assert client.get(f"/api/attempts/{attempt['attempt_id']}", headers=other).status_code == 404
     assert client.get("/api/attempts", headers=other).get_json() == {"attempts": []}
     assert client.get("/api/exercises/999999", headers=student).status_code == 404
@@ -179,15 +207,22 @@ def test_someone_elses_exercise_and_attempt_are_404(client, factory, student, ro
 def test_instructors_see_their_courses_only(client, factory, student, room):
     url = f"/api/assignments/{room['assignment_id']}/slots/0/exercise"
     exercise = client.get(url, headers=student).get_json()
-    client.post(exercise["urls"]["attempts"], headers=student,
-                json={"answer": {"pruned": [], "value": 0}})
+    client.post(
+        exercise["urls"]["attempts"], headers=student, json={"answer": {"pruned": [], "value": 0}}
+    )
     teacher = bearer(factory.token("teacher@example.com"))
     seen = client.get("/api/attempts", headers=teacher).get_json()["attempts"]
     assert [a["user"] for a in seen] == ["student@example.com"]
     assert client.get(exercise["urls"]["self"], headers=teacher).status_code == 200
     # The instructor may look but not answer for the student.
-    assert client.post(exercise["urls"]["attempts"], headers=teacher,
-                       json={"answer": {"pruned": [], "value": 0}}).status_code == 403
+    assert (
+        client.post(
+            exercise["urls"]["attempts"],
+            headers=teacher,
+            json={"answer": {"pruned": [], "value": 0}},
+        ).status_code
+        == 403
+    )
 
     factory.user("stranger@example.com", "instructor")
     factory.course("Elsewhere", "stranger@example.com")
@@ -201,8 +236,10 @@ def test_instructors_see_their_courses_only(client, factory, student, room):
 def test_authentication(client, factory, room):
     assert client.get("/api/attempts").status_code == 401
     assert client.get("/api/attempts", headers=bearer("abg_wrong")).status_code == 401
-    assert client.get("/api/attempts",
-                      headers={"Authorization": "Basic dXNlcjpwYXNz"}).status_code == 401
+    assert (
+        client.get("/api/attempts", headers={"Authorization": "Basic dXNlcjpwYXNz"}).status_code
+        == 401
+    )
     old = factory.token("student@example.com")
     new = factory.token("student@example.com")
     assert client.get("/api/me", headers=bearer(old)).status_code == 200  # until revoked
@@ -219,16 +256,18 @@ def test_session_requests_need_the_csrf_header(client, auth, app, room):
     assert client.get("/api/me").status_code == 200
     refused = client.post("/api/exercises", json={"kind": "prune"})
     assert refused.status_code == 400 and "CSRF" in refused.get_json()["error"]
-    accepted = client.post("/api/exercises", json={"kind": "prune"},
-                           headers={"X-CSRFToken": auth.csrf()})
+    accepted = client.post(
+        "/api/exercises", json={"kind": "prune"}, headers={"X-CSRFToken": auth.csrf()}
+    )
     assert accepted.status_code == 201
     with app.app_context():
         assert db.session.scalar(sa.select(sa.func.count(Exercise.id))) == 1
 
 
 def test_large_bodies_are_refused(client, student):
-    response = client.post("/api/exercises", headers=student,
-                           json={"kind": "prune", "leaves": "1," * 40_000})
+    response = client.post(
+        "/api/exercises", headers=student, json={"kind": "prune", "leaves": "1," * 40_000}
+    )
     assert response.status_code == 413 and "error" in response.get_json()
 
 
@@ -280,16 +319,20 @@ def test_every_operation_documents_its_success_and_its_errors(client):
     assert "text/csv" in operations["api_gradebook_csv"]["responses"]["200"]["content"]
     upload = operations["upload_engine"]["requestBody"]["content"]["multipart/form-data"]
     form = spec["components"]["schemas"][upload["schema"]["$ref"].rsplit("/", 1)[1]]
-    assert form["properties"]["file"] == {**form["properties"]["file"], "type": "string",
-                                          "format": "binary"}
+    assert form["properties"]["file"] == {
+        **form["properties"]["file"],
+        "type": "string",
+        "format": "binary",
+    }
     assert set(form["required"]) == {"assignment_id", "slot_index", "file"}
     assert form["additionalProperties"] is False
 
 
 def test_a_request_that_breaks_its_model_is_our_400_with_details(client, student):
     exercise = client.post("/api/exercises", headers=student, json={"kind": "prune"}).get_json()
-    response = client.post(exercise["urls"]["attempts"], headers=student,
-                           json={"answer": {}, "extra": 1})
+    response = client.post(
+        exercise["urls"]["attempts"], headers=student, json={"answer": {}, "extra": 1}
+    )
     assert response.status_code == 400
     body = response.get_json()
     assert set(body) == {"error", "details"} and body["error"].startswith("body: extra: ")
@@ -298,8 +341,12 @@ def test_a_request_that_breaks_its_model_is_our_400_with_details(client, student
     assert response.status_code == 400 and response.get_json()["error"].startswith("query: limit")
     response = client.get("/api/attempts?limit=1&limit=2", headers=student)
     assert response.status_code == 400 and "more than once" in response.get_json()["error"]
-    response = client.post("/api/exercises", headers=student, data="kind=prune",
-                           content_type="application/x-www-form-urlencoded")
+    response = client.post(
+        "/api/exercises",
+        headers=student,
+        data="kind=prune",
+        content_type="application/x-www-form-urlencoded",
+    )
     assert response.status_code == 400 and "as JSON" in response.get_json()["error"]
     response = client.post("/api/engines", headers=student, json={"assignment_id": 1})
     assert response.status_code == 400 and "multipart" in response.get_json()["error"]
@@ -307,8 +354,9 @@ def test_a_request_that_breaks_its_model_is_our_400_with_details(client, student
 
 def test_a_best_order_exercise_too_large_for_the_optimum_is_refused(client, app, student):
     tree = [[[i, i + 1] for i in range(0, 420, 2)]]  # 420 leaves: beyond the optimum's 400
-    response = client.post("/api/exercises", headers=student,
-                           json={"kind": "best-order", "tree": tree})
+    response = client.post(
+        "/api/exercises", headers=student, json={"kind": "best-order", "tree": tree}
+    )
     assert response.status_code == 400
     assert "at most 400 leaves" in response.get_json()["error"]
     with app.app_context():

@@ -19,7 +19,9 @@ def test_settings_from_environment(tmp_path, monkeypatch):
     monkeypatch.delenv("GRADER_DATABASE_URL", raising=False)
     monkeypatch.delenv("GRADER_SECRET_KEY", raising=False)
     app = create_app({"GRADER_ARGON2": FAST_ARGON2})
-    assert app.config["SQLALCHEMY_DATABASE_URI"] == f"sqlite:///{tmp_path / 'inst' / 'grader.sqlite3'}"
+    assert (
+        app.config["SQLALCHEMY_DATABASE_URI"] == f"sqlite:///{tmp_path / 'inst' / 'grader.sqlite3'}"
+    )
     key = app.config["SECRET_KEY"]
     assert len(key) == 64 and (tmp_path / "inst" / "secret_key").read_text() == key
     assert create_app().config["SECRET_KEY"] == key  # kept, not made again
@@ -41,17 +43,24 @@ def test_bad_setting_is_refused(tmp_path, monkeypatch):
 
 def test_sqlite_pragmas(app):
     with app.app_context():
-        pragma = {name: db.session.execute(sa.text(f"PRAGMA {name}")).scalar()
-                  for name in ("journal_mode", "foreign_keys", "busy_timeout", "synchronous")}
-    assert pragma == {"journal_mode": "wal", "foreign_keys": 1, "busy_timeout": 10_000,
-                      "synchronous": 1}
+        pragma = {
+            name: db.session.execute(sa.text(f"PRAGMA {name}")).scalar()
+            for name in ("journal_mode", "foreign_keys", "busy_timeout", "synchronous")
+        }
+    assert pragma == {
+        "journal_mode": "wal",
+        "foreign_keys": 1,
+        "busy_timeout": 10_000,
+        "synchronous": 1,
+    }
 
 
 def test_write_transactions_begin_immediate_and_reads_deferred(app):
     statements: list[str] = []
     with app.app_context():
-        sa.event.listen(db.engine, "before_cursor_execute",
-                        lambda *args: statements.append(args[2]))
+        sa.event.listen(
+            db.engine, "before_cursor_execute", lambda *args: statements.append(args[2])
+        )
         db.session.execute(sa.text("SELECT 1"))
         with writing() as session:
             session.execute(sa.text("SELECT 1"))
@@ -69,7 +78,9 @@ def test_deferred_read_then_write_fails_where_immediate_waits(db_file):
     b.execute("INSERT INTO course (name, join_code, created_at) VALUES ('x', 'X1', '2026-01-01')")
     b.execute("COMMIT")
     with pytest.raises(sqlite3.OperationalError, match="locked"):
-        a.execute("INSERT INTO course (name, join_code, created_at) VALUES ('y', 'Y1', '2026-01-01')")
+        a.execute(
+            "INSERT INTO course (name, join_code, created_at) VALUES ('y', 'Y1', '2026-01-01')"
+        )
     a.execute("ROLLBACK")
     a.close()
     b.close()
@@ -149,14 +160,17 @@ def test_a_locked_database_answers_503_and_stores_nothing(app, client, factory):
     app.config["GRADER_SQLITE_BUSY_TIMEOUT_MS"] = 50
     with app.app_context():
         db.engine.dispose()
-        sa.event.listen(db.engine, "connect",
-                        lambda conn, _record: conn.execute("PRAGMA busy_timeout=50"))
-    blocker = sqlite3.connect(app.config["SQLALCHEMY_DATABASE_URI"].removeprefix("sqlite:///"),
-                              isolation_level=None)
+        sa.event.listen(
+            db.engine, "connect", lambda conn, _record: conn.execute("PRAGMA busy_timeout=50")
+        )
+    blocker = sqlite3.connect(
+        app.config["SQLALCHEMY_DATABASE_URI"].removeprefix("sqlite:///"), isolation_level=None
+    )
     blocker.execute("BEGIN IMMEDIATE")
     try:
-        response = client.post("/api/exercises", json={"kind": "prune"},
-                               headers={"Authorization": f"Bearer {token}"})
+        response = client.post(
+            "/api/exercises", json={"kind": "prune"}, headers={"Authorization": f"Bearer {token}"}
+        )
     finally:
         blocker.execute("ROLLBACK")
         blocker.close()

@@ -25,9 +25,16 @@ def test_pages_need_a_login(client):
 def test_signup_with_join_code_enrolls_the_student(client, app, factory, auth):
     factory.user("teacher@example.com", "instructor")
     course_id, code = factory.course("Search 101", "teacher@example.com")
-    response = client.post("/signup", data={
-        "email": "New@Example.com", "password": PASSWORD, "confirm": PASSWORD,
-        "join_code": code.lower(), "csrf_token": _token(client, "/signup")})
+    response = client.post(
+        "/signup",
+        data={
+            "email": "New@Example.com",
+            "password": PASSWORD,
+            "confirm": PASSWORD,
+            "join_code": code.lower(),
+            "csrf_token": _token(client, "/signup"),
+        },
+    )
     # Sign-up answers the same for a new and a known e-mail, so it signs no one in: log in.
     assert response.status_code == 302 and response.headers["Location"] == "/login"
     assert auth.login("new@example.com").status_code == 302
@@ -36,14 +43,23 @@ def test_signup_with_join_code_enrolls_the_student(client, app, factory, auth):
         user = db.session.scalar(sa.select(User).where(User.email == "new@example.com"))
         assert user.role == "student"
         assert user.password_hash.startswith("$argon2id$") and PASSWORD not in user.password_hash
-        assert db.session.scalar(sa.select(Membership.course_id)
-                                 .where(Membership.user_id == user.id)) == course_id
+        assert (
+            db.session.scalar(sa.select(Membership.course_id).where(Membership.user_id == user.id))
+            == course_id
+        )
 
 
 def test_signup_with_a_wrong_code_creates_nothing(client, app):
-    response = client.post("/signup", data={
-        "email": "x@example.com", "password": PASSWORD, "confirm": PASSWORD,
-        "join_code": "NOPE", "csrf_token": _token(client, "/signup")})
+    response = client.post(
+        "/signup",
+        data={
+            "email": "x@example.com",
+            "password": PASSWORD,
+            "confirm": PASSWORD,
+            "join_code": "NOPE",
+            "csrf_token": _token(client, "/signup"),
+        },
+    )
     assert response.status_code == 200
     assert "no course has this join code" in response.get_data(as_text=True)
     with app.app_context():
@@ -71,16 +87,18 @@ def test_wrong_password(client, auth, factory):
 
 def test_login_redirects_only_within_the_site(client, factory):
     factory.user("student@example.com")
-    data = {"email": "student@example.com", "password": PASSWORD,
-            "csrf_token": _token(client, "/login")}
+    data = {
+        "email": "student@example.com",
+        "password": PASSWORD,
+        "csrf_token": _token(client, "/login"),
+    }
     response = client.post("/login?next=https://evil.example/", data=data)
     assert response.headers["Location"] == "/dashboard"
 
 
 def test_forms_refuse_a_missing_csrf_token(client, factory):
     factory.user("student@example.com")
-    response = client.post("/login", data={"email": "student@example.com",
-                                           "password": PASSWORD})
+    response = client.post("/login", data={"email": "student@example.com", "password": PASSWORD})
     assert response.status_code == 400
     assert client.get("/dashboard").status_code == 302
 
@@ -91,15 +109,19 @@ def test_join_another_course(client, auth, factory):
     auth.login()
     client.post("/courses/join", data={"join_code": code, "csrf_token": auth.csrf()})
     assert "Games" in client.get("/dashboard").get_data(as_text=True)
-    again = client.post("/courses/join", data={"join_code": code, "csrf_token": auth.csrf()},
-                        follow_redirects=True)
+    again = client.post(
+        "/courses/join", data={"join_code": code, "csrf_token": auth.csrf()}, follow_redirects=True
+    )
     assert "already a member" in again.get_data(as_text=True)
 
 
 def test_staff_land_on_their_courses_and_students_on_their_dashboard(client, factory):
     factory.user("teacher@example.com", role="instructor")
-    data = {"email": "teacher@example.com", "password": PASSWORD,
-            "csrf_token": _token(client, "/login")}
+    data = {
+        "email": "teacher@example.com",
+        "password": PASSWORD,
+        "csrf_token": _token(client, "/login"),
+    }
     assert client.post("/login", data=data).headers["Location"] == "/instructor/"
     assert client.get("/").headers["Location"] == "/instructor/"
 

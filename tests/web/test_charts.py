@@ -14,10 +14,16 @@ def _floats(svg: str, pattern: str) -> list[float]:
 
 
 def test_grouped_columns_scale_legend_and_words():
-    svg = str(charts.grouped_columns(
-        "Search CPU seconds", ["d3\npos-a", "d4\npos-b"],
-        {"you": [0.012, 0.3], "reference": [0.01, 0.04]}, y_label="CPU seconds", unit=" s",
-        classes={"you": "mine", "reference": "reference"}))
+    svg = str(
+        charts.grouped_columns(
+            "Search CPU seconds",
+            ["d3\npos-a", "d4\npos-b"],
+            {"you": [0.012, 0.3], "reference": [0.01, 0.04]},
+            y_label="CPU seconds",
+            unit=" s",
+            classes={"you": "mine", "reference": "reference"},
+        )
+    )
     assert svg.startswith('<svg class="chart"') and 'role="img"' in svg
     # A y scale in quarters up to a round number at or above the tallest column (0.3 -> 0.5).
     ticks = re.findall(r'class="tick y-tick">([^<]+)</text>', svg)
@@ -25,11 +31,19 @@ def test_grouped_columns_scale_legend_and_words():
     # Two columns per label, each with its series' class; one legend swatch per series.
     assert len(re.findall(r'<rect [^>]*class="mine">', svg)) == 2
     assert len(re.findall(r'<rect [^>]*class="reference">', svg)) == 2
-    legend_bottom = max(y + h for y, h in zip(
-        _floats(svg, r'<rect x="[\d.]+" y="([\d.]+)" width="12" height="12"'),
-        _floats(svg, r'<rect x="[\d.]+" y="[\d.]+" width="12" height="([\d.]+)"'), strict=True))
-    tops = _floats(svg, r'<rect x="[\d.]+" y="([\d.]+)" width="[\d.]+" height="[\d.]+" fill="#'
-                        r'[0-9A-F]+" class="(?:mine|reference)">')
+    legend_bottom = max(
+        y + h
+        for y, h in zip(
+            _floats(svg, r'<rect x="[\d.]+" y="([\d.]+)" width="12" height="12"'),
+            _floats(svg, r'<rect x="[\d.]+" y="[\d.]+" width="12" height="([\d.]+)"'),
+            strict=True,
+        )
+    )
+    tops = _floats(
+        svg,
+        r'<rect x="[\d.]+" y="([\d.]+)" width="[\d.]+" height="[\d.]+" fill="#'
+        r'[0-9A-F]+" class="(?:mine|reference)">',
+    )
     assert len(tops) == 4 and legend_bottom < min(tops)
     # The tallest column reaches 0.3 of 0.5 of the plot; the label's two lines under it.
     assert "pos-a" in svg and "d4" in svg

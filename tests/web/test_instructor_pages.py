@@ -41,12 +41,20 @@ def test_every_page_renders_for_the_instructor(client, app, teacher):
     answer(app, ALICE, room.assignment_id, 0, {"pruned": [], "value": 3})
     answer(app, ALICE, room.assignment_id, 0, textbook_key())
     c, a = room.course_id, room.assignment_id
-    for url in ["/instructor/", f"/instructor/courses/{c}", f"/instructor/courses/{c}/roster",
-                f"/instructor/courses/{c}/assignments/new", f"/instructor/assignments/{a}",
-                f"/instructor/assignments/{a}/slots/new", f"/instructor/assignments/{a}/slots/0",
-                f"/instructor/courses/{c}/gradebook", f"/instructor/courses/{c}/statistics",
-                f"/instructor/courses/{c}/misconceptions", f"/instructor/courses/{c}/audit",
-                f"/instructor/courses/{c}/students/{room.ids[ALICE]}"]:
+    for url in [
+        "/instructor/",
+        f"/instructor/courses/{c}",
+        f"/instructor/courses/{c}/roster",
+        f"/instructor/courses/{c}/assignments/new",
+        f"/instructor/assignments/{a}",
+        f"/instructor/assignments/{a}/slots/new",
+        f"/instructor/assignments/{a}/slots/0",
+        f"/instructor/courses/{c}/gradebook",
+        f"/instructor/courses/{c}/statistics",
+        f"/instructor/courses/{c}/misconceptions",
+        f"/instructor/courses/{c}/audit",
+        f"/instructor/courses/{c}/students/{room.ids[ALICE]}",
+    ]:
         response = client.get(url)
         assert response.status_code == 200, url
         assert "Traceback" not in response.get_data(as_text=True)
@@ -65,7 +73,7 @@ def test_the_upload_page_offers_the_assignment_rules_and_starter_engine(client, 
         assert text.status_code == 200 and "Checkers assignment" in text.get_data(as_text=True)
     with client.get(f"{base}/starter") as starter:
         assert starter.status_code == 200
-        assert 'filename=engine.py' in starter.headers["Content-Disposition"]
+        assert "filename=engine.py" in starter.headers["Content-Disposition"]
         assert "def " in starter.get_data(as_text=True)
     assert client.get(f"{base}/secrets").status_code == 404
     assert client.get(f"{base}/..%2f..%2fconfig.py").status_code == 404
@@ -84,36 +92,66 @@ def test_an_engine_slot_links_to_its_own_staff_page(client, app, teacher):
     assert response.status_code == 302 and response.headers["Location"] == engine_page
     assert client.get(engine_page).status_code == 200
     c = teacher.course_id
-    for url in [f"/instructor/courses/{c}/gradebook", f"/instructor/courses/{c}/statistics",
-                f"/instructor/courses/{c}/misconceptions", f"/api/courses/{c}/gradebook.csv"]:
+    for url in [
+        f"/instructor/courses/{c}/gradebook",
+        f"/instructor/courses/{c}/statistics",
+        f"/instructor/courses/{c}/misconceptions",
+        f"/api/courses/{c}/gradebook.csv",
+    ]:
         assert client.get(url).status_code == 200, url
 
 
 def test_create_course_and_assignment_through_the_forms(client, teacher):
-    response = _post(client, "/instructor/courses", "/instructor/", {"name": "Adversarial search"},
-                     follow_redirects=True)
+    response = _post(
+        client,
+        "/instructor/courses",
+        "/instructor/",
+        {"name": "Adversarial search"},
+        follow_redirects=True,
+    )
     html = response.get_data(as_text=True)
     assert "Adversarial search" in html and 'data-role="join-code"' in html
     course_id = int(re.search(r"/instructor/courses/(\d+)/roster", html).group(1))
     page = f"/instructor/courses/{course_id}/assignments/new"
-    response = _post(client, page, page, {"title": "From a preset", "preset": "standard",
-                                           "due_at": "2030-01-31T23:59",
-                                           "late_percent_per_day": "10",
-                                           "score_policy": "last"}, follow_redirects=True)
+    response = _post(
+        client,
+        page,
+        page,
+        {
+            "title": "From a preset",
+            "preset": "standard",
+            "due_at": "2030-01-31T23:59",
+            "late_percent_per_day": "10",
+            "score_policy": "last",
+        },
+        follow_redirects=True,
+    )
     html = response.get_data(as_text=True)
     assert "Values returned" in html and "Assignment created" in html
 
 
-@pytest.mark.parametrize(("source", "fields"), [
-    ("leaves", {"leaves": "3,12,8,2,4,6,14,5,2", "leaf_branching": "3", "leaf_depth": "2"}),
-    ("nested", {"nested": "[[3, 12, 8], [2, 4, 6], [14, 5, 2]]"}),
-    ("draw", {"drawn": "[[3, 12, 8], [2, 4, 6], [14, 5, 2]]"}),
-])
+@pytest.mark.parametrize(
+    ("source", "fields"),
+    [
+        ("leaves", {"leaves": "3,12,8,2,4,6,14,5,2", "leaf_branching": "3", "leaf_depth": "2"}),
+        ("nested", {"nested": "[[3, 12, 8], [2, 4, 6], [14, 5, 2]]"}),
+        ("draw", {"drawn": "[[3, 12, 8], [2, 4, 6], [14, 5, 2]]"}),
+    ],
+)
 def test_textbook_slot_from_each_source(client, app, teacher, source, fields):
     page = f"/instructor/assignments/{teacher.assignment_id}/slots/new"
-    data = {"title": f"From {source}", "kind": "prune", "source": source, "ties": "prune",
-            "values_rule": "soft", "order": "ltr", "attempts_allowed": "2", "action": "save",
-            "players": "max,min", **fields}
+    data = {
+        "title": f"From {source}",
+        "kind": "prune",
+        "source": source,
+        "ties": "prune",
+        "values_rule": "soft",
+        "order": "ltr",
+        "attempts_allowed": "2",
+        "action": "save",
+        "players": "max,min",
+        **fields,
+    }
     response = _post(client, page, page, data, follow_redirects=True)
     assert f"From {source}" in response.get_data(as_text=True)
     export = client.get(f"/instructor/assignments/{teacher.assignment_id}/slots/2/tree.test")
@@ -127,21 +165,43 @@ def test_cs188_import_through_the_form(client, teacher):
 
     text = Tree.from_nested([[3, 12, 8], [2, 4, 6], [14, 5, 2]]).to_cs188()
     page = f"/instructor/assignments/{teacher.assignment_id}/slots/new"
-    data = {"title": "CS188", "kind": "prune", "source": "cs188", "ties": "explore",
-            "values_rule": "soft", "order": "ltr", "action": "save", "cs188": "",
-            "cs188_file": (io.BytesIO(text.encode()), "tree.test")}
-    response = _post(client, page, page, data, follow_redirects=True,
-                     content_type="multipart/form-data")
+    data = {
+        "title": "CS188",
+        "kind": "prune",
+        "source": "cs188",
+        "ties": "explore",
+        "values_rule": "soft",
+        "order": "ltr",
+        "action": "save",
+        "cs188": "",
+        "cs188_file": (io.BytesIO(text.encode()), "tree.test"),
+    }
+    response = _post(
+        client, page, page, data, follow_redirects=True, content_type="multipart/form-data"
+    )
     assert "CS188" in response.get_data(as_text=True)
     assert client.get(f"/instructor/assignments/{teacher.assignment_id}/slots/2").status_code == 200
 
 
 def test_preview_page_shows_key_replay_data_and_separations(client, teacher):
     page = f"/instructor/assignments/{teacher.assignment_id}/slots/new"
-    response = _post(client, page, page, {
-        "kind": "prune", "source": "generate", "depth": "3", "branching": "2-3",
-        "values": "-9..9", "min_cutoffs": "1", "ties": "prune", "values_rule": "soft",
-        "order": "ltr", "action": "preview"})
+    response = _post(
+        client,
+        page,
+        page,
+        {
+            "kind": "prune",
+            "source": "generate",
+            "depth": "3",
+            "branching": "2-3",
+            "values": "-9..9",
+            "min_cutoffs": "1",
+            "ties": "prune",
+            "values_rule": "soft",
+            "order": "ltr",
+            "action": "preview",
+        },
+    )
     html = response.get_data(as_text=True)
     assert response.status_code == 200
     assert 'id="preview-data"' in html and 'data-code="shallow-cutoffs"' in html
@@ -151,9 +211,20 @@ def test_preview_page_shows_key_replay_data_and_separations(client, teacher):
 
 def test_a_fixed_tree_preview_says_generated_statistics_do_not_apply(client, teacher):
     page = f"/instructor/assignments/{teacher.assignment_id}/slots/new"
-    response = _post(client, page, page, {
-        "kind": "best-order", "source": "nested", "nested": "[[3, 12, 8], [2, 4, 6], [14, 5, 2]]",
-        "ties": "prune", "values_rule": "soft", "order": "ltr", "action": "preview"})
+    response = _post(
+        client,
+        page,
+        page,
+        {
+            "kind": "best-order",
+            "source": "nested",
+            "nested": "[[3, 12, 8], [2, 4, 6], [14, 5, 2]]",
+            "ties": "prune",
+            "values_rule": "soft",
+            "order": "ltr",
+            "action": "preview",
+        },
+    )
     html = response.get_data(as_text=True)
     assert response.status_code == 200
     assert "statistics over generated trees do not apply" in html
@@ -165,12 +236,24 @@ def test_a_fixed_tree_preview_says_generated_statistics_do_not_apply(client, tea
 
 def test_bad_editor_input_is_reported(client, teacher):
     page = f"/instructor/assignments/{teacher.assignment_id}/slots/new"
-    response = _post(client, page, page, {"kind": "prune", "source": "nested",
-                                           "nested": "[[1, 2], [3", "ties": "prune",
-                                           "values_rule": "soft", "order": "ltr",
-                                           "action": "save"})
-    assert response.status_code == 400 and "the nested list: 2 “[” never closed" in \
-        response.get_data(as_text=True)
+    response = _post(
+        client,
+        page,
+        page,
+        {
+            "kind": "prune",
+            "source": "nested",
+            "nested": "[[1, 2], [3",
+            "ties": "prune",
+            "values_rule": "soft",
+            "order": "ltr",
+            "action": "save",
+        },
+    )
+    assert (
+        response.status_code == 400
+        and "the nested list: 2 “[” never closed" in response.get_data(as_text=True)
+    )
 
 
 def test_gradebook_page_csv_and_json(client, app, teacher):
@@ -179,8 +262,10 @@ def test_gradebook_page_csv_and_json(client, app, teacher):
     assert f'data-email="{ALICE}"' in html and "1.00" in html
     # A column per exercise under its assignment, and the assignment's sum.
     assert html.count('<th scope="col" class="num item"') == 2 and "1. Textbook tree" in html
-    for url in (f"/instructor/courses/{teacher.course_id}/gradebook.csv",
-                f"/api/courses/{teacher.course_id}/gradebook.csv"):
+    for url in (
+        f"/instructor/courses/{teacher.course_id}/gradebook.csv",
+        f"/api/courses/{teacher.course_id}/gradebook.csv",
+    ):
         response = client.get(url)
         assert response.mimetype == "text/csv"
         assert response.headers["Content-Disposition"].startswith("attachment; filename=")
@@ -195,12 +280,12 @@ def test_gradebook_page_csv_and_json(client, app, teacher):
 def test_statistics_and_misconception_pages_have_accessible_charts(client, app, teacher):
     answer(app, ALICE, teacher.assignment_id, 0, {"pruned": [], "value": 3})
     answer(app, BOB, teacher.assignment_id, 0, textbook_key())
-    stats = client.get(f"/instructor/courses/{teacher.course_id}/statistics").get_data(
-        as_text=True)
+    stats = client.get(f"/instructor/courses/{teacher.course_id}/statistics").get_data(as_text=True)
     assert 'role="img"' in stats and "<title" in stats and "Score as a table" in stats
     assert 'data-role="discrimination">1.00' in stats
     page = client.get(f"/instructor/courses/{teacher.course_id}/misconceptions").get_data(
-        as_text=True)
+        as_text=True
+    )
     assert "Wrong answers by misconception, whole course" in page
     # Plain names in the charts and tables, the codes on hover.
     assert "No pruning: 1" in page and "per week" in page and 'title="no-pruning"' in page
@@ -224,42 +309,71 @@ def test_regrade_button_and_audit_log(client, app, teacher):
 def test_roster_page_import_role_remove_and_join_code(client, app, teacher):
     c = teacher.course_id
     roster_page = f"/instructor/courses/{c}/roster"
-    response = _post(client, f"{roster_page}/import", roster_page,
-                     {"csv_text": "", "csv_file": (io.BytesIO(b"email,name\nzed@example.com,Zed\n"),
-                                                   "students.csv")},
-                     content_type="multipart/form-data", follow_redirects=True)
+    response = _post(
+        client,
+        f"{roster_page}/import",
+        roster_page,
+        {
+            "csv_text": "",
+            "csv_file": (io.BytesIO(b"email,name\nzed@example.com,Zed\n"), "students.csv"),
+        },
+        content_type="multipart/form-data",
+        follow_redirects=True,
+    )
     assert "1 new accounts" in response.get_data(as_text=True)
-    response = _post(client, f"{roster_page}/{teacher.ids[BOB]}/role", roster_page,
-                     {"role": "ta"}, follow_redirects=True)
+    response = _post(
+        client,
+        f"{roster_page}/{teacher.ids[BOB]}/role",
+        roster_page,
+        {"role": "ta"},
+        follow_redirects=True,
+    )
     html = response.get_data(as_text=True)
     assert "the role is given when the account accepts" in html and "invited as TA" in html
     links = _post(client, f"{roster_page}/invites.csv", roster_page, {})
     rows = {r["email"]: r for r in csv.DictReader(io.StringIO(links.get_data(as_text=True)))}
     assert rows["zed@example.com"]["role"] == "student" and rows[BOB]["role"] == "ta"
     assert "/invite/" in rows[BOB]["link"]
-    response = _post(client, f"{roster_page}/{teacher.ids[ALICE]}/remove", roster_page, {},
-                     follow_redirects=True)
+    response = _post(
+        client, f"{roster_page}/{teacher.ids[ALICE]}/remove", roster_page, {}, follow_redirects=True
+    )
     assert "attempts are kept" in response.get_data(as_text=True)
     course_page = f"/instructor/courses/{c}"
     response = _post(client, f"{course_page}/join-code", course_page, {}, follow_redirects=True)
     assert teacher.join_code not in response.get_data(as_text=True)
     # An empty date is refused: the code stays open; closing now needs its confirmation.
-    response = _post(client, f"{course_page}/join-code/expire", course_page,
-                     {"expires_at": ""}, follow_redirects=True)
+    response = _post(
+        client,
+        f"{course_page}/join-code/expire",
+        course_page,
+        {"expires_at": ""},
+        follow_redirects=True,
+    )
     html = response.get_data(as_text=True)
     assert "Choose the date and time" in html and '<span class="right">open</span>' in html
     assert "Yes, close it now" in html
-    response = _post(client, f"{course_page}/join-code/expire", course_page,
-                     {"expires_at": "", "now": "yes"}, follow_redirects=True)
+    response = _post(
+        client,
+        f"{course_page}/join-code/expire",
+        course_page,
+        {"expires_at": "", "now": "yes"},
+        follow_redirects=True,
+    )
     assert '<span class="wrong">expired</span>' in response.get_data(as_text=True)
     response = _post(client, f"{course_page}/join-code", course_page, {}, follow_redirects=True)
-    response = _post(client, f"{course_page}/join-code/expire", course_page,
-                     {"expires_at": "2020-01-01T00:00"}, follow_redirects=True)
+    response = _post(
+        client,
+        f"{course_page}/join-code/expire",
+        course_page,
+        {"expires_at": "2020-01-01T00:00"},
+        follow_redirects=True,
+    )
     assert "expired" in response.get_data(as_text=True)
 
 
 def test_ta_sees_a_read_only_editor(client, auth, room):
     auth.login(TA)
     html = client.get(f"/instructor/assignments/{room.assignment_id}/slots/0").get_data(
-        as_text=True)
+        as_text=True
+    )
     assert "a TA (read only)" in html and 'value="save"' not in html and 'value="preview"' in html

@@ -21,8 +21,11 @@ def _data_attributes(html: str) -> dict[str, str]:
 
 
 def _embedded(html: str) -> dict:
-    return json.loads(re.search(
-        r'<script type="application/json" id="exercise-data">(.*?)</script>', html, re.S).group(1))
+    return json.loads(
+        re.search(
+            r'<script type="application/json" id="exercise-data">(.*?)</script>', html, re.S
+        ).group(1)
+    )
 
 
 def test_dashboard_lists_courses_and_assignments(client, signed_in):
@@ -45,8 +48,9 @@ def test_exercise_page_gives_its_script_what_it_needs(client, signed_in):
     assert exercise["id"] == int(data["exercise-id"]) and "solution" not in exercise
     # The page's own token is accepted by the API, as the script sends it.
     answer = {"pruned": [], "value": 0}
-    posted = client.post(data["attempts-url"], json={"answer": answer},
-                         headers={"X-CSRFToken": data["csrf-token"]})
+    posted = client.post(
+        data["attempts-url"], json={"answer": answer}, headers={"X-CSRFToken": data["csrf-token"]}
+    )
     assert posted.status_code == 201
     with client.get("/static/exercise.js") as script:
         assert script.status_code == 200
@@ -64,15 +68,29 @@ def test_another_tree_like_this_on_a_slot_is_its_next_practice_variant(client, a
 
 
 def _practice(client, auth, **fields):
-    data = {"csrf_token": auth.csrf(), "kind": "prune", "source": "generate", "depth": "2",
-            "branching": "3", "values": "-5..5", "min_cutoffs": "1", "players": "max,min",
-            "ties": "explore", "values_rule": "soft", "order": "ltr", **fields}
+    data = {
+        "csrf_token": auth.csrf(),
+        "kind": "prune",
+        "source": "generate",
+        "depth": "2",
+        "branching": "3",
+        "values": "-5..5",
+        "min_cutoffs": "1",
+        "players": "max,min",
+        "ties": "explore",
+        "values_rule": "soft",
+        "order": "ltr",
+        **fields,
+    }
     return client.post("/practice", data=data)
 
 
-def test_practice_another_tree_with_the_same_settings_and_the_settings_kept(client, auth,
-                                                                           signed_in):
-    first = _embedded(client.get(_practice(client, auth).headers["Location"]).get_data(as_text=True))
+def test_practice_another_tree_with_the_same_settings_and_the_settings_kept(
+    client, auth, signed_in
+):
+    first = _embedded(
+        client.get(_practice(client, auth).headers["Location"]).get_data(as_text=True)
+    )
     response = client.post(f"/exercises/{first['id']}/another", data={"csrf_token": auth.csrf()})
     second = _embedded(client.get(response.headers["Location"]).get_data(as_text=True))
     assert second["id"] != first["id"] and second["seed"] != first["seed"]
@@ -103,8 +121,11 @@ def test_a_malformed_nested_list_is_told_in_words(client, auth, signed_in):
 
 def test_free_practice_can_be_watched_before_answering(client, auth, signed_in):
     practice = client.get(_practice(client, auth).headers["Location"]).get_data(as_text=True)
-    preview = json.loads(re.search(
-        r'<script type="application/json" id="preview-data">(.*?)</script>', practice, re.S)[1])
+    preview = json.loads(
+        re.search(
+            r'<script type="application/json" id="preview-data">(.*?)</script>', practice, re.S
+        )[1]
+    )
     assert preview["trace"]
     # An assignment's exercise keeps its search until the attempt that earns it.
     graded = client.get(f"/assignments/{signed_in['assignment_id']}/slots/0").get_data(as_text=True)
@@ -121,16 +142,41 @@ def test_another_students_exercise_page_is_404(client, factory, auth, signed_in)
     assert client.get(url).status_code == 404  # not in the course
 
 
-@pytest.mark.parametrize("fields, tree", [
-    ({"source": "leaves", "leaves": "3,12,8,2,4,6,14,5,2", "leaf_branching": "3",
-      "leaf_depth": "2"}, [[3, 12, 8], [2, 4, 6], [14, 5, 2]]),
-    ({"source": "nested", "nested": "[[1, 2], [3, 4]]"}, [[1, 2], [3, 4]]),
-    ({"source": "generate", "depth": "2", "branching": "2", "values": "0..9",
-      "min_cutoffs": "0"}, None),
-])
+@pytest.mark.parametrize(
+    "fields, tree",
+    [
+        (
+            {
+                "source": "leaves",
+                "leaves": "3,12,8,2,4,6,14,5,2",
+                "leaf_branching": "3",
+                "leaf_depth": "2",
+            },
+            [[3, 12, 8], [2, 4, 6], [14, 5, 2]],
+        ),
+        ({"source": "nested", "nested": "[[1, 2], [3, 4]]"}, [[1, 2], [3, 4]]),
+        (
+            {
+                "source": "generate",
+                "depth": "2",
+                "branching": "2",
+                "values": "0..9",
+                "min_cutoffs": "0",
+            },
+            None,
+        ),
+    ],
+)
 def test_practice_form_makes_an_exercise(client, auth, signed_in, fields, tree):
-    form = {"kind": "prune", "ties": "prune", "values_rule": "soft", "order": "ltr",
-            "players": "max,min", "csrf_token": auth.csrf(), **fields}
+    form = {
+        "kind": "prune",
+        "ties": "prune",
+        "values_rule": "soft",
+        "order": "ltr",
+        "players": "max,min",
+        "csrf_token": auth.csrf(),
+        **fields,
+    }
     response = client.post("/practice", data=form)
     assert response.status_code == 302, response.get_data(as_text=True)
     exercise = _embedded(client.get(response.headers["Location"]).get_data(as_text=True))
@@ -140,24 +186,49 @@ def test_practice_form_makes_an_exercise(client, auth, signed_in, fields, tree):
 
 
 def test_practice_form_reports_a_bad_tree(client, auth, signed_in):
-    response = client.post("/practice", data={
-        "kind": "prune", "source": "nested", "nested": "[[1, 2], [3,", "ties": "prune",
-        "values_rule": "soft", "order": "ltr", "csrf_token": auth.csrf()})
+    response = client.post(
+        "/practice",
+        data={
+            "kind": "prune",
+            "source": "nested",
+            "nested": "[[1, 2], [3,",
+            "ties": "prune",
+            "values_rule": "soft",
+            "order": "ltr",
+            "csrf_token": auth.csrf(),
+        },
+    )
     assert response.status_code == 400
     assert "the nested list: 2 “[” never closed" in response.get_data(as_text=True)
 
 
 def test_attempts_page(client, signed_in, auth):
-    data = _data_attributes(client.get(
-        f"/assignments/{signed_in['assignment_id']}/slots/0").get_data(as_text=True))
-    client.post(data["attempts-url"], json={"answer": {"pruned": [], "value": 0}},
-                headers={"X-CSRFToken": data["csrf-token"]})
-    practice = client.post("/practice", data={
-        "csrf_token": auth.csrf(), "kind": "prune", "source": "nested", "nested": "[[3, 1], [2, 4]]",
-        "ties": "prune", "values_rule": "soft", "order": "ltr"}).headers["Location"]
+    data = _data_attributes(
+        client.get(f"/assignments/{signed_in['assignment_id']}/slots/0").get_data(as_text=True)
+    )
+    client.post(
+        data["attempts-url"],
+        json={"answer": {"pruned": [], "value": 0}},
+        headers={"X-CSRFToken": data["csrf-token"]},
+    )
+    practice = client.post(
+        "/practice",
+        data={
+            "csrf_token": auth.csrf(),
+            "kind": "prune",
+            "source": "nested",
+            "nested": "[[3, 1], [2, 4]]",
+            "ties": "prune",
+            "values_rule": "soft",
+            "order": "ltr",
+        },
+    ).headers["Location"]
     practice_id = practice.rsplit("/", 1)[1]
-    client.post(f"/api/exercises/{practice_id}/attempts", json={"answer": {"pruned": [], "value": 0}},
-                headers={"X-CSRFToken": data["csrf-token"]})
+    client.post(
+        f"/api/exercises/{practice_id}/attempts",
+        json={"answer": {"pruned": [], "value": 0}},
+        headers={"X-CSRFToken": data["csrf-token"]},
+    )
     html = client.get("/attempts").get_data(as_text=True)
     # Graded work and practice apart, each exercise by its name, one rounding for scores.
     graded, practised = html.split("<h2>Assignments</h2>")[1].split("<h2>Practice</h2>")
@@ -166,8 +237,9 @@ def test_attempts_page(client, signed_in, auth):
     assert f"#{data['exercise-id']}" not in html
 
 
-@pytest.mark.parametrize(("score", "shown"), [(0.625, "63%"), (0.63, "63%"), (0.285, "28%"),
-                                              (1.0, "100%"), (None, "—")])
+@pytest.mark.parametrize(
+    ("score", "shown"), [(0.625, "63%"), (0.63, "63%"), (0.285, "28%"), (1.0, "100%"), (None, "—")]
+)
 def test_one_rounding_for_percents_as_the_pages_script(app, score, shown):
     # Math.round(0.625 * 100) is 63 in the exercise page; the server's pages say the same.
     assert app.jinja_env.filters["percent"](score) == shown
@@ -175,6 +247,7 @@ def test_one_rounding_for_percents_as_the_pages_script(app, score, shown):
 
 def test_conventions_and_misconceptions_in_words(app):
     words = app.jinja_env.filters["conventions_words"](
-        {"ties": "prune", "values": "hard", "order": "rtl"})
+        {"ties": "prune", "values": "hard", "order": "rtl"}
+    )
     assert "right to left" in words and "{" not in words
     assert app.jinja_env.filters["misconception_name"]("no-pruning") == "No pruning"

@@ -33,8 +33,11 @@ def test_the_graded_tree_is_refused_as_practice_in_any_child_order(client, stude
     graded = _graded(client, student, room)
     for tree in (graded["tree"], _mirrored(graded["tree"])):
         for kind in ("prune", "values", "leaf-order"):
-            response = client.post("/api/exercises", headers=student, json={
-                "kind": kind, "tree": tree, "players": graded["players"]})
+            response = client.post(
+                "/api/exercises",
+                headers=student,
+                json={"kind": kind, "tree": tree, "players": graded["players"]},
+            )
             assert response.status_code == 403, response.get_json()
             error = response.get_json()["error"]
             assert "your graded exercise" in error and "up to the order of children" in error
@@ -53,10 +56,16 @@ def test_another_tree_and_an_earned_key_are_allowed(client, student, room):
     assert response.status_code == 201, response.get_json()
     # once every attempt is used the key is the student's: the tree may be practised
     for _ in range(graded["attempts_allowed"]):
-        client.post(graded["urls"]["attempts"], headers=student,
-                    json={"answer": {"pruned": [], "value": 12345}})
-    response = client.post("/api/exercises", headers=student, json={
-        "kind": "prune", "tree": graded["tree"], "players": graded["players"]})
+        client.post(
+            graded["urls"]["attempts"],
+            headers=student,
+            json={"answer": {"pruned": [], "value": 12345}},
+        )
+    response = client.post(
+        "/api/exercises",
+        headers=student,
+        json={"kind": "prune", "tree": graded["tree"], "players": graded["players"]},
+    )
     assert response.status_code == 201, response.get_json()
 
 
@@ -65,6 +74,9 @@ def test_someone_elses_graded_tree_is_not_refused(client, factory, student, room
     factory.user("other@example.com")
     factory.member(room["course_id"], "other@example.com")
     other = bearer(factory.token("other@example.com"))
-    response = client.post("/api/exercises", headers=other, json={
-        "kind": "prune", "tree": graded["tree"], "players": graded["players"]})
+    response = client.post(
+        "/api/exercises",
+        headers=other,
+        json={"kind": "prune", "tree": graded["tree"], "players": graded["players"]},
+    )
     assert response.status_code == 201

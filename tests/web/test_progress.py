@@ -45,8 +45,9 @@ def _answer(client, headers, exercise_id: int, like: str | None) -> dict:
         # one: such a tree cannot show this student's misconception, so they answer it right.
         if grade(data["kind"], tree, conventions, wrong).diagnosis == like:
             answer = wrong
-    response = client.post(f"/api/exercises/{exercise_id}/attempts", headers=headers,
-                           json={"answer": answer})
+    response = client.post(
+        f"/api/exercises/{exercise_id}/attempts", headers=headers, json={"answer": answer}
+    )
     assert response.status_code == 201, response.get_json()
     return response.get_json()
 
@@ -73,14 +74,17 @@ def test_a_new_student_sees_nothing_seen_and_a_chart(client, auth, room):
     assert all(_status(html, code) == "not seen" for code in VARIANTS)
 
 
-def test_weak_spots_follow_a_shallow_cutoffs_student_until_mastered(app, client, auth, factory,
-                                                                     room):
+def test_weak_spots_follow_a_shallow_cutoffs_student_until_mastered(
+    app, client, auth, factory, room
+):
     auth.login()
     headers = bearer(factory.token("student@example.com"))
     for _ in range(30):  # until a tree shows the misconception
         exercise_id = _weak_spot(client)
-        if _answer(client, headers, exercise_id, "shallow-cutoffs")["diagnosis"] \
-                == "shallow-cutoffs":
+        if (
+            _answer(client, headers, exercise_id, "shallow-cutoffs")["diagnosis"]
+            == "shallow-cutoffs"
+        ):
             break
     else:
         pytest.fail("no weak-spots tree in 30 showed shallow-cutoffs")
@@ -92,8 +96,9 @@ def test_weak_spots_follow_a_shallow_cutoffs_student_until_mastered(app, client,
     params = _stored_params(app, exercise_id)
     assert params["expose"] == "shallow-cutoffs" and params["min_deep_cutoffs"] >= 1
     assert client.get(f"/api/exercises/{exercise_id}/aim").get_json() == {"aim": None}  # not yet
-    assert _answer(client, headers, exercise_id, "shallow-cutoffs")["diagnosis"] \
-        == "shallow-cutoffs"
+    assert (
+        _answer(client, headers, exercise_id, "shallow-cutoffs")["diagnosis"] == "shallow-cutoffs"
+    )
     aim = client.get(f"/api/exercises/{exercise_id}/aim").get_json()["aim"]
     assert "made to expose shallow-cutoffs" in aim
 
@@ -120,8 +125,9 @@ def test_the_aim_is_the_owners_only(client, auth, factory, room):
 def test_a_typed_practice_tree_has_no_aim(client, auth, factory, room):
     auth.login()
     headers = bearer(factory.token("student@example.com"))
-    made = client.post("/api/exercises", headers=headers,
-                       json={"kind": "prune", "tree": [[3, 5], [2, 9]]}).get_json()
+    made = client.post(
+        "/api/exercises", headers=headers, json={"kind": "prune", "tree": [[3, 5], [2, 9]]}
+    ).get_json()
     _answer(client, headers, made["id"], None)
     assert client.get(f"/api/exercises/{made['id']}/aim").get_json() == {"aim": None}
 
@@ -143,8 +149,11 @@ def test_the_course_view_counts_holders_and_names_who_is_stuck(client, auth, fac
     auth.logout()
     auth.login("teacher@example.com")
     html = client.get(f"/instructor/courses/{course}/progress").get_data(as_text=True)
-    holding = re.search(r'data-code="no-pruning"><th scope="row"><code>no-pruning</code></th>'
-                        r'<td>(\d+)</td>', html)
+    holding = re.search(
+        r'data-code="no-pruning"><th scope="row"><code>no-pruning</code></th>'
+        r"<td>(\d+)</td>",
+        html,
+    )
     assert holding and holding.group(1) == "1"
     stuck = re.search(r'<ul data-role="stuck">(.*?)</ul>', html, re.S)
     assert stuck and "student@example.com" in stuck.group(1) and "no-pruning" in stuck.group(1)

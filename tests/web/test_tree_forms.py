@@ -13,8 +13,14 @@ from grader.web.instructor_forms import SlotForm
 
 CONVENTIONS = {"ties": "explore", "values_rule": "hard", "order": "rtl"}
 SOURCES = {
-    "generate": {"depth": "4", "branching": "2-2", "values": "0..20", "min_cutoffs": "1",
-                 "players": "min, max", "evaluations": "y"},
+    "generate": {
+        "depth": "4",
+        "branching": "2-2",
+        "values": "0..20",
+        "min_cutoffs": "1",
+        "players": "min, max",
+        "evaluations": "y",
+    },
     "leaves": {"leaves": "3,12,8,2,4,6,14,5,2", "leaf_branching": "3", "leaf_depth": "2"},
     "nested": {"nested": "[[3, 12, 8], [2, 4, 6], [14, 5, 2]]", "players": "max,min"},
 }
@@ -37,40 +43,90 @@ def test_practice_and_the_slot_editor_map_the_same_fields_alike(app, source):
     assert practice.conventions == slot.conventions == conventions
     if source == "generate":
         assert practice.tree is None and slot.tree is None
-        assert practice.params == {"depth": 4, "branching": "2-2", "values": "0..20",
-                                   "min_cutoffs": 1, "evaluations": True,
-                                   "players": ["min", "max"]}
+        assert practice.params == {
+            "depth": 4,
+            "branching": "2-2",
+            "values": "0..20",
+            "min_cutoffs": 1,
+            "evaluations": True,
+            "players": ["min", "max"],
+        }
         # The editor's own generator fields come on top of the shared ones.
-        assert slot.params == {**practice.params, "min_deep_cutoffs": 0, "distinct": False,
-                               "discriminating": False}
+        assert slot.params == {
+            **practice.params,
+            "min_deep_cutoffs": 0,
+            "distinct": False,
+            "discriminating": False,
+        }
     else:
         aima = Tree.from_nested([[3, 12, 8], [2, 4, 6], [14, 5, 2]])
         assert practice == slot == TreeChoice("values", conventions, {}, aima)
 
 
 def test_practice_arguments_for_a_typed_and_a_generated_tree(app):
-    typed = _form(app, PracticeForm, {"kind": "prune", "source": "nested", "ties": "prune",
-                                      "values_rule": "soft", "order": "ltr", "depth_limit": "2",
-                                      "nested": "[[1, 2], [3, 4]]", "players": "min,max"})
+    typed = _form(
+        app,
+        PracticeForm,
+        {
+            "kind": "prune",
+            "source": "nested",
+            "ties": "prune",
+            "values_rule": "soft",
+            "order": "ltr",
+            "depth_limit": "2",
+            "nested": "[[1, 2], [3, 4]]",
+            "players": "min,max",
+        },
+    )
     assert typed.practice_args() == {
-        "kind": "prune", "conventions": {"ties": "prune", "values": "soft", "order": "ltr",
-                                         "depth": 2},
-        "tree": [[1, 2], [3, 4]], "players": ["min", "max"]}
+        "kind": "prune",
+        "conventions": {"ties": "prune", "values": "soft", "order": "ltr", "depth": 2},
+        "tree": [[1, 2], [3, 4]],
+        "players": ["min", "max"],
+    }
     # Empty fields: the generator's defaults.
     empty = dict.fromkeys(("depth", "branching", "values", "min_cutoffs", "players"), "")
-    generated = _form(app, PracticeForm, {"kind": "prune", "source": "generate", "ties": "prune",
-                                          "values_rule": "soft", "order": "ltr", **empty})
+    generated = _form(
+        app,
+        PracticeForm,
+        {
+            "kind": "prune",
+            "source": "generate",
+            "ties": "prune",
+            "values_rule": "soft",
+            "order": "ltr",
+            **empty,
+        },
+    )
     assert generated.practice_args()["params"] == {
-        "depth": 3, "branching": "2-3", "values": "-9..9", "min_cutoffs": 0, "evaluations": False}
+        "depth": 3,
+        "branching": "2-3",
+        "values": "-9..9",
+        "min_cutoffs": 0,
+        "evaluations": False,
+    }
 
 
-@pytest.mark.parametrize(("text", "words"), [
-    ("[[1, 2], [3", "the nested list: "),
-    ("[[1, NaN]]", "the nested list is not valid: "),
-])
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("[[1, 2], [3", "the nested list: "),
+        ("[[1, NaN]]", "the nested list is not valid: "),
+    ],
+)
 def test_a_nested_list_that_is_not_one_says_why(app, text, words):
-    form = _form(app, PracticeForm, {"kind": "prune", "source": "nested", "ties": "prune",
-                                     "values_rule": "soft", "order": "ltr", "nested": text})
+    form = _form(
+        app,
+        PracticeForm,
+        {
+            "kind": "prune",
+            "source": "nested",
+            "ties": "prune",
+            "values_rule": "soft",
+            "order": "ltr",
+            "nested": text,
+        },
+    )
     with pytest.raises(Invalid, match=f"^{words}"):
         form.tree_choice()
 
@@ -78,18 +134,44 @@ def test_a_nested_list_that_is_not_one_says_why(app, text, words):
 @pytest.mark.parametrize("fixed", [False, True])
 def test_a_slot_goes_to_the_form_and_back_unchanged(app, fixed):
     spec = editor.SlotInput(
-        kind="bounds", conventions={"ties": "explore", "values": "soft", "order": "rtl"},
-        params={} if fixed else {"depth": 4, "branching": [2, 3], "values": [-5, 5],
-                                 "min_cutoffs": 2, "min_deep_cutoffs": 1, "distinct": False,
-                                 "discriminating": True, "players": ["min", "max"]},
+        kind="bounds",
+        conventions={"ties": "explore", "values": "soft", "order": "rtl"},
+        params={}
+        if fixed
+        else {
+            "depth": 4,
+            "branching": [2, 3],
+            "values": [-5, 5],
+            "min_cutoffs": 2,
+            "min_deep_cutoffs": 1,
+            "distinct": False,
+            "discriminating": True,
+            "players": ["min", "max"],
+        },
         tree=Tree.from_nested([[3, 12], [2, 4]], players=["min", "max"]) if fixed else None,
-        title="Bounds", attempts_allowed=2, practice_allowed=False, replay_allowed=True)
+        title="Bounds",
+        attempts_allowed=2,
+        practice_allowed=False,
+        replay_allowed=True,
+    )
     stored = editor.check_slot(spec)
-    slot = Slot(kind=stored.kind, conventions=stored.conventions, params=stored.params,
-                tree=stored.tree, title="Bounds", attempts_allowed=2, practice_allowed=False,
-                replay_allowed=True, due_at=None)
+    slot = Slot(
+        kind=stored.kind,
+        conventions=stored.conventions,
+        params=stored.params,
+        tree=stored.tree,
+        title="Bounds",
+        attempts_allowed=2,
+        practice_allowed=False,
+        replay_allowed=True,
+        due_at=None,
+    )
     with app.test_request_context():
         again = SlotForm.from_slot(slot).slot_input()
     assert editor.check_slot(again) == stored
-    assert (again.title, again.attempts_allowed, again.practice_allowed, again.replay_allowed) \
-        == ("Bounds", 2, False, True)
+    assert (again.title, again.attempts_allowed, again.practice_allowed, again.replay_allowed) == (
+        "Bounds",
+        2,
+        False,
+        True,
+    )

@@ -42,5 +42,7 @@ def prepare_submission(source: Path, dest: Path) -> Path:
 
 def _check_size(total: int, count: int) -> None:
     if total > MAX_SUBMISSION_BYTES or count > MAX_SUBMISSION_FILES:
-        raise SubmissionError(f"the submission is too large ({count} files, {total} bytes; "
-                              f"at most {MAX_SUBMISSION_FILES} files, {MAX_SUBMISSION_BYTES})")
+        raise SubmissionError(
+            f"the submission is too large ({count} files, {total} bytes; "
+            f"at most {MAX_SUBMISSION_FILES} files, {MAX_SUBMISSION_BYTES})"
+        )

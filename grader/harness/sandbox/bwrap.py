@@ -30,21 +30,42 @@ from grader.harness.sandbox.config import SandboxConfig, SandboxUnavailable
 SANDBOX_UID = 65534  # the engine's uid inside the sandbox (nobody)
 
 
-def bwrap_command(config: SandboxConfig, submission: Path, adapter_dir: Path,
-                  info_fd: int) -> list[str]:
+def bwrap_command(
+    config: SandboxConfig, submission: Path, adapter_dir: Path, info_fd: int
+) -> list[str]:
     """The bwrap arguments, up to (not including) the command run inside."""
     size = str(config.limits.tmp_size)
     command = [
         config.bwrap,
-        "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
-        "--as-pid-1", "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID),
+        "--unshare-all",
+        "--die-with-parent",
+        "--new-session",
+        "--cap-drop",
+        "ALL",
+        "--as-pid-1",
+        "--uid",
+        str(SANDBOX_UID),
+        "--gid",
+        str(SANDBOX_UID),
         "--clearenv",
-        "--setenv", "PATH", "/usr/bin:/bin",
-        "--setenv", "LANG", "C.UTF-8",
-        "--setenv", "HOME", "/tmp",
-        "--setenv", "PYTHONDONTWRITEBYTECODE", "1",
-        "--setenv", "PYTHONHASHSEED", "0",
-        "--ro-bind", "/usr", "/usr",
+        "--setenv",
+        "PATH",
+        "/usr/bin:/bin",
+        "--setenv",
+        "LANG",
+        "C.UTF-8",
+        "--setenv",
+        "HOME",
+        "/tmp",
+        "--setenv",
+        "PYTHONDONTWRITEBYTECODE",
+        "1",
+        "--setenv",
+        "PYTHONHASHSEED",
+        "0",
+        "--ro-bind",
+        "/usr",
+        "/usr",
     ]
     for link in ("bin", "lib", "lib64", "sbin"):
         target = os.readlink(f"/{link}") if os.path.islink(f"/{link}") else None
@@ -53,13 +74,28 @@ def bwrap_command(config: SandboxConfig, submission: Path, adapter_dir: Path,
         elif os.path.isdir(f"/{link}"):
             command += ["--ro-bind", f"/{link}", f"/{link}"]
     command += [
-        "--proc", "/proc", "--dev", "/dev",
-        "--size", size, "--tmpfs", "/tmp",
-        "--size", size, "--tmpfs", "/dev/shm",
-        "--ro-bind", str(submission), "/submission",
-        "--ro-bind", str(adapter_dir), "/adapter",
-        "--chdir", "/tmp",
-        "--info-fd", str(info_fd),
+        "--proc",
+        "/proc",
+        "--dev",
+        "/dev",
+        "--size",
+        size,
+        "--tmpfs",
+        "/tmp",
+        "--size",
+        size,
+        "--tmpfs",
+        "/dev/shm",
+        "--ro-bind",
+        str(submission),
+        "/submission",
+        "--ro-bind",
+        str(adapter_dir),
+        "/adapter",
+        "--chdir",
+        "/tmp",
+        "--info-fd",
+        str(info_fd),
     ]
     return command
 
@@ -82,12 +118,19 @@ def probe(config: SandboxConfig | None = None, timeout: float = 20.0) -> str | N
         read_info, write_info = os.pipe()
         command = bwrap_command(config, Path(folder), Path(folder), write_info)
         command += [config.interpreter, "-I", "-S", "-c", "pass"]
-        user_args: dict[str, Any] = {"user": uid, "group": uid, "extra_groups": []} \
-            if uid is not None else {}
+        user_args: dict[str, Any] = (
+            {"user": uid, "group": uid, "extra_groups": []} if uid is not None else {}
+        )
         try:
-            done = subprocess.run(command, pass_fds=(write_info,), capture_output=True,
-                                  timeout=timeout, cwd=folder,
-                                  env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}, **user_args)
+            done = subprocess.run(
+                command,
+                pass_fds=(write_info,),
+                capture_output=True,
+                timeout=timeout,
+                cwd=folder,
+                env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"},
+                **user_args,
+            )
         except (OSError, subprocess.TimeoutExpired) as exc:
             return f"bubblewrap could not run: {exc}"
         finally:

@@ -60,7 +60,8 @@ class SandboxConfig:
         if not (os.path.isfile(self.bwrap) and os.access(self.bwrap, os.X_OK)):
             raise SandboxUnavailable(
                 f"bubblewrap not found at {self.bwrap}: install it (Debian: apt-get install "
-                "bubblewrap) or run with --no-sandbox on your own machine")
+                "bubblewrap) or run with --no-sandbox on your own machine"
+            )
         if not os.path.isfile(self.interpreter):
             raise SandboxUnavailable(f"the sandbox's Python {self.interpreter} does not exist")
 

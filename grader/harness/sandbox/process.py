@@ -113,17 +113,32 @@ class EngineProcess:
         if self.config.sandbox:
             read_info, write_info = os.pipe()
             command = bwrap_command(self.config, self.submission, adapter_dir, write_info)
-            command += [self.config.interpreter, "-I", "-S", "-B", "/adapter/adapter.py",
-                        "/submission"]
+            command += [
+                self.config.interpreter,
+                "-I",
+                "-S",
+                "-B",
+                "/adapter/adapter.py",
+                "/submission",
+            ]
             pass_fds: tuple[int, ...] = (write_info,)
             extra = 3 if uid is not None else _processes_of(os.geteuid()) + 3
         else:
             read_info = write_info = -1
             # A switched user cannot run a Python that lives under /root: the system's then.
-            python = self.config.interpreter if uid is not None and \
-                os.path.isfile(self.config.interpreter) else sys.executable
-            command = [python, "-I", "-S", "-B", str(adapter_dir / "adapter.py"),
-                       str(self.submission)]
+            python = (
+                self.config.interpreter
+                if uid is not None and os.path.isfile(self.config.interpreter)
+                else sys.executable
+            )
+            command = [
+                python,
+                "-I",
+                "-S",
+                "-B",
+                str(adapter_dir / "adapter.py"),
+                str(self.submission),
+            ]
             pass_fds = ()
             extra = 0 if uid is not None else _processes_of(os.geteuid())
         command.append(json.dumps(limits.rlimits(extra), separators=(",", ":")))
@@ -132,9 +147,16 @@ class EngineProcess:
             user_args = {"user": uid, "group": uid, "extra_groups": []}
         try:
             self._proc = subprocess.Popen(
-                command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                pass_fds=pass_fds, start_new_session=True, cwd=self.slot.workdir,
-                env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}, **user_args)
+                command,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                pass_fds=pass_fds,
+                start_new_session=True,
+                cwd=self.slot.workdir,
+                env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"},
+                **user_args,
+            )
         except OSError as exc:
             raise SandboxError(f"cannot start the sandbox: {exc}") from exc
         finally:
@@ -148,8 +170,7 @@ class EngineProcess:
                 self._proc.wait()
                 assert self._proc.stderr is not None
                 message = self._proc.stderr.read(4000).decode(errors="replace").strip()
-                raise SandboxError(f"bubblewrap failed: {message or 'no child started'}"
-                                   ) from exc
+                raise SandboxError(f"bubblewrap failed: {message or 'no child started'}") from exc
         else:
             self._child_pid = self._proc.pid
         self._threads = [
@@ -163,13 +184,18 @@ class EngineProcess:
             message = hello.result
             if not isinstance(message, dict) or message.get("hello") != "engine":
                 # Only the engine, which shares the adapter's process, can write anything else.
-                return self._fail(Verdict.PROTOCOL, "the engine wrote on the protocol channel "
-                                                    "before the adapter's hello")
+                return self._fail(
+                    Verdict.PROTOCOL,
+                    "the engine wrote on the protocol channel before the adapter's hello",
+                )
             self.functions = tuple(f for f in message.get("functions", ()) if isinstance(f, str))
             self.python = str(message.get("python", ""))
             arity = message.get("arity", {})
-            self.arity = {name: n for name, n in arity.items() if isinstance(n, int)} \
-                if isinstance(arity, dict) else {}
+            self.arity = (
+                {name: n for name, n in arity.items() if isinstance(n, int)}
+                if isinstance(arity, dict)
+                else {}
+            )
         return hello
 
     def close(self) -> None:
@@ -222,14 +248,14 @@ class EngineProcess:
         self.close()
 
     # - calls -
-    def call(self, function: str, args: list[Any], cpu_limit: float,
-             wall_limit: float) -> CallOutcome:
+    def call(
+        self, function: str, args: list[Any], cpu_limit: float, wall_limit: float
+    ) -> CallOutcome:
         """Call `function(*args)` in the engine under the limits; see CallOutcome."""
         if not self.alive:  # the harness starts a process per test: the engine ended it
             return CallOutcome(Verdict.RE, detail="the engine's process ended between calls")
         if function not in self.functions:
-            return CallOutcome(Verdict.PROTOCOL,
-                               detail=f"your engine does not define {function}()")
+            return CallOutcome(Verdict.PROTOCOL, detail=f"your engine does not define {function}()")
         ident = self._next_id
         self._next_id += 1
         request = json.dumps({"id": ident, "call": function, "args": args}) + "\n"
@@ -242,8 +268,9 @@ class EngineProcess:
             pass  # the process died: _wait sees it and says why
         return self._wait(ident, cpu_limit, wall_limit, start, cpu0)
 
-    def _wait(self, ident: int, cpu_limit: float, wall_limit: float, start: float,
-              cpu0: float | None) -> CallOutcome:
+    def _wait(
+        self, ident: int, cpu_limit: float, wall_limit: float, start: float, cpu0: float | None
+    ) -> CallOutcome:
         """The watchdog: wait for answer `ident`, killing the sandbox past a limit.
 
         Past the wall-clock limit, a call that gained CPU time in the last `BUSY_WINDOW` is still
@@ -276,16 +303,19 @@ class EngineProcess:
                 self.kill()
                 return self._dead(cpu_limit, start, cpu0, cpu)
 
-    def _answer(self, ident: int, line: bytes, cpu_limit: float, start: float,
-                cpu0: float | None) -> CallOutcome:
+    def _answer(
+        self, ident: int, line: bytes, cpu_limit: float, start: float, cpu0: float | None
+    ) -> CallOutcome:
         wall = time.monotonic() - start
         try:  # whatever is on the channel may be the engine's: malformed, nested, not UTF-8
             message = strict_json.loads(line)
             if not isinstance(message, dict) or message.get("id") != ident:
                 raise ValueError(f"an answer to request {ident} expected")
         except ValueError as exc:
-            self._seen.protocol = "the engine wrote something that is not the adapter's " \
-                                      f"answer on the protocol channel ({str(exc)[:200]})"
+            self._seen.protocol = (
+                "the engine wrote something that is not the adapter's "
+                f"answer on the protocol channel ({str(exc)[:200]})"
+            )
             self.kill()
             return self._dead(cpu_limit, start, cpu0)
         measured = self._used(cpu0)
@@ -300,16 +330,26 @@ class EngineProcess:
         else:
             cpu = measured
         if cpu > cpu_limit:
-            return CallOutcome(Verdict.TLE, cpu=cpu, wall=wall,
-                               detail=f"used {cpu:.2f} s of CPU; the limit is {cpu_limit:.2f} s")
+            return CallOutcome(
+                Verdict.TLE,
+                cpu=cpu,
+                wall=wall,
+                detail=f"used {cpu:.2f} s of CPU; the limit is {cpu_limit:.2f} s",
+            )
         if message.get("ok") is True:
             return CallOutcome(None, message if ident == 0 else message.get("result"), cpu, wall)
         reported = reported_verdict(message)
-        return CallOutcome(reported.verdict, cpu=cpu, wall=wall, detail=reported.detail,
-                           traceback=reported.traceback)
+        return CallOutcome(
+            reported.verdict,
+            cpu=cpu,
+            wall=wall,
+            detail=reported.detail,
+            traceback=reported.traceback,
+        )
 
-    def _dead(self, cpu_limit: float, start: float, cpu0: float | None,
-              last_cpu: float | None = None) -> CallOutcome:
+    def _dead(
+        self, cpu_limit: float, start: float, cpu0: float | None, last_cpu: float | None = None
+    ) -> CallOutcome:
         """The process died or was killed: the verdict from what was seen (verdict.py). The CPU
         is read before the kill; after it /proc may be gone, so the watchdog's last look counts."""
         cpu = max(self._used(cpu0) or 0.0, last_cpu or 0.0)
@@ -319,12 +359,17 @@ class EngineProcess:
             thread.join(timeout=2)
         seen = self._seen
         evidence = Evidence(
-            cpu_limit=cpu_limit, cpu=cpu,
+            cpu_limit=cpu_limit,
+            cpu=cpu,
             exit_status=self._proc.returncode if self._proc else None,
-            sandboxed=self.config.sandbox, cpu_exceeded=seen.cpu_exceeded,
-            wall_exceeded=seen.wall_exceeded, log_exceeded=seen.log_exceeded,
-            log_cap=self.config.limits.log_cap, protocol=seen.protocol,
-            log_text=self.log_text())
+            sandboxed=self.config.sandbox,
+            cpu_exceeded=seen.cpu_exceeded,
+            wall_exceeded=seen.wall_exceeded,
+            log_exceeded=seen.log_exceeded,
+            log_cap=self.config.limits.log_cap,
+            protocol=seen.protocol,
+            log_text=self.log_text(),
+        )
         verdict, detail = death_verdict(evidence)
         return CallOutcome(verdict, cpu=cpu, wall=wall, detail=detail)
 

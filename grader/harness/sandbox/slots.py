@@ -33,8 +33,9 @@ def _lock_dir() -> Path:
 
 
 @contextlib.contextmanager
-def claim_slot(config: SandboxConfig, slots: int | None = None,
-               wait: float = 3600.0) -> Iterator[GradingSlot]:
+def claim_slot(
+    config: SandboxConfig, slots: int | None = None, wait: float = 3600.0
+) -> Iterator[GradingSlot]:
     """Hold a free slot (a file lock, so separate processes share the slots) and its folder."""
     count = slots or os.cpu_count() or 1
     deadline = time.monotonic() + wait

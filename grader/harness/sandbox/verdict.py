@@ -62,9 +62,15 @@ def death_verdict(evidence: Evidence) -> tuple[Verdict, str]:
         reasons[Verdict.OLE] = "wrote a file larger than the file size limit"
     if sig is not None and any(word in evidence.log_text for word in MEMORY_WORDS):
         reasons[Verdict.MLE] = "ran out of memory"
-    if evidence.cpu_exceeded or sig == signal.SIGXCPU or (
-            sig == signal.SIGKILL and not evidence.wall_exceeded
-            and evidence.cpu >= evidence.cpu_limit):
+    if (
+        evidence.cpu_exceeded
+        or sig == signal.SIGXCPU
+        or (
+            sig == signal.SIGKILL
+            and not evidence.wall_exceeded
+            and evidence.cpu >= evidence.cpu_limit
+        )
+    ):
         reasons[Verdict.TLE] = f"used more than {evidence.cpu_limit:.2f} s of CPU"
     if evidence.wall_exceeded:
         reasons[Verdict.TLE_WALL] = "took longer than the wall-clock limit"
@@ -72,12 +78,14 @@ def death_verdict(evidence: Evidence) -> tuple[Verdict, str]:
         reasons[Verdict.PROTOCOL] = evidence.protocol
     if not reasons:
         if sig is not None:
-            name = signal.Signals(sig).name if sig in signal.Signals._value2member_map_ \
-                else str(sig)
+            name = (
+                signal.Signals(sig).name if sig in signal.Signals._value2member_map_ else str(sig)
+            )
             reasons[Verdict.RE] = f"the engine was killed by signal {name}"
         else:
-            reasons[Verdict.RE] = f"the engine exited (status {evidence.exit_status}) " \
-                                  "before answering"
+            reasons[Verdict.RE] = (
+                f"the engine exited (status {evidence.exit_status}) before answering"
+            )
     verdict = worst(reasons)
     return verdict, reasons[verdict]
 
@@ -101,8 +109,7 @@ def reported_verdict(message: dict[str, Any]) -> Reported:
     if kind == "missing":
         return Reported(Verdict.PROTOCOL, text)
     if kind == "unserialisable":
-        return Reported(Verdict.PROTOCOL,
-                        f"the result cannot be sent as JSON ({kind_of}: {text})")
+        return Reported(Verdict.PROTOCOL, f"the result cannot be sent as JSON ({kind_of}: {text})")
     verdict = Verdict.RE
     if kind_of == "MemoryError" or message.get("errno") == ENOMEM:
         verdict = Verdict.MLE

@@ -4,5 +4,14 @@ their class (base.py). Importing this package registers them all."""
 from grader.harness.testkinds import moves, parallel, play, search, timing
 from grader.harness.testkinds.base import TEST_KINDS, Group, TestKind, register
 
-__all__ = ["TEST_KINDS", "Group", "TestKind", "moves", "parallel", "play", "register", "search",
-           "timing"]
+__all__ = [
+    "TEST_KINDS",
+    "Group",
+    "TestKind",
+    "moves",
+    "parallel",
+    "play",
+    "register",
+    "search",
+    "timing",
+]

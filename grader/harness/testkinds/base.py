@@ -33,20 +33,28 @@ class Group:
     def fen(self, position: str) -> str:
         return self.positions[position]["fen"]
 
-    def case(self, name: str, *, cpu: float | None = None, wall: float | None = None,
-             **params: Any) -> TestCase:
+    def case(
+        self, name: str, *, cpu: float | None = None, wall: float | None = None, **params: Any
+    ) -> TestCase:
         """A test of this group: its points and visibility, the group's limits unless given."""
-        return TestCase(name, self.kind, self.points, params,
-                        float(self.spec.get("cpu", 5)) if cpu is None else cpu,
-                        float(self.spec.get("wall", 10)) if wall is None else wall,
-                        self.visibility)
+        return TestCase(
+            name,
+            self.kind,
+            self.points,
+            params,
+            float(self.spec.get("cpu", 5)) if cpu is None else cpu,
+            float(self.spec.get("wall", 10)) if wall is None else wall,
+            self.visibility,
+        )
 
     def windows(self) -> list[tuple[tuple[int, int], str]]:
         """The group's root windows, as offsets from the contract's value v, each with its
         words: "null_windows": [o, ...] is (v + o, v + o + 1); "windows": [[lo, hi], ...] is
         (v + lo, v + hi), a narrow window. None: the full window only."""
-        out = [((int(o), int(o) + 1), f"null window at value{int(o):+d}")
-               for o in self.spec.get("null_windows", ())]
+        out = [
+            ((int(o), int(o) + 1), f"null window at value{int(o):+d}")
+            for o in self.spec.get("null_windows", ())
+        ]
         for lo, hi in self.spec.get("windows", ()):
             if int(lo) >= int(hi):
                 raise ValueError(f"a window needs lo < hi, got [{lo}, {hi}]")

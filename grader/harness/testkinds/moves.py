@@ -59,8 +59,10 @@ class Movegen(TestKind):
     name = "movegen"
 
     def expand(self, group: Group) -> list[TestCase]:
-        return [group.case(f"Move generation: {p}", position=p, fen=group.fen(p))
-                for p in group.spec["positions"]]
+        return [
+            group.case(f"Move generation: {p}", position=p, fen=group.fen(p))
+            for p in group.spec["positions"]
+        ]
 
     def run(self, test: TestCase, process: EngineProcess) -> TestResult:
         fen = test.params["fen"]
@@ -69,12 +71,23 @@ class Movegen(TestKind):
             return failure(test, outcome, "legal_moves")
         moves = _moves_list(outcome.result)
         if moves is None:
-            return result_of(test, Verdict.PROTOCOL, "legal_moves must return a list of "
-                             f"strings, got {describe(outcome.result)}",
-                             cpu=outcome.cpu, wall=outcome.wall)
+            return result_of(
+                test,
+                Verdict.PROTOCOL,
+                f"legal_moves must return a list of strings, got {describe(outcome.result)}",
+                cpu=outcome.cpu,
+                wall=outcome.wall,
+            )
         ok, text, diagnosis = _compare_moves(fen, moves)
-        return result_of(test, Verdict.PASSED if ok else Verdict.WA, text,
-                         test.points if ok else 0.0, outcome.cpu, outcome.wall, **diagnosis)
+        return result_of(
+            test,
+            Verdict.PASSED if ok else Verdict.WA,
+            text,
+            test.points if ok else 0.0,
+            outcome.cpu,
+            outcome.wall,
+            **diagnosis,
+        )
 
 
 @register
@@ -85,8 +98,10 @@ class Perft(TestKind):
 
     def expand(self, group: Group) -> list[TestCase]:
         depth = int(group.spec["depth"])
-        return [group.case(f"Perft {depth}: {p}", position=p, fen=group.fen(p), depth=depth)
-                for p in group.spec["positions"]]
+        return [
+            group.case(f"Perft {depth}: {p}", position=p, fen=group.fen(p), depth=depth)
+            for p in group.spec["positions"]
+        ]
 
     def run(self, test: TestCase, process: EngineProcess) -> TestResult:
         """Walk the tree to `depth`, asking the engine's legal_moves at every inner node."""
@@ -109,12 +124,16 @@ class Perft(TestKind):
                 return 0, failure(test, outcome, f"legal_moves on {fen}")
             moves = _moves_list(outcome.result)
             if moves is None:
-                return 0, result_of(test, Verdict.PROTOCOL, "legal_moves must return a list of "
-                                    f"strings, got {describe(outcome.result)}")
+                return 0, result_of(
+                    test,
+                    Verdict.PROTOCOL,
+                    f"legal_moves must return a list of strings, got {describe(outcome.result)}",
+                )
             ok, text, diagnosis = _compare_moves(fen, moves)
             if not ok:
-                return 0, result_of(test, Verdict.WA, f"at depth {depth - d} of the walk, {text}",
-                                    **diagnosis)
+                return 0, result_of(
+                    test, Verdict.WA, f"at depth {depth - d} of the walk, {text}", **diagnosis
+                )
             if time.monotonic() > deadline:
                 return 0, result_of(test, Verdict.TLE_WALL, "the perft walk took too long")
             total = 0
@@ -133,6 +152,12 @@ class Perft(TestKind):
         if bad:
             bad.cpu, bad.wall = cpu, wall
             return bad
-        return result_of(test, Verdict.PASSED, f"perft({depth}) = {count}, the same as the "
-                         f"reference ({calls} calls to legal_moves)", test.points, cpu, wall,
-                         perft=count)
+        return result_of(
+            test,
+            Verdict.PASSED,
+            f"perft({depth}) = {count}, the same as the reference ({calls} calls to legal_moves)",
+            test.points,
+            cpu,
+            wall,
+            perft=count,
+        )

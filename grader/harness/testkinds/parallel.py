@@ -29,14 +29,23 @@ class Parallel(TestKind):
         depth = int(spec["depth"])
         out = []
         for p in spec["positions"]:
-            common = {"position": p, "fen": group.fen(p), "depth": depth,
-                      "workers": int(spec.get("workers", 2)),
-                      "min_cpu": float(spec.get("min_cpu", SPEEDUP_MIN_CPU))}
+            common = {
+                "position": p,
+                "fen": group.fen(p),
+                "depth": depth,
+                "workers": int(spec.get("workers", 2)),
+                "min_cpu": float(spec.get("min_cpu", SPEEDUP_MIN_CPU)),
+            }
             if not windows:
                 out.append(group.case(f"Parallel search depth {depth}: {p}", **common))
             for window, text in windows:
-                out.append(group.case(f"Parallel search depth {depth}, {text}: {p}",
-                                      window_offsets=window, **common))
+                out.append(
+                    group.case(
+                        f"Parallel search depth {depth}, {text}: {p}",
+                        window_offsets=window,
+                        **common,
+                    )
+                )
         return out
 
     def run(self, test: TestCase, process: EngineProcess) -> TestResult:
@@ -46,8 +55,13 @@ class Parallel(TestKind):
         fen, depth, workers = test.params["fen"], test.params["depth"], test.params["workers"]
         min_cpu = test.params.get("min_cpu", SPEEDUP_MIN_CPU)
         if "search_parallel" not in process.functions:
-            return result_of(test, Verdict.PASSED, "search_parallel is not defined (optional)",
-                             test.points, implemented=False)
+            return result_of(
+                test,
+                Verdict.PASSED,
+                "search_parallel is not defined (optional)",
+                test.points,
+                implemented=False,
+            )
         if "window_offsets" in test.params:
             return _with_window(test, process)
         ref = reference(fen, depth, count_minimax=False)
@@ -66,14 +80,25 @@ class Parallel(TestKind):
         if serial.cpu >= min_cpu:
             speedup = serial.wall / outcome.wall if outcome.wall > 0 else 0.0
             extra["speedup"] = round(speedup, 3)
-            timing = (f"wall clock: search {serial.wall:.3f} s, search_parallel "
-                      f"{outcome.wall:.3f} s with {workers} workers: speedup {speedup:.2f}")
+            timing = (
+                f"wall clock: search {serial.wall:.3f} s, search_parallel "
+                f"{outcome.wall:.3f} s with {workers} workers: speedup {speedup:.2f}"
+            )
         else:
-            timing = (f"speedup not measured: your search took {serial.cpu:.2f} s of CPU here, "
-                      f"under the {min_cpu:g} s a search needs to be timed reliably")
+            timing = (
+                f"speedup not measured: your search took {serial.cpu:.2f} s of CPU here, "
+                f"under the {min_cpu:g} s a search needs to be timed reliably"
+            )
         text = "\n".join([*lines[:2], timing])
-        return result_of(test, verdict, text, test.points if verdict is Verdict.PASSED else 0.0,
-                         outcome.cpu, outcome.wall, **extra)
+        return result_of(
+            test,
+            verdict,
+            text,
+            test.points if verdict is Verdict.PASSED else 0.0,
+            outcome.cpu,
+            outcome.wall,
+            **extra,
+        )
 
 
 def _with_window(test: TestCase, process: EngineProcess) -> TestResult:
@@ -83,31 +108,55 @@ def _with_window(test: TestCase, process: EngineProcess) -> TestResult:
     alpha, beta = root_window(test)
     call = f"search_parallel({fen!r}, {depth}, {workers}, {alpha}, {beta})"
     if 0 <= process.arity.get("search_parallel", -1) < 5:
-        return result_of(test, Verdict.PROTOCOL, f"{call}: your search_parallel takes "
-                         f"{process.arity['search_parallel']} arguments; the contract is "
-                         "search_parallel(fen, depth, workers, alpha=-INF, beta=INF)")
+        return result_of(
+            test,
+            Verdict.PROTOCOL,
+            f"{call}: your search_parallel takes "
+            f"{process.arity['search_parallel']} arguments; the contract is "
+            "search_parallel(fen, depth, workers, alpha=-INF, beta=INF)",
+        )
     expected = root_parallel(Board(fen), depth, "split", alpha=alpha, beta=beta).value
-    outcome = process.call("search_parallel", [fen, depth, workers, alpha, beta], test.cpu,
-                           test.wall)
+    outcome = process.call(
+        "search_parallel", [fen, depth, workers, alpha, beta], test.cpu, test.wall
+    )
     if not outcome.answered:
         return failure(test, outcome, "search_parallel")
     answer = outcome.result
     value = answer.get("value") if isinstance(answer, dict) else None
     if not isinstance(value, int) or isinstance(value, bool):
-        return result_of(test, Verdict.PROTOCOL, f"{call}: must return a dict with an int "
-                         f"'value', got {describe(answer)}", cpu=outcome.cpu, wall=outcome.wall)
+        return result_of(
+            test,
+            Verdict.PROTOCOL,
+            f"{call}: must return a dict with an int 'value', got {describe(answer)}",
+            cpu=outcome.cpu,
+            wall=outcome.wall,
+        )
     right = value == expected
-    text = (f"{call}:\nvalue {value}: " + ("right" if right else
-            f"expected {expected} (fail-soft: the best of the root moves' values, each searched "
-            f"with the window ({-beta}, {-alpha}) seen from the move)"))
+    text = f"{call}:\nvalue {value}: " + (
+        "right"
+        if right
+        else f"expected {expected} (fail-soft: the best of the root moves' values, each searched "
+        f"with the window ({-beta}, {-alpha}) seen from the move)"
+    )
     extra: dict[str, Any] = {}
     if not right:
         for variant in VARIANTS.values():  # the first whose value is the student's, not ours
             board = variant.board(fen)
-            if root_parallel(board, depth, "split", alpha=alpha, beta=beta,
-                             rules=variant.rules).value == value:
+            if (
+                root_parallel(
+                    board, depth, "split", alpha=alpha, beta=beta, rules=variant.rules
+                ).value
+                == value
+            ):
                 text += f"\nWhat it looks like: {variant.sentence}"
                 extra["diagnosis"] = variant.code
                 break
-    return result_of(test, Verdict.PASSED if right else Verdict.WA, text,
-                     test.points if right else 0.0, outcome.cpu, outcome.wall, **extra)
+    return result_of(
+        test,
+        Verdict.PASSED if right else Verdict.WA,
+        text,
+        test.points if right else 0.0,
+        outcome.cpu,
+        outcome.wall,
+        **extra,
+    )

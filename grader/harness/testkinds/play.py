@@ -28,14 +28,24 @@ class Play(TestKind):
         seed = int(spec.get("seed", 0))
         ballots = pick_ballots(load_ballots(data.ballots_file()), int(spec.get("ballots", 1)), seed)
         limit = MoveLimit(float(spec.get("time_per_move", 0.5)), float(spec.get("margin", 0.25)))
-        return [group.case(f"Game vs {opponent}, ballot {ballot}, you play {colour}",
-                           cpu=limit.cpu, wall=limit.wall, opponent=opponent, ballot=ballot,
-                           opening=list(opening), colour=colour,
-                           time_per_move=limit.time_per_move, margin=limit.margin,
-                           max_plies=int(spec.get("max_plies", 200)), seed=seed)
-                for opponent in spec["opponents"]
-                for ballot, opening in ballots
-                for colour in ("black", "white")]
+        return [
+            group.case(
+                f"Game vs {opponent}, ballot {ballot}, you play {colour}",
+                cpu=limit.cpu,
+                wall=limit.wall,
+                opponent=opponent,
+                ballot=ballot,
+                opening=list(opening),
+                colour=colour,
+                time_per_move=limit.time_per_move,
+                margin=limit.margin,
+                max_plies=int(spec.get("max_plies", 200)),
+                seed=seed,
+            )
+            for opponent in spec["opponents"]
+            for ballot, opening in ballots
+            for colour in ("black", "white")
+        ]
 
     def run(self, test: TestCase, process: EngineProcess) -> TestResult:
         p = test.params
@@ -60,14 +70,28 @@ class Play(TestKind):
             if game.result == "*":
                 game.headers["Termination"] += " (counted as a draw)"
         score = points(game.result, student_black)
-        text = (f"{'won' if score == 1 else 'lost' if score == 0 else 'drew'} "
-                f"({game.result}, {game.headers['Termination']}) in {len(game.moves)} plies")
+        text = (
+            f"{'won' if score == 1 else 'lost' if score == 0 else 'drew'} "
+            f"({game.result}, {game.headers['Termination']}) in {len(game.moves)} plies"
+        )
         if student.forfeit:
             text = f"lost by forfeit: {verdict.value}: {why}"
-        extra: dict[str, Any] = {"opponent": p["opponent"], "colour": p["colour"],
-                                 "ballot": p["ballot"], "result": game.result,
-                                 "points": score, "plies": len(game.moves), "pdn": game.pdn(),
-                                 "engine_moves": student.moves}
-        return result_of(test, verdict, text,
-                         test.points if verdict is Verdict.PASSED else 0.0,
-                         student.cpu, student.wall, **extra)
+        extra: dict[str, Any] = {
+            "opponent": p["opponent"],
+            "colour": p["colour"],
+            "ballot": p["ballot"],
+            "result": game.result,
+            "points": score,
+            "plies": len(game.moves),
+            "pdn": game.pdn(),
+            "engine_moves": student.moves,
+        }
+        return result_of(
+            test,
+            verdict,
+            text,
+            test.points if verdict is Verdict.PASSED else 0.0,
+            student.cpu,
+            student.wall,
+            **extra,
+        )

@@ -42,8 +42,9 @@ class Reference:
 
 
 @cache
-def reference(fen: str, depth: int, alpha: int = -INFINITY, beta: int = INFINITY,
-              count_minimax: bool = True) -> Reference:
+def reference(
+    fen: str, depth: int, alpha: int = -INFINITY, beta: int = INFINITY, count_minimax: bool = True
+) -> Reference:
     """The reference's answers; without `count_minimax` (a deep parallel test) minimax's leaf
     count is not computed (0) and only the value and the best moves are meant to be used."""
     board = Board(fen)
@@ -54,8 +55,9 @@ def reference(fen: str, depth: int, alpha: int = -INFINITY, beta: int = INFINITY
     leaves_minimax = mm.leaves if mm else 0
     if (alpha, beta) != (-INFINITY, INFINITY):  # a bound: no best move to compare
         return Reference(ab.value, (), None, ab.leaves, leaves_minimax, cpu, alpha, beta)
-    assert mm is None or ab.value == mm.value, \
+    assert mm is None or ab.value == mm.value, (
         "alpha-beta and minimax disagree: a bug in grader.checkers"
+    )
     best: list[str] = []
     if depth > 0:
         for move in board.generate_legal_moves():
@@ -67,8 +69,9 @@ def reference(fen: str, depth: int, alpha: int = -INFINITY, beta: int = INFINITY
             if value == ab.value:
                 best.append(move.pdn())
     first = ab.best_move.pdn() if ab.best_move else None
-    return Reference(ab.value, tuple(best) or ((first,) if first else ()), first, ab.leaves,
-                     leaves_minimax, cpu)
+    return Reference(
+        ab.value, tuple(best) or ((first,) if first else ()), first, ab.leaves, leaves_minimax, cpu
+    )
 
 
 def _child_value(board: Board, depth: int) -> int:
@@ -96,8 +99,9 @@ def check_search(answer: Any, ref: Reference, fen: str = "", depth: int = 0) -> 
     """Judge one search answer part by part (SEARCH_PARTS, or WINDOW_PARTS with a window);
     a wrong one is compared with the misconception variants when `fen` is given."""
     if not isinstance(answer, dict):
-        return SearchCheck(Verdict.PROTOCOL, 0.0, {},
-                           [f"search must return a dict, got {describe(answer)}"])
+        return SearchCheck(
+            Verdict.PROTOCOL, 0.0, {}, [f"search must return a dict, got {describe(answer)}"]
+        )
     value, move, leaves = answer.get("value"), answer.get("move"), answer.get("leaves")
     problems = []
     if not isinstance(value, int) or isinstance(value, bool):
@@ -111,8 +115,8 @@ def check_search(answer: Any, ref: Reference, fen: str = "", depth: int = 0) -> 
     assert isinstance(value, int) and isinstance(leaves, int)
     parts = {
         "value": value == ref.value,
-        "move": (move is None and not ref.best_moves) or
-                (isinstance(move, str) and move.strip() in ref.best_moves),
+        "move": (move is None and not ref.best_moves)
+        or (isinstance(move, str) and move.strip() in ref.best_moves),
         "bound": 0 < leaves <= ref.leaves_minimax,
         "exact": leaves == ref.leaves_alphabeta,
     }
@@ -125,21 +129,31 @@ def check_search(answer: Any, ref: Reference, fen: str = "", depth: int = 0) -> 
         if not parts["value"]:
             lines[0] += " (fail-soft: the best value found, even outside the window)"
     else:
-        lines.append(f"move {move}: "
-                     f"{'one of the best' if parts['move'] else f'expected one of {best}'}")
+        lines.append(
+            f"move {move}: {'one of the best' if parts['move'] else f'expected one of {best}'}"
+        )
     lines += [
-        f"leaves {leaves}: " + ("at most minimax's" if parts["bound"] else
-                                f"must be between 1 and minimax's {ref.leaves_minimax}"),
-        f"leaves {leaves}: " + ("exactly alpha-beta's in canonical order" if parts["exact"]
-                                else f"expected {ref.leaves_alphabeta} (alpha-beta in "
-                                     f"canonical order; minimax evaluates {ref.leaves_minimax})"),
+        f"leaves {leaves}: "
+        + (
+            "at most minimax's"
+            if parts["bound"]
+            else f"must be between 1 and minimax's {ref.leaves_minimax}"
+        ),
+        f"leaves {leaves}: "
+        + (
+            "exactly alpha-beta's in canonical order"
+            if parts["exact"]
+            else f"expected {ref.leaves_alphabeta} (alpha-beta in "
+            f"canonical order; minimax evaluates {ref.leaves_minimax})"
+        ),
     ]
     credit = sum(weights[k] for k, ok in parts.items() if ok)
     passed = all(parts.values())
     diagnosis = None
     if not passed and fen:
-        variant = diagnose_search(fen, depth, value, leaves, ref.alpha, ref.beta,
-                                  ref.leaves_minimax)
+        variant = diagnose_search(
+            fen, depth, value, leaves, ref.alpha, ref.beta, ref.leaves_minimax
+        )
         if variant is not None:
             diagnosis = variant.code
             lines.append(f"What it looks like: {variant.sentence}")
@@ -168,12 +182,21 @@ class Search(TestKind):
         for p in group.spec["positions"]:
             for d in group.spec["depths"]:
                 if not windows:
-                    out.append(group.case(f"Search depth {d}: {p}", position=p,
-                                          fen=group.fen(p), depth=int(d)))
+                    out.append(
+                        group.case(
+                            f"Search depth {d}: {p}", position=p, fen=group.fen(p), depth=int(d)
+                        )
+                    )
                 for window, text in windows:
-                    out.append(group.case(f"Search depth {d}, {text}: {p}", position=p,
-                                          fen=group.fen(p), depth=int(d),
-                                          window_offsets=window))
+                    out.append(
+                        group.case(
+                            f"Search depth {d}, {text}: {p}",
+                            position=p,
+                            fen=group.fen(p),
+                            depth=int(d),
+                            window_offsets=window,
+                        )
+                    )
         return out
 
     def run(self, test: TestCase, process: EngineProcess) -> TestResult:
@@ -184,9 +207,13 @@ class Search(TestKind):
         if ref.windowed:
             args += [alpha, beta]
             if 0 <= process.arity.get("search", -1) < 4:
-                return result_of(test, Verdict.PROTOCOL, f"search({fen!r}, {depth}, {alpha}, "
-                                 f"{beta}): your search takes {process.arity['search']} arguments; "
-                                 "the contract is search(fen, depth, alpha=-INF, beta=INF)")
+                return result_of(
+                    test,
+                    Verdict.PROTOCOL,
+                    f"search({fen!r}, {depth}, {alpha}, "
+                    f"{beta}): your search takes {process.arity['search']} arguments; "
+                    "the contract is search(fen, depth, alpha=-INF, beta=INF)",
+                )
         outcome = process.call("search", args, test.cpu, test.wall)
         if not outcome.answered:
             return failure(test, outcome, "search")
@@ -195,5 +222,12 @@ class Search(TestKind):
         extra: dict[str, Any] = {"parts": check.parts}
         if check.diagnosis:
             extra["diagnosis"] = check.diagnosis
-        return result_of(test, check.verdict, "\n".join([f"search({call}):", *check.lines]),
-                         check.credit * test.points, outcome.cpu, outcome.wall, **extra)
+        return result_of(
+            test,
+            check.verdict,
+            "\n".join([f"search({call}):", *check.lines]),
+            check.credit * test.points,
+            outcome.cpu,
+            outcome.wall,
+            **extra,
+        )

@@ -42,13 +42,19 @@ class Timing(TestKind):
     def expand(self, group: Group) -> list[TestCase]:
         spec = group.spec
         depths = [int(d) for d in spec["depths"]]
-        return [group.case(f"Timing depths {'-'.join(map(str, depths))}: {p}", position=p,
-                           fen=group.fen(p), depths=depths,
-                           full_ratio=float(spec.get("full_ratio", FULL_RATIO)),
-                           zero_ratio=float(spec.get("zero_ratio", ZERO_RATIO)),
-                           runs=int(spec.get("runs", TIMING_RUNS)),
-                           step=float(spec.get("step", TIMING_STEP)))
-                for p in spec["positions"]]
+        return [
+            group.case(
+                f"Timing depths {'-'.join(map(str, depths))}: {p}",
+                position=p,
+                fen=group.fen(p),
+                depths=depths,
+                full_ratio=float(spec.get("full_ratio", FULL_RATIO)),
+                zero_ratio=float(spec.get("zero_ratio", ZERO_RATIO)),
+                runs=int(spec.get("runs", TIMING_RUNS)),
+                step=float(spec.get("step", TIMING_STEP)),
+            )
+            for p in spec["positions"]
+        ]
 
     def run(self, test: TestCase, process: EngineProcess) -> TestResult:
         fen = test.params["fen"]
@@ -64,40 +70,70 @@ class Timing(TestKind):
                     return failure(test, outcome, f"search at depth {depth}")
                 check = check_search(outcome.result, reference(fen, depth), fen, depth)
                 if check.verdict is not Verdict.PASSED:
-                    named: dict[str, Any] = {"diagnosis": check.diagnosis} \
-                        if check.diagnosis else {}
-                    return result_of(test, check.verdict, "\n".join(
-                        [f"a wrong answer at depth {depth} gets no timing credit:", *check.lines]),
-                        cpu=outcome.cpu, wall=outcome.wall, **named)
+                    named: dict[str, Any] = (
+                        {"diagnosis": check.diagnosis} if check.diagnosis else {}
+                    )
+                    return result_of(
+                        test,
+                        check.verdict,
+                        "\n".join(
+                            [
+                                f"a wrong answer at depth {depth} gets no timing credit:",
+                                *check.lines,
+                            ]
+                        ),
+                        cpu=outcome.cpu,
+                        wall=outcome.wall,
+                        **named,
+                    )
                 cpus.append(outcome.cpu)
                 walls.append(outcome.wall)
             cpu = statistics.median(cpus)
             mine += cpu
             theirs += ref_cpu
             wall += sum(walls)
-            rows.append({"depth": depth, "cpu": round(cpu, 6),
-                         "reference_cpu": round(ref_cpu, 6),
-                         "wall": round(statistics.median(walls), 6),
-                         "leaves": reference(fen, depth).leaves_alphabeta, "runs": runs})
+            rows.append(
+                {
+                    "depth": depth,
+                    "cpu": round(cpu, 6),
+                    "reference_cpu": round(ref_cpu, 6),
+                    "wall": round(statistics.median(walls), 6),
+                    "leaves": reference(fen, depth).leaves_alphabeta,
+                    "runs": runs,
+                }
+            )
         ratio = mine / theirs if theirs > 0 else math.inf
         full, zero = test.params["full_ratio"], test.params["zero_ratio"]
         fraction = timing_credit(ratio, full, zero, test.params.get("step", TIMING_STEP))
         scale = f"full credit up to {full:g} times the reference's CPU, none from {zero:g}"
         if fraction < 1:
-            head = (f"passed with reduced timing credit: {fraction * test.points:g} of "
-                    f"{test.points:g} points, your search takes {ratio:.1f} times the reference's "
-                    f"CPU ({scale})")
+            head = (
+                f"passed with reduced timing credit: {fraction * test.points:g} of "
+                f"{test.points:g} points, your search takes {ratio:.1f} times the reference's "
+                f"CPU ({scale})"
+            )
         else:
             head = f"full timing credit: ratio {ratio:.2f} ({scale})"
-        lines = [f"depth {r['depth']}: you {r['cpu']:.3f} s CPU, reference "
-                 f"{r['reference_cpu']:.3f} s (medians of {runs} runs)" for r in rows]
-        return result_of(test, Verdict.PASSED, "\n".join([head, *lines]),
-                         fraction * test.points, mine, wall, ratio=round(ratio, 3),
-                         reference_cpu=round(theirs, 4), reduced=fraction < 1, rows=rows)
+        lines = [
+            f"depth {r['depth']}: you {r['cpu']:.3f} s CPU, reference "
+            f"{r['reference_cpu']:.3f} s (medians of {runs} runs)"
+            for r in rows
+        ]
+        return result_of(
+            test,
+            Verdict.PASSED,
+            "\n".join([head, *lines]),
+            fraction * test.points,
+            mine,
+            wall,
+            ratio=round(ratio, 3),
+            reference_cpu=round(theirs, 4),
+            reduced=fraction < 1,
+            rows=rows,
+        )
 
 
-def _reference_cpu(fen: str, depth: int, runs: int = TIMING_RUNS,
-                   at_least: float = 0.05) -> float:
+def _reference_cpu(fen: str, depth: int, runs: int = TIMING_RUNS, at_least: float = 0.05) -> float:
     """The reference's CPU seconds for one fixed-depth search: the median of `runs` timings,
     each repeated until measurable."""
     board = Board(fen)

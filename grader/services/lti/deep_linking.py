@@ -35,6 +35,7 @@ from grader.services.transactions import writing
 
 # -- deep linking ------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class Choice:
     value: str  # "a:ID" (an assignment) or "s:ID:INDEX" (one of its exercises)
@@ -47,15 +48,23 @@ def choices(user: User, course_id: int) -> list[Choice]:
 
     staff(user, course_id, change=True)
     out = []
-    for assignment in db.session.scalars(sa.select(Assignment).where(
-            Assignment.course_id == course_id).order_by(Assignment.id)):
-        out.append(Choice(f"a:{assignment.id}", f"{assignment.title} (whole assignment, "
-                                                f"{len(assignment.slots)} points)"))
+    for assignment in db.session.scalars(
+        sa.select(Assignment).where(Assignment.course_id == course_id).order_by(Assignment.id)
+    ):
+        out.append(
+            Choice(
+                f"a:{assignment.id}",
+                f"{assignment.title} (whole assignment, {len(assignment.slots)} points)",
+            )
+        )
         for slot in assignment.slots:
             kind = "engine" if slot.kind == "engine" else slot.kind
-            out.append(Choice(f"s:{assignment.id}:{slot.index}",
-                              f"{assignment.title}, exercise {slot.index + 1}: "
-                              f"{slot.title or kind}"))
+            out.append(
+                Choice(
+                    f"s:{assignment.id}:{slot.index}",
+                    f"{assignment.title}, exercise {slot.index + 1}: {slot.title or kind}",
+                )
+            )
     return out
 
 
@@ -63,9 +72,14 @@ def _launch_context(message_launch: Any, course_id: int) -> LtiContext:
     """The context of a deep-linking launch, if it opens `course_id`."""
     claims = message_launch.get_launch_data()
     context = _claim(claims, "context") or {}
-    found = db.session.scalar(sa.select(LtiContext).join(LtiRegistration).where(
-        LtiRegistration.issuer == claims.get("iss"),
-        LtiContext.context_id == str(context.get("id", ""))))
+    found = db.session.scalar(
+        sa.select(LtiContext)
+        .join(LtiRegistration)
+        .where(
+            LtiRegistration.issuer == claims.get("iss"),
+            LtiContext.context_id == str(context.get("id", "")),
+        )
+    )
     if found is None or found.course_id != course_id or not message_launch.is_deep_link_launch():
         raise Forbidden("this deep-linking request is for another course")
     return found
@@ -89,21 +103,34 @@ def link_course(user: User, message_launch: Any, course_id: int, target_id: int)
     context = _launch_context(message_launch, course_id)
     with writing() as session:
         context = session.get_one(LtiContext, context.id)
-        if session.scalar(sa.select(LtiResourceLink.id).where(
-                LtiResourceLink.context_id == context.id).limit(1)) is not None:
+        if (
+            session.scalar(
+                sa.select(LtiResourceLink.id)
+                .where(LtiResourceLink.context_id == context.id)
+                .limit(1)
+            )
+            is not None
+        ):
             raise Conflict("links to this course are already placed in the LMS")
-        members = set(session.scalars(sa.select(Membership.user_id).where(
-            Membership.course_id == target_id)))
-        for membership in session.scalars(sa.select(Membership).where(
-                Membership.course_id == course_id)):
+        members = set(
+            session.scalars(sa.select(Membership.user_id).where(Membership.course_id == target_id))
+        )
+        for membership in session.scalars(
+            sa.select(Membership).where(Membership.course_id == course_id)
+        ):
             if membership.user_id not in members:
-                session.add(Membership(user_id=membership.user_id, course_id=target_id,
-                                       role=membership.role))
+                session.add(
+                    Membership(
+                        user_id=membership.user_id, course_id=target_id, role=membership.role
+                    )
+                )
         context.course_id = target_id
         session.flush()
-        used = session.scalar(sa.select(Assignment.id).where(
-            Assignment.course_id == course_id).limit(1)) or session.scalar(
-            sa.select(LtiContext.id).where(LtiContext.course_id == course_id).limit(1))
+        used = session.scalar(
+            sa.select(Assignment.id).where(Assignment.course_id == course_id).limit(1)
+        ) or session.scalar(
+            sa.select(LtiContext.id).where(LtiContext.course_id == course_id).limit(1)
+        )
         if used is None:
             session.execute(sa.delete(Membership).where(Membership.course_id == course_id))
             session.execute(sa.delete(Course).where(Course.id == course_id))
@@ -117,8 +144,9 @@ class _Resource(DeepLinkResource):
         return item
 
 
-def deep_link_reply(user: User, message_launch: Any, course_id: int, choice: str,
-                    launch_url: str) -> tuple[str, str]:
+def deep_link_reply(
+    user: User, message_launch: Any, course_id: int, choice: str, launch_url: str
+) -> tuple[str, str]:
     """The platform's return URL and the signed LtiDeepLinkingResponse placing `choice`."""
     from grader.services.staff import staff
 
@@ -132,8 +160,11 @@ def deep_link_reply(user: User, message_launch: Any, course_id: int, choice: str
     if assignment is None or assignment.course_id != course_id:
         raise NotFound("no such assignment in this course")
     custom = {"assignment_id": str(assignment.id), "slot": ""}
-    title, points, resource_id = assignment.title, float(max(len(assignment.slots), 1)), \
-        f"assignment-{assignment.id}"
+    title, points, resource_id = (
+        assignment.title,
+        float(max(len(assignment.slots), 1)),
+        f"assignment-{assignment.id}",
+    )
     if match.group(3) is not None:
         slot = next((s for s in assignment.slots if s.index == int(match.group(3))), None)
         if slot is None:
@@ -141,10 +172,20 @@ def deep_link_reply(user: User, message_launch: Any, course_id: int, choice: str
         custom["slot"] = str(slot.index)
         title = f"{assignment.title}: {slot.title or f'exercise {slot.index + 1}'}"
         points, resource_id = 1.0, f"slot-{slot.id}"
-    lineitem = (LineItem().set_label(title[:200]).set_score_maximum(points)
-                .set_resource_id(resource_id).set_tag("alpha-beta-grader"))
-    resource = (_Resource().set_url(launch_url).set_title(title[:200])
-                .set_custom_params(custom).set_lineitem(lineitem))
+    lineitem = (
+        LineItem()
+        .set_label(title[:200])
+        .set_score_maximum(points)
+        .set_resource_id(resource_id)
+        .set_tag("alpha-beta-grader")
+    )
+    resource = (
+        _Resource()
+        .set_url(launch_url)
+        .set_title(title[:200])
+        .set_custom_params(custom)
+        .set_lineitem(lineitem)
+    )
     return_url = _return_url((claims.get(DL_SETTINGS) or {}).get("deep_link_return_url"))
     return return_url, message_launch.get_deep_link().get_response_jwt([resource])
 
@@ -156,7 +197,6 @@ def _return_url(value: Any) -> str:
     """The platform's deep-linking return URL, if it is a plain http(s) URL: it becomes a form's
     action and, by its origin, the page's CSP `form-action`, which odd characters would widen."""
     url = _service_url(value)
-    if (url is None or re.search(r"[\s'\"<>;]", url)
-            or not _HOST.fullmatch(urlsplit(url).netloc)):
+    if url is None or re.search(r"[\s'\"<>;]", url) or not _HOST.fullmatch(urlsplit(url).netloc):
         raise Invalid("the LMS sent no usable deep-linking return URL")
     return url

@@ -44,6 +44,7 @@ NONCE_SECONDS = 86_400  # a nonce is kept at least as long as any id_token may l
 
 # -- a launch ----------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class Launched:
     user_id: int
@@ -102,8 +103,9 @@ def _email_for(session: Session, reg: LtiRegistration, sub: str, email: Any) -> 
 
 
 def _user(session: Session, reg: LtiRegistration, sub: str, email: Any, name: Any) -> User:
-    link = session.scalar(sa.select(LtiUser).where(LtiUser.registration_id == reg.id,
-                                                   LtiUser.sub == sub))
+    link = session.scalar(
+        sa.select(LtiUser).where(LtiUser.registration_id == reg.id, LtiUser.sub == sub)
+    )
     if link is not None:
         user = session.get_one(User, link.user_id)
     else:
@@ -117,30 +119,42 @@ def _user(session: Session, reg: LtiRegistration, sub: str, email: Any, name: An
 
 
 def _member(session: Session, user: User, course_id: int, role: str) -> None:
-    membership = session.scalar(sa.select(Membership).where(
-        Membership.user_id == user.id, Membership.course_id == course_id))
+    membership = session.scalar(
+        sa.select(Membership).where(
+            Membership.user_id == user.id, Membership.course_id == course_id
+        )
+    )
     if membership is None:
         session.add(Membership(user_id=user.id, course_id=course_id, role=role))
     else:
         membership.role = role  # the LMS's roster is the authority for its course
 
 
-def _context(session: Session, reg: LtiRegistration, deployment_id: str,
-             claim: dict[str, Any]) -> LtiContext:
+def _context(
+    session: Session, reg: LtiRegistration, deployment_id: str, claim: dict[str, Any]
+) -> LtiContext:
     from grader.services.courses import _join_code
 
     context_id = _str(claim.get("id"))
     if context_id is None:
         raise Invalid("LTI launch refused: it names no course (context claim)")
-    context = session.scalar(sa.select(LtiContext).where(
-        LtiContext.registration_id == reg.id, LtiContext.context_id == context_id))
+    context = session.scalar(
+        sa.select(LtiContext).where(
+            LtiContext.registration_id == reg.id, LtiContext.context_id == context_id
+        )
+    )
     title = _str(claim.get("title")) or _str(claim.get("label")) or f"LMS course {context_id}"
     if context is None:
         course = Course(name=title[:200], join_code=_join_code())
         session.add(course)
         session.flush()
-        context = LtiContext(registration_id=reg.id, context_id=context_id,
-                             course_id=course.id, deployment_id=deployment_id, title=title)
+        context = LtiContext(
+            registration_id=reg.id,
+            context_id=context_id,
+            course_id=course.id,
+            deployment_id=deployment_id,
+            title=title,
+        )
         session.add(context)
     context.title = title
     return context
@@ -162,13 +176,15 @@ def _service_urls(context: LtiContext, claims: dict[str, Any]) -> str | None:
     if isinstance(ags, dict):
         context.lineitems_url = _service_url(ags.get("lineitems")) or context.lineitems_url
         if isinstance(ags.get("scope"), list):
-            context.ags_scopes = [s for s in ags["scope"] if isinstance(s, str)
-                                  and len(s) <= 200][:10]
+            context.ags_scopes = [s for s in ags["scope"] if isinstance(s, str) and len(s) <= 200][
+                :10
+            ]
         lineitem = _service_url(ags.get("lineitem"))
     nrps = claims.get(NRPS_CLAIM)
     if isinstance(nrps, dict):
-        context.memberships_url = (_service_url(nrps.get("context_memberships_url"))
-                                   or context.memberships_url)
+        context.memberships_url = (
+            _service_url(nrps.get("context_memberships_url")) or context.memberships_url
+        )
     return lineitem
 
 
@@ -199,25 +215,38 @@ def provision(claims: dict[str, Any], launch_id: str) -> Launched:
     if sub is None or nonce is None or deployment_id is None:
         raise Invalid("LTI launch refused: no user (sub), nonce or deployment")
     with writing() as session:
-        reg = session.scalar(sa.select(LtiRegistration).where(
-            LtiRegistration.issuer == claims.get("iss"), LtiRegistration.client_id == client_id))
+        reg = session.scalar(
+            sa.select(LtiRegistration).where(
+                LtiRegistration.issuer == claims.get("iss"), LtiRegistration.client_id == client_id
+            )
+        )
         if reg is None:
             raise Invalid("LTI launch refused: unknown platform")
         now = utcnow()
         session.execute(sa.delete(LtiNonce).where(LtiNonce.expires_at <= now))
-        session.add(LtiNonce(registration_id=reg.id, nonce=nonce,
-                             expires_at=now + dt.timedelta(seconds=NONCE_SECONDS)))
+        session.add(
+            LtiNonce(
+                registration_id=reg.id,
+                nonce=nonce,
+                expires_at=now + dt.timedelta(seconds=NONCE_SECONDS),
+            )
+        )
         try:
             session.flush()
         except sa.exc.IntegrityError:
             raise Invalid("LTI launch refused: this launch was already used (nonce)") from None
-        known = session.scalar(sa.select(LtiUser.id).where(
-            LtiUser.registration_id == reg.id, LtiUser.sub == sub)) is not None
+        known = (
+            session.scalar(
+                sa.select(LtiUser.id).where(LtiUser.registration_id == reg.id, LtiUser.sub == sub)
+            )
+            is not None
+        )
         user = _user(session, reg, sub, claims.get("email"), claims.get("name"))
         role = course_role(_claim(claims, "roles") or [])
         context_claim = _claim(claims, "context")
-        context = _context(session, reg, deployment_id,
-                           context_claim if isinstance(context_claim, dict) else {})
+        context = _context(
+            session, reg, deployment_id, context_claim if isinstance(context_claim, dict) else {}
+        )
         context.deployment_id = deployment_id
         _member(session, user, context.course_id, role)
         lineitem = _service_urls(context, claims)
@@ -226,14 +255,21 @@ def provision(claims: dict[str, Any], launch_id: str) -> Launched:
         resource = _claim(claims, "resource_link")
         link_id = _str(resource.get("id")) if isinstance(resource, dict) else None
         if link_id and not deep_linking:
-            link = session.scalar(sa.select(LtiResourceLink).where(
-                LtiResourceLink.context_id == context.id,
-                LtiResourceLink.resource_link_id == link_id))
+            link = session.scalar(
+                sa.select(LtiResourceLink).where(
+                    LtiResourceLink.context_id == context.id,
+                    LtiResourceLink.resource_link_id == link_id,
+                )
+            )
             if link is None:
                 placed = _placed(session, context, _claim(claims, "custom"))
                 if placed is not None:
-                    link = LtiResourceLink(context_id=context.id, resource_link_id=link_id,
-                                           assignment_id=placed[0], slot_id=placed[1])
+                    link = LtiResourceLink(
+                        context_id=context.id,
+                        resource_link_id=link_id,
+                        assignment_id=placed[0],
+                        slot_id=placed[1],
+                    )
                     session.add(link)
             if link is not None:
                 if lineitem:
@@ -241,8 +277,16 @@ def provision(claims: dict[str, Any], launch_id: str) -> Launched:
                 session.flush()
                 assignment_id = link.assignment_id
                 slot_index = link.slot.index if link.slot is not None else None
-        result = Launched(user.id, context.course_id, role, assignment_id, slot_index,
-                          deep_linking, launch_id, new_account=not known)
+        result = Launched(
+            user.id,
+            context.course_id,
+            role,
+            assignment_id,
+            slot_index,
+            deep_linking,
+            launch_id,
+            new_account=not known,
+        )
     return result
 
 
@@ -253,8 +297,11 @@ _RANK = {STUDENT: 0, TA: 1, INSTRUCTOR: 2}
 
 def is_lti_account(user: User) -> bool:
     """An account a launch made (no password of its own)."""
-    return user.password_hash is None and db.session.scalar(
-        sa.select(LtiUser.id).where(LtiUser.user_id == user.id).limit(1)) is not None
+    return (
+        user.password_hash is None
+        and db.session.scalar(sa.select(LtiUser.id).where(LtiUser.user_id == user.id).limit(1))
+        is not None
+    )
 
 
 def link_account(current: User, email: str, password: str) -> User:
@@ -270,22 +317,33 @@ def link_account(current: User, email: str, password: str) -> User:
     target = authenticate(email, password)
     if target is None or target.id == current.id:
         raise Invalid("wrong e-mail or password")
-    if any(db.session.scalar(sa.select(column).where(owner == current.id).limit(1))
-           for column, owner in ((Exercise.id, Exercise.owner_id),
-                                 (Attempt.id, Attempt.user_id),
-                                 (Submission.id, Submission.owner_id))):
+    if any(
+        db.session.scalar(sa.select(column).where(owner == current.id).limit(1))
+        for column, owner in (
+            (Exercise.id, Exercise.owner_id),
+            (Attempt.id, Attempt.user_id),
+            (Submission.id, Submission.owner_id),
+        )
+    ):
         raise Conflict("this LMS account already has work here, so it cannot be merged")
     with writing() as session:
-        session.execute(sa.update(LtiUser).where(LtiUser.user_id == current.id)
-                        .values(user_id=target.id))
-        theirs = {m.course_id: m for m in session.scalars(
-            sa.select(Membership).where(Membership.user_id == target.id))}
+        session.execute(
+            sa.update(LtiUser).where(LtiUser.user_id == current.id).values(user_id=target.id)
+        )
+        theirs = {
+            m.course_id: m
+            for m in session.scalars(sa.select(Membership).where(Membership.user_id == target.id))
+        }
         for membership in session.scalars(
-                sa.select(Membership).where(Membership.user_id == current.id)):
+            sa.select(Membership).where(Membership.user_id == current.id)
+        ):
             kept = theirs.get(membership.course_id)
             if kept is None:
-                session.add(Membership(user_id=target.id, course_id=membership.course_id,
-                                       role=membership.role))
+                session.add(
+                    Membership(
+                        user_id=target.id, course_id=membership.course_id, role=membership.role
+                    )
+                )
             elif _RANK[membership.role] > _RANK.get(kept.role, 0):
                 kept.role = membership.role
         target = session.get_one(User, target.id)

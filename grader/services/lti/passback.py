@@ -50,10 +50,14 @@ MAX_FAILURES = 30  # refusals after which the sweep stops (about an hour); "rese
 # Built once (every graded attempt asks it): the slots among these placed in an LMS, itself
 # or through its assignment.
 _PLACED = sa.select(Slot.id).where(
-    Slot.id.in_(sa.bindparam("slot_ids", expanding=True)), sa.or_(
+    Slot.id.in_(sa.bindparam("slot_ids", expanding=True)),
+    sa.or_(
         sa.exists().where(LtiResourceLink.slot_id == Slot.id),
-        sa.exists().where(LtiResourceLink.assignment_id == Slot.assignment_id,
-                          LtiResourceLink.slot_id.is_(None))))
+        sa.exists().where(
+            LtiResourceLink.assignment_id == Slot.assignment_id, LtiResourceLink.slot_id.is_(None)
+        ),
+    ),
+)
 
 
 def passback_after_commit(session: Session, pairs: list[tuple[int, int | None]]) -> None:
@@ -74,22 +78,33 @@ def passback_after_commit(session: Session, pairs: list[tuple[int, int | None]])
 def _mark(session: Session, pairs: list[tuple[int, int]], now: dt.datetime) -> None:
     """One row per (student, slot), inserted or brought up to date in one statement (two
     concurrent transactions marking the same pair must not fail the student's request)."""
-    rows = [{"user_id": u, "slot_id": s, "marked_at": now, "enqueued_at": now, "failures": 0}
-            for u, s in pairs]
+    rows = [
+        {"user_id": u, "slot_id": s, "marked_at": now, "enqueued_at": now, "failures": 0}
+        for u, s in pairs
+    ]
     dialect = session.get_bind().dialect.name
     if dialect in ("sqlite", "postgresql"):
         insert = sqlite.insert if dialect == "sqlite" else postgresql.insert
         for start in range(0, len(rows), 500):  # within SQLite's limit of bound parameters
-            statement = insert(LtiPassback).values(rows[start:start + 500])
-            session.execute(statement.on_conflict_do_update(
-                index_elements=["user_id", "slot_id"],
-                set_={"marked_at": statement.excluded.marked_at,
-                      "enqueued_at": statement.excluded.enqueued_at, "failures": 0,
-                      "error": None}))
+            statement = insert(LtiPassback).values(rows[start : start + 500])
+            session.execute(
+                statement.on_conflict_do_update(
+                    index_elements=["user_id", "slot_id"],
+                    set_={
+                        "marked_at": statement.excluded.marked_at,
+                        "enqueued_at": statement.excluded.enqueued_at,
+                        "failures": 0,
+                        "error": None,
+                    },
+                )
+            )
         return
     for row in rows:  # other databases: read, then write, under the transaction's locks
-        found = session.scalar(sa.select(LtiPassback).where(
-            LtiPassback.user_id == row["user_id"], LtiPassback.slot_id == row["slot_id"]))
+        found = session.scalar(
+            sa.select(LtiPassback).where(
+                LtiPassback.user_id == row["user_id"], LtiPassback.slot_id == row["slot_id"]
+            )
+        )
         if found is None:
             session.add(LtiPassback(**row))
         else:
@@ -117,15 +132,23 @@ def due_passbacks(now: dt.datetime | None = None) -> list[tuple[int, int]]:
     """Scores still waiting RESEND_SECONDS after their last wake-up (a lost message, a crash
     after the commit, a platform that refused): for the worker's sweep to queue again."""
     now = now or utcnow()
-    due = sa.and_(LtiPassback.enqueued_at < now - dt.timedelta(seconds=RESEND_SECONDS),
-                  LtiPassback.failures < MAX_FAILURES)
+    due = sa.and_(
+        LtiPassback.enqueued_at < now - dt.timedelta(seconds=RESEND_SECONDS),
+        LtiPassback.failures < MAX_FAILURES,
+    )
     with writing() as session:
-        pairs = [(user_id, slot_id) for user_id, slot_id in session.execute(
-            sa.select(LtiPassback.user_id, LtiPassback.slot_id).where(due).limit(1000))]
+        pairs = [
+            (user_id, slot_id)
+            for user_id, slot_id in session.execute(
+                sa.select(LtiPassback.user_id, LtiPassback.slot_id).where(due).limit(1000)
+            )
+        ]
         if pairs:
-            session.execute(sa.update(LtiPassback).where(
-                due, sa.tuple_(LtiPassback.user_id, LtiPassback.slot_id).in_(pairs))
-                .values(enqueued_at=now))
+            session.execute(
+                sa.update(LtiPassback)
+                .where(due, sa.tuple_(LtiPassback.user_id, LtiPassback.slot_id).in_(pairs))
+                .values(enqueued_at=now)
+            )
     return pairs
 
 
@@ -134,10 +157,15 @@ def _slot_scores(course_id: int, assignment_id: int, user_id: int) -> dict[int, 
     gradebook counts it (its score policy, engines included)."""
 
     assignment = db.session.get_one(Assignment, assignment_id)
-    mine = [a for a in graded_attempts(course_id, assignment_id) + engine_attempts(course_id)
-            if a.user_id == user_id and a.assignment_id == assignment_id]
-    return {slot.id: policy_score([a for a in mine if a.slot_id == slot.id],
-                                  assignment.score_policy) for slot in assignment.slots}
+    mine = [
+        a
+        for a in graded_attempts(course_id, assignment_id) + engine_attempts(course_id)
+        if a.user_id == user_id and a.assignment_id == assignment_id
+    ]
+    return {
+        slot.id: policy_score([a for a in mine if a.slot_id == slot.id], assignment.score_policy)
+        for slot in assignment.slots
+    }
 
 
 def _connector(reg: LtiRegistration) -> ServiceConnector:
@@ -148,20 +176,37 @@ def send_scores(user_id: int, slot_id: int) -> int:
     """Posts the student's current score to every LMS line item showing this slot (its own
     link, or its assignment's); the number sent. Raises when a platform refuses (the job
     retries); each score is the whole current value, so a retry or a late duplicate is harmless."""
-    mark = db.session.scalar(sa.select(LtiPassback.marked_at).where(
-        LtiPassback.user_id == user_id, LtiPassback.slot_id == slot_id))
+    mark = db.session.scalar(
+        sa.select(LtiPassback.marked_at).where(
+            LtiPassback.user_id == user_id, LtiPassback.slot_id == slot_id
+        )
+    )
     slot = db.session.get(Slot, slot_id)
     if mark is None or slot is None:
         return 0  # already sent (a duplicate message), or the slot is gone
-    links = list(db.session.execute(
-        sa.select(LtiResourceLink, LtiContext, LtiUser.sub)
-        .join(LtiContext, LtiResourceLink.context_id == LtiContext.id)
-        .join(LtiUser, sa.and_(LtiUser.registration_id == LtiContext.registration_id,
-                               LtiUser.user_id == user_id))
-        .where(sa.or_(LtiResourceLink.slot_id == slot.id,
-                      sa.and_(LtiResourceLink.assignment_id == slot.assignment_id,
-                              LtiResourceLink.slot_id.is_(None))))
-        .order_by(LtiResourceLink.id)))
+    links = list(
+        db.session.execute(
+            sa.select(LtiResourceLink, LtiContext, LtiUser.sub)
+            .join(LtiContext, LtiResourceLink.context_id == LtiContext.id)
+            .join(
+                LtiUser,
+                sa.and_(
+                    LtiUser.registration_id == LtiContext.registration_id,
+                    LtiUser.user_id == user_id,
+                ),
+            )
+            .where(
+                sa.or_(
+                    LtiResourceLink.slot_id == slot.id,
+                    sa.and_(
+                        LtiResourceLink.assignment_id == slot.assignment_id,
+                        LtiResourceLink.slot_id.is_(None),
+                    ),
+                )
+            )
+            .order_by(LtiResourceLink.id)
+        )
+    )
     if not links:
         _sent(user_id, slot_id, mark)
         return 0
@@ -185,9 +230,11 @@ def send_scores(user_id: int, slot_id: int) -> int:
     if failures:
         message = "LTI score passback failed: " + "; ".join(failures)
         with writing() as session:
-            session.execute(sa.update(LtiPassback).where(
-                LtiPassback.user_id == user_id, LtiPassback.slot_id == slot_id)
-                .values(failures=LtiPassback.failures + 1, error=message[:2000]))
+            session.execute(
+                sa.update(LtiPassback)
+                .where(LtiPassback.user_id == user_id, LtiPassback.slot_id == slot_id)
+                .values(failures=LtiPassback.failures + 1, error=message[:2000])
+            )
         raise RuntimeError(message)
     _sent(user_id, slot_id, mark)
     return sent
@@ -196,33 +243,53 @@ def send_scores(user_id: int, slot_id: int) -> int:
 def _sent(user_id: int, slot_id: int, mark: dt.datetime) -> None:
     """Done with this mark; a newer one (a change while this was sending) stays for its job."""
     with writing() as session:
-        session.execute(sa.delete(LtiPassback).where(
-            LtiPassback.user_id == user_id, LtiPassback.slot_id == slot_id,
-            LtiPassback.marked_at <= mark))
+        session.execute(
+            sa.delete(LtiPassback).where(
+                LtiPassback.user_id == user_id,
+                LtiPassback.slot_id == slot_id,
+                LtiPassback.marked_at <= mark,
+            )
+        )
 
 
-def _post_score(link: LtiResourceLink, context: LtiContext, sub: str, given: float,
-                maximum: float) -> None:
+def _post_score(
+    link: LtiResourceLink, context: LtiContext, sub: str, given: float, maximum: float
+) -> None:
     scopes = context.ags_scopes or []
     if SCORE_SCOPE not in scopes:
         raise LtiException("the platform did not grant the AGS score scope")
-    ags = AssignmentsGradesService(_connector(context.registration), {
-        "scope": scopes, "lineitems": context.lineitems_url or "",
-        "lineitem": link.lineitem_url or ""})
+    ags = AssignmentsGradesService(
+        _connector(context.registration),
+        {
+            "scope": scopes,
+            "lineitems": context.lineitems_url or "",
+            "lineitem": link.lineitem_url or "",
+        },
+    )
     lineitem = None
     if not link.lineitem_url:  # placed without a line item: find or make the column once
         title = link.slot.title if link.slot is not None else link.assignment.title
         lineitem = ags.find_or_create_lineitem(
-            LineItem().set_label((title or link.assignment.title)[:200])
-            .set_score_maximum(maximum).set_resource_link_id(link.resource_link_id)
-            .set_resource_id(f"slot-{link.slot_id}" if link.slot_id
-                             else f"assignment-{link.assignment_id}"))
+            LineItem()
+            .set_label((title or link.assignment.title)[:200])
+            .set_score_maximum(maximum)
+            .set_resource_link_id(link.resource_link_id)
+            .set_resource_id(
+                f"slot-{link.slot_id}" if link.slot_id else f"assignment-{link.assignment_id}"
+            )
+        )
         with writing():
             db.session.get_one(LtiResourceLink, link.id).lineitem_url = lineitem.get_id()
     stamp = dt.datetime.now(dt.UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-    grade = (Grade().set_score_given(round(given, 6)).set_score_maximum(maximum)
-             .set_timestamp(stamp).set_activity_progress("Completed")
-             .set_grading_progress("FullyGraded").set_user_id(sub))
+    grade = (
+        Grade()
+        .set_score_given(round(given, 6))
+        .set_score_maximum(maximum)
+        .set_timestamp(stamp)
+        .set_activity_progress("Completed")
+        .set_grading_progress("FullyGraded")
+        .set_user_id(sub)
+    )
     ags.put_grade(grade, lineitem)
 
 
@@ -233,10 +300,11 @@ def resend(actor: User | None, course_id: int) -> int:
     if actor is not None:
         staff(actor, course_id, change=True)
     rows = db.session.execute(
-        sa.select(Membership.user_id, Slot.id).join(Assignment, Slot.assignment_id ==
-                                                     Assignment.id)
+        sa.select(Membership.user_id, Slot.id)
+        .join(Assignment, Slot.assignment_id == Assignment.id)
         .join(Membership, Membership.course_id == Assignment.course_id)
-        .where(Assignment.course_id == course_id, Membership.role == STUDENT)).all()
+        .where(Assignment.course_id == course_id, Membership.role == STUDENT)
+    ).all()
     with writing() as session:
         passback_after_commit(session, [(u, s) for u, s in rows])
         count = len(session.info.get(_PENDING, ()))
@@ -251,9 +319,12 @@ class Undelivered:
 
 def undelivered(course_id: int) -> Undelivered:
     """Scores of the course the LMS refused so far (the course's LMS page shows them)."""
-    query = (sa.select(LtiPassback).join(Slot, LtiPassback.slot_id == Slot.id)
-             .join(Assignment, Slot.assignment_id == Assignment.id)
-             .where(Assignment.course_id == course_id, LtiPassback.failures > 0))
+    query = (
+        sa.select(LtiPassback)
+        .join(Slot, LtiPassback.slot_id == Slot.id)
+        .join(Assignment, Slot.assignment_id == Assignment.id)
+        .where(Assignment.course_id == course_id, LtiPassback.failures > 0)
+    )
     count = db.session.scalar(sa.select(sa.func.count()).select_from(query.subquery()))
     latest = db.session.scalar(query.order_by(LtiPassback.marked_at.desc()).limit(1))
     return Undelivered(count or 0, latest.error if latest else None)

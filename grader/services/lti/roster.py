@@ -37,6 +37,7 @@ MAX_PAGES = 100
 
 # -- roster sync (NRPS) ------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class Synced:
     added: int
@@ -50,11 +51,17 @@ def sync_roster(actor: User | None, course_id: int) -> Synced:
 
     if actor is not None:
         staff(actor, course_id, change=True)
-    contexts = list(db.session.scalars(sa.select(LtiContext).where(
-        LtiContext.course_id == course_id, LtiContext.memberships_url.is_not(None))))
+    contexts = list(
+        db.session.scalars(
+            sa.select(LtiContext).where(
+                LtiContext.course_id == course_id, LtiContext.memberships_url.is_not(None)
+            )
+        )
+    )
     if not contexts:
-        raise Conflict("no LMS roster service is known for this course yet: launch it from "
-                       "the LMS first")
+        raise Conflict(
+            "no LMS roster service is known for this course yet: launch it from the LMS first"
+        )
     fetched: list[tuple[int, list[dict[str, Any]]]] = []
     for context in contexts:  # the platform is read before the write transaction starts
         try:
@@ -72,10 +79,12 @@ def sync_roster(actor: User | None, course_id: int) -> Synced:
                     continue
                 total += 1
                 user = _user(session, reg, sub, member.get("email"), member.get("name"))
-                existed = session.scalar(sa.select(Membership.id).where(
-                    Membership.user_id == user.id, Membership.course_id == context.course_id))
-                _member(session, user, context.course_id, course_role(member.get("roles")
-                                                                      or []))
+                existed = session.scalar(
+                    sa.select(Membership.id).where(
+                        Membership.user_id == user.id, Membership.course_id == context.course_id
+                    )
+                )
+                _member(session, user, context.course_id, course_role(member.get("roles") or []))
                 added, updated = (added, updated + 1) if existed else (added + 1, updated)
             context.synced_at = utcnow()
     return Synced(added, updated, total)
@@ -85,8 +94,9 @@ def _members(context: LtiContext) -> list[dict[str, Any]]:
     """The LMS course's members from NRPS, following its pages, within bounds."""
     url: str | None = context.memberships_url
     assert url is not None  # sync_roster reads only the contexts with a roster service
-    nrps = NamesRolesProvisioningService(_connector(context.registration),
-                                         {"context_memberships_url": url})
+    nrps = NamesRolesProvisioningService(
+        _connector(context.registration), {"context_memberships_url": url}
+    )
     members: list[dict[str, Any]] = []
     for _ in range(MAX_PAGES):
         page, url = nrps.get_members_page(url)
@@ -101,5 +111,8 @@ def course_contexts(actor: User, course_id: int) -> list[LtiContext]:
     from grader.services.staff import staff
 
     staff(actor, course_id)
-    return list(db.session.scalars(sa.select(LtiContext).where(
-        LtiContext.course_id == course_id).order_by(LtiContext.id)))
+    return list(
+        db.session.scalars(
+            sa.select(LtiContext).where(LtiContext.course_id == course_id).order_by(LtiContext.id)
+        )
+    )

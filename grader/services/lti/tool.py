@@ -47,19 +47,25 @@ _URL_MAX = 500
 
 # -- roles -------------------------------------------------------------------------------------
 
+
 def course_role(roles: list[Any]) -> str:
     """The membership role an LTI role list maps to: TeachingAssistant (LIS's sub-role of
     Instructor, so checked first) -> TA; Instructor or Administrator -> instructor; else student."""
     names = {str(r).rsplit("/", 1)[-1] for r in roles if isinstance(r, str)}
     if any(n.endswith("#TeachingAssistant") or n == "TeachingAssistant" for n in names):
         return TA
-    if names & {"membership#Instructor", "Instructor", "membership#Administrator",
-                "membership#ContentDeveloper"}:
+    if names & {
+        "membership#Instructor",
+        "Instructor",
+        "membership#Administrator",
+        "membership#ContentDeveloper",
+    }:
         return INSTRUCTOR
     return STUDENT
 
 
 # -- the tool's key pair -----------------------------------------------------------------------
+
 
 def tool_key() -> LtiKey:
     """The tool's key pair, generated on first use and kept in the database (every process
@@ -69,10 +75,13 @@ def tool_key() -> LtiKey:
         return key
     private = rsa.generate_private_key(public_exponent=65537, key_size=2048)
     private_pem = private.private_bytes(
-        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-        serialization.NoEncryption()).decode()
-    public_pem = private.public_key().public_bytes(
-        serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo).decode()
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    ).decode()
+    public_pem = (
+        private.public_key()
+        .public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
+        .decode()
+    )
     kid = Registration.get_jwk(public_pem)["kid"]
     try:
         with writing() as session:
@@ -104,12 +113,19 @@ def http() -> requests.Session:
 
 # -- pylti1p3's view of our registrations ------------------------------------------------------
 
+
 def _registration(reg: LtiRegistration) -> Registration:
     key = tool_key()
-    out = (Registration().set_issuer(reg.issuer).set_client_id(reg.client_id)
-           .set_auth_login_url(reg.auth_login_url).set_auth_token_url(reg.auth_token_url)
-           .set_key_set_url(reg.key_set_url).set_tool_private_key(key.private_pem)
-           .set_tool_public_key(key.public_pem))
+    out = (
+        Registration()
+        .set_issuer(reg.issuer)
+        .set_client_id(reg.client_id)
+        .set_auth_login_url(reg.auth_login_url)
+        .set_auth_token_url(reg.auth_token_url)
+        .set_key_set_url(reg.key_set_url)
+        .set_tool_private_key(key.private_pem)
+        .set_tool_public_key(key.public_pem)
+    )
     if reg.auth_audience:
         out.set_auth_audience(reg.auth_audience)
     return out
@@ -136,16 +152,18 @@ class ToolConf(ToolConfAbstract):
         reg = _find_registration(iss, None)
         return _registration(reg) if reg else None
 
-    def find_registration_by_params(self, iss: str, client_id: str | None, *args: Any,
-                                    **kwargs: Any) -> Any:
+    def find_registration_by_params(
+        self, iss: str, client_id: str | None, *args: Any, **kwargs: Any
+    ) -> Any:
         reg = _find_registration(iss, client_id)
         return _registration(reg) if reg else None
 
     def find_deployment(self, iss: str, deployment_id: str) -> Any:
         return self.find_deployment_by_params(iss, deployment_id, None)
 
-    def find_deployment_by_params(self, iss: str, deployment_id: str, client_id: str | None,
-                                  *args: Any, **kwargs: Any) -> Any:
+    def find_deployment_by_params(
+        self, iss: str, deployment_id: str, client_id: str | None, *args: Any, **kwargs: Any
+    ) -> Any:
         reg = _find_registration(iss, client_id)
         if reg is None or not any(d.deployment_id == deployment_id for d in reg.deployments):
             return None
@@ -167,25 +185,33 @@ class LaunchStorage(LaunchDataStorage):
         return True
 
     def get_value(self, key: str) -> Any:
-        return db.session.scalar(sa.select(LtiLaunchData.value).where(
-            LtiLaunchData.key == self._prepare_key(key)[:255],
-            LtiLaunchData.expires_at > utcnow()))
+        return db.session.scalar(
+            sa.select(LtiLaunchData.value).where(
+                LtiLaunchData.key == self._prepare_key(key)[:255],
+                LtiLaunchData.expires_at > utcnow(),
+            )
+        )
 
     def set_value(self, key: str, value: Any, exp: int | None = None) -> None:
         key = self._prepare_key(key)[:255]
         now = utcnow()
         with writing() as session:
-            session.execute(sa.delete(LtiLaunchData).where(
-                sa.or_(LtiLaunchData.key == key, LtiLaunchData.expires_at <= now)))
+            session.execute(
+                sa.delete(LtiLaunchData).where(
+                    sa.or_(LtiLaunchData.key == key, LtiLaunchData.expires_at <= now)
+                )
+            )
             seconds = min(exp or LAUNCH_DATA_SECONDS, LAUNCH_DATA_SECONDS)
-            session.add(LtiLaunchData(key=key, value=value,
-                                      expires_at=now + dt.timedelta(seconds=seconds)))
+            session.add(
+                LtiLaunchData(key=key, value=value, expires_at=now + dt.timedelta(seconds=seconds))
+            )
 
     def check_value(self, key: str) -> bool:
         return self.get_value(key) is not None
 
 
 # -- registering a platform --------------------------------------------------------------------
+
 
 def _url(value: str, what: str) -> str:
     value = (value or "").strip()
@@ -202,9 +228,18 @@ def _text(value: str, what: str, limit: int = 255) -> str:
     return value
 
 
-def register(actor: User | None, *, issuer: str, client_id: str, auth_login_url: str,
-             auth_token_url: str, key_set_url: str, deployment_ids: list[str],
-             auth_audience: str | None = None, trust_emails: bool = False) -> LtiRegistration:
+def register(
+    actor: User | None,
+    *,
+    issuer: str,
+    client_id: str,
+    auth_login_url: str,
+    auth_token_url: str,
+    key_set_url: str,
+    deployment_ids: list[str],
+    auth_audience: str | None = None,
+    trust_emails: bool = False,
+) -> LtiRegistration:
     """A new platform registration with its deployments (an instructor, or the CLI: None);
     only the CLI (an administrator) may trust the platform's e-mail addresses."""
     if actor is not None and not actor.is_instructor:
@@ -212,12 +247,15 @@ def register(actor: User | None, *, issuer: str, client_id: str, auth_login_url:
     if actor is not None and trust_emails:
         raise Forbidden("only an administrator (grader lti register) may trust its e-mails")
     reg = LtiRegistration(
-        issuer=_text(issuer, "the issuer"), client_id=_text(client_id, "the client id"),
+        issuer=_text(issuer, "the issuer"),
+        client_id=_text(client_id, "the client id"),
         auth_login_url=_url(auth_login_url, "the authentication request URL"),
         auth_token_url=_url(auth_token_url, "the access token URL"),
         key_set_url=_url(key_set_url, "the platform's JWKS URL"),
         auth_audience=_url(auth_audience, "the token audience") if auth_audience else None,
-        trust_emails=trust_emails, created_by_id=actor.id if actor else None)
+        trust_emails=trust_emails,
+        created_by_id=actor.id if actor else None,
+    )
     ids = sorted({_text(d, "a deployment id") for d in deployment_ids if d.strip()})
     if not ids:
         raise Invalid("give at least one deployment id")
@@ -228,8 +266,9 @@ def register(actor: User | None, *, issuer: str, client_id: str, auth_login_url:
         with writing() as session:
             session.add(reg)
     except sa.exc.IntegrityError:
-        raise Conflict(f"{reg.issuer} with client id {reg.client_id} is already registered") \
-            from None
+        raise Conflict(
+            f"{reg.issuer} with client id {reg.client_id} is already registered"
+        ) from None
     return reg
 
 

@@ -42,9 +42,9 @@ _ERRORS = {
     413: "Request body too large",
     414: "Request line too long (the server's limit, before the application)",
     429: "Too many uploads, or too much costly work from this account: nothing was stored; "
-         "wait for Retry-After seconds",
+    "wait for Retry-After seconds",
     503: "Busy (the database's write lock, or every slot for costly work): nothing was stored; "
-         "retry after Retry-After seconds",
+    "retry after Retry-After seconds",
 }
 #: Responses that are not JSON: their 2xx media type (spectree documents JSON bodies only).
 _MEDIA = {"api_gradebook_csv": "text/csv", "engine_game_pdn": "application/x-checkers-pdn"}
@@ -58,14 +58,14 @@ class RequestError(Exception):
         self.details = details
 
 
-def error_response(status: int, message: str,
-                   details: list[dict[str, Any]] | None = None) -> Any:
+def error_response(status: int, message: str, details: list[dict[str, Any]] | None = None) -> Any:
     body = Error(error=message, details=details).model_dump(mode="json", exclude_none=True)
     return make_response(jsonify(body), status)
 
 
-def _refused(_request: Any, _response: Any, error: Exception | None, _instance: Any,
-             _adapter: Any) -> None:
+def _refused(
+    _request: Any, _response: Any, error: Exception | None, _instance: Any, _adapter: Any
+) -> None:
     """spectree's `before` hook: a request that breaks its model is our 400, with details."""
     if not isinstance(error, ValidationError):
         return
@@ -92,39 +92,67 @@ class _Adapter(PydanticModelAdapter):
 
 
 spec = SpecTree(
-    backend=_Plugin, model_adapter=cast("ModelAdapter[Any, Exception, Any]", _Adapter()),
-    title="Alpha-Beta Grader API", version="1", mode="strict",
-    before=_refused, validation_error_status=400, validation_error_model=Error,
+    backend=_Plugin,
+    model_adapter=cast("ModelAdapter[Any, Exception, Any]", _Adapter()),
+    title="Alpha-Beta Grader API",
+    version="1",
+    mode="strict",
+    before=_refused,
+    validation_error_status=400,
+    validation_error_model=Error,
     # Every model has its own name in models.py: the document names them so.
     naming_strategy=lambda model: model.__name__,
     nested_naming_strategy=lambda _parent, child: child,
     security_schemes=[
-        SecurityScheme(name="bearer", data=SecuritySchemeData(
-            type=SecureType.HTTP, scheme="bearer",
-            description="a personal token from the account page or "
-                        "`grader user token create EMAIL`")),
-        SecurityScheme(name="session", data=SecuritySchemeData(
-            type=SecureType.API_KEY, field_in=InType.COOKIE, name="session",
-            description="the page's session; unsafe methods also need the X-CSRFToken header")),
+        SecurityScheme(
+            name="bearer",
+            data=SecuritySchemeData(
+                type=SecureType.HTTP,
+                scheme="bearer",
+                description="a personal token from the account page or "
+                "`grader user token create EMAIL`",
+            ),
+        ),
+        SecurityScheme(
+            name="session",
+            data=SecuritySchemeData(
+                type=SecureType.API_KEY,
+                field_in=InType.COOKIE,
+                name="session",
+                description="the page's session; unsafe methods also need the X-CSRFToken header",
+            ),
+        ),
     ],
-    security=[{"bearer": []}, {"session": []}])
+    security=[{"bearer": []}, {"session": []}],
+)
 
 
-def responses(ok: Any = None, status: int = 200, *, also: tuple[int, ...] = (),
-              body: bool = False, public: bool = False) -> Response:
+def responses(
+    ok: Any = None,
+    status: int = 200,
+    *,
+    also: tuple[int, ...] = (),
+    body: bool = False,
+    public: bool = False,
+) -> Response:
     """An operation's documented responses: `ok` (a model, or None for a non-JSON body) under
     `status`, and the errors it can give: 400/401/403/404/414/503 always (none but 400 and 414
     for a public operation), 413 with a `body`, and `also` (409, 429) where the service says."""
-    codes = [400, 414] if public else sorted(
-        {400, 401, 403, 404, 414, 503, *also, *((413,) if body else ())})
-    return Response(**{f"HTTP_{status}": ok},
-                    **{f"HTTP_{code}": (Error, _ERRORS[code]) for code in codes})
+    codes = (
+        [400, 414]
+        if public
+        else sorted({400, 401, 403, 404, 414, 503, *also, *((413,) if body else ())})
+    )
+    return Response(
+        **{f"HTTP_{status}": ok}, **{f"HTTP_{code}": (Error, _ERRORS[code]) for code in codes}
+    )
 
 
 def download(text: str, name: str, mimetype: str) -> FlaskResponse:
     """A file to save (results.json, a PDN game, the gradebook as CSV)."""
-    return FlaskResponse(text, mimetype=mimetype,
-                         headers={"Content-Disposition": f'attachment; filename="{name}"'})
+    return FlaskResponse(
+        text, mimetype=mimetype, headers={"Content-Disposition": f'attachment; filename="{name}"'}
+    )
 
 
 def _metadata() -> FunctionDecorator | None:
@@ -188,8 +216,7 @@ def read_strictly() -> None:
 
 
 @bp.get("/openapi.json")
-@spec.validate(resp=responses(models.OpenAPIDocument, public=True), tags=["service"],
-               security={})
+@spec.validate(resp=responses(models.OpenAPIDocument, public=True), tags=["service"], security={})
 def openapi() -> FlaskResponse:
     """This document"""
     document: dict[str, Any] = spec.spec
@@ -204,5 +231,15 @@ def openapi() -> FlaskResponse:
 
 from grader.web.api import engines, instructor, student  # noqa: E402  # their routes
 
-__all__ = ["RequestError", "bp", "download", "engines", "error_response", "instructor", "models", "responses",
-           "spec", "student"]
+__all__ = [
+    "RequestError",
+    "bp",
+    "download",
+    "engines",
+    "error_response",
+    "instructor",
+    "models",
+    "responses",
+    "spec",
+    "student",
+]

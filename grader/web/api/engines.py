@@ -17,8 +17,10 @@ from grader.web.engines import uploaded_file
 
 def _submission(submission: Any) -> models.EngineSubmission:
     result = results.result_of(submission) if submission.status == "done" else None
-    urls = {"self": url_for("api.get_engine", submission_id=submission.id),
-            "page": url_for("engines.submission_page", submission_id=submission.id)}
+    urls = {
+        "self": url_for("api.get_engine", submission_id=submission.id),
+        "page": url_for("engines.submission_page", submission_id=submission.id),
+    }
     if result is not None:
         urls["results_json"] = url_for("api.engine_results", submission_id=submission.id)
         urls["rich_json"] = url_for("api.engine_rich", submission_id=submission.id)
@@ -26,8 +28,9 @@ def _submission(submission: Any) -> models.EngineSubmission:
 
 
 @bp.post("/engines")
-@spec.validate(resp=responses(models.EngineSubmission, 201, body=True, also=(409, 429)),
-               tags=["engines"])
+@spec.validate(
+    resp=responses(models.EngineSubmission, 201, body=True, also=(409, 429)), tags=["engines"]
+)
 def upload_engine(form: models.EngineUpload) -> tuple[models.EngineSubmission, int]:
     """Upload an engine (multipart/form-data)
 
@@ -38,8 +41,9 @@ def upload_engine(form: models.EngineUpload) -> tuple[models.EngineSubmission, i
     if not (0 <= form.assignment_id <= MAX_ID and 0 <= form.slot_index <= MAX_ID):
         raise NotFound("no such assignment or slot")  # the database holds no larger number
     data, name = uploaded_file()
-    submission = submissions.upload(g.user, form.assignment_id, form.slot_index, data, name,
-                                tournament=form.tournament)
+    submission = submissions.upload(
+        g.user, form.assignment_id, form.slot_index, data, name, tournament=form.tournament
+    )
     return _submission(submission), 201
 
 
@@ -61,16 +65,20 @@ def _result(submission_id: int) -> Any:
 @spec.validate(resp=responses(models.JsonObject), tags=["engines"])
 def engine_results(submission_id: int) -> Response:
     """results.json (Gradescope's format)"""
-    return download(json_text(_result(submission_id).gradescope),
-                     f"results-{submission_id}.json", "application/json")
+    return download(
+        json_text(_result(submission_id).gradescope),
+        f"results-{submission_id}.json",
+        "application/json",
+    )
 
 
 @bp.get("/engines/<int:submission_id>/rich.json")
 @spec.validate(resp=responses(models.JsonObject), tags=["engines"])
 def engine_rich(submission_id: int) -> Response:
     """Every test's measurements and every game's PDN"""
-    return download(json_text(_result(submission_id).rich), f"rich-{submission_id}.json",
-                     "application/json")
+    return download(
+        json_text(_result(submission_id).rich), f"rich-{submission_id}.json", "application/json"
+    )
 
 
 @bp.get("/engines/<int:submission_id>/games/<int:number>")
@@ -85,8 +93,9 @@ def engine_game(submission_id: int, number: int) -> models.EngineGame:
 def engine_game_pdn(submission_id: int, number: int) -> Response:
     """A game as a PDN file"""
     found = results.game(g.user, submission_id, number)
-    return download(found["pdn"], f"game-{submission_id}-{number}.pdn",
-                     "application/x-checkers-pdn")
+    return download(
+        found["pdn"], f"game-{submission_id}-{number}.pdn", "application/x-checkers-pdn"
+    )
 
 
 @bp.post("/engines/<int:submission_id>/rerun")
@@ -103,4 +112,5 @@ def api_slot_engines(assignment_id: int, index: int) -> models.SlotEngines:
     _, slot, found = submissions.slot_submissions(g.user, assignment_id, index)
     return models.SlotEngines(
         submissions=[_submission(s) for s in found],
-        leaderboard=[models.LeaderRow(**row.to_dict()) for row in tournaments.leaderboard(slot)])
+        leaderboard=[models.LeaderRow(**row.to_dict()) for row in tournaments.leaderboard(slot)],
+    )

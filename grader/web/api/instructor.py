@@ -35,9 +35,12 @@ def api_gradebook_csv(course_id: int) -> Response:
 def api_statistics(course_id: int) -> models.Statistics:
     """Item statistics per slot"""
     _, found = stats.statistics(g.user, course_id)
-    return models.Statistics(assignments=[
-        models.AssignmentStatistics(id=a.id, title=a.title, slots=[s.to_dict() for s in slots])
-        for a, slots in found])
+    return models.Statistics(
+        assignments=[
+            models.AssignmentStatistics(id=a.id, title=a.title, slots=[s.to_dict() for s in slots])
+            for a, slots in found
+        ]
+    )
 
 
 @bp.get("/courses/<int:course_id>/misconceptions")
@@ -54,12 +57,22 @@ def api_misconceptions(course_id: int) -> models.Misconceptions:
 @spec.validate(resp=responses(models.Regrades), tags=["instructor"])
 def api_regrades(course_id: int) -> models.Regrades:
     """The regrade audit log"""
-    return models.Regrades(regrades=[models.Regrade(
-        id=log.id, at=log.created_at.isoformat() + "Z",
-        by=log.actor.email if log.actor else None, what=log.what, changes=log.changes,
-        allow_lower=log.allow_lower, attempts_total=log.attempts_total,
-        attempts_changed=log.attempts_changed, details=log.details)
-        for log in regrade.audit_log(g.user, course_id)])
+    return models.Regrades(
+        regrades=[
+            models.Regrade(
+                id=log.id,
+                at=log.created_at.isoformat() + "Z",
+                by=log.actor.email if log.actor else None,
+                what=log.what,
+                changes=log.changes,
+                allow_lower=log.allow_lower,
+                attempts_total=log.attempts_total,
+                attempts_changed=log.attempts_changed,
+                details=log.details,
+            )
+            for log in regrade.audit_log(g.user, course_id)
+        ]
+    )
 
 
 @bp.post("/courses/<int:course_id>/preview")
@@ -72,6 +85,7 @@ def api_preview(course_id: int, json: models.PreviewRequest) -> models.Preview:
     tree = None
     if json.tree is not None:
         tree = editor.build_tree("nested", nested=json.tree, players=json.players)
-    spec_input = editor.SlotInput(kind=json.kind, conventions=json.conventions,
-                                  params=json.params, tree=tree)
+    spec_input = editor.SlotInput(
+        kind=json.kind, conventions=json.conventions, params=json.params, tree=tree
+    )
     return models.Preview(**editor.preview(g.user, course_id, spec_input).to_dict())

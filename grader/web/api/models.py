@@ -29,14 +29,20 @@ class CreateExercise(Body):
 
     kind: str = _KIND
     params: dict[str, Any] | None = Field(
-        None, description="generator parameters (depth, branching, values, min_cutoffs, ...)")
+        None, description="generator parameters (depth, branching, values, min_cutoffs, ...)"
+    )
     conventions: dict[str, str | int] | None = Field(
-        None, description="ties prune|explore, values soft|hard, order ltr|rtl, depth (plies)")
-    tree: list[Any] | None = Field(None, description="a typed tree as nested lists of numbers; "
-                                   '{"eval": v, "children": [...]} for a node with an evaluation')
+        None, description="ties prune|explore, values soft|hard, order ltr|rtl, depth (plies)"
+    )
+    tree: list[Any] | None = Field(
+        None,
+        description="a typed tree as nested lists of numbers; "
+        '{"eval": v, "children": [...]} for a node with an evaluation',
+    )
     players: list[str] | None = Field(None, description="player per level, default max,min")
-    leaves: str | None = Field(None, max_length=8000,
-                               description="leaf values, comma-separated (needs branching, depth)")
+    leaves: str | None = Field(
+        None, max_length=8000, description="leaf values, comma-separated (needs branching, depth)"
+    )
     branching: int | None = Field(None, ge=1, le=8)
     depth: int | None = Field(None, ge=1, le=8)
 
@@ -49,8 +55,9 @@ class PreviewRequest(Body):
     kind: str = "prune"
     conventions: dict[str, str] = Field(default_factory=dict)
     params: dict[str, Any] = Field(default_factory=dict)
-    tree: list[Any] | None = Field(None, description="a fixed tree (nested lists) instead of "
-                                   "params")
+    tree: list[Any] | None = Field(
+        None, description="a fixed tree (nested lists) instead of params"
+    )
     players: list[str] | None = None
 
 
@@ -85,9 +92,11 @@ class EngineUpload(Request):
     assignment_id: _FormId
     slot_index: _FormId
     file: Annotated[BaseFile, BeforeValidator(_chosen_file)] = Field(
-        None, validate_default=True,
+        None,
+        validate_default=True,
         description="engine.py (at most 256 KiB), or a .zip with engine.py at its top "
-                    "(at most 1 MiB)")
+        "(at most 1 MiB)",
+    )
     tournament: bool = Field(False, description="opt in to the slot's tournaments")
 
 
@@ -118,7 +127,8 @@ class Exercise(BaseModel):
     replay_allowed: bool
     due_at: str | None
     solution_available: bool = Field(
-        description="whether GET attempts_url's attempts carry the solution")
+        description="whether GET attempts_url's attempts carry the solution"
+    )
     solution_when: str = Field(description="when the key and the replay are shown, in words")
     urls: dict[str, str] = Field(description="self, attempts, page; new_variant where allowed")
 
@@ -131,12 +141,15 @@ class Solution(BaseModel):
     key: dict[str, Any] = Field(description="the correct answer in the answer's own shape")
     search: dict[str, Any] | None = Field(
         description="the reference alpha-beta search: value, best_move, leaf_order, pruned, "
-                    "pruned_all, cutoffs, nodes (alpha/beta per node), trace (steps); null in "
-                    "the response to an attempt on a tree of 512 nodes or more (the response's "
-                    "bound), present in GET /api/attempts/{attempt_id}")
+        "pruned_all, cutoffs, nodes (alpha/beta per node), trace (steps); null in "
+        "the response to an attempt on a tree of 512 nodes or more (the response's "
+        "bound), present in GET /api/attempts/{attempt_id}"
+    )
     replays: dict[str, Any] | None = Field(
-        None, description="best-order: the searches of the answer's order ('yours') and of the "
-                          "best order ('best'), with paths on the tree as drawn")
+        None,
+        description="best-order: the searches of the answer's order ('yours') and of the "
+        "best order ('best'), with paths on the tree as drawn",
+    )
 
 
 class Attempt(BaseModel):
@@ -151,13 +164,15 @@ class Attempt(BaseModel):
     diagnosis: str | None = Field(description="the misconception code, if one explains it")
     diagnosis_text: str | None
     first_wrong: dict[str, Any] | None = Field(
-        description="path, label, step and message of the first wrong step")
+        description="path, label, step and message of the first wrong step"
+    )
     seed: str | None
     generator_version: str | None
     conventions: dict[str, str | int]
     created_at: str
     solution: Solution | None = Field(
-        description="present once the solution may be shown (see the exercise's replay rules)")
+        description="present once the solution may be shown (see the exercise's replay rules)"
+    )
 
 
 class AttemptList(BaseModel):
@@ -173,7 +188,8 @@ class Slot(BaseModel):
     replay_allowed: bool
     due_at: str | None
     urls: dict[str, str] = Field(
-        description="page; exercise (exercise slots) or upload (engine slots)")
+        description="page; exercise (exercise slots) or upload (engine slots)"
+    )
 
 
 class Assignment(BaseModel):
@@ -212,7 +228,8 @@ class Error(BaseModel):
 
     error: str
     details: list[dict[str, Any]] | None = Field(
-        None, description="a request that breaks its schema: each problem's loc and msg")
+        None, description="a request that breaks its schema: each problem's loc and msg"
+    )
 
 
 class JsonObject(RootModel[dict[str, Any]]):
@@ -239,7 +256,8 @@ class EngineSubmission(BaseModel):
     attempts: int = Field(description="times a worker took it (internal errors, dead workers)")
     queue_position: int | None
     progress: dict[str, Any] = Field(
-        description="while running: tests_done, tests_total, games_done, games_total, label")
+        description="while running: tests_done, tests_total, games_done, games_total, label"
+    )
     score: float | None
     max_score: float | None
     days_late: int
@@ -251,7 +269,8 @@ class EngineSubmission(BaseModel):
     finished_at: str | None
     results: dict[str, Any] | None = Field(description="results.json (Gradescope) once done")
     summary: dict[str, Any] | None = Field(
-        description="once done: tests, timing (CPU vs reference per depth), games, elo")
+        description="once done: tests, timing (CPU vs reference per depth), games, elo"
+    )
     urls: dict[str, str]
 
 
@@ -282,9 +301,11 @@ class Gradebook(BaseModel):
     course_id: int
     course: str
     assignments: list[dict[str, Any]] = Field(
-        description="id, title, points, score_policy, late_percent_per_day, slots")
+        description="id, title, points, score_policy, late_percent_per_day, slots"
+    )
     students: list[dict[str, Any]] = Field(
-        description="user_id, email, name, assignments (id -> points), slots, total")
+        description="user_id, email, name, assignments (id -> points), slots, total"
+    )
     max_total: int
 
 
@@ -293,7 +314,8 @@ class AssignmentStatistics(BaseModel):
     title: str
     slots: list[dict[str, Any]] = Field(
         description="per slot: students, attempts, mean_score, share_perfect, "
-                    "mean_first_score, discrimination, histogram")
+        "mean_first_score, discrimination, histogram"
+    )
 
 
 class Statistics(BaseModel):

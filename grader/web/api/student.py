@@ -21,8 +21,9 @@ def _exercise(exercise: ExerciseModel) -> models.Exercise:
         "page": url_for("pages.exercise", exercise_id=exercise.id),
     }
     if data["practice_allowed"] and data["assignment_id"] is not None:
-        urls["new_variant"] = url_for("api.new_variant", assignment_id=data["assignment_id"],
-                                      index=data["slot_index"])
+        urls["new_variant"] = url_for(
+            "api.new_variant", assignment_id=data["assignment_id"], index=data["slot_index"]
+        )
     return models.Exercise(**data, urls=urls)
 
 
@@ -38,14 +39,26 @@ def _slot_urls(assignment: AssignmentModel, index: int, kind: str) -> dict[str, 
 
 def _assignment(assignment: AssignmentModel) -> models.Assignment:
     return models.Assignment(
-        id=assignment.id, title=assignment.title, course_id=assignment.course_id,
-        course=assignment.course.name, preset=assignment.preset, due_at=iso_utc(assignment.due_at),
-        slots=[models.Slot(
-            index=s.index, title=s.title, kind=s.kind, attempts_allowed=s.attempts_allowed,
-            practice_allowed=s.practice_allowed, replay_allowed=s.replay_allowed,
-            due_at=iso_utc(s.effective_due_at),
-            urls=_slot_urls(assignment, s.index, s.kind))
-            for s in assignment.slots])
+        id=assignment.id,
+        title=assignment.title,
+        course_id=assignment.course_id,
+        course=assignment.course.name,
+        preset=assignment.preset,
+        due_at=iso_utc(assignment.due_at),
+        slots=[
+            models.Slot(
+                index=s.index,
+                title=s.title,
+                kind=s.kind,
+                attempts_allowed=s.attempts_allowed,
+                practice_allowed=s.practice_allowed,
+                replay_allowed=s.replay_allowed,
+                due_at=iso_utc(s.effective_due_at),
+                urls=_slot_urls(assignment, s.index, s.kind),
+            )
+            for s in assignment.slots
+        ],
+    )
 
 
 @bp.get("/ping")
@@ -59,9 +72,15 @@ def ping() -> models.Status:
 @spec.validate(resp=responses(models.Me), tags=["accounts"])
 def me() -> models.Me:
     """The caller and their courses"""
-    return models.Me(id=g.user.id, email=g.user.email, role=g.user.role, courses=[
-        models.CourseRef(id=m.course.id, name=m.course.name, role=m.role)
-        for m in courses.memberships(g.user)])
+    return models.Me(
+        id=g.user.id,
+        email=g.user.email,
+        role=g.user.role,
+        courses=[
+            models.CourseRef(id=m.course.id, name=m.course.name, role=m.role)
+            for m in courses.memberships(g.user)
+        ],
+    )
 
 
 @bp.post("/exercises")
@@ -82,8 +101,7 @@ def get_exercise(exercise_id: int) -> models.Exercise:
 
 
 @bp.post("/exercises/<int:exercise_id>/attempts")
-@spec.validate(resp=responses(models.Attempt, 201, body=True, also=(409, 429)),
-               tags=["attempts"])
+@spec.validate(resp=responses(models.Attempt, 201, body=True, also=(409, 429)), tags=["attempts"])
 def submit_attempt(exercise_id: int, json: models.SubmitAttempt) -> tuple[models.Attempt, int]:
     """Submit an answer
 
@@ -110,8 +128,7 @@ def list_attempts(query: models.AttemptQuery) -> models.AttemptList:
 
     A student's own attempts; an instructor's own and those of the courses they teach."""
     found = attempts.list_attempts(g.user, **query.model_dump())
-    return models.AttemptList(attempts=[
-        models.Attempt(**attempts.describe(a)) for a in found])
+    return models.AttemptList(attempts=[models.Attempt(**attempts.describe(a)) for a in found])
 
 
 @bp.get("/attempts/<int:attempt_id>")
@@ -119,8 +136,9 @@ def list_attempts(query: models.AttemptQuery) -> models.AttemptList:
 def get_attempt(attempt_id: int) -> models.Attempt:
     """One attempt, with the solution when it may be shown"""
     attempt = attempts.get_attempt(g.user, attempt_id)
-    return models.Attempt(**attempts.describe(
-        attempt, attempts.visible_solution(attempt.exercise, attempt.answer)))
+    return models.Attempt(
+        **attempts.describe(attempt, attempts.visible_solution(attempt.exercise, attempt.answer))
+    )
 
 
 @bp.get("/assignments")
@@ -128,7 +146,8 @@ def get_attempt(attempt_id: int) -> models.Attempt:
 def list_assignments() -> models.AssignmentList:
     """Assignments of the caller's courses"""
     return models.AssignmentList(
-        assignments=[_assignment(a) for a in courses.assignments_for(g.user)])
+        assignments=[_assignment(a) for a in courses.assignments_for(g.user)]
+    )
 
 
 @bp.get("/assignments/<int:assignment_id>")

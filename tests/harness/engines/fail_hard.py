@@ -16,8 +16,9 @@ def alphabeta(board, turn, depth, ply, alpha, beta, counter):
         return evaluate(board, turn), None
     best = None
     for move in moves:
-        value = -alphabeta(make(board, move), other(turn), depth - 1, ply + 1, -beta, -alpha,
-                           counter)[0]
+        value = -alphabeta(
+            make(board, move), other(turn), depth - 1, ply + 1, -beta, -alpha, counter
+        )[0]
         if value >= beta:
             return beta, move
         if value > alpha:

@@ -16,4 +16,3 @@ def search(fen, depth):
         if pid == 0:
             while True:
                 signal.pause()
-

@@ -7,4 +7,3 @@ def search(fen, depth):
     hoard = []
     while True:
         hoard.append(bytes(64 << 20))  # a table of zeros: calloc'd, so quick to ask for
-

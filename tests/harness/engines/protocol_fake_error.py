@@ -8,8 +8,15 @@ from correct import legal_moves  # noqa: F401
 
 
 def search(fen, depth):
-    message = {"id": request_id(), "ok": False, "error": "request", "type": "ValueError",
-               "message": "bad request", "errno": None, "traceback": ""}
+    message = {
+        "id": request_id(),
+        "ok": False,
+        "error": "request",
+        "type": "ValueError",
+        "message": "bad request",
+        "errno": None,
+        "traceback": "",
+    }
     write_protocol(json.dumps(message).encode() + b"\n")
     return {"value": 0}
 

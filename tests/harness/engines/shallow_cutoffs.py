@@ -16,8 +16,15 @@ def alphabeta(board, turn, depth, ply, alpha, beta, counter):
         return evaluate(board, turn), None
     bv, best = -INF, None
     for move in moves:
-        value = -alphabeta(make(board, move), other(turn), depth - 1, ply + 1, -INF,
-                           -bv if bv > -INF else INF, counter)[0]
+        value = -alphabeta(
+            make(board, move),
+            other(turn),
+            depth - 1,
+            ply + 1,
+            -INF,
+            -bv if bv > -INF else INF,
+            counter,
+        )[0]
         if value > bv:
             bv, best = value, move
             if bv >= beta:

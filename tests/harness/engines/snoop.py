@@ -6,9 +6,16 @@ show in the results. With the sandbox it reads nothing and its moves are wrong (
 import os
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-TARGETS = ["/etc/shadow", "/etc/passwd", "/root/.bashrc", "/proc/1/environ", "/proc/self/environ",
-           "/work/main/grader/harness/suite.py", "/work/main/grader/data/checkers/suite/quick.json",
-           "../../etc/shadow"]
+TARGETS = [
+    "/etc/shadow",
+    "/etc/passwd",
+    "/root/.bashrc",
+    "/proc/1/environ",
+    "/proc/self/environ",
+    "/work/main/grader/harness/suite.py",
+    "/work/main/grader/data/checkers/suite/quick.json",
+    "../../etc/shadow",
+]
 
 
 def targets():

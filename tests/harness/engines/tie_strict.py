@@ -15,8 +15,9 @@ def alphabeta(board, turn, depth, ply, alpha, beta, counter):
         return evaluate(board, turn), None
     bv, best = -INF, None
     for move in moves:
-        value = -alphabeta(make(board, move), other(turn), depth - 1, ply + 1, -beta, -alpha,
-                           counter)[0]
+        value = -alphabeta(
+            make(board, move), other(turn), depth - 1, ply + 1, -beta, -alpha, counter
+        )[0]
         if value > bv:
             bv, best = value, move
             alpha = max(alpha, bv)

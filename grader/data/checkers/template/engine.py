@@ -90,6 +90,7 @@ def alphabeta(board, turn, depth, ply, alpha, beta, counter):
 
 # -- what the grader calls -------------------------------------------------------------------
 
+
 def legal_moves(fen: str) -> list[str]:
     """The legal moves of the position, in PDN."""
     raise NotImplementedError("legal_moves")  # TODO: parse_fen, get_moves, pdn
