@@ -13,6 +13,8 @@ import os
 import sqlite3
 import threading
 import time
+from collections.abc import Callable
+from typing import ParamSpec, TypeVar
 
 from flask import current_app, request
 from flask_limiter import Limiter
@@ -23,6 +25,9 @@ from limits.storage import Storage
 from grader.config import private_file
 
 limiter = Limiter(key_func=get_remote_address)
+P = ParamSpec("P")
+R = TypeVar("R")
+
 THROTTLED = "Too many failed tries: wait a while (see Retry-After), then try again."
 
 
@@ -129,6 +134,27 @@ def failed(response) -> bool:
 def setting(name: str):
     """A limit read from the app's settings when the request comes."""
     return lambda: current_app.config[name]
+
+
+def password_checked(view: Callable[P, R]) -> Callable[P, R]:
+    """The sign-in limits on a view that checks a typed password: failed POSTs count against the
+    account typed (`account_key`) and against the address; past either, 429 with Retry-After."""
+    by_address = limiter.limit(
+        setting("GRADER_LOGIN_LIMIT_ADDRESS"),
+        methods=["POST"],
+        deduct_when=failed,
+        scope="login-address",
+        error_message=THROTTLED,
+    )
+    by_account = limiter.limit(
+        setting("GRADER_LOGIN_LIMIT_ACCOUNT"),
+        key_func=account_key,
+        methods=["POST"],
+        deduct_when=failed,
+        scope="login-account",
+        error_message=THROTTLED,
+    )
+    return by_account(by_address(view))
 
 
 def retry_after(name: str, scope: str, key: str, *, hit: bool) -> int:

@@ -8,7 +8,7 @@ from urllib.parse import urlsplit
 from flask import Blueprint, flash, redirect, render_template, request, session, url_for
 from flask_login import current_user, login_required, login_user, logout_user
 
-from grader.ratelimits import THROTTLED, account_key, failed, limiter, setting
+from grader.ratelimits import THROTTLED, failed, limiter, password_checked, setting
 from grader.services import ServiceError, accounts, invites
 from grader.web.forms import (
     ActionForm,
@@ -44,21 +44,7 @@ def _sign_in(user: Any, remember: bool = False) -> None:
 
 
 @bp.route("/login", methods=["GET", "POST"])
-@limiter.limit(
-    setting("GRADER_LOGIN_LIMIT_ACCOUNT"),
-    key_func=account_key,
-    methods=["POST"],
-    deduct_when=failed,
-    scope="login-account",
-    error_message=THROTTLED,
-)
-@limiter.limit(
-    setting("GRADER_LOGIN_LIMIT_ADDRESS"),
-    methods=["POST"],
-    deduct_when=failed,
-    scope="login-address",
-    error_message=THROTTLED,
-)
+@password_checked
 def login() -> Any:
     if current_user.is_authenticated:
         return redirect(landing_url())

@@ -22,7 +22,7 @@ from wtforms.validators import DataRequired, Length, Optional
 
 from grader.extensions import csrf, db
 from grader.models import User
-from grader.ratelimits import THROTTLED, account_key, failed, limiter, setting
+from grader.ratelimits import password_checked
 from grader.services import Invalid, ServiceError, lti
 from grader.web import CSP
 from grader.web.forms import ActionForm
@@ -264,21 +264,7 @@ def resend(course_id: int) -> Any:
 
 @bp.route("/account", methods=["GET", "POST"])
 @login_required
-@limiter.limit(
-    setting("GRADER_LOGIN_LIMIT_ACCOUNT"),
-    key_func=account_key,
-    methods=["POST"],
-    deduct_when=failed,
-    scope="login-account",
-    error_message=THROTTLED,
-)
-@limiter.limit(
-    setting("GRADER_LOGIN_LIMIT_ADDRESS"),
-    methods=["POST"],
-    deduct_when=failed,
-    scope="login-address",
-    error_message=THROTTLED,
-)  # it checks a password
+@password_checked  # it checks a password
 def account() -> Any:
     """Someone the LMS launched, who has an account here already, links the two by logging in
     to it; from then on the LMS opens that account."""
