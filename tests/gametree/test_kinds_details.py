@@ -24,7 +24,8 @@ judged equivalent:
   0.1 (to 7 places too) or 0, never above 1.
 - ``_original_paths``: ``child_path(old, i)`` changed to ``child_path(None, i)``: the old paths
   then cycle at depth 1 and the walk never ends; mutmut ends it with SIGKILL (exit -9, which it
-  calls "segfault") and ``scripts/mutation.py`` does not count that as killed.
+  calls "segfault"), which ``scripts/mutation.py`` counts as caught: not equivalent, listed
+  here because no test can show it except by never ending.
 """
 
 from __future__ import annotations
