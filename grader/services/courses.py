@@ -255,6 +255,19 @@ def assignments_for(user: User) -> list[Assignment]:
     )
 
 
+def course_assignments(course_id: int) -> list[Assignment]:
+    """Every assignment of a course with its slots, oldest first, released or not (for the staff's
+    gradebook and statistics: no permission check, callers check first)."""
+    return list(
+        db.session.scalars(
+            sa.select(Assignment)
+            .where(Assignment.course_id == course_id)
+            .options(sa.orm.selectinload(Assignment.slots))
+            .order_by(Assignment.id)
+        )
+    )
+
+
 def get_assignment(user: User, assignment_id: int) -> Assignment:
     """An assignment of one of the user's courses; NotFound otherwise."""
     member_of = member_course_ids(user)

@@ -21,6 +21,7 @@ from grader.extensions import db
 from grader.models import STUDENT, Assignment, Attempt, Exercise, Membership, Slot, User
 from grader.services import NotFound
 from grader.services.attempts import solution
+from grader.services.courses import course_assignments
 from grader.services.scores import GradedAttempt, engine_attempts, graded_attempts, policy_score
 from grader.services.staff import Staff, staff
 
@@ -164,14 +165,7 @@ def build(course_id: int) -> Gradebook:
     from grader.models import Course
 
     course = db.session.get_one(Course, course_id)
-    assignments = list(
-        db.session.scalars(
-            sa.select(Assignment)
-            .where(Assignment.course_id == course_id)
-            .options(sa.orm.selectinload(Assignment.slots))
-            .order_by(Assignment.id)
-        )
-    )
+    assignments = course_assignments(course_id)
     columns = [
         Column(
             a.id,
@@ -282,12 +276,7 @@ def student_attempts(
         ):
             attempts_by_exercise[attempt.exercise_id].append(attempt)
     result = []
-    for assignment in db.session.scalars(
-        sa.select(Assignment)
-        .where(Assignment.course_id == course_id)
-        .options(sa.orm.selectinload(Assignment.slots))
-        .order_by(Assignment.id)
-    ):
+    for assignment in course_assignments(course_id):
         views = []
         for slot in assignment.slots:
             exercise = exercises.get(slot.id)

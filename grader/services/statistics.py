@@ -35,6 +35,7 @@ from grader.checkers.variants import VARIANTS as ENGINE_VARIANTS
 from grader.extensions import db
 from grader.gametree import VARIANTS
 from grader.models import Assignment, Attempt, EngineResult, Exercise, Slot, Submission, User
+from grader.services.courses import course_assignments
 from grader.services.scores import GradedAttempt, graded_attempts, policy_score
 from grader.services.staff import Staff, staff
 
@@ -143,12 +144,7 @@ def statistics(
     by_assignment: dict[int, list[GradedAttempt]] = defaultdict(list)
     for attempt in attempts:
         by_assignment[attempt.assignment_id].append(attempt)
-    assignments = db.session.scalars(
-        sa.select(Assignment)
-        .where(Assignment.course_id == course_id)
-        .options(sa.orm.selectinload(Assignment.slots))
-        .order_by(Assignment.id)
-    )
+    assignments = course_assignments(course_id)
     return who, [(a, slot_statistics(a, by_assignment.get(a.id, []))) for a in assignments]
 
 
@@ -246,12 +242,5 @@ def misconceptions(
     if assignment_id is not None:
         engines = engines.where(Assignment.id == assignment_id)
     count_engine_misconceptions(found, [tuple(r) for r in db.session.execute(engines)])
-    assignments = list(
-        db.session.scalars(
-            sa.select(Assignment)
-            .where(Assignment.course_id == course_id)
-            .options(sa.orm.selectinload(Assignment.slots))
-            .order_by(Assignment.id)
-        )
-    )
+    assignments = course_assignments(course_id)
     return who, assignments, found
