@@ -5,7 +5,6 @@ generated slot."""
 from __future__ import annotations
 
 import datetime as dt
-import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,15 +22,6 @@ TEACHER, TA, ALICE, BOB, OUTSIDER = (
     "bob@example.com",
     "outsider@example.com",
 )
-
-
-_CSRF = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"')
-
-
-def csrf_from(html: str) -> str:
-    match = _CSRF.search(html)
-    assert match, "no CSRF token in the page"
-    return match.group(1)
 
 
 @dataclass

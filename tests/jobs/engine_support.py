@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import re
 import sys
 import time
 import zipfile
@@ -16,7 +15,6 @@ from tests.harness._helpers import ENGINES
 
 GRADER = Path(sys.executable).with_name("grader")  # the installed command
 SMALL = Path(__file__).parent / "data" / "small.json"
-_CSRF = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"')
 
 
 def post_multipart(
@@ -35,12 +33,6 @@ def post_multipart(
         headers=headers or {},
         content_type=f"multipart/form-data; boundary={boundary}",
     )
-
-
-def csrf_of(html: str) -> str:
-    match = _CSRF.search(html)
-    assert match, "no CSRF token in the page"
-    return match.group(1)
 
 
 def engine_bytes(name: str = "correct") -> bytes:

@@ -7,7 +7,8 @@ import sqlalchemy as sa
 
 from grader.extensions import db
 from grader.models import EngineResult, Submission
-from tests.jobs.engine_support import csrf_of, engine_bytes
+from tests.app_support import csrf_from
+from tests.jobs.engine_support import engine_bytes
 
 
 def _graded(app, submission_id: int, diagnoses: list[str | None]) -> None:
@@ -48,7 +49,7 @@ def test_engine_runs_count_per_slot_by_named_mistake(app, client, factory, room,
         data={
             "email": "teacher@example.com",
             "password": "correct horse battery",
-            "csrf_token": csrf_of(html),
+            "csrf_token": csrf_from(html),
         },
     )
     data = client.get(f"/api/courses/{room.course_id}/misconceptions").get_json()

@@ -8,14 +8,15 @@ import sqlalchemy as sa
 
 from grader.extensions import db
 from grader.models import Submission, TournamentGame
-from tests.jobs.engine_support import add_student, csrf_of, engine_bytes, wait_for
+from tests.app_support import csrf_from
+from tests.jobs.engine_support import add_student, engine_bytes, wait_for
 
 
 def sign_in(client, email: str) -> None:
     html = client.get("/login").get_data(as_text=True)
     response = client.post(
         "/login",
-        data={"email": email, "password": "correct horse battery", "csrf_token": csrf_of(html)},
+        data={"email": email, "password": "correct horse battery", "csrf_token": csrf_from(html)},
     )
     assert response.status_code == 302
 
@@ -37,7 +38,7 @@ def test_staff_page_rerun_one_and_all(app, client, factory, room, upload):
     assert url in slot_page.get_data(as_text=True)  # the staff's way in
     html = client.get(url).get_data(as_text=True)
     assert "student@example.com" in html and "bob@example.com" in html and "Rerun" in html
-    token = csrf_of(html)
+    token = csrf_from(html)
     with app.app_context():  # pretend both were graded
         db.session.execute(sa.update(Submission).values(status="done", score=1.0, max_score=5.0))
         db.session.commit()

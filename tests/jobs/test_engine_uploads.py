@@ -14,7 +14,8 @@ import sqlalchemy as sa
 
 from grader.extensions import db
 from grader.models import Blob, EngineResult, Submission, utcnow
-from tests.jobs.engine_support import csrf_of, engine_bytes, post_multipart, zip_bytes
+from tests.app_support import csrf_from
+from tests.jobs.engine_support import engine_bytes, post_multipart, zip_bytes
 
 
 def stored_files(app) -> list[Path]:
@@ -193,7 +194,7 @@ def test_page_upload_with_the_form(app, client, auth, room):
         client,
         page.headers["Location"],
         {
-            "csrf_token": csrf_of(html),
+            "csrf_token": csrf_from(html),
             "tournament": "1",
             "file": (io.BytesIO(engine_bytes("correct")), "engine.py"),
         },
@@ -207,7 +208,7 @@ def test_page_upload_with_the_form(app, client, auth, room):
     refused = post_multipart(
         client,
         page.headers["Location"],
-        {"csrf_token": csrf_of(html), "file": (io.BytesIO(b"def (:"), "engine.py")},
+        {"csrf_token": csrf_from(html), "file": (io.BytesIO(b"def (:"), "engine.py")},
     )
     assert refused.status_code == 303
     follow = client.get(refused.headers["Location"]).get_data(as_text=True)

@@ -16,17 +16,12 @@ from grader.extensions import db
 from grader.gametree import KINDS, Conventions, Tree
 from grader.models import LtiContext, LtiPassback, Membership, User
 from grader.services.transactions import writing
+from tests.app_support import csrf_from
 from tests.lti.lti_platform import INSTRUCTOR, LEARNER, TA, form_fields, new_key, public_jwk
 from tests.lti.lti_support import LAUNCH_URL
 
 AIMA = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
 CONTENT_ITEMS = "https://purl.imsglobal.org/spec/lti-dl/claim/content_items"
-
-
-def csrf_from(html: str) -> str:
-    import re
-
-    return re.search(r'name="csrf_token"[^>]*value="([^"]+)"', html).group(1)
 
 
 def course_of_context(app) -> int:

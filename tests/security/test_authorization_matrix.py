@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from tests.instructor_support import ALICE, OUTSIDER, TA, TEACHER, answer, csrf_from, make_room
+from tests.app_support import csrf_from
+from tests.instructor_support import ALICE, OUTSIDER, TA, TEACHER, answer, make_room
 
 # The instructor API routes registered on the API blueprint.
 API_ENDPOINTS = {

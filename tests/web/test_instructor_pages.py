@@ -8,13 +8,13 @@ import re
 
 import pytest
 
+from tests.app_support import csrf_from
 from tests.instructor_support import (
     ALICE,
     BOB,
     TA,
     TEACHER,
     answer,
-    csrf_from,
     make_room,
     textbook_key,
 )
