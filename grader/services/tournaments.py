@@ -97,9 +97,9 @@ def of_slot(slot: Slot) -> list[Tournament]:
     )
 
 
-def entrants(slot_id: int, session: Any = None) -> list[Submission]:
-    """Per student who opted in, their latest graded submission that opted in."""
-    session = session or db.session
+def entrants(slot_id: int) -> list[Submission]:
+    """Per student who opted in, their latest graded submission that opted in (read through the
+    request's session, so inside `writing()` too)."""
     latest = (
         sa.select(sa.func.max(Submission.id))
         .where(
@@ -110,7 +110,7 @@ def entrants(slot_id: int, session: Any = None) -> list[Submission]:
         .group_by(Submission.owner_id)
     )
     return list(
-        session.scalars(
+        db.session.scalars(
             sa.select(Submission).where(Submission.id.in_(latest)).order_by(Submission.id)
         )
     )
@@ -123,7 +123,7 @@ def start(user: User, assignment_id: int, index: int, **params: Any) -> Tourname
     _, slot = staff_for_slot(user, assignment_id, index, change=True)
     settings = {**DEFAULTS, **params}
     with writing() as session:
-        players = entrants(slot.id, session)
+        players = entrants(slot.id)
         if len(players) < 2:
             raise Conflict(
                 "a tournament needs at least two students who opted in with a graded engine"
