@@ -3,6 +3,7 @@ the job queue as services see it; the SQLite connection setup."""
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable
 
 import sqlalchemy as sa
@@ -65,7 +66,7 @@ def configure_sqlite(
     """
 
     @sa.event.listens_for(engine, "connect")
-    def _on_connect(dbapi_connection, _record) -> None:
+    def _on_connect(dbapi_connection: sqlite3.Connection, _record: object) -> None:
         # Take BEGIN away from the sqlite3 module so the "begin" hook below decides its kind.
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()

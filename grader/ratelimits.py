@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable
 from typing import ParamSpec, TypeVar
 
-from flask import current_app, request
+from flask import Response, current_app, request
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from limits import parse_many
@@ -126,12 +126,12 @@ def account_key() -> str:
     return "account:" + (request.form.get("email") or "").strip().lower()[:254]
 
 
-def failed(response) -> bool:
+def failed(response: Response) -> bool:
     """Only answers that did not sign anyone in count: a sign-in redirects."""
     return response.status_code != 302
 
 
-def setting(name: str):
+def setting(name: str) -> Callable[[], str]:
     """A limit read from the app's settings when the request comes."""
     return lambda: current_app.config[name]
 

@@ -102,7 +102,10 @@ assert (_DL_AS, _DL_BS, _DR_AS, _DR_BS) == (3, 4, 4, 5)
 assert (_UL_AS, _UL_BS, _UR_AS, _UR_BS) == (-5, -4, -4, -3)
 
 
-def _jump_table(directions: tuple[str, ...]) -> tuple[tuple[tuple[int, int, int], ...], ...]:
+JumpTable: TypeAlias = tuple[tuple[tuple[Bitboard, int, Bitboard], ...], ...]
+
+
+def _jump_table(directions: tuple[str, ...]) -> JumpTable:
     """Per index: (captured bit, landing index, landing bit) for each possible jump."""
     table = []
     for i in range(32):
@@ -187,7 +190,16 @@ def _captures(
 
 
 def _jump_from(
-    i, path, start, empty, opp, captured, table, crown, out, crowned_continues=False
+    i: int,
+    path: tuple[int, ...],
+    start: Bitboard,
+    empty: Bitboard,
+    opp: Bitboard,
+    captured: Bitboard,
+    table: JumpTable,
+    crown: Bitboard,
+    out: list[RawMove],
+    crowned_continues: bool = False,
 ) -> None:
     for mid, land, land_bit in table[i]:
         if mid & opp and land_bit & empty:
@@ -216,7 +228,7 @@ def _jump_from(
                 out.append((start, land_bit, taken, new_path))
 
 
-def _count_jumps(i, empty, opp, table, crown) -> int:
+def _count_jumps(i: int, empty: Bitboard, opp: Bitboard, table: JumpTable, crown: Bitboard) -> int:
     """Complete capture paths continuing from index i; 0 when the piece cannot jump again."""
     n = 0
     for mid, land, land_bit in table[i]:

@@ -14,7 +14,7 @@ import click
 from flask import Flask
 from flask.cli import AppGroup, with_appcontext
 
-from grader.models import COURSE_ROLES, ROLES, STUDENT
+from grader.models import COURSE_ROLES, ROLES, STUDENT, User
 
 
 def _fail(error: Exception) -> NoReturn:
@@ -49,7 +49,7 @@ token = AppGroup("token", help="Personal API tokens: create (shown once), list, 
 user.add_command(token)
 
 
-def _user(email: str):
+def _user(email: str) -> User:
     from grader.services import accounts
 
     found = accounts.user_by_email(email)

@@ -177,7 +177,15 @@ def tree() -> None:
 @click.option("--kind", type=click.Choice(list(KINDS)), default="prune", show_default=True)
 @click.option("--max-tries", type=int, default=2000, show_default=True)
 @json_option
-def generate_command(seed, value_range, ties, returns, order, as_json, **params) -> None:
+def generate_command(
+    seed: str,
+    value_range: str,
+    ties: str,
+    returns: str,
+    order: str,
+    as_json: bool,
+    **params: Any,
+) -> None:
     """Generate a tree meeting the constraints, the same for the same seed everywhere."""
     try:
         generator = GeneratorParams.from_dict(

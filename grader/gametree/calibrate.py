@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import Any
 
 from grader.gametree.generator import GenerationError, GeneratorParams, generate
 from grader.gametree.kinds import KINDS, normalize_pruned
@@ -46,7 +47,7 @@ class Row:
         return self.mean <= MISCONCEPTION_CEILING
 
 
-def _slips(kind: str, tree: Tree, key, rng: random.Random) -> list:
+def _slips(kind: str, tree: Tree, key: Any, rng: random.Random) -> list[Any]:
     """Single slips of the key, in the canonical form of ``kind``."""
     if kind == "prune":
         pruned, value = key

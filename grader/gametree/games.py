@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -103,7 +104,7 @@ def _c4_grid(moves: str) -> list[list[str]]:
     return grid
 
 
-def _c4_windows(grid: list[list[str]]):
+def _c4_windows(grid: list[list[str]]) -> Iterator[list[str]]:
     for r in range(C4_ROWS):
         for c in range(C4_COLUMNS):
             for dr, dc in ((0, 1), (1, 0), (1, 1), (-1, 1)):

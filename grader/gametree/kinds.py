@@ -595,7 +595,9 @@ class BestOrderKind(ExerciseKind):
     # Each candidate change is one whole search: a bound on the work a hint may cost.
     HINT_SEARCHES = 300
 
-    def _first_wrong(self, tree: Tree, orders: dict, conventions: Conventions, got: int):
+    def _first_wrong(
+        self, tree: Tree, orders: dict[Path, list[int]], conventions: Conventions, got: int
+    ) -> dict[str, Any] | None:
         """The first node the answer's search enters where searching one other child first (the
         rest of the answer unchanged) evaluates fewer leaves in all; the numbers quoted are whole
         searches, so they agree with the summary. Nodes and children are named as drawn."""

@@ -10,8 +10,9 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 Value = int | float
 Path = str  # child indices from the root joined by dots; "" is the root
@@ -90,7 +91,7 @@ def _check_value(value: object, what: str = "a leaf value") -> Value:
 _NODE_KEYS = {"eval", "children", "terminal"}
 
 
-def _node_object(obj: dict, build) -> Node:
+def _node_object(obj: dict[str, Any], build: Callable[[Any], Node]) -> Node:
     """``{"eval": v, "children": [...], "terminal": false}``: an internal node with an evaluation."""
     unknown = set(obj) - _NODE_KEYS
     if unknown:

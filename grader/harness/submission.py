@@ -17,6 +17,7 @@ import io
 import re
 import stat
 import zipfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -110,7 +111,11 @@ def _members(archive: zipfile.ZipFile) -> list[zipfile.ZipInfo]:
     return [m for m in members if not m.is_dir()]
 
 
-def _inflate(archive: zipfile.ZipFile, members: list[zipfile.ZipInfo], sink) -> None:
+def _inflate(
+    archive: zipfile.ZipFile,
+    members: list[zipfile.ZipInfo],
+    sink: Callable[[zipfile.ZipInfo, bytes], None],
+) -> None:
     """Inflates each member into ``sink(member, chunk)``, counting the real total."""
     total = 0
     for member in members:

@@ -224,8 +224,9 @@ def _variant(session: Session, slot: Slot, user: User, variant: int) -> Exercise
     )
 
 
-def _find_variant(session, slot_id: int, user_id: int, variant: int) -> Exercise | None:
-    return session.scalar(
+def _find_variant(slot_id: int, user_id: int, variant: int) -> Exercise | None:
+    """Read through the request's session, which is also the one `writing()` yields."""
+    return db.session.scalar(
         sa.select(Exercise).where(
             Exercise.slot_id == slot_id, Exercise.owner_id == user_id, Exercise.variant == variant
         )
@@ -235,12 +236,12 @@ def _find_variant(session, slot_id: int, user_id: int, variant: int) -> Exercise
 def slot_exercise(user: User, assignment_id: int, slot_index: int) -> Exercise:
     """The user's graded variant (number 0) of a slot, made on first visit."""
     slot = get_slot(user, assignment_id, slot_index)
-    exercise = _find_variant(db.session, slot.id, user.id, 0)
+    exercise = _find_variant(slot.id, user.id, 0)
     if exercise is not None:
         return exercise
     with writing() as session:
         # Checked again under the write lock: two tabs may open the slot at once.
-        return _find_variant(session, slot.id, user.id, 0) or _variant(session, slot, user, 0)
+        return _find_variant(slot.id, user.id, 0) or _variant(session, slot, user, 0)
 
 
 def new_variant(user: User, assignment_id: int, slot_index: int) -> Exercise:
