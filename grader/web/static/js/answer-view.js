@@ -8,51 +8,54 @@ import { fmt } from "./tree-view.js";
 const text = (v) => (v === undefined || v === null ? "" : String(v).trim().toLowerCase()
   .replace("+", "").replace("∞", "inf"));
 
-/** What the answer says at each node, as {notes: path -> lines, marks: path -> glyph, values: path -> comparable text, order}. */
-export function reading(kind, tree, answer) {
-  const notes = new Map();
-  const marks = new Map();
-  const values = new Map();
-  let order = null;
-  if (kind === "prune") {
-    const closed = closePruned(tree, answer.pruned || []);
-    for (const p of tree.bfs) values.set(p, closed.has(p) ? "pruned" : "visited");
-    values.set("", `value ${text(answer.value)}`);
-    notes.set("", [{ text: `v=${fmt(answer.value)}`, className: "note-value" }]);
-    return { notes, marks, values, order, pruned: closed };
-  }
-  if (kind === "values" || kind === "minimax") {
-    for (const p of tree.bfs) {
-      if (tree.nodes.get(p).leaf) continue;
+const internal = (tree) => tree.bfs.filter((p) => !tree.nodes.get(p).leaf);
+
+// One reader per exercise kind: it fills `r` (notes, marks, values, order, pruned) from the answer.
+const READERS = {
+  prune(r, tree, answer) {
+    r.pruned = closePruned(tree, answer.pruned || []);
+    for (const p of tree.bfs) r.values.set(p, r.pruned.has(p) ? "pruned" : "visited");
+    r.values.set("", `value ${text(answer.value)}`);
+    r.notes.set("", [{ text: `v=${fmt(answer.value)}`, className: "note-value" }]);
+  },
+  values(r, tree, answer) {
+    for (const p of internal(tree)) {
       const v = answer.values?.[p];
-      values.set(p, text(v));
-      if (v !== undefined) notes.set(p, [{ text: `v=${fmt(v)}`, className: "note-value" }]);
+      r.values.set(p, text(v));
+      if (v !== undefined) r.notes.set(p, [{ text: `v=${fmt(v)}`, className: "note-value" }]);
     }
-  } else if (kind === "bounds") {
-    for (const p of tree.bfs) {
-      if (tree.nodes.get(p).leaf) continue;
+  },
+  bounds(r, tree, answer) {
+    for (const p of internal(tree)) {
       const pair = answer.bounds?.[p];
-      values.set(p, pair ? `${text(pair[0])},${text(pair[1])}` : "");
+      r.values.set(p, pair ? `${text(pair[0])},${text(pair[1])}` : "");
       if (pair) {
-        notes.set(p, [{ text: `α=${fmt(pair[0])}`, className: "note-alpha" },
+        r.notes.set(p, [{ text: `α=${fmt(pair[0])}`, className: "note-alpha" },
           { text: `β=${fmt(pair[1])}`, className: "note-beta" }]);
       }
     }
-  } else if (kind === "leaf-order") {
+  },
+  "leaf-order"(r, tree, answer) {
     const got = answer.leaf_order || [];
     for (const p of tree.bfs) {
       if (!tree.nodes.get(p).leaf) continue;
       const at = got.indexOf(p);
-      values.set(p, String(at));
-      if (at >= 0) marks.set(p, String(at + 1));
+      r.values.set(p, String(at));
+      if (at >= 0) r.marks.set(p, String(at + 1));
     }
-  } else if (kind === "best-order") {
-    order = answer.order || {};
-    for (const p of tree.bfs) {
-      if (!tree.nodes.get(p).leaf) values.set(p, JSON.stringify(order[p] || null));
-    }
-  }
-  return { notes, marks, values, order, pruned: new Set() };
+  },
+  "best-order"(r, tree, answer) {
+    r.order = answer.order || {};
+    for (const p of internal(tree)) r.values.set(p, JSON.stringify(r.order[p] || null));
+  },
+};
+READERS.minimax = READERS.values;
+
+/** What the answer says at each node, as {notes: path -> lines, marks: path -> glyph, values: path -> comparable text, order, pruned}. */
+export function reading(kind, tree, answer) {
+  const r = { notes: new Map(), marks: new Map(), values: new Map(), order: null, pruned: new Set() };
+  READERS[kind]?.(r, tree, answer);
+  return r;
 }
 
 /** Draw what `mine` (a reading) says on `view`. */
