@@ -35,6 +35,7 @@ from grader.gametree import (
 )
 from grader.gametree import cs188 as cs188_rules
 from grader.gametree.calibrate import MISCONCEPTION_CEILING, SLIP_FLOOR, calibrate
+from grader.gametree.cs188 import CS188Answer
 from grader.gametree.explain import Explainer, fmt
 from grader.gametree.tree import CS188Problem, read_cs188
 
@@ -97,12 +98,20 @@ def tree_options(command: Callable | None = None, *, required: bool = True) -> C
     wants_problem = "cs188_problem" in inspect.signature(command).parameters
 
     @functools.wraps(command)
-    def wrapper(tree, leaves, branching, depth, cs188, players, **kwargs):
+    def wrapper(
+        tree: str | None,
+        leaves: str | None,
+        branching: int | None,
+        depth: int | None,
+        cs188: Path | None,
+        players: str | None,
+        **kwargs: Any,
+    ) -> Any:
         if wants_problem:
             kwargs["cs188_problem"] = None
-            if cs188 is not None and tree is leaves is None:
+            if cs188 is not None and tree is None and leaves is None:
                 kwargs["cs188_problem"] = read_problem(cs188)
-        if not required and tree is leaves is cs188 is None:
+        if not required and tree is None and leaves is None and cs188 is None:
             return command(tree=None, **kwargs)
         return command(tree=read_tree(tree, leaves, branching, depth, cs188, players), **kwargs)
 
@@ -132,7 +141,7 @@ def convention_options(command: Callable) -> Callable:
     )
 
     @functools.wraps(command)
-    def wrapper(ties, values_, order, depth_limit, **kwargs):
+    def wrapper(ties: str, values_: str, order: str, depth_limit: int | None, **kwargs: Any) -> Any:
         try:
             conventions = Conventions(ties, values_, order, depth_limit)
         except ValueError as error:
@@ -232,7 +241,13 @@ def _solve_request(request: Any) -> dict:
 @tree_options(required=False)
 @convention_options
 @json_option
-def solve_command(batch, tree, conventions, as_json, cs188_problem=None):
+def solve_command(
+    batch: bool,
+    tree: Tree | None,
+    conventions: Conventions,
+    as_json: bool,
+    cs188_problem: CS188Problem | None = None,
+) -> None:
     """Solve a tree with alpha-beta: value, best move, leaf order, pruned nodes, cutoffs.
 
     With --cs188 the file's own rules apply: its algorithm (MinimaxAgent or AlphaBetaAgent), its
@@ -250,13 +265,13 @@ def solve_command(batch, tree, conventions, as_json, cs188_problem=None):
     if tree is None:
         _fail("give a tree (--tree, --leaves or --cs188), or --batch")
     tree_ = tree
-    cs188_answer = None
+    cs188: tuple[CS188Problem, CS188Answer] | None = None
     if cs188_problem is not None:
         try:
-            cs188_answer = cs188_rules.answer(cs188_problem)
+            cs188 = cs188_problem, cs188_rules.answer(cs188_problem)
         except TreeFormatError as error:
             raise click.ClickException(str(error)) from None
-        result = cs188_answer.result
+        result = cs188[1].result
         tree_ = result.tree
     else:
         try:
@@ -265,24 +280,25 @@ def solve_command(batch, tree, conventions, as_json, cs188_problem=None):
             raise click.ClickException(str(error)) from None
     if as_json:
         data = result.to_dict()
-        if cs188_answer is not None:
+        if cs188 is not None:
+            problem, answer = cs188
             data = {
                 **data,
                 "cs188": {
-                    "alg": cs188_problem.alg,
-                    "action": cs188_answer.action,
-                    "expanded": list(cs188_answer.expanded),
+                    "alg": problem.alg,
+                    "action": answer.action,
+                    "expanded": list(answer.expanded),
                 },
             }
         emit(data)
         return
-    if cs188_answer is not None:
+    if cs188 is not None:
+        problem, answer = cs188
         click.echo(
-            f"CS188 {cs188_problem.alg}, depth {cs188_problem.depth} "
-            f"({cs188_problem.plies} plies), strict ties"
+            f"CS188 {problem.alg}, depth {problem.depth} ({problem.plies} plies), strict ties"
         )
-        click.echo(f"action: {cs188_answer.action}")
-        click.echo("expanded: " + " ".join(cs188_answer.expanded))
+        click.echo(f"action: {answer.action}")
+        click.echo("expanded: " + " ".join(answer.expanded))
     labels = tree_.labels()
     click.echo(f"value: {fmt(result.value)}")
     if result.best_move is not None:
@@ -303,7 +319,9 @@ def solve_command(batch, tree, conventions, as_json, cs188_problem=None):
     "--answer", required=True, help='JSON, e.g. {"pruned": ["1.1"], "value": 3}, or @file.'
 )
 @json_option
-def grade_command(tree, conventions, kind, answer, as_json):
+def grade_command(
+    tree: Tree, conventions: Conventions, kind: str, answer: str, as_json: bool
+) -> None:
     """Grade an answer: score, parts, feedback and the misconception it matches."""
     try:
         data = json.loads(Path(answer[1:]).read_text() if answer.startswith("@") else answer)
@@ -327,7 +345,7 @@ def grade_command(tree, conventions, kind, answer, as_json):
 @tree_options
 @convention_options
 @json_option
-def best_order_command(tree, conventions, as_json):
+def best_order_command(tree: Tree, conventions: Conventions, as_json: bool) -> None:
     """The least number of leaves alpha-beta can evaluate, and a reordered tree that reaches it."""
     try:
         ordering = best_order(tree, conventions)
@@ -354,7 +372,7 @@ def best_order_command(tree, conventions, as_json):
 @click.option(
     "--solve", "with_solution", is_flag=True, help="Mark visited and pruned nodes, with alpha/beta."
 )
-def show_command(tree, conventions, with_solution):
+def show_command(tree: Tree, conventions: Conventions, with_solution: bool) -> None:
     """Draw the tree in the terminal: labels, values and MAX/MIN per level."""
     draw(tree, solve(tree, conventions) if with_solution else None)
 
@@ -406,7 +424,7 @@ def draw(tree_: Tree, result: SearchResult | None = None) -> None:
 )
 @click.option("--seeds", type=click.IntRange(1, 10_000), default=100, show_default=True)
 @json_option
-def calibrate_command(preset, seeds, as_json):
+def calibrate_command(preset: str, seeds: int, as_json: bool) -> None:
     """Mean scores, over SEEDS generated trees per slot, of the key, a single slip, plain minimax
     and every misconception variant: the goal is at most 0.5 for a misconception and at least 0.8
     for a slip."""

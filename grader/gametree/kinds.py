@@ -138,6 +138,15 @@ def _where(explainer: Explainer, path: Path, message: str, step: int | None) -> 
     return {"path": path, "label": explainer.label(path), "step": step, "message": message}
 
 
+# The canonical answer of each kind: what `normalize` reads and `project` computes, compared
+# with ==, so equal answers are equal values.
+Pruned = tuple[frozenset[Path], Value]  # the closed set of pruned nodes, the root's value
+NodeValues = dict[Path, Value]  # internal node -> the value it returns
+NodeBounds = dict[Path, tuple[Value, Value]]  # internal node -> (alpha, beta) as it returns
+LeafOrder = tuple[Path, ...]  # the leaves in the order they are evaluated
+ChildOrders = dict[Path, list[int]]  # internal node -> its children's old indices, new order
+
+
 class ExerciseKind:
     """One kind of exercise. Subclasses work on plain data; the caller stores the result."""
 
@@ -275,11 +284,11 @@ class PruneKind(ExerciseKind):
     )
     parts = ("pruned", "value")
 
-    def words(self, answer, label):
+    def words(self, answer: dict[str, Any], label: Callable[[Path], str]) -> str:
         pruned = sorted((label(p) for p in answer.get("pruned", [])), key=lambda s: (len(s), s))
         return f"pruned: {', '.join(pruned) or 'none'}; root value {answer.get('value')}"
 
-    def normalize(self, tree, answer):
+    def normalize(self, tree: Tree, answer: object) -> Pruned:
         pruned = _part(answer, "pruned", self.name)
         if not isinstance(pruned, list):
             raise UngradableAnswer("'pruned' must be a list of paths")
@@ -293,13 +302,13 @@ class PruneKind(ExerciseKind):
         value = _number(_part(answer, "value", self.name), "'value'")
         return (normalize_pruned(tree, set(pruned)), value)
 
-    def project(self, result, variant=None):
+    def project(self, result: SearchResult, variant: Variant | None = None) -> Pruned:
         pruned = set(result.pruned_all)
         if variant is not None and variant.marks_cut_nodes:
             pruned |= {c.path for c in result.cutoffs}
         return (normalize_pruned(result.tree, pruned), result.value)
 
-    def to_answer(self, canonical):
+    def to_answer(self, canonical: Pruned) -> dict[str, Any]:
         pruned, value = canonical
         roots = sorted(
             (p for p in pruned if p.rpartition(".")[0] not in pruned or p == ""),
@@ -307,14 +316,16 @@ class PruneKind(ExerciseKind):
         )
         return {"pruned": roots, "value": value}
 
-    def score(self, tree, key, answer):
+    def score(self, tree: Tree, key: Pruned, answer: Pruned) -> tuple[float, dict[str, float]]:
         (k, kv), (a, av) = key, answer
         jaccard = 1.0 if not (k | a) else len(k & a) / len(k | a)
         value = 1.0 if kv == av else 0.0
         errors = _roots(a - k) + _roots(k - a) + (kv != av)
         return error_score(errors), {"pruned": round(jaccard, 6), "value": value}
 
-    def first_wrong(self, explainer, key, answer):
+    def first_wrong(
+        self, explainer: Explainer, key: Pruned, answer: Pruned
+    ) -> dict[str, Any] | None:
         marked, value = answer
         for step in explainer.result.trace:
             if step.kind == "enter" and step.path in marked and step.path:
@@ -337,13 +348,13 @@ class ValuesKind(ExerciseKind):
     prompt = "Give the value each internal node returns when alpha-beta searches it; leave pruned nodes empty."
     parts = ("values",)
 
-    def words(self, answer, label):
+    def words(self, answer: dict[str, Any], label: Callable[[Path], str]) -> str:
         values = sorted(
             answer.get("values", {}).items(), key=lambda kv: (len(kv[0].split(".")), kv[0])
         )
         return ", ".join(f"{label(p)} = {v}" for p, v in values) or "none"
 
-    def normalize(self, tree, answer):
+    def normalize(self, tree: Tree, answer: object) -> NodeValues:
         values = _part(answer, "values", self.name)
         if not isinstance(values, dict):
             raise UngradableAnswer("'values' must map paths to numbers")
@@ -353,19 +364,23 @@ class ValuesKind(ExerciseKind):
             if v is not None and v != ""
         }
 
-    def project(self, result, variant=None):
+    def project(self, result: SearchResult, variant: Variant | None = None) -> NodeValues:
         return {p: r.value for p, r in result.nodes.items() if not result.tree.node(p).is_leaf}
 
-    def to_answer(self, canonical):
+    def to_answer(self, canonical: NodeValues) -> dict[str, Any]:
         return {"values": dict(canonical)}  # a copy: the canonical key is cached
 
-    def score(self, tree, key, answer):
+    def score(
+        self, tree: Tree, key: NodeValues, answer: NodeValues
+    ) -> tuple[float, dict[str, float]]:
         right = sum(1 for p, v in key.items() if answer.get(p) == v)
         extra = len(set(answer) - set(key))
         share = right / (len(key) + extra) if key else 1.0
         return error_score(len(key) - right + extra), {"values": round(share, 6)}
 
-    def first_wrong(self, explainer, key, answer):
+    def first_wrong(
+        self, explainer: Explainer, key: NodeValues, answer: NodeValues
+    ) -> dict[str, Any] | None:
         for step in explainer.result.trace:
             p = step.path
             if step.kind == "return" and answer.get(p) != key[p]:
@@ -383,7 +398,7 @@ class BoundsKind(ExerciseKind):
     )
     parts = ("bounds",)
 
-    def words(self, answer, label):
+    def words(self, answer: dict[str, Any], label: Callable[[Path], str]) -> str:
         return (
             "; ".join(
                 f"{label(p)}: α {b[0]}, β {b[1]}"
@@ -392,7 +407,7 @@ class BoundsKind(ExerciseKind):
             or "none"
         )
 
-    def normalize(self, tree, answer):
+    def normalize(self, tree: Tree, answer: object) -> NodeBounds:
         bounds = _part(answer, "bounds", self.name)
         if not isinstance(bounds, dict):
             raise UngradableAnswer("'bounds' must map paths to [alpha, beta]")
@@ -406,15 +421,17 @@ class BoundsKind(ExerciseKind):
             result[path] = (_number(pair[0], f"alpha at {p!r}"), _number(pair[1], f"beta at {p!r}"))
         return result
 
-    def project(self, result, variant=None):
+    def project(self, result: SearchResult, variant: Variant | None = None) -> NodeBounds:
         return {
             p: (r.alpha, r.beta) for p, r in result.nodes.items() if not result.tree.node(p).is_leaf
         }
 
-    def to_answer(self, canonical):
+    def to_answer(self, canonical: NodeBounds) -> dict[str, Any]:
         return {"bounds": {p: [jsonable(a), jsonable(b)] for p, (a, b) in canonical.items()}}
 
-    def score(self, tree, key, answer):
+    def score(
+        self, tree: Tree, key: NodeBounds, answer: NodeBounds
+    ) -> tuple[float, dict[str, float]]:
         right = 0.0
         wrong = 0
         for p, (a, b) in key.items():
@@ -428,7 +445,9 @@ class BoundsKind(ExerciseKind):
         share = right / (len(key) + extra) if key else 1.0
         return error_score(wrong + extra), {"bounds": round(share, 6)}
 
-    def first_wrong(self, explainer, key, answer):
+    def first_wrong(
+        self, explainer: Explainer, key: NodeBounds, answer: NodeBounds
+    ) -> dict[str, Any] | None:
         for step in explainer.result.trace:
             p = step.path
             if step.kind == "return" and answer.get(p) != key[p]:
@@ -443,10 +462,10 @@ class LeafOrderKind(ExerciseKind):
     prompt = "List the leaves in the order alpha-beta evaluates them; leave out the pruned ones."
     parts = ("leaf_order",)
 
-    def words(self, answer, label):
+    def words(self, answer: dict[str, Any], label: Callable[[Path], str]) -> str:
         return ", ".join(label(p) for p in answer.get("leaf_order", []))
 
-    def normalize(self, tree, answer):
+    def normalize(self, tree: Tree, answer: object) -> LeafOrder:
         order = _part(answer, "leaf_order", self.name)
         if not isinstance(order, list):
             raise UngradableAnswer("'leaf_order' must be a list of leaf paths")
@@ -457,19 +476,23 @@ class LeafOrderKind(ExerciseKind):
             raise UngradableAnswer("a leaf is listed twice in 'leaf_order'")
         return tuple(order)
 
-    def project(self, result, variant=None):
+    def project(self, result: SearchResult, variant: Variant | None = None) -> LeafOrder:
         return result.leaf_order
 
-    def to_answer(self, canonical):
+    def to_answer(self, canonical: LeafOrder) -> dict[str, Any]:
         return {"leaf_order": list(canonical)}
 
-    def score(self, tree, key, answer):
+    def score(
+        self, tree: Tree, key: LeafOrder, answer: LeafOrder
+    ) -> tuple[float, dict[str, float]]:
         longest = max(len(key), len(answer))
         common = _lcs(key, answer)
         share = common / longest if longest else 1.0
         return error_score(longest - common), {"leaf_order": round(share, 6)}
 
-    def first_wrong(self, explainer, key, answer):
+    def first_wrong(
+        self, explainer: Explainer, key: LeafOrder, answer: LeafOrder
+    ) -> dict[str, Any] | None:
         for i, expected in enumerate(key):
             got = answer[i] if i < len(answer) else None
             if got != expected:
@@ -498,7 +521,7 @@ class MinimaxKind(ValuesKind):
     prompt = "Give the minimax value of every internal node (no pruning)."
     parts = ("values",)
 
-    def reference(self, tree, conventions):
+    def reference(self, tree: Tree, conventions: Conventions) -> SearchResult:
         return minimax(tree, conventions)
 
 
@@ -509,7 +532,7 @@ class BestOrderKind(ExerciseKind):
     )
     parts = ("leaves",)
 
-    def words(self, answer, label):
+    def words(self, answer: dict[str, Any], label: Callable[[Path], str]) -> str:
         # "at A: D, B, C": each reordered node's children, first to last.
         return (
             "; ".join(
@@ -519,9 +542,10 @@ class BestOrderKind(ExerciseKind):
             or "as given"
         )
 
-    def normalize(self, tree, answer):
+    def normalize(self, tree: Tree, answer: object) -> ChildOrders:
         """The answer's child orders, checked: ``{path: [old child indices]}``."""
         orders = _part(answer, "order", self.name)
+        assert isinstance(answer, dict)  # _part refused anything else
         claimed = answer.get("leaves")
         if claimed is not None and (type(claimed) is not int or claimed < 0):
             raise UngradableAnswer("'leaves', when given, is a whole number of leaves")
@@ -538,7 +562,7 @@ class BestOrderKind(ExerciseKind):
                 raise UngradableAnswer(f"the order at {p!r} must list each of 0..{n - 1} once")
         return {p: list(order) for p, order in orders.items()}
 
-    def grade(self, tree, conventions, answer):
+    def grade(self, tree: Tree, conventions: Conventions, answer: object) -> Grade:
         tree = tree.cut(conventions.depth)
         orders = self.normalize(tree, answer)
         optimizer = Optimizer(tree, conventions)
@@ -596,7 +620,7 @@ class BestOrderKind(ExerciseKind):
     HINT_SEARCHES = 300
 
     def _first_wrong(
-        self, tree: Tree, orders: dict[Path, list[int]], conventions: Conventions, got: int
+        self, tree: Tree, orders: ChildOrders, conventions: Conventions, got: int
     ) -> dict[str, Any] | None:
         """The first node the answer's search enters where searching one other child first (the
         rest of the answer unchanged) evaluates fewer leaves in all; the numbers quoted are whole
@@ -632,14 +656,14 @@ class BestOrderKind(ExerciseKind):
                 return {"path": path, "label": labels[path], "step": None, "message": message}
         return None
 
-    def key(self, tree, conventions):
+    def key(self, tree: Tree, conventions: Conventions) -> dict[str, Any]:
         least = Optimizer(tree.cut(conventions.depth), conventions).solve()
         return {"order": least.orders, "leaves": least.leaves}
 
-    def check_tree(self, tree):
+    def check_tree(self, tree: Tree) -> None:
         Optimizer.check(tree)
 
-    def analysis(self, tree, conventions):
+    def analysis(self, tree: Tree, conventions: Conventions) -> tuple[SearchResult, None]:
         # The replay shows the search of the tree as given; the key is an ordering, not a search.
         return solve(tree, conventions), None
 
