@@ -1,20 +1,23 @@
 """CPU per request of the attempt path, in one process (the Flask test client, no server).
 
-`python -m bench.attempt_cpu [--requests 500] [--rounds 3]`
+`python -m bench.attempt_cpu [--requests 500] [--rounds 3] [--profile N]`
 
 Prepares what `bench.load` prepares (100 students, each with a graded variant), then measures
 the process's CPU time per request, the minimum of `--rounds` rounds: the no-op `GET /api/ping`
 (the peer), a graded submission (half the answers wrong), and a costly attempt refused while
 another worker holds the only costly-work slot (503), on the largest typed tree and on a
 best-order tree near the optimum's cap. CPU time, unlike wall time, barely depends on what else
-the machine runs, so a before/after comparison holds on a shared machine.
+the machine runs, so a before/after comparison holds on a shared machine. `--profile N` instead
+runs N graded submissions under cProfile (after a warm-up) and prints where their time went.
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
 import fcntl
 import os
+import pstats
 import random
 import sys
 import tempfile
@@ -32,6 +35,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--requests", type=int, default=500)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument(
+        "--profile", type=int, default=0, metavar="N", help="profile N graded submissions"
+    )
     args, _ = parser.parse_known_args(argv)  # `python -m bench` passes every bench its options
     with tempfile.TemporaryDirectory(prefix="grader-attempt-cpu-") as tmp:
         folder = Path(tmp)
@@ -71,6 +77,17 @@ def main(argv: list[str] | None = None) -> int:
 
             return send
 
+        if args.profile:
+            for _ in range(500):  # warm-up: imports, connections, every tree's cached analysis
+                submit()
+            profiler = cProfile.Profile()
+            profiler.runcall(lambda: [submit() for _ in range(args.profile)])
+            if os.environ.get("BENCH_PROFILE_DUMP"):
+                profiler.dump_stats(os.environ["BENCH_PROFILE_DUMP"])
+            stats = pstats.Stats(profiler).strip_dirs().sort_stats("cumulative")
+            stats.print_stats(60)
+            stats.sort_stats("tottime").print_stats(40)
+            return 0
         cases: dict[str, tuple[Callable[[], None], int]] = {
             "no-op": (ping, args.requests),
             "graded submission": (submit, args.requests),

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import secrets
+import threading
 import time
+from collections import OrderedDict
 from typing import Any
 
 import sqlalchemy as sa
@@ -309,8 +312,47 @@ def get_exercise(user: User, exercise_id: int) -> Exercise:
     return exercise
 
 
+class TreeCache:
+    """The parsed trees of the exercises used lately, in this process (an LRU of `size`): a
+    student's tree is parsed once, not at every attempt, and the same `Tree` object keeps the
+    kinds' cached analyses one hash away. An entry serves only while the exercise's stored tree
+    and players equal those it was parsed from, so an edited exercise is never graded against
+    its old tree."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._entries: OrderedDict[int, tuple[list[Any], list[Any], Tree]] = OrderedDict()
+        self._lock = threading.Lock()  # threaded servers share it
+
+    def tree(self, exercise: Exercise) -> Tree:
+        if exercise.id is None:  # not stored yet: nothing to key it by
+            return Tree.from_dict({"tree": exercise.tree, "players": exercise.players})
+        with self._lock:
+            entry = self._entries.get(exercise.id)
+            if entry is not None and entry[0] == exercise.tree and entry[1] == exercise.players:
+                self._entries.move_to_end(exercise.id)
+                return entry[2]
+        tree = Tree.from_dict({"tree": exercise.tree, "players": exercise.players})
+        # Copies: the entry is checked against what the database holds, not a caller's lists.
+        entry = (copy.deepcopy(exercise.tree), copy.deepcopy(exercise.players), tree)
+        with self._lock:
+            self._entries[exercise.id] = entry
+            self._entries.move_to_end(exercise.id)
+            while len(self._entries) > self.size:
+                self._entries.popitem(last=False)
+        return tree
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+
+
+TREES = TreeCache(512)  # as many as the kinds keep analyses of (`kinds._analysis`)
+
+
 def tree_of(exercise: Exercise) -> Tree:
-    return Tree.from_dict({"tree": exercise.tree, "players": exercise.players})
+    """The exercise's tree, parsed (or from this process's `TREES`, when it still matches)."""
+    return TREES.tree(exercise)
 
 
 def rebuild(exercise: Exercise) -> Tree:

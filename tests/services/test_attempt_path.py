@@ -202,3 +202,66 @@ def test_the_response_to_an_attempt_on_a_large_tree_leaves_the_replay_out(client
         small["urls"]["attempts"], headers=student, json={"answer": {"values": {"": 1}}}
     ).get_json()
     assert shown["solution"]["search"]["trace"]  # a tree this size keeps it in the response
+
+
+def test_an_edited_exercise_is_graded_against_its_new_tree_not_a_cached_one(client, app, factory):
+    from grader.gametree import KINDS, Conventions
+    from grader.services import editor
+    from tests.instructor_support import user
+
+    room = factory.classroom()
+    student = bearer(factory.token("student@example.com"))
+    # The same shape and node count, other leaves: only the tree's content tells them apart.
+    before, after = [[3, 5], [2, 9]], [[8, 1], [6, 4]]
+    with app.app_context():
+        editor.update_slot(
+            user("teacher@example.com"),
+            room["assignment_id"],
+            0,
+            editor.SlotInput(kind="values", conventions={}, tree=Tree.from_nested(before)),
+        )
+    url = f"/api/assignments/{room['assignment_id']}/slots/0/exercise"
+    exercise = client.get(url, headers=student).get_json()
+
+    def key(nested: list[Any]) -> dict[str, Any]:
+        return KINDS["values"].key(Tree.from_nested(nested), Conventions())
+
+    assert key(before) != key(after)
+    first = client.post(exercise["urls"]["attempts"], headers=student, json={"answer": key(before)})
+    assert first.status_code == 201 and first.get_json()["score"] == 1  # its tree now cached
+    with app.app_context():
+        editor.update_slot(
+            user("teacher@example.com"),
+            room["assignment_id"],
+            0,
+            editor.SlotInput(kind="values", conventions={}, tree=Tree.from_nested(after)),
+        )
+    stale = client.post(exercise["urls"]["attempts"], headers=student, json={"answer": key(before)})
+    fresh = client.post(exercise["urls"]["attempts"], headers=student, json={"answer": key(after)})
+    assert stale.status_code == fresh.status_code == 201
+    assert stale.get_json()["score"] < 1 and fresh.get_json()["score"] == 1
+
+
+def test_the_tree_cache_keeps_the_latest_trees_and_parses_a_changed_one_again():
+    from grader.services.exercises import TreeCache
+
+    cache = TreeCache(2)
+
+    def exercise(exercise_id: int, nested: list[Any]) -> Exercise:
+        return Exercise(id=exercise_id, tree=nested, players=["max", "min"])
+
+    one = cache.tree(exercise(1, [[1, 2], [3]]))
+    assert cache.tree(exercise(1, [[1, 2], [3]])) is one  # parsed once
+    changed = cache.tree(exercise(1, [[1, 2], [4]]))
+    assert changed is not one and changed == Tree.from_nested([[1, 2], [4]])
+    assert cache.tree(exercise(1, [[1, 2], [4]])) is changed
+    swapped = cache.tree(Exercise(id=1, tree=[[1, 2], [4]], players=["min", "max"]))
+    assert swapped.players == ("min", "max") and swapped is not changed
+    two = cache.tree(exercise(2, [[5]]))
+    cache.tree(exercise(1, [[1, 2], [4]]))  # 1 used after 2: 2 is the oldest
+    cache.tree(exercise(3, [[6]]))  # over the size: 2 goes
+    assert cache.tree(exercise(2, [[5]])) is not two
+    assert cache.tree(exercise(2, [[5]])) == two
+    unsaved = exercise(1, [[1, 2], [4]])
+    unsaved.id = None  # type: ignore[assignment]
+    assert cache.tree(unsaved) == Tree.from_nested([[1, 2], [4]])
