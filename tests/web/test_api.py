@@ -361,3 +361,16 @@ def test_a_best_order_exercise_too_large_for_the_optimum_is_refused(client, app,
     assert "at most 400 leaves" in response.get_json()["error"]
     with app.app_context():
         assert db.session.scalar(sa.select(sa.func.count(Exercise.id))) == 0
+
+
+def test_no_api_route_has_a_limit_the_limiters_filter_would_skip(app):
+    """/api requests skip Flask-Limiter's per-request check: no /api view may have a limit."""
+    from flask_limiter.util import get_qualified_name
+
+    from grader.ratelimits import limiter
+
+    marked = limiter._marked_for_limiting  # the views a limit decorates, by qualified name
+    # The set the check reads is the right one: it holds the sign-in page.
+    assert get_qualified_name(app.view_functions["auth.login"]) in marked
+    api = {get_qualified_name(f) for name, f in app.view_functions.items() if name[:4] == "api."}
+    assert len(api) > 20 and not api & marked
