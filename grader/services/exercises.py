@@ -313,15 +313,17 @@ def get_exercise(user: User, exercise_id: int) -> Exercise:
 
 
 class TreeCache:
-    """The parsed trees of the exercises used lately, in this process (an LRU of `size`): a
-    student's tree is parsed once, not at every attempt, and the same `Tree` object keeps the
-    kinds' cached analyses one hash away. An entry serves only while the exercise's stored tree
-    and players equal those it was parsed from, so an edited exercise is never graded against
-    its old tree."""
+    """The parsed trees of the exercises used lately, in this process: a student's tree is
+    parsed once, not at every attempt, and the same `Tree` object keeps the kinds' cached
+    analyses one hash away. An entry serves only while the exercise's stored tree and players
+    equal those it was parsed from, so an edited exercise is never graded against its old tree.
+    Bounded: at most `size` trees and `max_nodes` nodes in all, the least recently used going
+    first."""
 
-    def __init__(self, size: int) -> None:
-        self.size = size
+    def __init__(self, size: int, max_nodes: int) -> None:
+        self.size, self.max_nodes = size, max_nodes
         self._entries: OrderedDict[int, tuple[list[Any], list[Any], Tree]] = OrderedDict()
+        self._nodes = 0
         self._lock = threading.Lock()  # threaded servers share it
 
     def tree(self, exercise: Exercise) -> Tree:
@@ -336,18 +338,22 @@ class TreeCache:
         # Copies: the entry is checked against what the database holds, not a caller's lists.
         entry = (copy.deepcopy(exercise.tree), copy.deepcopy(exercise.players), tree)
         with self._lock:
+            old = self._entries.pop(exercise.id, None)
+            if old is not None:
+                self._nodes -= old[2].node_count()
             self._entries[exercise.id] = entry
-            self._entries.move_to_end(exercise.id)
-            while len(self._entries) > self.size:
-                self._entries.popitem(last=False)
+            self._nodes += tree.node_count()
+            while len(self._entries) > self.size or self._nodes > self.max_nodes:
+                self._nodes -= self._entries.popitem(last=False)[1][2].node_count()
         return tree
 
-    def clear(self) -> None:
-        with self._lock:
-            self._entries.clear()
+    def __len__(self) -> int:
+        return len(self._entries)
 
 
-TREES = TreeCache(512)  # as many as the kinds keep analyses of (`kinds._analysis`)
+# As many trees as the kinds keep analyses of (`kinds._analysis`); the nodes of 100 of the
+# largest typed trees (`MAX_NODES`), far more than of 512 generated ones.
+TREES = TreeCache(512, 100 * MAX_NODES)
 
 
 def tree_of(exercise: Exercise) -> Tree:

@@ -245,7 +245,7 @@ def test_an_edited_exercise_is_graded_against_its_new_tree_not_a_cached_one(clie
 def test_the_tree_cache_keeps_the_latest_trees_and_parses_a_changed_one_again():
     from grader.services.exercises import TreeCache
 
-    cache = TreeCache(2)
+    cache = TreeCache(2, 100)
 
     def exercise(exercise_id: int, nested: list[Any]) -> Exercise:
         return Exercise(id=exercise_id, tree=nested, players=["max", "min"])
@@ -265,3 +265,18 @@ def test_the_tree_cache_keeps_the_latest_trees_and_parses_a_changed_one_again():
     unsaved = exercise(1, [[1, 2], [4]])
     unsaved.id = None  # type: ignore[assignment]
     assert cache.tree(unsaved) == Tree.from_nested([[1, 2], [4]])
+
+
+def test_the_tree_cache_holds_at_most_its_nodes():
+    from grader.services.exercises import TreeCache
+
+    cache = TreeCache(10, 8)
+    small, large = [[1, 2]], [[1, 2], [3, 4]]  # 4 nodes, 7 nodes
+    first = cache.tree(Exercise(id=1, tree=small, players=["max", "min"]))
+    assert cache.tree(Exercise(id=2, tree=small, players=["max", "min"])) is not first
+    assert len(cache) == 2  # 8 nodes: at the bound
+    cache.tree(Exercise(id=3, tree=large, players=["max", "min"]))
+    assert len(cache) == 1  # 7 more nodes: both small trees go, oldest first
+    cache.tree(Exercise(id=3, tree=small, players=["max", "min"]))  # replaced, not added
+    cache.tree(Exercise(id=4, tree=small, players=["max", "min"]))
+    assert len(cache) == 2
