@@ -35,6 +35,14 @@ def _check_open(exercise: Exercise, used: int) -> None:
 
 
 _INSERT_ATTEMPT = sa.insert(Attempt)  # built once: every graded attempt runs it
+# Built once, asked under the write lock by every graded variant's attempt: the attempts made
+# and the best score (the index on (exercise_id, user_id)), and whether the slot is placed in an
+# LMS (whose score to send), in one statement.
+_STATS_AND_PLACED = sa.select(
+    sa.func.count(Attempt.id), sa.func.max(Attempt.score), lti.SLOT_PLACED.label("placed")
+).where(
+    Attempt.exercise_id == sa.bindparam("exercise_id"), Attempt.user_id == sa.bindparam("user_id")
+)
 # An attempt's response carries the search's replay (trace and per-node windows, about 400 bytes
 # a node) only for trees smaller than this: a 2,048-node tree's would be 860 KB.
 REPLAY_IN_RESPONSE_NODES = 512
@@ -71,8 +79,17 @@ def submit(user: User, exercise_id: int, answer: dict[str, Any]) -> Submitted:
             _check_open(exercise, attempt_stats(exercise)[0])
         raise Invalid(str(exc)) from exc
     with writing() as session:
-        # The count that decides, under the write lock: one indexed query, no ORM objects.
-        used, best = attempt_stats(exercise, session.connection()) if limited else (0, None)
+        # The count that decides, under the write lock: one query, no ORM objects.
+        used, best, placed = (
+            session.connection()
+            .execute(
+                _STATS_AND_PLACED,
+                {"exercise_id": exercise.id, "user_id": user.id, "slot_id": exercise.slot_id},
+            )
+            .one()
+            if limited
+            else (0, None, False)
+        )
         _check_open(exercise, used)
         now = utcnow()  # lateness from server time, when the attempt is stored
         days_late, penalty = slot_lateness(None if exercise.is_practice else exercise.slot, now)
@@ -99,7 +116,9 @@ def submit(user: User, exercise_id: int, answer: dict[str, Any]) -> Submitted:
         assert inserted is not None  # a single-row INSERT has its key
         attempt = Attempt(id=inserted[0], exercise=exercise, user=user, **row)
         if not exercise.is_practice:
-            lti.passback_after_commit(session, [(user.id, exercise.slot_id)])
+            slot_id = exercise.slot_id
+            placed_ids = {slot_id} if placed and slot_id is not None else set()
+            lti.passback_after_commit(session, [(user.id, slot_id)], placed_ids)
     earned = solution_visible(exercise, (used + 1, max(best or 0, result.score)))
     return Submitted(
         attempt,

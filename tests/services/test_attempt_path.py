@@ -280,3 +280,20 @@ def test_the_tree_cache_holds_at_most_its_nodes():
     cache.tree(Exercise(id=3, tree=small, players=["max", "min"]))  # replaced, not added
     cache.tree(Exercise(id=4, tree=small, players=["max", "min"]))
     assert len(cache) == 2
+
+
+def test_an_attempt_in_a_course_outside_any_lms_marks_no_score_to_send(client, app, factory):
+    # Placed slots are sent (tests/lti/test_advantage.py); the check is read with the count.
+    from grader.models import LtiPassback
+
+    room = factory.classroom()
+    student = bearer(factory.token("student@example.com"))
+    url = f"/api/assignments/{room['assignment_id']}/slots/0/exercise"
+    exercise = client.get(url, headers=student).get_json()
+    answer = {"answer": {"pruned": [], "value": 1}}
+    assert (
+        client.post(exercise["urls"]["attempts"], headers=student, json=answer).status_code == 201
+    )
+    with app.app_context():
+        assert db.session.scalar(sa.select(sa.func.count()).select_from(LtiPassback)) == 0
+        assert _attempts(app) == 1

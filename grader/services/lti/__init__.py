@@ -32,6 +32,7 @@ from grader.services.lti.launch import (
     validate,
 )
 from grader.services.lti.passback import (
+    SLOT_PLACED,
     Undelivered,
     due_passbacks,
     passback_after_commit,
@@ -57,6 +58,7 @@ from grader.services.lti.tool import (
 )
 
 __all__ = [
+    "SLOT_PLACED",
     "Choice",
     "LaunchStorage",
     "Launched",

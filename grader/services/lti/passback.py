@@ -47,27 +47,33 @@ MAX_FAILURES = 30  # refusals after which the sweep stops (about an hour); "rese
 
 # -- grade passback (AGS) ----------------------------------------------------------------------
 
-# Built once (every graded attempt asks it): the slots among these placed in an LMS, itself
-# or through its assignment.
-_PLACED = sa.select(Slot.id).where(
-    Slot.id.in_(sa.bindparam("slot_ids", expanding=True)),
-    sa.or_(
-        sa.exists().where(LtiResourceLink.slot_id == Slot.id),
-        sa.exists().where(
-            LtiResourceLink.assignment_id == Slot.assignment_id, LtiResourceLink.slot_id.is_(None)
-        ),
+# A slot placed in an LMS, itself or through its assignment.
+_IS_PLACED = sa.or_(
+    sa.exists().where(LtiResourceLink.slot_id == Slot.id),
+    sa.exists().where(
+        LtiResourceLink.assignment_id == Slot.assignment_id, LtiResourceLink.slot_id.is_(None)
     ),
 )
+# Built once (every graded attempt asks): the slots among these placed in an LMS.
+_PLACED = sa.select(Slot.id).where(
+    Slot.id.in_(sa.bindparam("slot_ids", expanding=True)), _IS_PLACED
+)
+#: Whether the slot bound as `slot_id` is placed in an LMS: a column for a caller's own query
+#: (the attempt path asks it with its count, in one statement).
+SLOT_PLACED = sa.select(Slot.id).where(Slot.id == sa.bindparam("slot_id"), _IS_PLACED).exists()
 
 
-def passback_after_commit(session: Session, pairs: list[tuple[int, int | None]]) -> None:
+def passback_after_commit(
+    session: Session, pairs: list[tuple[int, int | None]], placed: set[int] | None = None
+) -> None:
     """Marks these (student, slot) scores for the LMS in the caller's transaction, and queues
-    them once it commits; only slots placed in an LMS (nothing at all for other courses)."""
+    them once it commits; only slots placed in an LMS (nothing at all for other courses).
+    `placed`: which of these slots are, when the caller has read it in this transaction."""
     slot_ids = {slot for _, slot in pairs if slot is not None}
     if not slot_ids:
         return
-    # On the transaction's connection: a Core query that flushes nothing.
-    placed = set(session.connection().scalars(_PLACED, {"slot_ids": sorted(slot_ids)}))
+    if placed is None:  # on the transaction's connection: a Core query that flushes nothing
+        placed = set(session.connection().scalars(_PLACED, {"slot_ids": sorted(slot_ids)}))
     wanted = sorted({(user, slot) for user, slot in pairs if slot in placed})
     if not wanted:
         return
