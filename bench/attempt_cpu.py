@@ -1,6 +1,6 @@
 """CPU per request of the attempt path, in one process (the Flask test client, no server).
 
-`python -m bench.attempt_cpu [--requests 500] [--rounds 3] [--profile N]`
+`python -m bench.attempt_cpu [--requests 500] [--rounds 3] [--profile N [--profile-out FILE]]`
 
 Prepares what `bench.load` prepares (100 students, each with a graded variant), then measures
 the process's CPU time per request, the minimum of `--rounds` rounds: the no-op `GET /api/ping`
@@ -8,7 +8,8 @@ the process's CPU time per request, the minimum of `--rounds` rounds: the no-op 
 another worker holds the only costly-work slot (503), on the largest typed tree and on a
 best-order tree near the optimum's cap. CPU time, unlike wall time, barely depends on what else
 the machine runs, so a before/after comparison holds on a shared machine. `--profile N` instead
-runs N graded submissions under cProfile (after a warm-up) and prints where their time went.
+runs N graded submissions under cProfile (after a warm-up) and prints where their time went
+(`--profile-out FILE` also writes the stats there, for `pstats`).
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--profile", type=int, default=0, metavar="N", help="profile N graded submissions"
     )
+    parser.add_argument("--profile-out", metavar="FILE", help="also write the profile there")
     args, _ = parser.parse_known_args(argv)  # `python -m bench` passes every bench its options
     with tempfile.TemporaryDirectory(prefix="grader-attempt-cpu-") as tmp:
         folder = Path(tmp)
@@ -82,8 +84,8 @@ def main(argv: list[str] | None = None) -> int:
                 submit()
             profiler = cProfile.Profile()
             profiler.runcall(lambda: [submit() for _ in range(args.profile)])
-            if os.environ.get("BENCH_PROFILE_DUMP"):
-                profiler.dump_stats(os.environ["BENCH_PROFILE_DUMP"])
+            if args.profile_out:
+                profiler.dump_stats(args.profile_out)
             stats = pstats.Stats(profiler).strip_dirs().sort_stats("cumulative")
             stats.print_stats(60)
             stats.sort_stats("tottime").print_stats(40)

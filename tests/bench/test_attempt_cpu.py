@@ -30,3 +30,18 @@ def test_the_attempt_cpu_benchmark_runs():
         "refused costly attempt, best-order",
     ):
         assert case in done.stdout
+
+
+@pytest.mark.slow
+def test_the_profile_says_where_graded_submissions_spend_their_time():
+    done = subprocess.run(
+        [sys.executable, "-m", "bench.attempt_cpu", "--profile", "20"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "function calls" in done.stdout and "attempts.py" in done.stdout
+    assert "submit_attempt" in done.stdout  # the view is in the profile
