@@ -262,9 +262,8 @@ def test_the_tree_cache_keeps_the_latest_trees_and_parses_a_changed_one_again():
     cache.tree(exercise(3, [[6]]))  # over the size: 2 goes
     assert cache.tree(exercise(2, [[5]])) is not two
     assert cache.tree(exercise(2, [[5]])) == two
-    unsaved = exercise(1, [[1, 2], [4]])
-    unsaved.id = None  # type: ignore[assignment]
-    assert cache.tree(unsaved) == Tree.from_nested([[1, 2], [4]])
+    unsaved = Exercise(tree=[[1, 2], [4]], players=["max", "min"])  # no id yet: parsed, not kept
+    assert cache.tree(unsaved) == Tree.from_nested([[1, 2], [4]]) and len(cache) == 2
 
 
 def test_the_tree_cache_holds_at_most_its_nodes():
