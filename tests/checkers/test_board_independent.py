@@ -3,10 +3,11 @@ equality and FEN reading, checked against the independent mailbox generator of
 tests/checkers/_independent.py and hashes computed from scratch, as python-chess checks its
 generator against perft tables and its incremental state against a position rebuilt from FEN.
 
-board.py's mutation run did not fit in the time of this change (README, "Mutation testing"):
-no survivor of it is listed here yet. Functions run only at import (the step and jump tables, the
-Zobrist keys) are beyond mutmut, which switches mutants per call: a wrong table shows here as a
-move list or perft count that differs from the independent generator's.
+board.py's survivors of its mutation run (README, "Mutation testing") are killed, or listed as
+equivalent with the reason, in tests/checkers/test_board_details.py. mutmut switches mutants per
+call, after import, so the functions run at import (the step and jump tables, the Zobrist keys)
+are called by the tests there; here a wrong table shows as a move list or perft count that differs
+from the independent generator's.
 
 Surviving mutants of perft.py judged equivalent: in the depth-2 bulk count the kings bitboard
 passed on is read only for the opponent's pieces (whose moves are counted, and which jump any
