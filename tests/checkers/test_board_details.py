@@ -1,10 +1,13 @@
 """board.py details pinned where its mutants survived: the step, shift and jump tables and the
 Zobrist keys built at import (checked here against the mailbox geometry of
 tests/checkers/_independent.py), the text diagram, copies, ``Board.empty``, ``peek``, the
-legal-move generator's repr, move text out of range, and the ambiguity message.
+legal-move generator's repr, a board made without a FEN, move text out of range, the ambiguity
+message.
 
 board.py's survivors of its full mutation run (README, "Mutation testing") are killed here or
 judged equivalent:
+- ``_build_tables``: ``r + 2 * dr`` (or ``c + 2 * dc``) changed to ``2 / dr``: for a step of
+  +-1 that is the same +-2, as a float, and the key (5.0, 2) finds the square stored as (5, 2).
 - ``_zobrist_keys``: the seed 20_240_605 changed to 20_240_606: any fixed seed gives keys as
   reproducible and as distinct, and no hash outlives its process (the engine's table is in memory).
 - ``Board.parse_pdn``: ``len(fits) > 1`` changed to ``>= 1``: reached only after ``== 1`` returned.
@@ -186,7 +189,8 @@ def test_peek_is_the_last_move_and_the_generator_repr_lists_the_moves() -> None:
     board = Board()
     board.push_pdn("11-15")
     board.push_pdn("23-19")
-    assert board.peek() == Move.from_pdn("23-19") and len(board.move_stack) == 2
+    board.push_pdn("8-11")
+    assert board.peek() == Move.from_pdn("8-11") and len(board.move_stack) == 3
     assert repr(Board().legal_moves) == (
         "<LegalMoveGenerator (9-13, 9-14, 10-14, 10-15, 11-15, 11-16, 12-16)>"
     )
@@ -209,11 +213,16 @@ def test_an_ambiguous_short_capture_lists_every_path_it_could_be() -> None:
     assert str(info.value) == "ambiguous move '7x7': 7x14x23x16x7, 7x16x23x14x7"
 
 
-def test_a_position_with_no_recorded_history_has_occurred_zero_times() -> None:
-    board = Board(None)  # what copy() starts from: pieces set by hand, no history recorded
-    board.black, board.white = 1 << 0, 1 << 31
-    assert board.repetitions() == 0
-    assert board.outcome() is None
+def test_a_board_made_without_a_fen_is_empty_with_no_history_recorded() -> None:
+    board = Board(None)  # what copy() and empty() start from
+    assert (board.black, board.white, board.kings, board.turn) == (0, 0, 0, BLACK)
+    assert board.halfmove_clock == 0 and board.move_stack == [] and board.repetitions() == 0
+    board.black, board.white = 1 << 0, 1 << 31  # pieces set by hand: still no history
+    assert board.repetitions() == 0 and board.outcome() is None
+    board.push_pdn("1-5")
+    assert board.repetitions() == 1 and board.fen() == "W:W32:B5"
+    assert board.pop() == Move.from_pdn("1-5") and board.fen() == "B:W32:B1"
+    assert board.move_stack == [] and board.repetitions() == 0
 
 
 @pytest.mark.parametrize(
