@@ -20,6 +20,8 @@ judged equivalent:
 - ``_captures``: ``crowned_continues=True`` as the default: its one caller passes the flag.
 - ``_jump_from``: ``crowned_continues=True`` as the default: the one call without it passes
   ``crown=0`` (a king), where the flag is never read.
+- ``Board.set_fen``: ``if body`` changed to always true: an empty field splits into one empty
+  item, which the filter drops.
 - ``_steps_into``: ``shift > 0`` changed to ``>= 0`` or ``> 1``: a step's shift is 3, 4 or 5 either
   way, never 0 or 1.
 """
@@ -34,6 +36,7 @@ from grader.checkers.board import (
     WHITE,
     Board,
     IllegalMoveError,
+    InvalidFenError,
     InvalidMoveError,
     Move,
     Termination,
@@ -281,3 +284,27 @@ def test_a_raw_move_names_its_from_and_to_squares_and_what_it_captures(
         move = Move.from_pdn("x".join(map(str, squares)))
         assert frm == board_module.bit(squares[0]) and to == board_module.bit(squares[-1])
         assert captured == sum(board_module.bit(s) for s in move.captured)
+
+
+@pytest.mark.parametrize(
+    ("fen", "message"),
+    [
+        ("B:W21", "expected 'B|W:W...:B...', got 'B:W21'"),
+        ("X:W21:B1", "expected 'B|W:W...:B...', got 'X:W21:B1'"),
+        ("B:W21:W22", "bad colour field 'W22' in FEN 'B:W21:W22'"),
+        ("B:Wx:B1", "bad square 'x' in FEN 'B:Wx:B1'"),
+        ("B:W21:B1X", "bad square '1X' in FEN 'B:W21:B1X'"),  # only quotes and a dot are dropped
+        ("XB:W21:B1", "expected 'B|W:W...:B...', got 'XB:W21:B1'"),
+        ("B:W21:B33", "square out of range 1-32: '33' in FEN 'B:W21:B33'"),
+        ("B:W21,21:B1", "square 21 given twice in FEN 'B:W21,21:B1'"),
+        (
+            "B:W2:B5",
+            "a man on the row where it would be crowned (1-4 for White, 29-32 for Black) must "
+            "be a king in FEN 'B:W2:B5'",
+        ),
+    ],
+)
+def test_a_bad_fen_is_refused_with_the_whole_message(fen: str, message: str) -> None:
+    with pytest.raises(InvalidFenError) as info:
+        Board(fen)
+    assert str(info.value) == message
