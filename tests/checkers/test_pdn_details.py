@@ -1,7 +1,8 @@
 """pdn.py details pinned where its mutants survived (README, "Mutation testing"): header values
 with quotes and backslashes, whole error messages, the 79-column wrap, the Result tag of a game
-that has no result token, nested variations, the other spellings of results, move numbers. All 48 survivors of pdn.py's full mutation run are
-killed here: none is listed as equivalent."""
+that has no result token, nested variations, the other spellings of results, move numbers.
+
+All 48 survivors of pdn.py's full mutation run are killed here: none is listed as equivalent."""
 
 from __future__ import annotations
 
