@@ -134,3 +134,14 @@ def test_depth_zero_searches_nothing_and_answers_the_first_move():
         0,
     )
     assert (result.leaves, result.nodes, result.pv) == (0, 0, ())
+
+
+@pytest.mark.parametrize("size", [1, 2, 7])
+def test_the_table_never_holds_more_than_its_size(size: int) -> None:
+    board = Board(MIDDLE)
+    small = ReferenceEngine(tt_size=size)
+    result = small.search(board, 5)
+    assert 1 <= len(small.tt) <= size
+    full = ReferenceEngine()
+    assert full.search(board, 5).value == result.value == alphabeta(board, 5).value
+    assert len(full.tt) > 7  # the bound, not the search, kept the small table small

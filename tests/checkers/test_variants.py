@@ -8,6 +8,7 @@ import pytest
 from grader.checkers import Board, alphabeta, minimax
 from grader.checkers.engine import INFINITY, Rules, search
 from grader.checkers.variants import (
+    DIAGNOSIS_LEAVES,
     VARIANTS,
     CapturesOptionalBoard,
     CrownedContinuesBoard,
@@ -127,3 +128,42 @@ def test_root_parallel_with_a_window_is_the_serial_value_unless_it_fails_high(of
         assert split.value == serial
     hard = root_parallel(board, 4, "split", alpha=alpha, beta=beta, rules=Rules(values="hard"))
     assert alpha <= hard.value <= beta
+
+
+def test_the_codes_are_the_ones_the_assignment_lists_in_its_order() -> None:
+    # grader/data/checkers/ASSIGNMENT.md, `--variant`; the first match is named, so order counts.
+    assert list(VARIANTS) == [
+        "no-pruning",
+        "tie-strict",
+        "fail-hard",
+        "reversed-order",
+        "text-order",
+        "shallow-cutoffs",
+        "wrong-side",
+        "captures-optional",
+        "crowned-continues",
+    ]
+    for code in ("captures-optional", "crowned-continues"):
+        assert VARIANTS[code].kinds == {"search", "movegen"}
+    assert VARIANTS["tie-strict"].kinds == {"search"}
+
+
+def test_positions_too_big_are_not_diagnosed() -> None:
+    result = VARIANTS["tie-strict"].run(MIDDLEGAME, 4)
+    named = diagnose_search(
+        MIDDLEGAME, 4, result.value, result.leaves, minimax_leaves=DIAGNOSIS_LEAVES
+    )
+    assert named is VARIANTS["tie-strict"]
+    assert (
+        diagnose_search(
+            MIDDLEGAME, 4, result.value, result.leaves, minimax_leaves=DIAGNOSIS_LEAVES + 1
+        )
+        is None
+    )
+
+
+def test_moves_are_compared_as_typed_around_spaces() -> None:
+    variant = [f" {m.pdn()} " for m in CapturesOptionalBoard(FORCED).generate_legal_moves()]
+    assert diagnose_moves(FORCED, variant) is VARIANTS["captures-optional"]
+    legal = [f"{m.pdn()}  " for m in Board(FORCED).generate_legal_moves()]
+    assert diagnose_moves(FORCED, list(reversed(legal))) is None  # the contract's, in any order
