@@ -12,7 +12,15 @@ from __future__ import annotations
 import pytest
 
 from grader.checkers.board import Board
-from grader.checkers.engine import ReferenceEngine, SearchOutcome, alphabeta
+from grader.checkers.engine import (
+    INFINITY,
+    MAX_PLY,
+    ReferenceEngine,
+    SearchOutcome,
+    alphabeta,
+    search,
+)
+from grader.checkers.evaluation import evaluate
 
 # A middlegame whose deepening crosses the clock checks (every 1024 nodes) at depth 6.
 MIDDLE = "B:W6,20,21,26,27,28,29,30,31:B2,3,4,5,7,9,11,12"
@@ -45,8 +53,11 @@ def test_no_iteration_starts_once_half_the_limit_has_gone():
 
 
 def test_an_iteration_past_the_deadline_is_dropped_at_a_clock_check():
-    five, six = nodes_through(MIDDLE, 5), nodes_through(MIDDLE, 6)
-    assert 2 * five < 2048 <= six < 3072  # depth 6 passes the checks at nodes 1024 and 2048
+    four, five, six = (nodes_through(MIDDLE, d) for d in (4, 5, 6))
+    assert five < 1024 and 2 * five < 2048 <= six < 3072  # depth 6 checks at 1024 and 2048
+    # Past its deadline (2 * four) during depth 5, but no check falls in it: depth 5 completes.
+    result, _ = on_node_clock(MIDDLE, 10, limit=2 * four)
+    assert five > 2 * four and (result.depth, result.nodes) == (5, five)
     fixed5 = alphabeta(Board(MIDDLE), 5)
     for limit in (2 * five, 2047):
         # Depth 6 starts (half the limit not gone), and the check at node 2048 finds the
@@ -145,3 +156,17 @@ def test_the_table_never_holds_more_than_its_size(size: int) -> None:
     full = ReferenceEngine()
     assert full.search(board, 5).value == result.value == alphabeta(board, 5).value
     assert len(full.tt) > 7  # the bound, not the search, kept the small table small
+
+
+def test_a_node_at_the_ply_limit_is_a_leaf():
+    # No game reaches ply MAX_PLY within a test's time, so its node is searched directly, on an
+    # engine whose search has set up its move-ordering tables.
+    fen = "B:W25,26:B22"  # Black captures and crowns: one ply changes the material
+    board = Board(fen)
+    engine = ReferenceEngine()
+    engine.search(board, 1)
+    at_limit = engine._search(board, 3, MAX_PLY, -INFINITY, INFINITY)
+    assert at_limit == evaluate(board)
+    below = engine._search(board, 3, MAX_PLY - 1, -INFINITY, INFINITY)  # one ply, then leaves
+    assert below == search(board, 1, ply=MAX_PLY - 1).value != at_limit
+    assert board.fen() == fen
