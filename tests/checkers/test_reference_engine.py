@@ -13,14 +13,21 @@ import pytest
 
 from grader.checkers.board import Board
 from grader.checkers.engine import (
+    EXACT,
     INFINITY,
+    LOWER,
     MAX_PLY,
+    UPPER,
+    WIN,
     ReferenceEngine,
     SearchOutcome,
+    _from_tt,
+    _to_tt,
     alphabeta,
     search,
 )
 from grader.checkers.evaluation import evaluate
+from tests.checkers.test_search_exact import ALL
 
 # A middlegame whose deepening crosses the clock checks (every 1024 nodes) at depth 6.
 MIDDLE = "B:W6,20,21,26,27,28,29,30,31:B2,3,4,5,7,9,11,12"
@@ -170,3 +177,94 @@ def test_a_node_at_the_ply_limit_is_a_leaf():
     below = engine._search(board, 3, MAX_PLY - 1, -INFINITY, INFINITY)  # one ply, then leaves
     assert below == search(board, 1, ply=MAX_PLY - 1).value != at_limit
     assert board.fen() == fen
+
+
+# -- the table's bounds, entry by entry ------------------------------------------------------------
+
+
+def probe(entry_value: int, flag: int, alpha: int, beta: int, ply: int = 1) -> tuple[int, int]:
+    """(value, nodes) of the engine's node search on MIDDLE at depth 2 and `ply`, its table
+    holding only an entry for MIDDLE (depth 2, `entry_value`, `flag`)."""
+    board = Board(MIDDLE)
+    engine = ReferenceEngine()
+    engine.search(board, 1)  # sets up the move-ordering tables
+    engine.tt = {board.zobrist_hash(): (2, entry_value, flag, None)}
+    engine.nodes = 0
+    value = engine._search(board, 2, ply, alpha, beta)
+    return value, engine.nodes
+
+
+def test_an_entry_cuts_only_where_its_bound_settles_the_window():
+    true = search(Board(MIDDLE), 2, ply=1).value
+    # A lower bound at or above beta, an upper bound at or below alpha, an exact value: no search.
+    assert probe(true - 300, LOWER, true - 400, true - 300) == (true - 300, 1)
+    assert probe(true + 300, UPPER, true + 300, true + 400) == (true + 300, 1)
+    assert probe(true + 7, EXACT, true - 400, true + 400) == (true + 7, 1)
+    # A bound on the wrong side of the window settles nothing: the node is searched.
+    searched = [
+        probe(true + 300, UPPER, true - 400, true + 200),  # at most true + 300, beta below
+        probe(true - 300, LOWER, true - 200, true + 400),  # at least true - 300, alpha above
+        probe(true - 300, LOWER, true - 400, true - 299),  # below beta by one
+        probe(true + 300, UPPER, true + 299, true + 400),  # above alpha by one
+    ]
+    for value, nodes in searched:
+        assert value == true and nodes > 1
+    # The root is always searched, whatever the table holds: it must give a move.
+    value, nodes = probe(true + 7, EXACT, -INFINITY, INFINITY, ply=0)
+    assert value == search(Board(MIDDLE), 2).value and nodes > 1
+
+
+def test_the_table_move_then_killers_then_history_then_canonical_order():
+    board = Board()
+    moves = board.generate_legal_moves()  # canonical: 9-13, 9-14, 10-14, ...
+    engine = ReferenceEngine()
+    engine.search(board, 1)
+    engine.history = {(moves[5].path[0], moves[5].path[-1]): 1}
+    engine.killers[3] = [moves[4], moves[6]]
+    order = engine._order(moves, 3, moves[2])
+    assert order == [moves[2], moves[4], moves[6], moves[5], moves[0], moves[1], moves[3]]
+    engine.history[(moves[1].path[0], moves[1].path[-1])] = 9
+    assert engine._order(moves, 0, None) == [moves[1], moves[5], moves[0], *moves[2:5], moves[6]]
+
+
+@pytest.mark.parametrize("fen", [MIDDLE, Board().fen(), "W:WK3,18,19,26,27,30:B5,K10,12,13,K22"])
+def test_a_node_stores_what_its_value_proves(fen: str) -> None:
+    # A value at or below alpha is an upper bound, at or above beta a lower bound, else exact;
+    # each checked against the fixed-depth value, windows meeting it at either end included.
+    board = Board(fen)
+    true = search(board, 3, ply=1).value
+    kinds = set()
+    for lo, hi in ((-10, 10), (0, 10), (1, 10), (-10, 0), (-10, -1), (-500, -200), (200, 500)):
+        engine = ReferenceEngine()
+        engine.search(board, 1)
+        engine.tt = {}
+        value = engine._search(board, 3, 1, true + lo, true + hi)
+        depth, stored, flag, move = engine.tt[board.zobrist_hash()]
+        assert (depth, stored) == (3, value) and move in board.legal_moves
+        if value <= true + lo:
+            assert flag == UPPER and true <= stored
+        elif value >= true + hi:
+            assert flag == LOWER and true >= stored
+        else:
+            assert flag == EXACT and stored == true
+        kinds.add((flag, value - true in (lo, hi)))
+    assert {(UPPER, True), (LOWER, True), (EXACT, False)} <= kinds  # the ends are reached
+
+
+def test_loss_scores_are_stored_relative_to_the_node_from_the_same_bound_as_wins():
+    assert _to_tt(-(WIN - 2 * MAX_PLY), 7) == -(WIN - 2 * MAX_PLY)  # not a loss score
+    assert _to_tt(-(WIN - 2 * MAX_PLY) - 1, 7) == -(WIN - 2 * MAX_PLY) - 8
+    assert _from_tt(-(WIN - 2 * MAX_PLY), 7) == -(WIN - 2 * MAX_PLY)
+    assert _from_tt(-(WIN - 2 * MAX_PLY) - 1, 7) == -(WIN - 2 * MAX_PLY) + 6
+    assert _from_tt(WIN - 2 * MAX_PLY, 7) == WIN - 2 * MAX_PLY
+    assert _from_tt(WIN - 2 * MAX_PLY + 1, 7) == WIN - 2 * MAX_PLY - 6
+
+
+def test_bench_signature_over_the_whole_set():
+    # As test_search_exact's bench, over every position of its set, position by position: the
+    # killer-move bookkeeping changes one of them (a signature, recorded from this engine).
+    nodes = [ReferenceEngine().search(Board(fen), 5).nodes for fen in ALL]
+    assert nodes == [
+        729, 106, 172, 1, 252, 194, 637, 180, 867, 594, 842, 970, 65,
+        2, 6, 76, 68, 87, 152, 209, 131, 1435, 683, 58, 365,
+    ]  # fmt: skip
