@@ -178,3 +178,18 @@ def test_a_match_numbers_its_rounds_and_names_each_ballot():
     plain = play_match(player_from_name("random", 1), player_from_name("random", 2), 2)
     assert [g.headers["Round"] for g in plain] == ["1", "2"]
     assert all("Opening" not in g.headers for g in plain)
+
+
+def test_a_match_is_one_game_by_default_with_seed_zero_and_reports_every_move():
+    shipped = load_ballots(data.ballots_file())
+    seen: list[str] = []
+    games = play_match(
+        player_from_name("random", 1),
+        player_from_name("random", 2),
+        ballots=shipped,
+        on_move=lambda board, move: seen.append(move.pdn()),
+    )
+    assert len(games) == 1
+    name, opening = random.Random(0).choice(shipped)
+    assert games[0].headers["Opening"] == f"ballot {name}: {' '.join(opening)}"
+    assert seen == [m.pdn() for m in games[0].moves]

@@ -5,6 +5,28 @@ values against the fixed-depth search on many positions are in tests/checkers/te
 
 Surviving mutants judged equivalent (mutmut on engine.py, the ``ReferenceEngine`` methods and
 ``_to_tt`` / ``_from_tt``):
+- ``__init__``: ``killers``, ``leaves`` and ``_deadline`` given other first values (``None``,
+  ``1``, ``INFINITY / 1.0``, ``INFINITY * 2.0``): ``search`` sets each before it is read.
+- ``search``: the first result's leaves (``None``, ``1``) and, per depth, its leaves, nodes and
+  elapsed (``None``, ``clock() + start``): never read, the answer takes ``self.leaves``,
+  ``self.nodes`` and the time again at the end; ``elapsed`` of a root with no move left out (the
+  field's default is that ``0.0``); the killers' ``range(MAX_PLY + 2)`` (a spare row); a
+  deadline of ``INFINITY / 1.0`` or ``* 2.0`` (both beyond any clock); depth 2's deadline lifted
+  instead of depth 1's (``d == 2``): a depth-1 iteration searches under 1024 nodes (one per move
+  plus the root), so its deadline is never read, and a depth-2 one would need 1024; the best move
+  ``pv[0] if pv or True`` or ``else moves[1]``: the root's entry is stored last and its move is
+  legal, so the variation is never empty; ``abs(value) >= WIN - MAX_PLY``: equal only for a win
+  at ply ``MAX_PLY``, which a search needs 128 plies to see; the default depth 65 for 64: a cap
+  that no search in a test's time reaches.
+- ``_pv``: ``entry[3] is None or entry[3] not in legal`` with ``and``: a stored move is illegal
+  in the position only on a 64-bit Zobrist collision.
+- ``_order``: the table move's key ``1 << 40`` changed to ``2 << 40`` or ``1 << 41``: still above
+  the killers' (``1 << 39``), so the order is the same; the history looked up (or stored, in
+  ``_search``) under ``path[+1]`` for ``path[-1]``: only quiet moves get history, whose paths
+  have two squares, and a jump's first landing is two rows away, never a quiet move's key.
+- ``_search``: ``tt_move = ""`` for ``None`` (equal to no move either); ``value >= alpha`` for
+  ``>`` (setting alpha to the value it has); the history's start ``1`` for ``0`` (every key gets
+  the same extra 1 once, so the order is the same).
 """
 
 from __future__ import annotations

@@ -9,12 +9,8 @@ Surviving mutants judged equivalent (mutmut on engine.py):
   to ``+INFINITY``: with fail-soft values (the only way the shallow-cutoffs variant is used,
   grader/checkers/variants.py) a node reads its alpha only to pass it down, which the shallow
   rule does not do.
-- ``ReferenceEngine._order``: the table move's key ``1 << 40`` changed to ``2 << 40`` or
-  ``1 << 41``: still above the killers' (``1 << 39``), so the order is the same.
-- ``ReferenceEngine._pv``: ``entry[3] is None or entry[3] not in legal`` with ``and``: a stored
-  move is illegal in the position only on a 64-bit Zobrist collision.
-Left: the time-control lines beyond what a zero and a far limit show (``nodes & 1023``, the
-deadline of later depths), which only a timing assertion could tell apart.
+The reference engine's (``ReferenceEngine``, ``_to_tt``, ``_from_tt``) are listed in
+tests/checkers/test_reference_engine.py, with its time control tested on a clock of its own.
 """
 
 from __future__ import annotations

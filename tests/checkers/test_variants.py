@@ -167,3 +167,23 @@ def test_moves_are_compared_as_typed_around_spaces() -> None:
     assert diagnose_moves(FORCED, variant) is VARIANTS["captures-optional"]
     legal = [f"{m.pdn()}  " for m in Board(FORCED).generate_legal_moves()]
     assert diagnose_moves(FORCED, list(reversed(legal))) is None  # the contract's, in any order
+
+
+@pytest.mark.parametrize("offset", [-26, -1, 0, 74])
+def test_a_variant_is_run_and_named_under_the_window_given(offset: int) -> None:
+    alpha, beta = -50 + offset, -50 + offset + 1
+    for code in ("tie-strict", "reversed-order"):
+        variant = VARIANTS[code]
+        result = variant.run(MIDDLEGAME, 4, alpha, beta)
+        expected = search(Board(MIDDLEGAME), 4, variant.rules, alpha, beta)
+        assert (result.value, result.leaves) == (expected.value, expected.leaves)
+    contract = alphabeta(Board(MIDDLEGAME), 4, alpha=alpha, beta=beta)
+    assert diagnose_search(MIDDLEGAME, 4, contract.value, contract.leaves, alpha, beta) is None
+    first: dict[tuple[int, int], str] = {}  # each answer, and the first variant giving it
+    for code, variant in VARIANTS.items():
+        result = variant.run(MIDDLEGAME, 4, alpha, beta)
+        first.setdefault((result.value, result.leaves), code)
+    first.pop((contract.value, contract.leaves), None)
+    for answer, code in first.items():
+        assert diagnose_search(MIDDLEGAME, 4, *answer, alpha, beta) is VARIANTS[code], code
+    assert len(first) >= 3
