@@ -44,8 +44,9 @@ def test_ref_n_searches_n_plies_with_no_time_limit_and_ref_best_one_second_a_mov
 
 @pytest.mark.parametrize("name", ["ref:0", "ref:", "ref:-1", "ref:x", "ref", "minimax", ""])
 def test_an_unknown_name_is_refused_by_name(name: str) -> None:
-    with pytest.raises(ValueError, match=f"unknown engine {name!r}"):
+    with pytest.raises(ValueError, match=f"unknown engine {name!r}") as refused:
         player_from_name(name)
+    assert str(refused.value).endswith(f"expected one of {', '.join(LADDER)} or ref:N")
 
 
 def test_greedy_plays_the_first_move_with_the_best_material_after_it():
@@ -68,9 +69,11 @@ def test_random_draws_from_its_seeded_generator():
         for fen in FENS:
             board = Board(fen)
             assert player.choose_move(board) == rng.choice(board.generate_legal_moves())
-    default, rng = RandomPlayer(), random.Random(0)
-    for fen in FENS:
-        assert default.choose_move(Board(fen)) == rng.choice(Board(fen).generate_legal_moves())
+    for default in (RandomPlayer(), player_from_name("random")):  # seed 0 unless given
+        rng = random.Random(0)
+        for fen in FENS:
+            legal = Board(fen).generate_legal_moves()
+            assert default.choose_move(Board(fen)) == rng.choice(legal)
 
 
 def test_a_reference_player_plays_its_engine_s_move_at_its_depth():
