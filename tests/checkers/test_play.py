@@ -1,4 +1,10 @@
-"""Games between engines and ballots (the `grader checkers` commands: tests/cli/test_checkers_cli.py)."""
+"""Games between engines and ballots (the `grader checkers` commands: tests/cli/test_checkers_cli.py).
+
+Surviving mutants judged equivalent (mutmut on play.py):
+- ``load_ballots``: ``read_text(encoding=None)`` or ``"UTF-8"`` for ``"utf-8"``: the same on a
+  machine whose locale encoding is UTF-8, as here (the test reads an "é" back); elsewhere
+  not, but the tests cannot choose the locale of the process they run in.
+"""
 
 import datetime
 import random

@@ -1,5 +1,10 @@
 """The window of the graded search and the misconception variants: each is the same search
-under other rules, it differs from the contract where the mistake shows, and it is named."""
+under other rules, it differs from the contract where the mistake shows, and it is named.
+
+Surviving mutants judged equivalent (mutmut on variants.py):
+- ``diagnose_search``: the default ``minimax_leaves`` 1 for 0: both far under
+  ``DIAGNOSIS_LEAVES``, so the variants are tried either way.
+"""
 
 from __future__ import annotations
 
