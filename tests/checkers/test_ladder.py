@@ -1,7 +1,7 @@
 """The opponents by name (grader/checkers/ladder.py), each against what the assignment says it is
 (grader/data/checkers/ASSIGNMENT.md, 'Opponents'), computed here independently where it can be.
 
-Surviving mutants judged equivalent (mutmut on ladder.py):
+mutmut on ladder.py: every mutant is killed by these tests and tests/checkers/test_engine.py.
 """
 
 from __future__ import annotations

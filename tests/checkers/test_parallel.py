@@ -3,6 +3,12 @@ own searches, in every mode; its checks; a root with no move. (Value and move ag
 search: tests/checkers/test_engine.py; with a window: tests/checkers/test_variants.py.)
 
 Surviving mutants judged equivalent (mutmut on parallel.py):
+- the number of workers (``workers = None``, ``workers and ...``, ``os.cpu_count() and 1``,
+  ``or 2``, ``max_workers=None`` for the thread or process pool): how many threads or processes
+  share the root moves; each move's search and the join in canonical order are the same.
+- a root with no move: ``search`` given ``rules=None`` or no ``beta``: a position with no move
+  is lost before the search reads its rules or its window.
+- ``zip(..., strict=True)`` as ``False``, ``None`` or left out: one result per root move always.
 """
 
 from __future__ import annotations
@@ -73,6 +79,13 @@ def test_serial_is_the_fixed_depth_search_itself():
         fixed.leaves,
         fixed.nodes,
     )
+    # A window above the value (the start is worth 0 at depth 3): alpha counts, and so does beta.
+    start = Board()
+    for alpha, beta in ((1, 301), (-300, -1)):
+        serial = root_parallel(start, 3, "serial", alpha=alpha, beta=beta)
+        fixed = alphabeta(start, 3, alpha=alpha, beta=beta)
+        assert (serial.value, serial.leaves) == (fixed.value, fixed.leaves)
+    assert alphabeta(start, 3, alpha=1, beta=301).leaves != alphabeta(start, 3, beta=301).leaves
 
 
 def test_a_root_with_no_move_is_lost():
@@ -85,3 +98,42 @@ def test_depth_and_mode_are_checked():
         root_parallel(Board(), 0, "split")
     with pytest.raises(ValueError, match="unknown mode 'fibers'"):
         root_parallel(Board(), 2, "fibers")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("offset", [-26, -1, 0, 74])
+def test_every_mode_searches_the_root_moves_with_the_window_given(offset: int) -> None:
+    board = Board(positions()[2])
+    true = alphabeta(board, 3).value
+    alpha, beta = true + offset, true + offset + 1
+    serial = root_parallel(board, 3, "serial", alpha=alpha, beta=beta)
+    fixed = alphabeta(board, 3, alpha=alpha, beta=beta)
+    assert (serial.value, serial.leaves) == (fixed.value, fixed.leaves)
+    split = root_parallel(board, 3, "split", alpha=alpha, beta=beta)
+    for mode in ("threads", "processes"):
+        result = root_parallel(board, 3, mode, workers=2, alpha=alpha, beta=beta)  # type: ignore[arg-type]
+        assert (result.value, result.leaves, result.nodes) == (
+            split.value,
+            split.leaves,
+            split.nodes,
+        ), mode
+
+
+def test_processes_by_default_and_depth_one_is_enough():
+    board = Board(positions()[2])
+    default = root_parallel(board, 2)
+    fixed = alphabeta(board, 2)
+    assert (default.value, default.best_move) == (fixed.value, fixed.best_move)
+    one = root_parallel(board, 1, "split")
+    fixed = alphabeta(board, 1)
+    assert (one.value, one.best_move, one.leaves) == (fixed.value, fixed.best_move, fixed.leaves)
+
+
+@pytest.mark.parametrize(
+    ("fen", "depth"), [("B:W13:BK32,9,1", 1), ("B:W13:BK32,9,1", 3), ("B:W14:B9", 2)]
+)
+def test_a_win_is_scored_at_its_distance_from_the_root(fen: str, depth: int) -> None:
+    fixed = alphabeta(Board(fen), depth)
+    assert fixed.value > WIN - 10
+    for mode in ("split", "threads"):
+        result = root_parallel(Board(fen), depth, mode)  # type: ignore[arg-type]
+        assert (result.value, result.best_move) == (fixed.value, fixed.best_move), mode
