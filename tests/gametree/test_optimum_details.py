@@ -11,11 +11,21 @@ and a child that fails low (or high) proves it with one bound alone, so no cheap
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from grader.gametree import Conventions, Tree, best_order, knuth_moore
-from grader.gametree.optimum import MAX_BRANCHING, MAX_LEAVES, Optimizer
-from tests.gametree._helpers import brute_force_least_leaves
+from grader.gametree.optimum import (
+    MAX_BRANCHING,
+    MAX_LEAVES,
+    Optimizer,
+    dp_size,
+    uniform_dp_size,
+)
+from tests.gametree._helpers import brute_force_least_leaves, conventions, trees
 
 
 def _leaves(count: int) -> Tree:
@@ -75,6 +85,81 @@ def test_ties_at_the_bound_match_brute_force(nested, players, conv):
     ordering = best_order(tree, conv)
     assert ordering.leaves == brute_force_least_leaves(tree, conv)
     assert ordering.tree == tree.reordered(ordering.orders)
+
+
+# -- the dynamic program's size, bounded before it runs ----------------------------------------
+
+
+def test_dp_size_by_hand():
+    # [[1, 2], [3]]: 3 distinct values + 1, so at most 4 x 4 = 16 windows a node. The root (two
+    # children, one window) costs 1 x 2 x 2**2 = 8; its first child, searched in 2 windows,
+    # costs 2 x 2 x 4 = 16 and its two leaves 4 windows each (8); the second child 2 x 1 x 2 = 4
+    # and its leaf 2: 38 in all.
+    assert dp_size(Tree.from_nested([[1, 2], [3]])) == 38
+    # A single leaf under the root: 1 x 1 x 2 + 1.
+    assert dp_size(Tree.from_nested([7])) == 3
+
+
+@pytest.mark.parametrize(
+    ("b", "d", "distinct", "size"),
+    [
+        # 2 x 2**2 = 8 at the root, then 2 leaves in 2 windows each.
+        (2, 1, 2, 12),
+        (2, 1, 100, 12),  # more values than leaves: only 2 can be distinct
+        # One distinct value caps the windows at (1 + 1)**2 = 4: 3 x 8 = 24 at the root, 3 nodes
+        # in 3 windows (216), 9 nodes in min(9, 4) = 4 windows (864), 27 leaves in 4 (108).
+        (3, 3, 1, 1212),
+    ],
+)
+def test_uniform_dp_size_by_hand(b, d, distinct, size):
+    assert uniform_dp_size(b, d, distinct) == size
+
+
+def _uniform(branching: int, depth: int, distinct: int) -> Tree:
+    """A uniform tree whose leaves cycle through ``distinct`` values (all of them when there are
+    enough leaves)."""
+    values = iter(itertools.cycle(range(distinct)))
+
+    def build(level: int) -> object:
+        if level == depth:
+            return next(values)
+        return [build(level + 1) for _ in range(branching)]
+
+    return Tree.from_nested(build(0))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 4), st.integers(1, 4), st.integers(1, 300))
+@example(2, 2, 4)  # exactly as many values as leaves
+@example(2, 2, 5)  # one more: only 4 can be distinct
+@example(3, 4, 2)  # the cap on windows binds from the third level down
+@example(4, 5, 1000)  # 1,024 leaves, all distinct: the cap (1,025**2) never binds
+def test_uniform_dp_size_is_dp_size_of_the_uniform_tree(b, d, distinct):
+    assert uniform_dp_size(b, d, distinct) == dp_size(_uniform(b, d, distinct))
+
+
+class _Counting(Optimizer):
+    """The optimizer, counting the states its dynamic program visits: for each (node, window)
+    searched, k x 2**k for a node of k children, 1 for a leaf."""
+
+    def __init__(self, tree: Tree, conventions: Conventions) -> None:
+        self.visited = 0
+        super().__init__(tree, conventions)
+
+    def _best(self, path, alpha, beta):
+        k = len(self.tree.node(path).children)
+        self.visited += k * 2**k if k else 1
+        return super()._best(path, alpha, beta)
+
+
+@settings(max_examples=60, deadline=None)
+@given(trees(max_depth=4, max_branching=4, budget=30), conventions)
+@example(Tree.from_nested([[3, 5], [3, 1], [2, 8]]), Conventions())
+@example(Tree.from_nested([[[1, 2], [3, 4]], [[5, 6], [7, 8]]]), Conventions(ties="explore"))
+def test_dp_size_bounds_the_states_the_dynamic_program_visits(tree, conv):
+    counting = _Counting(tree, conv)
+    counting.solve()
+    assert 0 < counting.visited <= dp_size(tree)
 
 
 # -- variants_for (grader/gametree/variants.py) ----------------------------------------------
