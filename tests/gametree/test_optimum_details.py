@@ -25,6 +25,7 @@ from grader.gametree.optimum import (
     dp_size,
     uniform_dp_size,
 )
+from grader.gametree.tree import Path, Value
 from tests.gametree._helpers import brute_force_least_leaves, conventions, trees
 
 
@@ -146,7 +147,7 @@ class _Counting(Optimizer):
         self.visited = 0
         super().__init__(tree, conventions)
 
-    def _best(self, path, alpha, beta):
+    def _best(self, path: Path, alpha: Value, beta: Value) -> tuple[int, tuple[int, ...]]:
         k = len(self.tree.node(path).children)
         self.visited += k * 2**k if k else 1
         return super()._best(path, alpha, beta)
