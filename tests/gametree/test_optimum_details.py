@@ -7,6 +7,14 @@ trees under every convention): in ``Optimizer._best``, ``continue`` changed to `
 subset has no cost. A subset is missing only when one of its children cut; the children
 after it in the enumeration can be searched first only to tighten the other side of the window,
 and a child that fails low (or high) proves it with one bound alone, so no cheaper order is lost.
+
+Also equivalent (mutmut names of 2026-11-22):
+- ``Optimizer.__init__`` 11 and 13, ``minimax(tree)`` without the conventions: minimax without
+  pruning gives the exact values whatever the tie rule, fail-soft or fail-hard and order, and
+  every caller (kinds.py) hands the optimizer a tree already cut at the depth limit.
+- ``_best`` 27, ``best_seq`` starting as None: the first order that ends (a cut or all children)
+  always beats an infinite best, so it is overwritten before it is read.
+- ``_best`` 30, ``range(full + 2)``: the extra subset ``1 << k`` is never in ``cost``, so skipped.
 """
 
 from __future__ import annotations
@@ -20,6 +28,7 @@ from hypothesis import strategies as st
 from grader.gametree import Conventions, Tree, best_order, knuth_moore
 from grader.gametree.optimum import (
     MAX_BRANCHING,
+    MAX_DP_SIZE,
     MAX_LEAVES,
     Optimizer,
     dp_size,
@@ -137,6 +146,32 @@ def _uniform(branching: int, depth: int, distinct: int) -> Tree:
 @example(4, 5, 1000)  # 1,024 leaves, all distinct: the cap (1,025**2) never binds
 def test_uniform_dp_size_is_dp_size_of_the_uniform_tree(b, d, distinct):
     assert uniform_dp_size(b, d, distinct) == dp_size(_uniform(b, d, distinct))
+
+
+def test_exactly_the_largest_dynamic_program_is_accepted():
+    # Nine MIN nodes (six of 11 leaves, three of 10) over the values 0..3: exactly MAX_DP_SIZE
+    # states; one more level above the root (a MAX node of one child) adds 2.
+    values = itertools.cycle(range(4))
+    nested = [[next(values) for _ in range(11 if i < 6 else 10)] for i in range(9)]
+    at_limit = Tree.from_nested(nested)
+    assert dp_size(at_limit) == MAX_DP_SIZE == 1_500_000
+    Optimizer.check(at_limit)
+    over = Tree.from_nested([nested], "min,max")
+    assert dp_size(over) == 1_500_002
+    with pytest.raises(ValueError) as refused:
+        Optimizer.check(over)
+    assert str(refused.value) == (
+        "finding the best ordering of this tree is too much work (1,500,002 states, at most "
+        "1,500,000): use fewer children a node or fewer distinct leaf values"
+    )
+
+
+def test_among_equally_cheap_orders_the_first_found_is_kept():
+    # Three identical MIN nodes: every order of the root costs 2 + 1 + 1 leaves; the one found
+    # first (left to right) is kept, so a key never reorders what gains nothing by moving.
+    ordering = best_order(Tree.from_nested([[1, 2], [1, 2], [1, 2]]))
+    assert ordering.leaves == 4
+    assert ordering.orders == {"": [0, 1, 2], "0": [0, 1], "1": [0, 1], "2": [0, 1]}
 
 
 class _Counting(Optimizer):
