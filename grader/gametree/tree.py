@@ -436,7 +436,7 @@ def read_cs188(text: str) -> CS188Problem:
     depth = numbers.get("depth")
     if depth is not None and depth < 1:
         raise TreeFormatError(f"depth must be at least 1, got {depth}")
-    successors: dict[str, list[tuple[str, str]]] = {}
+    successors: dict[str, dict[str, str]] = {}  # state: action: next state, in file order
     for line in fields["successors"].splitlines():
         parts = line.split()
         if not parts:
@@ -444,9 +444,9 @@ def read_cs188(text: str) -> CS188Problem:
         if len(parts) != 3:
             raise TreeFormatError(f"a successors line is 'state action next', got {line!r}")
         state, action, nxt = parts
-        if any(a == action for a, _ in successors.get(state, [])):
+        if action in successors.get(state, {}):
             raise TreeFormatError(f"state {state!r} has the action {action!r} twice")
-        successors.setdefault(state, []).append((action, nxt))
+        successors.setdefault(state, {})[action] = nxt
     evaluation: dict[str, Value] = {}
     for line in fields["evaluation"].splitlines():
         parts = line.split()
@@ -486,7 +486,7 @@ def read_cs188(text: str) -> CS188Problem:
                 raise TreeFormatError(f"leaf state {state!r} has no evaluation")
             return Node(value)
         children = []
-        for i, (action, nxt) in enumerate(successors[state]):
+        for i, (action, nxt) in enumerate(successors[state].items()):
             cpath = child_path(path, i)
             actions[cpath] = action
             children.append(build(nxt, cpath, ply + 1))

@@ -1,6 +1,15 @@
 """grader/gametree/tree.py in detail: paths, players, the limits on what may be read (exactly at
 and one past each), the words of every refusal, depth cuts, the canonical form, and the CS188
 file written and read back.
+
+Surviving mutants judged equivalent (mutmut names of 2026-11-22):
+- ``_where`` 4 and 17: ``text.count("\n", None, at)`` and ``text.rfind("\n", None, at)``: a start
+  of None is the start of the text, as 0 is.
+- ``read_cs188`` 66: ``continue`` changed to ``break`` where a number field is absent: ``depth``
+  is the last field of that loop, so nothing is left to skip.
+- ``read_cs188`` 233 and 236: the players written "MAX" or "MIN": ``Tree`` lowercases them.
+- ``Tree.__hash__`` 3, ``hash(None)``: every tree hashes alike; sets and caches stay right (equal
+  trees are still equal, unequal ones unequal), only slower.
 """
 
 from __future__ import annotations
@@ -159,6 +168,7 @@ def test_to_nested_writes_evaluations_and_terminals_only_where_they_are():
     assert tree.to_dict() == {"tree": nested, "players": ["max", "min"]}
     assert Tree.from_nested([[1, 2], 3]).to_nested() == [[1, 2], 3]
     assert repr(Tree.from_nested([[1], 2], "min")) == "Tree([[1], 2], players='min')"
+    assert repr(Tree.from_nested([1], "min,max")) == "Tree([1], players='min,max')"
 
 
 def test_has_evaluations():
@@ -185,6 +195,8 @@ def test_cut():
     assert terminal.cut() == Tree.from_nested([9, 2])
     bare = Tree(Node(None, (Node(None, (Node(1),), True), Node(2))))
     assert _refused(bare.cut) == "node B is terminal but has no evaluation"
+    bare_root = Tree(Node(None, (Node(1),), True))
+    assert _refused(bare_root.cut) == "node A is terminal but has no evaluation"
 
 
 def test_canonical_ignores_order_only():
@@ -255,8 +267,7 @@ def test_parse_leaves_limits_and_words():
         ),
         ("[1, 2] [3]", "something follows the end of the list at character 8"),
         ('[1, "2]', "the list cannot be read at character 5"),
-        ("{}", "the tree must be a list in brackets, such as [[3, 12], [2, 4]]"),
-        ("", "the nested list is empty: type one such as [[3, 12], [2, 4]]"),
+        ("[1, X]", "\u201cX\u201d is not a number at character 5"),
         ("[[[", "3 \u201c[\u201d never closed; the first unclosed one is at character 1"),
     ],
 )
@@ -391,3 +402,89 @@ def test_read_cs188_refuses_a_leaf_without_evaluation_and_an_unclosed_block():
     assert _refused(read_cs188, no_eval) == "leaf state 'C' has no evaluation"
     unclosed = _SMALL.rstrip().removesuffix('"""')
     assert _refused(read_cs188, unclosed) == 'the \'evaluation\' block is not closed with """'
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("{}", "the tree must be a list in brackets, such as [[3, 12], [2, 4]]"),
+        ("", "the nested list is empty: type one such as [[3, 12], [2, 4]]"),
+        # the line and column count only the newlines before the mistake
+        (
+            "[1 2,\n3]",
+            "a comma is missing at line 1, column 4, between \u201c[1 \u201d and \u201c2, 3]\u201d",
+        ),
+        (
+            "\n[1 2,\n3]",
+            "a comma is missing at line 2, column 4, between \u201c [1 \u201d and \u201c2, 3]\u201d",
+        ),
+        # twelve characters either side, newlines shown as spaces
+        (
+            "[1 2, 3, 4, 5, 6,\n7]",
+            "a comma is missing at line 1, column 4, between \u201c[1 \u201d and \u201c2, 3, 4, 5, \u201d",
+        ),
+        (
+            "[1 2,\n3,\n4]",
+            "a comma is missing at line 1, column 4, between \u201c[1 \u201d and \u201c2, 3, 4]\u201d",
+        ),
+    ],
+)
+def test_parse_nested_exact_words(text, words):
+    assert _refused(parse_nested, text) == words
+
+
+def test_parse_leaves_accepts_exactly_200000_leaves():
+    assert _refused(parse_leaves, "1", 200_000, 1) == (
+        "branching 200000 and depth 1 need 200000 leaf values, got 1"
+    )
+    assert _refused(parse_leaves, "1", 200_001, 1) == "a tree may have at most 200000 leaves"
+
+
+def test_node_objects_count_towards_the_depth_limit():
+    def chain(levels: int) -> object:
+        nested: object = 1
+        for _ in range(levels):
+            nested = {"eval": 0, "children": [nested]}
+        return nested
+
+    assert Tree.from_nested(chain(64)).depth() == 64
+    assert _refused(Tree.from_nested, chain(65)) == (
+        "a tree may have at most 200000 nodes and depth 64"
+    )
+
+
+def test_read_cs188_reading_details():
+    # an indented comment, blank lines inside blocks, quotes and X's in names
+    text = (
+        _SMALL.replace('start_state: "A"', '  # the start\nstart_state: "A"')
+        .replace("A a1 C\n", "A a1 C\n\n")
+        .replace("D 1.0\n", "\nD 1.0\n")
+    )
+    problem = read_cs188(text)
+    assert problem.tree == Tree.from_nested([[1, 2.5], 3])
+    named = read_cs188(
+        'start_state: "Xs"\nsuccessors: """\nXs aX XX\n"""\nevaluation: """\nXX 4\n"""\n'
+    )
+    assert named.states == {"": "Xs", "0": "XX"} and named.actions == {"0": "aX"}
+    # without win_states and lose_states no state is terminal, whatever it is named
+    bare = 'start_state: "S"\nsuccessors: """\nS a XXXX\nXXXX a L\n"""\n'
+    bare += 'evaluation: """\nXXXX 1\nL 2\n"""\n'
+    assert read_cs188(bare).tree == Tree.from_nested([{"eval": 1, "children": [2]}])
+
+
+def test_read_cs188_agent_and_state_limits():
+    assert read_cs188(_SMALL.replace('num_agents: "2"', 'num_agents: "16"')).tree.players == (
+        "max",
+        *("min",) * 15,
+    )
+
+    # 200,000 states (the start and 199,999 successors) are read; one more is refused
+    def flat(states: int) -> str:
+        lines = "\n".join(f"S a{i} s{i}" for i in range(states - 1))
+        values = "\n".join(f"s{i} 0" for i in range(states - 1))
+        return f'start_state: "S"\nsuccessors: """\n{lines}\n"""\nevaluation: """\n{values}\n"""\n'
+
+    assert read_cs188(flat(200_000)).tree.node_count() == 200_000
+    assert _refused(read_cs188, flat(200_001)) == (
+        "a tree may have at most 200000 nodes and depth 64"
+    )
