@@ -1,5 +1,10 @@
 """The seeded generator: constraints honoured, parameters parsed, impossible constraints refused,
-and the same tree for the same seed forever (GENERATOR_VERSION 1)."""
+and the same tree for the same seed forever (GENERATOR_VERSION 1).
+
+Surviving mutants judged equivalent (mutmut names of 2026-11-22): ``GeneratorParams.from_dict``
+28 and 29, ``"players"`` misspelt so from_dict does not parse the players itself:
+``__post_init__`` parses them again and turns the same error into the same GenerationError.
+"""
 
 from __future__ import annotations
 
@@ -282,3 +287,34 @@ def test_a_depth_limit_without_evaluations_is_refused():
     with pytest.raises(GenerationError, match="evaluation_noise"):
         GeneratorParams(evaluations=True, evaluation_noise=0)
     assert GeneratorParams.from_dict({"evaluations": True, "conventions": {"depth": 2}}).evaluations
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["depth", "min_cutoffs", "min_deep_cutoffs", "max_tries", "evaluation_noise", "expose_nodes"],
+)
+def test_from_dict_whole_numbers_in_words(name):
+    with pytest.raises(GenerationError) as refused:
+        GeneratorParams.from_dict({name: "1"})
+    assert str(refused.value) == f"{name} must be a whole number, got '1'"
+
+
+@pytest.mark.parametrize("name", ["distinct", "discriminating", "evaluations"])
+def test_from_dict_flags_in_words(name):
+    with pytest.raises(GenerationError) as refused:
+        GeneratorParams.from_dict({name: 1})
+    assert str(refused.value) == f"{name} must be true or false, got 1"
+
+
+def test_from_dict_refusals_in_words_and_ranges_as_text():
+    with pytest.raises(GenerationError) as refused:
+        GeneratorParams.from_dict([1, 2])
+    assert str(refused.value) == "generator parameters must be an object"
+    with pytest.raises(GenerationError) as refused:
+        GeneratorParams.from_dict({"depth": 3, "depht": 3})
+    assert str(refused.value) == (
+        "unknown generator parameter 'depht' (branching, conventions, depth, discriminating, "
+        "distinct, evaluation_noise, evaluations, expose, expose_nodes, kind, leaves_evaluated, "
+        "max_tries, min_cutoffs, min_deep_cutoffs, players, values)"
+    )
+    assert GeneratorParams.from_dict({"leaves_evaluated": "5-12"}).leaves_evaluated == (5, 12)
