@@ -4,6 +4,10 @@ and the same tree for the same seed forever (GENERATOR_VERSION 1).
 Surviving mutants judged equivalent (mutmut names of 2026-11-22): ``GeneratorParams.from_dict``
 28 and 29, ``"players"`` misspelt so from_dict does not parse the players itself:
 ``__post_init__`` parses them again and turns the same error into the same GenerationError.
+``exposing`` 4 and 5, "best-order" misspelt in its shortcut: best-order has no variant answers,
+so the search it then runs finds nothing either. ``parse_range`` 17 (``rpartition``): text
+with the separator twice is refused either way (one side keeps a separator, which ``int``
+refuses); ``parse_range`` 32 (``cut >= 0``): ``s.find("-", 1)`` is never 0.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from grader.gametree import (
     Conventions,
     GenerationError,
     GeneratorParams,
+    Tree,
     generate,
     is_discriminating,
     parse_range,
@@ -318,3 +323,12 @@ def test_from_dict_refusals_in_words_and_ranges_as_text():
         "max_tries, min_cutoffs, min_deep_cutoffs, players, values)"
     )
     assert GeneratorParams.from_dict({"leaves_evaluated": "5-12"}).leaves_evaluated == (5, 12)
+
+
+def test_exposing_names_nothing_for_best_order_and_unknown_kinds():
+    from grader.gametree.generator import exposing
+
+    tree = Tree.from_nested([[3, 12, 8], [2, 4, 6], [14, 5, 2]])
+    assert exposing(tree, Conventions(), "prune")  # the textbook tree exposes misconceptions
+    assert exposing(tree, Conventions(), "best-order") == {}
+    assert exposing(tree, Conventions(), "essay") == {}
