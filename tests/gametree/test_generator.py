@@ -332,3 +332,22 @@ def test_exposing_names_nothing_for_best_order_and_unknown_kinds():
     assert exposing(tree, Conventions(), "prune")  # the textbook tree exposes misconceptions
     assert exposing(tree, Conventions(), "best-order") == {}
     assert exposing(tree, Conventions(), "essay") == {}
+
+
+def test_answer_distance_counts_the_nodes_that_differ():
+    from grader.gametree.generator import answer_distance
+
+    key = (frozenset({"0.1", "2"}), 3)
+    assert answer_distance("prune", key, key) == 0
+    assert answer_distance("prune", key, (frozenset({"0.1", "2"}), 4)) == 1  # the root value
+    assert answer_distance("prune", key, (frozenset({"2", "1.1"}), 4)) == 3
+    values = {"": 3, "0": 2}
+    assert answer_distance("values", values, {"": 3, "0": 5, "1": 1}) == 2
+    assert answer_distance("values", values, dict(values)) == 0
+    # leaf orders: position by position, a missing position counts
+    assert answer_distance("leaf-order", ("a", "b", "c"), ("a", "x", "c", "d")) == 2
+    assert answer_distance("leaf-order", ("a", "b"), ("a", "b")) == 0
+    # anything else: equal or not
+    assert answer_distance("values", ("a",), None) == 1
+    assert answer_distance("values", values, None) == 1
+    assert answer_distance("values", 3, 3) == 0
