@@ -1,6 +1,14 @@
 """UC Berkeley CS188's own multiagent GraphGameTreeTest files (q2 minimax, q3 alpha-beta): the
 import reads depth, internal evaluations and win/lose states, and gives CS188's action and its exact
-set of expanded states (see data/cs188/ATTRIBUTION.md for where each file comes from)."""
+set of expanded states (see data/cs188/ATTRIBUTION.md for where each file comes from).
+
+Surviving mutants of grader/gametree/cs188.py judged equivalent (mutmut names of 2026-11-22):
+- ``conventions_for`` 6 and 7: ``values="soft"`` or ``order="ltr"`` left out: both are the
+  defaults of ``Conventions``.
+- ``read_solution`` 2, 5 and 6 (``or`` to ``and``, ``rstrip``, ``"XX#XX"``): a comment or blank
+  line no longer skipped is read as a field named ``#...`` or ``""``, never ``action`` or
+  ``expanded``, so the answer is the same.
+"""
 
 from __future__ import annotations
 
@@ -112,3 +120,35 @@ def test_nested_form_carries_evaluations_and_terminals():
         Tree.from_nested([{"evl": 3, "children": [1]}])
     with pytest.raises(TreeFormatError, match="no evaluation"):
         solve(Tree.from_nested([[1, 2], [3]]), Conventions(depth=1))
+
+
+def test_an_algorithm_that_is_not_a_game_tree_search_is_refused_by_name():
+    text = (DATA / "q3" / "0-tied-root.test").read_text()
+    problem = read_cs188(text.replace('alg: "AlphaBetaAgent"', 'alg: "ExpectimaxAgent"'))
+    with pytest.raises(TreeFormatError) as refused:
+        answer(problem)
+    assert str(refused.value) == (
+        "CS188 algorithm 'ExpectimaxAgent' is not a game-tree search this grader runs "
+        "(MinimaxAgent, AlphaBetaAgent)"
+    )
+
+
+def test_a_root_that_is_a_win_state_has_no_action():
+    text = (DATA / "q3" / "0-tied-root.test").read_text()
+    text = text.replace('win_states: "A B"', 'win_states: "A B max"').replace(
+        "A 10.0\n", "A 10.0\nmax 7.0\n"
+    )
+    got = answer(read_cs188(text))
+    assert (got.action, got.expanded, got.result.value) == (None, ("max",), 7)
+
+
+def test_read_solution_splits_each_line_at_its_first_colon_and_unquotes_the_value():
+    text = '# a comment: action: "up"\n\naction: "Xray:left"\n  expanded: "b a" \n'
+    assert read_solution(text) == ("Xray:left", ("a", "b"))
+
+
+@pytest.mark.parametrize("text", ['action: "left"\n', 'expanded: "A B"\n', "# action: x\n"])
+def test_a_solution_file_without_action_or_expanded_is_refused(text):
+    with pytest.raises(TreeFormatError) as refused:
+        read_solution(text)
+    assert str(refused.value) == "a CS188 solution file needs 'action' and 'expanded'"
