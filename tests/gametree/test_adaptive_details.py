@@ -1,6 +1,10 @@
 """grader/gametree/adaptive.py in detail: the words for each standing, the level at and around
 each of its steps, the generator's parameters for each level and target, and the aim of a tree.
 The policy on scripted histories with real trees: tests/gametree/test_adaptive.py.
+
+Surviving mutants judged equivalent (mutmut names of 2026-11-22; a partial run, see README):
+- ``_shape`` 66: ``rng.random() <= 0.5`` for ``< 0.5``: they differ only when the draw is 0.5
+  exactly, a chance of 2**-53.
 """
 
 from __future__ import annotations
