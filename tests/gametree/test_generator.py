@@ -351,3 +351,126 @@ def test_answer_distance_counts_the_nodes_that_differ():
     assert answer_distance("values", ("a",), None) == 1
     assert answer_distance("values", values, None) == 1
     assert answer_distance("values", 3, 3) == 0
+
+
+# -- every refusal of GeneratorParams, in words, and the bounds it accepts -------------------------
+
+REFUSALS = [
+    ({"depth": 0}, "depth must be 1..8, got 0"),
+    ({"depth": 9, "branching": (1, 1)}, "depth must be 1..8, got 9"),
+    ({"branching": (0, 2)}, "branching must be a range within 1..8, got 0-2"),
+    ({"branching": (3, 2)}, "branching must be a range within 1..8, got 3-2"),
+    ({"depth": 1, "branching": (2, 9)}, "branching must be a range within 1..8, got 2-9"),
+    # depth and branching are refused together, before the values or any power is looked at
+    (
+        {"depth": 0, "branching": (3, 2), "values": (2, 1)},
+        "depth must be 1..8, got 0; branching must be a range within 1..8, got 3-2",
+    ),
+    ({"values": (2, 1)}, "values must be a range lo..hi within ±1000000, got 2..1"),
+    ({"values": (-1_000_001, 0)}, "values must be a range lo..hi within ±1000000, got -1000001..0"),
+    ({"values": (0, 1_000_001)}, "values must be a range lo..hi within ±1000000, got 0..1000001"),
+    (
+        {"depth": 6, "branching": (5, 5)},
+        "5^6 leaves is too many for an exercise (at most 5000)",
+    ),
+    (
+        {"depth": 3, "branching": (2, 2), "values": (1, 7), "distinct": True},
+        "distinct values need at least 8 values, range 1..7 has 7",
+    ),
+    (
+        {"kind": "essay"},
+        "unknown kind 'essay' (prune, values, bounds, leaf-order, best-order, minimax)",
+    ),
+    ({"evaluation_noise": 0, "evaluations": True}, "evaluation_noise must be 1..1000, got 0"),
+    ({"evaluation_noise": 1001}, "evaluation_noise must be 1..1000, got 1001"),
+    (
+        {"depth": 3, "conventions": Conventions(depth=2)},
+        "a depth limit of 2 plies above the trees' depth 3 needs evaluations on internal nodes "
+        "(evaluations = true)",
+    ),
+    ({"min_cutoffs": -1}, "min_cutoffs, min_deep_cutoffs >= 0 and max_tries 1..10000"),
+    ({"min_deep_cutoffs": -1}, "min_cutoffs, min_deep_cutoffs >= 0 and max_tries 1..10000"),
+    ({"max_tries": 0}, "min_cutoffs, min_deep_cutoffs >= 0 and max_tries 1..10000"),
+    ({"max_tries": 10_001}, "min_cutoffs, min_deep_cutoffs >= 0 and max_tries 1..10000"),
+    ({"leaves_evaluated": (3, 2)}, "leaves_evaluated must be lo-hi, got (3, 2)"),
+    (
+        {"kind": "best-order", "depth": 6, "branching": (3, 3)},
+        "best-order trees have at most 400 leaves; 3^6 is more",
+    ),
+    (
+        {"kind": "best-order", "depth": 3, "branching": (7, 7), "values": (1, 5)},
+        "finding the best ordering of 7^3 leaves is too much work (1,637,692 states, at most "
+        "1,500,000): less branching or depth",
+    ),
+    (
+        {"kind": "best-order", "discriminating": True},
+        "best-order has no misconception variants to discriminate",
+    ),
+    (
+        {"expose": "nope"},
+        "unknown misconception 'nope' (no-pruning, players-swapped, wrong-order, ties-flipped, "
+        "cut-node-marked, leaves-only, shallow-cutoffs, bounds-swapped, values-convention)",
+    ),
+    (
+        {"expose": "no-pruning", "kind": "minimax"},
+        "no-pruning cannot change an answer of kind minimax (bounds, leaf-order, prune, values)",
+    ),
+    ({"expose_nodes": 0}, "expose_nodes must be 1..100, got 0"),
+    ({"expose_nodes": 101}, "expose_nodes must be 1..100, got 101"),
+    (
+        {"kind": "essay", "expose_nodes": 0},
+        "unknown kind 'essay' (prune, values, bounds, leaf-order, best-order, minimax); "
+        "expose_nodes must be 1..100, got 0",
+    ),
+]
+
+
+@pytest.mark.parametrize(("kwargs", "message"), REFUSALS)
+def test_every_refusal_in_words(kwargs, message):
+    with pytest.raises(GenerationError) as refused:
+        GeneratorParams(**kwargs)
+    assert str(refused.value) == message
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"depth": 1, "branching": (1, 1)},
+        {"depth": 8, "branching": (1, 1)},
+        {"depth": 1, "branching": (8, 8)},
+        {"depth": 4, "branching": (8, 8)},  # 4096 leaves, under 5000
+        {"values": (-1_000_000, 1_000_000)},
+        {"values": (3, 3)},
+        {"depth": 3, "branching": (2, 2), "values": (1, 8), "distinct": True},
+        {"evaluation_noise": 1, "evaluations": True},
+        {"evaluation_noise": 1000},
+        {"depth": 3, "conventions": Conventions(depth=3)},
+        {"depth": 3, "conventions": Conventions(depth=2), "evaluations": True},
+        {"min_cutoffs": 0, "min_deep_cutoffs": 0, "max_tries": 1},
+        {"max_tries": 10_000},
+        {"leaves_evaluated": (4, 4)},
+        {"kind": "best-order", "depth": 3, "branching": (7, 7), "values": (1, 4)},
+        {"kind": "minimax", "expose": "players-swapped"},
+        {"kind": "values", "expose": "values-convention", "expose_nodes": 1},
+        {"expose_nodes": 100},
+    ],
+)
+def test_the_bounds_are_accepted(kwargs):
+    params = GeneratorParams(**kwargs)
+    for name, value in kwargs.items():
+        assert getattr(params, name) == value
+
+
+def test_ranges_and_players_are_normalised():
+    params = GeneratorParams(
+        branching=[2, 2], values=[-3, 3], leaves_evaluated=[1, 9], players=["max", "max"]
+    )
+    assert params.branching == (2, 2) and type(params.branching) is tuple
+    assert params.values == (-3, 3) and type(params.values) is tuple
+    assert params.leaves_evaluated == (1, 9) and type(params.leaves_evaluated) is tuple
+    assert params.players == ("max", "max")
+    assert GeneratorParams().leaves_evaluated is None
+    with pytest.raises(GenerationError) as refused:
+        GeneratorParams(players="max,foo")
+    assert str(refused.value) == "players must be a list of 'max' and 'min', got 'max,foo'"
+    assert refused.value.__cause__ is None and refused.value.__suppress_context__
