@@ -474,3 +474,86 @@ def test_ranges_and_players_are_normalised():
         GeneratorParams(players="max,foo")
     assert str(refused.value) == "players must be a list of 'max' and 'min', got 'max,foo'"
     assert refused.value.__cause__ is None and refused.value.__suppress_context__
+
+
+def test_evaluation_steps_cover_one_to_noise_both_ways():
+    from grader.gametree import minimax
+
+    steps = set()
+    for seed in range(30):
+        tree = generate(GeneratorParams(depth=3, evaluations=True, evaluation_noise=3), seed)
+        exact = minimax(tree).nodes
+        steps |= {node.value - exact[p].value for p, node in tree.walk() if not node.is_leaf}
+    assert steps == {-3, -2, -1, 1, 2, 3}
+    tree = generate(GeneratorParams(depth=3, evaluations=True, evaluation_noise=1), 0)
+    exact = minimax(tree).nodes
+    assert {abs(n.value - exact[p].value) for p, n in tree.walk() if not n.is_leaf} == {1}
+
+
+def test_golden_tree_with_evaluations():
+    # Recorded once at GENERATOR_VERSION 1, like GOLDEN_SEED_42: the evaluations are drawn after
+    # the tree, node by node in this order, and must rebuild the same for stored exercises.
+    params = GeneratorParams(depth=2, branching=(2, 3), evaluations=True, evaluation_noise=3)
+    assert generate(params, 42).to_nested() == {
+        "eval": -7,
+        "children": [
+            {"eval": -9, "children": [-6, -8]},
+            {"eval": -1, "children": [-4, 1, 4]},
+        ],
+    }
+
+
+# -- accepts and is_discriminating on trees written out ---------------------------------------------
+
+# Under the default conventions: 4 cutoffs, 2 of them deep, 8 leaves evaluated; every prune
+# variant gives a different answer (found by a search over generated seeds; the counts read off solve).
+DISCRIMINATING = Tree.from_nested(
+    [[[[0, -1], [0, 5]], [[0, 3], [-2, 3]]], [[[-3, 5], [-2, 4]], [[-1, -3], [5, 5]]]]
+)
+TEXTBOOK = Tree.from_nested([[3, 12, 8], [2, 4, 6], [14, 5, 2]])  # 1 cutoff, 7 leaves
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "accepted"),
+    [
+        ({}, True),
+        ({"min_cutoffs": 4}, True),
+        ({"min_cutoffs": 5}, False),
+        ({"min_deep_cutoffs": 2}, True),
+        ({"min_deep_cutoffs": 3}, False),
+        ({"leaves_evaluated": (8, 8)}, True),
+        ({"leaves_evaluated": (9, 20)}, False),
+        ({"leaves_evaluated": (1, 7)}, False),
+        ({"expose": "no-pruning", "expose_nodes": 12}, True),
+        ({"expose": "no-pruning", "expose_nodes": 13}, False),
+        ({"expose": "ties-flipped", "expose_nodes": 2}, True),
+        ({"expose": "values-convention", "kind": "values", "expose_nodes": 4}, True),
+        ({"expose": "values-convention", "kind": "values", "expose_nodes": 5}, False),
+        ({"expose": "shallow-cutoffs", "kind": "values", "expose_nodes": 1}, False),  # exposes none
+        ({"discriminating": True}, True),
+    ],
+)
+def test_accepts_each_constraint_at_its_bound(kwargs, accepted):
+    from grader.gametree.generator import accepts
+
+    assert accepts(DISCRIMINATING, GeneratorParams(depth=4, branching=(2, 2), **kwargs)) is accepted
+
+
+def test_accepts_refuses_a_tree_that_does_not_discriminate():
+    from grader.gametree.generator import accepts
+
+    assert accepts(TEXTBOOK, GeneratorParams(depth=2, min_cutoffs=1))
+    assert not accepts(TEXTBOOK, GeneratorParams(depth=2, min_cutoffs=1, discriminating=True))
+
+
+def test_is_discriminating_on_written_trees():
+    assert is_discriminating(DISCRIMINATING, Conventions())  # kind "prune" by default
+    assert is_discriminating(DISCRIMINATING, Conventions(), "prune")
+    # two variants give the textbook tree's key (or each other's answer): not discriminating
+    assert not is_discriminating(TEXTBOOK, Conventions())
+    assert is_discriminating(TEXTBOOK, Conventions(), "minimax")
+    # no variant's answer equals the key, but two variants agree with each other
+    collide = Tree.from_nested(
+        [[[[1, 2], [5, -2]], [[1, -2], [-2, 1]]], [[[-2, 4], [-2, -1]], [[1, -4], [5, 5]]]]
+    )
+    assert not is_discriminating(collide, Conventions())
