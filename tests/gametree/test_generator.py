@@ -557,3 +557,8 @@ def test_is_discriminating_on_written_trees():
         [[[[1, 2], [5, -2]], [[1, -2], [-2, 1]]], [[[-2, 4], [-2, -1]], [[1, -4], [5, 5]]]]
     )
     assert not is_discriminating(collide, Conventions())
+
+
+def test_evaluations_keep_the_players():
+    params = GeneratorParams(depth=3, players=("min", "max", "max"), evaluations=True)
+    assert generate(params, 4).players == ("min", "max", "max")
