@@ -562,3 +562,29 @@ def test_is_discriminating_on_written_trees():
 def test_evaluations_keep_the_players():
     params = GeneratorParams(depth=3, players=("min", "max", "max"), evaluations=True)
     assert generate(params, 4).players == ("min", "max", "max")
+
+
+def test_to_dict_is_plain_json():
+    params = GeneratorParams(
+        leaves_evaluated=(1, 9), conventions=Conventions(depth=2), evaluations=True
+    )
+    assert params.to_dict() == {
+        "depth": 3,
+        "branching": [2, 3],
+        "values": [-9, 9],
+        "distinct": False,
+        "players": ["max", "min"],
+        "conventions": {"ties": "prune", "values": "soft", "order": "ltr", "depth": 2},
+        "min_cutoffs": 0,
+        "min_deep_cutoffs": 0,
+        "leaves_evaluated": [1, 9],
+        "discriminating": False,
+        "evaluations": True,
+        "evaluation_noise": 2,
+        "kind": "prune",
+        "expose": None,
+        "expose_nodes": 2,
+        "max_tries": 2000,
+    }
+    assert GeneratorParams().to_dict()["leaves_evaluated"] is None
+    assert json.loads(json.dumps(params.to_dict())) == params.to_dict()
