@@ -8,6 +8,17 @@ Surviving mutants judged equivalent (mutmut names of 2026-11-22): ``GeneratorPar
 so the search it then runs finds nothing either. ``parse_range`` 17 (``rpartition``): text
 with the separator twice is refused either way (one side keeps a separator, which ``int``
 refuses); ``parse_range`` 32 (``cut >= 0``): ``s.find("-", 1)`` is never 0.
+``GeneratorParams.__post_init__`` 68 and 69 (``>= 5000``, ``> 5001``): no branching 1..8 to a
+depth 1..8 makes 5000 or 5001 leaves; 124 (``>= MAX_LEAVES``): none makes 400; 139
+(``>= MAX_DP_SIZE``): no such tree has a ``uniform_dp_size`` of exactly 1,500,000 (all checked).
+``_below`` 7 (``n + 1`` for ``n - 1``): ``random()`` < 1, so ``int(random() * n)`` is at most
+``n - 1`` (checked for every n up to the 2,000,001 values a range may hold); the clamp never binds.
+``_with_evaluations`` 26 (``random() <= 0.5``): differs only on a draw of exactly 0.5, which no
+seed the tests use gives (one chance in 2**53 a draw).
+``exposing`` 8 (``tree.cut(None)``): ``analysis`` and ``variant_answers`` cut the tree at the
+depth limit themselves. ``is_discriminating`` 28 (``len(seen) >= 1``): players-swapped applies
+to every kind ``is_discriminating`` can project (best-order fails before), so ``seen`` always
+gets a second answer or the loop has already returned False.
 """
 
 from __future__ import annotations
@@ -351,6 +362,11 @@ def test_answer_distance_counts_the_nodes_that_differ():
     assert answer_distance("values", ("a",), None) == 1
     assert answer_distance("values", values, None) == 1
     assert answer_distance("values", 3, 3) == 0
+    # a prune answer that is not a (pruned, root value) pair is a programming error
+    with pytest.raises(AssertionError):
+        answer_distance("prune", key, None)
+    with pytest.raises(AssertionError):
+        answer_distance("prune", None, key)
 
 
 # -- every refusal of GeneratorParams, in words, and the bounds it accepts -------------------------
