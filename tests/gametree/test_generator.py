@@ -19,6 +19,9 @@ seed the tests use gives (one chance in 2**53 a draw).
 depth limit themselves. ``is_discriminating`` 28 (``len(seen) >= 1``): players-swapped applies
 to every kind ``is_discriminating`` can project (best-order fails before), so ``seen`` always
 gets a second answer or the loop has already returned False.
+``generate`` 6 (``time.monotonic() >= deadline``): differs only when the clock reads the deadline
+to the nanosecond. ``random_tree`` 3 (``pool = None``): the pool is only read when values are
+distinct, and then it is built first.
 """
 
 from __future__ import annotations
@@ -604,3 +607,22 @@ def test_to_dict_is_plain_json():
     }
     assert GeneratorParams().to_dict()["leaves_evaluated"] is None
     assert json.loads(json.dumps(params.to_dict())) == params.to_dict()
+
+
+def test_generate_refusals_in_words_and_distinct_values_exactly_enough():
+    with pytest.raises(GenerationError) as refused:
+        generate(GeneratorParams(), 1, deadline=time.monotonic() - 1)
+    assert str(refused.value) == (
+        "no tree met the constraints within the time allowed; loosen them (fewer cutoffs, a wider "
+        "value range, more branching or depth)"
+    )
+    with pytest.raises(GenerationError) as refused:
+        generate(GeneratorParams(depth=2, branching=(2, 2), min_cutoffs=50, max_tries=3), 1)
+    assert str(refused.value) == (
+        "no tree met the constraints in 3 tries; loosen them (fewer cutoffs, a wider value range, "
+        "more branching or depth: discriminating trees need depth 4 or more when players "
+        "alternate) or allow more tries"
+    )
+    params = GeneratorParams(depth=3, branching=(2, 2), values=(1, 8), distinct=True)
+    tree = generate(params, 0)
+    assert sorted(tree.node(p).value for p in tree.leaves()) == list(range(1, 9))
