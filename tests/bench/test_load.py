@@ -4,40 +4,18 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.bench.bench_support import run_bench
 
 
 @pytest.mark.slow
 def test_quick_load_run_loses_nothing(tmp_path):
     out = tmp_path / "load.json"
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "bench.load",
-            "--quick",
-            "--seconds",
-            "1.5",
-            "--clients",
-            "4",
-            "--json",
-            str(out),
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert "no-op ceiling" in done.stdout
+    stdout = run_bench("load", "--quick", "--seconds", "1.5", "--clients", "4", "--json", str(out))
+    assert "no-op ceiling" in stdout
     (result,) = json.loads(out.read_text())
     assert result["load"]["requests"] > 0 and result["ceiling"]["requests"] > 0
-    assert result["load"]["errors"] == 0, done.stdout
+    assert result["load"]["errors"] == 0, stdout
     assert result["missing"] == 0 and result["stored"] == result["acknowledged"]

@@ -1,20 +1,9 @@
 """Smoke run of bench/perft (figures only printed, never asserted: the machine is shared)."""
 
-import subprocess
-import sys
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.bench.bench_support import run_bench
 
 
 def test_the_perft_benchmark_runs_quick():
-    out = subprocess.run(
-        [sys.executable, "-m", "bench.perft", "--quick"],
-        cwd=ROOT,
-        check=True,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    ).stdout
+    out = run_bench("perft", "--quick", timeout=120)
     assert "(ok)" in out and "WRONG" not in out and "DIFFERENT" not in out
     assert "ratio" in out and "speedup of 2 processes" in out
