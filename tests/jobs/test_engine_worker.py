@@ -23,6 +23,16 @@ def status(client, headers, submission_id: int) -> dict:
     return response.get_json()
 
 
+def finished(client, headers, submission_id: int, workers, seconds: float, what: str) -> dict:
+    """The submission's status once it is done or failed, waited for while the workers run."""
+    return wait_for(
+        lambda: (s := status(client, headers, submission_id))["status"] in ("done", "failed") and s,
+        seconds,
+        what,
+        workers,
+    )
+
+
 def result_rows(app, submission_id: int) -> int:
     with app.app_context():
         count = db.session.scalar(
@@ -37,14 +47,7 @@ def result_rows(app, submission_id: int) -> int:
 def test_upload_to_results_through_a_real_worker(app, client, room, upload, workers):
     workers.start(1)
     submission_id = upload(engine_bytes("correct")).get_json()["id"]
-    done = wait_for(
-        lambda: (
-            (s := status(client, room.student, submission_id))["status"] in ("done", "failed") and s
-        ),
-        90,
-        "the result",
-        workers,
-    )
+    done = finished(client, room.student, submission_id, workers, 90, "the result")
     assert done["status"] == "done", done
     assert done["score"] == done["max_score"] == 5.0  # the tiny suite, every test passed
     assert done["attempts"] == 1 and done["finished_at"] and done["progress"]["phase"] == "done"
@@ -90,14 +93,7 @@ def test_worker_killed_mid_job_then_restarted(app, client, room, upload, workers
     assert status(client, room.student, submission_id)["status"] == "running"  # the lease holds
     assert result_rows(app, submission_id) == 0
     workers.start(1)  # its sweep requeues the job once the dead worker's lease expires
-    done = wait_for(
-        lambda: (
-            (s := status(client, room.student, submission_id))["status"] in ("done", "failed") and s
-        ),
-        120,
-        "the job to complete",
-        workers,
-    )
+    done = finished(client, room.student, submission_id, workers, 120, "the job to complete")
     assert done["status"] == "done", done
     assert done["attempts"] == 2 and done["score"] == done["max_score"]
     assert result_rows(app, submission_id) == 1
@@ -152,14 +148,7 @@ def test_a_job_past_its_worker_time_is_charged_once_not_retried(app, client, roo
     workers.env["GRADER_JOB_SECONDS"] = "0"  # every test is past the cap
     workers.start(1)
     submission_id = upload(engine_bytes("correct")).get_json()["id"]
-    done = wait_for(
-        lambda: (
-            (s := status(client, room.student, submission_id))["status"] in ("done", "failed") and s
-        ),
-        90,
-        "the result",
-        workers,
-    )
+    done = finished(client, room.student, submission_id, workers, 90, "the result")
     assert done["status"] == "done" and done["attempts"] == 1, done
     verdicts = [t["verdict"] for t in done["summary"]["tests"]]
     assert verdicts and set(verdicts) == {"TLE_WALL"}, verdicts
