@@ -160,11 +160,9 @@ def next_practice(history: Iterable[Practised], rng: random.Random | None = None
     if practising:
         order = list(VARIANTS)
         weakest = max(practising, key=lambda s: (s.shown, -order.index(s.code)))
-        kind = (
-            max(weakest.kinds, key=lambda k: (weakest.kinds[k], k == BEST_KIND[weakest.code]))
-            if weakest.kinds
-            else BEST_KIND[weakest.code]
-        )
+        # where it showed most (a practising misconception has shown at least once), the
+        # best kind for it among equals
+        kind = max(weakest.kinds, key=lambda k: (weakest.kinds[k], k == BEST_KIND[weakest.code]))
         if kind not in VARIANTS[weakest.code].kinds:
             kind = BEST_KIND[weakest.code]
         reason = (

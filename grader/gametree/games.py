@@ -20,6 +20,7 @@ from grader.checkers import evaluate as checkers_evaluate
 from grader.gametree.tree import Node, Tree, child_path
 
 MAX_LEAVES = 5000  # as the generator: branching ** depth at most
+RANDOM_START_TRIES = 100  # walks from the start before random_start settles for the start
 
 
 class GameError(ValueError):
@@ -148,14 +149,15 @@ class ConnectFour:
         return f"{'X' if len(moves) % 2 == 0 else 'O'} in column {move}"
 
     def value(self, moves: str) -> int:
-        """For the player to move: -C4_WIN when the last move won, 0 for a full board, else the
-        prescribed evaluation: per window of four holding one player's discs only, 3 discs 5
-        points and 2 discs 2, and 3 per disc in the centre column; own minus opponent's."""
+        """For the player to move: -C4_WIN when the last move won, 0 for a full board (a draw),
+        else the prescribed evaluation: per window of four holding one player's discs only, 3
+        discs 5 points and 2 discs 2, and 3 per disc in the centre column; own minus opponent's."""
+        if self._winner(moves) is not None:  # the last move won: the player to move has lost
+            return -C4_WIN
+        if len(moves) == C4_COLUMNS * C4_ROWS:
+            return 0
         me = "X" if len(moves) % 2 == 0 else "O"
         grid = _c4_grid(moves)
-        winner = self._winner(moves)
-        if winner is not None:
-            return C4_WIN if winner == me else -C4_WIN
         score = 0
         for window in _c4_windows(grid):
             for player, sign in ((me, 1), ("O" if me == "X" else "X", -1)):
@@ -188,8 +190,7 @@ class Checkers:
             raise GameError(f"not a checkers FEN: {error}") from None
 
     def moves(self, fen: str) -> list[str]:
-        board = Board(fen)
-        return [] if board.is_game_over() else [m.pdn() for m in board.generate_legal_moves()]
+        return [m.pdn() for m in Board(fen).generate_legal_moves()]
 
     def play(self, fen: str, move: str) -> str:
         board = Board(fen)
@@ -200,12 +201,12 @@ class Checkers:
         return move
 
     def value(self, fen: str) -> int:
+        """-CHECKERS_WIN when the player to move has no move (a loss), else the material
+        evaluation. A FEN carries no history, so neither draw (threefold repetition, the 40-move
+        rule) can be reached in a tree built from positions alone."""
         board = Board(fen)
-        outcome = board.outcome()
-        if outcome is not None:
-            if outcome.winner is None:
-                return 0
-            return CHECKERS_WIN if outcome.winner == board.turn else -CHECKERS_WIN
+        if not board.legal_moves:
+            return -CHECKERS_WIN
         return checkers_evaluate(board)
 
     def board(self, fen: str) -> list[str]:
@@ -239,19 +240,19 @@ def _game(name: str) -> Any:
 
 
 def random_start(name: str, rng: random.Random, plies: tuple[int, int] = (2, 6)) -> str:
-    """A position reached by random moves from the start (seeded), where the game goes on."""
+    """A position reached by ``plies[0]`` to ``plies[1]`` random moves from the start (seeded;
+    each count and each legal move equally likely) where the game goes on; after
+    ``RANDOM_START_TRIES`` walks that each ended the game, the start."""
     game = _game(name)
-    for _ in range(100):
+    for _ in range(RANDOM_START_TRIES):
         position = game.start
-        for _ in range(
-            plies[0] + min(int(rng.random() * (plies[1] - plies[0] + 1)), plies[1] - plies[0])
-        ):
+        # int(rng.random() * n) is below n: rng.random() is below 1, and (1 - 2**-53) * n
+        # rounds below n.
+        for _ in range(plies[0] + int(rng.random() * (plies[1] - plies[0] + 1))):
             moves = game.moves(position)
             if not moves:
                 break
-            position = game.play(
-                position, moves[min(int(rng.random() * len(moves)), len(moves) - 1)]
-            )
+            position = game.play(position, moves[int(rng.random() * len(moves))])
         if game.moves(position):
             return game.text(position)
     return game.text(game.start)

@@ -2,7 +2,7 @@
 each of its steps, the generator's parameters for each level and target, and the aim of a tree.
 The policy on scripted histories with real trees: tests/gametree/test_adaptive.py.
 
-Surviving mutants judged equivalent (mutmut names of 2026-11-22; a partial run, see README):
+Surviving mutants judged equivalent (mutmut names of 2026-11-22):
 - ``_shape`` 66: ``rng.random() <= 0.5`` for ``< 0.5``: they differ only when the draw is 0.5
   exactly, a chance of 2**-53.
 """
@@ -13,8 +13,9 @@ import random
 
 import pytest
 
-from grader.gametree import VARIANTS
+from grader.gametree import VARIANTS, Conventions
 from grader.gametree.adaptive import (
+    BEST_KIND,
     MASTERED,
     MASTERY,
     NOT_SEEN,
@@ -24,6 +25,7 @@ from grader.gametree.adaptive import (
     _shape,
     aim,
     level,
+    next_practice,
     standings,
 )
 
@@ -182,3 +184,98 @@ def test_the_aim_of_a_targeted_tree_names_the_misconception_and_what_it_does():
         "This tree was made to expose leaves-only: pruning only leaves gives a different "
         "answer from the key here."
     )
+
+
+# -- standings and the next tree, in detail ---------------------------------------------------
+
+
+def _wrong(code: str, kind: str = "prune") -> Practised:
+    return Practised(kind, False, code, frozenset({code}))
+
+
+def test_before_any_answer_every_misconception_is_not_seen_with_nothing_counted():
+    for code, standing in standings([]).items():
+        assert standing == Standing(code, NOT_SEEN, 0, 0, 0, {})
+
+
+def test_the_kinds_a_misconception_showed_in_are_counted_each():
+    states = standings([_wrong("no-pruning"), _wrong("no-pruning", "values"), _wrong("no-pruning")])
+    assert states["no-pruning"].kinds == {"prune": 2, "values": 1}
+    assert states["no-pruning"].shown == 3 and states["no-pruning"].streak == 0
+    assert all(s.kinds == {} for code, s in states.items() if code != "no-pruning")
+
+
+def test_between_misconceptions_shown_as_often_the_first_in_the_catalogue_is_targeted():
+    codes = list(VARIANTS)
+    first, later = codes[0], codes[5]
+    for history in ([_wrong(later), _wrong(first)], [_wrong(first), _wrong(later)]):
+        assert next_practice(history).target == first
+    assert next_practice([_wrong(later), _wrong(first), _wrong(later)]).target == later
+
+
+@pytest.mark.parametrize(
+    ("shown_in", "kind"),
+    [
+        (["values", "prune", "prune"], "prune"),  # shown most, not the first counted
+        (["bounds", "values", "values"], "values"),  # shown most, not the best kind
+        (["values", "prune"], "prune"),  # as often: the best kind (ties-flipped's is prune)
+        (["values", "bounds"], "values"),  # as often, neither the best: the first counted
+    ],
+)
+def test_the_tree_is_of_the_kind_it_showed_in_most(shown_in, kind):
+    history = [_wrong("ties-flipped", k) for k in shown_in]
+    plan = next_practice(history)
+    assert (plan.target, plan.kind) == ("ties-flipped", kind)
+
+
+def test_a_kind_that_cannot_show_the_misconception_gives_way_to_its_best_kind():
+    # values-convention shows in values and bounds answers only
+    plan = next_practice([_wrong("values-convention", "prune")] * 2)
+    assert plan.kind == BEST_KIND["values-convention"] == "values"
+
+
+@pytest.mark.parametrize(("times", "words"), [(1, "1 time"), (2, "2 times")])
+def test_the_reason_for_a_practice_tree_counts_the_matches(times, words):
+    plan = next_practice([_wrong("leaves-only")] * times)
+    assert plan.reason == (
+        f"Your answers matched leaves-only {words}: this tree is made so that it gives a "
+        "different answer from the key."
+    )
+
+
+def test_practice_on_a_misconception_comes_back_to_modest_trees():
+    history = [*_mastering(list(VARIANTS)[:6]), _wrong(list(VARIANTS)[7])]
+    assert level(history, standings(history)) == 3
+    plan = next_practice(history)
+    assert plan.target == list(VARIANTS)[7] and plan.level == 1
+
+
+def test_with_none_practising_the_least_sure_misconception_is_checked_on_a_harder_tree():
+    history = _mastering(list(VARIANTS)[:2])
+    plan = next_practice(history)
+    third = list(VARIANTS)[2]
+    assert (plan.target, plan.kind, plan.level) == (third, BEST_KIND[third], 2)
+    assert plan.reason == (
+        f"No misconception shows in your answers now: this harder tree checks {third}, which "
+        "you have not yet mastered."
+    )
+
+
+def test_with_every_misconception_mastered_the_trees_are_the_hardest_of_any_kind():
+    history = _mastering(list(VARIANTS))
+    plans = [next_practice(history, random.Random(seed)) for seed in range(40)]
+    assert {p.kind for p in plans} == {"prune", "values", "bounds", "leaf-order"}
+    assert {p.params.conventions.ties for p in plans} == {"explore", "prune"}
+    for plan in plans:
+        assert (plan.target, plan.level) == (None, 3)
+        assert plan.reason == (
+            "You have mastered every misconception: a harder tree, for the exam."
+        )
+        assert plan.params.conventions == Conventions(ties=plan.params.conventions.ties)
+
+
+def test_without_a_random_source_the_plan_is_the_same_every_time():
+    history = _mastering(list(VARIANTS))
+    assert next_practice(history, random.Random(0)) != next_practice(history, random.Random(1))
+    for _ in range(5):
+        assert next_practice(history) == next_practice(history, random.Random(0))
