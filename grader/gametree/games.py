@@ -289,4 +289,5 @@ def game_tree(name: str, start: str | None = None, depth: int = 2, branching: in
         )
 
     root = build(position, "", 0, None)
-    return GameTree(name, game.text(position), Tree(root, ("max", "min")), positions)
+    # MAX at the root, then MIN (a Tree's players unless told otherwise)
+    return GameTree(name, game.text(position), Tree(root), positions)

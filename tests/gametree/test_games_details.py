@@ -8,7 +8,7 @@ Surviving mutants judged equivalent (mutmut names of 2026-11-22):
   a window counted 4 times over one of its cells holds that cell four times, so every cell is
   the same.
 - ``TicTacToe.parse`` 23: ``set("XXXO.XX")`` is ``set("XO.")``.
-- ``ConnectFour.value`` 48, 50, 57, 51: the default of ``.get`` (None, none, 1), and
+- ``ConnectFour.value`` 47, 49, 56, 50: the default of ``.get`` (None, none, 1), and
   ``{2: 0, 2: 2, 3: 5}`` (1 missing, so 0 by default): a window scores only while it holds
   1 to 3 of one player's discs and no other (4 is a win, valued before).
 - ``game_tree`` 18: ``>= MAX_LEAVES`` for ``>``: no branching 1..9 to a depth 1..8 gives 5,000.
@@ -180,7 +180,7 @@ def test_connect_four_accepts_spaces_and_refuses_in_words():
     assert C4.moves("") == [str(c) for c in range(1, 8)]
     assert C4.parse("1213141") == "1213141"  # the winning move may be the last
     words = "a Connect-4 position is the columns played so far, 1-7 (e.g. 4453)"
-    for text in ("4a", "480", "4-4"):
+    for text in ("4a", "480", "4-4", "4X4"):
         with pytest.raises(GameError) as refused:
             C4.parse(text)
         assert str(refused.value) == words
