@@ -11,7 +11,7 @@ from grader.extensions import db
 from grader.gametree import KINDS, Conventions, Tree
 from grader.models import Attempt, Exercise
 from grader.services import accounts
-from tests.app_support import bearer
+from tests.app_support import app_config, bearer
 
 
 def key_for(exercise: dict) -> dict:
@@ -374,3 +374,18 @@ def test_no_api_route_has_a_limit_the_limiters_filter_would_skip(app):
     assert get_qualified_name(app.view_functions["auth.login"]) in marked
     api = {get_qualified_name(f) for name, f in app.view_functions.items() if name[:4] == "api."}
     assert len(api) > 20 and not api & marked
+
+
+@pytest.mark.parametrize("setting", ["RATELIMIT_DEFAULT", "RATELIMIT_APPLICATION"])
+def test_limits_a_deployment_sets_for_every_route_hold_on_api_too(
+    setting, tmp_path, db_file, monkeypatch
+):
+    """The filter above skips /api only while no limit is set for every route: a deployer's
+    default or application-wide limit still counts /api requests."""
+    from grader import create_app
+
+    monkeypatch.setenv("GRADER_INSTANCE_PATH", str(tmp_path / "instance"))
+    limited = create_app(app_config(db_file, **{setting: "2 per minute"})).test_client()
+    assert [limited.get("/api/engines/1").status_code for _ in range(3)] == [401, 401, 429]
+    unlimited = create_app(app_config(db_file)).test_client()
+    assert {unlimited.get("/api/engines/1").status_code for _ in range(3)} == {401}

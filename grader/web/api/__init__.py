@@ -37,10 +37,14 @@ _SAFE = {"GET", "HEAD", "OPTIONS"}
 
 @limiter.request_filter
 def _no_route_limits() -> bool:
-    """No /api route carries a Flask-Limiter limit (the services count theirs themselves,
+    """No /api route carries a Flask-Limiter limit of its own (the services count theirs,
     `ratelimits.retry_after`), so its requests skip the limiter's per-request check (3% of a
-    graded submission's time)."""
-    return request.blueprint == bp.name
+    graded submission's time), unless the deployment sets limits for every route
+    (``RATELIMIT_DEFAULT`` or ``RATELIMIT_APPLICATION``), which then hold on /api too."""
+    config = current_app.config
+    return request.blueprint == bp.name and not (
+        config.get("RATELIMIT_DEFAULT") or config.get("RATELIMIT_APPLICATION")
+    )
 
 
 #: What each error status means, for every operation that can give it.
