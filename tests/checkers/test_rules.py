@@ -68,6 +68,7 @@ def test_the_side_with_no_legal_move_loses():
     blocked = Board("W:W29:B22,25")
     assert blocked.outcome().termination is Termination.NO_MOVES
     assert blocked.outcome().winner == BLACK and blocked.outcome().result() == "1-0"
+    assert blocked.is_game_over() and not Board().is_game_over()
     no_pieces = Board("B:W5:B")
     assert no_pieces.outcome().winner == WHITE and no_pieces.outcome().result() == "0-1"
 
@@ -77,9 +78,9 @@ def test_threefold_repetition_is_a_draw():
     shuffle = ["1-5", "32-27", "5-1", "27-32"]
     for text in shuffle + shuffle[:3]:
         board.push_pdn(text)
-        assert board.outcome() is None
+        assert board.outcome() is None and not board.is_game_over()
     board.push_pdn(shuffle[3])  # the start position for the third time
-    assert board.repetitions() == 3
+    assert board.repetitions() == 3 and board.is_game_over()
     assert board.outcome().termination is Termination.THREEFOLD_REPETITION
     assert board.outcome().result() == "1/2-1/2"
 
@@ -97,7 +98,7 @@ def test_forty_moves_each_without_capture_or_man_move_is_a_draw():
             board.pop()
         else:
             raise AssertionError(f"no quiet move at ply {ply} in {board.fen()}")
-    assert board.halfmove_clock == 80
+    assert board.halfmove_clock == 80 and board.is_game_over()
     assert board.outcome().termination is Termination.FORTY_MOVE_RULE
 
 
