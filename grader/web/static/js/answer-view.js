@@ -46,7 +46,12 @@ const READERS = {
   },
   "best-order"(r, tree, answer) {
     r.order = answer.order || {};
-    for (const p of internal(tree)) r.values.set(p, JSON.stringify(r.order[p] || null));
+    // Compared as drawn: a node the answer leaves out keeps its children in the tree's order
+    // (the exercise page sends only the nodes it reordered; the key lists every node).
+    for (const p of internal(tree)) {
+      const order = r.order[p] || tree.nodes.get(p).children.map((_, i) => i);
+      r.values.set(p, JSON.stringify(order));
+    }
   },
 };
 READERS.minimax = READERS.values;
