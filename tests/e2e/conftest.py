@@ -27,12 +27,14 @@ from tests.e2e.e2e_support import (
     open_page,
     sign_in,
 )
+from tests.e2e.kinds_support import seed_answer_kinds
 from tests.live_server import environment, serve
 
 
-def _seed(env: dict[str, str]) -> tuple[int, dict[str, int]]:
+def _seed(env: dict[str, str]) -> tuple[int, dict[str, int], str]:
     """Schema by `flask db upgrade`'s own code, then users, a course, an assignment and practice
-    exercises made by the services."""
+    exercises made by the services, and the course of answers of every kind (its drill-down
+    page's path is returned last)."""
     from flask_migrate import upgrade
 
     from grader import create_app
@@ -79,8 +81,9 @@ def _seed(env: dict[str, str]) -> tuple[int, dict[str, int]]:
                 student, "best-order", tree=[[[2, 3], [5, 9]], [[0, 1], [7, 5]]]
             ).id
             assignment_id = assignment.id
+            drill_down = seed_answer_kinds(INSTRUCTOR)
             db.engine.dispose()  # checkpoints the WAL before the server opens the file
-    return assignment_id, practice
+    return assignment_id, practice, drill_down
 
 
 @pytest.fixture(scope="session")
@@ -91,9 +94,9 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
         "GRADER_DATABASE_URL": f"sqlite:///{folder / 'grader.sqlite3'}",
         "GRADER_SECRET_KEY": "e2e-secret",
     }
-    assignment_id, practice = _seed(env)
+    assignment_id, practice, drill_down = _seed(env)
     with serve(folder, env) as url:
-        yield LiveServer(url, assignment_id, practice)
+        yield LiveServer(url, assignment_id, practice, drill_down)
 
 
 @pytest.fixture(scope="session")

@@ -31,6 +31,7 @@ class LiveServer:
     url: str
     assignment_id: int
     practice: dict[str, int] = field(default_factory=dict)  # name -> exercise id
+    drill_down: str = ""  # the instructor's page of the student who answered every kind
 
 
 @contextlib.contextmanager

@@ -1,0 +1,135 @@
+"""The instructor's drill-down of one student in a real headless Chromium, for every exercise kind:
+the student's answer and the key drawn side by side on the tree, each in its kind's terms (values
+as v= notes, bounds as α= and β= notes, the leaf order's numbers, the pruned subtrees shaded, a
+best-order's children in its order), and exactly the nodes where they differ hatched and marked ✗
+in both trees; for an answer wrong at known nodes and for one right everywhere.
+
+The cases (tests/e2e/kinds_support.py) are made from the reference keys; what each side must show
+is worked out here from the answer and the key, and read from the page's DOM, never from its
+scripts. One page load per kind; the `page` fixture fails the test on any script error.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from grader.gametree import KINDS, Tree
+from grader.gametree.kinds import normalize_pruned
+from tests.e2e.e2e_support import INSTRUCTOR, LiveServer, sign_in
+from tests.e2e.kinds_support import Case, answer_cases
+
+pytestmark = pytest.mark.e2e
+
+# Each node's place left to right, as drawn (its group's translate(x, y)).
+PLACES = "nodes => nodes.map(n => [n.dataset.path, n.transform.baseVal.consolidate().matrix.e])"
+
+HATCH = re.compile(r"url\(.*#hatch-wrong")  # the computed fill of a hatched node
+DIFFERS = re.compile(r", differs$")  # the end of a differing node's aria-label
+
+
+@dataclass
+class Drawn:
+    """What one side must show: notes beside nodes, marks (glyphs), the shaded nodes, and each
+    internal node's children in the order drawn (old indices)."""
+
+    notes: dict[str, list[str]] = field(default_factory=dict)
+    marks: dict[str, str] = field(default_factory=dict)
+    shaded: frozenset[str] = frozenset()
+    order: dict[str, list[int]] = field(default_factory=dict)
+
+
+def _shown(value: Any) -> str:
+    """A value as the page writes it: infinity as a signed ∞ (a minus sign, U+2212)."""
+    return {"inf": "+∞", "+inf": "+∞", "-inf": "−∞"}.get(str(value), str(value))
+
+
+def _drawn(kind: str, tree: Tree, reply: dict[str, Any]) -> Drawn:
+    """What an answer (or the key) of `kind` says on the tree, in the kind's terms."""
+    drawn = Drawn(order={p: list(range(len(n.children))) for p, n in tree.walk() if not n.is_leaf})
+    if kind == "prune":
+        drawn.shaded = normalize_pruned(tree, set(reply["pruned"]))
+        drawn.notes[""] = [f"v={_shown(reply['value'])}"]
+    elif kind in ("values", "minimax"):
+        drawn.notes = {p: [f"v={_shown(v)}"] for p, v in reply["values"].items()}
+    elif kind == "bounds":
+        drawn.notes = {
+            p: [f"α={_shown(alpha)}", f"β={_shown(beta)}"]
+            for p, (alpha, beta) in reply["bounds"].items()
+        }
+    elif kind == "leaf-order":
+        drawn.marks = {p: str(i + 1) for i, p in enumerate(reply["leaf_order"])}
+    elif kind == "best-order":
+        drawn.order.update(reply["order"])
+    else:
+        raise KeyError(f"no expectation for the kind {kind!r}: add one")
+    return drawn
+
+
+def _check_side(side: Any, case: Case, drawn: Drawn) -> None:
+    nodes = list(case.tree.walk())
+    expect(side.locator(".node")).to_have_count(len(nodes))
+    for path, _node in nodes:
+        node = side.locator(f'.node[data-path="{path}"]')
+        wrong = path in case.wrong_at
+        for name, on in (("wrong", wrong), ("shaded", path in drawn.shaded)):
+            if on:
+                expect(node).to_contain_class(name)
+            else:
+                expect(node).not_to_contain_class(name)
+        # Hatched as drawn (the computed fill), whatever else the node is (shaded...).
+        if wrong:
+            expect(node.locator(".shape")).to_have_css("fill", HATCH)
+        else:
+            expect(node.locator(".shape")).not_to_have_css("fill", HATCH)
+        # A node's own mark (a leaf's number in the order) stays; a differing node without one
+        # is marked ✗.
+        expect(node.locator(".mark")).to_have_text(drawn.marks.get(path, "✗" if wrong else ""))
+        if wrong:
+            expect(node).to_have_attribute("aria-label", DIFFERS)
+        else:
+            expect(node).not_to_have_attribute("aria-label", DIFFERS)
+    expect(side.locator(".note")).to_have_count(len(drawn.notes))
+    for path, lines in drawn.notes.items():
+        expect(side.locator(f'.note[data-path="{path}"] tspan')).to_have_text(lines)
+    # Read once the drawing is done (the checks above waited for it): children left to right.
+    x = dict(side.locator(".node").evaluate_all(PLACES))
+    for path, order in drawn.order.items():
+        kids = case.tree.node(path).children
+        seen = sorted(range(len(kids)), key=lambda i: x[f"{path}.{i}" if path else str(i)])
+        assert seen == order, f"children of {path or 'the root'!r} drawn as {seen}, not {order}"
+
+
+@pytest.mark.parametrize("kind", list(KINDS))
+def test_answer_and_key_drawn_in_the_kinds_terms(
+    page: Any, live_server: LiveServer, screenshots: Path, kind: str
+) -> None:
+    cases = [case for case in answer_cases() if case.kind == kind]
+    assert [bool(case.wrong_at) for case in cases] == [True, False]
+    sign_in(page, INSTRUCTOR)
+    page.goto(live_server.drill_down)
+    for case in cases:
+        article = page.locator("article.slot-attempts").filter(has_text=f": {case.title} ({kind})")
+        box = article.locator("[data-compare]")
+        labels = [case.tree.labels()[p] for p, _ in case.tree.walk() if p in case.wrong_at]
+        # Set once both trees are drawn: the differing nodes' labels, in label order.
+        expect(box).to_have_attribute("data-differ", " ".join(labels))
+        expect(box.locator(".legend")).to_have_text(
+            f"They differ at {', '.join(labels)} (hatched red and marked ✗ in both trees)."
+            if labels
+            else "The answer matches the key at every node."
+        )
+        score = expect(article.locator("h3"))
+        if case.wrong_at:
+            score.not_to_contain_text("score 1.00")
+        else:
+            score.to_contain_text("score 1.00")
+        for side, reply in (("answer", case.answer), ("key", case.key)):
+            _check_side(box.locator(f'[data-side="{side}"]'), case, _drawn(kind, case.tree, reply))
+        name = "wrong" if case.wrong_at else "right"
+        box.screenshot(path=str(screenshots / f"drill-down-{kind}-{name}.png"))
