@@ -24,10 +24,10 @@ def ordinal(n: int) -> str:
     """0 -> first, 1 -> second, ..."""
     if n < len(_ORDINALS):
         return _ORDINALS[n]
-    suffix = (
-        "th" if 10 <= (n + 1) % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get((n + 1) % 10, "th")
-    )
-    return f"{n + 1}{suffix}"
+    count = n + 1
+    teens = count % 100 in (11, 12, 13)  # 11th, 12th, 13th, 111th: never -st, -nd, -rd
+    suffix = "th" if teens else {1: "st", 2: "nd", 3: "rd"}.get(count % 10, "th")
+    return f"{count}{suffix}"
 
 
 class Explainer:

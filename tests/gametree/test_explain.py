@@ -3,10 +3,9 @@ small trees whose searches are worked out by hand in the comments (which cutoff 
 with which window), for both tie rules, both value rules, MAX and MIN roots, deep cutoffs from
 either bound, one or several pruned children; and the numbers and ordinals the sentences use.
 
-Surviving mutants of grader/gametree/explain.py judged equivalent (mutmut names of 2026-11-22):
-- ``ordinal`` 11 (``(n + 2) % 100`` in the teens test) and 13 (``< 20`` for ``<= 20``): they
-  differ from the original only at a count ending in 9 or 20 (n + 1 = ...09, ...20), where the
-  suffix is "th" either way.
+``ordinal`` once tested for the teens with ``10 <= (n + 1) % 100 <= 20``, whose bounds and shift
+four mutants could move without a change (10, 19 and 20 take "th" anyway); it now names 11, 12
+and 13, each of which a case below needs.
 """
 
 from __future__ import annotations
