@@ -223,6 +223,43 @@ def solution(
     return data
 
 
+def graded_differences(
+    exercise: Exercise, attempt: Attempt, solution: dict[str, Any]
+) -> dict[str, Any] | None:
+    """Where an answer drawn beside the key differs from it, when the grade says so rather
+    than the key node by node: best-order, whose key is one of the best orderings. The nodes
+    (``differ``: none for a best ordering, else the attempt's stored ``first_wrong``) and a
+    ``legend`` in words with the leaf counts. ``solution`` is ``solution(exercise,
+    answer=attempt.answer)``. None for the other kinds: their key is the one right answer."""
+    if not isinstance(KINDS[exercise.kind], BestOrderKind):
+        return None
+    replays = solution.get("replays")
+    if replays is None:  # an answer stored before its shape was checked
+        return {"differ": [], "legend": "The answer's ordering cannot be searched on this tree."}
+    drawn = tree_of(exercise)
+    tree = drawn.cut(Conventions.from_dict(exercise.conventions).depth)  # the tree searched
+    least, got = solution["key"]["leaves"], len(replays["yours"]["leaf_order"])
+    if got <= least:
+        answered, key = attempt.answer.get("order", {}), solution["key"]["order"]
+        same = all(
+            answered.get(p, list(range(len(node.children))))
+            == key.get(p, list(range(len(node.children))))
+            for p, node in tree.walk()
+            if not node.is_leaf
+        )
+        if same:
+            words = f"The answer is the key's ordering: alpha-beta evaluates {least} leaves, "
+            return {"differ": [], "legend": words + "the fewest possible."}
+        words = f"Another best ordering: alpha-beta evaluates {got} leaves with it, as few as "
+        return {"differ": [], "legend": words + "with the key's."}
+    counts = f"The answer's ordering evaluates {got} leaves; the best evaluates {least}."
+    wrong, labels = attempt.first_wrong, drawn.labels()  # named as the page draws them
+    if not isinstance(wrong, dict) or wrong.get("path") not in labels:
+        return {"differ": [], "legend": f"{counts} The grade blames no single node."}
+    blamed = f"The grade blames {labels[wrong['path']]} (hatched red and marked ✗ in both trees)"
+    return {"differ": [wrong["path"]], "legend": f"{counts} {blamed}: {wrong.get('message', '')}"}
+
+
 def practice_replay(exercise: Exercise) -> dict[str, Any] | None:
     """The reference search of a free practice exercise (no slot, nothing graded), which may
     be watched before answering; None for an assignment's exercise."""

@@ -20,7 +20,7 @@ import sqlalchemy as sa
 from grader.extensions import db
 from grader.models import STUDENT, Assignment, Attempt, Exercise, Membership, Slot, User
 from grader.services import NotFound
-from grader.services.attempts import solution
+from grader.services.attempts import graded_differences, solution
 from grader.services.courses import course_assignments
 from grader.services.scores import GradedAttempt, engine_attempts, graded_attempts, policy_score
 from grader.services.staff import Staff, staff
@@ -230,6 +230,14 @@ class SlotView:
     attempts: list[AttemptView]
     score: float | None
     solution: dict[str, Any] | None  # key and reference search (staff always see them)
+    # The shown attempt (the one that counts) beside the key: where the grade, not the key node
+    # by node, says they differ (best-order; `graded_differences`), else None.
+    differences: dict[str, Any] | None = None
+
+    @property
+    def shown(self) -> Attempt | None:
+        """The attempt drawn beside the key: the one that counts."""
+        return next((a.attempt for a in self.attempts if a.counted), None)
 
 
 def student_attempts(
@@ -288,6 +296,11 @@ def student_attempts(
                 counted_id = made[-1].id
             else:
                 counted_id = made[credited.index(max(credited))].id
+            shown = next((a for a in made if a.id == counted_id), None)
+            data = differences = None
+            if exercise is not None and shown is not None:
+                data = solution(exercise, answer=shown.answer)
+                differences = graded_differences(exercise, shown, data)
             views.append(
                 SlotView(
                     slot,
@@ -296,7 +309,8 @@ def student_attempts(
                     max(credited)
                     if made and assignment.score_policy != "last"
                     else (credited[-1] if made else None),
-                    solution(exercise) if exercise is not None and made else None,
+                    data,
+                    differences,
                 )
             )
         result.append((assignment, views))

@@ -2,7 +2,10 @@
 the student's answer and the key drawn side by side on the tree, each in its kind's terms (values
 as v= notes, bounds as α= and β= notes, the leaf order's numbers, the pruned subtrees shaded, a
 best-order's children in its order), and exactly the nodes where they differ hatched and marked ✗
-in both trees; for an answer wrong at known nodes and for one right everywhere.
+in both trees; for an answer wrong at known nodes and for one right everywhere. A best-order's key
+is one of the best orderings, so the page draws what the grade says: another best ordering than
+the key's has no ✗ and its legend says so with the leaf count; a worse one is marked only at the
+node its grade blames (its first_wrong), the legend giving both counts.
 
 The cases (tests/e2e/kinds_support.py) are made from the reference keys; what each side must show
 is worked out here from the answer and the key, and read from the page's DOM, never from its
@@ -110,7 +113,8 @@ def test_answer_and_key_drawn_in_the_kinds_terms(
     page: Any, live_server: LiveServer, screenshots: Path, kind: str
 ) -> None:
     cases = [case for case in answer_cases() if case.kind == kind]
-    assert [bool(case.wrong_at) for case in cases] == [True, False]
+    names = ["wrong", "right", "another best"] if kind == "best-order" else ["wrong", "right"]
+    assert [case.name for case in cases] == names
     sign_in(page, INSTRUCTOR)
     page.goto(live_server.drill_down)
     for case in cases:
@@ -119,11 +123,12 @@ def test_answer_and_key_drawn_in_the_kinds_terms(
         labels = [case.tree.labels()[p] for p, _ in case.tree.walk() if p in case.wrong_at]
         # Set once both trees are drawn: the differing nodes' labels, in label order.
         expect(box).to_have_attribute("data-differ", " ".join(labels))
-        expect(box.locator(".legend")).to_have_text(
+        compared = (
             f"They differ at {', '.join(labels)} (hatched red and marked ✗ in both trees)."
             if labels
             else "The answer matches the key at every node."
         )
+        expect(box.locator(".legend")).to_have_text(case.legend or compared)
         score = expect(article.locator("h3"))
         if case.wrong_at:
             score.not_to_contain_text("score 1.00")
@@ -131,5 +136,5 @@ def test_answer_and_key_drawn_in_the_kinds_terms(
             score.to_contain_text("score 1.00")
         for side, reply in (("answer", case.answer), ("key", case.key)):
             _check_side(box.locator(f'[data-side="{side}"]'), case, _drawn(kind, case.tree, reply))
-        name = "wrong" if case.wrong_at else "right"
+        name = case.name.replace(" ", "-")
         box.screenshot(path=str(screenshots / f"drill-down-{kind}-{name}.png"))

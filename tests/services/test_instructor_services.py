@@ -28,6 +28,7 @@ from grader.services import (
     scores,
     statistics,
 )
+from tests.e2e.kinds_support import answer_cases
 from tests.instructor_support import (
     ALICE,
     BOB,
@@ -394,6 +395,31 @@ def test_drill_down_shows_answers_keys_and_search(app, room):
         assert view.solution["key"] == textbook_key() and view.solution["search"]["trace"]
         with pytest.raises(NotFound):
             gradebook.student_attempts(user(TEACHER), room.course_id, room.ids[OUTSIDER])
+
+
+def test_drill_down_draws_a_best_order_answer_as_its_grade_says(app, room):
+    # A best-order key is one of the best orderings: the answer differs where its grade blames
+    # it (nowhere for another best ordering), in words with the leaf counts; another kind's
+    # answer is compared node by node on the page (no graded differences).
+    cases = [case for case in answer_cases() if case.kind == "best-order"]
+    with app.app_context():
+        for case in cases:
+            editor.add_slot(
+                user(TEACHER),
+                room.assignment_id,
+                editor.SlotInput(kind=case.kind, conventions={}, tree=case.tree, title=case.title),
+            )
+    answer(app, ALICE, room.assignment_id, 0, textbook_key())
+    for index, case in enumerate(cases, start=2):
+        stored = answer(app, ALICE, room.assignment_id, index, case.answer)
+        assert (stored.score == 1.0) is (not case.wrong_at)
+    with app.app_context():
+        _, _, assignments = gradebook.student_attempts(user(TA), room.course_id, room.ids[ALICE])
+    views = assignments[0][1]
+    assert views[0].differences is None and views[1].differences is None  # prune; no attempt
+    for case, view in zip(cases, views[2:], strict=True):
+        assert view.shown is not None and view.shown.answer == case.answer
+        assert view.differences == {"differ": sorted(case.wrong_at), "legend": case.legend}
 
 
 # -- statistics and misconceptions ------------------------------------------------------------

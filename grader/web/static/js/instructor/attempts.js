@@ -6,22 +6,17 @@ import { annotate, reading } from "../answer-view.js";
 import { SearchReplay } from "../search-replay.js";
 import { TreeView, buildTree } from "../tree-view.js";
 
-function draw(host, tree, kind, mine, other, title) {
+function draw(host, tree, kind, mine, differ, title) {
   const view = new TreeView(host, tree, { interactive: false, margin: 72, title,
     ...(kind === "bounds" ? { rowGap: 84 } : {}) });
   annotate(view, tree, mine);
-  const differ = [];
-  for (const [p, v] of mine.values) {
-    if (other.values.get(p) !== v) {
-      view.setClass(p, "wrong", true);
-      if (!mine.marks.has(p)) view.setMark(p, "✗");
-      differ.push(p);
-    }
+  for (const p of differ) {
+    view.setClass(p, "wrong", true);
+    if (!mine.marks.has(p)) view.setMark(p, "✗");
   }
-  view.options.describe = (p) => (mine.values.has(p) && other.values.get(p) !== mine.values.get(p)
-    ? "differs" : "");
+  view.options.describe = (p) => (differ.includes(p) ? "differs" : "");
   view.refreshLabels();
-  return { view, differ };
+  return view;
 }
 
 for (const box of document.querySelectorAll("[data-compare]")) {
@@ -29,29 +24,35 @@ for (const box of document.querySelectorAll("[data-compare]")) {
   const tree = buildTree(data.tree, data.players);
   const answer = reading(data.kind, tree, data.answer || {});
   const key = reading(data.kind, tree, data.key || {});
-  const mine = draw(box.querySelector("[data-side=answer]"), tree, data.kind, answer, key,
+  // Where the grade says they differ (a best-order's blamed node), else node by node.
+  const graded = data.differences;
+  const differ = graded
+    ? tree.bfs.filter((p) => graded.differ.includes(p))
+    : tree.bfs.filter((p) => answer.values.has(p) && key.values.get(p) !== answer.values.get(p));
+  const mine = draw(box.querySelector("[data-side=answer]"), tree, data.kind, answer, differ,
     "Their answer");
-  const theirs = draw(box.querySelector("[data-side=key]"), tree, data.kind, key, answer, "The key");
-  const labels = mine.differ.map((p) => tree.nodes.get(p).label);
+  const theirs = draw(box.querySelector("[data-side=key]"), tree, data.kind, key, differ, "The key");
+  const labels = differ.map((p) => tree.nodes.get(p).label);
   box.dataset.differ = labels.join(" ");
   const legend = box.querySelector(".legend");
   if (legend) {
-    legend.textContent = labels.length
+    const compared = labels.length
       ? `They differ at ${labels.join(", ")} (hatched red and marked ✗ in both trees).`
       : "The answer matches the key at every node.";
+    legend.textContent = graded ? graded.legend : compared;
   }
   // Both trees show the same place: the first difference, and then wherever either scrolls.
   requestAnimationFrame(() => {
-    for (const { view } of [mine, theirs]) {
+    for (const view of [mine, theirs]) {
       view.fit();
-      if (mine.differ.length) view.reveal(mine.differ[0], { force: true });
+      if (differ.length) view.reveal(differ[0], { force: true });
     }
     const follow = (from, to) => from.scroller.addEventListener("scroll", () => {
       if (to.scroller.scrollLeft !== from.scroller.scrollLeft) to.scroller.scrollLeft = from.scroller.scrollLeft;
       if (to.scroller.scrollTop !== from.scroller.scrollTop) to.scroller.scrollTop = from.scroller.scrollTop;
     });
-    follow(mine.view, theirs.view);
-    follow(theirs.view, mine.view);
+    follow(mine, theirs);
+    follow(theirs, mine);
   });
 }
 
