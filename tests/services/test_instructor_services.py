@@ -422,6 +422,38 @@ def test_drill_down_draws_a_best_order_answer_as_its_grade_says(app, room):
         assert view.differences == {"differ": sorted(case.wrong_at), "legend": case.legend}
 
 
+def test_drill_down_best_order_legend_for_stored_answers_it_cannot_blame(app, room):
+    # Stored before today's checks: a worse ordering with no first_wrong, an unreadable order.
+    wrong, _, _ = (case for case in answer_cases() if case.kind == "best-order")
+    with app.app_context():
+        editor.add_slot(
+            user(TEACHER),
+            room.assignment_id,
+            editor.SlotInput(kind=wrong.kind, conventions={}, tree=wrong.tree, title=wrong.title),
+        )
+    stored = answer(app, ALICE, room.assignment_id, 2, wrong.answer)
+    assert wrong.legend is not None
+    counts = wrong.legend.partition(" The grade blames")[0]  # its leaf counts, unchanged
+    unblamed = f"{counts} The grade blames no single node."
+    for first_wrong, order, legend in (
+        (None, wrong.answer["order"], unblamed),
+        ({"path": "9.9", "message": "?"}, wrong.answer["order"], unblamed),
+        (None, {"": [0, 0, 0]}, "The answer's ordering cannot be searched on this tree."),
+    ):
+        with app.app_context():
+            db.session.execute(
+                sa.update(Attempt)
+                .where(Attempt.id == stored.id)
+                .values(first_wrong=first_wrong, answer={"order": order})
+            )
+            db.session.commit()
+            _, _, assignments = gradebook.student_attempts(
+                user(TA), room.course_id, room.ids[ALICE]
+            )
+        found = assignments[0][1][2].differences
+        assert found == {"differ": [], "legend": legend}
+
+
 # -- statistics and misconceptions ------------------------------------------------------------
 
 
