@@ -230,14 +230,10 @@ class SlotView:
     attempts: list[AttemptView]
     score: float | None
     solution: dict[str, Any] | None  # key and reference search (staff always see them)
-    # The shown attempt (the one that counts) beside the key: where the grade, not the key node
-    # by node, says they differ (best-order; `graded_differences`), else None.
+    shown: Attempt | None = None  # the attempt drawn beside the key: the one that counts
+    # Where the shown attempt and the key differ as the grade, not the key node by node, says
+    # (best-order; `graded_differences`), else None.
     differences: dict[str, Any] | None = None
-
-    @property
-    def shown(self) -> Attempt | None:
-        """The attempt drawn beside the key: the one that counts."""
-        return next((a.attempt for a in self.attempts if a.counted), None)
 
 
 def student_attempts(
@@ -291,12 +287,11 @@ def student_attempts(
             made = attempts_by_exercise.get(exercise.id, []) if exercise else []
             credited = [a.credited for a in made]
             if not made:
-                counted_id = None
+                shown = None
             elif assignment.score_policy == "last":
-                counted_id = made[-1].id
+                shown = made[-1]
             else:
-                counted_id = made[credited.index(max(credited))].id
-            shown = next((a for a in made if a.id == counted_id), None)
+                shown = made[credited.index(max(credited))]
             data = differences = None
             if exercise is not None and shown is not None:
                 data = solution(exercise, answer=shown.answer)
@@ -305,11 +300,12 @@ def student_attempts(
                 SlotView(
                     slot,
                     exercise,
-                    [AttemptView(a, a.id == counted_id) for a in made],
+                    [AttemptView(a, a is shown) for a in made],
                     max(credited)
                     if made and assignment.score_policy != "last"
                     else (credited[-1] if made else None),
                     data,
+                    shown,
                     differences,
                 )
             )
