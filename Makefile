@@ -46,11 +46,13 @@ test: $(STAMP) system-deps $(NODE_STAMP)
 	$(BIN)/pytest
 
 # The queue tests (tests/jobs) again on PostgreSQL and Redis, which the tests start themselves
-# (Debian's postgresql and redis-server, installed when missing; psycopg from the extra).
+# (Debian's postgresql and redis-server, installed when missing; psycopg from the extra), then
+# every test marked `backends` (deselected by make test, whose machine need not have them).
 test-backends: $(STAMP)
 	@./scripts/system-deps.sh backends
 	$(BIN)/pip install --quiet -e '.[postgres]'
 	GRADER_TEST_BACKENDS=postgres-redis $(BIN)/pytest tests/jobs
+	GRADER_TEST_BACKENDS=postgres-redis $(BIN)/pytest -m backends tests
 
 # Time from upload to result, 1 and 2 workers, and a burst of 20 uploads.
 bench-autograder: $(STAMP)

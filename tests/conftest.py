@@ -6,6 +6,7 @@ each test copies (running Alembic per test would cost a second each).
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,6 +19,17 @@ from tests.app_support import PASSWORD, app_config, csrf_from, enrol
 # The harness's fixtures (the sandbox, the tiny suite, submissions of the sample engines), for
 # tests/harness and the `grader engine` and `grader checkers` commands in tests/cli.
 pytest_plugins = ["tests.harness.fixtures"]
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Tests marked `backends` need the servers `make test-backends` installs (PostgreSQL,
+    Redis): they run in that configuration only, and are deselected (not skipped) elsewhere."""
+    if os.environ.get("GRADER_TEST_BACKENDS") == "postgres-redis":
+        return
+    kept = [item for item in items if item.get_closest_marker("backends") is None]
+    if len(kept) < len(items):
+        config.hook.pytest_deselected(items=[i for i in items if i not in kept])
+        items[:] = kept
 
 
 @pytest.fixture(scope="session")

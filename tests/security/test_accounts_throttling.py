@@ -187,6 +187,7 @@ def redis_url(tmp_path) -> Iterator[str]:
         process.wait(timeout=15)
 
 
+@pytest.mark.backends
 def test_with_a_redis_queue_the_counts_live_in_redis(tmp_path, db_file, monkeypatch, redis_url):
     """The limiter's counts are in the Redis server (where every worker of every machine finds
     them; the gunicorn tests above show the sharing with the SQLite storage)."""
