@@ -5,11 +5,19 @@ A search variant is `engine.search` under other `Rules`; a move-generation varia
 search on a `Board` subclass whose rule flags are flipped (captures optional, a crowned man jumping
 on). When a student's answer matches a variant's and not the contract's, the variant's sentence
 tells them what they did, as grader/gametree/variants.py does for the tree exercises.
+
+Several variants can give the same answer on one position (at the start position every
+evaluation is equal, so every cutoff is a tie, and at depths 2 and 3 tie-strict visits exactly
+minimax's leaves): the diagnosis of one answer is every variant that gives it, in the library's
+order, and what explains a whole submission is the fewest variants that cover all its diagnosed
+tests (`fewest_explaining`), never each candidate.
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
+from itertools import combinations
 
 from grader.checkers.board import Board
 from grader.checkers.engine import CONTRACT, INFINITY, Rules, SearchOutcome, search
@@ -49,14 +57,15 @@ class Variant:
 
 _MOVES = frozenset({"search", "movegen"})
 
-# When two variants give the same answer, the first (the simpler explanation) is named.
+# The library's order: the simpler explanation first. Where several sets of variants explain a
+# submission equally, the one first in this order is named (`fewest_explaining`).
 VARIANTS: dict[str, Variant] = {
     v.code: v
     for v in [
         Variant(
             "no-pruning",
-            "Your leaf count is plain minimax's: you never cut. Alpha-beta stops searching a "
-            "position's moves as soon as a value reaches beta (value >= beta).",
+            "Your leaf count is plain minimax's: this search cut nowhere. Alpha-beta stops "
+            "searching a position's moves as soon as a value reaches beta (value >= beta).",
             Rules(pruning=False),
         ),
         Variant(
@@ -122,27 +131,72 @@ def diagnose_search(
     alpha: int = -INFINITY,
     beta: int = INFINITY,
     minimax_leaves: int = 0,
-) -> Variant | None:
-    """The first variant whose value and leaf count are the student's and differ from the
-    contract's here; None when none does (or the position is too big to try them)."""
+) -> tuple[Variant, ...]:
+    """Every variant whose value and leaf count are the student's and differ from the
+    contract's here, in the library's order; () when none does (or the position is too big to
+    try them)."""
     if minimax_leaves > DIAGNOSIS_LEAVES:
-        return None
+        return ()
     contract = search(Board(fen), depth, CONTRACT, alpha, beta)
     if (value, leaves) == (contract.value, contract.leaves):
-        return None
+        return ()
+    found = []
     for variant in VARIANTS.values():
         result = variant.run(fen, depth, alpha, beta)
         if (result.value, result.leaves) == (value, leaves):
-            return variant
-    return None
+            found.append(variant)
+    return tuple(found)
 
 
-def diagnose_moves(fen: str, moves: list[str]) -> Variant | None:
-    """The move-generation variant whose legal moves are exactly `moves`, if one is."""
+def diagnose_moves(fen: str, moves: list[str]) -> tuple[Variant, ...]:
+    """Every move-generation variant whose legal moves are exactly `moves`, in the library's
+    order; () when none is (or `moves` are the contract's)."""
     given = sorted(m.strip() for m in moves)
     if given == sorted(m.pdn() for m in Board(fen).generate_legal_moves()):
-        return None
-    for variant in VARIANTS.values():
-        if "movegen" in variant.kinds and given == sorted(variant.moves(fen)):
-            return variant
-    return None
+        return ()
+    return tuple(
+        variant
+        for variant in VARIANTS.values()
+        if "movegen" in variant.kinds and given == sorted(variant.moves(fen))
+    )
+
+
+def search_differs(variant: Variant, fen: str, depth: int, alpha: int, beta: int) -> bool:
+    """Whether the variant's value or leaf count differs from the contract's here: an engine
+    that gave the contract's answer does not make this mistake (the test contradicts it)."""
+    mine = variant.run(fen, depth, alpha, beta)
+    contract = search(Board(fen), depth, CONTRACT, alpha, beta)
+    return (mine.value, mine.leaves) != (contract.value, contract.leaves)
+
+
+def moves_differ(variant: Variant, fen: str) -> bool:
+    """Whether the move-generation variant's legal moves differ from the contract's here."""
+    return sorted(variant.moves(fen)) != sorted(m.pdn() for m in Board(fen).generate_legal_moves())
+
+
+def fewest_explaining(
+    candidates: Sequence[Collection[str]], order: Sequence[str] = tuple(VARIANTS)
+) -> list[tuple[str, ...]]:
+    """Every smallest set of codes that holds one candidate of each diagnosed test (a minimum set
+    cover, found exactly: a suite's tests name a handful of the library's codes), each set and the
+    list in `order`, so the first is the one to name. Tests with no candidate are left out; []
+    when none has one."""
+    sets = [frozenset(c) for c in candidates if c]
+    if not sets:
+        return []
+    rank = {code: i for i, code in enumerate(order)}
+    codes = sorted(frozenset().union(*sets), key=lambda c: (rank.get(c, len(rank)), c))
+    for size in range(1, len(codes) + 1):
+        found = [
+            chosen
+            for chosen in combinations(codes, size)
+            if all(s.intersection(chosen) for s in sets)
+        ]
+        if found:
+            return found
+    raise AssertionError("the union of the candidates covers every test")  # pragma: no cover
+
+
+def either(codes: Sequence[str]) -> str:
+    """Codes as a reader takes them: "a", "a or b", "a, b or c"."""
+    return codes[0] if len(codes) == 1 else f"{', '.join(codes[:-1])} or {codes[-1]}"

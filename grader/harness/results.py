@@ -12,11 +12,9 @@ test ``name``, ``score``, ``max_score``, ``status`` ("passed" or "failed"), ``vi
 from __future__ import annotations
 
 import math
-from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from grader.checkers.variants import VARIANTS
 from grader.harness.runner import Report, machine
 from grader.harness.verdicts import DESCRIPTIONS, PRIORITY, Verdict
 from grader.strict_json import json_text
@@ -42,12 +40,7 @@ def summary(report: Report) -> str:
         f"{len(report.tests)} tests passed"
         + (f" ({reduced} with reduced timing credit)." if reduced else ".")
     )
-    named = Counter(t.extra["diagnosis"] for t in report.tests if t.extra.get("diagnosis"))
-    for code, count in named.most_common():
-        lines.append(
-            f"{count} test{'s' if count > 1 else ''} failed the way a known mistake "
-            f"does ({code}): {VARIANTS[code].sentence}"
-        )
+    lines += report.explanation.summary_lines()
     counts = {v: sum(t.verdict is v for t in report.tests) for v in PRIORITY}
     failed = [
         f"{n} {v.value} ({DESCRIPTIONS[v]})"
@@ -90,6 +83,7 @@ def gradescope(report: Report) -> dict[str, Any]:
                     "wall": round(t.wall, 4),
                     "attempts": t.attempts,
                     **({"diagnosis": t.extra["diagnosis"]} if t.extra.get("diagnosis") else {}),
+                    **({"candidates": t.extra["candidates"]} if t.extra.get("candidates") else {}),
                 },
             }
         )
@@ -158,6 +152,7 @@ def rich(report: Report) -> dict[str, Any]:
             "text": elo.text(),
         },
         "verdict_priority": [v.value for v in PRIORITY],
+        "explanation": report.explanation.to_dict(),
         "tests": [
             {
                 "name": t.name,

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from grader.harness.cases import TestCase, TestResult, result_of
+from grader.harness.diagnosis import Explanation, explain
 from grader.harness.elo import EloEstimate, estimate
 from grader.harness.sandbox import (
     EngineProcess,
@@ -48,6 +49,8 @@ class Report:
     error: str = ""  # why the run could not grade at all (a bad upload)
     elo: EloEstimate | None = None
     reference_cpu: float = 0.0  # the reference's CPU seconds in the timing tests
+    # The fewest known mistakes that explain the diagnosed failures (grader/harness/diagnosis.py).
+    explanation: Explanation = field(default_factory=Explanation)
 
     @property
     def score(self) -> float:
@@ -147,6 +150,7 @@ def _grade_in(
         ]
     )
     report.reference_cpu = sum(t.extra.get("reference_cpu", 0.0) for t in report.tests)
+    report.explanation = explain(suite.tests, report.tests)
     report.elapsed = time.monotonic() - start
     return report
 

@@ -21,7 +21,7 @@ def _moves_list(value: Any) -> list[str] | None:
 
 
 def _compare_moves(fen: str, got: list[str]) -> tuple[bool, str, dict[str, Any]]:
-    """Right or not, what to say, and {"diagnosis": code} when a misconception explains it."""
+    """Right or not, what to say, and {"candidates": codes} when misconceptions give `got`."""
     expected = {m.pdn() for m in Board(fen).generate_legal_moves()}
     stripped = [m.strip() for m in got]
     missing = sorted(expected - set(stripped), key=_numbers)
@@ -38,11 +38,9 @@ def _compare_moves(fen: str, got: list[str]) -> tuple[bool, str, dict[str, Any]]
         parts.append(f"listed more than once {', '.join(twice)}")
     # The FEN on a line of its own, as `grader checkers moves --fen` takes it.
     lines = ["; ".join(parts), f"position: {fen}"]
-    variant = diagnose_moves(fen, stripped)
-    if variant is None:
-        return False, "\n".join(lines), {}
-    lines.append(f"What it looks like: {variant.sentence}")
-    return False, "\n".join(lines), {"diagnosis": variant.code}
+    found = diagnose_moves(fen, stripped)
+    named = {"candidates": [v.code for v in found]} if found else {}
+    return False, "\n".join(lines), named
 
 
 def _numbers(text: str) -> tuple[int, ...]:

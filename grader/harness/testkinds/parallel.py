@@ -139,18 +139,17 @@ def _with_window(test: TestCase, process: EngineProcess) -> TestResult:
         f"with the window ({-beta}, {-alpha}) seen from the move)"
     )
     extra: dict[str, Any] = {}
-    if not right:
-        for variant in VARIANTS.values():  # the first whose value is the student's, not ours
-            board = variant.board(fen)
-            if (
-                root_parallel(
-                    board, depth, "split", alpha=alpha, beta=beta, rules=variant.rules
-                ).value
-                == value
-            ):
-                text += f"\nWhat it looks like: {variant.sentence}"
-                extra["diagnosis"] = variant.code
-                break
+    if not right:  # every variant whose value is the student's, not ours
+        found = [
+            variant.code
+            for variant in VARIANTS.values()
+            if root_parallel(
+                variant.board(fen), depth, "split", alpha=alpha, beta=beta, rules=variant.rules
+            ).value
+            == value
+        ]
+        if found:
+            extra["candidates"] = found
     return result_of(
         test,
         Verdict.PASSED if right else Verdict.WA,

@@ -92,7 +92,9 @@ class SearchCheck:
     credit: float
     parts: dict[str, bool]
     lines: list[str]
-    diagnosis: str | None = None  # the misconception code the answer matches
+    # Every misconception whose answer this is (library order); the words come once the whole
+    # run is known (grader/harness/diagnosis.py).
+    candidates: tuple[str, ...] = ()
 
 
 def check_search(answer: Any, ref: Reference, fen: str = "", depth: int = 0) -> SearchCheck:
@@ -149,15 +151,11 @@ def check_search(answer: Any, ref: Reference, fen: str = "", depth: int = 0) -> 
     ]
     credit = sum(weights[k] for k, ok in parts.items() if ok)
     passed = all(parts.values())
-    diagnosis = None
+    candidates: tuple[str, ...] = ()
     if not passed and fen:
-        variant = diagnose_search(
-            fen, depth, value, leaves, ref.alpha, ref.beta, ref.leaves_minimax
-        )
-        if variant is not None:
-            diagnosis = variant.code
-            lines.append(f"What it looks like: {variant.sentence}")
-    return SearchCheck(Verdict.PASSED if passed else Verdict.WA, credit, parts, lines, diagnosis)
+        found = diagnose_search(fen, depth, value, leaves, ref.alpha, ref.beta, ref.leaves_minimax)
+        candidates = tuple(v.code for v in found)
+    return SearchCheck(Verdict.PASSED if passed else Verdict.WA, credit, parts, lines, candidates)
 
 
 def root_window(test: TestCase) -> tuple[int, int]:
@@ -220,8 +218,8 @@ class Search(TestKind):
         check = check_search(outcome.result, ref, fen, depth)
         call = ", ".join(repr(a) for a in args)
         extra: dict[str, Any] = {"parts": check.parts}
-        if check.diagnosis:
-            extra["diagnosis"] = check.diagnosis
+        if check.candidates:
+            extra["candidates"] = list(check.candidates)
         return result_of(
             test,
             check.verdict,

@@ -71,7 +71,7 @@ class Timing(TestKind):
                 check = check_search(outcome.result, reference(fen, depth), fen, depth)
                 if check.verdict is not Verdict.PASSED:
                     named: dict[str, Any] = (
-                        {"diagnosis": check.diagnosis} if check.diagnosis else {}
+                        {"candidates": list(check.candidates)} if check.candidates else {}
                     )
                     return result_of(
                         test,
