@@ -171,7 +171,10 @@ def summary(rich: dict[str, Any]) -> dict[str, Any]:
             k: t.get(k)
             for k in ("name", "kind", "verdict", "score", "max_score", "cpu", "wall", "output")
         }
-        | {"diagnosis": (t.get("extra") or {}).get("diagnosis")}
+        | {
+            "diagnosis": (t.get("extra") or {}).get("diagnosis"),
+            "candidates": (t.get("extra") or {}).get("candidates") or [],
+        }
         for t in rich.get("tests", [])
     ]
     elo = rich.get("elo")

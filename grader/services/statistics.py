@@ -17,8 +17,13 @@ Per slot, over the students with at least one attempt on its graded variant:
 
 Misconceptions: how often a wrong answer (score < 1) matched each misconception code, counting
 every attempt on the slot's exercises (graded and practice variants: both show what students think).
-For an engine slot: how many graded engine runs named each checkers misconception in at least one
-test (grader/checkers/variants.py), and over how many runs.
+Each wrong attempt counts once, under the one code its grade names (where several variants give
+its answer, the first in the library's order: `Grade.candidates` holds them all).
+For an engine slot: how many graded engine runs each checkers misconception explains
+(grader/checkers/variants.py), and over how many runs: a run counts the codes of its
+explanation (the fewest that explain all its diagnosed tests, grader/harness/diagnosis.py),
+never each candidate of an ambiguous test; a run stored before explanations were kept counts the
+fewest codes covering its tests' diagnoses.
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from grader.checkers.variants import VARIANTS as ENGINE_VARIANTS
+from grader.checkers.variants import fewest_explaining
 from grader.extensions import db
 from grader.gametree import VARIANTS
 from grader.models import Assignment, Attempt, EngineResult, Exercise, Slot, Submission, User
@@ -197,17 +203,28 @@ def count_misconceptions(rows: list[tuple[int, int, str | None, dt.datetime]]) -
     return found
 
 
-def count_engine_misconceptions(found: Misconceptions, rows: list[tuple[int, Any]]) -> None:
-    """From (slot id, the rich results' tests) of graded engine runs: per slot, the runs that
-    named each misconception in at least one test, and the runs in all."""
-    for slot_id, tests in rows:
+def count_engine_misconceptions(found: Misconceptions, rows: list[tuple[int, Any, Any]]) -> None:
+    """From (slot id, the rich results' tests, their explanation) of graded engine runs: per
+    slot, the runs whose explanation names each misconception, and the runs in all."""
+    for slot_id, tests, explanation in rows:
         found.engine_runs[slot_id] += 1
         counts = found.by_engine_slot.setdefault(slot_id, Counter())
-        named = {
-            (t.get("extra") or {}).get("diagnosis") for t in tests or () if isinstance(t, dict)
-        }
-        for code in set(found.engine_codes) & named:
+        for code in set(found.engine_codes) & set(run_explanation(tests, explanation)):
             counts[code] += 1
+
+
+def run_explanation(tests: Any, explanation: Any) -> tuple[str, ...]:
+    """The codes that explain a stored run: its explanation's, or for a run stored without one,
+    the fewest covering its tests' candidates (or their one diagnosis)."""
+    if isinstance(explanation, dict) and isinstance(explanation.get("codes"), list):
+        return tuple(str(c) for c in explanation["codes"])
+    candidates = []
+    for t in tests or ():
+        extra = (t.get("extra") or {}) if isinstance(t, dict) else {}
+        named = extra.get("candidates") or [extra.get("diagnosis")]
+        candidates.append([str(c) for c in named if c])
+    covers = fewest_explaining(candidates)
+    return covers[0] if covers else ()
 
 
 def misconceptions(
@@ -233,7 +250,7 @@ def misconceptions(
         [(a_id, s_id, diagnosis, when) for a_id, s_id, diagnosis, when in db.session.execute(query)]
     )
     engines = (
-        sa.select(Submission.slot_id, EngineResult.rich["tests"])
+        sa.select(Submission.slot_id, EngineResult.rich["tests"], EngineResult.rich["explanation"])
         .join(EngineResult, EngineResult.submission_id == Submission.id)
         .join(Slot, Submission.slot_id == Slot.id)
         .join(Assignment, Slot.assignment_id == Assignment.id)

@@ -45,6 +45,11 @@ def test_the_elo_is_left_out_when_no_game_was_rated() -> None:
 def test_each_row_carries_its_diagnosis() -> None:
     rich = {"tests": [{**_test("a", "WA", "looks like it"), "extra": {"diagnosis": "tie-strict"}}]}
     assert summary(rich)["rows"][0]["diagnosis"] == "tie-strict"
+    assert summary(rich)["rows"][0]["candidates"] == []  # stored before candidates were kept
+    both = {"diagnosis": "tie-strict", "candidates": ["no-pruning", "tie-strict"]}
+    ambiguous = {"tests": [{**_test("a", "WA", "either"), "extra": both}]}
+    row = summary(ambiguous)["rows"][0]
+    assert (row["diagnosis"], row["candidates"]) == ("tie-strict", ["no-pruning", "tie-strict"])
 
 
 def _timing(extra: dict) -> dict:
