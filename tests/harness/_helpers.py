@@ -8,7 +8,14 @@ from pathlib import Path
 
 import pytest
 
+from grader.checkers import Board
+from grader.checkers.engine import CONTRACT, search
+from grader.checkers.variants import VARIANTS
+from grader.harness.results import summary
+from grader.harness.runner import Report
 from grader.harness.sandbox import SandboxConfig, SandboxUnavailable
+from grader.harness.suite import Suite
+from grader.harness.testkinds.search import root_window
 from grader.harness.verdicts import Verdict
 
 ENGINES = Path(__file__).parent / "engines"  # the sample engines
@@ -60,3 +67,35 @@ def assert_gradescope_shape(data: dict) -> None:
     for row in data["leaderboard"]:
         assert set(row) <= {"name", "value", "order"}
         assert row.get("order", "desc") in ("asc", "desc")
+
+
+def assert_words_hold(report: Report, suite: Suite) -> None:
+    """No line the student reads names a mistake another of their tests contradicts.
+
+    The sentences said (in the summary or any test's output) are exactly those of the run's
+    explanation; and each such mistake, run with grader.checkers on every search and move
+    generation test of the run, gives the contract's answer where the engine passed (as the
+    engine did) and the engine's own value and leaf count where its sentence is given."""
+    texts = [summary(report), *(t.output for t in report.tests)]
+    said = {code for code, v in VARIANTS.items() if any(v.sentence in text for text in texts)}
+    assert said == set(report.explanation.codes), (said, report.explanation)
+    for code in said:
+        variant = VARIANTS[code]
+        for case, result in zip(suite.tests, report.tests, strict=True):
+            fen, passed = case.params.get("fen", ""), result.verdict is Verdict.PASSED
+            if case.kind == "movegen" and passed and "movegen" in variant.kinds:
+                contract = sorted(m.pdn() for m in Board(fen).generate_legal_moves())
+                assert sorted(variant.moves(fen)) == contract, (code, case.name)
+            if case.kind != "search":
+                continue
+            alpha, beta = root_window(case)
+            mine = variant.run(fen, case.params["depth"], alpha, beta)
+            if passed:
+                contract_search = search(Board(fen), case.params["depth"], CONTRACT, alpha, beta)
+                assert (mine.value, mine.leaves) == (
+                    contract_search.value,
+                    contract_search.leaves,
+                ), (code, case.name)
+            elif variant.sentence in result.output:
+                assert f"value {mine.value}:" in result.output, (code, case.name)
+                assert f"leaves {mine.leaves}:" in result.output, (code, case.name)

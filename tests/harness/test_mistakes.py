@@ -4,21 +4,28 @@ score and its named diagnosis; the correct engine still gets full marks.
 The suite (tests/harness/data/mistakes.json) is small: two move-generation positions, a search
 at depth 4, the same search with a null window above the value (at value + 74, where fail-soft
 and fail-hard differ), a timing test scored as the real suites do (3x / 30x, median of 3 runs)
-and search_parallel with that window.
+and search_parallel with that window. Each run is explained by its engine's own mistake alone,
+and no line it says is contradicted by another of its tests (`assert_words_hold`). The tie-rule
+engine is also run on the quick suite's search tests, where some of its answers are minimax's.
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
+from grader import data
+from grader.checkers import Board
+from grader.checkers.engine import CONTRACT, search
 from grader.checkers.variants import VARIANTS
 from grader.harness.results import gradescope, summary
 from grader.harness.runner import grade
-from grader.harness.suite import load_suite
+from grader.harness.suite import Suite, load_suite
+from grader.harness.testkinds.search import root_window
 from grader.harness.verdicts import Verdict
-from tests.harness._helpers import needs_bwrap
+from tests.harness._helpers import assert_words_hold, needs_bwrap
 
 MISTAKES = Path(__file__).parent / "data" / "mistakes.json"
 P, WA = Verdict.PASSED, Verdict.WA
@@ -55,6 +62,11 @@ EXPECTED: dict[str, tuple[list[Verdict], list[float], list[str | None]]] = {
         [1, 1, 1.4, 0.6, 0, 0],
         [None, None, *["text-order"] * 3, None],
     ),
+    "reversed_order": (
+        [P, P, WA, WA, WA, P],
+        [1, 1, 1.4, 0.6, 0, 0],
+        [None, None, *["reversed-order"] * 3, None],
+    ),
     "wrong_side": (
         [P, P, WA, WA, WA, WA],
         [1, 1, 0.2, 0.1, 0, 0],
@@ -68,6 +80,18 @@ EXPECTED: dict[str, tuple[list[Verdict], list[float], list[str | None]]] = {
     ),
     "slow": ([P] * 6, [1, 1, 2, 1, 0, 0], [None] * 6),
 }
+
+
+# Each sample engine's one mistake: its run is explained by that code alone.
+MISTAKE = {
+    name: next(code for code in diagnoses if code)
+    for name, (_, _, diagnoses) in EXPECTED.items()
+    if any(diagnoses)
+}
+
+
+def test_every_mistake_of_the_library_has_a_sample_engine() -> None:
+    assert sorted(MISTAKE.values()) == sorted(VARIANTS)
 
 
 @pytest.fixture(scope="module")
@@ -86,6 +110,8 @@ def test_classic_mistake_is_caught_and_named(name: str, submission, mistakes) ->
     assert [t.extra.get("diagnosis") for t in report.tests] == diagnoses, detail
     assert report.score == pytest.approx(sum(scores))
     results = gradescope(report)
+    assert report.explanation.codes == ((MISTAKE[name],) if name in MISTAKE else ())
+    assert_words_hold(report, mistakes)
     for test, code in zip(results["tests"], diagnoses, strict=True):
         if code is not None:  # the sentence, in words, in results.json's output
             assert VARIANTS[code].sentence in test["output"]
@@ -125,3 +151,49 @@ def test_a_search_without_the_window_is_told_so(submission, mistakes) -> None:
     assert "your search takes 2 arguments" in report.tests[3].output
     assert "search(fen, depth, alpha=-INF, beta=INF)" in report.tests[3].output
     assert "your search_parallel takes 3 arguments" in report.tests[5].output
+
+
+@pytest.fixture(scope="module")
+def quick_search(tmp_path_factory) -> Suite:
+    """The quick suite's search tests: where the issue's tie-rule engine was told two mistakes."""
+    definition = json.loads((data.suite_dir() / "quick.json").read_text(encoding="utf-8"))
+    definition["groups"] = [g for g in definition["groups"] if g["kind"] == "search"]
+    path = tmp_path_factory.mktemp("suite") / "quick-search.json"
+    path.write_text(json.dumps(definition), encoding="utf-8")
+    return load_suite(path)
+
+
+@needs_bwrap
+def test_the_tie_rule_engine_is_told_tie_strict_alone(submission, quick_search) -> None:
+    """At the start position every evaluation is equal, so every cutoff is a tie: there the
+    tie-rule engine's answers are minimax's too. Those tests name both mistakes; the run, and
+    every line of it, names tie-strict alone."""
+    report = grade(submission("tie_strict"), quick_search)
+    assert report.explanation.codes == ("tie-strict",)
+    assert_words_hold(report, quick_search)
+    ambiguous = []
+    for case, result in zip(quick_search.tests, report.tests, strict=True):
+        fen, depth = case.params["fen"], case.params["depth"]
+        alpha, beta = root_window(case)
+        answers = {
+            code: (r.value, r.leaves)
+            for code in ("no-pruning", "tie-strict")
+            for r in [VARIANTS[code].run(fen, depth, alpha, beta)]
+        }
+        contract = search(Board(fen), depth, CONTRACT, alpha, beta)
+        if answers["tie-strict"] == answers["no-pruning"] != (contract.value, contract.leaves):
+            ambiguous.append(case.name)
+            assert result.extra["candidates"] == ["no-pruning", "tie-strict"]
+            assert result.extra["diagnosis"] == "tie-strict"
+            assert (
+                "What it looks like: tie-strict or no-pruning: on this position they give your "
+                "value and leaf count." in result.output
+            )
+            assert "tie-strict alone explains every test of yours" in result.output
+    assert "Search depth 2: start" in ambiguous and "Search depth 3: start" in ambiguous
+    failed = sum(t.verdict is not P for t in report.tests)
+    text = summary(report)
+    assert f"{failed} tests failed the way a known mistake does (tie-strict)" in text
+    assert f"{len(ambiguous)} of them match no-pruning too" in text
+    assert f"tie-strict alone explains all {failed}." in text
+    assert "(no-pruning)" not in text
