@@ -43,7 +43,7 @@ from grader.gametree.solver import (
     solve,
 )
 from grader.gametree.tree import Path, Tree, Value, child_path
-from grader.gametree.variants import Variant, variants_for
+from grader.gametree.variants import Variant, diagnosis_words, variants_for
 
 
 class UngradableAnswer(ValueError):
@@ -55,6 +55,8 @@ class Grade:
     score: float
     parts: dict[str, float]
     feedback: list[str]
+    # The misconception that explains the answer: where several give it (`candidates`, in the
+    # library's order), the first; `diagnosis_text` then names them all.
     diagnosis: str | None = None
     diagnosis_text: str | None = None
     first_wrong: dict[str, Any] | None = None
@@ -63,6 +65,7 @@ class Grade:
     search: SearchResult | None = field(default=None, repr=False, compare=False)
     # best-order: the answer's order and the best order searched, drawn on the tree as given.
     replays: dict[str, Any] | None = field(default=None, repr=False, compare=False)
+    candidates: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -220,16 +223,26 @@ class ExerciseKind:
         score = round(min(1.0, max(0.0, score)), 6)
         if canonical == key:
             return Grade(1.0, parts, ["Correct."], key=self.to_answer(key), search=result)
-        diagnosis = text = None
-        for variant, variant_answer in self.variant_answers(tree, conventions):
-            if variant_answer == canonical and variant_answer != key:
-                diagnosis, text = variant.code, variant.sentence(tree, conventions)
-                break
+        candidates = [
+            variant
+            for variant, variant_answer in self.variant_answers(tree, conventions)
+            if variant_answer == canonical and variant_answer != key
+        ]
+        diagnosis = candidates[0].code if candidates else None
+        text = diagnosis_words(candidates, tree, conventions) if candidates else None
         explainer = Explainer(result)
         where = self.first_wrong(explainer, key, canonical)
         feedback = [m for m in (text, where and where["message"]) if m]
         return Grade(
-            score, parts, feedback, diagnosis, text, where, key=self.to_answer(key), search=result
+            score,
+            parts,
+            feedback,
+            diagnosis,
+            text,
+            where,
+            key=self.to_answer(key),
+            search=result,
+            candidates=tuple(v.code for v in candidates),
         )
 
 

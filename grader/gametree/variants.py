@@ -3,6 +3,8 @@ different ``Rules`` (or, for ``cut-node-marked``, a different way of reporting w
 
 Each variant has a code (stored with graded attempts and counted in statistics), the sentence a
 student reads when their answer matches it, and the exercise kinds whose answers it can change.
+On some trees several variants give the same answer: the answer then names them all
+(`diagnosis_words`), and the one stored and counted is the first in the library's order.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from grader.checkers.variants import either
 from grader.gametree.solver import Conventions, Rules, SearchResult, search
 from grader.gametree.tree import Tree
 
@@ -45,7 +48,8 @@ _SEARCH_KINDS = frozenset({"prune", "values", "bounds", "leaf-order"})
 
 VARIANTS: dict[str, Variant] = {
     v.code: v
-    # When two variants give the same answer, the first (the simpler explanation) is named.
+    # When several variants give the same answer, all are named and the first (the simpler
+    # explanation) is the attempt's diagnosis.
     for v in [
         Variant(
             "no-pruning",
@@ -165,3 +169,15 @@ def variants_for(kind: str, tree: Tree, conventions: Conventions) -> list[Varian
             continue
         result.append(variant)
     return result
+
+
+def diagnosis_words(variants: list[Variant], tree: Tree, conventions: Conventions) -> str:
+    """What a student reads when their answer is these variants' (the library's order): one
+    variant's sentence; for several, that they give the same answer on this tree, then each."""
+    sentences = [v.sentence(tree, conventions) for v in variants]
+    if len(variants) == 1:
+        return sentences[0]
+    return (
+        f"Your answer matches {either([v.code for v in variants])}: on this tree they give the same answer, so it does not "
+        "tell which you made. Either: " + " Or: ".join(sentences)
+    )

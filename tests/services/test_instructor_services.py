@@ -474,7 +474,11 @@ def test_slot_statistics(app, room):
 
 
 def test_misconceptions_per_slot_assignment_and_week(app, room):
-    answer(app, ALICE, room.assignment_id, 0, {"pruned": [], "value": 3})
+    # Nothing pruned on the textbook tree is both no-pruning's answer and wrong-order's (searched
+    # right to left, nothing is cut): the attempt names both and counts once, under the first.
+    ambiguous = answer(app, ALICE, room.assignment_id, 0, {"pruned": [], "value": 3})
+    assert ambiguous.diagnosis == "no-pruning"
+    assert ambiguous.diagnosis_text.startswith("Your answer matches no-pruning or wrong-order")
     answer(app, BOB, room.assignment_id, 0, {"pruned": [], "value": 3})
     answer(app, BOB, room.assignment_id, 0, {"pruned": ["2.2"], "value": 3})
     answer(app, BOB, room.assignment_id, 0, textbook_key())
@@ -483,6 +487,7 @@ def test_misconceptions_per_slot_assignment_and_week(app, room):
         slot_id = assignments[0].slots[0].id
     assert found.wrong == 3
     assert found.total["no-pruning"] == 2 and found.total[statistics.UNMATCHED] == 1
+    assert found.total["wrong-order"] == 0 and sum(found.total.values()) == found.wrong
     assert found.by_slot[slot_id]["no-pruning"] == 2
     assert found.by_assignment[room.assignment_id]["no-pruning"] == 2
     assert sum(sum(c.values()) for c in found.by_week.values()) == 3

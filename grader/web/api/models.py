@@ -161,7 +161,10 @@ class Attempt(BaseModel):
     score: float
     parts: dict[str, Any]
     feedback: list[Any]
-    diagnosis: str | None = Field(description="the misconception code, if one explains it")
+    diagnosis: str | None = Field(
+        description="the misconception code, if one explains it; where several give this "
+        "answer, the first in the library's order (diagnosis_text names them all)"
+    )
     diagnosis_text: str | None
     first_wrong: dict[str, Any] | None = Field(
         description="path, label, step and message of the first wrong step"
