@@ -139,7 +139,9 @@ def _table(console: Console, report: Report, title: str) -> None:
         style = STYLE.get(t.verdict, "red")
         first = t.output.splitlines()[0] if t.output else ""
         if t.extra.get("diagnosis"):
-            first = f"looks like {t.extra['diagnosis']} (see the output)"
+            others = [c for c in t.extra.get("candidates", []) if c != t.extra["diagnosis"]]
+            also = f", or {' or '.join(others)} here" if others else ""
+            first = f"looks like {t.extra['diagnosis']}{also} (see the output)"
         table.add_row(
             t.name,
             f"[{style}]{t.verdict.value}[/]",

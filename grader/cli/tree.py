@@ -336,7 +336,8 @@ def grade_command(
     click.echo(f"score: {result.score:.3f}")
     click.echo("parts: " + ", ".join(f"{k} {v:.3f}" for k, v in result.parts.items()))
     if result.diagnosis:
-        click.echo(f"diagnosis: {result.diagnosis}")
+        alike = f" (the same answer as {' or '.join(result.candidates[1:])})"
+        click.echo(f"diagnosis: {result.diagnosis}{alike if len(result.candidates) > 1 else ''}")
     for line in result.feedback:
         click.echo(f"- {line}")
 

@@ -74,6 +74,7 @@ class Grade:
             "feedback": self.feedback,
             "diagnosis": self.diagnosis,
             "diagnosis_text": self.diagnosis_text,
+            "candidates": list(self.candidates),
             "first_wrong": self.first_wrong,
         }
 
