@@ -74,7 +74,6 @@ class Grade:
             "feedback": self.feedback,
             "diagnosis": self.diagnosis,
             "diagnosis_text": self.diagnosis_text,
-            "candidates": list(self.candidates),
             "first_wrong": self.first_wrong,
         }
 

@@ -78,8 +78,11 @@ class Explanation:
                     f"{'those positions' if n > 1 else 'that position'} they give the same answer)"
                 )
                 if out:
-                    line += ", which a test you passed rules out"
-                line += f"; {code} alone explains all {count}." if len(self.codes) == 1 else "."
+                    line += f"; a test you passed rules out {either(out)}"
+                if len(self.codes) > 1:
+                    line += "."
+                else:
+                    line += f"; {code} alone explains {f'all {count}' if count > 1 else 'it'}."
             lines.append(line)
         if len(self.codes) > 1:
             lines.append(
@@ -127,12 +130,12 @@ def explain(cases: tuple[TestCase, ...] | list[TestCase], results: list[TestResu
         if named:
             result.extra["diagnosis"] = named[0]
         result.output = "\n".join(
-            [result.output, test_words(case.kind, result.extra["candidates"], explanation)]
+            [result.output, diagnosed_line(case.kind, result.extra["candidates"], explanation)]
         )
     return explanation
 
 
-def test_words(kind: str, candidates: list[str], explanation: Explanation) -> str:
+def diagnosed_line(kind: str, candidates: list[str], explanation: Explanation) -> str:
     """A diagnosed test's line: its candidates (all of them when several give its answer) and,
     from the run's explanation, the one named and its sentence."""
     named = [c for c in explanation.codes if c in candidates]

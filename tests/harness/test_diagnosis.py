@@ -115,6 +115,11 @@ def test_a_passed_test_rules_out_what_it_contradicts(quick_search) -> None:
     assert report.explanation.codes == ("tie-strict",)
     assert report.explanation.ruled_out == ("no-pruning",)
     assert "A test you passed rules out no-pruning" in report.tests[0].output
+    assert report.explanation.summary_lines() == [
+        "1 test failed the way a known mistake does (tie-strict): "
+        f"{tie_strict.sentence} 1 of them matches no-pruning too (on that position they give "
+        "the same answer); a test you passed rules out no-pruning; tie-strict alone explains it."
+    ]
     assert VARIANTS["no-pruning"].sentence not in report.tests[0].output
 
 
