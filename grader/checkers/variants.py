@@ -64,8 +64,8 @@ VARIANTS: dict[str, Variant] = {
     for v in [
         Variant(
             "no-pruning",
-            "Your leaf count is plain minimax's: this search cut nowhere. Alpha-beta stops "
-            "searching a position's moves as soon as a value reaches beta (value >= beta).",
+            "Your leaf count is plain minimax's: every leaf evaluated, none cut off. Alpha-beta "
+            "stops searching a position's moves as soon as a value reaches beta (value >= beta).",
             Rules(pruning=False),
         ),
         Variant(

@@ -5,8 +5,9 @@ The test kinds record, for a wrong answer, every variant that gives it (`candida
 library's order). On one position several can (at the start position every cutoff is a tie, so
 tie-strict visits minimax's leaves at depths 2 and 3): such a test is ambiguous and names them
 all. The run's explanation is then chosen once, over all its tests:
-- a variant the engine's right answers contradict is not a candidate (a passed search or move
-  generation test where the variant's answer is not the contract's: the engine does not do that);
+- a variant the engine's right answers contradict is not a candidate of an ambiguous test (a
+  passed search, timing or move generation test where the variant's answer is not the
+  contract's: the engine does not do that; a test with one candidate is that variant's answer);
 - of the rest, the fewest that hold a candidate of every such failed test (a minimum set cover,
   exact), the first in the library's order where several sets of that size do, and said so.
 The words of every test and of the summary are derived from that explanation alone, so no line
@@ -106,13 +107,14 @@ def explain(cases: tuple[TestCase, ...] | list[TestCase], results: list[TestResu
         for case, result in zip(cases, results, strict=True)
         if result.verdict is not Verdict.PASSED and result.extra.get("candidates")
     ]
-    union = {code for _, r in failed for code in r.extra["candidates"]}
-    ruled_out = _contradicted(union, cases, results)
+    # Only where a test is ambiguous can a passed test change what is named: a test with one
+    # candidate is that variant's answer (and looking costs the worker seconds on a suite).
+    alike = [r.extra["candidates"] for _, r in failed if len(r.extra["candidates"]) > 1]
+    ruled_out = _contradicted({code for k in alike for code in k}, cases, results)
     kept = [[c for c in r.extra["candidates"] if c not in ruled_out] for _, r in failed]
     covers = fewest_explaining(kept)
     codes = covers[0] if covers else ()
     explains = {c: sum(c in k for k in kept) for c in codes}
-    alike = [r.extra["candidates"] for _, r in failed if len(r.extra["candidates"]) > 1]
     ambiguous = {c: sum(c in k for k in alike) for c in codes}
     also = {
         c: [o for o in VARIANTS if o != c and any(c in k and o in k for k in alike)] for c in codes
