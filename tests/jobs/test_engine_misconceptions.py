@@ -7,7 +7,6 @@ import sqlalchemy as sa
 
 from grader.extensions import db
 from grader.models import EngineResult, Submission
-from tests.app_support import csrf_from
 from tests.jobs.engine_support import engine_bytes
 
 
@@ -45,22 +44,14 @@ def _graded(
         db.session.remove()
 
 
-def test_engine_runs_count_per_slot_by_named_mistake(app, client, factory, room, upload):
+def test_engine_runs_count_per_slot_by_named_mistake(app, client, auth, room, upload):
     first = upload(engine_bytes("tie_strict")).get_json()["id"]
     second = upload(engine_bytes("correct")).get_json()["id"]
     third = upload(engine_bytes("no_pruning")).get_json()["id"]
     _graded(app, first, ["tie-strict", "tie-strict", None])
     _graded(app, second, [None, None])
     _graded(app, third, ["no-pruning", "tie-strict"])
-    html = client.get("/login").get_data(as_text=True)
-    client.post(
-        "/login",
-        data={
-            "email": "teacher@example.com",
-            "password": "correct horse battery",
-            "csrf_token": csrf_from(html),
-        },
-    )
+    auth.login("teacher@example.com", "correct horse battery")
     data = client.get(f"/api/courses/{room.course_id}/misconceptions").get_json()
     ((slot_id, counts),) = data["by_engine_slot"].items()
     assert counts == {"tie-strict": 2, "no-pruning": 1}  # runs, not tests
@@ -72,7 +63,7 @@ def test_engine_runs_count_per_slot_by_named_mistake(app, client, factory, room,
 
 
 def test_an_ambiguous_test_counts_the_explanation_not_each_candidate(
-    app, client, factory, room, upload
+    app, client, auth, room, upload
 ):
     """The tie-rule engine's depth-2 test matches tie-strict and no-pruning; its run is explained
     by tie-strict alone, and only tie-strict is counted (with or without the stored explanation:
@@ -83,15 +74,7 @@ def test_an_ambiguous_test_counts_the_explanation_not_each_candidate(
     first_named = ["no-pruning", "tie-strict"]  # each test's first candidate, as once stored
     _graded(app, first, first_named, [both, alone], explanation=["tie-strict"])
     _graded(app, second, first_named, [both, alone])
-    html = client.get("/login").get_data(as_text=True)
-    client.post(
-        "/login",
-        data={
-            "email": "teacher@example.com",
-            "password": "correct horse battery",
-            "csrf_token": csrf_from(html),
-        },
-    )
+    auth.login("teacher@example.com", "correct horse battery")
     data = client.get(f"/api/courses/{room.course_id}/misconceptions").get_json()
     ((_, counts),) = data["by_engine_slot"].items()
     assert counts == {"tie-strict": 2}
