@@ -29,6 +29,7 @@ from pathlib import Path
 from flask import current_app
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
+from grader import data
 from grader.extensions import db
 from grader.models import User
 from grader.services import NotFound
@@ -83,11 +84,10 @@ def _prebuilt() -> Path | None:
 
 
 def _checkout() -> Path | None:
-    """The source tree this package runs from (an editable install), if it is one."""
-    root = Path(__file__).resolve().parents[2]
-    if (root / "pyproject.toml").is_file() and (root / "exercises").is_dir():
-        return root
-    return None
+    """The source tree this package runs from, if it is one: an editable install finds
+    exercises/ at the checkout's top, beside pyproject.toml; a wheel inside grader/."""
+    root = data.path().parent
+    return root if (root / "pyproject.toml").is_file() else None
 
 
 def _source_files(root: Path) -> list[Path]:

@@ -248,3 +248,35 @@ def test_checkers_play_with_a_ballot(installed: dict[str, Path], tmp_path: Path)
     )
     text = pdn.read_text()
     assert '[Opening "' in text and '[Result "' in text  # the ballot's name is the opening
+
+
+def test_the_kit_is_the_wheel_kept_beside_the_installed_package(installed: dict[str, Path]) -> None:
+    # An installed package has no sources to build from: it serves the wheel the image kept in
+    # {sys.prefix}/share/grader/kit (the Dockerfile's COPY), and nothing without it.
+    code = (
+        "import json; from grader.services import kit; "
+        "print(json.dumps([kit.available(), kit.wheel_name(), "
+        "str(kit.wheel_file('/nonexistent')) if kit.available() else None]))"
+    )
+
+    def ask() -> list:
+        done = subprocess.run(
+            [str(installed["python"]), "-c", code],
+            cwd=installed["work"],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        return json.loads(done.stdout)
+
+    # python:3.11-slim's sys.prefix is /usr/local: the image keeps its wheel where kit looks.
+    assert "\nCOPY --from=build /wheels /usr/local/share/grader/kit\n" in DOCKERFILE
+    available, name, _ = ask()
+    assert available is False and name == installed["wheel"].name
+    kept = installed["venv"] / "share" / "grader" / "kit" / name
+    kept.parent.mkdir(parents=True)
+    shutil.copy(installed["wheel"], kept)
+    try:
+        assert ask() == [True, name, str(kept)]
+    finally:
+        shutil.rmtree(kept.parent)

@@ -128,7 +128,7 @@ def venv_programs(extras: tuple[str, ...] = ("test", "bench")) -> set[str]:
     scripts of grader and of every distribution it requires (with those extras), and the
     virtualenv's own python and pip."""
     programs = {"python", "python3", f"python3.{sys.version_info.minor}", "pip", "pip3"}
-    seen: set[str] = set()
+    seen: set[tuple[str, tuple[str, ...]]] = set()
     todo: list[tuple[str, tuple[str, ...]]] = [("grader", extras)]
     while todo:
         name, wanted = todo.pop()
