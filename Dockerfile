@@ -5,8 +5,10 @@
 
 FROM python:3.11-slim AS build
 WORKDIR /src
-COPY pyproject.toml README.md ./
+COPY pyproject.toml README.md LICENSE ./
 COPY grader ./grader
+COPY exercises ./exercises
+COPY migrations ./migrations
 RUN pip wheel --no-cache-dir --no-deps --wheel-dir /wheels .
 
 FROM python:3.11-slim
@@ -23,9 +25,9 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     GRADER_SANDBOX_PYTHON=/usr/local/bin/python3 \
     GUNICORN_CMD_ARGS="--workers 2 --bind 0.0.0.0:8000 --access-logfile -"
 
-COPY --from=build /wheels /tmp/wheels
-RUN pip install --no-cache-dir "$(ls /tmp/wheels/grader-*.whl)[postgres,s3]" \
-    && rm -rf /tmp/wheels
+# The wheel stays in the image: the service serves it to students (grader/services/kit.py).
+COPY --from=build /wheels /usr/local/share/grader/kit
+RUN pip install --no-cache-dir "$(ls /usr/local/share/grader/kit/grader-*.whl)[postgres,s3]"
 COPY docker/entrypoint.sh /usr/local/bin/grader-entrypoint
 COPY docker/healthcheck.sh /usr/local/bin/grader-healthcheck
 

@@ -130,6 +130,8 @@ def load(
         ),
         "GRADER_SIGNUP_LIMIT": environ.get("GRADER_SIGNUP_LIMIT", "20 per hour"),
         "GRADER_INVITE_DAYS": int(environ.get("GRADER_INVITE_DAYS") or 14),
+        # How long a student's download link of the grader wheel (the kit) works.
+        "GRADER_KIT_DAYS": int(environ.get("GRADER_KIT_DAYS") or 7),
         # Invite links by e-mail (smtplib); without a host, instructors download them instead.
         "GRADER_SMTP_HOST": environ.get("GRADER_SMTP_HOST", ""),
         "GRADER_SMTP_PORT": int(environ.get("GRADER_SMTP_PORT") or 587),

@@ -5,8 +5,9 @@ need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v bwrap >/dev/null 2>&1 || need+=(bubblewrap)
 command -v npm >/dev/null 2>&1 || need+=(npm)  # installs axe-core for the e2e suite
-if [ "${1:-}" = backends ]; then  # make test-backends: PostgreSQL and Redis, started by the tests
-    need=()
+# make test-backends: PostgreSQL and Redis, started by the tests, on top of the packages above
+# (tests/jobs' workers run engines in bubblewrap there too).
+if [ "${1:-}" = backends ]; then
     ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
     command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
 fi

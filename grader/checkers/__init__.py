@@ -1,8 +1,8 @@
 """English draughts (American checkers): rules, formats, perft and reference engines.
 
 Pure Python, standard library only. The rules are documented once, in
-grader/data/checkers/RULES.md; the evaluation and the graded search contract in
-grader/data/checkers/ASSIGNMENT.md.
+exercises/checkers/RULES.md; the evaluation and the graded search contract in
+exercises/checkers/ASSIGNMENT.md.
 """
 
 from grader.checkers.board import (

@@ -1,6 +1,6 @@
 """Bitboards, moves, move generation, push/pop and FEN for English draughts.
 
-The rules are written once, in grader/data/checkers/RULES.md; this module implements them.
+The rules are written once, in exercises/checkers/RULES.md; this module implements them.
 
 Squares are numbered 1-32 as in PDN, Black (the dark pieces) on 1-12 at the top of the
 diagram moving towards 32. Bit ``i`` of a bitboard is square ``i + 1``. Row ``r`` (0 at the

@@ -1,7 +1,7 @@
 """Reference search: the exact fixed-depth alpha-beta students are graded against, plain
 minimax for counting, and an enhanced iterative-deepening engine for play.
 
-The fixed-depth contract is written for students in grader/data/checkers/ASSIGNMENT.md:
+The fixed-depth contract is written for students in exercises/checkers/ASSIGNMENT.md:
 
 - negamax alpha-beta, fail-soft, cut-off when a value reaches beta (`value >= beta`, ties prune,
   as in AIMA's pseudo-code); the root is searched with the window it is given, by default

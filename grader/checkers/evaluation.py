@@ -1,4 +1,4 @@
-"""The evaluation the checkers assignment prescribes (grader/data/checkers/ASSIGNMENT.md).
+"""The evaluation the checkers assignment prescribes (exercises/checkers/ASSIGNMENT.md).
 
 Material only, so that every student can reproduce values exactly: a man is worth MAN_VALUE,
 a king KING_VALUE, and the score is the side to move's material minus the opponent's.

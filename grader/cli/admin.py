@@ -23,7 +23,7 @@ def _fail(error: Exception) -> NoReturn:
 
 user = AppGroup("user", help="Accounts: create users, passwords, sessions, API tokens.")
 course = AppGroup("course", help="Courses and their members.")
-assignment = AppGroup("assignment", help="Assignments, built from grader/data/presets/*.toml.")
+assignment = AppGroup("assignment", help="Assignments, built from exercises/presets/*.toml.")
 
 
 @user.command("create")
@@ -187,7 +187,7 @@ def course_list() -> None:
     "--preset",
     default="standard",
     show_default=True,
-    help="A file of grader/data/presets/ without .toml.",
+    help="A file of exercises/presets/ without .toml.",
 )
 @click.option("--title", help="Default: the preset's title.")
 @click.option("--due", type=click.DateTime(["%Y-%m-%d", "%Y-%m-%d %H:%M"]), help="Due date, UTC.")

@@ -205,9 +205,10 @@ def board_text(board: Board, last: Move | None = None) -> Text:
     help="time_left given to an engine file's choose_move.",
 )
 @click.option(
-    "--no-sandbox",
-    is_flag=True,
-    help="Run engine files without bubblewrap (your own machine only).",
+    "--sandbox/--no-sandbox",
+    default=None,
+    help="Run engine files in bubblewrap (refuse where it cannot run) / without it (your own "
+    "machine only). Default: bubblewrap where it is installed, else without.",
 )
 def play_command(
     black_name: str,
@@ -218,22 +219,22 @@ def play_command(
     pdn_path: Path | None,
     watch: bool,
     time_per_move: float,
-    no_sandbox: bool,
+    sandbox: bool | None,
 ) -> None:
     """Play games between two engines: a result line per game, then the last final board.
     An engine file plays in the sandbox through the grader's referee: an illegal move, a
     timeout or a crash forfeits the game, as in a graded game."""
     with contextlib.ExitStack() as stack:
         try:
-            black = _player(stack, black_name, seed, time_per_move, no_sandbox)
-            white = _player(stack, white_name, seed + 1, time_per_move, no_sandbox)
+            black = _player(stack, black_name, seed, time_per_move, sandbox)
+            white = _player(stack, white_name, seed + 1, time_per_move, sandbox)
         except ValueError as exc:
             raise click.BadParameter(str(exc)) from exc
         _play(black, white, games, ballot, seed, pdn_path, watch)
 
 
 def _player(
-    stack: contextlib.ExitStack, name: str, seed: int, time_per_move: float, no_sandbox: bool
+    stack: contextlib.ExitStack, name: str, seed: int, time_per_move: float, sandbox: bool | None
 ) -> Player:
     """A ladder engine by name, or an engine file in a sandbox slot held by `stack`."""
     if (
@@ -242,10 +243,11 @@ def _player(
         or not Path(name).exists()
     ):
         return player_from_name(name, seed=seed)
+    from grader.cli.engine import student_sandbox
     from grader.harness.referee import local_engine
     from grader.harness.sandbox import SandboxConfig, SandboxError, SandboxUnavailable
 
-    config = SandboxConfig(sandbox=not no_sandbox)
+    config = student_sandbox(SandboxConfig(), sandbox, lambda line: click.echo(line, err=True))
     try:
         config.check()
         return stack.enter_context(local_engine(Path(name), config, time_per_move))

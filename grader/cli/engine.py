@@ -2,14 +2,19 @@
 final table; results.json (Gradescope) and a richer JSON on request. The table and the summary
 go to stdout (so `> file` keeps them); progress and warnings to stderr.
 
+Without bubblewrap (a student's laptop) the engine runs without the sandbox and the command
+says so; `--sandbox` refuses instead, `--no-sandbox` never uses it.
+
 Exit status: 0 when the run completed, whatever the score; 2 for a usage error or a refused
-run (no bubblewrap and no --no-sandbox); 3 when internal errors of the grader persisted.
+run (--sandbox where the sandbox cannot run); 3 when internal errors of the grader persisted.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import click
@@ -55,9 +60,10 @@ def engine() -> None:
     help="Write the detailed JSON (timings, every game's PDN) here (one engine).",
 )
 @click.option(
-    "--no-sandbox",
-    is_flag=True,
-    help="Run without bubblewrap (your own machine only); recorded in the results.",
+    "--sandbox/--no-sandbox",
+    default=None,
+    help="Run in bubblewrap (refuse where it cannot run) / without it (your own machine only; "
+    "recorded in the results). Default: bubblewrap where it is installed, else without.",
 )
 @click.option(
     "--bwrap",
@@ -76,16 +82,17 @@ def check(
     suite_name: str,
     json_out: Path | None,
     rich_out: Path | None,
-    no_sandbox: bool,
+    sandbox: bool | None,
     bwrap_path: str | None,
     slots: int | None,
 ) -> None:
     """Grade the engine(s) at PATHS: an engine.py, a zip with engine.py at its top, or a folder."""
     console = Console(stderr=True)  # progress and warnings
     out = Console()  # the results
-    config = SandboxConfig(sandbox=not no_sandbox)
+    config = SandboxConfig()
     if bwrap_path:
         config = dataclasses.replace(config, bwrap=bwrap_path)
+    config = student_sandbox(config, sandbox, lambda line: console.print(line, markup=False))
     try:
         config.check()
         suite = load_suite(suite_name)
@@ -96,7 +103,7 @@ def check(
         raise click.BadParameter(
             f"cannot load suite {suite_name!r}: {exc}", param_hint="--suite"
         ) from exc
-    if no_sandbox:
+    if not config.sandbox:
         console.print(f"[bold red on yellow] {NO_SANDBOX_WARNING} [/]")
     if len(paths) > 1:
         if json_out or rich_out:
@@ -125,6 +132,25 @@ def check(
     _table(out, report, str(paths[0]))
     write(report, json_out, rich_out)
     sys.exit(0 if report.complete else 3)
+
+
+def student_sandbox(
+    config: SandboxConfig, choice: bool | None, say: Callable[[str], None]
+) -> SandboxConfig:
+    """The sandbox of a command a student runs (`engine check`, `checkers play`): --sandbox
+    (True) keeps it, so that config.check() refuses where it cannot run; --no-sandbox (False)
+    drops it; neither (None) keeps it where bubblewrap is installed and drops it, saying so,
+    where it is not: a student's machine (macOS, Windows, a Linux without it) runs any Python
+    3.11+ and may have no bubblewrap."""
+    if choice is None and not (os.path.isfile(config.bwrap) and os.access(config.bwrap, os.X_OK)):
+        say(
+            f"bubblewrap is not installed here (no {config.bwrap}), so the engine runs WITHOUT "
+            "the sandbox, as with --no-sandbox: no isolation from your files, results not "
+            "official. Install bubblewrap (Debian, Ubuntu: apt install bubblewrap) to check "
+            "as the course grades; --sandbox refuses to run without it."
+        )
+        choice = False
+    return dataclasses.replace(config, sandbox=choice is not False)
 
 
 def _table(console: Console, report: Report, title: str) -> None:

@@ -421,7 +421,7 @@ def draw(tree_: Tree, result: SearchResult | None = None) -> None:
 @click.option(
     "--preset",
     required=True,
-    help="A preset name (grader/data/presets/NAME.toml) or the path of an instructor's own file.",
+    help="A preset name (exercises/presets/NAME.toml) or the path of an instructor's own file.",
 )
 @click.option("--seeds", type=click.IntRange(1, 10_000), default=100, show_default=True)
 @json_option
@@ -435,7 +435,7 @@ def calibrate_command(preset: str, seeds: int, as_json: bool) -> None:
     if not path.is_file():
         path = data_dir(data.presets_dir(), "GRADER_PRESETS_DIR") / f"{preset}.toml"
     if not path.is_file() or path.suffix != ".toml":
-        _fail(f"no preset {preset!r} (a name in grader/data/presets/ or a .toml file)")
+        _fail(f"no preset {preset!r} (a name in exercises/presets/ or a .toml file)")
     try:
         loaded = read_preset(path, path.stem)
     except Invalid as error:

@@ -1,4 +1,4 @@
-"""The engine test suite: definitions read from data (grader/data/checkers/suite/), expanded
+"""The engine test suite: definitions read from data (exercises/checkers/suite/), expanded
 into tests by their kinds.
 
 A suite file is JSON: a name, the import limits, and groups of one kind each. Every group

@@ -19,7 +19,7 @@ flooded its log, a crash that garbled the protocol), the one that comes first in
 - ``ILLEGAL_MOVE``: a move in a game that is not legal in the position.
 - ``WA``: a well-formed answer that is wrong.
 
-The same list, for students, is in grader/data/checkers/ASSIGNMENT.md ("Submitting your engine").
+The same list, for students, is in exercises/checkers/ASSIGNMENT.md ("Submitting your engine").
 """
 
 from __future__ import annotations

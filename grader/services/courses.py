@@ -1,4 +1,4 @@
-"""Courses, memberships and assignments built from TOML presets in `grader/data/presets/`."""
+"""Courses, memberships and assignments built from TOML presets in `exercises/presets/`."""
 
 from __future__ import annotations
 
@@ -95,7 +95,7 @@ def preset_names() -> list[str]:
 
 
 def load_preset(name: str) -> Preset:
-    """The preset `grader/data/presets/NAME.toml`, checked against the core's own validators."""
+    """The preset `exercises/presets/NAME.toml`, checked against the core's own validators."""
     path = presets_dir() / f"{name}.toml"
     if "/" in name or "\\" in name or not path.is_file():
         raise Invalid(f"no preset {name!r}; presets: {', '.join(preset_names())}")

@@ -8,6 +8,7 @@ from typing import Any
 
 from flask import (
     Blueprint,
+    current_app,
     flash,
     redirect,
     render_template,
@@ -29,7 +30,7 @@ from grader.services import (
     tournaments,
     uploads,
 )
-from grader.web import charts
+from grader.web import charts, kit
 from grader.web.forms import ActionForm
 
 bp = Blueprint("engines", __name__)
@@ -95,6 +96,8 @@ def slot_page(assignment_id: int, index: int) -> Any:
         submissions=results.my_submissions(current_user, slot),
         teaches=results.teaches(current_user, slot),
         form=ActionForm(),
+        kit_command=kit.install_command(current_user),
+        kit_days=current_app.config["GRADER_KIT_DAYS"],
     )
 
 

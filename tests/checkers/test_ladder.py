@@ -1,5 +1,5 @@
 """The opponents by name (grader/checkers/ladder.py), each against what the assignment says it is
-(grader/data/checkers/ASSIGNMENT.md, 'Opponents'), computed here independently where it can be.
+(exercises/checkers/ASSIGNMENT.md, 'Opponents'), computed here independently where it can be.
 
 mutmut on ladder.py: every mutant is killed by these tests and tests/checkers/test_engine.py.
 """

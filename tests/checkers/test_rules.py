@@ -1,4 +1,4 @@
-"""One test per rule of grader/data/checkers/RULES.md, on positions built for it."""
+"""One test per rule of exercises/checkers/RULES.md, on positions built for it."""
 
 from grader.checkers.board import BLACK, WHITE, Board, Move, Termination
 

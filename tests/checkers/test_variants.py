@@ -139,7 +139,7 @@ def test_root_parallel_with_a_window_is_the_serial_value_unless_it_fails_high(of
 
 
 def test_the_codes_are_the_ones_the_assignment_lists_in_its_order() -> None:
-    # grader/data/checkers/ASSIGNMENT.md, `--variant`; of equal explanations the first in this
+    # exercises/checkers/ASSIGNMENT.md, `--variant`; of equal explanations the first in this
     # order is named, so order counts.
     assert list(VARIANTS) == [
         "no-pruning",

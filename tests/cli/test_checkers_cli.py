@@ -136,9 +136,26 @@ def test_play_an_engine_file_without_the_sandbox(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "ref:2 (Black) vs correct (White)" in result.output
     refused = CliRunner(env={"GRADER_BWRAP": "/nonexistent/bwrap"}).invoke(
-        main, ["checkers", "play", "--white", str(ENGINES / "correct.py")]
+        main, ["checkers", "play", "--white", str(ENGINES / "correct.py"), "--sandbox"]
     )
     assert refused.exit_code == 2 and "--no-sandbox" in refused.output
+    # No flag, no bubblewrap (a student's machine): it plays without the sandbox, and says so.
+    fallback = CliRunner(env={"GRADER_BWRAP": "/nonexistent/bwrap"}).invoke(
+        main,
+        [
+            "checkers",
+            "play",
+            "--black",
+            "ref:2",
+            "--white",
+            str(ENGINES / "correct.py"),
+            "--time-per-move",
+            "0.1",
+        ],
+    )
+    assert fallback.exit_code == 0, fallback.output
+    assert "bubblewrap is not installed here" in fallback.output
+    assert "ref:2 (Black) vs correct (White)" in fallback.output
 
 
 def test_cli_perft_prints_the_published_count_and_divides():

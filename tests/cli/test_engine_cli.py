@@ -50,15 +50,40 @@ def test_check_writes_results_and_exits_zero(submission, tmp_path: Path) -> None
     assert "no_pruning" not in result.output or "suite tiny" in result.output
 
 
-def test_missing_bwrap_is_refused_without_no_sandbox(tmp_path: Path) -> None:
+def test_missing_bwrap_is_refused_with_sandbox(tmp_path: Path) -> None:
     config = SandboxConfig(bwrap="/nonexistent/bwrap")
     with pytest.raises(SandboxUnavailable):
         grade(ENGINES / "correct.py", str(TINY), config)
     result = CliRunner(env={"GRADER_BWRAP": "/nonexistent/bwrap"}).invoke(
-        engine, ["check", str(ENGINES / "correct.py"), "--suite", str(TINY)]
+        engine, ["check", str(ENGINES / "correct.py"), "--suite", str(TINY), "--sandbox"]
     )
     assert result.exit_code == 2
     assert "refusing to run" in result.output and "--no-sandbox" in result.output
+
+
+def test_without_bwrap_the_default_runs_unsandboxed_and_says_so(submission, tmp_path: Path) -> None:
+    # A student's machine without bubblewrap: no flag runs the engine as --no-sandbox does.
+    out = tmp_path / "results.json"
+    result = CliRunner(env={"GRADER_BWRAP": "/nonexistent/bwrap"}).invoke(
+        engine, ["check", str(submission("correct")), "--suite", str(TINY), "--json", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    assert "bubblewrap is not installed here (no /nonexistent/bwrap)" in result.output
+    assert "WITHOUT the sandbox" in result.output and "--sandbox refuses" in result.output
+    data = json.loads(out.read_text())
+    assert data["extra_data"]["sandbox"] is False
+    assert data["output"].startswith("WARNING: this run used --no-sandbox")
+    assert data["score"] == 5
+
+
+def test_with_bwrap_the_default_is_the_sandbox(sandbox, tmp_path: Path) -> None:
+    out = tmp_path / "results.json"
+    result = CliRunner().invoke(
+        engine, ["check", str(ENGINES / "correct.py"), "--suite", str(TINY), "--json", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    assert "not installed" not in result.output and "WARNING" not in result.output
+    assert json.loads(out.read_text())["extra_data"]["sandbox"] is True
 
 
 def test_no_sandbox_runs_and_is_recorded(submission, tmp_path: Path) -> None:

@@ -27,6 +27,26 @@ pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[2]
 CORRECT = ROOT / "tests" / "harness" / "engines" / "correct.py"
 TINY = ROOT / "tests" / "harness" / "data" / "tiny.json"
+DOCKERFILE = "\n" + (ROOT / "Dockerfile").read_text()
+
+
+def build_stage_copies() -> list[str]:
+    """The checkout's files and folders the Dockerfile's build stage copies before `pip wheel`
+    (a folder the wheel needs but the image does not copy fails here as in the image)."""
+    stage = DOCKERFILE.split("\nFROM ")[1]  # from the first FROM to the second
+    copied = []
+    for line in stage.splitlines():
+        if line.startswith("COPY ") and "--from" not in line:
+            copied += line.split()[1:-1]
+    return copied
+
+
+def test_the_build_stage_copies_the_top_level_layout() -> None:
+    from grader.services import kit
+
+    # The image and the service's own kit build (a checkout's) start from the same sources.
+    assert set(build_stage_copies()) == set(kit.SOURCES)
+    assert {"pyproject.toml", "grader", "exercises", "migrations"} <= set(kit.SOURCES)
 
 
 @pytest.fixture(scope="module")
@@ -34,11 +54,12 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     place = tmp_path_factory.mktemp("installed")
     source = place / "source"
     source.mkdir()
-    for name in ("pyproject.toml", "README.md"):
-        shutil.copy(ROOT / name, source / name)
-    shutil.copytree(
-        ROOT / "grader", source / "grader", ignore=shutil.ignore_patterns("__pycache__", "*.pyc")
-    )
+    for name in build_stage_copies():  # what the image's build stage copies, nothing more
+        if (ROOT / name).is_dir():
+            ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+            shutil.copytree(ROOT / name, source / name, ignore=ignore)
+        else:
+            shutil.copy(ROOT / name, source / name)
     wheels = place / "wheels"
     subprocess.run(
         [
@@ -103,7 +124,10 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
 
 def run(
-    installed: dict[str, Path], *args: str, timeout: float = 300
+    installed: dict[str, Path],
+    *args: str,
+    timeout: float = 300,
+    command: list[str] | None = None,
 ) -> subprocess.CompletedProcess:
     env = {
         key: value
@@ -113,7 +137,7 @@ def run(
     env["GRADER_INSTANCE_PATH"] = str(installed["instance"])
     env["PATH"] = f"{installed['venv'] / 'bin'}:{env.get('PATH', '/usr/bin:/bin')}"
     done = subprocess.run(
-        [str(installed["grader"]), *args],
+        [*(command or [str(installed["grader"])]), *args],
         cwd=installed["work"],
         env=env,
         capture_output=True,
@@ -127,25 +151,30 @@ def run(
 def test_the_wheel_ships_the_data_and_the_migrations(installed: dict[str, Path]) -> None:
     names = set(zipfile.ZipFile(installed["wheel"]).namelist())
     for needed in (
-        "grader/data/checkers/suite/quick.json",
-        "grader/data/checkers/suite/full.json",
-        "grader/data/checkers/suite/positions.json",
-        "grader/data/checkers/ballots.txt",
-        "grader/data/checkers/ASSIGNMENT.md",
-        "grader/data/checkers/RULES.md",
-        "grader/data/checkers/template/engine.py",
-        "grader/data/checkers/run_autograder",
-        "grader/data/presets/standard.toml",
+        "grader/exercises/checkers/suite/quick.json",
+        "grader/exercises/checkers/suite/full.json",
+        "grader/exercises/checkers/suite/positions.json",
+        "grader/exercises/checkers/ballots.txt",
+        "grader/exercises/checkers/ASSIGNMENT.md",
+        "grader/exercises/checkers/RULES.md",
+        "grader/exercises/checkers/template/engine.py",
+        "grader/exercises/checkers/run_autograder",
+        "grader/exercises/presets/standard.toml",
         "grader/migrations/env.py",
         "grader/migrations/alembic.ini",
         "grader/migrations/script.py.mako",
+        "grader/data.py",
     ):
         assert needed in names, needed
-    shipped = {n for n in names if n.startswith("grader/migrations/versions/")}
-    assert shipped == {
-        f"grader/migrations/versions/{p.name}"
-        for p in (ROOT / "grader" / "migrations" / "versions").glob("*.py")
-    }
+    # Every file of exercises/ and migrations/, once, under grader/ in the wheel.
+    for folder in ("exercises", "migrations"):
+        shipped = {n for n in names if n.startswith(f"grader/{folder}/")}
+        assert shipped == {
+            f"grader/{p.relative_to(ROOT).as_posix()}"
+            for p in (ROOT / folder).rglob("*")
+            if p.is_file() and "__pycache__" not in p.parts
+        }, folder
+    assert not any(n.startswith(("exercises/", "migrations/", "grader/data/")) for n in names)
     assert not any("__pycache__" in n for n in names)
 
 
@@ -154,7 +183,7 @@ def test_grader_comes_from_the_wheel_and_finds_its_data_there(installed: dict[st
         "import grader, grader.data as d; from grader.harness import load_suite; "
         "import json; q = load_suite('quick'); f = load_suite('full'); "
         "print(json.dumps([grader.__file__, str(d.suite_dir()), len(q.tests), "
-        "q.max_score, len(f.tests)]))"
+        "q.max_score, len(f.tests), str(d.path()), str(d.migrations_dir())]))"
     )
     done = subprocess.run(
         [str(installed["python"]), "-c", code],
@@ -163,15 +192,25 @@ def test_grader_comes_from_the_wheel_and_finds_its_data_there(installed: dict[st
         text=True,
         check=True,
     )
-    where, suites, quick_tests, quick_points, full_tests = json.loads(done.stdout)
+    where, suites, quick_tests, quick_points, full_tests, exercises, migrations = json.loads(
+        done.stdout
+    )
     site = str(installed["venv"])
     assert where.startswith(site) and suites.startswith(site)
+    package = Path(where).parent  # the same import as the checkout's, found inside grader/
+    assert (Path(exercises), Path(migrations)) == (package / "exercises", package / "migrations")
     assert not where.startswith(str(ROOT))
     assert quick_tests > 0 and quick_points > 0 and full_tests > quick_tests
 
 
 def test_db_upgrade_and_demo(installed: dict[str, Path]) -> None:
+    # Flask's own command (`python -m flask`: the wheel has no flask script of its own) and the
+    # grader command find the same migrations, inside the installed package.
+    flask = [str(installed["python"]), "-m", "flask", "--app", "grader"]
+    run(installed, "db", "upgrade", command=flask)
     run(installed, "db", "upgrade")
+    current = run(installed, "db", "current", command=flask)
+    assert "(head)" in current.stdout + current.stderr
     demo = run(installed, "demo")
     assert "student@example.com" in demo.stdout + demo.stderr
     assert (installed["instance"] / "grader.sqlite3").is_file()
@@ -209,3 +248,35 @@ def test_checkers_play_with_a_ballot(installed: dict[str, Path], tmp_path: Path)
     )
     text = pdn.read_text()
     assert '[Opening "' in text and '[Result "' in text  # the ballot's name is the opening
+
+
+def test_the_kit_is_the_wheel_kept_beside_the_installed_package(installed: dict[str, Path]) -> None:
+    # An installed package has no sources to build from: it serves the wheel the image kept in
+    # {sys.prefix}/share/grader/kit (the Dockerfile's COPY), and nothing without it.
+    code = (
+        "import json; from grader.services import kit; "
+        "print(json.dumps([kit.available(), kit.wheel_name(), "
+        "str(kit.wheel_file('/nonexistent')) if kit.available() else None]))"
+    )
+
+    def ask() -> list:
+        done = subprocess.run(
+            [str(installed["python"]), "-c", code],
+            cwd=installed["work"],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        return json.loads(done.stdout)
+
+    # python:3.11-slim's sys.prefix is /usr/local: the image keeps its wheel where kit looks.
+    assert "\nCOPY --from=build /wheels /usr/local/share/grader/kit\n" in DOCKERFILE
+    available, name, _ = ask()
+    assert available is False and name == installed["wheel"].name
+    kept = installed["venv"] / "share" / "grader" / "kit" / name
+    kept.parent.mkdir(parents=True)
+    shutil.copy(installed["wheel"], kept)
+    try:
+        assert ask() == [True, name, str(kept)]
+    finally:
+        shutil.rmtree(kept.parent)

@@ -17,7 +17,7 @@ from grader.harness.sandbox import EngineProcess
 from grader.harness.testkinds.base import Group, TestKind, describe, register
 from grader.harness.verdicts import Verdict
 
-# Credit for each part of a search answer (grader/data/checkers/ASSIGNMENT.md says the same).
+# Credit for each part of a search answer (exercises/checkers/ASSIGNMENT.md says the same).
 SEARCH_PARTS = {"value": 0.4, "move": 0.2, "bound": 0.1, "exact": 0.3}
 # A search with a window (alpha, beta) has no best move to judge when its value is a bound.
 WINDOW_PARTS = {"value": 0.5, "bound": 0.1, "exact": 0.4}

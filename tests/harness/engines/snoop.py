@@ -13,7 +13,7 @@ TARGETS = [
     "/proc/1/environ",
     "/proc/self/environ",
     "/work/main/grader/harness/suite.py",
-    "/work/main/grader/data/checkers/suite/quick.json",
+    "/work/main/exercises/checkers/suite/quick.json",
     "../../etc/shadow",
 ]
 

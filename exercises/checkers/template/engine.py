@@ -1,4 +1,4 @@
-"""Starter engine for the checkers assignment (grader/data/checkers/ASSIGNMENT.md).
+"""Starter engine for the checkers assignment (exercises/checkers/ASSIGNMENT.md).
 
 Standard library only. Fill in the five TODOs (get_moves, alphabeta, legal_moves, search,
 choose_move); then check your engine as the course will:
