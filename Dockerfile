@@ -3,7 +3,11 @@
 # wheel alone (no checkout in the image): tests/deploy/test_installed_package.py builds and runs
 # the same wheel outside the checkout, where no Docker engine runs.
 
-FROM python:3.11-slim AS build
+# The base: Docker Hub's python:3.11-slim; `make test-image` builds on a local one of the same
+# shape (Debian bookworm, /usr/local/bin/python3 with pip), as no registry is reached there.
+ARG PYTHON_IMAGE=python:3.11-slim
+
+FROM ${PYTHON_IMAGE} AS build
 WORKDIR /src
 COPY pyproject.toml README.md LICENSE ./
 COPY grader ./grader
@@ -11,7 +15,7 @@ COPY exercises ./exercises
 COPY migrations ./migrations
 RUN pip wheel --no-cache-dir --no-deps --wheel-dir /wheels .
 
-FROM python:3.11-slim
+FROM ${PYTHON_IMAGE}
 
 # bubblewrap: the sandbox the workers run students' engines in.
 RUN apt-get update \

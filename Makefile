@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-backends lint bench bench-load bench-hostile bench-autograder mutation system-deps clean
+.PHONY: run test test-backends test-image lint bench bench-load bench-hostile bench-autograder mutation system-deps clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -53,6 +53,11 @@ test-backends: $(STAMP)
 	$(BIN)/pip install --quiet -e '.[postgres]'
 	GRADER_TEST_BACKENDS=postgres-redis $(BIN)/pytest tests/jobs
 	GRADER_TEST_BACKENDS=postgres-redis $(BIN)/pytest -m backends tests
+
+# The real Dockerfile built (podman, on a debootstrap base) and its image checked from its own
+# filesystem: entrypoint, gunicorn as uid 10001, worker --check, files, the sandbox inside.
+test-image: $(STAMP)
+	BIN=$(BIN) ./scripts/test-image.sh
 
 # Time from upload to result, 1 and 2 workers, and a burst of 20 uploads.
 bench-autograder: $(STAMP)

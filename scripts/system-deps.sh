@@ -11,6 +11,11 @@ if [ "${1:-}" = backends ]; then
     ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
     command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
 fi
+# make test-image: podman builds the Dockerfile on a base debootstrap makes (scripts/test-image.sh).
+if [ "${1:-}" = image ]; then
+    command -v podman >/dev/null 2>&1 || need+=(podman)
+    command -v debootstrap >/dev/null 2>&1 || need+=(debootstrap)
+fi
 [ ${#need[@]} -eq 0 ] && exit 0
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"

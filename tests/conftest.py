@@ -20,6 +20,9 @@ from tests.app_support import PASSWORD, app_config, csrf_from, enrol
 # tests/harness and the `grader engine` and `grader checkers` commands in tests/cli.
 pytest_plugins = ["tests.harness.fixtures"]
 
+# tests/image checks a built image's filesystem: `make test-image` builds it and runs them.
+collect_ignore = [] if os.environ.get("GRADER_TEST_IMAGE_ROOT") else ["image"]
+
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Tests marked `backends` need the servers `make test-backends` installs (PostgreSQL,
