@@ -4,12 +4,12 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-backends test-image lint bench bench-load bench-hostile bench-autograder mutation system-deps clean
+.PHONY: run test test-backends test-image docs lint bench bench-load bench-hostile bench-autograder mutation system-deps clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test,bench]'
+	$(BIN)/pip install --quiet -e '.[test,bench,docs]'
 	touch $(STAMP)
 
 # axe-core for the accessibility checks of the e2e suite, from package-lock.json.
@@ -58,6 +58,10 @@ test-backends: $(STAMP)
 # filesystem: entrypoint, gunicorn as uid 10001, worker --check, files, the sandbox inside.
 test-image: $(STAMP)
 	BIN=$(BIN) ./scripts/test-image.sh
+
+# The documentation site into site/ (make test builds it too, with --strict, in tests/deploy).
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 
 # Time from upload to result, 1 and 2 workers, and a burst of 20 uploads.
 bench-autograder: $(STAMP)

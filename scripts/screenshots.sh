@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The README's screenshots of the tree page at depth 5 (243 leaves), laptop and phone, taken
+# The docs' screenshots of the tree page at depth 5 (243 leaves), laptop and phone, taken
 # by the e2e test that checks that page (tests/e2e/test_big_tree.py) in a real Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."

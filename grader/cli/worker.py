@@ -56,8 +56,8 @@ def worker(workers: int, worker_type: str, check: bool) -> None:
 
 
 def _refuse_without_a_sandbox(app: Flask) -> None:
-    """A worker that cannot make a sandbox would fail every engine: it says why and stops (the
-    README's Deployment section lists the container options bubblewrap needs)."""
+    """A worker that cannot make a sandbox would fail every engine: it says why and stops
+    (docs/deployment.md lists the container options bubblewrap needs)."""
     from grader.harness.sandbox import SandboxConfig, probe
 
     problem = probe(SandboxConfig(sandbox=app.config["GRADER_SANDBOX"]))

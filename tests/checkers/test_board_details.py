@@ -4,7 +4,7 @@ tests/checkers/_independent.py), the text diagram, copies, ``Board.empty``, ``pe
 legal-move generator's repr, a board made without a FEN, move text out of range, the ambiguity
 message.
 
-board.py's 196 survivors of its full mutation run (README, "Mutation testing"), each run again
+board.py's 196 survivors of its full mutation run (docs/testing.md, "Mutation testing"), each run again
 against this file: 181 killed here, and these 15 judged equivalent:
 - ``_build_tables``: ``r + 2 * dr`` (or ``c + 2 * dc``) changed to ``2 / dr``: for a step of
   +-1 that is the same +-2, as a float, and the key (5.0, 2) finds the square stored as (5, 2).

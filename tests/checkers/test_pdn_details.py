@@ -1,4 +1,4 @@
-"""pdn.py details pinned where its mutants survived (README, "Mutation testing"): header values
+"""pdn.py details pinned where its mutants survived (docs/testing.md, "Mutation testing"): header values
 with quotes and backslashes, whole error messages, the 79-column wrap, the Result tag of a game
 that has no result token, nested variations, the other spellings of results, move numbers.
 

@@ -77,9 +77,9 @@ def test_the_workers_sandbox_options_are_the_documented_ones() -> None:
         "seccomp=unconfined",
         "systempaths=unconfined",
     ]
-    readme = (ROOT / "README.md").read_text()
+    readme = (ROOT / "docs" / "deployment.md").read_text()
     for option in options:
-        assert option in readme, f"README must explain {option}"
+        assert option in readme, f"docs/deployment.md must explain {option}"
     assert worker["environment"]["GRADER_ROLE"] == "worker"
 
 

@@ -1,5 +1,5 @@
 """A tree from a game in a real headless Chromium: made from the practice page, the board of a
-node shown on hover and on keyboard focus; the screenshot for the README."""
+node shown on hover and on keyboard focus; the screenshot for the docs."""
 
 from __future__ import annotations
 

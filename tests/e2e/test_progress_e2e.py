@@ -1,5 +1,5 @@
 """Adaptive practice in a real headless Chromium: the one-click loop (weak spots, answer, what
-the tree was meant to expose, progress) and the progress page's screenshot for the README."""
+the tree was meant to expose, progress) and the progress page's screenshot for the docs."""
 
 from __future__ import annotations
 

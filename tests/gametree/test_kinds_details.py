@@ -2,7 +2,7 @@
 conventions, its key, feedback, hint and parts; the step each ``first_wrong`` points the replay
 to; parts kept to six decimals; trees above the grading cache's size.
 
-kinds.py's survivors of its full mutation run (README, "Mutation testing") are killed here or
+kinds.py's survivors of its full mutation run (docs/testing.md, "Mutation testing") are killed here or
 judged equivalent:
 - ``LeafOrderKind.first_wrong``: ``len(answer) > len(key)`` changed to ``>=``: the line is reached
   only when the answer's first ``len(key)`` leaves are the key's, so equal lengths mean the answer

@@ -11,10 +11,13 @@ mounting its own /proc, and the host's /proc in one gives pids /proc does not kn
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import signal
 import subprocess
 from pathlib import Path
+from typing import IO
 
 ROOT = os.environ.get("GRADER_TEST_IMAGE_ROOT", "")
 CONFIG: dict = json.loads(os.environ.get("GRADER_TEST_IMAGE_CONFIG") or "{}")
@@ -63,7 +66,42 @@ def command(
     return [*outer, "--", *drop, *argv]
 
 
-def run(argv: list[str], data: Path, timeout: float = 300, **kwargs) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        command(argv, data, **kwargs), capture_output=True, text=True, timeout=timeout
+def start(
+    argv: list[str], data: Path, out: IO | int = subprocess.DEVNULL, **kwargs
+) -> subprocess.Popen:
+    """`argv` in the image, in a process group of its own, so `stop` ends all of it (gunicorn's
+    workers, a worker's grading children), not only the outer bwrap."""
+    return subprocess.Popen(
+        command(argv, data, **kwargs), stdout=out, stderr=out, start_new_session=True
     )
+
+
+def stop(process: subprocess.Popen, timeout: float = 30) -> None:
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        try:
+            os.killpg(process.pid, sig)
+        except ProcessLookupError:
+            break
+        try:
+            process.wait(timeout=timeout)
+            break
+        except subprocess.TimeoutExpired:
+            continue
+    # what outlived its group leader (orphans keep the group id)
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGKILL)
+
+
+def run(argv: list[str], data: Path, timeout: float = 300, **kwargs) -> subprocess.CompletedProcess:
+    process = subprocess.Popen(
+        command(argv, data, **kwargs),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        stdout, stderr = process.communicate(timeout=timeout)
+    finally:
+        stop(process)
+    return subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr)

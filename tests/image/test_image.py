@@ -107,7 +107,7 @@ def test_gunicorn_answers_healthz_as_the_image_user(tmp_path) -> None:
     argv = [*image.CONFIG["Entrypoint"], *image.CONFIG["Cmd"]]  # the image's default command
     log = tmp_path / "gunicorn.log"
     with log.open("wb") as out:
-        server = subprocess.Popen(image.command(argv, data, env=env), stdout=out, stderr=out)
+        server = image.start(argv, data, out, env=env)
     try:
         deadline = time.monotonic() + 90
         while True:
@@ -127,8 +127,7 @@ def test_gunicorn_answers_healthz_as_the_image_user(tmp_path) -> None:
         assert len(gunicorns) >= 3  # the master and its two workers (GUNICORN_CMD_ARGS)
         assert {_real_uid(pid) for pid in gunicorns} == {image.UID}
     finally:
-        server.terminate()
-        server.wait(timeout=30)
+        image.stop(server)
 
 
 def test_worker_check_tells_a_live_worker_from_none(tmp_path) -> None:
@@ -136,11 +135,7 @@ def test_worker_check_tells_a_live_worker_from_none(tmp_path) -> None:
     assert entrypoint(["true"], data).returncode == 0  # migrated, as the web container does
     none = image.run(["grader", "worker", "--check"], data)
     assert none.returncode == 1 and "no grader worker" in none.stderr
-    worker = subprocess.Popen(
-        image.command(["grader", "worker"], data),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    worker = image.start(["grader", "worker"], data)
     try:
         deadline = time.monotonic() + 90
         while (check := image.run(["grader", "worker", "--check"], data)).returncode != 0:
@@ -149,8 +144,7 @@ def test_worker_check_tells_a_live_worker_from_none(tmp_path) -> None:
             time.sleep(1)
         assert "seen at" in check.stdout
     finally:
-        worker.terminate()
-        worker.wait(timeout=30)
+        image.stop(worker)
 
 
 def test_the_installed_package_finds_its_files_in_site_packages(tmp_path) -> None:
