@@ -290,22 +290,3 @@ def describe(attempt: Attempt, solution: dict[str, Any] | None = None) -> dict[s
         "created_at": iso_utc(attempt.created_at),
         "solution": solution,
     }
-
-
-def slot_progress(user: User, slot_ids: list[int]) -> dict[int, dict[str, Any]]:
-    """Per slot, the user's graded variant: its id, attempts used and best score."""
-    if not slot_ids:
-        return {}
-    rows = db.session.execute(
-        sa.select(
-            Exercise.slot_id, Exercise.id, sa.func.count(Attempt.id), sa.func.max(Attempt.score)
-        )
-        .outerjoin(Attempt, sa.and_(Attempt.exercise_id == Exercise.id, Attempt.user_id == user.id))
-        .where(Exercise.owner_id == user.id, Exercise.variant == 0, Exercise.slot_id.in_(slot_ids))
-        .group_by(Exercise.slot_id, Exercise.id)
-    )
-    return {
-        slot_id: {"exercise_id": ex_id, "attempts_used": used, "best_score": best}
-        for slot_id, ex_id, used, best in rows
-        if slot_id is not None
-    }

@@ -22,7 +22,7 @@ from grader.models import STUDENT, Assignment, Attempt, Exercise, Membership, Sl
 from grader.services import NotFound
 from grader.services.attempts import graded_differences, solution
 from grader.services.courses import course_assignments
-from grader.services.scores import GradedAttempt, engine_attempts, graded_attempts, policy_score
+from grader.services.scores import GradedAttempt, counted_attempts, slot_state
 from grader.services.staff import Staff, staff
 
 
@@ -177,7 +177,7 @@ def build(course_id: int) -> Gradebook:
         for a in assignments
     ]
     by_key: dict[tuple[int, int], list[GradedAttempt]] = defaultdict(list)
-    for attempt in graded_attempts(course_id) + engine_attempts(course_id):
+    for attempt in counted_attempts(course_id):
         by_key[(attempt.user_id, attempt.slot_id)].append(attempt)
     names = dict(
         db.session.execute(
@@ -191,7 +191,7 @@ def build(course_id: int) -> Gradebook:
             points: float | None = None
             for slot_id, _, _ in column.slots:
                 found = by_key.get((student.id, slot_id), [])
-                value = policy_score(found, column.policy)
+                value = slot_state(found, column.policy).score
                 row.slot_scores[slot_id] = value
                 if value is not None:
                     points = (points or 0.0) + value
@@ -230,6 +230,7 @@ class SlotView:
     attempts: list[AttemptView]
     score: float | None
     solution: dict[str, Any] | None  # key and reference search (staff always see them)
+    uploads: int = 0  # an engine slot's graded uploads (its attempts are submissions)
     shown: Attempt | None = None  # the attempt drawn beside the key: the one that counts
     # Where the shown attempt and the key differ as the grade, not the key node by node, says
     # (best-order; `graded_differences`), else None.
@@ -279,10 +280,14 @@ def student_attempts(
             .order_by(Attempt.id)
         ):
             attempts_by_exercise[attempt.exercise_id].append(attempt)
+    counted: dict[int, list[GradedAttempt]] = defaultdict(list)
+    for graded in counted_attempts(course_id, user_id=student_id):
+        counted[graded.slot_id].append(graded)
     result = []
     for assignment in course_assignments(course_id):
         views = []
         for slot in assignment.slots:
+            state = slot_state(counted.get(slot.id, []), assignment.score_policy)
             exercise = exercises.get(slot.id)
             made = attempts_by_exercise.get(exercise.id, []) if exercise else []
             credited = [a.credited for a in made]
@@ -301,10 +306,9 @@ def student_attempts(
                     slot,
                     exercise,
                     [AttemptView(a, a is shown) for a in made],
-                    max(credited)
-                    if made and assignment.score_policy != "last"
-                    else (credited[-1] if made else None),
+                    state.score,
                     data,
+                    state.attempts if slot.kind == "engine" else 0,
                     shown,
                     differences,
                 )

@@ -1,6 +1,8 @@
 """The scores a course counts: every attempt on a graded variant and every graded engine
-submission as a `GradedAttempt`, and a slot's score under its assignment's policy (best or last,
-after the late penalty). Read by the gradebook, the statistics and the LMS grade passback."""
+submission as a `GradedAttempt` (`counted_attempts`), and a slot's state under its assignment's
+policy (best or last, after the late penalty: `slot_state`). Every page and report that shows a
+slot's score reads it here: the student's dashboard and assignment page, the gradebook and its
+CSV, the drill-down, the statistics and the LMS grade passback."""
 
 from __future__ import annotations
 
@@ -75,3 +77,44 @@ def graded_attempts(course_id: int, assignment_id: int | None = None) -> list[Gr
 def engine_attempts(course_id: int) -> list[GradedAttempt]:
     """Engine slots: each graded submission as an attempt scoring its fraction of the suite."""
     return [GradedAttempt(*row, None) for row in engine_scores(course_id)]
+
+
+def counted_attempts(
+    course_id: int, assignment_id: int | None = None, user_id: int | None = None
+) -> list[GradedAttempt]:
+    """Everything a course counts, each slot's in the order made: the graded variants' attempts
+    and the graded engine submissions (a slot holds one kind or the other)."""
+    return [
+        a
+        for a in graded_attempts(course_id, assignment_id) + engine_attempts(course_id)
+        if (assignment_id is None or a.assignment_id == assignment_id)
+        and (user_id is None or a.user_id == user_id)
+    ]
+
+
+@dataclass(frozen=True)
+class SlotState:
+    """A student's slot as every page shows it: how many attempts (graded uploads for an engine
+    slot) and the score that counts (None: not started)."""
+
+    attempts: int
+    score: float | None
+
+
+def slot_state(attempts: list[GradedAttempt], policy: str) -> SlotState:
+    """One student's slot from their attempts on it, in the order made."""
+    return SlotState(len(attempts), policy_score(attempts, policy))
+
+
+def student_slot_states(user_id: int, assignments: list[Assignment]) -> dict[int, SlotState]:
+    """Per slot of `assignments`, the student's state (slots they have not started are left out)."""
+    by_slot: dict[int, list[GradedAttempt]] = {}
+    for course_id in sorted({a.course_id for a in assignments}):
+        for attempt in counted_attempts(course_id, user_id=user_id):
+            by_slot.setdefault(attempt.slot_id, []).append(attempt)
+    return {
+        slot.id: slot_state(by_slot[slot.id], assignment.score_policy)
+        for assignment in assignments
+        for slot in assignment.slots
+        if slot.id in by_slot
+    }

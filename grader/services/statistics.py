@@ -42,7 +42,7 @@ from grader.extensions import db
 from grader.gametree import VARIANTS
 from grader.models import Assignment, Attempt, EngineResult, Exercise, Slot, Submission, User
 from grader.services.courses import course_assignments
-from grader.services.scores import GradedAttempt, graded_attempts, policy_score
+from grader.services.scores import GradedAttempt, counted_attempts, policy_score
 from grader.services.staff import Staff, staff
 
 HISTOGRAM_BINS = 10
@@ -146,7 +146,7 @@ def statistics(
     user: User, course_id: int
 ) -> tuple[Staff, list[tuple[Assignment, list[SlotStats]]]]:
     who = staff(user, course_id)
-    attempts = graded_attempts(course_id)
+    attempts = counted_attempts(course_id)
     by_assignment: dict[int, list[GradedAttempt]] = defaultdict(list)
     for attempt in attempts:
         by_assignment[attempt.assignment_id].append(attempt)

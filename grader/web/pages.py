@@ -17,6 +17,7 @@ from grader.services import (
     attempts,
     courses,
     exercises,
+    scores,
     staff,
     submissions,
 )
@@ -47,7 +48,7 @@ def index() -> Any:
 @bp.get("/dashboard")
 def dashboard() -> Any:
     assignments = courses.assignments_for(current_user)
-    progress = attempts.slot_progress(current_user, [s.id for a in assignments for s in a.slots])
+    progress = scores.student_slot_states(current_user.id, assignments)
     return render_template(
         "dashboard.html",
         memberships=courses.memberships(current_user),
@@ -73,7 +74,7 @@ def join_course() -> Any:
 @bp.get("/assignments/<int:assignment_id>")
 def assignment(assignment_id: int) -> Any:
     found = courses.get_assignment(current_user, assignment_id)
-    progress = attempts.slot_progress(current_user, [s.id for s in found.slots])
+    progress = scores.student_slot_states(current_user.id, [found])
     return render_template("assignment.html", assignment=found, progress=progress)
 
 

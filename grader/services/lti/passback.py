@@ -35,7 +35,7 @@ from grader.services.lti.tool import (
     _registration,
     http,
 )
-from grader.services.scores import engine_attempts, graded_attempts, policy_score
+from grader.services.scores import counted_attempts, slot_state
 from grader.services.transactions import writing
 
 log = logging.getLogger(__name__)
@@ -163,13 +163,11 @@ def _slot_scores(course_id: int, assignment_id: int, user_id: int) -> dict[int, 
     gradebook counts it (its score policy, engines included)."""
 
     assignment = db.session.get_one(Assignment, assignment_id)
-    mine = [
-        a
-        for a in graded_attempts(course_id, assignment_id) + engine_attempts(course_id)
-        if a.user_id == user_id and a.assignment_id == assignment_id
-    ]
+    mine = counted_attempts(course_id, assignment_id, user_id)
     return {
-        slot.id: policy_score([a for a in mine if a.slot_id == slot.id], assignment.score_policy)
+        slot.id: slot_state(
+            [a for a in mine if a.slot_id == slot.id], assignment.score_policy
+        ).score
         for slot in assignment.slots
     }
 
