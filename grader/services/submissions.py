@@ -116,6 +116,8 @@ HANDOUTS = {
     "rules": ("RULES.md", "RULES.md"),
     "starter": ("template/engine.py", "engine.py"),
 }
+# How the handouts link to each other (`[RULES.md](RULES.md)`): the file's relative path -> name.
+HANDOUT_NAMES = {relative: name for name, (relative, _) in HANDOUTS.items()}
 
 
 def handout(user: User, assignment_id: int, index: int, name: str) -> tuple[Path, str]:

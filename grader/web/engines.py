@@ -30,7 +30,7 @@ from grader.services import (
     tournaments,
     uploads,
 )
-from grader.web import charts, kit
+from grader.web import charts, handouts, kit
 from grader.web.forms import ActionForm
 
 bp = Blueprint("engines", __name__)
@@ -75,12 +75,42 @@ def _signed_in() -> None:
 
 @bp.get("/assignments/<int:assignment_id>/slots/<int:index>/engine/<name>")
 def handout(assignment_id: int, index: int, name: str) -> Any:
+    """The assignment and the rules as pages of the site; the starter engine downloaded."""
     path, download = submissions.handout(current_user, assignment_id, index, name)
-    # Markdown is read in the browser as text; the starter engine is downloaded.
+    if not download.endswith(".md"):
+        return _download(path, download)
+
+    def link(target: str) -> str | None:
+        page = submissions.HANDOUT_NAMES.get(target)
+        if page is None:
+            return None
+        return url_for("engines.handout", assignment_id=assignment_id, index=index, name=page)
+
+    title, body = handouts.render(path.read_text(encoding="utf-8"), link)
+    slot = submissions.engine_slot(current_user, assignment_id, index)
+    return render_template(
+        "engines/handout.html",
+        title=title,
+        body=body,
+        slot=slot,
+        assignment=slot.assignment,
+        name=name,
+        download=download,
+    )
+
+
+@bp.get("/assignments/<int:assignment_id>/slots/<int:index>/engine/<name>/download")
+def handout_download(assignment_id: int, index: int, name: str) -> Any:
+    """A handout's own file: the Markdown as written, or the starter engine."""
+    path, download = submissions.handout(current_user, assignment_id, index, name)
+    return _download(path, download)
+
+
+def _download(path: Any, download: str) -> Any:
     return send_file(
         path,
-        mimetype="text/plain" if download.endswith(".md") else "text/x-python",
-        as_attachment=download.endswith(".py"),
+        mimetype="text/markdown" if download.endswith(".md") else "text/x-python",
+        as_attachment=True,
         download_name=download,
     )
 

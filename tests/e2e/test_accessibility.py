@@ -119,7 +119,7 @@ def _check(page: Any, path: str, width: int) -> list[str]:
     response = page.goto(path)
     assert response is not None
     if "text/html" not in (response.headers.get("content-type") or ""):
-        return []  # a handout read as plain text (the assignment, the rules), not a page
+        return []  # a file, not a page
     page.wait_for_load_state("networkidle")
     problems = [
         f"{path} at {width} px: {v['id']} ({v['impact']}): {v['help']} {v['nodes']}"
