@@ -34,11 +34,20 @@ def summary(report: Report) -> str:
     if report.error:
         lines.append(f"Your submission could not be graded: {report.error}")
     reduced = sum(bool(t.extra.get("reduced")) for t in report.tests)
+    # A test worth 0 points (an optional one) is not graded: it neither passes nor fails.
+    graded = [t for t in report.tests if t.max_score > 0]
+    ungraded = len(report.tests) - len(graded)
     lines.append(
         f"Suite {report.suite}: {report.score:g} / {report.max_score:g} points, "
-        f"{sum(t.verdict is Verdict.PASSED for t in report.tests)} of "
-        f"{len(report.tests)} tests passed"
-        + (f" ({reduced} with reduced timing credit)." if reduced else ".")
+        f"{sum(t.verdict is Verdict.PASSED for t in graded)} of "
+        f"{len(graded)} graded tests passed"
+        + (f" ({reduced} with reduced timing credit)" if reduced else "")
+        + (
+            f"; {ungraded} optional test{'s' if ungraded != 1 else ''} worth 0 points "
+            f"{'are' if ungraded != 1 else 'is'} not graded."
+            if ungraded
+            else "."
+        )
     )
     lines += report.explanation.summary_lines()
     counts = {v: sum(t.verdict is v for t in report.tests) for v in PRIORITY}

@@ -174,13 +174,22 @@ def submission_page(submission_id: int) -> Any:
 
 def _timing_chart(submission: Any) -> Markup | None:
     """The search-time chart of a graded submission, yours beside the reference's per depth
-    (None until it is graded; empty markup for a suite without a timing test)."""
+    (None until it is graded; a sentence where there is nothing to draw, saying why)."""
     result = results.result_of(submission) if submission.status == "done" else None
     if result is None:
         return None
-    rows = results.summary(result.rich)["timing"]
+    found = results.summary(result.rich)
+    rows = found["timing"]
     if not rows:
-        return Markup("")
+        timed = [t for t in found["tests"] if t.get("kind") == "timing"]
+        if not timed:
+            return Markup("<p>This suite has no timing test.</p>")
+        # The suite times the engine, but no run finished to compare (a crash, a wrong answer).
+        return Markup(
+            f"<p>No timing to draw: none of your {len(timed)} timing "
+            f"test{'s' if len(timed) != 1 else ''} finished with the reference's answer "
+            "(see its verdict above).</p>"
+        )
     return charts.grouped_columns(
         "Search CPU seconds per depth, yours and the reference's",
         [f"d{r['depth']}\n{r['position'][:10]}" for r in rows],

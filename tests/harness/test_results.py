@@ -118,3 +118,20 @@ def test_run_autograder_writes_gradescope_results(tmp_path: Path) -> None:
     assert_gradescope_shape(gradescope)
     assert gradescope["score"] == 5
     assert (results / "details.json").is_file()
+
+
+def test_a_test_worth_0_points_is_not_graded_in_the_summary() -> None:
+    from grader.harness.cases import TestResult
+    from grader.harness.results import summary
+    from grader.harness.runner import Report
+
+    def result(verdict: Verdict, max_score: float) -> TestResult:
+        return TestResult("t", "parallel", verdict, 0.0, max_score, "")
+
+    report = Report("quick", "engine.py")
+    report.tests = [result(Verdict.RE, 1.0), result(Verdict.RE, 2.0)]
+    report.tests += [result(Verdict.PASSED, 0.0)] * 3  # the skeleton "passed" three 0/0 tests
+    text = summary(report)
+    assert "0 of 2 graded tests passed; 3 optional tests worth 0 points are not graded." in text
+    report.tests = report.tests[:2]
+    assert "0 of 2 graded tests passed." in summary(report)

@@ -69,7 +69,9 @@ async function showResults(data) {
   const body = $("verdicts").querySelector("tbody");
   // Identical failures come grouped (one row naming every test that failed the same way).
   body.replaceChildren(...(s.rows || s.tests).map((t) => {
-    const tr = h("tr", { class: t.verdict === "passed" ? "passed" : "failed" });
+    // A test worth 0 points (an optional one) is not graded: neither passed nor failed.
+    const ungraded = t.max_score === 0;
+    const tr = h("tr", { class: ungraded ? "ungraded" : t.verdict === "passed" ? "passed" : "failed" });
     const names = t.names || [t.name];
     const name = cell(names.length > 1 ? `${names.length} tests failed the same way` : t.name);
     if (names.length > 1) {
@@ -77,7 +79,8 @@ async function showResults(data) {
       name.append(h("details", {}, h("summary", { text: "which" }),
         h("ul", {}, ...names.map((n) => h("li", { text: n })))));
     }
-    tr.append(name, cell(t.verdict, "verdict"), cell(`${t.score} / ${t.max_score}`),
+    const verdict = ungraded ? `not graded (${t.verdict})` : t.verdict;
+    tr.append(name, cell(verdict, "verdict"), cell(`${t.score} / ${t.max_score}`),
       cell(t.cpu.toFixed(2)), cell(t.wall.toFixed(2)));
     tr.append(h("td", {}, h("pre", { text: t.output || "" })));
     return tr;
