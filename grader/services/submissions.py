@@ -120,14 +120,14 @@ HANDOUTS = {
 HANDOUT_NAMES = {relative: name for name, (relative, _) in HANDOUTS.items()}
 
 
-def handout(user: User, assignment_id: int, index: int, name: str) -> tuple[Path, str]:
+def handout(user: User, assignment_id: int, index: int, name: str) -> tuple[Slot, Path, str]:
     """A handout of an engine slot (the assignment text, the rules, the starter engine) for a
-    member of its course: its path and the file name to give it."""
-    engine_slot(user, assignment_id, index)
+    member of its course: the slot, the handout's path and the file name to give it."""
+    slot = engine_slot(user, assignment_id, index)
     if name not in HANDOUTS:
         raise NotFound(f"no handout {name!r}")
     relative, download = HANDOUTS[name]
-    return data.checkers(relative), download
+    return slot, data.checkers(relative), download
 
 
 def _rate() -> tuple[int, int]:

@@ -76,7 +76,7 @@ def _signed_in() -> None:
 @bp.get("/assignments/<int:assignment_id>/slots/<int:index>/engine/<name>")
 def handout(assignment_id: int, index: int, name: str) -> Any:
     """The assignment and the rules as pages of the site; the starter engine downloaded."""
-    path, download = submissions.handout(current_user, assignment_id, index, name)
+    slot, path, download = submissions.handout(current_user, assignment_id, index, name)
     if not download.endswith(".md"):
         return _download(path, download)
 
@@ -87,7 +87,6 @@ def handout(assignment_id: int, index: int, name: str) -> Any:
         return url_for("engines.handout", assignment_id=assignment_id, index=index, name=page)
 
     title, body = handouts.render(path.read_text(encoding="utf-8"), link)
-    slot = submissions.engine_slot(current_user, assignment_id, index)
     return render_template(
         "engines/handout.html",
         title=title,
@@ -102,7 +101,7 @@ def handout(assignment_id: int, index: int, name: str) -> Any:
 @bp.get("/assignments/<int:assignment_id>/slots/<int:index>/engine/<name>/download")
 def handout_download(assignment_id: int, index: int, name: str) -> Any:
     """A handout's own file: the Markdown as written, or the starter engine."""
-    path, download = submissions.handout(current_user, assignment_id, index, name)
+    _, path, download = submissions.handout(current_user, assignment_id, index, name)
     return _download(path, download)
 
 

@@ -15,7 +15,7 @@ import re
 import pytest
 
 from grader.extensions import db
-from grader.models import Slot, Submission
+from grader.models import Assignment, Slot, Submission
 from tests.jobs.engine_support import engine_bytes
 
 
@@ -51,8 +51,6 @@ def test_every_page_and_report_shows_the_slot_scores_one_source_counts(
             db.select(Slot.id).where(Slot.assignment_id == room.assignment_id, Slot.index == 0)
         )
         student_id = db.session.get(Submission, submission_id).owner_id
-        from grader.models import Assignment
-
         counted = scores.student_slot_states(
             student_id, [db.session.get_one(Assignment, room.assignment_id)]
         )
