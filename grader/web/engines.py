@@ -80,11 +80,12 @@ def handout(assignment_id: int, index: int, name: str) -> Any:
     if not download.endswith(".md"):
         return _download(path, download)
 
-    def link(target: str) -> str | None:
-        page = submissions.HANDOUT_NAMES.get(target)
-        if page is None:
+    def link(target: str) -> tuple[str, bool] | None:
+        other = submissions.HANDOUT_NAMES.get(target)
+        if other is None:
             return None
-        return url_for("engines.handout", assignment_id=assignment_id, index=index, name=page)
+        url = url_for("engines.handout", assignment_id=assignment_id, index=index, name=other)
+        return url, not submissions.HANDOUTS[other][1].endswith(".md")  # the starter downloads
 
     title, body = handouts.render(path.read_text(encoding="utf-8"), link)
     return render_template(

@@ -15,9 +15,10 @@ from markupsafe import Markup
 _MARKDOWN = MarkdownIt("commonmark", {"html": False}).enable("table")
 
 
-def render(text: str, link: Callable[[str], str | None]) -> tuple[str, Markup]:
+def render(text: str, link: Callable[[str], tuple[str, bool] | None]) -> tuple[str, Markup]:
     """(title, HTML) of a handout; `link` maps a relative link target (`RULES.md`,
-    `template/engine.py`) to the URL that serves it, or None to leave it as written."""
+    `template/engine.py`) to the URL that serves it and whether that is a file to download (the
+    link gets `download`), or None to leave it as written."""
     tokens = _MARKDOWN.parse(text)
     title = ""
     for index, token in enumerate(tokens):
@@ -26,7 +27,11 @@ def render(text: str, link: Callable[[str], str | None]) -> tuple[str, Markup]:
         for child in token.children or []:
             if child.type == "link_open":
                 target = str(child.attrGet("href") or "")
-                url = None if "://" in target or target.startswith("#") else link(target)
-                if url is not None:
-                    child.attrSet("href", url)
-    return title, Markup(_MARKDOWN.renderer.render(tokens, _MARKDOWN.options, {}))
+                found = None if "://" in target or target.startswith("#") else link(target)
+                if found is not None:
+                    child.attrSet("href", found[0])
+                    if found[1]:
+                        child.attrSet("download", "")
+    html = _MARKDOWN.renderer.render(tokens, _MARKDOWN.options, {})
+    # A wide table scrolls inside the page on a phone: keyboard users must reach it too.
+    return title, Markup(html.replace("<table>", '<table tabindex="0">'))

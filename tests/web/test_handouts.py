@@ -88,6 +88,10 @@ def test_the_handouts_link_to_each_other_as_pages(client, slot_url) -> None:
     assignment = read(client, f"{slot_url}/assignment")
     assert "RULES.md" not in assignment.links and f"{slot_url}/rules" in assignment.links
     assert f"{slot_url}/starter" in assignment.links  # template/engine.py: the starter
+    # the starter is a file: its link says so, so a browser (or a crawler) downloads it
+    html = client.get(f"{slot_url}/assignment").get_data(as_text=True)
+    assert f'href="{slot_url}/starter" download=""' in html
+    assert f'href="{slot_url}/rules" download' not in html
     for link in {link for link in assignment.links if link.startswith("/")}:
         with client.get(link) as response:
             assert response.status_code == 200, link
