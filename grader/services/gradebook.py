@@ -18,7 +18,16 @@ from typing import Any
 import sqlalchemy as sa
 
 from grader.extensions import db
-from grader.models import STUDENT, Assignment, Attempt, Exercise, Membership, Slot, User
+from grader.models import (
+    ENGINE_KIND,
+    STUDENT,
+    Assignment,
+    Attempt,
+    Exercise,
+    Membership,
+    Slot,
+    User,
+)
 from grader.services import NotFound
 from grader.services.attempts import graded_differences, solution
 from grader.services.courses import course_assignments
@@ -308,7 +317,7 @@ def student_attempts(
                     [AttemptView(a, a is shown) for a in made],
                     state.score,
                     data,
-                    state.attempts if slot.kind == "engine" else 0,
+                    state.attempts if slot.kind == ENGINE_KIND else 0,
                     shown,
                     differences,
                 )

@@ -228,11 +228,12 @@ def game(user: User, submission_id: int, number: int) -> dict[str, Any]:
 
 
 def engine_scores(
-    course_id: int,
+    course_id: int, assignment_id: int | None = None, user_id: int | None = None
 ) -> list[tuple[int, int, int, int, float, float, int, dt.datetime]]:
-    """Graded engine submissions of a course for the gradebook, oldest first: (id, user, slot,
-    assignment, fraction of the suite's points, penalty, days late, created)."""
-    rows = db.session.execute(
+    """Graded engine submissions of a course (of one assignment, of one student) for the
+    gradebook, oldest first: (id, user, slot, assignment, fraction of the suite's points,
+    penalty, days late, created)."""
+    query = (
         sa.select(
             Submission.id,
             Submission.owner_id,
@@ -249,6 +250,11 @@ def engine_scores(
         .where(Assignment.course_id == course_id, Submission.status == DONE)
         .order_by(Submission.id)
     )
+    if assignment_id is not None:
+        query = query.where(Slot.assignment_id == assignment_id)
+    if user_id is not None:
+        query = query.where(Submission.owner_id == user_id)
+    rows = db.session.execute(query)
     return [
         (
             r.id,

@@ -45,7 +45,9 @@ def policy_score(
     return values[-1] if policy == "last" else max(values)
 
 
-def graded_attempts(course_id: int, assignment_id: int | None = None) -> list[GradedAttempt]:
+def graded_attempts(
+    course_id: int, assignment_id: int | None = None, user_id: int | None = None
+) -> list[GradedAttempt]:
     """Every attempt of the course's graded variants, by their owners, oldest first."""
     query = (
         sa.select(
@@ -71,12 +73,16 @@ def graded_attempts(course_id: int, assignment_id: int | None = None) -> list[Gr
     )
     if assignment_id is not None:
         query = query.where(Slot.assignment_id == assignment_id)
+    if user_id is not None:
+        query = query.where(Attempt.user_id == user_id)
     return [GradedAttempt(*row) for row in db.session.execute(query)]
 
 
-def engine_attempts(course_id: int) -> list[GradedAttempt]:
+def engine_attempts(
+    course_id: int, assignment_id: int | None = None, user_id: int | None = None
+) -> list[GradedAttempt]:
     """Engine slots: each graded submission as an attempt scoring its fraction of the suite."""
-    return [GradedAttempt(*row, None) for row in engine_scores(course_id)]
+    return [GradedAttempt(*row, None) for row in engine_scores(course_id, assignment_id, user_id)]
 
 
 def counted_attempts(
@@ -84,12 +90,9 @@ def counted_attempts(
 ) -> list[GradedAttempt]:
     """Everything a course counts, each slot's in the order made: the graded variants' attempts
     and the graded engine submissions (a slot holds one kind or the other)."""
-    return [
-        a
-        for a in graded_attempts(course_id, assignment_id) + engine_attempts(course_id)
-        if (assignment_id is None or a.assignment_id == assignment_id)
-        and (user_id is None or a.user_id == user_id)
-    ]
+    return graded_attempts(course_id, assignment_id, user_id) + engine_attempts(
+        course_id, assignment_id, user_id
+    )
 
 
 @dataclass(frozen=True)
