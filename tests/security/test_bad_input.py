@@ -199,6 +199,36 @@ def test_the_engine_slot_advertises_no_exercise_url(app, client, student, room):
                 assert response.status_code in (200, 302), (name, url, response.status_code)
 
 
+def test_an_engine_slot_has_no_exercise_and_says_where_its_work_goes(app, client, student, room):
+    from grader.services import submissions
+
+    with app.app_context():
+        index = submissions.add_engine_slot(room["assignment_id"], suite="quick").index
+    base = f"/api/assignments/{room['assignment_id']}/slots/{index}"
+    for response in (
+        client.get(f"{base}/exercise", headers=student),
+        client.post(f"{base}/variants", headers=student),
+    ):
+        assert response.status_code == 409
+        error = response.get_json()["error"]
+        assert "/api/engines" in error and "suite" not in error and "param" not in error
+    documented = client.get("/api/openapi.json").get_json()["paths"]
+    assert (
+        "409"
+        in documented["/api/assignments/{assignment_id}/slots/{index}/exercise"]["get"]["responses"]
+    )
+
+
+def test_an_answer_of_another_kind_is_a_400_naming_the_exercise_kind(client, app, student, room):
+    url = f"/api/assignments/{room['assignment_id']}/slots/0/exercise"
+    exercise = client.get(url, headers=student).get_json()
+    response = client.post(
+        exercise["urls"]["attempts"], headers=student, json={"answer": {"leaf_order": ["0.0"]}}
+    )
+    assert response.status_code == 400
+    assert f"this is a {exercise['kind']} exercise" in response.get_json()["error"]
+
+
 def test_a_fixed_best_order_slot_too_big_for_its_kind_is_refused(app, client, auth, room):
     from grader.services.editor import SlotInput, add_slot, preview
 

@@ -53,7 +53,8 @@ _ERRORS = {
     401: "Not signed in, or the API token is not valid",
     403: "Not allowed",
     404: "Absent, or not yours",
-    409: "Not possible now (no attempts left, due date passed)",
+    409: "Not possible now (no attempts left, due date passed), or not possible here "
+    "(an engine slot has no exercise: its work is uploaded to /api/engines)",
     413: "Request body too large",
     414: "Request line too long (the server's limit, before the application)",
     429: "Too many uploads, or too much costly work from this account: nothing was stored; "
