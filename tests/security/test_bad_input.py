@@ -304,3 +304,17 @@ def test_a_cs188_file_with_a_million_agents_is_refused(client, auth, room):
     assert response.status_code in (200, 400)
     html = response.get_data(as_text=True)
     assert "num_agents must be 2..16" in html and len(html) < 200_000
+
+
+def test_the_document_says_a_node_object_needs_children_and_which_files_are_taken(client, student):
+    document = client.get("/api/openapi.json").get_json()
+    create = document["components"]["schemas"]["CreateExercise"]["properties"]["tree"]
+    nodes = next(s for s in create["anyOf"] if s["type"] == "array")["items"]["oneOf"]
+    node_object = next(s for s in nodes if s["type"] == "object")
+    assert node_object["required"] == ["children"]
+    response = client.post("/api/exercises", headers=student, json={"kind": "prune", "tree": [{}]})
+    assert response.status_code == 400 and "children" in response.get_json()["error"]
+    upload = document["paths"]["/api/engines"]["post"]["requestBody"]["content"]
+    assert upload["multipart/form-data"]["encoding"]["file"]["contentType"] == (
+        "text/x-python, application/zip"
+    )

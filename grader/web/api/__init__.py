@@ -242,6 +242,11 @@ def openapi() -> FlaskResponse:
             if media is not None:  # spectree writes JSON content only; these bodies are text
                 ok = next(code for code in operation["responses"] if code.startswith("2"))
                 operation["responses"][ok]["content"] = {media: {"schema": {"type": "string"}}}
+    upload = document["paths"]["/api/engines"]["post"]["requestBody"]["content"]
+    # The file types taken (the name decides: engine.py, or a .zip with engine.py at its top).
+    upload["multipart/form-data"]["encoding"] = {
+        "file": {"contentType": "text/x-python, application/zip"}
+    }
     return jsonify(document)
 
 
