@@ -77,7 +77,8 @@ def submit(user: User, exercise_id: int, answer: dict[str, Any]) -> Submitted:
     except ValueError as exc:  # UngradableAnswer and any malformed part of the answer
         if limited:  # no attempts left is said first, as when it is checked before grading
             _check_open(exercise, attempt_stats(exercise)[0])
-        raise Invalid(str(exc)) from exc
+        # The answer's shape depends on the stored exercise, which no schema can say: name it.
+        raise Invalid(f"this is a {exercise.kind} exercise: {exc}") from exc
     with writing() as session:
         # The count that decides, under the write lock: one query, no ORM objects.
         used, best, placed = (

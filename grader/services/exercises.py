@@ -36,7 +36,7 @@ from grader.models import (
     iso_utc,
     utcnow,
 )
-from grader.services import Forbidden, Invalid, NotFound, costly
+from grader.services import Conflict, Forbidden, Invalid, NotFound, costly
 from grader.services.courses import get_slot, taught_course_ids
 from grader.services.lateness import slot_closes_at
 from grader.services.transactions import writing
@@ -246,20 +246,20 @@ def _find_variant(slot_id: int, user_id: int, variant: int) -> Exercise | None:
     )
 
 
-def exercise_slot(user: User, assignment_id: int, slot_index: int) -> Slot:
-    """A slot that holds an exercise: an engine slot has none (its uploads are engines)."""
+def _exercise_slot(user: User, assignment_id: int, slot_index: int) -> Slot:
+    """A slot that holds an exercise; an engine slot has none (its work is an uploaded engine)."""
     slot = get_slot(user, assignment_id, slot_index)
     if slot.kind == ENGINE_KIND:
-        raise NotFound(
-            f"slot {slot_index} of this assignment is an engine slot: it has no exercise; "
-            "engines are uploaded with POST /api/engines and read at GET /api/engines/{id}"
+        raise Conflict(
+            "this slot grades an uploaded checkers engine and has no exercise: "
+            "upload the engine with POST /api/engines"
         )
     return slot
 
 
 def slot_exercise(user: User, assignment_id: int, slot_index: int) -> Exercise:
     """The user's graded variant (number 0) of a slot, made on first visit."""
-    slot = exercise_slot(user, assignment_id, slot_index)
+    slot = _exercise_slot(user, assignment_id, slot_index)
     exercise = _find_variant(slot.id, user.id, 0)
     if exercise is not None:
         return exercise
@@ -270,7 +270,7 @@ def slot_exercise(user: User, assignment_id: int, slot_index: int) -> Exercise:
 
 def new_variant(user: User, assignment_id: int, slot_index: int) -> Exercise:
     """A further practice variant of a slot, where the slot allows practice."""
-    slot = exercise_slot(user, assignment_id, slot_index)
+    slot = _exercise_slot(user, assignment_id, slot_index)
     if not slot.practice_allowed:
         raise Forbidden("this exercise has no practice variants")
     with writing() as session:

@@ -199,6 +199,36 @@ def test_the_engine_slot_advertises_no_exercise_url(app, client, student, room):
                 assert response.status_code in (200, 302), (name, url, response.status_code)
 
 
+def test_an_engine_slot_has_no_exercise_and_says_where_its_work_goes(app, client, student, room):
+    from grader.services import submissions
+
+    with app.app_context():
+        index = submissions.add_engine_slot(room["assignment_id"], suite="quick").index
+    base = f"/api/assignments/{room['assignment_id']}/slots/{index}"
+    for response in (
+        client.get(f"{base}/exercise", headers=student),
+        client.post(f"{base}/variants", headers=student),
+    ):
+        assert response.status_code == 409
+        error = response.get_json()["error"]
+        assert "/api/engines" in error and "suite" not in error and "param" not in error
+    documented = client.get("/api/openapi.json").get_json()["paths"]
+    assert (
+        "409"
+        in documented["/api/assignments/{assignment_id}/slots/{index}/exercise"]["get"]["responses"]
+    )
+
+
+def test_an_answer_of_another_kind_is_a_400_naming_the_exercise_kind(client, app, student, room):
+    url = f"/api/assignments/{room['assignment_id']}/slots/0/exercise"
+    exercise = client.get(url, headers=student).get_json()
+    response = client.post(
+        exercise["urls"]["attempts"], headers=student, json={"answer": {"leaf_order": ["0.0"]}}
+    )
+    assert response.status_code == 400
+    assert f"this is a {exercise['kind']} exercise" in response.get_json()["error"]
+
+
 def test_a_fixed_best_order_slot_too_big_for_its_kind_is_refused(app, client, auth, room):
     from grader.services.editor import SlotInput, add_slot, preview
 
@@ -274,3 +304,17 @@ def test_a_cs188_file_with_a_million_agents_is_refused(client, auth, room):
     assert response.status_code in (200, 400)
     html = response.get_data(as_text=True)
     assert "num_agents must be 2..16" in html and len(html) < 200_000
+
+
+def test_the_document_says_a_node_object_needs_children_and_which_files_are_taken(client, student):
+    document = client.get("/api/openapi.json").get_json()
+    create = document["components"]["schemas"]["CreateExercise"]["properties"]["tree"]
+    nodes = next(s for s in create["anyOf"] if s["type"] == "array")["items"]["oneOf"]
+    node_object = next(s for s in nodes if s["type"] == "object")
+    assert node_object["required"] == ["children"]
+    response = client.post("/api/exercises", headers=student, json={"kind": "prune", "tree": [{}]})
+    assert response.status_code == 400 and "children" in response.get_json()["error"]
+    upload = document["paths"]["/api/engines"]["post"]["requestBody"]["content"]
+    assert upload["multipart/form-data"]["encoding"]["file"]["contentType"] == (
+        "text/x-python, application/zip"
+    )

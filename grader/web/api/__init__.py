@@ -53,7 +53,8 @@ _ERRORS = {
     401: "Not signed in, or the API token is not valid",
     403: "Not allowed",
     404: "Absent, or not yours",
-    409: "Not possible now (no attempts left, due date passed)",
+    409: "Not possible now (no attempts left, due date passed), or not possible here "
+    "(an engine slot has no exercise: its work is uploaded to /api/engines)",
     413: "Request body too large",
     414: "Request line too long (the server's limit, before the application)",
     429: "Too many uploads, or too much costly work from this account: nothing was stored; "
@@ -241,6 +242,11 @@ def openapi() -> FlaskResponse:
             if media is not None:  # spectree writes JSON content only; these bodies are text
                 ok = next(code for code in operation["responses"] if code.startswith("2"))
                 operation["responses"][ok]["content"] = {media: {"schema": {"type": "string"}}}
+    upload = document["paths"]["/api/engines"]["post"]["requestBody"]["content"]
+    # The file types taken (the name decides: engine.py, or a .zip with engine.py at its top).
+    upload["multipart/form-data"]["encoding"] = {
+        "file": {"contentType": "text/x-python, application/zip"}
+    }
     return jsonify(document)
 
 

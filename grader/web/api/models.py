@@ -6,12 +6,36 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, RootModel
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, RootModel, WithJsonSchema
 from spectree.model_adapter.pydantic_adapter import BaseFile
 
 from grader.gametree import KINDS
 
 _KIND = Field(description="the exercise kind", json_schema_extra={"enum": list(KINDS)})
+
+
+#: A typed tree's node, as the document states it (the service's parser checks every level):
+#: a leaf's value, a list of children, or an object with an evaluation that needs `children`.
+_NODE: dict[str, Any] = {
+    "oneOf": [
+        {"type": "number", "description": "a leaf's value"},
+        {"type": "array", "minItems": 1, "description": "an internal node's children"},
+        {
+            "type": "object",
+            "description": "an internal node with an evaluation",
+            "properties": {
+                "eval": {"type": "number"},
+                "children": {"type": "array", "minItems": 1},
+                "terminal": {"type": "boolean"},
+            },
+            "required": ["children"],
+            "additionalProperties": False,
+        },
+    ]
+}
+_TREE_SCHEMA = WithJsonSchema(
+    {"anyOf": [{"type": "array", "minItems": 1, "items": _NODE}, {"type": "null"}]}
+)
 
 
 class Request(BaseModel):
@@ -34,7 +58,7 @@ class CreateExercise(Body):
     conventions: dict[str, str | int] | None = Field(
         None, description="ties prune|explore, values soft|hard, order ltr|rtl, depth (plies)"
     )
-    tree: list[Any] | None = Field(
+    tree: Annotated[list[Any] | None, _TREE_SCHEMA] = Field(
         None,
         description="a typed tree as nested lists of numbers; "
         '{"eval": v, "children": [...]} for a node with an evaluation',
@@ -95,7 +119,7 @@ class EngineUpload(Request):
         None,
         validate_default=True,
         description="engine.py (at most 256 KiB), or a .zip with engine.py at its top "
-        "(at most 1 MiB)",
+        "(at most 1 MiB); a file named otherwise (.png, .txt) is refused with a 400",
     )
     tournament: bool = Field(False, description="opt in to the slot's tournaments")
 

@@ -158,14 +158,14 @@ def get_assignment(assignment_id: int) -> models.Assignment:
 
 
 @bp.get("/assignments/<int:assignment_id>/slots/<int:index>/exercise")
-@spec.validate(resp=responses(models.Exercise), tags=["assignments"])
+@spec.validate(resp=responses(models.Exercise, also=(409,)), tags=["assignments"])
 def slot_exercise(assignment_id: int, index: int) -> models.Exercise:
     """The caller's graded variant of a slot (made on first request)"""
     return _exercise(exercises.slot_exercise(g.user, assignment_id, index))
 
 
 @bp.post("/assignments/<int:assignment_id>/slots/<int:index>/variants")
-@spec.validate(resp=responses(models.Exercise, 201), tags=["assignments"])
+@spec.validate(resp=responses(models.Exercise, 201, also=(409,)), tags=["assignments"])
 def new_variant(assignment_id: int, index: int) -> tuple[models.Exercise, int]:
     """A new practice variant of a slot, where allowed"""
     return _exercise(exercises.new_variant(g.user, assignment_id, index)), 201
