@@ -87,7 +87,7 @@ def login() -> Any:
 
 
 def _launch_message() -> FlaskMessageLaunch:
-    message = FlaskMessageLaunch(
+    message = lti.RotationAwareLaunch(
         FlaskRequest(),
         lti.ToolConf(),
         launch_data_storage=lti.LaunchStorage(),

@@ -4,6 +4,7 @@ deployments, the tool's key pair, the launch data storage, HTTP with timeouts; t
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -11,8 +12,10 @@ import requests
 import sqlalchemy as sa
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
+from pylti1p3.contrib.flask import FlaskMessageLaunch
 from pylti1p3.deployment import Deployment
-from pylti1p3.launch_data_storage.base import LaunchDataStorage
+from pylti1p3.exception import LtiException
+from pylti1p3.launch_data_storage.base import DisableSessionId, LaunchDataStorage
 from pylti1p3.registration import Registration
 from pylti1p3.tool_config.abstract import ToolConfAbstract
 
@@ -43,6 +46,11 @@ NRPS_SCOPE = "https://purl.imsglobal.org/spec/lti-nrps/scope/contextmembership.r
 LAUNCH_DATA_SECONDS = 7_200
 HTTP_TIMEOUT = (5, 20)  # seconds to connect, to read: every call to a platform
 _URL_MAX = 500
+# A platform's key set is fetched again on an id_token whose kid it lacks (the platform
+# rotated its key), at most once in this many seconds per key set URL: forged kids cannot
+# make the service hammer the LMS.
+JWKS_REFETCH_SECONDS = 5
+_NO_KEY = "Unable to find public key"
 
 
 # -- roles -------------------------------------------------------------------------------------
@@ -208,6 +216,38 @@ class LaunchStorage(LaunchDataStorage):
 
     def check_value(self, key: str) -> bool:
         return self.get_value(key) is not None
+
+
+class RotationAwareLaunch(FlaskMessageLaunch):
+    """pylti1p3's launch, which fetches the platform's key set again (once per launch, and
+    at most once per JWKS_REFETCH_SECONDS per platform) when the id_token's kid is not in the
+    cached set, where pylti1p3 alone would refuse until the cache expires."""
+
+    _refetched = False
+
+    def get_public_key(self) -> tuple[str, str]:
+        try:
+            return super().get_public_key()
+        except LtiException as error:
+            registration, storage = self._registration, self._public_key_cache_data_storage
+            if str(error) != _NO_KEY or self._refetched or registration is None or storage is None:
+                raise
+            url = registration.get_key_set_url()
+            if not url:
+                raise
+            self._refetched = True
+            digest = hashlib.md5(url.encode("utf-8")).hexdigest()
+            with DisableSessionId(storage):
+                gate = "key-set-refetch-" + digest
+                if storage.check_value(gate):
+                    raise LtiException(
+                        f"{_NO_KEY} (the platform's key set was fetched again less than "
+                        f"{JWKS_REFETCH_SECONDS} s ago)"
+                    ) from error
+                storage.set_value(gate, True, JWKS_REFETCH_SECONDS)
+                storage.set_value("key-set-url-" + digest, {}, 1)  # pylti1p3's cache key
+            registration.set_key_set(None)
+            return super().get_public_key()
 
 
 # -- registering a platform --------------------------------------------------------------------
