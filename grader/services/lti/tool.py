@@ -280,12 +280,11 @@ def register(
     auth_audience: str | None = None,
     trust_emails: bool = False,
 ) -> LtiRegistration:
-    """A new platform registration with its deployments (an instructor, or the CLI: None);
-    only the CLI (an administrator) may trust the platform's e-mail addresses."""
-    if actor is not None and not actor.is_instructor:
-        raise Forbidden("only instructors may register an LMS")
-    if actor is not None and trust_emails:
-        raise Forbidden("only an administrator (grader lti register) may trust its e-mails")
+    """A new platform registration with its deployments, by an administrator (the CLI: None).
+
+    Never an instructor's: the service's workers call the URLs a registration names."""
+    if actor is not None:
+        raise Forbidden("an administrator registers an LMS (grader lti register)")
     reg = LtiRegistration(
         issuer=_text(issuer, "the issuer"),
         client_id=_text(client_id, "the client id"),
