@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import ipaddress
+import os
+import socket
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -18,6 +21,9 @@ from pylti1p3.exception import LtiException
 from pylti1p3.launch_data_storage.base import DisableSessionId, LaunchDataStorage
 from pylti1p3.registration import Registration
 from pylti1p3.tool_config.abstract import ToolConfAbstract
+from requests.adapters import HTTPAdapter
+from urllib3.connection import HTTPConnection, HTTPSConnection
+from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
 
 from grader.extensions import db
 from grader.models import (
@@ -113,8 +119,73 @@ class _Http(requests.Session):
         return super().request(*args, **kwargs)
 
 
+class OutboundRefused(requests.exceptions.ConnectionError):
+    """An outbound call to an address the service never calls (GRADER_LTI_ALLOW_PRIVATE=1
+    lifts it for development and tests)."""
+
+
+def public_address(host: str, port: int) -> str:
+    """The address to connect to for `host`: refused if any address it resolves to is
+    loopback, private, link-local, reserved or otherwise not global."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except OSError as error:
+        raise OutboundRefused(f"{host} does not resolve: {error}") from error
+    addresses = [str(info[4][0]) for info in infos]
+    for address in addresses:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])
+        if not ip.is_global or ip.is_multicast:
+            raise OutboundRefused(f"{host} resolves to {ip}, an address the service never calls")
+    if not addresses:
+        raise OutboundRefused(f"{host} does not resolve")
+    return addresses[0]
+
+
+def _allow_private() -> bool:
+    return os.environ.get("GRADER_LTI_ALLOW_PRIVATE") == "1"
+
+
+class _CheckedHTTPConnection(HTTPConnection):
+    """Resolves the host once, checks the address, and connects to that very address (a
+    second resolution could answer otherwise: DNS rebinding). TLS still checks the name."""
+
+    def _new_conn(self) -> socket.socket:
+        if not _allow_private():
+            self._dns_host = public_address(self._dns_host, self.port)
+        return super()._new_conn()
+
+
+class _CheckedHTTPSConnection(HTTPSConnection):
+    def _new_conn(self) -> socket.socket:
+        if not _allow_private():
+            self._dns_host = public_address(self._dns_host, self.port)
+        return super()._new_conn()
+
+
+class _CheckedHTTPPool(HTTPConnectionPool):
+    ConnectionCls = _CheckedHTTPConnection
+
+
+class _CheckedHTTPSPool(HTTPSConnectionPool):
+    ConnectionCls = _CheckedHTTPSConnection
+
+
+class _CheckedAdapter(HTTPAdapter):
+    """Every connection, redirects' included, goes through the checked connections."""
+
+    def init_poolmanager(self, *args: Any, **kwargs: Any) -> None:
+        super().init_poolmanager(*args, **kwargs)
+        self.poolmanager.pool_classes_by_scheme = {
+            "http": _CheckedHTTPPool,
+            "https": _CheckedHTTPSPool,
+        }
+
+
 def http() -> requests.Session:
+    """The one HTTP session for every call to a platform (key sets, tokens, scores, rosters)."""
     session = _Http()
+    session.mount("http://", _CheckedAdapter())
+    session.mount("https://", _CheckedAdapter())
     session.headers["User-Agent"] = "alpha-beta-grader (LTI 1.3 tool)"
     return session
 
