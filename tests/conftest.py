@@ -14,6 +14,9 @@ from typing import Any
 
 import pytest
 
+# The test platforms run on loopback; tests/security/test_lti_outbound.py lifts this.
+os.environ["GRADER_LTI_ALLOW_PRIVATE"] = "1"
+
 from tests.app_support import PASSWORD, app_config, csrf_from, enrol
 
 # The harness's fixtures (the sandbox, the tiny suite, submissions of the sample engines), for

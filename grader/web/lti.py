@@ -17,8 +17,8 @@ from markupsafe import Markup
 from pylti1p3.contrib.flask import FlaskMessageLaunch, FlaskOIDCLogin, FlaskRequest
 from pylti1p3.exception import LtiException, OIDCException
 from pylti1p3.message_launch import MessageLaunch
-from wtforms import EmailField, PasswordField, StringField, TextAreaField
-from wtforms.validators import DataRequired, Length, Optional
+from wtforms import EmailField, PasswordField
+from wtforms.validators import DataRequired, Length
 
 from grader.extensions import csrf, db
 from grader.models import User
@@ -30,24 +30,6 @@ from grader.web.forms import ActionForm
 bp = Blueprint("lti", __name__, url_prefix="/lti")
 
 JWKS_CACHE_SECONDS = 600  # a platform's public keys, between two launches
-
-
-class RegistrationForm(FlaskForm):
-    issuer = StringField("Issuer (platform ID)", validators=[DataRequired(), Length(max=255)])
-    client_id = StringField("Client ID", validators=[DataRequired(), Length(max=255)])
-    deployment_ids = TextAreaField(
-        "Deployment ID(s), one a line", validators=[DataRequired(), Length(max=5000)]
-    )
-    auth_login_url = StringField(
-        "Authentication request URL (OIDC auth)", validators=[DataRequired(), Length(max=500)]
-    )
-    auth_token_url = StringField("Access token URL", validators=[DataRequired(), Length(max=500)])
-    key_set_url = StringField(
-        "Public keyset URL (JWKS)", validators=[DataRequired(), Length(max=500)]
-    )
-    auth_audience = StringField(
-        "Token audience (only if the LMS names one)", validators=[Optional(), Length(max=500)]
-    )
 
 
 class LinkAccountForm(FlaskForm):
@@ -87,7 +69,7 @@ def login() -> Any:
 
 
 def _launch_message() -> FlaskMessageLaunch:
-    message = FlaskMessageLaunch(
+    message = lti.RotationAwareLaunch(
         FlaskRequest(),
         lti.ToolConf(),
         launch_data_storage=lti.LaunchStorage(),
@@ -193,31 +175,12 @@ def link_course(course_id: int, launch_id: str) -> Any:
     return redirect(url_for("lti.deep_link", course_id=course_id, launch_id=launch_id))
 
 
-@bp.route("/registrations", methods=["GET", "POST"])
+@bp.get("/registrations")
 @login_required
 def registrations() -> Any:
-    """Instructors register their LMS (platform) here and read the URLs to give it."""
-    form = RegistrationForm()
-    if form.validate_on_submit():
-        try:
-            lti.register(
-                current_user,
-                issuer=form.issuer.data or "",
-                client_id=form.client_id.data or "",
-                auth_login_url=form.auth_login_url.data or "",
-                auth_token_url=form.auth_token_url.data or "",
-                key_set_url=form.key_set_url.data or "",
-                deployment_ids=(form.deployment_ids.data or "").splitlines(),
-                auth_audience=form.auth_audience.data or None,
-            )
-        except ServiceError as error:
-            flash(str(error), "error")
-        else:
-            flash("Registered. Launch the tool from the LMS to open its courses here.", "info")
-            return redirect(url_for("lti.registrations"))
+    """The URLs an instructor gives the LMS; an administrator registers the platform (CLI)."""
     return render_template(
         "lti/registrations.html",
-        form=form,
         urls=tool_urls(),
         registrations=lti.registrations(current_user),
     )

@@ -98,6 +98,11 @@ class Platform:
     members_status: int = 200  # what the memberships endpoint answers
     tool_redirect_uris: list[str] = field(default_factory=list)
     return_url: str = ""  # the deep-linking return URL it sends (default: its own endpoint)
+    jwks_fetches: int = 0  # GETs of its key set
+
+    def rotate_key(self, kid: str) -> None:
+        """A new key pair, served at the same JWKS URL (the old one is gone)."""
+        self.key, self.kid = new_key(), kid
 
     # -- what the platform signs ---------------------------------------------------------
 
@@ -221,6 +226,7 @@ class Platform:
 
         @app.get("/jwks")
         def jwks() -> Any:
+            self.jwks_fetches += 1
             return jsonify(keys=[public_jwk(self.key, self.kid)])
 
         @app.get("/auth")

@@ -145,3 +145,20 @@ def test_a_new_account_is_offered_the_link_to_an_existing_one(lti_env, app):
     assert 'href="/lti/account"' in page  # the welcome message links the account page
     again = lti_env.launch(client, lti_env.member("newbie", [LEARNER]))
     assert 'href="/lti/account"' not in client.get(again.headers["Location"]).get_data(as_text=True)
+
+
+def test_a_platform_that_rotates_its_key_between_two_launches(lti_env, app, monkeypatch):
+    # Issue 28: the cached key set lacks the new kid, so the tool fetches the set again.
+    alice = lti_env.member("alice-sub", [LEARNER])
+    assert lti_env.launch(lti_env.client, alice).status_code == 302
+    assert lti_env.platform.jwks_fetches == 1
+    lti_env.platform.rotate_key("platform-key-2")
+    bob = lti_env.member("bob-sub", [LEARNER])
+    response = lti_env.launch(app.test_client(), bob)
+    assert response.status_code == 302, response.get_data(as_text=True)
+    assert lti_env.user("bob-sub") is not None
+    assert lti_env.platform.jwks_fetches == 2
+    # The refreshed set is cached: a third launch fetches nothing.
+    carol = lti_env.member("carol-sub", [LEARNER])
+    assert lti_env.launch(app.test_client(), carol).status_code == 302
+    assert lti_env.platform.jwks_fetches == 2

@@ -118,7 +118,7 @@ def test_a_missing_state_cookie_is_refused(lti_env, app):
 
 @pytest.mark.parametrize(
     "path",
-    ["/lti/registrations", "/lti/courses/1/sync", "/lti/courses/1/resend", "/lti/deep-link/1/x"],
+    ["/lti/courses/1/sync", "/lti/courses/1/resend", "/lti/deep-link/1/x"],
 )
 def test_csrf_still_guards_the_other_lti_forms(app, path):
     from grader.services import accounts
@@ -214,3 +214,15 @@ def test_an_odd_deep_linking_return_url_is_refused(lti_env, app, url):
     reply = client.post(response.headers["Location"], data={"csrf_token": token, "choice": choice})
     assert reply.status_code == 400
     assert "no usable deep-linking return URL" in reply.get_data(as_text=True)
+
+
+def test_a_flood_of_forged_key_ids_refetches_the_key_set_at_most_once(lti_env, monkeypatch):
+    # A window longer than any stall of the machine: the gate is counted, not the clock.
+    monkeypatch.setattr("grader.services.lti.tool.JWKS_REFETCH_SECONDS", 3600)
+    keys = [new_key() for _ in range(6)]
+    assert forged(lti_env, lti_env.client).status_code == 302  # caches the key set
+    assert lti_env.platform.jwks_fetches == 1
+    for n, key in enumerate(keys):
+        refused(forged(lti_env, lti_env.client, key=key, kid=f"forged-{n}"), "public key")
+    # The first unknown kid fetched the set again; the next five were refused without one.
+    assert lti_env.platform.jwks_fetches == 2

@@ -47,6 +47,7 @@ from grader.services.lti.roster import (
 )
 from grader.services.lti.tool import (
     LaunchStorage,
+    RotationAwareLaunch,
     ToolConf,
     add_deployment,
     course_role,
@@ -62,6 +63,7 @@ __all__ = [
     "Choice",
     "LaunchStorage",
     "Launched",
+    "RotationAwareLaunch",
     "Synced",
     "ToolConf",
     "Undelivered",

@@ -86,7 +86,7 @@ def _email_for(session: Session, reg: LtiRegistration, sub: str, email: Any) -> 
     account here has it, else an address that cannot receive mail.
 
     Never an existing account's: a platform asserting an address does not prove it owns the
-    account that has it here (any instructor may register a platform), so LTI identities get
+    account that has it here (a platform is only as honest as its admins), so LTI identities get
     their own accounts; a person links one to their account by logging in (`link_account`).
     """
     from grader.services.accounts import normalize_email

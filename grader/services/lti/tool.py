@@ -4,6 +4,10 @@ deployments, the tool's key pair, the launch data storage, HTTP with timeouts; t
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
+import ipaddress
+import os
+import socket
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -11,10 +15,15 @@ import requests
 import sqlalchemy as sa
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
+from pylti1p3.contrib.flask import FlaskMessageLaunch
 from pylti1p3.deployment import Deployment
-from pylti1p3.launch_data_storage.base import LaunchDataStorage
+from pylti1p3.exception import LtiException
+from pylti1p3.launch_data_storage.base import DisableSessionId, LaunchDataStorage
 from pylti1p3.registration import Registration
 from pylti1p3.tool_config.abstract import ToolConfAbstract
+from requests.adapters import HTTPAdapter
+from urllib3.connection import HTTPConnection, HTTPSConnection
+from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
 
 from grader.extensions import db
 from grader.models import (
@@ -43,6 +52,11 @@ NRPS_SCOPE = "https://purl.imsglobal.org/spec/lti-nrps/scope/contextmembership.r
 LAUNCH_DATA_SECONDS = 7_200
 HTTP_TIMEOUT = (5, 20)  # seconds to connect, to read: every call to a platform
 _URL_MAX = 500
+# A platform's key set is fetched again on an id_token whose kid it lacks (the platform
+# rotated its key), at most once in this many seconds per key set URL: forged kids cannot
+# make the service hammer the LMS.
+JWKS_REFETCH_SECONDS = 5
+_NO_KEY = "Unable to find public key"
 
 
 # -- roles -------------------------------------------------------------------------------------
@@ -105,8 +119,73 @@ class _Http(requests.Session):
         return super().request(*args, **kwargs)
 
 
+class OutboundRefused(requests.exceptions.ConnectionError):
+    """An outbound call to an address the service never calls (GRADER_LTI_ALLOW_PRIVATE=1
+    lifts it for development and tests)."""
+
+
+def public_address(host: str, port: int) -> str:
+    """The address to connect to for `host`: refused if any address it resolves to is
+    loopback, private, link-local, reserved or otherwise not global."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except OSError as error:
+        raise OutboundRefused(f"{host} does not resolve: {error}") from error
+    addresses = [str(info[4][0]) for info in infos]
+    for address in addresses:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])
+        if not ip.is_global or ip.is_multicast:
+            raise OutboundRefused(f"{host} resolves to {ip}, an address the service never calls")
+    if not addresses:
+        raise OutboundRefused(f"{host} does not resolve")
+    return addresses[0]
+
+
+def _allow_private() -> bool:
+    return os.environ.get("GRADER_LTI_ALLOW_PRIVATE") == "1"
+
+
+class _CheckedHTTPConnection(HTTPConnection):
+    """Resolves the host once, checks the address, and connects to that very address (a
+    second resolution could answer otherwise: DNS rebinding). TLS still checks the name."""
+
+    def _new_conn(self) -> socket.socket:
+        if not _allow_private():
+            self._dns_host = public_address(self._dns_host, self.port)
+        return super()._new_conn()
+
+
+class _CheckedHTTPSConnection(HTTPSConnection):
+    def _new_conn(self) -> socket.socket:
+        if not _allow_private():
+            self._dns_host = public_address(self._dns_host, self.port)
+        return super()._new_conn()
+
+
+class _CheckedHTTPPool(HTTPConnectionPool):
+    ConnectionCls = _CheckedHTTPConnection
+
+
+class _CheckedHTTPSPool(HTTPSConnectionPool):
+    ConnectionCls = _CheckedHTTPSConnection
+
+
+class _CheckedAdapter(HTTPAdapter):
+    """Every connection, redirects' included, goes through the checked connections."""
+
+    def init_poolmanager(self, *args: Any, **kwargs: Any) -> None:
+        super().init_poolmanager(*args, **kwargs)
+        self.poolmanager.pool_classes_by_scheme = {
+            "http": _CheckedHTTPPool,
+            "https": _CheckedHTTPSPool,
+        }
+
+
 def http() -> requests.Session:
+    """The one HTTP session for every call to a platform (key sets, tokens, scores, rosters)."""
     session = _Http()
+    session.mount("http://", _CheckedAdapter())
+    session.mount("https://", _CheckedAdapter())
     session.headers["User-Agent"] = "alpha-beta-grader (LTI 1.3 tool)"
     return session
 
@@ -210,6 +289,38 @@ class LaunchStorage(LaunchDataStorage):
         return self.get_value(key) is not None
 
 
+class RotationAwareLaunch(FlaskMessageLaunch):
+    """pylti1p3's launch, which fetches the platform's key set again (once per launch, and
+    at most once per JWKS_REFETCH_SECONDS per platform) when the id_token's kid is not in the
+    cached set, where pylti1p3 alone would refuse until the cache expires."""
+
+    _refetched = False
+
+    def get_public_key(self) -> tuple[str, str]:
+        try:
+            return super().get_public_key()
+        except LtiException as error:
+            registration, storage = self._registration, self._public_key_cache_data_storage
+            if str(error) != _NO_KEY or self._refetched or registration is None or storage is None:
+                raise
+            url = registration.get_key_set_url()
+            if not url:
+                raise
+            self._refetched = True
+            digest = hashlib.md5(url.encode("utf-8")).hexdigest()
+            with DisableSessionId(storage):
+                gate = "key-set-refetch-" + digest
+                if storage.check_value(gate):
+                    raise LtiException(
+                        f"{_NO_KEY} (the platform's key set was fetched again less than "
+                        f"{JWKS_REFETCH_SECONDS} s ago)"
+                    ) from error
+                storage.set_value(gate, True, JWKS_REFETCH_SECONDS)
+                storage.set_value("key-set-url-" + digest, {}, 1)  # pylti1p3's cache key
+            registration.set_key_set(None)
+            return super().get_public_key()
+
+
 # -- registering a platform --------------------------------------------------------------------
 
 
@@ -240,12 +351,11 @@ def register(
     auth_audience: str | None = None,
     trust_emails: bool = False,
 ) -> LtiRegistration:
-    """A new platform registration with its deployments (an instructor, or the CLI: None);
-    only the CLI (an administrator) may trust the platform's e-mail addresses."""
-    if actor is not None and not actor.is_instructor:
-        raise Forbidden("only instructors may register an LMS")
-    if actor is not None and trust_emails:
-        raise Forbidden("only an administrator (grader lti register) may trust its e-mails")
+    """A new platform registration with its deployments, by an administrator (the CLI: None).
+
+    Never an instructor's: the service's workers call the URLs a registration names."""
+    if actor is not None:
+        raise Forbidden("an administrator registers an LMS (grader lti register)")
     reg = LtiRegistration(
         issuer=_text(issuer, "the issuer"),
         client_id=_text(client_id, "the client id"),
