@@ -118,6 +118,8 @@ HANDOUTS = {
 }
 # How the handouts link to each other (`[RULES.md](RULES.md)`): the file's relative path -> name.
 HANDOUT_NAMES = {relative: name for name, (relative, _) in HANDOUTS.items()}
+# The handouts read as pages (Markdown); the others (the starter) are files to download.
+HANDOUT_PAGES = frozenset(name for name, (_, file) in HANDOUTS.items() if file.endswith(".md"))
 
 
 def handout(user: User, assignment_id: int, index: int, name: str) -> tuple[Slot, Path, str]:

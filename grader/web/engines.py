@@ -77,7 +77,7 @@ def _signed_in() -> None:
 def handout(assignment_id: int, index: int, name: str) -> Any:
     """The assignment and the rules as pages of the site; the starter engine downloaded."""
     slot, path, download = submissions.handout(current_user, assignment_id, index, name)
-    if not download.endswith(".md"):
+    if name not in submissions.HANDOUT_PAGES:
         return _download(path, download)
 
     def link(target: str) -> tuple[str, bool] | None:
@@ -85,7 +85,7 @@ def handout(assignment_id: int, index: int, name: str) -> Any:
         if other is None:
             return None
         url = url_for("engines.handout", assignment_id=assignment_id, index=index, name=other)
-        return url, not submissions.HANDOUTS[other][1].endswith(".md")  # the starter downloads
+        return url, other not in submissions.HANDOUT_PAGES  # the starter downloads
 
     title, body = handouts.render(path.read_text(encoding="utf-8"), link)
     return render_template(
@@ -188,7 +188,7 @@ def _timing_chart(submission: Any) -> Markup | None:
         return Markup(
             f"<p>No timing to draw: none of your {len(timed)} timing "
             f"test{'s' if len(timed) != 1 else ''} finished with the reference's answer "
-            "(see its verdict above).</p>"
+            f"(see {'their verdicts' if len(timed) != 1 else 'its verdict'} above).</p>"
         )
     return charts.grouped_columns(
         "Search CPU seconds per depth, yours and the reference's",
@@ -206,7 +206,7 @@ def timing_chart(submission_id: int) -> Any:
     chart = _timing_chart(results.get_submission(current_user, submission_id))
     if chart is None:
         raise NotFound("not graded yet")
-    return render_template("engines/_timing.html", timing=chart)
+    return chart
 
 
 # -- the staff's pages ---------------------------------------------------------------------

@@ -29,7 +29,7 @@ def _test(kind: str, name: str, rows: list | None = None) -> dict:
         ([_test("movegen", "Move generation: start")], "This suite has no timing test."),
         (
             [_test("timing", "Timing 5-6-7: opening-1"), _test("timing", "Timing 5-6-7: x")],
-            "none of your 2 timing tests finished",
+            "none of your 2 timing tests finished with the reference's answer (see their verdicts above)",
         ),
         (
             [
