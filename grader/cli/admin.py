@@ -116,6 +116,17 @@ def user_password(email: str, password: str) -> None:
     click.echo(f"password set for {found.email}; every session of the account was signed out")
 
 
+@user.command("admin")
+@click.argument("email")
+@click.option("--revoke", is_flag=True, help="Take the administrator's rights away.")
+def user_admin(email: str, revoke: bool) -> None:
+    """Make an account an administrator of the service: it registers LMSs (/admin/lti)."""
+    from grader.services import accounts
+
+    accounts.set_admin(_user(email).id, not revoke)
+    click.echo(f"{email} is {'no longer ' if revoke else ''}an administrator")
+
+
 @user.command("sign-out")
 @click.argument("email")
 def user_sign_out(email: str) -> None:

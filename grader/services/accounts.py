@@ -124,6 +124,17 @@ def change_password(user_id: int, current: str, new: str) -> User:
     return db.session.get_one(User, user_id)
 
 
+def set_admin(user_id: int, admin: bool) -> None:
+    """Makes the account an administrator of the service (registers the LMSs), or no longer one.
+    Only on the server (`grader user admin`): no page gives it. It holds from the next request
+    (each request reads the account again)."""
+    with writing() as session:
+        user = session.get(User, user_id)
+        if user is None:
+            raise NotFound("no such user")
+        user.is_admin = admin
+
+
 def revoke_sessions(user_id: int) -> None:
     """Sign out everywhere: every session and remember cookie issued so far stops working."""
     with writing() as session:

@@ -162,6 +162,59 @@ def test_only_an_administrator_registers_a_platform(app):
     assert student.get("/lti/registrations").status_code == 403
 
 
+MOODLE = {
+    "issuer": "https://moodle.uni.example",
+    "client_id": "abc123",
+    "deployment_ids": "1\n2\n",
+    "auth_login_url": "https://moodle.uni.example/mod/lti/auth.php",
+    "auth_token_url": "https://moodle.uni.example/mod/lti/token.php",
+    "key_set_url": "https://moodle.uni.example/mod/lti/certs.php",
+}
+
+
+def test_an_administrator_registers_on_the_page_only_they_see(app, runner):
+    from tests.app_support import csrf_from
+
+    runner.invoke(args=["user", "create", "root@uni.example", "--password", PASSWORD])
+    made = runner.invoke(args=["user", "admin", "root@uni.example"])
+    assert made.exit_code == 0 and "is an administrator" in made.output
+    teacher = log_in(app, "prof@uni.example", "instructor")  # an instructor is not enough
+    assert teacher.get("/admin/lti").status_code == 403
+    assert (
+        "/admin/lti"
+        not in teacher.get("/lti/registrations").get_data(as_text=True).split("<main")[0]
+    )  # no Admin link in the navigation
+    root = app.test_client()
+    token = csrf_from(root.get("/login").get_data(as_text=True))
+    root.post(
+        "/login", data={"email": "root@uni.example", "password": PASSWORD, "csrf_token": token}
+    )
+    page = root.get("/admin/lti")
+    html = page.get_data(as_text=True)
+    assert page.status_code == 200 and 'name="key_set_url"' in html
+    assert 'href="/admin/lti"' in html.split("<main")[0]  # the Admin link, for them only
+    refused = root.post("/admin/lti", data=MOODLE)  # no CSRF token
+    assert refused.status_code == 400
+    bad = root.post(
+        "/admin/lti",
+        data={**MOODLE, "key_set_url": "file:///etc/passwd", "csrf_token": csrf_from(html)},
+    )
+    assert "must be an http(s) URL" in bad.get_data(as_text=True)
+    with app.app_context():
+        assert db.session.scalar(sa.select(LtiRegistration)) is None
+    done = root.post("/admin/lti", data={**MOODLE, "csrf_token": csrf_from(html)})
+    assert done.status_code == 302
+    with app.app_context():
+        reg = db.session.scalar(sa.select(LtiRegistration))
+        assert reg.issuer == "https://moodle.uni.example" and reg.trust_emails is False
+        assert sorted(d.deployment_id for d in reg.deployments) == ["1", "2"]
+    listed = root.get("/admin/lti").get_data(as_text=True)
+    assert "https://moodle.uni.example" in listed and "1, 2" in listed
+    revoked = runner.invoke(args=["user", "admin", "root@uni.example", "--revoke"])
+    assert revoked.exit_code == 0
+    assert root.get("/admin/lti").status_code == 403  # from the next request on
+
+
 def test_the_tool_key_is_made_once_and_published(app, client):
     first = client.get("/lti/jwks").get_json()
     second = client.get("/lti/jwks").get_json()

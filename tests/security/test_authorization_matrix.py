@@ -164,3 +164,35 @@ def test_pages_need_a_login(client, room):
     response = client.get(f"/instructor/courses/{room.course_id}/gradebook")
     assert response.status_code == 302 and "/login" in response.headers["Location"]
     assert csrf_from('<input name="csrf_token" value="x">') == "x"
+
+
+def _admin_routes(app: Any) -> list[tuple[str, str, str]]:
+    return [
+        (rule.endpoint, method, rule.rule)
+        for rule in app.url_map.iter_rules()
+        if rule.rule.startswith("/admin/")
+        for method in sorted(rule.methods - {"HEAD", "OPTIONS"})
+    ]
+
+
+def test_the_administrators_pages_refuse_every_other_account(app, client, auth, factory, room):
+    # Registering an LMS points the service's workers at URLs: an instructor of a course, its
+    # TA, a student, someone outside it are all refused; the administrator is not.
+    routes = _admin_routes(app)
+    assert {e for e, _, _ in routes} >= {"admin.lti_platforms"}
+    assert client.get("/admin/lti").status_code == 302  # a login first
+    for email in (ALICE, OUTSIDER, TA, TEACHER):
+        auth.login(email)
+        for endpoint, method, rule in routes:
+            response = _call(client, auth, method, rule)
+            assert response.status_code == 403, (email, endpoint, method, response.status_code)
+        auth.logout()
+    factory.user("root@example.com", "student")
+    with app.app_context():
+        from grader.services import accounts
+
+        accounts.set_admin(accounts.user_by_email("root@example.com").id, True)
+    auth.login("root@example.com")
+    for endpoint, method, rule in routes:
+        response = _call(client, auth, method, rule)
+        assert response.status_code in (200, 302), (endpoint, method, response.status_code)

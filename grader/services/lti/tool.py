@@ -351,11 +351,10 @@ def register(
     auth_audience: str | None = None,
     trust_emails: bool = False,
 ) -> LtiRegistration:
-    """A new platform registration with its deployments, by an administrator (the CLI: None).
-
-    Never an instructor's: the service's workers call the URLs a registration names."""
-    if actor is not None:
-        raise Forbidden("an administrator registers an LMS (grader lti register)")
+    """A new platform registration with its deployments, by an administrator: an account with
+    `is_admin` (its page) or the server's operator (the CLI: None). Never an instructor's: the
+    service's workers call the URLs a registration names."""
+    _admin(actor)
     reg = LtiRegistration(
         issuer=_text(issuer, "the issuer"),
         client_id=_text(client_id, "the client id"),
@@ -399,11 +398,22 @@ def _owned_registration(actor: User | None, registration_id: int) -> LtiRegistra
     return reg
 
 
+def _admin(actor: User | None) -> None:
+    if actor is not None and not actor.is_admin:
+        raise Forbidden("only an administrator of this service registers an LMS")
+
+
+def platforms(actor: User | None) -> list[LtiRegistration]:
+    """Every registration, for an administrator (the page only they see, or the CLI)."""
+    _admin(actor)
+    return registrations(actor)
+
+
 def registrations(actor: User | None) -> list[LtiRegistration]:
-    """The registrations `actor` made (all of them for the CLI)."""
-    if actor is not None and not actor.is_instructor:
-        raise Forbidden("only instructors may register an LMS")
+    """The registrations `actor` made (all of them for an administrator and the CLI)."""
+    if actor is not None and not (actor.is_instructor or actor.is_admin):
+        raise Forbidden("only instructors may connect an LMS")
     query = sa.select(LtiRegistration).order_by(LtiRegistration.id)
-    if actor is not None:
+    if actor is not None and not actor.is_admin:
         query = query.where(LtiRegistration.created_by_id == actor.id)
     return list(db.session.scalars(query))

@@ -1,0 +1,70 @@
+"""The pages only administrators of the service see (`User.is_admin`, given on the server by
+`grader user admin`): registering an LMS, whose URLs the service's workers then call."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, flash, redirect, render_template, url_for
+from flask_login import current_user, login_required
+from flask_wtf import FlaskForm
+from wtforms import BooleanField, StringField, TextAreaField
+from wtforms.validators import DataRequired, Length, Optional
+
+from grader.services import ServiceError, lti
+
+bp = Blueprint("admin", __name__, url_prefix="/admin")
+
+
+@bp.before_request
+@login_required
+def _logged_in() -> None:
+    """Every page here needs a login; the services refuse anyone but an administrator."""
+
+
+class RegistrationForm(FlaskForm):
+    issuer = StringField("Issuer (platform ID)", validators=[DataRequired(), Length(max=255)])
+    client_id = StringField("Client ID", validators=[DataRequired(), Length(max=255)])
+    deployment_ids = TextAreaField(
+        "Deployment ID(s), one a line", validators=[DataRequired(), Length(max=5000)]
+    )
+    auth_login_url = StringField(
+        "Authentication request URL (OIDC auth)", validators=[DataRequired(), Length(max=500)]
+    )
+    auth_token_url = StringField("Access token URL", validators=[DataRequired(), Length(max=500)])
+    key_set_url = StringField(
+        "Public keyset URL (JWKS)", validators=[DataRequired(), Length(max=500)]
+    )
+    auth_audience = StringField(
+        "Token audience (only if the LMS names one)", validators=[Optional(), Length(max=500)]
+    )
+    trust_emails = BooleanField(
+        "New accounts take the LMS's e-mail addresses (only the institution's own LMS, whose "
+        "addresses are verified)"
+    )
+
+
+@bp.route("/lti", methods=["GET", "POST"])
+def lti_platforms() -> Any:
+    """Every registered LMS, and the form registering one."""
+    registered = lti.platforms(current_user)  # refuses anyone but an administrator
+    form = RegistrationForm()
+    if form.validate_on_submit():
+        try:
+            reg = lti.register(
+                current_user,
+                issuer=form.issuer.data or "",
+                client_id=form.client_id.data or "",
+                auth_login_url=form.auth_login_url.data or "",
+                auth_token_url=form.auth_token_url.data or "",
+                key_set_url=form.key_set_url.data or "",
+                deployment_ids=(form.deployment_ids.data or "").splitlines(),
+                auth_audience=form.auth_audience.data or None,
+                trust_emails=bool(form.trust_emails.data),
+            )
+        except ServiceError as error:
+            flash(str(error), "error")
+        else:
+            flash(f"Registered {reg.issuer} (client {reg.client_id}).", "info")
+            return redirect(url_for("admin.lti_platforms"))
+    return render_template("admin/lti.html", form=form, registrations=registered)
