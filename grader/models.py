@@ -525,8 +525,9 @@ class LtiContext(Base):
 
 
 class LtiResourceLink(Base):
-    """A link placed in the LMS (by deep linking): an assignment, or one of its slots, and the
-    gradebook column (AGS line item) its scores go to."""
+    """A link placed in the LMS (by deep linking, or by its instructor's first launch through
+    it): an assignment, or one of its slots, and the gradebook column (AGS line item) its
+    scores go to."""
 
     __tablename__ = "lti_resource_link"
     __table_args__ = (sa.UniqueConstraint("context_id", "resource_link_id"),)

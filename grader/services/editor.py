@@ -160,7 +160,8 @@ class AssignmentInput:
     score_policy: str = "best"
 
 
-def _check_assignment(data: AssignmentInput) -> None:
+def check_assignment(data: AssignmentInput) -> None:
+    """Refuses an assignment's fields that cannot be saved (also before placing one in an LMS)."""
     if not (data.title or "").strip() or len(data.title) > 200:
         raise Invalid("an assignment needs a title (at most 200 characters)")
     if data.score_policy not in SCORE_POLICIES:
@@ -176,7 +177,7 @@ def create_assignment(
 ) -> Assignment:
     """An assignment, empty or with a preset's slots."""
     staff(user, course_id, change=True)
-    _check_assignment(data)
+    check_assignment(data)
     return courses.create_assignment(
         course_id,
         preset or None,
@@ -192,7 +193,7 @@ def update_assignment(user: User, assignment_id: int, data: AssignmentInput) -> 
     """Saves the assignment; a changed due date, late policy or score policy regrades (lateness)
     every slot with attempts, never lowering a score. Returns how many attempts changed."""
     staff_for_assignment(user, assignment_id, change=True)
-    _check_assignment(data)
+    check_assignment(data)
     changed = 0
     with writing() as session:
         assignment = session.get_one(Assignment, assignment_id)

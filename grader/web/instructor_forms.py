@@ -85,6 +85,19 @@ class AssignmentForm(FlaskForm):
         )
 
 
+class PresetAssignmentForm(FlaskForm):
+    """A new assignment from a preset, made and placed in the LMS in one submit."""
+
+    preset = SelectField("Preset", choices=[], validators=[DataRequired()])
+    title = StringField("Title", validators=[DataRequired(), Length(max=200)])
+    due_at = DateTimeLocalField(
+        "Due (UTC; empty: no due date)", format=DATE_FORMATS, validators=[Optional()]
+    )
+
+    def assignment_input(self) -> editor.AssignmentInput:
+        return editor.AssignmentInput(title=self.title.data or "", due_at=self.due_at.data)
+
+
 class SlotForm(TreeSettings):
     title = StringField("Title", validators=[Optional(), Length(max=200)])
     kind = SelectField("Kind", choices=[SelectChoice(k) for k in KINDS], default="prune")

@@ -21,11 +21,13 @@ from wtforms import EmailField, PasswordField
 from wtforms.validators import DataRequired, Length
 
 from grader.extensions import csrf, db
-from grader.models import User
+from grader.models import INSTRUCTOR, User
 from grader.ratelimits import password_checked
-from grader.services import Invalid, ServiceError, lti
+from grader.services import Conflict, Invalid, ServiceError, courses, lms_setup, lti
+from grader.services.staff import staff
 from grader.web import CSP
-from grader.web.forms import ActionForm
+from grader.web.forms import ActionForm, SelectChoice
+from grader.web.instructor_forms import PresetAssignmentForm
 
 bp = Blueprint("lti", __name__, url_prefix="/lti")
 
@@ -110,6 +112,10 @@ def launch() -> Any:
         )
     if launched.assignment_id is not None:
         return redirect(url_for("pages.assignment", assignment_id=launched.assignment_id))
+    if launched.unplaced_link and launched.role == INSTRUCTOR:
+        return redirect(
+            url_for("lti.setup", course_id=launched.course_id, launch_id=launched.launch_id)
+        )
     if launched.role != "student":
         return redirect(url_for("lti.course", course_id=launched.course_id))
     return redirect(url_for("pages.dashboard"))
@@ -126,41 +132,124 @@ def _cached_launch(launch_id: str) -> MessageLaunch:
         ) from error
 
 
+def _instructor_launch(course_id: int, launch_id: str) -> MessageLaunch:
+    """The cached launch, once the user is the course's instructor (refused first: 403/404)."""
+    staff(current_user, course_id, change=True)
+    return _cached_launch(launch_id)
+
+
+def _preset_form() -> PresetAssignmentForm:
+    form = PresetAssignmentForm()
+    form.preset.choices = [SelectChoice(name, name) for name in courses.preset_names()]
+    return form
+
+
+def _picker(course_id: int, launch_id: str, new: PresetAssignmentForm, status: int = 200) -> Any:
+    _instructor_launch(course_id, launch_id)  # still valid: else say so before they pick
+    page = render_template(
+        "lti/deep_link.html",
+        choices=lti.choices(current_user, course_id),
+        form=ActionForm(),
+        new=new,
+        course_id=course_id,
+        launch_id=launch_id,
+        others=lti.other_courses(current_user, course_id),
+        lti_account=lti.is_lti_account(current_user),
+    )
+    return page, status
+
+
+def _deep_link_return(return_url: str, token: str) -> Any:
+    """The page posting the signed reply back to the LMS at once."""
+    response = render_template("lti/deep_link_return.html", return_url=return_url, token=token)
+    origin = "{0.scheme}://{0.netloc}".format(urlsplit(return_url))
+    # The one form that posts to the LMS: allow exactly its origin.
+    return (
+        response,
+        200,
+        {
+            "Content-Security-Policy": CSP.replace(
+                "form-action 'self'", f"form-action 'self' {origin}"
+            )
+        },
+    )
+
+
 @bp.route("/deep-link/<int:course_id>/<launch_id>", methods=["GET", "POST"])
 @login_required
 def deep_link(course_id: int, launch_id: str) -> Any:
     """An instructor picks what to place in the LMS; the signed reply goes back to it."""
     form = ActionForm()
     if request.method == "POST" and form.validate_on_submit():
-        return_url, token = lti.deep_link_reply(
-            current_user,
-            _cached_launch(launch_id),
-            course_id,
-            request.form.get("choice", ""),
-            url_for("lti.launch", _external=True),
+        return _deep_link_return(
+            *lti.deep_link_reply(
+                current_user,
+                _instructor_launch(course_id, launch_id),
+                course_id,
+                request.form.get("choice", ""),
+                url_for("lti.launch", _external=True),
+            )
         )
-        response = render_template("lti/deep_link_return.html", return_url=return_url, token=token)
-        origin = "{0.scheme}://{0.netloc}".format(urlsplit(return_url))
-        # The one form that posts to the LMS: allow exactly its origin.
-        return (
-            response,
-            200,
-            {
-                "Content-Security-Policy": CSP.replace(
-                    "form-action 'self'", f"form-action 'self' {origin}"
+    return _picker(course_id, launch_id, _preset_form())
+
+
+@bp.post("/deep-link/<int:course_id>/<launch_id>/new")
+@login_required
+def deep_link_new(course_id: int, launch_id: str) -> Any:
+    """A new assignment from a preset, made and placed in one submit: the reply goes back to
+    the LMS at once. A refused form comes back filled in, with its errors."""
+    message = _instructor_launch(course_id, launch_id)
+    form = _preset_form()
+    if form.validate_on_submit():
+        try:
+            return _deep_link_return(
+                *lms_setup.place_new_assignment(
+                    current_user,
+                    message,
+                    course_id,
+                    form.assignment_input(),
+                    form.preset.data or "",
+                    url_for("lti.launch", _external=True),
                 )
-            },
-        )
-    _cached_launch(launch_id)  # still valid: otherwise say so before the instructor picks
-    choices = lti.choices(current_user, course_id)
-    return render_template(
-        "lti/deep_link.html",
-        choices=choices,
-        form=form,
-        course_id=course_id,
-        launch_id=launch_id,
-        others=lti.other_courses(current_user, course_id),
-        lti_account=lti.is_lti_account(current_user),
+            )
+        except (Invalid, Conflict) as error:
+            form.form_errors.append(str(error))
+    return _picker(course_id, launch_id, form, 400)
+
+
+@bp.route("/setup/<int:course_id>/<launch_id>", methods=["GET", "POST"])
+@login_required
+def setup(course_id: int, launch_id: str) -> Any:
+    """An instructor's launch through an LMS link that opens nothing yet (a new LMS course's
+    first): a new assignment from a preset, which the link opens from then on."""
+    message = _instructor_launch(course_id, launch_id)
+    form = _preset_form()
+    status = 200
+    if request.method == "POST":
+        if form.validate_on_submit():
+            try:
+                made = lms_setup.link_new_assignment(
+                    current_user,
+                    message,
+                    course_id,
+                    form.assignment_input(),
+                    form.preset.data or "",
+                )
+            except (Invalid, Conflict) as error:
+                form.form_errors.append(str(error))
+            else:
+                flash(
+                    f"{made.title} is ready: this LMS link opens it, and its scores go to the "
+                    "LMS gradebook.",
+                    "info",
+                )
+                return redirect(url_for("pages.assignment", assignment_id=made.id))
+        status = 400
+    else:
+        lti.check_unplaced_link(current_user, message, course_id)
+    return (
+        render_template("lti/setup.html", new=form, course_id=course_id, launch_id=launch_id),
+        status,
     )
 
 
@@ -168,9 +257,10 @@ def deep_link(course_id: int, launch_id: str) -> Any:
 @login_required
 def link_course(course_id: int, launch_id: str) -> Any:
     """The LMS course opens an existing course here instead of the one its launch made."""
+    message = _instructor_launch(course_id, launch_id)
     target = request.form.get("course_id", "")
     if ActionForm().validate_on_submit() and target.isdigit():
-        course_id = lti.link_course(current_user, _cached_launch(launch_id), course_id, int(target))
+        course_id = lti.link_course(current_user, message, course_id, int(target))
         flash("This LMS course now opens that course.", "info")
     return redirect(url_for("lti.deep_link", course_id=course_id, launch_id=launch_id))
 

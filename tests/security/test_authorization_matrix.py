@@ -196,3 +196,33 @@ def test_the_administrators_pages_refuse_every_other_account(app, client, auth, 
     for endpoint, method, rule in routes:
         response = _call(client, auth, method, rule)
         assert response.status_code in (200, 302), (endpoint, method, response.status_code)
+
+
+def _placing_routes(app: Any) -> list[tuple[str, str, str]]:
+    """The LTI routes that place things in an LMS course (a deep-linking or first launch)."""
+    return [
+        (rule.endpoint, method, rule.rule)
+        for rule in app.url_map.iter_rules()
+        if rule.rule.startswith("/lti/") and "<launch_id>" in rule.rule
+        for method in sorted(rule.methods - {"HEAD", "OPTIONS"})
+    ]
+
+
+def test_only_the_instructor_may_place_in_an_lms(app, client, auth, room):
+    # The role is checked before the launch is read: a student or TA is refused (403), someone
+    # outside the course finds nothing (404); the instructor gets past it (400 here: this
+    # made-up launch is not one the LMS started).
+    routes = _placing_routes(app)
+    assert {e for e, _, _ in routes} >= {
+        "lti.deep_link",
+        "lti.deep_link_new",
+        "lti.link_course",
+        "lti.setup",
+    }
+    for email, status in ((ALICE, 403), (TA, 403), (OUTSIDER, 404), (TEACHER, 400)):
+        auth.login(email)
+        for endpoint, method, rule in routes:
+            url = _url(rule, room).replace("<launch_id>", "not-a-launch")
+            response = _call(client, auth, method, url)
+            assert response.status_code == status, (email, endpoint, method, response.status_code)
+        auth.logout()

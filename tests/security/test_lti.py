@@ -118,7 +118,14 @@ def test_a_missing_state_cookie_is_refused(lti_env, app):
 
 @pytest.mark.parametrize(
     "path",
-    ["/lti/courses/1/sync", "/lti/courses/1/resend", "/lti/deep-link/1/x"],
+    [
+        "/lti/courses/1/sync",
+        "/lti/courses/1/resend",
+        "/lti/deep-link/1/x",
+        "/lti/deep-link/1/x/new",
+        "/lti/setup/1/x",
+        "/admin/lti",
+    ],
 )
 def test_csrf_still_guards_the_other_lti_forms(app, path):
     from grader.services import accounts

@@ -19,10 +19,13 @@ from __future__ import annotations
 
 from grader.services.lti.deep_linking import (
     Choice,
+    check_unplaced_link,
     choices,
     deep_link_reply,
+    deep_link_return_url,
     link_course,
     other_courses,
+    place_unplaced_link,
 )
 from grader.services.lti.launch import (
     Launched,
@@ -69,10 +72,12 @@ __all__ = [
     "ToolConf",
     "Undelivered",
     "add_deployment",
+    "check_unplaced_link",
     "choices",
     "course_contexts",
     "course_role",
     "deep_link_reply",
+    "deep_link_return_url",
     "due_passbacks",
     "http",
     "is_lti_account",
@@ -81,6 +86,7 @@ __all__ = [
     "link_course",
     "other_courses",
     "passback_after_commit",
+    "place_unplaced_link",
     "platforms",
     "provision",
     "register",

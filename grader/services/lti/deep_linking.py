@@ -29,6 +29,7 @@ from grader.services.lti.launch import (
     _service_url,
 )
 from grader.services.lti.tool import (
+    AGS_CLAIM,
     DL_SETTINGS,
 )
 from grader.services.transactions import writing
@@ -68,11 +69,10 @@ def choices(user: User, course_id: int) -> list[Choice]:
     return out
 
 
-def _launch_context(message_launch: Any, course_id: int) -> LtiContext:
-    """The context of a deep-linking launch, if it opens `course_id`."""
-    claims = message_launch.get_launch_data()
+def _context_of(claims: dict[str, Any]) -> LtiContext | None:
+    """The stored context a validated launch's claims name."""
     context = _claim(claims, "context") or {}
-    found = db.session.scalar(
+    return db.session.scalar(
         sa.select(LtiContext)
         .join(LtiRegistration)
         .where(
@@ -80,6 +80,11 @@ def _launch_context(message_launch: Any, course_id: int) -> LtiContext:
             LtiContext.context_id == str(context.get("id", "")),
         )
     )
+
+
+def _launch_context(message_launch: Any, course_id: int) -> LtiContext:
+    """The context of a deep-linking launch, if it opens `course_id`."""
+    found = _context_of(message_launch.get_launch_data())
     if found is None or found.course_id != course_id or not message_launch.is_deep_link_launch():
         raise Forbidden("this deep-linking request is for another course")
     return found
@@ -144,15 +149,23 @@ class _Resource(DeepLinkResource):
         return item
 
 
+def deep_link_return_url(user: User, message_launch: Any, course_id: int) -> str:
+    """Where a reply to this deep-linking launch goes, once the user may place things from
+    this course (its instructor) and the launch opens it; refused otherwise, before anything
+    is made for the reply (`services.lms_setup`)."""
+    from grader.services.staff import staff
+
+    staff(user, course_id, change=True)
+    _launch_context(message_launch, course_id)
+    claims = message_launch.get_launch_data()
+    return _return_url((claims.get(DL_SETTINGS) or {}).get("deep_link_return_url"))
+
+
 def deep_link_reply(
     user: User, message_launch: Any, course_id: int, choice: str, launch_url: str
 ) -> tuple[str, str]:
     """The platform's return URL and the signed LtiDeepLinkingResponse placing `choice`."""
-    from grader.services.staff import staff
-
-    staff(user, course_id, change=True)
-    claims = message_launch.get_launch_data()
-    _launch_context(message_launch, course_id)
+    return_url = deep_link_return_url(user, message_launch, course_id)
     match = re.fullmatch(r"a:(\d+)|s:(\d+):(\d+)", choice or "")
     if not match:
         raise Invalid("choose an assignment or an exercise")
@@ -186,8 +199,68 @@ def deep_link_reply(
         .set_custom_params(custom)
         .set_lineitem(lineitem)
     )
-    return_url = _return_url((claims.get(DL_SETTINGS) or {}).get("deep_link_return_url"))
     return return_url, message_launch.get_deep_link().get_response_jwt([resource])
+
+
+# -- an LMS link launched before it opens anything -------------------------------------------
+
+
+def _unplaced_link(message_launch: Any, course_id: int) -> tuple[LtiContext, str, str | None]:
+    """The context, resource link id and line item URL of a plain launch (not deep linking)
+    into `course_id` through a link that opens nothing yet."""
+    claims = message_launch.get_launch_data()
+    if message_launch.is_deep_link_launch():
+        raise Invalid("this is a deep-linking request: choose on its own page")
+    found = _context_of(claims)
+    if found is None or found.course_id != course_id:
+        raise Forbidden("this LMS launch is for another course")
+    resource = _claim(claims, "resource_link") or {}
+    link_id = resource.get("id") if isinstance(resource, dict) else None
+    if not isinstance(link_id, str) or not link_id or len(link_id) > 255:
+        raise Invalid("the LMS sent no link (resource_link claim) to place it in")
+    placed = db.session.scalar(
+        sa.select(LtiResourceLink.id).where(
+            LtiResourceLink.context_id == found.id, LtiResourceLink.resource_link_id == link_id
+        )
+    )
+    if placed is not None:
+        raise Conflict("this LMS link already opens an assignment")
+    ags = claims.get(AGS_CLAIM)
+    lineitem = _service_url(ags.get("lineitem")) if isinstance(ags, dict) else None
+    return found, link_id, lineitem
+
+
+def check_unplaced_link(user: User, message_launch: Any, course_id: int) -> None:
+    """Refuses unless the user is the course's instructor and the launch came through an LMS
+    link of this course that opens nothing yet: checked before anything is made for it."""
+    from grader.services.staff import staff
+
+    staff(user, course_id, change=True)
+    _unplaced_link(message_launch, course_id)
+
+
+def place_unplaced_link(
+    user: User, message_launch: Any, course_id: int, assignment_id: int
+) -> None:
+    """The LMS link this launch came through opens the assignment from now on; its scores go
+    to the line item the launch named (or one made at the first score, as for deep links)."""
+    check_unplaced_link(user, message_launch, course_id)
+    context, link_id, lineitem = _unplaced_link(message_launch, course_id)
+    assignment = db.session.get(Assignment, assignment_id)
+    if assignment is None or assignment.course_id != course_id:
+        raise NotFound("no such assignment in this course")
+    try:
+        with writing() as session:
+            session.add(
+                LtiResourceLink(
+                    context_id=context.id,
+                    resource_link_id=link_id,
+                    assignment_id=assignment.id,
+                    lineitem_url=lineitem,
+                )
+            )
+    except sa.exc.IntegrityError:  # placed by another request meanwhile
+        raise Conflict("this LMS link already opens an assignment") from None
 
 
 _HOST = re.compile(r"[A-Za-z0-9.-]+(:[0-9]{1,5})?")

@@ -55,6 +55,7 @@ class Launched:
     deep_linking: bool
     launch_id: str
     new_account: bool = False  # this launch made the account
+    unplaced_link: bool = False  # through an LMS link that opens nothing here yet
 
 
 def validate(message_launch: Any) -> dict[str, Any]:
@@ -250,7 +251,7 @@ def provision(claims: dict[str, Any], launch_id: str) -> Launched:
         context.deployment_id = deployment_id
         _member(session, user, context.course_id, role)
         lineitem = _service_urls(context, claims)
-        assignment_id = slot_index = None
+        assignment_id = slot_index = link = None
         deep_linking = _claim(claims, "message_type") == "LtiDeepLinkingRequest"
         resource = _claim(claims, "resource_link")
         link_id = _str(resource.get("id")) if isinstance(resource, dict) else None
@@ -286,6 +287,7 @@ def provision(claims: dict[str, Any], launch_id: str) -> Launched:
             deep_linking,
             launch_id,
             new_account=not known,
+            unplaced_link=bool(link_id) and not deep_linking and link is None,
         )
     return result
 

@@ -281,6 +281,8 @@ def _post_score(
             .set_resource_id(
                 f"slot-{link.slot_id}" if link.slot_id else f"assignment-{link.assignment_id}"
             )
+            .set_tag("alpha-beta-grader"),
+            find_by="resource_link_id",  # the link's own column (a tag names every link's)
         )
         with writing():
             db.session.get_one(LtiResourceLink, link.id).lineitem_url = lineitem.get_id()
