@@ -9,8 +9,8 @@ Grade Services line items and scores (AGS 2.0), Names and Role Provisioning memb
 paging by Link header (NRPS 2.0), and the deep-linking return endpoint, which checks the
 tool's signed LtiDeepLinkingResponse and creates the line item it asks for.
 
-(lti1p3platform, the PyPI package, needs Django or FastAPI adapters and abstract service
-classes filled in; this is shorter and checks exactly what the tests need.)
+This one can rotate its key, go down, refuse a roster and say how often it was asked; the
+loop also runs against an LMS built on `lti1p3platform` from PyPI (test_lti1p3platform.py).
 """
 
 from __future__ import annotations

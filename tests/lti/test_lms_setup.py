@@ -43,14 +43,17 @@ def assignments(app) -> list[tuple[int, str, str | None, int]]:
         ]
 
 
-def answer_first_slot(app, env, sub: str, assignment_id: int) -> float:
-    """The student answers the assignment's first exercise (prune) right: the reference
-    solver's pruned nodes and root value."""
+def answer_first_slot(app, sub: str, assignment_id: int) -> float:
+    """The student the LMS knows as `sub` answers the assignment's first exercise (prune)
+    right: the reference solver's pruned nodes and root value."""
     from grader.gametree import Conventions, solve
+    from grader.models import LtiUser, User
     from grader.services import attempts, exercises
 
     with app.app_context():
-        student = env.user(sub)
+        student = db.session.get_one(
+            User, db.session.scalar(sa.select(LtiUser.user_id).where(LtiUser.sub == sub))
+        )
         exercise = exercises.slot_exercise(student, assignment_id, 0)
         assert exercise.kind == "prune"
         result = solve(exercises.tree_of(exercise), Conventions.from_dict(exercise.conventions))
@@ -106,7 +109,7 @@ def test_a_blank_lms_course_to_a_placed_graded_assignment(lti_env, app):
         custom=item["custom"],
     )
     assert launched.headers["Location"].endswith(f"/assignments/{assignment_id}")
-    assert answer_first_slot(app, env, "alice", assignment_id) == 1.0
+    assert answer_first_slot(app, "alice", assignment_id) == 1.0
     [score] = env.platform.scores[lineitem["id"]]
     assert score["userId"] == "alice" and score["scoreGiven"] == 1.0
     assert score["scoreMaximum"] == float(len(preset_slots(app, "intro")))
@@ -219,7 +222,7 @@ def test_the_first_launch_of_an_unplaced_link_sets_it_up(lti_env, app):
     alice = env.member("alice", [LEARNER])
     launched = env.launch(app.test_client(), alice, resource_link="moodle-activity-7")
     assert launched.headers["Location"].endswith(f"/assignments/{assignment_id}")
-    assert answer_first_slot(app, env, "alice", assignment_id) == 1.0
+    assert answer_first_slot(app, "alice", assignment_id) == 1.0
     [lineitem] = env.platform.lineitems.values()
     assert lineitem["resourceLinkId"] == "moodle-activity-7"
     [score] = env.platform.scores[lineitem["id"]]
