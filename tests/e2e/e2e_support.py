@@ -35,8 +35,12 @@ class LiveServer:
 
 
 @contextlib.contextmanager
-def open_page(browser: Any, base_url: str, height: int = 900) -> Iterator[Any]:
-    """A fresh browser context (no cookies) whose page fails the test on any script error."""
+def open_page(
+    browser: Any, base_url: str, height: int = 900, refused: tuple[str, ...] = ()
+) -> Iterator[Any]:
+    """A fresh browser context (no cookies) whose page fails the test on any script error.
+    `refused`: the paths whose 4xx answer the test asks for (a form refused on purpose), which
+    the browser reports as an error too."""
     context = browser.new_context(viewport={"width": 1280, "height": height}, base_url=base_url)
     tab = context.new_page()
     errors: list[str] = []
@@ -47,7 +51,10 @@ def open_page(browser: Any, base_url: str, height: int = 900) -> Iterator[Any]:
         # has one, checked in tests/web/test_auth.py).
         url = message.location.get("url", "")
         if message.type == "error" and not (
-            url.endswith("/favicon.ico") and not url.startswith(base_url)
+            (url.endswith("/favicon.ico") and not url.startswith(base_url))
+            or (
+                url.startswith(base_url) and url.endswith(refused) and "status of 4" in message.text
+            )
         ):
             errors.append(f"{message.text} ({message.location.get('url')})")
 
