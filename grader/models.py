@@ -56,7 +56,7 @@ class User(UserMixin, Base):
     session_version: Mapped[int] = mapped_column(default=0, server_default="0")
     # An administrator of the service (given only on the server: `grader user admin`): registers
     # the LMSs, whose URLs the service's workers call. Not a course role.
-    is_admin: Mapped[bool] = mapped_column(default=False, server_default=sa.false())
+    is_admin: Mapped[bool] = mapped_column(default=False, server_default="0")
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
 
     memberships: Mapped[list[Membership]] = relationship(back_populates="user")

@@ -18,12 +18,18 @@ branch_labels = None
 depends_on = None
 
 
+# Never by copying the table (batch mode's way on SQLite): with foreign keys on, dropping the old
+# "user" table would delete, by cascade, every row that points at an account (memberships,
+# exercises, attempts). SQLite adds a column with a constant default, and drops one (3.35+), in
+# place.
+
+
 def upgrade():
-    with op.batch_alter_table('user', schema=None) as batch_op:
-        batch_op.add_column(sa.Column('is_admin', sa.Boolean(), server_default=sa.false(),
+    with op.batch_alter_table('user', schema=None, recreate='never') as batch_op:
+        batch_op.add_column(sa.Column('is_admin', sa.Boolean(), server_default='0',
                                       nullable=False))
 
 
 def downgrade():
-    with op.batch_alter_table('user', schema=None) as batch_op:
+    with op.batch_alter_table('user', schema=None, recreate='never') as batch_op:
         batch_op.drop_column('is_admin')
