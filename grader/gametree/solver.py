@@ -19,8 +19,8 @@ Conventions (stored with every exercise, see ARCHITECTURE.md):
   interval lies wholly outside its window (at or past it under ``ties=prune``, strictly past it
   under ``ties=explore``), and child i (probability p) is searched with the window
   (max(A, L), min(B, U)), A = (alpha - S - (1 - P - p) U) / p, B = (beta - S - (1 - P - p) L) / p.
-  Without both bounds finite nothing is cut at or below a chance node: each child of a chance node
-  is searched with the full window (the result says so in ``note``).
+  Without both bounds finite no chance node is cut and no bound passes through one: each child of
+  a chance node starts with the full window (the result says so in ``note``).
 """
 
 from __future__ import annotations
@@ -416,7 +416,7 @@ class _Search:
         tree = tree.cut(rules.conventions.depth)  # horizon and terminal nodes become leaves
         self.tree = tree
         self.rules = rules
-        self.players = parse_players(rules.players) if rules.players else tree.players
+        self.players = parse_players(rules.players, chance=True) if rules.players else tree.players
         self.explore = rules.conventions.ties == "explore"
         self.hard = rules.conventions.values == "hard"
         self.rtl = rules.conventions.order == "rtl"
@@ -473,9 +473,10 @@ class _Search:
         star1 = self.tree.has_chance and self.rules.pruning and self.bounds is not None
         if self.tree.has_chance and self.rules.pruning and self.bounds is None:
             note = (
-                "No finite bounds [L, U] on the leaf values are stated, so Star1 cuts nothing at "
-                "or below a chance node: a chance node's value cannot be bounded before every "
-                "child is seen, and each child is searched with the full window (-∞, +∞)."
+                "No finite bounds [L, U] on the leaf values are stated, so Star1 cuts nothing "
+                "below a chance node: its value cannot be bounded before every child is seen, "
+                "and no bound passes through it (each child starts with the full window "
+                "(-∞, +∞); only MAX and MIN nodes below it cut, on bounds set beneath it)."
             )
         return SearchResult(
             tree=self.tree,
