@@ -72,7 +72,7 @@ def test_wrong_probabilities_are_refused_with_the_nodes_label(chance, words):
 def test_the_first_wrong_node_in_label_order_is_named():
     # B is a plain list; C is the first wrong node breadth-first (read depth first, D would be).
     bad = {"chance": ["1/2", "1/3"], "children": [1, 2]}
-    with pytest.raises(ProbabilityError, match="^chance node C:"):
+    with pytest.raises(ProbabilityError, match=r"^chance node C:"):
         Tree.from_nested([[bad, bad], bad])
 
 

@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from grader.gametree import Conventions, Tree, TreeFormatError, minimax, solve
+from grader.gametree.variants import CHANCE_VARIANTS
 from tests.gametree._helpers import ALL_CONVENTIONS
 from tests.gametree.chance_support import chance_trees, expectiminimax, replaced
 
@@ -125,3 +126,16 @@ def test_ties_explore_does_not_cut_when_the_interval_only_touches_the_window():
     assert prune.pruned == ("1.2",)  # 5 <= alpha = 5: cut at the tie
     assert explore.pruned == ()  # 5 < 5 is false: searched on
     assert prune.value == explore.value == 5
+
+
+def test_the_brute_force_catches_pruning_that_matters():
+    # The check above can fail: the misconceptions that cut too soon prune a leaf that, set to
+    # U = 10, changes the root (C = (2 + 10) / 2 = 6 beats B = 5).
+    tree = Tree.from_nested([[5, 5], [2, 10]], "max,chance")
+    conventions = Conventions(bounds=(LOW, HIGH))
+    for code in ("star1-unseen-mass", "chance-cut-as-min"):
+        wrong = CHANCE_VARIANTS[code].run(tree, conventions)
+        assert wrong.pruned == ("1.1",)
+        low = expectiminimax(replaced(tree, set(wrong.pruned), LOW))[""]
+        high = expectiminimax(replaced(tree, set(wrong.pruned), HIGH))[""]
+        assert low != high  # what it pruned mattered
