@@ -354,3 +354,13 @@ def test_random_chance_trees_from_a_seeded_rng_match_the_oracle():
     for _ in range(20):
         tree = generate_chance(ChanceParams(depth=2, max_tries=1), rng.random())
         assert solve(tree).value == expectiminimax(tree)[""]
+
+
+def test_no_exercise_kind_is_made_on_a_chance_tree_yet():
+    # Until the kinds grade chance trees (with the answer-matching rule), a typed chance tree is
+    # refused where exercises are made (services call check_tree), never stored half-supported.
+    tree = Tree.from_nested([[1, 2], [3, 4]], "max,chance")
+    for kind in KINDS.values():
+        with pytest.raises(ValueError, match="chance nodes"):
+            kind.check_tree(tree)
+    KINDS["prune"].check_tree(Tree.from_nested([[1, 2], [3, 4]]))  # MAX/MIN as before
