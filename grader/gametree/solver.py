@@ -425,6 +425,7 @@ class _Search:
         self.leaf_order: list[Path] = []
         self.visited: list[Path] = []
         self.cutoffs: list[Cutoff] = []
+        self.saw_chance = False  # a chance node was searched (set by visit_chance)
         bounds = rules.conventions.bounds
         # Star1's [L, U], exact; None when a bound is infinite or none is stated.
         self.bounds: tuple[Value, Value] | None = None
@@ -453,10 +454,15 @@ class _Search:
         value: Value | None = None,
         bound: str | None = None,
         pruned: tuple[Path, ...] = (),
-        **chance: Any,
     ) -> int:
         index = len(self.trace)
-        self.trace.append(Step(index, kind, path, alpha, beta, value, bound, pruned, **chance))
+        self.trace.append(Step(index, kind, path, alpha, beta, value, bound, pruned))
+        return index
+
+    def _chance_step(self, kind: str, path: Path, alpha: Value, beta: Value, **fields: Any) -> int:
+        """A step at a chance node, with its own fields (``Step``'s docstring)."""
+        index = len(self.trace)
+        self.trace.append(Step(index, kind, path, alpha, beta, **fields))
         return index
 
     def run(self) -> SearchResult:
@@ -470,8 +476,8 @@ class _Search:
                 if parent in visited:
                     pruned.append(path)
         note = None
-        star1 = self.tree.has_chance and self.rules.pruning and self.bounds is not None
-        if self.tree.has_chance and self.rules.pruning and self.bounds is None:
+        star1 = self.saw_chance and self.rules.pruning and self.bounds is not None
+        if self.saw_chance and self.rules.pruning and self.bounds is None:
             note = (
                 "No finite bounds [L, U] on the leaf values are stated, so Star1 cuts nothing "
                 "below a chance node: its value cannot be bounded before every child is seen, "
@@ -527,9 +533,13 @@ class _Search:
             self.nodes[path] = NodeResult(value, alpha, beta)
             return value, None
 
-        role = self.role(node, depth)
-        if role == "chance":
-            return self.visit_chance(node, path, depth, alpha, beta, alpha_src, beta_src, parent)
+        role = self.players[depth % len(self.players)]
+        if node.chance is not None or role == "chance":
+            role = self.role(node, depth)
+            if role == "chance":
+                return self.visit_chance(
+                    node, path, depth, alpha, beta, alpha_src, beta_src, parent
+                )
         is_max = role == "max"
         # The bound this node tightens (alpha at MAX, beta at MIN; swapped in that variant).
         tighten_alpha = is_max != rules.swap_bounds
@@ -610,6 +620,7 @@ class _Search:
     ) -> tuple[Value, int | None]:
         """A chance node: the weighted sum of its children; with bounds, Star1 (module docstring)."""
         rules = self.rules
+        self.saw_chance = True
         n = len(node.children)
         probabilities = uniform(n) if rules.uniform_chance or node.chance is None else node.chance
         star1 = rules.pruning and self.bounds is not None and not rules.cut_chance_as_min
@@ -639,7 +650,7 @@ class _Search:
             total, mass = whole(exact(total) + contribution), mass + p
             least = min(least, value)
             lower, upper = self._interval(total, mass, low, high)
-            self._step(
+            self._chance_step(
                 "weigh",
                 path,
                 alpha,
@@ -669,7 +680,7 @@ class _Search:
         if crossed is not None and cut_at is not None and cut_at < n - 1:
             kind, value, lower, upper = crossed
             source = alpha_src if kind == "alpha" else beta_src
-            step = self._step(
+            step = self._chance_step(
                 "cutoff",
                 path,
                 alpha,
@@ -730,7 +741,7 @@ class _Search:
         child_alpha, child_beta = max(a, low), min(b, high)
         if not self.rules.star1_windows:  # the misconception: the node's own window, unscaled
             child_alpha, child_beta = alpha, beta
-        self._step(
+        self._chance_step(
             "window",
             path,
             alpha,
