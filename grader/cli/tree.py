@@ -31,13 +31,17 @@ from grader.gametree import (
     generate,
     grade,
     parse_leaves,
+    parse_range,
     solve,
 )
 from grader.gametree import cs188 as cs188_rules
 from grader.gametree.calibrate import MISCONCEPTION_CEILING, SLIP_FLOOR, calibrate
 from grader.gametree.cs188 import CS188Answer
+from grader.gametree.exact import exact_text
 from grader.gametree.explain import Explainer, fmt
-from grader.gametree.tree import CS188Problem, read_cs188
+from grader.gametree.generator import CHANCE_GENERATOR_VERSION, ChanceParams, generate_chance
+from grader.gametree.solver import from_jsonable
+from grader.gametree.tree import EXPECTIMAX_ALGORITHMS, CS188Problem, probability_text, read_cs188
 
 
 def _fail(message: str) -> NoReturn:
@@ -90,7 +94,10 @@ def tree_options(command: Callable | None = None, *, required: bool = True) -> C
         click.option(
             "--cs188", type=click.Path(exists=True, path_type=Path), help="A CS188 .test file."
         ),
-        click.option("--players", help="Players per level from the root, e.g. max,min,min."),
+        click.option(
+            "--players",
+            help="Players per level from the root, e.g. max,min,min or max,chance,min,chance.",
+        ),
     ]
     for option in reversed(options):
         command = option(command)
@@ -126,7 +133,19 @@ def read_problem(path: Path) -> CS188Problem:
         raise  # unreachable: _fail raises
 
 
+def parse_bounds(text: str) -> tuple[Any, Any]:
+    """``"0..10"``, ``"-inf..10"``: the leaf bounds [L, U]."""
+    low, sep, high = text.partition("..")
+    if not sep:
+        raise ValueError(f"bounds are written L..U, e.g. 0..10, got {text!r}")
+    return (from_jsonable(low), from_jsonable(high))
+
+
 def convention_options(command: Callable) -> Callable:
+    command = click.option(
+        "--bounds",
+        help="Leaf values lie in L..U (e.g. 0..10): Star1 cuts at chance nodes with them.",
+    )(command)
     command = click.option(
         "--depth-limit",
         type=click.IntRange(1, 64),
@@ -141,9 +160,17 @@ def convention_options(command: Callable) -> Callable:
     )
 
     @functools.wraps(command)
-    def wrapper(ties: str, values_: str, order: str, depth_limit: int | None, **kwargs: Any) -> Any:
+    def wrapper(
+        ties: str,
+        values_: str,
+        order: str,
+        depth_limit: int | None,
+        bounds: str | None,
+        **kwargs: Any,
+    ) -> Any:
         try:
-            conventions = Conventions(ties, values_, order, depth_limit)
+            leaf_bounds = parse_bounds(bounds) if bounds is not None else None
+            conventions = Conventions(ties, values_, order, depth_limit, leaf_bounds)
         except ValueError as error:
             _fail(str(error))
         return command(conventions=conventions, **kwargs)
@@ -221,15 +248,87 @@ def generate_command(
     draw(result, solve(result, generator.conventions))
 
 
+@tree.command("generate-chance")
+@click.option(
+    "--seed", required=True, help="Any integer or text; the same seed gives the same tree."
+)
+@click.option("--depth", type=int, default=3, show_default=True)
+@click.option("--branching", default="2-3", show_default=True, help="Within 2..4.")
+@click.option("--players", default="max,chance", show_default=True)
+@click.option(
+    "--bounds", "leaf_bounds", default="0..10", show_default=True, help="Leaf values L..U."
+)
+@click.option("--uniform", is_flag=True, help="Every chance node's children equally likely.")
+@click.option("--ties", type=click.Choice(["prune", "explore"]), default="prune")
+@click.option(
+    "--returns", type=click.Choice(["soft", "hard"]), default="soft", help="values convention"
+)
+@click.option("--order", type=click.Choice(["ltr", "rtl"]), default="ltr")
+@click.option("--min-star1-cutoffs", type=int, default=0, help="Cutoffs at chance nodes.")
+@click.option(
+    "--discriminating", is_flag=True, help="Every misconception gives a different answer."
+)
+@click.option("--kind", type=click.Choice(["prune", "values", "leaf-order", "minimax"]))
+@click.option("--max-tries", type=int, default=2000, show_default=True)
+@json_option
+def generate_chance_command(
+    seed: str,
+    depth: int,
+    branching: str,
+    players: str,
+    leaf_bounds: str,
+    uniform: bool,
+    ties: str,
+    returns: str,
+    order: str,
+    min_star1_cutoffs: int,
+    discriminating: bool,
+    kind: str | None,
+    max_tries: int,
+    as_json: bool,
+) -> None:
+    """Generate a chance tree (expectimax, expectiminimax) with leaves in the bounds and
+    probabilities from 1/2, 1/3, 2/3, 1/4, 3/4, the same for the same seed everywhere."""
+    try:
+        low, high = parse_range(leaf_bounds.replace("..", ":"))
+        params = ChanceParams(
+            depth=depth,
+            branching=parse_range(branching),
+            players=tuple(players.split(",")),
+            bounds=(low, high),
+            uniform=uniform,
+            conventions=Conventions(ties, returns, order),
+            min_star1_cutoffs=min_star1_cutoffs,
+            discriminating=discriminating,
+            kind=kind or "prune",
+            max_tries=max_tries,
+        )
+        result = generate_chance(params, int(seed) if seed.lstrip("-").isdigit() else seed)
+    except (GenerationError, ValueError) as error:
+        raise click.ClickException(str(error)) from None
+    if as_json:
+        emit(
+            {
+                **result.to_dict(),
+                "seed": seed,
+                "generator_version": CHANCE_GENERATOR_VERSION,
+                "conventions": params.conventions.to_dict(),
+            }
+        )
+        return
+    click.echo(json.dumps(result.to_nested()))
+    draw(result, solve(result, params.conventions))
+
+
 def _solve_request(request: Any) -> dict:
     if not isinstance(request, dict) or "tree" not in request:
         raise ValueError('each line must be a JSON object with a "tree"')
-    unknown = set(request) - {"tree", "players", "ties", "values", "order"}
+    unknown = set(request) - {"tree", "players", "ties", "values", "order", "bounds"}
     if unknown:
         raise ValueError(f"unknown field {sorted(unknown)[0]!r}")
     tree_ = Tree.from_nested(request["tree"], request.get("players"))
     conventions = Conventions.from_dict(
-        {k: request[k] for k in ("ties", "values", "order") if k in request}
+        {k: request[k] for k in ("ties", "values", "order", "bounds") if k in request}
     )
     return solve(tree_, conventions).to_dict()
 
@@ -248,11 +347,13 @@ def solve_command(
     as_json: bool,
     cs188_problem: CS188Problem | None = None,
 ) -> None:
-    """Solve a tree with alpha-beta: value, best move, leaf order, pruned nodes, cutoffs.
+    """Solve a tree with alpha-beta: value, best move, leaf order, pruned nodes, cutoffs. Chance
+    nodes take the weighted average of their children (expectimax, expectiminimax); with --bounds
+    Star1 cuts at them.
 
-    With --cs188 the file's own rules apply: its algorithm (MinimaxAgent or AlphaBetaAgent), its
-    depth (one ply per agent) and CS188's strict tie rule; the output adds CS188's action and the
-    states it expands."""
+    With --cs188 the file's own rules apply: its algorithm (MinimaxAgent, AlphaBetaAgent or
+    ExpectimaxAgent: every ghost a uniform chance node), its depth (one ply per agent) and CS188's
+    strict tie rule; the output adds CS188's action and the states it expands."""
     if batch:
         for line in sys.stdin:
             if not line.strip():
@@ -294,13 +395,18 @@ def solve_command(
         return
     if cs188 is not None:
         problem, answer = cs188
-        click.echo(
-            f"CS188 {problem.alg}, depth {problem.depth} ({problem.plies} plies), strict ties"
+        rules = (
+            "ghosts uniform chance nodes, nothing pruned"
+            if problem.alg in EXPECTIMAX_ALGORITHMS
+            else "strict ties"
         )
+        click.echo(f"CS188 {problem.alg}, depth {problem.depth} ({problem.plies} plies), {rules}")
         click.echo(f"action: {answer.action}")
         click.echo("expanded: " + " ".join(answer.expanded))
     labels = tree_.labels()
-    click.echo(f"value: {fmt(result.value)}")
+    click.echo(f"value: {shown(result.value)}")
+    if result.note:
+        click.echo(f"note: {result.note}")
     if result.best_move is not None:
         click.echo(f"best move: {result.best_move} (to {labels[str(result.best_move)]})")
     click.echo("leaf order: " + " ".join(labels[p] for p in result.leaf_order))
@@ -378,18 +484,33 @@ def show_command(tree: Tree, conventions: Conventions, with_solution: bool) -> N
     draw(tree, solve(tree, conventions) if with_solution else None)
 
 
+def shown(value: Any) -> str:
+    """A value as everywhere (``fmt``), with its exact fraction beside it where it is rounded."""
+    text, exact = fmt(value), exact_text(value)
+    return text if text == exact else f"{text} (= {exact})"
+
+
+PLAYER_STYLES = {"MAX": "cyan", "MIN": "magenta", "CHANCE": "yellow"}
+
+
 def draw(tree_: Tree, result: SearchResult | None = None) -> None:
-    """The tree as an outline, each node with its label, player and value."""
+    """The tree as an outline, each node with its label, player and value (a chance node's
+    children with their probability)."""
     labels = tree_.labels()
 
     def text(path: str) -> Text:
         node = tree_.node(path)
         player = tree_.player(path).upper()
-        line = Text(f"{labels[path]} ")
+        line = Text()
+        parent = path.rpartition(".")[0] if path else None
+        chances = tree_.probabilities(parent) if parent is not None else None
+        if chances is not None:
+            line.append(f"p={probability_text(chances[int(path.rpartition('.')[2])])} ", "dim")
+        line.append(f"{labels[path]} ")
         if node.is_leaf:
             line.append(fmt(node.value), style="bold")
         else:
-            line.append(player, style="cyan" if player == "MAX" else "magenta")
+            line.append(player, style=PLAYER_STYLES[player])
         if result is None:
             return line
         visited = result.nodes.get(path)
@@ -398,11 +519,13 @@ def draw(tree_: Tree, result: SearchResult | None = None) -> None:
             line.append("  pruned", style="dim")
             return line
         if not node.is_leaf:
-            line.append(f" = {fmt(visited.value)}", style="bold")
+            line.append(f" = {shown(visited.value)}", style="bold")
             line.append(f"  α={fmt(visited.alpha)} β={fmt(visited.beta)}", style="yellow")
             cut = next((c for c in result.cutoffs if c.path == path), None)
             if cut is not None:
-                line.append(f"  {cut.kind} cutoff" + (" (deep)" if cut.deep else ""), style="red")
+                star1 = " (Star1)" if cut.chance else ""
+                deep = " (deep)" if cut.deep else ""
+                line.append(f"  {cut.kind} cutoff{star1}{deep}", style="red")
         else:
             line.append(f"  #{result.leaf_order.index(path) + 1}", style="green")
         return line

@@ -1,15 +1,16 @@
 """UC Berkeley CS188's multiagent autograder semantics for ``GraphGameTreeTest`` files: the
-action its MinimaxAgent (q2) or AlphaBetaAgent (q3, strict ties: prune only when a value is
-strictly outside the window) returns, and the states it generates (every state entered)."""
+action its MinimaxAgent (q2), AlphaBetaAgent (q3, strict ties: prune only when a value is
+strictly outside the window) or ExpectimaxAgent (q4: every ghost a chance node choosing uniformly
+at random, nothing pruned) returns, and the states it generates (every state entered)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from grader.gametree.solver import Conventions, SearchResult, minimax, solve
-from grader.gametree.tree import CS188Problem, TreeFormatError, read_cs188
+from grader.gametree.tree import EXPECTIMAX_ALGORITHMS, CS188Problem, TreeFormatError, read_cs188
 
-ALGORITHMS = ("MinimaxAgent", "AlphaBetaAgent")
+ALGORITHMS = ("MinimaxAgent", "AlphaBetaAgent", *EXPECTIMAX_ALGORITHMS)
 
 
 @dataclass(frozen=True)
@@ -31,7 +32,8 @@ def answer(problem: CS188Problem) -> CS188Answer:
             f"({', '.join(ALGORITHMS)})"
         )
     conventions = conventions_for(problem)
-    search = minimax if problem.alg == "MinimaxAgent" else solve
+    # Expectimax expands every state (its ghosts are read as uniform chance nodes): no pruning.
+    search = solve if problem.alg == "AlphaBetaAgent" else minimax
     result = search(problem.tree, conventions)
     action = None if result.best_move is None else problem.actions[str(result.best_move)]
     return CS188Answer(action, tuple(sorted(problem.state_names(result.visited))), result)

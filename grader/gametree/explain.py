@@ -2,22 +2,11 @@
 
 from __future__ import annotations
 
-import math
-
+from grader.gametree.exact import fmt
 from grader.gametree.solver import Cutoff, SearchResult, Step
-from grader.gametree.tree import Path, Value
+from grader.gametree.tree import Path, probability_text
 
 _ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth"]
-
-
-def fmt(x: Value | None) -> str:
-    if x is None:
-        return "?"
-    if x == math.inf:
-        return "+∞"
-    if x == -math.inf:
-        return "-∞"
-    return str(x)
 
 
 def ordinal(n: int) -> str:
@@ -51,6 +40,8 @@ class Explainer:
 
     def cutoff(self, cutoff: Cutoff) -> str:
         node = self.label(cutoff.path)
+        if cutoff.chance:
+            return self._chance_cutoff(cutoff)
         if self.explore:
             if cutoff.kind == "beta":
                 why = f"its value {fmt(cutoff.value)} > beta = {fmt(cutoff.beta)}"
@@ -66,6 +57,35 @@ class Explainer:
                 f" was set at {self.label(cutoff.source)}, above {node}'s parent)"
             )
         return sentence + "."
+
+    def _chance_cutoff(self, cutoff: Cutoff) -> str:
+        """A cutoff at a chance node: Star1's interval past the window (or, under a variant that
+        cuts chance nodes as if MIN, the least child value)."""
+        node = self.label(cutoff.path)
+        weigh = [s for s in self.result.trace if s.kind == "weigh" and s.path == cutoff.path]
+        seen = [s for s in weigh if s.index < cutoff.step]
+        last = seen[-1] if seen else None
+        if last is None or not self.result.star1:
+            why = (
+                f"alpha = {fmt(cutoff.alpha)} >= beta = {fmt(cutoff.beta)}"
+                if cutoff.kind == "alpha"
+                else f"its value {fmt(cutoff.value)} >= beta = {fmt(cutoff.beta)}"
+            )
+            return f"At {node}, {why}, so {self._skipped(cutoff)}."
+        children = " and ".join(self.label(s.child) for s in seen if s.child is not None)
+        interval = f"[{fmt(cutoff.lower)}, {fmt(cutoff.upper)}]"
+        mass = probability_text(last.mass) if last.mass is not None else "?"
+        if cutoff.kind == "alpha":
+            past = "<" if self.explore else "<="
+            why = f"{fmt(cutoff.upper)} {past} alpha = {fmt(cutoff.alpha)}"
+        else:
+            past = ">" if self.explore else ">="
+            why = f"{fmt(cutoff.lower)} {past} beta = {fmt(cutoff.beta)}"
+        return (
+            f"At {node}, a chance node, after {children} (probability {mass} seen, weighted sum "
+            f"{fmt(last.total)}) its value lies in {interval}, and {why}, so {self._skipped(cutoff)}"
+            " (Star1)."
+        )
 
     def cutoff_of(self, path: Path) -> Cutoff | None:
         """The cutoff that pruned ``path`` or the subtree it lies in."""
@@ -97,6 +117,8 @@ class Explainer:
         shown = ", ".join(f"{self.label(p)} = {fmt(v)}" for p, v in children)
         word = "largest" if player == "MAX" else "smallest"
         cutoff = next((c for c in result.cutoffs if c.path == path), None)
+        if player == "CHANCE":
+            return self._chance_value(path, cutoff)
         if cutoff is None:
             text = f"{node} is {player}: it takes the {word} value its children returned ({shown})"
         else:
@@ -105,6 +127,30 @@ class Explainer:
                 f"so it returns the {word} value seen so far"
             )
         if result.conventions.values == "hard" and children:
+            text += f", clamped to its window, which gives {fmt(value)}"
+        else:
+            text += f": {fmt(value)}"
+        return text + "."
+
+    def _chance_value(self, path: Path, cutoff: Cutoff | None) -> str:
+        """Why a chance node returns its value: each child's weighted contribution, their sum."""
+        node = self.label(path)
+        value = self.result.nodes[path].value
+        weigh = [s for s in self.result.trace if s.kind == "weigh" and s.path == path]
+        terms = " + ".join(
+            f"{probability_text(s.probability)} × {fmt(self.result.nodes[s.child].value)}"
+            for s in weigh
+            if s.probability is not None and s.child is not None
+        )
+        text = f"{node} is a chance node: the weighted average of its children, {terms}"
+        if cutoff is not None:
+            side = "at most" if cutoff.kind == "alpha" else "at least"
+            text += (
+                f" so far; it is cut there, and returns the bound its value is {side}"
+                if cutoff.lower is not None and self.result.star1
+                else " so far; it is cut there"
+            )
+        if self.result.conventions.values == "hard" and weigh:
             text += f", clamped to its window, which gives {fmt(value)}"
         else:
             text += f": {fmt(value)}"

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field, fields, replace
+from fractions import Fraction
 
 from grader.gametree.kinds import KINDS
 from grader.gametree.optimum import MAX_DP_SIZE, MAX_LEAVES, uniform_dp_size
@@ -327,4 +328,113 @@ def generate(params: GeneratorParams, seed: int | str, deadline: float | None = 
         f"no tree met the constraints in {params.max_tries} tries; loosen them (fewer cutoffs, "
         "a wider value range, more branching or depth: discriminating trees need depth 4 or more "
         "when players alternate) or allow more tries"
+    )
+
+
+# -- chance trees (expectimax, expectiminimax, Star1) ---------------------------------------------
+
+CHANCE_GENERATOR_VERSION = 1
+# The readable probabilities a generated chance node uses: every way to share 1 among 2, 3 or 4
+# children with 1/2, 1/3, 2/3, 1/4 and 3/4 (and 1/3 thrice), in a fixed order (seeds depend on it).
+_H, _T, _Q = Fraction(1, 2), Fraction(1, 3), Fraction(1, 4)
+CHANCE_SPLITS: dict[int, tuple[tuple[Fraction, ...], ...]] = {
+    2: ((_H, _H), (_T, 1 - _T), (1 - _T, _T), (_Q, 1 - _Q), (1 - _Q, _Q)),
+    3: ((_T, _T, _T), (_H, _Q, _Q), (_Q, _H, _Q), (_Q, _Q, _H)),
+    4: ((_Q, _Q, _Q, _Q),),
+}
+
+
+@dataclass(frozen=True)
+class ChanceParams:
+    """What a generated chance tree must be: its shape and players (``chance`` levels), the leaf
+    bounds [L, U] the exercise states (leaf values are drawn inside them; Star1 uses them), the
+    probabilities (uniform, or drawn from ``CHANCE_SPLITS``) and the constraints: at least
+    ``min_star1_cutoffs`` cutoffs at chance nodes, and ``discriminating`` (the key and every
+    misconception that applies to ``kind`` give pairwise different answers)."""
+
+    depth: int = 3
+    branching: tuple[int, int] = (2, 3)
+    players: tuple[str, ...] = ("max", "chance")
+    bounds: tuple[int, int] = (0, 10)
+    uniform: bool = False
+    conventions: Conventions = field(default_factory=Conventions)
+    min_star1_cutoffs: int = 0
+    discriminating: bool = False
+    kind: str = "prune"
+    max_tries: int = 2000
+
+    def __post_init__(self) -> None:
+        try:
+            object.__setattr__(self, "players", parse_players(self.players, chance=True))
+        except ValueError as error:
+            raise GenerationError(str(error)) from None
+        for name in ("branching", "bounds"):
+            object.__setattr__(self, name, tuple(getattr(self, name)))
+        lo, hi = self.branching
+        low, high = self.bounds
+        problems = []
+        if "chance" not in self.players:
+            problems.append("a chance tree needs 'chance' among its players, e.g. max,chance")
+        if not 1 <= self.depth <= 6:
+            problems.append(f"depth must be 1..6, got {self.depth}")
+        if not 2 <= lo <= hi <= 4:
+            problems.append(
+                f"branching must be a range within 2..4 (a chance node's split), got {lo}-{hi}"
+            )
+        if not -1000 <= low < high <= 1000 or not all(type(b) is int for b in self.bounds):
+            problems.append(f"bounds must be whole numbers L < U within ±1000, got {low}..{high}")
+        if self.conventions.bounds is not None and self.conventions.bounds != self.bounds:
+            problems.append("the conventions' bounds are the generator's bounds; give them once")
+        if self.conventions.depth is not None:
+            problems.append("generated chance trees have no evaluations: no depth limit")
+        if self.kind not in KINDS or self.kind == "best-order":
+            problems.append(f"kind must be one whose answers variants change, not {self.kind!r}")
+        if self.min_star1_cutoffs < 0 or not 1 <= self.max_tries <= MAX_TRIES:
+            problems.append(f"min_star1_cutoffs >= 0 and max_tries 1..{MAX_TRIES}")
+        if problems:
+            raise GenerationError("; ".join(problems))
+        object.__setattr__(self, "conventions", replace(self.conventions, bounds=self.bounds))
+
+
+def random_chance_tree(params: ChanceParams, rng: random.Random) -> Tree:
+    """A tree of ``params``' shape: integer leaves in [L, U], each chance node's probabilities
+    uniform or one of ``CHANCE_SPLITS`` for its width."""
+    lo, hi = params.branching
+    low, high = params.bounds
+
+    def build(depth: int) -> Node:
+        if depth == params.depth:
+            return Node(low + _below(rng, high - low + 1))
+        width = lo + _below(rng, hi - lo + 1)
+        chance = None
+        if params.players[depth % len(params.players)] == "chance" and not params.uniform:
+            splits = CHANCE_SPLITS[width]
+            chance = splits[_below(rng, len(splits))]
+        return Node(None, tuple(build(depth + 1) for _ in range(width)), chance=chance)
+
+    return Tree(build(0), params.players)
+
+
+def accepts_chance(tree: Tree, params: ChanceParams) -> bool:
+    """Whether ``tree`` meets the constraints of ``params``."""
+    result = solve(tree, params.conventions)
+    if sum(c.chance for c in result.cutoffs) < params.min_star1_cutoffs:
+        return False
+    return not params.discriminating or is_discriminating(tree, params.conventions, params.kind)
+
+
+def generate_chance(params: ChanceParams, seed: int | str, deadline: float | None = None) -> Tree:
+    """A chance tree meeting ``params``, the same for the same seed on every machine (a
+    ``random.Random`` of its own, drawn from by ``random()`` alone); GenerationError as
+    ``generate``."""
+    rng = random.Random(f"grader-chance-tree-v{CHANCE_GENERATOR_VERSION}:{seed}")
+    for _ in range(params.max_tries):
+        if deadline is not None and time.monotonic() > deadline:
+            raise GenerationError("no chance tree met the constraints within the time allowed")
+        tree = random_chance_tree(params, rng)
+        if accepts_chance(tree, params):
+            return tree
+    raise GenerationError(
+        f"no chance tree met the constraints in {params.max_tries} tries; loosen them (fewer "
+        "Star1 cutoffs, a wider branching, more depth) or allow more tries"
     )

@@ -180,7 +180,12 @@ class ExerciseKind:
         return solve(tree, conventions)
 
     def check_tree(self, tree: Tree) -> None:
-        """ValueError when an exercise of this kind cannot be made on ``tree``."""
+        """ValueError when an exercise of this kind cannot be made on ``tree``: for now, a tree
+        with chance nodes (the solver searches them; the kinds that grade them are to come)."""
+        if tree.has_chance:
+            raise ValueError(
+                f"a {self.name} exercise cannot be made on a tree with chance nodes yet"
+            )
 
     def words(self, answer: dict[str, Any], label: Callable[[Path], str]) -> str:
         """An answer of this kind in words, nodes named by ``label``."""

@@ -78,7 +78,12 @@ class Optimizer:
 
     @staticmethod
     def check(tree: Tree) -> None:
-        """ValueError when the tree is beyond what the optimum is computed for."""
+        """ValueError when the tree is beyond what the optimum is computed for (chance nodes:
+        alpha-beta's ordering optimum is a MAX/MIN notion)."""
+        if tree.has_chance:
+            raise ValueError(
+                "the ordering optimum is for trees of MAX and MIN nodes, not chance nodes"
+            )
         if tree.leaf_count() > MAX_LEAVES:
             raise ValueError(
                 f"the ordering optimum handles trees of at most {MAX_LEAVES} leaves; "

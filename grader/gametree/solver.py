@@ -1,4 +1,6 @@
-"""The reference solver: alpha-beta with a full trace, under explicit conventions, and plain minimax.
+"""The reference solver: alpha-beta with a full trace, under explicit conventions, and plain minimax;
+through chance nodes, expectimax and expectiminimax, with Ballard's Star1 cutting at chance nodes
+when the exercise states bounds [L, U] on the leaf values.
 
 One search routine serves the reference and every misconception variant (``grader.gametree.variants``):
 a variant is the same search under different ``Rules``, never a second copy of the algorithm.
@@ -10,15 +12,36 @@ Conventions (stored with every exercise, see ARCHITECTURE.md):
   its value clamped to its window (fail-hard): a cut node reports the bound it crossed, and a node
   whose children all failed reports the bound it was given.
 - ``order=ltr``: children left to right; ``order=rtl``: right to left.
+- ``bounds=[L, U]``: every leaf value lies in [L, U]. A chance node's value is the weighted sum of
+  its children's (exact fractions). Star1 (Ballard 1983, in the form of Hauk, Buro and Schaeffer,
+  "Rediscovering *-Minimax Search", CG 2004): after children 1..k, with probability mass P seen and
+  weighted sum S, the node's value lies in [S + (1 - P) L, S + (1 - P) U]; the node is cut when that
+  interval lies wholly outside its window (at or past it under ``ties=prune``, strictly past it
+  under ``ties=explore``), and child i (probability p) is searched with the window
+  (max(A, L), min(B, U)), A = (alpha - S - (1 - P - p) U) / p, B = (beta - S - (1 - P - p) L) / p.
+  Without both bounds finite no chance node is cut and no bound passes through one: each child of
+  a chance node starts with the full window (the result says so in ``note``).
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any, NamedTuple
 
-from grader.gametree.tree import Node, Path, Tree, Value, child_path, parse_players
+from grader.gametree.exact import exact, exact_text, fmt, parse_value, weighted, whole
+from grader.gametree.tree import (
+    Node,
+    Path,
+    Tree,
+    TreeFormatError,
+    Value,
+    child_path,
+    parse_players,
+    probability_text,
+    uniform,
+)
 
 INF = math.inf
 TIES = ("prune", "explore")
@@ -32,8 +55,17 @@ class Conventions:
     values: str = "soft"
     order: str = "ltr"
     depth: int | None = None  # the depth limit in plies (None: search to the leaves)
+    # [L, U]: every leaf value lies within (Star1 cuts at chance nodes when both are finite)
+    bounds: tuple[Value, Value] | None = None
 
     def __post_init__(self) -> None:
+        if self.bounds is not None:
+            if not isinstance(self.bounds, list | tuple) or len(self.bounds) != 2:
+                raise ValueError(f"bounds are [L, U], got {self.bounds!r}")
+            low, high = (from_jsonable(b) for b in self.bounds)
+            if not low <= high or low == INF or high == -INF:
+                raise ValueError(f"bounds [L, U] need L <= U, got {self.bounds!r}")
+            object.__setattr__(self, "bounds", (low, high))
         if self.depth is not None and (
             isinstance(self.depth, bool)
             or not isinstance(self.depth, int)
@@ -55,10 +87,10 @@ class Conventions:
         if data is not None and not isinstance(data, dict):
             raise ValueError(f"conventions are an object, got {type(data).__name__}")
         data = dict(data or {})
-        unknown = set(data) - {"ties", "values", "order", "depth"}
+        unknown = set(data) - {"ties", "values", "order", "depth", "bounds"}
         if unknown:
             raise ValueError(
-                f"unknown convention {sorted(unknown)[0]!r} (ties, values, order, depth)"
+                f"unknown convention {sorted(unknown)[0]!r} (ties, values, order, depth, bounds)"
             )
         return cls(**data)
 
@@ -66,7 +98,14 @@ class Conventions:
         data: dict[str, Any] = {"ties": self.ties, "values": self.values, "order": self.order}
         if self.depth is not None:
             data["depth"] = self.depth
+        if self.bounds is not None:
+            data["bounds"] = [jsonable(b) for b in self.bounds]
         return data
+
+    @property
+    def star1(self) -> bool:
+        """Whether both leaf bounds are finite, so Star1 can cut at chance nodes."""
+        return self.bounds is not None and all(math.isfinite(b) for b in self.bounds)
 
     def describe(self, kind: str | None = None) -> str:
         """The conventions a student needs for an exercise of ``kind`` (all of them when None):
@@ -93,9 +132,28 @@ class Conventions:
             else "a node returns its value clamped to its window (a cut node returns the bound)"
         )
         order = "left to right" if self.order == "ltr" else "right to left"
+        if self.bounds is not None:
+            depth += " " + self.describe_bounds()
         if kind in ("prune", "leaf-order", "best-order"):
             return f"Children are searched {order}; {ties}." + depth
         return f"Children are searched {order}; {ties}; {values}." + depth
+
+    def describe_bounds(self) -> str:
+        """The leaf bounds in words, and what Star1 does with them."""
+        if self.bounds is None:
+            return ""
+        low, high = (fmt(b) for b in self.bounds)
+        if not self.star1:
+            return (
+                f"Leaf values lie in [{low}, {high}]: with a bound infinite nothing is cut at or "
+                "below a chance node."
+            )
+        rule = "at or past" if self.ties == "prune" else "strictly past"
+        return (
+            f"Leaf values lie in [{low}, {high}]. A chance node is cut (Star1) once its value, "
+            f"bounded by [S + (1 - P)·{low}, S + (1 - P)·{high}] after the children seen "
+            f"(weighted sum S, probability P), lies {rule} its window."
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +166,12 @@ class Rules:
     shallow: bool = False  # True: a child gets only its parent's own bound (no deep cutoffs)
     swap_bounds: bool = False  # True: MAX tightens beta and MIN tightens alpha
     prune_internal: bool = True  # False: after a cutoff, internal children are still searched
+    # Chance nodes, as the chance misconceptions get them wrong:
+    chance_as: str | None = None  # "min": a chance node searched as MIN (the pessimist)
+    uniform_chance: bool = False  # True: the plain average, whatever the probabilities
+    cut_chance_as_min: bool = False  # True: chance nodes cut as MIN would, with no bounds
+    star1_unseen: bool = True  # False: Star1's bounds forget the probability mass not yet seen
+    star1_windows: bool = True  # False: a chance node's children get its own window, unscaled
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +182,13 @@ class Step:
     evaluated to ``value``), ``bound`` (``bound`` = ``alpha`` or ``beta`` changed to ``value``),
     ``cutoff`` (the remaining children ``pruned`` are skipped) or ``return`` (the node returns
     ``value``). ``alpha`` and ``beta`` are the node's window after the event.
+
+    At a chance node two more: ``window`` (Star1 gives ``child``, of ``probability``, the window
+    [``lower``, ``upper``] by Ballard's formulas, with ``total`` = S and ``mass`` = P seen so far)
+    and ``weigh`` (``child`` returned: its weighted contribution is ``value``, the running sum
+    ``total``, the probability seen ``mass``, and the node's value lies in [``lower``,
+    ``upper``]). A chance node's ``cutoff`` has ``bound`` ``alpha`` (its interval lies at or
+    below alpha) or ``beta`` (at or above beta), ``value`` the side of the interval that crossed.
     """
 
     index: int
@@ -128,10 +199,18 @@ class Step:
     value: Value | None = None
     bound: str | None = None
     pruned: tuple[Path, ...] = ()
+    child: Path | None = None
+    probability: Fraction | None = None
+    total: Value | None = None
+    mass: Fraction | None = None
+    lower: Value | None = None
+    upper: Value | None = None
 
 
 class Cutoff(NamedTuple):
-    """A cutoff at ``path``: a ``beta`` cutoff at a MAX node or an ``alpha`` cutoff at a MIN node.
+    """A cutoff at ``path``: a ``beta`` cutoff at a MAX node or an ``alpha`` cutoff at a MIN node;
+    at a chance node (``lower`` and ``upper`` set: the interval its value lies in), ``beta`` when
+    the interval lies at or above beta, ``alpha`` when at or below alpha (Star1).
 
     ``deep`` when the bound that caused it was inherited from above the parent; ``source`` is the
     node that set that bound.
@@ -146,6 +225,12 @@ class Cutoff(NamedTuple):
     source: Path | None
     pruned: tuple[Path, ...]
     step: int
+    lower: Value | None = None
+    upper: Value | None = None
+
+    @property
+    def chance(self) -> bool:
+        return self.lower is not None
 
 
 class NodeResult(NamedTuple):
@@ -173,12 +258,20 @@ class SearchResult:
     cutoffs: tuple[Cutoff, ...]
     trace: tuple[Step, ...]
     players: tuple[str, ...] = field(default=())
+    # Where the tree has chance nodes: whether Star1 cut with finite bounds, and, when it could
+    # not, why nothing was cut below chance nodes.
+    star1: bool = False
+    note: str | None = None
 
     @property
     def conventions(self) -> Conventions:
         return self.rules.conventions
 
     def player(self, path: Path) -> str:
+        """``max``, ``min`` or ``chance`` (a node written as a chance node is one whatever its
+        level)."""
+        if self.tree.node(path).chance is not None:
+            return "chance"
         return self.players[(path.count(".") + 1 if path else 0) % len(self.players)]
 
     def to_dict(self) -> dict[str, Any]:
@@ -196,13 +289,22 @@ class SearchResult:
             entry: dict[str, Any] = {"label": labels[path], "player": self.player(path)}
             result = self.nodes.get(path)
             entry["visited"] = result is not None
+            probabilities = self.tree.probabilities(path) if self.tree.has_chance else None
+            if probabilities is not None:
+                entry["probabilities"] = [probability_text(p) for p in probabilities]
             if result is not None:
                 entry.update(
-                    value=result.value, alpha=jsonable(result.alpha), beta=jsonable(result.beta)
+                    value=jsonable(result.value),
+                    alpha=jsonable(result.alpha),
+                    beta=jsonable(result.beta),
                 )
             nodes[path] = entry
+        chance: dict[str, Any] = (
+            {"star1": self.star1, "note": self.note} if self.tree.has_chance else {}
+        )
         return {
-            "value": self.value,
+            **chance,
+            "value": jsonable(self.value),
             "best_move": self.best_move,
             "leaf_order": list(self.leaf_order),
             "pruned": list(self.pruned),
@@ -216,11 +318,16 @@ class SearchResult:
                     "kind": c.kind,
                     "alpha": jsonable(c.alpha),
                     "beta": jsonable(c.beta),
-                    "value": c.value,
+                    "value": jsonable(c.value),
                     "deep": c.deep,
                     "source": c.source,
                     "pruned": list(c.pruned),
                     "step": c.step,
+                    **(
+                        {"lower": jsonable(c.lower), "upper": jsonable(c.upper)}
+                        if c.lower is not None and c.upper is not None
+                        else {}
+                    ),
                 }
                 for c in self.cutoffs
             ],
@@ -232,20 +339,43 @@ class SearchResult:
                     "path": s.path,
                     "alpha": jsonable(s.alpha),
                     "beta": jsonable(s.beta),
-                    **({"value": s.value} if s.value is not None else {}),
+                    **({"value": jsonable(s.value)} if s.value is not None else {}),
                     **({"bound": s.bound} if s.bound else {}),
                     **({"pruned": list(s.pruned)} if s.pruned else {}),
+                    **_chance_fields(s),
                 }
                 for s in self.trace
             ],
         }
 
 
+def _chance_fields(step: Step) -> dict[str, Any]:
+    """A chance step's own fields, JSON-ready (none for MAX/MIN steps)."""
+    if step.child is None:
+        return {}
+    fields: dict[str, Any] = {"child": step.child}
+    if step.probability is not None:
+        fields["probability"] = probability_text(step.probability)
+    if step.total is not None:
+        fields["sum"] = jsonable(step.total)
+    if step.mass is not None:
+        fields["mass"] = probability_text(step.mass)
+    if step.lower is not None:
+        fields["lower"] = jsonable(step.lower)
+    if step.upper is not None:
+        fields["upper"] = jsonable(step.upper)
+    return fields
+
+
 def jsonable(x: Value) -> Value | str:
+    """A value for JSON: infinities as "inf" and "-inf", a fraction as its exact text "14/3"
+    (``from_jsonable`` reads both back); ints and floats as they are."""
     if x == INF:
         return "inf"
     if x == -INF:
         return "-inf"
+    if isinstance(x, Fraction):
+        return exact_text(x) if x.denominator != 1 else int(x)
     return x
 
 
@@ -253,8 +383,8 @@ def from_jsonable(x: object) -> Value:
     """A number, or one of the infinity spellings people type, to a number."""
     if isinstance(x, bool):
         raise ValueError(f"not a number: {x!r}")
-    if isinstance(x, int | float):
-        if math.isnan(x):
+    if isinstance(x, int | float | Fraction):
+        if isinstance(x, float) and math.isnan(x):
             raise ValueError(f"not a number: {x!r}")
         return x
     if isinstance(x, str):
@@ -263,6 +393,8 @@ def from_jsonable(x: object) -> Value:
             return INF
         if text == "-inf":
             return -INF
+        if "/" in text:  # a fraction as jsonable writes it: "14/3"
+            return parse_value(text)
         try:  # a whole number typed as text stays exact, however many digits it has
             return int(text)
         except ValueError:
@@ -284,7 +416,7 @@ class _Search:
         tree = tree.cut(rules.conventions.depth)  # horizon and terminal nodes become leaves
         self.tree = tree
         self.rules = rules
-        self.players = parse_players(rules.players) if rules.players else tree.players
+        self.players = parse_players(rules.players, chance=True) if rules.players else tree.players
         self.explore = rules.conventions.ties == "explore"
         self.hard = rules.conventions.values == "hard"
         self.rtl = rules.conventions.order == "rtl"
@@ -293,6 +425,25 @@ class _Search:
         self.leaf_order: list[Path] = []
         self.visited: list[Path] = []
         self.cutoffs: list[Cutoff] = []
+        self.saw_chance = False  # a chance node was searched (set by visit_chance)
+        bounds = rules.conventions.bounds
+        # Star1's [L, U], exact; None when a bound is infinite or none is stated.
+        self.bounds: tuple[Value, Value] | None = None
+        if bounds is not None and rules.conventions.star1:
+            self.bounds = (exact(bounds[0]), exact(bounds[1]))
+        if bounds is not None:
+            self._check_bounds(bounds)
+
+    def _check_bounds(self, bounds: tuple[Value, Value]) -> None:
+        """Every leaf (as the search sees it) lies within the stated bounds."""
+        low, high = bounds
+        labels = self.tree.labels()
+        for path, node in self.tree.walk():
+            if node.is_leaf and node.value is not None and not low <= node.value <= high:
+                raise TreeFormatError(
+                    f"leaf {labels[path]} is {fmt(node.value)}, outside the bounds "
+                    f"[{fmt(low)}, {fmt(high)}] the leaf values lie in"
+                )
 
     def _step(
         self,
@@ -308,6 +459,12 @@ class _Search:
         self.trace.append(Step(index, kind, path, alpha, beta, value, bound, pruned))
         return index
 
+    def _chance_step(self, kind: str, path: Path, alpha: Value, beta: Value, **fields: Any) -> int:
+        """A step at a chance node, with its own fields (``Step``'s docstring)."""
+        index = len(self.trace)
+        self.trace.append(Step(index, kind, path, alpha, beta, **fields))
+        return index
+
     def run(self) -> SearchResult:
         value, best_move = self.visit(self.tree.root, "", 0, -INF, INF, None, None, None)
         visited = set(self.visited)
@@ -318,6 +475,15 @@ class _Search:
                 parent = path.rpartition(".")[0]
                 if parent in visited:
                     pruned.append(path)
+        note = None
+        star1 = self.saw_chance and self.rules.pruning and self.bounds is not None
+        if self.saw_chance and self.rules.pruning and self.bounds is None:
+            note = (
+                "No finite bounds [L, U] on the leaf values are stated, so Star1 cuts nothing "
+                "below a chance node: its value cannot be bounded before every child is seen, "
+                "and no bound passes through it (each child starts with the full window "
+                "(-∞, +∞); only MAX and MIN nodes below it cut, on bounds set beneath it)."
+            )
         return SearchResult(
             tree=self.tree,
             rules=self.rules,
@@ -331,7 +497,18 @@ class _Search:
             cutoffs=tuple(self.cutoffs),
             trace=tuple(self.trace),
             players=self.players,
+            star1=star1,
+            note=note,
         )
+
+    def role(self, node: Node, depth: int) -> str:
+        """``max``, ``min`` or ``chance`` as this search plays the node."""
+        role = self.players[depth % len(self.players)]
+        if node.chance is not None:
+            role = "chance"
+        if role == "chance" and self.rules.chance_as is not None:
+            return self.rules.chance_as
+        return role
 
     def visit(
         self,
@@ -356,11 +533,18 @@ class _Search:
             self.nodes[path] = NodeResult(value, alpha, beta)
             return value, None
 
-        is_max = self.players[depth % len(self.players)] == "max"
+        role = self.players[depth % len(self.players)]
+        if node.chance is not None or role == "chance":
+            role = self.role(node, depth)
+            if role == "chance":
+                return self.visit_chance(
+                    node, path, depth, alpha, beta, alpha_src, beta_src, parent
+                )
+        is_max = role == "max"
         # The bound this node tightens (alpha at MAX, beta at MIN; swapped in that variant).
         tighten_alpha = is_max != rules.swap_bounds
         alpha_in, beta_in = alpha, beta
-        best = -INF if is_max else INF
+        best: Value = -INF if is_max else INF
         best_move: int | None = None
         cut_at: int | None = None  # index in visit order of the last child searched before a cut
         order = list(
@@ -422,6 +606,154 @@ class _Search:
         self._step("return", path, alpha, beta, value=value)
         self.nodes[path] = NodeResult(value, alpha, beta)
         return value, best_move
+
+    def visit_chance(
+        self,
+        node: Node,
+        path: Path,
+        depth: int,
+        alpha: Value,
+        beta: Value,
+        alpha_src: Path | None,
+        beta_src: Path | None,
+        parent: Path | None,
+    ) -> tuple[Value, int | None]:
+        """A chance node: the weighted sum of its children; with bounds, Star1 (module docstring)."""
+        rules = self.rules
+        self.saw_chance = True
+        n = len(node.children)
+        probabilities = uniform(n) if rules.uniform_chance or node.chance is None else node.chance
+        star1 = rules.pruning and self.bounds is not None and not rules.cut_chance_as_min
+        as_min = rules.pruning and rules.cut_chance_as_min
+        low, high = self.bounds if self.bounds is not None else (-INF, INF)
+        alpha_in, beta_in = alpha, beta
+        total: Value = 0  # S: the weighted sum of the children seen
+        mass = Fraction(0)  # P: their probability
+        least: Value = INF  # the least child value (a chance node cut as if MIN returns it)
+        cut_at: int | None = None
+        crossed: tuple[str, Value, Value, Value] | None = None  # bound, value, lower, upper
+        skipped: list[Path] = []
+        order = list(range(n - 1, -1, -1) if self.rtl else range(n))
+        for position, i in enumerate(order):
+            child, p = node.children[i], probabilities[i]
+            cpath = child_path(path, i)
+            if cut_at is not None and (rules.prune_internal or child.is_leaf):
+                skipped.append(cpath)
+                continue
+            window: tuple[Value, Value, Path | None, Path | None] = (-INF, INF, None, None)
+            if as_min:  # passed down as a MIN node passes its window
+                window = (alpha, beta, alpha_src, beta_src)
+            elif star1 and cut_at is None:
+                window = self._star1_window(path, cpath, p, alpha, beta, total, mass, low, high)
+            value, _ = self.visit(child, cpath, depth + 1, *window, path)
+            contribution = weighted(p, value)
+            total, mass = whole(exact(total) + contribution), mass + p
+            least = min(least, value)
+            lower, upper = self._interval(total, mass, low, high)
+            self._chance_step(
+                "weigh",
+                path,
+                alpha,
+                beta,
+                value=contribution,
+                child=cpath,
+                probability=p,
+                total=total,
+                mass=mass,
+                lower=lower,
+                upper=upper,
+            )
+            if cut_at is not None:
+                continue
+            if as_min:
+                if value < beta:
+                    beta, beta_src = value, path
+                    self._step("bound", path, alpha, beta, bound="beta", value=beta)
+                if least < alpha if self.explore else alpha >= beta:
+                    cut_at, crossed = position, ("alpha", least, lower, upper)
+            elif star1:
+                if upper < alpha if self.explore else upper <= alpha:
+                    cut_at, crossed = position, ("alpha", upper, lower, upper)
+                elif lower > beta if self.explore else lower >= beta:
+                    cut_at, crossed = position, ("beta", lower, lower, upper)
+        value = total
+        if crossed is not None and cut_at is not None and cut_at < n - 1:
+            kind, value, lower, upper = crossed
+            source = alpha_src if kind == "alpha" else beta_src
+            step = self._chance_step(
+                "cutoff",
+                path,
+                alpha,
+                beta,
+                value=value,
+                bound=kind,
+                pruned=tuple(skipped),
+                lower=lower,
+                upper=upper,
+            )
+            self.cutoffs.append(
+                Cutoff(
+                    path=path,
+                    kind=kind,
+                    alpha=alpha,
+                    beta=beta,
+                    value=value,
+                    deep=source is not None and source not in (parent, path),
+                    source=source,
+                    pruned=tuple(skipped),
+                    step=step,
+                    lower=lower,
+                    upper=upper,
+                )
+            )
+        if self.hard and rules.pruning:
+            value = max(alpha_in, min(beta_in, value))
+        self._step("return", path, alpha, beta, value=value)
+        self.nodes[path] = NodeResult(value, alpha, beta)
+        return value, None
+
+    def _interval(
+        self, total: Value, mass: Fraction, low: Value, high: Value
+    ) -> tuple[Value, Value]:
+        """[S + (1 - P) L, S + (1 - P) U]: where a chance node's value lies after the children
+        seen (forgetting the unseen mass, as one misconception does: [S, S])."""
+        unseen = 1 - mass if self.rules.star1_unseen else Fraction(0)
+        return (whole(total + weighted(unseen, low)), whole(total + weighted(unseen, high)))
+
+    def _star1_window(
+        self,
+        path: Path,
+        cpath: Path,
+        p: Fraction,
+        alpha: Value,
+        beta: Value,
+        total: Value,
+        mass: Fraction,
+        low: Value,
+        high: Value,
+    ) -> tuple[Value, Value, Path | None, Path | None]:
+        """Ballard's window for the child of probability ``p``: (max(A, L), min(B, U)) with
+        A = (alpha - S - (1 - P - p) U) / p and B = (beta - S - (1 - P - p) L) / p; the chance
+        node is the source of both bounds."""
+        unseen = 1 - mass - p if self.rules.star1_unseen else Fraction(0)
+        a = whole((exact(alpha) - total - weighted(unseen, high)) / p)
+        b = whole((exact(beta) - total - weighted(unseen, low)) / p)
+        child_alpha, child_beta = max(a, low), min(b, high)
+        if not self.rules.star1_windows:  # the misconception: the node's own window, unscaled
+            child_alpha, child_beta = alpha, beta
+        self._chance_step(
+            "window",
+            path,
+            alpha,
+            beta,
+            child=cpath,
+            probability=p,
+            total=total,
+            mass=mass,
+            lower=child_alpha,
+            upper=child_beta,
+        )
+        return (child_alpha, child_beta, path, path)
 
 
 def search(tree: Tree, rules: Rules) -> SearchResult:

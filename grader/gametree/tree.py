@@ -1,4 +1,10 @@
-"""Game trees: n-ary nodes with numeric leaves, players per level, paths and labels, and formats.
+"""Game trees: n-ary nodes with numeric leaves, players per level (MAX, MIN and CHANCE), paths and
+labels, and formats.
+
+A chance node averages its children, weighted by exact probabilities (``fractions.Fraction``):
+every node of a ``chance`` level of the players sequence (uniform), or a node written
+``{"chance": ["1/3", "2/3"], "children": [...]}`` in the nested form (``"chance": true`` for
+uniform), whatever its level.
 
 Formats: nested lists (``[[3, 12, 8], [2, 4, 6]]``), a JSON object (``{"tree": ..., "players": ...}``),
 the Delphi visualizer's comma-separated leaves (``parse_leaves``), and UC Berkeley CS188's
@@ -12,17 +18,26 @@ import math
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
-Value = int | float
+from grader.gametree.exact import parse_probability
+
+Value = int | float | Fraction  # a Fraction only ever as a chance node's value (exact.py)
 Path = str  # child indices from the root joined by dots; "" is the root
 PLAYERS = ("max", "min")
+ROLES = ("max", "min", "chance")  # what a level of the players sequence may be
 _MAX_NODES = 200_000  # a bound on what any input may build
 MAX_PLAYERS = 16  # a player sequence longer than any exercise's depth means nothing
 
 
 class TreeFormatError(ValueError):
     """A tree, a path or a player sequence that cannot be read."""
+
+
+class ProbabilityError(TreeFormatError):
+    """A chance node's probabilities that are not exact, positive and summing to 1 (the message
+    names the node by its label)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +49,9 @@ class Node:
     value: Value | None = None
     children: tuple[Node, ...] = ()
     terminal: bool = False
+    # A chance node's probabilities, one per child, as written (None: not marked as chance here;
+    # a node of a chance level without them is uniform).
+    chance: tuple[Fraction, ...] | None = None
 
     @property
     def is_leaf(self) -> bool:
@@ -67,16 +85,51 @@ def label_for(index: int) -> str:
     return label
 
 
-def parse_players(players: str | Sequence[str] | None) -> tuple[str, ...]:
-    """``"max,min,min"`` or a sequence of names to a validated tuple; None gives ``max,min``."""
+def parse_players(players: str | Sequence[str] | None, *, chance: bool = False) -> tuple[str, ...]:
+    """``"max,min,min"`` or a sequence of names to a validated tuple; None gives ``max,min``.
+    ``chance``: a level may also be ``chance`` (a tree's players; the MAX/MIN generator's
+    parameters keep to max and min)."""
     if players is None:
         return PLAYERS
     items = players.split(",") if isinstance(players, str) else list(players)
     if len(items) > MAX_PLAYERS:
         raise TreeFormatError(f"at most {MAX_PLAYERS} players in the sequence, got {len(items)}")
     result = tuple(str(p).strip().lower() for p in items)
-    if not result or any(p not in PLAYERS for p in result):
-        raise TreeFormatError(f"players must be a list of 'max' and 'min', got {players!r}")
+    allowed = ROLES if chance else PLAYERS
+    if not result or any(p not in allowed for p in result):
+        names = "'max', 'min' and 'chance'" if chance else "'max' and 'min'"
+        raise TreeFormatError(f"players must be a list of {names}, got {players!r}")
+    return result
+
+
+def uniform(n: int) -> tuple[Fraction, ...]:
+    """The probabilities of a chance node with ``n`` equally likely children."""
+    return (Fraction(1, n),) * n
+
+
+def probability_text(p: Fraction) -> str:
+    """A probability as the nested form writes it: ``"1/3"``, ``"1"``."""
+    return str(p.numerator) if p.denominator == 1 else f"{p.numerator}/{p.denominator}"
+
+
+def _probabilities(raw: object, children: int) -> tuple[Fraction, ...]:
+    """A node object's ``"chance"``: a list of one probability per child, or ``true`` for
+    uniform. ValueError (without the node's label, added by the caller) otherwise."""
+    if raw is True:
+        return uniform(children)
+    if not isinstance(raw, list | tuple):
+        raise ValueError(
+            f'"chance" is a list of probabilities (one per child) or true for uniform, got {raw!r}'
+        )
+    if len(raw) != children:
+        raise ValueError(f"{len(raw)} probabilities for {children} children")
+    result = tuple(parse_probability(p) for p in raw)
+    if any(p <= 0 for p in result):
+        zero = next(p for p in result if p <= 0)
+        raise ValueError(f"every probability must be > 0, got {probability_text(zero)}")
+    total = sum(result, Fraction(0))
+    if total != 1:
+        raise ValueError(f"the probabilities sum to {probability_text(total)}, not exactly 1")
     return result
 
 
@@ -88,15 +141,22 @@ def _check_value(value: object, what: str = "a leaf value") -> Value:
     return value
 
 
-_NODE_KEYS = {"eval", "children", "terminal"}
+_NODE_KEYS = {"eval", "children", "terminal", "chance"}
 
 
-def _node_object(obj: dict[str, Any], build: Callable[[Any], Node]) -> Node:
-    """``{"eval": v, "children": [...], "terminal": false}``: an internal node with an evaluation."""
+def _node_object(
+    obj: dict[str, Any],
+    build: Callable[[Any, int], Node],
+    refused: Callable[[str], None],
+) -> Node:
+    """``{"eval": v, "children": [...], "terminal": false, "chance": [...]}``: an internal node
+    with an evaluation, or a chance node. A problem with the probabilities goes to ``refused``
+    (told with the node's label once the whole tree is read)."""
     unknown = set(obj) - _NODE_KEYS
     if unknown:
         raise TreeFormatError(
-            f"unknown key {sorted(unknown)[0]!r} in a node object (eval, children, terminal)"
+            f"unknown key {sorted(unknown)[0]!r} in a node object "
+            "(eval, children, terminal, chance)"
         )
     children = obj.get("children")
     if not isinstance(children, list | tuple) or not children:
@@ -109,31 +169,41 @@ def _node_object(obj: dict[str, Any], build: Callable[[Any], Node]) -> Node:
         value = _check_value(value, "an evaluation")
     if terminal and value is None:
         raise TreeFormatError('a terminal node needs an evaluation ("eval")')
-    return Node(value, tuple(build(child) for child in children), terminal)
+    chance = None
+    if "chance" in obj:
+        try:
+            chance = _probabilities(obj["chance"], len(children))
+        except ValueError as error:
+            refused(str(error))
+    return Node(value, tuple(build(child, i) for i, child in enumerate(children)), terminal, chance)
 
 
 class Tree:
     """A game tree with a player per level (the sequence repeats when the tree is deeper)."""
 
-    __slots__ = ("_evaluated", "_hash", "_index", "_labels", "players", "root")
+    __slots__ = ("_chance", "_evaluated", "_hash", "_index", "_labels", "players", "root")
 
     def __init__(self, root: Node, players: str | Sequence[str] | None = None) -> None:
         self.root = root
-        self.players = parse_players(players)
+        self.players = parse_players(players, chance=True)
         self._index: dict[Path, Node] | None = None
         self._hash: int | None = None
         self._labels: dict[Path, str] | None = None
         self._evaluated: bool | None = None
+        self._chance: bool | None = None
 
     # -- construction -------------------------------------------------------------------------
     @classmethod
     def from_nested(cls, nested: object, players: str | Sequence[str] | None = None) -> Tree:
         """Nested lists of numbers: a number is a leaf, a list an internal node, and
         ``{"eval": v, "children": [...]}`` an internal node with an evaluation (add
-        ``"terminal": true`` for a win or lose state that is scored where it stands)."""
+        ``"terminal": true`` for a win or lose state that is scored where it stands, and
+        ``"chance": ["1/3", "2/3"]`` or ``"chance": true`` for a chance node). Probabilities that
+        are not exact, positive and summing to 1 raise ProbabilityError naming the node."""
         count = 0
+        problems: list[tuple[Path, str]] = []
 
-        def build(obj: object, depth: int) -> Node:
+        def build(obj: object, depth: int, path: Path) -> Node:
             nonlocal count
             count += 1
             if count > _MAX_NODES or depth > 64:
@@ -141,14 +211,28 @@ class Tree:
             if isinstance(obj, list | tuple):
                 if not obj:
                     raise TreeFormatError("an internal node needs at least one child, got []")
-                return Node(None, tuple(build(child, depth + 1) for child in obj))
+                return Node(
+                    None,
+                    tuple(
+                        build(child, depth + 1, child_path(path, i)) for i, child in enumerate(obj)
+                    ),
+                )
             if isinstance(obj, dict):
-                return _node_object(obj, lambda child: build(child, depth + 1))
+                return _node_object(
+                    obj,
+                    lambda child, i: build(child, depth + 1, child_path(path, i)),
+                    lambda problem: problems.append((path, problem)),
+                )
             return Node(_check_value(obj))
 
         if not isinstance(nested, list | tuple | dict):
             raise TreeFormatError("a tree must be a nested list, e.g. [[3, 12, 8], [2, 4, 6]]")
-        return cls(build(nested, 0), players)
+        tree = cls(build(nested, 0, ""), players)
+        if problems:  # told once the tree is whole, so the node has its label
+            labels = tree.labels()
+            path, problem = min(problems, key=lambda item: tree.paths().index(item[0]))
+            raise ProbabilityError(f"chance node {labels[path]}: {problem}")
+        return tree
 
     @classmethod
     def from_dict(cls, data: object) -> Tree:
@@ -166,15 +250,46 @@ class Tree:
             if node.is_leaf:
                 return node.value
             children = [dump(c) for c in node.children]
-            if node.value is None and not node.terminal:
+            if node.value is None and not node.terminal and node.chance is None:
                 return children
             return {
-                "eval": node.value,
+                **({"eval": node.value} if node.value is not None or node.chance is None else {}),
                 "children": children,
                 **({"terminal": True} if node.terminal else {}),
+                **(
+                    {"chance": [probability_text(p) for p in node.chance]}
+                    if node.chance is not None
+                    else {}
+                ),
             }
 
         return dump(self.root)
+
+    @property
+    def has_chance(self) -> bool:
+        """Whether some internal node is a chance node (computed once)."""
+        if self._chance is None:
+            self._chance = any(
+                not node.is_leaf and (node.chance is not None or self.player_at(depth) == "chance")
+                for depth, node in self._walk_depths()
+            )
+        return self._chance
+
+    def _walk_depths(self) -> Iterator[tuple[int, Node]]:
+        for path, node in self.walk():
+            yield path_depth(path), node
+
+    def probabilities(self, path: Path) -> tuple[Fraction, ...] | None:
+        """A chance node's probabilities (uniform where none are written); None for MAX, MIN
+        and leaves."""
+        node = self.node(path)
+        if node.is_leaf:
+            return None
+        if node.chance is not None:
+            return node.chance
+        if self.player(path) == "chance":
+            return uniform(len(node.children))
+        return None
 
     @property
     def has_evaluations(self) -> bool:
@@ -211,6 +326,7 @@ class Tree:
                 tuple(
                     build(c, child_path(path, i), depth + 1) for i, c in enumerate(node.children)
                 ),
+                chance=node.chance,
             )
 
         return Tree(build(self.root, "", 0), self.players)
@@ -224,6 +340,11 @@ class Tree:
                 assert node.value is not None  # a leaf holds its number (checked when read)
                 return (float(node.value),)
             value = None if node.value is None else float(node.value)
+            if node.chance is not None:  # a child goes with its probability
+                weighted = sorted(
+                    zip(node.chance, (form(c) for c in node.children), strict=True), key=repr
+                )
+                return (value, node.terminal, "chance", tuple(weighted))
             children = sorted((form(c) for c in node.children), key=repr)
             return (value, node.terminal, tuple(children))
 
@@ -237,6 +358,10 @@ class Tree:
         return self.players[depth % len(self.players)]
 
     def player(self, path: Path) -> str:
+        """``max``, ``min`` or ``chance``: the level's player, or ``chance`` where the node
+        itself is written as a chance node."""
+        if self.node(path).chance is not None:
+            return "chance"
         return self.player_at(path_depth(path))
 
     def walk(self) -> Iterator[tuple[Path, Node]]:
@@ -306,7 +431,8 @@ class Tree:
                     f"the order at {path!r} must be a permutation of 0..{len(node.children) - 1}"
                 )
             children = tuple(build(node.children[i], child_path(path, i)) for i in order)
-            return Node(node.value, children, node.terminal)
+            chance = None if node.chance is None else tuple(node.chance[i] for i in order)
+            return Node(node.value, children, node.terminal, chance)
 
         return Tree(build(self.root, ""), self.players)
 
@@ -327,16 +453,30 @@ class Tree:
         """The tree of a CS188 ``GraphGameTreeTest`` file (see ``read_cs188`` for the rest)."""
         return read_cs188(text).tree
 
-    def to_cs188(self, alg: str = "AlphaBetaAgent", plies: int | None = None) -> str:
+    def to_cs188(self, alg: str | None = None, plies: int | None = None) -> str:
         """Write a CS188 ``GraphGameTreeTest``; states are named by label. Internal evaluations go
         into the evaluation block, terminal nodes and leaves into ``win_states``; ``plies`` (the
-        exercise's depth limit) must be whole rounds of every agent, as CS188 counts depth."""
+        exercise's depth limit) must be whole rounds of every agent, as CS188 counts depth.
+        ``alg`` defaults to ``AlphaBetaAgent`` (ghosts MIN) or ``ExpectimaxAgent`` (ghosts chance
+        nodes, every one uniform: CS188's ghosts choose uniformly at random)."""
         agents = len(self.players)
-        if self.players != ("max",) + ("min",) * (agents - 1) or agents < 2:
+        ghost = "chance" if alg is None and "chance" in self.players else "min"
+        if alg is not None and alg in EXPECTIMAX_ALGORITHMS:
+            ghost = "chance"
+        alg = alg or ("ExpectimaxAgent" if ghost == "chance" else "AlphaBetaAgent")
+        if self.players != ("max",) + (ghost,) * (agents - 1) or agents < 2:
+            ghosts = "minimizers" if ghost == "min" else "chance nodes (expectimax)"
             raise TreeFormatError(
-                "CS188 trees have one maximizer followed by minimizers "
-                f"(max,min or max,min,min...), not {','.join(self.players)}"
+                f"CS188 trees have one maximizer followed by {ghosts} "
+                f"(max,{ghost} or max,{ghost},{ghost}...), not {','.join(self.players)}"
             )
+        for path, node in self.walk():
+            written = node.chance is not None and node.chance != uniform(len(node.children))
+            if written or (node.chance is not None and self.player_at(path_depth(path)) != ghost):
+                raise TreeFormatError(
+                    f"CS188 ghosts choose uniformly at random: chance node {self.labels()[path]} "
+                    "has its own probabilities"
+                )
         if plies is not None and plies % agents:
             raise TreeFormatError(
                 f"CS188's depth counts whole rounds of every agent: a depth limit of {plies} plies "
@@ -376,11 +516,16 @@ class Tree:
         )
 
 
+# CS188's expectimax agent (q4), and the name one public rework of the project gives it.
+EXPECTIMAX_ALGORITHMS = ("ExpectimaxAgent", "AgentPacmanExpectimax")
+
+
 @dataclass(frozen=True)
 class CS188Problem:
     """A CS188 ``GraphGameTreeTest``: the tree (evaluations on internal states, win and lose
-    states terminal), its depth limit in plies (CS188's depth x agents: one ply per agent), the
-    algorithm it tests, and the state and action names by path."""
+    states terminal; every ghost a uniform chance node under an expectimax algorithm), its depth
+    limit in plies (CS188's depth x agents: one ply per agent), the algorithm it tests, and the
+    state and action names by path."""
 
     tree: Tree
     plies: int | None
@@ -494,7 +639,8 @@ def read_cs188(text: str) -> CS188Problem:
 
     # States the start state cannot reach play no part in the game (CS188 ignores them too).
     root = build(fields["start_state"], "", 0)
-    tree = Tree(root, ("max",) + ("min",) * (agents - 1))
+    ghost = "chance" if fields.get("alg", "") in EXPECTIMAX_ALGORITHMS else "min"
+    tree = Tree(root, ("max",) + (ghost,) * (agents - 1))
     return CS188Problem(tree, plies, depth, fields.get("alg", ""), states, actions)
 
 
@@ -624,9 +770,12 @@ def ancestors(path: Path) -> list[Path]:
 
 
 __all__ = [
+    "EXPECTIMAX_ALGORITHMS",
     "PLAYERS",
+    "ROLES",
     "Node",
     "Path",
+    "ProbabilityError",
     "Tree",
     "TreeFormatError",
     "Value",
@@ -638,5 +787,7 @@ __all__ = [
     "parse_leaves",
     "parse_players",
     "path_depth",
+    "probability_text",
+    "uniform",
     "validate_path",
 ]

@@ -5,6 +5,21 @@ Each variant has a code (stored with graded attempts and counted in statistics),
 student reads when their answer matches it, and the exercise kinds whose answers it can change.
 On some trees several variants give the same answer: the answer then names them all
 (`diagnosis_words`), and the one stored and counted is the first in the library's order.
+
+The chance variants (codes starting ``chance-``) apply only to trees with chance nodes, and each
+only where it can differ from the reference (``variants_for``):
+- ``chance-as-min``: chance nodes taken as MIN, the worst case (the pessimist that CS188's q4
+  contrasts expectimax with: minimax assumes adversarial ghosts);
+- ``chance-unweighted``: the plain average of the children, whatever the probabilities (only
+  where some chance node's probabilities differ);
+- ``chance-cut-as-min``: alpha-beta's MIN cutoff at chance nodes, with no bounds: the node passes
+  its window down and stops once a child's value is at or below alpha (AIMA: pruning at chance
+  nodes needs bounds on the values);
+- ``star1-unseen-mass``: Star1 with the unseen probability mass forgotten: the interval taken as
+  [S, S] and the windows as A = (alpha - S) / p, B = (beta - S) / p (only under finite bounds);
+- ``star1-windows``: Star1's cut at the chance node, but its children searched with the node's
+  own window instead of Ballard's (Ballard 1983 and Hauk et al. 2004 derive the child windows;
+  passing the parent's window through is the implementation slip they guard against).
 """
 
 from __future__ import annotations
@@ -41,10 +56,13 @@ def _flip(conventions: Conventions, name: str) -> Conventions:
 
 
 def _swap_players(tree: Tree) -> tuple[str, ...]:
-    return tuple("min" if p == "max" else "max" for p in tree.players)
+    return tuple({"max": "min", "min": "max"}.get(p, p) for p in tree.players)
 
 
 _SEARCH_KINDS = frozenset({"prune", "values", "bounds", "leaf-order"})
+# The kinds of exercise on chance trees (issue 25): the search's answers, and minimax's values.
+_CHANCE_KINDS = frozenset({"prune", "values", "leaf-order", "minimax"})
+_CHANCE_SEARCH_KINDS = frozenset({"prune", "values", "leaf-order"})
 
 VARIANTS: dict[str, Variant] = {
     v.code: v
@@ -144,23 +162,113 @@ VARIANTS: dict[str, Variant] = {
     ]
 }
 
+# The chance misconceptions: a library of their own, so that what counts and lists VARIANTS
+# (statistics, adaptive practice, the generator's `expose`) is unchanged for MAX/MIN trees until
+# exercises on chance trees exist; `variants_for` adds them on trees with chance nodes, after the
+# MAX/MIN ones (the library's order: `ALL_VARIANTS`).
+CHANCE_VARIANTS: dict[str, Variant] = {
+    v.code: v
+    for v in [
+        Variant(
+            "chance-as-min",
+            _CHANCE_KINDS,
+            lambda t, c: Rules(c, chance_as="min"),
+            lambda t, c: (
+                "You took the smallest value at the chance nodes, as if they were MIN: a chance "
+                "node takes the weighted average of its children (each value times its "
+                "probability, summed)."
+            ),
+        ),
+        Variant(
+            "chance-unweighted",
+            _CHANCE_KINDS,
+            lambda t, c: Rules(c, uniform_chance=True),
+            lambda t, c: (
+                "You took the plain average at the chance nodes: their children are not equally "
+                "likely here, so each value counts by its probability (the weighted average)."
+            ),
+        ),
+        Variant(
+            "chance-cut-as-min",
+            _CHANCE_SEARCH_KINDS,
+            lambda t, c: Rules(c, cut_chance_as_min=True),
+            lambda t, c: (
+                "You cut at a chance node as alpha-beta cuts at a MIN node: one low child does not "
+                "bound an average, since the other children can raise it. A chance node can be "
+                "cut only with bounds on the leaf values (Star1)"
+                + (
+                    ", and this exercise states none."
+                    if not c.star1
+                    else ", from the interval its value lies in."
+                )
+            ),
+        ),
+        Variant(
+            "star1-unseen-mass",
+            _CHANCE_SEARCH_KINDS,
+            lambda t, c: Rules(c, star1_unseen=False),
+            lambda t, c: (
+                "Your Star1 bounds forgot the children not yet seen: after children of "
+                "probability P with weighted sum S the value lies in [S + (1 - P)·L, "
+                "S + (1 - P)·U], not at S."
+            ),
+        ),
+        Variant(
+            "star1-windows",
+            _CHANCE_SEARCH_KINDS,
+            lambda t, c: Rules(c, star1_windows=False),
+            lambda t, c: (
+                "You searched the children of a chance node with the chance node's own window: "
+                "Star1 gives child i the window (max(A, L), min(B, U)), A = (alpha - S - "
+                "(1 - P - p)·U) / p, B = (beta - S - (1 - P - p)·L) / p."
+            ),
+        ),
+    ]
+}
+
+
+ALL_VARIANTS: dict[str, Variant] = {**VARIANTS, **CHANCE_VARIANTS}
+
 
 def has_distinct_leaves(tree: Tree) -> bool:
     values = [tree.node(p).value for p in tree.leaves()]
     return len(set(values)) == len(values)
 
 
+def has_unequal_chances(tree: Tree) -> bool:
+    """Whether some chance node's children are not all equally likely."""
+    return any(node.chance is not None and len(set(node.chance)) > 1 for _path, node in tree.walk())
+
+
+def _chance_applies(code: str, tree: Tree, conventions: Conventions) -> bool:
+    """Whether a chance variant can change an answer on ``tree``: none on a tree without chance
+    nodes; the unweighted average only where probabilities differ; the Star1 slips only under
+    finite bounds (without them Star1 cuts nothing and passes no window)."""
+    if not tree.has_chance:
+        return False
+    if code == "chance-unweighted":
+        return has_unequal_chances(tree)
+    if code.startswith("star1-"):
+        return conventions.star1
+    return True
+
+
 def variants_for(kind: str, tree: Tree, conventions: Conventions) -> list[Variant]:
     """The variants that can change an answer of ``kind`` on ``tree`` under ``conventions``.
 
     Left out: a variant whose rules are not a valid combination here (ties=explore with fail-hard
-    values), and ``ties-flipped`` when the leaves are distinct and values soft, where the two tie
-    rules always agree (under fail-hard a returned bound can still tie)."""
+    values), ``ties-flipped`` when the leaves are distinct, values soft and no chance node
+    averages them, where the two tie rules always agree (under fail-hard a returned bound can
+    still tie), and a chance variant where it cannot apply (``_chance_applies``)."""
     result = []
-    for variant in VARIANTS.values():
+    for variant in ALL_VARIANTS.values():
         if kind not in variant.kinds:
             continue
-        tie_free = conventions.values == "soft" and has_distinct_leaves(tree)
+        if variant.code in CHANCE_VARIANTS and not _chance_applies(variant.code, tree, conventions):
+            continue
+        tie_free = (
+            conventions.values == "soft" and has_distinct_leaves(tree) and not tree.has_chance
+        )
         if variant.code == "ties-flipped" and tie_free:
             continue
         try:

@@ -165,3 +165,79 @@ def test_solve_with_a_depth_limit_uses_the_evaluations():
     assert whole["value"] == 4  # min(1, 5) = 1, min(9, 4) = 4
     refused = run("solve", "--tree", "[[1,2],[3,4]]", "--depth-limit", "1")
     assert refused.exit_code != 0 and "B lies at the depth limit (1)" in refused.output
+
+
+CS188_Q4 = Path(__file__).parents[1] / "gametree" / "data" / "cs188" / "q4"
+# Each q4 file's action: from CS188's solution file (2- to 5-, and the earlier release's for 0-
+# and 1-), from the file's own comment (6-*: "so Left should be returned", ...), or worked by hand
+# (0-eval-function-*: the larger of the two states' evaluations).
+Q4_ACTIONS = {
+    "0-eval-function-lose-states-1": "Left",
+    "0-eval-function-lose-states-2": "Right",
+    "0-eval-function-win-states-1": "Left",
+    "0-eval-function-win-states-2": "Right",
+    "0-expectimax1": "Left",
+    "1-expectimax2": "Left",
+    "2-one-ghost-3level": "L",
+    "3-one-ghost-4level": "R",
+    "4-two-ghosts-3level": "L",
+    "5-two-ghosts-4level": "L",
+    "6-1a-check-depth-one-ghost": "Left",
+    "6-1b-check-depth-one-ghost": "Center",
+    "6-1c-check-depth-one-ghost": "Right",
+    "6-2a-check-depth-two-ghosts": "Left",
+    "6-2b-check-depth-two-ghosts": "Center",
+    "6-2c-check-depth-two-ghosts": "Right",
+}
+
+
+def test_every_q4_file_is_here():
+    assert sorted(p.stem for p in CS188_Q4.glob("*.test")) == sorted(Q4_ACTIONS)
+
+
+@pytest.mark.parametrize("name", sorted(Q4_ACTIONS))
+def test_solve_a_cs188_q4_file_prints_its_action(name):
+    result = run("solve", "--cs188", str(CS188_Q4 / f"{name}.test"))
+    assert result.exit_code == 0, result.output
+    assert "ghosts uniform chance nodes, nothing pruned" in result.output
+    assert f"action: {Q4_ACTIONS[name]}\n" in result.output
+    data = json.loads(run("solve", "--cs188", str(CS188_Q4 / f"{name}.test"), "--json").output)
+    assert data["cs188"]["alg"] == "ExpectimaxAgent"
+    assert data["cs188"]["action"] == Q4_ACTIONS[name]
+
+
+def test_solve_q4_prints_the_states_it_expands_and_exact_values():
+    result = run("solve", "--cs188", str(CS188_Q4 / "0-expectimax1.test"))
+    assert "expanded: A B C D E F G H I exp1 exp2 exp3 max" in result.output  # its .solution
+    assert "value: 7.67 (= 23/3)" in result.output  # (3 + 12 + 8) / 3
+    assert "p=1/3 E 3" in result.output  # probabilities on the drawing's edges
+
+
+def test_solve_with_bounds_cuts_at_chance_nodes_and_says_why():
+    tree = "[[3,12,9],[2,7,7]]"
+    result = run("solve", "--tree", tree, "--players", "max,chance", "--bounds", "0..12")
+    assert result.exit_code == 0, result.output
+    assert "pruned: I" in result.output  # C's third leaf
+    assert "its value lies in [3, 7], and 7 <= alpha = 8" in result.output
+    unbounded = run("solve", "--tree", tree, "--players", "max,chance")
+    assert "pruned: nothing" in unbounded.output
+    assert "note: No finite bounds [L, U]" in unbounded.output
+    refused = run("solve", "--tree", tree, "--players", "max,chance", "--bounds", "0..10")
+    assert refused.exit_code != 0 and "leaf E is 12, outside the bounds [0, 10]" in refused.output
+    assert "bounds are written L..U" in run("solve", "--tree", tree, "--bounds", "0-10").output
+
+
+def test_batch_solve_accepts_bounds_and_writes_fractions_exactly():
+    line = '{"tree": [[3,4,7],[2,2,2]], "players": ["max","chance"], "bounds": [0, 10]}\n'
+    out = json.loads(run("solve", "--batch", stdin=line).output)
+    assert out["value"] == "14/3" and out["star1"] is True
+
+
+def test_generate_chance_is_seeded():
+    args = ("generate-chance", "--seed", "11", "--depth", "3", "--min-star1-cutoffs", "1", "--json")
+    first, second = run(*args), run(*args)
+    assert first.exit_code == 0, first.output
+    assert json.loads(first.output)["tree"] == json.loads(second.output)["tree"]
+    assert json.loads(first.output)["conventions"]["bounds"] == [0, 10]
+    refused = run("generate-chance", "--seed", "1", "--players", "max,min")
+    assert refused.exit_code == 1 and "needs 'chance' among its players" in refused.output

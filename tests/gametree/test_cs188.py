@@ -1,4 +1,5 @@
-"""UC Berkeley CS188's own multiagent GraphGameTreeTest files (q2 minimax, q3 alpha-beta): the
+"""UC Berkeley CS188's own multiagent GraphGameTreeTest files (q2 minimax, q3 alpha-beta, q4
+expectimax): the
 import reads depth, internal evaluations and win/lose states, and gives CS188's action and its exact
 set of expanded states (see data/cs188/ATTRIBUTION.md for where each file comes from).
 
@@ -12,6 +13,7 @@ Surviving mutants of grader/gametree/cs188.py judged equivalent (mutmut names of
 
 from __future__ import annotations
 
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -31,7 +33,8 @@ def _id(path: Path) -> str:
 
 
 def test_the_release_files_are_all_here():
-    assert len(TESTS) == 36 and len(SOLVED) == 10 and len(STATED) == 12
+    assert len(TESTS) == 52 and len(SOLVED) == 14 and len(STATED) == 18
+    assert len([t for t in TESTS if t.parent.name == "q4"]) == 16
 
 
 @pytest.mark.parametrize("path", SOLVED, ids=_id)
@@ -124,13 +127,76 @@ def test_nested_form_carries_evaluations_and_terminals():
 
 def test_an_algorithm_that_is_not_a_game_tree_search_is_refused_by_name():
     text = (DATA / "q3" / "0-tied-root.test").read_text()
-    problem = read_cs188(text.replace('alg: "AlphaBetaAgent"', 'alg: "ExpectimaxAgent"'))
+    problem = read_cs188(text.replace('alg: "AlphaBetaAgent"', 'alg: "GreedyAgent"'))
     with pytest.raises(TreeFormatError) as refused:
         answer(problem)
     assert str(refused.value) == (
-        "CS188 algorithm 'ExpectimaxAgent' is not a game-tree search this grader runs "
-        "(MinimaxAgent, AlphaBetaAgent)"
+        "CS188 algorithm 'GreedyAgent' is not a game-tree search this grader runs "
+        "(MinimaxAgent, AlphaBetaAgent, ExpectimaxAgent, AgentPacmanExpectimax)"
     )
+
+
+# -- q4: ExpectimaxAgent ------------------------------------------------------------------------
+
+Q4 = DATA / "q4"
+
+
+@pytest.mark.parametrize("name", ["0-expectimax1", "1-expectimax2"])
+def test_q4_files_give_the_earlier_releases_solution(name):
+    # The earlier release's solution files for trees the later release keeps (same states, same
+    # values: 3, 12, 8 / 2, 4, 6 / 14, 5, 2 and 3, 12, 9 / 2, 4, 6 / 15, 6, 0).
+    expected = read_solution((Q4 / f"{name}.earlier-release.solution").read_text())
+    got = answer(read_cs188((Q4 / f"{name}.test").read_text()))
+    assert (got.action, got.expanded) == expected
+
+
+# Worked by hand: a MAX root over two states CS188 scores where they stand; the larger wins.
+@pytest.mark.parametrize(
+    ("name", "action", "value"),
+    [
+        ("0-eval-function-lose-states-1", "Left", 1),  # lose1 1 > lose2 0
+        ("0-eval-function-lose-states-2", "Right", 1),  # lose1 0 < lose2 1
+        ("0-eval-function-win-states-1", "Left", 1),
+        ("0-eval-function-win-states-2", "Right", 1),
+    ],
+)
+def test_q4_win_and_lose_states_are_scored_where_they_stand(name, action, value):
+    got = answer(read_cs188((Q4 / f"{name}.test").read_text()))
+    assert (got.action, got.result.value) == (action, value)
+
+
+def test_q4_ghosts_are_uniform_chance_nodes_and_values_stay_exact():
+    problem = read_cs188((Q4 / "0-expectimax1.test").read_text())
+    assert problem.tree.players == ("max", "chance")
+    got = answer(problem)
+    # exp1 = (3 + 12 + 8) / 3 = 23/3, exp2 = 4, exp3 = 7: Left, worth 23/3 exactly.
+    assert [got.result.nodes[p].value for p in ("0", "1", "2")] == [Fraction(23, 3), 4, 7]
+    two = read_cs188((Q4 / "4-two-ghosts-3level.test").read_text())
+    assert two.tree.players == ("max", "chance", "chance")
+
+
+def test_q4_export_round_trips_and_writes_expectimax():
+    problem = read_cs188((Q4 / "6-2b-check-depth-two-ghosts.test").read_text())
+    text = problem.tree.to_cs188(plies=problem.plies)
+    assert 'alg: "ExpectimaxAgent"' in text
+    again = read_cs188(text)
+    assert again.tree == problem.tree and again.plies == problem.plies
+    assert answer(again).result.to_dict() == answer(problem).result.to_dict()
+
+
+def test_the_renamed_expectimax_agent_is_read_as_expectimax():
+    text = (Q4 / "0-expectimax1.test").read_text()
+    renamed = read_cs188(text.replace('"ExpectimaxAgent"', '"AgentPacmanExpectimax"'))
+    assert renamed.tree.players == ("max", "chance")
+    assert answer(renamed).action == "Left"
+
+
+def test_cs188_export_refuses_probabilities_its_ghosts_cannot_have():
+    tree = Tree.from_nested([{"chance": ["1/4", "3/4"], "children": [1, 2]}], "max,chance")
+    with pytest.raises(TreeFormatError, match="chance node B has its own probabilities"):
+        tree.to_cs188()
+    with pytest.raises(TreeFormatError, match="followed by chance nodes"):
+        Tree.from_nested([[1, 2]], "max,min").to_cs188("ExpectimaxAgent")
 
 
 def test_a_root_that_is_a_win_state_has_no_action():

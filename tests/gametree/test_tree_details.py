@@ -125,7 +125,7 @@ def test_200000_nodes_are_read_and_one_more_refused():
         ([{"eval": float("nan"), "children": [1]}], "an evaluation must be finite, got nan"),
         (
             [{"eval": 1, "children": [2], "kids": 3, "alpha": 0}],
-            "unknown key 'alpha' in a node object (eval, children, terminal)",
+            "unknown key 'alpha' in a node object (eval, children, terminal, chance)",
         ),
         ([{"eval": 1}], 'a node object needs "children": a non-empty list'),
         ([{"eval": 1, "children": []}], 'a node object needs "children": a non-empty list'),

@@ -1,0 +1,142 @@
+"""Expectimax, expectiminimax and Star1 against an independent brute force.
+
+Star1 (Ballard 1983; the formulas as in Hauk, Buro and Schaeffer, "Rediscovering *-Minimax
+Search", CG 2004) is correct when what it prunes cannot matter: every subtree it prunes can hold
+any value in [L, U] and the root's value stays the same. The root value of every values, ties and
+order convention equals the expectiminimax value computed by the definition
+(``chance_support.expectiminimax``). The root's value is monotone in every leaf, so setting every
+pruned subtree to L at once, and to U at once, covers every value in between.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from grader.gametree import Conventions, Tree, TreeFormatError, minimax, solve
+from grader.gametree.variants import CHANCE_VARIANTS
+from tests.gametree._helpers import ALL_CONVENTIONS
+from tests.gametree.chance_support import chance_trees, expectiminimax, replaced
+
+LOW, HIGH = 0, 10
+
+
+def with_bounds(conventions: Conventions, low: object, high: object) -> Conventions:
+    return Conventions(conventions.ties, conventions.values, conventions.order, None, (low, high))
+
+
+@settings(max_examples=300, deadline=None)
+@given(tree=chance_trees(LOW, HIGH), conventions=st.sampled_from(ALL_CONVENTIONS))
+def test_star1_prunes_only_what_cannot_change_the_root(tree: Tree, conventions: Conventions):
+    rules = with_bounds(conventions, LOW, HIGH)
+    result = solve(tree, rules)
+    exact = expectiminimax(tree)[""]
+    assert result.value == exact
+    searched = any(tree.player(p) == "chance" and not tree.node(p).is_leaf for p in result.nodes)
+    assert result.star1 == searched and result.note is None
+    if not result.pruned:
+        return
+    for leaf in (LOW, HIGH):  # every pruned subtree at once at either end of [L, U]
+        assert expectiminimax(replaced(tree, set(result.pruned), leaf))[""] == exact
+    for path in result.pruned:  # and each alone
+        for leaf in (LOW, HIGH):
+            assert expectiminimax(replaced(tree, {path}, leaf))[""] == exact, path
+
+
+@settings(max_examples=200, deadline=None)
+@given(tree=chance_trees(LOW, HIGH), conventions=st.sampled_from(ALL_CONVENTIONS))
+def test_plain_expectiminimax_gives_every_node_its_value(tree: Tree, conventions: Conventions):
+    result = minimax(tree, with_bounds(conventions, LOW, HIGH))
+    assert {p: r.value for p, r in result.nodes.items()} == expectiminimax(tree)
+    assert not result.pruned_all and not result.cutoffs
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    tree=chance_trees(LOW, HIGH),
+    conventions=st.sampled_from(ALL_CONVENTIONS),
+    bounds=st.sampled_from([None, ("-inf", HIGH), (LOW, "inf"), ("-inf", "inf")]),
+)
+def test_without_both_bounds_nothing_is_cut_below_a_chance_node(
+    tree: Tree, conventions: Conventions, bounds: tuple | None
+):
+    rules = conventions if bounds is None else with_bounds(conventions, *bounds)
+    result = solve(tree, rules)
+    assert result.value == expectiminimax(tree)[""]
+    chance = {p for p in result.nodes if not tree.node(p).is_leaf and tree.player(p) == "chance"}
+    assert not any(c.path in chance for c in result.cutoffs)
+    assert not any(p.rpartition(".")[0] in chance for p in result.pruned)
+    for step in result.trace:  # each child of a chance node starts with the full window
+        if step.kind == "enter" and step.path and step.path.rpartition(".")[0] in chance:
+            assert (step.alpha, step.beta) == (float("-inf"), float("inf"))
+    if chance:
+        assert result.note is not None and "cuts nothing below a chance node" in result.note
+    assert not result.star1
+
+
+def test_a_leaf_outside_the_bounds_is_refused_by_its_label():
+    tree = Tree.from_nested([[1, 2], [3, 12]], "max,chance")
+    with pytest.raises(TreeFormatError, match=r"leaf G is 12, outside the bounds \[0, 10\]"):
+        solve(tree, Conventions(bounds=(0, 10)))
+
+
+def test_bounds_must_be_ordered():
+    with pytest.raises(ValueError, match="need L <= U"):
+        Conventions(bounds=(5, 1))
+    assert Conventions.from_dict({"bounds": ["-inf", 3]}).bounds == (float("-inf"), 3)
+    assert Conventions(bounds=(0, 10)).to_dict()["bounds"] == [0, 10]
+
+
+# A worked Star1 example, computed by hand from the formulas (module docstring):
+# A = MAX over two chance nodes, each with three leaves of probability 1/3, bounds [0, 12].
+# B = (3 + 12 + 9) / 3 = 8, so alpha = 8 at A. At C, after its first leaf 2 (P = 1/3, S = 2/3):
+# upper = 2/3 + (2/3)·12 = 26/3 > 8, no cut; after the second, 7 (P = 2/3, S = 3):
+# [3 + (1/3)·0, 3 + (1/3)·12] = [3, 7], and 7 <= 8: C is cut, its third leaf pruned.
+# Windows: C's first leaf A_1 = (8 - 0 - (2/3)·12) / (1/3) = 0, B_1 = +inf: (max(0, 0),
+# min(+inf, 12)) = (0, 12); its second A_2 = (8 - 2/3 - (1/3)·12) / (1/3) = 10: (10, 12).
+def test_star1_worked_example():
+    tree = Tree.from_nested([[3, 12, 9], [2, 7, 7]], "max,chance")
+    result = solve(tree, Conventions(bounds=(0, 12)))
+    assert result.value == 8 and result.best_move == 0
+    assert result.pruned == ("1.2",)
+    (cut,) = result.cutoffs
+    assert (cut.path, cut.kind, cut.lower, cut.upper) == ("1", "alpha", 3, 7)
+    windows = [(s.child, s.lower, s.upper) for s in result.trace if s.kind == "window"]
+    assert windows[3:] == [("1.0", 0, 12), ("1.1", 10, 12)]
+    weigh = [s for s in result.trace if s.kind == "weigh" and s.path == "0"]
+    # B's trace: each child's weighted contribution and the running sum.
+    assert [(s.value, s.total, s.mass) for s in weigh] == [
+        (1, 1, Fraction(1, 3)),
+        (4, 5, Fraction(2, 3)),
+        (3, 8, 1),
+    ]
+    # Without bounds the same tree prunes nothing and says so.
+    unbounded = solve(tree)
+    assert unbounded.pruned == () and unbounded.note is not None
+
+
+def test_ties_explore_does_not_cut_when_the_interval_only_touches_the_window():
+    # C's interval after its first leaf 2 with bounds [0, 9]: [2/3, 2/3 + 6] = [2/3, 20/3];
+    # after the second, 4: [2, 2 + 3] = [2, 5]. alpha = 5 from B = (3 + 5 + 7) / 3.
+    tree = Tree.from_nested([[3, 5, 7], [2, 4, 6]], "max,chance")
+    prune = solve(tree, Conventions(bounds=(0, 9)))
+    explore = solve(tree, Conventions(ties="explore", bounds=(0, 9)))
+    assert prune.pruned == ("1.2",)  # 5 <= alpha = 5: cut at the tie
+    assert explore.pruned == ()  # 5 < 5 is false: searched on
+    assert prune.value == explore.value == 5
+
+
+def test_the_brute_force_catches_pruning_that_matters():
+    # The check above can fail: the misconceptions that cut too soon prune a leaf that, set to
+    # U = 10, changes the root (C = (2 + 10) / 2 = 6 beats B = 5).
+    tree = Tree.from_nested([[5, 5], [2, 10]], "max,chance")
+    conventions = Conventions(bounds=(LOW, HIGH))
+    for code in ("star1-unseen-mass", "chance-cut-as-min"):
+        wrong = CHANCE_VARIANTS[code].run(tree, conventions)
+        assert wrong.pruned == ("1.1",)
+        low = expectiminimax(replaced(tree, set(wrong.pruned), LOW))[""]
+        high = expectiminimax(replaced(tree, set(wrong.pruned), HIGH))[""]
+        assert low != high  # what it pruned mattered
