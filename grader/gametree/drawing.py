@@ -223,7 +223,15 @@ def _value_text(value: object) -> str:
 
 # -- LaTeX ------------------------------------------------------------------------------------
 
-_LATEX_SPECIAL = {c: "\\" + c for c in "#$%&_{}"}
+_LATEX_SPECIAL = {
+    **{c: "\\" + c for c in "#$%&_{}"},
+    "✗": "$\\times$",
+    "∞": "$\\infty$",
+    "−": "$-$",
+    "α": "$\\alpha$",
+    "β": "$\\beta$",
+    "\n": ", ",
+}
 
 
 def _tex(s: str) -> str:
@@ -231,7 +239,11 @@ def _tex(s: str) -> str:
 
 
 def tree_latex(
-    tree: Tree, *, marks: Mapping[Path, str] | None = None, standalone: bool = True
+    tree: Tree,
+    *,
+    marks: Mapping[Path, str] | None = None,
+    lines: Sequence[tuple[str, str]] = (),
+    standalone: bool = True,
 ) -> str:
     """The tree for LaTeX's `forest` package (TikZ): MAX and MIN triangles, leaf squares, each
     node's label; ``marks`` (the key) written in red beside their nodes. A standalone document
@@ -263,6 +275,11 @@ def tree_latex(
         f"  {node('')}\n"
         "\\end{forest}\n"
     )
+    if lines:
+        written = " \\quad ".join(
+            f"{_tex(name)}: {{\\color{{red}}{_tex(value)}}}" for name, value in lines
+        )
+        body = f"\\begin{{tabular}}{{c}}\n{body}\\\\[2mm]\n{written}\n\\end{{tabular}}\n"
     if not standalone:
         return body
     return (

@@ -22,6 +22,7 @@ import secrets
 import zipfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
@@ -60,7 +61,7 @@ from grader.services.exercises import (
     variant_seed,
     variant_tree,
 )
-from grader.services.staff import staff, staff_for_assignment
+from grader.services.staff import Staff, staff, staff_for_assignment
 from grader.services.transactions import writing
 
 if TYPE_CHECKING:
@@ -118,7 +119,25 @@ def request_print(
 ) -> ExamPrint:
     """A print run of the assignment, queued (the worker makes and renders the sheets); only
     the course's instructors print."""
-    _, assignment = staff_for_assignment(user, assignment_id, change=True)
+    staff_for_assignment(user, assignment_id, change=True)
+    return create_print(
+        assignment_id, paper=paper, anonymous=anonymous, requested_by=user, enqueue=enqueue
+    )
+
+
+def create_print(
+    assignment_id: int,
+    *,
+    paper: str = "a4",
+    anonymous: int | None = None,
+    requested_by: User | None = None,
+    enqueue: bool = True,
+) -> ExamPrint:
+    """A print run, checked (the operator's CLI calls this directly; pages call
+    `request_print`, which checks who asks first)."""
+    assignment = db.session.get(Assignment, assignment_id)
+    if assignment is None:
+        raise NotFound(f"no assignment {assignment_id}")
     if paper not in PAPER_SIZES:
         raise Invalid(f"paper must be one of {', '.join(PAPER_SIZES)}, not {paper!r}")
     if anonymous is not None and not 1 <= anonymous <= MAX_ANONYMOUS:
@@ -131,7 +150,7 @@ def request_print(
     with writing() as session:
         run = ExamPrint(
             assignment_id=assignment.id,
-            requested_by_id=user.id,
+            requested_by_id=requested_by.id if requested_by is not None else None,
             paper=paper,
             anonymous=anonymous,
             status=QUEUED,
@@ -354,17 +373,17 @@ def _sheet_view(
 
 
 def print_to_dir(
-    user: User,
     assignment_id: int,
-    out: Any,
+    out: Path,
     *,
     paper: str = "a4",
     anonymous: int | None = None,
     progress: Progress | None = None,
 ) -> tuple[ExamPrint, PrintFiles]:
-    """`grader exam print`: a run made and rendered here (no queue), its files written to
-    ``out`` (a pathlib.Path): sheets/, all-sheets.pdf, key.pdf."""
-    run = request_print(user, assignment_id, paper=paper, anonymous=anonymous, enqueue=False)
+    """`grader exam print` (the operator's): a run made and rendered here, without the queue,
+    its files written to ``out``: sheets/, all-sheets.pdf, key.pdf; the archive kept as a
+    queued run's is, so the entry pages find its sheets."""
+    run = create_print(assignment_id, paper=paper, anonymous=anonymous, enqueue=False)
     make_sheets(run.id, progress)
     files = render_print(run.id, progress)
     (out / "sheets").mkdir(parents=True, exist_ok=True)
@@ -447,14 +466,15 @@ def sweep_prints(now: dt.datetime | None = None) -> list[int]:
     )
 
 
-def print_runs(user: User, assignment_id: int) -> tuple[Assignment, list[ExamPrint]]:
-    _, assignment = staff_for_assignment(user, assignment_id, change=True)
+def print_runs(user: User, assignment_id: int) -> tuple[Staff, Assignment, list[ExamPrint]]:
+    """The assignment's print runs, newest first, for its instructors."""
+    teacher, assignment = staff_for_assignment(user, assignment_id, change=True)
     runs = db.session.scalars(
         sa.select(ExamPrint)
         .where(ExamPrint.assignment_id == assignment.id)
         .order_by(ExamPrint.id.desc())
     )
-    return assignment, list(runs)
+    return teacher, assignment, list(runs)
 
 
 def get_print(user: User, print_id: int) -> ExamPrint:

@@ -84,7 +84,7 @@ def print_class(app: Any, room: Any, tmp_path: Path, **kw: Any) -> Any:
     from grader.services import exams
 
     with app.app_context():
-        run, files = exams.print_to_dir(user(TEACHER), room.assignment_id, tmp_path / "out", **kw)
+        run, files = exams.print_to_dir(room.assignment_id, tmp_path / "out", **kw)
         return run.id, files
 
 
