@@ -1,5 +1,5 @@
 """A game tree drawn for paper and for other tools: a standalone SVG (the printed exam sheets,
-and `grader tree export --svg`) and LaTeX with TikZ's `forest` package (`--latex`).
+and `grader tree export --format svg`) and a TikZ picture in LaTeX (`--format latex`).
 
 Pure and standard library only, like the rest of the core. The SVG is laid out in millimetres
 for a given printable width, so its text prints at the size it says: `FONT_MM` is 9.5 pt, and a
@@ -26,7 +26,7 @@ SMALL_FONT_MM = FONT_MM  # labels are as large as values: they are what answers 
 CHAR_MM = 0.62 * FONT_MM  # a digit's or capital's advance in the sans-serif font, with room
 SHAPE_MM = 4.6  # a node's triangle or square
 BOX_H_MM = 5.6  # an answer box's height
-MIN_PITCH_MM = 3.2  # the closest two leaves may lie (values then take two staggered rows)
+MIN_PITCH_MM = 3.15  # the closest two leaves may lie (values then take two staggered rows)
 
 
 @dataclass(frozen=True)
@@ -245,45 +245,59 @@ def tree_latex(
     lines: Sequence[tuple[str, str]] = (),
     standalone: bool = True,
 ) -> str:
-    """The tree for LaTeX's `forest` package (TikZ): MAX and MIN triangles, leaf squares, each
-    node's label; ``marks`` (the key) written in red beside their nodes. A standalone document
-    by default (compiles with pdflatex on a standard TeX Live: forest is in texlive-pictures)."""
+    """The tree as a TikZ picture, laid out as the SVG is (coordinates in millimetres): MAX and
+    MIN triangles, leaf squares, each node's label; ``marks`` (a key) written in red beside
+    their nodes and ``lines`` below. A whole document by default: pdflatex compiles it with
+    TeX Live's base packages and texlive-pictures (TikZ), nothing from texlive-latex-extra."""
     marks = marks or {}
     labels = tree.labels()
-
-    def node(path: Path) -> str:
-        n = tree.node(path)
-        player = tree.player(path)
-        style = "leaf" if n.is_leaf else player
-        text = _tex(_value_text(n.value)) if n.is_leaf else ""
-        extra = f", label=left:{{\\small {_tex(labels[path])}}}"
+    pitch, level = 9.0, 16.0
+    places = _layout(tree, pitch, level, 0.0, 0.0)
+    h = SHAPE_MM / 2
+    out = ["\\begin{tikzpicture}[x=1mm, y=-1mm, font=\\small]"]
+    for path in tree.paths():
+        if path:
+            a, b = places[path.rpartition(".")[0]], places[path]
+            out.append(
+                f"  \\draw ({_num(a.x)},{_num(a.y + h)}) -- ({_num(b.x)},{_num(b.y - h)});"
+            )
+    for path in tree.paths():
+        node, at = tree.node(path), places[path]
+        x, y = _num(at.x), _num(at.y)
+        if node.is_leaf:
+            out.append(
+                f"  \\draw[fill=white] ({_num(at.x - h)},{_num(at.y - h)}) rectangle "
+                f"({_num(at.x + h)},{_num(at.y + h)});"
+            )
+            out.append(f"  \\node[below] at ({x},{_num(at.y + h)}) {{{_tex(_value_text(node.value))}}};")
+            out.append(f"  \\node[above, gray] at ({x},{_num(at.y - h)}) {{{_tex(labels[path])}}};")
+        else:
+            tip = at.y - h if tree.player(path) == "max" else at.y + h
+            base = at.y + h if tree.player(path) == "max" else at.y - h
+            fill = "blue!8" if tree.player(path) == "max" else "red!8"
+            out.append(
+                f"  \\draw[fill={fill}] ({x},{_num(tip)}) -- ({_num(at.x + h * 1.15)},{_num(base)})"
+                f" -- ({_num(at.x - h * 1.15)},{_num(base)}) -- cycle;"
+            )
+            out.append(f"  \\node[left] at ({_num(at.x - h)},{y}) {{{_tex(labels[path])}}};")
         if path in marks:
-            extra += f", label=right:{{\\color{{red}}\\small {_tex(marks[path])}}}"
-        kids = "".join(
-            node(f"{path}.{i}" if path else str(i)) for i in range(len(n.children))
+            side = "below right" if node.is_leaf else "right"
+            out.append(
+                f"  \\node[{side}, text=red] at ({_num(at.x + h)},{y}) {{{_tex(marks[path])}}};"
+            )
+    bottom = max(p.y for p in places.values()) + 10
+    for i, (name, value) in enumerate(lines):
+        out.append(
+            f"  \\node[right] at (0,{_num(bottom + 6 * i)}) "
+            f"{{{_tex(name)}: \\textcolor{{red}}{{{_tex(value)}}}}};"
         )
-        return f"[{{{text}}}, {style}{extra} {kids}]"
-
-    body = (
-        "\\begin{forest}\n"
-        "  for tree={s sep=3mm, l sep=8mm, inner sep=1pt, minimum size=5mm, font=\\small},\n"
-        "  max/.style={regular polygon, regular polygon sides=3, draw, fill=blue!8,"
-        " inner sep=0pt, minimum size=6mm},\n"
-        "  min/.style={regular polygon, regular polygon sides=3, shape border rotate=180, draw,"
-        " fill=red!8, inner sep=0pt, minimum size=6mm},\n"
-        "  leaf/.style={rectangle, draw},\n"
-        f"  {node('')}\n"
-        "\\end{forest}\n"
-    )
-    if lines:
-        written = " \\quad ".join(
-            f"{_tex(name)}: {{\\color{{red}}{_tex(value)}}}" for name, value in lines
-        )
-        body = f"\\begin{{tabular}}{{c}}\n{body}\\\\[2mm]\n{written}\n\\end{{tabular}}\n"
+    out.append("\\end{tikzpicture}")
+    body = "\n".join(out) + "\n"
     if not standalone:
         return body
     return (
-        "\\documentclass[border=5pt]{standalone}\n"
-        "\\usepackage{xcolor}\n\\usepackage{forest}\n\\usetikzlibrary{shapes.geometric}\n"
-        "\\begin{document}\n" + body + "\\end{document}\n"
+        "\\documentclass{article}\n"
+        "\\usepackage[a4paper,landscape,margin=10mm]{geometry}\n"
+        "\\usepackage{xcolor}\n\\usepackage{tikz}\n\\pagestyle{empty}\n"
+        "\\begin{document}\n\\begin{center}\n" + body + "\\end{center}\n\\end{document}\n"
     )

@@ -82,7 +82,7 @@ def print_file(print_id: int, name: str) -> Any:
 @bp.get("/exams/sheets")
 def open_sheet() -> Any:
     form = SheetCodeForm(request.args)
-    if request.args and form.validate():
+    if "code" in request.args and form.validate():
         try:
             sheet = exams.find_sheet(current_user, form.code.data)
         except NotFound as error:
