@@ -14,6 +14,7 @@ an entered answer); ``lines`` are answers written below the tree ("Root value").
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
@@ -105,9 +106,9 @@ def tree_svg(
     box_w = max(boxes.chars * CHAR_MM + 2, 6.0)
     leaf_box = any(p in boxed for p in leaves)
     # What a leaf's column holds side by side: its label, its value, its box.
-    widest = max(
-        max(len(_value_text(tree.node(p).value)), len(labels[p])) for p in leaves
-    ) * CHAR_MM
+    widest = (
+        max(max(len(_value_text(tree.node(p).value)), len(labels[p])) for p in leaves) * CHAR_MM
+    )
     need = max(widest, box_w if leaf_box else 0) + 1.0
     margin = 9.0  # room for the leftmost node's label
     pitch = max(MIN_PITCH_MM, min(need + 3, (width_mm - 2 * margin) / len(leaves)))
@@ -132,7 +133,7 @@ def tree_svg(
     places = _layout(tree, pitch, level, top, margin)
     high: set[Path] = set()
     for level_paths in levels.values():
-        for left, right in zip(level_paths, level_paths[1:], strict=False):
+        for left, right in itertools.pairwise(level_paths):
             if left not in high and places[right].x - places[left].x < box_w + 1.5:
                 high.add(right)
     leaf_y = top + depth * level
@@ -258,9 +259,7 @@ def tree_latex(
     for path in tree.paths():
         if path:
             a, b = places[path.rpartition(".")[0]], places[path]
-            out.append(
-                f"  \\draw ({_num(a.x)},{_num(a.y + h)}) -- ({_num(b.x)},{_num(b.y - h)});"
-            )
+            out.append(f"  \\draw ({_num(a.x)},{_num(a.y + h)}) -- ({_num(b.x)},{_num(b.y - h)});")
     for path in tree.paths():
         node, at = tree.node(path), places[path]
         x, y = _num(at.x), _num(at.y)
@@ -269,7 +268,9 @@ def tree_latex(
                 f"  \\draw[fill=white] ({_num(at.x - h)},{_num(at.y - h)}) rectangle "
                 f"({_num(at.x + h)},{_num(at.y + h)});"
             )
-            out.append(f"  \\node[below] at ({x},{_num(at.y + h)}) {{{_tex(_value_text(node.value))}}};")
+            out.append(
+                f"  \\node[below] at ({x},{_num(at.y + h)}) {{{_tex(_value_text(node.value))}}};"
+            )
             out.append(f"  \\node[above, gray] at ({x},{_num(at.y - h)}) {{{_tex(labels[path])}}};")
         else:
             tip = at.y - h if tree.player(path) == "max" else at.y + h

@@ -297,7 +297,7 @@ def store_graded_variant(
     its student); Conflict when the student has one already."""
     if _find_variant(slot.id, user.id, 0) is not None:
         raise Conflict(
-            f"{user.email} already has a graded exercise for \"{slot.title or slot.kind}\": "
+            f'{user.email} already has a graded exercise for "{slot.title or slot.kind}": '
             "this sheet's tree cannot become theirs"
         )
     return _store(

@@ -84,7 +84,7 @@ def open_sheet() -> Any:
     form = SheetCodeForm(request.args)
     if "code" in request.args and form.validate():
         try:
-            sheet = exams.find_sheet(current_user, form.code.data)
+            sheet = exams.find_sheet(current_user, form.code.data or "")
         except NotFound as error:
             form.code.errors = [str(error)]
             return render_template("exams/open.html", form=form), 404

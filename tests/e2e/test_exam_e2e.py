@@ -4,7 +4,6 @@ gradebook shows both."""
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,10 +15,7 @@ from tests.app_support import enrol
 from tests.e2e.e2e_support import PASSWORD, LiveServer, open_page, sign_in
 from tests.live_server import environment, serve
 
-pytestmark = [
-    pytest.mark.e2e,
-    pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils is missing"),
-]
+pytestmark = pytest.mark.e2e
 
 TEACHER, TA, ALICE, BOB = (
     "exam-teacher@example.com",

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from grader.gametree import KINDS, Conventions, GeneratorParams, Tree, generate
-from grader.gametree.drawing import CHAR_MM, FONT_MM, PT_MM, PaperBoxes, tree_latex, tree_svg
+from grader.gametree.drawing import CHAR_MM, FONT_MM, PT_MM, tree_latex, tree_svg
 
 SVG = "{http://www.w3.org/2000/svg}"
 TEXTBOOK = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
@@ -102,7 +102,9 @@ def test_the_key_marks_the_pruned_subtrees_and_writes_the_root_value() -> None:
     tree = Tree.from_nested(TEXTBOOK)
     kind = KINDS["prune"]
     paper = kind.paper(tree, kind.key(tree, Conventions()))
-    svg = tree_svg(tree, boxes=paper.boxes, marks=paper.marks, struck=paper.struck, lines=paper.lines)
+    svg = tree_svg(
+        tree, boxes=paper.boxes, marks=paper.marks, struck=paper.struck, lines=paper.lines
+    )
     root = ET.fromstring(svg)
     marks = [t for t in root.iter(f"{SVG}text") if t.get("class") == "mark"]
     assert sorted(t.text for t in marks) == ["3", "✗", "✗"]
