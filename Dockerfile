@@ -17,9 +17,11 @@ RUN pip wheel --no-cache-dir --no-deps --wheel-dir /wheels .
 
 FROM ${PYTHON_IMAGE}
 
-# bubblewrap: the sandbox the workers run students' engines in.
+# bubblewrap: the sandbox the workers run students' engines in; Pango and a font: WeasyPrint
+# draws the paper exams' sheets (the worker prints them).
 RUN apt-get update \
     && apt-get install -y --no-install-recommends bubblewrap \
+        libpango-1.0-0 libpangoft2-1.0-0 fonts-dejavu-core \
     && rm -rf /var/lib/apt/lists/*
 
 ENV PYTHONDONTWRITEBYTECODE=1 \

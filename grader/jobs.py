@@ -1,4 +1,5 @@
-"""Queue tasks: grading uploaded engines and tournament games, on Huey.
+"""Queue tasks: grading uploaded engines, tournament games, LMS scores and printing exam sheets,
+on Huey.
 
 `init_app` binds the queue to the app (`grader.extensions.jobs`): services enqueue a job by its
 name there and never import this module, whose job bodies call services and the harness.
@@ -30,10 +31,10 @@ from flask import Flask, current_app
 from huey import PriorityRedisHuey, SqliteHuey
 from huey.api import Huey
 
-from grader.extensions import GAME, GRADE, PASSBACK, db
+from grader.extensions import EXAM, GAME, GRADE, PASSBACK, db
 from grader.extensions import jobs as job_queue
 from grader.models import Submission, TournamentGame
-from grader.services import leases, lti, submissions, tournaments
+from grader.services import exams, leases, lti, submissions, tournaments
 from grader.services import workers as liveness
 
 log = logging.getLogger(__name__)
@@ -73,6 +74,11 @@ def make_huey(app: Flask) -> Huey:
         with app.app_context():
             lti.send_scores(user_id, slot_id)
 
+    @huey.task(name=EXAM)
+    def print_exam(print_id: int) -> None:
+        with app.app_context():
+            exams.run_print(print_id, worker_id())
+
     @huey.on_startup()
     def _startup() -> None:
         _die_with_parent()
@@ -83,6 +89,7 @@ def make_huey(app: Flask) -> Huey:
         GRADE: grade_submission,
         GAME: play_tournament_game,
         PASSBACK: lti_passback,
+        EXAM: print_exam,
     }
     return huey
 
@@ -308,6 +315,12 @@ def sweep_once(app: Flask, me: tuple[str, str] | None = None) -> int:
                 job_queue.enqueue(GAME, game_id, priority=tournaments.GAME_PRIORITY)
             except Exception:
                 log.exception("could not enqueue game %s", game_id)
+        prints = exams.sweep_prints()
+        for print_id in prints:
+            try:
+                job_queue.enqueue(EXAM, print_id)
+            except Exception:
+                log.exception("could not enqueue exam print %s", print_id)
         scores = lti.due_passbacks()
         for user_id, slot_id in scores:
             try:
@@ -316,7 +329,7 @@ def sweep_once(app: Flask, me: tuple[str, str] | None = None) -> int:
                 log.exception(
                     "could not enqueue the LTI score of user %s, slot %s", user_id, slot_id
                 )
-        return len(woken) + len(games) + len(scores)
+        return len(woken) + len(games) + len(prints) + len(scores)
 
 
 def _sweep_forever(app: Flask, every: float, me: tuple[str, str]) -> None:

@@ -5,6 +5,14 @@ need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v bwrap >/dev/null 2>&1 || need+=(bubblewrap)
 command -v npm >/dev/null 2>&1 || need+=(npm)  # installs axe-core for the e2e suite
+# Paper exams: WeasyPrint's Pango and a font to draw the sheets with (the service needs them
+# too), poppler's pdftotext/pdfinfo to read the PDFs back, and pdflatex with TikZ for the
+# exported LaTeX.
+ldconfig -p | grep -q 'libpangoft2-1.0.so.0' || need+=(libpango-1.0-0 libpangoft2-1.0-0)
+[ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need+=(fonts-dejavu-core)
+command -v pdftotext >/dev/null 2>&1 || need+=(poppler-utils)
+command -v pdfinfo >/dev/null 2>&1 || need+=(poppler-utils)
+command -v pdflatex >/dev/null 2>&1 || need+=(texlive-latex-base texlive-pictures)
 # make test-backends: PostgreSQL and Redis, started by the tests, on top of the packages above
 # (tests/jobs' workers run engines in bubblewrap there too).
 if [ "${1:-}" = backends ]; then

@@ -1,7 +1,7 @@
 """The `grader` command. Each room adds its own group of subcommands in a module of this package.
 
 `main` is a Flask group: commands that need the database (`db`, `user`, `course`, `assignment`,
-`demo`, `gradebook`, `worker`, `lti`) run in the application's context, on the app `make_app`
+`demo`, `gradebook`, `worker`, `lti`, `exam`) run in the application's context, on the app `make_app`
 builds (`create_app` with these groups added by `init_app`); `tree`, `checkers` and `engine`
 need no app. `create_app` itself never imports this package: a web worker loads neither the
 harness nor rich. `flask --app grader db ...` still works (Flask-Migrate adds `db` to any app).
@@ -14,7 +14,7 @@ from flask import Flask
 from flask.cli import FlaskGroup
 
 from grader import create_app
-from grader.cli import admin, worker
+from grader.cli import admin, exam, worker
 from grader.cli import lti as lti_cli
 from grader.cli.checkers import checkers
 from grader.cli.engine import engine
@@ -25,6 +25,7 @@ def init_app(app: Flask) -> None:
     """Adds the groups that need the application to its `app.cli` (the `grader` command does
     it through `make_app`; tests do it on their own app before `app.test_cli_runner()`)."""
     admin.init_app(app)
+    exam.init_app(app)
     worker.init_app(app)
     lti_cli.init_app(app)
 

@@ -333,6 +333,60 @@ def _solve_request(request: Any) -> dict:
     return solve(tree_, conventions).to_dict()
 
 
+@tree.command("export")
+@tree_options
+@convention_options
+@click.option(
+    "--format",
+    "fmt_",
+    type=click.Choice(["svg", "latex"]),
+    required=True,
+    help="A standalone SVG, or a LaTeX document (forest/TikZ: pdflatex compiles it).",
+)
+@click.option(
+    "--key",
+    "key_kind",
+    type=click.Choice(list(KINDS)),
+    help="Write this kind's key on the tree (as the printed exams' key does).",
+)
+@click.option("--width-mm", type=click.FloatRange(60, 2000), default=180.0, show_default=True)
+def export_command(
+    tree: Tree, conventions: Conventions, fmt_: str, key_kind: str | None, width_mm: float
+) -> None:
+    """A tree, with or without its key, for documents of one's own (exams, slides)."""
+    from grader.gametree.drawing import PaperBoxes, tree_latex, tree_svg
+
+    shown = tree.cut(conventions.depth)
+    paper = None
+    if key_kind is not None:
+        kind = KINDS[key_kind]
+        try:
+            kind.check_tree(shown)
+            paper = kind.paper(shown, kind.key(shown, conventions))
+        except ValueError as error:
+            _fail(str(error))
+    if fmt_ == "latex":
+        click.echo(
+            tree_latex(
+                shown,
+                marks=paper.marks if paper else None,
+                lines=paper.lines if paper else (),
+            ),
+            nl=False,
+        )
+        return
+    click.echo(
+        tree_svg(
+            shown,
+            width_mm=width_mm,
+            boxes=paper.boxes if paper else PaperBoxes(()),
+            marks=paper.marks if paper else None,
+            struck=paper.struck if paper else (),
+            lines=paper.lines if paper else (),
+        )
+    )
+
+
 @tree.command("solve")
 @click.option(
     "--batch", is_flag=True, help="One JSON request a line on stdin, one result a line out."

@@ -31,6 +31,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from grader.gametree.drawing import PaperBoxes
 from grader.gametree.explain import Explainer, fmt, ordinal
 from grader.gametree.optimum import Optimizer
 from grader.gametree.solver import (
@@ -150,6 +151,33 @@ LeafOrder = tuple[Path, ...]  # the leaves in the order they are evaluated
 ChildOrders = dict[Path, list[int]]  # internal node -> its children's old indices, new order
 
 
+@dataclass(frozen=True)
+class Paper:
+    """An exercise on paper: what to write where (``boxes``), what is written in them
+    (``marks``: the key's or an entered answer's), subtrees struck through, and answers written
+    on lines below the tree ((name, written) pairs)."""
+
+    instruction: str
+    boxes: PaperBoxes
+    marks: dict[Path, str] = field(default_factory=dict)
+    lines: tuple[tuple[str, str], ...] = ()
+    struck: tuple[Path, ...] = ()
+
+
+def _internal(tree: Tree) -> tuple[Path, ...]:
+    return tuple(p for p, node in tree.walk() if not node.is_leaf)
+
+
+def _written(x: object) -> str:
+    """A value as a hand would write it in a box: ``∞`` for infinity, no trailing ``.0``."""
+    if x is None or x == "":
+        return ""
+    value = from_jsonable(x)
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return fmt(value).replace("+∞", "∞")
+
+
 class ExerciseKind:
     """One kind of exercise. Subclasses work on plain data; the caller stores the result."""
 
@@ -189,6 +217,11 @@ class ExerciseKind:
 
     def words(self, answer: dict[str, Any], label: Callable[[Path], str]) -> str:
         """An answer of this kind in words, nodes named by ``label``."""
+        raise NotImplementedError
+
+    def paper(self, tree: Tree, answer: dict[str, Any] | None = None) -> Paper:
+        """How an answer of this kind is written on a printed sheet: the boxes, and ``answer``
+        (a key, or an answer entered) written into them."""
         raise NotImplementedError
 
     # -- shared ------------------------------------------------------------------------------
@@ -334,6 +367,17 @@ class PruneKind(ExerciseKind):
         )
         return {"pruned": roots, "value": value}
 
+    def paper(self, tree: Tree, answer: dict[str, Any] | None = None) -> Paper:
+        pruned = tuple(answer.get("pruned", [])) if answer else ()
+        return Paper(
+            "Cross (✗) the box of every node alpha-beta never visits: crossing the root of a "
+            "pruned subtree is enough. Write the root's value below the tree.",
+            PaperBoxes(tuple(p for p, _ in tree.walk() if p), chars=1),
+            {p: "✗" for p in pruned},
+            (("Root value", _written(answer.get("value")) if answer else ""),),
+            pruned,
+        )
+
     def score(self, tree: Tree, key: Pruned, answer: Pruned) -> tuple[float, dict[str, float]]:
         (k, kv), (a, av) = key, answer
         jaccard = 1.0 if not (k | a) else len(k & a) / len(k | a)
@@ -387,6 +431,19 @@ class ValuesKind(ExerciseKind):
 
     def to_answer(self, canonical: NodeValues) -> dict[str, Any]:
         return {"values": dict(canonical)}  # a copy: the canonical key is cached
+
+    def paper(self, tree: Tree, answer: dict[str, Any] | None = None) -> Paper:
+        values = answer.get("values", {}) if answer else {}
+        return Paper(
+            self.paper_instruction,
+            PaperBoxes(_internal(tree)),
+            {p: _written(v) for p, v in values.items()},
+        )
+
+    paper_instruction = (
+        "Write in its box the value each internal node returns; leave the boxes of pruned "
+        "nodes empty."
+    )
 
     def score(
         self, tree: Tree, key: NodeValues, answer: NodeValues
@@ -447,6 +504,15 @@ class BoundsKind(ExerciseKind):
     def to_answer(self, canonical: NodeBounds) -> dict[str, Any]:
         return {"bounds": {p: [jsonable(a), jsonable(b)] for p, (a, b) in canonical.items()}}
 
+    def paper(self, tree: Tree, answer: dict[str, Any] | None = None) -> Paper:
+        bounds = answer.get("bounds", {}) if answer else {}
+        return Paper(
+            "Write alpha (α) and beta (β) at each internal node when alpha-beta returns from it "
+            "(∞ for infinity); leave the boxes of pruned nodes empty.",
+            PaperBoxes(_internal(tree), rows=("α", "β")),
+            {p: f"{_written(a)}\n{_written(b)}" for p, (a, b) in bounds.items()},
+        )
+
     def score(
         self, tree: Tree, key: NodeBounds, answer: NodeBounds
     ) -> tuple[float, dict[str, float]]:
@@ -500,6 +566,15 @@ class LeafOrderKind(ExerciseKind):
     def to_answer(self, canonical: LeafOrder) -> dict[str, Any]:
         return {"leaf_order": list(canonical)}
 
+    def paper(self, tree: Tree, answer: dict[str, Any] | None = None) -> Paper:
+        order = answer.get("leaf_order", []) if answer else []
+        return Paper(
+            "Number the leaves in the order alpha-beta evaluates them (1 for the first); leave "
+            "the boxes of pruned leaves empty.",
+            PaperBoxes(tuple(tree.leaves()), chars=2),
+            {p: str(i + 1) for i, p in enumerate(order)},
+        )
+
     def score(
         self, tree: Tree, key: LeafOrder, answer: LeafOrder
     ) -> tuple[float, dict[str, float]]:
@@ -538,6 +613,7 @@ class MinimaxKind(ValuesKind):
     name = "minimax"
     prompt = "Give the minimax value of every internal node (no pruning)."
     parts = ("values",)
+    paper_instruction = "Write in its box the minimax value of every internal node (no pruning)."
 
     def reference(self, tree: Tree, conventions: Conventions) -> SearchResult:
         return minimax(tree, conventions)
@@ -680,6 +756,18 @@ class BestOrderKind(ExerciseKind):
 
     def check_tree(self, tree: Tree) -> None:
         Optimizer.check(tree)
+
+    def paper(self, tree: Tree, answer: dict[str, Any] | None = None) -> Paper:
+        labels = tree.labels()
+        orders = answer.get("order", {}) if answer else {}
+        widest = max(len(n.children) for _, n in tree.walk())
+        return Paper(
+            "Write in the box of each node you reorder the labels of its children in the order "
+            "alpha-beta should search them; then the number of leaves your ordering evaluates.",
+            PaperBoxes(_internal(tree), chars=3 * widest),
+            {p: " ".join(labels[child_path(p, i)] for i in o) for p, o in orders.items()},
+            (("Leaves evaluated", str(answer.get("leaves", "")) if answer else ""),),
+        )
 
     def analysis(self, tree: Tree, conventions: Conventions) -> tuple[SearchResult, None]:
         # The replay shows the search of the tree as given; the key is an ordering, not a search.

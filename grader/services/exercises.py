@@ -268,6 +268,52 @@ def slot_exercise(user: User, assignment_id: int, slot_index: int) -> Exercise:
         return _find_variant(slot.id, user.id, 0) or _variant(session, slot, user, 0)
 
 
+def graded_variant(session: Session, slot: Slot, user: User) -> Exercise:
+    """``user``'s graded variant of ``slot``, made if absent, in the caller's transaction (the
+    exam sheets print it, so a sheet's key is the stored key)."""
+    return _find_variant(slot.id, user.id, 0) or _variant(session, slot, user, 0)
+
+
+def variant_tree(slot: Slot, seed: str) -> tuple[Tree, dict[str, Any] | None]:
+    """The tree a variant of ``slot`` with ``seed`` has, as stored (cut at the depth limit),
+    and the generator's parameters (None for a fixed tree): an anonymous exam sheet's tree."""
+    conventions = Conventions.from_dict(slot.conventions)
+    if slot.tree is not None:
+        return Tree.from_dict(slot.tree).cut(conventions.depth), None
+    built, params = _generated(slot.params, seed, slot.kind, conventions)
+    return built.cut(conventions.depth), params
+
+
+def store_graded_variant(
+    session: Session,
+    slot: Slot,
+    user: User,
+    tree: Tree,
+    *,
+    seed: str | None,
+    params: dict[str, Any] | None,
+) -> Exercise:
+    """``tree`` stored as ``user``'s graded variant of ``slot`` (an anonymous exam sheet tied to
+    its student); Conflict when the student has one already."""
+    if _find_variant(slot.id, user.id, 0) is not None:
+        raise Conflict(
+            f'{user.email} already has a graded exercise for "{slot.title or slot.kind}": '
+            "this sheet's tree cannot become theirs"
+        )
+    return _store(
+        session,
+        tree,
+        owner_id=user.id,
+        slot_id=slot.id,
+        variant=0,
+        kind=slot.kind,
+        seed=seed,
+        generator_version=str(GENERATOR_VERSION) if seed is not None else None,
+        params=params,
+        conventions=slot.conventions,
+    )
+
+
 def new_variant(user: User, assignment_id: int, slot_index: int) -> Exercise:
     """A further practice variant of a slot, where the slot allows practice."""
     slot = _exercise_slot(user, assignment_id, slot_index)

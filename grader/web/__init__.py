@@ -71,6 +71,7 @@ def init_app(app: Flask) -> None:
         api,
         auth,
         engines,
+        exams,
         games,
         instructor,
         kit,
@@ -93,6 +94,7 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(games.bp)  # practice from a game, boards on the exercise page
     app.register_blueprint(kit.bp)  # the students' grader wheel, by a signed link
     app.register_blueprint(admin.bp)  # administrators only: registering an LMS
+    app.register_blueprint(exams.bp)  # paper exams: printing, entering the written answers
 
     proxies = app.config["GRADER_TRUSTED_PROXIES"]
     if proxies:  # the client's scheme and host as the TLS proxy saw them (LTI URLs, cookies)

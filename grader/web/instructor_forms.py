@@ -254,3 +254,26 @@ class RegradeForm(FlaskForm):
     """The regrade button with its one choice (a plain button is ``forms.ActionForm``)."""
 
     allow_lower = BooleanField("Allow scores to go down")
+
+
+class ExamPrintForm(FlaskForm):
+    """An assignment printed as paper exam sheets (services/exams.py)."""
+
+    paper = SelectField(
+        "Paper",
+        choices=[SelectChoice("a4", "A4"), SelectChoice("letter", "US Letter")],
+        default="a4",
+    )
+    anonymous = IntegerField(
+        "Anonymous sheets (leave empty for one per student)",
+        validators=[Optional(), NumberRange(min=1, max=1000)],
+    )
+
+
+class SheetCodeForm(FlaskForm):
+    """A sheet's code, typed or scanned (a GET form: nothing changes, so no CSRF token)."""
+
+    class Meta:
+        csrf = False
+
+    code = StringField("Sheet code", validators=[DataRequired(), Length(max=40)])

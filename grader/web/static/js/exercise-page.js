@@ -663,7 +663,8 @@ export function mountExercise(root, exercise, urls) {
     button.disabled = true;
     page.status("Submitting…");
     try {
-      const attempt = await postJSON(urls.attempts, { answer }, urls.headers);
+      // The body is the answer, or what a page adds to it (a paper sheet's entry: its version).
+      const attempt = await postJSON(urls.attempts, urls.body ? urls.body(answer) : { answer }, urls.headers);
       used.count += 1;
       page.status("Submitted.");
       showAttempt(attempt);

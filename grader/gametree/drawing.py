@@ -1,0 +1,304 @@
+"""A game tree drawn for paper and for other tools: a standalone SVG (the printed exam sheets,
+and `grader tree export --format svg`) and a TikZ picture in LaTeX (`--format latex`).
+
+Pure and standard library only, like the rest of the core. The SVG is laid out in millimetres
+for a given printable width, so its text prints at the size it says: `FONT_MM` is 9.5 pt, and a
+drawing never needs to be scaled down to fit (leaf labels and values are staggered on two rows
+where leaves lie closer than a value's width). MAX nodes are triangles pointing up, MIN nodes
+triangles pointing down, leaves squares: the notation of AIMA and of the service's pages.
+
+An answer on paper is written in boxes the drawing carries: ``boxes`` are the paths that get one
+(a kind says which: `ExerciseKind.paper_boxes`), ``marks`` what is written in them (the key, or
+an entered answer); ``lines`` are answers written below the tree ("Root value").
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from xml.sax.saxutils import escape
+
+from grader.gametree.tree import Path, Tree, path_depth
+
+PT_MM = 25.4 / 72  # one typographic point in millimetres
+FONT_MM = 9.5 * PT_MM  # every text of the drawing (9.5 pt; the sheets promise at least 9 pt)
+SMALL_FONT_MM = FONT_MM  # labels are as large as values: they are what answers name
+CHAR_MM = 0.62 * FONT_MM  # a digit's or capital's advance in the sans-serif font, with room
+SHAPE_MM = 4.6  # a node's triangle or square
+BOX_H_MM = 5.6  # an answer box's height
+MIN_PITCH_MM = 3.15  # the closest two leaves may lie (values then take two staggered rows)
+
+
+@dataclass(frozen=True)
+class PaperBoxes:
+    """Which nodes of a sheet carry an answer box, and how wide the box is (in characters)."""
+
+    paths: tuple[Path, ...]
+    chars: int = 4  # room for "-12" or "14/3"
+    rows: tuple[str, ...] = ("",)  # one box per row: ("α", "β") stacks two with their names
+
+
+@dataclass(frozen=True)
+class _Place:
+    x: float
+    y: float
+
+
+def _layout(tree: Tree, pitch: float, level: float, top: float, left: float) -> dict[Path, _Place]:
+    leaves = tree.leaves()
+    xs: dict[Path, float] = {p: left + (i + 0.5) * pitch for i, p in enumerate(leaves)}
+    paths = tree.paths()
+    for path in reversed(paths):  # children before parents (breadth-first, reversed)
+        node = tree.node(path)
+        if not node.is_leaf:
+            kids = [f"{path}.{i}" if path else str(i) for i in range(len(node.children))]
+            xs[path] = (xs[kids[0]] + xs[kids[-1]]) / 2
+    return {p: _Place(xs[p], top + path_depth(p) * level) for p in paths}
+
+
+def _num(x: float) -> str:
+    return f"{x:.2f}".rstrip("0").rstrip(".")
+
+
+def _text(x: float, y: float, s: str, *, anchor: str = "middle", cls: str = "") -> str:
+    c = f' class="{cls}"' if cls else ""
+    return f'<text x="{_num(x)}" y="{_num(y)}" text-anchor="{anchor}"{c}>{escape(s)}</text>'
+
+
+def _shape(player: str, leaf: bool, x: float, y: float) -> str:
+    h = SHAPE_MM / 2
+    if leaf:
+        return (
+            f'<rect class="node leaf" x="{_num(x - h)}" y="{_num(y - h)}" '
+            f'width="{_num(SHAPE_MM)}" height="{_num(SHAPE_MM)}"/>'
+        )
+    if player == "max":
+        pts = [(x, y - h), (x + h * 1.15, y + h), (x - h * 1.15, y + h)]
+    else:
+        pts = [(x, y + h), (x + h * 1.15, y - h), (x - h * 1.15, y - h)]
+    points = " ".join(f"{_num(a)},{_num(b)}" for a, b in pts)
+    return f'<polygon class="node {player}" points="{points}"/>'
+
+
+def tree_svg(
+    tree: Tree,
+    *,
+    width_mm: float = 180.0,
+    height_mm: float | None = None,
+    boxes: PaperBoxes | None = None,
+    marks: Mapping[Path, str] | None = None,
+    struck: Sequence[Path] = (),
+    lines: Sequence[tuple[str, str]] = (),
+    title: str = "",
+) -> str:
+    """The tree as a standalone SVG document at most ``width_mm`` wide (and, when given,
+    ``height_mm`` tall: the levels spread to fill it), its text at FONT_MM, never scaled.
+
+    ``struck`` paths are drawn dashed and grey with their subtrees (the key's pruned subtrees);
+    ``lines`` are ("Root value", written) pairs printed under the tree, with a box each."""
+    marks = marks or {}
+    boxes = boxes or PaperBoxes(())
+    boxed = set(boxes.paths)
+    labels = tree.labels()
+    leaves = tree.leaves()
+    depth = tree.depth()
+    box_w = max(boxes.chars * CHAR_MM + 2, 6.0)
+    leaf_box = any(p in boxed for p in leaves)
+    # What a leaf's column holds side by side: its label, its value, its box.
+    widest = (
+        max(max(len(_value_text(tree.node(p).value)), len(labels[p])) for p in leaves) * CHAR_MM
+    )
+    need = max(widest, box_w if leaf_box else 0) + 1.0
+    margin = 9.0  # room for the leftmost node's label
+    pitch = max(MIN_PITCH_MM, min(need + 3, (width_mm - 2 * margin) / len(leaves)))
+    stagger = pitch < need  # alternate leaves then write on a second row
+    width = 2 * margin + pitch * len(leaves)
+    stacked = len(boxes.rows)
+    box_block = BOX_H_MM * stacked + 1.0
+    # Internal nodes of a level whose neighbours lie closer than a box alternate two heights.
+    levels: dict[int, list[Path]] = {}
+    for p in tree.paths():
+        if not tree.node(p).is_leaf and p in boxed:
+            levels.setdefault(path_depth(p), []).append(p)
+    leaf_rows = 2 if stagger else 1
+    text_row = FONT_MM + 1.2
+    below = leaf_rows * 2 * text_row + (leaf_rows * (BOX_H_MM + 1.2) if leaf_box else 0)
+    lines_h = len(lines) * (BOX_H_MM + 3) + (3 if lines else 0)
+    top = 3 + 2 * box_block if boxed else 3 + FONT_MM
+    fixed = top + SHAPE_MM / 2 + below + lines_h + 2
+    level = max(SHAPE_MM + 2 * box_block + 4, 16.0)
+    if height_mm is not None and depth:
+        level = max(level, min(40.0, (height_mm - fixed) / depth))
+    places = _layout(tree, pitch, level, top, margin)
+    high: set[Path] = set()
+    for level_paths in levels.values():
+        for left, right in itertools.pairwise(level_paths):
+            if left not in high and places[right].x - places[left].x < box_w + 1.5:
+                high.add(right)
+    leaf_y = top + depth * level
+    height = leaf_y + SHAPE_MM / 2 + below + lines_h + 2
+    struck_all = {p for s in struck for p in tree.subtree(s)}
+    out: list[str] = [
+        '<svg xmlns="http://www.w3.org/2000/svg" '
+        f'width="{_num(width)}mm" height="{_num(height)}mm" '
+        f'viewBox="0 0 {_num(width)} {_num(height)}" font-family="DejaVu Sans, sans-serif" '
+        f'font-size="{_num(FONT_MM)}" role="img">',
+        f"<title>{escape(title or f'A game tree of {len(leaves)} leaves, depth {depth}')}</title>",
+        "<style>"
+        ".node{fill:#fff;stroke:#111;stroke-width:.35}.max{fill:#e8eefc}.min{fill:#fdecec}"
+        ".edge{stroke:#111;stroke-width:.3}.struck{stroke:#999;stroke-dasharray:1 1}"
+        ".lead{stroke:#bbb;stroke-width:.2}"
+        ".box{fill:#fff;stroke:#111;stroke-width:.3}.mark{fill:#b00020;font-weight:bold}"
+        "</style>",
+    ]
+    for path in tree.paths():  # edges first, under the shapes
+        if path:
+            a, b = places[path.rpartition(".")[0]], places[path]
+            cls = "edge struck" if path in struck_all else "edge"
+            out.append(
+                f'<line class="{cls}" x1="{_num(a.x)}" y1="{_num(a.y + SHAPE_MM / 2)}" '
+                f'x2="{_num(b.x)}" y2="{_num(b.y - SHAPE_MM / 2)}"/>'
+            )
+    leaf_index = {p: i for i, p in enumerate(leaves)}
+    for path in tree.paths():
+        node = tree.node(path)
+        at = places[path]
+        out.append(_shape(tree.player(path), node.is_leaf, at.x, at.y))
+        if node.is_leaf:
+            row = leaf_index[path] % 2 if stagger else 0
+            y = at.y + SHAPE_MM / 2 + row * 2 * text_row
+            if row:
+                out.append(
+                    f'<line class="lead" x1="{_num(at.x)}" y1="{_num(at.y + SHAPE_MM / 2)}" '
+                    f'x2="{_num(at.x)}" y2="{_num(y + 0.4)}"/>'
+                )
+            out.append(_text(at.x, y + text_row - 0.4, labels[path]))
+            out.append(_text(at.x, y + 2 * text_row - 0.4, _value_text(node.value)))
+            if path in boxed:
+                y = at.y + SHAPE_MM / 2 + leaf_rows * 2 * text_row + row * (BOX_H_MM + 1.2)
+                out.append(_box(at.x - box_w / 2, y + 0.6, box_w, marks.get(path, "")))
+            continue
+        out.append(_text(at.x - SHAPE_MM / 2 - 1.4, at.y + FONT_MM / 3, labels[path], anchor="end"))
+        if path not in boxed:
+            continue
+        mark = marks.get(path, "")
+        rows = mark.split("\n") if stacked > 1 else [mark]
+        lift = box_block if path in high else 0.0
+        for i, name in enumerate(boxes.rows):
+            y = at.y - SHAPE_MM / 2 - 0.8 - lift - (stacked - i) * BOX_H_MM
+            if name:
+                out.append(_text(at.x - box_w / 2 - 0.8, y + BOX_H_MM - 1.5, name, anchor="end"))
+            out.append(_box(at.x - box_w / 2, y, box_w, rows[i] if i < len(rows) else ""))
+        if lift:
+            out.append(
+                f'<line class="lead" x1="{_num(at.x)}" y1="{_num(at.y - SHAPE_MM / 2)}" '
+                f'x2="{_num(at.x)}" y2="{_num(at.y - SHAPE_MM / 2 - lift)}"/>'
+            )
+    y = leaf_y + SHAPE_MM / 2 + below + 3
+    for name, answer in lines:
+        out.append(_text(margin, y + BOX_H_MM - 1.5, f"{name}:", anchor="start"))
+        out.append(_box(margin + len(name) * CHAR_MM + 4, y, 30, answer))
+        y += BOX_H_MM + 3
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def _box(x: float, y: float, w: float, written: str) -> str:
+    rect = (
+        f'<rect class="box" x="{_num(x)}" y="{_num(y)}" width="{_num(w)}" '
+        f'height="{_num(BOX_H_MM)}"/>'
+    )
+    if not written:
+        return rect
+    return rect + _text(x + w / 2, y + BOX_H_MM - 1.4, written, cls="mark")
+
+
+def _value_text(value: object) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+# -- LaTeX ------------------------------------------------------------------------------------
+
+_LATEX_SPECIAL = {
+    **{c: "\\" + c for c in "#$%&_{}"},
+    "✗": "$\\times$",
+    "∞": "$\\infty$",
+    "−": "$-$",
+    "α": "$\\alpha$",
+    "β": "$\\beta$",
+    "\n": ", ",
+}
+
+
+def _tex(s: str) -> str:
+    return "".join(_LATEX_SPECIAL.get(c, c) for c in s)
+
+
+def tree_latex(
+    tree: Tree,
+    *,
+    marks: Mapping[Path, str] | None = None,
+    lines: Sequence[tuple[str, str]] = (),
+    standalone: bool = True,
+) -> str:
+    """The tree as a TikZ picture, laid out as the SVG is (coordinates in millimetres): MAX and
+    MIN triangles, leaf squares, each node's label; ``marks`` (a key) written in red beside
+    their nodes and ``lines`` below. A whole document by default: pdflatex compiles it with
+    TeX Live's base packages and texlive-pictures (TikZ), nothing from texlive-latex-extra."""
+    marks = marks or {}
+    labels = tree.labels()
+    pitch, level = 9.0, 16.0
+    places = _layout(tree, pitch, level, 0.0, 0.0)
+    h = SHAPE_MM / 2
+    out = ["\\begin{tikzpicture}[x=1mm, y=-1mm, font=\\small]"]
+    for path in tree.paths():
+        if path:
+            a, b = places[path.rpartition(".")[0]], places[path]
+            out.append(f"  \\draw ({_num(a.x)},{_num(a.y + h)}) -- ({_num(b.x)},{_num(b.y - h)});")
+    for path in tree.paths():
+        node, at = tree.node(path), places[path]
+        x, y = _num(at.x), _num(at.y)
+        if node.is_leaf:
+            out.append(
+                f"  \\draw[fill=white] ({_num(at.x - h)},{_num(at.y - h)}) rectangle "
+                f"({_num(at.x + h)},{_num(at.y + h)});"
+            )
+            out.append(
+                f"  \\node[below] at ({x},{_num(at.y + h)}) {{{_tex(_value_text(node.value))}}};"
+            )
+            out.append(f"  \\node[above, gray] at ({x},{_num(at.y - h)}) {{{_tex(labels[path])}}};")
+        else:
+            tip = at.y - h if tree.player(path) == "max" else at.y + h
+            base = at.y + h if tree.player(path) == "max" else at.y - h
+            fill = "blue!8" if tree.player(path) == "max" else "red!8"
+            out.append(
+                f"  \\draw[fill={fill}] ({x},{_num(tip)}) -- ({_num(at.x + h * 1.15)},{_num(base)})"
+                f" -- ({_num(at.x - h * 1.15)},{_num(base)}) -- cycle;"
+            )
+            out.append(f"  \\node[left] at ({_num(at.x - h)},{y}) {{{_tex(labels[path])}}};")
+        if path in marks:
+            side = "below right" if node.is_leaf else "right"
+            out.append(
+                f"  \\node[{side}, text=red] at ({_num(at.x + h)},{y}) {{{_tex(marks[path])}}};"
+            )
+    bottom = max(p.y for p in places.values()) + 10
+    for i, (name, value) in enumerate(lines):
+        out.append(
+            f"  \\node[right] at (0,{_num(bottom + 6 * i)}) "
+            f"{{{_tex(name)}: \\textcolor{{red}}{{{_tex(value)}}}}};"
+        )
+    out.append("\\end{tikzpicture}")
+    body = "\n".join(out) + "\n"
+    if not standalone:
+        return body
+    return (
+        "\\documentclass{article}\n"
+        "\\usepackage[a4paper,landscape,margin=10mm]{geometry}\n"
+        "\\usepackage{xcolor}\n\\usepackage{tikz}\n\\pagestyle{empty}\n"
+        "\\begin{document}\n\\begin{center}\n" + body + "\\end{center}\n\\end{document}\n"
+    )

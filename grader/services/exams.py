@@ -1,0 +1,786 @@
+"""Paper exams: an assignment printed as one sheet per student (or N anonymous, numbered
+sheets), with its key, and the answers written on paper typed back in and graded.
+
+    request_print --queue (EXAM)--> run_print: the sheets are made (each student's stored
+        graded variant, so a sheet's key is the stored key; or a tree per anonymous sheet),
+        drawn (gametree.drawing), rendered to PDF (WeasyPrint) and archived as a Blob
+    open_item / save_entry: a TA or instructor opens a sheet by its code and types what is
+        written on it; the same grader grades it, and it is stored as the student's attempt
+        "on paper, entered by <TA>", every change kept in the attempt's history
+
+A sheet's code is random (`secrets`), printed as text and as a QR code; it says nothing of the
+tree or its key. The key of a sheet is shown on the entry page only once its answer is saved.
+"""
+
+from __future__ import annotations
+
+import base64
+import datetime as dt
+import hashlib
+import io
+import json
+import logging
+import os
+import secrets
+import subprocess
+import sys
+import tempfile
+import time
+import zipfile
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from flask import render_template
+from sqlalchemy.orm import Session
+
+from grader.extensions import EXAM, db
+from grader.extensions import jobs as job_queue
+from grader.gametree import KINDS, Conventions, Tree, grade
+from grader.gametree.drawing import tree_svg
+from grader.models import (
+    DONE,
+    ENGINE_KIND,
+    FAILED,
+    PAPER_SIZES,
+    QUEUED,
+    STUDENT,
+    Assignment,
+    Attempt,
+    ExamItem,
+    ExamPrint,
+    ExamSheet,
+    Exercise,
+    Membership,
+    Slot,
+    User,
+    iso_utc,
+    utcnow,
+)
+from grader.services import Conflict, Invalid, NotFound, blobs, leases, lti
+from grader.services.attempts import solution
+from grader.services.exercises import (
+    graded_variant,
+    store_graded_variant,
+    tree_of,
+    variant_seed,
+    variant_tree,
+)
+from grader.services.staff import Staff, staff, staff_for_assignment
+from grader.services.transactions import writing
+
+log = logging.getLogger(__name__)
+
+# Sheet codes: 10 symbols of 30 (no 0/O, 1/I/L or U to misread): 30**10, about 6e14 codes.
+CODE_SYMBOLS = "23456789ABCDEFGHJKMNPQRSTVWXYZ"
+CODE_LENGTH = 10
+MAX_ANONYMOUS = 1000
+MAX_PRINT_ATTEMPTS = 3
+RENDER_CHUNK = 25  # sheets rendered per WeasyPrint document (progress between two)
+# The printable area of a landscape page (its margins are 10 mm, the header takes the rest).
+PAGE_MM = {"a4": (297.0, 210.0), "letter": (279.4, 215.9)}
+TREE_TOP_MM = 52.0  # the header, the question and the conventions above a tree
+
+Progress = Callable[[str, int, int], None]  # (phase, done, total)
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(CODE_SYMBOLS) for _ in range(CODE_LENGTH))
+
+
+def shown_code(code: str) -> str:
+    """A code as printed and typed: two groups of five (``7KQ2M-X9HTA``)."""
+    return f"{code[:5]}-{code[5:]}"
+
+
+def read_code(text: str) -> str:
+    """A code as typed or scanned (any case, dashes and spaces): its stored form; NotFound for
+    what no sheet could have."""
+    code = "".join(text.split()).replace("-", "").upper()
+    if len(code) != CODE_LENGTH or any(c not in CODE_SYMBOLS for c in code):
+        raise NotFound(f"no exam sheet has the code {text.strip()[:40]!r}")
+    return code
+
+
+# -- printing ---------------------------------------------------------------------------------
+
+
+def printable_slots(assignment: Assignment) -> tuple[list[Slot], list[Slot]]:
+    """The slots a sheet carries (tree exercises) and those it skips (engine slots)."""
+    trees = [s for s in assignment.slots if s.kind != ENGINE_KIND]
+    return trees, [s for s in assignment.slots if s.kind == ENGINE_KIND]
+
+
+def request_print(
+    user: User,
+    assignment_id: int,
+    *,
+    paper: str = "a4",
+    anonymous: int | None = None,
+    enqueue: bool = True,
+) -> ExamPrint:
+    """A print run of the assignment, queued (the worker makes and renders the sheets); only
+    the course's instructors print."""
+    staff_for_assignment(user, assignment_id, change=True)
+    return create_print(
+        assignment_id, paper=paper, anonymous=anonymous, requested_by=user, enqueue=enqueue
+    )
+
+
+def create_print(
+    assignment_id: int,
+    *,
+    paper: str = "a4",
+    anonymous: int | None = None,
+    requested_by: User | None = None,
+    enqueue: bool = True,
+) -> ExamPrint:
+    """A print run, checked (the operator's CLI calls this directly; pages call
+    `request_print`, which checks who asks first)."""
+    assignment = db.session.get(Assignment, assignment_id)
+    if assignment is None:
+        raise NotFound(f"no assignment {assignment_id}")
+    if paper not in PAPER_SIZES:
+        raise Invalid(f"paper must be one of {', '.join(PAPER_SIZES)}, not {paper!r}")
+    if anonymous is not None and not 1 <= anonymous <= MAX_ANONYMOUS:
+        raise Invalid(f"anonymous sheets: from 1 to {MAX_ANONYMOUS}, not {anonymous}")
+    trees, _ = printable_slots(assignment)
+    if not trees:
+        raise Invalid(
+            "this assignment has no tree exercise to print (engine slots are not printed)"
+        )
+    if anonymous is None and not _students(assignment.course_id):
+        raise Invalid("the course has no students yet: print anonymous sheets, or add the roster")
+    with writing() as session:
+        run = ExamPrint(
+            assignment_id=assignment.id,
+            requested_by_id=requested_by.id if requested_by is not None else None,
+            paper=paper,
+            anonymous=anonymous,
+            status=QUEUED,
+            progress={"phase": "queued", "done": 0, "total": 0},
+        )
+        session.add(run)
+    if enqueue:
+        wake(run.id)
+    return run
+
+
+def wake(print_id: int) -> None:
+    try:
+        job_queue.enqueue(EXAM, print_id)
+    except Exception:  # the worker's sweep sends it again: the row is the truth
+        log.exception("could not enqueue exam print %s", print_id)
+        return
+    leases.woken(ExamPrint, print_id)
+
+
+def _students(course_id: int) -> list[User]:
+    return list(
+        db.session.scalars(
+            sa.select(User)
+            .join(Membership, Membership.user_id == User.id)
+            .where(Membership.course_id == course_id, Membership.role == STUDENT)
+            .order_by(sa.func.lower(sa.func.coalesce(Membership.name, User.name, User.email)))
+        )
+    )
+
+
+def make_sheets(print_id: int, progress: Progress | None = None) -> list[ExamSheet]:
+    """The run's sheets, made once (a run taken up again after a worker died keeps those made):
+    a sheet per student, each item the student's stored graded variant (made now if the student
+    never opened it), or ``anonymous`` numbered sheets, each with a tree of its own."""
+    run = db.session.get(ExamPrint, print_id)
+    if run is None:
+        raise NotFound("no such print run")
+    trees, _ = printable_slots(run.assignment)
+    people: list[User | None] = (
+        [None] * run.anonymous
+        if run.anonymous is not None
+        else list(_students(run.assignment.course_id))
+    )
+    made = {s.number for s in run.sheets}
+    for number, person in enumerate(people, start=1):
+        if number not in made:
+            with writing() as session:
+                _sheet(session, run, number, person, trees)
+        if progress:
+            progress("sheets", number, len(people))
+    db.session.expire(run, ["sheets"])
+    return list(run.sheets)
+
+
+def _sheet(
+    session: Session, run: ExamPrint, number: int, person: User | None, trees: list[Slot]
+) -> ExamSheet:
+    sheet = ExamSheet(code=new_code(), print_run=run, number=number, user=person)
+    session.add(sheet)
+    for slot in trees:
+        if person is not None:
+            exercise: Exercise | None = graded_variant(session, slot, person)
+            assert exercise is not None
+            tree = {"tree": exercise.tree, "players": exercise.players}
+            seed, version, params = exercise.seed, exercise.generator_version, exercise.params
+        else:
+            exercise = None
+            seed = variant_seed(run.assignment_id, slot.index, -run.id, number)
+            built, params = variant_tree(slot, seed)
+            tree = built.to_dict()
+            version = None
+        session.add(
+            ExamItem(
+                sheet=sheet,
+                slot=slot,
+                slot_index=slot.index,
+                exercise=exercise,
+                seed=seed,
+                generator_version=version,
+                params=params,
+                tree=tree,
+            )
+        )
+    return sheet
+
+
+@dataclass(frozen=True)
+class PrintFiles:
+    """What a run makes: one PDF per sheet (file name, bytes), all sheets in one, the key."""
+
+    sheets: list[tuple[str, bytes]]
+    combined: bytes
+    key: bytes
+
+    def archive(self) -> bytes:
+        out = io.BytesIO()
+        with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
+            for name, data in self.sheets:
+                z.writestr(f"sheets/{name}", data)
+            z.writestr("all-sheets.pdf", self.combined)
+            z.writestr("key.pdf", self.key)
+        return out.getvalue()
+
+
+def sheet_filename(sheet: ExamSheet) -> str:
+    who = sheet.user.email.split("@")[0] if sheet.user is not None else "anonymous"
+    safe = "".join(c if c.isalnum() or c in "._-" else "_" for c in who)[:60]
+    return f"{sheet.number:03d}-{safe}-{sheet.code}.pdf"
+
+
+def render_print(print_id: int, progress: Progress | None = None) -> PrintFiles:
+    """The run's PDFs, from its sheets (`make_sheets` first). The sheets' HTML is written in
+    chunks of RENDER_CHUNK sheets (and their key's), which one process a core renders and
+    paints once each (services/exam_pdf.py); pikepdf (qpdf) then cuts each sheet's pages out of
+    its chunk and joins the chunks, painting nothing again."""
+    import pikepdf
+
+    run = db.session.get(ExamPrint, print_id)
+    if run is None:
+        raise NotFound("no such print run")
+    sheets = list(run.sheets)
+    trees, skipped = printable_slots(run.assignment)
+    chunks = [sheets[i : i + RENDER_CHUNK] for i in range(0, len(sheets), RENDER_CHUNK)]
+    with tempfile.TemporaryDirectory(prefix="exam-") as tmp:
+        folder = Path(tmp)
+        for n, chunk in enumerate(chunks):
+            (folder / f"{n:04d}-sheets.html").write_text(
+                _html(run, chunk, trees, skipped, key=False)
+            )
+            (folder / f"{n:04d}-zkey.html").write_text(_html(run, chunk, trees, skipped, key=True))
+        _render_all(folder, 2 * len(chunks), progress, len(sheets))
+        combined, key = pikepdf.new(), pikepdf.new()
+        per_sheet: list[tuple[str, bytes]] = []
+        for n, chunk in enumerate(chunks):
+            facts = json.loads((folder / f"{n:04d}-sheets.json").read_text())
+            rendered = pikepdf.open(folder / f"{n:04d}-sheets.pdf")
+            starts = [facts["starts"][sheet.code] for sheet in chunk]
+            for sheet, first, last in zip(
+                chunk, starts, [*starts[1:], facts["pages"]], strict=True
+            ):
+                one = pikepdf.new()
+                one.pages.extend(rendered.pages[first:last])
+                per_sheet.append((sheet_filename(sheet), _pdf_bytes(one)))
+            combined.pages.extend(rendered.pages)
+            key.pages.extend(pikepdf.open(folder / f"{n:04d}-zkey.pdf").pages)
+        return PrintFiles(sheets=per_sheet, combined=_pdf_bytes(combined), key=_pdf_bytes(key))
+
+
+def _render_all(folder: Path, files: int, progress: Progress | None, sheets: int) -> None:
+    """One `exam_pdf` process a core over the chunks in ``folder``; progress as they finish."""
+    count = max(1, min(os.cpu_count() or 1, files))
+    logs = [folder / f"render-{i}.log" for i in range(count)]
+    processes = []
+    for i, log_path in enumerate(logs):  # a file, not a pipe: a chatty renderer never blocks
+        with log_path.open("w") as errors:
+            processes.append(
+                subprocess.Popen(
+                    [
+                        sys.executable,
+                        "-m",
+                        "grader.services.exam_pdf",
+                        str(folder),
+                        str(i),
+                        str(count),
+                    ],
+                    stdout=subprocess.DEVNULL,
+                    stderr=errors,
+                )
+            )
+    try:
+        while any(p.poll() is None for p in processes):
+            if progress:
+                done = len(list(folder.glob("*.pdf")))
+                progress("render", min(sheets, done * sheets // files), sheets)
+            time.sleep(0.5)
+    finally:
+        for p in processes:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+    failed = [log for p, log in zip(processes, logs, strict=True) if p.returncode != 0]
+    if failed:
+        raise RuntimeError(f"rendering the sheets failed: {failed[0].read_text()[-2000:]}")
+    if progress:
+        progress("render", sheets, sheets)
+
+
+def _pdf_bytes(pdf: Any) -> bytes:
+    out = io.BytesIO()
+    pdf.save(out)
+    return out.getvalue()
+
+
+def _html(
+    run: ExamPrint, sheets: list[ExamSheet], trees: list[Slot], skipped: list[Slot], *, key: bool
+) -> str:
+    width, height = PAGE_MM[run.paper]
+    area = (width - 20, height - 20 - TREE_TOP_MM)
+    return render_template(
+        "exams/print.html",
+        run=run,
+        assignment=run.assignment,
+        paper=run.paper,
+        key=key,
+        skipped=skipped,
+        sheets=[_sheet_view(sheet, trees, area, key=key) for sheet in sheets],
+    )
+
+
+def _sheet_view(
+    sheet: ExamSheet, trees: list[Slot], area: tuple[float, float], *, key: bool
+) -> dict[str, Any]:
+    import segno  # the QR code: only where sheets are printed
+
+    items = {item.slot_id: item for item in sheet.items}
+    questions = []
+    for number, slot in enumerate(trees, start=1):
+        item = items.get(slot.id)
+        if item is None:  # a slot added after the run was made: not on this sheet
+            continue
+        tree = Tree.from_dict(item.tree)
+        kind = KINDS[slot.kind]
+        conventions = Conventions.from_dict(slot.conventions)
+        answer = kind.key(tree, conventions) if key else None
+        paper = kind.paper(tree, answer)
+        questions.append(
+            {
+                "number": number,
+                "title": slot.title or f"Exercise {slot.index + 1}",
+                "prompt": kind.prompt,
+                "instruction": paper.instruction,
+                "conventions": conventions.describe(slot.kind),
+                "svg": _data_uri(
+                    tree_svg(
+                        tree,
+                        width_mm=area[0],
+                        height_mm=area[1],
+                        boxes=paper.boxes,
+                        marks=paper.marks,
+                        struck=paper.struck,
+                        lines=paper.lines,
+                        title=f"Question {number}: the game tree",
+                    )
+                ),
+                "key_words": kind.describe(answer, tree.labels()) if answer else "",
+            }
+        )
+    qr = segno.make(sheet.code, error="m")
+    return {
+        "code": sheet.code,
+        "shown_code": shown_code(sheet.code),
+        "number": sheet.number,
+        "name": (sheet.user.name or "") if sheet.user else "",
+        "email": sheet.user.email if sheet.user else "",
+        "qr": qr.svg_inline(scale=1, unit="mm", border=1, omitsize=False),
+        "questions": questions,
+    }
+
+
+def _data_uri(svg: str) -> str:
+    """An SVG as an image's URL: WeasyPrint reads it with its XML parser, ten times faster
+    than the same drawing inline in the page's HTML."""
+    return "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode()
+
+
+def print_to_dir(
+    assignment_id: int,
+    out: Path,
+    *,
+    paper: str = "a4",
+    anonymous: int | None = None,
+    progress: Progress | None = None,
+) -> tuple[ExamPrint, PrintFiles]:
+    """`grader exam print` (the operator's): a run made and rendered here, without the queue,
+    its files written to ``out``: sheets/, all-sheets.pdf, key.pdf; the archive kept as a
+    queued run's is, so the entry pages find its sheets."""
+    run = create_print(assignment_id, paper=paper, anonymous=anonymous, enqueue=False)
+    make_sheets(run.id, progress)
+    files = render_print(run.id, progress)
+    (out / "sheets").mkdir(parents=True, exist_ok=True)
+    for name, data in files.sheets:
+        (out / "sheets" / name).write_bytes(data)
+    (out / "all-sheets.pdf").write_bytes(files.combined)
+    (out / "key.pdf").write_bytes(files.key)
+    with writing() as session:
+        _store_result(session, run, files)
+        session.execute(
+            sa.update(ExamPrint)
+            .where(ExamPrint.id == run.id)
+            .values(status=DONE, finished_at=utcnow())
+        )
+    return run, files
+
+
+def _store_result(session: Session, run: ExamPrint, files: PrintFiles) -> str:
+    data = files.archive()
+    sha = hashlib.sha256(data).hexdigest()
+    blobs.store().put(session, sha, data)
+    session.execute(sa.update(ExamPrint).where(ExamPrint.id == run.id).values(result_sha256=sha))
+    return sha
+
+
+def run_print(print_id: int, worker: str) -> None:
+    """The queue's job: claim the run, make and render its sheets, store the archive; an error
+    of ours gives the run back to the queue (failed after MAX_PRINT_ATTEMPTS claims)."""
+    with writing() as session:
+        if not leases.claim(session, ExamPrint, print_id, worker):
+            return
+    lost = False
+
+    def progress(phase: str, done: int, total: int) -> None:
+        nonlocal lost
+        values = {"progress": {"phase": phase, "done": done, "total": total}}
+        lost = lost or not leases.heartbeat(ExamPrint, print_id, worker, **values)
+
+    try:
+        make_sheets(print_id, progress)
+        files = render_print(print_id, progress)
+        if lost:
+            return
+        with writing() as session:
+            run = session.get(ExamPrint, print_id)
+            assert run is not None
+            data = files.archive()
+            sha = hashlib.sha256(data).hexdigest()
+            blobs.store().put(session, sha, data)
+            leases.finish(
+                session,
+                ExamPrint,
+                print_id,
+                worker,
+                DONE,
+                result_sha256=sha,
+                finished_at=utcnow(),
+                progress={"phase": "done", "done": len(files.sheets), "total": len(files.sheets)},
+            )
+    except Exception as exc:
+        log.exception("exam print %s failed", print_id)
+        message = f"{type(exc).__name__}: {exc}"[:2000]
+        leases.give_back(
+            ExamPrint,
+            print_id,
+            worker,
+            MAX_PRINT_ATTEMPTS,
+            {"error": message},
+            {"error": message, "finished_at": utcnow()},
+        )
+
+
+def sweep_prints(now: dt.datetime | None = None) -> list[int]:
+    return leases.sweep(
+        ExamPrint,
+        MAX_PRINT_ATTEMPTS,
+        failed_values={"error": "the worker printing it stopped, three times"},
+        requeued_values={},
+        now=now,
+    )
+
+
+def print_runs(user: User, assignment_id: int) -> tuple[Staff, Assignment, list[ExamPrint]]:
+    """The assignment's print runs, newest first, for its instructors."""
+    teacher, assignment = staff_for_assignment(user, assignment_id, change=True)
+    runs = db.session.scalars(
+        sa.select(ExamPrint)
+        .where(ExamPrint.assignment_id == assignment.id)
+        .order_by(ExamPrint.id.desc())
+    )
+    return teacher, assignment, list(runs)
+
+
+def get_print(user: User, print_id: int) -> ExamPrint:
+    run = db.session.get(ExamPrint, print_id)
+    if run is None:
+        raise NotFound("no such print run")
+    staff_for_assignment(user, run.assignment_id, change=True)
+    return run
+
+
+PRINT_FILES = ("sheets.zip", "all-sheets.pdf", "key.pdf")
+
+
+def print_file(user: User, print_id: int, name: str) -> bytes:
+    """One file of a finished run: the archive, or its combined sheets or key."""
+    run = get_print(user, print_id)
+    if name not in PRINT_FILES:
+        raise NotFound(f"a print run has {', '.join(PRINT_FILES)}, not {name!r}")
+    if run.status != DONE or run.result_sha256 is None:
+        raise Conflict(
+            "this print run has failed: print again"
+            if run.status == FAILED
+            else "this print run is not finished yet"
+        )
+    data = blobs.store().get(run.result_sha256)
+    if name == "sheets.zip":
+        return data
+    with zipfile.ZipFile(io.BytesIO(data)) as z:
+        return z.read(name)
+
+
+# -- entering the answers written on paper ------------------------------------------------------
+
+
+def find_sheet(user: User, code: str) -> ExamSheet:
+    """A sheet of a course ``user`` teaches or assists (TAs enter answers too); NotFound for
+    any other code, so a code reveals nothing of another course."""
+    sheet = db.session.scalar(sa.select(ExamSheet).where(ExamSheet.code == read_code(code)))
+    if sheet is None:
+        raise NotFound(f"no exam sheet has the code {code.strip()[:40]!r}")
+    try:
+        staff(user, sheet.print_run.assignment.course_id)
+    except Exception as exc:  # Forbidden or NotFound: the same answer, no sheet here
+        raise NotFound(f"no exam sheet has the code {code.strip()[:40]!r}") from exc
+    return sheet
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One question of a sheet as the entry page shows it."""
+
+    sheet: ExamSheet
+    item: ExamItem
+    exercise: dict[str, Any]  # what the tree view needs (the page's exercise JSON)
+    attempt: Attempt | None  # the answer entered so far, if any
+    version: int  # entries so far: a save names the version it saw
+    solution: dict[str, Any] | None  # the key: only once the answer has been saved
+    students: list[tuple[int, str]] = field(default_factory=list)  # an untied sheet's choice
+    next_url: tuple[str, int] | None = None  # the next question: (sheet code, slot index)
+
+
+def _item(sheet: ExamSheet, slot_index: int) -> ExamItem:
+    item = next((i for i in sheet.items if i.slot_index == slot_index), None)
+    if item is None:
+        raise NotFound("this sheet has no such question")
+    return item
+
+
+def _version(attempt: Attempt | None) -> int:
+    return len(attempt.history or []) if attempt is not None else 0
+
+
+def open_item(user: User, code: str, slot_index: int) -> Entry:
+    sheet = find_sheet(user, code)
+    item = _item(sheet, slot_index)
+    attempt = db.session.get(Attempt, item.attempt_id) if item.attempt_id is not None else None
+    tree = Tree.from_dict(item.tree)
+    slot = item.slot
+    conventions = Conventions.from_dict(slot.conventions)
+    kind = KINDS[slot.kind]
+    exercise = {
+        "id": item.exercise_id or 0,
+        "kind": slot.kind,
+        "prompt": kind.prompt,
+        "tree": item.tree["tree"],
+        "players": item.tree["players"],
+        "labels": tree.labels(),
+        "conventions": slot.conventions,
+        "conventions_text": conventions.describe(slot.kind),
+        "practice": False,
+        "attempts_allowed": None,
+        "attempts_used": 0,
+        "replay_allowed": False,
+        "solution_when": "once this sheet's answer is saved",
+    }
+    key = None
+    if attempt is not None:
+        key = {"key": kind.key(tree, conventions), "search": None}
+    students = []
+    if sheet.user_id is None:
+        students = [(s.id, s.email) for s in _students(sheet.print_run.assignment.course_id)]
+    return Entry(
+        sheet, item, exercise, attempt, _version(attempt), key, students, _next(sheet, item)
+    )
+
+
+def _next(sheet: ExamSheet, item: ExamItem) -> tuple[str, int] | None:
+    later = [i for i in sheet.items if i.slot_index > item.slot_index]
+    if later:
+        return sheet.code, later[0].slot_index
+    following = db.session.scalar(
+        sa.select(ExamSheet)
+        .where(ExamSheet.print_id == sheet.print_id, ExamSheet.number > sheet.number)
+        .order_by(ExamSheet.number)
+        .limit(1)
+    )
+    if following is None or not following.items:
+        return None
+    return following.code, following.items[0].slot_index
+
+
+def save_entry(
+    user: User,
+    code: str,
+    slot_index: int,
+    answer: dict[str, Any],
+    *,
+    version: int,
+    confirm: bool = False,
+    student_id: int | None = None,
+) -> tuple[Attempt, dict[str, Any]]:
+    """Grades what is written on a sheet and stores it as the student's attempt on paper.
+
+    ``version`` is the number of entries the page showed: a save over an entry made since
+    (another TA's) is refused and says whose it is; a change of a saved answer needs
+    ``confirm``. An anonymous sheet is tied to ``student_id`` at its first save, its trees
+    then becoming the student's graded variants. Returns the attempt and the key."""
+    sheet = find_sheet(user, code)
+    item = _item(sheet, slot_index)
+    slot = item.slot
+    tree = Tree.from_dict(item.tree)
+    conventions = Conventions.from_dict(slot.conventions)
+    try:
+        graded = grade(slot.kind, tree, conventions, answer)
+    except ValueError as exc:
+        raise Invalid(f"this is a {slot.kind} exercise: {exc}") from exc
+    with writing() as session:
+        session.refresh(sheet)
+        session.refresh(item)
+        if sheet.user_id is None:
+            _tie(session, sheet, student_id)
+        elif student_id is not None and student_id != sheet.user_id:
+            raise Conflict("this sheet belongs to another student already")
+        student = sheet.user
+        assert student is not None and item.exercise_id is not None
+        attempt = session.get(Attempt, item.attempt_id) if item.attempt_id is not None else None
+        seen = _version(attempt)
+        if version != seen:
+            raise Conflict(_changed_words(attempt, "since you opened this sheet") + " Reload it.")
+        if attempt is not None and attempt.answer == answer:
+            return attempt, _key(item, tree, graded)
+        if attempt is not None and not confirm:
+            raise Conflict(
+                _changed_words(attempt, "already")
+                + " Tick “Replace the saved answer” to change it."
+            )
+        now = utcnow()
+        entry = {
+            "answer": answer,
+            "score": graded.score,
+            "entered_by": user.email,
+            "entered_at": iso_utc(now),
+        }
+        fields = {
+            "answer": answer,
+            "score": graded.score,
+            "parts": graded.parts,
+            "feedback": graded.feedback,
+            "diagnosis": graded.diagnosis,
+            "diagnosis_text": graded.diagnosis_text,
+            "first_wrong": graded.first_wrong,
+            "entered_by_id": user.id,
+        }
+        if attempt is None:
+            exercise = session.get(Exercise, item.exercise_id)
+            assert exercise is not None
+            attempt = Attempt(
+                exercise_id=exercise.id,
+                user_id=student.id,
+                kind=exercise.kind,
+                seed=exercise.seed,
+                generator_version=exercise.generator_version,
+                conventions=exercise.conventions,
+                created_at=now,
+                history=[entry],
+                **fields,
+            )
+            session.add(attempt)
+            session.flush()
+            item.attempt_id = attempt.id
+        else:
+            for name, value in fields.items():
+                setattr(attempt, name, value)
+            attempt.history = [*(attempt.history or []), entry]
+        lti.passback_after_commit(session, [(student.id, slot.id)])
+    return attempt, _key(item, tree, graded)
+
+
+def _key(item: ExamItem, tree: Tree, graded: Any) -> dict[str, Any]:
+    exercise = item.exercise
+    assert exercise is not None
+    return solution(exercise, tree_of(exercise), graded, with_search=False)
+
+
+def _changed_words(attempt: Attempt | None, when: str) -> str:
+    if attempt is None or not attempt.history:
+        return f"This sheet's answer was removed {when}."
+    last = attempt.history[-1]
+    kind = KINDS[attempt.kind]
+    tree = tree_of(attempt.exercise)
+    words = kind.describe(last["answer"], tree.labels())
+    return (
+        f"{last['entered_by']} saved an answer to this question {when} "
+        f"({last['entered_at']}: {words}; score {last['score']:.2f})."
+    )
+
+
+def _tie(session: Session, sheet: ExamSheet, student_id: int | None) -> None:
+    """An anonymous sheet becomes ``student_id``'s: its trees their graded variants."""
+    if student_id is None:
+        raise Invalid("choose the student this sheet belongs to before saving its first answer")
+    course_id = sheet.print_run.assignment.course_id
+    role = session.scalar(
+        sa.select(Membership.role).where(
+            Membership.course_id == course_id, Membership.user_id == student_id
+        )
+    )
+    if role != STUDENT:
+        raise Invalid("the sheet's student must be a student of this course")
+    taken = session.scalar(
+        sa.select(ExamSheet.code).where(
+            ExamSheet.print_id == sheet.print_id, ExamSheet.user_id == student_id
+        )
+    )
+    if taken is not None:
+        raise Conflict(f"this student's sheet is {shown_code(taken)} already")
+    student = session.get(User, student_id)
+    assert student is not None
+    for item in sheet.items:
+        item.exercise = store_graded_variant(
+            session,
+            item.slot,
+            student,
+            Tree.from_dict(item.tree),
+            seed=item.seed,
+            params=item.params,
+        )
+    sheet.user = student

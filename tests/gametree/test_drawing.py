@@ -1,0 +1,138 @@
+"""Trees drawn for paper (gametree/drawing.py): the SVG says every label and value once, at its
+printed size, with no two texts on top of each other; the LaTeX compiles."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from grader.gametree import KINDS, Conventions, GeneratorParams, Tree, generate
+from grader.gametree.drawing import CHAR_MM, FONT_MM, PT_MM, tree_latex, tree_svg
+
+SVG = "{http://www.w3.org/2000/svg}"
+TEXTBOOK = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
+
+
+def texts(svg: str) -> list[tuple[float, float, str]]:
+    root = ET.fromstring(svg)
+    return [
+        (float(t.get("x")), float(t.get("y")), t.text or "")
+        for t in root.iter(f"{SVG}text")
+        if t.text
+    ]
+
+
+def boxes(svg: str) -> list[tuple[float, float, float, float, str]]:
+    """Each text's box (x0, y0, x1, y1), from its anchor and the font's advance."""
+    root = ET.fromstring(svg)
+    out = []
+    for t in root.iter(f"{SVG}text"):
+        if not t.text:
+            continue
+        x, y, width = float(t.get("x")), float(t.get("y")), len(t.text) * CHAR_MM
+        anchor = t.get("text-anchor")
+        x0 = x - width / 2 if anchor == "middle" else x - width if anchor == "end" else x
+        out.append((x0, y - FONT_MM * 0.75, x0 + width, y + FONT_MM * 0.2, t.text))
+    return out
+
+
+def overlapping(found: list[tuple[float, float, float, float, str]]) -> list[tuple[str, str]]:
+    pairs = []
+    for i, a in enumerate(found):
+        for b in found[i + 1 :]:
+            if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
+                pairs.append((a[4], b[4]))
+    return pairs
+
+
+def test_the_textbook_tree_says_each_label_and_leaf_value() -> None:
+    tree = Tree.from_nested(TEXTBOOK)
+    svg = tree_svg(tree)
+    words = [w for _, _, w in texts(svg)]
+    for label in tree.labels().values():
+        assert words.count(label) == 1
+    values = [w for w in words if w.lstrip("-").isdigit()]
+    assert values == [str(tree.node(p).value) for p in tree.leaves()]
+    root = ET.fromstring(svg)
+    assert root.get("font-size") == f"{FONT_MM:.2f}".rstrip("0") and FONT_MM / PT_MM >= 9
+
+
+def rects(svg: str) -> list[tuple[float, float, float, float, str]]:
+    root = ET.fromstring(svg)
+    out = []
+    for r in root.iter(f"{SVG}rect"):
+        if r.get("class") == "box":
+            x, y = float(r.get("x")), float(r.get("y"))
+            out.append((x, y, x + float(r.get("width")), y + float(r.get("height")), "box"))
+    return out
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    seed=st.integers(0, 10_000),
+    kind=st.sampled_from(["prune", "values", "bounds", "leaf-order"]),
+    low=st.sampled_from([2, 3]),
+)
+def test_depth_four_exam_trees_fit_a_landscape_page_with_no_text_on_text(
+    seed: int, kind: str, low: int
+) -> None:
+    # The presets' depth-4 trees (2-3 children a node): up to 81 leaves, more than a 277 mm
+    # line holds side by side at 9 pt, so values and labels take turns on two rows.
+    tree = generate(GeneratorParams(depth=4, branching=(low, 3), values=(-20, 20)), seed)
+    paper = KINDS[kind].paper(tree, KINDS[kind].key(tree, Conventions()))
+    svg = tree_svg(
+        tree, width_mm=277, height_mm=138, boxes=paper.boxes, marks=paper.marks, lines=paper.lines
+    )
+    root = ET.fromstring(svg)
+    assert float(root.get("width").removesuffix("mm")) <= 277  # never scaled down to fit
+    # Labels and values apart from each other (marks sit inside their boxes, checked apart).
+    marks = set(paper.marks.values()) | {"✗"}
+    plain = [b for b in boxes(svg) if b[4] not in marks or b[4].lstrip("-").isdigit()]
+    assert overlapping([b for b in plain if not b[4].endswith(":")]) == []
+    assert overlapping(rects(svg)) == []  # nor two answer boxes
+
+
+def test_the_key_marks_the_pruned_subtrees_and_writes_the_root_value() -> None:
+    tree = Tree.from_nested(TEXTBOOK)
+    kind = KINDS["prune"]
+    paper = kind.paper(tree, kind.key(tree, Conventions()))
+    svg = tree_svg(
+        tree, boxes=paper.boxes, marks=paper.marks, struck=paper.struck, lines=paper.lines
+    )
+    root = ET.fromstring(svg)
+    marks = [t for t in root.iter(f"{SVG}text") if t.get("class") == "mark"]
+    assert sorted(t.text for t in marks) == ["3", "✗", "✗"]
+    struck = [line for line in root.iter(f"{SVG}line") if "struck" in (line.get("class") or "")]
+    assert len(struck) == 2  # the edges into I and J
+
+
+@pytest.mark.skipif(shutil.which("pdflatex") is None, reason="no pdflatex (TeX Live) here")
+def test_the_latex_compiles_with_pdflatex(tmp_path: Path) -> None:
+    tree = Tree.from_nested(TEXTBOOK)
+    kind = KINDS["values"]
+    paper = kind.paper(tree, kind.key(tree, Conventions()))
+    source = tmp_path / "tree.tex"
+    source.write_text(tree_latex(tree, marks=paper.marks, lines=[("Root value", "3 ∞ ✗")]))
+    subprocess.run(
+        ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", source.name],
+        cwd=tmp_path,
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
+    text = subprocess.run(
+        ["pdftotext", "-layout", str(tmp_path / "tree.pdf"), "-"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    for label in tree.labels().values():
+        assert label in text
+    for value in ("12", "14", "Root value"):
+        assert value in text

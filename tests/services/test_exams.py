@@ -1,0 +1,291 @@
+"""Paper exams (services/exams.py): a class printed, its PDFs read back with poppler's
+pdftotext, and answers written on paper typed back in, graded and kept with their history."""
+
+from __future__ import annotations
+
+import io
+import re
+import subprocess
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+
+from grader.extensions import db
+from grader.gametree import KINDS, Conventions, Tree
+from grader.models import Attempt, ExamItem, ExamSheet, Exercise, Slot
+from grader.services import Conflict, Invalid, NotFound
+from tests.instructor_support import (
+    ALICE,
+    BOB,
+    OUTSIDER,
+    TA,
+    TEACHER,
+    TEXTBOOK,
+    make_room,
+    user,
+)
+
+STUDENTS = [f"s{i}@example.com" for i in range(1, 6)]
+_WORD = re.compile(
+    r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)</word>'
+)
+_PAGE = re.compile(r"<page [^>]*>(.*?)</page>", re.S)
+
+
+def pages(pdf: bytes, tmp_path: Path) -> list[list[tuple[float, float, float, float, str]]]:
+    """Each page's words with their boxes (points), as poppler reads them."""
+    source = tmp_path / "read.pdf"
+    source.write_bytes(pdf)
+    html = subprocess.run(
+        ["pdftotext", "-bbox", str(source), "-"], check=True, capture_output=True, text=True
+    ).stdout
+    return [
+        [(float(a), float(b), float(c), float(d), w) for a, b, c, d, w in _WORD.findall(page)]
+        for page in _PAGE.findall(html)
+    ]
+
+
+def number(word: str) -> float | None:
+    text = word.replace("\u2212", "-")
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
+def tree_words(page: list[tuple[float, float, float, float, str]]) -> list[tuple]:
+    """The words of a question page's drawing: below the "Conventions:" line, above the key in
+    words (on a key page) and the footer (the page number)."""
+    top = next(y1 for _, _, _, y1, w in page if w == "Conventions:")
+    bottom = min(
+        [y0 for _, y0, _, _, w in page if w == "Key:"] or [max(y0 for _, y0, _, _, _ in page)]
+    )
+    return [w for w in page if w[1] > top + 12 and w[1] < bottom - 1]
+
+
+@pytest.fixture
+def room(app: Any, factory: Any) -> Any:
+    made = make_room(app, factory)
+    for email in STUDENTS:
+        factory.user(email)
+        factory.member(made.course_id, email)
+    return made
+
+
+def print_class(app: Any, room: Any, tmp_path: Path, **kw: Any) -> Any:
+    from grader.services import exams
+
+    with app.app_context():
+        run, files = exams.print_to_dir(room.assignment_id, tmp_path / "out", **kw)
+        return run.id, files
+
+
+def test_a_class_printed_reads_back_as_each_students_stored_tree_and_key(
+    app: Any, room: Any, tmp_path: Path
+) -> None:
+    run_id, files = print_class(app, room, tmp_path)
+    out = tmp_path / "out"
+    assert sorted(p.name for p in out.iterdir()) == ["all-sheets.pdf", "key.pdf", "sheets"]
+    with app.app_context():
+        sheets = list(
+            db.session.scalars(
+                sa.select(ExamSheet).where(ExamSheet.print_id == run_id).order_by(ExamSheet.number)
+            )
+        )
+        # Everyone of the roster, students only (not the TA or the teacher).
+        assert sorted(s.user.email for s in sheets) == sorted([ALICE, BOB, *STUDENTS])
+        assert len(files.sheets) == len(sheets)
+        for sheet, (name, pdf) in zip(sheets, files.sheets, strict=True):
+            assert sheet.code in name
+            read = pages(pdf, tmp_path)
+            cover = " ".join(w for *_, w in read[0])
+            assert sheet.user.email in cover and f"{sheet.code[:5]}-{sheet.code[5:]}" in cover
+            assert len(read) == 1 + len(sheet.items)  # a cover, then a page per question
+            for item, page in zip(sheet.items, read[1:], strict=True):
+                stored = db.session.scalar(
+                    sa.select(Exercise).where(
+                        Exercise.slot_id == item.slot_id,
+                        Exercise.owner_id == sheet.user_id,
+                        Exercise.variant == 0,
+                    )
+                )
+                assert stored is not None and item.exercise_id == stored.id
+                tree = Tree.from_dict({"tree": stored.tree, "players": stored.players})
+                leaves = [tree.node(p).value for p in tree.leaves()]
+                words = sorted(tree_words(page), key=lambda w: (w[0] + w[2]) / 2)
+                printed = [number(w[4]) for w in words if number(w[4]) is not None]
+                assert printed == leaves
+                labels = {w[4] for w in words if number(w[4]) is None}
+                assert set(tree.labels().values()) <= labels
+                # Legible: no text of the drawing smaller than 9 pt (a word's box is about
+                # 1.16 times its font's size in DejaVu Sans).
+                assert min(w[3] - w[1] for w in words) >= 9 * 1.1
+        # The key: each question's key in words is the stored exercise's key.
+        key_pages = pages(files.key, tmp_path)
+        questions = [p for p in key_pages if any(w == "Conventions:" for *_, w in p)]
+        items = [item for sheet in sheets for item in sheet.items]
+        assert len(questions) == len(items)
+        for item, page in zip(items, questions, strict=True):
+            exercise = db.session.get(Exercise, item.exercise_id)
+            tree = Tree.from_dict({"tree": exercise.tree, "players": exercise.players})
+            kind = KINDS[exercise.kind]
+            stored_key = kind.key(tree, Conventions.from_dict(exercise.conventions))
+            text = " ".join(w for *_, w in page)
+            said = text.split("Key:", 1)[1].split(" page ")[0].strip()
+            assert said.startswith(kind.describe(stored_key, tree.labels())[:60].strip())
+            if exercise.kind == "values":  # the values written in the boxes, as a multiset
+                written = [number(w[4]) for w in tree_words(page) if number(w[4]) is not None]
+                leaves = [tree.node(p).value for p in tree.leaves()]
+                for value in leaves:
+                    written.remove(value)
+                assert sorted(written) == sorted(stored_key["values"].values())
+        # The combined file is every sheet's pages, in order.
+        combined = pages(files.combined, tmp_path)
+        assert len(combined) == sum(1 + len(s.items) for s in sheets)
+
+
+def test_an_engine_slot_is_skipped_with_a_note_on_the_cover(
+    app: Any, room: Any, tmp_path: Path
+) -> None:
+    from grader.services import submissions
+
+    with app.app_context():
+        submissions.add_engine_slot(room.assignment_id, title="Checkers engine")
+    _, files = print_class(app, room, tmp_path)
+    cover = " ".join(w for *_, w in pages(files.sheets[0][1], tmp_path)[0])
+    assert "Not on paper:" in cover and "Checkers engine" in cover
+
+
+def test_anonymous_sheets_and_letter_paper(app: Any, room: Any, tmp_path: Path) -> None:
+    run_id, files = print_class(app, room, tmp_path, anonymous=3, paper="letter")
+    assert len(files.sheets) == 3
+    with app.app_context():
+        sheets = db.session.scalars(sa.select(ExamSheet).where(ExamSheet.print_id == run_id))
+        assert all(s.user_id is None for s in sheets)
+    first = subprocess.run(
+        ["pdfinfo", "-"], input=files.sheets[0][1], capture_output=True, check=True
+    ).stdout.decode()
+    assert "612 x 792 pts (letter)" in first  # the cover; questions are landscape letter
+
+
+def test_printing_is_for_the_courses_instructors(app: Any, room: Any, tmp_path: Path) -> None:
+    from grader.services import Forbidden, exams
+
+    with app.app_context():
+        for who in (TA, ALICE):  # a TA reads (and enters answers); a student sees no staff page
+            with pytest.raises(Forbidden):
+                exams.request_print(user(who), room.assignment_id, enqueue=False)
+        with pytest.raises(NotFound):
+            exams.request_print(user(OUTSIDER), room.assignment_id, enqueue=False)
+        with pytest.raises(Invalid, match="paper"):
+            exams.request_print(user(TEACHER), room.assignment_id, paper="a3", enqueue=False)
+        with pytest.raises(Invalid, match="anonymous"):
+            exams.request_print(user(TEACHER), room.assignment_id, anonymous=0, enqueue=False)
+
+
+def textbook_item(app: Any, run_id: int, email: str | None = None) -> tuple[str, int]:
+    with app.app_context():
+        query = (
+            sa.select(ExamSheet.code, ExamItem.slot_index)
+            .join(ExamItem)
+            .join(Slot)
+            .where(ExamSheet.print_id == run_id, Slot.title == "Textbook tree")
+        )
+        if email is not None:
+            query = query.where(ExamSheet.user_id == user(email).id)
+        return db.session.execute(query.order_by(ExamSheet.number).limit(1)).one()
+
+
+def test_an_answer_on_paper_is_graded_stored_and_every_change_kept(
+    app: Any, room: Any, tmp_path: Path
+) -> None:
+    from grader.services import exams, scores
+
+    run_id, _ = print_class(app, room, tmp_path)
+    code, index = textbook_item(app, run_id, ALICE)
+    key = KINDS["prune"].key(Tree.from_nested(TEXTBOOK), Conventions())
+    wrong = {"pruned": [], "value": 3}
+    with app.app_context():
+        entry = exams.open_item(user(TA), code.lower(), index)  # codes are read in any case
+        assert entry.attempt is None and entry.solution is None  # no key before a save
+        attempt, solution = exams.save_entry(user(TA), code, index, wrong, version=0)
+        assert attempt.user_id == user(ALICE).id and attempt.entered_by_id == user(TA).id
+        assert 0 < attempt.score < 1 and solution["key"] == key
+        # A second TA who opened the sheet before that save is told whose entry it is.
+        with pytest.raises(Conflict, match=r"ta@example\.com saved an answer"):
+            exams.save_entry(user(TEACHER), code, index, key, version=0)
+        # Seeing it, a change needs a confirmation; then it is kept, the first entry too.
+        with pytest.raises(Conflict, match="Replace the saved answer"):
+            exams.save_entry(user(TEACHER), code, index, key, version=1)
+        attempt, _ = exams.save_entry(user(TEACHER), code, index, key, version=1, confirm=True)
+        assert attempt.score == 1.0 and attempt.entered_by_id == user(TEACHER).id
+        assert [h["entered_by"] for h in attempt.history] == [TA, TEACHER]
+        assert [h["answer"] for h in attempt.history] == [wrong, key]
+        assert exams.open_item(user(TA), code, index).solution["key"] == key
+        # One attempt, counted like any other: the gradebook's source of a slot's state.
+        assert db.session.scalar(sa.select(sa.func.count(Attempt.id))) == 1
+        states = scores.student_slot_states(user(ALICE).id, [attempt.exercise.slot.assignment])
+        assert states[attempt.exercise.slot_id].score == 1.0
+
+
+def test_sheet_codes_of_other_courses_and_made_up_ones_are_not_found(
+    app: Any, room: Any, tmp_path: Path, factory: Any
+) -> None:
+    from grader.services import exams
+
+    run_id, _ = print_class(app, room, tmp_path)
+    code, index = textbook_item(app, run_id)
+    factory.user("other@example.com", "instructor")
+    factory.course("Other", "other@example.com")
+    with app.app_context():
+        for who, text in ((user("other@example.com"), code), (user(ALICE), code)):
+            with pytest.raises(NotFound):
+                exams.open_item(who, text, index)
+        for made_up in ("", "AAAAA-AAAAA", "0OIL1-23456", "x" * 500):
+            with pytest.raises(NotFound):
+                exams.open_item(user(TEACHER), made_up, index)
+        with pytest.raises(Invalid, match="prune exercise"):
+            exams.save_entry(user(TA), code, index, {"leaf_order": []}, version=0)
+
+
+def test_an_anonymous_sheet_becomes_the_students_at_its_first_save(
+    app: Any, room: Any, tmp_path: Path
+) -> None:
+    from grader.services import exams
+
+    run_id, _ = print_class(app, room, tmp_path, anonymous=2)
+    code, index = textbook_item(app, run_id)
+    answer = KINDS["prune"].key(Tree.from_nested(TEXTBOOK), Conventions())
+    with app.app_context():
+        with pytest.raises(Invalid, match="choose the student"):
+            exams.save_entry(user(TA), code, index, answer, version=0)
+        with pytest.raises(Invalid, match="student of this course"):
+            exams.save_entry(user(TA), code, index, answer, version=0, student_id=user(TA).id)
+        attempt, _ = exams.save_entry(
+            user(TA), code, index, answer, version=0, student_id=user(BOB).id
+        )
+        assert attempt.user_id == user(BOB).id
+        sheet = db.session.scalar(sa.select(ExamSheet).where(ExamSheet.code == code))
+        # Every question of the sheet is now Bob's graded variant, the printed tree.
+        for item in sheet.items:
+            assert item.exercise.owner_id == user(BOB).id and item.exercise.variant == 0
+            assert {"tree": item.exercise.tree, "players": item.exercise.players} == item.tree
+        other, other_index = next(
+            (s.code, s.items[0].slot_index)
+            for s in db.session.scalars(sa.select(ExamSheet).where(ExamSheet.print_id == run_id))
+            if s.code != code
+        )
+        with pytest.raises(Conflict, match="this student's sheet is"):
+            exams.save_entry(
+                user(TA), other, other_index, answer, version=0, student_id=user(BOB).id
+            )
+
+
+def test_the_archive_holds_every_file(app: Any, room: Any, tmp_path: Path) -> None:
+    _, files = print_class(app, room, tmp_path)
+    names = zipfile.ZipFile(io.BytesIO(files.archive())).namelist()
+    assert {"all-sheets.pdf", "key.pdf"} <= set(names)
+    assert sum(n.startswith("sheets/") for n in names) == len(files.sheets)
