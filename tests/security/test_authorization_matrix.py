@@ -226,3 +226,66 @@ def test_only_the_instructor_may_place_in_an_lms(app, client, auth, room):
             response = _call(client, auth, method, url)
             assert response.status_code == status, (email, endpoint, method, response.status_code)
         auth.logout()
+
+
+def _exam_routes(app: Any) -> list[tuple[str, str, str]]:
+    return [
+        (rule.endpoint, method, rule.rule)
+        for rule in app.url_map.iter_rules()
+        if rule.endpoint.startswith("exams.")
+        for method in sorted(rule.methods - {"HEAD", "OPTIONS"})
+    ]
+
+
+def test_paper_exams_print_for_instructors_and_open_sheets_for_staff(
+    app, client, auth, room, tmp_path
+):
+    # Printing (and its files) is the instructors'; a sheet is opened and its answers entered
+    # by the course's instructors and TAs. A student of the course is refused the printing
+    # (403) and finds no sheet (404, as a code of another course); an outsider finds nothing.
+    from grader.services import exams
+
+    with app.app_context():
+        run, _ = exams.print_to_dir(room.assignment_id, tmp_path / "out")
+        sheet = run.sheets[0]
+        code, index = sheet.code, sheet.items[0].slot_index
+    routes = _exam_routes(app)
+    printing = {"exams.print_page", "exams.print_status", "exams.print_file"}
+    sheets = {"exams.open_sheet", "exams.sheet", "exams.entry", "exams.save"}
+    assert {e for e, _, _ in routes} == printing | sheets
+
+    def url(rule: str) -> str:
+        return (
+            _url(rule, room)
+            .replace("<int:print_id>", str(run.id))
+            .replace("<name>", "key.pdf")
+            .replace("<code>", code)
+            .replace("<int:slot_index>", str(index))
+        )
+
+    expected = {
+        ALICE: lambda e: 403 if e in printing else 404,
+        OUTSIDER: lambda e: 404,
+        TA: lambda e: 403 if e in printing else None,
+        TEACHER: lambda e: None,
+    }
+    for email, status in expected.items():
+        auth.login(email)
+        for endpoint, method, rule in routes:
+            target = url(rule) + ("?code=" + code if endpoint == "exams.open_sheet" else "")
+            if method == "GET":
+                response = client.get(target)
+            elif endpoint == "exams.save":
+                response = client.post(
+                    target,
+                    json={"answer": {"pruned": [], "value": 3}, "version": 0},
+                    headers={"X-CSRFToken": auth.csrf()},
+                )
+            else:
+                response = _call(client, auth, method, target)
+            want = status(endpoint)
+            if want is None:  # allowed: anything but a refusal
+                assert response.status_code in (200, 302, 409), (email, endpoint, method)
+            else:
+                assert response.status_code == want, (email, endpoint, method, response.status_code)
+        auth.logout()
