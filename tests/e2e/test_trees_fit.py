@@ -11,6 +11,7 @@ What the page must show is worked out here from the reference solver, never read
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -77,8 +78,11 @@ def _tree(page: Any, where: str = '[data-role="tree"]') -> Any:
     return page.locator(where).first
 
 
-def _fit_and_check(page: Any, host: Any) -> dict[str, Any]:
+def _fit_and_check(page: Any, host: Any, shot: Path | None = None) -> dict[str, Any]:
     host.get_by_role("button", name="Fit the whole tree").click()
+    if shot is not None:
+        expect(host.locator(".node").first).to_be_visible()
+        page.screenshot(path=str(shot), full_page=True)
     host.evaluate("(host) => host.scrollIntoView({block: 'start'})")
     seen = host.evaluate(MEASURE)
     assert seen["sideways"] <= 1 and seen["downwards"] <= 1, seen
@@ -98,13 +102,11 @@ def test_fit_puts_the_whole_tree_in_view(browser, live_server, screenshots, widt
         for index in range(SLOTS):
             page.goto(f"/assignments/{live_server.assignment_id}/slots/{index}")
             tree_drawn(page)
-            seen = _fit_and_check(page, _tree(page))
+            shot = screenshots / f"exercise-{width}.png" if index == 0 else None
+            seen = _fit_and_check(page, _tree(page), shot)
             if width == 1280 and index == 0:
                 # The assigned depth-4 tree fits without folding at 1280 px.
                 assert seen["hidden"] == 0, seen
-                page.screenshot(path=str(screenshots / "exercise-1280.png"))
-            if width == 390 and index == 0:
-                page.screenshot(path=str(screenshots / "exercise-390.png"))
         # A depth-5 tree, 243 leaves: folded where it must be, every fold openable.
         page.goto(f"/exercises/{live_server.practice['243-prune']}")
         tree_drawn(page)
@@ -162,6 +164,10 @@ def test_replay_notes_never_overlap(browser, live_server, screenshots, width) ->
         replay = _watch(page, live_server, "six-levels")
         page.get_by_role("button", name="End").click()
         expect(page.locator('[data-replay="caption"]')).to_contain_text("Best line")
+        page.locator('[data-role="replay"]').evaluate(
+            "(box) => box.scrollIntoView({block: 'start'})"
+        )
+        page.screenshot(path=str(screenshots / f"replay-{width}.png"))
         size = replay.get_by_role("button", name="Actual size")
         levels = []
         for name, clicks in (("Actual size", 1), ("Zoom in", 3), ("Zoom out", 12)):
@@ -175,9 +181,6 @@ def test_replay_notes_never_overlap(browser, live_server, screenshots, width) ->
             assert count > 10, "the search's notes are drawn"
             assert overlaps == [], f"at {levels[-1]}: {overlaps[:8]}"
         assert len(set(levels)) == 3, levels
-        replay.get_by_role("button", name="Fit the whole tree").click()
-        page.locator('[data-role="replay"]').scroll_into_view_if_needed()
-        page.screenshot(path=str(screenshots / f"replay-{width}.png"))
 
 
 def _shown(value: Any) -> str:
@@ -194,7 +197,9 @@ def test_breadcrumb_keeps_the_ancestors_bounds_and_the_steps_stay_below(
         tree = Tree.from_nested(exercise["tree"], exercise["players"])
         trace = solve(tree, Conventions.from_dict(exercise["conventions"])).trace
         # A step deep in the tree, well into the search: its window has moved at every level.
-        k = next(s.index for s in trace if s.kind == "enter" and s.path.count(".") == 3 and s.index > 150)
+        k = next(
+            s.index for s in trace if s.kind == "enter" and s.path.count(".") == 3 and s.index > 150
+        )
         page.locator('[data-replay="slider"]').fill(str(k))
         expect(page.locator('[data-replay="counter"]')).to_have_text(re.compile(rf"^Step {k} of"))
         path = trace[k].path
@@ -204,7 +209,8 @@ def test_breadcrumb_keeps_the_ancestors_bounds_and_the_steps_stay_below(
         expect(trail).to_have_count(len(chain))
         for i, node in enumerate(chain):
             # The node's window as the search stands at step k: its last enter or bound step.
-            last = [s for s in trace[: k + 1] if s.path == node and s.kind in ("enter", "bound")][-1]
+            steps = [s for s in trace[: k + 1] if s.path == node and s.kind in ("enter", "bound")]
+            last = steps[-1]
             item = trail.nth(i)
             expect(item.locator(".trail-label")).to_have_text(labels[node])
             expect(item.locator(".note-alpha")).to_have_text(f"α={_shown(last.alpha)}")
@@ -223,7 +229,9 @@ def test_breadcrumb_keeps_the_ancestors_bounds_and_the_steps_stay_below(
         box = drawing.bounding_box()
         assert controls["y"] >= box["y"] + box["height"] - 1, (controls, box)
         forward.click()
-        expect(page.locator('[data-replay="counter"]')).to_have_text(re.compile(rf"^Step {k + 1} of"))
+        expect(page.locator('[data-replay="counter"]')).to_have_text(
+            re.compile(rf"^Step {k + 1} of")
+        )
 
 
 def test_a_tap_shows_a_game_nodes_board_and_a_second_tap_marks_it(browser, live_server) -> None:
@@ -251,4 +259,3 @@ def test_a_tap_shows_a_game_nodes_board_and_a_second_tap_marks_it(browser, live_
         expect(tip).to_contain_text("after X in column 3")
         expect(other).not_to_contain_class("marked")
         expect(node).to_contain_class("marked")
-

@@ -640,7 +640,13 @@ export class TreeView {
     measure("");
     place("", margin);
     this.width = margin + widths.get("") + 12;
-    this.height = top + this.tree.depth * rowGap + this.options.bottom;
+    // As deep as what is drawn: a folded node's badge takes the row under it.
+    let rows = 0;
+    for (const path of this.tree.bfs) {
+      if (this.hiddenPaths.has(path)) continue;
+      rows = Math.max(rows, this.tree.nodes.get(path).depth + (this.collapsed.has(path) ? 1 : 0));
+    }
+    this.height = top + Math.min(rows, this.tree.depth) * rowGap + this.options.bottom;
   }
 
   render() {
@@ -754,7 +760,10 @@ export class TreeView {
     this.stage.style.transform = s === 1 ? "" : `scale(${s})`;
     this.canvas.style.width = `${this.width * s}px`;
     this.canvas.style.height = `${this.height * s}px`;
-    for (const tag of this.rowsInner.children) tag.style.top = `${Number(tag.dataset.y) * s - 10}px`;
+    for (const tag of this.rowsInner.children) {
+      tag.style.top = `${Number(tag.dataset.y) * s - 10}px`;
+      tag.hidden = Number(tag.dataset.y) > this.height; // a row folded away entirely
+    }
     this.rowsInner.style.height = `${this.height * s}px`;
     for (const [path, g] of this.groups) {
       const { x, y } = this.positions.get(path);
