@@ -130,7 +130,7 @@ export class TreeView {
     this.focused = "";
     this.zoom = 1; // the spacing's factor
     this.scale = 1; // the drawing's size on screen (below the tightest spacing)
-    this.trailPath = null;
+    this.trailPath = ""; // the root until a node is in hand: the trail's line is there from the start
     this.trailWords = () => [];
     this.foldMode = false;
     host.classList.add("tree-view");
@@ -289,10 +289,10 @@ export class TreeView {
    * with `fold`, subtrees fold (each into one slot, a click opens it) where even that is too wide.
    * The folds an earlier Fit made are undone first; a person's own folds stay. */
   fit({ fold = false } = {}) {
-    for (const p of this.autoFolded) this.collapsed.delete(p);
-    this.autoFolded.clear();
     // Twice: a vertical scrollbar that comes or goes changes the width there is.
     for (let pass = 0; pass < 2; pass += 1) {
+      for (const p of this.autoFolded) this.collapsed.delete(p);
+      this.autoFolded.clear();
       const room = this.#room();
       let level = this.#fitting(room);
       if (level === null && fold) {
@@ -748,6 +748,7 @@ export class TreeView {
     this.#layout();
     this.#place();
     this.refreshLabels();
+    this.#drawTrail();
   }
 
   #place() {
