@@ -8,6 +8,7 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
+from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
@@ -536,3 +537,34 @@ def describe(exercise: Exercise) -> dict[str, Any]:
         "solution_available": solution_visible(exercise, stats),
         "solution_when": solution_rule(exercise),
     }
+
+
+@dataclass(frozen=True)
+class SlotPlace:
+    """Where a slot's exercise stands in its assignment: the page's title and its way on."""
+
+    assignment_id: int
+    assignment_title: str
+    title: str  # as the assignment's page names the slot
+    number: int  # from 1
+    count: int
+    next_index: int | None  # the slot after it (an exercise or an engine), if any
+    next_title: str | None
+
+
+def slot_place(exercise: Exercise) -> SlotPlace | None:
+    """The exercise's slot in its assignment; None for a practice exercise of one's own."""
+    slot = exercise.slot
+    if slot is None:
+        return None
+    slots = slot.assignment.slots
+    following = next((s for s in slots if s.index > slot.index), None)
+    return SlotPlace(
+        assignment_id=slot.assignment_id,
+        assignment_title=slot.assignment.title,
+        title=slot.title or slot.kind,
+        number=slot.index + 1,
+        count=len(slots),
+        next_index=following.index if following else None,
+        next_title=(following.title or following.kind) if following else None,
+    )

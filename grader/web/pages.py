@@ -101,6 +101,7 @@ def _exercise_page(exercise: Exercise) -> Any:
         another=is_owner
         and (exercise.params is not None if exercise.slot_id is None else data["practice_allowed"]),
         preview=attempts.practice_replay(exercise) if is_owner else None,
+        place=exercises.slot_place(exercise),
     )
 
 

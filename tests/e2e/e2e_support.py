@@ -36,12 +36,19 @@ class LiveServer:
 
 @contextlib.contextmanager
 def open_page(
-    browser: Any, base_url: str, height: int = 900, refused: tuple[str, ...] = ()
+    browser: Any,
+    base_url: str,
+    height: int = 900,
+    refused: tuple[str, ...] = (),
+    width: int = 1280,
+    touch: bool = False,
 ) -> Iterator[Any]:
     """A fresh browser context (no cookies) whose page fails the test on any script error.
     `refused`: the paths whose 4xx answer the test asks for (a form refused on purpose), which
-    the browser reports as an error too."""
-    context = browser.new_context(viewport={"width": 1280, "height": height}, base_url=base_url)
+    the browser reports as an error too; with `touch`, a touch screen (taps)."""
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, base_url=base_url, has_touch=touch
+    )
     tab = context.new_page()
     errors: list[str] = []
     tab.on("pageerror", lambda error: errors.append(str(error)))

@@ -6,6 +6,7 @@ from constants, so the test follows whatever tree the generator gives the studen
 
 from __future__ import annotations
 
+import random
 import re
 from itertools import pairwise
 from typing import Any
@@ -13,7 +14,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from grader.gametree import KINDS, Conventions, Tree, grade, solve
+from grader.gametree import KINDS, Conventions, GeneratorParams, Tree, generate, grade, solve
 from tests.e2e.e2e_support import tree_drawn
 
 pytestmark = pytest.mark.e2e
@@ -269,6 +270,15 @@ def test_leaf_order_by_clicking_leaves(student, live_server) -> None:
     expect(page.locator("ol.leaf-order li")).to_have_count(len(order) + 1)
     page.get_by_role("button", name="Undo").click()
     expect(page.locator("ol.leaf-order li")).to_have_count(len(order))
+    # Each leaf's number sits centred under it, not in the gap before the next leaf.
+    for number, path in enumerate(order, start=1):
+        leaf = _node(page, path)
+        expect(leaf.locator(".mark")).to_have_text(str(number))
+        shape = leaf.locator(".shape").bounding_box()
+        mark = leaf.locator(".mark").bounding_box()
+        middle = shape["x"] + shape["width"] / 2
+        assert abs(mark["x"] + mark["width"] / 2 - middle) < 1.5, path
+        assert mark["y"] >= shape["y"] + shape["height"], path
     page.get_by_role("button", name="Submit").click()
     expect(page.locator('[data-role="score"]')).to_contain_text("Score: 1.00")
 
@@ -292,12 +302,30 @@ def test_best_order_with_buttons(student, live_server) -> None:
         page.mouse.move(to_x, box["y"] + box["height"] / 2, steps=8)
         page.mouse.up()
 
+    # The count of the order as it stands, from the reference solver: live while reordering.
+    count = page.locator('[data-role="leaf-count"]')
+
+    def counted(order: dict[str, list[int]]) -> str:
+        leaves = len(solve(tree.reordered(order), conventions).leaf_order)
+        return f"As ordered now, alpha-beta evaluates {leaves} of the {len(tree.leaves())} leaves."
+
+    expect(count).to_have_text(counted({}))
     left, right = x_of("0"), x_of("1")
     drag("0", right + 20)
     assert x_of("0") > x_of("1")
     expect(_node(page, "0")).to_have_attribute("aria-label", re.compile("child 2 of 2"))
+    expect(count).to_have_text(counted({"": [1, 0]}))
+    # Graded, this order is marked where it goes wrong; reordering takes those marks away.
+    page.get_by_role("button", name="Submit").click()
+    expect(page.locator('[data-role="score"]')).not_to_have_text(FULL_MARKS)
+    expect(page.locator('[data-role="tree"] .node.first-wrong')).to_have_count(1)
+    marked = page.locator('[data-role="tree"] .node .mark:text-matches(".+")')
+    expect(marked).to_have_count(1)
     drag("0", x_of("1") - 20)
     assert abs(x_of("0") - left) < 1 and abs(x_of("1") - right) < 1
+    expect(page.locator('[data-role="tree"] .node.first-wrong')).to_have_count(0)
+    expect(marked).to_have_count(0)
+    expect(count).to_have_text(counted({}))
     # Move each child into the optimum's place with the buttons, deepest first.
     for path, order in sorted(best["order"].items(), key=lambda kv: -len(kv[0])):
         for position, old in enumerate(order):
@@ -312,6 +340,7 @@ def test_best_order_with_buttons(student, live_server) -> None:
             )
             for _ in range(current.index(child) - position):
                 page.get_by_role("button", name=f"Move {labels[child]} left").click()
+    expect(count).to_have_text(counted(best["order"]))
     page.get_by_role("button", name="Submit").click()
     expect(page.locator('[data-role="score"]')).to_contain_text("Score: 1.00")
     # The replay: the student's order beside the best one, both on the tree as drawn.
@@ -324,3 +353,53 @@ def test_best_order_with_buttons(student, live_server) -> None:
     page.get_by_role("button", name="End").click()
     last = len(solve(tree.reordered(best["order"]), conventions).trace) - 1
     expect(_counter(page)).to_have_text(_starts(f"Step {last} of {last}"))
+
+
+# The page's own count (search-replay.js), for trees and orders given as data.
+COUNTS = """async (cases) => {
+  const { buildTree, childPath } = await import('/static/js/tree-view.js');
+  const { leavesEvaluated } = await import('/static/js/search-replay.js');
+  return cases.map(({ nested, players, order, conventions }) => {
+    const tree = buildTree(nested, players);
+    const children = (p) => (order[p] ? order[p].map((i) => childPath(p, i)) : tree.nodes.get(p).children);
+    return leavesEvaluated(tree, children, conventions);
+  });
+}"""
+
+
+def test_the_live_leaf_count_agrees_with_the_solver(student, live_server) -> None:
+    """Best-order's live count is the page's own search: on random trees, orders and conventions
+    it counts the leaves the reference solver evaluates on the reordered tree."""
+    page = student
+    _open_practice(page, live_server, "best-order")
+    rng = random.Random(30)
+    cases, expected = [], []
+    for i in range(80):
+        tree = generate(
+            GeneratorParams(depth=rng.choice([2, 3, 4]), branching=(1, 3), values=(-5, 5)),
+            f"count-{i}",
+        )
+        if rng.random() < 0.3:
+            tree = Tree.from_nested(tree.to_nested(), ["min", "max"])
+        ties = rng.choice(["prune", "explore"])
+        conventions = Conventions(
+            ties=ties,
+            values="soft" if ties == "explore" else rng.choice(["soft", "hard"]),
+            order=rng.choice(["ltr", "rtl"]),
+        )
+        order = {
+            path: rng.sample(range(len(node.children)), len(node.children))
+            for path, node in tree.walk()
+            if not node.is_leaf and rng.random() < 0.6
+        }
+        cases.append(
+            {
+                "nested": tree.to_nested(),
+                "players": list(tree.players),
+                "order": order,
+                "conventions": conventions.to_dict(),
+            }
+        )
+        expected.append(len(solve(tree.reordered(order), conventions).leaf_order))
+    assert len(set(expected)) > 5  # the cases differ
+    assert page.evaluate(COUNTS, cases) == expected

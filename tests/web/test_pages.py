@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import json
 import re
+import tomllib
 
 import pytest
+
+from grader import data
 
 
 @pytest.fixture
@@ -251,3 +254,47 @@ def test_conventions_and_misconceptions_in_words(app):
     )
     assert "right to left" in words and "{" not in words
     assert app.jinja_env.filters["misconception_name"]("no-pruning") == "No pruning"
+
+
+def test_an_exercise_page_is_titled_by_its_slot_and_leads_back_and_on(client, signed_in):
+    """The slots' titles as the preset gives them; the page of each links to its assignment and
+    to the next slot, the last one to none."""
+    preset = tomllib.loads(data.path("presets", "standard.toml").read_text())
+    titles = [slot["title"] for slot in preset["slots"]]
+    assignment = signed_in["assignment_id"]
+    for index, title in enumerate(titles):
+        html = client.get(f"/assignments/{assignment}/slots/{index}").get_data(as_text=True)
+        assert re.search(rf"<h1>{re.escape(title)}\s*</h1>", html), title
+        assert f"<title>{title} · {preset['title']} · Alpha-Beta Grader</title>" in html
+        assert "(prune)" not in html and "Exercise 1" not in html
+        nav = re.search(r'<nav class="exercise-nav".*?</nav>', html, re.S).group(0)
+        assert f'href="/assignments/{assignment}" data-role="back">← {preset["title"]}</a>' in nav
+        assert f"exercise {index + 1} of {len(titles)}" in nav
+        following = f'href="/assignments/{assignment}/slots/{index + 1}" data-role="next">'
+        if index + 1 < len(titles):
+            assert f"{following}Next: {titles[index + 1]} →</a>" in nav
+        else:
+            assert 'data-role="next"' not in nav
+
+
+def test_the_practice_form_folds_all_but_the_common_case(client, auth, signed_in):
+    html = client.get("/practice").get_data(as_text=True)
+    folds = re.findall(r"<details[^>]*>.*?</details>", html, re.S)
+    assert len(folds) == 2 and all(" open" not in d.split(">")[0] for d in folds)
+    folded = " ".join(folds)
+    for name in ("values", "min_cutoffs", "players", "ties", "values_rule", "order"):
+        assert f'id="{name}"' in folded, name
+    for name in ("kind", "depth", "branching"):
+        assert f'id="{name}"' in html and f'id="{name}"' not in folded, name
+    # Each summary says what is inside it now: the defaults here.
+    assert "(-9..9; at least 1 cutoff)" in folds[0]
+    assert "(max,min; ties: prune when alpha &gt;= beta (AIMA);" in folds[1]
+    # A field in error opens its fold, and says why.
+    response = _practice(client, auth, min_cutoffs="99")
+    assert response.status_code == 400
+    shown = re.search(
+        r"<details[^>]*>(?:(?!</details>).)*id=\"min_cutoffs\"",
+        response.get_data(as_text=True),
+        re.S,
+    ).group(0)
+    assert shown.startswith('<details class="more" data-role="more-generate" open>')

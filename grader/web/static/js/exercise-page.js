@@ -3,7 +3,7 @@
 
 import { ApiError, getJSON, postJSON } from "./api.js";
 import { h } from "./dom.js";
-import { SearchReplay } from "./search-replay.js";
+import { SearchReplay, leavesEvaluated } from "./search-replay.js";
 import { TreeView, buildTree, childIndex, fmt, isAncestor, subtree } from "./tree-view.js";
 
 /** Typed text to what the API takes: a number where it is one, else the trimmed text ("inf"). */
@@ -355,6 +355,11 @@ class BestOrderUI {
   constructor(page) {
     this.page = page;
     const { view, tree } = page;
+    // The count of the order as it stands, kept up to date while the student reorders.
+    this.total = tree.bfs.filter((p) => tree.nodes.get(p).leaf).length;
+    this.count = h("p", { class: "leaf-count", "data-role": "leaf-count", role: "status",
+      "aria-live": "polite" });
+    page.extra.append(this.count);
     const overlay = new Overlay(view, (path, { x, y }) => ({ left: x, top: y - 35 }));
     this.buttons = new Map();
     for (const path of tree.bfs) {
@@ -381,7 +386,7 @@ class BestOrderUI {
     kids.splice(at, 1);
     kids.splice(to, 0, path);
     view.setChildOrder(parent, kids);
-    this.draw();
+    this.reordered();
     const label = tree.nodes.get(path).label;
     this.page.status(`${label} is now child ${to + 1} of ${tree.nodes.get(parent).label}.`);
     const button = this.buttons.get(path)[by < 0 ? 0 : 1];
@@ -416,7 +421,7 @@ class BestOrderUI {
       if (at < 0) at = kids.length;
       kids.splice(at, 0, path);
       view.setChildOrder(parent, kids);
-      this.draw();
+      this.reordered();
       this.suppressClick = true;
     };
     view.svg.addEventListener("pointerup", drop);
@@ -424,13 +429,22 @@ class BestOrderUI {
   }
 
   draw() {
-    const { view } = this.page;
+    const { view, tree, conventions } = this.page;
     for (const [path, [left, right]] of this.buttons) {
-      const kids = view.children(this.page.tree.nodes.get(path).parent);
+      const kids = view.children(tree.nodes.get(path).parent);
       left.disabled = kids[0] === path;
       right.disabled = kids[kids.length - 1] === path;
     }
+    const leaves = leavesEvaluated(tree, (p) => view.children(p), conventions);
+    this.count.hidden = leaves === null;
+    this.count.textContent = `As ordered now, alpha-beta evaluates ${leaves} of the ${this.total} leaves.`;
     view.refreshLabels();
+  }
+
+  /** A reorder: the marks of the last result were about the order graded, not this one. */
+  reordered() {
+    this.page.stale?.();
+    this.draw();
   }
 
   activate() {
@@ -498,6 +512,7 @@ export function mountExercise(root, exercise, urls) {
   const statusLine = $("status");
   const page = {
     tree,
+    conventions: exercise.conventions,
     extra: $("extra"),
     status: (text) => { statusLine.textContent = text; },
   };
@@ -536,6 +551,12 @@ export function mountExercise(root, exercise, urls) {
     for (const el of root.querySelectorAll(".node-input .expected")) el.remove();
     keyNote = () => "";
   }
+  // The answer changed since the result: its marks on the tree go (the result's words stay).
+  page.stale = () => {
+    clearResult();
+    firstWrong = null;
+    view.refreshLabels();
+  };
 
   function showAttempt(attempt) {
     clearResult();
@@ -612,7 +633,8 @@ export function mountExercise(root, exercise, urls) {
     const stage = replayBox.querySelector("[data-replay=tree]");
     const controls = replayBox.querySelector("[data-replay=controls]");
     const leaves = tree.bfs.filter((p) => tree.nodes.get(p).leaf).length;
-    const replayView = new TreeView(stage, tree, { leafGap: leaves > 27 ? 44 : 52, rowGap: 84, margin: 104,
+    // The notes' room beside each node is kept by the layout (SearchReplay sets it).
+    const replayView = new TreeView(stage, tree, { leafGap: leaves > 27 ? 44 : 52, rowGap: 84,
       title: "Replay of the reference search" });
     replayView.host.classList.add("replay-tree");
     // Best order: `search` is the answer's (or the best) order mapped onto this drawing.

@@ -1,5 +1,7 @@
 // The position at each node of a tree from a game, on demand: hovering over or focusing a node
-// shows a small board beside it (the move that led there, then the board's rows).
+// shows a small board beside it (the move that led there, then the board's rows). On a touch
+// screen a tap is both the hover and the click, so the two are told apart: a tap on a node shows
+// its board and nothing else; a second tap on the same node acts on it, as a click does.
 
 import { h } from "./dom.js";
 
@@ -17,17 +19,20 @@ function main() {
   tip.hidden = true;
   document.body.append(tip);
 
-  function show(event) {
-    const node = event.target.closest("[data-path]");
-    if (!node || !host.contains(node)) return;
+  function showAt(node) {
     const position = positions[node.dataset.path];
     if (!position) return;
     const head = position.move ? `after ${position.move}` : "the start";
     tip.textContent = `${head}\n${position.board.join("\n")}`;
     tip.hidden = false;
     const box = node.getBoundingClientRect();
-    tip.style.left = `${Math.min(box.right + 8, window.innerWidth - tip.offsetWidth - 4)}px`;
+    tip.style.left = `${Math.max(4, Math.min(box.right + 8, window.innerWidth - tip.offsetWidth - 4))}px`;
     tip.style.top = `${Math.max(4, box.top - 8)}px`;
+  }
+
+  function show(event) {
+    const node = event.target.closest("[data-path]");
+    if (node && host.contains(node)) showAt(node);
   }
 
   function hide(event) {
@@ -40,6 +45,27 @@ function main() {
   host.addEventListener("focusin", show);
   host.addEventListener("mouseout", hide);
   host.addEventListener("focusout", hide);
+
+  // Touch: the first tap on a node only shows; the click it makes stops here, before the tree.
+  let touch = false;
+  let shown = null; // the path whose board the last tap showed
+  host.addEventListener("pointerdown", (event) => {
+    touch = event.pointerType === "touch" || event.pointerType === "pen";
+    if (touch && !event.target.closest(".node, .edge")) {
+      shown = null;
+      tip.hidden = true;
+    }
+  }, true);
+  host.addEventListener("click", (event) => {
+    const target = event.target.closest(".node, .edge");
+    if (!touch || !target || event.target.closest(".fold-badge")) return;
+    const path = target.dataset.path;
+    if (path === shown) return; // the second tap: the tree acts on it
+    event.stopPropagation();
+    shown = path;
+    const node = host.querySelector(`.node[data-path="${CSS.escape(path)}"]`);
+    if (node) showAt(node);
+  }, true);
 }
 
 main();

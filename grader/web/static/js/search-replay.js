@@ -77,6 +77,43 @@ export function chosenPath(tree, state, order = "ltr") {
   return line;
 }
 
+/**
+ * How many leaves alpha-beta evaluates when each node's children are searched in the order
+ * `children(path)` gives (best-order's live count while the student reorders), under the
+ * exercise's conventions (ties, order, values), as the grader's solver searches: a node stops
+ * when alpha >= beta (ties=explore: once its value is strictly outside the window). null for a
+ * tree this page does not search (a depth limit, or evaluations on internal nodes).
+ */
+export function leavesEvaluated(tree, children, conventions = {}) {
+  if (conventions.depth !== undefined && conventions.depth !== null) return null;
+  if ([...tree.nodes.values()].some((n) => n.leaf && typeof num(n.value) !== "number")) return null;
+  const explore = conventions.ties === "explore";
+  const hard = conventions.values === "hard";
+  let count = 0;
+  const visit = (path, alpha, beta) => {
+    const node = tree.nodes.get(path);
+    if (node.leaf) {
+      count += 1;
+      return num(node.value);
+    }
+    const isMax = node.player === "max";
+    const [alphaIn, betaIn] = [alpha, beta];
+    let best = isMax ? -Infinity : Infinity;
+    const kids = conventions.order === "rtl" ? [...children(path)].reverse() : children(path);
+    for (const child of kids) {
+      const value = visit(child, alpha, beta);
+      if (isMax ? value > best : value < best) best = value;
+      if (explore && (isMax ? best > beta : best < alpha)) break;
+      if (isMax) alpha = Math.max(alpha, value);
+      else beta = Math.min(beta, value);
+      if (!explore && alpha >= beta) break;
+    }
+    return hard ? Math.max(alphaIn, Math.min(betaIn, best)) : best;
+  };
+  visit("", -Infinity, Infinity);
+  return count;
+}
+
 function names(tree, paths) {
   const labels = paths.map((p) => tree.nodes.get(p).label);
   if (labels.length <= 1) return labels.join("");
@@ -142,6 +179,11 @@ export class SearchReplay {
     };
     this.last = this.trace.length - 1;
     this.ui.slider.max = String(this.last);
+    // Room beside every internal node for its widest note, so that no note meets another.
+    const shown = new Set(["-inf", "inf"]);
+    for (const s of this.trace) for (const v of [s.alpha, s.beta, s.value]) if (v !== undefined && v !== null) shown.add(v);
+    view.setNoteRoom(view.noteWidth([...shown].flatMap((v) => [ALPHA, BETA, "v"]
+      .map((name) => `${name}=${fmt(v)} (${this.last})`))));
     // The controls outlive a replay (a new attempt brings a new one): listeners go with it.
     this.listening = new AbortController();
     const on = (target, type, handler) => target?.addEventListener(type, handler,
@@ -206,6 +248,8 @@ export class SearchReplay {
       view.setClass(state.current, "current", true);
       view.reveal(state.current);
     }
+    // Above the drawing: the path to the current node, each node's window as it stands now.
+    view.setTrail(state.current ?? "", (path) => this.#trailWords(state, path));
     let text = caption(this.tree, this.trace, this.k, this.conventions);
     if (this.k === n) {
       const line = chosenPath(this.tree, state, this.conventions.order);
@@ -234,6 +278,16 @@ export class SearchReplay {
     ];
     if (s.done) lines.push({ text: `v=${fmt(s.value)} (${s.valueStep})`, className: "note-value" });
     return lines;
+  }
+
+  #trailWords(state, path) {
+    const s = state.nodes.get(path);
+    if (!s?.visited) return [];
+    if (this.tree.nodes.get(path).leaf) {
+      return s.done ? [{ text: `v=${fmt(s.value)}`, className: "note-value" }] : [];
+    }
+    return [{ text: `${ALPHA}=${fmt(s.alpha)}`, className: "note-alpha" },
+      { text: `${BETA}=${fmt(s.beta)}`, className: "note-beta" }];
   }
 
   #describe(state, path) {

@@ -87,27 +87,37 @@ export function subtree(tree, path) {
 }
 
 const SHAPE = 15; // half the width of a node's shape
-const MIN_LEAF_GAP = 32; // the tightest leaf spacing at which labels and values stay apart
+const MIN_LEAF_GAP = 26; // the tightest leaf spacing: the leaves' boxes narrow to stay 3 px apart
 const MAX_ZOOM = 2.5;
+const TEXT = 12; // px: the smallest text of the drawing at actual size (tree.css)
+const MIN_TEXT = 10; // px: the smallest text a person still reads; the drawing shrinks no further
+const MIN_SCALE = MIN_TEXT / TEXT;
+const RIGHT_ROOM = SHAPE + 3 + 14; // right of an internal node: its shape and its mark (✓, ✗)
+
+const clamp = (x, low, high) => Math.max(low, Math.min(high, x));
 
 /**
- * Zoom changes the spacing, never the text: labels stay at their CSS size (12 px or more) at
- * every zoom, and a tree wider than the view is panned (drag, wheel, keys) with an overview
- * (the minimap) showing where the view is. Subtrees fold into one slot and unfold again.
+ * Zoom first changes the spacing: labels stay at their CSS size (12 px or more) down to the
+ * tightest spacing at which they stay apart. Below that the whole drawing shrinks, text with it,
+ * down to 10 px text; a tree still wider than the view is panned (drag, wheel, keys) with an
+ * overview (the minimap), and Fit folds subtrees into one slot each (a click opens them). The
+ * path from the root to the node in hand (a replay's current step) is kept above the drawing.
  */
 export class TreeView {
   /**
    * host: an element to draw into. options: leafGap, rowGap (pixels), margin (left padding of
    * the drawing), nodeGap (the least distance between internal nodes of a row, for inputs laid
-   * under them), minLeafGap, onActivate(path) (click, Enter or Space on a node or on the edge
-   * above it), describe(path) -> extra words for the node's aria-label, interactive (default true).
+   * under them), noteRoom (room kept left of each internal node for its notes), minLeafGap,
+   * onActivate(path) (click, Enter or Space on a node or on the edge above it), describe(path)
+   * -> extra words for the node's aria-label, interactive (default true).
    */
   constructor(host, tree, options = {}) {
     this.host = host;
     this.tree = tree;
     const leaves = tree.bfs.filter((p) => tree.nodes.get(p).leaf).length;
-    this.options = { leafGap: leaves > 27 ? 38 : 46, rowGap: 78, margin: 12, top: 34, bottom: 40,
-      nodeGap: 0, minLeafGap: MIN_LEAF_GAP, interactive: true, ...options };
+    this.options = { leafGap: leaves > 27 ? 38 : 46, rowGap: 78, margin: 12, top: 34, bottom: 58,
+      nodeGap: 0, noteRoom: 0, minLeafGap: MIN_LEAF_GAP, interactive: true, ...options };
+    this.minLeafGap = this.options.minLeafGap; // raised in render() to fit the widest leaf value
     this.order = new Map(); // path -> child paths in the order shown (best-order reorders)
     this.positions = new Map();
     this.groups = new Map();
@@ -115,9 +125,13 @@ export class TreeView {
     this.notes = new Map();
     this.values = new Map(); // leaf path -> its value's text
     this.collapsed = new Set(); // folded internal nodes
+    this.autoFolded = new Set(); // the folds Fit made (the next Fit starts again without them)
     this.hiddenPaths = new Set(); // nodes inside a folded subtree
     this.focused = "";
-    this.zoom = 1;
+    this.zoom = 1; // the spacing's factor
+    this.scale = 1; // the drawing's size on screen (below the tightest spacing)
+    this.trailPath = ""; // the root until a node is in hand: the trail's line is there from the start
+    this.trailWords = () => [];
     this.foldMode = false;
     host.classList.add("tree-view");
     host.replaceChildren();
@@ -128,21 +142,27 @@ export class TreeView {
       this.scroller.setAttribute("role", "region");
       this.scroller.setAttribute("aria-label", options.title || "Game tree");
     }
+    // The canvas takes the drawing's size on screen; the stage inside it is drawn at actual size
+    // and scaled, so the inputs laid over the tree shrink with it and stay where they belong.
     this.canvas = h("div", { class: "tree-canvas" });
+    this.stage = h("div", { class: "tree-stage" });
     this.svg = svgEl("svg", { class: "tree-svg", role: "group",
       "aria-label": options.title || "Game tree" });
     this.overlay = h("div", { class: "tree-overlay" });
-    this.canvas.append(this.svg, this.overlay);
+    this.stage.append(this.svg, this.overlay);
+    this.canvas.append(this.stage);
     this.scroller.append(this.canvas);
     // MAX/MIN in their own column beside the drawing: always visible, covering nothing.
     this.rowsInner = h("div");
     this.rows = h("div", { class: "tree-rows", "aria-hidden": "true" }, this.rowsInner);
     const body = h("div", { class: "tree-body" }, this.rows, this.scroller);
+    this.trail = h("nav", { class: "tree-trail", "aria-label": "Path from the root" });
+    this.trail.hidden = true;
     this.minimap = svgEl("svg", { class: "tree-minimap", "aria-hidden": "true",
       preserveAspectRatio: "none" });
     this.miniEdges = this.minimap.appendChild(svgEl("path", { class: "mini-edges" }));
     this.miniView = this.minimap.appendChild(svgEl("rect", { class: "mini-view" }));
-    host.append(this.#tools(), body, this.minimap);
+    host.append(this.#tools(), this.trail, body, this.minimap);
     this.svg.addEventListener("click", (e) => this.#onClick(e));
     this.svg.addEventListener("keydown", (e) => this.#onKey(e));
     this.scroller.addEventListener("scroll", () => this.#onScroll());
@@ -152,7 +172,7 @@ export class TreeView {
     if (typeof ResizeObserver === "function") {
       new ResizeObserver(() => this.#onScroll()).observe(this.scroller);
     }
-    requestAnimationFrame(() => this.centre(""));
+    requestAnimationFrame(() => this.#open());
   }
 
   #tools() {
@@ -163,64 +183,157 @@ export class TreeView {
       bar.append(b);
       return b;
     };
-    button("−", "Zoom out", () => this.setZoom(this.zoom / 1.25));
+    this.zoomOut = button("−", "Zoom out", () => this.setZoom(this.level / 1.25));
     this.zoomLabel = button("100%", "Actual size", () => this.setZoom(1));
+    this.zoomIn = button("+", "Zoom in", () => this.setZoom(this.level * 1.25));
     this.#zoomText();
-    button("+", "Zoom in", () => this.setZoom(this.zoom * 1.25));
-    button("Fit", "Fit the whole tree", () => this.fit());
+    button("Fit", "Fit the whole tree", () => this.fit({ fold: true }));
     if (this.options.interactive && this.tree.depth >= 2) {
       this.foldButton = button("Fold", "Fold subtrees: clicks fold or unfold a node (or press F on it)",
         () => this.setFoldMode(!this.foldMode));
       this.foldButton.setAttribute("aria-pressed", "false");
+    }
+    if (this.tree.depth >= 2) {
       this.unfoldButton = button("Unfold all", "Unfold every folded subtree", () => this.unfoldAll());
       this.unfoldButton.hidden = true;
     }
     return bar;
   }
 
-  get minZoom() {
-    return Math.min(1, this.options.minLeafGap / this.options.leafGap);
+  /** The size on screen against actual size: the spacing's factor times the drawing's scale. */
+  get level() {
+    return this.zoom * this.scale;
   }
 
-  /** Spread or squeeze the tree; the node nearest `anchorX` (pixels from the view's left edge,
-   * default its middle) stays where it is on screen. */
+  /** The spacing's factor at the tightest spacing. */
+  get minZoom() {
+    return Math.min(1, this.minLeafGap / this.options.leafGap);
+  }
+
+  /** The smallest level: the tightest spacing, and text at 10 px. */
+  get minLevel() {
+    return this.minZoom * MIN_SCALE;
+  }
+
+  #setLevel(level) {
+    const next = clamp(level, this.minLevel, MAX_ZOOM);
+    this.zoom = clamp(next, this.minZoom, MAX_ZOOM);
+    this.scale = clamp(next / this.zoom, MIN_SCALE, 1);
+  }
+
+  /** Spread or squeeze the tree (`zoom` is a level: 1 is actual size); the node nearest
+   * `anchorX` (pixels from the view's left edge, default its middle) stays where it is on screen. */
   setZoom(zoom, anchorX = null) {
-    const next = Math.max(this.minZoom, Math.min(MAX_ZOOM, zoom));
     const screenX = anchorX ?? this.scroller.clientWidth / 2;
-    const anchor = this.#nearest(this.scroller.scrollLeft + screenX);
-    const before = anchor === null ? null : this.positions.get(anchor).x - this.scroller.scrollLeft;
-    this.zoom = next;
+    const anchor = this.#nearest((this.scroller.scrollLeft + screenX) / this.scale);
+    const before = anchor === null ? null
+      : this.positions.get(anchor).x * this.scale - this.scroller.scrollLeft;
+    this.#setLevel(zoom);
     this.#layout();
     this.#place();
-    if (anchor !== null) this.scroller.scrollLeft = this.positions.get(anchor).x - before;
+    if (anchor !== null) this.scroller.scrollLeft = this.positions.get(anchor).x * this.scale - before;
     this.#zoomText();
     this.#onScroll();
   }
 
   #zoomText() {
-    const percent = `${Math.round(this.zoom * 100)}%`;
+    const percent = `${Math.round(this.level * 100)}%`;
     this.zoomLabel.textContent = percent;
-    this.zoomLabel.setAttribute("aria-label", `${percent} spacing, back to actual size`);
+    this.zoomLabel.setAttribute("aria-label", `${percent} size, back to actual size`);
     this.zoomLabel.title = "Back to actual size";
+    // aria-disabled, not disabled: a button in hand keeps focus at its limit.
+    const at = (limit) => Math.abs(this.level - limit) < 1e-6;
+    this.zoomOut.setAttribute("aria-disabled", String(this.level <= this.minLevel + 1e-6));
+    this.zoomIn.setAttribute("aria-disabled", String(this.level >= MAX_ZOOM - 1e-6));
+    this.zoomLabel.setAttribute("aria-disabled", String(at(1)));
   }
 
-  /** As much of the tree as fits the view's width, never below the legible spacing. */
-  fit() {
-    const room = this.scroller.clientWidth - 4;
-    let zoom = this.zoom;
-    for (let i = 0; i < 3; i += 1) zoom = Math.min(1, zoom * (room / this.#widthAt(zoom)));
-    this.setZoom(zoom);
+  /** The room the drawing has: the view's width, and the most height it may take. */
+  #room() {
+    const most = parseFloat(getComputedStyle(this.scroller).maxHeight);
+    return { width: this.scroller.clientWidth - 2, height: Number.isFinite(most) ? most - 2 : Infinity };
+  }
+
+  /** The drawing's size on screen at `level`, laid out as it stands otherwise. */
+  #sizeAt(level) {
+    const saved = [this.zoom, this.scale];
+    this.#setLevel(level);
+    this.#layout();
+    const size = { width: this.width * this.scale, height: this.height * this.scale };
+    [this.zoom, this.scale] = saved;
+    this.#layout();
+    return size;
+  }
+
+  /** The largest level up to actual size at which the drawing is as wide as the room (null: too
+   * wide even at the smallest), then lowered, as far as legible, until it is as tall as the room. */
+  #fitting(room) {
+    const largest = (fits) => {
+      if (fits(1)) return 1;
+      let [low, high] = [this.minLevel, 1];
+      if (!fits(low)) return null;
+      for (let i = 0; i < 18; i += 1) {
+        const mid = (low + high) / 2;
+        if (fits(mid)) low = mid;
+        else high = mid;
+      }
+      return low;
+    };
+    const wide = largest((level) => this.#sizeAt(level).width <= room.width);
+    if (wide === null) return null;
+    const tall = largest((level) => this.#sizeAt(level).height <= room.height) ?? this.minLevel;
+    return Math.min(wide, tall);
+  }
+
+  /** The whole tree in view: the spacing tightens, then the drawing shrinks down to 10 px text;
+   * with `fold`, subtrees fold (each into one slot, a click opens it) where even that is too wide.
+   * The folds an earlier Fit made are undone first; a person's own folds stay. */
+  fit({ fold = false } = {}) {
+    // Twice: a vertical scrollbar that comes or goes changes the width there is.
+    for (let pass = 0; pass < 2; pass += 1) {
+      for (const p of this.autoFolded) this.collapsed.delete(p);
+      this.autoFolded.clear();
+      const room = this.#room();
+      let level = this.#fitting(room);
+      if (level === null && fold) {
+        this.#foldToFit(room);
+        level = this.#fitting(room);
+      }
+      this.setZoom(level ?? this.minLevel);
+      if (this.scroller.scrollWidth <= this.scroller.clientWidth + 1) break;
+    }
+    this.#relayout();
     this.centre("");
   }
 
-  #widthAt(zoom) {
-    const saved = this.zoom;
-    this.zoom = Math.max(this.minZoom, zoom);
-    this.#layout();
-    const width = this.width;
-    this.zoom = saved;
-    this.#layout();
-    return width;
+  /** The tree as it opens: as large as it fits, down to the smallest legible size; a tree too
+   * wide even then opens at actual size, to be panned or fitted (Fit folds). */
+  #open() {
+    const level = this.#fitting(this.#room());
+    if (level !== null && level < 1) this.setZoom(level);
+    this.centre("");
+  }
+
+  // Every subtree below the root folded, then opened again top-down, left to right, wherever
+  // the tree still fits at the smallest legible size with the opened node's children folded.
+  #foldToFit(room) {
+    const fits = () => this.#sizeAt(this.minLevel).width <= room.width;
+    const fold = (p) => { this.collapsed.add(p); this.autoFolded.add(p); };
+    const open = (p) => { this.collapsed.delete(p); this.autoFolded.delete(p); };
+    const foldable = (p) => !this.tree.nodes.get(p).leaf && !this.collapsed.has(p);
+    const queue = this.children("").filter(foldable);
+    queue.forEach(fold);
+    for (let i = 0; i < queue.length; i += 1) {
+      const p = queue[i];
+      open(p);
+      const kids = this.children(p).filter(foldable);
+      kids.forEach(fold);
+      if (fits()) queue.push(...kids);
+      else {
+        kids.forEach(open);
+        fold(p);
+      }
+    }
   }
 
   #nearest(x) {
@@ -238,7 +351,7 @@ export class TreeView {
   centre(path) {
     const at = this.positions.get(path);
     if (!at) return;
-    this.scroller.scrollLeft = Math.max(0, at.x - this.scroller.clientWidth / 2);
+    this.scroller.scrollLeft = Math.max(0, at.x * this.scale - this.scroller.clientWidth / 2);
   }
 
   /** Scroll `path` into view (centred) when it is outside the visible part, unfolding what
@@ -246,11 +359,11 @@ export class TreeView {
   reveal(path, { force = false } = {}) {
     if (!this.positions.has(path)) return;
     if (this.hiddenPaths.has(path)) this.unfoldTo(path);
-    const at = this.positions.get(path);
+    const [x, y] = [this.positions.get(path).x * this.scale, this.positions.get(path).y * this.scale];
     const { scrollLeft, scrollTop, clientWidth, clientHeight } = this.scroller;
-    if (force || at.x < scrollLeft + 60 || at.x > scrollLeft + clientWidth - 60) this.centre(path);
-    if (at.y - 30 < scrollTop || at.y + 50 > scrollTop + clientHeight) {
-      this.scroller.scrollTop = Math.max(0, at.y - clientHeight / 2);
+    if (force || x < scrollLeft + 60 || x > scrollLeft + clientWidth - 60) this.centre(path);
+    if (y - 30 < scrollTop || y + 50 > scrollTop + clientHeight) {
+      this.scroller.scrollTop = Math.max(0, y - clientHeight / 2);
     }
   }
 
@@ -273,7 +386,7 @@ export class TreeView {
         if (touches.size === 2) {
           const [a, b] = [...touches.values()];
           pinch = { distance: Math.hypot(a.clientX - b.clientX, a.clientY - b.clientY) || 1,
-            zoom: this.zoom };
+            zoom: this.level };
         }
         return;
       }
@@ -311,7 +424,7 @@ export class TreeView {
       if (!e.ctrlKey) return;
       e.preventDefault();
       const box = scroller.getBoundingClientRect();
-      this.setZoom(this.zoom * (e.deltaY < 0 ? 1.15 : 1 / 1.15), e.clientX - box.left);
+      this.setZoom(this.level * (e.deltaY < 0 ? 1.15 : 1 / 1.15), e.clientX - box.left);
     }, { passive: false });
   }
 
@@ -321,8 +434,8 @@ export class TreeView {
       const box = this.minimap.getBoundingClientRect();
       const fx = (e.clientX - box.left) / box.width;
       const fy = (e.clientY - box.top) / box.height;
-      this.scroller.scrollLeft = fx * this.width - this.scroller.clientWidth / 2;
-      this.scroller.scrollTop = fy * this.height - this.scroller.clientHeight / 2;
+      this.scroller.scrollLeft = fx * this.width * this.scale - this.scroller.clientWidth / 2;
+      this.scroller.scrollTop = fy * this.height * this.scale - this.scroller.clientHeight / 2;
     };
     this.minimap.addEventListener("pointerdown", (e) => {
       down = true;
@@ -348,12 +461,50 @@ export class TreeView {
 
   #drawViewport() {
     const { scrollLeft, scrollTop, clientWidth, clientHeight } = this.scroller;
-    const wide = this.width > clientWidth + 2 || this.height > clientHeight + 2;
+    const s = this.scale;
+    // Only a drawing larger than its view needs the overview and the path from the root.
+    const wide = this.width * s > clientWidth + 2 || this.height * s > clientHeight + 2;
     this.minimap.classList.toggle("shown", wide);
-    this.miniView.setAttribute("x", scrollLeft);
-    this.miniView.setAttribute("y", scrollTop);
-    this.miniView.setAttribute("width", Math.min(clientWidth, this.width));
-    this.miniView.setAttribute("height", Math.min(clientHeight, this.height));
+    this.trail.hidden = !wide || !this.trail.childElementCount;
+    this.miniView.setAttribute("x", scrollLeft / s);
+    this.miniView.setAttribute("y", scrollTop / s);
+    this.miniView.setAttribute("width", Math.min(clientWidth / s, this.width));
+    this.miniView.setAttribute("height", Math.min(clientHeight / s, this.height));
+  }
+
+  /** Keep the path from the root to `path` above the drawing: each node's label, then what
+   * `words(path)` gives ([{text, className}]: a replay's alpha and beta there); a click on a
+   * node of the path brings it into view. Shown while the drawing is larger than its view. */
+  setTrail(path, words = this.trailWords) {
+    this.trailPath = path;
+    this.trailWords = words;
+    this.#drawTrail();
+  }
+
+  #drawTrail() {
+    const path = this.trailPath;
+    if (path === null || !this.tree.nodes.has(path)) {
+      this.trail.replaceChildren();
+      this.#drawViewport();
+      return;
+    }
+    const chain = [];
+    for (let p = path; p !== null; p = this.tree.nodes.get(p).parent) chain.unshift(p);
+    const items = chain.map((p) => {
+      const node = this.tree.nodes.get(p);
+      const who = node.leaf ? "leaf" : node.player.toUpperCase();
+      const go = h("button", { type: "button", class: "trail-node", "data-path": p,
+        title: `${node.label} (${who}): show it` },
+      h("span", { class: `trail-label ${node.leaf ? "leaf" : node.player}`, text: node.label }),
+      ...this.trailWords(p).map((w) => h("span", { class: w.className || "", text: w.text })));
+      go.addEventListener("click", () => {
+        if (this.options.interactive) this.focus(p);
+        else this.reveal(p, { force: true });
+      });
+      return h("li", {}, go);
+    });
+    this.trail.replaceChildren(h("ol", {}, ...items));
+    this.#drawViewport();
   }
 
   setFoldMode(on) {
@@ -368,6 +519,7 @@ export class TreeView {
     if (!node || node.leaf || path === "") return;
     if (fold) this.collapsed.add(path);
     else this.collapsed.delete(path);
+    this.autoFolded.delete(path); // folded or opened by hand: Fit leaves it as it is
     this.#relayout();
     this.host.dispatchEvent(new CustomEvent("tree-fold", { detail: { path, folded: fold } }));
   }
@@ -378,6 +530,7 @@ export class TreeView {
     for (const folded of [...this.collapsed]) {
       if (folded !== path && isAncestor(folded, path)) {
         this.collapsed.delete(folded);
+        this.autoFolded.delete(folded);
         changed = true;
       }
     }
@@ -386,6 +539,7 @@ export class TreeView {
 
   unfoldAll() {
     this.collapsed.clear();
+    this.autoFolded.clear();
     this.#relayout();
   }
 
@@ -406,6 +560,26 @@ export class TreeView {
     return this.order.get(path) || this.tree.nodes.get(path).children;
   }
 
+  /** Keep `width` pixels left of every internal node for its notes (setNote), so that no note
+   * meets another node or note at any zoom. */
+  setNoteRoom(width) {
+    this.options.noteRoom = Math.ceil(width) + SHAPE + 8;
+    this.#relayout();
+  }
+
+  /** The widest of `texts` drawn as a note, in pixels at actual size (an estimate when the
+   * drawing is not rendered yet). */
+  noteWidth(texts) {
+    const probe = this.noteLayer.appendChild(svgEl("text", { class: "note" }));
+    let widest = 0;
+    for (const text of texts) {
+      probe.textContent = text;
+      widest = Math.max(widest, probe.getComputedTextLength() || [...text].length * 7.5);
+    }
+    probe.remove();
+    return widest;
+  }
+
   /** Show the children of `path` in `paths` order (a permutation of its children). */
   setChildOrder(path, paths) {
     this.order.set(path, paths);
@@ -414,19 +588,24 @@ export class TreeView {
   }
 
   // Widths bottom-up (a leaf takes one gap, a folded node two, an internal node at least
-  // nodeGap), then places top-down: a node over the middle of its children, kept at least
-  // nodeGap / 2 inside its own slot so that neighbours' inputs never meet.
+  // nodeGap, or its notes' room and its own), then places top-down: a node over the middle of
+  // its children, kept at least nodeGap / 2 (on its left, noteRoom) inside its own slot, so that
+  // neighbours' inputs and notes never meet whatever the zoom: slots of one row never overlap.
   #layout() {
-    const { leafGap, rowGap, margin, top, nodeGap } = this.options;
+    const { leafGap, rowGap, margin, top, nodeGap, noteRoom } = this.options;
     const gap = leafGap * this.zoom;
+    this.leafBox = Math.min(2 * SHAPE - 4, gap - 3);
+    const leftRoom = Math.max(nodeGap / 2, noteRoom);
+    const rightRoom = Math.max(nodeGap / 2, noteRoom ? RIGHT_ROOM : 0);
+    const least = leftRoom + rightRoom;
     const widths = new Map();
     this.hiddenPaths.clear();
     const measure = (path) => {
       const node = this.tree.nodes.get(path);
       let w;
       if (node.leaf) w = gap;
-      else if (this.collapsed.has(path)) w = Math.max(2 * gap, nodeGap, 64);
-      else w = Math.max(nodeGap, this.children(path).reduce((sum, c) => sum + measure(c), 0));
+      else if (this.collapsed.has(path)) w = Math.max(2 * gap, least, 64);
+      else w = Math.max(least, this.children(path).reduce((sum, c) => sum + measure(c), 0));
       widths.set(path, w);
       return w;
     };
@@ -443,23 +622,31 @@ export class TreeView {
       let x = left + w / 2;
       if (!node.leaf && !this.collapsed.has(path)) {
         const kids = this.children(path);
-        let l = left + (w - kids.reduce((sum, c) => sum + widths.get(c), 0)) / 2;
+        // Room to spare goes left of the children when the notes need it there.
+        const spare = w - kids.reduce((sum, c) => sum + widths.get(c), 0);
+        let l = left + (noteRoom ? spare : spare / 2);
         const xs = kids.map((c) => {
           const cx = place(c, l);
           l += widths.get(c);
           return cx;
         });
-        const half = Math.min(w, nodeGap) / 2;
-        x = Math.max(left + half, Math.min(left + w - half, (xs[0] + xs[xs.length - 1]) / 2));
+        x = (xs[0] + xs[xs.length - 1]) / 2;
       }
+      if (!node.leaf) x = clamp(x, left + leftRoom, left + w - rightRoom); // w >= leftRoom + rightRoom
       this.positions.set(path, { x, y });
       if (this.collapsed.has(path)) for (const c of this.children(path)) hide(c, { x, y });
       return x;
     };
     measure("");
     place("", margin);
-    this.width = margin + widths.get("") + 24;
-    this.height = top + this.tree.depth * rowGap + this.options.bottom;
+    this.width = margin + widths.get("") + 12;
+    // As deep as what is drawn: a folded node's badge takes the row under it.
+    let rows = 0;
+    for (const path of this.tree.bfs) {
+      if (this.hiddenPaths.has(path)) continue;
+      rows = Math.max(rows, this.tree.nodes.get(path).depth + (this.collapsed.has(path) ? 1 : 0));
+    }
+    this.height = top + Math.min(rows, this.tree.depth) * rowGap + this.options.bottom;
   }
 
   render() {
@@ -486,10 +673,9 @@ export class TreeView {
       rows.appendChild(svgEl("rect", { class: `row-band row-${player}`, x: 0, y: y - this.options.rowGap / 2 + 4,
         width: "100%", height: this.options.rowGap - 8 }));
       const tag = h("span", { class: `row-label row-${player}`, text: player.toUpperCase() });
-      tag.style.top = `${y - 10}px`;
+      tag.dataset.y = String(y);
       this.rowsInner.append(tag);
     }
-    this.rowsInner.style.height = `${this.height}px`;
     this.groups.clear();
     this.edges.clear();
     this.notes.clear();
@@ -510,6 +696,7 @@ export class TreeView {
       // The focus ring is its own shape, so no state colour (marked, wrong...) can hide it.
       g.appendChild(svgEl("circle", { class: "focus-ring", r: SHAPE + 7, cy: node.leaf ? 0 : node.player === "max" ? 2 : -2 }));
       if (node.leaf) {
+        // Its width follows the spacing (#place): a tight row narrows the boxes, never overlaps them.
         g.appendChild(svgEl("rect", { class: "shape", x: -SHAPE + 2, y: -SHAPE + 2, width: 2 * SHAPE - 4,
           height: 2 * SHAPE - 4, rx: 3 }));
       } else if (node.player === "max") {
@@ -534,27 +721,61 @@ export class TreeView {
         badge.appendChild(svgEl("line", { class: "fold-stub", x1: 0, y1: -this.options.rowGap + SHAPE, x2: 0, y2: -12 }));
         badge.appendChild(svgEl("rect", { x: -24, y: -12, width: 48, height: 22, rx: 11 }));
         const count = subtree(this.tree, path).filter((p) => this.tree.nodes.get(p).leaf).length;
+        badge.appendChild(svgEl("title")).textContent = `Open ${node.label}'s subtree (${count} leaves)`;
         const text = badge.appendChild(svgEl("text", { x: 0, y: 4 }));
         text.textContent = `+${count}`;
       }
-      g.appendChild(svgEl("text", { class: "mark", x: SHAPE + 4, y: -SHAPE + 4, "aria-hidden": "true" }));
+      if (node.leaf) {
+        // A leaf's mark (its number in an order, ✗) goes under its value, in a pill: beside the
+        // leaf it would sit in the gap before the next leaf and read as that one's.
+        g.appendChild(svgEl("rect", { class: "mark-pill", x: -10, y: SHAPE + 21, width: 20, height: 17, rx: 8.5 }));
+        g.appendChild(svgEl("text", { class: "mark", x: 0, y: SHAPE + 34, "aria-hidden": "true" }));
+      } else {
+        g.appendChild(svgEl("text", { class: "mark", x: SHAPE + 4, y: -SHAPE + 4, "aria-hidden": "true" }));
+      }
       this.groups.set(path, g);
     }
+    // The tightest spacing keeps the widest leaf value clear of its neighbours' and the widest
+    // leaf label inside its box (the boxes 3 px apart).
+    let widest = 0;
+    for (const value of this.values.values()) widest = Math.max(widest, value.getComputedTextLength?.() || 0);
+    let label = 0;
+    for (const [path, g] of this.groups) {
+      if (this.tree.nodes.get(path).leaf) label = Math.max(label, g.querySelector(".node-label").getComputedTextLength?.() || 0);
+    }
+    this.minLeafGap = Math.ceil(Math.max(this.options.minLeafGap, widest + 6, label + 5));
+    this.#setLevel(this.level);
+    this.#layout();
     this.#place();
     this.refreshLabels();
+    this.#drawTrail();
   }
 
   #place() {
+    const s = this.scale;
     this.svg.setAttribute("width", this.width);
     this.svg.setAttribute("height", this.height);
     this.svg.setAttribute("viewBox", `0 0 ${this.width} ${this.height}`);
-    this.canvas.style.width = `${this.width}px`;
-    this.canvas.style.height = `${this.height}px`;
+    this.stage.style.width = `${this.width}px`;
+    this.stage.style.height = `${this.height}px`;
+    this.stage.style.transform = s === 1 ? "" : `scale(${s})`;
+    this.canvas.style.width = `${this.width * s}px`;
+    this.canvas.style.height = `${this.height * s}px`;
+    for (const tag of this.rowsInner.children) {
+      tag.style.top = `${Number(tag.dataset.y) * s - 10}px`;
+      tag.hidden = Number(tag.dataset.y) > this.height; // a row folded away entirely
+    }
+    this.rowsInner.style.height = `${this.height * s}px`;
     for (const [path, g] of this.groups) {
       const { x, y } = this.positions.get(path);
       g.setAttribute("transform", `translate(${x},${y})`);
       g.classList.toggle("folded", this.collapsed.has(path));
       g.style.display = this.hiddenPaths.has(path) ? "none" : "";
+      if (this.tree.nodes.get(path).leaf) {
+        const box = g.querySelector(".shape");
+        box.setAttribute("x", -this.leafBox / 2);
+        box.setAttribute("width", this.leafBox);
+      }
     }
     for (const [path, edge] of this.edges) {
       const from = this.positions.get(parentPath(path));
@@ -607,8 +828,17 @@ export class TreeView {
 
   /** A small glyph beside the node (✓, ✗, a number); "" removes it. */
   setMark(path, text) {
-    const mark = this.groups.get(path)?.querySelector(".mark");
-    if (mark) mark.textContent = text;
+    const g = this.groups.get(path);
+    const mark = g?.querySelector(".mark");
+    if (!mark) return;
+    mark.textContent = text;
+    g.classList.toggle("has-mark", text !== "");
+    const pill = g.querySelector(".mark-pill");
+    if (pill) {
+      const width = Math.max(18, 8 + 8 * [...text].length);
+      pill.setAttribute("x", -width / 2);
+      pill.setAttribute("width", width);
+    }
   }
 
   /** Lines of text beside a node (α, β and the value, left of it); [] removes them. */
@@ -640,9 +870,10 @@ export class TreeView {
     const { x, y } = this.positions.get(path);
     const n = note.childNodes.length;
     const leaf = this.tree.nodes.get(path).leaf;
-    // Leaves: below their value; internal nodes: left of the shape, vertically centred.
+    // Leaves: below their value and their mark; internal nodes: left of the shape, vertically
+    // centred, in the room the layout keeps there (noteRoom).
     const nx = leaf ? x : x - SHAPE - 6;
-    const ny = leaf ? y + SHAPE + 30 : y - (n - 1) * 7 + 4;
+    const ny = leaf ? y + SHAPE + 54 : y - (n - 1) * 7 + 4;
     note.setAttribute("x", nx);
     note.setAttribute("y", ny);
     note.setAttribute("text-anchor", leaf ? "middle" : "end");
@@ -672,16 +903,18 @@ export class TreeView {
     g.setAttribute("tabindex", "0");
     g.focus({ preventScroll: true });
     this.reveal(path);
+    this.setTrail(path);
   }
 
   #onClick(event) {
-    if (!this.options.interactive) return;
     const badge = event.target.closest(".fold-badge");
     if (badge) {
+      // Every view opens what it folded, a replay's too.
       this.toggleFold(badge.dataset.path, false);
       this.focus(badge.dataset.path);
       return;
     }
+    if (!this.options.interactive) return;
     const target = event.target.closest(".node, .edge");
     if (!target) return;
     const path = target.dataset.path;
@@ -711,7 +944,7 @@ export class TreeView {
       case "=":
       case "-":
         event.preventDefault();
-        this.setZoom(this.zoom * (event.key === "-" ? 1 / 1.25 : 1.25));
+        this.setZoom(this.level * (event.key === "-" ? 1 / 1.25 : 1.25));
         this.reveal(path);
         return;
       case "f":
