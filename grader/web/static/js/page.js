@@ -2,7 +2,10 @@
 // scrolls says so (a cue above it), takes keyboard focus (arrow keys scroll it) and is named
 // after its table. Tables of more than two columns carry each column's header on their cells
 // (data-label), which phones show beside the value when a row becomes a stacked card
-// (style.css); a table with class "matrix" (a crosstable) stays a grid.
+// (style.css); a table with class "matrix" (a crosstable) stays a grid. A cell's line breaks
+// only between words (style.css); a browser also breaks after a hyphen, which is right in a
+// compound ("alpha-/beta") but not in a sign, a date or a move ("α -/inf", "2026-/W48",
+// "(-/beta,", "9-/13"), so such a word is kept on one line.
 
 import { h } from "./dom.js";
 
@@ -64,6 +67,22 @@ function label(table) {
   }
 }
 
+// A hyphen that is not between two letters: a sign, a date, a move, a range.
+const SIGNED = /(^|[^\p{L}])-|-(?!\p{L})/u;
+
+function keepWhole(cell) {
+  const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+  const nodes = [];
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (SIGNED.test(node.data) && !node.parentElement.closest("pre, .nowrap")) nodes.push(node);
+  }
+  for (const node of nodes) {
+    const parts = node.data.split(/(\S+)/);
+    node.replaceWith(...parts.map((part) => (SIGNED.test(part)
+      ? h("span", { class: "nowrap", text: part }) : part)));
+  }
+}
+
 function scrollBoxes() {
   for (const table of document.querySelectorAll("main table")) {
     let box = table.parentElement;
@@ -73,6 +92,7 @@ function scrollBoxes() {
       box.append(table);
     }
     box.dataset.wrapped = "1";
+    table.querySelectorAll("td, th").forEach(keepWhole);
     label(table);
   }
   focusable();
