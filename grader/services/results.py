@@ -1,6 +1,7 @@
 """The read model of engine submissions: what a student or the staff may see of one (its
-status, queue position and progress, then its results: the verdict table with identical
-failures grouped, the timing chart, the games), and the graded scores the gradebook counts.
+status, queue position and progress, then its results: the failed tests grouped by the mistake
+or the verdict they share, the passed ones counted per test kind, the timing chart, the games),
+and the graded scores the gradebook counts.
 Reads only: the intake is services/submissions.py, the workers' writes services/leases.py.
 """
 
@@ -123,6 +124,13 @@ def describe(submission: Submission, result: EngineResult | None = None) -> dict
     return data
 
 
+def position_of(name: str) -> tuple[str, str]:
+    """A test's name as what it tests and its position: "Search depth 2: start" is ("Search
+    depth 2", "start"); a game's name has no position ("Game vs random, ...", "")."""
+    head, colon, position = name.rpartition(": ")
+    return (head, position) if colon else (name, "")
+
+
 def timing_rows(rich: dict[str, Any]) -> list[dict[str, Any]]:
     """Per timing test and depth: the engine's and the reference's search CPU seconds, as the
     timing test stored them (its extra's rows; migration 5c0d7e1f2a3b gave older results theirs)."""
@@ -130,7 +138,7 @@ def timing_rows(rich: dict[str, Any]) -> list[dict[str, Any]]:
     for test in rich.get("tests", []):
         if test.get("kind") != "timing":
             continue
-        position = test["name"].rsplit(": ", 1)[-1]
+        position = position_of(test["name"])[1]
         for row in (test.get("extra") or {}).get("rows", []):
             rows.append(
                 {
@@ -144,8 +152,8 @@ def timing_rows(rich: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def grouped(tests: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The verdict table's rows: failed tests with the same verdict and the same output (one
-    traceback repeated on 42 tests) become one row naming them all; the rest one row each."""
+    """A table's rows: failed tests with the same verdict and the same output (one traceback
+    repeated on 42 tests) become one row naming them all; the rest one row each."""
     rows: list[dict[str, Any]] = []
     failures: dict[tuple[Any, Any], dict[str, Any]] = {}
     for t in tests:
@@ -163,9 +171,90 @@ def grouped(tests: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return rows
 
 
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def failed_groups(tests: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The graded tests that failed, grouped by what they share: the known mistake the run's
+    explanation names for them (`diagnosis`), else their verdict. The group that costs the most
+    points comes first; in each, identical failures make one row (`grouped`)."""
+    from grader.checkers.variants import VARIANTS
+    from grader.harness.verdicts import DESCRIPTIONS
+
+    words = {verdict.value: text for verdict, text in DESCRIPTIONS.items()}
+    found: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for t in tests:
+        if t.get("verdict") == "passed" or not t.get("max_score"):
+            continue
+        code = t.get("diagnosis")
+        key = ("mistake", code) if code in VARIANTS else ("verdict", str(t.get("verdict")))
+        found.setdefault(key, []).append(t)
+    groups = []
+    for (by, what), members in found.items():
+        count = _plural(len(members), "test")
+        verdicts = sorted({str(t.get("verdict")) for t in members})
+        groups.append(
+            {
+                "code": what if by == "mistake" else None,
+                "verdict": what if by == "verdict" else None,
+                # The summary's own words for a mistake (grader/harness/diagnosis.py).
+                "title": f"{count} failed the way a known mistake does ({what})"
+                if by == "mistake"
+                else f"{count}: {what} ({words.get(what, what)})",
+                "about": VARIANTS[what].sentence if by == "mistake" else "",
+                "verdicts": ", ".join(f"{v} ({words.get(v, v)})" for v in verdicts),
+                "count": len(members),
+                "lost": round(
+                    sum((t["max_score"] or 0) - (t.get("score") or 0) for t in members), 4
+                ),
+                "rows": [
+                    {
+                        **row,
+                        "test": position_of(row["name"])[0],
+                        "position": position_of(row["name"])[1],
+                    }
+                    for row in grouped(members)
+                ],
+            }
+        )
+    return sorted(groups, key=lambda g: -g["lost"])
+
+
+def passed_kinds(tests: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per test kind, in the suite's order: how many of its graded tests passed (the page folds
+    them into one line, "Move generation 13/13"), which, and its tests worth 0 points, which
+    are not graded."""
+    from grader.harness import TEST_KINDS
+
+    kinds: dict[str, dict[str, Any]] = {}
+    for t in tests:
+        kind = str(t.get("kind"))
+        entry = kinds.setdefault(
+            kind,
+            {
+                "kind": kind,
+                "title": TEST_KINDS[kind].title if kind in TEST_KINDS else kind,
+                "passed": 0,
+                "graded": 0,
+                "tests": [],
+                "ungraded": [],
+            },
+        )
+        brief = {k: t.get(k) for k in ("name", "verdict", "score", "max_score")}
+        if not t.get("max_score"):
+            entry["ungraded"].append(brief)
+            continue
+        entry["graded"] += 1
+        if t.get("verdict") == "passed":
+            entry["passed"] += 1
+            entry["tests"].append(brief)
+    return [k for k in kinds.values() if k["passed"] or k["ungraded"]]
+
+
 def summary(rich: dict[str, Any]) -> dict[str, Any]:
-    """What the results page draws: the verdict table (identical failures grouped), the
-    timing chart, the games; the Elo only when a game was rated."""
+    """What the results page draws: the failed tests grouped (what to fix first), the passed
+    ones per kind, the timing chart, the games; the Elo only when a game was rated."""
     tests = [
         {
             k: t.get(k)
@@ -174,6 +263,7 @@ def summary(rich: dict[str, Any]) -> dict[str, Any]:
         | {
             "diagnosis": (t.get("extra") or {}).get("diagnosis"),
             "candidates": (t.get("extra") or {}).get("candidates") or [],
+            "differs": (t.get("extra") or {}).get("differs") or [],
         }
         for t in rich.get("tests", [])
     ]
@@ -183,7 +273,8 @@ def summary(rich: dict[str, Any]) -> dict[str, Any]:
         "error": rich.get("error"),
         "elo": elo if isinstance(elo, dict) and elo.get("games") else None,
         "tests": tests,
-        "rows": grouped(tests),
+        "failed": failed_groups(tests),
+        "passed": passed_kinds(tests),
         "timing": timing_rows(rich),
         "games": [
             {

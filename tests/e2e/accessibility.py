@@ -34,3 +34,49 @@ def axe_violations(page: Any) -> list[dict[str, Any]]:
 def sideways(page: Any) -> int:
     """How many pixels the page scrolls sideways (0 when it fits the window's width)."""
     return page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+
+
+# Per word of every rendered table cell (a run of non-space characters in one text node), the
+# lines its Range's client rects sit on: more than one is a word broken inside itself. A
+# compound word may break after its hyphen between letters, as print does ("alpha-/beta"); a
+# number, a date, a move ("9-13"), an e-mail never. Text in a <pre> (output as the engine or
+# harness wrote it, opened on demand) is left out.
+BROKEN_WORDS = r"""() => {
+  const lines = (rects) => {
+    const tops = [];
+    for (const r of rects) {
+      if (r.width < 1 || r.height < 1) continue;
+      if (!tops.some((t) => Math.abs(t - r.top) < r.height / 2)) tops.push(r.top);
+    }
+    return tops.length;
+  };
+  const broken = [];
+  for (const cell of document.querySelectorAll("main td, main th")) {
+    if (!cell.getClientRects().length) continue;
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (node.parentElement.closest("pre")) continue;
+      for (const word of node.data.matchAll(/\S+/g)) {
+        let start = word.index;
+        for (const piece of word[0].split(/(?<=\p{L}-)(?=\p{L})/u)) {
+          const range = document.createRange();
+          range.setStart(node, start);
+          range.setEnd(node, start + piece.length);
+          const n = lines(range.getClientRects());
+          if (n > 1) {
+            const where = cell.closest("table")?.dataset.role || cell.closest("table")?.className;
+            broken.push(`"${piece}" on ${n} lines in a ${cell.tagName.toLowerCase()} of ` +
+              `table ${where || "(unnamed)"}: "${cell.textContent.trim().slice(0, 60)}"`);
+          }
+          start += piece.length;
+        }
+      }
+    }
+  }
+  return broken;
+}"""
+
+
+def broken_words(page: Any) -> list[str]:
+    """The words of the page's table cells that break inside themselves, each with its cell."""
+    return page.evaluate(BROKEN_WORDS)

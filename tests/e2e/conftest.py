@@ -25,9 +25,12 @@ from tests.e2e.e2e_support import (
     STUDENT,
     LiveServer,
     open_page,
+    server_env,
     sign_in,
 )
 from tests.e2e.kinds_support import seed_answer_kinds
+from tests.e2e.site_support import Site
+from tests.e2e.site_support import seed as seed_site
 from tests.live_server import environment, serve
 
 
@@ -89,14 +92,21 @@ def _seed(env: dict[str, str]) -> tuple[int, dict[str, int], str]:
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     folder = tmp_path_factory.mktemp("e2e")
-    env = {
-        "GRADER_INSTANCE_PATH": str(folder / "instance"),
-        "GRADER_DATABASE_URL": f"sqlite:///{folder / 'grader.sqlite3'}",
-        "GRADER_SECRET_KEY": "e2e-secret",
-    }
+    env = server_env(folder)
     assignment_id, practice, drill_down = _seed(env)
     with serve(folder, env) as url:
         yield LiveServer(url, assignment_id, practice, drill_down)
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+    """The site the page sweeps visit (tests/e2e/site_support.py), engines graded."""
+    folder = tmp_path_factory.mktemp("site")
+    env = server_env(folder)
+    seeded = seed_site(env)
+    with serve(folder, env) as url:
+        seeded.url = url
+        yield seeded
 
 
 @pytest.fixture(scope="session")

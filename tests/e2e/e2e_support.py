@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import expect
@@ -32,6 +33,16 @@ class LiveServer:
     assignment_id: int
     practice: dict[str, int] = field(default_factory=dict)  # name -> exercise id
     drill_down: str = ""  # the instructor's page of the student who answered every kind
+
+
+def server_env(folder: Path, **more: str) -> dict[str, str]:
+    """The settings of a test server whose instance and SQLite database live in `folder`."""
+    return {
+        "GRADER_INSTANCE_PATH": str(folder / "instance"),
+        "GRADER_DATABASE_URL": f"sqlite:///{folder / 'grader.sqlite3'}",
+        "GRADER_SECRET_KEY": "e2e-secret",
+        **more,
+    }
 
 
 @contextlib.contextmanager

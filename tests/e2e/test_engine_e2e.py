@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.app_support import enrol
-from tests.e2e.e2e_support import PASSWORD, STUDENT, open_page, sign_in
+from tests.e2e.e2e_support import PASSWORD, STUDENT, open_page, server_env, sign_in
 from tests.live_server import environment, serve
 
 pytestmark = pytest.mark.e2e
@@ -58,13 +58,11 @@ def _seed(env: dict[str, str]) -> tuple[int, int]:
 @pytest.fixture(scope="module")
 def engine_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EngineServer]:
     folder = tmp_path_factory.mktemp("engine-e2e")
-    env = {
-        "GRADER_INSTANCE_PATH": str(folder / "instance"),
-        "GRADER_DATABASE_URL": f"sqlite:///{folder / 'grader.sqlite3'}",
-        "GRADER_SECRET_KEY": "e2e-secret",
-        "GRADER_ENGINE_SUITE": str(SMALL),  # a timing test and two games, in seconds
-        "GRADER_SWEEP_SECONDS": "1",
-    }
+    env = server_env(
+        folder,
+        GRADER_ENGINE_SUITE=str(SMALL),  # a timing test and two games, in seconds
+        GRADER_SWEEP_SECONDS="1",
+    )
     assignment_id, index = _seed(env)
     with serve(folder, env, worker=True) as url:
         yield EngineServer(url, assignment_id, index)
@@ -98,9 +96,10 @@ def test_upload_watch_progress_and_replay_a_game(student_page, engine_server, sc
     results = page.locator('[data-role="results"]')
     expect(results).to_be_visible()
     expect(page.locator('[data-role="score"]')).to_contain_text("Score: 10 / 10")
-    verdicts = page.locator('[data-role="verdicts"] tbody tr')
-    expect(verdicts).to_have_count(7)
-    expect(page.locator('[data-role="verdicts"] td.verdict')).to_have_text(["passed"] * 7)
+    expect(page.locator('[data-role="failed"]')).to_have_text("Nothing: every graded test passed.")
+    expect(page.locator('[data-role="passed"] summary')).to_have_text(
+        ["Move generation 2/2 passed", "Search 2/2 passed", "Timing 1/1 passed", "Games 2/2 passed"]
+    )
     expect(page.locator('[data-role="chart"] svg rect.mine:not(.legend)')).to_have_count(
         2
     )  # depths 3 and 4
@@ -140,8 +139,9 @@ def test_upload_watch_progress_and_replay_a_game(student_page, engine_server, sc
 
 
 def test_identical_failures_are_grouped_and_no_elo_without_a_game(student_page, engine_server):
-    """An engine that cannot even be imported: one row for the first test's traceback, one row
-    for the six tests that failed the same way, and no "Elo < 0" for games never played."""
+    """An engine that cannot even be imported: one group for its verdict, in it one row for the
+    first test's traceback and one for the six tests that failed the same way; nothing passed,
+    and no "Elo < 0" for games never played."""
     page = student_page
     page.get_by_role("link", name="Checkers engine").first.click()
     page.wait_for_url(f"**/slots/{engine_server.slot_index}/engine")
@@ -151,12 +151,18 @@ def test_identical_failures_are_grouped_and_no_elo_without_a_game(student_page, 
     page.get_by_role("button", name="Upload").click()
     page.wait_for_url("**/engines/*")
     expect(page.locator('[data-role="results"]')).to_be_visible(timeout=90_000)
-    rows = page.locator('[data-role="verdicts"] tbody tr')
-    expect(rows).to_have_count(2)
-    expect(page.locator('[data-role="verdicts"] td.verdict')).to_have_text(["RE", "RE"])
-    group = page.locator('[data-role="verdicts"] td[data-role="group"]')
+    failed = page.locator('[data-role="failed-group"]')
+    expect(failed).to_have_count(1)
+    expect(failed).to_have_attribute("data-verdict", "RE")
+    expect(failed.locator("h4")).to_have_text("7 tests: RE (runtime error)")
+    expect(failed.locator("tbody tr")).to_have_count(2)
+    expect(failed.locator("tbody tr").first).to_contain_text(
+        "the engine failed while being imported"
+    )
+    group = failed.locator('td[data-role="group"]')
     expect(group).to_contain_text("6 tests failed the same way")
     expect(group.locator("li")).to_have_count(6)
+    expect(page.locator('[data-role="passed"]')).to_have_text("No test passed.")
     expect(page.locator('[data-role="elo"]')).to_have_text("")
     expect(page.locator('[data-role="summary"]')).not_to_contain_text("Elo")
 

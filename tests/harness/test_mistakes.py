@@ -130,6 +130,10 @@ def test_classic_mistake_is_caught_and_named(name: str, submission, mistakes) ->
         assert "1 with reduced timing credit" in summary(report)
     if name == "correct":
         assert report.score == report.max_score == 7
+    if name == "captures_not_forced":  # its moves: the legal ones and the captures it skipped
+        (moves,) = report.tests[0].extra["differs"]
+        assert moves["what"] == "moves"
+        assert set(moves["expected"].split(", ")) < set(moves["got"].split(", "))
 
 
 @needs_bwrap
@@ -190,6 +194,17 @@ def test_the_tie_rule_engine_is_told_tie_strict_alone(submission, quick_search) 
                 "value and leaf count." in result.output
             )
             assert "tie-strict alone explains every test of yours" in result.output
+        if result.verdict is not P:  # the results page's row: the leaf count, ours and theirs
+            assert result.extra["differs"] == [
+                {
+                    "what": "leaves",
+                    "got": str(answers["tie-strict"][1]),
+                    "expected": f"{contract.leaves} (alpha-beta in canonical order; minimax "
+                    f"evaluates {VARIANTS['no-pruning'].run(fen, depth).leaves})",
+                }
+            ]
+        else:
+            assert "differs" not in result.extra
     assert "Search depth 2: start" in ambiguous and "Search depth 3: start" in ambiguous
     failed = sum(t.verdict is not P for t in report.tests)
     text = summary(report)

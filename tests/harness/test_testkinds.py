@@ -30,6 +30,7 @@ class Count(TestKind):
     """A made-up kind for the test: how many legal moves the engine lists."""
 
     name = "count-moves"
+    title = "Move counts"
 
     def expand(self, group: Group) -> list[TestCase]:
         return [
@@ -109,10 +110,16 @@ def test_a_kind_needs_a_name_of_its_own() -> None:
     class Nameless(TestKind):
         pass
 
+    class Untitled(TestKind):
+        name = "untitled"
+
     for kind in (Again, Nameless):
         with pytest.raises(ValueError, match="a name of its own"):
             register(kind)
+    with pytest.raises(ValueError, match="needs a title"):
+        register(Untitled)  # the results page folds a kind's tests under its title
     assert type(TEST_KINDS["search"]).__name__ == "Search"
+    assert "untitled" not in TEST_KINDS
 
 
 def test_an_unknown_kind_is_refused_naming_the_known_ones(tmp_path: Path) -> None:

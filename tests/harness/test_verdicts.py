@@ -50,6 +50,11 @@ def test_sample_engine_gets_its_verdicts(name: str, submission, tiny) -> None:
         assert 0 < search.score < search.max_score  # credit for the parts that are right
     if name == "no_pruning":
         assert search.extra["parts"] == {"value": True, "move": True, "bound": True, "exact": False}
+        assert [d["what"] for d in search.extra["differs"]] == ["leaves"]
+    if name == "wrong_eval":  # the wrong parts alone, each with what came back and what was due
+        assert search.extra["differs"]
+        assert all(d["got"] != d["expected"].split(" ")[0] for d in search.extra["differs"])
+        assert "value" in [d["what"] for d in search.extra["differs"]]
     if name == "crash_at_import":
         assert "missing opening book" in report.tests[0].output
         assert 'engine.py", line' in report.tests[0].output  # the traceback's last lines

@@ -1,18 +1,22 @@
-"""The results page's data: identical failures grouped into one row, the Elo only when a game
-was rated, diagnoses carried to each row."""
+"""The results page's data: failed tests grouped by the mistake or verdict they share (the
+costliest group first, identical failures one row), passed tests counted per kind, the Elo only
+when a game was rated, diagnoses carried to each row."""
 
 from __future__ import annotations
 
-from grader.services.results import grouped, summary
+from grader.checkers.variants import VARIANTS
+from grader.services.results import grouped, position_of, summary
 
 
-def _test(name: str, verdict: str, output: str, score: float = 0.0) -> dict:
+def _test(
+    name: str, verdict: str, output: str, score: float = 0.0, kind: str = "search", points=2.0
+) -> dict:
     return {
         "name": name,
-        "kind": "search",
+        "kind": kind,
         "verdict": verdict,
         "score": score,
-        "max_score": 2.0,
+        "max_score": points,
         "cpu": 0.5,
         "wall": 1.0,
         "output": output,
@@ -44,12 +48,95 @@ def test_the_elo_is_left_out_when_no_game_was_rated() -> None:
 
 def test_each_row_carries_its_diagnosis() -> None:
     rich = {"tests": [{**_test("a", "WA", "looks like it"), "extra": {"diagnosis": "tie-strict"}}]}
-    assert summary(rich)["rows"][0]["diagnosis"] == "tie-strict"
-    assert summary(rich)["rows"][0]["candidates"] == []  # stored before candidates were kept
+    (group,) = summary(rich)["failed"]
+    assert group["rows"][0]["diagnosis"] == "tie-strict"
+    assert group["rows"][0]["candidates"] == []  # stored before candidates were kept
     both = {"diagnosis": "tie-strict", "candidates": ["no-pruning", "tie-strict"]}
     ambiguous = {"tests": [{**_test("a", "WA", "either"), "extra": both}]}
-    row = summary(ambiguous)["rows"][0]
+    row = summary(ambiguous)["failed"][0]["rows"][0]
     assert (row["diagnosis"], row["candidates"]) == ("tie-strict", ["no-pruning", "tie-strict"])
+
+
+def test_a_name_splits_into_the_test_and_its_position() -> None:
+    assert position_of("Search depth 4, null window at value-1: start") == (
+        "Search depth 4, null window at value-1",
+        "start",
+    )
+    assert position_of("Game vs ref:2, ballot 038, you play black") == (
+        "Game vs ref:2, ballot 038, you play black",
+        "",
+    )
+
+
+def test_failed_tests_group_by_the_mistake_that_explains_them_then_by_verdict() -> None:
+    """Five failures: three a mistake explains (two kinds), one crash, one wrong answer no
+    mistake explains; and passed, partly credited and 0-point tests, which are not failures."""
+    leaves = [{"what": "leaves", "got": "49", "expected": "13 (alpha-beta ...)"}]
+    tie = {"diagnosis": "tie-strict", "candidates": ["tie-strict"], "differs": leaves}
+    tests = [
+        _test("Move generation: start", "passed", "7 moves", 1.0, "movegen", 1.0),
+        _test("Move generation: blocked", "passed", "0 moves", 1.0, "movegen", 1.0),
+        _test("Search depth 1: start", "passed", "ok", 2.0),
+        {**_test("Search depth 2: start", "WA", "leaves 49", 1.4), "extra": tie},
+        {**_test("Search depth 3: start", "WA", "leaves 302", 1.4), "extra": tie},
+        _test("Search depth 2: king-hunt", "WA", "value 3: expected 5", 0.6),
+        _test("Search depth 3: king-hunt", "RE", "search: RE (ZeroDivisionError)"),
+        {
+            **_test("Timing depths 5-6: opening-1", "WA", "no credit", 0.0, "timing", 4.0),
+            "extra": tie,
+        },
+        _test("Timing depths 5-6: opening-2", "passed", "reduced", 1.0, "timing", 4.0),
+        _test("Parallel search depth 6: opening-4", "RE", "boom", 0.0, "parallel", 0.0),
+        _test("Parallel search depth 4: start", "passed", "right", 0.0, "parallel", 0.0),
+    ]
+    found = summary({"tests": tests})
+    mistake, crash, wrong = found["failed"]  # points lost: 5.2, 2.0, 1.4
+    assert mistake["code"] == "tie-strict" and mistake["verdict"] is None
+    assert mistake["title"] == "3 tests failed the way a known mistake does (tie-strict)"
+    assert mistake["about"] == VARIANTS["tie-strict"].sentence
+    assert mistake["lost"] == 5.2 and mistake["verdicts"] == "WA (wrong answer)"
+    assert [(r["test"], r["position"]) for r in mistake["rows"]] == [
+        ("Search depth 2", "start"),
+        ("Search depth 3", "start"),
+        ("Timing depths 5-6", "opening-1"),
+    ]
+    assert mistake["rows"][0]["differs"] == leaves
+    assert (crash["verdict"], crash["title"], crash["lost"]) == (
+        "RE",
+        "1 test: RE (runtime error)",
+        2.0,
+    )
+    assert (wrong["verdict"], wrong["code"], wrong["lost"]) == ("WA", None, 1.4)
+    assert wrong["rows"][0]["differs"] == []  # stored before the harness listed them
+    folded = {k["kind"]: k for k in found["passed"]}
+    assert [k["title"] for k in found["passed"]] == [
+        "Move generation",
+        "Search",
+        "Timing",
+        "Parallel search",
+    ]
+    assert (folded["movegen"]["passed"], folded["movegen"]["graded"]) == (2, 2)
+    assert (folded["search"]["passed"], folded["search"]["graded"]) == (1, 5)
+    assert (folded["timing"]["passed"], folded["timing"]["graded"]) == (1, 2)
+    assert [t["score"] for t in folded["timing"]["tests"]] == [1.0]  # partly credited, shown
+    parallel = folded["parallel"]
+    assert (parallel["passed"], parallel["graded"]) == (0, 0)
+    assert [t["verdict"] for t in parallel["ungraded"]] == ["RE", "passed"]
+
+
+def test_a_crash_at_import_is_one_group_whose_repeats_make_one_row() -> None:
+    first = _test("Move generation: start", "RE", "import failed\nTraceback ...", 0, "movegen", 1)
+    rest = [
+        _test(f"Search depth {d}: start", "RE", "the engine did not start (see the first test)")
+        for d in (1, 2, 3)
+    ]
+    (group,) = summary({"tests": [first, *rest]})["failed"]
+    assert group["title"] == "4 tests: RE (runtime error)" and group["lost"] == 7.0
+    assert [r["names"] for r in group["rows"]] == [
+        ["Move generation: start"],
+        ["Search depth 1: start", "Search depth 2: start", "Search depth 3: start"],
+    ]
+    assert summary({"tests": [first, *rest]})["passed"] == []
 
 
 def _timing(extra: dict) -> dict:

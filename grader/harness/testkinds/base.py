@@ -69,6 +69,7 @@ class TestKind:
     __test__ = False
 
     name: ClassVar[str] = ""
+    title: ClassVar[str] = ""  # what the results page calls its tests ("Move generation")
     games: ClassVar[int] = 0  # the games one test of this kind plays (progress counts them)
 
     def expand(self, group: Group) -> list[TestCase]:
@@ -89,6 +90,8 @@ def register(kind: K) -> K:
     """A class decorator: the kind's one instance, under its name, in TEST_KINDS."""
     if not kind.name or kind.name in TEST_KINDS:
         raise ValueError(f"a test kind needs a name of its own, got {kind.name!r}")
+    if not kind.title:
+        raise ValueError(f"the test kind {kind.name!r} needs a title")
     TEST_KINDS[kind.name] = kind()
     return kind
 
@@ -100,3 +103,9 @@ def describe(value: Any) -> str:
 
 def short(text: str, limit: int = 60) -> str:
     return repr(text if len(text) <= limit else text[:limit] + "...")
+
+
+def differ(what: str, got: Any, expected: str) -> dict[str, str]:
+    """One wrong part of an answer, as a result's `extra["differs"]` lists it for the results
+    page: what it is, what came back, what was expected."""
+    return {"what": what, "got": str(got), "expected": expected}

@@ -10,7 +10,7 @@ from grader.checkers import Board
 from grader.checkers.variants import diagnose_moves
 from grader.harness.cases import TestCase, TestResult, failure, result_of
 from grader.harness.sandbox import EngineProcess
-from grader.harness.testkinds.base import Group, TestKind, describe, register, short
+from grader.harness.testkinds.base import Group, TestKind, describe, differ, register, short
 from grader.harness.verdicts import Verdict
 
 
@@ -39,7 +39,9 @@ def _compare_moves(fen: str, got: list[str]) -> tuple[bool, str, dict[str, Any]]
     # The FEN on a line of its own, as `grader checkers moves --fen` takes it.
     lines = ["; ".join(parts), f"position: {fen}"]
     found = diagnose_moves(fen, stripped)
-    named = {"candidates": [v.code for v in found]} if found else {}
+    named: dict[str, Any] = {"candidates": [v.code for v in found]} if found else {}
+    listed = ", ".join(short(m) if m not in expected else m for m in stripped) or "none"
+    named["differs"] = [differ("moves", listed, ", ".join(sorted(expected, key=_numbers)))]
     return False, "\n".join(lines), named
 
 
@@ -55,6 +57,7 @@ class Movegen(TestKind):
     """legal_moves in one position against the reference's, misconceptions named."""
 
     name = "movegen"
+    title = "Move generation"
 
     def expand(self, group: Group) -> list[TestCase]:
         return [
@@ -93,6 +96,7 @@ class Perft(TestKind):
     """A perft walk to a depth, the engine's legal_moves asked at every inner node."""
 
     name = "perft"
+    title = "Perft"
 
     def expand(self, group: Group) -> list[TestCase]:
         depth = int(group.spec["depth"])
@@ -129,6 +133,8 @@ class Perft(TestKind):
                 )
             ok, text, diagnosis = _compare_moves(fen, moves)
             if not ok:
+                where = f"moves at depth {depth - d} of the walk"
+                diagnosis["differs"] = [{**x, "what": where} for x in diagnosis["differs"]]
                 return 0, result_of(
                     test, Verdict.WA, f"at depth {depth - d} of the walk, {text}", **diagnosis
                 )

@@ -9,7 +9,7 @@ from grader.checkers import Board, root_parallel
 from grader.checkers.variants import VARIANTS
 from grader.harness.cases import TestCase, TestResult, failure, result_of
 from grader.harness.sandbox import EngineProcess
-from grader.harness.testkinds.base import Group, TestKind, describe, register
+from grader.harness.testkinds.base import Group, TestKind, describe, differ, register
 from grader.harness.testkinds.search import check_search, reference, root_window
 from grader.harness.verdicts import Verdict
 
@@ -23,6 +23,7 @@ class Parallel(TestKind):
     shown (never scored)."""
 
     name = "parallel"
+    title = "Parallel search"
 
     def expand(self, group: Group) -> list[TestCase]:
         spec, windows = group.spec, group.windows()
@@ -77,6 +78,8 @@ class Parallel(TestKind):
         if verdict is Verdict.WA and check.parts["value"] and check.parts["move"]:
             verdict = Verdict.PASSED
         extra: dict[str, Any] = {"implemented": True}
+        if verdict is not Verdict.PASSED:  # the value or the move; its leaves are not judged
+            extra["differs"] = [x for x in check.differs if x["what"] != "leaves"]
         if serial.cpu >= min_cpu:
             speedup = serial.wall / outcome.wall if outcome.wall > 0 else 0.0
             extra["speedup"] = round(speedup, 3)
@@ -140,6 +143,7 @@ def _with_window(test: TestCase, process: EngineProcess) -> TestResult:
     )
     extra: dict[str, Any] = {}
     if not right:  # every variant whose value is the student's, not ours
+        extra["differs"] = [differ("value", value, f"{expected} (fail-soft)")]
         found = [
             variant.code
             for variant in VARIANTS.values()

@@ -21,6 +21,7 @@ class Play(TestKind):
     """One game per opponent, ballot and colour."""
 
     name = "play"
+    title = "Games"
     games = 1
 
     def expand(self, group: Group) -> list[TestCase]:

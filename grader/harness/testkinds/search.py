@@ -14,7 +14,7 @@ from grader.checkers.engine import INFINITY, WIN
 from grader.checkers.variants import diagnose_search
 from grader.harness.cases import TestCase, TestResult, failure, result_of
 from grader.harness.sandbox import EngineProcess
-from grader.harness.testkinds.base import Group, TestKind, describe, register
+from grader.harness.testkinds.base import Group, TestKind, describe, differ, register
 from grader.harness.verdicts import Verdict
 
 # Credit for each part of a search answer (exercises/checkers/ASSIGNMENT.md says the same).
@@ -95,6 +95,8 @@ class SearchCheck:
     # Every misconception whose answer this is (library order); the words come once the whole
     # run is known (grader/harness/diagnosis.py).
     candidates: tuple[str, ...] = ()
+    # The wrong parts, as the results page tables them: what, what came back, what was expected.
+    differs: tuple[dict[str, str], ...] = ()
 
 
 def check_search(answer: Any, ref: Reference, fen: str = "", depth: int = 0) -> SearchCheck:
@@ -155,7 +157,25 @@ def check_search(answer: Any, ref: Reference, fen: str = "", depth: int = 0) -> 
     if not passed and fen:
         found = diagnose_search(fen, depth, value, leaves, ref.alpha, ref.beta, ref.leaves_minimax)
         candidates = tuple(v.code for v in found)
-    return SearchCheck(Verdict.PASSED if passed else Verdict.WA, credit, parts, lines, candidates)
+    differs = []
+    if not parts["value"]:
+        differs.append(
+            differ("value", value, f"{ref.value}{' (fail-soft)' if ref.windowed else ''}")
+        )
+    if not parts.get("move", True):
+        differs.append(differ("move", move, f"one of {best}"))
+    if not parts["exact"]:  # a leaf count out of minimax's bound is not alpha-beta's either
+        differs.append(
+            differ(
+                "leaves",
+                leaves,
+                f"{ref.leaves_alphabeta} (alpha-beta in canonical order; "
+                f"minimax evaluates {ref.leaves_minimax})",
+            )
+        )
+    return SearchCheck(
+        Verdict.PASSED if passed else Verdict.WA, credit, parts, lines, candidates, tuple(differs)
+    )
 
 
 def root_window(test: TestCase) -> tuple[int, int]:
@@ -173,6 +193,7 @@ class Search(TestKind):
     move, the leaves' bound and the exact leaf count; misconceptions named."""
 
     name = "search"
+    title = "Search"
 
     def expand(self, group: Group) -> list[TestCase]:
         windows = group.windows()
@@ -218,6 +239,8 @@ class Search(TestKind):
         check = check_search(outcome.result, ref, fen, depth)
         call = ", ".join(repr(a) for a in args)
         extra: dict[str, Any] = {"parts": check.parts}
+        if check.differs:
+            extra["differs"] = list(check.differs)
         if check.candidates:
             extra["candidates"] = list(check.candidates)
         return result_of(

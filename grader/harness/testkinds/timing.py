@@ -38,6 +38,7 @@ class Timing(TestKind):
     result carries its chart's rows as data (`extra["rows"]`), one per depth."""
 
     name = "timing"
+    title = "Timing"
 
     def expand(self, group: Group) -> list[TestCase]:
         spec = group.spec
@@ -73,6 +74,10 @@ class Timing(TestKind):
                     named: dict[str, Any] = (
                         {"candidates": list(check.candidates)} if check.candidates else {}
                     )
+                    if check.differs:
+                        named["differs"] = [
+                            {**x, "what": f"{x['what']} at depth {depth}"} for x in check.differs
+                        ]
                     return result_of(
                         test,
                         check.verdict,

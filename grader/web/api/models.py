@@ -296,7 +296,9 @@ class EngineSubmission(BaseModel):
     finished_at: str | None
     results: dict[str, Any] | None = Field(description="results.json (Gradescope) once done")
     summary: dict[str, Any] | None = Field(
-        description="once done: tests, timing (CPU vs reference per depth), games, elo"
+        description="once done: tests; failed (the failed graded tests grouped by the mistake "
+        "or verdict they share, each test's wrong parts in differs); passed (per test kind); "
+        "timing (CPU vs reference per depth), games, elo"
     )
     urls: dict[str, str]
 

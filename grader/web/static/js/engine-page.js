@@ -1,6 +1,8 @@
 // The results page of an engine submission: polls the API every second while queued or
-// running (tests n of m, game n of m), then draws the verdict table and the games, each of
-// which opens in the game replay viewer, and puts in the search-time chart the server draws
+// running (tests n of m, game n of m), then draws what to fix first (the failed tests grouped
+// by the mistake or verdict they share, services/results.py: each test's position, what came
+// back and what was expected), the passed tests folded to one line per kind, and the games,
+// each of which opens in the game replay viewer; the search-time chart is the server's
 // (web/charts.py; the page has it already when it was graded before the page opened).
 
 import { getJSON } from "./api.js";
@@ -59,6 +61,61 @@ async function openGame(number) {
   viewer.scrollIntoView({ block: "nearest" });
 }
 
+const points = (x) => String(Number((x ?? 0).toFixed(2)));
+
+// A failed test's row: what it tests and where, what came back against what was expected (a
+// line per wrong part; the verdict's first line where the answer never came), its points.
+function failedRow(t) {
+  const names = t.names || [t.name];
+  const test = cell(names.length > 1 ? `${names.length} tests failed the same way` : t.test);
+  if (names.length > 1) {
+    test.dataset.role = "group";
+    test.append(h("details", {}, h("summary", { text: "which" }),
+      h("ul", {}, ...names.map((n) => h("li", { text: n })))));
+  }
+  const differs = t.differs || [];
+  const got = h("td", { class: "got" }, ...(differs.length
+    ? differs.map((d) => h("div", { text: `${d.what}: ${d.got}` }))
+    : [h("div", { text: (t.output || t.verdict).split("\n")[0] })]));
+  got.append(h("details", { class: "output" }, h("summary", { text: "full output" }),
+    h("p", { class: "muted", text: `${t.verdict} · CPU ${t.cpu.toFixed(2)} s · wall ${t.wall.toFixed(2)} s` }),
+    h("pre", { text: t.output || "" })));
+  const expected = h("td", { class: "expected" }, ...(differs.length
+    ? differs.map((d) => h("div", { text: `${d.what}: ${d.expected}` }))
+    : [h("div", { class: "muted", text: "—" })]));
+  return h("tr", { class: "failed" }, test, cell(names.length > 1 ? "" : t.position, "position"),
+    got, expected, cell(`${points(t.score)} / ${points(t.max_score)}`, "num"));
+}
+
+function failedGroup(g) {
+  return h("section", { class: "failed-group", "data-role": "failed-group",
+    "data-code": g.code, "data-verdict": g.verdict },
+  h("h4", { text: g.title }),
+  g.about ? h("p", { text: g.about }) : "",
+  h("p", { class: "muted", text: `${points(g.lost)} points lost · ${g.verdicts}` }),
+  h("table", { class: "verdicts" },
+    h("thead", {}, h("tr", {}, ...["Test", "Position", "Came back", "Expected", "Points"].map(
+      (name) => h("th", { scope: "col", class: name === "Points" ? "num" : null, text: name })))),
+    h("tbody", {}, ...g.rows.map(failedRow))));
+}
+
+// One line per test kind, "Move generation 13/13", that opens on the tests themselves.
+function passedKind(k) {
+  const line = [];
+  if (k.graded) line.push(h("strong", { text: `${k.passed}/${k.graded}` }), " passed");
+  if (k.ungraded.length) {
+    line.push(`${k.graded ? "; " : ""}${k.ungraded.length} optional (worth 0 points), not graded`);
+  }
+  const items = [
+    ...k.tests.map((t) => h("li", { text: t.score < t.max_score
+      ? `${t.name}: ${points(t.score)} of ${points(t.max_score)} points` : t.name })),
+    ...k.ungraded.map((t) => h("li", { text: `${t.name}: not graded (${t.verdict})` })),
+  ];
+  return h("li", { "data-kind": k.kind },
+    h("details", {}, h("summary", {}, h("span", { class: "kind", text: k.title }), " ", ...line),
+      h("ul", {}, ...items)));
+}
+
 async function showResults(data) {
   const s = data.summary;
   await showChart();
@@ -66,32 +123,18 @@ async function showResults(data) {
   $("score").textContent = `Score: ${data.score} / ${data.max_score}`;
   $("elo").textContent = s.elo && s.elo.games ? `Elo against the ladder: ${s.elo.text}` : "";
   $("summary").textContent = data.results ? data.results.output : "";
-  const body = $("verdicts").querySelector("tbody");
-  // Identical failures come grouped (one row naming every test that failed the same way).
-  body.replaceChildren(...(s.rows || s.tests).map((t) => {
-    // A test worth 0 points (an optional one) is not graded: neither passed nor failed.
-    const ungraded = t.max_score === 0;
-    const tr = h("tr", { class: ungraded ? "ungraded" : t.verdict === "passed" ? "passed" : "failed" });
-    const names = t.names || [t.name];
-    const name = cell(names.length > 1 ? `${names.length} tests failed the same way` : t.name);
-    if (names.length > 1) {
-      name.dataset.role = "group";
-      name.append(h("details", {}, h("summary", { text: "which" }),
-        h("ul", {}, ...names.map((n) => h("li", { text: n })))));
-    }
-    const verdict = ungraded ? `not graded (${t.verdict})` : t.verdict;
-    tr.append(name, cell(verdict, "verdict"), cell(`${t.score} / ${t.max_score}`),
-      cell(t.cpu.toFixed(2)), cell(t.wall.toFixed(2)));
-    tr.append(h("td", {}, h("pre", { text: t.output || "" })));
-    return tr;
-  }));
+  $("failed").replaceChildren(...(s.failed.length ? s.failed.map(failedGroup)
+    : [h("p", { text: "Nothing: every graded test passed." })]));
+  $("passed").replaceChildren(...(s.passed.length ? s.passed.map(passedKind)
+    : [h("li", { text: "No test passed." })]));
   const games = $("games").querySelector("tbody");
   games.replaceChildren(...s.games.map((g) => {
     const button = h("button", { type: "button", "data-game": g.number, text: "Replay" });
     button.addEventListener("click", () => openGame(g.number));
     return h("tr", {}, cell(g.name), cell(g.opponent || ""), cell(g.colour || ""),
-      cell(g.result || ""), cell(String(g.plies ?? "")), h("td", {}, button));
+      cell(g.result || ""), cell(String(g.plies ?? ""), "num"), h("td", {}, button));
   }));
+  document.dispatchEvent(new Event("tables-changed")); // page.js: scroll boxes, phone labels
 }
 
 async function poll() {
