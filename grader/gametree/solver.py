@@ -68,16 +68,17 @@ class Conventions:
             data["depth"] = self.depth
         return data
 
-    def describe(self, kind: str | None = None) -> str:
-        """The conventions a student needs for an exercise of ``kind`` (all of them when None):
-        minimax has no pruning, and how cut nodes report values changes only values and bounds."""
+    def describe(self, *, pruning: bool = True, with_values: bool = True) -> str:
+        """The conventions in words (all of them by default): a search without ``pruning`` is
+        plain minimax; ``with_values`` False leaves out how cut nodes report values, for answers
+        it cannot change (each exercise kind says which: ``ExerciseKind.conventions_words``)."""
         depth = (
             f" The search stops {self.depth} plies below the root: a node there is scored by its "
             "evaluation and never expanded."
             if self.depth is not None
             else ""
         )
-        if kind == "minimax":
+        if not pruning:
             return (
                 "Plain minimax: every node is searched and nothing is pruned; a MAX node takes the "
                 "largest value of its children, a MIN node the smallest." + depth
@@ -93,7 +94,7 @@ class Conventions:
             else "a node returns its value clamped to its window (a cut node returns the bound)"
         )
         order = "left to right" if self.order == "ltr" else "right to left"
-        if kind in ("prune", "leaf-order", "best-order"):
+        if not with_values:
             return f"Children are searched {order}; {ties}." + depth
         return f"Children are searched {order}; {ties}; {values}." + depth
 

@@ -20,8 +20,7 @@ from typing import TypedDict
 
 from flask import current_app
 
-from grader.gametree import Tree
-from grader.gametree.optimum import dp_size
+from grader.gametree import KINDS, Tree
 from grader.ratelimits import retry_after
 from grader.services import Busy, RateLimited
 
@@ -36,22 +35,21 @@ def generation_is_costly(branching: int, depth: int, constrained: bool) -> bool:
 
 class GradingFacts(TypedDict):
     node_count: int
-    dp_size: int | None  # best-order only
+    dp_size: int | None  # the ordering optimum's states, for a kind graded by it
 
 
 def grading_facts(kind: str, tree: Tree) -> GradingFacts:
     """What `grading_is_costly` reads, stored with an exercise when its tree is stored."""
     return {
         "node_count": tree.node_count(),
-        "dp_size": dp_size(tree) if kind == "best-order" else None,
+        "dp_size": KINDS[kind].optimum_states(tree),
     }
 
 
-def grading_is_costly(kind: str, node_count: int, dp_size: int | None) -> bool:
-    """From the exercise's stored facts, so a refusal never builds the tree."""
-    if node_count >= COSTLY_NODES:
-        return True
-    return kind == "best-order" and dp_size is not None and dp_size > COSTLY_DP_SIZE
+def grading_is_costly(node_count: int, dp_size: int | None) -> bool:
+    """From the exercise's stored facts, so a refusal never builds the tree (``dp_size`` is
+    None for a kind graded without the ordering optimum)."""
+    return node_count >= COSTLY_NODES or (dp_size is not None and dp_size > COSTLY_DP_SIZE)
 
 
 def _throttled(what: str, wait: int) -> RateLimited:

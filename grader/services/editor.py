@@ -473,12 +473,9 @@ def _preview(checked: CheckedSlot, samples: int) -> Preview:
                 graded.append(generate(params, f"{PREVIEW_SEED}-c{i}", deadline))
             except GenerationError:
                 continue
-    found, share = (
-        separations(checked.kind, trees, conventions) if checked.kind != "best-order" else ([], 0.0)
-    )
-    calibration = (
-        calibrate_trees(checked.kind, graded, conventions) if checked.kind != "best-order" else []
-    )
+    calibrates = KINDS[checked.kind].calibrates
+    found, share = separations(checked.kind, trees, conventions) if calibrates else ([], 0.0)
+    calibration = calibrate_trees(checked.kind, graded, conventions) if calibrates else []
     return Preview(
         tree,
         conventions,

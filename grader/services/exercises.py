@@ -26,7 +26,6 @@ from grader.gametree import (
 )
 from grader.gametree.tree import path_depth
 from grader.models import (
-    ENGINE_KIND,
     Assignment,
     Attempt,
     Exercise,
@@ -197,7 +196,7 @@ def _refuse_open_graded_tree(user: User, tree: Tree) -> None:
         if tree_of(exercise).canonical() == form and not solution_visible(exercise):
             slot = exercise.slot
             assert slot is not None  # the query keeps graded variants, which have a slot
-            name = slot.title or slot.kind
+            name = slot.name
             raise Forbidden(
                 f'this tree is your graded exercise "{name}" in "{slot.assignment.title}" '
                 "(the same tree, up to the order of children): practice would give its key away. "
@@ -249,7 +248,7 @@ def _find_variant(slot_id: int, user_id: int, variant: int) -> Exercise | None:
 def _exercise_slot(user: User, assignment_id: int, slot_index: int) -> Slot:
     """A slot that holds an exercise; an engine slot has none (its work is an uploaded engine)."""
     slot = get_slot(user, assignment_id, slot_index)
-    if slot.kind == ENGINE_KIND:
+    if not slot.slot_kind.has_exercise:
         raise Conflict(
             "this slot grades an uploaded checkers engine and has no exercise: "
             "upload the engine with POST /api/engines"
@@ -475,7 +474,9 @@ def describe(exercise: Exercise) -> dict[str, Any]:
         "players": exercise.players,
         "labels": tree.labels(),
         "conventions": exercise.conventions,
-        "conventions_text": Conventions.from_dict(exercise.conventions).describe(exercise.kind),
+        "conventions_text": KINDS[exercise.kind].conventions_words(
+            Conventions.from_dict(exercise.conventions)
+        ),
         "seed": exercise.seed,
         "generator_version": exercise.generator_version,
         "practice": exercise.is_practice,

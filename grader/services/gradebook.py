@@ -19,7 +19,6 @@ import sqlalchemy as sa
 
 from grader.extensions import db
 from grader.models import (
-    ENGINE_KIND,
     STUDENT,
     Assignment,
     Attempt,
@@ -181,7 +180,7 @@ def build(course_id: int) -> Gradebook:
             a.title,
             a.score_policy,
             a.late_percent_per_day,
-            [(s.id, s.index, s.title or s.kind) for s in a.slots],
+            [(s.id, s.index, s.name) for s in a.slots],
         )
         for a in assignments
     ]
@@ -317,7 +316,7 @@ def student_attempts(
                     [AttemptView(a, a is shown) for a in made],
                     state.score,
                     data,
-                    state.attempts if slot.kind == ENGINE_KIND else 0,
+                    0 if slot.slot_kind.has_exercise else state.attempts,
                     shown,
                     differences,
                 )

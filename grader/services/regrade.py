@@ -26,7 +26,7 @@ EPSILON = 1e-9
 
 
 def _describe_slot(slot: Slot) -> str:
-    return f"{slot.assignment.title}, exercise {slot.index + 1} ({slot.title or slot.kind})"
+    return f"{slot.assignment.title}, exercise {slot.index + 1} ({slot.name})"
 
 
 def regrade_slot_in(

@@ -128,7 +128,7 @@ def slot_statistics(assignment: Assignment, attempts: list[GradedAttempt]) -> li
             SlotStats(
                 slot.id,
                 slot.index,
-                slot.title or slot.kind,
+                slot.name,
                 slot.kind,
                 len(mine),
                 sum(len(v) for v in mine.values()),

@@ -21,7 +21,9 @@ bp = Blueprint("games", __name__)
 
 class GamePracticeForm(FlaskForm):
     kind = SelectField(
-        "Exercise", choices=[SelectChoice(k) for k in KINDS if k != "best-order"], default="minimax"
+        "Exercise",
+        choices=[SelectChoice(k) for k, kind in KINDS.items() if kind.in_game_practice],
+        default="minimax",
     )
     game = SelectField("Game", choices=[SelectChoice(g) for g in GAMES], default="tic-tac-toe")
     start = StringField(

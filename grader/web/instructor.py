@@ -19,7 +19,7 @@ from flask import (
 from flask_login import current_user, login_required
 
 from grader.gametree import KINDS, VARIANTS
-from grader.models import ENGINE_KIND, Slot
+from grader.models import Slot
 from grader.services import (
     Conflict,
     Invalid,
@@ -360,8 +360,10 @@ def new_slot(assignment_id: int) -> Any:
 @bp.route("/assignments/<int:assignment_id>/slots/<int:index>", methods=["GET", "POST"])
 def edit_slot(assignment_id: int, index: int) -> Any:
     who, slot, attempts = editor.editor_slot(current_user, assignment_id, index)
-    if slot.kind == ENGINE_KIND:  # engine slots have their own staff page
-        return redirect(url_for("engines.staff_slot", assignment_id=assignment_id, index=index))
+    if not slot.slot_kind.has_exercise:  # its own staff page
+        return redirect(
+            url_for(slot.slot_kind.staff_page, assignment_id=assignment_id, index=index)
+        )
     if request.method == "GET":
         return _slot_page(who, slot.assignment, SlotForm.from_slot(slot), slot, attempts=attempts)
     form = SlotForm()
@@ -474,7 +476,7 @@ def statistics_page(course_id: int) -> Any:
     who, found = stats.statistics(current_user, course_id)
     histograms = {
         s.slot_id: charts.column_chart(
-            f"Scores on {a.title}: {s.index + 1}. {s.title or s.kind}",
+            f"Scores on {a.title}: {s.index + 1}. {s.title}",
             stats.histogram_labels(),
             s.histogram,
             x_label="slot score (best or last attempt)",

@@ -19,7 +19,6 @@ from grader.services import (
     exercises,
     scores,
     staff,
-    submissions,
 )
 from grader.web.forms import ActionForm, JoinForm, PracticeForm
 
@@ -106,8 +105,9 @@ def _exercise_page(exercise: Exercise) -> Any:
 
 @bp.get("/assignments/<int:assignment_id>/slots/<int:index>")
 def slot(assignment_id: int, index: int) -> Any:
-    if submissions.is_engine_slot(courses.get_slot(current_user, assignment_id, index)):
-        return redirect(url_for("engines.slot_page", assignment_id=assignment_id, index=index))
+    kind = courses.get_slot(current_user, assignment_id, index).slot_kind
+    if not kind.has_exercise:  # its own page
+        return redirect(url_for(kind.page, assignment_id=assignment_id, index=index))
     return _exercise_page(exercises.slot_exercise(current_user, assignment_id, index))
 
 

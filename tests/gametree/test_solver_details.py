@@ -17,7 +17,7 @@ import math
 import pytest
 from hypothesis import example, given, settings
 
-from grader.gametree import Conventions, Tree, minimax, solve
+from grader.gametree import KINDS, Conventions, Tree, minimax, solve
 from grader.gametree.solver import (
     INF,
     Cutoff,
@@ -295,7 +295,7 @@ DESCRIBED = [
 
 @pytest.mark.parametrize(("conv", "kind", "text"), DESCRIBED)
 def test_describe_word_for_word(conv, kind, text):
-    assert conv.describe(kind) == text
+    assert (conv.describe() if kind is None else KINDS[kind].conventions_words(conv)) == text
 
 
 @pytest.mark.parametrize(
@@ -325,15 +325,15 @@ def test_describe_names_each_convention():
     text = hard.describe()
     assert "right to left" in text and "alpha >= beta" in text and "clamped" in text
     assert "2 plies below the root" in text
-    explore = Conventions(ties="explore").describe("values")
+    explore = KINDS["values"].conventions_words(Conventions(ties="explore"))
     assert (
         "left to right" in explore
         and "strictly outside" in explore
         and "best value so far" in explore
     )
-    assert "values" not in Conventions().describe("prune").split(";")[-1]
-    assert Conventions().describe("minimax").startswith("Plain minimax")
-    assert "plies" not in Conventions().describe("minimax")
+    assert "values" not in KINDS["prune"].conventions_words(Conventions()).split(";")[-1]
+    assert KINDS["minimax"].conventions_words(Conventions()).startswith("Plain minimax")
+    assert "plies" not in KINDS["minimax"].conventions_words(Conventions())
 
 
 # -- numbers typed as text -------------------------------------------------------------------

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import g, url_for
 
-from grader.models import ENGINE_KIND, iso_utc
+from grader.models import SLOT_KINDS, iso_utc
 from grader.models import Assignment as AssignmentModel
 from grader.models import Exercise as ExerciseModel
 from grader.services import attempts, courses, exercises
@@ -30,10 +30,10 @@ def _exercise(exercise: ExerciseModel) -> models.Exercise:
 def _slot_urls(assignment: AssignmentModel, index: int, kind: str) -> dict[str, str]:
     """An exercise slot's exercise, or an engine slot's upload (an engine slot has no exercise)."""
     urls = {"page": url_for("pages.slot", assignment_id=assignment.id, index=index)}
-    if kind == ENGINE_KIND:
-        urls["upload"] = url_for("api.upload_engine")
-    else:
+    if SLOT_KINDS[kind].has_exercise:
         urls["exercise"] = url_for("api.slot_exercise", assignment_id=assignment.id, index=index)
+    else:
+        urls["upload"] = url_for("api.upload_engine")
     return urls
 
 
