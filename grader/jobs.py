@@ -59,7 +59,7 @@ def make_huey(app: Flask) -> Huey:
     @huey.task(name=GRADE)
     def grade_submission(submission_id: int) -> None:
         with app.app_context():
-            grade(submission_id, worker_id())
+            grade_submission_job(submission_id, worker_id())
 
     @huey.task(name=GAME)
     def play_tournament_game(game_id: int) -> None:
@@ -166,7 +166,7 @@ class _Heartbeat(threading.Thread):
                 self.stop.wait(min(PROGRESS_EVERY, self.every) / 2)
 
 
-def grade(submission_id: int, worker: str) -> str:
+def grade_submission_job(submission_id: int, worker: str) -> str:
     """Claim, grade in the sandbox with a heartbeat, write the result once. The outcome."""
     from grader import harness
 
@@ -200,7 +200,7 @@ def grade(submission_id: int, worker: str) -> str:
         tests["tests_total"], tests["games_total"] = len(suite.tests), suite.game_count
         beat.update(dict(tests))
         config = harness.SandboxConfig(sandbox=app.config["GRADER_SANDBOX"])
-        report = harness.grade(
+        report = harness.grade_engine(
             claimed.engine_file(), suite, config, progress, budget=app.config["GRADER_JOB_SECONDS"]
         )
     except Exception as exc:  # the grader's fault, never the engine's
