@@ -33,8 +33,7 @@ from huey.api import Huey
 from grader.extensions import GAME, GRADE, PASSBACK, db
 from grader.extensions import jobs as job_queue
 from grader.models import Submission, TournamentGame
-from grader.services import leases, lti, submissions, tournaments
-from grader.services import workers as liveness
+from grader.services import leases, liveness, lti, submissions, tournaments
 
 log = logging.getLogger(__name__)
 

@@ -109,11 +109,11 @@ def init_app(app: Flask) -> None:
 
     @app.get("/healthz")
     def healthz() -> Any:
-        from grader.services import workers
+        from grader.services import liveness
 
         db.session.execute(sa.text("SELECT 1"))
         # The web answers without workers (uploads wait in the queue); the count says so.
-        return jsonify(status="ok", workers=len(workers.live()))
+        return jsonify(status="ok", workers=len(liveness.live()))
 
     @app.errorhandler(ServiceError)
     def service_error(error: ServiceError) -> Any:

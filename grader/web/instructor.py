@@ -29,8 +29,8 @@ from grader.services import (
     gradebook,
     regrade,
     roster,
+    stats,
 )
-from grader.services import statistics as stats
 from grader.services.staff import (
     may_open_dashboard,
     staff,

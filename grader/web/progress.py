@@ -1,7 +1,7 @@
 """Adaptive practice pages: the student's progress per misconception, "Practise my weak spots"
 (one click, the next tree planned for them), what a weak-spots tree was meant to expose (after
 an answer: `GET /api/exercises/<id>/aim`, in `web/api/student.py`), and the course's view for
-its staff. Thin views over `grader.services.progress`."""
+its staff. Thin views over `grader.services.practice`."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from flask_login import current_user, login_required
 
 from grader.gametree import VARIANTS
 from grader.gametree.adaptive import DESCRIPTIONS, MASTERED, MASTERY, NOT_SEEN, PRACTISING
-from grader.services import progress as practice
+from grader.services import practice
 from grader.web import charts
 from grader.web.forms import ActionForm
 

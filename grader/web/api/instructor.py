@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from flask import Response, g
 
-from grader.services import editor, gradebook, regrade
-from grader.services import statistics as stats
+from grader.services import editor, gradebook, regrade, stats
 from grader.web.api import bp, download, models, responses, spec
 
 

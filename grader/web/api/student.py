@@ -7,8 +7,7 @@ from flask import g, url_for
 from grader.models import SLOT_KINDS, iso_utc
 from grader.models import Assignment as AssignmentModel
 from grader.models import Exercise as ExerciseModel
-from grader.services import attempts, courses, exercises
-from grader.services import progress as practice
+from grader.services import attempts, courses, exercises, practice
 from grader.web.api import bp, models, responses, spec
 
 
