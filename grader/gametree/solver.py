@@ -1,7 +1,7 @@
 """The reference solver: alpha-beta with a full trace, under explicit conventions, and plain minimax.
 
 One search routine serves the reference and every misconception variant (``grader.gametree.variants``):
-a variant is the same search under different ``Rules``, never a second copy of the algorithm.
+a variant is the same search under different ``TreeSearchRules``, never a second copy of the algorithm.
 
 Conventions (stored with every exercise, see ARCHITECTURE.md):
 - ``ties=prune``: a node stops when alpha >= beta (AIMA); ``ties=explore``: only when its value is
@@ -100,7 +100,7 @@ class Conventions:
 
 
 @dataclass(frozen=True, slots=True)
-class Rules:
+class TreeSearchRules:
     """How one search behaves: the conventions, plus the switches the misconception variants flip."""
 
     conventions: Conventions = Conventions()
@@ -163,7 +163,7 @@ class SearchResult:
     node never visited; both in label (breadth-first) order."""
 
     tree: Tree
-    rules: Rules
+    rules: TreeSearchRules
     value: Value
     best_move: int | None
     leaf_order: tuple[Path, ...]
@@ -281,7 +281,7 @@ def from_jsonable(x: object) -> Value:
 class _Search:
     """One alpha-beta (or minimax) run under ``rules``, recording everything it does."""
 
-    def __init__(self, tree: Tree, rules: Rules) -> None:
+    def __init__(self, tree: Tree, rules: TreeSearchRules) -> None:
         tree = tree.cut(rules.conventions.depth)  # horizon and terminal nodes become leaves
         self.tree = tree
         self.rules = rules
@@ -425,15 +425,15 @@ class _Search:
         return value, best_move
 
 
-def search(tree: Tree, rules: Rules) -> SearchResult:
+def search(tree: Tree, rules: TreeSearchRules) -> SearchResult:
     return _Search(tree, rules).run()
 
 
 def solve(tree: Tree, conventions: Conventions | None = None) -> SearchResult:
     """The reference alpha-beta search of ``tree`` under ``conventions`` (AIMA's by default)."""
-    return search(tree, Rules(conventions or Conventions()))
+    return search(tree, TreeSearchRules(conventions or Conventions()))
 
 
 def minimax(tree: Tree, conventions: Conventions | None = None) -> SearchResult:
     """Plain minimax: every node visited, every value exact."""
-    return search(tree, Rules(conventions or Conventions(), pruning=False))
+    return search(tree, TreeSearchRules(conventions or Conventions(), pruning=False))

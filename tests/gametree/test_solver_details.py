@@ -22,8 +22,8 @@ from grader.gametree.solver import (
     INF,
     Cutoff,
     NodeResult,
-    Rules,
     Step,
+    TreeSearchRules,
     from_jsonable,
     jsonable,
     search,
@@ -171,7 +171,7 @@ def test_shallow_cutoffs_with_two_minimizers_miss_the_deep_cutoff():
 @example(Tree.from_nested([4, [[2, 7], 9]], "max,min,min"), Conventions())
 @example(Tree.from_nested([5, [[[3, 9], 7], 4, 6]]), Conventions(ties="explore"))
 def test_shallow_cutoffs_are_never_deep_and_the_value_is_still_exact(tree, conv):
-    result = search(tree, Rules(conv, shallow=True))
+    result = search(tree, TreeSearchRules(conv, shallow=True))
     assert not any(c.deep for c in result.cutoffs)
     assert all(c.source in (c.path, c.path.rpartition(".")[0]) for c in result.cutoffs)
     assert result.value == true_minimax(tree)[""]
