@@ -22,7 +22,7 @@ migrate = Migrate(render_as_batch=True, compare_type=True)
 login_manager = LoginManager()
 csrf = CSRFProtect()
 
-#: The queue's jobs, by name: services enqueue them (`jobs.enqueue(GRADE, submission_id)`) and
+#: The queue's jobs, by name: services enqueue them (`job_queue.enqueue(GRADE, submission_id)`) and
 #: grader/jobs.py registers their bodies on the app (`grader.jobs.init_app`).
 GRADE, GAME, PASSBACK = "grade_submission", "play_tournament_game", "lti_passback"
 
@@ -49,7 +49,7 @@ class JobQueue:
         send(job, args, priority)
 
 
-jobs = JobQueue()
+job_queue = JobQueue()
 
 #: Execution option a write transaction sets so that SQLite takes the write lock at BEGIN.
 WRITE_OPTION = "grader_write"

@@ -1,6 +1,6 @@
 """Queue tasks: grading uploaded engines and tournament games, on Huey.
 
-`init_app` binds the queue to the app (`grader.extensions.jobs`): services enqueue a job by its
+`init_app` binds the queue to the app (`grader.extensions.job_queue`): services enqueue a job by its
 name there and never import this module, whose job bodies call services and the harness.
 
 The queue is SQLite (instance/queue.sqlite, no server) unless GRADER_QUEUE_URL is a
@@ -30,8 +30,7 @@ from flask import Flask, current_app
 from huey import PriorityRedisHuey, SqliteHuey
 from huey.api import Huey
 
-from grader.extensions import GAME, GRADE, PASSBACK, db
-from grader.extensions import jobs as job_queue
+from grader.extensions import GAME, GRADE, PASSBACK, db, job_queue
 from grader.models import Submission, TournamentGame
 from grader.services import leases, liveness, lti, submissions, tournaments
 
@@ -87,7 +86,7 @@ def make_huey(app: Flask) -> Huey:
 
 
 def init_app(app: Flask) -> None:
-    """Binds the queue to the app: `grader.extensions.jobs.enqueue(name, ...)` sends a job to
+    """Binds the queue to the app: `grader.extensions.job_queue.enqueue(name, ...)` sends a job to
     this app's Huey (made on the first message, so the web pays nothing until it enqueues)."""
 
     def send(job: str, args: tuple[int, ...], priority: int) -> None:

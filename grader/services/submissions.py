@@ -22,7 +22,7 @@ import sqlalchemy as sa
 from flask import current_app
 
 from grader import data
-from grader.extensions import GRADE, db, jobs
+from grader.extensions import GRADE, db, job_queue
 from grader.models import (
     ENGINE_KIND,
     QUEUED,
@@ -216,7 +216,7 @@ def upload(
 def wake(submission: Submission, *, priority: int | None = None) -> bool:
     """Send the wake-up message; False (logged) when the queue is unreachable."""
     try:
-        jobs.enqueue(
+        job_queue.enqueue(
             GRADE, submission.id, priority=submission.priority if priority is None else priority
         )
     except Exception:  # the sweep sends it later: the row in the database is the truth

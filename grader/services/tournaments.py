@@ -16,7 +16,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from grader import data
-from grader.extensions import GAME, db, jobs
+from grader.extensions import GAME, db, job_queue
 from grader.models import (
     DONE,
     QUEUED,
@@ -152,7 +152,7 @@ def start(user: User, assignment_id: int, index: int, **params: Any) -> Tourname
         sa.select(TournamentGame.id).where(TournamentGame.tournament_id == tournament.id)
     ).all():
         try:
-            jobs.enqueue(GAME, game_id, priority=GAME_PRIORITY)
+            job_queue.enqueue(GAME, game_id, priority=GAME_PRIORITY)
         except Exception:  # the sweep sends it later: the row is the truth
             continue
         sent.append(game_id)

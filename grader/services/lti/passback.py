@@ -16,7 +16,7 @@ from pylti1p3.service_connector import ServiceConnector
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
-from grader.extensions import PASSBACK, db, jobs
+from grader.extensions import PASSBACK, db, job_queue
 from grader.models import (
     STUDENT,
     Assignment,
@@ -124,7 +124,7 @@ def _send_pending(session: Session) -> None:
         return
     for user_id, slot_id in sorted(pending):
         try:
-            jobs.enqueue(PASSBACK, user_id, slot_id)
+            job_queue.enqueue(PASSBACK, user_id, slot_id)
         except Exception:  # the mark stays: the worker's sweep queues it again
             log.exception("could not enqueue the LTI score of user %s, slot %s", user_id, slot_id)
 
