@@ -70,7 +70,7 @@ def submit(user: User, exercise_id: int, answer: dict[str, Any]) -> Submitted:
         _check_open(exercise, attempt_stats(exercise)[0] if is_costly else 0)
     conventions = Conventions.from_dict(exercise.conventions)
     try:
-        with costly.slot("grading a large tree", is_costly, user.id):
+        with costly.permit("grading a large tree", is_costly, user.id):
             tree = tree_of(exercise)
             result = grade(exercise.kind, tree, conventions, answer)
     except ValueError as exc:  # UngradableAnswer and any malformed part of the answer
@@ -246,7 +246,7 @@ def visible_solution(exercise: Exercise, answer: Any = None) -> dict[str, Any] |
     return solution(exercise, answer=answer) if solution_visible(exercise) else None
 
 
-def describe(attempt: Attempt, solution: dict[str, Any] | None = None) -> dict[str, Any]:
+def to_api(attempt: Attempt, solution: dict[str, Any] | None = None) -> dict[str, Any]:
     """An attempt as the API shows it, with the solution the caller was allowed to give."""
     return {
         "attempt_id": attempt.id,

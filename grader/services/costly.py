@@ -1,11 +1,11 @@
 """Costly work, one request at a time: the few requests whose bounded work is still large (a
 tree generated under constraints, the ordering optimum of a big tree, grading a tree of
-hundreds of nodes, the editor's preview) take one of the server's `GRADER_COSTLY_SLOTS`; when
+hundreds of nodes, the editor's preview) take one of the server's `GRADER_COSTLY_SLOTS` permits; when
 none is free the request is refused at once (`Busy`, a 503 with Retry-After) instead of
 waiting, so costly requests never hold every worker and everyone else's requests still find
 one free.
 
-The slots are file locks in the instance folder: every gunicorn worker of the host shares them,
+The permits are file locks in the instance folder: every gunicorn worker of the host shares them,
 and a worker that dies releases its lock with its file descriptor.
 """
 
@@ -62,10 +62,11 @@ def _throttled(what: str, wait: int) -> RateLimited:
 
 
 @contextlib.contextmanager
-def slot(what: str, costly: bool = True, account: int | None = None) -> Iterator[None]:
-    """Holds a costly-work slot for the block (nothing when not `costly`); RateLimited when
-    `account` has had its share of costly work (`GRADER_COSTLY_LIMIT`), Busy when every slot is
-    taken. Only work that got a slot counts against the account."""
+def permit(what: str, costly: bool = True, account: int | None = None) -> Iterator[None]:
+    """Holds a permit for costly work for the block, one of the host's `GRADER_COSTLY_SLOTS`
+    (nothing when not `costly`); RateLimited when `account` has had its share of costly work
+    (`GRADER_COSTLY_LIMIT`), Busy when every permit is taken. Only work that got a permit counts
+    against the account."""
     if not costly:
         yield
         return

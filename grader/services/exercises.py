@@ -82,7 +82,7 @@ def _generated(
 ) -> tuple[Tree, dict[str, Any]]:
     """The tree for `seed`; the generator checks its constraints under the exercise's own
     kind and conventions, whatever the stored parameters say. `shared`: a large constrained
-    generation takes a costly-work slot (practice requests; a slot's variants are the staff's
+    generation takes a costly-work permit (practice requests; a slot's variants are the staff's
     parameters, checked by the preview), counted against `account`'s costly-work limit."""
     if params is not None and not isinstance(params, dict):
         raise Invalid("params must be an object")
@@ -99,7 +99,7 @@ def _generated(
                 or p.leaves_evaluated is not None
             ),
         )
-        with costly.slot("generating a tree", heavy, account):
+        with costly.permit("generating a tree", heavy, account):
             deadline = generator_deadline(1 if shared else SLOT_BUDGET_FACTOR)
             return generate(p, seed, deadline), p.to_dict()
     except ValueError as exc:
@@ -460,7 +460,7 @@ def solution_rule(exercise: Exercise) -> str:
     return ", ".join(ways[:-1]) + (" or " if len(ways) > 1 else "") + ways[-1]
 
 
-def describe(exercise: Exercise) -> dict[str, Any]:
+def to_api(exercise: Exercise) -> dict[str, Any]:
     """What the page and the API show of an exercise: everything but the solution."""
     tree = tree_of(exercise)
     slot = exercise.slot

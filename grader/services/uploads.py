@@ -20,7 +20,7 @@ from grader.services import Invalid
 if TYPE_CHECKING:
     from grader.harness.submission import CheckedUpload
 
-__all__ = ["body_limit", "check", "checked", "store"]
+__all__ = ["body_limit", "check", "checked", "write_file"]
 
 BODY_OVERHEAD = 64 << 10  # a multipart body's headers and boundaries around the file
 
@@ -51,7 +51,7 @@ def checked(data: bytes, kind: str, sha256: str) -> CheckedUpload:
     return CheckedUpload(data, kind, sha256, "")
 
 
-def store(upload: CheckedUpload, folder: Path) -> tuple[Path, bool]:
+def write_file(upload: CheckedUpload, folder: Path) -> tuple[Path, bool]:
     """Write the file under its hash (temp file, then os.replace); (path, newly written)."""
     path = Path(folder) / upload.relative_path
     if path.is_file():

@@ -78,7 +78,7 @@ def assignment(assignment_id: int) -> Any:
 
 
 def _exercise_page(exercise: Exercise) -> Any:
-    data = exercises.describe(exercise)
+    data = exercises.to_api(exercise)
     page = {
         "exercise_id": exercise.id,
         "kind": exercise.kind,

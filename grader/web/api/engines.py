@@ -24,7 +24,7 @@ def _submission(submission: Any) -> models.EngineSubmission:
     if result is not None:
         urls["results_json"] = url_for("api.engine_results", submission_id=submission.id)
         urls["rich_json"] = url_for("api.engine_rich", submission_id=submission.id)
-    return models.EngineSubmission(**results.describe(submission, result), urls=urls)
+    return models.EngineSubmission(**results.to_api(submission, result), urls=urls)
 
 
 @bp.post("/engines")
