@@ -178,7 +178,7 @@ def grade_submission_job(submission_id: int, worker: str) -> str:
         lambda progress: leases.heartbeat_submission(submission_id, worker, progress),
         leases.lease_seconds() / 4,
     )
-    tests = {
+    job_progress = {
         "tests_done": 0,
         "tests_total": 0,
         "games_done": 0,
@@ -188,15 +188,18 @@ def grade_submission_job(submission_id: int, worker: str) -> str:
     }
 
     def progress(kind: str, done: int, total: int, label: str) -> None:
-        tests[f"{kind}s_done"], tests[f"{kind}s_total"] = done, total
-        tests["label"] = label[:120]
-        beat.update(dict(tests))
+        job_progress[f"{kind}s_done"], job_progress[f"{kind}s_total"] = done, total
+        job_progress["label"] = label[:120]
+        beat.update(dict(job_progress))
 
     beat.start()
     try:
         suite = harness.load_suite(claimed.suite)
-        tests["tests_total"], tests["games_total"] = len(suite.tests), suite.game_count
-        beat.update(dict(tests))
+        job_progress["tests_total"], job_progress["games_total"] = (
+            len(suite.tests),
+            suite.game_count,
+        )
+        beat.update(dict(job_progress))
         config = harness.SandboxConfig(sandbox=app.config["GRADER_SANDBOX"])
         report = harness.grade_engine(
             claimed.engine_file(), suite, config, progress, budget=app.config["GRADER_JOB_SECONDS"]
@@ -207,7 +210,7 @@ def grade_submission_job(submission_id: int, worker: str) -> str:
         status = leases.submission_error(submission_id, worker, f"{type(exc).__name__}: {exc}")
         log.exception("grading submission %s failed: %s", submission_id, status)
         if status == "queued":
-            submissions.wake(_ref(submission_id))
+            submissions.wake(_submission(submission_id))
         return f"internal error, {status}"
     beat.stop.set()
     beat.join()
@@ -216,7 +219,7 @@ def grade_submission_job(submission_id: int, worker: str) -> str:
             submission_id, worker, report.error or "a test hit an internal error of the grader"
         )
         if status == "queued":
-            submissions.wake(_ref(submission_id))
+            submissions.wake(_submission(submission_id))
         return f"incomplete, {status}"
     written = leases.write_result(
         submission_id,
@@ -284,7 +287,7 @@ def _wake_game(game_id: int) -> None:
     leases.woken(TournamentGame, game_id)
 
 
-def _ref(submission_id: int) -> Any:
+def _submission(submission_id: int) -> Any:
     return db.session.get(Submission, submission_id)
 
 

@@ -490,10 +490,10 @@ def _preview(checked: CheckedSlot, samples: int) -> Preview:
 
 def editor_slot(user: User, assignment_id: int, index: int) -> tuple[Staff, Slot, int]:
     """A slot for the editor, with how many attempts it has (to warn about regrades)."""
-    who, slot = staff_for_slot(user, assignment_id, index)
+    as_staff, slot = staff_for_slot(user, assignment_id, index)
     from grader.models import Attempt
 
     attempts = db.session.execute(
         sa.select(sa.func.count(Attempt.id)).join(Exercise).where(Exercise.slot_id == slot.id)
     ).scalar_one()
-    return who, slot, attempts
+    return as_staff, slot, attempts

@@ -212,14 +212,14 @@ def build(course_id: int) -> Gradebook:
 
 
 def gradebook(user: User, course_id: int) -> tuple[Staff, Gradebook]:
-    who = staff(user, course_id)
-    return who, build(course_id)
+    as_staff = staff(user, course_id)
+    return as_staff, build(course_id)
 
 
 def gradebook_csv(user: User, course_id: int) -> tuple[str, str]:
     """The CSV text and a file name."""
-    who, book = gradebook(user, course_id)
-    return book.to_csv(), f"gradebook-course-{who.course.id}.csv"
+    as_staff, book = gradebook(user, course_id)
+    return book.to_csv(), f"gradebook-course-{as_staff.course.id}.csv"
 
 
 # -- the drill-down ---------------------------------------------------------------------------
@@ -249,7 +249,7 @@ def student_attempts(
     user: User, course_id: int, student_id: int
 ) -> tuple[Staff, User, list[tuple[Assignment, list[SlotView]]]]:
     """One student's graded variants and attempts, assignment by assignment, with the keys."""
-    who = staff(user, course_id)
+    as_staff = staff(user, course_id)
     student = db.session.get(User, student_id)
     member = db.session.scalar(
         sa.select(Membership.id).where(
@@ -322,4 +322,4 @@ def student_attempts(
                 )
             )
         result.append((assignment, views))
-    return who, student, result
+    return as_staff, student, result

@@ -232,7 +232,7 @@ def wake(submission: Submission, *, priority: int | None = None) -> bool:
 def slot_submissions(
     user: User, assignment_id: int, index: int
 ) -> tuple[Staff, Slot, list[Submission]]:
-    who, slot = staff_for_slot(user, assignment_id, index)
+    as_staff, slot = staff_for_slot(user, assignment_id, index)
     if not is_engine_slot(slot):
         raise NotFound("this exercise takes no engine uploads")
     found = list(
@@ -243,7 +243,7 @@ def slot_submissions(
             .order_by(Submission.id.desc())
         )
     )
-    return who, slot, found
+    return as_staff, slot, found
 
 
 def _requeue(session: Any, ids: list[int], priority: int) -> None:

@@ -44,11 +44,11 @@ def check(data: bytes, filename: str) -> CheckedUpload:
         raise Invalid(str(exc)) from None
 
 
-def checked(data: bytes, kind: str, sha256: str) -> CheckedUpload:
+def checked(data: bytes, file_type: str, sha256: str) -> CheckedUpload:
     """Bytes already checked at upload (a blob fetched back by a worker), as an upload."""
     from grader.harness.submission import CheckedUpload
 
-    return CheckedUpload(data, kind, sha256, "")
+    return CheckedUpload(data, file_type, sha256, "")
 
 
 def write_file(upload: CheckedUpload, folder: Path) -> tuple[Path, bool]:

@@ -178,10 +178,10 @@ def _timing_chart(submission: Any) -> Markup | None:
     result = results.result_of(submission) if submission.status == "done" else None
     if result is None:
         return None
-    found = results.summary(result.rich)
-    rows = found["timing"]
+    summary = results.summary(result.rich)
+    rows = summary["timing"]
     if not rows:
-        timed = [t for t in found["tests"] if t.get("kind") == "timing"]
+        timed = [t for t in summary["tests"] if t.get("kind") == "timing"]
         if not timed:
             return Markup("<p>This suite has no timing test.</p>")
         # The suite times the engine, but no run finished to compare (a crash, a wrong answer).
@@ -214,13 +214,13 @@ def timing_chart(submission_id: int) -> Any:
 
 @bp.get("/instructor/assignments/<int:assignment_id>/slots/<int:index>/engines")
 def staff_slot(assignment_id: int, index: int) -> Any:
-    who, slot, found = submissions.slot_submissions(current_user, assignment_id, index)
+    as_staff, slot, uploads = submissions.slot_submissions(current_user, assignment_id, index)
     return render_template(
         "engines/staff_slot.html",
-        staff=who,
+        staff=as_staff,
         slot=slot,
         assignment=slot.assignment,
-        submissions=found,
+        submissions=uploads,
         leaderboard=tournaments.leaderboard(slot),
         tournaments=tournaments.of_slot(slot),
         form=ActionForm(),
@@ -267,7 +267,7 @@ def start_tournament(assignment_id: int, index: int) -> Any:
 
 @bp.get("/instructor/tournaments/<int:tournament_id>")
 def tournament_page(tournament_id: int) -> Any:
-    found, table = tournaments.standings(current_user, tournament_id)
+    tournament, table = tournaments.standings(current_user, tournament_id)
     return render_template(
-        "engines/tournament.html", tournament=found, table=table, slot=found.slot
+        "engines/tournament.html", tournament=tournament, table=table, slot=tournament.slot
     )

@@ -99,15 +99,15 @@ def create_course() -> Any:
 
 @bp.get("/courses/<int:course_id>")
 def course(course_id: int) -> Any:
-    who, members = roster.roster(current_user, course_id)
-    found = courses.find_course(course_id)
+    as_staff, members = roster.roster(current_user, course_id)
+    course = courses.find_course(course_id)
     return render_template(
         "instructor/course.html",
-        staff=who,
-        course=found,
-        assignments=found.assignments,
+        staff=as_staff,
+        course=course,
+        assignments=course.assignments,
         members=members,
-        join_open=roster.join_code_open(found),
+        join_open=roster.join_code_open(course),
         action=ActionForm(),
         expire_form=ExpireForm(),
     )
@@ -115,11 +115,11 @@ def course(course_id: int) -> Any:
 
 @bp.get("/courses/<int:course_id>/roster")
 def roster_page(course_id: int) -> Any:
-    who, members = roster.roster(current_user, course_id)
+    as_staff, members = roster.roster(current_user, course_id)
     return render_template(
         "instructor/roster.html",
-        staff=who,
-        course=who.course,
+        staff=as_staff,
+        course=as_staff.course,
         members=members,
         member_form=MemberForm(),
         import_form=ImportForm(),
@@ -227,8 +227,8 @@ def expire_join_code(course_id: int) -> Any:
         # An empty date never closes the code by surprise: closing now has its own confirmation.
         flash("Choose the date and time at which the join code stops working.", "error")
     else:
-        found = roster.expire_join_code(current_user, course_id, form.expires_at.data)
-        flash(f"The join code expires {found.join_code_expires_at:%Y-%m-%d %H:%M} UTC.", "info")
+        course = roster.expire_join_code(current_user, course_id, form.expires_at.data)
+        flash(f"The join code expires {course.join_code_expires_at:%Y-%m-%d %H:%M} UTC.", "info")
     return _back("instructor.course", course_id=course_id)
 
 
@@ -237,7 +237,7 @@ def expire_join_code(course_id: int) -> Any:
 
 @bp.route("/courses/<int:course_id>/assignments/new", methods=["GET", "POST"])
 def new_assignment(course_id: int) -> Any:
-    who = staff(current_user, course_id, change=True)
+    as_staff = staff(current_user, course_id, change=True)
     form = AssignmentForm()
     form.preset.choices = [SelectChoice("", "(empty: add exercises next)")] + [
         SelectChoice(name, name) for name in courses.preset_names()
@@ -253,17 +253,21 @@ def new_assignment(course_id: int) -> Any:
             flash("Assignment created.", "info")
             return _back("instructor.edit_assignment", assignment_id=made.id)
     return render_template(
-        "instructor/assignment_form.html", staff=who, course=who.course, form=form, assignment=None
+        "instructor/assignment_form.html",
+        staff=as_staff,
+        course=as_staff.course,
+        form=form,
+        assignment=None,
     )
 
 
 @bp.route("/assignments/<int:assignment_id>", methods=["GET", "POST"])
 def edit_assignment(assignment_id: int) -> Any:
-    who, found = staff_for_assignment(current_user, assignment_id)
-    form = AssignmentForm(obj=found)
+    as_staff, assignment = staff_for_assignment(current_user, assignment_id)
+    form = AssignmentForm(obj=assignment)
     form.preset.choices = []
     if request.method == "POST":
-        staff(current_user, who.course.id, change=True)
+        staff(current_user, as_staff.course.id, change=True)
         if form.validate_on_submit():
             try:
                 changed = editor.update_assignment(
@@ -280,21 +284,21 @@ def edit_assignment(assignment_id: int) -> Any:
                 return _back("instructor.edit_assignment", assignment_id=assignment_id)
     return render_template(
         "instructor/assignment_form.html",
-        staff=who,
-        course=who.course,
+        staff=as_staff,
+        course=as_staff.course,
         form=form,
-        assignment=found,
+        assignment=assignment,
         action=ActionForm(),
     )
 
 
 @bp.post("/assignments/<int:assignment_id>/delete")
 def delete_assignment(assignment_id: int) -> Any:
-    who, _ = staff_for_assignment(current_user, assignment_id, change=True)
+    as_staff, _ = staff_for_assignment(current_user, assignment_id, change=True)
     if ActionForm().validate_on_submit():
         title = editor.delete_assignment(current_user, assignment_id)
         flash(f"Deleted {title} with its attempts.", "info")
-    return _back("instructor.course", course_id=who.course.id)
+    return _back("instructor.course", course_id=as_staff.course.id)
 
 
 def _preview_context(preview: editor.Preview | None) -> dict[str, Any]:
@@ -310,7 +314,7 @@ def _preview_context(preview: editor.Preview | None) -> dict[str, Any]:
 
 
 def _slot_page(
-    who: Any,
+    as_staff: Any,
     assignment: Any,
     form: SlotForm,
     slot: Slot | None,
@@ -320,8 +324,8 @@ def _slot_page(
 ) -> tuple[str, int]:
     return render_template(
         "instructor/slot_form.html",
-        staff=who,
-        course=who.course,
+        staff=as_staff,
+        course=as_staff.course,
         assignment=assignment,
         form=form,
         slot=slot,
@@ -335,44 +339,46 @@ def _slot_page(
 
 @bp.route("/assignments/<int:assignment_id>/slots/new", methods=["GET", "POST"])
 def new_slot(assignment_id: int) -> Any:
-    who, found = staff_for_assignment(current_user, assignment_id)
+    as_staff, assignment = staff_for_assignment(current_user, assignment_id)
     form = SlotForm()
     if request.method == "GET":
-        return _slot_page(who, found, form, None)
+        return _slot_page(as_staff, assignment, form, None)
     preview = None
     if form.validate_on_submit():
         try:
             spec = form.slot_input()
             if request.form.get("action") == "preview":
-                preview = editor.preview(current_user, who.course.id, spec)
+                preview = editor.preview(current_user, as_staff.course.id, spec)
             else:
                 made = editor.add_slot(current_user, assignment_id, spec)
                 flash(f"Exercise {made.index + 1} added.", "info")
                 return _back("instructor.edit_assignment", assignment_id=assignment_id)
         except Invalid as error:
             flash(str(error), "error")
-            return _slot_page(who, found, form, None, status=400)
+            return _slot_page(as_staff, assignment, form, None, status=400)
     else:
         _flash_errors(form)
-    return _slot_page(who, found, form, None, preview)
+    return _slot_page(as_staff, assignment, form, None, preview)
 
 
 @bp.route("/assignments/<int:assignment_id>/slots/<int:index>", methods=["GET", "POST"])
 def edit_slot(assignment_id: int, index: int) -> Any:
-    who, slot, attempts = editor.editor_slot(current_user, assignment_id, index)
+    as_staff, slot, attempts = editor.editor_slot(current_user, assignment_id, index)
     if not slot.slot_kind.has_exercise:  # its own staff page
         return redirect(
             url_for(slot.slot_kind.staff_page, assignment_id=assignment_id, index=index)
         )
     if request.method == "GET":
-        return _slot_page(who, slot.assignment, SlotForm.from_slot(slot), slot, attempts=attempts)
+        return _slot_page(
+            as_staff, slot.assignment, SlotForm.from_slot(slot), slot, attempts=attempts
+        )
     form = SlotForm()
     preview = None
     if form.validate_on_submit():
         try:
             spec = form.slot_input()
             if request.form.get("action") == "preview":
-                preview = editor.preview(current_user, who.course.id, spec)
+                preview = editor.preview(current_user, as_staff.course.id, spec)
             else:
                 saved = editor.update_slot(
                     current_user,
@@ -389,7 +395,7 @@ def edit_slot(assignment_id: int, index: int) -> Any:
         except (Invalid, Conflict) as error:
             flash(str(error), "error")
             return _slot_page(
-                who,
+                as_staff,
                 slot.assignment,
                 form,
                 slot,
@@ -398,7 +404,7 @@ def edit_slot(assignment_id: int, index: int) -> Any:
             )
     else:
         _flash_errors(form)
-    return _slot_page(who, slot.assignment, form, slot, preview, attempts)
+    return _slot_page(as_staff, slot.assignment, form, slot, preview, attempts)
 
 
 @bp.post("/assignments/<int:assignment_id>/slots/<int:index>/delete")
@@ -412,7 +418,7 @@ def delete_slot(assignment_id: int, index: int) -> Any:
 
 @bp.post("/assignments/<int:assignment_id>/slots/<int:index>/regrade")
 def regrade_slot(assignment_id: int, index: int) -> Any:
-    who, _ = staff_for_slot(current_user, assignment_id, index, change=True)
+    as_staff, _ = staff_for_slot(current_user, assignment_id, index, change=True)
     form = RegradeForm()
     if form.validate_on_submit():
         log = regrade.regrade_slot(
@@ -424,7 +430,7 @@ def regrade_slot(assignment_id: int, index: int) -> Any:
             else f"Regraded {log.attempts_total} attempts: {log.attempts_changed} changed.",
             "info",
         )
-    return _back("instructor.audit", course_id=who.course.id)
+    return _back("instructor.audit", course_id=as_staff.course.id)
 
 
 @bp.get("/assignments/<int:assignment_id>/slots/<int:index>/tree.test")
@@ -442,8 +448,10 @@ def export_tree(assignment_id: int, index: int) -> Any:
 
 @bp.get("/courses/<int:course_id>/gradebook")
 def gradebook_page(course_id: int) -> Any:
-    who, book = gradebook.gradebook(current_user, course_id)
-    return render_template("instructor/gradebook.html", staff=who, course=who.course, book=book)
+    as_staff, book = gradebook.gradebook(current_user, course_id)
+    return render_template(
+        "instructor/gradebook.html", staff=as_staff, course=as_staff.course, book=book
+    )
 
 
 @bp.get("/courses/<int:course_id>/gradebook.csv")
@@ -459,11 +467,11 @@ def _csv(text: str, name: str) -> Response:
 
 @bp.get("/courses/<int:course_id>/students/<int:user_id>")
 def student(course_id: int, user_id: int) -> Any:
-    who, person, assignments = gradebook.student_attempts(current_user, course_id, user_id)
+    as_staff, person, assignments = gradebook.student_attempts(current_user, course_id, user_id)
     return render_template(
         "instructor/student.html",
-        staff=who,
-        course=who.course,
+        staff=as_staff,
+        course=as_staff.course,
         student=person,
         assignments=assignments,
         kinds=KINDS,
@@ -473,7 +481,7 @@ def student(course_id: int, user_id: int) -> Any:
 
 @bp.get("/courses/<int:course_id>/statistics")
 def statistics_page(course_id: int) -> Any:
-    who, found = stats.statistics(current_user, course_id)
+    as_staff, by_assignment = stats.statistics(current_user, course_id)
     histograms = {
         s.slot_id: charts.column_chart(
             f"Scores on {a.title}: {s.index + 1}. {s.title}",
@@ -482,14 +490,14 @@ def statistics_page(course_id: int) -> Any:
             x_label="slot score (best or last attempt)",
             y_label="students",
         )
-        for a, slots in found
+        for a, slots in by_assignment
         for s in slots
     }
     return render_template(
         "instructor/statistics.html",
-        staff=who,
-        course=who.course,
-        assignments=found,
+        staff=as_staff,
+        course=as_staff.course,
+        assignments=by_assignment,
         histograms=histograms,
         labels=stats.histogram_labels(),
     )
@@ -497,13 +505,13 @@ def statistics_page(course_id: int) -> Any:
 
 @bp.get("/courses/<int:course_id>/misconceptions")
 def misconceptions_page(course_id: int) -> Any:
-    who, assignments, found = stats.misconceptions(current_user, course_id)
-    codes = found.codes
+    as_staff, assignments, counts = stats.misconceptions(current_user, course_id)
+    codes = counts.codes
     names = [misconception_name(c) for c in codes]  # the codes themselves show on hover
     overall = charts.horizontal_bars(
         "Wrong answers by misconception, whole course",
         names,
-        [found.total.get(c, 0) for c in codes],
+        [counts.total.get(c, 0) for c in codes],
         x_label="wrong attempts",
         y_label="misconception",
     )
@@ -511,32 +519,32 @@ def misconceptions_page(course_id: int) -> Any:
         a.id: charts.horizontal_bars(
             f"Wrong answers by misconception: {a.title}",
             names,
-            [found.by_assignment.get(a.id, Counter()).get(c, 0) for c in codes],
+            [counts.by_assignment.get(a.id, Counter()).get(c, 0) for c in codes],
             x_label="wrong attempts",
             y_label="misconception",
         )
         for a in assignments
     }
-    weeks = sorted(found.by_week)
+    weeks = sorted(counts.by_week)
     over_time = charts.stacked_columns(
         "Wrong answers by misconception, per week",
         weeks,
         {
-            misconception_name(c): [found.by_week[w].get(c, 0) for w in weeks]
+            misconception_name(c): [counts.by_week[w].get(c, 0) for w in weeks]
             for c in codes
-            if any(found.by_week[w].get(c, 0) for w in weeks)
+            if any(counts.by_week[w].get(c, 0) for w in weeks)
         },
         x_label="ISO week",
         y_label="wrong attempts",
     )
     return render_template(
         "instructor/misconceptions.html",
-        staff=who,
-        course=who.course,
+        staff=as_staff,
+        course=as_staff.course,
         assignments=assignments,
-        found=found,
+        misconceptions=counts,
         overall=overall,
-        overall_values=[found.total.get(c, 0) for c in codes],
+        overall_values=[counts.total.get(c, 0) for c in codes],
         per_assignment=per_assignment,
         over_time=over_time,
         weeks=weeks,
@@ -545,11 +553,11 @@ def misconceptions_page(course_id: int) -> Any:
 
 @bp.get("/courses/<int:course_id>/audit")
 def audit(course_id: int) -> Any:
-    who = staff(current_user, course_id)
+    as_staff = staff(current_user, course_id)
     logs = regrade.audit_log(current_user, course_id)
     people = regrade.emails({d["user_id"] for log in logs for d in log.details})
     return render_template(
-        "instructor/audit.html", staff=who, course=who.course, logs=logs, people=people
+        "instructor/audit.html", staff=as_staff, course=as_staff.course, logs=logs, people=people
     )
 
 

@@ -72,9 +72,9 @@ def join_course() -> Any:
 
 @bp.get("/assignments/<int:assignment_id>")
 def assignment(assignment_id: int) -> Any:
-    found = courses.get_assignment(current_user, assignment_id)
-    progress = scores.student_slot_states(current_user.id, [found])
-    return render_template("assignment.html", assignment=found, progress=progress)
+    assignment = courses.get_assignment(current_user, assignment_id)
+    progress = scores.student_slot_states(current_user.id, [assignment])
+    return render_template("assignment.html", assignment=assignment, progress=progress)
 
 
 def _exercise_page(exercise: Exercise) -> Any:
@@ -148,5 +148,5 @@ def practice() -> Any:
 
 @bp.get("/attempts")
 def attempt_list() -> Any:
-    found = attempts.list_attempts(current_user)
-    return render_template("attempts.html", attempts=found)
+    made = attempts.list_attempts(current_user)
+    return render_template("attempts.html", attempts=made)

@@ -92,10 +92,8 @@ def engine_game(submission_id: int, number: int) -> models.EngineGame:
 @spec.validate(resp=responses(), tags=["engines"])
 def engine_game_pdn(submission_id: int, number: int) -> Response:
     """A game as a PDN file"""
-    found = results.game(g.user, submission_id, number)
-    return download(
-        found["pdn"], f"game-{submission_id}-{number}.pdn", "application/x-checkers-pdn"
-    )
+    game = results.game(g.user, submission_id, number)
+    return download(game["pdn"], f"game-{submission_id}-{number}.pdn", "application/x-checkers-pdn")
 
 
 @bp.post("/engines/<int:submission_id>/rerun")
@@ -109,8 +107,8 @@ def api_rerun(submission_id: int) -> models.EngineSubmission:
 @spec.validate(resp=responses(models.SlotEngines), tags=["engines"])
 def api_slot_engines(assignment_id: int, index: int) -> models.SlotEngines:
     """Every submission of an engine slot, and the leaderboard (staff)"""
-    _, slot, found = submissions.slot_submissions(g.user, assignment_id, index)
+    _, slot, uploads = submissions.slot_submissions(g.user, assignment_id, index)
     return models.SlotEngines(
-        submissions=[_submission(s) for s in found],
+        submissions=[_submission(s) for s in uploads],
         leaderboard=[models.LeaderRow(**row.to_dict()) for row in tournaments.leaderboard(slot)],
     )
