@@ -279,12 +279,13 @@ def play_game(game_id: int, worker: str) -> str:
 
 
 def _wake_game(game_id: int) -> None:
-    try:
-        job_queue.enqueue(GAME, game_id, priority=tournaments.GAME_PRIORITY)
-    except Exception:  # the sweep sends it later
-        log.exception("could not enqueue game %s", game_id)
-        return
-    leases.woken(TournamentGame, game_id)
+    job_queue.wake(
+        GAME,
+        game_id,
+        priority=tournaments.GAME_PRIORITY,
+        what=f"game {game_id}",
+        woken=lambda: leases.woken(TournamentGame, game_id),
+    )
 
 
 def _submission(submission_id: int) -> Any:
@@ -299,24 +300,19 @@ def sweep_once(app: Flask, me: tuple[str, str] | None = None) -> int:
             liveness.beat(*me)
         woken = leases.sweep_submissions()
         for submission_id, priority in woken:
-            try:
-                job_queue.enqueue(GRADE, submission_id, priority=priority)
-            except Exception:
-                log.exception("could not enqueue submission %s", submission_id)
+            job_queue.wake(
+                GRADE, submission_id, priority=priority, what=f"submission {submission_id}"
+            )
         games = leases.sweep_games()
         for game_id in games:
-            try:
-                job_queue.enqueue(GAME, game_id, priority=tournaments.GAME_PRIORITY)
-            except Exception:
-                log.exception("could not enqueue game %s", game_id)
+            job_queue.wake(
+                GAME, game_id, priority=tournaments.GAME_PRIORITY, what=f"game {game_id}"
+            )
         scores = lti.due_passbacks()
         for user_id, slot_id in scores:
-            try:
-                job_queue.enqueue(PASSBACK, user_id, slot_id)
-            except Exception:
-                log.exception(
-                    "could not enqueue the LTI score of user %s, slot %s", user_id, slot_id
-                )
+            job_queue.wake(
+                PASSBACK, user_id, slot_id, what=f"the LTI score of user {user_id}, slot {slot_id}"
+            )
         return len(woken) + len(games) + len(scores)
 
 

@@ -14,7 +14,6 @@ blob in the database (services/blobs.py).
 from __future__ import annotations
 
 import datetime as dt
-import logging
 from pathlib import Path
 from typing import Any
 
@@ -49,8 +48,6 @@ from grader.services.courses import get_slot
 from grader.services.lateness import slot_closes_at, slot_lateness
 from grader.services.staff import Staff, staff_for_slot
 from grader.services.transactions import writing
-
-log = logging.getLogger(__name__)
 
 NORMAL, LOW = 0, -10  # queue priorities: uploads, regrade-all
 DEFAULT_SUITE = "quick"
@@ -215,15 +212,13 @@ def upload(
 
 def wake(submission: Submission, *, priority: int | None = None) -> bool:
     """Send the wake-up message; False (logged) when the queue is unreachable."""
-    try:
-        job_queue.enqueue(
-            GRADE, submission.id, priority=submission.priority if priority is None else priority
-        )
-    except Exception:  # the sweep sends it later: the row in the database is the truth
-        log.exception("could not enqueue submission %s", submission.id)
-        return False
-    leases.woken(Submission, submission.id)
-    return True
+    return job_queue.wake(
+        GRADE,
+        submission.id,
+        priority=submission.priority if priority is None else priority,
+        what=f"submission {submission.id}",
+        woken=lambda: leases.woken(Submission, submission.id),
+    )
 
 
 # -- the staff's side -----------------------------------------------------------------------

@@ -147,16 +147,14 @@ def start(user: User, assignment_id: int, index: int, **params: Any) -> Tourname
                             status=QUEUED,
                         )
                     )
-    sent = []
-    for game_id in db.session.scalars(
-        sa.select(TournamentGame.id).where(TournamentGame.tournament_id == tournament.id)
-    ).all():
-        try:
-            job_queue.enqueue(GAME, game_id, priority=GAME_PRIORITY)
-        except Exception:  # the sweep sends it later: the row is the truth
-            continue
-        sent.append(game_id)
-    leases.woken(TournamentGame, *sent)
+    sent = [
+        game_id
+        for game_id in db.session.scalars(
+            sa.select(TournamentGame.id).where(TournamentGame.tournament_id == tournament.id)
+        ).all()
+        if job_queue.wake(GAME, game_id, priority=GAME_PRIORITY, what=f"game {game_id}")
+    ]
+    leases.woken(TournamentGame, *sent)  # one write for every game sent
     return tournament
 
 

@@ -33,3 +33,22 @@ def test_an_app_without_the_queue_refuses_to_enqueue() -> None:
 def test_an_unknown_job_is_refused(app) -> None:
     with app.app_context(), pytest.raises(KeyError):
         job_queue.enqueue("mine_bitcoin", 1)
+
+
+def test_a_wake_up_is_sent_and_recorded_or_left_to_the_sweep_and_logged(app, caplog) -> None:
+    """`wake`: sent, then `woken()`; a queue that cannot be reached (here, no queue on the app)
+    is logged with what was not sent, and nothing is recorded: the sweep sends it again."""
+    recorded = []
+    with app.app_context():
+        huey = job_bodies.queue(app)
+        huey.flush()
+        sent = job_queue.wake(
+            GRADE, 7, priority=3, what="submission 7", woken=lambda: recorded.append(7)
+        )
+        (message,) = [huey.dequeue() for _ in range(huey.pending_count())]
+    assert sent and recorded == [7] and (message.name, message.args) == (GRADE, (7,))
+    bare = Flask(__name__)
+    with bare.app_context(), caplog.at_level("ERROR", logger="grader.extensions"):
+        sent = job_queue.wake(GAME, 8, what="game 8", woken=lambda: recorded.append(8))
+    assert not sent and recorded == [7]
+    assert [r.getMessage() for r in caplog.records] == ["could not enqueue game 8"]
