@@ -239,15 +239,12 @@ def _jsonable(value: Any) -> Any:
 
 
 def add_slot(user: User, assignment_id: int, spec: SlotInput) -> Slot:
-    staff_for_assignment(user, assignment_id, change=True)
+    _, assignment = staff_for_assignment(user, assignment_id, change=True)
     checked = check_slot(spec)
     with writing() as session:
-        last = session.scalar(
-            sa.select(sa.func.max(Slot.index)).where(Slot.assignment_id == assignment_id)
-        )
-        slot = Slot(
-            assignment_id=assignment_id,
-            index=(-1 if last is None else last) + 1,
+        return courses.append_slot(
+            session,
+            assignment,
             title=(spec.title or "").strip() or None,
             kind=checked.kind,
             params=checked.params,
@@ -258,8 +255,6 @@ def add_slot(user: User, assignment_id: int, spec: SlotInput) -> Slot:
             replay_allowed=spec.replay_allowed,
             due_at=spec.due_at,
         )
-        session.add(slot)
-    return slot
 
 
 @dataclass(frozen=True)

@@ -44,7 +44,7 @@ from grader.services import (
     results,
     uploads,
 )
-from grader.services.courses import get_slot
+from grader.services.courses import append_slot, get_slot
 from grader.services.lateness import slot_closes_at, slot_lateness
 from grader.services.staff import Staff, staff_for_slot
 from grader.services.transactions import writing
@@ -86,12 +86,9 @@ def add_engine_slot(
         assignment = session.get(Assignment, assignment_id)
         if assignment is None:
             raise NotFound(f"no assignment {assignment_id}")
-        last = session.scalar(
-            sa.select(sa.func.max(Slot.index)).where(Slot.assignment_id == assignment_id)
-        )
-        slot = Slot(
-            assignment_id=assignment_id,
-            index=(last if last is not None else -1) + 1,
+        return append_slot(
+            session,
+            assignment,
             title=title or "Checkers engine",
             kind=ENGINE_KIND,
             params={"suite": suite},
@@ -100,8 +97,6 @@ def add_engine_slot(
             practice_allowed=False,
             replay_allowed=True,
         )
-        session.add(slot)
-    return slot
 
 
 # -- uploads --------------------------------------------------------------------------------
