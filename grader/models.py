@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import sqlalchemy as sa
 from flask_login import UserMixin
@@ -266,6 +266,18 @@ class Attempt(Base):
 
     exercise: Mapped[Exercise] = relationship()
     user: Mapped[User] = relationship()
+
+    # The one list of what a grade fills (a `gametree.Grade.to_dict()`) and of what an attempt
+    # copies from its exercise: for storing, regrading and the API alike.
+    GRADED: ClassVar[tuple[str, ...]] = (
+        "score",
+        "parts",
+        "feedback",
+        "diagnosis",
+        "diagnosis_text",
+        "first_wrong",
+    )
+    FROM_EXERCISE: ClassVar[tuple[str, ...]] = ("kind", "seed", "generator_version", "conventions")
 
     @property
     def credited(self) -> float:

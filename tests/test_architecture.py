@@ -112,3 +112,15 @@ def test_a_registry_or_a_command_name_is_not_a_comparison():
     assert not _compared("prune").search('if self.ties == "prune"')
     assert _compared("prune").search('if exercise.kind == "prune":')
     assert _compared("values").search('if kind in ("values", "minimax"):')
+
+
+def test_an_attempt_stores_what_a_grade_fills():
+    """`Attempt.GRADED` is the one list of a grade's stored fields: a `Grade.to_dict()`'s keys,
+    each a column of the attempt, as are the fields it copies from its exercise."""
+    from grader.gametree import Grade
+    from grader.models import Attempt, Exercise
+
+    assert tuple(Grade(1.0, {}, []).to_dict()) == Attempt.GRADED
+    columns = set(Attempt.__table__.columns.keys())
+    assert set(Attempt.GRADED) <= columns and set(Attempt.FROM_EXERCISE) <= columns
+    assert set(Attempt.FROM_EXERCISE) <= set(Exercise.__table__.columns.keys())

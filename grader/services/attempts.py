@@ -100,16 +100,8 @@ def submit(user: User, exercise_id: int, answer: dict[str, Any]) -> Submitted:
             "days_late": days_late,
             "penalty": penalty,
             "answer": answer,
-            "score": result.score,
-            "parts": result.parts,
-            "feedback": result.feedback,
-            "diagnosis": result.diagnosis,
-            "diagnosis_text": result.diagnosis_text,
-            "first_wrong": result.first_wrong,
-            "kind": exercise.kind,
-            "seed": exercise.seed,
-            "generator_version": exercise.generator_version,
-            "conventions": exercise.conventions,
+            **result.to_dict(),  # Attempt.GRADED
+            **{name: getattr(exercise, name) for name in Attempt.FROM_EXERCISE},
         }
         # One Core insert (no unit of work); the Attempt returned is a plain copy of the row.
         inserted = session.connection().execute(_INSERT_ATTEMPT, row).inserted_primary_key
@@ -248,21 +240,11 @@ def visible_solution(exercise: Exercise, answer: Any = None) -> dict[str, Any] |
 
 def to_api(attempt: Attempt, solution: dict[str, Any] | None = None) -> dict[str, Any]:
     """An attempt as the API shows it, with the solution the caller was allowed to give."""
+    stored = ("exercise_id", "answer", *Attempt.GRADED, *Attempt.FROM_EXERCISE)
     return {
         "attempt_id": attempt.id,
-        "exercise_id": attempt.exercise_id,
         "user": attempt.user.email if attempt.user else None,
-        "kind": attempt.kind,
-        "answer": attempt.answer,
-        "score": attempt.score,
-        "parts": attempt.parts,
-        "feedback": attempt.feedback,
-        "diagnosis": attempt.diagnosis,
-        "diagnosis_text": attempt.diagnosis_text,
-        "first_wrong": attempt.first_wrong,
-        "seed": attempt.seed,
-        "generator_version": attempt.generator_version,
-        "conventions": attempt.conventions,
+        **{name: getattr(attempt, name) for name in stored},
         "created_at": iso_utc(attempt.created_at),
         "solution": solution,
     }
