@@ -1,4 +1,5 @@
-"""Queue tasks: grading uploaded engines and tournament games, on Huey.
+"""Queue tasks, on Huey: grading uploaded engines, playing tournament games, sending scores to
+the LMS.
 
 `init_app` binds the queue to the app (`grader.extensions.job_queue`): services enqueue a job by its
 name there and never import this module, whose job bodies call services and the harness.

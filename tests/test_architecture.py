@@ -124,3 +124,55 @@ def test_an_attempt_stores_what_a_grade_fills():
     columns = set(Attempt.__table__.columns.keys())
     assert set(Attempt.GRADED) <= columns and set(Attempt.FROM_EXERCISE) <= columns
     assert set(Attempt.FROM_EXERCISE) <= set(Exercise.__table__.columns.keys())
+
+
+# -- ARCHITECTURE.md names only files that exist -------------------------------------------------
+
+_TICKED = re.compile(r"`([^`\s]+)`")
+_PLAIN = re.compile(
+    r"(?<![\w/`.-])((?:grader|tests|bench|docs|scripts|exercises|migrations)/[\w/.-]*[\w/])"
+)
+_FILE = re.compile(r"^[\w./-]+(?:\.(?:py|js|html|css|md|toml|json|sh|yml)|/)$")
+
+
+def named_files(text: str) -> list[tuple[str, tuple[str, ...]]]:
+    """Each file or folder the document names, with the folders it may be relative to: a
+    table row's own folder (its first cell), else the repository and `grader/`."""
+    named = []
+    for line in text.splitlines():
+        cells = line.split("|")
+        row = _TICKED.findall(cells[1]) if line.startswith("|") and len(cells) > 2 else []
+        bases = ("", "grader/", *(r if r.endswith("/") else "" for r in row[:1]))
+        for token in [*_TICKED.findall(line), *_PLAIN.findall(line)]:
+            if _FILE.match(token) and "<" not in token and not token.startswith(("/", ".")):
+                named.append((token, bases))
+    return named
+
+
+def missing_files(text: str, root: Path = ROOT) -> list[str]:
+    return sorted(
+        {
+            name
+            for name, bases in named_files(text)
+            if not any((root / base / name).exists() for base in bases)
+        }
+    )
+
+
+def test_architecture_names_only_files_that_exist():
+    text = (ROOT / "ARCHITECTURE.md").read_text(encoding="utf-8")
+    assert len(named_files(text)) > 40  # the check reads the rooms, not nothing
+    assert missing_files(text) == []
+
+
+def test_a_made_up_file_in_architecture_fails_the_check():
+    text = (ROOT / "ARCHITECTURE.md").read_text(encoding="utf-8")
+    made_up = (
+        text.replace("`verdicts.py`", "`verdicts.py`, `verdict_words.py`")
+        + "\nbeside them: grader/harness/strict_json.py and `grader/web/student.py`\n"
+    )
+    assert missing_files(made_up) == [
+        "grader/harness/strict_json.py",
+        "grader/web/student.py",
+        "verdict_words.py",
+    ]

@@ -1,4 +1,5 @@
-"""Engine uploads: checked in memory, then stored content-addressed (`uploads/ab/cdef....py`).
+"""Engine uploads: checked in memory, their bytes stored as blobs (`services.blobs`); a worker
+writes them to a file content-addressed (`uploads/ab/cdef....py`, `write_file`).
 
 Everything is checked before anything is written, so a refused upload leaves nothing behind.
 The rules are the archive policy of `grader.harness.submission`, the same the sandbox applies

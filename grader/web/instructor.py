@@ -1,5 +1,5 @@
-"""The instructor dashboard (/instructor) and its JSON API (/api/courses/...): thin views over
-the roster, editor, gradebook, statistics and regrade services, which check who may do what."""
+"""The instructor dashboard (/instructor): thin views over the roster, editor, gradebook,
+stats and regrade services, which check who may do what (its JSON API is web/api/instructor.py)."""
 
 from __future__ import annotations
 
