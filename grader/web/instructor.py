@@ -131,7 +131,6 @@ def roster_page(course_id: int) -> Any:
 @bp.post("/courses/<int:course_id>/roster")
 def add_member(course_id: int) -> Any:
     form = MemberForm()
-    staff(current_user, course_id, change=True)
     if form.validate_on_submit():
         what = roster.add_member(
             current_user,
@@ -150,7 +149,6 @@ def add_member(course_id: int) -> Any:
 @bp.post("/courses/<int:course_id>/roster/import")
 def import_roster(course_id: int) -> Any:
     form = ImportForm()
-    staff(current_user, course_id, change=True)
     if not form.validate_on_submit():
         _flash_errors(form)
         return _back("instructor.roster_page", course_id=course_id)
@@ -174,7 +172,6 @@ def _invite_url(token: str) -> str:
 @bp.post("/courses/<int:course_id>/roster/invites.csv")
 def invite_links(course_id: int) -> Any:
     """Every pending invite link of the course, one a person, to hand out."""
-    staff(current_user, course_id, change=True)
     if not ActionForm().validate_on_submit():
         return _back("instructor.roster_page", course_id=course_id)
     return _csv(
@@ -185,7 +182,6 @@ def invite_links(course_id: int) -> Any:
 @bp.post("/courses/<int:course_id>/roster/<int:user_id>/role")
 def set_role(course_id: int, user_id: int) -> Any:
     form = RoleForm()
-    staff(current_user, course_id, change=True)
     if form.validate_on_submit():
         what = roster.set_role(current_user, course_id, user_id, form.role.data)
         flash(
@@ -201,7 +197,6 @@ def set_role(course_id: int, user_id: int) -> Any:
 
 @bp.post("/courses/<int:course_id>/roster/<int:user_id>/remove")
 def remove_member(course_id: int, user_id: int) -> Any:
-    staff(current_user, course_id, change=True)
     if ActionForm().validate_on_submit():
         email = roster.remove_member(current_user, course_id, user_id)
         flash(f"{email} removed; their attempts are kept.", "info")
@@ -210,7 +205,6 @@ def remove_member(course_id: int, user_id: int) -> Any:
 
 @bp.post("/courses/<int:course_id>/join-code")
 def regenerate_join_code(course_id: int) -> Any:
-    staff(current_user, course_id, change=True)
     if ActionForm().validate_on_submit():
         code = roster.regenerate_join_code(current_user, course_id)
         flash(f"New join code: {code}. The old one no longer works.", "info")
@@ -220,7 +214,7 @@ def regenerate_join_code(course_id: int) -> Any:
 @bp.post("/courses/<int:course_id>/join-code/expire")
 def expire_join_code(course_id: int) -> Any:
     form = ExpireForm()
-    staff(current_user, course_id, change=True)
+    staff(current_user, course_id, change=True)  # the form may end here, before the service
     if not form.validate_on_submit():
         _flash_errors(form)
     elif form.expires_at.data is None and form.now.data != "yes":
@@ -266,22 +260,18 @@ def edit_assignment(assignment_id: int) -> Any:
     as_staff, assignment = staff_for_assignment(current_user, assignment_id)
     form = AssignmentForm(obj=assignment)
     form.preset.choices = []
-    if request.method == "POST":
-        staff(current_user, as_staff.course.id, change=True)
-        if form.validate_on_submit():
-            try:
-                changed = editor.update_assignment(
-                    current_user, assignment_id, form.assignment_input()
-                )
-            except Invalid as error:
-                flash(str(error), "error")
-            else:
-                flash(
-                    "Saved."
-                    + (f" Lateness recomputed: {changed} attempts changed." if changed else ""),
-                    "info",
-                )
-                return _back("instructor.edit_assignment", assignment_id=assignment_id)
+    if request.method == "POST" and form.validate_on_submit():
+        try:
+            changed = editor.update_assignment(current_user, assignment_id, form.assignment_input())
+        except Invalid as error:
+            flash(str(error), "error")
+        else:
+            flash(
+                "Saved."
+                + (f" Lateness recomputed: {changed} attempts changed." if changed else ""),
+                "info",
+            )
+            return _back("instructor.edit_assignment", assignment_id=assignment_id)
     return render_template(
         "instructor/assignment_form.html",
         staff=as_staff,
@@ -409,7 +399,6 @@ def edit_slot(assignment_id: int, index: int) -> Any:
 
 @bp.post("/assignments/<int:assignment_id>/slots/<int:index>/delete")
 def delete_slot(assignment_id: int, index: int) -> Any:
-    staff_for_slot(current_user, assignment_id, index, change=True)
     if ActionForm().validate_on_submit():
         editor.delete_slot(current_user, assignment_id, index)
         flash(f"Exercise {index + 1} deleted with its attempts.", "info")
