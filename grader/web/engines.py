@@ -28,21 +28,13 @@ from grader.services import (
     results,
     submissions,
     tournaments,
-    uploads,
 )
-from grader.web import charts, handouts, kit
+from grader.web import charts, handouts, inputs, kit
 from grader.web.forms import ActionForm
 
 bp = Blueprint("engines", __name__)
 
-_UPLOAD_ENDPOINTS = {"engines.upload", "api.upload_engine"}
-
-
-@bp.app_url_value_preprocessor
-def _upload_limit(endpoint: str | None, _values: Any) -> None:
-    """Raise the body limit for the uploads alone; runs before any hook reads the form (CSRF)."""
-    if endpoint in _UPLOAD_ENDPOINTS:
-        request.max_content_length = uploads.body_limit()
+bp.app_url_value_preprocessor(inputs.upload_body_limit)
 
 
 def _rate_limited(error: RateLimited) -> Any:
@@ -50,14 +42,6 @@ def _rate_limited(error: RateLimited) -> Any:
     response = redirect(request.referrer or url_for("pages.dashboard"))
     response.headers["Retry-After"] = str(error.retry_after)
     return response
-
-
-def uploaded_file() -> tuple[bytes, str]:
-    """The upload's bytes (read no further than the body limit) and its name."""
-    upload = request.files.get("file")
-    if upload is None or not upload.filename:
-        raise Invalid("choose a file: engine.py or a .zip with engine.py at its top")
-    return upload.read(uploads.body_limit() + 1), upload.filename
 
 
 def _flag(name: str) -> bool:
@@ -138,7 +122,7 @@ def upload(assignment_id: int, index: int) -> Any:
         flash("the form expired; upload again", "error")
         return redirect(back)
     try:
-        data, name = uploaded_file()
+        data, name = inputs.uploaded_file()
         submission = submissions.upload(
             current_user, assignment_id, index, data, name, tournament=_flag("tournament")
         )

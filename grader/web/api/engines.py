@@ -12,7 +12,7 @@ from grader.models import MAX_ID
 from grader.services import NotFound, results, submissions, tournaments
 from grader.strict_json import json_text
 from grader.web.api import bp, download, models, responses, spec
-from grader.web.engines import uploaded_file
+from grader.web.inputs import uploaded_file
 
 
 def _submission(submission: Any) -> models.EngineSubmission:
