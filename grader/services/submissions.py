@@ -14,6 +14,7 @@ blob in the database (services/blobs.py).
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -65,6 +66,24 @@ def engine_slot(user: User, assignment_id: int, index: int) -> Slot:
     if not is_engine_slot(slot):
         raise NotFound("this exercise takes no engine uploads")
     return slot
+
+
+@dataclass(frozen=True)
+class EngineSlotPage:
+    """What a student's engine slot page shows."""
+
+    slot: Slot
+    suite: str
+    submissions: list[Submission]  # the student's own, newest first
+    teaches: bool  # the student is on the course's staff too (the page links the staff view)
+
+
+def engine_slot_page(user: User, assignment_id: int, index: int) -> EngineSlotPage:
+    """A student's engine slot: its suite, their uploads, whether they also teach the course."""
+    slot = engine_slot(user, assignment_id, index)
+    return EngineSlotPage(
+        slot, suite_of(slot), results.my_submissions(user, slot), results.teaches(user, slot)
+    )
 
 
 def suite_of(slot: Slot) -> str:

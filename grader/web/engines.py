@@ -101,14 +101,14 @@ def _download(path: Any, download: str) -> Any:
 
 @bp.get("/assignments/<int:assignment_id>/slots/<int:index>/engine")
 def slot_page(assignment_id: int, index: int) -> Any:
-    slot = submissions.engine_slot(current_user, assignment_id, index)
+    page = submissions.engine_slot_page(current_user, assignment_id, index)
     return render_template(
         "engines/slot.html",
-        slot=slot,
-        assignment=slot.assignment,
-        suite=submissions.suite_of(slot),
-        submissions=results.my_submissions(current_user, slot),
-        teaches=results.teaches(current_user, slot),
+        slot=page.slot,
+        assignment=page.slot.assignment,
+        suite=page.suite,
+        submissions=page.submissions,
+        teaches=page.teaches,
         form=ActionForm(),
         kit_command=kit.install_command(current_user),
         kit_days=current_app.config["GRADER_KIT_DAYS"],

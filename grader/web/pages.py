@@ -46,13 +46,12 @@ def index() -> Any:
 
 @bp.get("/dashboard")
 def dashboard() -> Any:
-    assignments = courses.assignments_for(current_user)
-    progress = scores.student_slot_states(current_user.id, assignments)
+    page = scores.dashboard(current_user)
     return render_template(
         "dashboard.html",
-        memberships=courses.memberships(current_user),
-        assignments=assignments,
-        progress=progress,
+        memberships=page.memberships,
+        assignments=page.assignments,
+        progress=page.progress,
         join_form=JoinForm(),
     )
 
