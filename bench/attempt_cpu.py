@@ -5,7 +5,7 @@
 Prepares what `bench.load` prepares (100 students, each with a graded variant), then measures
 the process's CPU time per request, the minimum of `--rounds` rounds: the no-op `GET /api/ping`
 (the peer), a graded submission (half the answers wrong), and a costly attempt refused while
-another worker holds the only costly-work slot (503), on the largest typed tree and on a
+another worker holds the only costly-work permit (503), on the largest typed tree and on a
 best-order tree near the optimum's cap. CPU time, unlike wall time, barely depends on what else
 the machine runs, so a before/after comparison holds on a shared machine. `--profile N` instead
 runs N graded submissions under cProfile (after a warm-up) and prints where their time went
@@ -103,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
             ),
         }
         lock = os.open(Path(app.instance_path) / "costly-0.lock", os.O_RDWR | os.O_CREAT, 0o600)
-        fcntl.flock(lock, fcntl.LOCK_EX)  # another worker holds the only costly-work slot
+        fcntl.flock(lock, fcntl.LOCK_EX)  # another worker holds the only costly-work permit
         best: dict[str, float] = {}
         try:
             for _ in range(args.rounds):

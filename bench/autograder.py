@@ -2,12 +2,12 @@
 
 1. Time from upload to result of the correct sample engine with the quick suite, through the
    upload API and real `grader worker` processes, with 1 and then 2 workers; the peer,
-   measured in the same run: the same suite through `grader.harness.grade` directly (the
+   measured in the same run: the same suite through `grader.harness.grade_engine` directly (the
    ratio is what the service adds: queueing, storage, database writes, polling).
 2. A burst of 20 uploads (20 students, so that none supersedes another) graded with the
    *tiny* suite (tests/harness/data/tiny.json, about a second of grading each, so that the
    figure is the queue's and not the suite's): throughput with 1 and 2 workers; the peer:
-   the same 20 engines through `grader.harness.grade_many` with as many slots.
+   the same 20 engines through `grader.harness.grade_engines` with as many slots.
 
 Uploads go through the Flask app in this process (the same view and service as over HTTP);
 the SQLite database and queue live in a temporary instance folder. Every wait is bounded.
@@ -196,7 +196,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--burst", type=int, default=20, help="uploads in the burst")
     parser.add_argument("--timeout", type=float, default=600.0, help="seconds per wait")
     args, _ = parser.parse_known_args(argv)
-    from grader.harness import SandboxConfig, grade, grade_many, load_suite
+    from grader.harness import SandboxConfig, grade_engine, grade_engines, load_suite
 
     try:
         SandboxConfig().check()
@@ -207,7 +207,7 @@ def main(argv: list[str] | None = None) -> None:
 
     def direct_run() -> float:
         start = time.monotonic()
-        report = grade(ENGINE, load_suite(args.suite))
+        report = grade_engine(ENGINE, load_suite(args.suite))
         assert report.complete and report.score == report.max_score, report.error
         return time.monotonic() - start
 
@@ -216,7 +216,7 @@ def main(argv: list[str] | None = None) -> None:
     after = direct_run()  # the peer before and after: the machine is shared, its load drifts
     direct = (before + after) / 2
     print(
-        f"peer: suite {args.suite} through grader.harness.grade directly: {before:.1f} s "
+        f"peer: suite {args.suite} through grader.harness.grade_engine directly: {before:.1f} s "
         f"before, {after:.1f} s after, mean {direct:.1f} s",
         flush=True,
     )
@@ -230,12 +230,12 @@ def main(argv: list[str] | None = None) -> None:
     copies = [ENGINE] * args.burst
     for workers in (1, 2):
         start = time.monotonic()
-        grade_many(copies, tiny, slots=workers)
+        grade_engines(copies, tiny, slots=workers)
         peer = time.monotonic() - start
         took = burst(args.burst, workers, args.timeout)
         print(
             f"burst of {args.burst} uploads, tiny suite, {workers} worker(s): all graded in "
-            f"{took:.1f} s, {args.burst / took * 60:.0f} per minute; peer grade_many with "
+            f"{took:.1f} s, {args.burst / took * 60:.0f} per minute; peer grade_engines with "
             f"{workers} slot(s): {peer:.1f} s, {args.burst / peer * 60:.0f} per minute "
             f"(ratio {took / peer:.2f})",
             flush=True,

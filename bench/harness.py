@@ -15,7 +15,7 @@ import sys
 import time
 from pathlib import Path
 
-from grader.harness.runner import grade
+from grader.harness.runner import grade_engine
 from grader.harness.sandbox import EngineProcess, SandboxConfig, claim_slot, prepare_submission
 
 ENGINE = Path(__file__).resolve().parents[1] / "tests" / "harness" / "engines" / "correct.py"
@@ -36,7 +36,7 @@ def main(argv: list[str] | None = None) -> None:
         spread(args.suite, args.runs, config)
         return
     start = time.perf_counter()
-    report = grade(ENGINE, args.suite, config)
+    report = grade_engine(ENGINE, args.suite, config)
     wall = time.perf_counter() - start
     timing = [t for t in report.tests if t.kind == "timing"]
     engine_cpu = sum(t.cpu for t in timing)
@@ -72,7 +72,7 @@ def spread(suite: str, runs: int, config: SandboxConfig) -> None:
     scores, reports = [], []
     for number in range(1, runs + 1):
         start = time.perf_counter()
-        report = grade(ENGINE, suite, config)
+        report = grade_engine(ENGINE, suite, config)
         wall = time.perf_counter() - start
         ratios = [t.extra["ratio"] for t in report.tests if "ratio" in t.extra]
         scores.append(report.score)

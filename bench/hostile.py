@@ -11,7 +11,7 @@ optimum's size cap (the dynamic program runs twice), generator constraints no tr
 run to the time budget, then 400), and an attempt on the largest typed tree (2,033 nodes, its
 solution and trace in the response). It reports p99 of the no-op and of the submissions in both
 phases and their ratio; the figure to look at is that ratio (the goal: at most 2). Refused
-hostile requests (429: the account's costly-work limit, 503: every costly-work slot taken) are
+hostile requests (429: the account's costly-work limit, 503: every costly-work permit taken) are
 counted apart from the accepted ones, whose share and mean time are printed; by default a
 refused client sends again at once (a flood), `--pause 1` waits a second after a refusal (the
 503's Retry-After; a 429's is longer), so the load is the costly requests as fast as the service

@@ -182,7 +182,7 @@ def load(
         "GRADER_COSTLY_LIMIT": environ.get("GRADER_COSTLY_LIMIT", "1 per 5 seconds; 12 per minute"),
         # The worker time one grading job may use; tests left past it are charged TLE_WALL.
         "GRADER_JOB_SECONDS": float(environ.get("GRADER_JOB_SECONDS", 600)),
-        # Uploads per student and slot: "COUNT/SECONDS".
+        # Uploads per student (across every slot): "COUNT/SECONDS".
         "GRADER_UPLOAD_RATE": environ.get("GRADER_UPLOAD_RATE", "6/600"),
     }
     settings.update(overrides)

@@ -3,6 +3,7 @@ the job queue as services see it; the SQLite connection setup."""
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 from collections.abc import Callable
 
@@ -22,7 +23,9 @@ migrate = Migrate(render_as_batch=True, compare_type=True)
 login_manager = LoginManager()
 csrf = CSRFProtect()
 
-#: The queue's jobs, by name: services enqueue them (`jobs.enqueue(GRADE, submission_id)`) and
+log = logging.getLogger(__name__)
+
+#: The queue's jobs, by name: services send them (`job_queue.wake(GRADE, submission_id, what=...)`) and
 #: grader/jobs.py registers their bodies on the app (`grader.jobs.init_app`).
 GRADE, GAME, PASSBACK = "grade_submission", "play_tournament_game", "lti_passback"
 EXAM = "print_exam"
@@ -49,8 +52,29 @@ class JobQueue:
             raise RuntimeError("no job queue on this app (grader.jobs.init_app binds it)")
         send(job, args, priority)
 
+    def wake(
+        self,
+        job: str,
+        *args: int,
+        priority: int = 0,
+        what: str,
+        woken: Callable[[], None] | None = None,
+    ) -> bool:
+        """Enqueue, or leave it to the sweep: when the queue cannot be reached, the failure is
+        logged (naming ``what``) and False returned, the row in the database being the truth
+        that the worker's sweep sends again; once sent, ``woken()`` records it (the sweep
+        resends after GRADER_REWAKE_SECONDS). The one way every wake-up is sent."""
+        try:
+            self.enqueue(job, *args, priority=priority)
+        except Exception:
+            log.exception("could not enqueue %s", what)
+            return False
+        if woken is not None:
+            woken()
+        return True
 
-jobs = JobQueue()
+
+job_queue = JobQueue()
 
 #: Execution option a write transaction sets so that SQLite takes the write lock at BEGIN.
 WRITE_OPTION = "grader_write"

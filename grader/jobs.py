@@ -1,7 +1,7 @@
-"""Queue tasks: grading uploaded engines, tournament games, LMS scores and printing exam sheets,
-on Huey.
+"""Queue tasks, on Huey: grading uploaded engines, playing tournament games, sending scores to
+the LMS, printing exam sheets.
 
-`init_app` binds the queue to the app (`grader.extensions.jobs`): services enqueue a job by its
+`init_app` binds the queue to the app (`grader.extensions.job_queue`): services enqueue a job by its
 name there and never import this module, whose job bodies call services and the harness.
 
 The queue is SQLite (instance/queue.sqlite, no server) unless GRADER_QUEUE_URL is a
@@ -31,11 +31,9 @@ from flask import Flask, current_app
 from huey import PriorityRedisHuey, SqliteHuey
 from huey.api import Huey
 
-from grader.extensions import EXAM, GAME, GRADE, PASSBACK, db
-from grader.extensions import jobs as job_queue
+from grader.extensions import EXAM, GAME, GRADE, PASSBACK, db, job_queue
 from grader.models import Submission, TournamentGame
-from grader.services import exams, leases, lti, submissions, tournaments
-from grader.services import workers as liveness
+from grader.services import exams, leases, liveness, lti, submissions, tournaments
 
 log = logging.getLogger(__name__)
 
@@ -60,7 +58,7 @@ def make_huey(app: Flask) -> Huey:
     @huey.task(name=GRADE)
     def grade_submission(submission_id: int) -> None:
         with app.app_context():
-            grade(submission_id, worker_id())
+            grade_submission_job(submission_id, worker_id())
 
     @huey.task(name=GAME)
     def play_tournament_game(game_id: int) -> None:
@@ -95,7 +93,7 @@ def make_huey(app: Flask) -> Huey:
 
 
 def init_app(app: Flask) -> None:
-    """Binds the queue to the app: `grader.extensions.jobs.enqueue(name, ...)` sends a job to
+    """Binds the queue to the app: `grader.extensions.job_queue.enqueue(name, ...)` sends a job to
     this app's Huey (made on the first message, so the web pays nothing until it enqueues)."""
 
     def send(job: str, args: tuple[int, ...], priority: int) -> None:
@@ -173,7 +171,7 @@ class _Heartbeat(threading.Thread):
                 self.stop.wait(min(PROGRESS_EVERY, self.every) / 2)
 
 
-def grade(submission_id: int, worker: str) -> str:
+def grade_submission_job(submission_id: int, worker: str) -> str:
     """Claim, grade in the sandbox with a heartbeat, write the result once. The outcome."""
     from grader import harness
 
@@ -187,7 +185,7 @@ def grade(submission_id: int, worker: str) -> str:
         lambda progress: leases.heartbeat_submission(submission_id, worker, progress),
         leases.lease_seconds() / 4,
     )
-    tests = {
+    job_progress = {
         "tests_done": 0,
         "tests_total": 0,
         "games_done": 0,
@@ -197,17 +195,20 @@ def grade(submission_id: int, worker: str) -> str:
     }
 
     def progress(kind: str, done: int, total: int, label: str) -> None:
-        tests[f"{kind}s_done"], tests[f"{kind}s_total"] = done, total
-        tests["label"] = label[:120]
-        beat.update(dict(tests))
+        job_progress[f"{kind}s_done"], job_progress[f"{kind}s_total"] = done, total
+        job_progress["label"] = label[:120]
+        beat.update(dict(job_progress))
 
     beat.start()
     try:
         suite = harness.load_suite(claimed.suite)
-        tests["tests_total"], tests["games_total"] = len(suite.tests), suite.game_count
-        beat.update(dict(tests))
+        job_progress["tests_total"], job_progress["games_total"] = (
+            len(suite.tests),
+            suite.game_count,
+        )
+        beat.update(dict(job_progress))
         config = harness.SandboxConfig(sandbox=app.config["GRADER_SANDBOX"])
-        report = harness.grade(
+        report = harness.grade_engine(
             claimed.engine_file(), suite, config, progress, budget=app.config["GRADER_JOB_SECONDS"]
         )
     except Exception as exc:  # the grader's fault, never the engine's
@@ -216,7 +217,7 @@ def grade(submission_id: int, worker: str) -> str:
         status = leases.submission_error(submission_id, worker, f"{type(exc).__name__}: {exc}")
         log.exception("grading submission %s failed: %s", submission_id, status)
         if status == "queued":
-            submissions.wake(_ref(submission_id))
+            submissions.wake(_submission(submission_id))
         return f"internal error, {status}"
     beat.stop.set()
     beat.join()
@@ -225,7 +226,7 @@ def grade(submission_id: int, worker: str) -> str:
             submission_id, worker, report.error or "a test hit an internal error of the grader"
         )
         if status == "queued":
-            submissions.wake(_ref(submission_id))
+            submissions.wake(_submission(submission_id))
         return f"incomplete, {status}"
     written = leases.write_result(
         submission_id,
@@ -285,15 +286,16 @@ def play_game(game_id: int, worker: str) -> str:
 
 
 def _wake_game(game_id: int) -> None:
-    try:
-        job_queue.enqueue(GAME, game_id, priority=tournaments.GAME_PRIORITY)
-    except Exception:  # the sweep sends it later
-        log.exception("could not enqueue game %s", game_id)
-        return
-    leases.woken(TournamentGame, game_id)
+    job_queue.wake(
+        GAME,
+        game_id,
+        priority=tournaments.GAME_PRIORITY,
+        what=f"game {game_id}",
+        woken=lambda: leases.woken(TournamentGame, game_id),
+    )
 
 
-def _ref(submission_id: int) -> Any:
+def _submission(submission_id: int) -> Any:
     return db.session.get(Submission, submission_id)
 
 
@@ -305,30 +307,22 @@ def sweep_once(app: Flask, me: tuple[str, str] | None = None) -> int:
             liveness.beat(*me)
         woken = leases.sweep_submissions()
         for submission_id, priority in woken:
-            try:
-                job_queue.enqueue(GRADE, submission_id, priority=priority)
-            except Exception:
-                log.exception("could not enqueue submission %s", submission_id)
+            job_queue.wake(
+                GRADE, submission_id, priority=priority, what=f"submission {submission_id}"
+            )
         games = leases.sweep_games()
         for game_id in games:
-            try:
-                job_queue.enqueue(GAME, game_id, priority=tournaments.GAME_PRIORITY)
-            except Exception:
-                log.exception("could not enqueue game %s", game_id)
+            job_queue.wake(
+                GAME, game_id, priority=tournaments.GAME_PRIORITY, what=f"game {game_id}"
+            )
         prints = exams.sweep_prints()
         for print_id in prints:
-            try:
-                job_queue.enqueue(EXAM, print_id)
-            except Exception:
-                log.exception("could not enqueue exam print %s", print_id)
+            job_queue.wake(EXAM, print_id, what=f"exam print {print_id}")
         scores = lti.due_passbacks()
         for user_id, slot_id in scores:
-            try:
-                job_queue.enqueue(PASSBACK, user_id, slot_id)
-            except Exception:
-                log.exception(
-                    "could not enqueue the LTI score of user %s, slot %s", user_id, slot_id
-                )
+            job_queue.wake(
+                PASSBACK, user_id, slot_id, what=f"the LTI score of user {user_id}, slot {slot_id}"
+            )
         return len(woken) + len(games) + len(prints) + len(scores)
 
 

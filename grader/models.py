@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 import sqlalchemy as sa
 from flask_login import UserMixin
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+from grader.gametree import KINDS
 
 STUDENT = "student"
 INSTRUCTOR = "instructor"
@@ -192,6 +195,15 @@ class Slot(Base):
     def effective_due_at(self) -> dt.datetime | None:
         return self.due_at or self.assignment.due_at
 
+    @property
+    def slot_kind(self) -> SlotKind:
+        return SLOT_KINDS[self.kind]
+
+    @property
+    def name(self) -> str:
+        """The slot as the gradebook's column and the LMS's item name it."""
+        return self.title or self.kind
+
 
 class Exercise(Base):
     """A concrete tree given to one person: a slot's variant, or a practice exercise (no slot)."""
@@ -264,6 +276,18 @@ class Attempt(Base):
     user: Mapped[User] = relationship(foreign_keys=[user_id])
     entered_by: Mapped[User | None] = relationship(foreign_keys=[entered_by_id])
 
+    # The one list of what a grade fills (a `gametree.Grade.to_dict()`) and of what an attempt
+    # copies from its exercise: for storing, regrading and the API alike.
+    GRADED: ClassVar[tuple[str, ...]] = (
+        "score",
+        "parts",
+        "feedback",
+        "diagnosis",
+        "diagnosis_text",
+        "first_wrong",
+    )
+    FROM_EXERCISE: ClassVar[tuple[str, ...]] = ("kind", "seed", "generator_version", "conventions")
+
     @property
     def credited(self) -> float:
         """The score after the late penalty: what the gradebook counts."""
@@ -296,6 +320,41 @@ class Regrade(Base):
 # -- engines: uploads graded by the queue's workers (grader/jobs.py) ---------------------------
 
 ENGINE_KIND = "engine"  # Slot.kind of an engine slot; Slot.params: {"suite": "quick"}
+
+
+@dataclass(frozen=True)
+class SlotKind:
+    """What an assignment's slot holds, registered in `SLOT_KINDS` under `Slot.kind`: an
+    exercise of a tree exercise kind (`gametree.KINDS`), or an engine. Pages, grading, the
+    gradebook and the LMS ask the slot's kind (`Slot.slot_kind`), never compare its name."""
+
+    name: str
+    # The student answers an exercise of the kind, graded at once by it (`attempts.submit`);
+    # else the student uploads an engine that a worker grades (`submissions.upload`).
+    has_exercise: bool
+    # The student's page and the staff's page of a slot (endpoints of assignment_id, index).
+    page: str
+    staff_page: str
+    # What a slot's count in the gradebook and its pages counts: "attempt", "graded upload".
+    work: str
+
+    def tally(self, count: int, allowed: int | None = None) -> str:
+        """A student's count of work in a slot, in words: "2 / 3 attempts", "1 graded upload"."""
+        out_of = f" / {allowed}" if allowed else ""
+        plural = "" if count == 1 and not allowed else "s"
+        return f"{count}{out_of} {self.work}{plural}"
+
+
+def _tree_slot(name: str) -> SlotKind:
+    return SlotKind(name, True, "pages.slot", "instructor.edit_slot", "attempt")
+
+
+SLOT_KINDS: dict[str, SlotKind] = {
+    **{name: _tree_slot(name) for name in KINDS},
+    ENGINE_KIND: SlotKind(
+        ENGINE_KIND, False, "engines.slot_page", "engines.staff_slot", "graded upload"
+    ),
+}
 QUEUED, RUNNING, DONE, FAILED, SUPERSEDED = "queued", "running", "done", "failed", "superseded"
 SUBMISSION_STATUSES = (QUEUED, RUNNING, DONE, FAILED, SUPERSEDED)
 

@@ -444,7 +444,8 @@ def zobrist_hash(black: Bitboard, white: Bitboard, kings: Bitboard, turn: Color)
 
 
 class LegalMoveGenerator:
-    """The legal moves of a board, generated lazily: supports iteration, `in`, `len`, `count()`."""
+    """The legal moves of a board as a collection (iteration, `in`, `len`, `count()`): each
+    builds the whole list when asked, except `count()` on a forced capture, which counts."""
 
     def __init__(self, board: Board) -> None:
         self.board = board

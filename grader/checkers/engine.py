@@ -45,7 +45,7 @@ class SearchOutcome:
 
 
 @dataclass(frozen=True)
-class Rules:
+class CheckersSearchRules:
     """How the fixed-depth search behaves: the contract by default; each switch flipped is a
     classic mistake (grader/checkers/variants.py names them for students)."""
 
@@ -57,8 +57,8 @@ class Rules:
     wrong_side: bool = False  # True: depth-0 positions scored for the side that just moved
 
 
-CONTRACT = Rules()
-MINIMAX = Rules(pruning=False)
+CONTRACT = CheckersSearchRules()
+MINIMAX = CheckersSearchRules(pruning=False)
 
 
 def _negamax(
@@ -67,7 +67,7 @@ def _negamax(
     ply: int,
     alpha: int,
     beta: int,
-    rules: Rules,
+    rules: CheckersSearchRules,
     evaluate: Evaluation,
     counts: list[int],
 ) -> tuple[int, Move | None]:
@@ -116,7 +116,7 @@ def _negamax(
 def search(
     board: Board,
     depth: int,
-    rules: Rules = CONTRACT,
+    rules: CheckersSearchRules = CONTRACT,
     alpha: int = -INFINITY,
     beta: int = INFINITY,
     evaluate: Evaluation = evaluate,

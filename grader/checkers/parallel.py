@@ -18,7 +18,14 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Literal
 
 from grader.checkers.board import Board
-from grader.checkers.engine import CONTRACT, INFINITY, Rules, SearchOutcome, alphabeta, search
+from grader.checkers.engine import (
+    CONTRACT,
+    INFINITY,
+    CheckersSearchRules,
+    SearchOutcome,
+    alphabeta,
+    search,
+)
 
 Mode = Literal["serial", "split", "threads", "processes"]
 
@@ -28,7 +35,7 @@ def _search_child(
     depth: int,
     alpha: int = -INFINITY,
     beta: int = INFINITY,
-    rules: Rules = CONTRACT,
+    rules: CheckersSearchRules = CONTRACT,
     board: type[Board] = Board,
 ) -> tuple[int, int, int]:
     """Value (from the child's side to move) and leaf and node counts of one root move,
@@ -44,7 +51,7 @@ def root_parallel(
     workers: int | None = None,
     alpha: int = -INFINITY,
     beta: int = INFINITY,
-    rules: Rules = CONTRACT,
+    rules: CheckersSearchRules = CONTRACT,
 ) -> SearchOutcome:
     """Search each root move in its own worker (threads or processes) and join the results;
     mode "split" does the same split in this process, one root move after the other, under

@@ -1,7 +1,7 @@
 """The misconception library for the checkers assignment: classic mistakes of a student's engine,
 each the reference search (or move generator) under different rules, never a copy of it.
 
-A search variant is `engine.search` under other `Rules`; a move-generation variant is the same
+A search variant is `engine.search` under other `CheckersSearchRules`; a move-generation variant is the same
 search on a `Board` subclass whose rule flags are flipped (captures optional, a crowned man jumping
 on). When a student's answer matches a variant's and not the contract's, the variant's sentence
 tells them what they did, as grader/gametree/variants.py does for the tree exercises.
@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 
 from grader.checkers.board import Board
-from grader.checkers.engine import CONTRACT, INFINITY, Rules, SearchOutcome, search
+from grader.checkers.engine import CONTRACT, INFINITY, CheckersSearchRules, SearchOutcome, search
 
 # Above this many minimax leaves the variants are not run (each costs at most about that).
 DIAGNOSIS_LEAVES = 400_000
@@ -42,7 +42,7 @@ class CrownedContinuesBoard(Board):
 class Variant:
     code: str
     sentence: str
-    rules: Rules = CONTRACT
+    rules: CheckersSearchRules = CONTRACT
     board: type[Board] = Board
     kinds: frozenset[str] = field(default_factory=lambda: frozenset({"search"}))
 
@@ -66,44 +66,44 @@ VARIANTS: dict[str, Variant] = {
             "no-pruning",
             "Your leaf count is plain minimax's: every leaf evaluated, none cut off. Alpha-beta "
             "stops searching a position's moves as soon as a value reaches beta (value >= beta).",
-            Rules(pruning=False),
+            CheckersSearchRules(pruning=False),
         ),
         Variant(
             "tie-strict",
             "Your leaf count is what alpha-beta visits when it does not cut on equality: the "
             "contract cuts when value >= beta, ties included (you cut only when value > beta).",
-            Rules(ties="explore"),
+            CheckersSearchRules(ties="explore"),
         ),
         Variant(
             "fail-hard",
             "Your value is clamped to the window (fail-hard): the contract is fail-soft, a "
             "search returns its best value even when it lies outside (alpha, beta).",
-            Rules(values="hard"),
+            CheckersSearchRules(values="hard"),
         ),
         Variant(
             "reversed-order",
             "Your leaf count is what alpha-beta visits with the moves in reverse canonical order: "
             "search them first to last, sorted by their path compared as numbers.",
-            Rules(order="reversed"),
+            CheckersSearchRules(order="reversed"),
         ),
         Variant(
             "text-order",
             "Your leaf count is what alpha-beta visits with the moves sorted as text "
             "('10-14' before '9-13'): canonical order compares the paths as numbers.",
-            Rules(order="text"),
+            CheckersSearchRules(order="text"),
         ),
         Variant(
             "shallow-cutoffs",
             "Your leaf count is what alpha-beta visits when a child gets only its parent's own "
             "best value: pass the whole window down, search(child, depth - 1, -beta, -alpha), "
             "so a bound set two or more plies above can cut (a deep cutoff).",
-            Rules(shallow=True),
+            CheckersSearchRules(shallow=True),
         ),
         Variant(
             "wrong-side",
             "Your values are from the wrong side: at depth 0 a negamax search scores the "
             "position for the side to move there; you scored it for the side that just moved.",
-            Rules(wrong_side=True),
+            CheckersSearchRules(wrong_side=True),
         ),
         Variant(
             "captures-optional",

@@ -250,13 +250,12 @@ def demo(preset: str) -> None:
 @click.argument("course_ref")
 @click.option("--csv", "as_csv", is_flag=True, help="CSV (the default is JSON).")
 @with_appcontext
-def gradebook(course_ref: str, as_csv: bool) -> None:
+def gradebook_command(course_ref: str, as_csv: bool) -> None:
     """Print a course's gradebook (by id or exact name), as the dashboard computes it."""
-    from grader.services import ServiceError, courses
-    from grader.services import gradebook as book
+    from grader.services import ServiceError, courses, gradebook
 
     try:
-        found = book.build(courses.find_course(course_ref).id)
+        found = gradebook.build(courses.find_course(course_ref).id)
     except ServiceError as error:
         _fail(error)
     if as_csv:
@@ -268,5 +267,5 @@ def gradebook(course_ref: str, as_csv: bool) -> None:
 
 
 def init_app(app: Flask) -> None:
-    for command in (user, course, assignment, demo, gradebook):
+    for command in (user, course, assignment, demo, gradebook_command):
         app.cli.add_command(command)

@@ -23,7 +23,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from grader.harness.results import NO_SANDBOX_WARNING, summary, write
-from grader.harness.runner import Report, grade, grade_many
+from grader.harness.runner import Report, grade_engine, grade_engines
 from grader.harness.sandbox import SandboxConfig, SandboxUnavailable
 from grader.harness.suite import SUITES, load_suite
 from grader.harness.verdicts import Verdict
@@ -109,7 +109,7 @@ def check(
         if json_out or rich_out:
             raise click.UsageError("--json and --rich-json take one engine at a time")
         console.print(f"grading {len(paths)} engines, {slots or 'one per core'} at once...")
-        reports = grade_many(list(paths), suite, config, slots)
+        reports = grade_engines(list(paths), suite, config, slots)
         for path, report in zip(paths, reports, strict=True):
             _table(out, report, str(path))
         sys.exit(0 if all(r.complete for r in reports) else 3)
@@ -128,7 +128,7 @@ def check(
         def progress(kind: str, done: int, total: int, label: str) -> None:
             bar.update(tests if kind == "test" else games, completed=done, label=label[:50])
 
-        report = grade(paths[0], suite, config, progress, slots)
+        report = grade_engine(paths[0], suite, config, progress, slots)
     _table(out, report, str(paths[0]))
     write(report, json_out, rich_out)
     sys.exit(0 if report.complete else 3)

@@ -620,7 +620,7 @@ def calibrate_command(preset: str, seeds: int, as_json: bool) -> None:
     table: list[dict[str, Any]] = []
     for index, slot in enumerate(loaded.slots, 1):
         title = slot.title or slot.kind
-        if slot.kind == "best-order":
+        if not KINDS[slot.kind].calibrates:
             table.append({"slot": index, "title": title, "kind": slot.kind, "rows": []})
             continue
         try:
@@ -645,7 +645,7 @@ def calibrate_command(preset: str, seeds: int, as_json: bool) -> None:
     for entry in table:
         click.echo(f"\n{entry['slot']}. {entry['title']} ({entry['kind']})")
         if not entry["rows"]:
-            click.echo("   best-order: scored by leaves evaluated; no misconception variants")
+            click.echo(f"   {entry['kind']}: no misconception variants to calibrate against")
         for row in entry["rows"]:
             mark = "ok" if row["passes"] else "FAILS THE GOAL"
             click.echo(

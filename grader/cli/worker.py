@@ -35,7 +35,7 @@ def worker(workers: int, worker_type: str, check: bool) -> None:
     app = current_app._get_current_object()  # type: ignore[attr-defined]  # Flask types the proxy as the app
     _refuse_without_a_sandbox(app)
     if check:
-        from grader.services import workers as liveness
+        from grader.services import liveness
 
         _, host = liveness.this_worker()
         found = liveness.live(host)

@@ -7,10 +7,9 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any
 
 from grader.gametree.generator import GenerationError, GeneratorParams, generate
-from grader.gametree.kinds import KINDS, normalize_pruned
+from grader.gametree.kinds import KINDS
 from grader.gametree.solver import Conventions
 from grader.gametree.tree import Tree
 from grader.gametree.variants import variants_for
@@ -47,48 +46,11 @@ class Row:
         return self.mean <= MISCONCEPTION_CEILING
 
 
-def _slips(kind: str, tree: Tree, key: Any, rng: random.Random) -> list[Any]:
-    """Single slips of the key, in the canonical form of ``kind``."""
-    if kind == "prune":
-        pruned, value = key
-        answers = [(pruned, value + 1)]
-        roots = [p for p in pruned if p.rpartition(".")[0] not in pruned]
-        if roots:
-            missing = rng.choice(sorted(roots))
-            answers.append((frozenset(p for p in pruned if not _under(p, missing)), value))
-        visited_leaves = [p for p in tree.leaves() if p not in pruned]
-        extra = rng.choice(visited_leaves)
-        answers.append((normalize_pruned(tree, set(pruned) | {extra}), value))
-        return answers
-    if kind in ("values", "minimax"):
-        path = rng.choice(sorted(key))
-        return [{**key, path: key[path] + 1}]
-    if kind == "bounds":
-        path = rng.choice(sorted(key))
-        alpha, beta = key[path]
-        finite = alpha if alpha not in (float("inf"), float("-inf")) else 0
-        return [{**key, path: (finite + 1, beta)}]
-    if kind == "leaf-order":
-        order = list(key)
-        answers = [tuple(order[1:])]
-        if len(order) > 1:
-            i = rng.choice(range(len(order) - 1))
-            swapped = order[:]
-            swapped[i], swapped[i + 1] = swapped[i + 1], swapped[i]
-            answers.append(tuple(swapped))
-        return answers
-    return []
-
-
-def _under(path: str, root: str) -> bool:
-    return path == root or path.startswith(root + ".")
-
-
 def calibrate(params: GeneratorParams, seeds: int = 100) -> list[Row]:
     """The table for one slot: the generator's ``params`` (its ``kind`` and ``conventions``) over
     the trees of seeds 0..``seeds``-1. GenerationError when the parameters cannot produce trees."""
-    if params.kind == "best-order":
-        raise GenerationError("best-order has no misconception variants to calibrate against")
+    if params.kind in KINDS and not KINDS[params.kind].calibrates:
+        raise GenerationError(f"{params.kind} has no misconception variants to calibrate against")
     trees = [generate(params, seed) for seed in range(seeds)]
     return calibrate_trees(params.kind, trees, params.conventions, f"calibrate:{params.to_dict()}")
 
@@ -104,7 +66,7 @@ def calibrate_trees(
         tree = tree.cut(conventions.depth)
         _, key = kind.analysis(tree, conventions)
         scores["key"].append(kind.score(tree, key, key)[0])
-        for slip in _slips(kind_name, tree, key, rng):
+        for slip in kind.slips(tree, key, rng):
             if slip != key:
                 scores["slip"].append(kind.score(tree, key, slip)[0])
         for variant in variants_for(kind_name, tree, conventions):

@@ -14,7 +14,6 @@ from dataclasses import asdict, dataclass, field, fields, replace
 from fractions import Fraction
 
 from grader.gametree.kinds import KINDS
-from grader.gametree.optimum import MAX_DP_SIZE, MAX_LEAVES, uniform_dp_size
 from grader.gametree.solver import Conventions, minimax, solve
 from grader.gametree.tree import Node, Tree, child_path, parse_players
 from grader.gametree.variants import VARIANTS, variants_for
@@ -93,20 +92,11 @@ class GeneratorParams:
             and self.leaves_evaluated[0] > self.leaves_evaluated[1]
         ):
             problems.append(f"leaves_evaluated must be lo-hi, got {self.leaves_evaluated}")
-        if self.kind == "best-order" and hi**self.depth > MAX_LEAVES:
-            problems.append(
-                f"best-order trees have at most {MAX_LEAVES} leaves; {hi}^{self.depth} is more"
-            )
-        elif (
-            self.kind == "best-order"
-            and (size := uniform_dp_size(hi, self.depth, vhi - vlo + 1)) > MAX_DP_SIZE
-        ):
-            problems.append(
-                f"finding the best ordering of {hi}^{self.depth} leaves is too much work "
-                f"({size:,} states, at most {MAX_DP_SIZE:,}): less branching or depth"
-            )
-        if self.discriminating and self.kind == "best-order":
-            problems.append("best-order has no misconception variants to discriminate")
+        if self.kind in KINDS:
+            kind = KINDS[self.kind]
+            problems += kind.generator_problems(hi, self.depth, vhi - vlo + 1)
+            if self.discriminating and not kind.calibrates:
+                problems.append(f"{self.kind} has no misconception variants to discriminate")
         if self.expose is not None:
             variant = VARIANTS.get(self.expose)
             if variant is None:
@@ -266,33 +256,17 @@ def accepts(tree: Tree, params: GeneratorParams) -> bool:
     return not params.discriminating or is_discriminating(tree, params.conventions, params.kind)
 
 
-def answer_distance(kind: str, key: object, answer: object) -> int:
-    """At how many nodes two canonical answers of ``kind`` differ (the root value counts as one)."""
-    if kind == "prune":
-        assert isinstance(key, tuple) and isinstance(answer, tuple)  # (pruned, root value) pairs
-        (k, kv), (a, av) = key, answer
-        return len(k ^ a) + (kv != av)
-    if isinstance(key, dict) and isinstance(answer, dict):
-        return sum(key.get(p) != answer.get(p) for p in set(key) | set(answer))
-    if isinstance(key, tuple) and isinstance(answer, tuple):  # leaf order
-        return sum(
-            i >= len(key) or i >= len(answer) or key[i] != answer[i]
-            for i in range(max(len(key), len(answer)))
-        )
-    return int(key != answer)
-
-
 def exposing(tree: Tree, conventions: Conventions, kind: str) -> dict[str, int]:
     """Each misconception whose answer of ``kind`` differs from the key on ``tree``, with the
     number of nodes where it differs: a tree exposes the misconceptions listed here."""
-    if kind not in KINDS or kind == "best-order":
+    if kind not in KINDS or not KINDS[kind].calibrates:
         return {}
     exercise = KINDS[kind]
     tree = tree.cut(conventions.depth)
     key = exercise.analysis(tree, conventions)[1]
     found = {}
     for variant, answer in exercise.variant_answers(tree, conventions):
-        distance = answer_distance(kind, key, answer)
+        distance = exercise.distance(key, answer)
         if distance:
             found[variant.code] = distance
     return found

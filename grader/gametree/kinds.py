@@ -27,13 +27,14 @@ import bisect
 import functools
 import json
 import math
+import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from grader.gametree.drawing import PaperBoxes
 from grader.gametree.explain import Explainer, fmt, ordinal
-from grader.gametree.optimum import Optimizer
+from grader.gametree.optimum import MAX_DP_SIZE, MAX_LEAVES, Optimizer, dp_size, uniform_dp_size
 from grader.gametree.solver import (
     INF,
     Conventions,
@@ -223,6 +224,62 @@ class ExerciseKind:
         """How an answer of this kind is written on a printed sheet: the boxes, and ``answer``
         (a key, or an answer entered) written into them."""
         raise NotImplementedError
+    # -- what the kind says of itself (the generator, calibration, costly work and pages ask
+    # the kind, never its name) ------------------------------------------------------------
+    # Misconception variants change its answers: it calibrates, its trees can discriminate.
+    calibrates: ClassVar[bool] = True
+    # Its answer depends on the `values` convention (soft or hard), so the conventions say it.
+    reads_values: ClassVar[bool] = True
+    # Offered on the game practice form.
+    in_game_practice: ClassVar[bool] = True
+
+    # Its reference search prunes (minimax's does not).
+    prunes: ClassVar[bool] = True
+
+    def conventions_words(self, conventions: Conventions) -> str:
+        """The conventions a student needs for an exercise of this kind, in words."""
+        return conventions.describe(pruning=self.prunes, with_values=self.reads_values)
+
+    def optimum_states(self, tree: Tree) -> int | None:
+        """The states the move-ordering optimum visits when grading on ``tree`` (an estimate made
+        before it runs, stored with the exercise so a costly grading is refused unbuilt); None
+        for a kind that grades without it."""
+        return None
+
+    def generator_problems(self, branching: int, depth: int, distinct_values: int) -> list[str]:
+        """Why trees of this kind cannot be generated this large (at most ``branching`` children,
+        ``depth`` levels, ``distinct_values`` leaf values), beyond the generator's own limits."""
+        return []
+
+    def slips(self, tree: Tree, key: Any, rng: random.Random) -> list[Any]:
+        """Single slips of the canonical ``key`` (calibration's "a slip" answers)."""
+        return []
+
+    def distance(self, key: Any, answer: Any) -> int:
+        """At how many nodes two canonical answers differ (a tree exposes a misconception whose
+        answer is at a distance from the key)."""
+        if isinstance(key, dict) and isinstance(answer, dict):
+            return sum(key.get(p) != answer.get(p) for p in set(key) | set(answer))
+        return int(key != answer)
+
+    def answer_replays(
+        self, tree: Tree, conventions: Conventions, answer: object
+    ) -> dict[str, Any] | None:
+        """Searches drawn for an answer beyond the reference search's replay (None: none)."""
+        return None
+
+    def graded_differences(
+        self,
+        drawn: Tree,
+        conventions: Conventions,
+        answer: object,
+        first_wrong: object,
+        solution: dict[str, Any],
+    ) -> dict[str, Any] | None:
+        """Where an answer drawn beside the key differs from it, when the grade says so rather
+        than the key node by node: ``{"differ": [paths], "legend": words}``. None (the default):
+        the key is the one right answer, compared node by node."""
+        return None
 
     # -- shared ------------------------------------------------------------------------------
     def describe(self, answer: object, labels: Mapping[Path, str]) -> str:
@@ -334,6 +391,7 @@ class PruneKind(ExerciseKind):
         "and give the value of the root."
     )
     parts = ("pruned", "value")
+    reads_values = False
 
     def words(self, answer: dict[str, Any], label: Callable[[Path], str]) -> str:
         pruned = sorted((label(p) for p in answer.get("pruned", [])), key=lambda s: (len(s), s))
@@ -352,6 +410,23 @@ class PruneKind(ExerciseKind):
                 raise UngradableAnswer("the root is always searched; it cannot be pruned")
         value = _number(_part(answer, "value", self.name), "'value'")
         return (normalize_pruned(tree, set(pruned)), value)
+
+    def slips(self, tree: Tree, key: Pruned, rng: random.Random) -> list[Pruned]:
+        pruned, value = key
+        answers = [(pruned, value + 1)]
+        roots = [p for p in pruned if p.rpartition(".")[0] not in pruned]
+        if roots:
+            missing = rng.choice(sorted(roots))
+            answers.append((frozenset(p for p in pruned if not _under(p, missing)), value))
+        visited_leaves = [p for p in tree.leaves() if p not in pruned]
+        extra = rng.choice(visited_leaves)
+        answers.append((normalize_pruned(tree, set(pruned) | {extra}), value))
+        return answers
+
+    def distance(self, key: Pruned, answer: Pruned) -> int:
+        assert isinstance(key, tuple) and isinstance(answer, tuple)  # (pruned, root value) pairs
+        (k, kv), (a, av) = key, answer
+        return len(k ^ a) + (kv != av)
 
     def project(self, result: SearchResult, variant: Variant | None = None) -> Pruned:
         pruned = set(result.pruned_all)
@@ -429,6 +504,10 @@ class ValuesKind(ExerciseKind):
     def project(self, result: SearchResult, variant: Variant | None = None) -> NodeValues:
         return {p: r.value for p, r in result.nodes.items() if not result.tree.node(p).is_leaf}
 
+    def slips(self, tree: Tree, key: NodeValues, rng: random.Random) -> list[NodeValues]:
+        path = rng.choice(sorted(key))
+        return [{**key, path: key[path] + 1}]
+
     def to_answer(self, canonical: NodeValues) -> dict[str, Any]:
         return {"values": dict(canonical)}  # a copy: the canonical key is cached
 
@@ -501,6 +580,12 @@ class BoundsKind(ExerciseKind):
             p: (r.alpha, r.beta) for p, r in result.nodes.items() if not result.tree.node(p).is_leaf
         }
 
+    def slips(self, tree: Tree, key: NodeBounds, rng: random.Random) -> list[NodeBounds]:
+        path = rng.choice(sorted(key))
+        alpha, beta = key[path]
+        finite = alpha if alpha not in (INF, -INF) else 0
+        return [{**key, path: (finite + 1, beta)}]
+
     def to_answer(self, canonical: NodeBounds) -> dict[str, Any]:
         return {"bounds": {p: [jsonable(a), jsonable(b)] for p, (a, b) in canonical.items()}}
 
@@ -545,6 +630,7 @@ class LeafOrderKind(ExerciseKind):
     name = "leaf-order"
     prompt = "List the leaves in the order alpha-beta evaluates them; leave out the pruned ones."
     parts = ("leaf_order",)
+    reads_values = False
 
     def words(self, answer: dict[str, Any], label: Callable[[Path], str]) -> str:
         return ", ".join(label(p) for p in answer.get("leaf_order", []))
@@ -562,6 +648,24 @@ class LeafOrderKind(ExerciseKind):
 
     def project(self, result: SearchResult, variant: Variant | None = None) -> LeafOrder:
         return result.leaf_order
+
+    def slips(self, tree: Tree, key: LeafOrder, rng: random.Random) -> list[LeafOrder]:
+        order = list(key)
+        answers = [tuple(order[1:])]
+        if len(order) > 1:
+            i = rng.choice(range(len(order) - 1))
+            swapped = order[:]
+            swapped[i], swapped[i + 1] = swapped[i + 1], swapped[i]
+            answers.append(tuple(swapped))
+        return answers
+
+    def distance(self, key: LeafOrder, answer: LeafOrder) -> int:
+        if not (isinstance(key, tuple) and isinstance(answer, tuple)):
+            return super().distance(key, answer)
+        return sum(
+            i >= len(key) or i >= len(answer) or key[i] != answer[i]
+            for i in range(max(len(key), len(answer)))
+        )
 
     def to_answer(self, canonical: LeafOrder) -> dict[str, Any]:
         return {"leaf_order": list(canonical)}
@@ -614,6 +718,7 @@ class MinimaxKind(ValuesKind):
     prompt = "Give the minimax value of every internal node (no pruning)."
     parts = ("values",)
     paper_instruction = "Write in its box the minimax value of every internal node (no pruning)."
+    prunes = False
 
     def reference(self, tree: Tree, conventions: Conventions) -> SearchResult:
         return minimax(tree, conventions)
@@ -625,6 +730,24 @@ class BestOrderKind(ExerciseKind):
         "Reorder the children of the nodes so that alpha-beta evaluates as few leaves as possible."
     )
     parts = ("leaves",)
+    calibrates = False  # scored by leaves evaluated: no misconception variants
+    reads_values = False
+    in_game_practice = False
+
+    def optimum_states(self, tree: Tree) -> int | None:
+        return dp_size(tree)
+
+    def generator_problems(self, branching: int, depth: int, distinct_values: int) -> list[str]:
+        if branching**depth > MAX_LEAVES:
+            return [
+                f"best-order trees have at most {MAX_LEAVES} leaves; {branching}^{depth} is more"
+            ]
+        if (size := uniform_dp_size(branching, depth, distinct_values)) > MAX_DP_SIZE:
+            return [
+                f"finding the best ordering of {branching}^{depth} leaves is too much work "
+                f"({size:,} states, at most {MAX_DP_SIZE:,}): less branching or depth"
+            ]
+        return []
 
     def words(self, answer: dict[str, Any], label: Callable[[Path], str]) -> str:
         # "at A: D, B, C": each reordered node's children, first to last.
@@ -773,6 +896,62 @@ class BestOrderKind(ExerciseKind):
         # The replay shows the search of the tree as given; the key is an ordering, not a search.
         return solve(tree, conventions), None
 
+    def answer_replays(
+        self, tree: Tree, conventions: Conventions, answer: object
+    ) -> dict[str, Any] | None:
+        """The searches of the answer's order and of the best one (``replays``)."""
+        if not isinstance(answer, dict):
+            return None
+        try:
+            return self.replays(tree, conventions, answer.get("order", {}))
+        except ValueError:  # an attempt stored before its answer's shape was checked this way
+            return None
+
+    def graded_differences(
+        self,
+        drawn: Tree,
+        conventions: Conventions,
+        answer: object,
+        first_wrong: object,
+        solution: dict[str, Any],
+    ) -> dict[str, Any] | None:
+        """The key is one of the best orderings: none differs for a best ordering, else the
+        node the grade blames (``first_wrong``), with the leaf counts in the legend.
+        ``solution`` holds the key and the ``replays`` of ``answer_replays``."""
+        replays = solution.get("replays")
+        if replays is None or not isinstance(answer, dict):  # stored before its shape was checked
+            return {
+                "differ": [],
+                "legend": "The answer's ordering cannot be searched on this tree.",
+            }
+        tree = drawn.cut(conventions.depth)  # the tree searched
+        least, got = solution["key"]["leaves"], len(replays["yours"]["leaf_order"])
+        if got <= least:
+            answered, key = answer.get("order", {}), solution["key"]["order"]
+            same = all(
+                answered.get(p, list(range(len(node.children))))
+                == key.get(p, list(range(len(node.children))))
+                for p, node in tree.walk()
+                if not node.is_leaf
+            )
+            if same:
+                words = f"The answer is the key's ordering: alpha-beta evaluates {least} leaves, "
+                return {"differ": [], "legend": words + "the fewest possible."}
+            words = f"Another best ordering: alpha-beta evaluates {got} leaves with it, as few as "
+            return {"differ": [], "legend": words + "with the key's."}
+        counts = f"The answer's ordering evaluates {got} leaves; the best evaluates {least}."
+        labels = drawn.labels()  # named as the page draws them
+        if not isinstance(first_wrong, dict) or first_wrong.get("path") not in labels:
+            return {"differ": [], "legend": f"{counts} The grade blames no single node."}
+        blamed = (
+            f"The grade blames {labels[first_wrong['path']]} "
+            "(hatched red and marked ✗ in both trees)"
+        )
+        return {
+            "differ": [first_wrong["path"]],
+            "legend": f"{counts} {blamed}: {first_wrong.get('message', '')}",
+        }
+
 
 def _leaves_evaluated(tree: Tree, orders: dict, conventions: Conventions) -> int:
     return len(solve(tree.reordered(orders), conventions).leaf_order)
@@ -830,6 +1009,10 @@ def _search_on_drawing(
             for step in data["trace"]
         ],
     }
+
+
+def _under(path: Path, root: Path) -> bool:
+    return path == root or path.startswith(root + ".")
 
 
 def _lcs(a: tuple, b: tuple) -> int:

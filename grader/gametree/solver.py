@@ -3,7 +3,7 @@ through chance nodes, expectimax and expectiminimax, with Ballard's Star1 cuttin
 when the exercise states bounds [L, U] on the leaf values.
 
 One search routine serves the reference and every misconception variant (``grader.gametree.variants``):
-a variant is the same search under different ``Rules``, never a second copy of the algorithm.
+a variant is the same search under different ``TreeSearchRules``, never a second copy of the algorithm.
 
 Conventions (stored with every exercise, see ARCHITECTURE.md):
 - ``ties=prune``: a node stops when alpha >= beta (AIMA); ``ties=explore``: only when its value is
@@ -107,16 +107,17 @@ class Conventions:
         """Whether both leaf bounds are finite, so Star1 can cut at chance nodes."""
         return self.bounds is not None and all(math.isfinite(b) for b in self.bounds)
 
-    def describe(self, kind: str | None = None) -> str:
-        """The conventions a student needs for an exercise of ``kind`` (all of them when None):
-        minimax has no pruning, and how cut nodes report values changes only values and bounds."""
+    def describe(self, *, pruning: bool = True, with_values: bool = True) -> str:
+        """The conventions in words (all of them by default): a search without ``pruning`` is
+        plain minimax; ``with_values`` False leaves out how cut nodes report values, for answers
+        it cannot change (each exercise kind says which: ``ExerciseKind.conventions_words``)."""
         depth = (
             f" The search stops {self.depth} plies below the root: a node there is scored by its "
             "evaluation and never expanded."
             if self.depth is not None
             else ""
         )
-        if kind == "minimax":
+        if not pruning:
             return (
                 "Plain minimax: every node is searched and nothing is pruned; a MAX node takes the "
                 "largest value of its children, a MIN node the smallest." + depth
@@ -134,7 +135,7 @@ class Conventions:
         order = "left to right" if self.order == "ltr" else "right to left"
         if self.bounds is not None:
             depth += " " + self.describe_bounds()
-        if kind in ("prune", "leaf-order", "best-order"):
+        if not with_values:
             return f"Children are searched {order}; {ties}." + depth
         return f"Children are searched {order}; {ties}; {values}." + depth
 
@@ -157,7 +158,7 @@ class Conventions:
 
 
 @dataclass(frozen=True, slots=True)
-class Rules:
+class TreeSearchRules:
     """How one search behaves: the conventions, plus the switches the misconception variants flip."""
 
     conventions: Conventions = Conventions()
@@ -247,7 +248,7 @@ class SearchResult:
     node never visited; both in label (breadth-first) order."""
 
     tree: Tree
-    rules: Rules
+    rules: TreeSearchRules
     value: Value
     best_move: int | None
     leaf_order: tuple[Path, ...]
@@ -412,7 +413,7 @@ def from_jsonable(x: object) -> Value:
 class _Search:
     """One alpha-beta (or minimax) run under ``rules``, recording everything it does."""
 
-    def __init__(self, tree: Tree, rules: Rules) -> None:
+    def __init__(self, tree: Tree, rules: TreeSearchRules) -> None:
         tree = tree.cut(rules.conventions.depth)  # horizon and terminal nodes become leaves
         self.tree = tree
         self.rules = rules
@@ -756,15 +757,15 @@ class _Search:
         return (child_alpha, child_beta, path, path)
 
 
-def search(tree: Tree, rules: Rules) -> SearchResult:
+def search(tree: Tree, rules: TreeSearchRules) -> SearchResult:
     return _Search(tree, rules).run()
 
 
 def solve(tree: Tree, conventions: Conventions | None = None) -> SearchResult:
     """The reference alpha-beta search of ``tree`` under ``conventions`` (AIMA's by default)."""
-    return search(tree, Rules(conventions or Conventions()))
+    return search(tree, TreeSearchRules(conventions or Conventions()))
 
 
 def minimax(tree: Tree, conventions: Conventions | None = None) -> SearchResult:
     """Plain minimax: every node visited, every value exact."""
-    return search(tree, Rules(conventions or Conventions(), pruning=False))
+    return search(tree, TreeSearchRules(conventions or Conventions(), pruning=False))

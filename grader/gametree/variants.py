@@ -1,5 +1,5 @@
 """The misconception library: known buggy versions of alpha-beta, each the reference search under
-different ``Rules`` (or, for ``cut-node-marked``, a different way of reporting what it pruned).
+different ``TreeSearchRules`` (or, for ``cut-node-marked``, a different way of reporting what it pruned).
 
 Each variant has a code (stored with graded attempts and counted in statistics), the sentence a
 student reads when their answer matches it, and the exercise kinds whose answers it can change.
@@ -29,7 +29,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from grader.checkers.variants import either
-from grader.gametree.solver import Conventions, Rules, SearchResult, search
+from grader.gametree.solver import Conventions, SearchResult, TreeSearchRules, search
 from grader.gametree.tree import Tree
 
 
@@ -37,7 +37,7 @@ from grader.gametree.tree import Tree
 class Variant:
     code: str
     kinds: frozenset[str]
-    rules: Callable[[Tree, Conventions], Rules]
+    rules: Callable[[Tree, Conventions], TreeSearchRules]
     sentence: Callable[[Tree, Conventions], str]
     marks_cut_nodes: bool = False  # the answer marks the node where a cutoff happened as pruned
 
@@ -72,7 +72,7 @@ VARIANTS: dict[str, Variant] = {
         Variant(
             "no-pruning",
             _SEARCH_KINDS,
-            lambda t, c: Rules(c, pruning=False),
+            lambda t, c: TreeSearchRules(c, pruning=False),
             lambda t, c: (
                 "Your answer is plain minimax, with nothing pruned: alpha-beta skips the children "
                 "of a node once alpha >= beta there."
@@ -81,7 +81,7 @@ VARIANTS: dict[str, Variant] = {
         Variant(
             "players-swapped",
             _SEARCH_KINDS | {"minimax"},
-            lambda t, c: Rules(c, players=_swap_players(t)),
+            lambda t, c: TreeSearchRules(c, players=_swap_players(t)),
             lambda t, c: (
                 f"You treated the root as {_swap_players(t)[0].upper()}: the root is "
                 f"{t.players[0].upper()} here, and the players alternate as the row labels show."
@@ -90,7 +90,7 @@ VARIANTS: dict[str, Variant] = {
         Variant(
             "wrong-order",
             _SEARCH_KINDS,
-            lambda t, c: Rules(_flip(c, "order")),
+            lambda t, c: TreeSearchRules(_flip(c, "order")),
             lambda t, c: (
                 "You searched the children "
                 + ("right to left" if c.order == "ltr" else "left to right")
@@ -101,7 +101,7 @@ VARIANTS: dict[str, Variant] = {
         Variant(
             "ties-flipped",
             _SEARCH_KINDS,
-            lambda t, c: Rules(_flip(c, "ties")),
+            lambda t, c: TreeSearchRules(_flip(c, "ties")),
             lambda t, c: (
                 "You kept searching when alpha = beta: in this exercise a node stops as soon as "
                 "alpha >= beta, ties included."
@@ -113,7 +113,7 @@ VARIANTS: dict[str, Variant] = {
         Variant(
             "cut-node-marked",
             frozenset({"prune"}),
-            lambda t, c: Rules(c),
+            lambda t, c: TreeSearchRules(c),
             lambda t, c: (
                 "You marked the node where the cutoff happened as pruned: that node was visited; "
                 "only its remaining children are pruned."
@@ -123,7 +123,7 @@ VARIANTS: dict[str, Variant] = {
         Variant(
             "leaves-only",
             _SEARCH_KINDS,
-            lambda t, c: Rules(c, prune_internal=False),
+            lambda t, c: TreeSearchRules(c, prune_internal=False),
             lambda t, c: (
                 "You pruned only leaves: after a cutoff the remaining children are skipped whole, "
                 "internal nodes and everything below them included."
@@ -132,7 +132,7 @@ VARIANTS: dict[str, Variant] = {
         Variant(
             "shallow-cutoffs",
             _SEARCH_KINDS,
-            lambda t, c: Rules(c, shallow=True),
+            lambda t, c: TreeSearchRules(c, shallow=True),
             lambda t, c: (
                 "You passed down only the parent's bound: alpha and beta come down from every "
                 "ancestor, so a cutoff can use a bound set two or more levels above (a deep cutoff)."
@@ -141,7 +141,7 @@ VARIANTS: dict[str, Variant] = {
         Variant(
             "bounds-swapped",
             _SEARCH_KINDS,
-            lambda t, c: Rules(c, swap_bounds=True),
+            lambda t, c: TreeSearchRules(c, swap_bounds=True),
             lambda t, c: (
                 "You updated beta at MAX nodes and alpha at MIN nodes: a MAX node raises alpha, "
                 "a MIN node lowers beta."
@@ -150,7 +150,7 @@ VARIANTS: dict[str, Variant] = {
         Variant(
             "values-convention",
             frozenset({"values", "bounds"}),
-            lambda t, c: Rules(_flip(c, "values")),
+            lambda t, c: TreeSearchRules(_flip(c, "values")),
             lambda t, c: (
                 "You reported the bound at cut nodes (fail-hard): in this exercise a node returns "
                 "its best value so far (fail-soft)."
@@ -172,7 +172,7 @@ CHANCE_VARIANTS: dict[str, Variant] = {
         Variant(
             "chance-as-min",
             _CHANCE_KINDS,
-            lambda t, c: Rules(c, chance_as="min"),
+            lambda t, c: TreeSearchRules(c, chance_as="min"),
             lambda t, c: (
                 "You took the smallest value at the chance nodes, as if they were MIN: a chance "
                 "node takes the weighted average of its children (each value times its "
@@ -182,7 +182,7 @@ CHANCE_VARIANTS: dict[str, Variant] = {
         Variant(
             "chance-unweighted",
             _CHANCE_KINDS,
-            lambda t, c: Rules(c, uniform_chance=True),
+            lambda t, c: TreeSearchRules(c, uniform_chance=True),
             lambda t, c: (
                 "You took the plain average at the chance nodes: their children are not equally "
                 "likely here, so each value counts by its probability (the weighted average)."
@@ -191,7 +191,7 @@ CHANCE_VARIANTS: dict[str, Variant] = {
         Variant(
             "chance-cut-as-min",
             _CHANCE_SEARCH_KINDS,
-            lambda t, c: Rules(c, cut_chance_as_min=True),
+            lambda t, c: TreeSearchRules(c, cut_chance_as_min=True),
             lambda t, c: (
                 "You cut at a chance node as alpha-beta cuts at a MIN node: one low child does not "
                 "bound an average, since the other children can raise it. A chance node can be "
@@ -206,7 +206,7 @@ CHANCE_VARIANTS: dict[str, Variant] = {
         Variant(
             "star1-unseen-mass",
             _CHANCE_SEARCH_KINDS,
-            lambda t, c: Rules(c, star1_unseen=False),
+            lambda t, c: TreeSearchRules(c, star1_unseen=False),
             lambda t, c: (
                 "Your Star1 bounds forgot the children not yet seen: after children of "
                 "probability P with weighted sum S the value lies in [S + (1 - P)·L, "
@@ -216,7 +216,7 @@ CHANCE_VARIANTS: dict[str, Variant] = {
         Variant(
             "star1-windows",
             _CHANCE_SEARCH_KINDS,
-            lambda t, c: Rules(c, star1_windows=False),
+            lambda t, c: TreeSearchRules(c, star1_windows=False),
             lambda t, c: (
                 "You searched the children of a chance node with the chance node's own window: "
                 "Star1 gives child i the window (max(A, L), min(B, U)), A = (alpha - S - "

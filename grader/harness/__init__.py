@@ -8,7 +8,7 @@ adapter.py, the one module that runs inside the sandbox, imports nothing of grad
 from grader.harness.cases import TestCase, TestResult
 from grader.harness.elo import LADDER_RATINGS, EloEstimate, estimate
 from grader.harness.results import gradescope, rich, write
-from grader.harness.runner import Report, grade, grade_many
+from grader.harness.runner import Report, grade_engine, grade_engines
 from grader.harness.sandbox import (
     Limits,
     SandboxConfig,
@@ -37,8 +37,8 @@ __all__ = [
     "TestResult",
     "Verdict",
     "estimate",
-    "grade",
-    "grade_many",
+    "grade_engine",
+    "grade_engines",
     "gradescope",
     "load_suite",
     "rich",

@@ -72,7 +72,7 @@ class Report:
         return [t for t in self.tests if t.kind == "play"]
 
 
-def grade(
+def grade_engine(
     submission: Path,
     suite: Suite | str,
     config: SandboxConfig | None = None,
@@ -225,7 +225,7 @@ def _once(
     return result
 
 
-def grade_many(
+def grade_engines(
     submissions: list[Path],
     suite: Suite | str,
     config: SandboxConfig | None = None,
@@ -236,7 +236,9 @@ def grade_many(
     config.check()
     workers = slots or os.cpu_count() or 1
     with concurrent.futures.ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(grade, path, suite, config, None, workers) for path in submissions]
+        futures = [
+            pool.submit(grade_engine, path, suite, config, None, workers) for path in submissions
+        ]
         return [f.result() for f in futures]
 
 

@@ -43,13 +43,13 @@ class SubmissionError(ValueError):
 @dataclass(frozen=True)
 class CheckedUpload:
     data: bytes
-    kind: str  # "py" or "zip"
+    file_type: str  # "py" or "zip", its stored name's suffix
     sha256: str
     filename: str
 
     @property
     def relative_path(self) -> str:
-        return f"{self.sha256[:2]}/{self.sha256[2:]}.{self.kind}"
+        return f"{self.sha256[:2]}/{self.sha256[2:]}.{self.file_type}"
 
 
 def compiles(source: bytes, name: str) -> None:
@@ -177,7 +177,7 @@ def check(data: bytes, filename: str) -> CheckedUpload:
                 f"the zip is {len(data)} bytes; at most {MAX_ZIP_BYTES} ({MAX_ZIP_BYTES >> 20} MiB)"
             )
         check_zip(data)
-        kind = "zip"
+        file_type = "zip"
     else:
         if len(data) > MAX_PY_BYTES:
             raise SubmissionError(
@@ -186,8 +186,8 @@ def check(data: bytes, filename: str) -> CheckedUpload:
         if zipfile.is_zipfile(io.BytesIO(data)):
             raise SubmissionError("a .py file must not also be a zip archive")
         compiles(data, "engine.py")
-        kind = "py"
-    return CheckedUpload(data, kind, hashlib.sha256(data).hexdigest(), name)
+        file_type = "py"
+    return CheckedUpload(data, file_type, hashlib.sha256(data).hexdigest(), name)
 
 
 def extract_zip(source: Path, dest: Path) -> None:

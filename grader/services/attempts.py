@@ -9,7 +9,6 @@ import sqlalchemy as sa
 
 from grader.extensions import db
 from grader.gametree import KINDS, Conventions, Grade, Tree, grade
-from grader.gametree.kinds import BestOrderKind
 from grader.models import MAX_ID, Assignment, Attempt, Exercise, Slot, User, iso_utc, utcnow
 from grader.services import Conflict, Forbidden, Invalid, NotFound, costly, lti
 from grader.services.courses import member_slot_ids, taught_course_ids
@@ -66,12 +65,12 @@ def submit(user: User, exercise_id: int, answer: dict[str, Any]) -> Submitted:
     limited = not exercise.is_practice
     # From stored facts: a costly attempt is refused (busy, or past the account's share) before
     # its tree is built.
-    is_costly = costly.grading_is_costly(exercise.kind, exercise.node_count, exercise.dp_size)
+    is_costly = costly.grading_is_costly(exercise.node_count, exercise.dp_size)
     if limited:  # refuse before grading: the due date; the count only where grading is costly
         _check_open(exercise, attempt_stats(exercise)[0] if is_costly else 0)
     conventions = Conventions.from_dict(exercise.conventions)
     try:
-        with costly.slot("grading a large tree", is_costly, user.id):
+        with costly.permit("grading a large tree", is_costly, user.id):
             tree = tree_of(exercise)
             result = grade(exercise.kind, tree, conventions, answer)
     except ValueError as exc:  # UngradableAnswer and any malformed part of the answer
@@ -101,16 +100,8 @@ def submit(user: User, exercise_id: int, answer: dict[str, Any]) -> Submitted:
             "days_late": days_late,
             "penalty": penalty,
             "answer": answer,
-            "score": result.score,
-            "parts": result.parts,
-            "feedback": result.feedback,
-            "diagnosis": result.diagnosis,
-            "diagnosis_text": result.diagnosis_text,
-            "first_wrong": result.first_wrong,
-            "kind": exercise.kind,
-            "seed": exercise.seed,
-            "generator_version": exercise.generator_version,
-            "conventions": exercise.conventions,
+            **result.to_dict(),  # Attempt.GRADED
+            **{name: getattr(exercise, name) for name in Attempt.FROM_EXERCISE},
         }
         # One Core insert (no unit of work); the Attempt returned is a plain copy of the row.
         inserted = session.connection().execute(_INSERT_ATTEMPT, row).inserted_primary_key
@@ -202,8 +193,8 @@ def solution(
 ) -> dict[str, Any]:
     """The key in the answer's own shape and the kind's reference search with its trace (plain
     minimax for a minimax exercise; None when not ``with_search``); reuses what grading
-    ``graded`` already computed. For best-order, ``replays`` holds the search of the answer's
-    order and of the best one."""
+    ``graded`` already computed; ``replays``, the kind's searches of the answer beyond the
+    reference (``ExerciseKind.answer_replays``: best-order's order searched and the best one)."""
     tree = tree or tree_of(exercise)
     conventions = Conventions.from_dict(exercise.conventions)
     kind = KINDS[exercise.kind]
@@ -214,11 +205,8 @@ def solution(
         search, key = graded.search, graded.key
     data = {"key": key, "search": search.to_dict() if with_search else None}
     replays = graded.replays if graded is not None else None
-    if replays is None and isinstance(kind, BestOrderKind) and isinstance(answer, dict):
-        try:
-            replays = kind.replays(tree, conventions, answer.get("order", {}))
-        except ValueError:  # an attempt stored before its answer's shape was checked this way
-            replays = None
+    if replays is None:
+        replays = kind.answer_replays(tree, conventions, answer)
     if replays is not None:
         data["replays"] = replays
     return data
@@ -228,37 +216,16 @@ def graded_differences(
     exercise: Exercise, attempt: Attempt, solution: dict[str, Any]
 ) -> dict[str, Any] | None:
     """Where an answer drawn beside the key differs from it, when the grade says so rather
-    than the key node by node: best-order, whose key is one of the best orderings. The nodes
-    (``differ``: none for a best ordering, else the attempt's stored ``first_wrong``) and a
-    ``legend`` in words with the leaf counts. ``solution`` is ``solution(exercise,
-    answer=attempt.answer)``. None for the other kinds: their key is the one right answer."""
-    if not isinstance(KINDS[exercise.kind], BestOrderKind):
-        return None
-    replays = solution.get("replays")
-    if replays is None:  # an answer stored before its shape was checked
-        return {"differ": [], "legend": "The answer's ordering cannot be searched on this tree."}
-    drawn = tree_of(exercise)
-    tree = drawn.cut(Conventions.from_dict(exercise.conventions).depth)  # the tree searched
-    least, got = solution["key"]["leaves"], len(replays["yours"]["leaf_order"])
-    if got <= least:
-        answered, key = attempt.answer.get("order", {}), solution["key"]["order"]
-        same = all(
-            answered.get(p, list(range(len(node.children))))
-            == key.get(p, list(range(len(node.children))))
-            for p, node in tree.walk()
-            if not node.is_leaf
-        )
-        if same:
-            words = f"The answer is the key's ordering: alpha-beta evaluates {least} leaves, "
-            return {"differ": [], "legend": words + "the fewest possible."}
-        words = f"Another best ordering: alpha-beta evaluates {got} leaves with it, as few as "
-        return {"differ": [], "legend": words + "with the key's."}
-    counts = f"The answer's ordering evaluates {got} leaves; the best evaluates {least}."
-    wrong, labels = attempt.first_wrong, drawn.labels()  # named as the page draws them
-    if not isinstance(wrong, dict) or wrong.get("path") not in labels:
-        return {"differ": [], "legend": f"{counts} The grade blames no single node."}
-    blamed = f"The grade blames {labels[wrong['path']]} (hatched red and marked ✗ in both trees)"
-    return {"differ": [wrong["path"]], "legend": f"{counts} {blamed}: {wrong.get('message', '')}"}
+    than the key node by node (``ExerciseKind.graded_differences``: best-order, whose key is one
+    of the best orderings). ``solution`` is ``solution(exercise, answer=attempt.answer)``. None
+    for a kind whose key is the one right answer."""
+    return KINDS[exercise.kind].graded_differences(
+        tree_of(exercise),
+        Conventions.from_dict(exercise.conventions),
+        attempt.answer,
+        attempt.first_wrong,
+        solution,
+    )
 
 
 def practice_replay(exercise: Exercise) -> dict[str, Any] | None:
@@ -271,23 +238,13 @@ def visible_solution(exercise: Exercise, answer: Any = None) -> dict[str, Any] |
     return solution(exercise, answer=answer) if solution_visible(exercise) else None
 
 
-def describe(attempt: Attempt, solution: dict[str, Any] | None = None) -> dict[str, Any]:
+def to_api(attempt: Attempt, solution: dict[str, Any] | None = None) -> dict[str, Any]:
     """An attempt as the API shows it, with the solution the caller was allowed to give."""
+    stored = ("exercise_id", "answer", *Attempt.GRADED, *Attempt.FROM_EXERCISE)
     return {
         "attempt_id": attempt.id,
-        "exercise_id": attempt.exercise_id,
         "user": attempt.user.email if attempt.user else None,
-        "kind": attempt.kind,
-        "answer": attempt.answer,
-        "score": attempt.score,
-        "parts": attempt.parts,
-        "feedback": attempt.feedback,
-        "diagnosis": attempt.diagnosis,
-        "diagnosis_text": attempt.diagnosis_text,
-        "first_wrong": attempt.first_wrong,
-        "seed": attempt.seed,
-        "generator_version": attempt.generator_version,
-        "conventions": attempt.conventions,
+        **{name: getattr(attempt, name) for name in stored},
         "created_at": iso_utc(attempt.created_at),
         "solution": solution,
     }

@@ -129,6 +129,6 @@ def local_copy(sha256: str, relative_path: str) -> Path:
     if hashlib.sha256(data).hexdigest() != sha256:
         raise MissingBlob(f"the stored bytes of {sha256[:12]} do not match their hash")
     path.unlink(missing_ok=True)
-    kind = PurePosixPath(relative_path).suffix.lstrip(".")
-    written, _ = uploads.store(uploads.checked(data, kind, sha256), folder)
+    file_type = PurePosixPath(relative_path).suffix.lstrip(".")
+    written, _ = uploads.write_file(uploads.checked(data, file_type, sha256), folder)
     return written

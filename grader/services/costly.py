@@ -1,11 +1,11 @@
 """Costly work, one request at a time: the few requests whose bounded work is still large (a
 tree generated under constraints, the ordering optimum of a big tree, grading a tree of
-hundreds of nodes, the editor's preview) take one of the server's `GRADER_COSTLY_SLOTS`; when
+hundreds of nodes, the editor's preview) take one of the server's `GRADER_COSTLY_SLOTS` permits; when
 none is free the request is refused at once (`Busy`, a 503 with Retry-After) instead of
 waiting, so costly requests never hold every worker and everyone else's requests still find
 one free.
 
-The slots are file locks in the instance folder: every gunicorn worker of the host shares them,
+The permits are file locks in the instance folder: every gunicorn worker of the host shares them,
 and a worker that dies releases its lock with its file descriptor.
 """
 
@@ -20,8 +20,7 @@ from typing import TypedDict
 
 from flask import current_app
 
-from grader.gametree import Tree
-from grader.gametree.optimum import dp_size
+from grader.gametree import KINDS, Tree
 from grader.ratelimits import retry_after
 from grader.services import Busy, RateLimited
 
@@ -36,22 +35,21 @@ def generation_is_costly(branching: int, depth: int, constrained: bool) -> bool:
 
 class GradingFacts(TypedDict):
     node_count: int
-    dp_size: int | None  # best-order only
+    dp_size: int | None  # the ordering optimum's states, for a kind graded by it
 
 
 def grading_facts(kind: str, tree: Tree) -> GradingFacts:
     """What `grading_is_costly` reads, stored with an exercise when its tree is stored."""
     return {
         "node_count": tree.node_count(),
-        "dp_size": dp_size(tree) if kind == "best-order" else None,
+        "dp_size": KINDS[kind].optimum_states(tree),
     }
 
 
-def grading_is_costly(kind: str, node_count: int, dp_size: int | None) -> bool:
-    """From the exercise's stored facts, so a refusal never builds the tree."""
-    if node_count >= COSTLY_NODES:
-        return True
-    return kind == "best-order" and dp_size is not None and dp_size > COSTLY_DP_SIZE
+def grading_is_costly(node_count: int, dp_size: int | None) -> bool:
+    """From the exercise's stored facts, so a refusal never builds the tree (``dp_size`` is
+    None for a kind graded without the ordering optimum)."""
+    return node_count >= COSTLY_NODES or (dp_size is not None and dp_size > COSTLY_DP_SIZE)
 
 
 def _throttled(what: str, wait: int) -> RateLimited:
@@ -64,10 +62,11 @@ def _throttled(what: str, wait: int) -> RateLimited:
 
 
 @contextlib.contextmanager
-def slot(what: str, costly: bool = True, account: int | None = None) -> Iterator[None]:
-    """Holds a costly-work slot for the block (nothing when not `costly`); RateLimited when
-    `account` has had its share of costly work (`GRADER_COSTLY_LIMIT`), Busy when every slot is
-    taken. Only work that got a slot counts against the account."""
+def permit(what: str, costly: bool = True, account: int | None = None) -> Iterator[None]:
+    """Holds a permit for costly work for the block, one of the host's `GRADER_COSTLY_SLOTS`
+    (nothing when not `costly`); RateLimited when `account` has had its share of costly work
+    (`GRADER_COSTLY_LIMIT`), Busy when every permit is taken. Only work that got a permit counts
+    against the account."""
     if not costly:
         yield
         return

@@ -11,6 +11,7 @@ from typing import Any
 
 import sqlalchemy as sa
 from flask import current_app
+from sqlalchemy.orm import Session
 
 from grader.extensions import db
 from grader.gametree import KINDS, Conventions, GeneratorParams
@@ -186,21 +187,32 @@ def create_assignment(
             **settings,
         )
         session.add(assignment)
-        for index, spec in enumerate(preset.slots if preset else []):
-            session.add(
-                Slot(
-                    assignment=assignment,
-                    index=index,
-                    title=spec.title,
-                    kind=spec.kind,
-                    params=spec.params,
-                    conventions=spec.conventions,
-                    attempts_allowed=spec.attempts_allowed,
-                    practice_allowed=spec.practice_allowed,
-                    replay_allowed=spec.replay_allowed,
-                )
+        for spec in preset.slots if preset else []:
+            append_slot(
+                session,
+                assignment,
+                title=spec.title,
+                kind=spec.kind,
+                params=spec.params,
+                conventions=spec.conventions,
+                attempts_allowed=spec.attempts_allowed,
+                practice_allowed=spec.practice_allowed,
+                replay_allowed=spec.replay_allowed,
             )
     return assignment
+
+
+def append_slot(session: Session, assignment: Assignment, **fields: Any) -> Slot:
+    """A new slot at the end of ``assignment``, in the caller's write transaction: the one way
+    a slot is made (a preset's, the editor's, an engine slot). Its index is one past the
+    largest stored, read inside that transaction so two additions never share one."""
+    session.flush()  # the assignment has its id, the slots added before it are stored
+    last = session.scalar(
+        sa.select(sa.func.max(Slot.index)).where(Slot.assignment_id == assignment.id)
+    )
+    slot = Slot(assignment=assignment, index=0 if last is None else last + 1, **fields)
+    session.add(slot)
+    return slot
 
 
 def memberships(user: User) -> list[Membership]:

@@ -240,15 +240,12 @@ def _jsonable(value: Any) -> Any:
 
 
 def add_slot(user: User, assignment_id: int, spec: SlotInput) -> Slot:
-    staff_for_assignment(user, assignment_id, change=True)
+    _, assignment = staff_for_assignment(user, assignment_id, change=True)
     checked = check_slot(spec)
     with writing() as session:
-        last = session.scalar(
-            sa.select(sa.func.max(Slot.index)).where(Slot.assignment_id == assignment_id)
-        )
-        slot = Slot(
-            assignment_id=assignment_id,
-            index=(-1 if last is None else last) + 1,
+        return courses.append_slot(
+            session,
+            assignment,
             title=(spec.title or "").strip() or None,
             kind=checked.kind,
             params=checked.params,
@@ -259,8 +256,6 @@ def add_slot(user: User, assignment_id: int, spec: SlotInput) -> Slot:
             replay_allowed=spec.replay_allowed,
             due_at=spec.due_at,
         )
-        session.add(slot)
-    return slot
 
 
 @dataclass(frozen=True)
@@ -441,7 +436,7 @@ def preview(
     (a fixed tree: that one tree)."""
     staff(user, course_id)
     checked = check_slot(spec)
-    with costly.slot("a preview"):  # staff only, clicked again and again: the slot bounds it
+    with costly.permit("a preview"):  # staff only, clicked again and again: the permit bounds it
         return _preview(checked, samples)
 
 
@@ -474,12 +469,9 @@ def _preview(checked: CheckedSlot, samples: int) -> Preview:
                 graded.append(generate(params, f"{PREVIEW_SEED}-c{i}", deadline))
             except GenerationError:
                 continue
-    found, share = (
-        separations(checked.kind, trees, conventions) if checked.kind != "best-order" else ([], 0.0)
-    )
-    calibration = (
-        calibrate_trees(checked.kind, graded, conventions) if checked.kind != "best-order" else []
-    )
+    calibrates = KINDS[checked.kind].calibrates
+    found, share = separations(checked.kind, trees, conventions) if calibrates else ([], 0.0)
+    calibration = calibrate_trees(checked.kind, graded, conventions) if calibrates else []
     return Preview(
         tree,
         conventions,
@@ -494,10 +486,10 @@ def _preview(checked: CheckedSlot, samples: int) -> Preview:
 
 def editor_slot(user: User, assignment_id: int, index: int) -> tuple[Staff, Slot, int]:
     """A slot for the editor, with how many attempts it has (to warn about regrades)."""
-    who, slot = staff_for_slot(user, assignment_id, index)
+    as_staff, slot = staff_for_slot(user, assignment_id, index)
     from grader.models import Attempt
 
     attempts = db.session.execute(
         sa.select(sa.func.count(Attempt.id)).join(Exercise).where(Exercise.slot_id == slot.id)
     ).scalar_one()
-    return who, slot, attempts
+    return as_staff, slot, attempts

@@ -36,8 +36,7 @@ import sqlalchemy as sa
 from flask import render_template
 from sqlalchemy.orm import Session
 
-from grader.extensions import EXAM, db
-from grader.extensions import jobs as job_queue
+from grader.extensions import EXAM, db, job_queue
 from grader.gametree import KINDS, Conventions, Tree, grade
 from grader.gametree.drawing import tree_svg
 from grader.models import (
@@ -169,12 +168,12 @@ def create_print(
 
 
 def wake(print_id: int) -> None:
-    try:
-        job_queue.enqueue(EXAM, print_id)
-    except Exception:  # the worker's sweep sends it again: the row is the truth
-        log.exception("could not enqueue exam print %s", print_id)
-        return
-    leases.woken(ExamPrint, print_id)
+    job_queue.wake(
+        EXAM,
+        print_id,
+        what=f"exam print {print_id}",
+        woken=lambda: leases.woken(ExamPrint, print_id),
+    )
 
 
 def _students(course_id: int) -> list[User]:
@@ -389,7 +388,7 @@ def _sheet_view(
                 "title": slot.title or f"Exercise {slot.index + 1}",
                 "prompt": kind.prompt,
                 "instruction": paper.instruction,
-                "conventions": conventions.describe(slot.kind),
+                "conventions": kind.conventions_words(conventions),
                 "svg": _data_uri(
                     tree_svg(
                         tree,
@@ -614,7 +613,7 @@ def open_item(user: User, code: str, slot_index: int) -> Entry:
         "players": item.tree["players"],
         "labels": tree.labels(),
         "conventions": slot.conventions,
-        "conventions_text": conventions.describe(slot.kind),
+        "conventions_text": kind.conventions_words(conventions),
         "practice": False,
         "attempts_allowed": None,
         "attempts_used": 0,
@@ -699,26 +698,14 @@ def save_entry(
             "entered_by": user.email,
             "entered_at": iso_utc(now),
         }
-        fields = {
-            "answer": answer,
-            "score": graded.score,
-            "parts": graded.parts,
-            "feedback": graded.feedback,
-            "diagnosis": graded.diagnosis,
-            "diagnosis_text": graded.diagnosis_text,
-            "first_wrong": graded.first_wrong,
-            "entered_by_id": user.id,
-        }
+        fields = {"answer": answer, **graded.to_dict(), "entered_by_id": user.id}  # Attempt.GRADED
         if attempt is None:
             exercise = session.get(Exercise, item.exercise_id)
             assert exercise is not None
             attempt = Attempt(
                 exercise_id=exercise.id,
                 user_id=student.id,
-                kind=exercise.kind,
-                seed=exercise.seed,
-                generator_version=exercise.generator_version,
-                conventions=exercise.conventions,
+                **{name: getattr(exercise, name) for name in Attempt.FROM_EXERCISE},
                 created_at=now,
                 history=[entry],
                 **fields,

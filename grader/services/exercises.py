@@ -27,7 +27,6 @@ from grader.gametree import (
 )
 from grader.gametree.tree import path_depth
 from grader.models import (
-    ENGINE_KIND,
     Assignment,
     Attempt,
     Exercise,
@@ -84,7 +83,7 @@ def _generated(
 ) -> tuple[Tree, dict[str, Any]]:
     """The tree for `seed`; the generator checks its constraints under the exercise's own
     kind and conventions, whatever the stored parameters say. `shared`: a large constrained
-    generation takes a costly-work slot (practice requests; a slot's variants are the staff's
+    generation takes a costly-work permit (practice requests; a slot's variants are the staff's
     parameters, checked by the preview), counted against `account`'s costly-work limit."""
     if params is not None and not isinstance(params, dict):
         raise Invalid("params must be an object")
@@ -101,7 +100,7 @@ def _generated(
                 or p.leaves_evaluated is not None
             ),
         )
-        with costly.slot("generating a tree", heavy, account):
+        with costly.permit("generating a tree", heavy, account):
             deadline = generator_deadline(1 if shared else SLOT_BUDGET_FACTOR)
             return generate(p, seed, deadline), p.to_dict()
     except ValueError as exc:
@@ -198,7 +197,7 @@ def _refuse_open_graded_tree(user: User, tree: Tree) -> None:
         if tree_of(exercise).canonical() == form and not solution_visible(exercise):
             slot = exercise.slot
             assert slot is not None  # the query keeps graded variants, which have a slot
-            name = slot.title or slot.kind
+            name = slot.name
             raise Forbidden(
                 f'this tree is your graded exercise "{name}" in "{slot.assignment.title}" '
                 "(the same tree, up to the order of children): practice would give its key away. "
@@ -250,7 +249,7 @@ def _find_variant(slot_id: int, user_id: int, variant: int) -> Exercise | None:
 def _exercise_slot(user: User, assignment_id: int, slot_index: int) -> Slot:
     """A slot that holds an exercise; an engine slot has none (its work is an uploaded engine)."""
     slot = get_slot(user, assignment_id, slot_index)
-    if slot.kind == ENGINE_KIND:
+    if not slot.slot_kind.has_exercise:
         raise Conflict(
             "this slot grades an uploaded checkers engine and has no exercise: "
             "upload the engine with POST /api/engines"
@@ -508,7 +507,7 @@ def solution_rule(exercise: Exercise) -> str:
     return ", ".join(ways[:-1]) + (" or " if len(ways) > 1 else "") + ways[-1]
 
 
-def describe(exercise: Exercise) -> dict[str, Any]:
+def to_api(exercise: Exercise) -> dict[str, Any]:
     """What the page and the API show of an exercise: everything but the solution."""
     tree = tree_of(exercise)
     slot = exercise.slot
@@ -522,7 +521,9 @@ def describe(exercise: Exercise) -> dict[str, Any]:
         "players": exercise.players,
         "labels": tree.labels(),
         "conventions": exercise.conventions,
-        "conventions_text": Conventions.from_dict(exercise.conventions).describe(exercise.kind),
+        "conventions_text": KINDS[exercise.kind].conventions_words(
+            Conventions.from_dict(exercise.conventions)
+        ),
         "seed": exercise.seed,
         "generator_version": exercise.generator_version,
         "practice": exercise.is_practice,

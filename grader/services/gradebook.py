@@ -19,7 +19,6 @@ import sqlalchemy as sa
 
 from grader.extensions import db
 from grader.models import (
-    ENGINE_KIND,
     STUDENT,
     Assignment,
     Attempt,
@@ -181,7 +180,7 @@ def build(course_id: int) -> Gradebook:
             a.title,
             a.score_policy,
             a.late_percent_per_day,
-            [(s.id, s.index, s.title or s.kind) for s in a.slots],
+            [(s.id, s.index, s.name) for s in a.slots],
         )
         for a in assignments
     ]
@@ -213,14 +212,14 @@ def build(course_id: int) -> Gradebook:
 
 
 def gradebook(user: User, course_id: int) -> tuple[Staff, Gradebook]:
-    who = staff(user, course_id)
-    return who, build(course_id)
+    as_staff = staff(user, course_id)
+    return as_staff, build(course_id)
 
 
 def gradebook_csv(user: User, course_id: int) -> tuple[str, str]:
     """The CSV text and a file name."""
-    who, book = gradebook(user, course_id)
-    return book.to_csv(), f"gradebook-course-{who.course.id}.csv"
+    as_staff, book = gradebook(user, course_id)
+    return book.to_csv(), f"gradebook-course-{as_staff.course.id}.csv"
 
 
 # -- the drill-down ---------------------------------------------------------------------------
@@ -250,7 +249,7 @@ def student_attempts(
     user: User, course_id: int, student_id: int
 ) -> tuple[Staff, User, list[tuple[Assignment, list[SlotView]]]]:
     """One student's graded variants and attempts, assignment by assignment, with the keys."""
-    who = staff(user, course_id)
+    as_staff = staff(user, course_id)
     student = db.session.get(User, student_id)
     member = db.session.scalar(
         sa.select(Membership.id).where(
@@ -317,10 +316,10 @@ def student_attempts(
                     [AttemptView(a, a is shown) for a in made],
                     state.score,
                     data,
-                    state.attempts if slot.kind == ENGINE_KIND else 0,
+                    0 if slot.slot_kind.has_exercise else state.attempts,
                     shown,
                     differences,
                 )
             )
         result.append((assignment, views))
-    return who, student, result
+    return as_staff, student, result

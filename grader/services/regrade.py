@@ -26,7 +26,7 @@ EPSILON = 1e-9
 
 
 def _describe_slot(slot: Slot) -> str:
-    return f"{slot.assignment.title}, exercise {slot.index + 1} ({slot.title or slot.kind})"
+    return f"{slot.assignment.title}, exercise {slot.index + 1} ({slot.name})"
 
 
 def regrade_slot_in(
@@ -103,6 +103,17 @@ def regrade_slot_in(
     return log
 
 
+# The grade of an answer that no longer fits its exercise (a node that is gone).
+UNFIT: dict[str, Any] = {
+    "score": 0.0,
+    "parts": {},
+    "feedback": ["This answer no longer fits the exercise as it now is."],
+    "diagnosis": None,
+    "diagnosis_text": None,
+    "first_wrong": None,
+}
+
+
 def _apply(
     attempt: Attempt,
     exercise: Exercise,
@@ -112,18 +123,13 @@ def _apply(
     penalty: float,
     when: Any,
 ) -> None:
+    graded = UNFIT if result is None else result.to_dict()
+    for name in Attempt.GRADED:
+        setattr(attempt, name, graded[name])
     attempt.score = score
     attempt.days_late = days
     attempt.penalty = penalty
     attempt.conventions = exercise.conventions
-    if result is None:
-        attempt.parts, attempt.diagnosis, attempt.diagnosis_text = {}, None, None
-        attempt.first_wrong = None
-        attempt.feedback = ["This answer no longer fits the exercise as it now is."]
-    else:
-        attempt.parts, attempt.feedback = result.parts, result.feedback
-        attempt.diagnosis, attempt.diagnosis_text = result.diagnosis, result.diagnosis_text
-        attempt.first_wrong = result.first_wrong
     if when is not None:
         attempt.regraded_at = when
 

@@ -91,7 +91,7 @@ def queue_position(submission: Submission) -> int | None:
     )
 
 
-def describe(submission: Submission, result: EngineResult | None = None) -> dict[str, Any]:
+def to_api(submission: Submission, result: EngineResult | None = None) -> dict[str, Any]:
     """A submission as the API shows it: status and progress, and the results once done."""
     data: dict[str, Any] = {
         "id": submission.id,

@@ -69,7 +69,7 @@ class Member:
 
 def roster(user: User, course_id: int) -> tuple[Staff, list[Member]]:
     """The members, then the invited people who are not members yet (a pending staff role)."""
-    who = staff(user, course_id)
+    as_staff = staff(user, course_id)
     pending = invites.pending(course_id)
     rows = db.session.execute(
         sa.select(User, Membership)
@@ -105,7 +105,7 @@ def roster(user: User, course_id: int) -> tuple[Staff, list[Member]]:
         )
         for i in sorted(pending.values(), key=lambda i: i.user.email)
     ]
-    return who, members
+    return as_staff, members
 
 
 def _enrol(

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 import sqlalchemy as sa
 
 from grader.extensions import db
-from grader.models import Assignment, Attempt, Exercise, Slot
+from grader.models import Assignment, Attempt, Exercise, Membership, Slot, User
+from grader.services.courses import assignments_for, memberships
 from grader.services.results import engine_scores
 
 
@@ -121,3 +122,18 @@ def student_slot_states(user_id: int, assignments: list[Assignment]) -> dict[int
         for slot in assignment.slots
         if slot.id in by_slot
     }
+
+
+@dataclass(frozen=True)
+class Dashboard:
+    """A student's dashboard: their courses, the assignments of those open to them, and the
+    state of each slot (the gradebook's number)."""
+
+    memberships: list[Membership]
+    assignments: list[Assignment]
+    progress: dict[int, SlotState]
+
+
+def dashboard(user: User) -> Dashboard:
+    assignments = assignments_for(user)
+    return Dashboard(memberships(user), assignments, student_slot_states(user.id, assignments))

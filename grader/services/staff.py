@@ -63,11 +63,11 @@ def staff_for_assignment(
 def staff_for_slot(
     user: User, assignment_id: int, index: int, *, change: bool = False
 ) -> tuple[Staff, Slot]:
-    who, assignment = staff_for_assignment(user, assignment_id, change=change)
+    as_staff, assignment = staff_for_assignment(user, assignment_id, change=change)
     slot = next((s for s in assignment.slots if s.index == index), None)
     if slot is None:
         raise NotFound("no such exercise in this assignment")
-    return who, slot
+    return as_staff, slot
 
 
 def staff_courses(user: User) -> list[tuple[Course, str]]:

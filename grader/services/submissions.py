@@ -14,7 +14,7 @@ blob in the database (services/blobs.py).
 from __future__ import annotations
 
 import datetime as dt
-import logging
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +22,7 @@ import sqlalchemy as sa
 from flask import current_app
 
 from grader import data
-from grader.extensions import GRADE, db, jobs
+from grader.extensions import GRADE, db, job_queue
 from grader.models import (
     ENGINE_KIND,
     QUEUED,
@@ -45,12 +45,10 @@ from grader.services import (
     results,
     uploads,
 )
-from grader.services.courses import get_slot
+from grader.services.courses import append_slot, get_slot
 from grader.services.lateness import slot_closes_at, slot_lateness
 from grader.services.staff import Staff, staff_for_slot
 from grader.services.transactions import writing
-
-log = logging.getLogger(__name__)
 
 NORMAL, LOW = 0, -10  # queue priorities: uploads, regrade-all
 DEFAULT_SUITE = "quick"
@@ -68,6 +66,24 @@ def engine_slot(user: User, assignment_id: int, index: int) -> Slot:
     if not is_engine_slot(slot):
         raise NotFound("this exercise takes no engine uploads")
     return slot
+
+
+@dataclass(frozen=True)
+class EngineSlotPage:
+    """What a student's engine slot page shows."""
+
+    slot: Slot
+    suite: str
+    submissions: list[Submission]  # the student's own, newest first
+    teaches: bool  # the student is on the course's staff too (the page links the staff view)
+
+
+def engine_slot_page(user: User, assignment_id: int, index: int) -> EngineSlotPage:
+    """A student's engine slot: its suite, their uploads, whether they also teach the course."""
+    slot = engine_slot(user, assignment_id, index)
+    return EngineSlotPage(
+        slot, suite_of(slot), results.my_submissions(user, slot), results.teaches(user, slot)
+    )
 
 
 def suite_of(slot: Slot) -> str:
@@ -89,12 +105,9 @@ def add_engine_slot(
         assignment = session.get(Assignment, assignment_id)
         if assignment is None:
             raise NotFound(f"no assignment {assignment_id}")
-        last = session.scalar(
-            sa.select(sa.func.max(Slot.index)).where(Slot.assignment_id == assignment_id)
-        )
-        slot = Slot(
-            assignment_id=assignment_id,
-            index=(last if last is not None else -1) + 1,
+        return append_slot(
+            session,
+            assignment,
             title=title or "Checkers engine",
             kind=ENGINE_KIND,
             params={"suite": suite},
@@ -103,8 +116,6 @@ def add_engine_slot(
             practice_allowed=False,
             replay_allowed=True,
         )
-        session.add(slot)
-    return slot
 
 
 # -- uploads --------------------------------------------------------------------------------
@@ -215,15 +226,13 @@ def upload(
 
 def wake(submission: Submission, *, priority: int | None = None) -> bool:
     """Send the wake-up message; False (logged) when the queue is unreachable."""
-    try:
-        jobs.enqueue(
-            GRADE, submission.id, priority=submission.priority if priority is None else priority
-        )
-    except Exception:  # the sweep sends it later: the row in the database is the truth
-        log.exception("could not enqueue submission %s", submission.id)
-        return False
-    leases.woken(Submission, submission.id)
-    return True
+    return job_queue.wake(
+        GRADE,
+        submission.id,
+        priority=submission.priority if priority is None else priority,
+        what=f"submission {submission.id}",
+        woken=lambda: leases.woken(Submission, submission.id),
+    )
 
 
 # -- the staff's side -----------------------------------------------------------------------
@@ -232,7 +241,7 @@ def wake(submission: Submission, *, priority: int | None = None) -> bool:
 def slot_submissions(
     user: User, assignment_id: int, index: int
 ) -> tuple[Staff, Slot, list[Submission]]:
-    who, slot = staff_for_slot(user, assignment_id, index)
+    as_staff, slot = staff_for_slot(user, assignment_id, index)
     if not is_engine_slot(slot):
         raise NotFound("this exercise takes no engine uploads")
     found = list(
@@ -243,7 +252,7 @@ def slot_submissions(
             .order_by(Submission.id.desc())
         )
     )
-    return who, slot, found
+    return as_staff, slot, found
 
 
 def _requeue(session: Any, ids: list[int], priority: int) -> None:

@@ -16,7 +16,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from grader import data
-from grader.extensions import GAME, db, jobs
+from grader.extensions import GAME, db, job_queue
 from grader.models import (
     DONE,
     QUEUED,
@@ -147,16 +147,14 @@ def start(user: User, assignment_id: int, index: int, **params: Any) -> Tourname
                             status=QUEUED,
                         )
                     )
-    sent = []
-    for game_id in db.session.scalars(
-        sa.select(TournamentGame.id).where(TournamentGame.tournament_id == tournament.id)
-    ).all():
-        try:
-            jobs.enqueue(GAME, game_id, priority=GAME_PRIORITY)
-        except Exception:  # the sweep sends it later: the row is the truth
-            continue
-        sent.append(game_id)
-    leases.woken(TournamentGame, *sent)
+    sent = [
+        game_id
+        for game_id in db.session.scalars(
+            sa.select(TournamentGame.id).where(TournamentGame.tournament_id == tournament.id)
+        ).all()
+        if job_queue.wake(GAME, game_id, priority=GAME_PRIORITY, what=f"game {game_id}")
+    ]
+    leases.woken(TournamentGame, *sent)  # one write for every game sent
     return tournament
 
 

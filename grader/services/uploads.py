@@ -1,4 +1,5 @@
-"""Engine uploads: checked in memory, then stored content-addressed (`uploads/ab/cdef....py`).
+"""Engine uploads: checked in memory, their bytes stored as blobs (`services.blobs`); a worker
+writes them to a file content-addressed (`uploads/ab/cdef....py`, `write_file`).
 
 Everything is checked before anything is written, so a refused upload leaves nothing behind.
 The rules are the archive policy of `grader.harness.submission`, the same the sandbox applies
@@ -20,7 +21,7 @@ from grader.services import Invalid
 if TYPE_CHECKING:
     from grader.harness.submission import CheckedUpload
 
-__all__ = ["body_limit", "check", "checked", "store"]
+__all__ = ["body_limit", "check", "checked", "write_file"]
 
 BODY_OVERHEAD = 64 << 10  # a multipart body's headers and boundaries around the file
 
@@ -44,14 +45,14 @@ def check(data: bytes, filename: str) -> CheckedUpload:
         raise Invalid(str(exc)) from None
 
 
-def checked(data: bytes, kind: str, sha256: str) -> CheckedUpload:
+def checked(data: bytes, file_type: str, sha256: str) -> CheckedUpload:
     """Bytes already checked at upload (a blob fetched back by a worker), as an upload."""
     from grader.harness.submission import CheckedUpload
 
-    return CheckedUpload(data, kind, sha256, "")
+    return CheckedUpload(data, file_type, sha256, "")
 
 
-def store(upload: CheckedUpload, folder: Path) -> tuple[Path, bool]:
+def write_file(upload: CheckedUpload, folder: Path) -> tuple[Path, bool]:
     """Write the file under its hash (temp file, then os.replace); (path, newly written)."""
     path = Path(folder) / upload.relative_path
     if path.is_file():

@@ -103,10 +103,10 @@ def logout() -> Any:
 )
 def invite(token: str) -> Any:
     """An invite link: claim the account (choose its password) or accept the role."""
-    found = invites.by_token(token)
-    claim = found.user.password_hash is None
+    invite = invites.by_token(token)
+    claim = invite.user.password_hash is None
     form = ClaimForm() if claim else ActionForm()
-    signed_in_as_owner = current_user.is_authenticated and current_user.id == found.user_id
+    signed_in_as_owner = current_user.is_authenticated and current_user.id == invite.user_id
     if form.validate_on_submit():
         try:
             user = invites.accept(
@@ -118,10 +118,10 @@ def invite(token: str) -> Any:
             flash(str(error), "error")
         else:
             _sign_in(user)
-            flash(f"Welcome to {found.course.name}.", "info")
+            flash(f"Welcome to {invite.course.name}.", "info")
             return redirect(url_for("pages.dashboard"))
     return render_template(
-        "invite.html", invite=found, form=form, claim=claim, signed_in_as_owner=signed_in_as_owner
+        "invite.html", invite=invite, form=form, claim=claim, signed_in_as_owner=signed_in_as_owner
     ), 400 if request.method == "POST" else 200
 
 
@@ -205,6 +205,6 @@ def new_token() -> Any:
 @login_required
 def revoke_token(token_id: int) -> Any:
     if ActionForm().validate_on_submit():
-        found = accounts.revoke_token(current_user.id, token_id)
-        flash(f"Token {found.name!r} revoked.", "info")
+        token = accounts.revoke_token(current_user.id, token_id)
+        flash(f"Token {token.name!r} revoked.", "info")
     return redirect(url_for("auth.account"))

@@ -28,21 +28,13 @@ from grader.services import (
     results,
     submissions,
     tournaments,
-    uploads,
 )
-from grader.web import charts, handouts, kit
+from grader.web import charts, handouts, inputs, kit
 from grader.web.forms import ActionForm
 
 bp = Blueprint("engines", __name__)
 
-_UPLOAD_ENDPOINTS = {"engines.upload", "api.upload_engine"}
-
-
-@bp.app_url_value_preprocessor
-def _upload_limit(endpoint: str | None, _values: Any) -> None:
-    """Raise the body limit for the uploads alone; runs before any hook reads the form (CSRF)."""
-    if endpoint in _UPLOAD_ENDPOINTS:
-        request.max_content_length = uploads.body_limit()
+bp.app_url_value_preprocessor(inputs.upload_body_limit)
 
 
 def _rate_limited(error: RateLimited) -> Any:
@@ -50,14 +42,6 @@ def _rate_limited(error: RateLimited) -> Any:
     response = redirect(request.referrer or url_for("pages.dashboard"))
     response.headers["Retry-After"] = str(error.retry_after)
     return response
-
-
-def uploaded_file() -> tuple[bytes, str]:
-    """The upload's bytes (read no further than the body limit) and its name."""
-    upload = request.files.get("file")
-    if upload is None or not upload.filename:
-        raise Invalid("choose a file: engine.py or a .zip with engine.py at its top")
-    return upload.read(uploads.body_limit() + 1), upload.filename
 
 
 def _flag(name: str) -> bool:
@@ -117,14 +101,14 @@ def _download(path: Any, download: str) -> Any:
 
 @bp.get("/assignments/<int:assignment_id>/slots/<int:index>/engine")
 def slot_page(assignment_id: int, index: int) -> Any:
-    slot = submissions.engine_slot(current_user, assignment_id, index)
+    page = submissions.engine_slot_page(current_user, assignment_id, index)
     return render_template(
         "engines/slot.html",
-        slot=slot,
-        assignment=slot.assignment,
-        suite=submissions.suite_of(slot),
-        submissions=results.my_submissions(current_user, slot),
-        teaches=results.teaches(current_user, slot),
+        slot=page.slot,
+        assignment=page.slot.assignment,
+        suite=page.suite,
+        submissions=page.submissions,
+        teaches=page.teaches,
         form=ActionForm(),
         kit_command=kit.install_command(current_user),
         kit_days=current_app.config["GRADER_KIT_DAYS"],
@@ -138,7 +122,7 @@ def upload(assignment_id: int, index: int) -> Any:
         flash("the form expired; upload again", "error")
         return redirect(back)
     try:
-        data, name = uploaded_file()
+        data, name = inputs.uploaded_file()
         submission = submissions.upload(
             current_user, assignment_id, index, data, name, tournament=_flag("tournament")
         )
@@ -178,10 +162,10 @@ def _timing_chart(submission: Any) -> Markup | None:
     result = results.result_of(submission) if submission.status == "done" else None
     if result is None:
         return None
-    found = results.summary(result.rich)
-    rows = found["timing"]
+    summary = results.summary(result.rich)
+    rows = summary["timing"]
     if not rows:
-        timed = [t for t in found["tests"] if t.get("kind") == "timing"]
+        timed = [t for t in summary["tests"] if t.get("kind") == "timing"]
         if not timed:
             return Markup("<p>This suite has no timing test.</p>")
         # The suite times the engine, but no run finished to compare (a crash, a wrong answer).
@@ -214,13 +198,13 @@ def timing_chart(submission_id: int) -> Any:
 
 @bp.get("/instructor/assignments/<int:assignment_id>/slots/<int:index>/engines")
 def staff_slot(assignment_id: int, index: int) -> Any:
-    who, slot, found = submissions.slot_submissions(current_user, assignment_id, index)
+    as_staff, slot, uploads = submissions.slot_submissions(current_user, assignment_id, index)
     return render_template(
         "engines/staff_slot.html",
-        staff=who,
+        staff=as_staff,
         slot=slot,
         assignment=slot.assignment,
-        submissions=found,
+        submissions=uploads,
         leaderboard=tournaments.leaderboard(slot),
         tournaments=tournaments.of_slot(slot),
         form=ActionForm(),
@@ -267,7 +251,7 @@ def start_tournament(assignment_id: int, index: int) -> Any:
 
 @bp.get("/instructor/tournaments/<int:tournament_id>")
 def tournament_page(tournament_id: int) -> Any:
-    found, table = tournaments.standings(current_user, tournament_id)
+    tournament, table = tournaments.standings(current_user, tournament_id)
     return render_template(
-        "engines/tournament.html", tournament=found, table=table, slot=found.slot
+        "engines/tournament.html", tournament=tournament, table=table, slot=tournament.slot
     )

@@ -10,7 +10,7 @@ from flask_login import current_user, login_required
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from grader.services import NotFound, exams
-from grader.services.attempts import describe
+from grader.services.attempts import to_api
 from grader.web.api import RequestError
 from grader.web.instructor_forms import ExamPrintForm, SheetCodeForm
 
@@ -103,7 +103,7 @@ def sheet(code: str) -> Any:
 @bp.get("/exams/sheets/<code>/<int:slot_index>")
 def entry(code: str, slot_index: int) -> Any:
     entry = exams.open_item(current_user, code, slot_index)
-    saved = describe(entry.attempt, entry.solution) if entry.attempt else None
+    saved = to_api(entry.attempt, entry.solution) if entry.attempt else None
     return render_template(
         "exams/entry.html",
         entry=entry,
@@ -150,7 +150,7 @@ def save(code: str, slot_index: int) -> Any:
     )
     return jsonify(
         {
-            **describe(attempt, solution),
+            **to_api(attempt, solution),
             "version": len(attempt.history or []),
             "history": attempt.history,
         }

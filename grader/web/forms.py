@@ -23,6 +23,7 @@ from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  #
 from wtforms.validators import DataRequired, EqualTo, Length, NumberRange, Optional
 
 from grader.gametree import KINDS, Tree, TreeFormatError, parse_nested
+from grader.gametree.games import GAMES
 from grader.services import Invalid, editor
 from grader.services.accounts import MAX_TOKEN_DAYS, MIN_PASSWORD, TOKEN_DAYS
 from grader.web.inputs import strict_loads
@@ -232,3 +233,38 @@ class PracticeForm(TreeSettings):
         if choice.tree is None:
             return {**args, "params": choice.params}
         return {**args, "tree": choice.tree.to_nested(), "players": list(choice.tree.players)}
+
+
+# The account link of an LTI launch: the account here, proved by its password.
+class LinkAccountForm(FlaskForm):
+    email = EmailField("E-mail of your account here", validators=[DataRequired(), Length(max=254)])
+    password = PasswordField("Its password", validators=[DataRequired(), Length(max=200)])
+
+
+class GamePracticeForm(FlaskForm):
+    kind = SelectField(
+        "Exercise",
+        choices=[SelectChoice(k) for k, kind in KINDS.items() if kind.in_game_practice],
+        default="minimax",
+    )
+    game = SelectField("Game", choices=[SelectChoice(g) for g in GAMES], default="tic-tac-toe")
+    start = StringField(
+        "Start position (empty: the initial one; random: a random reachable one)",
+        default="random",
+        validators=[Optional(), Length(max=200)],
+    )
+    depth = IntegerField(
+        "Depth in plies", default=2, validators=[DataRequired(), NumberRange(1, 8)]
+    )
+    branching = IntegerField(
+        "Branching cap (the first N moves in canonical order)",
+        default=3,
+        validators=[DataRequired(), NumberRange(1, 9)],
+    )
+    ties = SelectField(
+        "Ties",
+        choices=[
+            SelectChoice("prune", "prune when alpha >= beta (AIMA)"),
+            SelectChoice("explore", "prune only when strictly outside (CS188)"),
+        ],
+    )

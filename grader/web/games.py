@@ -7,43 +7,11 @@ from typing import Any
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
-from flask_wtf import FlaskForm
-from wtforms import IntegerField, SelectField, StringField
-from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
-from grader.gametree import KINDS
-from grader.gametree.games import GAMES
 from grader.services import ServiceError, game_practice
-from grader.web.forms import SelectChoice
+from grader.web.forms import GamePracticeForm
 
 bp = Blueprint("games", __name__)
-
-
-class GamePracticeForm(FlaskForm):
-    kind = SelectField(
-        "Exercise", choices=[SelectChoice(k) for k in KINDS if k != "best-order"], default="minimax"
-    )
-    game = SelectField("Game", choices=[SelectChoice(g) for g in GAMES], default="tic-tac-toe")
-    start = StringField(
-        "Start position (empty: the initial one; random: a random reachable one)",
-        default="random",
-        validators=[Optional(), Length(max=200)],
-    )
-    depth = IntegerField(
-        "Depth in plies", default=2, validators=[DataRequired(), NumberRange(1, 8)]
-    )
-    branching = IntegerField(
-        "Branching cap (the first N moves in canonical order)",
-        default=3,
-        validators=[DataRequired(), NumberRange(1, 9)],
-    )
-    ties = SelectField(
-        "Ties",
-        choices=[
-            SelectChoice("prune", "prune when alpha >= beta (AIMA)"),
-            SelectChoice("explore", "prune only when strictly outside (CS188)"),
-        ],
-    )
 
 
 @bp.before_request

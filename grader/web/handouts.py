@@ -27,10 +27,10 @@ def render(text: str, link: Callable[[str], tuple[str, bool] | None]) -> tuple[s
         for child in token.children or []:
             if child.type == "link_open":
                 target = str(child.attrGet("href") or "")
-                found = None if "://" in target or target.startswith("#") else link(target)
-                if found is not None:
-                    child.attrSet("href", found[0])
-                    if found[1]:
+                linked = None if "://" in target or target.startswith("#") else link(target)
+                if linked is not None:
+                    child.attrSet("href", linked[0])
+                    if linked[1]:
                         child.attrSet("download", "")
     html = _MARKDOWN.renderer.render(tokens, _MARKDOWN.options, {})
     # A wide table scrolls inside the page on a phone: keyboard users must reach it too.

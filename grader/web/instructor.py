@@ -1,5 +1,5 @@
-"""The instructor dashboard (/instructor) and its JSON API (/api/courses/...): thin views over
-the roster, editor, gradebook, statistics and regrade services, which check who may do what."""
+"""The instructor dashboard (/instructor): thin views over the roster, editor, gradebook,
+stats and regrade services, which check who may do what (its JSON API is web/api/instructor.py)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from flask import (
 from flask_login import current_user, login_required
 
 from grader.gametree import KINDS, VARIANTS
-from grader.models import ENGINE_KIND, Slot
+from grader.models import Slot
 from grader.services import (
     Conflict,
     Invalid,
@@ -29,8 +29,8 @@ from grader.services import (
     gradebook,
     regrade,
     roster,
+    stats,
 )
-from grader.services import statistics as stats
 from grader.services.staff import (
     may_open_dashboard,
     staff,
@@ -99,15 +99,15 @@ def create_course() -> Any:
 
 @bp.get("/courses/<int:course_id>")
 def course(course_id: int) -> Any:
-    who, members = roster.roster(current_user, course_id)
-    found = courses.find_course(course_id)
+    as_staff, members = roster.roster(current_user, course_id)
+    course = courses.find_course(course_id)
     return render_template(
         "instructor/course.html",
-        staff=who,
-        course=found,
-        assignments=found.assignments,
+        staff=as_staff,
+        course=course,
+        assignments=course.assignments,
         members=members,
-        join_open=roster.join_code_open(found),
+        join_open=roster.join_code_open(course),
         action=ActionForm(),
         expire_form=ExpireForm(),
     )
@@ -115,11 +115,11 @@ def course(course_id: int) -> Any:
 
 @bp.get("/courses/<int:course_id>/roster")
 def roster_page(course_id: int) -> Any:
-    who, members = roster.roster(current_user, course_id)
+    as_staff, members = roster.roster(current_user, course_id)
     return render_template(
         "instructor/roster.html",
-        staff=who,
-        course=who.course,
+        staff=as_staff,
+        course=as_staff.course,
         members=members,
         member_form=MemberForm(),
         import_form=ImportForm(),
@@ -131,7 +131,6 @@ def roster_page(course_id: int) -> Any:
 @bp.post("/courses/<int:course_id>/roster")
 def add_member(course_id: int) -> Any:
     form = MemberForm()
-    staff(current_user, course_id, change=True)
     if form.validate_on_submit():
         what = roster.add_member(
             current_user,
@@ -150,7 +149,6 @@ def add_member(course_id: int) -> Any:
 @bp.post("/courses/<int:course_id>/roster/import")
 def import_roster(course_id: int) -> Any:
     form = ImportForm()
-    staff(current_user, course_id, change=True)
     if not form.validate_on_submit():
         _flash_errors(form)
         return _back("instructor.roster_page", course_id=course_id)
@@ -174,7 +172,6 @@ def _invite_url(token: str) -> str:
 @bp.post("/courses/<int:course_id>/roster/invites.csv")
 def invite_links(course_id: int) -> Any:
     """Every pending invite link of the course, one a person, to hand out."""
-    staff(current_user, course_id, change=True)
     if not ActionForm().validate_on_submit():
         return _back("instructor.roster_page", course_id=course_id)
     return _csv(
@@ -185,7 +182,6 @@ def invite_links(course_id: int) -> Any:
 @bp.post("/courses/<int:course_id>/roster/<int:user_id>/role")
 def set_role(course_id: int, user_id: int) -> Any:
     form = RoleForm()
-    staff(current_user, course_id, change=True)
     if form.validate_on_submit():
         what = roster.set_role(current_user, course_id, user_id, form.role.data)
         flash(
@@ -201,7 +197,6 @@ def set_role(course_id: int, user_id: int) -> Any:
 
 @bp.post("/courses/<int:course_id>/roster/<int:user_id>/remove")
 def remove_member(course_id: int, user_id: int) -> Any:
-    staff(current_user, course_id, change=True)
     if ActionForm().validate_on_submit():
         email = roster.remove_member(current_user, course_id, user_id)
         flash(f"{email} removed; their attempts are kept.", "info")
@@ -210,7 +205,6 @@ def remove_member(course_id: int, user_id: int) -> Any:
 
 @bp.post("/courses/<int:course_id>/join-code")
 def regenerate_join_code(course_id: int) -> Any:
-    staff(current_user, course_id, change=True)
     if ActionForm().validate_on_submit():
         code = roster.regenerate_join_code(current_user, course_id)
         flash(f"New join code: {code}. The old one no longer works.", "info")
@@ -220,15 +214,15 @@ def regenerate_join_code(course_id: int) -> Any:
 @bp.post("/courses/<int:course_id>/join-code/expire")
 def expire_join_code(course_id: int) -> Any:
     form = ExpireForm()
-    staff(current_user, course_id, change=True)
+    staff(current_user, course_id, change=True)  # the form may end here, before the service
     if not form.validate_on_submit():
         _flash_errors(form)
     elif form.expires_at.data is None and form.now.data != "yes":
         # An empty date never closes the code by surprise: closing now has its own confirmation.
         flash("Choose the date and time at which the join code stops working.", "error")
     else:
-        found = roster.expire_join_code(current_user, course_id, form.expires_at.data)
-        flash(f"The join code expires {found.join_code_expires_at:%Y-%m-%d %H:%M} UTC.", "info")
+        course = roster.expire_join_code(current_user, course_id, form.expires_at.data)
+        flash(f"The join code expires {course.join_code_expires_at:%Y-%m-%d %H:%M} UTC.", "info")
     return _back("instructor.course", course_id=course_id)
 
 
@@ -237,7 +231,7 @@ def expire_join_code(course_id: int) -> Any:
 
 @bp.route("/courses/<int:course_id>/assignments/new", methods=["GET", "POST"])
 def new_assignment(course_id: int) -> Any:
-    who = staff(current_user, course_id, change=True)
+    as_staff = staff(current_user, course_id, change=True)
     form = AssignmentForm()
     form.preset.choices = [SelectChoice("", "(empty: add exercises next)")] + [
         SelectChoice(name, name) for name in courses.preset_names()
@@ -253,48 +247,48 @@ def new_assignment(course_id: int) -> Any:
             flash("Assignment created.", "info")
             return _back("instructor.edit_assignment", assignment_id=made.id)
     return render_template(
-        "instructor/assignment_form.html", staff=who, course=who.course, form=form, assignment=None
+        "instructor/assignment_form.html",
+        staff=as_staff,
+        course=as_staff.course,
+        form=form,
+        assignment=None,
     )
 
 
 @bp.route("/assignments/<int:assignment_id>", methods=["GET", "POST"])
 def edit_assignment(assignment_id: int) -> Any:
-    who, found = staff_for_assignment(current_user, assignment_id)
-    form = AssignmentForm(obj=found)
+    as_staff, assignment = staff_for_assignment(current_user, assignment_id)
+    form = AssignmentForm(obj=assignment)
     form.preset.choices = []
-    if request.method == "POST":
-        staff(current_user, who.course.id, change=True)
-        if form.validate_on_submit():
-            try:
-                changed = editor.update_assignment(
-                    current_user, assignment_id, form.assignment_input()
-                )
-            except Invalid as error:
-                flash(str(error), "error")
-            else:
-                flash(
-                    "Saved."
-                    + (f" Lateness recomputed: {changed} attempts changed." if changed else ""),
-                    "info",
-                )
-                return _back("instructor.edit_assignment", assignment_id=assignment_id)
+    if request.method == "POST" and form.validate_on_submit():
+        try:
+            changed = editor.update_assignment(current_user, assignment_id, form.assignment_input())
+        except Invalid as error:
+            flash(str(error), "error")
+        else:
+            flash(
+                "Saved."
+                + (f" Lateness recomputed: {changed} attempts changed." if changed else ""),
+                "info",
+            )
+            return _back("instructor.edit_assignment", assignment_id=assignment_id)
     return render_template(
         "instructor/assignment_form.html",
-        staff=who,
-        course=who.course,
+        staff=as_staff,
+        course=as_staff.course,
         form=form,
-        assignment=found,
+        assignment=assignment,
         action=ActionForm(),
     )
 
 
 @bp.post("/assignments/<int:assignment_id>/delete")
 def delete_assignment(assignment_id: int) -> Any:
-    who, _ = staff_for_assignment(current_user, assignment_id, change=True)
+    as_staff, _ = staff_for_assignment(current_user, assignment_id, change=True)
     if ActionForm().validate_on_submit():
         title = editor.delete_assignment(current_user, assignment_id)
         flash(f"Deleted {title} with its attempts.", "info")
-    return _back("instructor.course", course_id=who.course.id)
+    return _back("instructor.course", course_id=as_staff.course.id)
 
 
 def _preview_context(preview: editor.Preview | None) -> dict[str, Any]:
@@ -310,7 +304,7 @@ def _preview_context(preview: editor.Preview | None) -> dict[str, Any]:
 
 
 def _slot_page(
-    who: Any,
+    as_staff: Any,
     assignment: Any,
     form: SlotForm,
     slot: Slot | None,
@@ -320,8 +314,8 @@ def _slot_page(
 ) -> tuple[str, int]:
     return render_template(
         "instructor/slot_form.html",
-        staff=who,
-        course=who.course,
+        staff=as_staff,
+        course=as_staff.course,
         assignment=assignment,
         form=form,
         slot=slot,
@@ -335,42 +329,46 @@ def _slot_page(
 
 @bp.route("/assignments/<int:assignment_id>/slots/new", methods=["GET", "POST"])
 def new_slot(assignment_id: int) -> Any:
-    who, found = staff_for_assignment(current_user, assignment_id)
+    as_staff, assignment = staff_for_assignment(current_user, assignment_id)
     form = SlotForm()
     if request.method == "GET":
-        return _slot_page(who, found, form, None)
+        return _slot_page(as_staff, assignment, form, None)
     preview = None
     if form.validate_on_submit():
         try:
             spec = form.slot_input()
             if request.form.get("action") == "preview":
-                preview = editor.preview(current_user, who.course.id, spec)
+                preview = editor.preview(current_user, as_staff.course.id, spec)
             else:
                 made = editor.add_slot(current_user, assignment_id, spec)
                 flash(f"Exercise {made.index + 1} added.", "info")
                 return _back("instructor.edit_assignment", assignment_id=assignment_id)
         except Invalid as error:
             flash(str(error), "error")
-            return _slot_page(who, found, form, None, status=400)
+            return _slot_page(as_staff, assignment, form, None, status=400)
     else:
         _flash_errors(form)
-    return _slot_page(who, found, form, None, preview)
+    return _slot_page(as_staff, assignment, form, None, preview)
 
 
 @bp.route("/assignments/<int:assignment_id>/slots/<int:index>", methods=["GET", "POST"])
 def edit_slot(assignment_id: int, index: int) -> Any:
-    who, slot, attempts = editor.editor_slot(current_user, assignment_id, index)
-    if slot.kind == ENGINE_KIND:  # engine slots have their own staff page
-        return redirect(url_for("engines.staff_slot", assignment_id=assignment_id, index=index))
+    as_staff, slot, attempts = editor.editor_slot(current_user, assignment_id, index)
+    if not slot.slot_kind.has_exercise:  # its own staff page
+        return redirect(
+            url_for(slot.slot_kind.staff_page, assignment_id=assignment_id, index=index)
+        )
     if request.method == "GET":
-        return _slot_page(who, slot.assignment, SlotForm.from_slot(slot), slot, attempts=attempts)
+        return _slot_page(
+            as_staff, slot.assignment, SlotForm.from_slot(slot), slot, attempts=attempts
+        )
     form = SlotForm()
     preview = None
     if form.validate_on_submit():
         try:
             spec = form.slot_input()
             if request.form.get("action") == "preview":
-                preview = editor.preview(current_user, who.course.id, spec)
+                preview = editor.preview(current_user, as_staff.course.id, spec)
             else:
                 saved = editor.update_slot(
                     current_user,
@@ -387,7 +385,7 @@ def edit_slot(assignment_id: int, index: int) -> Any:
         except (Invalid, Conflict) as error:
             flash(str(error), "error")
             return _slot_page(
-                who,
+                as_staff,
                 slot.assignment,
                 form,
                 slot,
@@ -396,12 +394,11 @@ def edit_slot(assignment_id: int, index: int) -> Any:
             )
     else:
         _flash_errors(form)
-    return _slot_page(who, slot.assignment, form, slot, preview, attempts)
+    return _slot_page(as_staff, slot.assignment, form, slot, preview, attempts)
 
 
 @bp.post("/assignments/<int:assignment_id>/slots/<int:index>/delete")
 def delete_slot(assignment_id: int, index: int) -> Any:
-    staff_for_slot(current_user, assignment_id, index, change=True)
     if ActionForm().validate_on_submit():
         editor.delete_slot(current_user, assignment_id, index)
         flash(f"Exercise {index + 1} deleted with its attempts.", "info")
@@ -410,7 +407,7 @@ def delete_slot(assignment_id: int, index: int) -> Any:
 
 @bp.post("/assignments/<int:assignment_id>/slots/<int:index>/regrade")
 def regrade_slot(assignment_id: int, index: int) -> Any:
-    who, _ = staff_for_slot(current_user, assignment_id, index, change=True)
+    as_staff, _ = staff_for_slot(current_user, assignment_id, index, change=True)
     form = RegradeForm()
     if form.validate_on_submit():
         log = regrade.regrade_slot(
@@ -422,7 +419,7 @@ def regrade_slot(assignment_id: int, index: int) -> Any:
             else f"Regraded {log.attempts_total} attempts: {log.attempts_changed} changed.",
             "info",
         )
-    return _back("instructor.audit", course_id=who.course.id)
+    return _back("instructor.audit", course_id=as_staff.course.id)
 
 
 @bp.get("/assignments/<int:assignment_id>/slots/<int:index>/tree.test")
@@ -440,8 +437,10 @@ def export_tree(assignment_id: int, index: int) -> Any:
 
 @bp.get("/courses/<int:course_id>/gradebook")
 def gradebook_page(course_id: int) -> Any:
-    who, book = gradebook.gradebook(current_user, course_id)
-    return render_template("instructor/gradebook.html", staff=who, course=who.course, book=book)
+    as_staff, book = gradebook.gradebook(current_user, course_id)
+    return render_template(
+        "instructor/gradebook.html", staff=as_staff, course=as_staff.course, book=book
+    )
 
 
 @bp.get("/courses/<int:course_id>/gradebook.csv")
@@ -457,11 +456,11 @@ def _csv(text: str, name: str) -> Response:
 
 @bp.get("/courses/<int:course_id>/students/<int:user_id>")
 def student(course_id: int, user_id: int) -> Any:
-    who, person, assignments = gradebook.student_attempts(current_user, course_id, user_id)
+    as_staff, person, assignments = gradebook.student_attempts(current_user, course_id, user_id)
     return render_template(
         "instructor/student.html",
-        staff=who,
-        course=who.course,
+        staff=as_staff,
+        course=as_staff.course,
         student=person,
         assignments=assignments,
         kinds=KINDS,
@@ -471,23 +470,23 @@ def student(course_id: int, user_id: int) -> Any:
 
 @bp.get("/courses/<int:course_id>/statistics")
 def statistics_page(course_id: int) -> Any:
-    who, found = stats.statistics(current_user, course_id)
+    as_staff, by_assignment = stats.statistics(current_user, course_id)
     histograms = {
         s.slot_id: charts.column_chart(
-            f"Scores on {a.title}: {s.index + 1}. {s.title or s.kind}",
+            f"Scores on {a.title}: {s.index + 1}. {s.title}",
             stats.histogram_labels(),
             s.histogram,
             x_label="slot score (best or last attempt)",
             y_label="students",
         )
-        for a, slots in found
+        for a, slots in by_assignment
         for s in slots
     }
     return render_template(
         "instructor/statistics.html",
-        staff=who,
-        course=who.course,
-        assignments=found,
+        staff=as_staff,
+        course=as_staff.course,
+        assignments=by_assignment,
         histograms=histograms,
         labels=stats.histogram_labels(),
     )
@@ -495,13 +494,13 @@ def statistics_page(course_id: int) -> Any:
 
 @bp.get("/courses/<int:course_id>/misconceptions")
 def misconceptions_page(course_id: int) -> Any:
-    who, assignments, found = stats.misconceptions(current_user, course_id)
-    codes = found.codes
+    as_staff, assignments, counts = stats.misconceptions(current_user, course_id)
+    codes = counts.codes
     names = [misconception_name(c) for c in codes]  # the codes themselves show on hover
     overall = charts.horizontal_bars(
         "Wrong answers by misconception, whole course",
         names,
-        [found.total.get(c, 0) for c in codes],
+        [counts.total.get(c, 0) for c in codes],
         x_label="wrong attempts",
         y_label="misconception",
     )
@@ -509,32 +508,32 @@ def misconceptions_page(course_id: int) -> Any:
         a.id: charts.horizontal_bars(
             f"Wrong answers by misconception: {a.title}",
             names,
-            [found.by_assignment.get(a.id, Counter()).get(c, 0) for c in codes],
+            [counts.by_assignment.get(a.id, Counter()).get(c, 0) for c in codes],
             x_label="wrong attempts",
             y_label="misconception",
         )
         for a in assignments
     }
-    weeks = sorted(found.by_week)
+    weeks = sorted(counts.by_week)
     over_time = charts.stacked_columns(
         "Wrong answers by misconception, per week",
         weeks,
         {
-            misconception_name(c): [found.by_week[w].get(c, 0) for w in weeks]
+            misconception_name(c): [counts.by_week[w].get(c, 0) for w in weeks]
             for c in codes
-            if any(found.by_week[w].get(c, 0) for w in weeks)
+            if any(counts.by_week[w].get(c, 0) for w in weeks)
         },
         x_label="ISO week",
         y_label="wrong attempts",
     )
     return render_template(
         "instructor/misconceptions.html",
-        staff=who,
-        course=who.course,
+        staff=as_staff,
+        course=as_staff.course,
         assignments=assignments,
-        found=found,
+        misconceptions=counts,
         overall=overall,
-        overall_values=[found.total.get(c, 0) for c in codes],
+        overall_values=[counts.total.get(c, 0) for c in codes],
         per_assignment=per_assignment,
         over_time=over_time,
         weeks=weeks,
@@ -543,11 +542,11 @@ def misconceptions_page(course_id: int) -> Any:
 
 @bp.get("/courses/<int:course_id>/audit")
 def audit(course_id: int) -> Any:
-    who = staff(current_user, course_id)
+    as_staff = staff(current_user, course_id)
     logs = regrade.audit_log(current_user, course_id)
     people = regrade.emails({d["user_id"] for log in logs for d in log.details})
     return render_template(
-        "instructor/audit.html", staff=who, course=who.course, logs=logs, people=people
+        "instructor/audit.html", staff=as_staff, course=as_staff.course, logs=logs, people=people
     )
 
 

@@ -12,13 +12,10 @@ from urllib.parse import urlsplit
 
 from flask import Blueprint, flash, jsonify, redirect, render_template, request, url_for
 from flask_login import current_user, login_required, login_user
-from flask_wtf import FlaskForm
 from markupsafe import Markup
 from pylti1p3.contrib.flask import FlaskMessageLaunch, FlaskOIDCLogin, FlaskRequest
 from pylti1p3.exception import LtiException, OIDCException
 from pylti1p3.message_launch import MessageLaunch
-from wtforms import EmailField, PasswordField
-from wtforms.validators import DataRequired, Length
 
 from grader.extensions import csrf, db
 from grader.models import INSTRUCTOR, User
@@ -26,17 +23,12 @@ from grader.ratelimits import password_checked
 from grader.services import Conflict, Invalid, ServiceError, courses, lms_setup, lti
 from grader.services.staff import staff
 from grader.web import CSP
-from grader.web.forms import ActionForm, SelectChoice
+from grader.web.forms import ActionForm, LinkAccountForm, SelectChoice
 from grader.web.instructor_forms import PresetAssignmentForm
 
 bp = Blueprint("lti", __name__, url_prefix="/lti")
 
 JWKS_CACHE_SECONDS = 600  # a platform's public keys, between two launches
-
-
-class LinkAccountForm(FlaskForm):
-    email = EmailField("E-mail of your account here", validators=[DataRequired(), Length(max=254)])
-    password = PasswordField("Its password", validators=[DataRequired(), Length(max=200)])
 
 
 def tool_urls() -> dict[str, str]:

@@ -19,7 +19,6 @@ from grader.services import (
     exercises,
     scores,
     staff,
-    submissions,
 )
 from grader.web.forms import ActionForm, JoinForm, PracticeForm
 
@@ -47,13 +46,12 @@ def index() -> Any:
 
 @bp.get("/dashboard")
 def dashboard() -> Any:
-    assignments = courses.assignments_for(current_user)
-    progress = scores.student_slot_states(current_user.id, assignments)
+    page = scores.dashboard(current_user)
     return render_template(
         "dashboard.html",
-        memberships=courses.memberships(current_user),
-        assignments=assignments,
-        progress=progress,
+        memberships=page.memberships,
+        assignments=page.assignments,
+        progress=page.progress,
         join_form=JoinForm(),
     )
 
@@ -73,13 +71,13 @@ def join_course() -> Any:
 
 @bp.get("/assignments/<int:assignment_id>")
 def assignment(assignment_id: int) -> Any:
-    found = courses.get_assignment(current_user, assignment_id)
-    progress = scores.student_slot_states(current_user.id, [found])
-    return render_template("assignment.html", assignment=found, progress=progress)
+    assignment = courses.get_assignment(current_user, assignment_id)
+    progress = scores.student_slot_states(current_user.id, [assignment])
+    return render_template("assignment.html", assignment=assignment, progress=progress)
 
 
 def _exercise_page(exercise: Exercise) -> Any:
-    data = exercises.describe(exercise)
+    data = exercises.to_api(exercise)
     page = {
         "exercise_id": exercise.id,
         "kind": exercise.kind,
@@ -107,8 +105,9 @@ def _exercise_page(exercise: Exercise) -> Any:
 
 @bp.get("/assignments/<int:assignment_id>/slots/<int:index>")
 def slot(assignment_id: int, index: int) -> Any:
-    if submissions.is_engine_slot(courses.get_slot(current_user, assignment_id, index)):
-        return redirect(url_for("engines.slot_page", assignment_id=assignment_id, index=index))
+    kind = courses.get_slot(current_user, assignment_id, index).slot_kind
+    if not kind.has_exercise:  # its own page
+        return redirect(url_for(kind.page, assignment_id=assignment_id, index=index))
     return _exercise_page(exercises.slot_exercise(current_user, assignment_id, index))
 
 
@@ -149,5 +148,5 @@ def practice() -> Any:
 
 @bp.get("/attempts")
 def attempt_list() -> Any:
-    found = attempts.list_attempts(current_user)
-    return render_template("attempts.html", attempts=found)
+    made = attempts.list_attempts(current_user)
+    return render_template("attempts.html", attempts=made)

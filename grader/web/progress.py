@@ -1,7 +1,7 @@
 """Adaptive practice pages: the student's progress per misconception, "Practise my weak spots"
 (one click, the next tree planned for them), what a weak-spots tree was meant to expose (after
 an answer: `GET /api/exercises/<id>/aim`, in `web/api/student.py`), and the course's view for
-its staff. Thin views over `grader.services.progress`."""
+its staff. Thin views over `grader.services.practice`."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from flask_login import current_user, login_required
 
 from grader.gametree import VARIANTS
 from grader.gametree.adaptive import DESCRIPTIONS, MASTERED, MASTERY, NOT_SEEN, PRACTISING
-from grader.services import progress as practice
+from grader.services import practice
 from grader.web import charts
 from grader.web.forms import ActionForm
 
@@ -29,20 +29,20 @@ def _signed_in() -> None:
 
 @bp.get("/progress")
 def student_progress() -> Any:
-    found = practice.progress(current_user)
+    standing = practice.progress(current_user)
     chart = charts.horizontal_bars(
         "Your progress per misconception",
-        [s.code for s in found.standings],
-        [min(s.streak, MASTERY) for s in found.standings],
+        [s.code for s in standing.standings],
+        [min(s.streak, MASTERY) for s in standing.standings],
         x_label=f"right answers in a row on trees that expose it ({MASTERY}: mastered)",
         y_label="misconception",
-        colours=[COLOURS[s.status] for s in found.standings],
-        notes=[s.status for s in found.standings],
+        colours=[COLOURS[s.status] for s in standing.standings],
+        notes=[s.status for s in standing.standings],
         top_value=MASTERY,
     )
     return render_template(
         "progress/student.html",
-        progress=found,
+        progress=standing,
         chart=chart,
         statuses=(MASTERED, PRACTISING, NOT_SEEN),
         colours=COLOURS,
@@ -60,20 +60,20 @@ def weak_spots() -> Any:
 
 @bp.get("/instructor/courses/<int:course_id>/progress")
 def course_progress(course_id: int) -> Any:
-    found = practice.course_progress(current_user, course_id)
+    course_progress = practice.course_progress(current_user, course_id)
     codes = list(VARIANTS)
     chart = charts.horizontal_bars(
         "Students who hold each misconception now",
         codes,
-        [found.holding[c] for c in codes],
+        [course_progress.holding[c] for c in codes],
         x_label="students practising it (their answers matched it, not mastered since)",
         y_label="misconception",
     )
     return render_template(
         "progress/course.html",
-        staff=found.staff,
-        course=found.staff.course,
-        found=found,
+        staff=course_progress.staff,
+        course=course_progress.staff.course,
+        course_progress=course_progress,
         codes=codes,
         chart=chart,
         stuck_after=practice.STUCK,

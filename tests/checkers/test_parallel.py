@@ -18,7 +18,7 @@ import time
 import pytest
 
 from grader.checkers.board import Board
-from grader.checkers.engine import WIN, Rules, alphabeta, minimax, search
+from grader.checkers.engine import WIN, CheckersSearchRules, alphabeta, minimax, search
 from grader.checkers.parallel import root_parallel
 from grader.checkers.variants import CapturesOptionalBoard
 from tests.checkers.test_engine import positions
@@ -61,12 +61,15 @@ def test_the_counts_are_the_sums_of_the_root_moves_searches(fen: str, mode: str)
 def test_split_searches_under_the_rules_and_board_it_is_given():
     # Without pruning every root move's subtree is searched whole: minimax's leaves.
     board = Board(positions()[0])
-    plain = root_parallel(board, 3, "split", rules=Rules(pruning=False))
+    plain = root_parallel(board, 3, "split", rules=CheckersSearchRules(pruning=False))
     assert (plain.value, plain.leaves) == (minimax(board, 3).value, minimax(board, 3).leaves)
     # A misconception's board: its children are searched on that board's rules too.
     fen = "B:W18,19,24:B3,5,K10,14"
     optional = root_parallel(CapturesOptionalBoard(fen), 2, "split")
-    assert optional.leaves == search(CapturesOptionalBoard(fen), 2, Rules(pruning=False)).leaves
+    assert (
+        optional.leaves
+        == search(CapturesOptionalBoard(fen), 2, CheckersSearchRules(pruning=False)).leaves
+    )
     assert optional.leaves != root_parallel(Board(fen), 2, "split").leaves
 
 

@@ -26,8 +26,8 @@ from grader.checkers.engine import (
     INFINITY,
     MAX_PLY,
     WIN,
+    CheckersSearchRules,
     ReferenceEngine,
-    Rules,
     _from_tt,
     _to_tt,
     alphabeta,
@@ -95,7 +95,7 @@ def test_the_nodes_visited_too(fen):
 def test_the_shallow_cutoffs_variant_against_the_independent_one(fen):
     cells, black = ind.parse_fen(Board(fen).fen())
     for depth in (2, 3, 4):
-        result = search(Board(fen), depth, Rules(shallow=True))
+        result = search(Board(fen), depth, CheckersSearchRules(shallow=True))
         move = result.best_move.pdn() if result.best_move else None
         assert (result.value, move, result.leaves) == ind.alphabeta(
             cells, black, depth, shallow=True
@@ -117,8 +117,10 @@ def test_the_move_orders_of_the_variants():
     # From the start every move is worth 0 at depth 1: the best move is the first searched.
     board = Board()
     assert alphabeta(board, 1).best_move.pdn() == "9-13"
-    assert search(board, 1, Rules(order="reversed")).best_move.pdn() == "12-16"
-    assert search(board, 1, Rules(order="text")).best_move.pdn() == "10-14"  # "10-14" < "9-13"
+    assert search(board, 1, CheckersSearchRules(order="reversed")).best_move.pdn() == "12-16"
+    assert (
+        search(board, 1, CheckersSearchRules(order="text")).best_move.pdn() == "10-14"
+    )  # "10-14" < "9-13"
 
 
 @pytest.mark.parametrize("fen", ALL[::3])
@@ -160,7 +162,8 @@ def test_the_set_has_equal_values_at_the_cut():
     differ = [
         fen
         for fen in ALL
-        if alphabeta(Board(fen), 4).leaves != search(Board(fen), 4, Rules(ties="explore")).leaves
+        if alphabeta(Board(fen), 4).leaves
+        != search(Board(fen), 4, CheckersSearchRules(ties="explore")).leaves
     ]
     assert len(differ) >= len(ALL) // 2
 
@@ -212,7 +215,7 @@ def test_the_window_is_checked():
     with pytest.raises(ValueError, match="alpha < beta"):
         alphabeta(Board(), 2, alpha=5, beta=5)
     assert alphabeta(Board(), 0).value == 0 and alphabeta(Board(), 0).best_move is None
-    assert Rules() == CONTRACT
+    assert CheckersSearchRules() == CONTRACT
 
 
 # -- the reference engine -------------------------------------------------------------------------

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from grader.checkers import Board, alphabeta, minimax
-from grader.checkers.engine import INFINITY, Rules, search
+from grader.checkers.engine import INFINITY, CheckersSearchRules, search
 from grader.checkers.variants import (
     DIAGNOSIS_LEAVES,
     VARIANTS,
@@ -47,7 +47,7 @@ def test_fail_soft_bounds_the_true_value_and_fail_hard_clamps(fen: str, offset: 
     true = alphabeta(board, 4).value
     alpha, beta = true + offset, true + offset + 1
     soft = alphabeta(board, 4, alpha=alpha, beta=beta).value
-    hard = search(board, 4, Rules(values="hard"), alpha, beta).value
+    hard = search(board, 4, CheckersSearchRules(values="hard"), alpha, beta).value
     if soft <= alpha:
         assert true <= soft  # a fail-low answer is an upper bound
     elif soft >= beta:
@@ -134,7 +134,9 @@ def test_root_parallel_with_a_window_is_the_serial_value_unless_it_fails_high(of
         assert split.value >= serial  # every move is searched: the best fail-high value
     else:
         assert split.value == serial
-    hard = root_parallel(board, 4, "split", alpha=alpha, beta=beta, rules=Rules(values="hard"))
+    hard = root_parallel(
+        board, 4, "split", alpha=alpha, beta=beta, rules=CheckersSearchRules(values="hard")
+    )
     assert alpha <= hard.value <= beta
 
 

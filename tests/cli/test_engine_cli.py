@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from grader.cli.engine import engine
-from grader.harness.runner import grade
+from grader.harness.runner import grade_engine
 from grader.harness.sandbox import SandboxConfig, SandboxUnavailable
 from tests.harness._helpers import ENGINES, TINY, assert_gradescope_shape, needs_bwrap
 
@@ -53,7 +53,7 @@ def test_check_writes_results_and_exits_zero(submission, tmp_path: Path) -> None
 def test_missing_bwrap_is_refused_with_sandbox(tmp_path: Path) -> None:
     config = SandboxConfig(bwrap="/nonexistent/bwrap")
     with pytest.raises(SandboxUnavailable):
-        grade(ENGINES / "correct.py", str(TINY), config)
+        grade_engine(ENGINES / "correct.py", str(TINY), config)
     result = CliRunner(env={"GRADER_BWRAP": "/nonexistent/bwrap"}).invoke(
         engine, ["check", str(ENGINES / "correct.py"), "--suite", str(TINY), "--sandbox"]
     )

@@ -126,14 +126,14 @@ def healthcheck_env(app, tmp_path: Path) -> dict[str, str]:
 
 
 def test_the_image_healthcheck_covers_the_worker(app, healthcheck_env) -> None:
-    from grader.services import workers
+    from grader.services import liveness
 
     script = [str(ROOT / "docker" / "healthcheck.sh")]
     none = subprocess.run(script, env=healthcheck_env, capture_output=True, text=True, timeout=60)
     assert none.returncode == 1 and "no grader worker on" in none.stderr
     with app.app_context():
-        name, host = workers.this_worker()
-        workers.beat(name, host)  # what a worker's sweep writes
+        name, host = liveness.this_worker()
+        liveness.beat(name, host)  # what a worker's sweep writes
     alive = subprocess.run(script, env=healthcheck_env, capture_output=True, text=True, timeout=60)
     assert alive.returncode == 0, alive.stderr
     assert name in alive.stdout

@@ -18,6 +18,7 @@ from grader.gametree import Conventions, Tree, solve
 from tests.e2e.e2e_support import open_page, tree_drawn
 from tests.live_server import environment, serve
 from tests.lti.lti_platform import INSTRUCTOR, LEARNER, Member, Platform, Served
+from tests.lti.lti_support import register_platform
 
 pytestmark = pytest.mark.e2e
 
@@ -29,7 +30,6 @@ def lms(tmp_path):
 
     from grader import create_app
     from grader.extensions import db
-    from grader.services import lti
 
     served = Served(Platform())
     platform = served.platform
@@ -42,15 +42,7 @@ def lms(tmp_path):
         app = create_app()
         with app.app_context():
             upgrade(directory=app.config["GRADER_MIGRATIONS_DIR"])
-            lti.register(
-                None,
-                issuer=platform.issuer,
-                client_id=platform.client_id,
-                auth_login_url=f"{platform.base}/auth",
-                auth_token_url=f"{platform.base}/token",
-                key_set_url=f"{platform.base}/jwks",
-                deployment_ids=[platform.deployment_id],
-            )
+            register_platform(platform)
             db.engine.dispose()
     try:
         with serve(tmp_path, env, worker=True) as url:

@@ -25,7 +25,7 @@ from grader.gametree.adaptive import (
     next_practice,
     standings,
 )
-from grader.gametree.generator import answer_distance, exposing
+from grader.gametree.generator import exposing
 
 
 def _answer_like(code: str | None, kind: str, tree, conventions) -> dict:
@@ -140,7 +140,7 @@ def test_the_generator_exposes_each_misconception_at_several_nodes(code):
     key = exercise.analysis(tree, params.conventions)[1]
     variant = VARIANTS[code]
     answer = exercise.project(variant.run(tree, params.conventions), variant)
-    assert answer_distance(kind, key, answer) >= 2
+    assert exercise.distance(key, answer) >= 2
     assert GeneratorParams.from_dict(params.to_dict()) == params
     assert code in aim(code)
 

@@ -4,7 +4,6 @@ the way the kind's slip is defined), and how the table counts, averages and roun
 The shipped presets against the goal: tests/cli/test_calibrate.py.
 
 Surviving mutants of grader/gametree/calibrate.py judged equivalent (mutmut names of 2026-11-22):
-- ``_slips`` 58 and 61: ``float("INF")``, ``float("-INF")``: Python reads either case as infinity.
 - ``calibrate`` 17 and 21 (the seed None, or the default), ``calibrate_trees`` 1 and 2 (another
   default seed) and 10 (``random.Random(None)``): the seed only picks which slips are drawn, and
   every single slip is one error to every kind's score (0.8), so the table is the same.
@@ -25,7 +24,6 @@ from grader.gametree.calibrate import (
     MISCONCEPTION_CEILING,
     SLIP_FLOOR,
     Row,
-    _slips,
     calibrate,
     calibrate_trees,
 )
@@ -86,7 +84,7 @@ def test_prune_slips_change_the_value_or_drop_one_pruned_subtree_or_add_one_leaf
     pruned, value = key = _key("prune", tree)
     roots = solve(tree).pruned  # the roots of the pruned subtrees (AG: K and G)
     assert set(roots) == expected_roots
-    wrong_value, dropped, added = _slips("prune", tree, key, random.Random(seed))
+    wrong_value, dropped, added = KINDS["prune"].slips(tree, key, random.Random(seed))
     assert wrong_value == (pruned, value + 1)
     assert dropped[1] == value
     assert dropped[0] in [frozenset(p for p in pruned if not _under(p, r)) for r in roots]
@@ -100,7 +98,7 @@ def test_prune_slips_change_the_value_or_drop_one_pruned_subtree_or_add_one_leaf
 def test_prune_slips_without_a_cutoff_have_no_subtree_to_drop():
     pruned, value = key = _key("prune", NO_CUTOFF)
     assert pruned == frozenset()
-    slips = _slips("prune", NO_CUTOFF, key, random.Random(0))
+    slips = KINDS["prune"].slips(NO_CUTOFF, key, random.Random(0))
     assert len(slips) == 2
     assert slips[0] == (pruned, value + 1)
     assert (
@@ -114,7 +112,7 @@ def test_prune_slips_without_a_cutoff_have_no_subtree_to_drop():
 @pytest.mark.parametrize("seed", range(4))
 def test_a_value_slip_is_one_node_off_by_one(kind, seed):
     key = _key(kind, AG)
-    (slip,) = _slips(kind, AG, key, random.Random(seed))
+    (slip,) = KINDS[kind].slips(AG, key, random.Random(seed))
     assert slip.keys() == key.keys()
     changed = [p for p in key if slip[p] != key[p]]
     assert len(changed) == 1 and slip[changed[0]] == key[changed[0]] + 1
@@ -123,7 +121,7 @@ def test_a_value_slip_is_one_node_off_by_one(kind, seed):
 @pytest.mark.parametrize("seed", range(4))
 def test_a_bounds_slip_moves_one_finite_alpha_up_by_one(seed):
     key = _key("bounds", AG)
-    (slip,) = _slips("bounds", AG, key, random.Random(seed))
+    (slip,) = KINDS["bounds"].slips(AG, key, random.Random(seed))
     changed = [p for p in key if slip[p] != key[p]]
     assert len(changed) == 1
     (alpha, beta), (new_alpha, new_beta) = key[changed[0]], slip[changed[0]]
@@ -135,14 +133,14 @@ def test_a_bounds_slip_of_an_infinite_alpha_starts_from_zero():
     tree = Tree.from_nested([3, 5], ("min", "max"))  # the MIN root: alpha stays -inf
     key = _key("bounds", tree)
     assert key == {"": (-math.inf, 3)}
-    assert _slips("bounds", tree, key, random.Random(0)) == [{"": (1, 3)}]
+    assert KINDS["bounds"].slips(tree, key, random.Random(0)) == [{"": (1, 3)}]
 
 
 @pytest.mark.parametrize("seed", range(4))
 def test_leaf_order_slips_forget_the_first_leaf_or_swap_two_neighbours(seed):
     key = _key("leaf-order", AG)
     assert key == ("0.0.0", "0.0.1", "0.1.0", "1.0.0", "1.0.1")
-    forgot, swapped = _slips("leaf-order", AG, key, random.Random(seed))
+    forgot, swapped = KINDS["leaf-order"].slips(AG, key, random.Random(seed))
     assert forgot == key[1:]
     neighbours = []
     for i in range(len(key) - 1):
@@ -154,13 +152,13 @@ def test_leaf_order_slips_forget_the_first_leaf_or_swap_two_neighbours(seed):
 
 def test_leaf_order_slips_of_two_leaves_and_of_one():
     two = Tree.from_nested([4, 6])
-    assert _slips("leaf-order", two, ("0", "1"), random.Random(0)) == [("1",), ("1", "0")]
+    assert KINDS["leaf-order"].slips(two, ("0", "1"), random.Random(0)) == [("1",), ("1", "0")]
     one = Tree.from_nested([4])
-    assert _slips("leaf-order", one, ("0",), random.Random(0)) == [()]
+    assert KINDS["leaf-order"].slips(one, ("0",), random.Random(0)) == [()]
 
 
 def test_best_order_has_no_slips_and_no_calibration():
-    assert _slips("best-order", AG, _key("best-order", AG), random.Random(0)) == []
+    assert KINDS["best-order"].slips(AG, _key("best-order", AG), random.Random(0)) == []
     params = GeneratorParams.from_dict({"kind": "best-order", "depth": 2, "branching": 2})
     with pytest.raises(GenerationError) as refused:
         calibrate(params)

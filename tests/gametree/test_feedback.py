@@ -179,11 +179,13 @@ def test_the_leaf_marked_wrong_is_the_one_the_student_listed():
 
 def test_a_minimax_exercise_shows_only_what_applies():
     hard = Conventions(ties="prune", values="hard", order="rtl")
-    text = hard.describe("minimax")
+    text = KINDS["minimax"].conventions_words(hard)
     assert "Plain minimax" in text and "alpha" not in text and "clamped" not in text
-    assert "clamped" not in hard.describe("prune") and "right to left" in hard.describe("prune")
-    assert "clamped" in hard.describe("values") and "clamped" in hard.describe()
-    assert "3 plies" in Conventions(depth=3).describe("minimax")
+    assert "clamped" not in KINDS["prune"].conventions_words(hard) and "right to left" in KINDS[
+        "prune"
+    ].conventions_words(hard)
+    assert "clamped" in KINDS["values"].conventions_words(hard) and "clamped" in hard.describe()
+    assert "3 plies" in KINDS["minimax"].conventions_words(Conventions(depth=3))
     assert normalize_pruned(Tree.from_nested([1, 2]), set()) == frozenset()
 
 

@@ -36,6 +36,7 @@ import pytest
 
 from grader.gametree import (
     GENERATOR_VERSION,
+    KINDS,
     Conventions,
     GenerationError,
     GeneratorParams,
@@ -349,27 +350,25 @@ def test_exposing_names_nothing_for_best_order_and_unknown_kinds():
 
 
 def test_answer_distance_counts_the_nodes_that_differ():
-    from grader.gametree.generator import answer_distance
-
     key = (frozenset({"0.1", "2"}), 3)
-    assert answer_distance("prune", key, key) == 0
-    assert answer_distance("prune", key, (frozenset({"0.1", "2"}), 4)) == 1  # the root value
-    assert answer_distance("prune", key, (frozenset({"2", "1.1"}), 4)) == 3
+    assert KINDS["prune"].distance(key, key) == 0
+    assert KINDS["prune"].distance(key, (frozenset({"0.1", "2"}), 4)) == 1  # the root value
+    assert KINDS["prune"].distance(key, (frozenset({"2", "1.1"}), 4)) == 3
     values = {"": 3, "0": 2}
-    assert answer_distance("values", values, {"": 3, "0": 5, "1": 1}) == 2
-    assert answer_distance("values", values, dict(values)) == 0
+    assert KINDS["values"].distance(values, {"": 3, "0": 5, "1": 1}) == 2
+    assert KINDS["values"].distance(values, dict(values)) == 0
     # leaf orders: position by position, a missing position counts
-    assert answer_distance("leaf-order", ("a", "b", "c"), ("a", "x", "c", "d")) == 2
-    assert answer_distance("leaf-order", ("a", "b"), ("a", "b")) == 0
+    assert KINDS["leaf-order"].distance(("a", "b", "c"), ("a", "x", "c", "d")) == 2
+    assert KINDS["leaf-order"].distance(("a", "b"), ("a", "b")) == 0
     # anything else: equal or not
-    assert answer_distance("values", ("a",), None) == 1
-    assert answer_distance("values", values, None) == 1
-    assert answer_distance("values", 3, 3) == 0
+    assert KINDS["values"].distance(("a",), None) == 1
+    assert KINDS["values"].distance(values, None) == 1
+    assert KINDS["values"].distance(3, 3) == 0
     # a prune answer that is not a (pruned, root value) pair is a programming error
     with pytest.raises(AssertionError):
-        answer_distance("prune", key, None)
+        KINDS["prune"].distance(key, None)
     with pytest.raises(AssertionError):
-        answer_distance("prune", None, key)
+        KINDS["prune"].distance(None, key)
 
 
 # -- every refusal of GeneratorParams, in words, and the bounds it accepts -------------------------

@@ -17,13 +17,13 @@ import math
 import pytest
 from hypothesis import example, given, settings
 
-from grader.gametree import Conventions, Tree, minimax, solve
+from grader.gametree import KINDS, Conventions, Tree, minimax, solve
 from grader.gametree.solver import (
     INF,
     Cutoff,
     NodeResult,
-    Rules,
     Step,
+    TreeSearchRules,
     from_jsonable,
     jsonable,
     search,
@@ -171,7 +171,7 @@ def test_shallow_cutoffs_with_two_minimizers_miss_the_deep_cutoff():
 @example(Tree.from_nested([4, [[2, 7], 9]], "max,min,min"), Conventions())
 @example(Tree.from_nested([5, [[[3, 9], 7], 4, 6]]), Conventions(ties="explore"))
 def test_shallow_cutoffs_are_never_deep_and_the_value_is_still_exact(tree, conv):
-    result = search(tree, Rules(conv, shallow=True))
+    result = search(tree, TreeSearchRules(conv, shallow=True))
     assert not any(c.deep for c in result.cutoffs)
     assert all(c.source in (c.path, c.path.rpartition(".")[0]) for c in result.cutoffs)
     assert result.value == true_minimax(tree)[""]
@@ -295,7 +295,7 @@ DESCRIBED = [
 
 @pytest.mark.parametrize(("conv", "kind", "text"), DESCRIBED)
 def test_describe_word_for_word(conv, kind, text):
-    assert conv.describe(kind) == text
+    assert (conv.describe() if kind is None else KINDS[kind].conventions_words(conv)) == text
 
 
 @pytest.mark.parametrize(
@@ -325,15 +325,15 @@ def test_describe_names_each_convention():
     text = hard.describe()
     assert "right to left" in text and "alpha >= beta" in text and "clamped" in text
     assert "2 plies below the root" in text
-    explore = Conventions(ties="explore").describe("values")
+    explore = KINDS["values"].conventions_words(Conventions(ties="explore"))
     assert (
         "left to right" in explore
         and "strictly outside" in explore
         and "best value so far" in explore
     )
-    assert "values" not in Conventions().describe("prune").split(";")[-1]
-    assert Conventions().describe("minimax").startswith("Plain minimax")
-    assert "plies" not in Conventions().describe("minimax")
+    assert "values" not in KINDS["prune"].conventions_words(Conventions()).split(";")[-1]
+    assert KINDS["minimax"].conventions_words(Conventions()).startswith("Plain minimax")
+    assert "plies" not in KINDS["minimax"].conventions_words(Conventions())
 
 
 # -- numbers typed as text -------------------------------------------------------------------

@@ -21,7 +21,7 @@ from grader.checkers import Board
 from grader.checkers.engine import CONTRACT, search
 from grader.checkers.variants import VARIANTS
 from grader.harness.results import gradescope, summary
-from grader.harness.runner import grade
+from grader.harness.runner import grade_engine
 from grader.harness.suite import Suite, load_suite
 from grader.harness.testkinds.search import root_window
 from grader.harness.verdicts import Verdict
@@ -103,7 +103,7 @@ def mistakes():
 @pytest.mark.parametrize("name", list(EXPECTED))
 def test_classic_mistake_is_caught_and_named(name: str, submission, mistakes) -> None:
     verdicts, scores, diagnoses = EXPECTED[name]
-    report = grade(submission(name), mistakes)
+    report = grade_engine(submission(name), mistakes)
     detail = [(t.verdict.value, t.score, t.output) for t in report.tests]
     assert [t.verdict for t in report.tests] == verdicts, detail
     assert [t.score for t in report.tests] == pytest.approx(scores), detail
@@ -138,7 +138,7 @@ def test_classic_mistake_is_caught_and_named(name: str, submission, mistakes) ->
 
 @needs_bwrap
 def test_an_engine_that_never_moved_gets_no_elo(submission, tiny) -> None:
-    report = grade(submission("no_move"), tiny)
+    report = grade_engine(submission("no_move"), tiny)
     assert [t.verdict for t in report.tests] == [P, P, Verdict.RE, Verdict.RE]
     assert all(g.extra["engine_moves"] == 0 for g in report.games)
     assert report.elo is not None and report.elo.games == 0
@@ -150,7 +150,7 @@ def test_an_engine_that_never_moved_gets_no_elo(submission, tiny) -> None:
 def test_a_search_without_the_window_is_told_so(submission, mistakes) -> None:
     """The two-argument form still answers the full-window tests; the windowed ones say what
     the contract's signature is (PROTOCOL), without calling it."""
-    report = grade(submission("two_arguments"), mistakes)
+    report = grade_engine(submission("two_arguments"), mistakes)
     assert [t.verdict for t in report.tests] == [P, P, P, Verdict.PROTOCOL, P, Verdict.PROTOCOL]
     assert "your search takes 2 arguments" in report.tests[3].output
     assert "search(fen, depth, alpha=-INF, beta=INF)" in report.tests[3].output
@@ -172,7 +172,7 @@ def test_the_tie_rule_engine_is_told_tie_strict_alone(submission, quick_search) 
     """At the start position every evaluation is equal, so every cutoff is a tie: there the
     tie-rule engine's answers are minimax's too. Those tests name both mistakes; the run, and
     every line of it, names tie-strict alone."""
-    report = grade(submission("tie_strict"), quick_search)
+    report = grade_engine(submission("tie_strict"), quick_search)
     assert report.explanation.codes == ("tie-strict",)
     assert_words_hold(report, quick_search)
     ambiguous = []

@@ -11,7 +11,7 @@ import pytest
 
 from grader import data
 from grader.harness.elo import estimate
-from grader.harness.runner import grade, grade_many
+from grader.harness.runner import grade_engine, grade_engines
 from grader.harness.sandbox import SubmissionError, prepare_submission
 from grader.harness.verdicts import PRIORITY, Verdict, worst
 from tests.harness._helpers import ENGINES, TINY, assert_gradescope_shape, needs_bwrap
@@ -19,7 +19,7 @@ from tests.harness._helpers import ENGINES, TINY, assert_gradescope_shape, needs
 
 @needs_bwrap
 def test_several_engines_at_once_each_in_its_slot(submission, tiny) -> None:
-    reports = grade_many([submission("correct"), submission("wrong_eval")], tiny, slots=2)
+    reports = grade_engines([submission("correct"), submission("wrong_eval")], tiny, slots=2)
     assert [r.score for r in reports] == [5, 5 - 2 + reports[1].tests[1].score]
     assert all(r.slot in (0, 1) for r in reports)  # each held a slot (its user, its folder)
 
@@ -87,7 +87,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @needs_bwrap
 def test_starter_template_runs_and_says_what_is_missing(tiny) -> None:
-    report = grade(data.checkers("template", "engine.py"), tiny)
+    report = grade_engine(data.checkers("template", "engine.py"), tiny)
     assert [t.verdict for t in report.tests] == [Verdict.RE] * 4
     assert "NotImplementedError: legal_moves" in report.tests[0].output
 

@@ -7,7 +7,7 @@ import pytest
 
 from grader.checkers import BLACK, Board, alphabeta
 from grader.checkers.variants import VARIANTS
-from grader.harness.runner import grade
+from grader.harness.runner import grade_engine
 from grader.harness.sandbox import SandboxConfig
 from grader.harness.suite import SUITES, load_suite, positions
 from grader.harness.testkinds.search import root_window
@@ -87,7 +87,7 @@ def test_null_windows_tell_fail_soft_from_fail_hard_and_ties(name: str) -> None:
 @needs_bwrap
 @pytest.mark.slow
 def test_correct_engine_gets_full_marks_on_quick() -> None:
-    report = grade(ENGINES / "correct.py", "quick", SandboxConfig())
+    report = grade_engine(ENGINES / "correct.py", "quick", SandboxConfig())
     failed = [
         (t.name, t.verdict.value, t.output[:200]) for t in report.tests if t.score != t.max_score
     ]

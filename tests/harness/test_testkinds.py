@@ -12,7 +12,7 @@ import pytest
 
 from grader.harness.cases import TestCase, TestResult, result_of
 from grader.harness.referee import MoveLimit
-from grader.harness.runner import grade
+from grader.harness.runner import grade_engine
 from grader.harness.sandbox import EngineProcess
 from grader.harness.suite import Suite, load_suite
 from grader.harness.testkinds import TEST_KINDS, Group, TestKind, register
@@ -96,7 +96,7 @@ def test_a_new_kind_is_one_class(tmp_path: Path) -> None:
         ("count-moves", 2.0, 2.0, 4.0),
         ("count-moves", 1.0, 2.0, 4.0),
     ]
-    report = grade(ENGINES / "correct.py", suite)
+    report = grade_engine(ENGINES / "correct.py", suite)
     assert [(t.verdict, t.score, t.output) for t in report.tests] == [
         (Verdict.PASSED, 2.0, "7 moves"),
         (Verdict.WA, 0.0, "7 moves"),

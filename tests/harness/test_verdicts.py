@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from grader import data
-from grader.harness.runner import grade
+from grader.harness.runner import grade_engine
 from grader.harness.sandbox import SandboxConfig
 from grader.harness.verdicts import Verdict
 from tests.harness._helpers import leftover_processes, needs_bwrap
@@ -37,7 +37,7 @@ EXPECTED = {
 @pytest.mark.parametrize("name", list(EXPECTED))
 def test_sample_engine_gets_its_verdicts(name: str, submission, tiny) -> None:
     config = SandboxConfig()
-    report = grade(submission(name), tiny, config)
+    report = grade_engine(submission(name), tiny, config)
     assert [t.verdict for t in report.tests] == EXPECTED[name], [
         (t.verdict.value, t.output[:300]) for t in report.tests
     ]
@@ -73,7 +73,7 @@ def test_network_is_unreachable(submission, tiny) -> None:
         port = server.getsockname()[1]
         udp.bind(("127.0.0.1", port))
         udp.setblocking(False)
-        report = grade(submission("network", {"port.txt": str(port)}), tiny, SandboxConfig())
+        report = grade_engine(submission("network", {"port.txt": str(port)}), tiny, SandboxConfig())
         assert [t.verdict for t in report.tests] == [RE] * 4
         assert "ConnectionRefusedError" in report.tests[0].output
         with pytest.raises(BlockingIOError):
@@ -100,7 +100,7 @@ def test_snooping_engine_reads_nothing(
         Path(__file__),
     ]
     targets = "\n".join(str(p) for p in [key, *harness_files])
-    report = grade(submission("snoop", {"targets.txt": targets}), tiny, SandboxConfig())
+    report = grade_engine(submission("snoop", {"targets.txt": targets}), tiny, SandboxConfig())
     assert [t.verdict for t in report.tests] == [WA, RE, ILL, ILL]
     everything = "\n".join(
         [
@@ -130,9 +130,9 @@ def test_a_busy_engine_is_judged_by_its_cpu_limit_on_a_loaded_host(submission, t
     search = next(t for t in tiny.tests if t.kind == "search")
     short = dataclasses.replace(search, cpu=0.5, wall=0.25)
     suite = dataclasses.replace(tiny, tests=(short,))
-    busy = grade(submission("infinite_loop"), suite, SandboxConfig()).tests[0]
+    busy = grade_engine(submission("infinite_loop"), suite, SandboxConfig()).tests[0]
     assert (busy.verdict is TLE and busy.cpu > short.cpu) or (
         busy.verdict is WALL and busy.wall >= short.cpu
     ), (busy.verdict, busy.cpu, busy.wall)
-    idle = grade(submission("sleeper"), suite, SandboxConfig()).tests[0]
+    idle = grade_engine(submission("sleeper"), suite, SandboxConfig()).tests[0]
     assert idle.verdict is WALL, (idle.verdict, idle.output[:300])

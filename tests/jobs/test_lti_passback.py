@@ -14,26 +14,18 @@ from grader.models import LtiContext, LtiPassback, LtiResourceLink, LtiUser, Slo
 from grader.services.transactions import writing
 from tests.jobs.engine_support import engine_bytes, wait_for
 from tests.lti.lti_platform import SCOPES, Platform, Served
+from tests.lti.lti_support import register_platform
 
 
 @pytest.fixture
 def lms(app, client, room):
     """The room's engine slot placed in an LMS course whose student is the room's student."""
-    from grader.services import lti
 
     served = Served(Platform())
     platform = served.platform
     platform.tool_jwks = client.get("/lti/jwks").get_json()
     with app.app_context():
-        reg = lti.register(
-            None,
-            issuer=platform.issuer,
-            client_id=platform.client_id,
-            auth_login_url=f"{platform.base}/auth",
-            auth_token_url=f"{platform.base}/token",
-            key_set_url=f"{platform.base}/jwks",
-            deployment_ids=[platform.deployment_id],
-        )
+        reg = register_platform(platform)
         student = db.session.scalar(sa.select(User).where(User.email == "student@example.com"))
         slot = db.session.scalar(
             sa.select(Slot).where(

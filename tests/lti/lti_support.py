@@ -76,24 +76,31 @@ class Env:
             return db.session.get(User, link.user_id) if link else None
 
 
+def register_platform(platform: Platform) -> Any:
+    """The platform registered with the app (in its context), as an administrator does: the
+    one set-up every LTI test uses. The registration."""
+    from grader.services import lti
+
+    return lti.register(
+        None,
+        issuer=platform.issuer,
+        client_id=platform.client_id,
+        auth_login_url=f"{platform.base}/auth",
+        auth_token_url=f"{platform.base}/token",
+        key_set_url=f"{platform.base}/jwks",
+        deployment_ids=[platform.deployment_id],
+    )
+
+
 def bench(app: Any, client: Any) -> Iterator[Env]:
     """The platform served and registered with the app (a fixture's body: `yield from`)."""
     from grader import jobs
-    from grader.services import lti
 
     served = Served(Platform())
     platform = served.platform
     platform.tool_redirect_uris = [LAUNCH_URL, LAUNCH_URL.replace("http:", "https:")]
     with app.app_context():
-        lti.register(
-            None,
-            issuer=platform.issuer,
-            client_id=platform.client_id,
-            auth_login_url=f"{platform.base}/auth",
-            auth_token_url=f"{platform.base}/token",
-            key_set_url=f"{platform.base}/jwks",
-            deployment_ids=[platform.deployment_id],
-        )
+        register_platform(platform)
     platform.tool_jwks = client.get("/lti/jwks").get_json()  # the admin pastes the tool's keys
     # The queue runs each job as it is enqueued (after the commit), in place of a worker.
     jobs.queue(app).immediate = True
@@ -103,4 +110,4 @@ def bench(app: Any, client: Any) -> Iterator[Env]:
         served.close()
 
 
-__all__ = ["INSTRUCTOR", "LEARNER", "Env", "bench"]
+__all__ = ["INSTRUCTOR", "LEARNER", "Env", "bench", "register_platform"]

@@ -25,88 +25,46 @@ def log_in(app, email: str, role: str):
     return client
 
 
+def _register(runner, issuer, client_id, deployments, login, token, jwks, *extra):
+    """`grader lti register` with these URLs, one --deployment each."""
+    args = ["lti", "register", "--issuer", issuer, "--client-id", client_id]
+    for deployment in deployments:
+        args += ["--deployment", deployment]
+    args += ["--login-url", login, "--token-url", token, "--jwks-url", jwks, *extra]
+    return runner.invoke(args=args)
+
+
 def test_cli_registers_lists_and_prints_the_urls(runner, app):
-    result = runner.invoke(
-        args=[
-            "lti",
-            "register",
-            "--issuer",
-            "https://canvas.instructure.com",
-            "--client-id",
-            "10000000000001",
-            "--deployment",
-            "1:abc",
-            "--deployment",
-            "2:def",
-            "--login-url",
-            "https://sso.canvaslms.com/api/lti/authorize_redirect",
-            "--token-url",
-            "https://sso.canvaslms.com/login/oauth2/token",
-            "--jwks-url",
-            "https://sso.canvaslms.com/api/lti/security/jwks",
-        ]
+    canvas = "https://sso.canvaslms.com"
+    result = _register(
+        runner,
+        "https://canvas.instructure.com",
+        "10000000000001",
+        ["1:abc", "2:def"],
+        f"{canvas}/api/lti/authorize_redirect",
+        f"{canvas}/login/oauth2/token",
+        f"{canvas}/api/lti/security/jwks",
     )
     assert result.exit_code == 0, result.output
     with app.app_context():
         assert db.session.scalar(sa.select(LtiRegistration.trust_emails)) is False
     listed = runner.invoke(args=["lti", "list"]).output
     assert "https://canvas.instructure.com\t10000000000001\t1:abc,2:def" in listed
-    again = runner.invoke(
-        args=[
-            "lti",
-            "register",
-            "--issuer",
-            "https://canvas.instructure.com",
-            "--client-id",
-            "10000000000001",
-            "--deployment",
-            "x",
-            "--login-url",
-            "https://a.example/x",
-            "--token-url",
-            "https://a.example/y",
-            "--jwks-url",
-            "https://a.example/z",
-        ]
-    )
+    other = ("https://a.example/x", "https://a.example/y", "https://a.example/z")
+    again = _register(runner, "https://canvas.instructure.com", "10000000000001", ["x"], *other)
     assert again.exit_code != 0 and "already registered" in again.output
-    bad = runner.invoke(
-        args=[
-            "lti",
-            "register",
-            "--issuer",
-            "i",
-            "--client-id",
-            "c",
-            "--deployment",
-            "d",
-            "--login-url",
-            "javascript:alert(1)",
-            "--token-url",
-            "https://a.example/y",
-            "--jwks-url",
-            "https://a.example/z",
-        ]
-    )
+    bad = _register(runner, "i", "c", ["d"], "javascript:alert(1)", *other[1:])
     assert bad.exit_code != 0 and "http(s) URL" in bad.output
-    trusted = runner.invoke(
-        args=[
-            "lti",
-            "register",
-            "--issuer",
-            "https://moodle.uni.example",
-            "--client-id",
-            "m1",
-            "--deployment",
-            "1",
-            "--login-url",
-            "https://moodle.uni.example/mod/lti/auth.php",
-            "--token-url",
-            "https://moodle.uni.example/mod/lti/token.php",
-            "--jwks-url",
-            "https://moodle.uni.example/mod/lti/certs.php",
-            "--trust-emails",
-        ]
+    moodle = "https://moodle.uni.example"
+    trusted = _register(
+        runner,
+        moodle,
+        "m1",
+        ["1"],
+        f"{moodle}/mod/lti/auth.php",
+        f"{moodle}/mod/lti/token.php",
+        f"{moodle}/mod/lti/certs.php",
+        "--trust-emails",
     )
     assert trusted.exit_code == 0, trusted.output
     with app.app_context():

@@ -161,7 +161,7 @@ def test_an_answer_bigger_than_its_tree_is_refused(client, app, student):
 
 
 def test_costly_requests_past_the_slots_are_503_at_once(client, app, student):
-    """Another worker holds the only costly-work slot: a costly request is refused with
+    """Another worker holds the only costly-work permit: a costly request is refused with
     Retry-After instead of waiting; a cheap one goes through."""
     import fcntl
     import os

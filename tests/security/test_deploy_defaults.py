@@ -105,7 +105,7 @@ def test_the_instance_database_and_uploads_are_private(tmp_path, monkeypatch):
         with app.app_context():
             upgrade(directory=app.config["GRADER_MIGRATIONS_DIR"])
             checked = uploads.check(b"print('engine')\n", "engine.py")
-            stored, _ = uploads.store(checked, Path(app.config["GRADER_UPLOADS_DIR"]))
+            stored, _ = uploads.write_file(checked, Path(app.config["GRADER_UPLOADS_DIR"]))
             db.engine.dispose()
         client = app.test_client()
         client.get("/login")

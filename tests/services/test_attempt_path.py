@@ -74,7 +74,7 @@ def test_a_costly_attempt_is_refused_from_stored_facts_before_its_tree_is_built(
     _store(app, made["id"], node_count=2048, tree=[[3, "not a value"], {"x": 1}])
     lock = os.open(Path(app.instance_path) / "costly-0.lock", os.O_RDWR | os.O_CREAT, 0o600)
     try:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # another worker holds the only costly slot
+        fcntl.flock(lock, fcntl.LOCK_EX)  # another worker holds the only costly-work permit
         response = client.post(
             made["urls"]["attempts"], headers=student, json={"answer": {"values": {"": 5}}}
         )
@@ -84,7 +84,7 @@ def test_a_costly_attempt_is_refused_from_stored_facts_before_its_tree_is_built(
     assert _attempts(app) == 0
 
 
-def test_a_cheap_attempt_takes_no_costly_slot(client, app, student):
+def test_a_cheap_attempt_takes_no_costly_permit(client, app, student):
     made = client.post(
         "/api/exercises", headers=student, json={"kind": "values", "tree": SMALL}
     ).get_json()

@@ -26,7 +26,7 @@ from grader.services import (
     regrade,
     roster,
     scores,
-    statistics,
+    stats,
 )
 from tests.e2e.kinds_support import answer_cases
 from tests.instructor_support import (
@@ -71,14 +71,14 @@ def test_point_biserial_matches_the_formula_and_handles_degenerate_cases():
     perfect = [False, False, True, True]
     # M1 = 3.5, M0 = 1.5, s = sqrt(1.25), p = q = 0.5
     expected = (3.5 - 1.5) / 1.25**0.5 * 0.5
-    assert statistics.point_biserial(perfect, totals) == pytest.approx(expected)
-    assert statistics.point_biserial([True], [1.0]) is None  # n < 2
-    assert statistics.point_biserial([True, True], [1.0, 2.0]) is None  # p = 1
-    assert statistics.point_biserial([True, False], [2.0, 2.0]) is None  # s = 0
+    assert stats.point_biserial(perfect, totals) == pytest.approx(expected)
+    assert stats.point_biserial([True], [1.0]) is None  # n < 2
+    assert stats.point_biserial([True, True], [1.0, 2.0]) is None  # p = 1
+    assert stats.point_biserial([True, False], [2.0, 2.0]) is None  # s = 0
 
 
 def test_histogram_bins_and_policy_score():
-    assert statistics.histogram([0.0, 0.05, 0.5, 0.99, 1.0, 1.0]) == [
+    assert stats.histogram([0.0, 0.05, 0.5, 0.99, 1.0, 1.0]) == [
         2,
         0,
         0,
@@ -462,7 +462,7 @@ def test_slot_statistics(app, room):
     answer(app, ALICE, room.assignment_id, 0, textbook_key())
     answer(app, BOB, room.assignment_id, 0, {"pruned": [], "value": 3})
     with app.app_context():
-        _, found = statistics.statistics(user(TA), room.course_id)
+        _, found = stats.statistics(user(TA), room.course_id)
     first = found[0][1][0]
     assert first.students == 2 and first.attempts == 3
     assert first.share_perfect == 0.5
@@ -483,15 +483,15 @@ def test_misconceptions_per_slot_assignment_and_week(app, room):
     answer(app, BOB, room.assignment_id, 0, {"pruned": ["2.2"], "value": 3})
     answer(app, BOB, room.assignment_id, 0, textbook_key())
     with app.app_context():
-        _, assignments, found = statistics.misconceptions(user(TA), room.course_id)
+        _, assignments, found = stats.misconceptions(user(TA), room.course_id)
         slot_id = assignments[0].slots[0].id
     assert found.wrong == 3
-    assert found.total["no-pruning"] == 2 and found.total[statistics.UNMATCHED] == 1
+    assert found.total["no-pruning"] == 2 and found.total[stats.UNMATCHED] == 1
     assert found.total["wrong-order"] == 0 and sum(found.total.values()) == found.wrong
     assert found.by_slot[slot_id]["no-pruning"] == 2
     assert found.by_assignment[room.assignment_id]["no-pruning"] == 2
     assert sum(sum(c.values()) for c in found.by_week.values()) == 3
-    assert statistics.week_of(dt.datetime(2026, 11, 22)) == "2026-W47"
+    assert stats.week_of(dt.datetime(2026, 11, 22)) == "2026-W47"
 
 
 # -- regrades -----------------------------------------------------------------------------------

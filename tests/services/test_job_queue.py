@@ -1,4 +1,4 @@
-"""The queue on the app: services enqueue through `grader.extensions.jobs`, which
+"""The queue on the app: services enqueue through `grader.extensions.job_queue`, which
 `grader.jobs.init_app` (called by create_app) binds to the app's Huey."""
 
 from __future__ import annotations
@@ -7,16 +7,16 @@ import pytest
 from flask import Flask
 
 from grader import jobs as job_bodies
-from grader.extensions import GAME, GRADE, PASSBACK, jobs
+from grader.extensions import GAME, GRADE, PASSBACK, job_queue
 
 
 def test_a_job_enqueued_by_name_reaches_the_apps_queue(app) -> None:
     with app.app_context():
         huey = job_bodies.queue(app)
         huey.flush()
-        jobs.enqueue(GRADE, 41, priority=5)
-        jobs.enqueue(GAME, 42)
-        jobs.enqueue(PASSBACK, 1, 2)
+        job_queue.enqueue(GRADE, 41, priority=5)
+        job_queue.enqueue(GAME, 42)
+        job_queue.enqueue(PASSBACK, 1, 2)
         messages = [huey.dequeue() for _ in range(huey.pending_count())]
     assert sorted((m.name, m.args) for m in messages) == sorted(
         [(GRADE, (41,)), (GAME, (42,)), (PASSBACK, (1, 2))]
@@ -27,9 +27,28 @@ def test_a_job_enqueued_by_name_reaches_the_apps_queue(app) -> None:
 def test_an_app_without_the_queue_refuses_to_enqueue() -> None:
     bare = Flask(__name__)
     with bare.app_context(), pytest.raises(RuntimeError, match="no job queue"):
-        jobs.enqueue(GRADE, 1)
+        job_queue.enqueue(GRADE, 1)
 
 
 def test_an_unknown_job_is_refused(app) -> None:
     with app.app_context(), pytest.raises(KeyError):
-        jobs.enqueue("mine_bitcoin", 1)
+        job_queue.enqueue("mine_bitcoin", 1)
+
+
+def test_a_wake_up_is_sent_and_recorded_or_left_to_the_sweep_and_logged(app, caplog) -> None:
+    """`wake`: sent, then `woken()`; a queue that cannot be reached (here, no queue on the app)
+    is logged with what was not sent, and nothing is recorded: the sweep sends it again."""
+    recorded = []
+    with app.app_context():
+        huey = job_bodies.queue(app)
+        huey.flush()
+        sent = job_queue.wake(
+            GRADE, 7, priority=3, what="submission 7", woken=lambda: recorded.append(7)
+        )
+        (message,) = [huey.dequeue() for _ in range(huey.pending_count())]
+    assert sent and recorded == [7] and (message.name, message.args) == (GRADE, (7,))
+    bare = Flask(__name__)
+    with bare.app_context(), caplog.at_level("ERROR", logger="grader.extensions"):
+        sent = job_queue.wake(GAME, 8, what="game 8", woken=lambda: recorded.append(8))
+    assert not sent and recorded == [7]
+    assert [r.getMessage() for r in caplog.records] == ["could not enqueue game 8"]

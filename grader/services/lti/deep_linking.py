@@ -59,11 +59,10 @@ def choices(user: User, course_id: int) -> list[Choice]:
             )
         )
         for slot in assignment.slots:
-            kind = "engine" if slot.kind == "engine" else slot.kind
             out.append(
                 Choice(
                     f"s:{assignment.id}:{slot.index}",
-                    f"{assignment.title}, exercise {slot.index + 1}: {slot.title or kind}",
+                    f"{assignment.title}, exercise {slot.index + 1}: {slot.name}",
                 )
             )
     return out

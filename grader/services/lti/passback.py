@@ -4,7 +4,6 @@ commit, posted by the `lti_passback` job, queued again by the worker's sweep unt
 from __future__ import annotations
 
 import datetime as dt
-import logging
 from dataclasses import dataclass
 
 import sqlalchemy as sa
@@ -16,7 +15,7 @@ from pylti1p3.service_connector import ServiceConnector
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
-from grader.extensions import PASSBACK, db, jobs
+from grader.extensions import PASSBACK, db, job_queue
 from grader.models import (
     STUDENT,
     Assignment,
@@ -37,8 +36,6 @@ from grader.services.lti.tool import (
 )
 from grader.services.scores import counted_attempts, slot_state
 from grader.services.transactions import writing
-
-log = logging.getLogger(__name__)
 
 _PENDING = "lti_passback"  # Session.info key: (user id, slot id) pairs to send after commit
 RESEND_SECONDS = 120  # the sweep queues a score again when it is still waiting after this
@@ -122,11 +119,10 @@ def _send_pending(session: Session) -> None:
     pending = session.info.pop(_PENDING, None)
     if not pending:
         return
-    for user_id, slot_id in sorted(pending):
-        try:
-            jobs.enqueue(PASSBACK, user_id, slot_id)
-        except Exception:  # the mark stays: the worker's sweep queues it again
-            log.exception("could not enqueue the LTI score of user %s, slot %s", user_id, slot_id)
+    for user_id, slot_id in sorted(pending):  # the mark stays: the sweep queues it again
+        job_queue.wake(
+            PASSBACK, user_id, slot_id, what=f"the LTI score of user {user_id}, slot {slot_id}"
+        )
 
 
 @sa.event.listens_for(Session, "after_rollback")

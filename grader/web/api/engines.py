@@ -12,7 +12,7 @@ from grader.models import MAX_ID
 from grader.services import NotFound, results, submissions, tournaments
 from grader.strict_json import json_text
 from grader.web.api import bp, download, models, responses, spec
-from grader.web.engines import uploaded_file
+from grader.web.inputs import uploaded_file
 
 
 def _submission(submission: Any) -> models.EngineSubmission:
@@ -24,7 +24,7 @@ def _submission(submission: Any) -> models.EngineSubmission:
     if result is not None:
         urls["results_json"] = url_for("api.engine_results", submission_id=submission.id)
         urls["rich_json"] = url_for("api.engine_rich", submission_id=submission.id)
-    return models.EngineSubmission(**results.describe(submission, result), urls=urls)
+    return models.EngineSubmission(**results.to_api(submission, result), urls=urls)
 
 
 @bp.post("/engines")
@@ -92,10 +92,8 @@ def engine_game(submission_id: int, number: int) -> models.EngineGame:
 @spec.validate(resp=responses(), tags=["engines"])
 def engine_game_pdn(submission_id: int, number: int) -> Response:
     """A game as a PDN file"""
-    found = results.game(g.user, submission_id, number)
-    return download(
-        found["pdn"], f"game-{submission_id}-{number}.pdn", "application/x-checkers-pdn"
-    )
+    game = results.game(g.user, submission_id, number)
+    return download(game["pdn"], f"game-{submission_id}-{number}.pdn", "application/x-checkers-pdn")
 
 
 @bp.post("/engines/<int:submission_id>/rerun")
@@ -109,8 +107,8 @@ def api_rerun(submission_id: int) -> models.EngineSubmission:
 @spec.validate(resp=responses(models.SlotEngines), tags=["engines"])
 def api_slot_engines(assignment_id: int, index: int) -> models.SlotEngines:
     """Every submission of an engine slot, and the leaderboard (staff)"""
-    _, slot, found = submissions.slot_submissions(g.user, assignment_id, index)
+    _, slot, uploads = submissions.slot_submissions(g.user, assignment_id, index)
     return models.SlotEngines(
-        submissions=[_submission(s) for s in found],
+        submissions=[_submission(s) for s in uploads],
         leaderboard=[models.LeaderRow(**row.to_dict()) for row in tournaments.leaderboard(slot)],
     )

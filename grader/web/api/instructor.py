@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from flask import Response, g
 
-from grader.services import editor, gradebook, regrade
-from grader.services import statistics as stats
+from grader.services import editor, gradebook, regrade, stats
 from grader.web.api import bp, download, models, responses, spec
 
 
@@ -34,11 +33,11 @@ def api_gradebook_csv(course_id: int) -> Response:
 @spec.validate(resp=responses(models.Statistics), tags=["instructor"])
 def api_statistics(course_id: int) -> models.Statistics:
     """Item statistics per slot"""
-    _, found = stats.statistics(g.user, course_id)
+    _, by_assignment = stats.statistics(g.user, course_id)
     return models.Statistics(
         assignments=[
             models.AssignmentStatistics(id=a.id, title=a.title, slots=[s.to_dict() for s in slots])
-            for a, slots in found
+            for a, slots in by_assignment
         ]
     )
 
@@ -49,8 +48,8 @@ def api_misconceptions(course_id: int) -> models.Misconceptions:
     """Wrong answers by misconception code
 
     Per slot, per assignment and per ISO week."""
-    _, _, found = stats.misconceptions(g.user, course_id)
-    return models.Misconceptions(**found.to_dict())
+    _, _, counts = stats.misconceptions(g.user, course_id)
+    return models.Misconceptions(**counts.to_dict())
 
 
 @bp.get("/courses/<int:course_id>/regrades")

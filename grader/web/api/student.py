@@ -4,16 +4,15 @@ from __future__ import annotations
 
 from flask import g, url_for
 
-from grader.models import ENGINE_KIND, iso_utc
+from grader.models import SLOT_KINDS, iso_utc
 from grader.models import Assignment as AssignmentModel
 from grader.models import Exercise as ExerciseModel
-from grader.services import attempts, courses, exercises
-from grader.services import progress as practice
+from grader.services import attempts, courses, exercises, practice
 from grader.web.api import bp, models, responses, spec
 
 
 def _exercise(exercise: ExerciseModel) -> models.Exercise:
-    data = exercises.describe(exercise)
+    data = exercises.to_api(exercise)
     urls = {
         "self": url_for("api.get_exercise", exercise_id=exercise.id),
         "attempts": url_for("api.submit_attempt", exercise_id=exercise.id),
@@ -30,10 +29,10 @@ def _exercise(exercise: ExerciseModel) -> models.Exercise:
 def _slot_urls(assignment: AssignmentModel, index: int, kind: str) -> dict[str, str]:
     """An exercise slot's exercise, or an engine slot's upload (an engine slot has no exercise)."""
     urls = {"page": url_for("pages.slot", assignment_id=assignment.id, index=index)}
-    if kind == ENGINE_KIND:
-        urls["upload"] = url_for("api.upload_engine")
-    else:
+    if SLOT_KINDS[kind].has_exercise:
         urls["exercise"] = url_for("api.slot_exercise", assignment_id=assignment.id, index=index)
+    else:
+        urls["upload"] = url_for("api.upload_engine")
     return urls
 
 
@@ -108,7 +107,7 @@ def submit_attempt(exercise_id: int, json: models.SubmitAttempt) -> tuple[models
     Graded and stored before the response is sent. An ungradable answer is a 400 and uses
     no attempt. The solution is included once the exercise's rules allow it."""
     submitted = attempts.submit(g.user, exercise_id, json.answer)
-    return models.Attempt(**attempts.describe(submitted.attempt, submitted.solution)), 201
+    return models.Attempt(**attempts.to_api(submitted.attempt, submitted.solution)), 201
 
 
 @bp.get("/exercises/<int:exercise_id>/aim")
@@ -128,7 +127,7 @@ def list_attempts(query: models.AttemptQuery) -> models.AttemptList:
 
     A student's own attempts; an instructor's own and those of the courses they teach."""
     found = attempts.list_attempts(g.user, **query.model_dump())
-    return models.AttemptList(attempts=[models.Attempt(**attempts.describe(a)) for a in found])
+    return models.AttemptList(attempts=[models.Attempt(**attempts.to_api(a)) for a in found])
 
 
 @bp.get("/attempts/<int:attempt_id>")
@@ -137,7 +136,7 @@ def get_attempt(attempt_id: int) -> models.Attempt:
     """One attempt, with the solution when it may be shown"""
     attempt = attempts.get_attempt(g.user, attempt_id)
     return models.Attempt(
-        **attempts.describe(attempt, attempts.visible_solution(attempt.exercise, attempt.answer))
+        **attempts.to_api(attempt, attempts.visible_solution(attempt.exercise, attempt.answer))
     )
 
 

@@ -56,10 +56,15 @@ const READERS = {
 };
 READERS.minimax = READERS.values;
 
+// The TreeView options a kind's notes need beside its nodes, where the defaults are too tight.
+export const SPACING = { bounds: { rowGap: 84 } };
+
 /** What the answer says at each node, as {notes: path -> lines, marks: path -> glyph, values: path -> comparable text, order, pruned}. */
 export function reading(kind, tree, answer) {
   const r = { notes: new Map(), marks: new Map(), values: new Map(), order: null, pruned: new Set() };
-  READERS[kind]?.(r, tree, answer);
+  const read = READERS[kind];
+  if (!read) throw new Error(`unknown exercise kind ${kind}`);
+  read(r, tree, answer);
   return r;
 }
 

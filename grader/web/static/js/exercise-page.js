@@ -273,6 +273,9 @@ class BoundsUI {
 }
 
 class LeafOrderUI {
+  // Its marks are the answer itself (the order's numbers): a result redraws them, never clears.
+  ownsMarks = true;
+
   hint = "Click the leaves in the order alpha-beta evaluates them (Enter or Space on a focused leaf); "
     + "leave out the pruned ones. Undo removes the last.";
 
@@ -546,7 +549,7 @@ export function mountExercise(root, exercise, urls) {
 
   function clearResult() {
     view.clearClass("right", "wrong", "first-wrong");
-    for (const path of tree.bfs) if (exercise.kind !== "leaf-order") view.setMark(path, "");
+    if (!ui.ownsMarks) for (const path of tree.bfs) view.setMark(path, "");
     for (const el of root.querySelectorAll(".node-input")) el.classList.remove("right", "wrong");
     for (const el of root.querySelectorAll(".node-input .expected")) el.remove();
     keyNote = () => "";
@@ -560,7 +563,7 @@ export function mountExercise(root, exercise, urls) {
 
   function showAttempt(attempt) {
     clearResult();
-    if (exercise.kind === "leaf-order") ui.draw();
+    if (ui.ownsMarks) ui.draw();
     const percent = Math.round(attempt.score * 100);
     const parts = Object.entries(attempt.parts || {})
       .map(([k, v]) => `${k.replace("_", " ")} ${typeof v === "number" ? `${Math.round(v * 100)}%` : v}`);

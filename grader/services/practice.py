@@ -137,7 +137,7 @@ class CourseProgress:
 
 def course_progress(user: User, course_id: int) -> CourseProgress:
     """For the course's staff: who holds each misconception now, and who is stuck."""
-    who = staff(user, course_id)
+    as_staff = staff(user, course_id)
     members = db.session.execute(
         sa.select(User.id, User.email)
         .join(Membership, Membership.user_id == User.id)
@@ -166,4 +166,4 @@ def course_progress(user: User, course_id: int) -> CourseProgress:
                 stuck,
             )
         )
-    return CourseProgress(who, holding, mastered, rows)
+    return CourseProgress(as_staff, holding, mastered, rows)

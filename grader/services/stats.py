@@ -128,7 +128,7 @@ def slot_statistics(assignment: Assignment, attempts: list[GradedAttempt]) -> li
             SlotStats(
                 slot.id,
                 slot.index,
-                slot.title or slot.kind,
+                slot.name,
                 slot.kind,
                 len(mine),
                 sum(len(v) for v in mine.values()),
@@ -145,13 +145,13 @@ def slot_statistics(assignment: Assignment, attempts: list[GradedAttempt]) -> li
 def statistics(
     user: User, course_id: int
 ) -> tuple[Staff, list[tuple[Assignment, list[SlotStats]]]]:
-    who = staff(user, course_id)
+    as_staff = staff(user, course_id)
     attempts = counted_attempts(course_id)
     by_assignment: dict[int, list[GradedAttempt]] = defaultdict(list)
     for attempt in attempts:
         by_assignment[attempt.assignment_id].append(attempt)
     assignments = course_assignments(course_id)
-    return who, [(a, slot_statistics(a, by_assignment.get(a.id, []))) for a in assignments]
+    return as_staff, [(a, slot_statistics(a, by_assignment.get(a.id, []))) for a in assignments]
 
 
 # -- misconceptions ----------------------------------------------------------------------------
@@ -231,7 +231,7 @@ def misconceptions(
     user: User, course_id: int, assignment_id: int | None = None
 ) -> tuple[Staff, list[Assignment], Misconceptions]:
     """Wrong attempts by misconception code, per slot, per assignment and per week."""
-    who = staff(user, course_id)
+    as_staff = staff(user, course_id)
     query = (
         sa.select(Slot.assignment_id, Slot.id, Attempt.diagnosis, Attempt.created_at)
         .select_from(Attempt)
@@ -260,4 +260,4 @@ def misconceptions(
         engines = engines.where(Assignment.id == assignment_id)
     count_engine_misconceptions(found, [tuple(r) for r in db.session.execute(engines)])
     assignments = course_assignments(course_id)
-    return who, assignments, found
+    return as_staff, assignments, found

@@ -1,0 +1,86 @@
+"""Errors, one rule: a request to /api gets the API's JSON error, any other an error page; the
+status says what went wrong (a refused use case, a bad request body, a failed CSRF check, a
+busy database, any HTTP error), with Retry-After where trying again helps."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import sqlalchemy as sa
+from flask import Blueprint, Response, current_app, render_template, request
+from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import HTTPException
+
+from grader.extensions import db
+from grader.services import (
+    Busy,
+    Conflict,
+    Forbidden,
+    Invalid,
+    NotFound,
+    RateLimited,
+    ServiceError,
+)
+from grader.web.api import RequestError, error_response
+
+bp = Blueprint("errors", __name__)
+
+STATUS = {Invalid: 400, Forbidden: 403, NotFound: 404, Conflict: 409, RateLimited: 429, Busy: 503}
+
+
+def _status(error: ServiceError) -> int:
+    return next((code for cls, code in STATUS.items() if isinstance(error, cls)), 400)
+
+
+def wants_json() -> bool:
+    return request.path.startswith("/api/") or request.path == "/api"
+
+
+def error(status: int, message: str, details: Any = None) -> Response:
+    """The one error response: the API's JSON under /api, the error page elsewhere."""
+    if wants_json():
+        return error_response(status, message, details)
+    return current_app.make_response(
+        (render_template("error.html", status=status, message=message), status)
+    )
+
+
+@bp.app_errorhandler(ServiceError)
+def service_error(refused: ServiceError) -> Response:
+    response = error(_status(refused), str(refused))
+    if isinstance(refused, Busy):
+        response.headers["Retry-After"] = "1"
+    elif isinstance(refused, RateLimited):
+        response.headers["Retry-After"] = str(refused.retry_after)
+    return response
+
+
+@bp.app_errorhandler(RequestError)
+def request_error(refused: RequestError) -> Response:
+    return error_response(400, str(refused), refused.details)
+
+
+@bp.app_errorhandler(CSRFError)
+def csrf_error(refused: CSRFError) -> Response:
+    return error(400, f"CSRF check failed: {refused.description}")
+
+
+@bp.app_errorhandler(sa.exc.OperationalError)
+def database_busy(failed: sa.exc.OperationalError) -> Response:
+    """The write lock was not free within the busy timeout: ask the client to retry."""
+    if "locked" not in str(failed.orig):
+        raise failed
+    db.session.rollback()
+    current_app.logger.warning("database busy: %s", failed.orig)
+    response = error(503, "the database is busy; nothing was stored, try again")
+    response.headers["Retry-After"] = "1"
+    return response
+
+
+@bp.app_errorhandler(HTTPException)
+def http_error(failed: HTTPException) -> Response:
+    response = error(failed.code or 500, failed.description or failed.name)
+    for name, value in failed.get_headers():  # Allow on a 405, as RFC 9110 requires
+        if name.lower() != "content-type":
+            response.headers[name] = value
+    return response

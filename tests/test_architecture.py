@@ -1,0 +1,178 @@
+"""Rules of ARCHITECTURE.md that a reading of the source checks: what differs by kind is asked of
+the kind (`gametree.KINDS`, `models.SLOT_KINDS`), never an `if` on its name outside its class.
+
+A kind's name compared (``== "best-order"``, ``kind in ("prune", ...)``, ``=== "leaf-order"``)
+or its class tested (``isinstance(kind, BestOrderKind)``) anywhere in grader/ (Python, templates,
+scripts) but the module that defines the kinds is a failure that names the line.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from grader.gametree import KINDS, ExerciseKind
+from grader.models import ENGINE_KIND, SLOT_KINDS
+
+ROOT = Path(__file__).resolve().parents[1]
+SOURCES = ("*.py", "*.html", "*.js")
+
+# Where each kind's name may be compared: the module that registers the kinds.
+HOMES = {
+    "exercise": {Path("grader/gametree/kinds.py")},
+    # models registers the slot kinds; submissions is the engine slot's own service.
+    "slot": {Path("grader/models.py"), Path("grader/services/submissions.py")},
+}
+
+
+# Kind names that are also other words: "prune" is a value of the `ties` convention, "values" a
+# convention's name, "engine" the sandbox's hello. Compared, they count when a kind is the operand.
+HOMONYMS = {"prune", "values", "engine"}
+
+
+def _compared(name: str) -> re.Pattern[str]:
+    quoted = rf"""["']{re.escape(name)}["']"""
+    operator = r"(?:===|!==|==|!=)"
+    listed = rf"""(?:not\s+)?in\s*[(\[{{][^)\]}}]*{quoted}"""
+    operand = r"\bkind\w*\s*" if name in HOMONYMS else ""
+    return re.compile(
+        rf"{operand}{operator}\s*{quoted}|{quoted}\s*{operator}\s*{operand}|{operand}{listed}"
+    )
+
+
+def _type_test(classes: list[str]) -> re.Pattern[str]:
+    return re.compile(rf"isinstance\([^)]*\b(?:{'|'.join(classes)})\b")
+
+
+def offending_lines(pattern: re.Pattern[str], homes: set[Path], root: Path = ROOT) -> list[str]:
+    """Every line of grader/ outside ``homes`` that ``pattern`` finds, as path:line: text."""
+    found = []
+    for glob in SOURCES:
+        for path in sorted((root / "grader").rglob(glob)):
+            relative = path.relative_to(root)
+            if relative in homes:
+                continue
+            for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+                if pattern.search(line):
+                    found.append(f"{relative}:{number}: {line.strip()}")
+    return found
+
+
+@pytest.mark.parametrize("name", sorted(KINDS))
+def test_no_exercise_kind_is_compared_by_name_outside_its_class(name):
+    assert offending_lines(_compared(name), HOMES["exercise"]) == []
+
+
+def test_no_exercise_kind_class_is_tested_outside_its_module():
+    classes = [type(kind).__name__ for kind in KINDS.values()] + [ExerciseKind.__name__]
+    assert offending_lines(_type_test(classes), HOMES["exercise"]) == []
+
+
+def test_no_slot_kind_is_compared_by_name_outside_its_registry():
+    assert set(SLOT_KINDS) == {*KINDS, ENGINE_KIND}
+    pattern = re.compile(rf"{_compared(ENGINE_KIND).pattern}|(?:==|!=)\s*ENGINE_KIND\b")
+    assert offending_lines(pattern, HOMES["slot"]) == []
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        'if kind == "best-order":',
+        "{% if s.kind == 'best-order' %}",
+        'if (exercise.kind !== "best-order") {',
+        'if kind in ("prune", "leaf-order", "best-order"):',
+        'choices=[k for k in KINDS if k not in ["best-order"]]',
+        'return "best-order" == kind',
+    ],
+)
+def test_the_check_finds_a_comparison(tmp_path, line):
+    """The rule is not vacuous: each way of comparing a name, planted in a copy, is found."""
+    planted = tmp_path / "grader" / "planted.py"
+    planted.parent.mkdir()
+    planted.write_text(f"{line}\n", encoding="utf-8")
+    assert offending_lines(_compared("best-order"), set(), tmp_path) == [
+        f"grader/planted.py:1: {line}"
+    ]
+    type_test = tmp_path / "grader" / "typed.py"
+    type_test.write_text("if isinstance(KINDS[k], BestOrderKind):\n", encoding="utf-8")
+    assert offending_lines(_type_test(["BestOrderKind"]), set(), tmp_path) != []
+
+
+def test_a_registry_or_a_command_name_is_not_a_comparison():
+    pattern = _compared("best-order")
+    for line in (
+        '"best-order": (page) => new BestOrderUI(page),',
+        '@tree.command("best-order")',
+        'name = "best-order"',
+    ):
+        assert not pattern.search(line), line
+    # a homonym compared as a convention is not a kind compared; as a kind it is
+    assert not _compared("prune").search('if self.ties == "prune"')
+    assert _compared("prune").search('if exercise.kind == "prune":')
+    assert _compared("values").search('if kind in ("values", "minimax"):')
+
+
+def test_an_attempt_stores_what_a_grade_fills():
+    """`Attempt.GRADED` is the one list of a grade's stored fields: a `Grade.to_dict()`'s keys,
+    each a column of the attempt, as are the fields it copies from its exercise."""
+    from grader.gametree import Grade
+    from grader.models import Attempt, Exercise
+
+    assert tuple(Grade(1.0, {}, []).to_dict()) == Attempt.GRADED
+    columns = set(Attempt.__table__.columns.keys())
+    assert set(Attempt.GRADED) <= columns and set(Attempt.FROM_EXERCISE) <= columns
+    assert set(Attempt.FROM_EXERCISE) <= set(Exercise.__table__.columns.keys())
+
+
+# -- ARCHITECTURE.md names only files that exist -------------------------------------------------
+
+_TICKED = re.compile(r"`([^`\s]+)`")
+_PLAIN = re.compile(
+    r"(?<![\w/`.-])((?:grader|tests|bench|docs|scripts|exercises|migrations)/[\w/.-]*[\w/])"
+)
+_FILE = re.compile(r"^[\w./-]+(?:\.(?:py|js|html|css|md|toml|json|sh|yml)|/)$")
+
+
+def named_files(text: str) -> list[tuple[str, tuple[str, ...]]]:
+    """Each file or folder the document names, with the folders it may be relative to: a
+    table row's own folder (its first cell), else the repository and `grader/`."""
+    named = []
+    for line in text.splitlines():
+        cells = line.split("|")
+        row = _TICKED.findall(cells[1]) if line.startswith("|") and len(cells) > 2 else []
+        bases = ("", "grader/", *(r if r.endswith("/") else "" for r in row[:1]))
+        for token in [*_TICKED.findall(line), *_PLAIN.findall(line)]:
+            if _FILE.match(token) and "<" not in token and not token.startswith(("/", ".")):
+                named.append((token, bases))
+    return named
+
+
+def missing_files(text: str, root: Path = ROOT) -> list[str]:
+    return sorted(
+        {
+            name
+            for name, bases in named_files(text)
+            if not any((root / base / name).exists() for base in bases)
+        }
+    )
+
+
+def test_architecture_names_only_files_that_exist():
+    text = (ROOT / "ARCHITECTURE.md").read_text(encoding="utf-8")
+    assert len(named_files(text)) > 40  # the check reads the rooms, not nothing
+    assert missing_files(text) == []
+
+
+def test_a_made_up_file_in_architecture_fails_the_check():
+    text = (ROOT / "ARCHITECTURE.md").read_text(encoding="utf-8")
+    made_up = (
+        text.replace("`verdicts.py`", "`verdicts.py`, `verdict_words.py`")
+        + "\nbeside them: grader/harness/strict_json.py and `grader/web/student.py`\n"
+    )
+    assert missing_files(made_up) == [
+        "grader/harness/strict_json.py",
+        "grader/web/student.py",
+        "verdict_words.py",
+    ]
