@@ -27,9 +27,10 @@ HOMES = {
 }
 
 
-# Kind names that are also other words: "prune" is a value of the `ties` convention, "values" a
-# convention's name, "engine" the sandbox's hello. Compared, they count when a kind is the operand.
-HOMONYMS = {"prune", "values", "engine"}
+# Kind names that are also other words: "prune" is a value of the `ties` convention, "values" and
+# "bounds" conventions' names (a cut node's value; Star1's leaf bounds), "engine" the sandbox's
+# hello. Compared, they count when a kind is the operand.
+HOMONYMS = {"prune", "values", "bounds", "engine"}
 
 
 def _compared(name: str) -> re.Pattern[str]:
@@ -112,6 +113,8 @@ def test_a_registry_or_a_command_name_is_not_a_comparison():
     assert not _compared("prune").search('if self.ties == "prune"')
     assert _compared("prune").search('if exercise.kind == "prune":')
     assert _compared("values").search('if kind in ("values", "minimax"):')
+    assert not _compared("bounds").search('for k in ("ties", "values", "order", "bounds")')
+    assert _compared("bounds").search('if kind == "bounds":')
 
 
 def test_an_attempt_stores_what_a_grade_fills():

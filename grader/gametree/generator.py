@@ -361,7 +361,7 @@ class ChanceParams:
             problems.append("the conventions' bounds are the generator's bounds; give them once")
         if self.conventions.depth is not None:
             problems.append("generated chance trees have no evaluations: no depth limit")
-        if self.kind not in KINDS or self.kind == "best-order":
+        if self.kind not in KINDS or not KINDS[self.kind].calibrates:
             problems.append(f"kind must be one whose answers variants change, not {self.kind!r}")
         if self.min_star1_cutoffs < 0 or not 1 <= self.max_tries <= MAX_TRIES:
             problems.append(f"min_star1_cutoffs >= 0 and max_tries 1..{MAX_TRIES}")

@@ -224,6 +224,7 @@ class ExerciseKind:
         """How an answer of this kind is written on a printed sheet: the boxes, and ``answer``
         (a key, or an answer entered) written into them."""
         raise NotImplementedError
+
     # -- what the kind says of itself (the generator, calibration, costly work and pages ask
     # the kind, never its name) ------------------------------------------------------------
     # Misconception variants change its answers: it calibrates, its trees can discriminate.

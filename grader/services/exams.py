@@ -41,7 +41,6 @@ from grader.gametree import KINDS, Conventions, Tree, grade
 from grader.gametree.drawing import tree_svg
 from grader.models import (
     DONE,
-    ENGINE_KIND,
     FAILED,
     PAPER_SIZES,
     QUEUED,
@@ -108,8 +107,8 @@ def read_code(text: str) -> str:
 
 def printable_slots(assignment: Assignment) -> tuple[list[Slot], list[Slot]]:
     """The slots a sheet carries (tree exercises) and those it skips (engine slots)."""
-    trees = [s for s in assignment.slots if s.kind != ENGINE_KIND]
-    return trees, [s for s in assignment.slots if s.kind == ENGINE_KIND]
+    trees = [s for s in assignment.slots if s.slot_kind.has_exercise]
+    return trees, [s for s in assignment.slots if not s.slot_kind.has_exercise]
 
 
 def request_print(
