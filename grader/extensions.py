@@ -25,6 +25,7 @@ csrf = CSRFProtect()
 #: The queue's jobs, by name: services enqueue them (`jobs.enqueue(GRADE, submission_id)`) and
 #: grader/jobs.py registers their bodies on the app (`grader.jobs.init_app`).
 GRADE, GAME, PASSBACK = "grade_submission", "play_tournament_game", "lti_passback"
+INTEGRITY = "integrity_check"  # an engine slot's similarity, an assignment's answers
 
 #: How a job reaches the queue: (job name, its int arguments, priority).
 Send = Callable[[str, tuple[int, ...], int], None]

@@ -1,4 +1,5 @@
-"""Queue tasks: grading uploaded engines and tournament games, on Huey.
+"""Queue tasks: grading uploaded engines, tournament games, LMS scores and integrity checks,
+on Huey.
 
 `init_app` binds the queue to the app (`grader.extensions.jobs`): services enqueue a job by its
 name there and never import this module, whose job bodies call services and the harness.
@@ -30,10 +31,10 @@ from flask import Flask, current_app
 from huey import PriorityRedisHuey, SqliteHuey
 from huey.api import Huey
 
-from grader.extensions import GAME, GRADE, PASSBACK, db
+from grader.extensions import GAME, GRADE, INTEGRITY, PASSBACK, db
 from grader.extensions import jobs as job_queue
 from grader.models import Submission, TournamentGame
-from grader.services import leases, lti, submissions, tournaments
+from grader.services import integrity, leases, lti, submissions, tournaments
 from grader.services import workers as liveness
 
 log = logging.getLogger(__name__)
@@ -73,6 +74,16 @@ def make_huey(app: Flask) -> Huey:
         with app.app_context():
             lti.send_scores(user_id, slot_id)
 
+    # An engine slot's similarity or an assignment's answers (services/integrity/): a failure
+    # is written on the check (back to the queue, or failed), so the queue does not retry.
+    @huey.task(name=INTEGRITY)
+    def integrity_check(check_id: int) -> None:
+        with app.app_context():
+            try:
+                integrity.run(check_id, worker_id())
+            except Exception:
+                log.exception("integrity check %s failed", check_id)
+
     @huey.on_startup()
     def _startup() -> None:
         _die_with_parent()
@@ -83,6 +94,7 @@ def make_huey(app: Flask) -> Huey:
         GRADE: grade_submission,
         GAME: play_tournament_game,
         PASSBACK: lti_passback,
+        INTEGRITY: integrity_check,
     }
     return huey
 
@@ -316,7 +328,10 @@ def sweep_once(app: Flask, me: tuple[str, str] | None = None) -> int:
                 log.exception(
                     "could not enqueue the LTI score of user %s, slot %s", user_id, slot_id
                 )
-        return len(woken) + len(games) + len(scores)
+        checks = integrity.checks.sweep()
+        for check_id in checks:
+            integrity.checks.send(check_id)
+        return len(woken) + len(games) + len(scores) + len(checks)
 
 
 def _sweep_forever(app: Flask, every: float, me: tuple[str, str]) -> None:

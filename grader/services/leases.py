@@ -34,6 +34,7 @@ from grader.models import (
     QUEUED,
     RUNNING,
     EngineResult,
+    IntegrityCheck,
     Submission,
     Tournament,
     TournamentGame,
@@ -47,7 +48,7 @@ log = logging.getLogger(__name__)
 MAX_ATTEMPTS = 3  # claims of one submission before it fails (internal errors, dead workers)
 MAX_GAME_ATTEMPTS = 3  # claims of one tournament game before it fails
 
-Leased = type[Submission] | type[TournamentGame]
+Leased = type[Submission] | type[TournamentGame] | type[IntegrityCheck]
 
 
 def lease_seconds() -> float:
@@ -168,7 +169,7 @@ def sweep(
             log.warning(
                 "requeued %d %s whose worker stopped",
                 requeued,
-                "submissions" if model is Submission else "games",
+                {Submission: "submissions", TournamentGame: "games"}.get(model, "checks"),
             )
         stale = list(
             session.scalars(

@@ -66,7 +66,18 @@ def conventions_words(value: object) -> str:
 
 
 def init_app(app: Flask) -> None:
-    from grader.web import api, auth, engines, games, instructor, kit, lti, pages, progress
+    from grader.web import (
+        api,
+        auth,
+        engines,
+        games,
+        instructor,
+        integrity,
+        kit,
+        lti,
+        pages,
+        progress,
+    )
 
     # Before any rule is added: ids beyond the database's integers are 404s, and request JSON
     # is strict (no NaN, no 1e400, bounded nesting).
@@ -81,6 +92,7 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(progress.bp)  # adaptive practice: progress, weak spots, course view
     app.register_blueprint(games.bp)  # practice from a game, boards on the exercise page
     app.register_blueprint(kit.bp)  # the students' grader wheel, by a signed link
+    app.register_blueprint(integrity.bp)  # the staff's academic-integrity checks
 
     proxies = app.config["GRADER_TRUSTED_PROXIES"]
     if proxies:  # the client's scheme and host as the TLS proxy saw them (LTI URLs, cookies)

@@ -241,3 +241,18 @@ class RegradeForm(FlaskForm):
     """The regrade button with its one choice (a plain button is ``forms.ActionForm``)."""
 
     allow_lower = BooleanField("Allow scores to go down")
+
+
+class SimilarityForm(FlaskForm):
+    """The engine similarity check's button, with its one choice."""
+
+    earlier = BooleanField(
+        "Also compare with earlier offerings (your other courses' engine slots on the same suite)"
+    )
+
+
+class IntegrityAccessForm(FlaskForm):
+    """Whether the course's TAs may read the academic-integrity pages."""
+
+    ta_may_read = BooleanField("The course's TAs may read the academic-integrity pages")
+    back = HiddenField()  # the page the form is on, to return to
