@@ -317,7 +317,7 @@ def flags_for_command(check: IntegrityCheck) -> list[dict[str, Any]]:
         people = dict(
             db.session.execute(
                 sa.select(User.id, User.email).where(User.id.in_([raw["copier"], raw["source"]]))
-            ).tuples()
+            ).all()
         )
         times = list(
             db.session.scalars(

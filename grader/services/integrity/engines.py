@@ -296,7 +296,7 @@ def _labeller(user: User, course_id: int) -> Callable[[Submission], str]:
             )
         )
     )
-    names = dict(db.session.execute(sa.select(Course.id, Course.name)).tuples())
+    names = dict(db.session.execute(sa.select(Course.id, Course.name)).all())
 
     def label(submission: Submission) -> str:
         course = submission.slot.assignment.course_id
