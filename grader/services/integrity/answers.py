@@ -3,10 +3,12 @@
 Every student answers their own seeded variant of a slot, so an answer that is wrong on the
 student's own tree but right on a classmate's is strong evidence of copying: the answer was
 made for the other tree. For each graded attempt with three errors or more on its own tree,
-the check grades the same answer against the key of each classmate's variant of the slot
-whose key the student could have seen (the classmate had submitted before the attempt); an
-answer exact or one error away there flags the pair. An answer that cannot be graded on the
-other tree (a path that tree lacks) is simply not a match there.
+the check grades the same answer against the key of each classmate's variant of the slot; it
+flags the pair when the answer is exact or one error away on one classmate's tree, fits no
+other classmate's tree as well (an answer that fits several trees alike, as a small tree's
+pruning can, points at no one), and that classmate had submitted before the attempt (their
+key could have been seen). An answer that cannot be graded on the other tree (a path that
+tree lacks) is simply not a match there.
 
 Errors are the kinds' own (gametree.kinds: score = 1 - e/5 - e(e-1)/20, so 0.8 is one error,
 0.1 three, 0 four or more). Skipped, with the reason on the page: best-order slots (scored by
@@ -163,32 +165,40 @@ def compute(check: IntegrityCheck, progress: Progress) -> dict[str, Any]:
     compared = 0
     for slot, variants, suspects in work:
         for attempt in suspects:
+            fits: dict[int, int] = {}  # classmate -> the answer's errors on their tree
             for owner, variant in variants.items():
-                seen = variant.first_at is not None and variant.first_at < attempt.created_at
-                if owner == attempt.user_id or not seen:
+                if owner == attempt.user_id:
                     continue
                 compared += 1
                 there = _errors_on(variant, attempt.answer)
-                if there is None or there > NEAR:
-                    continue
-                key = (slot.id, attempt.user_id, owner)
-                flag = flags.setdefault(
-                    key,
-                    {
-                        "slot": slot.id,
-                        "index": slot.index,
-                        "copier": attempt.user_id,
-                        "source": owner,
-                        "attempts": [],
-                        "own_errors": errors(attempt.score),
-                        "errors_there": there,
-                        "source_first_at": iso_utc(variant.first_at),
-                    },
-                )
-                flag["attempts"].append(attempt.id)
-                flag["errors_there"] = min(flag["errors_there"], there)
+                if there is not None and there <= NEAR:
+                    fits[owner] = there
             done += 1
             progress({"phase": "answers", "done": done, "total": total})
+            if not fits:
+                continue
+            best = min(fits.values())
+            leaders = [owner for owner, there in fits.items() if there == best]
+            source = variants[leaders[0]]
+            seen = source.first_at is not None and source.first_at < attempt.created_at
+            if len(leaders) > 1 or not seen:
+                continue  # it fits several trees as well (says nothing), or a key not yet seen
+            key = (slot.id, attempt.user_id, leaders[0])
+            flag = flags.setdefault(
+                key,
+                {
+                    "slot": slot.id,
+                    "index": slot.index,
+                    "copier": attempt.user_id,
+                    "source": leaders[0],
+                    "attempts": [],
+                    "own_errors": errors(attempt.score),
+                    "errors_there": best,
+                    "source_first_at": iso_utc(source.first_at),
+                },
+            )
+            flag["attempts"].append(attempt.id)
+            flag["errors_there"] = min(flag["errors_there"], best)
     return {
         "flags": sorted(flags.values(), key=lambda f: (f["index"], f["copier"], f["source"])),
         "slots": slots,
