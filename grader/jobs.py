@@ -79,10 +79,7 @@ def make_huey(app: Flask) -> Huey:
     @huey.task(name=INTEGRITY)
     def integrity_check(check_id: int) -> None:
         with app.app_context():
-            try:
-                integrity.run(check_id, worker_id())
-            except Exception:
-                log.exception("integrity check %s failed", check_id)
+            run_integrity(check_id, worker_id())
 
     @huey.on_startup()
     def _startup() -> None:
@@ -287,6 +284,38 @@ def play_game(game_id: int, worker: str) -> str:
         game_id, worker, result=played.result, termination=played.termination, pdn=played.pdn
     )
     return "done" if written else "lease lost"
+
+
+def run_integrity(check_id: int, worker: str) -> str:
+    """Claim an integrity check, compute it with a heartbeat (its progress on the page), write
+    its result once. The outcome; the command line runs checks in its own process with it."""
+    app = current_app._get_current_object()  # type: ignore[attr-defined]  # Flask types the proxy as the app
+    checks = integrity.checks
+    claimed = checks.claim(check_id, worker)
+    if claimed is None:
+        return "not claimed"
+    beat = _Heartbeat(
+        app,
+        f"integrity check {check_id}",
+        lambda progress: checks.heartbeat(check_id, worker, progress),
+        leases.lease_seconds() / 4,
+    )
+    beat.update({"phase": "starting"})
+    beat.start()
+    try:
+        result = integrity.compute(claimed, beat.update)
+    except Exception as exc:  # the grader's fault
+        log.exception("integrity check %s failed", check_id)
+        status = checks.fail(check_id, worker, f"{type(exc).__name__}: {exc}")
+        if status == "queued":
+            checks.send(check_id)
+        return f"internal error, {status}"
+    finally:
+        beat.stop.set()
+        beat.join()
+    if beat.lost.is_set():
+        return "lease lost"
+    return "done" if checks.finish(check_id, worker, result) else "lease lost"
 
 
 def _wake_game(game_id: int) -> None:

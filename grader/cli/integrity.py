@@ -1,6 +1,6 @@
 """`grader integrity engines|answers`: the academic-integrity checks from the command line.
 
-Each runs its check in this process (the same code a queue worker runs, and the same cache:
+Each runs its check in this process (the job body a queue worker runs, and the same cache:
 pairs of files compared before are read back) and prints what the staff's page shows. The
 operator sees every course: `--earlier` compares with every other course's engine slot on the
 same suite, where the page offers only the asking instructor's own courses. Nothing is decided
@@ -36,12 +36,9 @@ def _fail(message: str) -> NoReturn:
 def _run_here(check: IntegrityCheck) -> IntegrityCheck:
     """Run the check in this process, or wait for the worker that has it; the finished row."""
     from grader.extensions import db
-    from grader.services import integrity as service
+    from grader.jobs import run_integrity
 
-    try:
-        service.run(check.id, f"cli:{socket.gethostname()}:{os.getpid()}")
-    except Exception as exc:  # written on the check too (back to the queue, or failed)
-        _fail(f"check {check.id} stopped: {type(exc).__name__}: {exc}")
+    run_integrity(check.id, f"cli:{socket.gethostname()}:{os.getpid()}")
     deadline = time.monotonic() + WAIT_SECONDS
     while True:
         db.session.expire_all()

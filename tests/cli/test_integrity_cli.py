@@ -39,7 +39,9 @@ def test_engines_prints_the_pairs_as_json_highest_first(app, factory, runner):
     assert done.exit_code == 0, done.output
     pairs = json.loads(done.output)
     assert all(set(p) == {"a", "b", "similarity", "a_share", "b_share"} for p in pairs)
-    assert [p["similarity"] for p in pairs] == sorted((p["similarity"] for p in pairs), reverse=True)
+    assert [p["similarity"] for p in pairs] == sorted(
+        (p["similarity"] for p in pairs), reverse=True
+    )
     assert {pairs[0]["a"], pairs[0]["b"]} == {ALICE, BOB} and pairs[0]["similarity"] > 0.9
     # --min keeps the pairs at or above it: only the copy.
     done = runner.invoke(args=[*args, "--slot", str(index + 1), "--json", "--min", "0.5"])
@@ -77,7 +79,9 @@ def test_answers_prints_who_answered_what_fits_whose_tree(app, factory, runner):
                 attempts_allowed=None,
             ),
         ).index
-        mine = {e: exercises.slot_exercise(user(e), room.assignment_id, index) for e in (ALICE, BOB)}
+        mine = {
+            e: exercises.slot_exercise(user(e), room.assignment_id, index) for e in (ALICE, BOB)
+        }
         alice = mine[ALICE]
         tree = Tree.from_dict({"tree": alice.tree, "players": alice.players})
         key = KINDS["values"].key(tree, Conventions.from_dict(alice.conventions))

@@ -1,7 +1,7 @@
 """Helpers of the integrity tests: disguised copies of a real engine (made from its source by
 the standard library's tokenizer and parser, so each disguise is exactly the one named), the
 independently written engines of the repository, uploads through the real intake, and a
-check run in this process as a worker runs it."""
+check run in this process by the worker's job body."""
 
 from __future__ import annotations
 
@@ -124,9 +124,9 @@ def upload(app: Any, email: str, assignment_id: int, index: int, text: str | byt
 def run_check(app: Any, check_id: int) -> dict[str, Any]:
     """The check run here as a worker runs it; its result."""
     from grader.extensions import db
+    from grader.jobs import run_integrity
     from grader.models import IntegrityCheck
-    from grader.services import integrity
 
     with app.app_context():
-        assert integrity.run(check_id, "test-worker") == "done"
+        assert run_integrity(check_id, "test-worker") == "done"
         return db.session.get_one(IntegrityCheck, check_id).result or {}

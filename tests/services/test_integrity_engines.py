@@ -200,9 +200,7 @@ def test_a_nul_byte_in_utf8_text_is_a_binary_file():
         source_text(b"x = 1\n\x00\x01\x02", "py")
 
 
-def test_pairs_are_cached_by_content_hash_so_a_new_upload_costs_only_its_own_pairs(
-    app, factory
-):
+def test_pairs_are_cached_by_content_hash_so_a_new_upload_costs_only_its_own_pairs(app, factory):
     room = _room(app, factory)
     engines = independent_engines()
     works = {f"{name}@example.com": engines[name] for name in ("correct", "mailbox", "snoop")}
@@ -244,9 +242,7 @@ def test_earlier_offerings_are_compared_only_when_asked_and_only_the_teachers_ow
     assert figures[frozenset(("new@example.com", "old@example.com"))] > 0.9
 
 
-def test_a_pair_side_by_side_aligns_each_shared_region_with_its_place_in_the_other(
-    app, factory
-):
+def test_a_pair_side_by_side_aligns_each_shared_region_with_its_place_in_the_other(app, factory):
     from grader.services import accounts
     from grader.services.integrity import engines
 

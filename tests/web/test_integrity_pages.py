@@ -66,9 +66,7 @@ def _answers_url(room: Any) -> str:
 
 def _submission(app: Any, email: str) -> Submission:
     with app.app_context():
-        return db.session.scalar(
-            sa.select(Submission).where(Submission.owner_id == user(email).id)
-        )
+        return db.session.scalar(sa.select(Submission).where(Submission.owner_id == user(email).id))
 
 
 def test_the_similarity_page_follows_a_check_then_ranks_the_pairs(app, client, auth, room):
@@ -113,7 +111,10 @@ def test_a_pair_side_by_side_shows_both_times_and_the_aligned_regions(app, clien
         cell = re.search(rf'data-role="submitted-{side}">([^<]+)<', page)
         assert cell and cell.group(1).startswith(moment.strftime("%Y-%m-%d %H:%M"))
     # Each region in the same colour on both sides, one beside the other.
-    sides = re.findall(r'<pre class="code (match-\d)" (?:id="match-\d+" )?data-match="(\d+)" data-side="([ab])"', page)
+    sides = re.findall(
+        r'<pre class="code (match-\d)" (?:id="match-\d+" )?data-match="(\d+)" data-side="([ab])"',
+        page,
+    )
     assert sides and len(sides) % 2 == 0
     for (colour_a, n_a, a), (colour_b, n_b, b) in zip(sides[::2], sides[1::2], strict=True):
         assert (a, b) == ("a", "b") and n_a == n_b and colour_a == colour_b
