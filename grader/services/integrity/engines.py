@@ -186,11 +186,11 @@ def _store(key: str, figures: dict[tuple[str, str], Figures]) -> None:
         chunk = rows[start : start + STORE_CHUNK]
         with writing() as session:
             dialect = session.get_bind().dialect.name
+            statement: Any = sa.insert(SimilarityPair)
             if dialect in ("sqlite", "postgresql"):  # another check stored them meanwhile
                 insert = (sqlite if dialect == "sqlite" else postgresql).insert(SimilarityPair)
-                session.execute(insert.values(chunk).on_conflict_do_nothing())
-            else:
-                session.execute(sa.insert(SimilarityPair), chunk)
+                statement = insert.on_conflict_do_nothing()
+            session.connection().execute(statement, chunk)  # one statement, many rows
 
 
 def compute(check: IntegrityCheck, progress: Progress) -> dict[str, Any]:

@@ -39,6 +39,7 @@ from grader import data
 NOISE = 25  # copydetect's default: a match shorter than this (filtered characters) is noise
 WINDOW = 1  # its default window (guarantee threshold = noise): every k-gram is kept
 SCHEME = "1"  # raised when what a pair's figures mean changes (the cache's basis)
+LANGUAGE = "python"  # Pygments' lexer by name: finding it by file name scans every lexer
 MAX_SAME_HASH = 4  # positions of one k-gram paired for the side-by-side view (repeated code)
 
 
@@ -115,7 +116,9 @@ def basis() -> Basis:
     sources = handout_code()
     hashes: set[int] = set()
     for text in sources:
-        hashes |= CodeFingerprint("boilerplate.py", NOISE, 1, fp=io.StringIO(text)).hashes
+        hashes |= CodeFingerprint(
+            "boilerplate.py", NOISE, 1, language=LANGUAGE, fp=io.StringIO(text)
+        ).hashes
     digest = hashlib.sha256()
     for part in (SCHEME, version("copydetect"), str(NOISE), str(WINDOW), *sources):
         digest.update(part.encode())
@@ -152,7 +155,12 @@ def document(text: str) -> Document:
     from copydetect import CodeFingerprint
 
     fingerprint = CodeFingerprint(
-        "engine.py", NOISE, WINDOW, boilerplate=basis().boilerplate, fp=io.StringIO(text)
+        "engine.py",
+        NOISE,
+        WINDOW,
+        boilerplate=basis().boilerplate,
+        language=LANGUAGE,
+        fp=io.StringIO(text),
     )
     return Document(text, fingerprint)
 
