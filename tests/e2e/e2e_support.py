@@ -35,9 +35,14 @@ class LiveServer:
 
 
 @contextlib.contextmanager
-def open_page(browser: Any, base_url: str, height: int = 900) -> Iterator[Any]:
-    """A fresh browser context (no cookies) whose page fails the test on any script error."""
-    context = browser.new_context(viewport={"width": 1280, "height": height}, base_url=base_url)
+def open_page(
+    browser: Any, base_url: str, height: int = 900, *, bypass_csp: bool = False
+) -> Iterator[Any]:
+    """A fresh browser context (no cookies) whose page fails the test on any script error;
+    `bypass_csp` lets axe be injected (the app allows only its own scripts)."""
+    context = browser.new_context(
+        viewport={"width": 1280, "height": height}, base_url=base_url, bypass_csp=bypass_csp
+    )
     tab = context.new_page()
     errors: list[str] = []
     tab.on("pageerror", lambda error: errors.append(str(error)))

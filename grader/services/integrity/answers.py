@@ -60,7 +60,7 @@ def errors(score: float) -> int:
 def why_skipped(slot: Slot) -> str | None:
     """Why a slot cannot be checked, or None when it is."""
     if slot.kind == ENGINE_KIND:
-        return "an engine slot (see its similarity page)"
+        return "an engine slot: see its similarity page"
     if isinstance(KINDS.get(slot.kind), BestOrderKind):
         return "best-order answers are scored by the leaves they evaluate, not by errors"
     if slot.tree is not None:
