@@ -280,6 +280,7 @@ class EngineReport:
     skipped: list[tuple[Submission, str, str]] = field(default_factory=list)
     earlier_offered: int = 0  # earlier offerings this viewer may compare with
     minimum: float = 0.0
+    matching: int = 0  # the check's pairs at or above `minimum` (the page shows the first)
 
     @property
     def result(self) -> dict[str, Any]:
@@ -338,7 +339,9 @@ def report(
         who, slot, check, earlier_offered=len(earlier_slots(slot, user)), minimum=minimum
     )
     result = found.result
-    pairs = [p for p in result.get("pairs", []) if p["similarity"] >= minimum][:limit]
+    matching = [p for p in result.get("pairs", []) if p["similarity"] >= minimum]
+    found.matching = len(matching)
+    pairs = matching[:limit]
     skipped = result.get("skipped", [])
     by_id = _submissions({p[x] for p in pairs for x in "ab"} | {s["submission"] for s in skipped})
     label = _labeller(user, who.course.id)
