@@ -305,3 +305,17 @@ def test_asking_again_while_a_check_is_pending_gives_that_check(app, factory):
         second = engines.request_check(teacher, room["assignment_id"], room["index"], wake=False)
         assert first.id == second.id
         assert db.session.scalar(sa.select(sa.func.count(IntegrityCheck.id))) == 1
+
+
+def test_a_worker_without_copydetect_says_which_extra_it_needs(monkeypatch):
+    import sys
+
+    from grader.services.integrity import fingerprints
+
+    fingerprints.basis.cache_clear()
+    monkeypatch.setitem(sys.modules, "copydetect", None)  # as if not installed: import fails
+    try:
+        with pytest.raises(fingerprints.MissingLibrary, match=r"grader\[integrity\]"):
+            fingerprints.basis()
+    finally:
+        fingerprints.basis.cache_clear()

@@ -108,10 +108,19 @@ class Basis:
     boilerplate: Any  # numpy array of k-gram hashes
 
 
+class MissingLibrary(RuntimeError):
+    """copydetect is not installed here (the `integrity` extra)."""
+
+
 @functools.lru_cache(maxsize=1)
 def basis() -> Basis:
-    import numpy as np
-    from copydetect import CodeFingerprint
+    try:
+        import numpy as np
+        from copydetect import CodeFingerprint
+    except ImportError:
+        raise MissingLibrary(
+            "the similarity check needs copydetect on the workers: pip install 'grader[integrity]'"
+        ) from None
 
     sources = handout_code()
     hashes: set[int] = set()
