@@ -29,6 +29,7 @@ log = logging.getLogger(__name__)
 #: grader/jobs.py registers their bodies on the app (`grader.jobs.init_app`).
 GRADE, GAME, PASSBACK = "grade_submission", "play_tournament_game", "lti_passback"
 EXAM = "print_exam"
+INTEGRITY = "integrity_check"  # an engine slot's similarity, an assignment's answers
 
 #: How a job reaches the queue: (job name, its int arguments, priority).
 Send = Callable[[str, tuple[int, ...], int], None]

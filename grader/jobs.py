@@ -1,5 +1,5 @@
 """Queue tasks, on Huey: grading uploaded engines, playing tournament games, sending scores to
-the LMS, printing exam sheets.
+the LMS, printing exam sheets, integrity checks.
 
 `init_app` binds the queue to the app (`grader.extensions.job_queue`): services enqueue a job by its
 name there and never import this module, whose job bodies call services and the harness.
@@ -31,9 +31,9 @@ from flask import Flask, current_app
 from huey import PriorityRedisHuey, SqliteHuey
 from huey.api import Huey
 
-from grader.extensions import EXAM, GAME, GRADE, PASSBACK, db, job_queue
+from grader.extensions import EXAM, GAME, GRADE, INTEGRITY, PASSBACK, db, job_queue
 from grader.models import Submission, TournamentGame
-from grader.services import exams, leases, liveness, lti, submissions, tournaments
+from grader.services import exams, integrity, leases, liveness, lti, submissions, tournaments
 
 log = logging.getLogger(__name__)
 
@@ -77,6 +77,13 @@ def make_huey(app: Flask) -> Huey:
         with app.app_context():
             exams.run_print(print_id, worker_id())
 
+    # An engine slot's similarity or an assignment's answers (services/integrity/): a failure
+    # is written on the check (back to the queue, or failed), so the queue does not retry.
+    @huey.task(name=INTEGRITY)
+    def integrity_check(check_id: int) -> None:
+        with app.app_context():
+            run_integrity(check_id, worker_id())
+
     @huey.on_startup()
     def _startup() -> None:
         _die_with_parent()
@@ -88,6 +95,7 @@ def make_huey(app: Flask) -> Huey:
         GAME: play_tournament_game,
         PASSBACK: lti_passback,
         EXAM: print_exam,
+        INTEGRITY: integrity_check,
     }
     return huey
 
@@ -285,6 +293,38 @@ def play_game(game_id: int, worker: str) -> str:
     return "done" if written else "lease lost"
 
 
+def run_integrity(check_id: int, worker: str) -> str:
+    """Claim an integrity check, compute it with a heartbeat (its progress on the page), write
+    its result once. The outcome; the command line runs checks in its own process with it."""
+    app = current_app._get_current_object()  # type: ignore[attr-defined]  # Flask types the proxy as the app
+    checks = integrity.checks
+    claimed = checks.claim(check_id, worker)
+    if claimed is None:
+        return "not claimed"
+    beat = _Heartbeat(
+        app,
+        f"integrity check {check_id}",
+        lambda progress: checks.heartbeat(check_id, worker, progress),
+        leases.lease_seconds() / 4,
+    )
+    beat.update({"phase": "starting"})
+    beat.start()
+    try:
+        result = integrity.compute(claimed, beat.update)
+    except Exception as exc:  # the grader's fault
+        log.exception("integrity check %s failed", check_id)
+        status = checks.fail(check_id, worker, f"{type(exc).__name__}: {exc}")
+        if status == "queued":
+            checks.send(check_id)
+        return f"internal error, {status}"
+    finally:
+        beat.stop.set()
+        beat.join()
+    if beat.lost.is_set():
+        return "lease lost"
+    return "done" if checks.finish(check_id, worker, result) else "lease lost"
+
+
 def _wake_game(game_id: int) -> None:
     job_queue.wake(
         GAME,
@@ -323,7 +363,10 @@ def sweep_once(app: Flask, me: tuple[str, str] | None = None) -> int:
             job_queue.wake(
                 PASSBACK, user_id, slot_id, what=f"the LTI score of user {user_id}, slot {slot_id}"
             )
-        return len(woken) + len(games) + len(prints) + len(scores)
+        checks = integrity.checks.sweep()
+        for check_id in checks:
+            integrity.checks.send(check_id)
+        return len(woken) + len(games) + len(prints) + len(scores) + len(checks)
 
 
 def _sweep_forever(app: Flask, every: float, me: tuple[str, str]) -> None:

@@ -1,9 +1,10 @@
 """The `grader` command. Each room adds its own group of subcommands in a module of this package.
 
 `main` is a Flask group: commands that need the database (`db`, `user`, `course`, `assignment`,
-`demo`, `gradebook`, `worker`, `lti`, `exam`) run in the application's context, on the app `make_app`
-builds (`create_app` with these groups added by `init_app`); `tree`, `checkers` and `engine`
-need no app. `create_app` itself never imports this package: a web worker loads neither the
+`demo`, `gradebook`, `worker`, `lti`, `exam`, `integrity`) run in the application's context, on
+the app `make_app` builds (`create_app` with these groups added by `init_app`); `tree`,
+`checkers` and `engine` need no app. `create_app` itself never imports this package: a web
+worker loads neither the
 harness nor rich. `flask --app grader db ...` still works (Flask-Migrate adds `db` to any app).
 """
 
@@ -14,7 +15,7 @@ from flask import Flask
 from flask.cli import FlaskGroup
 
 from grader import create_app
-from grader.cli import admin, exam, worker
+from grader.cli import admin, exam, integrity, worker
 from grader.cli import lti as lti_cli
 from grader.cli.checkers import checkers
 from grader.cli.engine import engine
@@ -28,6 +29,7 @@ def init_app(app: Flask) -> None:
     exam.init_app(app)
     worker.init_app(app)
     lti_cli.init_app(app)
+    integrity.init_app(app)
 
 
 def make_app() -> Flask:

@@ -236,6 +236,8 @@ class ExerciseKind:
 
     # Its reference search prunes (minimax's does not).
     prunes: ClassVar[bool] = True
+    # Its score counts errors (`error_score`), so an answer is some errors away from a key.
+    counts_errors: ClassVar[bool] = True
 
     def conventions_words(self, conventions: Conventions) -> str:
         """The conventions a student needs for an exercise of this kind, in words."""
@@ -732,6 +734,7 @@ class BestOrderKind(ExerciseKind):
     )
     parts = ("leaves",)
     calibrates = False  # scored by leaves evaluated: no misconception variants
+    counts_errors = False
     reads_values = False
     in_game_practice = False
 

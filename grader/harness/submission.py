@@ -144,8 +144,11 @@ def _open(data: bytes | Path) -> zipfile.ZipFile:
         raise SubmissionError("the file is not a valid zip archive") from None
 
 
-def check_zip(data: bytes) -> None:
-    """The archive policy, and every Python member compiles."""
+def python_sources(data: bytes, kind: str) -> dict[str, bytes]:
+    """The Python files of a stored upload (`kind` "py" or "zip"), by name, under the same
+    policy (SubmissionError otherwise): what the similarity check reads, never run."""
+    if kind != "zip":
+        return {"engine.py": data}
     with _open(data) as archive:
         members = _members(archive)
         sources: dict[str, list[bytes]] = {}
@@ -154,10 +157,18 @@ def check_zip(data: bytes) -> None:
             if member.filename.endswith(".py"):
                 sources.setdefault(member.filename, []).append(chunk)
 
-        _inflate(archive, members, keep)
-        for member in members:
-            if member.filename.endswith(".py"):
-                compiles(b"".join(sources.get(member.filename, [])), member.filename)
+        _inflate(archive, members, keep)  # every member: the inflated total is bounded
+    return {
+        m.filename: b"".join(sources.get(m.filename, []))
+        for m in members
+        if m.filename.endswith(".py")
+    }
+
+
+def check_zip(data: bytes) -> None:
+    """The archive policy, and every Python member compiles."""
+    for name, source in python_sources(data, "zip").items():
+        compiles(source, name)
 
 
 def check(data: bytes, filename: str) -> CheckedUpload:
@@ -223,4 +234,5 @@ __all__ = [
     "check_zip",
     "compiles",
     "extract_zip",
+    "python_sources",
 ]

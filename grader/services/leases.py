@@ -35,6 +35,7 @@ from grader.models import (
     RUNNING,
     EngineResult,
     ExamPrint,
+    IntegrityCheck,
     Submission,
     Tournament,
     TournamentGame,
@@ -48,8 +49,13 @@ log = logging.getLogger(__name__)
 MAX_ATTEMPTS = 3  # claims of one submission before it fails (internal errors, dead workers)
 MAX_GAME_ATTEMPTS = 3  # claims of one tournament game before it fails
 
-Leased = type[Submission] | type[TournamentGame] | type[ExamPrint]
-_JOBS_NAMED = {"submission": "submissions", "tournament_game": "games", "exam_print": "exam prints"}
+Leased = type[Submission] | type[TournamentGame] | type[ExamPrint] | type[IntegrityCheck]
+_JOBS_NAMED = {
+    "submission": "submissions",
+    "tournament_game": "games",
+    "exam_print": "exam prints",
+    "integrity_check": "checks",
+}
 
 
 def lease_seconds() -> float:

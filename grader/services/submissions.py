@@ -61,6 +61,10 @@ def is_engine_slot(slot: Slot) -> bool:
     return slot.kind == ENGINE_KIND
 
 
+#: Engine slots, in a query (`sa.select(Slot).where(ENGINE_SLOTS)`).
+ENGINE_SLOTS = Slot.kind == ENGINE_KIND
+
+
 def engine_slot(user: User, assignment_id: int, index: int) -> Slot:
     slot = get_slot(user, assignment_id, index)
     if not is_engine_slot(slot):

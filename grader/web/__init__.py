@@ -34,6 +34,7 @@ BLUEPRINTS = (
     "kit",  # the students' grader wheel, by a signed link
     "admin",  # administrators only: registering an LMS
     "exams",  # paper exams: printing, entering the written answers
+    "integrity",  # the staff's academic-integrity checks
 )
 
 __all__ = ["CSP", "conventions_words", "init_app", "misconception_name", "percent"]

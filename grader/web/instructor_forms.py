@@ -277,3 +277,18 @@ class SheetCodeForm(FlaskForm):
         csrf = False
 
     code = StringField("Sheet code", validators=[DataRequired(), Length(max=40)])
+
+
+class SimilarityForm(FlaskForm):
+    """The engine similarity check's button, with its one choice."""
+
+    earlier = BooleanField(
+        "Also compare with earlier offerings (your other courses' engine slots on the same suite)"
+    )
+
+
+class IntegrityAccessForm(FlaskForm):
+    """Whether the course's TAs may read the academic-integrity pages."""
+
+    ta_may_read = BooleanField("The course's TAs may read the academic-integrity pages")
+    back = HiddenField()  # the page the form is on, to return to

@@ -53,12 +53,18 @@ def open_page(
     refused: tuple[str, ...] = (),
     width: int = 1280,
     touch: bool = False,
+    *,
+    bypass_csp: bool = False,
 ) -> Iterator[Any]:
     """A fresh browser context (no cookies) whose page fails the test on any script error.
     `refused`: the paths whose 4xx answer the test asks for (a form refused on purpose), which
-    the browser reports as an error too; with `touch`, a touch screen (taps)."""
+    the browser reports as an error too; with `touch`, a touch screen (taps); `bypass_csp` lets
+    axe be injected (the app allows only its own scripts)."""
     context = browser.new_context(
-        viewport={"width": width, "height": height}, base_url=base_url, has_touch=touch
+        viewport={"width": width, "height": height},
+        base_url=base_url,
+        has_touch=touch,
+        bypass_csp=bypass_csp,
     )
     tab = context.new_page()
     errors: list[str] = []

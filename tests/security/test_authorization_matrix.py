@@ -1,7 +1,9 @@
 """The authorization matrix, kept as a regression test of tests/security (it held when the
 service was attacked from outside). Every dashboard route, found in the app's URL map (so a new route cannot be forgotten):
 403 for a student of the course, 404 for someone outside it, 403 for a TA on every route that
-changes something (grades, roster, assignments, join code), and the read routes open to TAs."""
+changes something (grades, roster, assignments, join code), and the read routes open to TAs.
+The academic-integrity routes are the instructors' alone, unless the course lets its TAs read
+them (then the reading ones, never starting a check or the setting)."""
 
 from __future__ import annotations
 
@@ -11,6 +13,8 @@ import pytest
 
 from tests.app_support import csrf_from
 from tests.instructor_support import ALICE, OUTSIDER, TA, TEACHER, answer, make_room
+
+ENGINE = b"def legal_moves(fen):\n    return []\n"
 
 # The instructor API routes registered on the API blueprint.
 API_ENDPOINTS = {
@@ -64,28 +68,54 @@ FORM = {
 }
 
 
+# The integrity routes a TA reads when the course allows it.
+TA_MAY_IF_ALLOWED = {
+    "integrity.similarity",
+    "integrity.similarity_status",
+    "integrity.compare",
+    "integrity.pair",
+    "integrity.answers_page",
+    "integrity.answers_status",
+}
+ENGINE_INDEX = 2  # the room's engine slot, after its two exercises
+
+
 def _routes(app: Any) -> list[tuple[str, str, str]]:
     found = []
     for rule in app.url_map.iter_rules():
-        if rule.endpoint.startswith("instructor.") or rule.endpoint in API_ENDPOINTS:
+        endpoint = rule.endpoint
+        if endpoint.startswith(("instructor.", "integrity.")) or endpoint in API_ENDPOINTS:
             for method in sorted(rule.methods - {"HEAD", "OPTIONS"}):
                 found.append((rule.endpoint, method, rule.rule))
     return found
 
 
 def _url(rule: str, room: Any) -> str:
+    index = ENGINE_INDEX if "/similarity" in rule else 0  # the similarity pages: engine slots
     return (
         rule.replace("<int:course_id>", str(room.course_id))
         .replace("<int:assignment_id>", str(room.assignment_id))
-        .replace("<int:index>", "0")
+        .replace("<int:index>", str(index))
         .replace("<int:user_id>", str(room.ids[ALICE]))
+        .replace("<int:submission_id>", str(room.ids["alice-engine"]))
+        .replace("<int:other_id>", str(room.ids["bob-engine"]))
     )
 
 
 @pytest.fixture
 def room(app, factory):
+    from grader.services import submissions
+    from tests.instructor_support import BOB, user
+
     made = make_room(app, factory)
     answer(app, ALICE, made.assignment_id, 0, {"pruned": [], "value": 3})
+    with app.app_context():
+        index = submissions.add_engine_slot(made.assignment_id, suite="quick").index
+        assert index == ENGINE_INDEX
+        for email, name in ((ALICE, "alice-engine"), (BOB, "bob-engine")):
+            made.ids[name] = submissions.upload(
+                user(email), made.assignment_id, index, ENGINE, "engine.py"
+            ).id
     return made
 
 
@@ -128,6 +158,23 @@ def test_a_ta_reads_but_cannot_change(app, client, auth, room):
         response = _call(client, auth, method, _url(rule, room))
         allowed = endpoint in TA_MAY or f"{endpoint}:{method}" in TA_MAY
         if allowed:
+            assert response.status_code in (200, 302), (endpoint, method, response.status_code)
+        else:
+            assert response.status_code == 403, (endpoint, method, response.status_code)
+
+
+def test_a_ta_reads_the_integrity_pages_only_where_the_course_allows_it(app, client, auth, room):
+    from grader.services.integrity import checks
+    from tests.instructor_support import user
+
+    integrity = [r for r in _routes(app) if r[0].startswith("integrity.")]
+    assert {e for e, _, _ in integrity} >= TA_MAY_IF_ALLOWED | {"integrity.access"}
+    with app.app_context():
+        checks.set_ta_access(user(TEACHER), room.course_id, True)
+    auth.login(TA)
+    for endpoint, method, rule in integrity:
+        response = _call(client, auth, method, _url(rule, room))
+        if method == "GET" and endpoint in TA_MAY_IF_ALLOWED:
             assert response.status_code in (200, 302), (endpoint, method, response.status_code)
         else:
             assert response.status_code == 403, (endpoint, method, response.status_code)

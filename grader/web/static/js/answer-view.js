@@ -3,7 +3,7 @@
 // Shared by the instructor's views (a student's answer beside the key, the editor's preview).
 
 import { closePruned } from "./exercise-page.js";
-import { fmt } from "./tree-view.js";
+import { TreeView, fmt } from "./tree-view.js";
 
 const text = (v) => (v === undefined || v === null ? "" : String(v).trim().toLowerCase()
   .replace("+", "").replace("∞", "inf"));
@@ -80,4 +80,19 @@ export function annotate(view, tree, mine) {
   for (const p of mine.pruned) view.setClass(p, "shaded", true);
   for (const [p, lines] of mine.notes) view.setNote(p, lines);
   for (const [p, glyph] of mine.marks) view.setMark(p, glyph);
+}
+
+/** A tree drawn read-only with `mine` (a reading) on it, the nodes in `differ` hatched red and
+ * marked ✗ (an answer beside a key: the student drill-down, the integrity pages). */
+export function drawCompared(host, tree, kind, mine, differ, title) {
+  const view = new TreeView(host, tree, { interactive: false, margin: 72, title,
+    ...SPACING[kind] });
+  annotate(view, tree, mine);
+  for (const p of differ) {
+    view.setClass(p, "wrong", true);
+    if (!mine.marks.has(p)) view.setMark(p, "✗");
+  }
+  view.options.describe = (p) => (differ.includes(p) ? "differs" : "");
+  view.refreshLabels();
+  return view;
 }

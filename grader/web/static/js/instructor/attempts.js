@@ -2,22 +2,9 @@
 // differences hatched in both, and the replay of its reference search when its panel is opened
 // (drawn on demand: a student may have many exercises).
 
-import { SPACING, annotate, reading } from "../answer-view.js";
+import { drawCompared as draw, reading } from "../answer-view.js";
 import { SearchReplay } from "../search-replay.js";
 import { TreeView, buildTree } from "../tree-view.js";
-
-function draw(host, tree, kind, mine, differ, title) {
-  const view = new TreeView(host, tree, { interactive: false, margin: 72, title,
-    ...SPACING[kind] });
-  annotate(view, tree, mine);
-  for (const p of differ) {
-    view.setClass(p, "wrong", true);
-    if (!mine.marks.has(p)) view.setMark(p, "✗");
-  }
-  view.options.describe = (p) => (differ.includes(p) ? "differs" : "");
-  view.refreshLabels();
-  return view;
-}
 
 for (const box of document.querySelectorAll("[data-compare]")) {
   const data = JSON.parse(box.dataset.compare);

@@ -1,0 +1,143 @@
+"""`grader integrity engines|answers`: the academic-integrity checks from the command line.
+
+Each runs its check in this process (the job body a queue worker runs, and the same cache:
+pairs of files compared before are read back) and prints what the staff's page shows. The
+operator sees every course: `--earlier` compares with every other course's engine slot on the
+same suite, where the page offers only the asking instructor's own courses. Nothing is decided
+automatically: no score changes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import time
+from typing import NoReturn
+
+import click
+from flask import Flask
+from flask.cli import AppGroup
+
+from grader.models import DONE, FAILED, IntegrityCheck
+
+WAIT_SECONDS = 600  # at most this long for a check a worker runs already
+
+integrity = AppGroup(
+    "integrity",
+    help="Academic integrity: engines that share code, answers that fit another student's tree.",
+)
+
+
+def _fail(message: str) -> NoReturn:
+    raise click.ClickException(message)
+
+
+def _run_here(check: IntegrityCheck) -> IntegrityCheck:
+    """Run the check in this process, or wait for the worker that has it; the finished row."""
+    from grader.extensions import db
+    from grader.jobs import run_integrity
+
+    run_integrity(check.id, f"cli:{socket.gethostname()}:{os.getpid()}")
+    deadline = time.monotonic() + WAIT_SECONDS
+    while True:
+        db.session.expire_all()
+        found = db.session.get_one(IntegrityCheck, check.id)
+        if found.status in (DONE, FAILED):
+            break
+        if time.monotonic() > deadline:
+            _fail(f"check {check.id} is still {found.status} after {WAIT_SECONDS} s")
+        time.sleep(1)
+    db.session.commit()  # ends the read transaction
+    if found.status == FAILED:
+        _fail(f"check {check.id} failed: {found.error}")
+    return found
+
+
+@integrity.command("engines")
+@click.option("--assignment", "assignment_id", type=int, required=True, help="Its id.")
+@click.option(
+    "--slot",
+    type=click.IntRange(min=1),
+    required=True,
+    help="The engine exercise's number, as the pages show it (1 for the first).",
+)
+@click.option("--json", "as_json", is_flag=True, help="JSON: a list of pairs, highest first.")
+@click.option(
+    "--min",
+    "minimum",
+    type=click.FloatRange(0, 1),
+    default=0.0,
+    show_default=True,
+    help="The least similarity printed.",
+)
+@click.option(
+    "--earlier",
+    is_flag=True,
+    help="Also compare with earlier offerings (other courses' engine slots, same suite).",
+)
+def engines_command(
+    assignment_id: int, slot: int, as_json: bool, minimum: float, earlier: bool
+) -> None:
+    """Pairs of students' latest engines ranked by similarity (the starter and the handouts'
+    code left out): similarity, and the share of each one's code found in the other."""
+    from grader.services import ServiceError
+    from grader.services.integrity import engines
+
+    try:
+        check = engines.request_check(None, assignment_id, slot - 1, earlier=earlier, wake=False)
+    except ServiceError as error:
+        _fail(str(error))
+    check = _run_here(check)
+    pairs = engines.pairs_for_command(check, minimum)
+    if as_json:
+        keys = ("a", "b", "similarity", "a_share", "b_share")
+        click.echo(json.dumps([{k: p[k] for k in keys} for p in pairs], indent=2))
+        return
+    result = check.result or {}
+    click.echo(
+        f"check {check.id}: {result.get('submissions', 0)} submissions, "
+        f"{result.get('compared', 0)} pairs compared, {result.get('cached', 0)} read back"
+    )
+    for p in pairs:
+        click.echo(
+            f"{p['similarity']:6.1%}  {p['a']} ({p['a_share']:.0%} of theirs, "
+            f"{p['a_submitted_at']})  {p['b']} ({p['b_share']:.0%}, {p['b_submitted_at']})"
+        )
+    if not pairs:
+        click.echo("no pair shares code" + (f" at {minimum:.0%} or more" if minimum else ""))
+    for skipped in result.get("skipped", []):
+        click.echo(f"skipped submission {skipped['submission']}: {skipped['reason']}", err=True)
+
+
+@integrity.command("answers")
+@click.option("--assignment", "assignment_id", type=int, required=True, help="Its id.")
+@click.option("--json", "as_json", is_flag=True, help="JSON: a list of flagged answers.")
+def answers_command(assignment_id: int, as_json: bool) -> None:
+    """Answers with three errors or more on the student's own tree that are exact, or one
+    error away, on a classmate's tree whose key they could have seen."""
+    from grader.services import ServiceError
+    from grader.services.integrity import answers
+
+    try:
+        check = answers.request_check(None, assignment_id, wake=False)
+    except ServiceError as error:
+        _fail(str(error))
+    check = _run_here(check)
+    flags = answers.flags_for_command(check)
+    if as_json:
+        click.echo(json.dumps(flags, indent=2))
+        return
+    for flag in flags:
+        click.echo(
+            f"exercise {flag['exercise']}: {flag['student']} answered what fits "
+            f"{flag['matches_tree_of']}'s tree ({flag['errors_on_own_tree']} errors on their "
+            f"own, {flag['errors_on_their_tree']} on theirs; first at "
+            f"{flag['first_attempt_at']}, theirs at {flag['their_first_attempt_at']})"
+        )
+    if not flags:
+        click.echo("no answer fits another student's tree")
+
+
+def init_app(app: Flask) -> None:
+    app.cli.add_command(integrity)

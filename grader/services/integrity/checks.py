@@ -1,0 +1,196 @@
+"""Who sees the integrity checks, and a check's life as a queue job.
+
+Only the course's instructors see them, and its TAs when the course allows it
+(`Course.integrity_ta`); only instructors start one or change that setting. A student never
+reaches any of it: nothing here is about the student who asks.
+
+A check is a row (`IntegrityCheck`) and a queue message that only wakes a worker up, under the
+same lease as the other jobs (services/leases.py):
+
+    queued --a worker's claim--> running --> done (its result) / failed (the error)
+       ^                            |
+       +------lease expired---------+  (the worker's sweep)
+
+Asking again while a check of the same thing is queued or running gives that check back.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from typing import Any
+
+import sqlalchemy as sa
+
+from grader.extensions import INTEGRITY, db, job_queue
+from grader.models import (
+    DONE,
+    INSTRUCTOR,
+    QUEUED,
+    RUNNING,
+    Course,
+    IntegrityCheck,
+    User,
+    utcnow,
+)
+from grader.services import Forbidden, leases
+from grader.services.staff import Staff, staff
+from grader.services.transactions import writing
+
+log = logging.getLogger(__name__)
+
+MAX_ATTEMPTS = 2  # claims of one check before it fails (a worker that died on it twice)
+PRIORITY = -20  # after uploads (0) and regrades (-10): a check waits, a student does not
+
+
+def integrity_staff(user: User, course_id: int, *, change: bool = False) -> Staff:
+    """The course's staff who may see its integrity checks: instructors, and TAs where the
+    course lets them; `change` (starting a check, the setting) is the instructors' alone."""
+    who = staff(user, course_id, change=change)
+    if who.role != INSTRUCTOR and not who.course.integrity_ta:
+        raise Forbidden(
+            "only the course's instructors see the academic-integrity checks "
+            "(an instructor may let the course's TAs read them)"
+        )
+    return who
+
+
+def set_ta_access(user: User, course_id: int, allowed: bool) -> Course:
+    """Let the course's TAs read the integrity pages, or not (instructors only)."""
+    integrity_staff(user, course_id, change=True)
+    with writing() as session:
+        course = session.get_one(Course, course_id)
+        course.integrity_ta = allowed
+    return course
+
+
+def latest(kind: str, assignment_id: int, slot_id: int | None) -> IntegrityCheck | None:
+    """The last check of this kind asked for the assignment (and slot)."""
+    return db.session.scalar(
+        sa.select(IntegrityCheck)
+        .where(
+            IntegrityCheck.kind == kind,
+            IntegrityCheck.assignment_id == assignment_id,
+            IntegrityCheck.slot_id.is_(None)
+            if slot_id is None
+            else IntegrityCheck.slot_id == slot_id,
+        )
+        .order_by(IntegrityCheck.id.desc())
+        .limit(1)
+    )
+
+
+def request(
+    kind: str,
+    assignment_id: int,
+    slot_id: int | None,
+    params: dict[str, Any],
+    by: User | None,
+    *,
+    wake: bool = True,
+) -> IntegrityCheck:
+    """A new check (queued; a worker is woken unless `wake` is False: the command line runs it
+    itself), or the one of the same kind and target still queued or running."""
+    with writing() as session:
+        pending = latest(kind, assignment_id, slot_id)
+        if pending is not None and pending.status in (QUEUED, RUNNING):
+            return pending
+        check = IntegrityCheck(
+            kind=kind,
+            assignment_id=assignment_id,
+            slot_id=slot_id,
+            params=params,
+            requested_by_id=by.id if by is not None else None,
+            status=QUEUED,
+            progress={"phase": "queued"},
+        )
+        session.add(check)
+    if wake:
+        send(check.id)
+    return check
+
+
+def send(check_id: int) -> bool:
+    """The wake-up message; False (logged) when the queue is unreachable (the sweep resends)."""
+    return job_queue.wake(
+        INTEGRITY,
+        check_id,
+        priority=PRIORITY,
+        what=f"integrity check {check_id}",
+        woken=lambda: leases.woken(IntegrityCheck, check_id),
+    )
+
+
+def claim(check_id: int, worker: str) -> IntegrityCheck | None:
+    """queued -> running under this worker's lease; None when another has it or it is over."""
+    with writing() as session:
+        if not leases.claim(
+            session, IntegrityCheck, check_id, worker, progress={"phase": "starting"}
+        ):
+            return None
+        return session.get_one(IntegrityCheck, check_id)
+
+
+def heartbeat(check_id: int, worker: str, progress: dict[str, Any] | None = None) -> bool:
+    """The lease renewed (and the progress written); False once the lease is lost."""
+    values = {"progress": progress} if progress is not None else {}
+    return leases.heartbeat(IntegrityCheck, check_id, worker, **values)
+
+
+def finish(check_id: int, worker: str, result: dict[str, Any]) -> bool:
+    with writing() as session:
+        return leases.finish(
+            session,
+            IntegrityCheck,
+            check_id,
+            worker,
+            DONE,
+            result=result,
+            error=None,
+            progress={"phase": "done"},
+            finished_at=utcnow(),
+        )
+
+
+def fail(check_id: int, worker: str, message: str) -> str | None:
+    """Back to the queue while claims are left, else failed; the new status (None: the lease
+    was lost already)."""
+    error = f"the check stopped on an error of the grader: {message[:2000]}"
+    return leases.give_back(
+        IntegrityCheck,
+        check_id,
+        worker,
+        MAX_ATTEMPTS,
+        {"error": error, "progress": {"phase": "retrying"}},
+        {"error": error, "progress": {"phase": "failed"}, "finished_at": utcnow()},
+    )
+
+
+def sweep(now: dt.datetime | None = None) -> list[int]:
+    """Checks whose worker died back to the queue (failed after MAX_ATTEMPTS); queued ones
+    with no recent wake-up message: their ids, to wake."""
+    now = now or utcnow()
+    return leases.sweep(
+        IntegrityCheck,
+        MAX_ATTEMPTS,
+        now=now,
+        failed_values={
+            "finished_at": now,
+            "progress": {"phase": "failed"},
+            "error": f"the worker stopped {MAX_ATTEMPTS} times on this check",
+        },
+        requeued_values={"progress": {"phase": "requeued: the worker stopped"}},
+    )
+
+
+def status(check: IntegrityCheck | None) -> dict[str, Any]:
+    """What the page polls: the status, the progress, and whether the result is there."""
+    if check is None:
+        return {"status": None, "progress": None, "done": False}
+    return {
+        "id": check.id,
+        "status": check.status,
+        "progress": check.progress,
+        "done": check.status == DONE,
+        "error": check.error,
+    }
