@@ -252,7 +252,7 @@ class PrintFiles:
 
     def archive(self) -> bytes:
         out = io.BytesIO()
-        with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
+        with zipfile.ZipFile(out, "w", zipfile.ZIP_STORED) as z:  # PDFs are compressed already
             for name, data in self.sheets:
                 z.writestr(f"sheets/{name}", data)
             z.writestr("all-sheets.pdf", self.combined)
