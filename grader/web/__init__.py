@@ -22,12 +22,21 @@ from grader.services import (
     NotFound,
     RateLimited,
     ServiceError,
+    Unprocessable,
     accounts,
 )
 from grader.web.api import RequestError, error_response
 from grader.web.inputs import IdConverter, StrictJSONProvider
 
-STATUS = {Invalid: 400, Forbidden: 403, NotFound: 404, Conflict: 409, RateLimited: 429, Busy: 503}
+STATUS = {
+    Unprocessable: 422,
+    Invalid: 400,
+    Forbidden: 403,
+    NotFound: 404,
+    Conflict: 409,
+    RateLimited: 429,
+    Busy: 503,
+}
 
 # No inline script, no third party: the pages are self-contained.
 CSP = (
@@ -119,7 +128,8 @@ def init_app(app: Flask) -> None:
     def service_error(error: ServiceError) -> Any:
         status = _status(error)
         if _wants_json():
-            response = error_response(status, str(error))
+            kind = error.kind if isinstance(error, Unprocessable) else None
+            response = error_response(status, str(error), kind=kind)
         else:
             response = app.make_response(
                 (render_template("error.html", status=status, message=str(error)), status)
