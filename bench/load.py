@@ -9,6 +9,8 @@ student, API token and practice exercise, then runs two phases with the same cli
 It reports throughput, p50/p99 latency and errors for both, the ratio of the two throughputs, and
 checks that every acknowledged attempt is in the database. `--compare-deferred` repeats a short
 load with deferred write transactions to count the "database is locked" errors they cause.
+`--profile DIR` also samples the workers with py-spy during the load and says where their CPU
+went, part by part of the request (`bench.hot_path`).
 
 Traffic goes to 127.0.0.1 only, and every phase is bounded in time.
 """
@@ -29,6 +31,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from bench import hot_path
 
 HOST = "127.0.0.1"
 # The practice trees are those of the `standard` preset's first slot, which graded runs use.
@@ -331,16 +335,19 @@ class Server:
             time.sleep(0.2)
         raise RuntimeError("gunicorn did not answer /healthz in time")
 
+    def worker_pids(self) -> list[int]:
+        """The workers' process ids (Linux /proc)."""
+        pid = self.process.pid
+        try:
+            return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+        except OSError:
+            return []
+
     def cpu_seconds(self) -> float:
         """User and system CPU time of the workers so far (Linux /proc): unlike wall time, it
         does not depend on what else the machine is running."""
-        pid = self.process.pid
-        try:
-            children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
-        except OSError:
-            return 0.0
         total = 0
-        for child in children:
+        for child in self.worker_pids():
             try:
                 fields = Path(f"/proc/{child}/stat").read_text().rpartition(")")[2].split()
             except OSError:
@@ -373,15 +380,21 @@ def run(
     wrong_share: float,
     mode: str = "graded",
     rate: float | None = None,
+    profile: Path | None = None,
 ) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="grader-load-") as tmp:
         folder = Path(tmp)
         prepared = _prepare(folder, clients, write_begin, mode)
         server = Server(folder, workers, worker_class, write_begin)
+        spies = []
         try:
             server.wait_ready()
             ceiling = asyncio.run(_run_phase(server, prepared, "ping", ping_seconds))
+            if profile is not None:
+                spies = hot_path.record(server.worker_pids(), seconds, profile)
             load = asyncio.run(_run_phase(server, prepared, "submit", seconds, wrong_share, rate))
+            for spy in spies:
+                spy.wait(timeout=60)
         finally:
             server.stop()
         stored = _stored_attempts(folder)
@@ -408,6 +421,8 @@ def run(
         result["load_average"] = os.getloadavg()[0]
     except OSError:
         result["load_average"] = None
+    if profile is not None:
+        result["split"] = hot_path.split(sorted(profile.glob("worker-*.txt")))
     ping_rate = result["ceiling"]["throughput"]
     result["ratio_to_ceiling"] = (
         round(result["load"]["throughput"] / ping_rate, 3) if ping_rate else None
@@ -453,6 +468,11 @@ def _report(result: dict[str, Any]) -> None:
     for phase in (ceiling, load):
         for what, count in sorted(phase["error_kinds"].items(), key=lambda kv: -kv[1])[:3]:
             print(f"  {phase['phase']} error x{count}: {what}")
+    if "split" in result:
+        print("where a graded submission's server CPU went (py-spy on the workers):")
+        for part, share in result["split"]:
+            ms = share * load["server_cpu_ms_per_request"]
+            print(f"  {share:6.1%} {ms:6.2f} ms  {part}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -496,6 +516,13 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="also run with deferred write transactions and count lock errors",
     )
+    parser.add_argument(
+        "--profile",
+        type=Path,
+        metavar="DIR",
+        help="sample the workers with py-spy during the load (stacks kept in DIR) and split "
+        "their CPU by part of the request",
+    )
     parser.add_argument("--quick", action="store_true", help="a few seconds, 10 clients")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     args, _ = parser.parse_known_args(argv)
@@ -513,6 +540,7 @@ def main(argv: list[str] | None = None) -> int:
             args.wrong_share,
             args.exercises,
             args.rate,
+            args.profile,
         )
     ]
     _report(results[0])

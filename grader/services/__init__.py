@@ -14,6 +14,17 @@ class Invalid(ServiceError, ValueError):
     """The input cannot be used (an ungradable answer, a bad tree, an unknown preset)."""
 
 
+class Unprocessable(Invalid):
+    """Well formed, but what it asks cannot be done with what is stored or what can be made (422):
+    an answer that does not fit its exercise's kind or tree (`kind`: the exercise's kind), a
+    tree too large, parameters no tree meets. No schema can say these; the request's schema
+    says everything else, and a request that breaks it is a 400."""
+
+    def __init__(self, message: str, kind: str | None = None) -> None:
+        super().__init__(message)
+        self.kind = kind
+
+
 class NotFound(ServiceError, LookupError):
     """Absent, or not visible to this user: the two are deliberately indistinguishable."""
 

@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from grader.extensions import db
 from grader.gametree import KINDS, Conventions, Grade, Tree, grade
 from grader.models import MAX_ID, Assignment, Attempt, Exercise, Slot, User, iso_utc, utcnow
-from grader.services import Conflict, Forbidden, Invalid, NotFound, costly, lti
+from grader.services import Conflict, Forbidden, NotFound, Unprocessable, costly, lti
 from grader.services.courses import member_slot_ids, taught_course_ids
 from grader.services.exercises import (
     attempt_stats,
@@ -77,7 +77,7 @@ def submit(user: User, exercise_id: int, answer: dict[str, Any]) -> Submitted:
         if limited:  # no attempts left is said first, as when it is checked before grading
             _check_open(exercise, attempt_stats(exercise)[0])
         # The answer's shape depends on the stored exercise, which no schema can say: name it.
-        raise Invalid(f"this is a {exercise.kind} exercise: {exc}") from exc
+        raise Unprocessable(f"this is a {exercise.kind} exercise: {exc}", exercise.kind) from exc
     with writing() as session:
         # The count that decides, under the write lock: one query, no ORM objects.
         used, best, placed = (

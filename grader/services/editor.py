@@ -30,7 +30,7 @@ from grader.gametree import (
 from grader.gametree.calibrate import Row, calibrate_trees
 from grader.gametree.tree import read_cs188
 from grader.models import SCORE_POLICIES, Assignment, Exercise, Slot, User
-from grader.services import Conflict, Invalid, costly, courses
+from grader.services import Conflict, Invalid, Unprocessable, costly, courses
 from grader.services.exercises import generator_deadline, tree_of, typed_tree
 from grader.services.game_practice import game_params
 from grader.services.regrade import regrade_slot_in
@@ -132,11 +132,11 @@ def check_slot(spec: SlotInput) -> CheckedSlot:
         try:  # a depth limit or terminal nodes: the exercise is the tree the search sees
             tree = spec.tree.cut(Conventions.from_dict(conventions).depth)
         except TreeFormatError as exc:
-            raise Invalid(f"tree: {exc}") from exc
+            raise Unprocessable(f"tree: {exc}") from exc
         try:  # the tree for its kind, as a typed practice tree is: no slot every attempt refuses
             KINDS[spec.kind].check_tree(tree)
         except ValueError as exc:
-            raise Invalid(f"tree: {exc}") from exc
+            raise Unprocessable(f"tree: {exc}") from exc
         # A tree from a game keeps what rebuilds its boards; other fixed trees keep nothing.
         return CheckedSlot(spec.kind, conventions, game_params(spec.params), tree.to_dict())
     try:
@@ -144,7 +144,7 @@ def check_slot(spec: SlotInput) -> CheckedSlot:
             {**spec.params, "kind": spec.kind, "conventions": conventions}
         ).to_dict()
     except ValueError as exc:
-        raise Invalid(f"generator parameters: {exc}") from exc
+        raise Unprocessable(f"generator parameters: {exc}") from exc
     return CheckedSlot(spec.kind, conventions, params, None)
 
 
@@ -455,7 +455,7 @@ def _preview(checked: CheckedSlot, samples: int) -> Preview:
         try:
             tree = generate(params, PREVIEW_SEED, deadline)
         except GenerationError as exc:
-            raise Invalid(f"the generator cannot meet these parameters: {exc}") from exc
+            raise Unprocessable(f"the generator cannot meet these parameters: {exc}") from exc
         trees = []
         for i in range(max(1, min(samples, 100))):
             try:

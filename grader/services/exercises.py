@@ -36,7 +36,7 @@ from grader.models import (
     iso_utc,
     utcnow,
 )
-from grader.services import Conflict, Forbidden, Invalid, NotFound, costly
+from grader.services import Conflict, Forbidden, Invalid, NotFound, Unprocessable, costly
 from grader.services.courses import get_slot, taught_course_ids
 from grader.services.lateness import slot_closes_at
 from grader.services.transactions import writing
@@ -104,7 +104,7 @@ def _generated(
             deadline = generator_deadline(1 if shared else SLOT_BUDGET_FACTOR)
             return generate(p, seed, deadline), p.to_dict()
     except ValueError as exc:
-        raise Invalid(f"params: {exc}") from exc
+        raise Unprocessable(f"params: {exc}") from exc
 
 
 def typed_tree(
@@ -123,12 +123,12 @@ def typed_tree(
             tree = parse_leaves(leaves, branching=branching, depth=depth)
         built = Tree.from_nested(tree, players=players)
     except ValueError as exc:
-        raise Invalid(f"tree: {exc}") from exc
+        raise Unprocessable(f"tree: {exc}") from exc
     nodes = list(built.walk())
     if len(nodes) > MAX_NODES or sum(node.is_leaf for _, node in nodes) > MAX_LEAVES:
-        raise Invalid(f"tree: at most {MAX_LEAVES} leaves and {MAX_NODES} nodes")
+        raise Unprocessable(f"tree: at most {MAX_LEAVES} leaves and {MAX_NODES} nodes")
     if max(path_depth(path) for path, _ in nodes) > MAX_DEPTH:
-        raise Invalid(f"tree: at most {MAX_DEPTH} levels below the root")
+        raise Unprocessable(f"tree: at most {MAX_DEPTH} levels below the root")
     return built
 
 
@@ -171,7 +171,7 @@ def create_practice(
             built = built.cut(conv.depth)  # evaluations at the depth limit, terminal nodes
             KINDS[kind].check_tree(built)
         except ValueError as exc:
-            raise Invalid(f"tree: {exc}") from exc
+            raise Unprocessable(f"tree: {exc}") from exc
         _refuse_open_graded_tree(user, built)
         fields: dict[str, Any] = {"seed": None, "generator_version": None, "params": None}
     else:

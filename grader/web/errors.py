@@ -20,12 +20,21 @@ from grader.services import (
     NotFound,
     RateLimited,
     ServiceError,
+    Unprocessable,
 )
 from grader.web.api import RequestError, error_response
 
 bp = Blueprint("errors", __name__)
 
-STATUS = {Invalid: 400, Forbidden: 403, NotFound: 404, Conflict: 409, RateLimited: 429, Busy: 503}
+STATUS = {
+    Unprocessable: 422,  # before Invalid, its base
+    Invalid: 400,
+    Forbidden: 403,
+    NotFound: 404,
+    Conflict: 409,
+    RateLimited: 429,
+    Busy: 503,
+}
 
 
 def _status(error: ServiceError) -> int:
@@ -36,10 +45,11 @@ def wants_json() -> bool:
     return request.path.startswith("/api/") or request.path == "/api"
 
 
-def error(status: int, message: str, details: Any = None) -> Response:
-    """The one error response: the API's JSON under /api, the error page elsewhere."""
+def error(status: int, message: str, details: Any = None, kind: str | None = None) -> Response:
+    """The one error response: the API's JSON under /api (with the exercise's ``kind`` where an
+    answer was not of its shape), the error page elsewhere."""
     if wants_json():
-        return error_response(status, message, details)
+        return error_response(status, message, details, kind=kind)
     return current_app.make_response(
         (render_template("error.html", status=status, message=message), status)
     )
@@ -47,7 +57,8 @@ def error(status: int, message: str, details: Any = None) -> Response:
 
 @bp.app_errorhandler(ServiceError)
 def service_error(refused: ServiceError) -> Response:
-    response = error(_status(refused), str(refused))
+    kind = refused.kind if isinstance(refused, Unprocessable) else None
+    response = error(_status(refused), str(refused), kind=kind)
     if isinstance(refused, Busy):
         response.headers["Retry-After"] = "1"
     elif isinstance(refused, RateLimited):

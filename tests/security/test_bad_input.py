@@ -50,19 +50,47 @@ def nested(depth: int) -> dict:
     return inner
 
 
+# Refused by the request's schema (the document states each kind's answer shape): 400s.
 BAD_ANSWERS = [
-    ("prune", {"pruned": [], "value": 3, "extra": nested(20)}, "'extra' is not one"),
-    ("prune", {"pruned": [], "value": "3"}, "must be a number"),
-    ("prune", {"pruned": [], "value": True}, "must be a number"),
-    ("prune", {"pruned": [], "value": [3]}, "must be a number"),
-    ("prune", {"pruned": [["1"]], "value": 3}, "no node at path"),
-    ("values", {"values": {"": "3", "0": 3, "1": 2}}, "must be a number"),
-    ("values", {"values": {"": {"a": 1}}}, "must be a number"),
-    ("minimax", {"values": {"": 3}, "bounds": {}}, "'bounds' is not one"),
-    ("bounds", {"bounds": {"": ["-inf", "3"]}}, "must be a number"),
-    ("leaf-order", {"leaf_order": ["0.0"], "pruned": []}, "'pruned' is not one"),
-    ("best-order", {"order": {"": [1, 0]}, "leaves": "4"}, "whole number"),
+    ("prune", {"pruned": [], "value": 3, "extra": nested(20)}, "answer.pruned.extra: Extra inputs"),
+    ("prune", {"pruned": [], "value": "3"}, "must be a number, or inf"),
+    ("prune", {"pruned": [], "value": True}, "must be a number, or inf"),
+    ("prune", {"pruned": [], "value": [3]}, "must be a number, or inf"),
+    (
+        "prune",
+        {"pruned": [["1"]], "value": 3},
+        "answer.pruned.pruned.0: Input should be a valid string",
+    ),
+    ("prune", {"pruned": ["01"], "value": 3}, "should match pattern"),
+    ("values", {"values": {"": "3", "0": 3, "1": 2}}, "must be a number, or inf"),
+    ("values", {"values": {"": {"a": 1}}}, "must be a number, or inf"),
+    ("minimax", {"values": {"": 3}, "bounds": {}}, "answer.bounds.values: Extra inputs"),
+    ("bounds", {"bounds": {"": ["-inf", "3"]}}, "must be a number, or inf"),
+    ("leaf-order", {"leaf_order": ["0.0"], "pruned": []}, "answer.leaf_order.pruned: Extra inputs"),
+    ("leaf-order", {"leaf_order": ["0.0", "0.0"]}, "listed twice"),
+    ("best-order", {"order": {"": [1, 0]}, "leaves": "4"}, "answer.order.leaves: Input should be"),
+    ("best-order", {"leaves": 4}, "an answer is an object with one of pruned"),
 ]
+# Schema-valid, but not this exercise's (its kind, its tree): 422s naming the kind.
+UNFIT_ANSWERS = [
+    ("prune", {"pruned": ["5"], "value": 3}, "no node at path '5'"),
+    ("values", {"values": {"0.0": 3}}, "is a leaf"),
+    ("minimax", {"bounds": {"": [1, 2]}}, "a minimax answer has only 'values'"),
+    ("best-order", {"order": {"": [0, 1, 2]}}, "must list each of 0..1 once"),
+]
+
+
+@pytest.mark.parametrize(("kind", "answer", "reason"), UNFIT_ANSWERS)
+def test_answers_unfit_for_their_exercise_are_a_422_naming_its_kind(
+    client, app, student, kind, answer, reason
+):
+    exercise = practice(client, student, kind)
+    response = client.post(exercise["urls"]["attempts"], headers=student, json={"answer": answer})
+    body = response.get_json()
+    assert response.status_code == 422, body
+    assert body["kind"] == kind and body["error"].startswith(f"this is a {kind} exercise: ")
+    assert reason in body["error"]
+    assert attempts_in_db(app) == 0
 
 
 @pytest.mark.parametrize(("kind", "answer", "reason"), BAD_ANSWERS)
@@ -219,14 +247,20 @@ def test_an_engine_slot_has_no_exercise_and_says_where_its_work_goes(app, client
     )
 
 
-def test_an_answer_of_another_kind_is_a_400_naming_the_exercise_kind(client, app, student, room):
+def test_an_answer_of_another_kind_is_a_422_naming_the_exercise_kind(client, app, student, room):
     url = f"/api/assignments/{room['assignment_id']}/slots/0/exercise"
     exercise = client.get(url, headers=student).get_json()
     response = client.post(
         exercise["urls"]["attempts"], headers=student, json={"answer": {"leaf_order": ["0.0"]}}
     )
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert f"this is a {exercise['kind']} exercise" in response.get_json()["error"]
+    assert response.get_json()["kind"] == exercise["kind"]
+    documented = client.get("/api/openapi.json").get_json()
+    submit = documented["paths"]["/api/exercises/{exercise_id}/attempts"]["post"]
+    assert "422" in submit["responses"]
+    error = documented["components"]["schemas"]["Error"]["properties"]
+    assert "the exercise's kind" in error["kind"]["description"]
 
 
 def test_a_fixed_best_order_slot_too_big_for_its_kind_is_refused(app, client, auth, room):
@@ -240,7 +274,7 @@ def test_a_fixed_best_order_slot_too_big_for_its_kind_is_refused(app, client, au
         headers=headers,
         json={"kind": "best-order", "tree": wide},
     )
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert "at most 14 children" in response.get_json()["error"]
     page = f"/instructor/assignments/{room['assignment_id']}/slots/new"
     response = client.post(
@@ -308,10 +342,15 @@ def test_a_cs188_file_with_a_million_agents_is_refused(client, auth, room):
 
 def test_the_document_says_a_node_object_needs_children_and_which_files_are_taken(client, student):
     document = client.get("/api/openapi.json").get_json()
-    create = document["components"]["schemas"]["CreateExercise"]["properties"]["tree"]
-    nodes = next(s for s in create["anyOf"] if s["type"] == "array")["items"]["oneOf"]
-    node_object = next(s for s in nodes if s["type"] == "object")
-    assert node_object["required"] == ["children"]
+    schemas = document["components"]["schemas"]
+    create = schemas["CreateExercise"]["properties"]["tree"]
+    items = next(s for s in create["anyOf"] if s["type"] == "array")["items"]
+    assert items == {"$ref": "#/components/schemas/TreeNode"}
+    shapes = schemas["TreeNode"]["oneOf"]  # a leaf, a list of children (nodes), a node object
+    assert shapes[0] == {"type": "number"} and shapes[1]["items"] == items
+    assert shapes[2] == {"$ref": "#/components/schemas/NodeObject"}
+    assert schemas["NodeObject"]["required"] == ["children"]
+    assert schemas["NodeObject"]["properties"]["children"]["items"] == items
     response = client.post("/api/exercises", headers=student, json={"kind": "prune", "tree": [{}]})
     assert response.status_code == 400 and "children" in response.get_json()["error"]
     upload = document["paths"]["/api/engines"]["post"]["requestBody"]["content"]

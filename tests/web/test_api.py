@@ -107,14 +107,25 @@ def test_bad_exercise_requests(client, student, body, message):
     assert message in response.get_json()["error"]
 
 
-def test_ungradable_answer_is_400_and_stores_nothing(client, app, student, room):
+def test_ungradable_answer_is_a_4xx_and_stores_nothing(client, app, student, room):
     url = f"/api/assignments/{room['assignment_id']}/slots/0/exercise"
     exercise = client.get(url, headers=student).get_json()
-    for answer in ({"pruned": ["9.9.9"], "value": 1}, {"value": 1}, {"pruned": "x", "value": 1}):
+    assert exercise["kind"] == "prune"
+    # Shapes the document states: a 400 from the request's schema.
+    for answer in ({"value": 1}, {"pruned": "x", "value": 1}, {"pruned": [""], "value": 1}):
         response = client.post(
             exercise["urls"]["attempts"], headers=student, json={"answer": answer}
         )
-        assert response.status_code == 400 and response.get_json()["error"]
+        assert response.status_code == 400 and response.get_json()["error"].startswith("body: ")
+    # Schema-valid, but not this exercise's: another kind's shape, a node the tree lacks. A 422
+    # whose body names the exercise's kind.
+    for answer in ({"pruned": ["9.9.9"], "value": 1}, {"leaf_order": ["0.0"]}, {"values": {}}):
+        response = client.post(
+            exercise["urls"]["attempts"], headers=student, json={"answer": answer}
+        )
+        body = response.get_json()
+        assert response.status_code == 422, body
+        assert body["kind"] == "prune" and body["error"].startswith("this is a prune exercise: ")
     assert (
         client.post(exercise["urls"]["attempts"], headers=student, data="not json").status_code
         == 400
@@ -331,7 +342,7 @@ def test_every_operation_documents_its_success_and_its_errors(client):
 def test_a_request_that_breaks_its_model_is_our_400_with_details(client, student):
     exercise = client.post("/api/exercises", headers=student, json={"kind": "prune"}).get_json()
     response = client.post(
-        exercise["urls"]["attempts"], headers=student, json={"answer": {}, "extra": 1}
+        exercise["urls"]["attempts"], headers=student, json={"answer": {"values": {}}, "extra": 1}
     )
     assert response.status_code == 400
     body = response.get_json()
@@ -357,7 +368,7 @@ def test_a_best_order_exercise_too_large_for_the_optimum_is_refused(client, app,
     response = client.post(
         "/api/exercises", headers=student, json={"kind": "best-order", "tree": tree}
     )
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert "at most 400 leaves" in response.get_json()["error"]
     with app.app_context():
         assert db.session.scalar(sa.select(sa.func.count(Exercise.id))) == 0
@@ -402,3 +413,50 @@ def test_limits_a_deployment_sets_for_every_route_hold_on_api_too(
     monkeypatch.setenv("GRADER_INSTANCE_PATH", str(tmp_path / "instance"))
     limited = create_app(app_config(db_file, **{setting: "2 per minute"})).test_client()
     assert [limited.get("/api/engines/1").status_code for _ in range(3)] == [401, 401, 429]
+
+
+def test_each_kinds_answer_is_stated_and_its_key_is_valid_by_the_document(client, student):
+    """The document states one answer shape per kind: together their fields are the core's
+    answer keys, and every kind's key, on generated trees, is valid against the document (read
+    with jsonschema, as a client would) and graded; another kind's key is valid by the document
+    too, and a 422 naming the exercise's kind (no schema can know the stored exercise)."""
+    from jsonschema import Draft202012Validator
+
+    from grader.gametree.kinds import ANSWER_KEYS
+
+    document = client.get("/api/openapi.json").get_json()
+    schemas = document["components"]["schemas"]
+    shapes = [
+        schemas[ref["$ref"].rpartition("/")[2]]
+        for ref in schemas["SubmitAttempt"]["properties"]["answer"]["oneOf"]
+    ]
+    stated = {field for shape in shapes for field in shape["properties"]}
+    assert stated == {key for keys in ANSWER_KEYS.values() for key in keys}
+    submit = Draft202012Validator({**document, "$ref": "#/components/schemas/SubmitAttempt"})
+    keys = {}
+    for kind in KINDS:
+        params = {"depth": 3, "branching": "2-3", "values": "-9..9"}
+        exercise = client.post(
+            "/api/exercises", headers=student, json={"kind": kind, "params": params}
+        ).get_json()
+        tree = Tree.from_nested(exercise["tree"], exercise["players"])
+        keys[kind] = (
+            exercise,
+            KINDS[kind].key(tree, Conventions.from_dict(exercise["conventions"])),
+        )
+    for kind, (exercise, key) in keys.items():
+        assert submit.is_valid({"answer": key}), (kind, key)
+        response = client.post(exercise["urls"]["attempts"], headers=student, json={"answer": key})
+        assert response.status_code == 201 and response.get_json()["score"] == 1.0, kind
+        other = keys["leaf-order" if kind != "leaf-order" else "prune"][1]
+        assert submit.is_valid({"answer": other})
+        response = client.post(
+            exercise["urls"]["attempts"], headers=student, json={"answer": other}
+        )
+        assert response.status_code == 422 and response.get_json()["kind"] == kind
+    for refused in ({"pruned": [""], "value": 1}, {"values": {"x": 1}}, {"order": {"": [0, 0]}}):
+        assert not submit.is_valid({"answer": refused})
+        response = client.post(
+            keys["prune"][0]["urls"]["attempts"], headers=student, json={"answer": refused}
+        )
+        assert response.status_code == 400, refused

@@ -56,7 +56,7 @@ def test_a_depth_limit_where_there_is_no_evaluation_is_refused(client, factory, 
         headers=student,
         json={"kind": "prune", "tree": [[1, 2], [3, 4]], "conventions": {"depth": 1}},
     )
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert "B lies at the depth limit (1) but has no evaluation" in response.get_json()["error"]
 
 

@@ -56,6 +56,9 @@ _ERRORS = {
     409: "Not possible now (no attempts left, due date passed), or not possible here "
     "(an engine slot has no exercise: its work is uploaded to /api/engines)",
     413: "Request body too large",
+    422: "Well formed, but what it asks cannot be done: an answer that does not fit the "
+    "exercise's kind or tree (`kind` names the exercise's kind), a tree too large, generator "
+    "parameters no tree meets",
     414: "Request line too long (the server's limit, before the application)",
     429: "Too many uploads, or too much costly work from this account: nothing was stored; "
     "wait for Retry-After seconds",
@@ -74,8 +77,16 @@ class RequestError(Exception):
         self.details = details
 
 
-def error_response(status: int, message: str, details: list[dict[str, Any]] | None = None) -> Any:
-    body = Error(error=message, details=details).model_dump(mode="json", exclude_none=True)
+def error_response(
+    status: int,
+    message: str,
+    details: list[dict[str, Any]] | None = None,
+    *,
+    kind: str | None = None,
+) -> Any:
+    body = Error(error=message, details=details, kind=kind).model_dump(
+        mode="json", exclude_none=True
+    )
     return make_response(jsonify(body), status)
 
 
@@ -85,11 +96,15 @@ def _refused(
     """spectree's `before` hook: a request that breaks its model is our 400, with details."""
     if not isinstance(error, ValidationError):
         return
-    details = [{"loc": list(e["loc"]), "msg": e["msg"]} for e in error.errors()]
+    # pydantic says "Value error, " before a validator's own words: the words alone.
+    details = [
+        {"loc": list(e["loc"]), "msg": e["msg"].removeprefix("Value error, ")}
+        for e in error.errors()
+    ]
     metadata = _metadata()  # the query's model, or the body's (JSON or form)
     where = "query" if metadata is not None and metadata.query == error.title else "body"
-    loc = ".".join(str(p) for p in details[0]["loc"]) or where
-    raise RequestError(f"{where}: {loc}: {details[0]['msg']}", details)
+    loc = ".".join(str(p) for p in details[0]["loc"])  # none: the whole body's rule
+    raise RequestError(f"{where}: {loc + ': ' if loc else ''}{details[0]['msg']}", details)
 
 
 class _Plugin(FlaskPlugin):

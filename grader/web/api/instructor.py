@@ -75,16 +75,21 @@ def api_regrades(course_id: int) -> models.Regrades:
 
 
 @bp.post("/courses/<int:course_id>/preview")
-@spec.validate(resp=responses(models.Preview, body=True), tags=["instructor"])
+@spec.validate(resp=responses(models.Preview, body=True, also=(422,)), tags=["instructor"])
 def api_preview(course_id: int, json: models.PreviewRequest) -> models.Preview:
     """Preview a slot's parameters
 
     A sample variant with its key and search, and per misconception the share of sample trees
-    (made without the discriminating constraint) that tell it apart."""
+    (made without the discriminating constraint) that tell it apart. Parameters the schema
+    allows but no tree meets, or a tree too large, are a 422 that says why."""
+    data = json.model_dump(exclude_unset=True)
     tree = None
     if json.tree is not None:
-        tree = editor.build_tree("nested", nested=json.tree, players=json.players)
+        tree = editor.build_tree("nested", nested=data["tree"], players=data.get("players"))
     spec_input = editor.SlotInput(
-        kind=json.kind, conventions=json.conventions, params=json.params, tree=tree
+        kind=json.kind,
+        conventions=data.get("conventions") or {},
+        params=data.get("params") or {},
+        tree=tree,
     )
     return models.Preview(**editor.preview(g.user, course_id, spec_input).to_dict())

@@ -4,38 +4,117 @@ accepts."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+import re
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, RootModel, WithJsonSchema
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Discriminator,
+    Field,
+    GetJsonSchemaHandler,
+    PlainValidator,
+    RootModel,
+    Tag,
+    WithJsonSchema,
+    model_validator,
+)
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import CoreSchema
 from spectree.model_adapter.pydantic_adapter import BaseFile
 
-from grader.gametree import KINDS
+from grader.gametree import KINDS, VARIANTS
+from grader.gametree.generator import MAX_TRIES
+from grader.gametree.solver import ORDERS, TIES, VALUES
+from grader.gametree.tree import MAX_PLAYERS, PLAYERS
 
-_KIND = Field(description="the exercise kind", json_schema_extra={"enum": list(KINDS)})
+# -- what the document states beyond pydantic's own schema -----------------------------------------
 
 
-#: A typed tree's node, as the document states it (the service's parser checks every level):
-#: a leaf's value, a list of children, or an object with an evaluation that needs `children`.
-_NODE: dict[str, Any] = {
-    "oneOf": [
-        {"type": "number", "description": "a leaf's value"},
-        {"type": "array", "minItems": 1, "description": "an internal node's children"},
-        {
-            "type": "object",
-            "description": "an internal node with an evaluation",
-            "properties": {
-                "eval": {"type": "number"},
-                "children": {"type": "array", "minItems": 1},
-                "terminal": {"type": "boolean"},
-            },
-            "required": ["children"],
-            "additionalProperties": False,
-        },
-    ]
+class _Closed:
+    """An object keyed by node paths: no other key (pydantic refuses it; the document says so)."""
+
+    def __get_pydantic_json_schema__(
+        self, core_schema: CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        schema = handler(core_schema)
+        schema["additionalProperties"] = False
+        return schema
+
+
+def _among(allowed: tuple[str, ...] | list[str], what: str) -> PlainValidator:
+    """A string among `allowed` (the core's own list; the document states it as an enum)."""
+
+    def check(value: object) -> str:
+        if not isinstance(value, str) or value not in allowed:
+            raise ValueError(f"{what} must be one of {', '.join(allowed)}, got {str(value)[:40]!r}")
+        return value
+
+    return PlainValidator(check, json_schema_input_type=Literal[tuple(allowed)])
+
+
+Kind = Annotated[str, _among(list(KINDS), "the exercise kind")]
+Player = Annotated[str, _among(PLAYERS, "a player")]
+
+
+def _integral(value: object) -> object:
+    """A whole number written 3.0 is the integer JSON Schema says it is (3); anything else is
+    left for the strict int to refuse (true, "3", 3.5)."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+#: An integer as JSON Schema has it: 3 or 3.0, never 3.5, "3" or true (after any constraint:
+#: `Annotated[int, Field(ge=0), INTEGRAL]`, so the document keeps the constraint).
+INTEGRAL = BeforeValidator(_integral)
+Integer = Annotated[int, INTEGRAL]
+
+#: A number, as JSON has it: an int stays an int (a leaf's 3 is not 3.0), never true or false.
+Number = Annotated[int | float, WithJsonSchema({"type": "number"})]
+
+#: A node's path: the child indices from the root, joined by dots ("1.0": the first child of
+#: the root's second child); `NODE_PATH` also takes "", the root.
+PATH = r"^(0|[1-9][0-9]*)(\.(0|[1-9][0-9]*))*$"
+NODE_PATH = r"^((0|[1-9][0-9]*)(\.(0|[1-9][0-9]*))*)?$"
+Path = Annotated[str, Field(pattern=PATH)]
+NodePath = Annotated[str, Field(pattern=NODE_PATH)]
+
+#: Infinity as an answer spells it (JSON has none): inf, -inf, infinity, ∞, any case, a sign.
+INFINITY = r"^[+-]?([iI][nN][fF]([iI][nN][iI][tT][yY])?|∞)$"
+
+
+def _score(value: object) -> int | float | str:
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str) and re.fullmatch(INFINITY, value):
+        return value
+    raise ValueError(f"must be a number, or inf or -inf, got {str(value)[:40]!r}")
+
+
+_SCORE_SCHEMA: dict[str, Any] = {
+    "oneOf": [{"type": "number"}, {"type": "string", "pattern": INFINITY}],
+    "description": "a number, or inf / -inf",
 }
-_TREE_SCHEMA = WithJsonSchema(
-    {"anyOf": [{"type": "array", "minItems": 1, "items": _NODE}, {"type": "null"}]}
-)
+Score = Annotated[int | float | str, PlainValidator(_score), WithJsonSchema(_SCORE_SCHEMA)]
+
+
+def _score_or_blank(value: object) -> int | float | str | None:
+    return value if value is None or value == "" else _score(value)
+
+
+ScoreOrBlank = Annotated[
+    int | float | str | None,
+    PlainValidator(_score_or_blank),
+    WithJsonSchema(
+        {
+            "oneOf": [*_SCORE_SCHEMA["oneOf"], {"const": ""}, {"type": "null"}],
+            "description": "a number, or inf / -inf; empty or null for a node left blank",
+        }
+    ),
+]
 
 
 class Request(BaseModel):
@@ -48,41 +127,333 @@ class Body(Request):
     model_config = ConfigDict(extra="forbid", strict=True)
 
 
+# -- a typed tree ----------------------------------------------------------------------------------
+
+
+class NodeObject(Body):
+    """An internal node with an evaluation (where a depth limit stops the search), or a terminal
+    node (a win or loss, scored where it stands: it needs `eval`)."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        strict=True,
+        json_schema_extra={
+            "if": {"properties": {"terminal": {"const": True}}, "required": ["terminal"]},
+            "then": {"properties": {"eval": {"type": "number"}}, "required": ["eval"]},
+        },
+    )
+
+    eval: Number | None = None
+    children: Annotated[list[TreeNode], Field(min_length=1)]
+    terminal: bool = False
+
+    @model_validator(mode="after")
+    def _terminal_has_eval(self) -> NodeObject:
+        if self.terminal and self.eval is None:
+            raise ValueError('a terminal node needs an evaluation ("eval")')
+        return self
+
+
+def _node_shape(node: Any) -> str | None:
+    """Which shape a node takes, by its JSON type (None: none, which pydantic says); a node
+    already read (pydantic asks again to write it) by its model."""
+    if isinstance(node, list):
+        return "children"
+    if isinstance(node, dict | NodeObject):
+        return "object"
+    if isinstance(node, int | float) and not isinstance(node, bool):
+        return "leaf"
+    return None
+
+
+class TreeNode(
+    RootModel[
+        Annotated[
+            Annotated[Number, Tag("leaf")]
+            | Annotated[list["TreeNode"], Field(min_length=1), Tag("children")]
+            | Annotated[NodeObject, Tag("object")],
+            Discriminator(
+                _node_shape,
+                custom_error_type="node_shape",
+                custom_error_message="a node is a number (a leaf), a list of children, or "
+                'an object {"eval", "children", "terminal"}',
+            ),
+        ]
+    ]
+):
+    """A node of a typed tree: a leaf's value, a list of children, or a node object."""
+
+    model_config = ConfigDict(strict=True)
+
+
+NodeObject.model_rebuild()
+
+#: The root's children; the service also bounds the size (at most 1024 leaves, 2048 nodes, 16
+#: levels below the root: a 422 beyond), which no schema states.
+TypedTree = Annotated[list[TreeNode], Field(min_length=1)]
+Players = Annotated[list[Player], Field(min_length=1, max_length=MAX_PLAYERS)]
+
+
+class Conventions(Body):
+    """How the search runs; each has its default. ties=explore needs values=soft."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        strict=True,
+        json_schema_extra={
+            "not": {
+                "properties": {"ties": {"const": "explore"}, "values": {"const": "hard"}},
+                "required": ["ties", "values"],
+            }
+        },
+    )
+
+    ties: Annotated[str, _among(TIES, "ties")] = Field(
+        "prune",
+        description="prune: cut when alpha >= beta; explore: only outside the window (CS188)",
+    )
+    values: Annotated[str, _among(VALUES, "values")] = Field(
+        "soft", description="what a cut node returns"
+    )
+    order: Annotated[str, _among(ORDERS, "order")] = Field(
+        "ltr", description="children searched left to right, or right to left"
+    )
+    depth: Annotated[int, Field(ge=1, le=64), INTEGRAL] | None = Field(
+        None, description="a depth limit in plies"
+    )
+
+    @model_validator(mode="after")
+    def _explore_is_soft(self) -> Conventions:
+        if self.ties == "explore" and self.values == "hard":
+            raise ValueError("ties=explore needs values=soft (fail-hard returns the bound itself)")
+        return self
+
+
+# -- generator parameters --------------------------------------------------------------------------
+
+_RANGE_TEXT = r"^-?[0-9]+((\.\.|:|-)-?[0-9]+)?$"
+
+
+_RANGE_WORDS = "a number, [lo, hi], or text lo-hi, lo..hi, lo:hi"
+_Width = Annotated[int, Field(ge=1, le=8), INTEGRAL]
+_Value = Annotated[int, Field(ge=-(10**6), le=10**6), INTEGRAL]
+_Count = Annotated[int, Field(ge=0), INTEGRAL]
+#: Ranges as the generator reads them: a number, [lo, hi], or text ("2-3", "-9..9").
+Branching = Annotated[
+    _Width
+    | Annotated[list[_Width], Field(min_length=2, max_length=2)]
+    | Annotated[str, Field(pattern=r"^[1-8]((\.\.|:|-)[1-8])?$")],
+    Field(description=f"children per node, within 1..8: {_RANGE_WORDS}"),
+]
+ValueRange = Annotated[
+    _Value
+    | Annotated[list[_Value], Field(min_length=2, max_length=2)]
+    | Annotated[str, Field(pattern=_RANGE_TEXT)],
+    Field(description=f"leaf values, within ±1000000: {_RANGE_WORDS}"),
+]
+CountRange = Annotated[
+    _Count
+    | Annotated[list[_Count], Field(min_length=2, max_length=2)]
+    | Annotated[str, Field(pattern=r"^[0-9]+((\.\.|:|-)[0-9]+)?$")],
+    Field(description=f"how many leaves the search evaluates: {_RANGE_WORDS}"),
+]
+
+
+class GeneratorParams(Body):
+    """What the generator makes trees from. Rules across parameters (branching ** depth at most
+    5000 leaves, lo <= hi, enough values for distinct leaves, a depth limit above the trees'
+    depth needing evaluations, what a misconception can expose) and constraints no tree meets
+    within the time budget are a 422 that says which."""
+
+    depth: Integer = Field(3, ge=1, le=8)
+    branching: Branching = [2, 3]
+    values: ValueRange = [-9, 9]
+    distinct: bool = False
+    players: Players | None = None
+    min_cutoffs: Integer = Field(0, ge=0)
+    min_deep_cutoffs: Integer = Field(0, ge=0)
+    leaves_evaluated: CountRange | None = None
+    discriminating: bool = False
+    evaluations: bool = False
+    evaluation_noise: Integer = Field(2, ge=1, le=1000)
+    expose: Annotated[str, _among(list(VARIANTS), "expose")] | None = Field(
+        None, description="a misconception whose answer the tree should expose"
+    )
+    expose_nodes: Integer = Field(2, ge=1, le=100)
+    max_tries: Integer = Field(2000, ge=1, le=MAX_TRIES)
+
+
+def _params_or_tree(schema: dict[str, Any]) -> None:
+    """The document says what the validator refuses: generator parameters with a typed tree."""
+    schema["not"] = {
+        "required": ["params"],
+        "properties": {"params": {"type": "object", "minProperties": 1}},
+        "anyOf": [
+            {"required": ["tree"], "properties": {"tree": {"type": "array"}}},
+            {"required": ["leaves"], "properties": {"leaves": {"type": "string"}}},
+        ],
+    }
+    schema["if"] = {"required": ["leaves"], "properties": {"leaves": {"type": "string"}}}
+    schema["then"] = {
+        "required": ["branching", "depth"],
+        "properties": {"branching": {"type": "integer"}, "depth": {"type": "integer"}},
+    }
+
+
+#: Leaf values as the Delphi visualizer takes them: numbers separated by commas or semicolons.
+_LEAVES = r"^[ ]*(-?[0-9]+(\.[0-9]+)?)?([ ]*[,;][ ]*(-?[0-9]+(\.[0-9]+)?)?)*[ ]*$"
+
+
 class CreateExercise(Body):
     """A practice exercise: generated from `params`, or typed as `tree` or `leaves`."""
 
-    kind: str = _KIND
-    params: dict[str, Any] | None = Field(
-        None, description="generator parameters (depth, branching, values, min_cutoffs, ...)"
+    model_config = ConfigDict(extra="forbid", strict=True, json_schema_extra=_params_or_tree)
+
+    kind: Kind = Field(description="the exercise kind")
+    params: GeneratorParams | None = Field(
+        None, description="generator parameters (not with a typed tree)"
     )
-    conventions: dict[str, str | int] | None = Field(
-        None, description="ties prune|explore, values soft|hard, order ltr|rtl, depth (plies)"
-    )
-    tree: Annotated[list[Any] | None, _TREE_SCHEMA] = Field(
+    conventions: Conventions | None = None
+    tree: TypedTree | None = Field(
         None,
         description="a typed tree as nested lists of numbers; "
         '{"eval": v, "children": [...]} for a node with an evaluation',
     )
-    players: list[str] | None = Field(None, description="player per level, default max,min")
+    players: Players | None = Field(None, description="player per level, default max,min")
     leaves: str | None = Field(
-        None, max_length=8000, description="leaf values, comma-separated (needs branching, depth)"
+        None,
+        max_length=8000,
+        pattern=_LEAVES,
+        description="leaf values, comma-separated (needs branching and depth; their count is "
+        "branching ** depth, else a 422)",
     )
-    branching: int | None = Field(None, ge=1, le=8)
-    depth: int | None = Field(None, ge=1, le=8)
+    branching: Annotated[int, Field(ge=1, le=8), INTEGRAL] | None = None
+    depth: Annotated[int, Field(ge=1, le=8), INTEGRAL] | None = None
+
+    @model_validator(mode="after")
+    def _one_source(self) -> CreateExercise:
+        given = self.params is not None and bool(self.params.model_fields_set)  # {} gives none
+        if given and (self.tree is not None or self.leaves is not None):
+            raise ValueError("give either params (to generate) or a tree (typed), not both")
+        if self.leaves is not None and (self.branching is None or self.depth is None):
+            raise ValueError("typed leaves need branching and depth")
+        return self
+
+
+# -- answers, one shape per kind -------------------------------------------------------------------
+
+
+class PruneAnswer(Body):
+    """prune: the nodes never visited (a node marks its subtree) and the root's value."""
+
+    pruned: list[Path] = Field(description="paths of pruned nodes (never the root)")
+    value: Score
+
+
+class ValuesAnswer(Body):
+    """values, minimax: the value each internal node returns."""
+
+    values: Annotated[dict[NodePath, ScoreOrBlank], _Closed()]
+
+
+class BoundsAnswer(Body):
+    """bounds: alpha and beta at each internal node as it returns."""
+
+    bounds: Annotated[
+        dict[NodePath, Annotated[list[Score], Field(min_length=2, max_length=2)] | None],
+        _Closed(),
+    ] = Field(description="path -> [alpha, beta], or null for a node left blank")
+
+
+def _unique(items: list[Any]) -> list[Any]:
+    if len(set(map(str, items))) != len(items):
+        raise ValueError("an item is listed twice")
+    return items
+
+
+class LeafOrderAnswer(Body):
+    """leaf-order: the leaves in the order they are evaluated."""
+
+    leaf_order: Annotated[
+        list[Path], AfterValidator(_unique), Field(json_schema_extra={"uniqueItems": True})
+    ]
+
+
+class BestOrderAnswer(Body):
+    """best-order: each reordered node's children, as their old indices in the new order."""
+
+    order: Annotated[
+        dict[
+            NodePath,
+            Annotated[
+                list[Annotated[int, Field(ge=0), INTEGRAL]],
+                AfterValidator(_unique),
+                Field(min_length=1, json_schema_extra={"uniqueItems": True}),
+            ],
+        ],
+        _Closed(),
+    ]
+    leaves: Annotated[int, Field(ge=0), INTEGRAL] | None = Field(
+        None, description="the leaves the order evaluates (a claim)"
+    )
+
+
+#: Each shape's model, by the key that only it has (the core's `kinds.ANSWER_KEYS`).
+_SHAPES: dict[str, type[Body]] = {
+    "pruned": PruneAnswer,
+    "values": ValuesAnswer,
+    "bounds": BoundsAnswer,
+    "leaf_order": LeafOrderAnswer,
+    "order": BestOrderAnswer,
+}
+
+
+def _shape(answer: Any) -> str | None:
+    """Which shape an answer takes, by its keys (None: none, which pydantic says); an answer
+    already read (pydantic asks again to write it) by its model."""
+    for key, model in _SHAPES.items():
+        if isinstance(answer, model):
+            return key
+    if isinstance(answer, dict):
+        for key in answer:
+            if key in _SHAPES:
+                return key
+    return None
+
+
+Answer = Annotated[
+    Annotated[PruneAnswer, Tag("pruned")]
+    | Annotated[ValuesAnswer, Tag("values")]
+    | Annotated[BoundsAnswer, Tag("bounds")]
+    | Annotated[LeafOrderAnswer, Tag("leaf_order")]
+    | Annotated[BestOrderAnswer, Tag("order")],
+    Discriminator(
+        _shape,
+        custom_error_type="answer_shape",
+        custom_error_message="an answer is an object with one of pruned (and value), values, "
+        "bounds, leaf_order or order",
+    ),
+]
 
 
 class SubmitAttempt(Body):
-    answer: dict[str, Any] = Field(description="the answer in the shape the kind asks for")
+    """An answer, in the shape of the exercise's kind: one shape is stated for each kind. An
+    answer of another kind's shape, or naming nodes the exercise's tree does not have, is a 422
+    whose `kind` names the exercise's kind."""
+
+    answer: Answer
 
 
 class PreviewRequest(Body):
-    kind: str = "prune"
-    conventions: dict[str, str] = Field(default_factory=dict)
-    params: dict[str, Any] = Field(default_factory=dict)
-    tree: list[Any] | None = Field(
+    """A slot's parameters to preview: generated from `params`, or the fixed `tree`."""
+
+    kind: Kind = "prune"
+    conventions: Conventions | None = None
+    params: GeneratorParams | None = None
+    tree: TypedTree | None = Field(
         None, description="a fixed tree (nested lists) instead of params"
     )
-    players: list[str] | None = None
+    players: Players | None = None
 
 
 def _whole_number(value: object) -> int:
@@ -256,6 +627,10 @@ class Error(BaseModel):
     error: str
     details: list[dict[str, Any]] | None = Field(
         None, description="a request that breaks its schema: each problem's loc and msg"
+    )
+    kind: str | None = Field(
+        None,
+        description="a 422 to an answer: the exercise's kind, whose shape the answer must take",
     )
 
 

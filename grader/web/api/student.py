@@ -83,13 +83,14 @@ def me() -> models.Me:
 
 
 @bp.post("/exercises")
-@spec.validate(resp=responses(models.Exercise, 201, body=True, also=(429,)), tags=["exercises"])
+@spec.validate(resp=responses(models.Exercise, 201, body=True, also=(422, 429)), tags=["exercises"])
 def create_exercise(json: models.CreateExercise) -> tuple[models.Exercise, int]:
     """Create a practice exercise (no solution)
 
     Give `params` to generate a tree, or `tree` (nested lists), or `leaves` with `branching`
-    and `depth` (comma-separated values, as the Delphi visualizer takes them)."""
-    return _exercise(exercises.create_practice(g.user, **json.model_dump())), 201
+    and `depth` (comma-separated values, as the Delphi visualizer takes them). A request the
+    schema allows but no exercise can be made from is a 422 that says why."""
+    return _exercise(exercises.create_practice(g.user, **json.model_dump(exclude_unset=True))), 201
 
 
 @bp.get("/exercises/<int:exercise_id>")
@@ -100,13 +101,16 @@ def get_exercise(exercise_id: int) -> models.Exercise:
 
 
 @bp.post("/exercises/<int:exercise_id>/attempts")
-@spec.validate(resp=responses(models.Attempt, 201, body=True, also=(409, 429)), tags=["attempts"])
+@spec.validate(
+    resp=responses(models.Attempt, 201, body=True, also=(409, 422, 429)), tags=["attempts"]
+)
 def submit_attempt(exercise_id: int, json: models.SubmitAttempt) -> tuple[models.Attempt, int]:
     """Submit an answer
 
-    Graded and stored before the response is sent. An ungradable answer is a 400 and uses
-    no attempt. The solution is included once the exercise's rules allow it."""
-    submitted = attempts.submit(g.user, exercise_id, json.answer)
+    Graded and stored before the response is sent. An answer in another kind's shape, or one
+    naming nodes the tree does not have, is a 422 whose `kind` names the exercise's kind; it
+    uses no attempt. The solution is included once the exercise's rules allow it."""
+    submitted = attempts.submit(g.user, exercise_id, json.answer.model_dump(exclude_unset=True))
     return models.Attempt(**attempts.to_api(submitted.attempt, submitted.solution)), 201
 
 
