@@ -57,7 +57,7 @@ from grader.models import (
     iso_utc,
     utcnow,
 )
-from grader.services import Conflict, Invalid, NotFound, blobs, leases, lti
+from grader.services import Conflict, Invalid, NotFound, Unprocessable, blobs, leases, lti
 from grader.services.attempts import solution
 from grader.services.exercises import (
     graded_variant,
@@ -669,7 +669,7 @@ def save_entry(
     try:
         graded = grade(slot.kind, tree, conventions, answer)
     except ValueError as exc:
-        raise Invalid(f"this is a {slot.kind} exercise: {exc}") from exc
+        raise Unprocessable(f"this is a {slot.kind} exercise: {exc}", slot.kind) from exc
     with writing() as session:
         session.refresh(sheet)
         session.refresh(item)
