@@ -29,6 +29,7 @@ SDIST_TOP = {
     "pyproject.toml",
     "README.md",
     "LICENSE",
+    "MANIFEST.in",  # prune tests: setuptools would add tests/test*.py by itself
     "grader",
     "grader.egg-info",
     "exercises",

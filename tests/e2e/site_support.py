@@ -100,7 +100,7 @@ def seed(env: dict[str, str]) -> Site:
                 rival, assignment.id, slot.index, crash, "engine.py", tournament=True
             ).id
             for submission_id in (graded, other):
-                outcome = jobs.grade(submission_id, "e2e-seed")
+                outcome = jobs.grade_submission_job(submission_id, "e2e-seed")
                 assert outcome == "done", outcome
             submissions.upload(student, assignment.id, slot.index, ENGINE.read_bytes(), "engine.py")
             teacher = accounts.user_by_email(INSTRUCTOR)
