@@ -1,14 +1,13 @@
 """Exam sheets' HTML rendered to PDF, in processes of their own (`python -m
 grader.services.exam_pdf FOLDER INDEX COUNT`): WeasyPrint paints one page at a time on one
-core, so services/exams.py writes a print run's chunks as HTML files into FOLDER and starts one
-such process a core; process INDEX of COUNT renders every COUNT-th file, writing NAME.pdf and
-NAME.json (the page each sheet starts on, found by its anchor ``sheet-CODE``). Standard library
-and WeasyPrint only: it needs neither the app nor the database.
+core, so services/exams.py writes a print run's sheets (and its key's chunks) as HTML files into
+FOLDER and starts one such process a core; process INDEX of COUNT renders every COUNT-th file,
+writing NAME.pdf. Standard library and WeasyPrint only: it needs neither the app nor the
+database.
 """
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
@@ -16,17 +15,10 @@ from pathlib import Path
 def render(source: Path) -> None:
     from weasyprint import HTML
 
-    doc = HTML(filename=str(source)).render()
-    starts: dict[str, int] = {}
-    for number, page in enumerate(doc.pages):
-        for anchor in page.anchors:
-            if anchor.startswith("sheet-"):
-                starts.setdefault(anchor.removeprefix("sheet-"), number)
     pdf = source.with_suffix(".pdf")
     partial = pdf.with_suffix(".part")
-    doc.write_pdf(partial)
-    source.with_suffix(".json").write_text(json.dumps({"pages": len(doc.pages), "starts": starts}))
-    partial.rename(pdf)  # last: a .pdf present is a chunk done
+    HTML(filename=str(source)).write_pdf(partial)
+    partial.rename(pdf)  # last: a .pdf present is a file done
 
 
 def main(argv: list[str]) -> None:

@@ -18,7 +18,6 @@ import base64
 import datetime as dt
 import hashlib
 import io
-import json
 import logging
 import os
 import secrets
@@ -267,10 +266,10 @@ def sheet_filename(sheet: ExamSheet) -> str:
 
 
 def render_print(print_id: int, progress: Progress | None = None) -> PrintFiles:
-    """The run's PDFs, from its sheets (`make_sheets` first). The sheets' HTML is written in
-    chunks of RENDER_CHUNK sheets (and their key's), which one process a core renders and
-    paints once each (services/exam_pdf.py); pikepdf (qpdf) then cuts each sheet's pages out of
-    its chunk and joins the chunks, painting nothing again."""
+    """The run's PDFs, from its sheets (`make_sheets` first). Each sheet's HTML, and the key's
+    in chunks of RENDER_CHUNK sheets, are written to files that one process a core renders and
+    paints once each (services/exam_pdf.py); pikepdf (qpdf) joins the sheets' PDFs into one for
+    the print shop, painting nothing again."""
     import pikepdf
 
     run = db.session.get(ExamPrint, print_id)
@@ -281,26 +280,23 @@ def render_print(print_id: int, progress: Progress | None = None) -> PrintFiles:
     chunks = [sheets[i : i + RENDER_CHUNK] for i in range(0, len(sheets), RENDER_CHUNK)]
     with tempfile.TemporaryDirectory(prefix="exam-") as tmp:
         folder = Path(tmp)
-        for n, chunk in enumerate(chunks):
-            (folder / f"{n:04d}-sheets.html").write_text(
-                _html(run, chunk, trees, skipped, key=False)
+        for number, sheet in enumerate(sheets):
+            (folder / f"sheet-{number:05d}.html").write_text(
+                _html(run, [sheet], trees, skipped, key=False)
             )
-            (folder / f"{n:04d}-zkey.html").write_text(_html(run, chunk, trees, skipped, key=True))
-        _render_all(folder, 2 * len(chunks), progress, len(sheets))
+        for number, chunk in enumerate(chunks):
+            (folder / f"zkey-{number:05d}.html").write_text(
+                _html(run, chunk, trees, skipped, key=True)
+            )
+        _render_all(folder, len(sheets) + len(chunks), progress, len(sheets))
         combined, key = pikepdf.new(), pikepdf.new()
         per_sheet: list[tuple[str, bytes]] = []
-        for n, chunk in enumerate(chunks):
-            facts = json.loads((folder / f"{n:04d}-sheets.json").read_text())
-            rendered = pikepdf.open(folder / f"{n:04d}-sheets.pdf")
-            starts = [facts["starts"][sheet.code] for sheet in chunk]
-            for sheet, first, last in zip(
-                chunk, starts, [*starts[1:], facts["pages"]], strict=True
-            ):
-                one = pikepdf.new()
-                one.pages.extend(rendered.pages[first:last])
-                per_sheet.append((sheet_filename(sheet), _pdf_bytes(one)))
-            combined.pages.extend(rendered.pages)
-            key.pages.extend(pikepdf.open(folder / f"{n:04d}-zkey.pdf").pages)
+        for number, sheet in enumerate(sheets):
+            path = folder / f"sheet-{number:05d}.pdf"
+            per_sheet.append((sheet_filename(sheet), path.read_bytes()))
+            combined.pages.extend(pikepdf.open(path).pages)
+        for number in range(len(chunks)):
+            key.pages.extend(pikepdf.open(folder / f"zkey-{number:05d}.pdf").pages)
         return PrintFiles(sheets=per_sheet, combined=_pdf_bytes(combined), key=_pdf_bytes(key))
 
 
@@ -410,7 +406,7 @@ def _sheet_view(
         "number": sheet.number,
         "name": (sheet.user.name or "") if sheet.user else "",
         "email": sheet.user.email if sheet.user else "",
-        "qr": qr.svg_inline(scale=1, unit="mm", border=1, omitsize=False),
+        "qr": qr.svg_data_uri(scale=1, unit="mm", border=1, omitsize=False),
         "questions": questions,
     }
 
