@@ -257,6 +257,9 @@ class Attempt(Base):
     diagnosis: Mapped[str | None] = mapped_column(sa.String(64))
     diagnosis_text: Mapped[str | None] = mapped_column(sa.Text)
     first_wrong: Mapped[JSON | None] = mapped_column(sa.JSON(none_as_null=True))
+    # How the score came about (`Grade.scoring`: the errors counted, or best-order's leaves);
+    # None for an attempt stored before it was kept whose grade could not be checked again.
+    scoring: Mapped[JSON | None] = mapped_column(sa.JSON(none_as_null=True))
     # Copied from the exercise so the attempt alone says what it was graded against.
     kind: Mapped[str] = mapped_column(sa.String(32))
     seed: Mapped[str | None] = mapped_column(sa.String(64))
@@ -287,6 +290,7 @@ class Attempt(Base):
         "diagnosis",
         "diagnosis_text",
         "first_wrong",
+        "scoring",
     )
     FROM_EXERCISE: ClassVar[tuple[str, ...]] = ("kind", "seed", "generator_version", "conventions")
 

@@ -60,6 +60,18 @@ def test_every_page_renders_for_the_instructor(client, app, teacher):
         assert "Traceback" not in response.get_data(as_text=True)
 
 
+def test_the_drill_down_says_how_each_attempt_was_scored(client, app, teacher):
+    # AIMA's tree: I and J (C's last two leaves) pruned, root 3; nothing marked is 2 errors.
+    answer(app, ALICE, teacher.assignment_id, 0, {"pruned": [], "value": 3})
+    html = client.get(
+        f"/instructor/courses/{teacher.course_id}/students/{teacher.ids[ALICE]}"
+    ).get_data(as_text=True)
+    said = re.findall(r'data-role="scoring">(.*?)</td>', html, re.S)
+    assert len(said) == 1
+    assert "How attempt 1 was scored:</span> 2 errors: 2 missing marks at I and J" in said[0]
+    assert "Score 0.50, by the rule: no error 1, 1 error 0.80" in said[0]
+
+
 def test_the_upload_page_offers_the_assignment_rules_and_starter_engine(client, app, teacher):
     from grader.services import submissions
 
