@@ -203,8 +203,9 @@ class Slot(Base):
 
     @property
     def name(self) -> str:
-        """The slot as the gradebook's column and the LMS's item name it."""
-        return self.title or self.kind
+        """The slot as pages, the gradebook's column and the LMS's item name it: its title, or
+        its kind's ("Order of evaluation")."""
+        return self.title or self.slot_kind.title
 
 
 class Exercise(Base):
@@ -335,6 +336,8 @@ class SlotKind:
     gradebook and the LMS ask the slot's kind (`Slot.slot_kind`), never compare its name."""
 
     name: str
+    # What pages call it: the exercise kind's title ("Order of evaluation"), "Checkers engine".
+    title: str
     # The student answers an exercise of the kind, graded at once by it (`attempts.submit`);
     # else the student uploads an engine that a worker grades (`submissions.upload`).
     has_exercise: bool
@@ -352,13 +355,18 @@ class SlotKind:
 
 
 def _tree_slot(name: str) -> SlotKind:
-    return SlotKind(name, True, "pages.slot", "instructor.edit_slot", "attempt")
+    return SlotKind(name, KINDS[name].title, True, "pages.slot", "instructor.edit_slot", "attempt")
 
 
 SLOT_KINDS: dict[str, SlotKind] = {
     **{name: _tree_slot(name) for name in KINDS},
     ENGINE_KIND: SlotKind(
-        ENGINE_KIND, False, "engines.slot_page", "engines.staff_slot", "graded upload"
+        ENGINE_KIND,
+        "Checkers engine",
+        False,
+        "engines.slot_page",
+        "engines.staff_slot",
+        "graded upload",
     ),
 }
 QUEUED, RUNNING, DONE, FAILED, SUPERSEDED = "queued", "running", "done", "failed", "superseded"

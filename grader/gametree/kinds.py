@@ -270,6 +270,7 @@ class ExerciseKind:
     """One kind of exercise. Subclasses work on plain data; the caller stores the result."""
 
     name: ClassVar[str]
+    title: ClassVar[str]  # what pages call the kind ("Order of evaluation", not "leaf-order")
     prompt: ClassVar[str]
     parts: ClassVar[tuple[str, ...]]
 
@@ -503,6 +504,7 @@ def normalize_pruned(tree: Tree, marked: set[Path]) -> frozenset[Path]:
 
 class PruneKind(ExerciseKind):
     name = "prune"
+    title = "Pruned nodes"
     prompt = (
         "Mark every node alpha-beta never visits (marking a node marks its whole subtree) "
         "and give the value of the root."
@@ -605,6 +607,7 @@ class PruneKind(ExerciseKind):
 
 class ValuesKind(ExerciseKind):
     name = "values"
+    title = "Values returned"
     prompt = "Give the value each internal node returns when alpha-beta searches it; leave pruned nodes empty."
     parts = ("values",)
 
@@ -674,6 +677,7 @@ class ValuesKind(ExerciseKind):
 
 class BoundsKind(ExerciseKind):
     name = "bounds"
+    title = "Alpha and beta"
     prompt = (
         "Give alpha and beta at each internal node when alpha-beta returns from it "
         "(write inf or -inf for infinity); leave pruned nodes empty."
@@ -766,6 +770,7 @@ class BoundsKind(ExerciseKind):
 
 class LeafOrderKind(ExerciseKind):
     name = "leaf-order"
+    title = "Order of evaluation"
     prompt = "List the leaves in the order alpha-beta evaluates them; leave out the pruned ones."
     parts = ("leaf_order",)
     reads_values = False
@@ -866,6 +871,7 @@ class LeafOrderKind(ExerciseKind):
 
 class MinimaxKind(ValuesKind):
     name = "minimax"
+    title = "Minimax values"
     prompt = "Give the minimax value of every internal node (no pruning)."
     parts = ("values",)
     paper_instruction = "Write in its box the minimax value of every internal node (no pruning)."
@@ -877,6 +883,7 @@ class MinimaxKind(ValuesKind):
 
 class BestOrderKind(ExerciseKind):
     name = "best-order"
+    title = "Best move order"
     prompt = (
         "Reorder the children of the nodes so that alpha-beta evaluates as few leaves as possible."
     )

@@ -27,6 +27,7 @@ from grader.gametree.games import GAMES
 from grader.services import Invalid, editor
 from grader.services.accounts import MAX_TOKEN_DAYS, MIN_PASSWORD, TOKEN_DAYS
 from grader.web.inputs import strict_loads
+from grader.web.words import kind_name
 
 
 class ActionForm(FlaskForm):
@@ -198,7 +199,9 @@ class TreeSettings(FlaskForm):
 
 
 class PracticeForm(TreeSettings):
-    kind = SelectField("Exercise", choices=[SelectChoice(k) for k in KINDS], default="prune")
+    kind = SelectField(
+        "Exercise", choices=[SelectChoice(k, kind_name(k)) for k in KINDS], default="prune"
+    )
     source = RadioField(
         "Tree",
         default="generate",
@@ -244,7 +247,9 @@ class LinkAccountForm(FlaskForm):
 class GamePracticeForm(FlaskForm):
     kind = SelectField(
         "Exercise",
-        choices=[SelectChoice(k) for k, kind in KINDS.items() if kind.in_game_practice],
+        choices=[
+            SelectChoice(k, kind_name(k)) for k, kind in KINDS.items() if kind.in_game_practice
+        ],
         default="minimax",
     )
     game = SelectField("Game", choices=[SelectChoice(g) for g in GAMES], default="tic-tac-toe")

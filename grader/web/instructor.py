@@ -19,6 +19,7 @@ from flask import (
 from flask_login import current_user, login_required
 
 from grader.gametree import KINDS, VARIANTS
+from grader.gametree.kinds import error_rule
 from grader.models import Slot
 from grader.services import (
     Conflict,
@@ -38,7 +39,7 @@ from grader.services.staff import (
     staff_for_assignment,
     staff_for_slot,
 )
-from grader.web import charts, misconception_name
+from grader.web import charts
 from grader.web.forms import ActionForm, SelectChoice
 from grader.web.instructor_forms import (
     AssignmentForm,
@@ -50,6 +51,7 @@ from grader.web.instructor_forms import (
     RoleForm,
     SlotForm,
 )
+from grader.web.words import misconception_name
 
 bp = Blueprint("instructor", __name__, url_prefix="/instructor")
 
@@ -323,6 +325,7 @@ def _slot_page(
         regrade_form=RegradeForm(),
         action=ActionForm(),
         kinds=KINDS,
+        scoring_rule=error_rule(),
         **_preview_context(preview),
     ), status
 
