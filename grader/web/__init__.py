@@ -15,7 +15,7 @@ from grader.models import User
 from grader.services import accounts
 from grader.web.inputs import IdConverter, StrictJSONProvider
 from grader.web.site import CSP
-from grader.web.words import kind_name, misconception_name
+from grader.web.words import conventions_brief, kind_name, misconception_name
 
 # The web's blueprints, each a module of grader.web with its `bp`: the site's headers and health
 # check, the errors' one rule, the pages, the API, engines (the upload's body limit), LTI
@@ -72,7 +72,13 @@ def init_app(app: Flask) -> None:
         )
         app.wsgi_app = wrapped  # type: ignore[method-assign]
 
-    for template_filter in (percent, misconception_name, kind_name, conventions_words):
+    for template_filter in (
+        percent,
+        misconception_name,
+        kind_name,
+        conventions_brief,
+        conventions_words,
+    ):
         app.add_template_filter(template_filter)
     login_manager.login_view = "auth.login"
     login_manager.login_message_category = "info"

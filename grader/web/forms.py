@@ -27,7 +27,7 @@ from grader.gametree.games import GAMES
 from grader.services import Invalid, editor
 from grader.services.accounts import MAX_TOKEN_DAYS, MIN_PASSWORD, TOKEN_DAYS
 from grader.web.inputs import strict_loads
-from grader.web.words import kind_name
+from grader.web.words import CHILDREN, CUT_NODES_REPORT, TIES, kind_name
 
 
 class ActionForm(FlaskForm):
@@ -132,24 +132,11 @@ class TreeSettings(FlaskForm):
     players = StringField(
         "Players per level", default="max,min", validators=[Optional(), Length(max=100)]
     )
-    ties = SelectField(
-        "Ties",
-        choices=[
-            SelectChoice("prune", "prune when alpha >= beta (AIMA)"),
-            SelectChoice("explore", "prune only when strictly outside (CS188)"),
-        ],
-    )
+    ties = SelectField("Ties", choices=[SelectChoice(*c) for c in TIES.items()])
     values_rule = SelectField(
-        "Cut nodes report",
-        choices=[
-            SelectChoice("soft", "their best value so far"),
-            SelectChoice("hard", "the bound"),
-        ],
+        "Cut nodes report", choices=[SelectChoice(*c) for c in CUT_NODES_REPORT.items()]
     )
-    order = SelectField(
-        "Children",
-        choices=[SelectChoice("ltr", "left to right"), SelectChoice("rtl", "right to left")],
-    )
+    order = SelectField("Children", choices=[SelectChoice(*c) for c in CHILDREN.items()])
     depth_limit = IntegerField(
         "Depth limit in plies (empty: to the leaves)", validators=[Optional(), NumberRange(1, 64)]
     )
@@ -266,10 +253,4 @@ class GamePracticeForm(FlaskForm):
         default=3,
         validators=[DataRequired(), NumberRange(1, 9)],
     )
-    ties = SelectField(
-        "Ties",
-        choices=[
-            SelectChoice("prune", "prune when alpha >= beta (AIMA)"),
-            SelectChoice("explore", "prune only when strictly outside (CS188)"),
-        ],
-    )
+    ties = SelectField("Ties", choices=[SelectChoice(*c) for c in TIES.items()])

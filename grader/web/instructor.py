@@ -31,6 +31,7 @@ from grader.services import (
     regrade,
     roster,
     stats,
+    submissions,
 )
 from grader.services.staff import (
     may_open_dashboard,
@@ -44,6 +45,7 @@ from grader.web.forms import ActionForm, SelectChoice
 from grader.web.instructor_forms import (
     AssignmentForm,
     CourseForm,
+    EngineSlotForm,
     ExpireForm,
     ImportForm,
     MemberForm,
@@ -281,7 +283,38 @@ def edit_assignment(assignment_id: int) -> Any:
         form=form,
         assignment=assignment,
         action=ActionForm(),
+        engine_form=_engine_form(),
+        suites=submissions.engine_suites(),
+        released=courses.is_released(assignment),
     )
+
+
+def _engine_form() -> EngineSlotForm:
+    form = EngineSlotForm()
+    form.suite.choices = [SelectChoice(name) for name in submissions.engine_suites()]
+    return form
+
+
+@bp.post("/assignments/<int:assignment_id>/slots/engine")
+def add_engine_slot(assignment_id: int) -> Any:
+    staff_for_assignment(current_user, assignment_id, change=True)
+    form = _engine_form()
+    if form.validate_on_submit():
+        try:
+            made = submissions.add_engine_slot(
+                assignment_id, suite=form.suite.data, title=form.title.data, user=current_user
+            )
+        except Invalid as error:
+            flash(str(error), "error")
+        else:
+            flash(
+                f"Exercise {made.index + 1} added: a checkers engine, graded with the "
+                f"{form.suite.data} suite.",
+                "info",
+            )
+    else:
+        _flash_errors(form)
+    return _back("instructor.edit_assignment", assignment_id=assignment_id)
 
 
 @bp.post("/assignments/<int:assignment_id>/delete")

@@ -99,6 +99,14 @@ class PresetAssignmentForm(FlaskForm):
         return editor.AssignmentInput(title=self.title.data or "", due_at=self.due_at.data)
 
 
+class EngineSlotForm(FlaskForm):
+    """An engine slot for the assignment: its title and the suite its uploads are graded with
+    (the choices: `submissions.engine_suites`, set by the view)."""
+
+    title = StringField("Title (empty: Checkers engine)", validators=[Optional(), Length(max=200)])
+    suite = SelectField("Graded with the suite", choices=[])
+
+
 class SlotForm(TreeSettings):
     title = StringField("Title", validators=[Optional(), Length(max=200)])
     kind = SelectField(
