@@ -55,7 +55,7 @@ def student_progress() -> Any:
         "progress/student.html",
         progress=standing,
         chart=chart,
-        statuses=(MASTERED, PRACTISING, NOT_SEEN),
+        statuses=(MASTERED, PRACTISING),  # a misconception not seen has no bar
         colours=COLOURS,
         descriptions=DESCRIPTIONS,
     )
