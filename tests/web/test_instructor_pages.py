@@ -70,7 +70,7 @@ def test_the_drill_down_says_how_each_attempt_was_scored(client, app, teacher):
     html = client.get(
         f"/instructor/courses/{teacher.course_id}/students/{teacher.ids[ALICE]}"
     ).get_data(as_text=True)
-    said = re.findall(r'data-role="scoring">(.*?)</td>', html, re.S)
+    said = re.findall(r'data-role="scoring">(.*?)</li>', html, re.S)
     assert len(said) == 1
     assert "How attempt 1 was scored:</span> 2 errors: 2 missing marks at I and J" in said[0]
     assert "Score 0.50, by the rule: no error 1, 1 error 0.80" in said[0]
