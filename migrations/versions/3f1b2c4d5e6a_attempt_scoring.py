@@ -4,7 +4,7 @@ again gives the stored score (an attempt a regrade kept, or one graded under an 
 none: its words would not be true of its score)
 
 Revision ID: 3f1b2c4d5e6a
-Revises: 56703a75bcc2
+Revises: b20d31064c75
 Create Date: 2026-12-01 10:00:00.000000
 
 """
@@ -18,7 +18,7 @@ from grader.gametree import Conventions, Tree, grade
 
 # revision identifiers, used by Alembic.
 revision = '3f1b2c4d5e6a'
-down_revision = '56703a75bcc2'
+down_revision = 'b20d31064c75'
 branch_labels = None
 depends_on = None
 
@@ -27,8 +27,12 @@ def _json(value):
     return json.loads(value) if isinstance(value, str) else value  # some drivers give text
 
 
+# In place, never by copying the table (batch mode's way on SQLite): rows pointing at an attempt
+# (an exam item) would go with the old table. SQLite adds and drops (3.35+) a column in place.
+
+
 def upgrade():
-    with op.batch_alter_table('attempt', schema=None) as batch_op:
+    with op.batch_alter_table('attempt', schema=None, recreate='never') as batch_op:
         batch_op.add_column(sa.Column('scoring', sa.JSON(), nullable=True))
 
     bind = op.get_bind()
@@ -59,5 +63,5 @@ def upgrade():
 
 
 def downgrade():
-    with op.batch_alter_table('attempt', schema=None) as batch_op:
+    with op.batch_alter_table('attempt', schema=None, recreate='never') as batch_op:
         batch_op.drop_column('scoring')

@@ -120,7 +120,7 @@ def test_the_migration_fills_the_words_where_grading_again_gives_the_stored_scor
         db.session.execute(sa.update(Attempt).where(Attempt.id == other.id).values(score=0.67))
         db.session.commit()
         db.engine.dispose()
-    assert runner.invoke(args=["db", "downgrade", "56703a75bcc2"]).exit_code == 0
+    assert runner.invoke(args=["db", "downgrade", "b20d31064c75"]).exit_code == 0
     result = runner.invoke(args=["db", "upgrade"])
     assert result.exit_code == 0, result.output
     with app.app_context():
