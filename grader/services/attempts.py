@@ -257,14 +257,15 @@ def scoring_words(attempt: Attempt, *, named: bool) -> str | None:
 
 def to_api(attempt: Attempt, solution: dict[str, Any] | None = None) -> dict[str, Any]:
     """An attempt as the API shows it, with the solution the caller was allowed to give."""
-    # The grade's errors are said in words (`scoring`), their nodes named with the key only:
-    # the stored facts name every node the answer got wrong.
-    stored = ("exercise_id", "answer", *Attempt.GRADED, *Attempt.FROM_EXERCISE)
+    # The grade's errors are said in words, their nodes named with the key only: the stored
+    # facts (`scoring`) name every node the answer got wrong, so they stay out.
+    graded = (name for name in Attempt.GRADED if name != "scoring")
+    stored = ("exercise_id", "answer", *graded, *Attempt.FROM_EXERCISE)
     return {
         "attempt_id": attempt.id,
         "user": attempt.user.email if attempt.user else None,
         **{name: getattr(attempt, name) for name in stored},
-        "scoring": scoring_words(attempt, named=solution is not None),
+        "scoring_words": scoring_words(attempt, named=solution is not None),
         "created_at": iso_utc(attempt.created_at),
         "solution": solution,
     }

@@ -229,7 +229,7 @@ def gradebook_csv(user: User, course_id: int) -> tuple[str, str]:
 class AttemptView:
     attempt: Attempt
     counted: bool  # the attempt the policy counts
-    scoring: str | None = None  # how its score came about, the nodes named (staff see the key)
+    scoring_words: str | None = None  # how its score came about, nodes named (staff see keys)
 
 
 @dataclass(frozen=True)

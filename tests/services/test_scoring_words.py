@@ -43,14 +43,17 @@ def test_the_errors_are_counted_before_the_key_and_named_after(app, room):
         stored = db.session.get_one(Attempt, wrong.id)
         exercise = stored.exercise
         assert not exercises.solution_visible(exercise)  # unlimited attempts, no full marks
-        shown = attempts.describe(stored, attempts.visible_solution(exercise, stored.answer))
-    assert shown["scoring"] == f"2 errors: 2 missing marks (pruned, not marked). Score 0.50, {RULE}"
+        shown = attempts.to_api(stored, attempts.visible_solution(exercise, stored.answer))
+    assert (
+        shown["scoring_words"]
+        == f"2 errors: 2 missing marks (pruned, not marked). Score 0.50, {RULE}"
+    )
     answer(app, ALICE, room.assignment_id, 0, textbook_key())  # full marks: the key is shown
     with app.app_context():
         stored = db.session.get_one(Attempt, wrong.id)
-        shown = attempts.describe(stored, attempts.visible_solution(stored.exercise, stored.answer))
+        shown = attempts.to_api(stored, attempts.visible_solution(stored.exercise, stored.answer))
     assert shown["solution"] is not None
-    assert shown["scoring"] == (
+    assert shown["scoring_words"] == (
         f"2 errors: 2 missing marks at I and J (pruned, not marked). Score 0.50, {RULE}"
     )
 
@@ -104,7 +107,7 @@ def test_the_drill_down_says_how_each_attempt_was_scored(app, room):
     with app.app_context():
         _, _, found = gradebook.student_attempts(user(TEACHER), room.course_id, user(ALICE).id)
     (view,) = [v for _, views in found for v in views if v.attempts]
-    assert view.attempts[0].scoring == (
+    assert view.attempts[0].scoring_words == (
         "4 errors: 1 extra mark at D (searched, not pruned); 2 missing marks at I and J (pruned, "
         f"not marked); 1 wrong root value. Score 0, {RULE}"
     )
@@ -128,4 +131,4 @@ def test_the_migration_fills_the_words_where_grading_again_gives_the_stored_scor
         assert stored[checked.id].scoring == {"errors": {"missing-mark": ["1.1", "1.2"]}}
         assert stored[other.id].scoring is None  # its words would not be true of 0.67
         assert attempts.scoring_words(stored[other.id], named=True) is None
-    assert json.dumps(stored[checked.id].scoring)  # plain JSON, as the API carries it
+    assert json.dumps(stored[checked.id].scoring)  # plain JSON, as the column holds it

@@ -573,9 +573,9 @@ export function mountExercise(root, exercise, urls) {
         parts.length ? h("span", { class: "parts", text: ` — share right: ${parts.join(", ")}` }) : ""),
     ];
     // How the score came about: the errors counted and the rule (the server's words).
-    if (attempt.scoring) {
+    if (attempt.scoring_words) {
       items.push(h("p", { class: "scoring", "data-role": "scoring" },
-        h("strong", { text: "How it was scored: " }), attempt.scoring));
+        h("strong", { text: "How it was scored: " }), attempt.scoring_words));
     }
     if (attempt.diagnosis_text) {
       items.push(h("p", { class: "diagnosis", "data-role": "diagnosis" },
