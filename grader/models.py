@@ -203,8 +203,9 @@ class Slot(Base):
 
     @property
     def name(self) -> str:
-        """The slot as the gradebook's column and the LMS's item name it."""
-        return self.title or self.kind
+        """The slot as pages, the gradebook's column and the LMS's item name it: its title, or
+        its kind's ("Order of evaluation")."""
+        return self.title or self.slot_kind.title
 
 
 class Exercise(Base):
@@ -257,6 +258,9 @@ class Attempt(Base):
     diagnosis: Mapped[str | None] = mapped_column(sa.String(64))
     diagnosis_text: Mapped[str | None] = mapped_column(sa.Text)
     first_wrong: Mapped[JSON | None] = mapped_column(sa.JSON(none_as_null=True))
+    # How the score came about (`Grade.scoring`: the errors counted, or best-order's leaves);
+    # None for an attempt stored before it was kept whose grade could not be checked again.
+    scoring: Mapped[JSON | None] = mapped_column(sa.JSON(none_as_null=True))
     # Copied from the exercise so the attempt alone says what it was graded against.
     kind: Mapped[str] = mapped_column(sa.String(32))
     seed: Mapped[str | None] = mapped_column(sa.String(64))
@@ -287,6 +291,7 @@ class Attempt(Base):
         "diagnosis",
         "diagnosis_text",
         "first_wrong",
+        "scoring",
     )
     FROM_EXERCISE: ClassVar[tuple[str, ...]] = ("kind", "seed", "generator_version", "conventions")
 
@@ -331,6 +336,8 @@ class SlotKind:
     gradebook and the LMS ask the slot's kind (`Slot.slot_kind`), never compare its name."""
 
     name: str
+    # What pages call it: the exercise kind's title ("Order of evaluation"), "Checkers engine".
+    title: str
     # The student answers an exercise of the kind, graded at once by it (`attempts.submit`);
     # else the student uploads an engine that a worker grades (`submissions.upload`).
     has_exercise: bool
@@ -348,13 +355,18 @@ class SlotKind:
 
 
 def _tree_slot(name: str) -> SlotKind:
-    return SlotKind(name, True, "pages.slot", "instructor.edit_slot", "attempt")
+    return SlotKind(name, KINDS[name].title, True, "pages.slot", "instructor.edit_slot", "attempt")
 
 
 SLOT_KINDS: dict[str, SlotKind] = {
     **{name: _tree_slot(name) for name in KINDS},
     ENGINE_KIND: SlotKind(
-        ENGINE_KIND, False, "engines.slot_page", "engines.staff_slot", "graded upload"
+        ENGINE_KIND,
+        "Checkers engine",
+        False,
+        "engines.slot_page",
+        "engines.staff_slot",
+        "graded upload",
     ),
 }
 QUEUED, RUNNING, DONE, FAILED, SUPERSEDED = "queued", "running", "done", "failed", "superseded"

@@ -482,7 +482,7 @@ def solve_command(
 def grade_command(
     tree: Tree, conventions: Conventions, kind: str, answer: str, as_json: bool
 ) -> None:
-    """Grade an answer: score, parts, feedback and the misconception it matches."""
+    """Grade an answer: score, how it came about, parts, feedback and the misconception."""
     try:
         data = json.loads(Path(answer[1:]).read_text() if answer.startswith("@") else answer)
         result = grade(kind, tree, conventions, data)
@@ -494,6 +494,7 @@ def grade_command(
         emit(result.to_dict())
         return
     click.echo(f"score: {result.score:.3f}")
+    click.echo("how: " + KINDS[kind].scoring_words(result.scoring, tree.labels()))
     click.echo("parts: " + ", ".join(f"{k} {v:.3f}" for k, v in result.parts.items()))
     if result.diagnosis:
         alike = f" (the same answer as {' or '.join(result.candidates[1:])})"

@@ -18,7 +18,9 @@ presets generate, so it earns at most 0.5 on average, while a single slip keeps 
 - ``minimax``: internal nodes whose value is wrong or missing.
 - ``best-order`` (no errors to count): least possible leaves / leaves the answer's ordering
   evaluates.
-The parts report the share right of each part, as before.
+The parts report the share right of each part, as before. A grade keeps the errors it counted
+(``Grade.scoring``: each kind of error with the nodes where it is), and ``scoring_words`` says
+from them how the score came about: the errors, then the rule.
 """
 
 from __future__ import annotations
@@ -68,6 +70,9 @@ class Grade:
     # best-order: the answer's order and the best order searched, drawn on the tree as given.
     replays: dict[str, Any] | None = field(default=None, repr=False, compare=False)
     candidates: tuple[str, ...] = ()
+    # How the score came about, as facts (stored with the attempt): {"errors": {what: [paths]}}
+    # for the kinds that count errors, {"leaves": n, "fewest": m} for best-order.
+    scoring: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -77,6 +82,7 @@ class Grade:
             "diagnosis": self.diagnosis,
             "diagnosis_text": self.diagnosis_text,
             "first_wrong": self.first_wrong,
+            "scoring": self.scoring,
         }
 
 
@@ -134,9 +140,90 @@ def error_score(errors: int) -> float:
     return max(0.0, 1 - errors / 5 - errors * (errors - 1) / 20)
 
 
-def _roots(paths: frozenset[Path] | set[Path]) -> int:
-    """How many subtrees ``paths`` is made of: the paths whose parent is not in it."""
-    return sum(1 for p in paths if p == "" or p.rpartition(".")[0] not in paths)
+def _score_text(score: float) -> str:
+    return "1" if score == 1 else "0" if score == 0 else f"{score:.2f}"
+
+
+def error_rule() -> str:
+    """``error_score`` in words, read off the function: "no error 1, 1 error 0.80, ..."."""
+    steps, errors = ["no error 1"], 1
+    while error_score(errors) > 0:
+        plural = "" if errors == 1 else "s"
+        steps.append(f"{errors} error{plural} {_score_text(error_score(errors))}")
+        errors += 1
+    return ", ".join([*steps, f"{errors} or more 0"])
+
+
+# Each kind of error a kind counts, as a student reads it: singular, plural, what it means (or
+# ""), and whether its nodes are named (the root's value is always the root's; which leaves are
+# out of order is one choice among several, so they are counted, not named).
+ERROR_WORDS: dict[str, tuple[str, str, str, bool]] = {
+    "extra-mark": ("extra mark", "extra marks", "searched, not pruned", True),
+    "missing-mark": ("missing mark", "missing marks", "pruned, not marked", True),
+    "root-value": ("wrong root value", "wrong root values", "", False),
+    "wrong-value": ("wrong value", "wrong values", "", True),
+    "missing-value": ("missing value", "missing values", "", True),
+    "pruned-value": ("value given", "values given", "pruned, so no value", True),
+    "wrong-alpha": ("wrong alpha", "wrong alphas", "", True),
+    "wrong-beta": ("wrong beta", "wrong betas", "", True),
+    "missing-alpha": ("missing alpha", "missing alphas", "", True),
+    "missing-beta": ("missing beta", "missing betas", "", True),
+    "pruned-bounds": ("bounds given", "bounds given", "pruned, so no bounds", True),
+    "out-of-order": ("leaf out of order", "leaves out of order", "", False),
+    "replaced-leaf": (
+        "wrong leaf",
+        "wrong leaves",
+        "never evaluated, in place of one that is",
+        True,
+    ),
+    "missing-leaf": ("missing leaf", "missing leaves", "", True),
+    "extra-leaf": ("extra leaf", "extra leaves", "never evaluated", True),
+}
+NAMED_NODES = 8  # at most this many nodes are named per kind of error; the rest are counted
+
+
+def _places(paths: list[Path], labels: Mapping[Path, str]) -> str:
+    names = [labels.get(p, p or "root") for p in paths]
+    if len(names) > NAMED_NODES:
+        names = [*names[:NAMED_NODES], f"{len(names) - NAMED_NODES} more"]
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def errors_words(errors: Mapping[str, list[Path]], labels: Mapping[Path, str] | None) -> str:
+    """Counted errors and the score they give: "3 errors: 1 extra mark at L (searched, not
+    pruned); 2 missing marks at I and J (pruned, not marked). Score 0.10, by the rule: no error
+    1, ...". ``labels`` None: the nodes are not named (the key is not shown yet)."""
+    count = _count(errors)
+    rule = f"by the rule: {error_rule()}."
+    if not count:
+        return f"No error: score 1, {rule}"
+    items = []
+    for what, paths in errors.items():
+        if not paths:
+            continue
+        one, many, meaning, named = ERROR_WORDS[what]
+        item = f"{len(paths)} {one if len(paths) == 1 else many}"
+        if named and labels is not None:
+            item += f" at {_places(paths, labels)}"
+        items.append(item + (f" ({meaning})" if meaning else ""))
+    plural = "" if count == 1 else "s"
+    score = _score_text(error_score(count))
+    return f"{count} error{plural}: {'; '.join(items)}. Score {score}, {rule}"
+
+
+def _root_paths(paths: frozenset[Path] | set[Path]) -> list[Path]:
+    """The roots of the subtrees ``paths`` is made of, in the tree's order (depth first)."""
+    return sorted(
+        (p for p in paths if p == "" or p.rpartition(".")[0] not in paths), key=_tree_order
+    )
+
+
+def _tree_order(path: Path) -> list[int]:
+    return [int(x) for x in path.split(".")] if path else []
+
+
+def _count(errors: Mapping[str, list[Path]]) -> int:
+    return sum(len(paths) for paths in errors.values())
 
 
 def _where(explainer: Explainer, path: Path, message: str, step: int | None) -> dict[str, Any]:
@@ -183,6 +270,7 @@ class ExerciseKind:
     """One kind of exercise. Subclasses work on plain data; the caller stores the result."""
 
     name: ClassVar[str]
+    title: ClassVar[str]  # what pages call the kind ("Order of evaluation", not "leaf-order")
     prompt: ClassVar[str]
     parts: ClassVar[tuple[str, ...]]
 
@@ -199,7 +287,11 @@ class ExerciseKind:
         """A canonical answer back in the JSON shape students submit."""
         raise NotImplementedError
 
-    def score(self, tree: Tree, key: Any, answer: Any) -> tuple[float, dict[str, float]]:
+    def assess(
+        self, tree: Tree, key: Any, answer: Any
+    ) -> tuple[dict[str, list[Path]], dict[str, float]]:
+        """The errors the score counts (each kind of error with its nodes, one entry an error)
+        and the share right of each part."""
         raise NotImplementedError
 
     def first_wrong(self, explainer: Explainer, key: Any, answer: Any) -> dict[str, Any] | None:
@@ -285,6 +377,16 @@ class ExerciseKind:
         return None
 
     # -- shared ------------------------------------------------------------------------------
+    def score(self, tree: Tree, key: Any, answer: Any) -> tuple[float, dict[str, float]]:
+        """The score (``error_score`` of the errors ``assess`` counts) and the parts."""
+        errors, parts = self.assess(tree, key, answer)
+        return error_score(_count(errors)), parts
+
+    def scoring_words(self, scoring: Mapping[str, Any], labels: Mapping[Path, str] | None) -> str:
+        """How a grade's score came about, from its ``scoring``: the errors counted (each
+        kind's nodes named by ``labels``; None names none) and the rule."""
+        return errors_words(scoring.get("errors", {}), labels)
+
     def describe(self, answer: object, labels: Mapping[Path, str]) -> str:
         """An answer (or a key) in words with node labels, to read beside another: "—" for no
         answer, its JSON where it is not this kind's shape (stored answers are never refused)."""
@@ -317,10 +419,18 @@ class ExerciseKind:
         tree = tree.cut(conventions.depth)
         canonical = self.normalize(tree, answer)
         result, key = self.analysis(tree, conventions)
-        score, parts = self.score(tree, key, canonical)
-        score = round(min(1.0, max(0.0, score)), 6)
+        errors, parts = self.assess(tree, key, canonical)
+        score = round(min(1.0, max(0.0, error_score(_count(errors)))), 6)
+        scoring = {"errors": {what: paths for what, paths in errors.items() if paths}}
         if canonical == key:
-            return Grade(1.0, parts, ["Correct."], key=self.to_answer(key), search=result)
+            return Grade(
+                1.0,
+                parts,
+                ["Correct."],
+                key=self.to_answer(key),
+                search=result,
+                scoring=scoring,
+            )
         candidates = [
             variant
             for variant, variant_answer in self.variant_answers(tree, conventions)
@@ -341,6 +451,7 @@ class ExerciseKind:
             key=self.to_answer(key),
             search=result,
             candidates=tuple(v.code for v in candidates),
+            scoring=scoring,
         )
 
 
@@ -372,6 +483,10 @@ def _variant_answers(
     )
 
 
+def _in_order(nodes: Mapping[Path, Any]) -> list[Path]:
+    return sorted(nodes, key=_tree_order)
+
+
 def normalize_pruned(tree: Tree, marked: set[Path]) -> frozenset[Path]:
     """Marking a node marks its subtree; a node whose children are all marked is marked."""
     nodes = list(tree.walk())  # breadth-first: a parent comes before its children
@@ -389,6 +504,7 @@ def normalize_pruned(tree: Tree, marked: set[Path]) -> frozenset[Path]:
 
 class PruneKind(ExerciseKind):
     name = "prune"
+    title = "Pruned nodes"
     prompt = (
         "Mark every node alpha-beta never visits (marking a node marks its whole subtree) "
         "and give the value of the root."
@@ -456,12 +572,18 @@ class PruneKind(ExerciseKind):
             pruned,
         )
 
-    def score(self, tree: Tree, key: Pruned, answer: Pruned) -> tuple[float, dict[str, float]]:
+    def assess(
+        self, tree: Tree, key: Pruned, answer: Pruned
+    ) -> tuple[dict[str, list[Path]], dict[str, float]]:
         (k, kv), (a, av) = key, answer
         jaccard = 1.0 if not (k | a) else len(k & a) / len(k | a)
         value = 1.0 if kv == av else 0.0
-        errors = _roots(a - k) + _roots(k - a) + (kv != av)
-        return error_score(errors), {"pruned": round(jaccard, 6), "value": value}
+        errors = {
+            "extra-mark": _root_paths(a - k),
+            "missing-mark": _root_paths(k - a),
+            "root-value": [""] if kv != av else [],
+        }
+        return errors, {"pruned": round(jaccard, 6), "value": value}
 
     def first_wrong(
         self, explainer: Explainer, key: Pruned, answer: Pruned
@@ -485,6 +607,7 @@ class PruneKind(ExerciseKind):
 
 class ValuesKind(ExerciseKind):
     name = "values"
+    title = "Values returned"
     prompt = "Give the value each internal node returns when alpha-beta searches it; leave pruned nodes empty."
     parts = ("values",)
 
@@ -527,13 +650,18 @@ class ValuesKind(ExerciseKind):
         "nodes empty."
     )
 
-    def score(
+    def assess(
         self, tree: Tree, key: NodeValues, answer: NodeValues
-    ) -> tuple[float, dict[str, float]]:
+    ) -> tuple[dict[str, list[Path]], dict[str, float]]:
         right = sum(1 for p, v in key.items() if answer.get(p) == v)
-        extra = len(set(answer) - set(key))
-        share = right / (len(key) + extra) if key else 1.0
-        return error_score(len(key) - right + extra), {"values": round(share, 6)}
+        extra = sorted(set(answer) - set(key), key=_tree_order)
+        share = right / (len(key) + len(extra)) if key else 1.0
+        errors = {
+            "wrong-value": [p for p in _in_order(key) if p in answer and answer[p] != key[p]],
+            "missing-value": [p for p in _in_order(key) if p not in answer],
+            "pruned-value": extra,
+        }
+        return errors, {"values": round(share, 6)}
 
     def first_wrong(
         self, explainer: Explainer, key: NodeValues, answer: NodeValues
@@ -549,6 +677,7 @@ class ValuesKind(ExerciseKind):
 
 class BoundsKind(ExerciseKind):
     name = "bounds"
+    title = "Alpha and beta"
     prompt = (
         "Give alpha and beta at each internal node when alpha-beta returns from it "
         "(write inf or -inf for infinity); leave pruned nodes empty."
@@ -601,21 +730,31 @@ class BoundsKind(ExerciseKind):
             {p: f"{_written(a)}\n{_written(b)}" for p, (a, b) in bounds.items()},
         )
 
-    def score(
+    def assess(
         self, tree: Tree, key: NodeBounds, answer: NodeBounds
-    ) -> tuple[float, dict[str, float]]:
+    ) -> tuple[dict[str, list[Path]], dict[str, float]]:
         right = 0.0
-        wrong = 0
-        for p, (a, b) in key.items():
+        errors: dict[str, list[Path]] = {
+            "wrong-alpha": [],
+            "wrong-beta": [],
+            "missing-alpha": [],
+            "missing-beta": [],
+        }
+        for p in _in_order(key):
+            a, b = key[p]
             got = answer.get(p)
             if got is None:
-                wrong += 2
+                errors["missing-alpha"].append(p)
+                errors["missing-beta"].append(p)
                 continue
             right += 0.5 * (got[0] == a) + 0.5 * (got[1] == b)
-            wrong += (got[0] != a) + (got[1] != b)
-        extra = len(set(answer) - set(key))
-        share = right / (len(key) + extra) if key else 1.0
-        return error_score(wrong + extra), {"bounds": round(share, 6)}
+            if got[0] != a:
+                errors["wrong-alpha"].append(p)
+            if got[1] != b:
+                errors["wrong-beta"].append(p)
+        errors["pruned-bounds"] = sorted(set(answer) - set(key), key=_tree_order)
+        share = right / (len(key) + len(errors["pruned-bounds"])) if key else 1.0
+        return errors, {"bounds": round(share, 6)}
 
     def first_wrong(
         self, explainer: Explainer, key: NodeBounds, answer: NodeBounds
@@ -631,6 +770,7 @@ class BoundsKind(ExerciseKind):
 
 class LeafOrderKind(ExerciseKind):
     name = "leaf-order"
+    title = "Order of evaluation"
     prompt = "List the leaves in the order alpha-beta evaluates them; leave out the pruned ones."
     parts = ("leaf_order",)
     reads_values = False
@@ -682,13 +822,26 @@ class LeafOrderKind(ExerciseKind):
             {p: str(i + 1) for i, p in enumerate(order)},
         )
 
-    def score(
+    def assess(
         self, tree: Tree, key: LeafOrder, answer: LeafOrder
-    ) -> tuple[float, dict[str, float]]:
+    ) -> tuple[dict[str, list[Path]], dict[str, float]]:
+        """The errors are the longer order's length minus the longest common subsequence: the
+        shared leaves outside one such subsequence (out of order), and the larger of the missing
+        and the extra leaves, a missing leaf and an extra one pairing as one error."""
         longest = max(len(key), len(answer))
-        common = _lcs(key, answer)
-        share = common / longest if longest else 1.0
-        return error_score(longest - common), {"leaf_order": round(share, 6)}
+        in_order = _lcs_items(key, answer)
+        share = len(in_order) / longest if longest else 1.0
+        listed, evaluated = set(answer), set(key)
+        missing = [p for p in key if p not in listed]
+        extra = [p for p in answer if p not in evaluated]
+        pairs = min(len(missing), len(extra))
+        errors = {
+            "out-of-order": [p for p in key if p in listed and p not in in_order],
+            "replaced-leaf": extra[:pairs],
+            "missing-leaf": missing[pairs:],
+            "extra-leaf": extra[pairs:],
+        }
+        return errors, {"leaf_order": round(share, 6)}
 
     def first_wrong(
         self, explainer: Explainer, key: LeafOrder, answer: LeafOrder
@@ -718,6 +871,7 @@ class LeafOrderKind(ExerciseKind):
 
 class MinimaxKind(ValuesKind):
     name = "minimax"
+    title = "Minimax values"
     prompt = "Give the minimax value of every internal node (no pruning)."
     parts = ("values",)
     paper_instruction = "Write in its box the minimax value of every internal node (no pruning)."
@@ -729,6 +883,7 @@ class MinimaxKind(ValuesKind):
 
 class BestOrderKind(ExerciseKind):
     name = "best-order"
+    title = "Best move order"
     prompt = (
         "Reorder the children of the nodes so that alpha-beta evaluates as few leaves as possible."
     )
@@ -791,6 +946,7 @@ class BestOrderKind(ExerciseKind):
         got = _leaves_evaluated(tree, orders, conventions)
         share = least.leaves / got
         parts = {"leaves": round(share, 6)}
+        scoring = {"leaves": got, "fewest": least.leaves}
         key = {"order": least.orders, "leaves": least.leaves}
         search = solve(tree, conventions)
         replays = self.replays(tree, conventions, orders, least.orders)
@@ -802,6 +958,7 @@ class BestOrderKind(ExerciseKind):
                 key=key,
                 search=search,
                 replays=replays,
+                scoring=scoring,
             )
         where = self._first_wrong(tree, orders, conventions, got)
         feedback = [f"Your ordering evaluates {got} leaves; the best evaluates {least.leaves}."]
@@ -817,6 +974,18 @@ class BestOrderKind(ExerciseKind):
             key=key,
             search=search,
             replays=replays,
+            scoring=scoring,
+        )
+
+    def scoring_words(self, scoring: Mapping[str, Any], labels: Mapping[Path, str] | None) -> str:
+        """The fewest leaves possible over the leaves the answer's ordering evaluates."""
+        got, fewest = scoring["leaves"], scoring["fewest"]
+        rule = "the fewest leaves any ordering evaluates over the leaves yours evaluates"
+        if got <= fewest:
+            return f"Your ordering evaluates {got} leaves, the fewest possible: score 1 ({rule})."
+        return (
+            f"Your ordering evaluates {got} leaves; the fewest possible is {fewest}. "
+            f"Score {_score_text(round(fewest / got, 6))} = {fewest}/{got} ({rule})."
         )
 
     def replays(
@@ -1019,15 +1188,25 @@ def _under(path: Path, root: Path) -> bool:
     return path == root or path.startswith(root + ".")
 
 
-def _lcs(a: tuple, b: tuple) -> int:
-    """The longest common subsequence of two sequences without repeats, in O(n log n): the
-    longest increasing run of b's items' positions in a."""
+def _lcs_items(a: tuple, b: tuple) -> set:
+    """The items of one longest common subsequence of two sequences without repeats, in
+    O(n log n): the longest increasing run of b's items' positions in a."""
     where = {x: i for i, x in enumerate(a)}
+    positions = [where[y] for y in b if y in where]
     tails: list[int] = []  # tails[k]: the least last position of an increasing run of k + 1
-    for position in (where[y] for y in b if y in where):
+    ends: list[int] = []  # ends[k]: the index in `positions` of that run's last item
+    before = [-1] * len(positions)  # the index of the item before each in its run
+    for i, position in enumerate(positions):
         k = bisect.bisect_left(tails, position)
+        before[i] = ends[k - 1] if k else -1
         tails[k : k + 1] = [position]
-    return len(tails)
+        ends[k : k + 1] = [i]
+    items = set()
+    i = ends[-1] if ends else -1
+    while i >= 0:
+        items.add(a[positions[i]])
+        i = before[i]
+    return items
 
 
 KINDS: dict[str, ExerciseKind] = {
@@ -1056,7 +1235,9 @@ __all__ = [
     "ExerciseKind",
     "Grade",
     "UngradableAnswer",
+    "error_rule",
     "error_score",
+    "errors_words",
     "grade",
     "normalize_pruned",
 ]

@@ -238,13 +238,34 @@ def visible_solution(exercise: Exercise, answer: Any = None) -> dict[str, Any] |
     return solution(exercise, answer=answer) if solution_visible(exercise) else None
 
 
+def scoring_words(attempt: Attempt, *, named: bool) -> str | None:
+    """How the attempt's score came about, in words: the errors its grade counted, each kind's
+    nodes named when ``named`` (the reader may see the key), the rule, then the late penalty.
+    None for an attempt whose grade kept no errors (stored before grades kept them, and not
+    checked again since)."""
+    if not isinstance(attempt.scoring, dict):
+        return None
+    labels = tree_of(attempt.exercise).labels() if named else None  # as the page draws them
+    words = KINDS[attempt.kind].scoring_words(attempt.scoring, labels)
+    if attempt.penalty:
+        days = f"{attempt.days_late} day{'' if attempt.days_late == 1 else 's'}"
+        words += (
+            f" Late by {days}: {attempt.penalty * 100:g}% off, so {attempt.credited:.2f} counts."
+        )
+    return words
+
+
 def to_api(attempt: Attempt, solution: dict[str, Any] | None = None) -> dict[str, Any]:
     """An attempt as the API shows it, with the solution the caller was allowed to give."""
-    stored = ("exercise_id", "answer", *Attempt.GRADED, *Attempt.FROM_EXERCISE)
+    # The grade's errors are said in words, their nodes named with the key only: the stored
+    # facts (`scoring`) name every node the answer got wrong, so they stay out.
+    graded = (name for name in Attempt.GRADED if name != "scoring")
+    stored = ("exercise_id", "answer", *graded, *Attempt.FROM_EXERCISE)
     return {
         "attempt_id": attempt.id,
         "user": attempt.user.email if attempt.user else None,
         **{name: getattr(attempt, name) for name in stored},
+        "scoring_words": scoring_words(attempt, named=solution is not None),
         "created_at": iso_utc(attempt.created_at),
         "solution": solution,
     }

@@ -246,8 +246,14 @@ def taught_course_ids(user: User) -> sa.Select:
     )
 
 
+def is_released(assignment: Assignment) -> bool:
+    """Whether the course's students see ``assignment`` now: the rule of `_released` (no
+    release date, or a release date passed), for a page that says so."""
+    return assignment.release_at is None or assignment.release_at <= utcnow()
+
+
 def _released(user: User) -> sa.ColumnElement[bool]:
-    """Students see an assignment from its release date; its course's staff always."""
+    """Students see an assignment from its release date (`is_released`); its staff always."""
     return sa.or_(
         Assignment.release_at.is_(None),
         Assignment.release_at <= utcnow(),

@@ -28,7 +28,7 @@ from grader.models import (
     User,
 )
 from grader.services import NotFound
-from grader.services.attempts import graded_differences, solution
+from grader.services.attempts import graded_differences, scoring_words, solution
 from grader.services.courses import course_assignments
 from grader.services.scores import GradedAttempt, counted_attempts, slot_state
 from grader.services.staff import Staff, staff
@@ -229,6 +229,7 @@ def gradebook_csv(user: User, course_id: int) -> tuple[str, str]:
 class AttemptView:
     attempt: Attempt
     counted: bool  # the attempt the policy counts
+    scoring_words: str | None = None  # how its score came about, nodes named (staff see keys)
 
 
 @dataclass(frozen=True)
@@ -313,7 +314,7 @@ def student_attempts(
                 SlotView(
                     slot,
                     exercise,
-                    [AttemptView(a, a is shown) for a in made],
+                    [AttemptView(a, a is shown, scoring_words(a, named=True)) for a in made],
                     state.score,
                     data,
                     0 if slot.slot_kind.has_exercise else state.attempts,

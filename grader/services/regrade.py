@@ -111,6 +111,7 @@ UNFIT: dict[str, Any] = {
     "diagnosis": None,
     "diagnosis_text": None,
     "first_wrong": None,
+    "scoring": None,
 }
 
 

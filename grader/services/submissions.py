@@ -14,6 +14,7 @@ blob in the database (services/blobs.py).
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -47,7 +48,7 @@ from grader.services import (
 )
 from grader.services.courses import append_slot, get_slot
 from grader.services.lateness import slot_closes_at, slot_lateness
-from grader.services.staff import Staff, staff_for_slot
+from grader.services.staff import Staff, staff_for_assignment, staff_for_slot
 from grader.services.transactions import writing
 
 NORMAL, LOW = 0, -10  # queue priorities: uploads, regrade-all
@@ -97,14 +98,34 @@ def suite_of(slot: Slot) -> str:
     )
 
 
+@functools.cache
+def engine_suites() -> dict[str, str]:
+    """The shipped suites an engine slot may grade with, by name, with their descriptions (the
+    harness loads here, for the editor's page, not with the app)."""
+    from grader.harness import SUITES, load_suite
+
+    return {name: load_suite(name).description for name in SUITES}
+
+
 def add_engine_slot(
-    assignment_id: int, *, suite: str = DEFAULT_SUITE, title: str | None = None
+    assignment_id: int,
+    *,
+    suite: str = DEFAULT_SUITE,
+    title: str | None = None,
+    user: User | None = None,
 ) -> Slot:
-    """An engine slot at the end of an assignment (the CLI and the demo make them)."""
+    """An engine slot at the end of an assignment: the one way they are made, by the editor's
+    form (``user``, who must be able to change the course, and a shipped suite) or by the
+    operator (None: the CLI and the demo, which may name a suite file on the server)."""
     from grader.harness import SUITES
 
-    if suite not in SUITES and not Path(suite).is_file():
+    if user is not None:
+        staff_for_assignment(user, assignment_id, change=True)
+        if suite not in SUITES:  # a path on the server is the operator's to give
+            raise Invalid(f"suite must be one of {', '.join(SUITES)}")
+    elif suite not in SUITES and not Path(suite).is_file():
         raise Invalid(f"suite must be one of {', '.join(SUITES)} or a suite file")
+    title = (title or "").strip() or None
     with writing() as session:
         assignment = session.get(Assignment, assignment_id)
         if assignment is None:

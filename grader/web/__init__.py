@@ -15,6 +15,7 @@ from grader.models import User
 from grader.services import accounts
 from grader.web.inputs import IdConverter, StrictJSONProvider
 from grader.web.site import CSP
+from grader.web.words import conventions_brief, kind_name, misconception_name
 
 # The web's blueprints, each a module of grader.web with its `bp`: the site's headers and health
 # check, the errors' one rule, the pages, the API, engines (the upload's body limit), LTI
@@ -37,17 +38,12 @@ BLUEPRINTS = (
     "integrity",  # the staff's academic-integrity checks
 )
 
-__all__ = ["CSP", "conventions_words", "init_app", "misconception_name", "percent"]
+__all__ = ["CSP", "conventions_words", "init_app", "kind_name", "misconception_name", "percent"]
 
 
 def percent(score: float | None) -> str:
     """A score as a whole percent, halves rounded up: the same as the pages' Math.round."""
     return "—" if score is None else f"{math.floor(score * 100 + 0.5)}%"
-
-
-def misconception_name(code: str) -> str:
-    """A misconception's code in plain words: "no-pruning" -> "No pruning"."""
-    return code.replace("-", " ").replace("_", " ").capitalize()
 
 
 def conventions_words(value: object) -> str:
@@ -76,7 +72,13 @@ def init_app(app: Flask) -> None:
         )
         app.wsgi_app = wrapped  # type: ignore[method-assign]
 
-    for template_filter in (percent, misconception_name, conventions_words):
+    for template_filter in (
+        percent,
+        misconception_name,
+        kind_name,
+        conventions_brief,
+        conventions_words,
+    ):
         app.add_template_filter(template_filter)
     login_manager.login_view = "auth.login"
     login_manager.login_message_category = "info"

@@ -73,7 +73,7 @@ def _text(
 def horizontal_bars(
     title: str,
     labels: list[str],
-    values: list[int],
+    values: list[int | None],
     *,
     x_label: str,
     y_label: str,
@@ -82,16 +82,17 @@ def horizontal_bars(
     notes: list[str] | None = None,
     top_value: int | None = None,
 ) -> Markup:
-    """One bar per label (long labels: misconception codes), the count written at its end;
-    ``colours`` one per bar, ``notes`` words written after the count (a status)."""
+    """One bar per label (long labels: misconceptions' words), the count written at its end;
+    ``colours`` one per bar, ``notes`` words written after the count (a status). A value of
+    None draws no bar and no number, only its note: a row the measure does not apply to."""
     bar, gap, left, top = 20, 8, 170, 36
     height = top + len(labels) * (bar + gap) + 48
-    top_value = top_value or _nice_max(max(values, default=0))
+    top_value = top_value or _nice_max(max((v for v in values if v is not None), default=0))
     scale = (width - left - 50 - (110 if notes else 0)) / top_value
     notes = notes or [""] * len(labels)
     desc = (
         "; ".join(
-            f"{lab}: {v}{f' ({n})' if n else ''}"
+            f"{lab}: {n}" if v is None else f"{lab}: {v}{f' ({n})' if n else ''}"
             for lab, v, n in zip(labels, values, notes, strict=True)
         )
         or "no data"
@@ -101,8 +102,11 @@ def horizontal_bars(
     for i, (label, value) in enumerate(zip(labels, values, strict=True)):
         y = top + i * (bar + gap)
         fill = colours[i] if colours else PALETTE[0]
-        stub = 4 if colours else 0  # a coloured bar says its status even at zero
         out.append(_text(left - 8, y + bar * 0.7, label, anchor="end"))
+        if value is None:
+            out.append(_text(left + 5, y + bar * 0.7, notes[i], cls="no-bar"))
+            continue
+        stub = 4 if colours else 0  # a coloured bar says its status even at zero
         out.append(
             f'<rect x="{left}" y="{y}" width="{max(value * scale, stub):.1f}" height="{bar}" '
             f'fill="{fill}"><title>{escape(label)}: {value}</title></rect>'

@@ -27,6 +27,7 @@ from grader.gametree.games import GAMES
 from grader.services import Invalid, editor
 from grader.services.accounts import MAX_TOKEN_DAYS, MIN_PASSWORD, TOKEN_DAYS
 from grader.web.inputs import strict_loads
+from grader.web.words import CHILDREN, CUT_NODES_REPORT, TIES, kind_name
 
 
 class ActionForm(FlaskForm):
@@ -131,24 +132,11 @@ class TreeSettings(FlaskForm):
     players = StringField(
         "Players per level", default="max,min", validators=[Optional(), Length(max=100)]
     )
-    ties = SelectField(
-        "Ties",
-        choices=[
-            SelectChoice("prune", "prune when alpha >= beta (AIMA)"),
-            SelectChoice("explore", "prune only when strictly outside (CS188)"),
-        ],
-    )
+    ties = SelectField("Ties", choices=[SelectChoice(*c) for c in TIES.items()])
     values_rule = SelectField(
-        "Cut nodes report",
-        choices=[
-            SelectChoice("soft", "their best value so far"),
-            SelectChoice("hard", "the bound"),
-        ],
+        "Cut nodes report", choices=[SelectChoice(*c) for c in CUT_NODES_REPORT.items()]
     )
-    order = SelectField(
-        "Children",
-        choices=[SelectChoice("ltr", "left to right"), SelectChoice("rtl", "right to left")],
-    )
+    order = SelectField("Children", choices=[SelectChoice(*c) for c in CHILDREN.items()])
     depth_limit = IntegerField(
         "Depth limit in plies (empty: to the leaves)", validators=[Optional(), NumberRange(1, 64)]
     )
@@ -198,7 +186,9 @@ class TreeSettings(FlaskForm):
 
 
 class PracticeForm(TreeSettings):
-    kind = SelectField("Exercise", choices=[SelectChoice(k) for k in KINDS], default="prune")
+    kind = SelectField(
+        "Exercise", choices=[SelectChoice(k, kind_name(k)) for k in KINDS], default="prune"
+    )
     source = RadioField(
         "Tree",
         default="generate",
@@ -244,7 +234,9 @@ class LinkAccountForm(FlaskForm):
 class GamePracticeForm(FlaskForm):
     kind = SelectField(
         "Exercise",
-        choices=[SelectChoice(k) for k, kind in KINDS.items() if kind.in_game_practice],
+        choices=[
+            SelectChoice(k, kind_name(k)) for k, kind in KINDS.items() if kind.in_game_practice
+        ],
         default="minimax",
     )
     game = SelectField("Game", choices=[SelectChoice(g) for g in GAMES], default="tic-tac-toe")
@@ -261,10 +253,4 @@ class GamePracticeForm(FlaskForm):
         default=3,
         validators=[DataRequired(), NumberRange(1, 9)],
     )
-    ties = SelectField(
-        "Ties",
-        choices=[
-            SelectChoice("prune", "prune when alpha >= beta (AIMA)"),
-            SelectChoice("explore", "prune only when strictly outside (CS188)"),
-        ],
-    )
+    ties = SelectField("Ties", choices=[SelectChoice(*c) for c in TIES.items()])

@@ -19,6 +19,7 @@ from flask import (
 from flask_login import current_user, login_required
 
 from grader.gametree import KINDS, VARIANTS
+from grader.gametree.kinds import error_rule
 from grader.models import Slot
 from grader.services import (
     Conflict,
@@ -30,6 +31,7 @@ from grader.services import (
     regrade,
     roster,
     stats,
+    submissions,
 )
 from grader.services.staff import (
     may_open_dashboard,
@@ -38,11 +40,12 @@ from grader.services.staff import (
     staff_for_assignment,
     staff_for_slot,
 )
-from grader.web import charts, misconception_name
+from grader.web import charts
 from grader.web.forms import ActionForm, SelectChoice
 from grader.web.instructor_forms import (
     AssignmentForm,
     CourseForm,
+    EngineSlotForm,
     ExpireForm,
     ImportForm,
     MemberForm,
@@ -50,6 +53,7 @@ from grader.web.instructor_forms import (
     RoleForm,
     SlotForm,
 )
+from grader.web.words import misconception_name
 
 bp = Blueprint("instructor", __name__, url_prefix="/instructor")
 
@@ -279,7 +283,38 @@ def edit_assignment(assignment_id: int) -> Any:
         form=form,
         assignment=assignment,
         action=ActionForm(),
+        engine_form=_engine_form(),
+        suites=submissions.engine_suites(),
+        released=courses.is_released(assignment),
     )
+
+
+def _engine_form() -> EngineSlotForm:
+    form = EngineSlotForm()
+    form.suite.choices = [SelectChoice(name) for name in submissions.engine_suites()]
+    return form
+
+
+@bp.post("/assignments/<int:assignment_id>/slots/engine")
+def add_engine_slot(assignment_id: int) -> Any:
+    staff_for_assignment(current_user, assignment_id, change=True)
+    form = _engine_form()
+    if form.validate_on_submit():
+        try:
+            made = submissions.add_engine_slot(
+                assignment_id, suite=form.suite.data, title=form.title.data, user=current_user
+            )
+        except Invalid as error:
+            flash(str(error), "error")
+        else:
+            flash(
+                f"Exercise {made.index + 1} added: a checkers engine, graded with the "
+                f"{form.suite.data} suite.",
+                "info",
+            )
+    else:
+        _flash_errors(form)
+    return _back("instructor.edit_assignment", assignment_id=assignment_id)
 
 
 @bp.post("/assignments/<int:assignment_id>/delete")
@@ -323,6 +358,7 @@ def _slot_page(
         regrade_form=RegradeForm(),
         action=ActionForm(),
         kinds=KINDS,
+        scoring_rule=error_rule(),
         **_preview_context(preview),
     ), status
 

@@ -27,6 +27,7 @@ from grader.gametree.games import GAMES
 from grader.models import COURSE_ROLES, SCORE_POLICIES, Slot
 from grader.services import editor, game_practice
 from grader.web.forms import SelectChoice, TreeSettings, nested_list
+from grader.web.words import kind_name
 
 DATE_FORMATS = ["%Y-%m-%dT%H:%M", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M"]
 ROLE_CHOICES = [SelectChoice(r, {"ta": "TA"}.get(r, r)) for r in COURSE_ROLES]
@@ -98,9 +99,19 @@ class PresetAssignmentForm(FlaskForm):
         return editor.AssignmentInput(title=self.title.data or "", due_at=self.due_at.data)
 
 
+class EngineSlotForm(FlaskForm):
+    """An engine slot for the assignment: its title and the suite its uploads are graded with
+    (the choices: `submissions.engine_suites`, set by the view)."""
+
+    title = StringField("Title (empty: Checkers engine)", validators=[Optional(), Length(max=200)])
+    suite = SelectField("Graded with the suite", choices=[])
+
+
 class SlotForm(TreeSettings):
     title = StringField("Title", validators=[Optional(), Length(max=200)])
-    kind = SelectField("Kind", choices=[SelectChoice(k) for k in KINDS], default="prune")
+    kind = SelectField(
+        "Kind", choices=[SelectChoice(k, kind_name(k)) for k in KINDS], default="prune"
+    )
     source = RadioField(
         "Tree",
         default="generate",

@@ -11,10 +11,18 @@ from flask import Blueprint, redirect, render_template, url_for
 from flask_login import current_user, login_required
 
 from grader.gametree import VARIANTS
-from grader.gametree.adaptive import DESCRIPTIONS, MASTERED, MASTERY, NOT_SEEN, PRACTISING
+from grader.gametree.adaptive import (
+    DESCRIPTIONS,
+    MASTERED,
+    MASTERY,
+    NOT_SEEN,
+    PRACTISING,
+    Standing,
+)
 from grader.services import practice
 from grader.web import charts
 from grader.web.forms import ActionForm
+from grader.web.words import misconception_name
 
 bp = Blueprint("progress", __name__)
 
@@ -30,24 +38,35 @@ def _signed_in() -> None:
 @bp.get("/progress")
 def student_progress() -> Any:
     standing = practice.progress(current_user)
+    # A misconception not seen in the student's answers has no bar: right answers on trees
+    # that expose it count towards mastering it, but a bar there would read as progress on
+    # something they never showed; its note says the count.
     chart = charts.horizontal_bars(
         "Your progress per misconception",
-        [s.code for s in standing.standings],
-        [min(s.streak, MASTERY) for s in standing.standings],
+        [misconception_name(s.code) for s in standing.standings],
+        [None if s.status == NOT_SEEN else min(s.streak, MASTERY) for s in standing.standings],
         x_label=f"right answers in a row on trees that expose it ({MASTERY}: mastered)",
         y_label="misconception",
         colours=[COLOURS[s.status] for s in standing.standings],
-        notes=[s.status for s in standing.standings],
+        notes=[_note(s) for s in standing.standings],
         top_value=MASTERY,
     )
     return render_template(
         "progress/student.html",
         progress=standing,
         chart=chart,
-        statuses=(MASTERED, PRACTISING, NOT_SEEN),
+        statuses=(MASTERED, PRACTISING),  # a misconception not seen has no bar
         colours=COLOURS,
         descriptions=DESCRIPTIONS,
     )
+
+
+def _note(one: Standing) -> str:
+    if one.status != NOT_SEEN:
+        return one.status
+    if one.streak:
+        return f"not seen; {min(one.streak, MASTERY)} of {MASTERY} right in a row"
+    return "not seen"
 
 
 @bp.post("/practice/weak-spots")
@@ -64,7 +83,7 @@ def course_progress(course_id: int) -> Any:
     codes = list(VARIANTS)
     chart = charts.horizontal_bars(
         "Students who hold each misconception now",
-        codes,
+        [misconception_name(c) for c in codes],
         [course_progress.holding[c] for c in codes],
         x_label="students practising it (their answers matched it, not mastered since)",
         y_label="misconception",

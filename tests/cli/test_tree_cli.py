@@ -71,6 +71,9 @@ def test_grade_prune_answer_with_partial_credit():
     assert grade["score"] == pytest.approx(0.8)
     assert grade["parts"] == {"pruned": 0.5, "value": 1.0}
     assert grade["first_wrong"]["label"] == "C"
+    assert grade["scoring"] == {"errors": {"missing-mark": ["1.2"]}}  # J, C's third leaf
+    said = run("grade", "--tree", AIMA, "--kind", "prune", "--answer", answer)
+    assert "how: 1 error: 1 missing mark at J (pruned, not marked). Score 0.80" in said.output
 
 
 def test_grade_refuses_an_ungradable_answer():

@@ -24,6 +24,7 @@ from playwright.sync_api import expect
 
 from grader.gametree import KINDS, Tree
 from grader.gametree.kinds import normalize_pruned
+from grader.web.words import kind_name
 from tests.e2e.e2e_support import INSTRUCTOR, LiveServer, sign_in
 from tests.e2e.kinds_support import Case, answer_cases
 
@@ -118,7 +119,9 @@ def test_answer_and_key_drawn_in_the_kinds_terms(
     sign_in(page, INSTRUCTOR)
     page.goto(live_server.drill_down)
     for case in cases:
-        article = page.locator("article.slot-attempts").filter(has_text=f": {case.title} ({kind})")
+        article = page.locator("article.slot-attempts").filter(
+            has_text=f": {case.title} ({kind_name(kind)})"
+        )
         box = article.locator("[data-compare]")
         labels = [case.tree.labels()[p] for p, _ in case.tree.walk() if p in case.wrong_at]
         # Set once both trees are drawn: the differing nodes' labels, in label order.
@@ -134,6 +137,14 @@ def test_answer_and_key_drawn_in_the_kinds_terms(
             score.not_to_contain_text("score 1.00")
         else:
             score.to_contain_text("score 1.00")
+        # How the score came about, in the kind's terms: errors counted, or best-order's leaves.
+        how = expect(article.locator('[data-role="scoring"]'))
+        if kind == "best-order":
+            how.to_contain_text("Your ordering evaluates")
+        elif case.wrong_at:
+            how.to_contain_text(re.compile(r"was scored: \d+ errors?: .*by the rule"))
+        else:
+            how.to_contain_text("was scored: No error: score 1")
         for side, reply in (("answer", case.answer), ("key", case.key)):
             _check_side(box.locator(f'[data-side="{side}"]'), case, _drawn(kind, case.tree, reply))
         name = case.name.replace(" ", "-")

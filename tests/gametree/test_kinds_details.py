@@ -388,8 +388,10 @@ def test_a_grade_is_stored_with_every_field_a_student_sees() -> None:
         "diagnosis": variant.code,
         "diagnosis_text": graded.diagnosis_text,
         "first_wrong": graded.first_wrong,
+        "scoring": graded.scoring,
     }
     assert graded.first_wrong is not None and 0 <= graded.score < 1
+    assert graded.scoring["errors"]  # a wrong answer has errors to explain its score
 
 
 def test_replays_of_an_answer_alone_search_the_best_order_too() -> None:

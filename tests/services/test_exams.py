@@ -214,6 +214,8 @@ def test_an_answer_on_paper_is_graded_stored_and_every_change_kept(
         attempt, solution = exams.save_entry(user(TA), code, index, wrong, version=0)
         assert attempt.user_id == user(ALICE).id and attempt.entered_by_id == user(TA).id
         assert 0 < attempt.score < 1 and solution["key"] == key
+        # The textbook tree's I and J left unmarked: two errors, kept to say how it scored.
+        assert attempt.scoring == {"errors": {"missing-mark": ["1.1", "1.2"]}}
         # A second TA who opened the sheet before that save is told whose entry it is.
         with pytest.raises(Conflict, match=r"ta@example\.com saved an answer"):
             exams.save_entry(user(TEACHER), code, index, key, version=0)
@@ -222,6 +224,7 @@ def test_an_answer_on_paper_is_graded_stored_and_every_change_kept(
             exams.save_entry(user(TEACHER), code, index, key, version=1)
         attempt, _ = exams.save_entry(user(TEACHER), code, index, key, version=1, confirm=True)
         assert attempt.score == 1.0 and attempt.entered_by_id == user(TEACHER).id
+        assert attempt.scoring == {"errors": {}}  # the new grade's, not the first entry's
         assert [h["entered_by"] for h in attempt.history] == [TA, TEACHER]
         assert [h["answer"] for h in attempt.history] == [wrong, key]
         assert exams.open_item(user(TA), code, index).solution["key"] == key

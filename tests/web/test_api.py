@@ -74,6 +74,49 @@ def test_typed_leaves_as_in_the_delphi_visualizer(client, student):
     assert wrong["score"] < 1 and wrong["first_wrong"]["label"]
 
 
+@pytest.mark.parametrize(
+    ("kind", "answer", "score", "words"),
+    [
+        # AIMA's tree: I and J (C's last two leaves) pruned, the root 3, B = 3, C = D = 2.
+        ("prune", {"pruned": ["1.1", "1.2"], "value": 3}, 1.0, "No error: score 1, by the rule"),
+        (
+            "prune",
+            {"pruned": [], "value": 2},
+            0.1,
+            "3 errors: 2 missing marks at I and J (pruned, not marked); 1 wrong root value. "
+            "Score 0.10, by the rule: no error 1, 1 error 0.80, 2 errors 0.50, 3 errors 0.10, "
+            "4 or more 0.",
+        ),
+        (
+            "values",
+            {"values": {"": 3, "0": 3, "1": 2, "2": 5}},
+            0.8,
+            "1 error: 1 wrong value at D.",
+        ),
+        # Knuth and Moore: 3 + 3 - 1 = 5 leaves at best; the order as given evaluates 7.
+        ("best-order", {"order": {}}, 5 / 7, "Your ordering evaluates 7 leaves; the fewest"),
+    ],
+)
+def test_an_attempt_says_how_its_score_came_about(client, student, kind, answer, score, words):
+    exercise = client.post(
+        "/api/exercises",
+        headers=student,
+        json={"kind": kind, "tree": [[3, 12, 8], [2, 4, 6], [14, 5, 2]]},
+    ).get_json()
+    made = client.post(exercise["urls"]["attempts"], headers=student, json={"answer": answer})
+    attempt = made.get_json()
+    assert made.status_code == 201 and attempt["score"] == pytest.approx(score)
+    assert attempt["scoring_words"].startswith(words)  # practice: the key is shown, nodes named
+    again = client.get(f"/api/attempts/{attempt['attempt_id']}", headers=student).get_json()
+    assert again["scoring_words"] == attempt["scoring_words"]
+    listed = client.get("/api/attempts", headers=student).get_json()["attempts"][0]
+    # The stored facts name every wrong node: the API gives words, the nodes with the key only.
+    assert "scoring" not in attempt and "scoring" not in again
+    # The list carries no solution, so its words count the errors without placing them.
+    assert listed["scoring_words"].split(":")[0] == attempt["scoring_words"].split(":")[0]
+    assert " at " not in listed["scoring_words"]
+
+
 @pytest.mark.parametrize("kind, pruned", [("minimax", []), ("prune", ["1.1", "1.2"])])
 def test_the_replay_is_the_kinds_own_search(client, student, kind, pruned):
     # AIMA's tree: alpha-beta prunes the 4 and the 6; a minimax exercise replays plain minimax.

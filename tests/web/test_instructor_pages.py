@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import io
 import re
 
 import pytest
+import sqlalchemy as sa
 
+from grader.extensions import db
+from grader.models import ENGINE_KIND, Slot, utcnow
 from tests.app_support import csrf_from
 from tests.instructor_support import (
     ALICE,
@@ -58,6 +62,18 @@ def test_every_page_renders_for_the_instructor(client, app, teacher):
         response = client.get(url)
         assert response.status_code == 200, url
         assert "Traceback" not in response.get_data(as_text=True)
+
+
+def test_the_drill_down_says_how_each_attempt_was_scored(client, app, teacher):
+    # AIMA's tree: I and J (C's last two leaves) pruned, root 3; nothing marked is 2 errors.
+    answer(app, ALICE, teacher.assignment_id, 0, {"pruned": [], "value": 3})
+    html = client.get(
+        f"/instructor/courses/{teacher.course_id}/students/{teacher.ids[ALICE]}"
+    ).get_data(as_text=True)
+    said = re.findall(r'data-role="scoring">(.*?)</li>', html, re.S)
+    assert len(said) == 1
+    assert "How attempt 1 was scored:</span> 2 errors: 2 missing marks at I and J" in said[0]
+    assert "Score 0.50, by the rule: no error 1, 1 error 0.80" in said[0]
 
 
 def test_the_upload_page_offers_the_assignment_rules_and_starter_engine(client, app, teacher):
@@ -377,3 +393,97 @@ def test_ta_sees_a_read_only_editor(client, auth, room):
         as_text=True
     )
     assert "a TA (read only)" in html and 'value="save"' not in html and 'value="preview"' in html
+
+
+# -- the assignment editor: what it lists, an engine slot from the form, who sees it ----------
+
+
+def test_the_exercise_list_says_the_conventions_in_words(client, teacher):
+    html = client.get(f"/instructor/assignments/{teacher.assignment_id}").get_data(as_text=True)
+    assert "prune, soft, ltr" not in html
+    # The forms' words for ties, cut nodes and children (the room's slots use the defaults).
+    assert (
+        "<td>prune when alpha &gt;= beta (AIMA); cut nodes report their best value so far; "
+        "children left to right</td>"
+    ) in html
+    assert '<span class="code-words" title="values">Values returned</span>' in html
+
+
+def test_an_engine_slot_is_added_from_the_editor(client, app, auth, teacher):
+    editor_page = f"/instructor/assignments/{teacher.assignment_id}"
+    action = f"/instructor/assignments/{teacher.assignment_id}/slots/engine"
+    html = client.get(editor_page).get_data(as_text=True)
+    assert f'action="{action}"' in html and "Add a checkers engine" in html
+    assert '<option value="quick">quick</option>' in html and "About a minute" in html
+    # Only the shipped suites: a path on the server is the operator's to name (grader CLI).
+    refused = _post(client, action, editor_page, {"suite": "/etc/passwd"}, follow_redirects=True)
+    assert "Graded with the suite: Not a valid choice" in refused.get_data(as_text=True)
+    made = _post(client, action, editor_page, {"suite": "full", "title": ""}, follow_redirects=True)
+    html = made.get_data(as_text=True)
+    assert "Exercise 3 added: a checkers engine, graded with the full suite." in html
+    assert "checkers engine, full suite" in html
+
+    with app.app_context():
+        slot = db.session.scalar(sa.select(Slot).where(Slot.index == 2))
+        assert (slot.kind, slot.params, slot.title) == (
+            ENGINE_KIND,
+            {"suite": "full"},
+            "Checkers engine",
+        )
+    # The student finds it on the assignment, and its upload page.
+    auth.logout()
+    auth.login(ALICE)
+    page = client.get(f"/assignments/{teacher.assignment_id}").get_data(as_text=True)
+    assert "Checkers engine" in page
+    assert client.get(f"/assignments/{teacher.assignment_id}/slots/2/engine").status_code == 200
+
+
+def test_a_ta_cannot_add_an_engine_slot(client, auth, room):
+    auth.login(TA)
+    editor_page = f"/instructor/assignments/{room.assignment_id}"
+    html = client.get(editor_page).get_data(as_text=True)
+    token = csrf_from(html)
+    response = client.post(
+        f"/instructor/assignments/{room.assignment_id}/slots/engine",
+        data={"csrf_token": token, "suite": "quick"},
+    )
+    assert response.status_code == 403
+
+
+def test_the_editor_says_whether_students_see_the_assignment(client, auth, teacher):
+    page = f"/instructor/assignments/{teacher.assignment_id}"
+
+    def said() -> str:
+        html = client.get(page).get_data(as_text=True)
+        found = re.search(r'data-role="visibility">(.*?)</p>', html, re.S)
+        assert found
+        return " ".join(re.sub(r"<[^>]+>", "", found.group(1)).split())
+
+    assert (
+        said()
+        == "Visible to students: it has no release date, so the course's students see it now."
+    )
+    for release, words in [
+        (utcnow() - dt.timedelta(days=1), "Visible to students since"),
+        (
+            utcnow() + dt.timedelta(days=3),
+            "Not visible to students yet: they see it from its release date",
+        ),
+    ]:
+        response = _post(
+            client,
+            page,
+            page,
+            {
+                "title": "Homework 1",
+                "release_at": release.strftime("%Y-%m-%dT%H:%M"),
+                "score_policy": "best",
+            },
+        )
+        assert response.status_code == 302
+        assert said().startswith(words), said()
+        assert release.strftime("%Y-%m-%d %H:%M") in said()
+    # What the last words claim is what a student gets: before its release, no page.
+    auth.logout()
+    auth.login(ALICE)
+    assert client.get(f"/assignments/{teacher.assignment_id}").status_code == 404

@@ -236,7 +236,8 @@ def test_attempts_page(client, signed_in, auth):
     # Graded work and practice apart, each exercise by its name, one rounding for scores.
     graded, practised = html.split("<h2>Assignments</h2>")[1].split("<h2>Practice</h2>")
     assert "exercise 1" in graded and f'/exercises/{data["exercise-id"]}"' in graded
-    assert f"Practice: prune tree {practice_id}" in practised and "exercise 1" not in practised
+    assert f"Practice: Pruned nodes, tree {practice_id}" in practised
+    assert "exercise 1" not in practised
     assert f"#{data['exercise-id']}" not in html
 
 

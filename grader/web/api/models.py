@@ -564,6 +564,11 @@ class Attempt(BaseModel):
     first_wrong: dict[str, Any] | None = Field(
         description="path, label, step and message of the first wrong step"
     )
+    scoring_words: str | None = Field(
+        description="how the score came about, in words: the errors counted (where they are "
+        "once the solution may be shown), the scoring rule, any late penalty; null for an "
+        "attempt graded before grades kept their errors"
+    )
     seed: str | None
     generator_version: str | None
     conventions: dict[str, str | int]

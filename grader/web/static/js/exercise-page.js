@@ -570,8 +570,13 @@ export function mountExercise(root, exercise, urls) {
     const items = [
       h("p", { class: `score ${attempt.score >= 1 ? "full" : "partial"}`, "data-role": "score" },
         h("strong", { text: "Score: " }), `${attempt.score.toFixed(2)} (${percent}%)`,
-        parts.length ? h("span", { class: "parts", text: ` — ${parts.join(", ")}` }) : ""),
+        parts.length ? h("span", { class: "parts", text: ` — share right: ${parts.join(", ")}` }) : ""),
     ];
+    // How the score came about: the errors counted and the rule (the server's words).
+    if (attempt.scoring_words) {
+      items.push(h("p", { class: "scoring", "data-role": "scoring" },
+        h("strong", { text: "How it was scored: " }), attempt.scoring_words));
+    }
     if (attempt.diagnosis_text) {
       items.push(h("p", { class: "diagnosis", "data-role": "diagnosis" },
         h("strong", { text: "Diagnosis: " }), attempt.diagnosis_text));
