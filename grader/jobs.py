@@ -366,6 +366,9 @@ def sweep_once(app: Flask, me: tuple[str, str] | None = None) -> int:
         checks = integrity.checks.sweep()
         for check_id in checks:
             integrity.checks.send(check_id)
+        # Graded answers scored against classmates' trees too, by the queue: asked here.
+        for assignment_id in integrity.answers.due():
+            checks.append(integrity.answers.request_check(None, assignment_id).id)
         return len(woken) + len(games) + len(prints) + len(scores) + len(checks)
 
 

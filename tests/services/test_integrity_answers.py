@@ -188,3 +188,27 @@ def test_errors_are_read_back_from_the_kinds_scores():
 
     assert [errors(error_score(e)) for e in range(4)] == [0, 1, 2, 3]
     assert errors(0.0) == 4  # four or more
+
+
+def test_the_sweep_asks_for_the_check_once_answers_are_newer_than_the_last(app, factory):
+    """Every graded answer is scored against classmates' trees without anyone asking: the
+    worker's sweep finds the assignments whose answers are newer than their last check (at most
+    every AUTO_EVERY) and asks for it; the submission itself enqueues nothing."""
+    import datetime as dt
+
+    from grader.services.integrity import answers
+
+    assignment_id, emails = _class(app, factory, 2)
+    with app.app_context():
+        assert answers.due() == []  # no graded answer yet
+    exercise = _exercise(app, emails[0], assignment_id, 0)
+    _submit(app, emails[0], exercise, _key(exercise))
+    with app.app_context():
+        assert answers.due() == [assignment_id]
+        check = answers.request_check(None, assignment_id, wake=False)
+        assert answers.due() == []  # the check is newer than every answer
+    later = check.created_at + answers.AUTO_EVERY + dt.timedelta(seconds=1)
+    _submit(app, emails[1], _exercise(app, emails[1], assignment_id, 0), _key(exercise))
+    with app.app_context():
+        assert answers.due() == []  # a new answer, but the last check is recent
+        assert answers.due(now=later) == [assignment_id]

@@ -14,11 +14,14 @@ Errors are the kinds' own (gametree.kinds: score = 1 - e/5 - e(e-1)/20, so 0.8 i
 0.1 three, 0 four or more). Skipped, with the reason on the page: best-order slots (scored by
 the leaves an order evaluates, not by errors) and fixed textbook trees (everyone has the same
 tree). It runs as a queue job (`checks`), off the submission path: grading an attempt does not
-wait for it or pay for it. Nothing here changes a score.
+wait for it or pay for it. The worker's sweep asks for it by itself (`due`) once an assignment
+has graded answers newer than its last check, at most every AUTO_EVERY; an instructor can ask
+at any time. Nothing here changes a score.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -39,6 +42,7 @@ from grader.models import (
     Slot,
     User,
     iso_utc,
+    utcnow,
 )
 from grader.services import NotFound
 from grader.services.exercises import tree_of
@@ -80,6 +84,49 @@ def request_check(user: User | None, assignment_id: int, *, wake: bool = True) -
     elif db.session.get(Assignment, assignment_id) is None:
         raise NotFound(f"no assignment {assignment_id}")
     return checks.request(ANSWERS_CHECK, assignment_id, None, {}, user, wake=wake)
+
+
+AUTO_EVERY = dt.timedelta(minutes=10)  # the sweep's own checks of an assignment, at most this often
+
+
+def due(now: dt.datetime | None = None) -> list[int]:
+    """The assignments whose graded answers are newer than their last answers check, that check
+    (if any) at least AUTO_EVERY old: the worker's sweep asks for their check, so every graded
+    answer is also scored against the classmates' trees, in the queue, never on the submission
+    path (which neither waits for it nor enqueues anything)."""
+    now = now or utcnow()
+    last_check = (
+        sa.select(
+            IntegrityCheck.assignment_id, sa.func.max(IntegrityCheck.created_at).label("at")
+        )
+        .where(IntegrityCheck.kind == ANSWERS_CHECK)
+        .group_by(IntegrityCheck.assignment_id)
+        .subquery()
+    )
+    last_answer = (
+        sa.select(Slot.assignment_id, sa.func.max(Attempt.created_at).label("at"))
+        .join(Exercise, Exercise.slot_id == Slot.id)
+        .join(Attempt, Attempt.exercise_id == Exercise.id)
+        .where(Exercise.variant == 0, Slot.tree.is_(None))
+        .group_by(Slot.assignment_id)
+        .subquery()
+    )
+    return list(
+        db.session.scalars(
+            sa.select(last_answer.c.assignment_id)
+            .outerjoin(last_check, last_check.c.assignment_id == last_answer.c.assignment_id)
+            .where(
+                sa.or_(
+                    last_check.c.at.is_(None),
+                    sa.and_(
+                        last_answer.c.at > last_check.c.at,
+                        last_check.c.at <= now - AUTO_EVERY,
+                    ),
+                )
+            )
+            .order_by(last_answer.c.assignment_id)
+        )
+    )
 
 
 def latest_check(user: User, assignment_id: int) -> IntegrityCheck | None:
