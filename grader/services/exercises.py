@@ -522,7 +522,7 @@ def to_api(exercise: Exercise) -> dict[str, Any]:
         "labels": tree.labels(),
         "conventions": exercise.conventions,
         "conventions_text": KINDS[exercise.kind].conventions_words(
-            Conventions.from_dict(exercise.conventions)
+            Conventions.from_dict(exercise.conventions), tree
         ),
         "seed": exercise.seed,
         "generator_version": exercise.generator_version,
