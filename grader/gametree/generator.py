@@ -413,8 +413,8 @@ class ChanceParams:
     kind: str = "prune"
     max_tries: int = 2000
     min_cutoffs: int = 0
-    # Each misconception that applies to `kind` answers with at least this many errors (2: it
-    # earns at most 0.5 on the tree, so none passes for a slip).
+    # Each misconception that changes the answer of `kind` answers with at least this many
+    # errors (2: it earns at most 0.5 on the tree, so none passes for a slip).
     misconception_errors: int = 0
 
     def __post_init__(self) -> None:
@@ -512,9 +512,10 @@ def telling(
     discriminating: bool = False,
     reference: SearchResult | None = None,
 ) -> bool:
-    """Whether every misconception that applies to ``kind`` answers with at least ``errors``
-    errors on ``tree`` (it scores at most ``error_score(errors)``, so none passes for fewer
-    slips), and, when ``discriminating``, the key and their answers are pairwise different
+    """Whether every misconception that applies to ``kind`` and changes its answer on ``tree``
+    answers with at least ``errors`` errors (it scores at most ``error_score(errors)``, so none
+    passes for fewer slips; one that gives the key is not exposed by this tree, as calibration
+    counts it), and, when ``discriminating``, the key and their answers are pairwise different
     (``is_discriminating``). One pass, stopping at the first variant that fails; ``reference``:
     the alpha-beta search of ``tree`` already made (used when the kind's reference is it)."""
     exercise = KINDS[kind]
@@ -527,7 +528,7 @@ def telling(
         answer = exercise.project(variant.run(tree, conventions), variant)
         if discriminating and answer in seen:
             return False
-        if errors and exercise.score(tree, key, answer)[0] > ceiling:
+        if errors and answer != key and exercise.score(tree, key, answer)[0] > ceiling:
             return False
         seen.append(answer)
     return len(seen) > 1 or not discriminating
