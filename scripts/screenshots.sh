@@ -5,7 +5,8 @@
 # results page of the tie-rule engine (tests/e2e/test_engine_results.py) and the gradebook
 # (tests/e2e/test_tables.py), each at 1280 and 390 px. (The "before" pictures are of the pages
 # before issues 24 and 30; they are kept as they are.)
-# The academic-integrity pages at 1280 px (tests/e2e/test_integrity_e2e.py).
+# The academic-integrity pages at 1280 px (tests/e2e/test_integrity_e2e.py). A depth-4
+# expectiminimax tree and its replay at 1280 and 390 px (tests/e2e/test_chance_e2e.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=$(mktemp -d)
@@ -21,5 +22,8 @@ GRADER_E2E_SCREENSHOTS="$out" .venv/bin/pytest -q -p no:randomly tests/e2e/test_
 cp "$out"/engine-results-{1280,390}.png "$out"/gradebook-{1280,390}.png docs/screenshots/
 GRADER_E2E_SCREENSHOTS="$out" .venv/bin/pytest -q -p no:randomly tests/e2e/test_integrity_e2e.py
 cp "$out"/integrity-*.png docs/screenshots/
+GRADER_E2E_SCREENSHOTS="$out" .venv/bin/pytest -q -p no:randomly tests/e2e/test_chance_e2e.py \
+  -k expectiminimax
+cp "$out"/expectiminimax-*.png docs/screenshots/
 rm -rf "$out"
 ls -l docs/screenshots

@@ -486,7 +486,7 @@ class PruneKind(ExerciseKind):
             (p for p in pruned if p.rpartition(".")[0] not in pruned or p == ""),
             key=lambda p: [int(x) for x in p.split(".")] if p else [],
         )
-        return {"pruned": roots, "value": value}
+        return {"pruned": roots, "value": jsonable(value)}  # a fraction as its text, "14/3"
 
     def paper(self, tree: Tree, answer: dict[str, Any] | None = None) -> Paper:
         pruned = tuple(answer.get("pruned", [])) if answer else ()
@@ -558,7 +558,8 @@ class ValuesKind(ExerciseKind):
         return [{**key, path: key[path] + 1}]
 
     def to_answer(self, canonical: NodeValues) -> dict[str, Any]:
-        return {"values": dict(canonical)}  # a copy: the canonical key is cached
+        # A copy (the canonical key is cached), a fraction as its exact text "14/3".
+        return {"values": {p: jsonable(v) for p, v in canonical.items()}}
 
     def paper(self, tree: Tree, answer: dict[str, Any] | None = None) -> Paper:
         values = answer.get("values", {}) if answer else {}

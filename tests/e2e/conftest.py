@@ -28,6 +28,7 @@ from tests.e2e.e2e_support import (
     server_env,
     sign_in,
 )
+from tests.e2e.chance_support import seed_chance
 from tests.e2e.kinds_support import seed_answer_kinds
 from tests.e2e.site_support import Site
 from tests.e2e.site_support import seed as seed_site
@@ -83,6 +84,7 @@ def _seed(env: dict[str, str]) -> tuple[int, dict[str, int], str]:
             practice["best-order"] = exercises.create_practice(
                 student, "best-order", tree=[[[2, 3], [5, 9]], [[0, 1], [7, 5]]]
             ).id
+            practice.update(seed_chance(student))
             assignment_id = assignment.id
             drill_down = seed_answer_kinds(INSTRUCTOR)
             db.engine.dispose()  # checkpoints the WAL before the server opens the file

@@ -12,21 +12,32 @@ from spectree.model_adapter.pydantic_adapter import BaseFile
 from grader.gametree import KINDS
 
 _KIND = Field(description="the exercise kind", json_schema_extra={"enum": list(KINDS)})
+#: Stored conventions: ties, values, order (text), depth (plies), bounds [L, U].
+_Conventions = dict[str, str | int | list[int | float | str]]
 
 
 #: A typed tree's node, as the document states it (the service's parser checks every level):
-#: a leaf's value, a list of children, or an object with an evaluation that needs `children`.
+#: a leaf's value, a list of children, or an object that needs `children`: with an evaluation,
+#: or a chance node with its children's probabilities.
 _NODE: dict[str, Any] = {
     "oneOf": [
         {"type": "number", "description": "a leaf's value"},
         {"type": "array", "minItems": 1, "description": "an internal node's children"},
         {
             "type": "object",
-            "description": "an internal node with an evaluation",
+            "description": "an internal node with an evaluation, or a chance node",
             "properties": {
                 "eval": {"type": "number"},
                 "children": {"type": "array", "minItems": 1},
                 "terminal": {"type": "boolean"},
+                "chance": {
+                    "description": 'a chance node: its children\'s probabilities ("1/3", 0.25; '
+                    "each > 0, summing to 1), or true for equally likely",
+                    "oneOf": [
+                        {"type": "array", "items": {"type": ["number", "string"]}},
+                        {"const": True},
+                    ],
+                },
             },
             "required": ["children"],
             "additionalProperties": False,
@@ -55,15 +66,20 @@ class CreateExercise(Body):
     params: dict[str, Any] | None = Field(
         None, description="generator parameters (depth, branching, values, min_cutoffs, ...)"
     )
-    conventions: dict[str, str | int] | None = Field(
-        None, description="ties prune|explore, values soft|hard, order ltr|rtl, depth (plies)"
+    conventions: _Conventions | None = Field(
+        None,
+        description="ties prune|explore, values soft|hard, order ltr|rtl, depth (plies), "
+        "bounds [L, U] (the leaf values' bounds, with which Star1 cuts at chance nodes)",
     )
     tree: Annotated[list[Any] | None, _TREE_SCHEMA] = Field(
         None,
         description="a typed tree as nested lists of numbers; "
-        '{"eval": v, "children": [...]} for a node with an evaluation',
+        '{"eval": v, "children": [...]} for a node with an evaluation, '
+        '{"chance": ["1/3", "2/3"], "children": [...]} for a chance node',
     )
-    players: list[str] | None = Field(None, description="player per level, default max,min")
+    players: list[str] | None = Field(
+        None, description="player per level (max, min, chance), default max,min"
+    )
     leaves: str | None = Field(
         None, max_length=8000, description="leaf values, comma-separated (needs branching, depth)"
     )
@@ -77,7 +93,7 @@ class SubmitAttempt(Body):
 
 class PreviewRequest(Body):
     kind: str = "prune"
-    conventions: dict[str, str] = Field(default_factory=dict)
+    conventions: _Conventions = Field(default_factory=dict)
     params: dict[str, Any] = Field(default_factory=dict)
     tree: list[Any] | None = Field(
         None, description="a fixed tree (nested lists) instead of params"
@@ -137,7 +153,7 @@ class Exercise(BaseModel):
     tree: list[Any] = Field(description="nested lists; numbers are leaf values")
     players: list[str]
     labels: dict[str, str] = Field(description="node path -> label (A, B, ...)")
-    conventions: dict[str, str | int]
+    conventions: _Conventions
     conventions_text: str
     seed: str | None
     generator_version: str | None
@@ -195,7 +211,7 @@ class Attempt(BaseModel):
     )
     seed: str | None
     generator_version: str | None
-    conventions: dict[str, str | int]
+    conventions: _Conventions
     created_at: str
     solution: Solution | None = Field(
         description="present once the solution may be shown (see the exercise's replay rules)"
@@ -382,7 +398,7 @@ class Regrades(BaseModel):
 class Preview(BaseModel):
     tree: dict[str, Any]
     labels: dict[str, str]
-    conventions: dict[str, str | int]
+    conventions: _Conventions
     key: dict[str, Any]
     search: dict[str, Any]
     samples: int
