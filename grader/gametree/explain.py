@@ -158,21 +158,29 @@ class Explainer:
             if s.child is not None and s.probability is not None
         ]
         values = [v for _, v in seen]
-        if len(values) < 2:
-            return None
         cutoff = next((c for c in result.cutoffs if c.path == path), None)
         unequal = len({p for p, _ in seen}) > 1
-        average = whole(sum((Fraction(exact(v)) for v in values), Fraction(0)) / len(values))
-        mistakes: list[tuple[bool, Value, str]] = [
-            (True, min(values), "the least value its children returned, as a MIN node takes it"),
-            (True, max(values), "the greatest value its children returned, as a MAX node takes it"),
-            (
-                unequal,
-                average,
-                "the plain average of the values its children returned, as if they were equally "
-                "likely",
-            ),
-        ]
+        mistakes: list[tuple[bool, Value, str]] = []
+        if len(values) > 1:  # one child's value is its least, greatest and average alike
+            average = whole(sum((Fraction(exact(v)) for v in values), Fraction(0)) / len(values))
+            mistakes += [
+                (
+                    True,
+                    min(values),
+                    "the least value its children returned, as a MIN node takes it",
+                ),
+                (
+                    True,
+                    max(values),
+                    "the greatest value its children returned, as a MAX node takes it",
+                ),
+                (
+                    unequal,
+                    average,
+                    "the plain average of the values its children returned, as if they were "
+                    "equally likely",
+                ),
+            ]
         if cutoff is not None and weigh and weigh[-1].total is not None:
             mass = weigh[-1].mass
             unseen = probability_text(1 - mass) if mass is not None else "?"

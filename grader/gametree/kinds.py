@@ -122,14 +122,15 @@ def _number(x: object, what: str) -> Value:
     spelled = isinstance(x, str) and (
         x.strip().lower() in _INFINITY or _FRACTION.fullmatch(x) is not None
     )
+    refused = UngradableAnswer(
+        f"{what} must be a number, a fraction such as 14/3 (or inf, -inf), got {str(x)[:40]!r}"
+    )
     if not (numeric or spelled):
-        raise UngradableAnswer(
-            f"{what} must be a number, a fraction such as 14/3 (or inf, -inf), got {str(x)[:40]!r}"
-        )
+        raise refused
     try:
         return from_jsonable(x)
-    except ValueError:
-        raise UngradableAnswer(f"{what} must be a number, got {x!r}") from None
+    except ValueError:  # "1/0"
+        raise refused from None
 
 
 def _internal_path(tree: Tree, path: object, what: str) -> Path:

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from tests.app_support import enrol
+from tests.e2e.chance_support import seed_chance
 from tests.e2e.e2e_support import (
     CHROMIUM,
     CHROMIUM_ARGS,
@@ -28,7 +29,6 @@ from tests.e2e.e2e_support import (
     server_env,
     sign_in,
 )
-from tests.e2e.chance_support import seed_chance
 from tests.e2e.kinds_support import seed_answer_kinds
 from tests.e2e.site_support import Site
 from tests.e2e.site_support import seed as seed_site
