@@ -277,7 +277,7 @@ def test_the_expectimax_preset_meets_the_calibration_goal():
 def test_without_misconception_errors_some_misconceptions_pass_for_a_slip():
     """Why the preset asks for `misconception_errors`: without it, on the Star1 slot, the tie
     rule flipped or leaves-only pruning often costs a single error."""
-    kind, params = _preset_slots()[2]
+    _prune, params = _preset_slots()[2]
     loose = GeneratorParams.from_dict({**params.to_dict(), "misconception_errors": 0})
     rows = {row.answer: row for row in calibrate(loose, 12)}
     assert not all(row.passes() for row in rows.values()), rows
