@@ -98,6 +98,8 @@ def _generated(
                 or p.min_deep_cutoffs
                 or p.discriminating
                 or p.leaves_evaluated is not None
+                or p.min_star1_cutoffs
+                or p.misconception_errors
             ),
         )
         with costly.permit("generating a tree", heavy, account):
