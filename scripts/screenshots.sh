@@ -7,7 +7,8 @@
 # before issues 24 and 30; they are kept as they are.)
 # The academic-integrity pages at 1280 px (tests/e2e/test_integrity_e2e.py). The progress page
 # at 1280 and 390 px, its "after" (tests/e2e/test_words_e2e.py), and after the one-click loop
-# (tests/e2e/test_progress_e2e.py).
+# (tests/e2e/test_progress_e2e.py). A depth-4 expectiminimax tree and its replay at 1280 and
+# 390 px (tests/e2e/test_chance_e2e.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=$(mktemp -d)
@@ -28,5 +29,8 @@ GRADER_E2E_SCREENSHOTS="$out" .venv/bin/pytest -q -p no:randomly tests/e2e/test_
 cp "$out/progress-1280.png" docs/screenshots/progress-after-1280.png
 cp "$out/progress-390.png" docs/screenshots/progress-after-390.png
 cp "$out/progress.png" docs/screenshots/
+GRADER_E2E_SCREENSHOTS="$out" .venv/bin/pytest -q -p no:randomly tests/e2e/test_chance_e2e.py \
+  -k expectiminimax
+cp "$out"/expectiminimax-*.png docs/screenshots/
 rm -rf "$out"
 ls -l docs/screenshots

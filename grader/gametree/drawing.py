@@ -5,7 +5,9 @@ Pure and standard library only, like the rest of the core. The SVG is laid out i
 for a given printable width, so its text prints at the size it says: `FONT_MM` is 9.5 pt, and a
 drawing never needs to be scaled down to fit (leaf labels and values are staggered on two rows
 where leaves lie closer than a value's width). MAX nodes are triangles pointing up, MIN nodes
-triangles pointing down, leaves squares: the notation of AIMA and of the service's pages.
+triangles pointing down, chance nodes circles with each child's probability written on its edge,
+just above the child (and its boxes), leaves squares: the notation of AIMA and of the service's
+pages.
 
 An answer on paper is written in boxes the drawing carries: ``boxes`` are the paths that get one
 (a kind says which: `ExerciseKind.paper_boxes`), ``marks`` what is written in them (the key, or
@@ -17,9 +19,10 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from xml.sax.saxutils import escape
 
-from grader.gametree.tree import Path, Tree, path_depth
+from grader.gametree.tree import Path, Tree, child_path, path_depth, probability_text
 
 PT_MM = 25.4 / 72  # one typographic point in millimetres
 FONT_MM = 9.5 * PT_MM  # every text of the drawing (9.5 pt; the sheets promise at least 9 pt)
@@ -73,6 +76,9 @@ def _shape(player: str, leaf: bool, x: float, y: float) -> str:
             f'<rect class="node leaf" x="{_num(x - h)}" y="{_num(y - h)}" '
             f'width="{_num(SHAPE_MM)}" height="{_num(SHAPE_MM)}"/>'
         )
+    if player == "chance":
+        return f'<circle class="node chance" cx="{_num(x)}" cy="{_num(y)}" r="{_num(h)}"/>'
+
     if player == "max":
         pts = [(x, y - h), (x + h * 1.15, y + h), (x - h * 1.15, y + h)]
     else:
@@ -105,9 +111,15 @@ def tree_svg(
     depth = tree.depth()
     box_w = max(boxes.chars * CHAR_MM + 2, 6.0)
     leaf_box = any(p in boxed for p in leaves)
-    # What a leaf's column holds side by side: its label, its value, its box.
+    # Each child of a chance node: its probability, written on its edge above it.
+    chances = {p: probability_text(q) for p, q in _probabilities(tree).items()}
+    # What a leaf's column holds side by side: its label, its value, its probability, its box.
     widest = (
-        max(max(len(_value_text(tree.node(p).value)), len(labels[p])) for p in leaves) * CHAR_MM
+        max(
+            max(len(_value_text(tree.node(p).value)), len(labels[p]), len(chances.get(p, "")))
+            for p in leaves
+        )
+        * CHAR_MM
     )
     need = max(widest, box_w if leaf_box else 0) + 1.0
     margin = 9.0  # room for the leftmost node's label
@@ -127,7 +139,7 @@ def tree_svg(
     lines_h = len(lines) * (BOX_H_MM + 3) + (3 if lines else 0)
     top = 3 + 2 * box_block if boxed else 3 + FONT_MM
     fixed = top + SHAPE_MM / 2 + below + lines_h + 2
-    level = max(SHAPE_MM + 2 * box_block + 4, 16.0)
+    level = max(SHAPE_MM + 2 * box_block + 4, 16.0) + (text_row if chances else 0.0)
     if height_mm is not None and depth:
         level = max(level, min(40.0, (height_mm - fixed) / depth))
     places = _layout(tree, pitch, level, top, margin)
@@ -150,6 +162,7 @@ def tree_svg(
         ".edge{stroke:#111;stroke-width:.3}.struck{stroke:#999;stroke-dasharray:1 1}"
         ".lead{stroke:#bbb;stroke-width:.2}"
         ".box{fill:#fff;stroke:#111;stroke-width:.3}.mark{fill:#b00020;font-weight:bold}"
+        ".chance{fill:#e6f6f8}.prob{paint-order:stroke;stroke:#fff;stroke-width:.8}"
         "</style>",
     ]
     for path in tree.paths():  # edges first, under the shapes
@@ -195,6 +208,20 @@ def tree_svg(
                 f'<line class="lead" x1="{_num(at.x)}" y1="{_num(at.y - SHAPE_MM / 2)}" '
                 f'x2="{_num(at.x)}" y2="{_num(at.y - SHAPE_MM / 2 - lift)}"/>'
             )
+    for path, text in chances.items():  # over the edges and boxes, on a white halo
+        a, b = places[path.rpartition(".")[0]], places[path]
+        top = b.y - SHAPE_MM / 2
+        if path in boxed and not tree.node(path).is_leaf:
+            top -= 0.8 + stacked * BOX_H_MM + (box_block if path in high else 0.0)
+        if stagger and path in leaf_index and leaf_index[path] % 2:
+            top -= text_row  # leaves closer than a probability: alternate two heights
+        y = top - 0.9
+        # Where the edge crosses that height, so the probability reads as the edge's.
+        t = (y - FONT_MM / 3 - (a.y + SHAPE_MM / 2)) / max(
+            b.y - SHAPE_MM / 2 - a.y - SHAPE_MM / 2, 1
+        )
+        x = a.x + (b.x - a.x) * min(1.0, max(0.0, t))
+        out.append(_text(x, y, text, cls="prob"))
     y = leaf_y + SHAPE_MM / 2 + below + 3
     for name, answer in lines:
         out.append(_text(margin, y + BOX_H_MM - 1.5, f"{name}:", anchor="start"))
@@ -212,6 +239,17 @@ def _box(x: float, y: float, w: float, written: str) -> str:
     if not written:
         return rect
     return rect + _text(x + w / 2, y + BOX_H_MM - 1.4, written, cls="mark")
+
+
+def _probabilities(tree: Tree) -> dict[Path, Fraction]:
+    """Each child of a chance node with its probability (none on a MAX/MIN tree)."""
+    if not tree.has_chance:
+        return {}
+    return {
+        child_path(path, i): p
+        for path in tree.paths()
+        for i, p in enumerate(tree.probabilities(path) or ())
+    }
 
 
 def _value_text(value: object) -> str:
@@ -247,7 +285,8 @@ def tree_latex(
     standalone: bool = True,
 ) -> str:
     """The tree as a TikZ picture, laid out as the SVG is (coordinates in millimetres): MAX and
-    MIN triangles, leaf squares, each node's label; ``marks`` (a key) written in red beside
+    MIN triangles, chance circles with each child's probability on its edge, leaf squares, each
+    node's label; ``marks`` (a key) written in red beside
     their nodes and ``lines`` below. A whole document by default: pdflatex compiles it with
     TeX Live's base packages and texlive-pictures (TikZ), nothing from texlive-latex-extra."""
     marks = marks or {}
@@ -255,11 +294,20 @@ def tree_latex(
     pitch, level = 9.0, 16.0
     places = _layout(tree, pitch, level, 0.0, 0.0)
     h = SHAPE_MM / 2
+    chances = {p: probability_text(q) for p, q in _probabilities(tree).items()}
     out = ["\\begin{tikzpicture}[x=1mm, y=-1mm, font=\\small]"]
     for path in tree.paths():
         if path:
             a, b = places[path.rpartition(".")[0]], places[path]
-            out.append(f"  \\draw ({_num(a.x)},{_num(a.y + h)}) -- ({_num(b.x)},{_num(b.y - h)});")
+            prob = (
+                f" node[pos=0.7, fill=white, inner sep=0.5pt, font=\\scriptsize] "
+                f"{{{chances[path]}}}"
+                if path in chances
+                else ""
+            )
+            out.append(
+                f"  \\draw ({_num(a.x)},{_num(a.y + h)}) --{prob} ({_num(b.x)},{_num(b.y - h)});"
+            )
     for path in tree.paths():
         node, at = tree.node(path), places[path]
         x, y = _num(at.x), _num(at.y)
@@ -272,6 +320,9 @@ def tree_latex(
                 f"  \\node[below] at ({x},{_num(at.y + h)}) {{{_tex(_value_text(node.value))}}};"
             )
             out.append(f"  \\node[above, gray] at ({x},{_num(at.y - h)}) {{{_tex(labels[path])}}};")
+        elif tree.player(path) == "chance":
+            out.append(f"  \\draw[fill=cyan!8] ({x},{y}) circle ({_num(h)});")
+            out.append(f"  \\node[left] at ({_num(at.x - h)},{y}) {{{_tex(labels[path])}}};")
         else:
             tip = at.y - h if tree.player(path) == "max" else at.y + h
             base = at.y + h if tree.player(path) == "max" else at.y - h

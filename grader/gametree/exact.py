@@ -115,18 +115,20 @@ def is_shown_exactly(x: Number) -> bool:
     return not isinstance(x, Fraction) or rounded(x) == x
 
 
-def matches(answer: Number, value: Number) -> bool:
-    """The answer-matching rule: an answer is right when it equals the exact value, or the
-    value's decimal rounded to 2 places (14/3: 14/3 or 4.67; not 4.7, not 4.666)."""
+def matches(answer: Number | None, value: Number) -> bool:
+    """The answer-matching rule: an answer is right when it equals the exact value, or, where
+    ``fmt`` shows the value rounded (a chance node's fraction), the decimal shown (14/3: 14/3
+    or 4.67; not 4.7, not 4.666). A value shown as it is (a whole number, a float as typed,
+    every value of a MAX/MIN tree) is matched by itself alone; no answer (None) never is."""
+    if answer is None or isinstance(answer, bool):
+        return False
     if answer == value:
         return True
-    if isinstance(answer, float | int | Fraction) and not isinstance(answer, bool):
-        if isinstance(answer, float) and not math.isfinite(answer):
-            return False
-        if isinstance(value, float) and not math.isfinite(value):
-            return False
-        return Fraction(exact(answer)) == rounded(value)
-    return False
+    if is_shown_exactly(value) or not isinstance(answer, float | int | Fraction):
+        return False
+    if isinstance(answer, float) and not math.isfinite(answer):
+        return False
+    return Fraction(exact(answer)) == rounded(value)
 
 
 def parse_value(text: str) -> Number:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from grader.gametree.exact import fmt
-from grader.gametree.solver import Cutoff, SearchResult, Step
-from grader.gametree.tree import Path, probability_text
+from fractions import Fraction
+
+from grader.gametree.exact import exact, fmt, matches, whole
+from grader.gametree.solver import Cutoff, SearchResult, Step, minimax
+from grader.gametree.tree import Path, Value, probability_text
 
 _ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth"]
 
@@ -98,10 +100,114 @@ class Explainer:
         """``step`` is the ``enter`` step of a node the answer marked as pruned."""
         node = self.label(step.path)
         parent = step.path.rpartition(".")[0]
+        if self.result.player(parent) == "chance":
+            return f"{node} is searched, not pruned: " + self._chance_goes_on(parent, step)
         return (
             f"{node} is searched, not pruned: when {self.label(parent)} reaches it, "
             f"alpha = {fmt(step.alpha)} and beta = {fmt(step.beta)}, so no cutoff has happened yet."
         )
+
+    def _chance_goes_on(self, parent: Path, step: Step) -> str:
+        """Why the chance node ``parent`` goes on to the child entered at ``step``."""
+        name = self.label(parent)
+        if not self.result.star1:
+            return (
+                f"its parent {name} is a chance node, and this exercise states no finite bounds "
+                f"on the leaf values, so nothing bounds {name}'s value before every child is "
+                "seen: a chance node is cut only with both bounds (Star1)."
+            )
+        seen = [
+            s
+            for s in self.result.trace
+            if s.kind == "weigh" and s.path == parent and s.index < step.index
+        ]
+        if not seen:
+            return (
+                f"it is the first child {name} searches, and a chance node is cut (Star1) only "
+                "after a child is seen."
+            )
+        last = seen[-1]
+        entered = next(s for s in self.result.trace if s.kind == "enter" and s.path == parent)
+        children = " and ".join(self.label(s.child) for s in seen if s.child is not None)
+        past = ("<", ">") if self.explore else ("<=", ">=")
+        return (
+            f"after {children}, the chance node {name}'s value lies in [{fmt(last.lower)}, "
+            f"{fmt(last.upper)}], and neither {fmt(last.upper)} {past[0]} alpha = "
+            f"{fmt(entered.alpha)} nor {fmt(last.lower)} {past[1]} beta = {fmt(entered.beta)}, "
+            "so Star1 does not cut it."
+        )
+
+    def wrong_value(self, path: Path, got: Value | None, lead: str = "") -> str:
+        """An answer's wrong value at ``path`` explained: at a chance node, first what the value
+        given is when it is one of the usual mistakes there (the least or the greatest of the
+        values its children returned, their plain average, the weighted sum of the children
+        seen without the unseen ones, the value with every child searched); then why the node
+        returns what it does (``lead`` before it when the answer's value is none of those)."""
+        why = self.node_value(path)
+        if got is None or self.result.player(path) != "chance":
+            return lead + why
+        did = self._chance_mistake(path, got)
+        return f"You gave {self.label(path)} {fmt(got)}, {did}; {why}" if did else lead + why
+
+    def _chance_mistake(self, path: Path, got: Value) -> str | None:
+        result = self.result
+        weigh = [s for s in result.trace if s.kind == "weigh" and s.path == path]
+        seen = [
+            (s.probability, result.nodes[s.child].value)
+            for s in weigh
+            if s.child is not None and s.probability is not None
+        ]
+        values = [v for _, v in seen]
+        cutoff = next((c for c in result.cutoffs if c.path == path), None)
+        unequal = len({p for p, _ in seen}) > 1
+        mistakes: list[tuple[bool, Value, str]] = []
+        if len(values) > 1:  # one child's value is its least, greatest and average alike
+            average = whole(sum((Fraction(exact(v)) for v in values), Fraction(0)) / len(values))
+            mistakes += [
+                (
+                    True,
+                    min(values),
+                    "the least value its children returned, as a MIN node takes it",
+                ),
+                (
+                    True,
+                    max(values),
+                    "the greatest value its children returned, as a MAX node takes it",
+                ),
+                (
+                    unequal,
+                    average,
+                    "the plain average of the values its children returned, as if they were "
+                    "equally likely",
+                ),
+            ]
+        if cutoff is not None and weigh and weigh[-1].total is not None:
+            mass = weigh[-1].mass
+            unseen = probability_text(1 - mass) if mass is not None else "?"
+            mistakes.append(
+                (
+                    True,
+                    weigh[-1].total,
+                    "the weighted sum of the children seen so far, leaving out the children not "
+                    f"seen (probability {unseen}), whose values lie anywhere in the bounds",
+                )
+            )
+            mistakes.append(
+                (
+                    True,
+                    self._full_value(path),
+                    "its value with every child searched, but Star1 cuts it before its last "
+                    "children",
+                )
+            )
+        for applies, value, words in mistakes:
+            if applies and matches(got, value):
+                return words
+        return None
+
+    def _full_value(self, path: Path) -> Value:
+        """The node's expectiminimax value with every child searched."""
+        return minimax(self.result.tree, self.result.conventions).nodes[path].value
 
     def node_value(self, path: Path) -> str:
         """Why the node at ``path`` returns the value it does."""

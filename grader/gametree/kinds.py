@@ -30,11 +30,13 @@ import functools
 import json
 import math
 import random
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from grader.gametree.drawing import PaperBoxes
+from grader.gametree.exact import matches
 from grader.gametree.explain import Explainer, fmt, ordinal
 from grader.gametree.optimum import MAX_DP_SIZE, MAX_LEAVES, Optimizer, dp_size, uniform_dp_size
 from grader.gametree.solver import (
@@ -112,19 +114,29 @@ def _part(answer: object, name: str, kind: str) -> Any:
     return answer[name]
 
 
+# A fraction typed as text, as exact values are written ("14/3", "-2/3"): JSON has no fractions.
+_FRACTION = re.compile(r"\s*-?\d{1,30}\s*/\s*\d{1,30}\s*")
+
+
 def _number(x: object, what: str) -> Value:
-    """A number, or infinity spelled out (JSON has no infinity; the web layer refuses Infinity
-    and 1e400 before this): never "3", never NaN."""
+    """A number, infinity spelled out (JSON has no infinity; the web layer refuses Infinity
+    and 1e400 before this), or a fraction as text, ``"14/3"`` (exact values' form: JSON has no
+    fractions); never "3" (a number is sent as one), never NaN."""
     numeric = (isinstance(x, int) and not isinstance(x, bool)) or (
         isinstance(x, float) and not math.isnan(x)
     )
-    spelled = isinstance(x, str) and x.strip().lower() in _INFINITY
+    spelled = isinstance(x, str) and (
+        x.strip().lower() in _INFINITY or _FRACTION.fullmatch(x) is not None
+    )
+    refused = UngradableAnswer(
+        f"{what} must be a number, a fraction such as 14/3 (or inf, -inf), got {str(x)[:40]!r}"
+    )
     if not (numeric or spelled):
-        raise UngradableAnswer(f"{what} must be a number (or inf, -inf), got {str(x)[:40]!r}")
+        raise refused
     try:
         return from_jsonable(x)
-    except ValueError:
-        raise UngradableAnswer(f"{what} must be a number, got {x!r}") from None
+    except ValueError:  # "1/0"
+        raise refused from None
 
 
 def _internal_path(tree: Tree, path: object, what: str) -> Path:
@@ -297,15 +309,22 @@ class ExerciseKind:
     def first_wrong(self, explainer: Explainer, key: Any, answer: Any) -> dict[str, Any] | None:
         raise NotImplementedError
 
+    def agrees(self, exact: Any, answer: Any) -> bool:
+        """Whether ``answer`` (normalized) is the canonical answer ``exact`` (a key's or a
+        variant's) under the answer-matching rule: equal, a value shown rounded (a chance
+        node's fraction) also matched by its 2-place decimal (``exact.matches``)."""
+        return bool(exact == answer)
+
     def reference(self, tree: Tree, conventions: Conventions) -> SearchResult:
         return solve(tree, conventions)
 
     def check_tree(self, tree: Tree) -> None:
-        """ValueError when an exercise of this kind cannot be made on ``tree``: for now, a tree
-        with chance nodes (the solver searches them; the kinds that grade them are to come)."""
-        if tree.has_chance:
+        """ValueError when an exercise of this kind cannot be made on ``tree``: a tree with
+        chance nodes, for a kind that does not grade them (``chance_trees``)."""
+        if tree.has_chance and not self.chance_trees:
             raise ValueError(
-                f"a {self.name} exercise cannot be made on a tree with chance nodes yet"
+                f"a {self.name} exercise is not made on a tree with chance nodes: "
+                + self.no_chance_reason
             )
 
     def words(self, answer: dict[str, Any], label: Callable[[Path], str]) -> str:
@@ -330,10 +349,35 @@ class ExerciseKind:
     prunes: ClassVar[bool] = True
     # Its score counts errors (`error_score`), so an answer is some errors away from a key.
     counts_errors: ClassVar[bool] = True
+    # Made on trees with chance nodes (expectimax, expectiminimax, Star1); if not, why not.
+    chance_trees: ClassVar[bool] = True
+    no_chance_reason: ClassVar[str] = ""
+    # Its answer holds values (a chance node's are matched by `exact.matches`, a rule stated
+    # with the exercise).
+    holds_values: ClassVar[bool] = True
 
-    def conventions_words(self, conventions: Conventions) -> str:
-        """The conventions a student needs for an exercise of this kind, in words."""
-        return conventions.describe(pruning=self.prunes, with_values=self.reads_values)
+    def conventions_words(self, conventions: Conventions, tree: Tree | None = None) -> str:
+        """The conventions a student needs for an exercise of this kind, in words; on a
+        ``tree`` with chance nodes, also how a chance node's value is found and, for a kind
+        whose answer holds values, how one is written (the answer-matching rule)."""
+        words = conventions.describe(pruning=self.prunes, with_values=self.reads_values)
+        if tree is None or not tree.has_chance:
+            return words
+        chance = (
+            " A chance node (a circle) takes the weighted average of its children: each "
+            "child's value times the probability on its edge, summed."
+        )
+        if self.prunes and conventions.bounds is None:
+            chance += (
+                " No bounds on the leaf values are stated, so nothing is cut at or below a "
+                "chance node before all its children are seen (Star1 needs both bounds)."
+            )
+        if self.holds_values:
+            chance += (
+                " Values are exact: write a fraction (14/3) or its decimal rounded to 2 places "
+                "(4.67); 4.7 or 4.666 is not 14/3."
+            )
+        return words + chance
 
     def optimum_states(self, tree: Tree) -> int | None:
         """The states the move-ordering optimum visits when grading on ``tree`` (an estimate made
@@ -422,7 +466,7 @@ class ExerciseKind:
         errors, parts = self.assess(tree, key, canonical)
         score = round(min(1.0, max(0.0, error_score(_count(errors)))), 6)
         scoring = {"errors": {what: paths for what, paths in errors.items() if paths}}
-        if canonical == key:
+        if self.agrees(key, canonical):
             return Grade(
                 1.0,
                 parts,
@@ -434,7 +478,7 @@ class ExerciseKind:
         candidates = [
             variant
             for variant, variant_answer in self.variant_answers(tree, conventions)
-            if variant_answer == canonical and variant_answer != key
+            if self.agrees(variant_answer, canonical) and variant_answer != key
         ]
         diagnosis = candidates[0].code if candidates else None
         text = diagnosis_words(candidates, tree, conventions) if candidates else None
@@ -559,7 +603,7 @@ class PruneKind(ExerciseKind):
             (p for p in pruned if p.rpartition(".")[0] not in pruned or p == ""),
             key=lambda p: [int(x) for x in p.split(".")] if p else [],
         )
-        return {"pruned": roots, "value": value}
+        return {"pruned": roots, "value": jsonable(value)}  # a fraction as its text, "14/3"
 
     def paper(self, tree: Tree, answer: dict[str, Any] | None = None) -> Paper:
         pruned = tuple(answer.get("pruned", [])) if answer else ()
@@ -572,18 +616,21 @@ class PruneKind(ExerciseKind):
             pruned,
         )
 
+    def agrees(self, exact: Pruned, answer: Pruned) -> bool:
+        return exact[0] == answer[0] and matches(answer[1], exact[1])
+
     def assess(
         self, tree: Tree, key: Pruned, answer: Pruned
     ) -> tuple[dict[str, list[Path]], dict[str, float]]:
         (k, kv), (a, av) = key, answer
         jaccard = 1.0 if not (k | a) else len(k & a) / len(k | a)
-        value = 1.0 if kv == av else 0.0
+        right = matches(av, kv)
         errors = {
             "extra-mark": _root_paths(a - k),
             "missing-mark": _root_paths(k - a),
-            "root-value": [""] if kv != av else [],
+            "root-value": [] if right else [""],
         }
-        return errors, {"pruned": round(jaccard, 6), "value": value}
+        return errors, {"pruned": round(jaccard, 6), "value": float(right)}
 
     def first_wrong(
         self, explainer: Explainer, key: Pruned, answer: Pruned
@@ -595,11 +642,11 @@ class PruneKind(ExerciseKind):
             if step.kind == "cutoff" and any(p not in marked for p in step.pruned):
                 cutoff = next(c for c in explainer.result.cutoffs if c.step == step.index)
                 return _where(explainer, step.path, explainer.cutoff(cutoff), step.index)
-        if value != key[1]:
+        if not matches(value, key[1]):
             return _where(
                 explainer,
                 "",
-                f"The root's value is {fmt(key[1])}: " + explainer.node_value(""),
+                explainer.wrong_value("", value, f"The root's value is {fmt(key[1])}: "),
                 len(explainer.result.trace) - 1,
             )
         return None
@@ -635,7 +682,8 @@ class ValuesKind(ExerciseKind):
         return [{**key, path: key[path] + 1}]
 
     def to_answer(self, canonical: NodeValues) -> dict[str, Any]:
-        return {"values": dict(canonical)}  # a copy: the canonical key is cached
+        # A copy (the canonical key is cached), a fraction as its exact text "14/3".
+        return {"values": {p: jsonable(v) for p, v in canonical.items()}}
 
     def paper(self, tree: Tree, answer: dict[str, Any] | None = None) -> Paper:
         values = answer.get("values", {}) if answer else {}
@@ -650,14 +698,19 @@ class ValuesKind(ExerciseKind):
         "nodes empty."
     )
 
+    def agrees(self, exact: NodeValues, answer: NodeValues) -> bool:
+        return set(exact) == set(answer) and all(matches(answer[p], v) for p, v in exact.items())
+
     def assess(
         self, tree: Tree, key: NodeValues, answer: NodeValues
     ) -> tuple[dict[str, list[Path]], dict[str, float]]:
-        right = sum(1 for p, v in key.items() if answer.get(p) == v)
+        right = sum(1 for p, v in key.items() if matches(answer.get(p), v))
         extra = sorted(set(answer) - set(key), key=_tree_order)
         share = right / (len(key) + len(extra)) if key else 1.0
         errors = {
-            "wrong-value": [p for p in _in_order(key) if p in answer and answer[p] != key[p]],
+            "wrong-value": [
+                p for p in _in_order(key) if p in answer and not matches(answer[p], key[p])
+            ],
             "missing-value": [p for p in _in_order(key) if p not in answer],
             "pruned-value": extra,
         }
@@ -668,8 +721,8 @@ class ValuesKind(ExerciseKind):
     ) -> dict[str, Any] | None:
         for step in explainer.result.trace:
             p = step.path
-            if step.kind == "return" and answer.get(p) != key[p]:
-                return _where(explainer, p, explainer.node_value(p), step.index)
+            if step.kind == "return" and not matches(answer.get(p), key[p]):
+                return _where(explainer, p, explainer.wrong_value(p, answer.get(p)), step.index)
         for p in sorted(set(answer) - set(key)):
             return _where(explainer, p, explainer.pruned_leaf(p), None)
         return None
@@ -683,6 +736,10 @@ class BoundsKind(ExerciseKind):
         "(write inf or -inf for infinity); leave pruned nodes empty."
     )
     parts = ("bounds",)
+    chance_trees = False
+    no_chance_reason = (
+        "alpha and beta below a chance node are Star1's windows, which this kind does not grade"
+    )
 
     def words(self, answer: dict[str, Any], label: Callable[[Path], str]) -> str:
         return (
@@ -774,6 +831,7 @@ class LeafOrderKind(ExerciseKind):
     prompt = "List the leaves in the order alpha-beta evaluates them; leave out the pruned ones."
     parts = ("leaf_order",)
     reads_values = False
+    holds_values = False
 
     def words(self, answer: dict[str, Any], label: Callable[[Path], str]) -> str:
         return ", ".join(label(p) for p in answer.get("leaf_order", []))
@@ -892,6 +950,9 @@ class BestOrderKind(ExerciseKind):
     counts_errors = False
     reads_values = False
     in_game_practice = False
+    chance_trees = False
+    no_chance_reason = "the ordering optimum searches MAX and MIN nodes only"
+    holds_values = False
 
     def optimum_states(self, tree: Tree) -> int | None:
         return dp_size(tree)
@@ -1051,6 +1112,7 @@ class BestOrderKind(ExerciseKind):
         return {"order": least.orders, "leaves": least.leaves}
 
     def check_tree(self, tree: Tree) -> None:
+        super().check_tree(tree)
         Optimizer.check(tree)
 
     def paper(self, tree: Tree, answer: dict[str, Any] | None = None) -> Paper:

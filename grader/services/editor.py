@@ -29,6 +29,7 @@ from grader.gametree import (
 )
 from grader.gametree.calibrate import Row, calibrate_trees
 from grader.gametree.tree import read_cs188
+from grader.gametree.variants import ALL_VARIANTS
 from grader.models import SCORE_POLICIES, Assignment, Exercise, Slot, User
 from grader.services import Conflict, Invalid, Unprocessable, costly, courses
 from grader.services.exercises import generator_deadline, tree_of, typed_tree
@@ -351,6 +352,11 @@ HINTS = {
     "bounds-swapped": "needs cutoffs at both MAX and MIN nodes: depth 3 or more",
     "values-convention": "needs a cut node whose value lies outside its window",
     "players-swapped": "rarely hidden; try more leaf values",
+    "chance-as-min": "needs a chance node whose children differ",
+    "chance-unweighted": "needs a chance node whose children are not equally likely",
+    "chance-cut-as-min": "needs a chance node below a MAX node with a bound set (depth 3 or more)",
+    "star1-unseen-mass": "needs Star1 cutoffs (min Star1 cutoffs 1) and finite bounds",
+    "star1-windows": "needs a chance node whose child cuts on Star1's window (depth 4 or more)",
 }
 
 
@@ -396,7 +402,10 @@ def separations(
     """Per misconception of `kind`, how often the trees tell it apart from the key and from the
     other variants (pure: the core's solver and variants only)."""
     exercise = KINDS[kind]
-    codes = [code for code, v in VARIANTS.items() if kind in v.kinds]
+    chance = any(tree.has_chance for tree in trees)  # the chance misconceptions on chance trees
+    codes = [
+        code for code, v in ALL_VARIANTS.items() if kind in v.kinds and (chance or code in VARIANTS)
+    ]
     counts = {code: [0, 0, 0] for code in codes}
     all_apart = 0
     for tree in trees:
@@ -433,7 +442,7 @@ def preview(
 ) -> Preview:
     """A sample variant with its key and reference search, and which misconceptions the slot's
     parameters can tell apart: `samples` trees generated WITHOUT the discriminating constraint
-    (a fixed tree: that one tree)."""
+    (nor, for chance trees, `misconception_errors`; a fixed tree: that one tree)."""
     staff(user, course_id)
     checked = check_slot(spec)
     with costly.permit("a preview"):  # staff only, clicked again and again: the permit bounds it
@@ -449,7 +458,12 @@ def _preview(checked: CheckedSlot, samples: int) -> Preview:
     else:
         params = GeneratorParams.from_dict(checked.params)
         loose = GeneratorParams.from_dict(
-            {**checked.params, "discriminating": False, "max_tries": min(params.max_tries, 500)}
+            {
+                **checked.params,
+                "discriminating": False,
+                "max_tries": min(params.max_tries, 500),
+                **({"misconception_errors": 0} if params.chance else {}),
+            }
         )
         deadline = generator_deadline(2)  # one budget for the sample variant and the samples
         try:

@@ -383,7 +383,7 @@ def _sheet_view(
                 "title": slot.title or f"Exercise {slot.index + 1}",
                 "prompt": kind.prompt,
                 "instruction": paper.instruction,
-                "conventions": kind.conventions_words(conventions),
+                "conventions": kind.conventions_words(conventions, tree),
                 "svg": _data_uri(
                     tree_svg(
                         tree,
@@ -608,7 +608,7 @@ def open_item(user: User, code: str, slot_index: int) -> Entry:
         "players": item.tree["players"],
         "labels": tree.labels(),
         "conventions": slot.conventions,
-        "conventions_text": kind.conventions_words(conventions),
+        "conventions_text": kind.conventions_words(conventions, tree),
         "practice": False,
         "attempts_allowed": None,
         "attempts_used": 0,

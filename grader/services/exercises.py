@@ -98,6 +98,8 @@ def _generated(
                 or p.min_deep_cutoffs
                 or p.discriminating
                 or p.leaves_evaluated is not None
+                or p.min_star1_cutoffs
+                or p.misconception_errors
             ),
         )
         with costly.permit("generating a tree", heavy, account):
@@ -522,7 +524,7 @@ def to_api(exercise: Exercise) -> dict[str, Any]:
         "labels": tree.labels(),
         "conventions": exercise.conventions,
         "conventions_text": KINDS[exercise.kind].conventions_words(
-            Conventions.from_dict(exercise.conventions)
+            Conventions.from_dict(exercise.conventions), tree
         ),
         "seed": exercise.seed,
         "generator_version": exercise.generator_version,

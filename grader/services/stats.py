@@ -40,6 +40,7 @@ from grader.checkers.variants import VARIANTS as ENGINE_VARIANTS
 from grader.checkers.variants import fewest_explaining
 from grader.extensions import db
 from grader.gametree import VARIANTS
+from grader.gametree.variants import CHANCE_VARIANTS
 from grader.models import Assignment, Attempt, EngineResult, Exercise, Slot, Submission, User
 from grader.services.courses import course_assignments
 from grader.services.scores import GradedAttempt, counted_attempts, policy_score
@@ -191,7 +192,9 @@ class Misconceptions:
 
 
 def count_misconceptions(rows: list[tuple[int, int, str | None, dt.datetime]]) -> Misconceptions:
-    """From (assignment id, slot id, diagnosis, when) of wrong attempts."""
+    """From (assignment id, slot id, diagnosis, when) of wrong attempts. The codes: every MAX/MIN
+    misconception, the chance ones that some attempt shows (a course without chance exercises
+    sees no column of theirs), then UNMATCHED."""
     found = Misconceptions([*VARIANTS, UNMATCHED])
     for assignment_id, slot_id, diagnosis, when in rows:
         code = diagnosis or UNMATCHED
@@ -200,6 +203,8 @@ def count_misconceptions(rows: list[tuple[int, int, str | None, dt.datetime]]) -
         found.by_assignment.setdefault(assignment_id, Counter())[code] += 1
         found.by_slot.setdefault(slot_id, Counter())[code] += 1
         found.by_week.setdefault(week_of(when), Counter())[code] += 1
+    chance = [code for code in CHANCE_VARIANTS if found.total[code]]
+    found.codes = [*VARIANTS, *chance, UNMATCHED]
     return found
 
 

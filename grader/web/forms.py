@@ -22,7 +22,7 @@ from wtforms import (
 from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined]  # stubs are 3.2
 from wtforms.validators import DataRequired, EqualTo, Length, NumberRange, Optional
 
-from grader.gametree import KINDS, Tree, TreeFormatError, parse_nested
+from grader.gametree import KINDS, Tree, TreeFormatError, parse_nested, parse_range
 from grader.gametree.games import GAMES
 from grader.services import Invalid, editor
 from grader.services.accounts import MAX_TOKEN_DAYS, MIN_PASSWORD, TOKEN_DAYS
@@ -130,7 +130,18 @@ class TreeSettings(FlaskForm):
         "Leaf values (e.g. -9..9)", default="-9..9", validators=[Optional(), Length(max=40)]
     )
     players = StringField(
-        "Players per level", default="max,min", validators=[Optional(), Length(max=100)]
+        "Players per level (max, min, chance; e.g. max,chance)",
+        default="max,min",
+        validators=[Optional(), Length(max=100)],
+    )
+    bounds = StringField(
+        "Leaf bounds L..U, stated to the student (chance trees: Star1 cuts with them; generated "
+        "leaves lie within them)",
+        validators=[Optional(), Length(max=40)],
+    )
+    min_star1_cutoffs = IntegerField(
+        "At least this many Star1 cutoffs (at chance nodes)",
+        validators=[Optional(), NumberRange(0, 50)],
     )
     ties = SelectField("Ties", choices=[SelectChoice(*c) for c in TIES.items()])
     values_rule = SelectField(
@@ -154,6 +165,11 @@ class TreeSettings(FlaskForm):
         }
         if self.depth_limit.data:
             conventions["depth"] = self.depth_limit.data
+        if (self.bounds.data or "").strip():
+            try:
+                conventions["bounds"] = list(parse_range(self.bounds.data))
+            except ValueError as error:
+                raise Invalid(f"leaf bounds: {error}") from None
         if self.source.data == "generate":
             params = self.generator_params()
             if players:
@@ -170,6 +186,8 @@ class TreeSettings(FlaskForm):
             "values": self.values.data or "-9..9",
             "min_cutoffs": self.min_cutoffs.data or 0,
             "evaluations": bool(self.evaluations.data),
+            # Only where asked: MAX/MIN parameters stay as they were (a chance level needs it).
+            **({"min_star1_cutoffs": n} if (n := self.min_star1_cutoffs.data) else {}),
         }
 
     def fixed_tree(self, source: str, players: list[str] | None) -> tuple[dict[str, Any], Tree]:

@@ -18,8 +18,9 @@ from flask import (
 )
 from flask_login import current_user, login_required
 
-from grader.gametree import KINDS, VARIANTS
+from grader.gametree import KINDS
 from grader.gametree.kinds import error_rule
+from grader.gametree.variants import ALL_VARIANTS
 from grader.models import Slot
 from grader.services import (
     Conflict,
@@ -333,7 +334,8 @@ def _preview_context(preview: editor.Preview | None) -> dict[str, Any]:
         "preview": preview,
         "preview_json": preview.to_dict(),
         "variant_text": {
-            code: VARIANTS[code].sentence(preview.tree, preview.conventions) for code in VARIANTS
+            code: variant.sentence(preview.tree, preview.conventions)
+            for code, variant in ALL_VARIANTS.items()
         },
     }
 

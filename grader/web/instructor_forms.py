@@ -23,6 +23,7 @@ from wtforms import (
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
 from grader.gametree import KINDS, Conventions, Tree
+from grader.gametree.exact import fmt
 from grader.gametree.games import GAMES
 from grader.models import COURSE_ROLES, SCORE_POLICIES, Slot
 from grader.services import editor, game_practice
@@ -144,6 +145,11 @@ class SlotForm(TreeSettings):
     min_deep_cutoffs = IntegerField(
         "At least this many deep cutoffs", default=0, validators=[Optional(), NumberRange(0, 50)]
     )
+    misconception_errors = IntegerField(
+        "Chance trees: each misconception costs at least this many errors (2: none passes for "
+        "a slip)",
+        validators=[Optional(), NumberRange(0, 4)],
+    )
     distinct = BooleanField("Distinct leaf values")
     discriminating = BooleanField("Discriminating (every misconception gives its own answer)")
     leaves = StringField(
@@ -183,6 +189,7 @@ class SlotForm(TreeSettings):
             "min_deep_cutoffs": self.min_deep_cutoffs.data or 0,
             "distinct": bool(self.distinct.data),
             "discriminating": bool(self.discriminating.data),
+            **({"misconception_errors": n} if (n := self.misconception_errors.data) else {}),
         }
 
     def fixed_tree(self, source: str, players: list[str] | None) -> tuple[dict[str, Any], Tree]:
@@ -233,6 +240,8 @@ class SlotForm(TreeSettings):
         form.ties.data, form.values_rule.data = conventions.ties, conventions.values
         form.order.data = conventions.order
         form.depth_limit.data = conventions.depth
+        if conventions.bounds is not None:
+            form.bounds.data = "..".join(fmt(b) for b in conventions.bounds)
         form.attempts_allowed.data = slot.attempts_allowed
         form.practice_allowed.data = slot.practice_allowed
         form.replay_allowed.data = slot.replay_allowed
@@ -257,6 +266,8 @@ class SlotForm(TreeSettings):
         form.distinct.data = params.get("distinct", False)
         form.discriminating.data = params.get("discriminating", False)
         form.evaluations.data = params.get("evaluations", False)
+        form.min_star1_cutoffs.data = params.get("min_star1_cutoffs") or None
+        form.misconception_errors.data = params.get("misconception_errors") or None
         form.players.data = ",".join(params.get("players", ["max", "min"]))
         return form
 

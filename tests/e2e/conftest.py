@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from tests.app_support import enrol
+from tests.e2e.chance_support import seed_chance
 from tests.e2e.e2e_support import (
     CHROMIUM,
     CHROMIUM_ARGS,
@@ -83,6 +84,7 @@ def _seed(env: dict[str, str]) -> tuple[int, dict[str, int], str]:
             practice["best-order"] = exercises.create_practice(
                 student, "best-order", tree=[[[2, 3], [5, 9]], [[0, 1], [7, 5]]]
             ).id
+            practice.update(seed_chance(student))
             assignment_id = assignment.id
             drill_down = seed_answer_kinds(INSTRUCTOR)
             db.engine.dispose()  # checkpoints the WAL before the server opens the file

@@ -341,7 +341,7 @@ def test_a_discriminating_chance_tree_tells_every_variant_apart():
         ({"players": ("max", "min")}, "needs 'chance' among its players"),
         ({"branching": (1, 3)}, "branching must be a range within 2..4"),
         ({"bounds": (5, 5)}, "bounds must be whole numbers L < U"),
-        ({"conventions": Conventions(bounds=(0, 3))}, "give them once"),
+        ({"conventions": Conventions(bounds=(0, 3))}, "must lie within the conventions' bounds"),
     ],
 )
 def test_chance_parameters_are_checked(changes, words):
@@ -356,11 +356,17 @@ def test_random_chance_trees_from_a_seeded_rng_match_the_oracle():
         assert solve(tree).value == expectiminimax(tree)[""]
 
 
-def test_no_exercise_kind_is_made_on_a_chance_tree_yet():
-    # Until the kinds grade chance trees (with the answer-matching rule), a typed chance tree is
-    # refused where exercises are made (services call check_tree), never stored half-supported.
+def test_the_kinds_that_grade_chance_trees_are_made_on_them_and_the_others_say_why():
+    # Typed chance trees are refused where exercises are made (services call check_tree) by the
+    # kinds that do not grade them, with the reason; the others take them.
     tree = Tree.from_nested([[1, 2], [3, 4]], "max,chance")
-    for kind in KINDS.values():
-        with pytest.raises(ValueError, match="chance nodes"):
+    taken = set()
+    for name, kind in KINDS.items():
+        try:
             kind.check_tree(tree)
-    KINDS["prune"].check_tree(Tree.from_nested([[1, 2], [3, 4]]))  # MAX/MIN as before
+            taken.add(name)
+        except ValueError as refused:
+            assert "chance nodes" in str(refused) and str(refused).rstrip(".")[-1] != ":"
+    assert taken == {"prune", "values", "leaf-order", "minimax"}
+    for kind in KINDS.values():
+        kind.check_tree(Tree.from_nested([[1, 2], [3, 4]]))  # MAX/MIN as before

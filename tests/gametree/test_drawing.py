@@ -136,3 +136,31 @@ def test_the_latex_compiles_with_pdflatex(tmp_path: Path) -> None:
         assert label in text
     for value in ("12", "14", "Root value"):
         assert value in text
+
+
+def test_a_chance_tree_on_paper_has_circles_and_each_probability_on_its_edge():
+    """Chance nodes are circles; each child's probability is written once, above the child."""
+    tree = Tree.from_nested(
+        [
+            {"chance": ["1/3", "2/3"], "children": [4, 5]},
+            {"chance": ["1/4", "1/2", "1/4"], "children": [0, 9, 3]},
+        ],
+        "max,chance",
+    )
+    paper = KINDS["values"].paper(tree, KINDS["values"].key(tree, Conventions(bounds=(0, 10))))
+    root = ET.fromstring(tree_svg(tree, boxes=paper.boxes, marks=paper.marks))
+    ns = {"s": "http://www.w3.org/2000/svg"}
+    assert len(root.findall(".//s:circle[@class='node chance']", ns)) == 2
+    assert len(root.findall(".//s:polygon[@class='node max']", ns)) == 1
+    probs = root.findall(".//s:text[@class='prob']", ns)
+    assert [t.text for t in probs] == ["1/3", "2/3", "1/4", "1/2", "1/4"]
+    # Each above its leaf: higher on the page than the leaf's square, over the leaf's column.
+    leaves = root.findall(".//s:rect[@class='node leaf']", ns)
+    for text, leaf in zip(probs, leaves, strict=True):
+        top = float(leaf.get("y"))
+        middle = float(leaf.get("x")) + float(leaf.get("width")) / 2
+        assert float(text.get("y")) < top and abs(float(text.get("x")) - middle) < 3
+    # The key's values as the rule shows them: 14/3 written 4.67.
+    assert "4.67" in [t.text for t in root.findall(".//s:text[@class='mark']", ns)]
+    latex = tree_latex(tree)
+    assert latex.count("circle (") == 2 and "{2/3} (" in latex

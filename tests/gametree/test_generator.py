@@ -335,7 +335,8 @@ def test_from_dict_refusals_in_words_and_ranges_as_text():
     assert str(refused.value) == (
         "unknown generator parameter 'depht' (branching, conventions, depth, discriminating, "
         "distinct, evaluation_noise, evaluations, expose, expose_nodes, kind, leaves_evaluated, "
-        "max_tries, min_cutoffs, min_deep_cutoffs, players, values)"
+        "max_tries, min_cutoffs, min_deep_cutoffs, min_star1_cutoffs, misconception_errors, "
+        "players, values)"
     )
     assert GeneratorParams.from_dict({"leaves_evaluated": "5-12"}).leaves_evaluated == (5, 12)
 
@@ -490,7 +491,9 @@ def test_ranges_and_players_are_normalised():
     assert GeneratorParams().leaves_evaluated is None
     with pytest.raises(GenerationError) as refused:
         GeneratorParams(players="max,foo")
-    assert str(refused.value) == "players must be a list of 'max' and 'min', got 'max,foo'"
+    assert (
+        str(refused.value) == "players must be a list of 'max', 'min' and 'chance', got 'max,foo'"
+    )
     assert refused.value.__cause__ is None and refused.value.__suppress_context__
 
 

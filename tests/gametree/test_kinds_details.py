@@ -540,7 +540,10 @@ def test_values_left_empty_are_skipped_and_zero_is_kept() -> None:
             {"values": {"0.0.0": 2}},
             "'0.0.0' in 'values' is a leaf; give values for internal nodes only",
         ),
-        ({"values": {"0": "x"}}, "the value at '0' must be a number (or inf, -inf), got 'x'"),
+        (
+            {"values": {"0": "x"}},
+            "the value at '0' must be a number, a fraction such as 14/3 (or inf, -inf), got 'x'",
+        ),
     ],
 )
 def test_values_refused_say_which_entry_and_why(answer: object, message: str) -> None:
@@ -569,8 +572,14 @@ def test_bounds_left_empty_are_skipped_and_the_rest_still_read() -> None:
         ({"bounds": {"0": {"alpha": 3, "beta": 4}}}, "the bounds at '0' must be [alpha, beta]"),
         ({"bounds": {"0": [3, 4, 5]}}, "the bounds at '0' must be [alpha, beta]"),
         ({"bounds": {"0": [3]}}, "the bounds at '0' must be [alpha, beta]"),
-        ({"bounds": {"0": ["up", 4]}}, "alpha at '0' must be a number (or inf, -inf), got 'up'"),
-        ({"bounds": {"0": [3, "up"]}}, "beta at '0' must be a number (or inf, -inf), got 'up'"),
+        (
+            {"bounds": {"0": ["up", 4]}},
+            "alpha at '0' must be a number, a fraction such as 14/3 (or inf, -inf), got 'up'",
+        ),
+        (
+            {"bounds": {"0": [3, "up"]}},
+            "beta at '0' must be a number, a fraction such as 14/3 (or inf, -inf), got 'up'",
+        ),
     ],
 )
 def test_bounds_refused_say_which_entry_and_why(answer: object, message: str) -> None:
@@ -692,10 +701,10 @@ def test_pruned_nodes_none_of_them_right_share_nothing() -> None:
 
 def test_numbers_typed_as_text_are_refused_and_quoted_to_forty_characters() -> None:
     assert _refusal("values", {"values": {"0": "3"}}) == (
-        "the value at '0' must be a number (or inf, -inf), got '3'"
+        "the value at '0' must be a number, a fraction such as 14/3 (or inf, -inf), got '3'"
     )
     assert _refusal("values", {"values": {"0": "7" * 50}}) == (
-        f"the value at '0' must be a number (or inf, -inf), got '{'7' * 40}'"
+        f"the value at '0' must be a number, a fraction such as 14/3 (or inf, -inf), got '{'7' * 40}'"
     )
 
 
@@ -777,7 +786,10 @@ AG_NODES = [
         ),
         # Every node once (as many paths as nodes, so read): the root is the one refused.
         ({"pruned": AG_NODES, "value": 3}, "the root is always searched; it cannot be pruned"),
-        ({"pruned": [], "value": "x"}, "'value' must be a number (or inf, -inf), got 'x'"),
+        (
+            {"pruned": [], "value": "x"},
+            "'value' must be a number, a fraction such as 14/3 (or inf, -inf), got 'x'",
+        ),
         (
             {"pruned": [], "value": 3, "z" * 50: 1},
             f"a prune answer has only 'pruned', 'value'; '{'z' * 40}' is not one",

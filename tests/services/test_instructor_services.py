@@ -629,3 +629,15 @@ def test_a_new_slot_tree_gives_its_exercises_their_new_costliness_facts(app, roo
         exercise = db.session.get(Exercise, made.id)
         assert exercise is not None and exercise.tree == bigger
         assert exercise.node_count == Tree.from_nested(bigger).node_count() == 12
+
+
+def test_a_chance_misconception_gets_its_column_once_an_attempt_shows_it():
+    when = dt.datetime(2026, 11, 22)
+    plain = stats.count_misconceptions([(1, 1, "no-pruning", when)])
+    assert not any(code.startswith(("chance-", "star1-")) for code in plain.codes)
+    found = stats.count_misconceptions(
+        [(1, 2, "chance-as-min", when), (1, 2, None, when), (1, 1, "no-pruning", when)]
+    )
+    assert found.codes[-2:] == ["chance-as-min", stats.UNMATCHED]
+    assert "star1-windows" not in found.codes and found.total["chance-as-min"] == 1
+    assert found.codes[: len(plain.codes) - 1] == plain.codes[:-1]  # the MAX/MIN ones first

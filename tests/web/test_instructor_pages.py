@@ -225,6 +225,35 @@ def test_preview_page_shows_key_replay_data_and_separations(client, teacher):
     assert 'data-role="calibration"' in html and 'data-answer="no-pruning"' in html
 
 
+def test_a_chance_slot_preview_lists_the_chance_misconceptions(client, teacher):
+    page = f"/instructor/assignments/{teacher.assignment_id}/slots/new"
+    response = _post(
+        client,
+        page,
+        page,
+        {
+            "kind": "prune",
+            "source": "generate",
+            "depth": "4",
+            "branching": "2-3",
+            "values": "0..6",
+            "min_cutoffs": "2",
+            "min_star1_cutoffs": "1",
+            "players": "max,chance",
+            "bounds": "0..6",
+            "ties": "prune",
+            "values_rule": "soft",
+            "order": "ltr",
+            "action": "preview",
+        },
+    )
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200, html
+    for code in ("chance-as-min", "chance-cut-as-min", "star1-unseen-mass", "no-pruning"):
+        assert f'data-code="{code}"' in html, code
+    assert "Leaf values lie in [0, 6]" in html  # the bounds stated with the conventions
+
+
 def test_a_fixed_tree_preview_says_generated_statistics_do_not_apply(client, teacher):
     page = f"/instructor/assignments/{teacher.assignment_id}/slots/new"
     response = _post(

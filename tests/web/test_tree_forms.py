@@ -175,3 +175,88 @@ def test_a_slot_goes_to_the_form_and_back_unchanged(app, fixed):
         False,
         True,
     )
+
+
+def test_chance_settings_map_to_the_bounds_convention_and_star1_cutoffs(app):
+    data = {
+        "kind": "prune",
+        "source": "generate",
+        "ties": "prune",
+        "values_rule": "soft",
+        "order": "ltr",
+        "depth": "4",
+        "branching": "2-3",
+        "values": "0..6",
+        "min_cutoffs": "2",
+        "players": "max,chance",
+        "bounds": "0..6",
+        "min_star1_cutoffs": "1",
+    }
+    for cls in (PracticeForm, SlotForm):
+        choice = _form(app, cls, data).tree_choice()
+        assert choice.conventions == {
+            "ties": "prune",
+            "values": "soft",
+            "order": "ltr",
+            "bounds": [0, 6],
+        }
+        assert choice.params["players"] == ["max", "chance"]
+        assert choice.params["min_star1_cutoffs"] == 1
+    with pytest.raises(Invalid, match=r"^leaf bounds: not a range"):
+        _form(app, PracticeForm, {**data, "bounds": "zero to six"}).tree_choice()
+
+
+def test_a_chance_slot_goes_to_the_form_and_back_unchanged(app):
+    spec = editor.SlotInput(
+        kind="prune",
+        conventions={"ties": "prune", "values": "soft", "order": "ltr", "bounds": [0, 6]},
+        params={
+            "depth": 4,
+            "branching": [2, 3],
+            "values": [0, 6],
+            "players": ["max", "chance"],
+            "min_cutoffs": 3,
+            "min_star1_cutoffs": 2,
+            "misconception_errors": 2,
+        },
+    )
+    stored = editor.check_slot(spec)
+    assert stored.params["min_star1_cutoffs"] == 2 and stored.params["misconception_errors"] == 2
+    slot = Slot(
+        kind=stored.kind,
+        conventions=stored.conventions,
+        params=stored.params,
+        tree=None,
+        title=None,
+        attempts_allowed=3,
+        practice_allowed=True,
+        replay_allowed=True,
+        due_at=None,
+    )
+    with app.test_request_context():
+        form = SlotForm.from_slot(slot)
+        assert form.bounds.data == "0..6"
+        again = form.slot_input()
+    assert editor.check_slot(again) == stored
+
+
+def test_a_generated_chance_tree_needs_its_bounds_and_its_leaves_within_them(app):
+    base = {"depth": 3, "branching": [2, 3], "values": [0, 6], "players": ["max", "chance"]}
+    conventions = {"ties": "prune", "values": "soft", "order": "ltr"}
+    for params, more, words in (
+        (base, {}, "needs the leaf bounds L..U stated"),
+        ({**base, "values": [-1, 6]}, {"bounds": [0, 6]}, "must lie within the bounds 0..6"),
+        ({**base, "distinct": True}, {"bounds": [0, 6]}, "distinct is for MAX/MIN trees"),
+    ):
+        with pytest.raises(Invalid, match=words):
+            editor.check_slot(
+                editor.SlotInput(kind="values", conventions={**conventions, **more}, params=params)
+            )
+    with pytest.raises(Invalid, match="min_star1_cutoffs and misconception_errors are for chance"):
+        editor.check_slot(
+            editor.SlotInput(
+                kind="values",
+                conventions=conventions,
+                params={**base, "players": ["max", "min"], "min_star1_cutoffs": 1},
+            )
+        )

@@ -96,9 +96,7 @@ def due(now: dt.datetime | None = None) -> list[int]:
     path (which neither waits for it nor enqueues anything)."""
     now = now or utcnow()
     last_check = (
-        sa.select(
-            IntegrityCheck.assignment_id, sa.func.max(IntegrityCheck.created_at).label("at")
-        )
+        sa.select(IntegrityCheck.assignment_id, sa.func.max(IntegrityCheck.created_at).label("at"))
         .where(IntegrityCheck.kind == ANSWERS_CHECK)
         .group_by(IntegrityCheck.assignment_id)
         .subquery()

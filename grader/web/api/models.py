@@ -28,7 +28,7 @@ from spectree.model_adapter.pydantic_adapter import BaseFile
 from grader.gametree import KINDS, VARIANTS
 from grader.gametree.generator import MAX_TRIES
 from grader.gametree.solver import ORDERS, TIES, VALUES
-from grader.gametree.tree import MAX_PLAYERS, PLAYERS
+from grader.gametree.tree import MAX_PLAYERS, ROLES
 
 # -- what the document states beyond pydantic's own schema -----------------------------------------
 
@@ -56,7 +56,9 @@ def _among(allowed: tuple[str, ...] | list[str], what: str) -> PlainValidator:
 
 
 Kind = Annotated[str, _among(list(KINDS), "the exercise kind")]
-Player = Annotated[str, _among(PLAYERS, "a player")]
+Player = Annotated[str, _among(ROLES, "a player")]  # a tree's levels: max, min or chance
+#: Conventions as stored and shown: ties, values, order (text), depth (plies), bounds [L, U].
+StoredConventions = dict[str, str | int | list[int | float | str]]
 
 
 def _integral(value: object) -> object:
@@ -84,19 +86,28 @@ NodePath = Annotated[str, Field(pattern=NODE_PATH)]
 
 #: Infinity as an answer spells it (JSON has none): inf, -inf, infinity, ∞, any case, a sign.
 INFINITY = r"^[+-]?([iI][nN][fF]([iI][nN][iI][tT][yY])?|∞)$"
+#: An exact value as text (a chance node's, 14/3): a fraction, or a decimal.
+FRACTION = r"^-?[0-9]+(/[1-9][0-9]*|\.[0-9]+)?$"
 
 
 def _score(value: object) -> int | float | str:
     if isinstance(value, int | float) and not isinstance(value, bool):
         return value
-    if isinstance(value, str) and re.fullmatch(INFINITY, value):
+    if isinstance(value, str) and (re.fullmatch(INFINITY, value) or re.fullmatch(FRACTION, value)):
         return value
-    raise ValueError(f"must be a number, or inf or -inf, got {str(value)[:40]!r}")
+    raise ValueError(
+        f"must be a number, a fraction (14/3), or inf or -inf, got {str(value)[:40]!r}"
+    )
 
 
 _SCORE_SCHEMA: dict[str, Any] = {
-    "oneOf": [{"type": "number"}, {"type": "string", "pattern": INFINITY}],
-    "description": "a number, or inf / -inf",
+    "oneOf": [
+        {"type": "number"},
+        {"type": "string", "pattern": INFINITY},
+        {"type": "string", "pattern": FRACTION},
+    ],
+    "description": "a number, a fraction as text (14/3, a chance node's exact value), "
+    "or inf / -inf",
 }
 Score = Annotated[int | float | str, PlainValidator(_score), WithJsonSchema(_SCORE_SCHEMA)]
 
@@ -111,7 +122,8 @@ ScoreOrBlank = Annotated[
     WithJsonSchema(
         {
             "oneOf": [*_SCORE_SCHEMA["oneOf"], {"const": ""}, {"type": "null"}],
-            "description": "a number, or inf / -inf; empty or null for a node left blank",
+            "description": "a number, a fraction as text, or inf / -inf; empty or null for a "
+            "node left blank",
         }
     ),
 ]
@@ -130,9 +142,18 @@ class Body(Request):
 # -- a typed tree ----------------------------------------------------------------------------------
 
 
+#: A chance node's child's probability: exact, as a fraction's text ("1/3") or a number (0.25).
+Probability = Annotated[
+    Number | Annotated[str, Field(pattern=r"^[0-9]+(/[1-9][0-9]*|\.[0-9]+)?$")],
+    Field(description="a probability: 1/3, 0.25"),
+]
+
+
 class NodeObject(Body):
-    """An internal node with an evaluation (where a depth limit stops the search), or a terminal
-    node (a win or loss, scored where it stands: it needs `eval`)."""
+    """An internal node with an evaluation (where a depth limit stops the search), a terminal
+    node (a win or loss, scored where it stands: it needs `eval`), or a chance node (`chance`:
+    its children's probabilities, each > 0 and summing to 1, or true for equally likely; a
+    422 names the node whose probabilities do not)."""
 
     model_config = ConfigDict(
         extra="forbid",
@@ -146,6 +167,7 @@ class NodeObject(Body):
     eval: Number | None = None
     children: Annotated[list[TreeNode], Field(min_length=1)]
     terminal: bool = False
+    chance: list[Probability] | Literal[True] | None = None
 
     @model_validator(mode="after")
     def _terminal_has_eval(self) -> NodeObject:
@@ -176,7 +198,7 @@ class TreeNode(
                 _node_shape,
                 custom_error_type="node_shape",
                 custom_error_message="a node is a number (a leaf), a list of children, or "
-                'an object {"eval", "children", "terminal"}',
+                'an object {"eval", "children", "terminal", "chance"}',
             ),
         ]
     ]
@@ -220,6 +242,11 @@ class Conventions(Body):
     )
     depth: Annotated[int, Field(ge=1, le=64), INTEGRAL] | None = Field(
         None, description="a depth limit in plies"
+    )
+    bounds: Annotated[list[Score], Field(min_length=2, max_length=2)] | None = Field(
+        None,
+        description="[L, U]: the leaf values' bounds, with which Star1 cuts at chance nodes "
+        "(both finite); L <= U, else a 422",
     )
 
     @model_validator(mode="after")
@@ -281,6 +308,16 @@ class GeneratorParams(Body):
     )
     expose_nodes: Integer = Field(2, ge=1, le=100)
     max_tries: Integer = Field(2000, ge=1, le=MAX_TRIES)
+    min_star1_cutoffs: Integer = Field(
+        0, ge=0, description="chance trees: at least this many Star1 cutoffs"
+    )
+    misconception_errors: Integer = Field(
+        0,
+        ge=0,
+        le=100,
+        description="chance trees: each misconception that changes the answer costs at least "
+        "this many errors",
+    )
 
 
 def _params_or_tree(schema: dict[str, Any]) -> None:
@@ -317,9 +354,12 @@ class CreateExercise(Body):
     tree: TypedTree | None = Field(
         None,
         description="a typed tree as nested lists of numbers; "
-        '{"eval": v, "children": [...]} for a node with an evaluation',
+        '{"eval": v, "children": [...]} for a node with an evaluation, '
+        '{"chance": ["1/3", "2/3"], "children": [...]} for a chance node',
     )
-    players: Players | None = Field(None, description="player per level, default max,min")
+    players: Players | None = Field(
+        None, description="player per level (max, min, chance), default max,min"
+    )
     leaves: str | None = Field(
         None,
         max_length=8000,
@@ -508,7 +548,7 @@ class Exercise(BaseModel):
     tree: list[Any] = Field(description="nested lists; numbers are leaf values")
     players: list[str]
     labels: dict[str, str] = Field(description="node path -> label (A, B, ...)")
-    conventions: dict[str, str | int]
+    conventions: StoredConventions
     conventions_text: str
     seed: str | None
     generator_version: str | None
@@ -571,7 +611,7 @@ class Attempt(BaseModel):
     )
     seed: str | None
     generator_version: str | None
-    conventions: dict[str, str | int]
+    conventions: StoredConventions
     created_at: str
     solution: Solution | None = Field(
         description="present once the solution may be shown (see the exercise's replay rules)"
@@ -762,7 +802,7 @@ class Regrades(BaseModel):
 class Preview(BaseModel):
     tree: dict[str, Any]
     labels: dict[str, str]
-    conventions: dict[str, str | int]
+    conventions: StoredConventions
     key: dict[str, Any]
     search: dict[str, Any]
     samples: int

@@ -7,6 +7,9 @@ import { TreeView, fmt } from "./tree-view.js";
 
 const text = (v) => (v === undefined || v === null ? "" : String(v).trim().toLowerCase()
   .replace("+", "").replace("∞", "inf"));
+// A value compared as shown: a chance node's 14/3 and an answer's 4.67 alike read "4.67" (the
+// grader's answer rule, exact.matches); 4.7 and 4.666 do not.
+const shown = (v) => (v === undefined || v === null || v === "" ? "" : text(fmt(v)));
 
 const internal = (tree) => tree.bfs.filter((p) => !tree.nodes.get(p).leaf);
 
@@ -15,14 +18,14 @@ const READERS = {
   prune(r, tree, answer) {
     r.pruned = closePruned(tree, answer.pruned || []);
     for (const p of tree.bfs) r.values.set(p, r.pruned.has(p) ? "pruned" : "visited");
-    r.values.set("", `value ${text(answer.value)}`);
+    r.values.set("", `value ${shown(answer.value)}`);
     r.notes.set("", [{ text: `v=${fmt(answer.value)}`, className: "note-value" }]);
   },
   values(r, tree, answer) {
     for (const p of internal(tree)) {
       const v = answer.values?.[p];
-      r.values.set(p, text(v));
-      if (v !== undefined) r.notes.set(p, [{ text: `v=${fmt(v)}`, className: "note-value" }]);
+      r.values.set(p, shown(v));
+      if (v !== undefined) r.notes.set(p, [{ text: `v=${fmt(v)}`, className: "note-value", title: String(v) }]);
     }
   },
   bounds(r, tree, answer) {

@@ -4,15 +4,26 @@
 import { ApiError, getJSON, postJSON } from "./api.js";
 import { h } from "./dom.js";
 import { SearchReplay, leavesEvaluated } from "./search-replay.js";
-import { TreeView, buildTree, childIndex, fmt, isAncestor, subtree } from "./tree-view.js";
+import { TreeView, buildTree, childIndex, exactText, fmt, isAncestor, matches, subtree } from "./tree-view.js";
 
-/** Typed text to what the API takes: a number where it is one, else the trimmed text ("inf"). */
+/** Typed text to what the API takes: a number where it is one, else the trimmed text ("inf",
+ * a fraction "14/3"). */
 function typed(text) {
   const t = text.trim();
   return t !== "" && Number.isFinite(Number(t)) ? Number(t) : t;
 }
 
-const same = (a, b) => String(a).replace("+", "") === String(b).replace("+", "");
+// Values on a chance tree are exact fractions: the keyboard must offer "/" (not a numeric pad).
+const valueInput = (tree) => (tree.chance ? "text" : "numeric");
+const FRACTIONS = " Values are exact: type a fraction (14/3) or its decimal to 2 places (4.67).";
+
+/** The key's value in a result: the text shown, the exact fraction on hover. */
+function expected(want) {
+  const text = want === undefined ? "→ empty" : `→ ${fmt(want)}`;
+  const span = h("span", { class: "expected", text });
+  if (want !== undefined && exactText(want) !== fmt(want)) span.title = `exactly ${exactText(want)}`;
+  return span;
+}
 
 /** Marking a node marks its subtree; a node whose children are all marked is marked. */
 export function closePruned(tree, marked) {
@@ -63,7 +74,8 @@ class PruneUI {
     this.page = page;
     this.marked = new Set();
     const { view, tree } = page;
-    this.value = h("input", { type: "text", inputmode: "numeric", id: "root-value",
+    if (tree.chance) this.hint += FRACTIONS;
+    this.value = h("input", { type: "text", inputmode: valueInput(tree), id: "root-value",
       "aria-label": `Value of the root ${tree.nodes.get("").label}`, autocomplete: "off" });
     const overlay = new Overlay(view, (path, { x, y }) => ({ left: x + 24, top: y - 12 }));
     overlay.add("", h("label", { class: "node-input root-value" },
@@ -130,12 +142,14 @@ class PruneUI {
       view.setClass(path, right ? "right" : "wrong", true);
       if (!right) view.setMark(path, "✗");
     }
-    const rootRight = same(answer.value, key.value);
+    const rootRight = matches(answer.value, key.value);
     view.setClass("", rootRight ? "right" : "wrong", true);
     view.setClass("", rootRight ? "wrong" : "right", false);
     view.setMark("", rootRight ? "✓" : "✗");
     this.value.parentElement.classList.toggle("right", rootRight);
     this.value.parentElement.classList.toggle("wrong", !rootRight);
+    this.value.parentElement.querySelector(".expected")?.remove();
+    if (!rootRight) this.value.parentElement.append(expected(key.value));
     return (path) => (want.has(path) ? "pruned in the key" : "visited in the key");
   }
 }
@@ -152,12 +166,13 @@ class ValuesUI {
     for (const path of tree.bfs) {
       const node = tree.nodes.get(path);
       if (node.leaf) continue;
-      const input = h("input", { type: "text", inputmode: "numeric", autocomplete: "off",
+      const input = h("input", { type: "text", inputmode: valueInput(tree), autocomplete: "off",
         "data-path": path, "aria-label": `Value of ${node.label}` });
       this.inputs.set(path, input);
       overlay.add(path, h("label", { class: "node-input" }, input));
     }
     if (all) this.hint = "Type each value in the box under its node; Tab moves from box to box.";
+    if (tree.chance) this.hint += FRACTIONS;
   }
 
   activate(path) {
@@ -184,16 +199,16 @@ class ValuesUI {
     for (const [path, input] of this.inputs) {
       const want = key.values[path];
       const got = answer.values?.[path];
-      const right = want === undefined ? got === undefined || got === "" : same(got, want);
+      const right = want === undefined ? got === undefined || got === "" : matches(got, want);
       view.setClass(path, right ? "right" : "wrong", true);
       view.setMark(path, right ? "" : "✗");
       const block = input.parentElement;
       block.classList.toggle("right", right);
       block.classList.toggle("wrong", !right);
       block.querySelector(".expected")?.remove();
-      if (!right) block.append(h("span", { class: "expected", text: want === undefined ? "→ empty" : `→ ${fmt(want)}` }));
+      if (!right) block.append(expected(want));
     }
-    return (path) => (key.values[path] === undefined ? "" : `key value ${fmt(key.values[path])}`);
+    return (path) => (key.values[path] === undefined ? "" : `key value ${exactText(key.values[path])}`);
   }
 }
 

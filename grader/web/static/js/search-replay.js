@@ -1,9 +1,11 @@
 // The step-by-step replay of the reference search. `replayState(tree, trace, k)` is a pure
 // function of the first k steps of the trace, so stepping back is exact; `SearchReplay` draws a
-// state on a TreeView and wires the play, pause, step and slider controls. (A checkers game's
-// replay is `GameReplay`, in board-view.js.)
+// state on a TreeView and wires the play, pause, step and slider controls. At a chance node it
+// steps through each child's window (Star1), its weighted contribution and the running sum, and
+// the interval the node's value lies in. (A checkers game's replay is `GameReplay`, in
+// board-view.js.)
 
-import { fmt, subtree } from "./tree-view.js";
+import { exactText, fmt, subtree } from "./tree-view.js";
 
 const ALPHA = "α";
 const BETA = "β";
@@ -11,7 +13,8 @@ const BETA = "β";
 /**
  * The search up to and including step `k` (steps are numbered from 0, as in the trace and in
  * the grader's sentences). Returns {k, step, current, nodes: Map(path -> {visited, open, done,
- * pruned, value, alpha, beta, alphaStep, betaStep, valueStep})}.
+ * pruned, value, alpha, beta, alphaStep, betaStep, valueStep, and at a chance node once a child
+ * is weighed: sum, mass, lower, upper, sumStep})}.
  */
 export function replayState(tree, trace, k) {
   const nodes = new Map();
@@ -43,7 +46,10 @@ export function replayState(tree, trace, k) {
       case "return":
         Object.assign(n, { value: s.value, valueStep: number, open: false, done: true });
         break;
-      default:
+      case "weigh":
+        Object.assign(n, { sum: s.sum, mass: s.mass, lower: s.lower, upper: s.upper, sumStep: number });
+        break;
+      default: // "window": the child's own enter step shows the window it gets
         break;
     }
   }
@@ -62,7 +68,8 @@ export function chosenPath(tree, state, order = "ltr") {
   let path = "";
   for (;;) {
     const node = tree.nodes.get(path);
-    if (node.leaf) break;
+    if (node.leaf || node.player === "chance") break; // chance chooses no child
+    
     let kids = node.children.filter((c) => state.nodes.get(c)?.done);
     if (order === "rtl") kids = kids.reverse();
     let best = null;
@@ -114,10 +121,47 @@ export function leavesEvaluated(tree, children, conventions = {}) {
   return count;
 }
 
+/** A chance node's running sum as its note writes it: Σ=4.5 of 1/2 (12). */
+function sumText(sum, mass, step) {
+  return `Σ=${fmt(sum)} of ${mass} (${step})`;
+}
+
 function names(tree, paths) {
   const labels = paths.map((p) => tree.nodes.get(p).label);
   if (labels.length <= 1) return labels.join("");
   return `${labels.slice(0, -1).join(", ")} and ${labels[labels.length - 1]}`;
+}
+
+const infinite = (x) => x === "inf" || x === "-inf";
+
+/** A chance node's step in words: a child's Star1 window, a child weighed, a Star1 cutoff. */
+function chanceCaption(tree, trace, k, s, conventions) {
+  const name = tree.nodes.get(s.path).label;
+  const child = s.child !== undefined ? tree.nodes.get(s.child).label : "";
+  const seen = `S = ${fmt(s.sum)} with probability P = ${s.mass} seen`;
+  switch (s.kind) {
+    case "window":
+      return `${name} (chance): Star1 searches ${child}, of probability ${s.probability}, with `
+        + `${ALPHA} = ${fmt(s.lower)}, ${BETA} = ${fmt(s.upper)} (${seen} so far): below ${fmt(s.lower)} `
+        + `${child} would make ${name} worth at most ${ALPHA}, above ${fmt(s.upper)} at least ${BETA}.`;
+    case "weigh": {
+      const returned = replayState(tree, trace, k).nodes.get(s.child)?.value;
+      const within = infinite(s.lower) || infinite(s.upper) ? ""
+        : `; ${name}'s value lies in [${fmt(s.lower)}, ${fmt(s.upper)}]`;
+      return `${name} (chance): ${child} returned ${fmt(returned)}, weighted ${s.probability} × `
+        + `${fmt(returned)} = ${fmt(s.value)}; the running sum ${seen}${within}.`;
+    }
+    case "cutoff": {
+      const last = replayState(tree, trace, k).nodes.get(s.path);
+      const past = conventions.ties === "explore" ? ["below", "above"] : ["at or below", "at or above"];
+      const why = s.bound === "alpha" ? `${past[0]} ${ALPHA} = ${fmt(s.alpha)}` : `${past[1]} ${BETA} = ${fmt(s.beta)}`;
+      const pruned = s.pruned || [];
+      return `${name} (chance): its value lies in [${fmt(last.lower)}, ${fmt(last.upper)}], ${why}: `
+        + `Star1 cuts, ${names(tree, pruned)} ${pruned.length === 1 ? "is" : "are"} never evaluated.`;
+    }
+    default:
+      return null;
+  }
 }
 
 /** The current step in words. */
@@ -128,6 +172,10 @@ export function caption(tree, trace, k, conventions = {}) {
   const name = node.label;
   const who = node.leaf ? "leaf" : node.player.toUpperCase();
   const window = `${ALPHA} = ${fmt(s.alpha)}, ${BETA} = ${fmt(s.beta)}`;
+  if (node.player === "chance" && !node.leaf) {
+    const words = chanceCaption(tree, trace, Math.max(0, Math.min(k, trace.length - 1)), s, conventions);
+    if (words !== null) return words;
+  }
   switch (s.kind) {
     case "enter":
       return node.parent === null
@@ -182,8 +230,9 @@ export class SearchReplay {
     // Room beside every internal node for its widest note, so that no note meets another.
     const shown = new Set(["-inf", "inf"]);
     for (const s of this.trace) for (const v of [s.alpha, s.beta, s.value]) if (v !== undefined && v !== null) shown.add(v);
+    const sums = this.trace.filter((s) => s.kind === "weigh").map((s) => sumText(s.sum, s.mass, this.last));
     view.setNoteRoom(view.noteWidth([...shown].flatMap((v) => [ALPHA, BETA, "v"]
-      .map((name) => `${name}=${fmt(v)} (${this.last})`))));
+      .map((name) => `${name}=${fmt(v)} (${this.last})`)).concat(sums)));
     // The controls outlive a replay (a new attempt brings a new one): listeners go with it.
     this.listening = new AbortController();
     const on = (target, type, handler) => target?.addEventListener(type, handler,
@@ -273,10 +322,14 @@ export class SearchReplay {
     const node = this.tree.nodes.get(path);
     if (node.leaf) return [];
     const lines = [
-      { text: `${ALPHA}=${fmt(s.alpha)} (${s.alphaStep})`, className: "note-alpha" },
-      { text: `${BETA}=${fmt(s.beta)} (${s.betaStep})`, className: "note-beta" },
+      { text: `${ALPHA}=${fmt(s.alpha)} (${s.alphaStep})`, className: "note-alpha", title: exactText(s.alpha) },
+      { text: `${BETA}=${fmt(s.beta)} (${s.betaStep})`, className: "note-beta", title: exactText(s.beta) },
     ];
-    if (s.done) lines.push({ text: `v=${fmt(s.value)} (${s.valueStep})`, className: "note-value" });
+    // A chance node: the running sum of the children weighed and the probability seen.
+    if (s.sum !== undefined && !s.done) {
+      lines.push({ text: sumText(s.sum, s.mass, s.sumStep), className: "note-sum", title: exactText(s.sum) });
+    }
+    if (s.done) lines.push({ text: `v=${fmt(s.value)} (${s.valueStep})`, className: "note-value", title: exactText(s.value) });
     return lines;
   }
 
@@ -286,8 +339,10 @@ export class SearchReplay {
     if (this.tree.nodes.get(path).leaf) {
       return s.done ? [{ text: `v=${fmt(s.value)}`, className: "note-value" }] : [];
     }
-    return [{ text: `${ALPHA}=${fmt(s.alpha)}`, className: "note-alpha" },
+    const words = [{ text: `${ALPHA}=${fmt(s.alpha)}`, className: "note-alpha" },
       { text: `${BETA}=${fmt(s.beta)}`, className: "note-beta" }];
+    if (s.sum !== undefined) words.push({ text: `Σ=${fmt(s.sum)}`, className: "note-sum" });
+    return words;
   }
 
   #describe(state, path) {
@@ -297,7 +352,8 @@ export class SearchReplay {
     const words = [];
     if (state.current === path) words.push("current step");
     if (s.visited && !this.tree.nodes.get(path).leaf) words.push(`alpha ${fmt(s.alpha)}, beta ${fmt(s.beta)}`);
-    if (s.done) words.push(`returned ${fmt(s.value)}`);
+    if (s.sum !== undefined && !s.done) words.push(`weighted sum so far ${exactText(s.sum)} with probability ${s.mass} seen`);
+    if (s.done) words.push(`returned ${fmt(s.value)}${exactText(s.value) !== fmt(s.value) ? ` (exactly ${exactText(s.value)})` : ""}`);
     else if (s.visited) words.push("being searched");
     return words.join(", ");
   }

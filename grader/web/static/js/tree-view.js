@@ -1,5 +1,6 @@
 // The game tree as SVG: a layered layout (leaves spread evenly, parents centred over their
-// children), MAX/MIN per row, keyboard focus, and classes the page sets to show state.
+// children), MAX/MIN/CHANCE per row (a chance node a circle, the probability of each of its
+// children above the child), keyboard focus, and classes the page sets to show state.
 // Paths and labels follow ARCHITECTURE.md: "" is the root, "1.0" the first child of its second
 // child; labels A, B, C... breadth-first, left to right, in the exercise's own child order.
 
@@ -35,43 +36,128 @@ export function labelFor(index) {
   return label;
 }
 
-/** "inf"/"-inf" and numbers to text a person reads. */
+/** A value as an exact fraction [numerator, denominator] (BigInts, denominator > 0): numbers
+ * and their text ("4.67", "-2"), fractions as the grader writes them ("14/3"); null for
+ * anything else (infinity, a word, an exponent). */
+export function exact(value) {
+  const text = typeof value === "number" ? (Number.isFinite(value) ? String(value) : "") : String(value ?? "");
+  const fraction = /^\s*(-?)(\d{1,30})\s*\/\s*(\d{1,30})\s*$/.exec(text);
+  if (fraction) {
+    const d = BigInt(fraction[3]);
+    if (d === 0n) return null;
+    return [BigInt(fraction[1] + fraction[2]), d];
+  }
+  const decimal = /^\s*(-?)(\d{0,30})(?:\.(\d{1,30}))?\s*$/.exec(text);
+  if (!decimal || (decimal[2] === "" && decimal[3] === undefined)) return null;
+  const cents = decimal[3] ?? "";
+  return [BigInt(`${decimal[1]}${decimal[2] || "0"}${cents}`), 10n ** BigInt(cents.length)];
+}
+
+const abs = (n) => (n < 0n ? -n : n);
+
+/** [n, d] rounded to 2 decimals, halves away from zero, as hundredths (a BigInt). */
+function hundredths([n, d]) {
+  const h = (abs(n) * 200n + d) / (2n * d); // floor(|x| * 100 + 1/2)
+  return n < 0n ? -h : h;
+}
+
+/** Whether the value is a fraction shown rounded (14/3: "4.67"), as the grader's exact.fmt. */
+function rounded(value) {
+  const x = typeof value === "string" && value.includes("/") ? exact(value) : null;
+  return x !== null && (x[0] * 100n) % x[1] !== 0n;
+}
+
+/** "inf"/"-inf", numbers and exact fractions ("14/3") to text a person reads: a fraction as its
+ * decimal rounded to 2 places, halves away from zero (4.67), as the grader shows it. */
 export function fmt(value) {
   if (value === undefined || value === null) return "?";
   if (value === "inf" || value === Infinity) return "+∞";
   if (value === "-inf" || value === -Infinity) return "−∞";
+  if (typeof value === "string" && value.includes("/")) {
+    const x = exact(value);
+    if (x === null) return value;
+    const h = hundredths(x);
+    const [units, cents] = [abs(h) / 100n, abs(h) % 100n];
+    const sign = h < 0n ? "-" : "";
+    return cents ? `${sign}${units}.${String(cents).padStart(2, "0").replace(/0$/, "")}` : `${sign}${units}`;
+  }
   return String(value);
 }
 
+/** The exact form of a value for a hover title ("14/3"); fmt's text where that is exact. */
+export function exactText(value) {
+  return rounded(value) ? String(value).replace(/\s/g, "") : fmt(value);
+}
+
+/** The grader's answer rule (exact.matches): an answer is right when it is the value, or, where
+ * the value is shown rounded (a chance node's fraction), the decimal shown: 14/3 or 4.67 for
+ * 14/3, not 4.7, not 4.666. Infinities by their spellings. */
+export function matches(answer, value) {
+  const word = (x) => String(x).trim().toLowerCase().replace("+", "").replace("∞", "inf");
+  if (answer === undefined || answer === null || String(answer).trim() === "") return false;
+  const [a, v] = [exact(answer), exact(value)];
+  if (a === null || v === null) return word(answer) === word(value);
+  if (a[0] * v[1] === v[0] * a[1]) return true;
+  return rounded(value) && a[0] * 100n === hundredths(v) * a[1];
+}
+
+/** Probabilities as the nested form writes them ("1/3", 0.25 as "1/4"): the text shown. */
+function probabilityText(p) {
+  const x = exact(p);
+  if (x === null) return String(p);
+  const gcd = (a, b) => (b === 0n ? a : gcd(b, a % b));
+  const g = gcd(abs(x[0]), x[1]) || 1n;
+  const [n, d] = [x[0] / g, x[1] / g];
+  return d === 1n ? String(n) : `${n}/${d}`;
+}
+
 /**
- * The tree model: nested lists (numbers are leaves) and the players per level.
- * Returns {nodes: Map(path -> node), bfs: [paths], depth, players}; a node is
- * {path, label, depth, player, leaf, value, children: [paths], parent}.
+ * The tree model: nested lists (numbers are leaves; a node object {"children": [...]} may be a
+ * chance node, {"chance": [probabilities] or true, ...}) and the players per level (a level may
+ * be "chance": its nodes' children equally likely). Returns {nodes: Map(path -> node), bfs:
+ * [paths], depth, players, chance}; a node is {path, label, depth, player, leaf, value,
+ * children: [paths], parent, probabilities (a chance node's, as text), probability (the one on
+ * the edge above it, under a chance node)}.
  */
 export function buildTree(nested, players = ["max", "min"]) {
   const nodes = new Map();
   const bfs = [];
   const queue = [["", nested, 0]];
   let depth = 0;
+  let chance = false;
   for (let head = 0; head < queue.length; head += 1) {
     const [path, item, level] = queue[head];
-    const leaf = !Array.isArray(item);
+    const object = item !== null && typeof item === "object" && !Array.isArray(item);
+    const kids = Array.isArray(item) ? item : object ? item.children : null;
+    const leaf = !Array.isArray(kids);
+    const written = object && item.chance !== undefined && item.chance !== false;
+    const player = !leaf && (written || players[level % players.length] === "chance")
+      ? "chance" : players[level % players.length];
     const node = {
       path,
       label: labelFor(bfs.length),
       depth: level,
-      player: players[level % players.length],
+      player: leaf ? players[level % players.length] : player,
       leaf,
       value: leaf ? item : null,
-      children: leaf ? [] : item.map((_, i) => childPath(path, i)),
+      children: leaf ? [] : kids.map((_, i) => childPath(path, i)),
       parent: path === "" ? null : parentPath(path),
     };
+    if (!leaf && player === "chance") {
+      chance = true;
+      node.probabilities = Array.isArray(item.chance) ? item.chance.map(probabilityText)
+        : kids.map(() => `1/${kids.length}`);
+    }
     nodes.set(path, node);
     bfs.push(path);
     depth = Math.max(depth, level);
-    if (!leaf) item.forEach((child, i) => queue.push([childPath(path, i), child, level + 1]));
+    if (!leaf) kids.forEach((child, i) => queue.push([childPath(path, i), child, level + 1]));
   }
-  return { nodes, bfs, depth, players };
+  for (const node of nodes.values()) {
+    const parent = node.parent === null ? null : nodes.get(node.parent);
+    if (parent?.probabilities) node.probability = parent.probabilities[childIndex(node.path)];
+  }
+  return { nodes, bfs, depth, players, chance };
 }
 
 /** Every path at or below `path`. */
@@ -134,6 +220,7 @@ export class TreeView {
     this.trailWords = () => [];
     this.foldMode = false;
     host.classList.add("tree-view");
+    host.classList.toggle("has-chance", Boolean(tree.chance));
     host.replaceChildren();
     this.scroller = h("div", { class: "tree-scroll" });
     if (!this.options.interactive) {
@@ -665,6 +752,7 @@ export class TreeView {
     const edgeLayer = svg.appendChild(svgEl("g", { class: "edges" }));
     const nodeLayer = svg.appendChild(svgEl("g", { class: "nodes" }));
     this.valueLayer = svg.appendChild(svgEl("g", { class: "leaf-values", "aria-hidden": "true" }));
+    this.probLayer = svg.appendChild(svgEl("g", { class: "edge-probs", "aria-hidden": "true" }));
     this.noteLayer = svg.appendChild(svgEl("g", { class: "notes", "aria-hidden": "true" }));
     this.rowsInner.replaceChildren();
     for (let d = 0; d <= this.tree.depth; d += 1) {
@@ -680,6 +768,7 @@ export class TreeView {
     this.edges.clear();
     this.notes.clear();
     this.values.clear();
+    this.probs = new Map(); // child path -> the probability written above it
     for (const path of this.tree.bfs) {
       const node = this.tree.nodes.get(path);
       if (node.parent !== null) {
@@ -694,11 +783,15 @@ export class TreeView {
       g.setAttribute("role", this.options.interactive && this.options.onActivate ? "button" : "img");
       if (this.options.interactive) g.setAttribute("tabindex", path === this.focused ? "0" : "-1");
       // The focus ring is its own shape, so no state colour (marked, wrong...) can hide it.
-      g.appendChild(svgEl("circle", { class: "focus-ring", r: SHAPE + 7, cy: node.leaf ? 0 : node.player === "max" ? 2 : -2 }));
+      g.appendChild(svgEl("circle", { class: "focus-ring", r: SHAPE + 7,
+        cy: node.leaf || node.player === "chance" ? 0 : node.player === "max" ? 2 : -2 }));
       if (node.leaf) {
         // Its width follows the spacing (#place): a tight row narrows the boxes, never overlaps them.
         g.appendChild(svgEl("rect", { class: "shape", x: -SHAPE + 2, y: -SHAPE + 2, width: 2 * SHAPE - 4,
           height: 2 * SHAPE - 4, rx: 3 }));
+      } else if (node.player === "chance") {
+        // A chance node is a circle (the usual notation; MAX and MIN are triangles).
+        g.appendChild(svgEl("circle", { class: "shape", r: SHAPE - 1 }));
       } else if (node.player === "max") {
         g.appendChild(svgEl("polygon", { class: "shape", points: `0,${-SHAPE} ${SHAPE + 3},${SHAPE - 2} ${-SHAPE - 3},${SHAPE - 2}` }));
       } else {
@@ -706,8 +799,15 @@ export class TreeView {
       }
       // The texts are drawn for the eye; the node's aria-label says them (and more).
       const label = g.appendChild(svgEl("text", { class: "node-label", x: 0, "aria-hidden": "true",
-        y: node.leaf ? 4 : node.player === "max" ? 8 : 0 }));
+        y: node.leaf || node.player === "chance" ? 4 : node.player === "max" ? 8 : 0 }));
       label.textContent = node.label;
+      if (node.probability !== undefined) {
+        // The probability of the edge from a chance node, written on the edge just above the
+        // child it leads to: one per slot of the row, so neighbours' never meet.
+        const p = this.probLayer.appendChild(svgEl("text", { class: "edge-prob", "data-path": path }));
+        p.textContent = node.probability;
+        this.probs.set(path, p);
+      }
       if (node.leaf) {
         // Outside the node's group, so the node's visible text is its label alone (its name
         // says the value); it follows the node's classes (shaded...) through setClass.
@@ -739,6 +839,7 @@ export class TreeView {
     // leaf label inside its box (the boxes 3 px apart).
     let widest = 0;
     for (const value of this.values.values()) widest = Math.max(widest, value.getComputedTextLength?.() || 0);
+    for (const p of this.probs.values()) widest = Math.max(widest, p.getComputedTextLength?.() || 0);
     let label = 0;
     for (const [path, g] of this.groups) {
       if (this.tree.nodes.get(path).leaf) label = Math.max(label, g.querySelector(".node-label").getComputedTextLength?.() || 0);
@@ -781,7 +882,7 @@ export class TreeView {
       const from = this.positions.get(parentPath(path));
       const to = this.positions.get(path);
       const fromNode = this.tree.nodes.get(parentPath(path));
-      const y1 = from.y + (fromNode.player === "max" ? SHAPE - 2 : 2);
+      const y1 = from.y + (fromNode.player === "max" || fromNode.player === "chance" ? SHAPE - 2 : 2);
       const y2 = to.y - SHAPE + 2;
       edge.style.display = this.hiddenPaths.has(path) ? "none" : "";
       for (const line of edge.children) {
@@ -796,6 +897,12 @@ export class TreeView {
       value.setAttribute("x", x);
       value.setAttribute("y", y + SHAPE + 15);
       value.style.display = this.hiddenPaths.has(path) ? "none" : "";
+    }
+    for (const [path, p] of this.probs) {
+      const { x, y } = this.positions.get(path);
+      p.setAttribute("x", x);
+      p.setAttribute("y", y - SHAPE - 7);
+      p.style.display = this.hiddenPaths.has(path) ? "none" : "";
     }
     for (const [path, note] of this.notes) this.#placeNote(path, note);
     this.#drawMinimap();
@@ -817,6 +924,7 @@ export class TreeView {
     this.groups.get(path)?.classList.toggle(name, on);
     this.edges.get(path)?.classList.toggle(name, on);
     this.values.get(path)?.classList.toggle(name, on);
+    this.probs.get(path)?.classList.toggle(name, on);
   }
 
   /** Remove these classes from every node and edge. */
@@ -824,6 +932,7 @@ export class TreeView {
     for (const g of this.groups.values()) g.classList.remove(...names);
     for (const e of this.edges.values()) e.classList.remove(...names);
     for (const v of this.values.values()) v.classList.remove(...names);
+    for (const p of this.probs.values()) p.classList.remove(...names);
   }
 
   /** A small glyph beside the node (✓, ✗, a number); "" removes it. */
@@ -861,6 +970,10 @@ export class TreeView {
       } else {
         span.textContent = line.text;
         if (line.className) span.setAttribute("class", line.className);
+        // The exact value on hover where the text shows it rounded (14/3 as 4.67).
+        if (line.title && line.title !== fmt(line.title) && !line.text.includes(line.title)) {
+          span.appendChild(svgEl("title")).textContent = line.title;
+        }
       }
     });
     this.#placeNote(path, note);
@@ -886,7 +999,10 @@ export class TreeView {
     for (const [path, g] of this.groups) {
       const node = this.tree.nodes.get(path);
       const parts = node.leaf ? [node.label, `leaf, value ${fmt(node.value)}`]
-        : [node.label, `${node.player.toUpperCase()} node`];
+        : [node.label, node.player === "chance" ? "chance node" : `${node.player.toUpperCase()} node`];
+      if (node.probability !== undefined) {
+        parts.push(`probability ${node.probability} from ${this.tree.nodes.get(node.parent).label}`);
+      }
       const extra = this.options.describe?.(path);
       if (extra) parts.push(extra);
       if (this.collapsed.has(path)) parts.push("folded, press F to unfold");
