@@ -66,10 +66,12 @@ def _check_kind(kind: str) -> None:
 
 
 def _conventions(raw: dict[str, Any] | None) -> Conventions:
+    """The conventions asked for; what the API's schema cannot say of them (leaf bounds with
+    L > U) is a 422, as every rule across fields the schema does not state."""
     try:
         return Conventions.from_dict(raw or {})
     except ValueError as exc:
-        raise Invalid(f"conventions: {exc}") from exc
+        raise Unprocessable(f"conventions: {exc}") from exc
 
 
 def _generated(

@@ -71,5 +71,5 @@ def test_bounds_and_best_order_refuse_a_chance_tree_with_the_reason(client, stud
             headers=student,
             json={"kind": kind, "tree": TREE, "players": ["max", "chance"]},
         )
-        assert response.status_code == 400, response.get_json()
+        assert response.status_code == 422, response.get_json()  # well formed; no such exercise
         assert why in response.get_json()["error"], response.get_json()
