@@ -31,7 +31,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     GRADER_SANDBOX_PYTHON=/usr/local/bin/python3 \
     GUNICORN_CMD_ARGS="--workers 2 --bind 0.0.0.0:8000 --access-logfile -"
 
-# The wheel stays in the image: the service serves it to students (grader/services/kit.py).
+# The wheel stays in the image: the service serves it to students (grader/services/engines/kit.py).
 COPY --from=build /wheels /usr/local/share/grader/kit
 RUN pip install --no-cache-dir "$(ls /usr/local/share/grader/kit/grader-*.whl)[postgres,s3,integrity]"
 COPY docker/entrypoint.sh /usr/local/bin/grader-entrypoint

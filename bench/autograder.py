@@ -51,7 +51,9 @@ class Service:
         from flask_migrate import upgrade
 
         from grader import create_app
-        from grader.services import accounts, courses, roster, submissions
+        from grader.services import accounts
+        from grader.services.courses import courses, roster
+        from grader.services.engines import submissions
 
         self.app = create_app(
             {"GRADER_ARGON2": {"time_cost": 1, "memory_cost": 1024, "parallelism": 1}}

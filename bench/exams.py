@@ -44,8 +44,10 @@ def run(folder: Path, students: int) -> None:
 
     from grader import create_app
     from grader.extensions import db
-    from grader.services import accounts, courses, exams
-    from grader.services.roster import add_member
+    from grader.services import accounts
+    from grader.services.courses import courses
+    from grader.services.courses.roster import add_member
+    from grader.services.paper import exams
 
     app = create_app({"GRADER_ARGON2": {"time_cost": 1, "memory_cost": 1024, "parallelism": 1}})
     with app.app_context(), app.test_request_context():

@@ -259,8 +259,10 @@ def _prepare(folder: Path, count: int, write_begin: str, mode: str) -> list[Clie
         from grader.extensions import db
         from grader.gametree import KINDS, Conventions
         from grader.models import Slot
-        from grader.services import accounts, courses, exercises, roster
+        from grader.services import accounts
+        from grader.services.courses import courses, roster
         from grader.services.transactions import writing
+        from grader.services.trees import exercises
 
         app = create_app({"GRADER_ARGON2": {"time_cost": 1, "memory_cost": 1024, "parallelism": 1}})
         clients = []

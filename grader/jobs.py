@@ -7,7 +7,7 @@ name there and never import this module, whose job bodies call services and the 
 The queue is SQLite (instance/queue.sqlite, no server) unless GRADER_QUEUE_URL is a
 redis://... URL (workers on several machines, sharing nothing but the database, which holds
 the uploads' bytes, and the queue).
-A message carries only an id: the database says what is to be done (services/leases.py), so
+A message carries only an id: the database says what is to be done (services/engines/leases.py), so
 a lost or duplicated message costs nothing. `grader worker` runs the consumer and, beside it,
 the sweep that requeues jobs whose worker died and re-sends wake-ups the queue lost.
 """
@@ -33,7 +33,9 @@ from huey.api import Huey
 
 from grader.extensions import EXAM, GAME, GRADE, INTEGRITY, PASSBACK, db, job_queue
 from grader.models import Submission, TournamentGame
-from grader.services import exams, integrity, leases, liveness, lti, submissions, tournaments
+from grader.services import integrity, liveness, lti
+from grader.services.engines import leases, submissions, tournaments
+from grader.services.paper import exams
 
 log = logging.getLogger(__name__)
 

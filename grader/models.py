@@ -274,7 +274,7 @@ class Attempt(Base):
     regraded_at: Mapped[dt.datetime | None]
     # An answer written on a printed exam sheet, typed in by a TA or instructor (None: the
     # student's own), and every entry of it, oldest first, the last the current one:
-    # [{"answer", "score", "entered_by", "entered_at"}] (services/exams.py).
+    # [{"answer", "score", "entered_by", "entered_at"}] (services/paper/exams.py).
     entered_by_id: Mapped[int | None] = mapped_column(sa.ForeignKey("user.id", ondelete="SET NULL"))
     history: Mapped[list[Any] | None] = mapped_column(sa.JSON(none_as_null=True))
 
@@ -479,7 +479,7 @@ class Tournament(Base):
 
 class TournamentGame(Base):
     """One game of a tournament: a queue job of its own, leased, renewed and swept like a
-    submission (services/leases.py)."""
+    submission (services/engines/leases.py)."""
 
     __tablename__ = "tournament_game"
 
@@ -515,7 +515,7 @@ ENGINES_CHECK, ANSWERS_CHECK = "engines", "answers"  # IntegrityCheck.kind
 
 class IntegrityCheck(Base):
     """A similarity check of an engine slot's submissions, or the answers check of an
-    assignment: asked by the staff, run as a queue job under a lease (services/leases.py), its
+    assignment: asked by the staff, run as a queue job under a lease (services/engines/leases.py), its
     result kept for the integrity pages. Nothing it finds changes a score."""
 
     __tablename__ = "integrity_check"
@@ -732,7 +732,7 @@ PAPER_SIZES = ("a4", "letter")
 
 class ExamPrint(Base):
     """An assignment printed as exam sheets: a queue job, leased like a submission
-    (services/leases.py), whose result is an archive of PDFs (the Blob of `result_sha256`): one
+    (services/engines/leases.py), whose result is an archive of PDFs (the Blob of `result_sha256`): one
     per sheet, all sheets in one file for the print shop, and the key."""
 
     __tablename__ = "exam_print"

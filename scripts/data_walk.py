@@ -76,7 +76,9 @@ def main() -> None:
     import grader
     from grader import create_app
     from grader.extensions import db
-    from grader.services import accounts, courses, roster, submissions
+    from grader.services import accounts
+    from grader.services.courses import courses, roster
+    from grader.services.engines import submissions
 
     show = "--rooms" in sys.argv
     engine = Path(grader.__file__).parents[1] / "tests" / "harness" / "engines" / "correct.py"

@@ -35,7 +35,8 @@ def csrf_from(html: str) -> str:
 def enrol(course_id: int, email: str, role: str = "student") -> None:
     """Adds an account to a course the one way (inside an app context): the roster's rule, and
     for a staff role the invite accepted by the account itself."""
-    from grader.services import accounts, invites, roster
+    from grader.services import accounts
+    from grader.services.courses import invites, roster
 
     roster.add_member(None, course_id, email, role)
     if role != "student":

@@ -106,7 +106,7 @@ class Factory:
             return accounts.create_user(email, password, role).id
 
     def course(self, name: str = "Course", instructor: str | None = None) -> tuple[int, str]:
-        from grader.services import courses
+        from grader.services.courses import courses
 
         with self.app.app_context():
             course = courses.create_course(name, instructor)
@@ -117,7 +117,7 @@ class Factory:
             enrol(course_id, email, role)
 
     def assignment(self, course_id: int, preset: str = "standard", **kw: Any) -> int:
-        from grader.services import courses
+        from grader.services.courses import courses
 
         with self.app.app_context():
             return courses.create_assignment(course_id, preset, **kw).id

@@ -48,7 +48,7 @@ def make_room(
     late: float | None = None,
     policy: str = "best",
 ) -> Room:
-    from grader.services import editor
+    from grader.services.teaching import editor
 
     for email, role in (
         (TEACHER, "instructor"),
@@ -101,7 +101,7 @@ def make_room(
 
 def answer(app: Any, email: str, assignment_id: int, index: int, reply: dict[str, Any]) -> Any:
     """The student opens the slot and submits `reply`; returns the stored attempt."""
-    from grader.services import attempts, exercises
+    from grader.services.trees import attempts, exercises
 
     with app.app_context():
         student = user(email)

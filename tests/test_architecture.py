@@ -23,7 +23,7 @@ SOURCES = ("*.py", "*.html", "*.js")
 HOMES = {
     "exercise": {Path("grader/gametree/kinds.py")},
     # models registers the slot kinds; submissions is the engine slot's own service.
-    "slot": {Path("grader/models.py"), Path("grader/services/submissions.py")},
+    "slot": {Path("grader/models.py"), Path("grader/services/engines/submissions.py")},
 }
 
 

@@ -142,7 +142,8 @@ def user_sign_out(email: str) -> None:
 @click.option("--instructor", "instructor_email", help="E-mail of its instructor.")
 def course_create(name: str, instructor_email: str | None) -> None:
     """Create a course and print its join code."""
-    from grader.services import ServiceError, courses
+    from grader.services import ServiceError
+    from grader.services.courses import courses
 
     try:
         created = courses.create_course(name, instructor_email)
@@ -164,7 +165,8 @@ def course_create(name: str, instructor_email: str | None) -> None:
 def course_add(course_ref: str, email: str, role: str) -> None:
     """Add a person to a course (by id or name), by the roster's rule: a student at once, a staff
     role through an invite link that only the account itself can accept."""
-    from grader.services import ServiceError, accounts, courses, invites, roster
+    from grader.services import ServiceError, accounts
+    from grader.services.courses import courses, invites, roster
 
     try:
         found = courses.find_course(course_ref)
@@ -206,7 +208,8 @@ def assignment_create(
     course_ref: str, preset: str, title: str | None, due: dt.datetime | None
 ) -> None:
     """Create an assignment from a preset."""
-    from grader.services import ServiceError, courses
+    from grader.services import ServiceError
+    from grader.services.courses import courses
 
     try:
         found = courses.find_course(course_ref)
@@ -221,7 +224,8 @@ def assignment_create(
 @assignment.command("presets")
 def assignment_presets() -> None:
     """List the presets and check that each one loads."""
-    from grader.services import ServiceError, courses
+    from grader.services import ServiceError
+    from grader.services.courses import courses
 
     for name in courses.preset_names():
         try:
@@ -252,7 +256,9 @@ def demo(preset: str) -> None:
 @with_appcontext
 def gradebook_command(course_ref: str, as_csv: bool) -> None:
     """Print a course's gradebook (by id or exact name), as the dashboard computes it."""
-    from grader.services import ServiceError, courses, gradebook
+    from grader.services import ServiceError
+    from grader.services.courses import courses
+    from grader.services.teaching import gradebook
 
     try:
         found = gradebook.build(courses.find_course(course_ref).id)

@@ -1,4 +1,4 @@
-"""`grader exam print`: an assignment printed as paper exam sheets (services/exams.py).
+"""`grader exam print`: an assignment printed as paper exam sheets (services/paper/exams.py).
 
 Runs in the application's context, as the operator: the sheets are made and rendered here,
 without the queue (the assignment page's button queues the same work for a worker).
@@ -34,7 +34,8 @@ exam = AppGroup("exam", help="Paper exams: print an assignment's sheets, their k
 def print_command(assignment_id: int, out: Path, anonymous: int | None, paper: str) -> None:
     """Print an assignment: one PDF per student (each their own stored trees), all sheets in
     one PDF for the print shop, and the key."""
-    from grader.services import ServiceError, exams
+    from grader.services import ServiceError
+    from grader.services.paper import exams
 
     def progress(phase: str, done: int, total: int) -> None:
         if done == total or done % 25 == 0:

@@ -115,8 +115,9 @@ def urls(base_url: str) -> None:
 @click.argument("course_ref")
 def sync(course_ref: str) -> None:
     """Add a course's LMS roster (Names and Role Provisioning Services)."""
-    from grader.services import ServiceError, courses
+    from grader.services import ServiceError
     from grader.services import lti as service
+    from grader.services.courses import courses
 
     try:
         synced = service.sync_roster(None, courses.find_course(course_ref).id)
@@ -129,8 +130,9 @@ def sync(course_ref: str) -> None:
 @click.argument("course_ref")
 def resend(course_ref: str) -> None:
     """Queue every student's score of a course's LMS links again (after an LMS outage)."""
-    from grader.services import ServiceError, courses
+    from grader.services import ServiceError
     from grader.services import lti as service
+    from grader.services.courses import courses
 
     try:
         count = service.resend(None, courses.find_course(course_ref).id)

@@ -607,7 +607,7 @@ def calibrate_command(preset: str, seeds: int, as_json: bool) -> None:
     """Mean scores, over SEEDS generated trees per slot, of the key, a single slip, plain minimax
     and every misconception variant: the goal is at most 0.5 for a misconception and at least 0.8
     for a slip."""
-    from grader.services.courses import Invalid, read_preset
+    from grader.services.courses.courses import Invalid, read_preset
 
     path = Path(preset)
     if not path.is_file():

@@ -81,7 +81,8 @@ def _add_engine_slot_command() -> None:
     @click.option("--title", help="Default: Checkers engine.")
     def add_engine(assignment_id: int, suite: str, title: str | None) -> None:
         """Add an engine slot (uploads graded by the workers) to an assignment."""
-        from grader.services import ServiceError, submissions
+        from grader.services import ServiceError
+        from grader.services.engines import submissions
 
         try:
             slot = submissions.add_engine_slot(assignment_id, suite=suite, title=title)

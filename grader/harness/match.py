@@ -1,6 +1,6 @@
 """A game between two students' engines, each in a sandbox of its own, the harness owning the
 board (the referee's rules: an illegal or unreadable move, a timeout or a crash loses at once).
-Tournaments (services/tournaments.py) play their games with it, one queue job per game.
+Tournaments (services/engines/tournaments.py) play their games with it, one queue job per game.
 """
 
 from __future__ import annotations

@@ -13,7 +13,9 @@ from flask import current_app
 
 from grader.extensions import db
 from grader.models import INSTRUCTOR, STUDENT, Course, Membership, Slot
-from grader.services import accounts, courses, roster, submissions
+from grader.services import accounts
+from grader.services.courses import courses, roster
+from grader.services.engines import submissions
 
 COURSE = "Demo course: alpha-beta pruning"
 PEOPLE = (("instructor@example.com", INSTRUCTOR), ("student@example.com", STUDENT))

@@ -9,7 +9,8 @@ from flask import Blueprint, flash, redirect, render_template, request, session,
 from flask_login import current_user, login_required, login_user, logout_user
 
 from grader.ratelimits import THROTTLED, failed, limiter, password_checked, setting
-from grader.services import ServiceError, accounts, invites
+from grader.services import ServiceError, accounts
+from grader.services.courses import invites
 from grader.web.forms import (
     ActionForm,
     ClaimForm,

@@ -1,6 +1,6 @@
 """Engine uploads and their results: the student's pages, the staff's submissions table,
 leaderboard and tournaments (their JSON API is in `web/api/engines.py`). Thin views over
-services/submissions.py, services/results.py and services/tournaments.py."""
+services/engines/submissions.py, services/engines/results.py and services/engines/tournaments.py."""
 
 from __future__ import annotations
 
@@ -20,15 +20,8 @@ from flask_login import current_user, login_required
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 
-from grader.services import (
-    Invalid,
-    NotFound,
-    RateLimited,
-    ServiceError,
-    results,
-    submissions,
-    tournaments,
-)
+from grader.services import Invalid, NotFound, RateLimited, ServiceError
+from grader.services.engines import results, submissions, tournaments
 from grader.web import charts, handouts, inputs, kit
 from grader.web.forms import ActionForm
 

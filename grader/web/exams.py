@@ -1,5 +1,5 @@
 """Paper exams' pages: printing an assignment (instructors), and entering the answers written
-on the sheets (instructors and TAs), over services/exams.py."""
+on the sheets (instructors and TAs), over services/paper/exams.py."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ from flask import Blueprint, Response, flash, jsonify, redirect, render_template
 from flask_login import current_user, login_required
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from grader.services import NotFound, exams
-from grader.services.attempts import to_api
+from grader.services import NotFound
+from grader.services.paper import exams
+from grader.services.trees.attempts import to_api
 from grader.web.api import RequestError
 from grader.web.instructor_forms import ExamPrintForm, SheetCodeForm
 

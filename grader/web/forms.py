@@ -24,8 +24,9 @@ from wtforms.validators import DataRequired, EqualTo, Length, NumberRange, Optio
 
 from grader.gametree import KINDS, Tree, TreeFormatError, parse_nested, parse_range
 from grader.gametree.games import GAMES
-from grader.services import Invalid, editor
+from grader.services import Invalid
 from grader.services.accounts import MAX_TOKEN_DAYS, MIN_PASSWORD, TOKEN_DAYS
+from grader.services.teaching import editor
 from grader.web.inputs import strict_loads
 from grader.web.words import CHILDREN, CUT_NODES_REPORT, TIES, kind_name
 

@@ -8,7 +8,8 @@ from typing import Any
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
 
-from grader.services import ServiceError, game_practice
+from grader.services import ServiceError
+from grader.services.trees import game_practice
 from grader.web.forms import GamePracticeForm
 
 bp = Blueprint("games", __name__)

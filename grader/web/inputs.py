@@ -13,7 +13,8 @@ from werkzeug.routing import IntegerConverter
 
 from grader import strict_json
 from grader.models import MAX_ID
-from grader.services import Invalid, uploads
+from grader.services import Invalid
+from grader.services.engines import uploads
 
 MAX_JSON_DEPTH = strict_json.MAX_DEPTH
 

@@ -22,25 +22,18 @@ from grader.gametree import KINDS
 from grader.gametree.kinds import error_rule
 from grader.gametree.variants import ALL_VARIANTS
 from grader.models import Slot
-from grader.services import (
-    Conflict,
-    Invalid,
-    courses,
-    editor,
-    exercises,
-    gradebook,
-    regrade,
-    roster,
-    stats,
-    submissions,
-)
-from grader.services.staff import (
+from grader.services import Conflict, Invalid
+from grader.services.courses import courses, roster
+from grader.services.courses.staff import (
     may_open_dashboard,
     staff,
     staff_courses,
     staff_for_assignment,
     staff_for_slot,
 )
+from grader.services.engines import submissions
+from grader.services.teaching import editor, gradebook, regrade, stats
+from grader.services.trees import exercises
 from grader.web import charts
 from grader.web.forms import ActionForm, SelectChoice
 from grader.web.instructor_forms import (

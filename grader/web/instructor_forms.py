@@ -26,7 +26,8 @@ from grader.gametree import KINDS, Conventions, Tree
 from grader.gametree.exact import fmt
 from grader.gametree.games import GAMES
 from grader.models import COURSE_ROLES, SCORE_POLICIES, Slot
-from grader.services import editor, game_practice
+from grader.services.teaching import editor
+from grader.services.trees import game_practice
 from grader.web.forms import SelectChoice, TreeSettings, nested_list
 from grader.web.words import kind_name
 
@@ -279,7 +280,7 @@ class RegradeForm(FlaskForm):
 
 
 class ExamPrintForm(FlaskForm):
-    """An assignment printed as paper exam sheets (services/exams.py)."""
+    """An assignment printed as paper exam sheets (services/paper/exams.py)."""
 
     paper = SelectField(
         "Paper",

@@ -1,5 +1,5 @@
 """The student kit's download: the service's own wheel, by a signed, expiring per-student link
-(pip sends no session cookie). Thin view over services/kit.py."""
+(pip sends no session cookie). Thin view over services/engines/kit.py."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ from typing import Any
 
 from flask import Blueprint, current_app, send_file
 
-from grader.services import NotFound, kit
+from grader.services import NotFound
+from grader.services.engines import kit
 
 bp = Blueprint("kit", __name__)
 

@@ -20,8 +20,10 @@ from pylti1p3.message_launch import MessageLaunch
 from grader.extensions import csrf, db
 from grader.models import INSTRUCTOR, User
 from grader.ratelimits import password_checked
-from grader.services import Conflict, Invalid, ServiceError, courses, lms_setup, lti
-from grader.services.staff import staff
+from grader.services import Conflict, Invalid, ServiceError, lti
+from grader.services.courses import courses
+from grader.services.courses.staff import staff
+from grader.services.lti import lms_setup
 from grader.web import CSP
 from grader.web.forms import ActionForm, LinkAccountForm, SelectChoice
 from grader.web.instructor_forms import PresetAssignmentForm

@@ -9,17 +9,10 @@ from flask_login import current_user, login_required
 from flask_wtf.csrf import generate_csrf
 
 from grader.models import Exercise
-from grader.services import (
-    Busy,
-    RateLimited,
-    ServiceError,
-    accounts,
-    attempts,
-    courses,
-    exercises,
-    scores,
-    staff,
-)
+from grader.services import Busy, RateLimited, ServiceError, accounts
+from grader.services.courses import courses, staff
+from grader.services.teaching import scores
+from grader.services.trees import attempts, exercises
 from grader.web.forms import ActionForm, JoinForm, PracticeForm
 
 bp = Blueprint("pages", __name__)

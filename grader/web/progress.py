@@ -1,7 +1,7 @@
 """Adaptive practice pages: the student's progress per misconception, "Practise my weak spots"
 (one click, the next tree planned for them), what a weak-spots tree was meant to expose (after
 an answer: `GET /api/exercises/<id>/aim`, in `web/api/student.py`), and the course's view for
-its staff. Thin views over `grader.services.practice`."""
+its staff. Thin views over `grader.services.trees.practice`."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from grader.gametree.adaptive import (
     PRACTISING,
     Standing,
 )
-from grader.services import practice
+from grader.services.trees import practice
 from grader.web import charts
 from grader.web.forms import ActionForm
 from grader.web.words import misconception_name

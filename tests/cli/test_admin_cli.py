@@ -77,8 +77,8 @@ def test_course_and_assignment_from_preset(runner, app):
 
 
 def test_every_preset_loads_and_generates(runner, app):
-    from grader.services import exercises
-    from grader.services.courses import load_preset, preset_names
+    from grader.services.courses.courses import load_preset, preset_names
+    from grader.services.trees import exercises
 
     listed = runner.invoke(args=["assignment", "presets"])
     assert listed.exit_code == 0, listed.output

@@ -1,4 +1,4 @@
-"""`grader course add`: the operator adds people by the roster's one rule (services/roster.py's
+"""`grader course add`: the operator adds people by the roster's one rule (services/courses/roster.py's
 `add_member`): a student at once, a staff role only through an invite the account accepts."""
 
 from __future__ import annotations

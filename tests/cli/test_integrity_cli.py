@@ -18,7 +18,7 @@ CAROL = "carol@example.com"
 
 
 def _engines_room(app: Any, factory: Any) -> tuple[Any, int]:
-    from grader.services import submissions
+    from grader.services.engines import submissions
 
     room = make_room(app, factory)
     factory.user(CAROL)
@@ -65,7 +65,8 @@ def test_engines_refuses_what_is_not_an_engine_slot(app, factory, runner):
 
 def test_answers_prints_who_answered_what_fits_whose_tree(app, factory, runner):
     from grader.gametree import KINDS, Conventions, Tree
-    from grader.services import attempts, editor, exercises
+    from grader.services.teaching import editor
+    from grader.services.trees import attempts, exercises
 
     room = make_room(app, factory)
     with app.app_context():

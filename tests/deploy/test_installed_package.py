@@ -42,7 +42,7 @@ def build_stage_copies() -> list[str]:
 
 
 def test_the_build_stage_copies_the_top_level_layout() -> None:
-    from grader.services import kit
+    from grader.services.engines import kit
 
     # The image and the service's own kit build (a checkout's) start from the same sources.
     assert set(build_stage_copies()) == set(kit.SOURCES)

@@ -31,7 +31,7 @@ EXPECTIMINIMAX = {
 def seed_chance(student: Any) -> dict[str, int]:
     """The chance practice exercises of ``student``, by name."""
     from grader.gametree import GeneratorParams, generate
-    from grader.services import exercises
+    from grader.services.trees import exercises
 
     def typed(kind: str, tree: Any, players: str = "max,chance") -> int:
         made = exercises.create_practice(

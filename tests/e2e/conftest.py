@@ -44,7 +44,9 @@ def _seed(env: dict[str, str]) -> tuple[int, dict[str, int], str]:
     from grader import create_app
     from grader.extensions import db
     from grader.gametree import GeneratorParams, generate
-    from grader.services import accounts, courses, exercises
+    from grader.services import accounts
+    from grader.services.courses import courses
+    from grader.services.trees import exercises
 
     with environment(env):
         app = create_app()

@@ -184,7 +184,10 @@ def answer_cases() -> list[Case]:
 def seed_answer_kinds(instructor: str) -> str:
     """A course of `instructor` with one fixed-tree slot per case, each answered by
     `KINDS_STUDENT` (in an app context); returns the path of the student's drill-down page."""
-    from grader.services import accounts, attempts, courses, editor, exercises
+    from grader.services import accounts
+    from grader.services.courses import courses
+    from grader.services.teaching import editor
+    from grader.services.trees import attempts, exercises
     from tests.app_support import enrol
     from tests.e2e.e2e_support import PASSWORD
 

@@ -56,7 +56,10 @@ def seed(env: dict[str, str]) -> Site:
     from grader import create_app, jobs
     from grader.extensions import db
     from grader.gametree import KINDS, Conventions, Tree
-    from grader.services import accounts, attempts, courses, exercises, submissions, tournaments
+    from grader.services import accounts
+    from grader.services.courses import courses
+    from grader.services.engines import submissions, tournaments
+    from grader.services.trees import attempts, exercises
 
     with environment(env):
         app = create_app()

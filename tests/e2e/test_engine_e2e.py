@@ -38,7 +38,9 @@ def _seed(env: dict[str, str]) -> tuple[int, int]:
 
     from grader import create_app
     from grader.extensions import db
-    from grader.services import accounts, courses, submissions
+    from grader.services import accounts
+    from grader.services.courses import courses
+    from grader.services.engines import submissions
 
     with environment(env):
         app = create_app()

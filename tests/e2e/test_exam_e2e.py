@@ -32,7 +32,10 @@ def _seed(env: dict[str, str], out: Path) -> dict[str, str]:
     from grader import create_app
     from grader.extensions import db
     from grader.gametree import Tree
-    from grader.services import accounts, courses, editor, exams
+    from grader.services import accounts
+    from grader.services.courses import courses
+    from grader.services.paper import exams
+    from grader.services.teaching import editor
 
     with environment(env):
         app = create_app()

@@ -41,7 +41,11 @@ def _seed(env: dict[str, str]) -> dict[str, int]:
     from grader import create_app
     from grader.extensions import db
     from grader.gametree import KINDS, Conventions, Tree
-    from grader.services import accounts, attempts, courses, editor, exercises, submissions
+    from grader.services import accounts
+    from grader.services.courses import courses
+    from grader.services.engines import submissions
+    from grader.services.teaching import editor
+    from grader.services.trees import attempts, exercises
 
     with environment(env):
         app = create_app()

@@ -62,7 +62,7 @@ def start(platform: Platform, tool: str, member: Member, **claims) -> str:
 
 def test_launch_and_deep_linking_in_a_browser(browser, lms):
     from grader.extensions import db
-    from grader.services import courses
+    from grader.services.courses import courses
 
     platform, url, app = lms
     teacher = Member("teacher", "Tess Teacher", "tess@uni.example", [INSTRUCTOR])

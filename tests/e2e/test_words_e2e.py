@@ -43,7 +43,9 @@ def _seed(env: dict[str, str]) -> tuple[int, int]:
 
     from grader import create_app
     from grader.extensions import db
-    from grader.services import accounts, attempts, courses, exercises
+    from grader.services import accounts
+    from grader.services.courses import courses
+    from grader.services.trees import attempts, exercises
 
     with environment(env):
         app = create_app()

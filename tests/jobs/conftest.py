@@ -367,7 +367,7 @@ class EngineRoom:
 @pytest.fixture
 def room(app: Any, factory: Any) -> EngineRoom:
     """A course with an instructor, a student and an assignment with an engine slot."""
-    from grader.services import submissions
+    from grader.services.engines import submissions
 
     room = factory.classroom()
     with app.app_context():

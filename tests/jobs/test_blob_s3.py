@@ -52,7 +52,7 @@ def objects(s3: dict[str, Any]) -> dict[str, bytes]:
 
 
 def test_uploads_go_to_the_bucket_once_and_workers_fetch_them(app, upload, s3, tmp_path):
-    from grader.services import leases
+    from grader.services.engines import leases
 
     app.config["GRADER_BLOB_URL"] = s3["url"]
     data = engine_bytes("correct")
@@ -72,7 +72,7 @@ def test_uploads_go_to_the_bucket_once_and_workers_fetch_them(app, upload, s3, t
 
 
 def test_a_bad_blob_url_is_refused(app):
-    from grader.services import blobs
+    from grader.services.engines import blobs
 
     for url in ("http://bucket/x", "s3://", f"s3://{BUCKET}/x?secret=1"):
         app.config["GRADER_BLOB_URL"] = url

@@ -67,7 +67,7 @@ def test_leaderboard_and_tournament_through_a_real_worker(
     app, client, factory, room, upload, workers
 ):
     from grader.models import User
-    from grader.services import tournaments
+    from grader.services.engines import tournaments
 
     bob = add_student(factory, room, "bob@example.com")
     mine = upload(engine_bytes("correct"), tournament="1").get_json()["id"]

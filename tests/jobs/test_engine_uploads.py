@@ -216,11 +216,11 @@ def test_page_upload_with_the_form(app, client, auth, room):
     assert len(rows(app)) == 1
 
 
-# -- the workers' writes (services/leases.py), without a worker ------------------------------
+# -- the workers' writes (services/engines/leases.py), without a worker ------------------------------
 
 
 def _claimed(app, upload, worker="w1"):
-    from grader.services import leases
+    from grader.services.engines import leases
 
     submission_id = upload(engine_bytes("correct")).get_json()["id"]
     with app.app_context():
@@ -231,7 +231,7 @@ def _claimed(app, upload, worker="w1"):
 
 
 def test_result_is_written_once(app, upload):
-    from grader.services import leases
+    from grader.services.engines import leases
 
     submission_id = _claimed(app, upload)
     result = {"score": 3.0, "max_score": 5.0, "gradescope": {"score": 3.0}, "rich": {"tests": []}}
@@ -249,7 +249,7 @@ def test_result_is_written_once(app, upload):
 def test_the_results_page_has_the_timing_chart_drawn_by_the_server(app, client, auth, upload):
     """Graded before the page opens: the chart is in the page; opened before: the page's script
     fetches the same chart once the results are in (404 until then)."""
-    from grader.services import leases
+    from grader.services.engines import leases
 
     submission_id = _claimed(app, upload)
     auth.login()
@@ -299,7 +299,7 @@ def test_unique_key_refuses_a_second_result_row(app, upload):
 
 
 def test_expired_lease_is_requeued_then_fails_after_three_attempts(app, upload):
-    from grader.services import leases
+    from grader.services.engines import leases
 
     submission_id = _claimed(app, upload, "dead-1")
     later = utcnow() + dt.timedelta(seconds=60)
@@ -330,7 +330,7 @@ def test_expired_lease_is_requeued_then_fails_after_three_attempts(app, upload):
 
 
 def test_internal_errors_retry_then_fail_uncharged(app, upload):
-    from grader.services import leases
+    from grader.services.engines import leases
 
     submission_id = _claimed(app, upload, "w")
     with app.app_context():
@@ -346,7 +346,8 @@ def test_internal_errors_retry_then_fail_uncharged(app, upload):
 
 
 def test_gradebook_counts_the_engine_slot(app, factory, room, upload):
-    from grader.services import gradebook, leases
+    from grader.services.engines import leases
+    from grader.services.teaching import gradebook
 
     submission_id = _claimed(app, upload)
     with app.app_context():
@@ -364,7 +365,7 @@ def test_gradebook_counts_the_engine_slot(app, factory, room, upload):
 
 
 def test_a_worker_fetches_its_copy_from_the_database_and_checks_it(app, upload, tmp_path):
-    from grader.services import blobs, leases
+    from grader.services.engines import blobs, leases
 
     submission_id = upload(engine_bytes("correct")).get_json()["id"]
     app.config["GRADER_UPLOADS_DIR"] = str(tmp_path / "another-machine")  # nothing there
@@ -380,7 +381,7 @@ def test_a_worker_fetches_its_copy_from_the_database_and_checks_it(app, upload, 
 
 
 def test_the_same_bytes_twice_in_one_transaction_store_one_blob(app):
-    from grader.services import blobs
+    from grader.services.engines import blobs
     from grader.services.transactions import writing
 
     with app.app_context():

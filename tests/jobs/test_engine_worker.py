@@ -133,7 +133,7 @@ def test_internal_errors_are_retried_then_failed_uncharged(app, client, room, up
     assert failed["attempts"] == 3 and "not charged to you" in failed["error"]
     assert failed["score"] is None and result_rows(app, submission_id) == 0
     with app.app_context():
-        from grader.services import gradebook
+        from grader.services.teaching import gradebook
 
         book = gradebook.build(room.course_id)
         slot_id = db.session.get(Submission, submission_id).slot_id

@@ -1,4 +1,4 @@
-"""Tournament games run under the same lease as submissions (services/leases.py): claimed,
+"""Tournament games run under the same lease as submissions (services/engines/leases.py): claimed,
 renewed by a heartbeat while played, swept back to the queue when their worker is killed with
 SIGKILL, and written once."""
 
@@ -55,7 +55,7 @@ def graded_pair(app, client, factory, room, upload, workers=None) -> tuple[int, 
 
 
 def start_tournament(app, room, **params) -> int:
-    from grader.services import tournaments
+    from grader.services.engines import tournaments
 
     with app.app_context():
         teacher = db.session.scalar(sa.select(User).where(User.email == "teacher@example.com"))
@@ -65,7 +65,7 @@ def start_tournament(app, room, **params) -> int:
 
 
 def test_game_leases_claim_renew_sweep_and_write_once(app, client, factory, room, upload):
-    from grader.services import leases
+    from grader.services.engines import leases
 
     graded_pair(app, client, factory, room, upload)
     tournament_id = start_tournament(app, room, max_plies=8)

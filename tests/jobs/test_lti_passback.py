@@ -81,7 +81,7 @@ def test_an_engine_result_reaches_the_lms_through_a_real_worker(app, lms, upload
 
 
 def test_two_transactions_marking_the_same_score_both_succeed(app, lms):
-    from grader.services import lti
+    from grader.services import outbox
 
     _, _, pair = lms
     start = threading.Barrier(2)
@@ -92,7 +92,7 @@ def test_two_transactions_marking_the_same_score_both_succeed(app, lms):
             with app.app_context():
                 start.wait(timeout=10)
                 with writing() as session:
-                    lti.passback_after_commit(session, [pair])
+                    outbox.passback_after_commit(session, [pair])
                 db.session.remove()
         except BaseException as error:
             errors.append(error)

@@ -3,7 +3,7 @@
 A student answers an exercise and has an engine graded (the worker's own claim and result
 path); then the student's dashboard and assignment page, the gradebook (page, JSON, CSV), the
 drill-down, the item statistics and the LMS passback are read, and every one must say the
-score that services.scores counts for that slot.
+score that services.teaching.scores counts for that slot.
 """
 
 from __future__ import annotations
@@ -26,8 +26,9 @@ def _text(html: str) -> str:
 def test_every_page_and_report_shows_the_slot_scores_one_source_counts(
     app, client, factory, room, upload, auth
 ) -> None:
-    from grader.services import leases, scores
+    from grader.services.engines import leases
     from grader.services.lti import passback
+    from grader.services.teaching import scores
     from grader.web import percent
 
     # The exercise: one wrong answer, graded on the request path.

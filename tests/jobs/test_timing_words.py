@@ -44,7 +44,7 @@ def _test(kind: str, name: str, rows: list | None = None) -> dict:
     ],
 )
 def test_the_timing_chart_says_why_it_draws_nothing(app, client, auth, upload, tests, words):
-    from grader.services import leases
+    from grader.services.engines import leases
 
     submission_id = upload(engine_bytes("correct")).get_json()["id"]
     with app.app_context():

@@ -32,7 +32,7 @@ def course_of_context(app) -> int:
 def make_assignment(
     app, course_id: int, *, late_percent: float | None = None, due_at: dt.datetime | None = None
 ) -> int:
-    from grader.services import editor
+    from grader.services.teaching import editor
 
     with app.app_context():
         teacher = db.session.scalar(
@@ -167,7 +167,7 @@ def test_students_cannot_deep_link(lti_env, app):
 
 
 def test_a_graded_attempt_score_arrives_at_the_line_item(placed, app):
-    from grader.services import attempts, exercises
+    from grader.services.trees import attempts, exercises
 
     env = placed["env"]
     assert placed["launched"].status_code == 302
@@ -202,7 +202,8 @@ def test_a_graded_attempt_score_arrives_at_the_line_item(placed, app):
 
 
 def test_a_regrade_sends_the_new_score(placed, app):
-    from grader.services import attempts, editor, exercises
+    from grader.services.teaching import editor
+    from grader.services.trees import attempts, exercises
 
     env = placed["env"]
     key = KINDS["prune"].key(Tree.from_nested(AIMA), Conventions.from_dict({}))
@@ -224,7 +225,7 @@ def test_a_regrade_sends_the_new_score(placed, app):
 
 def test_a_platform_that_is_down_does_not_fail_the_attempt(placed, app):
     from grader.models import Attempt
-    from grader.services import attempts, exercises
+    from grader.services.trees import attempts, exercises
 
     env = placed["env"]
     env.platform.score_status = 503
@@ -262,7 +263,8 @@ def test_a_platform_that_is_down_does_not_fail_the_attempt(placed, app):
 def test_a_crash_after_the_commit_loses_no_score(placed, app):
     """The mark is written with the attempt; if the process dies before it queues the job,
     the worker's sweep finds the mark and sends the score."""
-    from grader.services import attempts, exercises, lti
+    from grader.services import outbox
+    from grader.services.trees import attempts, exercises
 
     env = placed["env"]
     alice_id = env.user("alice").id
@@ -274,7 +276,7 @@ def test_a_crash_after_the_commit_loses_no_score(placed, app):
     assert len(env.platform.scores.pop(url)) == 1  # sent at once; now a later change:
     with app.app_context():
         with writing() as session:
-            lti.passback_after_commit(session, [(alice_id, placed["slot_id"])])
+            outbox.passback_after_commit(session, [(alice_id, placed["slot_id"])])
             session.info.pop("lti_passback")  # what a crash right after the commit loses
         assert jobs.sweep_once(app) == 0  # not yet due: its message may still be on its way
         db.session.execute(
@@ -341,7 +343,7 @@ def test_an_engine_result_sends_the_assignment_score(lti_env, app):
     """A whole assignment placed in the LMS: its line item gets the sum of the slots,
     engine slot included, when a worker writes an engine's result."""
     from grader.models import QUEUED, RUNNING, Submission
-    from grader.services import leases, submissions
+    from grader.services.engines import leases, submissions
 
     env = lti_env
     teacher = env.member("teacher", [INSTRUCTOR])
@@ -387,7 +389,8 @@ def test_an_engine_result_sends_the_assignment_score(lti_env, app):
 
 
 def test_resend_queues_every_placed_score_again(placed, app):
-    from grader.services import attempts, exercises, lti
+    from grader.services import lti
+    from grader.services.trees import attempts, exercises
 
     env = placed["env"]
     key = KINDS["prune"].key(Tree.from_nested(AIMA), Conventions.from_dict({}))
@@ -416,7 +419,8 @@ def test_an_lms_course_can_open_a_course_built_before(lti_env, app):
     """The instructor prepared a course here; the LMS course's first launch made a new one;
     on the deep-linking page they make the LMS course open theirs instead."""
     from grader.models import Course
-    from grader.services import accounts, courses
+    from grader.services import accounts
+    from grader.services.courses import courses
 
     env = lti_env
     with app.app_context():  # the instructor's own account here, and the course they built
@@ -475,7 +479,7 @@ def test_an_lms_course_can_open_a_course_built_before(lti_env, app):
 
 
 def test_only_the_instructor_of_both_courses_may_relink(lti_env, app):
-    from grader.services import courses
+    from grader.services.courses import courses
 
     env = lti_env
     teacher = env.member("teacher", [INSTRUCTOR])

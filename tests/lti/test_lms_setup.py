@@ -13,7 +13,7 @@ import sqlalchemy as sa
 
 from grader.extensions import db
 from grader.models import Assignment, LtiResourceLink
-from grader.services.courses import presets_dir
+from grader.services.courses.courses import presets_dir
 from tests.app_support import csrf_from
 from tests.lti.lti_platform import INSTRUCTOR, LEARNER, TA, form_fields
 from tests.lti.test_advantage import CONTENT_ITEMS, course_of_context
@@ -48,7 +48,7 @@ def answer_first_slot(app, sub: str, assignment_id: int) -> float:
     right: the reference solver's pruned nodes and root value."""
     from grader.gametree import Conventions, solve
     from grader.models import LtiUser, User
-    from grader.services import attempts, exercises
+    from grader.services.trees import attempts, exercises
 
     with app.app_context():
         student = db.session.get_one(

@@ -63,7 +63,8 @@ def smtp() -> Iterator[Any]:
 
 def _app(tmp_path, db_file, monkeypatch, port: int) -> Any:
     from grader import create_app
-    from grader.services import accounts, courses
+    from grader.services import accounts
+    from grader.services.courses import courses
 
     monkeypatch.setenv("GRADER_INSTANCE_PATH", str(tmp_path / "instance"))
     app = create_app(

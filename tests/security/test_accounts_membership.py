@@ -9,7 +9,7 @@ import sqlalchemy as sa
 
 from grader.extensions import db
 from grader.models import Attempt
-from grader.services import roster
+from grader.services.courses import roster
 from tests.instructor_support import ALICE, TEACHER, answer, make_room, user, wrong_prune
 
 
@@ -79,7 +79,7 @@ def test_practice_stays_hers_and_readding_brings_the_work_back(client, app, remo
 
 
 def test_an_engine_submission_is_closed_to_a_removed_student_too(client, app, factory):
-    from grader.services import submissions
+    from grader.services.engines import submissions
 
     room = make_room(app, factory)
     headers = {"Authorization": f"Bearer {factory.token(ALICE)}"}

@@ -51,7 +51,7 @@ HOSTILE = {
 
 @pytest.fixture
 def engine_slot(app, factory):
-    from grader.services import submissions
+    from grader.services.engines import submissions
 
     room = factory.classroom()
     with app.app_context():

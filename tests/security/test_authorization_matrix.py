@@ -104,7 +104,7 @@ def _url(rule: str, room: Any) -> str:
 
 @pytest.fixture
 def room(app, factory):
-    from grader.services import submissions
+    from grader.services.engines import submissions
     from tests.instructor_support import BOB, user
 
     made = make_room(app, factory)
@@ -290,7 +290,7 @@ def test_paper_exams_print_for_instructors_and_open_sheets_for_staff(
     # Printing (and its files) is the instructors'; a sheet is opened and its answers entered
     # by the course's instructors and TAs. A student of the course is refused the printing
     # (403) and finds no sheet (404, as a code of another course); an outsider finds nothing.
-    from grader.services import exams
+    from grader.services.paper import exams
 
     with app.app_context():
         run, _ = exams.print_to_dir(room.assignment_id, tmp_path / "out")

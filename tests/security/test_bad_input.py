@@ -211,7 +211,7 @@ def test_a_nested_tree_in_the_forms_is_400(client, auth, factory, room):
 
 
 def test_the_engine_slot_advertises_no_exercise_url(app, client, student, room):
-    from grader.services import submissions
+    from grader.services.engines import submissions
 
     with app.app_context():
         submissions.add_engine_slot(room["assignment_id"], suite="quick")
@@ -228,7 +228,7 @@ def test_the_engine_slot_advertises_no_exercise_url(app, client, student, room):
 
 
 def test_an_engine_slot_has_no_exercise_and_says_where_its_work_goes(app, client, student, room):
-    from grader.services import submissions
+    from grader.services.engines import submissions
 
     with app.app_context():
         index = submissions.add_engine_slot(room["assignment_id"], suite="quick").index
@@ -264,7 +264,7 @@ def test_an_answer_of_another_kind_is_a_422_naming_the_exercise_kind(client, app
 
 
 def test_a_fixed_best_order_slot_too_big_for_its_kind_is_refused(app, client, auth, room):
-    from grader.services.editor import SlotInput, add_slot, preview
+    from grader.services.teaching.editor import SlotInput, add_slot, preview
 
     wide = [[i, -i] for i in range(20)]  # 20 children at the root
     auth.login("teacher@example.com")

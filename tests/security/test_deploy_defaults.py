@@ -93,7 +93,7 @@ def test_the_instance_database_and_uploads_are_private(tmp_path, monkeypatch):
 
     from grader import create_app
     from grader.extensions import db
-    from grader.services import uploads
+    from grader.services.engines import uploads
 
     old = os.umask(0o022)
     try:

@@ -206,7 +206,7 @@ def test_the_response_to_an_attempt_on_a_large_tree_leaves_the_replay_out(client
 
 def test_an_edited_exercise_is_graded_against_its_new_tree_not_a_cached_one(client, app, factory):
     from grader.gametree import KINDS, Conventions
-    from grader.services import editor
+    from grader.services.teaching import editor
     from tests.instructor_support import user
 
     room = factory.classroom()
@@ -243,7 +243,7 @@ def test_an_edited_exercise_is_graded_against_its_new_tree_not_a_cached_one(clie
 
 
 def test_the_tree_cache_keeps_the_latest_trees_and_parses_a_changed_one_again():
-    from grader.services.exercises import TreeCache
+    from grader.services.trees.exercises import TreeCache
 
     cache = TreeCache(2, 100)
 
@@ -267,7 +267,7 @@ def test_the_tree_cache_keeps_the_latest_trees_and_parses_a_changed_one_again():
 
 
 def test_the_tree_cache_holds_at_most_its_nodes():
-    from grader.services.exercises import TreeCache
+    from grader.services.trees.exercises import TreeCache
 
     cache = TreeCache(10, 8)
     small, large = [[1, 2]], [[1, 2], [3, 4]]  # 4 nodes, 7 nodes

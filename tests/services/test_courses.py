@@ -6,7 +6,8 @@ from typing import Any
 
 import pytest
 
-from grader.services import Invalid, courses
+from grader.services import Invalid
+from grader.services.courses import courses
 
 
 def test_an_assignment_needs_a_title_or_a_preset(app: Any, factory: Any) -> None:

@@ -5,7 +5,7 @@ when a game was rated, diagnoses carried to each row."""
 from __future__ import annotations
 
 from grader.checkers.variants import VARIANTS
-from grader.services.results import grouped, position_of, summary
+from grader.services.engines.results import grouped, position_of, summary
 
 
 def _test(

@@ -1,4 +1,4 @@
-"""Paper exams (services/exams.py): a class printed, its PDFs read back with poppler's
+"""Paper exams (services/paper/exams.py): a class printed, its PDFs read back with poppler's
 pdftotext, and answers written on paper typed back in, graded and kept with their history."""
 
 from __future__ import annotations
@@ -76,7 +76,7 @@ def room(app: Any, factory: Any) -> Any:
 
 
 def print_class(app: Any, room: Any, tmp_path: Path, **kw: Any) -> Any:
-    from grader.services import exams
+    from grader.services.paper import exams
 
     with app.app_context():
         run, files = exams.print_to_dir(room.assignment_id, tmp_path / "out", **kw)
@@ -150,7 +150,7 @@ def test_a_class_printed_reads_back_as_each_students_stored_tree_and_key(
 def test_an_engine_slot_is_skipped_with_a_note_on_the_cover(
     app: Any, room: Any, tmp_path: Path
 ) -> None:
-    from grader.services import submissions
+    from grader.services.engines import submissions
 
     with app.app_context():
         submissions.add_engine_slot(room.assignment_id, title="Checkers engine")
@@ -172,7 +172,8 @@ def test_anonymous_sheets_and_letter_paper(app: Any, room: Any, tmp_path: Path) 
 
 
 def test_printing_is_for_the_courses_instructors(app: Any, room: Any, tmp_path: Path) -> None:
-    from grader.services import Forbidden, exams
+    from grader.services import Forbidden
+    from grader.services.paper import exams
 
     with app.app_context():
         for who in (TA, ALICE):  # a TA reads (and enters answers); a student sees no staff page
@@ -202,7 +203,8 @@ def textbook_item(app: Any, run_id: int, email: str | None = None) -> tuple[str,
 def test_an_answer_on_paper_is_graded_stored_and_every_change_kept(
     app: Any, room: Any, tmp_path: Path
 ) -> None:
-    from grader.services import exams, scores
+    from grader.services.paper import exams
+    from grader.services.teaching import scores
 
     run_id, _ = print_class(app, room, tmp_path)
     code, index = textbook_item(app, run_id, ALICE)
@@ -237,7 +239,7 @@ def test_an_answer_on_paper_is_graded_stored_and_every_change_kept(
 def test_sheet_codes_of_other_courses_and_made_up_ones_are_not_found(
     app: Any, room: Any, tmp_path: Path, factory: Any
 ) -> None:
-    from grader.services import exams
+    from grader.services.paper import exams
 
     run_id, _ = print_class(app, room, tmp_path)
     code, index = textbook_item(app, run_id)
@@ -257,7 +259,7 @@ def test_sheet_codes_of_other_courses_and_made_up_ones_are_not_found(
 def test_an_anonymous_sheet_becomes_the_students_at_its_first_save(
     app: Any, room: Any, tmp_path: Path
 ) -> None:
-    from grader.services import exams
+    from grader.services.paper import exams
 
     run_id, _ = print_class(app, room, tmp_path, anonymous=2)
     code, index = textbook_item(app, run_id)

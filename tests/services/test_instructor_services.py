@@ -13,21 +13,9 @@ import sqlalchemy as sa
 from grader.extensions import db
 from grader.gametree import Tree
 from grader.models import Attempt, Exercise, Membership, Regrade, utcnow
-from grader.services import (
-    Conflict,
-    Forbidden,
-    Invalid,
-    NotFound,
-    accounts,
-    courses,
-    editor,
-    gradebook,
-    lateness,
-    regrade,
-    roster,
-    scores,
-    stats,
-)
+from grader.services import Conflict, Forbidden, Invalid, NotFound, accounts
+from grader.services.courses import courses, lateness, roster
+from grader.services.teaching import editor, gradebook, regrade, scores, stats
 from tests.e2e.kinds_support import answer_cases
 from tests.instructor_support import (
     ALICE,
@@ -200,7 +188,7 @@ def test_textbook_builder_sources_agree(app):
 
 
 def test_fixed_slot_gives_everyone_the_textbook_tree(app, room):
-    from grader.services import exercises
+    from grader.services.trees import exercises
 
     with app.app_context():
         trees = [
@@ -613,7 +601,7 @@ def test_a_new_due_date_recomputes_lateness_without_lowering(app, factory):
 
 
 def test_a_new_slot_tree_gives_its_exercises_their_new_costliness_facts(app, room):
-    from grader.services import exercises
+    from grader.services.trees import exercises
 
     bigger = [[1, 2, 3], [4, [5, 6]], [7]]
     with app.app_context():

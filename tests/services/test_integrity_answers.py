@@ -22,7 +22,8 @@ COPIER, SOURCE = 7, 19  # the two students who hand in each other's key
 
 
 def _class(app: Any, factory: Any, size: int) -> tuple[int, list[str]]:
-    from grader.services import accounts, editor
+    from grader.services import accounts
+    from grader.services.teaching import editor
 
     factory.user(TEACHER, "instructor")
     course_id, _ = factory.course("Search 101", TEACHER)
@@ -58,7 +59,8 @@ def _class(app: Any, factory: Any, size: int) -> tuple[int, list[str]]:
 
 
 def _exercise(app: Any, email: str, assignment_id: int, index: int) -> Exercise:
-    from grader.services import accounts, exercises
+    from grader.services import accounts
+    from grader.services.trees import exercises
 
     with app.app_context():
         return exercises.slot_exercise(accounts.user_by_email(email), assignment_id, index)
@@ -70,7 +72,8 @@ def _key(exercise: Exercise) -> dict[str, Any]:
 
 
 def _submit(app: Any, email: str, exercise: Exercise, answer: dict[str, Any]) -> float:
-    from grader.services import accounts, attempts
+    from grader.services import accounts
+    from grader.services.trees import attempts
 
     with app.app_context():
         user = accounts.user_by_email(email)

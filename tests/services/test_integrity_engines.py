@@ -29,7 +29,7 @@ STARTER = (ROOT / "exercises" / "checkers" / "template" / "engine.py").read_text
 
 
 def _room(app: Any, factory: Any, course: str = "Search 101") -> dict[str, Any]:
-    from grader.services import submissions
+    from grader.services.engines import submissions
 
     if not _exists(app, TEACHER):
         factory.user(TEACHER, "instructor")
@@ -224,7 +224,7 @@ def test_earlier_offerings_are_compared_only_when_asked_and_only_the_teachers_ow
     elsewhere_id, _ = factory.course("Someone else's course", "other-teacher@example.com")
     elsewhere_assignment = factory.assignment(elsewhere_id, "intro")
     with app.app_context():
-        from grader.services import submissions
+        from grader.services.engines import submissions
 
         elsewhere = {
             "course_id": elsewhere_id,

@@ -18,7 +18,8 @@ import sqlalchemy as sa
 from grader.extensions import db
 from grader.gametree import KINDS, Conventions, Tree
 from grader.models import Attempt, utcnow
-from grader.services import attempts, editor, exercises, gradebook, regrade
+from grader.services.teaching import editor, gradebook, regrade
+from grader.services.trees import attempts, exercises
 from tests.instructor_support import ALICE, BOB, TEACHER, answer, make_room, textbook_key, user
 
 RULE = "by the rule: no error 1, 1 error 0.80, 2 errors 0.50, 3 errors 0.10, 4 or more 0."

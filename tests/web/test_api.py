@@ -216,7 +216,7 @@ def test_full_marks_reveal_the_replay(client, student, room):
 
 
 def test_variant_seed_is_derived_and_rebuilds(app, client, student, room):
-    from grader.services import exercises
+    from grader.services.trees import exercises
 
     url = f"/api/assignments/{room['assignment_id']}/slots/0/exercise"
     exercise = client.get(url, headers=student).get_json()

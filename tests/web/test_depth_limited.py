@@ -10,7 +10,9 @@ import pytest
 
 from grader.extensions import db
 from grader.gametree import KINDS, Conventions, Tree
-from grader.services import Invalid, editor, exercises
+from grader.services import Invalid
+from grader.services.teaching import editor
+from grader.services.trees import exercises
 from tests.app_support import bearer
 from tests.instructor_support import ALICE, TEACHER, make_room, user
 

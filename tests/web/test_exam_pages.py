@@ -19,7 +19,7 @@ from tests.instructor_support import ALICE, TA, TEACHER, TEXTBOOK, make_room
 def test_an_instructor_prints_a_worker_renders_and_a_ta_enters_an_answer(
     app: Any, client: Any, factory: Any, auth: Any
 ) -> None:
-    from grader.services import exams
+    from grader.services.paper import exams
 
     room = make_room(app, factory)
     auth.login(TEACHER)

@@ -13,7 +13,7 @@ from grader import data
 
 @pytest.fixture
 def slot_url(app, factory, auth) -> str:
-    from grader.services import submissions
+    from grader.services.engines import submissions
 
     room = factory.classroom()
     with app.app_context():

@@ -77,7 +77,7 @@ def test_the_drill_down_says_how_each_attempt_was_scored(client, app, teacher):
 
 
 def test_the_upload_page_offers_the_assignment_rules_and_starter_engine(client, app, teacher):
-    from grader.services import submissions
+    from grader.services.engines import submissions
 
     with app.app_context():
         slot = submissions.add_engine_slot(teacher.assignment_id, suite="quick")
@@ -96,7 +96,7 @@ def test_the_upload_page_offers_the_assignment_rules_and_starter_engine(client, 
 
 
 def test_an_engine_slot_links_to_its_own_staff_page(client, app, teacher):
-    from grader.services import submissions
+    from grader.services.engines import submissions
 
     with app.app_context():
         slot = submissions.add_engine_slot(teacher.assignment_id, suite="quick")

@@ -24,7 +24,8 @@ NOTHING_DECIDED = "Nothing is decided automatically: no score changes."
 def room(app, factory):
     """The dashboard's room with an engine slot (index 2) where Alice handed in an engine and
     Bob a renamed copy of it, and a generated slot of one shape (index 3)."""
-    from grader.services import editor, submissions
+    from grader.services.engines import submissions
+    from grader.services.teaching import editor
 
     made = make_room(app, factory)
     with app.app_context():
@@ -163,7 +164,7 @@ def test_a_least_similarity_that_is_no_number_from_0_to_1_is_a_400(client, auth,
 
 
 def _key_of(app: Any, email: str, room: Any, index: int) -> tuple[int, dict[str, Any]]:
-    from grader.services import exercises
+    from grader.services.trees import exercises
 
     with app.app_context():
         exercise = exercises.slot_exercise(user(email), room.assignment_id, index)
@@ -173,7 +174,7 @@ def _key_of(app: Any, email: str, room: Any, index: int) -> tuple[int, dict[str,
 
 
 def test_the_answers_page_shows_both_trees_side_by_side(app, client, auth, room):
-    from grader.services import attempts
+    from grader.services.trees import attempts
 
     alice_exercise, alice_key = _key_of(app, ALICE, room, 3)
     bob_exercise, _ = _key_of(app, BOB, room, 3)
@@ -241,7 +242,7 @@ def test_the_setting_form_returns_only_to_a_dashboard_page(app, client, auth, ro
 
 
 def test_a_student_sees_nothing_of_it(app, client, auth, room):
-    from grader.services import attempts
+    from grader.services.trees import attempts
 
     alice_exercise, alice_key = _key_of(app, ALICE, room, 3)
     bob_exercise, _ = _key_of(app, BOB, room, 3)

@@ -25,7 +25,7 @@ WHEEL = f"grader-{metadata.version('grader')}-py3-none-any.whl"
 
 @pytest.fixture
 def room(app: Any, factory: Any) -> dict[str, Any]:
-    from grader.services import submissions
+    from grader.services.engines import submissions
 
     made = factory.classroom()
     with app.app_context():
@@ -102,8 +102,8 @@ def test_a_forged_renamed_or_expired_link_is_refused(
     assert client.get(f"/kit/{token}/grader-9.9.9-py3-none-any.whl").status_code == 404
     # expired: a link made GRADER_KIT_DAYS + 1 days ago, signed with the real key
     with app.test_request_context():
-        from grader.services import kit
         from grader.services.accounts import user_by_email
+        from grader.services.engines import kit
 
         days = app.config["GRADER_KIT_DAYS"]
         now = time.time()

@@ -11,7 +11,7 @@ from grader.gametree import KINDS, VARIANTS, Conventions, Tree
 from grader.gametree.adaptive import MASTERY
 from grader.gametree.generator import exposing
 from grader.gametree.kinds import grade
-from grader.services.practice import STUCK
+from grader.services.trees.practice import STUCK
 from tests.app_support import bearer, csrf_from
 
 

@@ -77,7 +77,9 @@ def _pattern(path: str) -> str:
 def student_site(app, factory, auth):
     """A course with the standard assignment and an engine slot; the student has answered, made
     a practice exercise and uploaded an engine (waiting for a worker)."""
-    from grader.services import accounts, attempts, exercises, submissions
+    from grader.services import accounts
+    from grader.services.engines import submissions
+    from grader.services.trees import attempts, exercises
 
     room = factory.classroom()
     with app.app_context():

@@ -7,7 +7,8 @@ import pytest
 
 from grader.gametree import Tree
 from grader.models import Slot
-from grader.services import Invalid, editor
+from grader.services import Invalid
+from grader.services.teaching import editor
 from grader.web.forms import PracticeForm, TreeChoice
 from grader.web.instructor_forms import SlotForm
 

@@ -45,9 +45,9 @@ from grader.models import (
     utcnow,
 )
 from grader.services import NotFound
-from grader.services.exercises import tree_of
+from grader.services.courses.staff import Staff, staff_for_assignment
 from grader.services.integrity import checks
-from grader.services.staff import Staff, staff_for_assignment
+from grader.services.trees.exercises import tree_of
 
 Progress = Callable[[dict[str, Any]], None]
 

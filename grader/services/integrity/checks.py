@@ -5,7 +5,7 @@ Only the course's instructors see them, and its TAs when the course allows it
 reaches any of it: nothing here is about the student who asks.
 
 A check is a row (`IntegrityCheck`) and a queue message that only wakes a worker up, under the
-same lease as the other jobs (services/leases.py):
+same lease as the other jobs (services/engines/leases.py):
 
     queued --a worker's claim--> running --> done (its result) / failed (the error)
        ^                            |
@@ -33,8 +33,9 @@ from grader.models import (
     User,
     utcnow,
 )
-from grader.services import Forbidden, leases
-from grader.services.staff import Staff, staff
+from grader.services import Forbidden
+from grader.services.courses.staff import Staff, staff
+from grader.services.engines import leases
 from grader.services.transactions import writing
 
 log = logging.getLogger(__name__)

@@ -36,7 +36,15 @@ from grader.models import (
     iso_utc,
     utcnow,
 )
-from grader.services import Invalid, NotFound, blobs
+from grader.services import Invalid, NotFound
+from grader.services.courses.staff import Staff, staff_for_slot
+from grader.services.engines import blobs
+from grader.services.engines.submissions import (
+    DEFAULT_SUITE,
+    ENGINE_SLOTS,
+    is_engine_slot,
+    latest_ids,
+)
 from grader.services.integrity import checks
 from grader.services.integrity.fingerprints import (
     Document,
@@ -49,8 +57,6 @@ from grader.services.integrity.fingerprints import (
     regions,
     source_text,
 )
-from grader.services.staff import Staff, staff_for_slot
-from grader.services.submissions import DEFAULT_SUITE, ENGINE_SLOTS, is_engine_slot, latest_ids
 from grader.services.transactions import writing
 
 Progress = Callable[[dict[str, Any]], None]

@@ -81,7 +81,7 @@ class Region:
 def handout_code() -> list[str]:
     """The boilerplate: the starter engine, and every code block and code span of the
     Markdown handouts (the assignment, the rules)."""
-    from grader.services.submissions import HANDOUTS
+    from grader.services.engines.submissions import HANDOUTS
 
     found = []
     parser = MarkdownIt("commonmark")

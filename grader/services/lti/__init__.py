@@ -8,8 +8,9 @@ course memberships and resource links. A launch proves who the user is and what 
 platform gives them in its course, so the roles it provisions are legitimate.
 
 Grades go back through the queue (`lti_passback` in grader/jobs.py): a graded attempt, an
-engine result or a regrade marks (student, slot) pairs in its own transaction, a committed one
-queues them, and the job posts the credited score (late penalty applied) it reads then.
+engine result, a regrade or a paper answer marks (student, slot) pairs in its own transaction
+(`services.outbox`, below the domains that change scores), a committed one queues them, and the
+job posts the credited score (late penalty applied) it reads then.
 
 Rooms: `tool` (what pylti1p3 reads: registrations, key pair, launch storage, HTTP), `launch`
 (provisioning, account linking), `deep_linking`, `passback` (AGS), `roster` (NRPS).
@@ -35,10 +36,8 @@ from grader.services.lti.launch import (
     validate,
 )
 from grader.services.lti.passback import (
-    SLOT_PLACED,
     Undelivered,
     due_passbacks,
-    passback_after_commit,
     resend,
     send_scores,
     undelivered,
@@ -63,7 +62,6 @@ from grader.services.lti.tool import (
 )
 
 __all__ = [
-    "SLOT_PLACED",
     "Choice",
     "LaunchStorage",
     "Launched",
@@ -85,7 +83,6 @@ __all__ = [
     "link_account",
     "link_course",
     "other_courses",
-    "passback_after_commit",
     "place_unplaced_link",
     "platforms",
     "provision",

@@ -45,7 +45,7 @@ class Choice:
 
 def choices(user: User, course_id: int) -> list[Choice]:
     """What an instructor may place in the LMS from this course: each assignment, each slot."""
-    from grader.services.staff import staff
+    from grader.services.courses.staff import staff
 
     staff(user, course_id, change=True)
     out = []
@@ -91,7 +91,7 @@ def _launch_context(message_launch: Any, course_id: int) -> LtiContext:
 
 def other_courses(user: User, course_id: int) -> list[Course]:
     """Courses the instructor teaches here that this LMS course could open instead."""
-    from grader.services.staff import staff_courses
+    from grader.services.courses.staff import staff_courses
 
     return [c for c, role in staff_courses(user) if role == INSTRUCTOR and c.id != course_id]
 
@@ -100,7 +100,7 @@ def link_course(user: User, message_launch: Any, course_id: int, target_id: int)
     """Makes the LMS course open an existing course here (one the instructor built before)
     instead of the one its first launch made: members come along, and the made course goes
     when it has no assignment. Refused once links are placed (they name its assignments)."""
-    from grader.services.staff import staff
+    from grader.services.courses.staff import staff
 
     staff(user, course_id, change=True)
     staff(user, target_id, change=True)
@@ -151,8 +151,8 @@ class _Resource(DeepLinkResource):
 def deep_link_return_url(user: User, message_launch: Any, course_id: int) -> str:
     """Where a reply to this deep-linking launch goes, once the user may place things from
     this course (its instructor) and the launch opens it; refused otherwise, before anything
-    is made for the reply (`services.lms_setup`)."""
-    from grader.services.staff import staff
+    is made for the reply (`services.lti.lms_setup`)."""
+    from grader.services.courses.staff import staff
 
     staff(user, course_id, change=True)
     _launch_context(message_launch, course_id)
@@ -232,7 +232,7 @@ def _unplaced_link(message_launch: Any, course_id: int) -> tuple[LtiContext, str
 def check_unplaced_link(user: User, message_launch: Any, course_id: int) -> None:
     """Refuses unless the user is the course's instructor and the launch came through an LMS
     link of this course that opens nothing yet: checked before anything is made for it."""
-    from grader.services.staff import staff
+    from grader.services.courses.staff import staff
 
     staff(user, course_id, change=True)
     _unplaced_link(message_launch, course_id)

@@ -134,7 +134,7 @@ def _member(session: Session, user: User, course_id: int, role: str) -> None:
 def _context(
     session: Session, reg: LtiRegistration, deployment_id: str, claim: dict[str, Any]
 ) -> LtiContext:
-    from grader.services.courses import _join_code
+    from grader.services.courses.courses import _join_code
 
     context_id = _str(claim.get("id"))
     if context_id is None:

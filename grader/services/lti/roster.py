@@ -47,7 +47,7 @@ class Synced:
 
 def sync_roster(actor: User | None, course_id: int) -> Synced:
     """Reads the LMS course's members (NRPS) and provisions their accounts and memberships."""
-    from grader.services.staff import staff
+    from grader.services.courses.staff import staff
 
     if actor is not None:
         staff(actor, course_id, change=True)
@@ -108,7 +108,7 @@ def _members(context: LtiContext) -> list[dict[str, Any]]:
 
 
 def course_contexts(actor: User, course_id: int) -> list[LtiContext]:
-    from grader.services.staff import staff
+    from grader.services.courses.staff import staff
 
     staff(actor, course_id)
     return list(

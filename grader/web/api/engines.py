@@ -1,6 +1,6 @@
 """Engine submissions in the API: upload, status and results, games, staff reruns and a slot's
-submissions with its leaderboard. Thin views over services/submissions.py, services/results.py
-and services/tournaments.py."""
+submissions with its leaderboard. Thin views over services/engines/submissions.py, services/engines/results.py
+and services/engines/tournaments.py."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ from typing import Any
 from flask import Response, g, url_for
 
 from grader.models import MAX_ID
-from grader.services import NotFound, results, submissions, tournaments
+from grader.services import NotFound
+from grader.services.engines import results, submissions, tournaments
 from grader.strict_json import json_text
 from grader.web.api import bp, download, models, responses, spec
 from grader.web.inputs import uploaded_file

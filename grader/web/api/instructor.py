@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from flask import Response, g
 
-from grader.services import editor, gradebook, regrade, stats
+from grader.services.teaching import editor, gradebook, regrade, stats
 from grader.web.api import bp, download, models, responses, spec
 
 

@@ -7,7 +7,8 @@ from flask import g, url_for
 from grader.models import SLOT_KINDS, iso_utc
 from grader.models import Assignment as AssignmentModel
 from grader.models import Exercise as ExerciseModel
-from grader.services import attempts, courses, exercises, practice
+from grader.services.courses import courses
+from grader.services.trees import attempts, exercises, practice
 from grader.web.api import bp, models, responses, spec
 
 

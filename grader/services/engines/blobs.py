@@ -24,7 +24,7 @@ from sqlalchemy.orm import Session
 
 from grader.extensions import db
 from grader.models import Blob, utcnow
-from grader.services import uploads
+from grader.services.engines import uploads
 
 
 class MissingBlob(LookupError):

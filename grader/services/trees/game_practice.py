@@ -13,8 +13,8 @@ from grader.gametree import KINDS
 from grader.gametree.games import GAMES, GameError, GameTree, game_tree, random_start
 from grader.models import Exercise, User
 from grader.services import Invalid, costly
-from grader.services.exercises import _check_kind, _conventions, _refuse_open_graded_tree
 from grader.services.transactions import writing
+from grader.services.trees.exercises import _check_kind, _conventions, _refuse_open_graded_tree
 
 RANDOM = "random"
 

@@ -2,7 +2,7 @@
 status, queue position and progress, then its results: the failed tests grouped by the mistake
 or the verdict they share, the passed ones counted per test kind, the timing chart, the games),
 and the graded scores the gradebook counts.
-Reads only: the intake is services/submissions.py, the workers' writes services/leases.py.
+Reads only: the intake is services/engines/submissions.py, the workers' writes services/engines/leases.py.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from grader.models import (
     iso_utc,
 )
 from grader.services import Invalid, NotFound
-from grader.services.courses import member_slot_ids, taught_course_ids
+from grader.services.courses.courses import member_slot_ids, taught_course_ids
 
 # -- who sees what --------------------------------------------------------------------------
 

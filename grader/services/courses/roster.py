@@ -1,7 +1,7 @@
 """Rosters: a course's join code, members and roles (staff roles through invites), a CSV import
 of students, removing a member (attempts stay). `add_member` is the one way a person is added to
 a course, from the dashboard and from the operator's command alike (courses are made by
-`services.courses.create_course`)."""
+`services.courses.courses.create_course`)."""
 
 from __future__ import annotations
 
@@ -26,11 +26,12 @@ from grader.models import (
     User,
     utcnow,
 )
-from grader.services import Conflict, Invalid, NotFound, invites
+from grader.services import Conflict, Invalid, NotFound
 from grader.services.accounts import normalize_email
-from grader.services.courses import _join_code
-from grader.services.gradebook import csv_cell
-from grader.services.staff import Staff, staff
+from grader.services.courses import invites
+from grader.services.courses.courses import _join_code
+from grader.services.courses.staff import Staff, staff
+from grader.services.exports import csv_cell
 from grader.services.transactions import writing
 
 MAX_IMPORT_ROWS = 5000

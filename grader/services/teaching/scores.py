@@ -13,8 +13,8 @@ import sqlalchemy as sa
 
 from grader.extensions import db
 from grader.models import Assignment, Attempt, Exercise, Membership, Slot, User
-from grader.services.courses import assignments_for, memberships
-from grader.services.results import engine_scores
+from grader.services.courses.courses import assignments_for, memberships
+from grader.services.engines.results import engine_scores
 
 
 @dataclass(frozen=True)

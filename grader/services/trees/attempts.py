@@ -10,17 +10,17 @@ import sqlalchemy as sa
 from grader.extensions import db
 from grader.gametree import KINDS, Conventions, Grade, Tree, grade
 from grader.models import MAX_ID, Assignment, Attempt, Exercise, Slot, User, iso_utc, utcnow
-from grader.services import Conflict, Forbidden, NotFound, Unprocessable, costly, lti
-from grader.services.courses import member_slot_ids, taught_course_ids
-from grader.services.exercises import (
+from grader.services import Conflict, Forbidden, NotFound, Unprocessable, costly, outbox
+from grader.services.courses.courses import member_slot_ids, taught_course_ids
+from grader.services.courses.lateness import slot_closes_at, slot_lateness
+from grader.services.transactions import writing
+from grader.services.trees.exercises import (
     attempt_stats,
     attempts_allowed,
     get_exercise,
     solution_visible,
     tree_of,
 )
-from grader.services.lateness import slot_closes_at, slot_lateness
-from grader.services.transactions import writing
 
 
 def _check_open(exercise: Exercise, used: int) -> None:
@@ -38,7 +38,7 @@ _INSERT_ATTEMPT = sa.insert(Attempt)  # built once: every graded attempt runs it
 # and the best score (the index on (exercise_id, user_id)), and whether the slot is placed in an
 # LMS (whose score to send), in one statement.
 _STATS_AND_PLACED = sa.select(
-    sa.func.count(Attempt.id), sa.func.max(Attempt.score), lti.SLOT_PLACED.label("placed")
+    sa.func.count(Attempt.id), sa.func.max(Attempt.score), outbox.SLOT_PLACED.label("placed")
 ).where(
     Attempt.exercise_id == sa.bindparam("exercise_id"), Attempt.user_id == sa.bindparam("user_id")
 )
@@ -110,7 +110,7 @@ def submit(user: User, exercise_id: int, answer: dict[str, Any]) -> Submitted:
         if not exercise.is_practice:
             slot_id = exercise.slot_id
             placed_ids = {slot_id} if placed and slot_id is not None else set()
-            lti.passback_after_commit(session, [(user.id, slot_id)], placed_ids)
+            outbox.passback_after_commit(session, [(user.id, slot_id)], placed_ids)
     earned = solution_visible(exercise, (used + 1, max(best or 0, result.score)))
     return Submitted(
         attempt,

@@ -1,6 +1,6 @@
 """The leaderboard of an engine slot, and tournaments: a round-robin among the opted-in
 students' latest graded engines, one queue job per game (claimed, played, written and swept
-under the same lease as a submission: services/leases.py), then an Elo table and a crosstable.
+under the same lease as a submission: services/engines/leases.py), then an Elo table and a crosstable.
 
 Tournament Elo: the maximum-likelihood ratings of the Elo model from the games among the
 entrants (harness.elo.ratings). An entrant who won (or lost) every game has no finite
@@ -26,8 +26,9 @@ from grader.models import (
     TournamentGame,
     User,
 )
-from grader.services import Conflict, NotFound, leases
-from grader.services.staff import staff, staff_for_slot
+from grader.services import Conflict, NotFound
+from grader.services.courses.staff import staff, staff_for_slot
+from grader.services.engines import leases
 from grader.services.transactions import writing
 
 GAME_PRIORITY = -5  # after uploads, before regrade-all

@@ -1,4 +1,4 @@
-"""Engine uploads: checked in memory, their bytes stored as blobs (`services.blobs`); a worker
+"""Engine uploads: checked in memory, their bytes stored as blobs (`services.engines.blobs`); a worker
 writes them to a file content-addressed (`uploads/ab/cdef....py`, `write_file`).
 
 Everything is checked before anything is written, so a refused upload leaves nothing behind.

@@ -17,9 +17,9 @@ from sqlalchemy.orm import Session
 from grader.extensions import db
 from grader.gametree import Conventions, Tree, grade
 from grader.models import Attempt, Exercise, Regrade, Slot, User, utcnow
-from grader.services import lti
-from grader.services.lateness import slot_lateness
-from grader.services.staff import staff, staff_for_slot
+from grader.services import outbox
+from grader.services.courses.lateness import slot_lateness
+from grader.services.courses.staff import staff, staff_for_slot
 from grader.services.transactions import writing
 
 EPSILON = 1e-9
@@ -99,7 +99,9 @@ def regrade_slot_in(
         details=details,
     )
     session.add(log)
-    lti.passback_after_commit(session, [(d["user_id"], slot.id) for d in details if not d["kept"]])
+    outbox.passback_after_commit(
+        session, [(d["user_id"], slot.id) for d in details if not d["kept"]]
+    )
     return log
 
 

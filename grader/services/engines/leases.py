@@ -41,7 +41,8 @@ from grader.models import (
     TournamentGame,
     utcnow,
 )
-from grader.services import blobs, lti
+from grader.services import outbox
+from grader.services.engines import blobs
 from grader.services.transactions import rows_changed, writing
 
 log = logging.getLogger(__name__)
@@ -281,7 +282,7 @@ def write_result(
                     Submission.id == submission_id
                 )
             ).one()
-            lti.passback_after_commit(session, [(owner_slot.owner_id, owner_slot.slot_id)])
+            outbox.passback_after_commit(session, [(owner_slot.owner_id, owner_slot.slot_id)])
     except sa.exc.IntegrityError:  # the unique key: a result already exists
         return False
     return True
@@ -356,7 +357,7 @@ class GameClaim:
 
 
 def claim_game(game_id: int, worker: str) -> GameClaim | None:
-    """queued -> running under this worker's lease (services/leases.py); None if taken."""
+    """queued -> running under this worker's lease (services/engines/leases.py); None if taken."""
     with writing() as session:
         if not claim(session, TournamentGame, game_id, worker):
             return None

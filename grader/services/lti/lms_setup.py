@@ -14,7 +14,8 @@ from __future__ import annotations
 from typing import Any
 
 from grader.models import Assignment, User, utcnow
-from grader.services import Invalid, editor, lti
+from grader.services import Invalid, lti
+from grader.services.teaching import editor
 
 
 def _check(data: editor.AssignmentInput, preset: str) -> None:

@@ -25,8 +25,8 @@ from grader.gametree.adaptive import (
 )
 from grader.gametree.generator import exposing
 from grader.models import STUDENT, Attempt, Exercise, Membership, User
-from grader.services.exercises import create_practice, get_exercise
-from grader.services.staff import Staff, staff
+from grader.services.courses.staff import Staff, staff
+from grader.services.trees.exercises import create_practice, get_exercise
 
 HISTORY = 300  # the latest attempts a standing is built from: bounded work per page
 STUCK = 8  # trees answered that expose a misconception still practising: stuck

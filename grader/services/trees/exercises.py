@@ -37,8 +37,8 @@ from grader.models import (
     utcnow,
 )
 from grader.services import Conflict, Forbidden, Invalid, NotFound, Unprocessable, costly
-from grader.services.courses import get_slot, taught_course_ids
-from grader.services.lateness import slot_closes_at
+from grader.services.courses.courses import get_slot, taught_course_ids
+from grader.services.courses.lateness import slot_closes_at
 from grader.services.transactions import writing
 
 MAX_LEAVES = 1024  # a typed practice tree the page can still draw

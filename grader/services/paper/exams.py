@@ -56,17 +56,18 @@ from grader.models import (
     iso_utc,
     utcnow,
 )
-from grader.services import Conflict, Invalid, NotFound, Unprocessable, blobs, leases, lti
-from grader.services.attempts import solution
-from grader.services.exercises import (
+from grader.services import Conflict, Invalid, NotFound, Unprocessable, outbox
+from grader.services.courses.staff import Staff, staff, staff_for_assignment
+from grader.services.engines import blobs, leases
+from grader.services.transactions import writing
+from grader.services.trees.attempts import solution
+from grader.services.trees.exercises import (
     graded_variant,
     store_graded_variant,
     tree_of,
     variant_seed,
     variant_tree,
 )
-from grader.services.staff import Staff, staff, staff_for_assignment
-from grader.services.transactions import writing
 
 log = logging.getLogger(__name__)
 
@@ -268,7 +269,7 @@ def sheet_filename(sheet: ExamSheet) -> str:
 def render_print(print_id: int, progress: Progress | None = None) -> PrintFiles:
     """The run's PDFs, from its sheets (`make_sheets` first). Each sheet's HTML, and the key's
     in chunks of RENDER_CHUNK sheets, are written to files that one process a core renders and
-    paints once each (services/exam_pdf.py); pikepdf (qpdf) joins the sheets' PDFs into one for
+    paints once each (services/paper/exam_pdf.py); pikepdf (qpdf) joins the sheets' PDFs into one for
     the print shop, painting nothing again."""
     import pikepdf
 
@@ -312,7 +313,7 @@ def _render_all(folder: Path, files: int, progress: Progress | None, sheets: int
                     [
                         sys.executable,
                         "-m",
-                        "grader.services.exam_pdf",
+                        "grader.services.paper.exam_pdf",
                         str(folder),
                         str(i),
                         str(count),
@@ -712,7 +713,7 @@ def save_entry(
             for name, value in fields.items():
                 setattr(attempt, name, value)
             attempt.history = [*(attempt.history or []), entry]
-        lti.passback_after_commit(session, [(student.id, slot.id)])
+        outbox.passback_after_commit(session, [(student.id, slot.id)])
     return attempt, _key(item, tree, graded)
 
 

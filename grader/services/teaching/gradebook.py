@@ -28,10 +28,11 @@ from grader.models import (
     User,
 )
 from grader.services import NotFound
-from grader.services.attempts import graded_differences, scoring_words, solution
-from grader.services.courses import course_assignments
-from grader.services.scores import GradedAttempt, counted_attempts, slot_state
-from grader.services.staff import Staff, staff
+from grader.services.courses.courses import course_assignments
+from grader.services.courses.staff import Staff, staff
+from grader.services.exports import csv_cell
+from grader.services.teaching.scores import GradedAttempt, counted_attempts, slot_state
+from grader.services.trees.attempts import graded_differences, scoring_words, solution
 
 
 def students(course_id: int) -> list[User]:
@@ -155,12 +156,6 @@ def _round(value: float | None) -> float | None:
 
 def _fmt(value: float | None) -> str:
     return "" if value is None else f"{value:.2f}"
-
-
-def csv_cell(text: str) -> str:
-    """No formula injection when a CSV is opened in a spreadsheet (OWASP's list of leading
-    characters a spreadsheet reads as a formula)."""
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
 def display_name(user: User, roster_name: str | None = None) -> str:

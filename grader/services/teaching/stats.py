@@ -42,9 +42,9 @@ from grader.extensions import db
 from grader.gametree import VARIANTS
 from grader.gametree.variants import CHANCE_VARIANTS
 from grader.models import Assignment, Attempt, EngineResult, Exercise, Slot, Submission, User
-from grader.services.courses import course_assignments
-from grader.services.scores import GradedAttempt, counted_attempts, policy_score
-from grader.services.staff import Staff, staff
+from grader.services.courses.courses import course_assignments
+from grader.services.courses.staff import Staff, staff
+from grader.services.teaching.scores import GradedAttempt, counted_attempts, policy_score
 
 HISTOGRAM_BINS = 10
 UNMATCHED = "no known misconception"

@@ -31,12 +31,13 @@ from grader.gametree.calibrate import Row, calibrate_trees
 from grader.gametree.tree import read_cs188
 from grader.gametree.variants import ALL_VARIANTS
 from grader.models import SCORE_POLICIES, Assignment, Exercise, Slot, User
-from grader.services import Conflict, Invalid, Unprocessable, costly, courses
-from grader.services.exercises import generator_deadline, tree_of, typed_tree
-from grader.services.game_practice import game_params
-from grader.services.regrade import regrade_slot_in
-from grader.services.staff import Staff, staff, staff_for_assignment, staff_for_slot
+from grader.services import Conflict, Invalid, Unprocessable, costly
+from grader.services.courses import courses
+from grader.services.courses.staff import Staff, staff, staff_for_assignment, staff_for_slot
+from grader.services.teaching.regrade import regrade_slot_in
 from grader.services.transactions import writing
+from grader.services.trees.exercises import generator_deadline, tree_of, typed_tree
+from grader.services.trees.game_practice import game_params
 
 PREVIEW_SAMPLES = 30
 PREVIEW_SEED = "preview"

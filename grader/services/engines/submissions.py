@@ -1,14 +1,14 @@
 """Engine slots and submissions: an upload's intake (checked, stored with its row, then a
 wake-up message) and the staff's reruns. Where a submission stands after that is the workers'
-state machine (services/leases.py); what a student or the staff may see of it is the read model
-(services/results.py).
+state machine (services/engines/leases.py); what a student or the staff may see of it is the read model
+(services/engines/results.py).
 
-    queued --a worker's claim--> running --> done / failed (services/leases.py)
+    queued --a worker's claim--> running --> done / failed (services/engines/leases.py)
     queued --a newer upload of the same student and slot--> superseded
     done / failed --a staff rerun--> queued (its old result deleted)
 
 The database row is the truth; a queue message only wakes a worker up. The upload's bytes are a
-blob in the database (services/blobs.py).
+blob in the database (services/engines/blobs.py).
 """
 
 from __future__ import annotations
@@ -36,19 +36,11 @@ from grader.models import (
     User,
     utcnow,
 )
-from grader.services import (
-    Conflict,
-    Invalid,
-    NotFound,
-    RateLimited,
-    blobs,
-    leases,
-    results,
-    uploads,
-)
-from grader.services.courses import append_slot, get_slot
-from grader.services.lateness import slot_closes_at, slot_lateness
-from grader.services.staff import Staff, staff_for_assignment, staff_for_slot
+from grader.services import Conflict, Invalid, NotFound, RateLimited
+from grader.services.courses.courses import append_slot, get_slot
+from grader.services.courses.lateness import slot_closes_at, slot_lateness
+from grader.services.courses.staff import Staff, staff_for_assignment, staff_for_slot
+from grader.services.engines import blobs, leases, results, uploads
 from grader.services.transactions import writing
 
 NORMAL, LOW = 0, -10  # queue priorities: uploads, regrade-all

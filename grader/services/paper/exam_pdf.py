@@ -1,6 +1,6 @@
 """Exam sheets' HTML rendered to PDF, in processes of their own (`python -m
-grader.services.exam_pdf FOLDER INDEX COUNT`): WeasyPrint paints one page at a time on one
-core, so services/exams.py writes a print run's sheets (and its key's chunks) as HTML files into
+grader.services.paper.exam_pdf FOLDER INDEX COUNT`): WeasyPrint paints one page at a time on one
+core, so services/paper/exams.py writes a print run's sheets (and its key's chunks) as HTML files into
 FOLDER and starts one such process a core; process INDEX of COUNT renders every COUNT-th file,
 writing NAME.pdf. Standard library and WeasyPrint only: it needs neither the app nor the
 database.
