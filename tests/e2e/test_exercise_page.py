@@ -403,3 +403,28 @@ def test_the_live_leaf_count_agrees_with_the_solver(student, live_server) -> Non
         expected.append(len(solve(tree.reordered(order), conventions).leaf_order))
     assert len(set(expected)) > 5  # the cases differ
     assert page.evaluate(COUNTS, cases) == expected
+
+
+def test_the_replay_comes_once_for_every_attempt_after_it(student, live_server) -> None:
+    """An attempt's response carries the key, not the replay (the exercise's, the same for every
+    attempt): the page reads it once, from the first attempt that earns it, and replays it after
+    every attempt since."""
+    page = student
+    exercise = _open_practice(page, live_server, "three-levels")
+    tree, conventions = _reference(exercise)
+    result = solve(tree, conventions)
+    reads: list[str] = []
+    page.on(
+        "request",
+        lambda r: reads.append(r.url) if r.method == "GET" and "/api/attempts/" in r.url else None,
+    )
+    for value in (result.value + 1, result.value):
+        page.get_by_label("Value of the root A").fill(str(value))
+        with page.expect_response(lambda r: r.request.method == "POST") as posted:
+            page.get_by_role("button", name="Submit").click()
+        shown = posted.value.json()
+        assert shown["solution"]["key"] and shown["solution"]["search"] is None
+        expect(page.locator('[data-role="score"]')).to_contain_text(f"{shown['score']:.2f}")
+        expect(page.locator('[data-role="replay"]')).to_be_visible()
+        expect(page.locator('[data-replay="counter"]')).to_contain_text(" of ")
+    assert len(reads) == 1, reads

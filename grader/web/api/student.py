@@ -110,7 +110,9 @@ def submit_attempt(exercise_id: int, json: models.SubmitAttempt) -> tuple[models
 
     Graded and stored before the response is sent. An answer in another kind's shape, or one
     naming nodes the tree does not have, is a 422 whose `kind` names the exercise's kind; it
-    uses no attempt. The solution is included once the exercise's rules allow it."""
+    uses no attempt. The solution is included once the exercise's rules allow it: its key (and
+    best-order's searches of this answer); the reference search to replay, the same for every
+    attempt, is in GET /api/attempts/{attempt_id}."""
     submitted = attempts.submit(g.user, exercise_id, json.answer.model_dump(exclude_unset=True))
     return models.Attempt(**attempts.to_api(submitted.attempt, submitted.solution)), 201
 

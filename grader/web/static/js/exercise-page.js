@@ -554,6 +554,20 @@ export function mountExercise(root, exercise, urls) {
   const replayBox = $("replay");
   let replay = null;
   let firstWrong = null;
+  // The reference search (the replay) is the exercise's, the same for every attempt: an
+  // attempt's response leaves it out, so the page reads it once, from the attempt itself.
+  let reference = null;
+
+  /** The attempt with the reference search, where its solution may be shown and replayed. */
+  async function withReference(attempt) {
+    const solution = attempt.solution;
+    if (!solution || solution.replays || urls.replayAllowed === false) return attempt;
+    if (solution.search) reference = solution.search;
+    else if (!reference && urls.attempt) {
+      reference = (await getJSON(urls.attempt(attempt.attempt_id)).catch(() => null))?.solution?.search ?? null;
+    }
+    return reference ? { ...attempt, solution: { ...solution, search: reference } } : attempt;
+  }
 
   /** Bring the first wrong node into view, in the tree and on the page. */
   function showFirstWrong() {
@@ -712,7 +726,7 @@ export function mountExercise(root, exercise, urls) {
       const attempt = await postJSON(urls.attempts, urls.body ? urls.body(answer) : { answer }, urls.headers);
       used.count += 1;
       page.status("Submitted.");
-      showAttempt(attempt);
+      showAttempt(await withReference(attempt));
       if (firstWrong !== null) showFirstWrong();
       else result.scrollIntoView?.({ block: "nearest" });
       root.dispatchEvent(new CustomEvent("attempt", { detail: attempt }));
@@ -731,7 +745,7 @@ export function mountExercise(root, exercise, urls) {
       const data = await getJSON(urls.listAttempts);
       const latest = data?.attempts?.[0];
       if (!latest) return;
-      const full = urls.attempt ? await getJSON(urls.attempt(latest.attempt_id)) : latest;
+      const full = await withReference(urls.attempt ? await getJSON(urls.attempt(latest.attempt_id)) : latest);
       if (!root.dataset.answered) {
         ui.restore(full.answer);
         showAttempt(full);
