@@ -254,7 +254,7 @@ def test_the_kit_is_the_wheel_kept_beside_the_installed_package(installed: dict[
     # An installed package has no sources to build from: it serves the wheel the image kept in
     # {sys.prefix}/share/grader/kit (the Dockerfile's COPY), and nothing without it.
     code = (
-        "import json; from grader.services import kit; "
+        "import json; from grader.services.engines import kit; "
         "print(json.dumps([kit.available(), kit.wheel_name(), "
         "str(kit.wheel_file('/nonexistent')) if kit.available() else None]))"
     )

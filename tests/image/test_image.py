@@ -149,7 +149,7 @@ def test_worker_check_tells_a_live_worker_from_none(tmp_path) -> None:
 
 def test_the_installed_package_finds_its_files_in_site_packages(tmp_path) -> None:
     script = (
-        "import json; from grader import create_app, data; from grader.services import kit\n"
+        "import json; from grader import create_app, data; from grader.services.engines import kit\n"
         "app = create_app({'SECRET_KEY': 'x'})\n"
         "print(json.dumps({'presets': str(data.presets_dir()), 'suites': str(data.suite_dir()),"
         " 'ballots': str(data.ballots_file()), 'migrations': str(data.migrations_dir()),"

@@ -1,6 +1,6 @@
 // The results page of an engine submission: polls the API every second while queued or
 // running (tests n of m, game n of m), then draws what to fix first (the failed tests grouped
-// by the mistake or verdict they share, services/results.py: each test's position, what came
+// by the mistake or verdict they share, services/engines/results.py: each test's position, what came
 // back and what was expected), the passed tests folded to one line per kind, and the games,
 // each of which opens in the game replay viewer; the search-time chart is the server's
 // (web/charts.py; the page has it already when it was graded before the page opened).
