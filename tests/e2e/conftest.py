@@ -77,6 +77,10 @@ def _seed(env: dict[str, str]) -> tuple[int, dict[str, int], str]:
                 practice[f"243-{kind}"] = exercises.create_practice(
                     student, kind, tree=five.to_nested()
                 ).id
+            # Its own (no other test answers it): the replay is read once, from its attempts.
+            practice["replay-once"] = exercises.create_practice(
+                student, "prune", tree=trees["three-levels"]
+            ).id
             practice["bounds"] = exercises.create_practice(
                 student, "bounds", tree=[[[2, 3], [5, 9]], [[0, 1], [7, 5]]]
             ).id

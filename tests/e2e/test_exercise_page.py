@@ -410,14 +410,14 @@ def test_the_replay_comes_once_for_every_attempt_after_it(student, live_server) 
     attempt): the page reads it once, from the first attempt that earns it, and replays it after
     every attempt since."""
     page = student
-    exercise = _open_practice(page, live_server, "three-levels")
-    tree, conventions = _reference(exercise)
-    result = solve(tree, conventions)
     reads: list[str] = []
     page.on(
         "request",
         lambda r: reads.append(r.url) if r.method == "GET" and "/api/attempts/" in r.url else None,
     )
+    exercise = _open_practice(page, live_server, "replay-once")  # no attempt yet
+    tree, conventions = _reference(exercise)
+    result = solve(tree, conventions)
     for value in (result.value + 1, result.value):
         page.get_by_label("Value of the root A").fill(str(value))
         with page.expect_response(lambda r: r.request.method == "POST") as posted:
