@@ -13,7 +13,9 @@ engine result, a regrade or a paper answer marks (student, slot) pairs in its ow
 job posts the credited score (late penalty applied) it reads then.
 
 Rooms: `tool` (what pylti1p3 reads: registrations, key pair, launch storage, HTTP), `launch`
-(provisioning, account linking), `deep_linking`, `passback` (AGS), `roster` (NRPS).
+(provisioning, account linking), `deep_linking`, `passback` (AGS), `roster` (NRPS), and
+`lms_setup` (an assignment made from a preset and placed from inside the LMS; imported as
+`grader.services.lti.lms_setup`, its names not re-exported here).
 """
 
 from __future__ import annotations
