@@ -31,7 +31,7 @@ import json
 import math
 import random
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -527,7 +527,7 @@ def _variant_answers(
     )
 
 
-def _in_order(nodes: Mapping[Path, Any]) -> list[Path]:
+def _in_order(nodes: Iterable[Path]) -> list[Path]:
     return sorted(nodes, key=_tree_order)
 
 
@@ -598,12 +598,8 @@ class PruneKind(ExerciseKind):
         return (normalize_pruned(result.tree, pruned), result.value)
 
     def to_answer(self, canonical: Pruned) -> dict[str, Any]:
-        pruned, value = canonical
-        roots = sorted(
-            (p for p in pruned if p.rpartition(".")[0] not in pruned or p == ""),
-            key=lambda p: [int(x) for x in p.split(".")] if p else [],
-        )
-        return {"pruned": roots, "value": jsonable(value)}  # a fraction as its text, "14/3"
+        pruned, value = canonical  # a fraction's value as its text, "14/3"
+        return {"pruned": _root_paths(pruned), "value": jsonable(value)}
 
     def paper(self, tree: Tree, answer: dict[str, Any] | None = None) -> Paper:
         pruned = tuple(answer.get("pruned", [])) if answer else ()
@@ -705,7 +701,7 @@ class ValuesKind(ExerciseKind):
         self, tree: Tree, key: NodeValues, answer: NodeValues
     ) -> tuple[dict[str, list[Path]], dict[str, float]]:
         right = sum(1 for p, v in key.items() if matches(answer.get(p), v))
-        extra = sorted(set(answer) - set(key), key=_tree_order)
+        extra = _in_order(set(answer) - set(key))
         share = right / (len(key) + len(extra)) if key else 1.0
         errors = {
             "wrong-value": [
@@ -809,7 +805,7 @@ class BoundsKind(ExerciseKind):
                 errors["wrong-alpha"].append(p)
             if got[1] != b:
                 errors["wrong-beta"].append(p)
-        errors["pruned-bounds"] = sorted(set(answer) - set(key), key=_tree_order)
+        errors["pruned-bounds"] = _in_order(set(answer) - set(key))
         share = right / (len(key) + len(errors["pruned-bounds"])) if key else 1.0
         return errors, {"bounds": round(share, 6)}
 
