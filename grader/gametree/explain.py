@@ -141,7 +141,8 @@ class Explainer:
         """An answer's wrong value at ``path`` explained: at a chance node, first what the value
         given is when it is one of the usual mistakes there (the least or the greatest of the
         values its children returned, their plain average, the weighted sum of the children
-        seen without the unseen ones, the value with every child searched); then why the node
+        seen without the unseen ones, the value with every child searched; every one it is,
+        when it is several); then why the node
         returns what it does (``lead`` before it when the answer's value is none of those)."""
         why = self.node_value(path)
         if got is None or self.result.player(path) != "chance":
@@ -200,10 +201,10 @@ class Explainer:
                     "children",
                 )
             )
-        for applies, value, words in mistakes:
-            if applies and matches(got, value):
-                return words
-        return None
+        fits = [words for applies, value, words in mistakes if applies and matches(got, value)]
+        if len(fits) > 1:  # the value is more than one of them: each is said, none chosen
+            return "which fits more than one mistake: " + ", or ".join(fits)
+        return fits[0] if fits else None
 
     def _full_value(self, path: Path) -> Value:
         """The node's expectiminimax value with every child searched."""

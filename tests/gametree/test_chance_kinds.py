@@ -281,3 +281,24 @@ def test_without_misconception_errors_some_misconceptions_pass_for_a_slip():
     loose = GeneratorParams.from_dict({**params.to_dict(), "misconception_errors": 0})
     rows = {row.answer: row for row in calibrate(loose, 12)}
     assert not all(row.passes() for row in rows.values()), rows
+
+
+def test_a_value_that_fits_several_mistakes_at_a_chance_node_names_each():
+    # C's first two children (1/4 each) both return 0; Star1 then cuts C (its value lies in
+    # [0, 5], at or below alpha = 5). C = 0 is their least, their greatest and the weighted sum
+    # seen without the unseen half alike: the words choose none of them.
+    tree = Tree.from_nested(
+        [
+            {"chance": ["1/2", "1/2"], "children": [6, 4]},
+            {"chance": ["1/4", "1/4", "1/2"], "children": [0, 0, 9]},
+        ],
+        "max,chance",
+    )
+    graded = grade("values", tree, BOUNDS, values(5, 5, 0))
+    assert len(graded.candidates) > 1  # the diagnosis says it is ambiguous too
+    assert graded.first_wrong["message"].startswith(
+        "You gave C 0, which fits more than one mistake: the least value its children returned, "
+        "as a MIN node takes it, or the greatest value its children returned, as a MAX node "
+        "takes it, or the weighted sum of the children seen so far, leaving out the children not "
+        "seen (probability 1/2), whose values lie anywhere in the bounds; C is a chance node"
+    )
