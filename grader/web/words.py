@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from grader.gametree import Conventions
+from grader.gametree.exact import fmt
 from grader.models import SLOT_KINDS
 
 # Each convention's choices in words, as the tree forms offer them and the editor lists them.
@@ -33,12 +34,15 @@ def kind_name(kind: str) -> str:
 
 def conventions_brief(stored: Mapping[str, object]) -> str:
     """A slot's stored conventions in the forms' words, for a list: "prune when alpha >= beta
-    (AIMA); cut nodes report their best value so far; children left to right"."""
+    (AIMA); cut nodes report their best value so far; children left to right", and the leaf
+    bounds and depth limit where stated."""
     found = Conventions.from_dict(dict(stored))
     words = (
         f"{TIES[found.ties]}; cut nodes report {CUT_NODES_REPORT[found.values]}; "
         f"children {CHILDREN[found.order]}"
     )
+    if found.bounds is not None:  # the leaf bounds a chance tree's Star1 cuts with
+        words += f"; leaf bounds {fmt(found.bounds[0])}..{fmt(found.bounds[1])}"
     return words + (f"; depth limit {found.depth} plies" if found.depth is not None else "")
 
 

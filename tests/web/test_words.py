@@ -10,7 +10,7 @@ import re
 import pytest
 
 from grader.gametree import KINDS, VARIANTS
-from grader.web.words import kind_name, misconception_name
+from grader.web.words import conventions_brief, kind_name, misconception_name
 from tests.app_support import bearer
 from tests.instructor_support import ALICE, TEACHER, answer, make_room, textbook_key
 
@@ -143,3 +143,13 @@ def test_the_progress_chart_draws_no_bar_for_a_misconception_not_seen(client, ap
     bars = _bars(client.get("/progress").get_data(as_text=True))
     assert bars["No pruning"] == "0"
     assert bars["Players swapped"] is None
+
+
+def test_a_slots_conventions_in_words_say_its_leaf_bounds_and_depth_limit() -> None:
+    brief = "prune when alpha >= beta (AIMA); cut nodes report their best value so far; children"
+    assert conventions_brief({}) == brief + " left to right"
+    # A chance slot's bounds are what Star1 cuts with: the list says them, as the form took them.
+    assert conventions_brief({"bounds": [0, 10], "order": "rtl"}) == (
+        brief + " right to left; leaf bounds 0..10"
+    )
+    assert conventions_brief({"depth": 2}) == brief + " left to right; depth limit 2 plies"
