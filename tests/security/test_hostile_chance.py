@@ -74,7 +74,7 @@ def test_a_chance_node_with_hostile_probabilities_is_refused_and_stores_nothing(
     response = _make(
         client,
         student,
-        [{"chance": chance, "children": [4, 5][: len(chance)] + [6] * (len(chance) - 2)}, 3],
+        [{"chance": chance, "children": list(range(4, 4 + len(chance)))}, 3],
     )
     assert response.status_code in (400, 422), response.get_json()
     assert "probabilit" in response.get_json()["error"]
