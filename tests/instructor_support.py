@@ -40,6 +40,24 @@ def textbook_key(kind: str = "prune", conventions: dict[str, str] | None = None)
     return KINDS[kind].key(Tree.from_nested(TEXTBOOK), Conventions.from_dict(conventions or {}))
 
 
+def slot_preview(**changes: str) -> dict[str, str]:
+    """The slot editor's form asking for a preview of a generated prune slot (depth 3, branching
+    2-3, values -9..9, a cutoff, the default conventions), with ``changes`` made to it."""
+    return {
+        "kind": "prune",
+        "source": "generate",
+        "depth": "3",
+        "branching": "2-3",
+        "values": "-9..9",
+        "min_cutoffs": "1",
+        "ties": "prune",
+        "values_rule": "soft",
+        "order": "ltr",
+        "action": "preview",
+        **changes,
+    }
+
+
 def make_room(
     app: Any,
     factory: Any,

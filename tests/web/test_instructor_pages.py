@@ -20,6 +20,7 @@ from tests.instructor_support import (
     TEACHER,
     answer,
     make_room,
+    slot_preview,
     textbook_key,
 )
 
@@ -201,23 +202,7 @@ def test_cs188_import_through_the_form(client, teacher):
 
 def test_preview_page_shows_key_replay_data_and_separations(client, teacher):
     page = f"/instructor/assignments/{teacher.assignment_id}/slots/new"
-    response = _post(
-        client,
-        page,
-        page,
-        {
-            "kind": "prune",
-            "source": "generate",
-            "depth": "3",
-            "branching": "2-3",
-            "values": "-9..9",
-            "min_cutoffs": "1",
-            "ties": "prune",
-            "values_rule": "soft",
-            "order": "ltr",
-            "action": "preview",
-        },
-    )
+    response = _post(client, page, page, slot_preview())
     html = response.get_data(as_text=True)
     assert response.status_code == 200
     assert 'id="preview-data"' in html and 'data-code="shallow-cutoffs"' in html
@@ -231,21 +216,14 @@ def test_a_chance_slot_preview_lists_the_chance_misconceptions(client, teacher):
         client,
         page,
         page,
-        {
-            "kind": "prune",
-            "source": "generate",
-            "depth": "4",
-            "branching": "2-3",
-            "values": "0..6",
-            "min_cutoffs": "2",
-            "min_star1_cutoffs": "1",
-            "players": "max,chance",
-            "bounds": "0..6",
-            "ties": "prune",
-            "values_rule": "soft",
-            "order": "ltr",
-            "action": "preview",
-        },
+        slot_preview(
+            depth="4",
+            values="0..6",
+            min_cutoffs="2",
+            min_star1_cutoffs="1",
+            players="max,chance",
+            bounds="0..6",
+        ),
     )
     html = response.get_data(as_text=True)
     assert response.status_code == 200, html

@@ -12,7 +12,14 @@ import pytest
 from grader.gametree import KINDS, VARIANTS
 from grader.web.words import conventions_brief, kind_name, misconception_name
 from tests.app_support import bearer
-from tests.instructor_support import ALICE, TEACHER, answer, make_room, textbook_key
+from tests.instructor_support import (
+    ALICE,
+    TEACHER,
+    answer,
+    make_room,
+    slot_preview,
+    textbook_key,
+)
 
 # Every code the pages could show, and the ways a bare code used to appear.
 CODES = sorted(VARIANTS)
@@ -76,19 +83,7 @@ def test_what_answers_score_names_its_rows_in_words(client, auth, room):
     token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', client.get(page).text).group(1)
     html = client.post(
         page,
-        data={
-            "csrf_token": token,
-            "kind": "prune",
-            "source": "generate",
-            "depth": "3",
-            "branching": "2-3",
-            "values": "-9..9",
-            "min_cutoffs": "1",
-            "ties": "prune",
-            "values_rule": "soft",
-            "order": "ltr",
-            "action": "preview",
-        },
+        data={"csrf_token": token, **slot_preview()},
     ).get_data(as_text=True)
     rows = dict(re.findall(r'<tr data-answer="([^"]+)">\s*<td>(.*?)</td>', html))
     assert rows["key"] == "The key" and rows["slip"] == "A single slip"
