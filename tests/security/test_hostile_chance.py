@@ -94,6 +94,7 @@ def test_a_fraction_answer_too_long_or_no_fraction_is_refused_and_uses_no_attemp
         json={"answer": {"values": {"": value, "0": value}}},
     )
     assert response.status_code in (400, 422), response.get_json()
+    assert "a fraction such as 14/3" in response.get_json()["error"]
     assert _stored(app) == before
 
 

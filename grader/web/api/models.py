@@ -87,7 +87,7 @@ NodePath = Annotated[str, Field(pattern=NODE_PATH)]
 #: Infinity as an answer spells it (JSON has none): inf, -inf, infinity, ∞, any case, a sign.
 INFINITY = r"^[+-]?([iI][nN][fF]([iI][nN][iI][tT][yY])?|∞)$"
 #: An exact value as text (a chance node's, 14/3): a fraction (a number is a JSON number).
-FRACTION = r"^-?[0-9]+/[1-9][0-9]*$"
+FRACTION = r"^-?[0-9]{1,30}/[1-9][0-9]{0,29}$"  # the grader reads at most 30 digits a side
 
 
 def _score(value: object) -> int | float | str:
@@ -96,7 +96,8 @@ def _score(value: object) -> int | float | str:
     if isinstance(value, str) and (re.fullmatch(INFINITY, value) or re.fullmatch(FRACTION, value)):
         return value
     raise ValueError(
-        f"must be a number, or inf or -inf, or a fraction such as 14/3, got {str(value)[:40]!r}"
+        "must be a number, or inf or -inf, or a fraction such as 14/3 (at most 30 digits a "
+        f"side), got {str(value)[:40]!r}"
     )
 
 
