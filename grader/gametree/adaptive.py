@@ -147,6 +147,7 @@ def _shape(target: str | None, kind: str, step: int, rng: random.Random) -> dict
     if target is not None:
         params["expose"] = target
         params["expose_nodes"] = 2
+        params["expose_alone"] = True  # an answer like it names it, not another mistake too
     return params
 
 

@@ -45,9 +45,12 @@ class GeneratorParams:
     evaluation_noise: int = 2
     kind: str = "prune"  # the kind whose answers `discriminating` compares
     # A misconception to expose: that variant's answer of `kind` differs from the key at
-    # `expose_nodes` nodes or more (see `exposing`); adaptive practice asks for it.
+    # `expose_nodes` nodes or more (see `exposing`); adaptive practice asks for it. With
+    # `expose_alone`, no other misconception gives that answer either (see `tells_apart`), so
+    # a student answering as that misconception does is graded as holding it alone.
     expose: str | None = None
     expose_nodes: int = 2
+    expose_alone: bool = False
     max_tries: int = 2000
     # Chance trees (a `chance` level among the players): at least this many cutoffs at chance
     # nodes (Star1, under the conventions' bounds), and each misconception at least this many
@@ -114,6 +117,8 @@ class GeneratorParams:
                 )
         if not 1 <= self.expose_nodes <= 100:
             problems.append(f"expose_nodes must be 1..100, got {self.expose_nodes}")
+        if self.expose_alone and self.expose is None:
+            problems.append("expose_alone needs expose: the misconception to tell apart")
         if self.chance:
             problems += self._chance_problems()
         elif self.min_star1_cutoffs or self.misconception_errors:
@@ -217,7 +222,7 @@ class GeneratorParams:
                     isinstance(values[name], bool) or not isinstance(values[name], int)
                 ):
                     raise GenerationError(f"{name} must be a whole number, got {values[name]!r}")
-            for name in ("distinct", "discriminating", "evaluations"):
+            for name in ("distinct", "discriminating", "evaluations", "expose_alone"):
                 if name in values and not isinstance(values[name], bool):
                     raise GenerationError(f"{name} must be true or false, got {values[name]!r}")
             return cls(**values)
@@ -234,6 +239,8 @@ class GeneratorParams:
                 data[name] = list(data[name])
         if not self.chance:  # MAX/MIN parameters stored as before chance trees existed
             del data["min_star1_cutoffs"], data["misconception_errors"]
+        if not self.expose_alone:  # stored as before it existed
+            del data["expose_alone"]
         return data
 
 
@@ -325,6 +332,10 @@ def accepts(tree: Tree, params: GeneratorParams) -> bool:
         found = exposing(tree, params.conventions, params.kind).get(params.expose, 0)
         if found < params.expose_nodes:
             return False
+        if params.expose_alone and not tells_apart(
+            tree, params.conventions, params.kind, params.expose
+        ):
+            return False
     return not params.discriminating or is_discriminating(tree, params.conventions, params.kind)
 
 
@@ -342,6 +353,23 @@ def exposing(tree: Tree, conventions: Conventions, kind: str) -> dict[str, int]:
         if distance:
             found[variant.code] = distance
     return found
+
+
+def tells_apart(tree: Tree, conventions: Conventions, kind: str, code: str) -> bool:
+    """Whether misconception ``code`` changes the answer of ``kind`` on ``tree`` and no other
+    misconception gives the same answer: graded, an answer like it names ``code`` alone."""
+    exercise = KINDS[kind]
+    if not exercise.calibrates:
+        return False
+    tree = tree.cut(conventions.depth)
+    key = exercise.analysis(tree, conventions)[1]
+    answers = {
+        variant.code: answer for variant, answer in exercise.variant_answers(tree, conventions)
+    }
+    own = answers.get(code)
+    if own is None or exercise.agrees(key, own):
+        return False
+    return not any(exercise.agrees(other, own) for c, other in answers.items() if c != code)
 
 
 def is_discriminating(tree: Tree, conventions: Conventions, kind: str = "prune") -> bool:

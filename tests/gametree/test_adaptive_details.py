@@ -99,6 +99,8 @@ def _expected(**changes: object) -> dict:
         "conventions": {},
     }
     base.update(changes)
+    if "expose" in changes:  # every aimed tree tells its target apart from the others
+        base["expose_alone"] = True
     return base
 
 

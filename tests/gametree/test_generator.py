@@ -319,7 +319,7 @@ def test_from_dict_whole_numbers_in_words(name):
     assert str(refused.value) == f"{name} must be a whole number, got '1'"
 
 
-@pytest.mark.parametrize("name", ["distinct", "discriminating", "evaluations"])
+@pytest.mark.parametrize("name", ["distinct", "discriminating", "evaluations", "expose_alone"])
 def test_from_dict_flags_in_words(name):
     with pytest.raises(GenerationError) as refused:
         GeneratorParams.from_dict({name: 1})
@@ -334,9 +334,9 @@ def test_from_dict_refusals_in_words_and_ranges_as_text():
         GeneratorParams.from_dict({"depth": 3, "depht": 3})
     assert str(refused.value) == (
         "unknown generator parameter 'depht' (branching, conventions, depth, discriminating, "
-        "distinct, evaluation_noise, evaluations, expose, expose_nodes, kind, leaves_evaluated, "
-        "max_tries, min_cutoffs, min_deep_cutoffs, min_star1_cutoffs, misconception_errors, "
-        "players, values)"
+        "distinct, evaluation_noise, evaluations, expose, expose_alone, expose_nodes, kind, "
+        "leaves_evaluated, max_tries, min_cutoffs, min_deep_cutoffs, min_star1_cutoffs, "
+        "misconception_errors, players, values)"
     )
     assert GeneratorParams.from_dict({"leaves_evaluated": "5-12"}).leaves_evaluated == (5, 12)
 

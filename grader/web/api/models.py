@@ -308,6 +308,11 @@ class GeneratorParams(Body):
         None, description="a misconception whose answer the tree should expose"
     )
     expose_nodes: Integer = Field(2, ge=1, le=100)
+    expose_alone: bool = Field(
+        False,
+        description="and no other misconception gives that answer (an answer like it names "
+        "that misconception alone); needs expose",
+    )
     max_tries: Integer = Field(2000, ge=1, le=MAX_TRIES)
     min_star1_cutoffs: Integer = Field(
         0, ge=0, description="chance trees: at least this many Star1 cutoffs"
