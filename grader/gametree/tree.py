@@ -181,7 +181,16 @@ def _node_object(
 class Tree:
     """A game tree with a player per level (the sequence repeats when the tree is deeper)."""
 
-    __slots__ = ("_chance", "_evaluated", "_hash", "_index", "_labels", "players", "root")
+    __slots__ = (
+        "_chance",
+        "_evaluated",
+        "_hash",
+        "_index",
+        "_labels",
+        "_leaves",
+        "players",
+        "root",
+    )
 
     def __init__(self, root: Node, players: str | Sequence[str] | None = None) -> None:
         self.root = root
@@ -189,6 +198,7 @@ class Tree:
         self._index: dict[Path, Node] | None = None
         self._hash: int | None = None
         self._labels: dict[Path, str] | None = None
+        self._leaves: list[Path] | None = None
         self._evaluated: bool | None = None
         self._chance: bool | None = None
 
@@ -366,20 +376,27 @@ class Tree:
 
     def walk(self) -> Iterator[tuple[Path, Node]]:
         """Every (path, node), breadth-first, left to right: the label order."""
-        level: list[tuple[Path, Node]] = [("", self.root)]
-        while level:
-            yield from level
-            level = [
-                (child_path(path, i), child)
-                for path, node in level
-                for i, child in enumerate(node.children)
-            ]
+        return iter(self._nodes().items())
+
+    def _nodes(self) -> dict[Path, Node]:
+        """Path to node in the label order, built once (a tree is immutable): every walk, the
+        grader's included, reads it rather than descending the tree again."""
+        if self._index is None:
+            index: dict[Path, Node] = {}
+            level: list[tuple[Path, Node]] = [("", self.root)]
+            while level:
+                index.update(level)
+                level = [
+                    (child_path(path, i), child)
+                    for path, node in level
+                    for i, child in enumerate(node.children)
+                ]
+            self._index = index
+        return self._index
 
     def node(self, path: Path) -> Node:
-        if self._index is None:
-            self._index = dict(self.walk())
         try:
-            return self._index[path]
+            return self._nodes()[path]
         except (KeyError, TypeError):
             raise TreeFormatError(f"no node at path {path!r}") from None
 
@@ -402,22 +419,26 @@ class Tree:
         return self._labels
 
     def leaves(self) -> list[Path]:
-        return [path for path, node in self.walk() if node.is_leaf]
+        return list(self._leaf_paths())
+
+    def _leaf_paths(self) -> list[Path]:
+        """The leaves in the label order, found once: do not change the list."""
+        if self._leaves is None:
+            self._leaves = [path for path, node in self.walk() if node.is_leaf]
+        return self._leaves
 
     def depth(self) -> int:
-        return max(path_depth(p) for p in self.leaves())
+        return max(path_depth(p) for p in self._leaf_paths())
 
     def subtree(self, path: Path) -> list[Path]:
         """``path`` and every node below it."""
         return [p for p in self.paths() if is_ancestor(path, p)]
 
     def leaf_count(self) -> int:
-        return len(self.leaves())
+        return len(self._leaf_paths())
 
     def node_count(self) -> int:
-        if self._index is None:
-            self._index = dict(self.walk())
-        return len(self._index)
+        return len(self._nodes())
 
     def reordered(self, orders: Mapping[Path, Sequence[int]]) -> Tree:
         """A copy with the children of each listed node put in the given order (old indices)."""

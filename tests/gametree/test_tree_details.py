@@ -488,3 +488,16 @@ def test_read_cs188_agent_and_state_limits():
     assert _refused(read_cs188, flat(200_001)) == (
         "a tree may have at most 200000 nodes and depth 64"
     )
+
+
+def test_the_walk_and_the_leaves_are_found_once_and_lent_as_copies():
+    tree = Tree.from_nested([[3, [5, 1]], [2]])
+    walked = list(tree.walk())
+    assert [path for path, _ in walked] == ["", "0", "1", "0.0", "0.1", "1.0", "0.1.0", "0.1.1"]
+    assert walked == list(tree.walk())  # read again, the same order
+    leaves = tree.leaves()
+    leaves.append("9")  # a caller's list is its own
+    leaves.clear()
+    assert tree.leaves() == ["0.0", "1.0", "0.1.0", "0.1.1"]
+    assert tree.leaf_count() == 4 and tree.node_count() == 8 and tree.depth() == 3
+    assert tree.node("0.1") is walked[4][1]
