@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import CursorResult
 from sqlalchemy.orm import Session
 
-from grader.extensions import WRITE_OPTION, db
+from grader.extensions import WRITE_OPTION, db, writer_turns
 
 
 @contextmanager
@@ -19,17 +19,20 @@ def writing() -> Iterator[Session]:
 
     A read transaction the request already holds is ended first: SQLite cannot turn it into
     a write transaction without risking "database is locked" when another writer got there first.
+    On an SQLite file, writers take turns first (`WriterTurns`: a waiting one goes the moment
+    the lock is free, not after SQLite's sleeps).
     """
     session = db.session()  # the request's Session behind the scoped proxy
     if session.in_transaction():
         session.commit()
-    session.connection(execution_options={WRITE_OPTION: True})
-    try:
-        yield session
-    except BaseException:
-        session.rollback()
-        raise
-    session.commit()
+    with writer_turns():
+        session.connection(execution_options={WRITE_OPTION: True})
+        try:
+            yield session
+        except BaseException:
+            session.rollback()
+            raise
+        session.commit()
 
 
 def rows_changed(session: Session, statement: sa.Update | sa.Delete) -> int:

@@ -75,6 +75,11 @@ def submit(user: User, exercise_id: int, answer: dict[str, Any]) -> Submitted:
             _check_open(exercise, attempt_stats(exercise)[0])
         # The answer's shape depends on the stored exercise, which no schema can say: name it.
         raise Unprocessable(f"this is a {exercise.kind} exercise: {exc}", exercise.kind) from exc
+    # What the row holds besides the time: made before the write lock, which is held briefly.
+    graded: dict[str, Any] = {
+        **result.to_dict(),  # Attempt.GRADED
+        **{name: getattr(exercise, name) for name in Attempt.FROM_EXERCISE},
+    }
     with writing() as session:
         # The count that decides, under the write lock: one query, no ORM objects.
         used, best, placed = (
@@ -97,17 +102,16 @@ def submit(user: User, exercise_id: int, answer: dict[str, Any]) -> Submitted:
             "days_late": days_late,
             "penalty": penalty,
             "answer": answer,
-            **result.to_dict(),  # Attempt.GRADED
-            **{name: getattr(exercise, name) for name in Attempt.FROM_EXERCISE},
+            **graded,
         }
         # One Core insert (no unit of work); the Attempt returned is a plain copy of the row.
         inserted = session.connection().execute(_INSERT_ATTEMPT, row).inserted_primary_key
         assert inserted is not None  # a single-row INSERT has its key
-        attempt = Attempt(id=inserted[0], exercise=exercise, user=user, **row)
         if not exercise.is_practice:
             slot_id = exercise.slot_id
             placed_ids = {slot_id} if placed and slot_id is not None else set()
             outbox.passback_after_commit(session, [(user.id, slot_id)], placed_ids)
+    attempt = Attempt(id=inserted[0], exercise=exercise, user=user, **row)
     earned = solution_visible(exercise, (used + 1, max(best or 0, result.score)))
     # The reference search (the replay: trace and per-node windows, about 400 bytes a node,
     # 14 KB of a depth-3 tree's 15.6 KB response) is the exercise's, the same for every attempt:
