@@ -20,6 +20,7 @@ from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf.csrf import CSRFProtect
 
+from grader.config import sqlite_file
 from grader.models import Base
 from grader.ratelimits import limiter
 
@@ -214,8 +215,8 @@ def init_app(app: Flask) -> None:
                 write_begin=app.config["GRADER_SQLITE_WRITE_BEGIN"],
                 synchronous=app.config["GRADER_SQLITE_SYNCHRONOUS"],
             )
-            database = engine.url.database
-            if database and database != ":memory:" and not database.startswith("file:"):
+            database = sqlite_file(app.config["SQLALCHEMY_DATABASE_URI"])
+            if database is not None:
                 app.extensions[WRITER_TURNS] = WriterTurns(
                     database, app.config["GRADER_SQLITE_BUSY_TIMEOUT_MS"]
                 )
