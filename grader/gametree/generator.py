@@ -357,19 +357,16 @@ def exposing(tree: Tree, conventions: Conventions, kind: str) -> dict[str, int]:
 
 def tells_apart(tree: Tree, conventions: Conventions, kind: str, code: str) -> bool:
     """Whether misconception ``code`` changes the answer of ``kind`` on ``tree`` and no other
-    misconception gives the same answer: graded, an answer like it names ``code`` alone."""
+    misconception gives the same answer: graded, an answer like it names ``code`` alone (the
+    grader's own rule, ``ExerciseKind.explaining``)."""
     exercise = KINDS[kind]
     if not exercise.calibrates:
         return False
     tree = tree.cut(conventions.depth)
-    key = exercise.analysis(tree, conventions)[1]
-    answers = {
-        variant.code: answer for variant, answer in exercise.variant_answers(tree, conventions)
-    }
-    own = answers.get(code)
-    if own is None or exercise.agrees(key, own):
-        return False
-    return not any(exercise.agrees(other, own) for c, other in answers.items() if c != code)
+    for variant, answer in exercise.variant_answers(tree, conventions):
+        if variant.code == code:
+            return [v.code for v in exercise.explaining(tree, conventions, answer)] == [code]
+    return False
 
 
 def is_discriminating(tree: Tree, conventions: Conventions, kind: str = "prune") -> bool:

@@ -458,6 +458,17 @@ class ExerciseKind:
         """Each applicable variant with its canonical answer (cached like ``analysis``)."""
         return _memo(_variant_answers, self.name, tree.cut(conventions.depth), conventions)
 
+    def explaining(self, tree: Tree, conventions: Conventions, canonical: Any) -> list[Variant]:
+        """The misconceptions whose answer on ``tree`` (already cut at the depth limit) is
+        ``canonical`` under the answer-matching rule and is not the key, in the library's order:
+        the diagnosis is the first, its words name them all."""
+        key = self.analysis(tree, conventions)[1]
+        return [
+            variant
+            for variant, answer in self.variant_answers(tree, conventions)
+            if self.agrees(answer, canonical) and answer != key
+        ]
+
     def grade(self, tree: Tree, conventions: Conventions, answer: object) -> Grade:
         # A depth limit or terminal nodes: the exercise is the tree the search sees (same paths).
         tree = tree.cut(conventions.depth)
@@ -475,11 +486,7 @@ class ExerciseKind:
                 search=result,
                 scoring=scoring,
             )
-        candidates = [
-            variant
-            for variant, variant_answer in self.variant_answers(tree, conventions)
-            if self.agrees(variant_answer, canonical) and variant_answer != key
-        ]
+        candidates = self.explaining(tree, conventions, canonical)
         diagnosis = candidates[0].code if candidates else None
         text = diagnosis_words(candidates, tree, conventions) if candidates else None
         explainer = Explainer(result)
@@ -994,6 +1001,17 @@ class BestOrderKind(ExerciseKind):
             ):
                 raise UngradableAnswer(f"the order at {p!r} must list each of 0..{n - 1} once")
         return {p: list(order) for p, order in orders.items()}
+
+    def explaining(self, tree: Tree, conventions: Conventions, canonical: Any) -> list[Variant]:
+        """The misconceptions whose answer on ``tree`` (already cut at the depth limit) is
+        ``canonical`` under the answer-matching rule and is not the key, in the library's order:
+        the diagnosis is the first, its words name them all."""
+        key = self.analysis(tree, conventions)[1]
+        return [
+            variant
+            for variant, answer in self.variant_answers(tree, conventions)
+            if self.agrees(answer, canonical) and answer != key
+        ]
 
     def grade(self, tree: Tree, conventions: Conventions, answer: object) -> Grade:
         tree = tree.cut(conventions.depth)

@@ -410,7 +410,7 @@ class Tree:
         return True
 
     def paths(self) -> list[Path]:
-        return [path for path, _ in self.walk()]
+        return list(self._nodes())
 
     def labels(self) -> dict[Path, str]:
         """Path to label; computed once (a tree is immutable): do not change the dict."""
