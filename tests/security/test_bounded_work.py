@@ -50,6 +50,32 @@ def test_impossible_constraints_within_the_cap_stop_at_the_time_budget(client, a
     assert exercises_in_db(app) == 0
 
 
+@pytest.mark.parametrize(
+    ("params", "status", "words"),
+    [
+        # a tree no seed can give (depth 1: nothing to prune, so no-pruning changes nothing):
+        # generation stops at its budget, tries or time
+        (
+            {"depth": 1, "expose": "no-pruning", "expose_alone": True, "max_tries": 10000},
+            422,
+            "no tree met the constraints",
+        ),
+        ({"expose_alone": True}, 422, "expose_alone needs expose"),
+        ({"expose": "no-pruning", "expose_alone": "yes"}, 400, "params.expose_alone"),
+    ],
+)
+def test_expose_alone_hostile_is_refused_and_stores_nothing(
+    client, app, student, params, status, words
+):
+    app.config["GRADER_GENERATOR_SECONDS"] = 0.05
+    response = client.post(
+        "/api/exercises", headers=student, json={"kind": "prune", "params": params}
+    )
+    assert response.status_code == status, response.get_json()
+    assert words in response.get_json()["error"]
+    assert exercises_in_db(app) == 0
+
+
 def test_the_practice_form_has_the_same_time_budget(client, app, auth, factory):
     factory.user("student@example.com")
     auth.login()
