@@ -4,6 +4,8 @@ from logging.config import fileConfig
 from alembic import context
 from flask import current_app
 
+from grader.extensions import WRITE_OPTION
+
 # this is the Alembic Config object, which provides
 # access to the values within the .ini file in use.
 config = context.config
@@ -86,12 +88,67 @@ def run_migrations_online():
         conf_args["process_revision_directives"] = process_revision_directives
 
     connectable = get_engine()
+    if connectable.dialect.name != "sqlite":
+        with connectable.connect() as connection:
+            context.configure(connection=connection, target_metadata=get_metadata(), **conf_args)
+            with context.begin_transaction():
+                context.run_migrations()
+        return
 
+    # SQLite: foreign keys off for the whole upgrade, one transaction for all of it, and the
+    # foreign keys checked before it commits.
+    # - Batch mode recreates a table by copying it, dropping the old one and renaming the copy;
+    #   with foreign keys on, the DROP deletes by ON DELETE CASCADE every row that points at
+    #   the table (Alembic's batch documentation: turn them off while migrating).
+    # - The app's connections turn them on at connect; the pragma is a no-op inside a
+    #   transaction, so it is set on the driver's connection before the BEGIN, and set back
+    #   after the transaction ends, before the connection returns to the pool.
+    # - transactional_ddl: the app's "begin" hook emits BEGIN itself (the driver's own
+    #   transaction handling is off), so SQLite's DDL is transactional and a failed upgrade,
+    #   a failed foreign-key check included, leaves the file as it was.
     with connectable.connect() as connection:
-        context.configure(connection=connection, target_metadata=get_metadata(), **conf_args)
+        connection.execution_options(**{WRITE_OPTION: True})  # BEGIN IMMEDIATE: the write lock
+        set_foreign_keys(connection, on=False)
+        try:
+            context.configure(
+                connection=connection,
+                target_metadata=get_metadata(),
+                transactional_ddl=True,
+                **conf_args,
+            )
+            with context.begin_transaction():
+                context.run_migrations()
+                check_foreign_keys(connection)
+        finally:
+            set_foreign_keys(connection, on=True)
 
-        with context.begin_transaction():
-            context.run_migrations()
+
+def set_foreign_keys(connection, *, on):
+    """PRAGMA foreign_keys on the driver's connection, outside any transaction (where SQLite
+    ignores it); raises when it did not take."""
+    driver = connection.connection.driver_connection
+    driver.execute(f"PRAGMA foreign_keys={'ON' if on else 'OFF'}")
+    if driver.execute("PRAGMA foreign_keys").fetchone()[0] != int(on):
+        raise RuntimeError(f"SQLite kept foreign_keys {'off' if on else 'on'}: in a transaction?")
+
+
+def check_foreign_keys(connection):
+    """Raises, naming the first few, when a row points at a row that does not exist: the
+    upgrade's transaction then rolls back and nothing of it is committed."""
+    violations = connection.exec_driver_sql("PRAGMA foreign_key_check").all()
+    if violations:
+        shown = "; ".join(
+            f"{table} row {rowid} -> {parent} (foreign key {fkid})"
+            for table, rowid, parent, fkid in violations[:5]
+        )
+        raise ForeignKeyViolation(
+            f"the upgrade would leave {len(violations)} row(s) pointing at rows that do not "
+            f"exist, so nothing of it was committed: {shown}"
+        )
+
+
+class ForeignKeyViolation(RuntimeError):
+    """An upgrade that left a dangling reference (PRAGMA foreign_key_check found rows)."""
 
 
 if context.is_offline_mode():

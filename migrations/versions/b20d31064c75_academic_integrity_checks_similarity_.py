@@ -61,14 +61,16 @@ def upgrade():
         batch_op.create_index('ix_integrity_check_assignment_kind', ['assignment_id', 'kind'], unique=False)
         batch_op.create_index(batch_op.f('ix_integrity_check_slot_id'), ['slot_id'], unique=False)
 
-    with op.batch_alter_table('course', schema=None) as batch_op:
-        batch_op.add_column(sa.Column('integrity_ta', sa.Boolean(), server_default=sa.false(), nullable=False))
+    # In place (ALTER TABLE ADD COLUMN), never by copying the table as batch mode does: "course"
+    # is referenced by assignments, memberships, invites and more, and dropping the old copy
+    # would delete them by cascade wherever foreign keys are on. SQLite adds a column in place
+    # only with a constant default ('0', not an expression such as sa.false()).
+    op.add_column('course', sa.Column('integrity_ta', sa.Boolean(), server_default='0', nullable=False))
 
 
 
 def downgrade():
-    with op.batch_alter_table('course', schema=None) as batch_op:
-        batch_op.drop_column('integrity_ta')
+    op.drop_column('course', 'integrity_ta')
 
     with op.batch_alter_table('integrity_check', schema=None) as batch_op:
         batch_op.drop_index(batch_op.f('ix_integrity_check_slot_id'))
