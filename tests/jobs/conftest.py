@@ -16,10 +16,8 @@ import io
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import tempfile
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,125 +29,10 @@ from tests.app_support import FAST_ARGON2
 from tests.harness._helpers import TINY
 from tests.jobs.engine_support import GRADER, post_multipart
 from tests.live_server import free_port
+from tests.postgres_support import PG_BIN, Postgres, stop_process, wait_for_port
 
 BACKENDS = os.environ.get("GRADER_TEST_BACKENDS", "sqlite")
-PG_BIN = Path(
-    os.environ.get("GRADER_PG_BIN")
-    or max(
-        Path("/usr/lib/postgresql").glob("*/bin"),
-        key=lambda p: int(p.parent.name),
-        default=Path("/usr/lib/postgresql/15/bin"),
-    )
-)
-
-
-def wait_for_port(port: int, process: subprocess.Popen, timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"{process.args[0]} exited with {process.returncode}")
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                return
-        except OSError:
-            time.sleep(0.1)
-    raise RuntimeError(f"nothing listens on port {port} after {timeout} s")
-
-
-def _stop(process: subprocess.Popen, sig: int = signal.SIGTERM, timeout: float = 15) -> None:
-    if process.poll() is None:
-        process.send_signal(sig)
-        try:
-            process.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-
-
 # -- the second configuration: PostgreSQL and Redis -----------------------------------------
-
-
-@dataclass
-class Postgres:
-    folder: Path
-    port: int
-    process: subprocess.Popen | None = None
-    counter: int = 0
-
-    def url(self, name: str) -> str:
-        return f"postgresql+psycopg://postgres@127.0.0.1:{self.port}/{name}"
-
-    def _as_postgres(self) -> dict[str, Any]:
-        if os.geteuid() != 0:
-            return {}
-        import pwd
-
-        entry = pwd.getpwnam("postgres")
-        return {"user": entry.pw_uid, "group": entry.pw_gid, "extra_groups": []}
-
-    def start(self) -> None:
-        data = self.folder / "data"
-        self.folder.mkdir(parents=True, exist_ok=True)
-        if os.geteuid() == 0:
-            shutil.chown(self.folder, "postgres", "postgres")
-        subprocess.run(
-            [
-                str(PG_BIN / "initdb"),
-                "-D",
-                str(data),
-                "-U",
-                "postgres",
-                "--auth=trust",
-                "-E",
-                "UTF8",
-                "--no-sync",
-            ],
-            check=True,
-            capture_output=True,
-            **self._as_postgres(),
-        )
-        with (self.folder / "postgres.log").open("wb") as log:  # the child keeps its copy
-            self.process = subprocess.Popen(
-                [
-                    str(PG_BIN / "postgres"),
-                    "-D",
-                    str(data),
-                    "-p",
-                    str(self.port),
-                    "-c",
-                    "listen_addresses=127.0.0.1",
-                    "-c",
-                    f"unix_socket_directories={self.folder}",
-                    "-c",
-                    "fsync=off",
-                    "-c",
-                    "synchronous_commit=off",
-                    "-c",
-                    "max_connections=200",
-                ],
-                stdout=subprocess.DEVNULL,
-                stderr=log,
-                **self._as_postgres(),
-            )
-        wait_for_port(self.port, self.process)
-        for _ in range(50):  # the port opens a moment before connections are taken
-            try:
-                self.execute("SELECT 1")
-                return
-            except Exception:
-                time.sleep(0.1)
-
-    def execute(self, sql: str) -> None:
-        import psycopg
-
-        with psycopg.connect(
-            f"host=127.0.0.1 port={self.port} user=postgres dbname=postgres", autocommit=True
-        ) as connection:
-            connection.execute(sql)
-
-    def stop(self) -> None:
-        if self.process is not None:
-            _stop(self.process, signal.SIGINT)  # fast shutdown
 
 
 @dataclass
@@ -193,7 +76,7 @@ class Redis:
 
     def stop(self) -> None:
         if self.process is not None:
-            _stop(self.process)
+            stop_process(self.process)
 
 
 @dataclass
@@ -338,7 +221,7 @@ class WorkerPool:
 
     def stop(self) -> None:
         for process in self.started:
-            _stop(process, signal.SIGTERM, timeout=10)  # SIGTERM: stop now, not gracefully
+            stop_process(process, signal.SIGTERM, timeout=10)  # SIGTERM: stop now, not gracefully
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(process.pid, signal.SIGKILL)  # anything it left (the sweep)
         for log in self.logs:
