@@ -85,3 +85,16 @@ def test_the_grader_command_and_flask_find_their_commands(tmp_path: Path) -> Non
     current = _run([str(BIN / "flask"), "--app", "grader", "db", "current"], tmp_path)
     assert current.returncode == 0, current.stderr
     assert "(head)" in current.stdout + current.stderr
+
+
+def test_the_version_is_the_one_pyproject_gives_and_the_changelog_names(tmp_path: Path) -> None:
+    """One place holds the release's version (pyproject.toml); `grader --version` says it and
+    CHANGELOG.md has a section for it."""
+    import tomllib
+
+    root = Path(__file__).resolve().parents[2]
+    version = tomllib.loads((root / "pyproject.toml").read_text())["project"]["version"]
+    done = _run([str(BIN / "grader"), "--version"], tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == f"grader, version {version}"
+    assert f"\n## {version} " in (root / "CHANGELOG.md").read_text()
