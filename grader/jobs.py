@@ -9,7 +9,8 @@ redis://... URL (workers on several machines, sharing nothing but the database, 
 the uploads' bytes, and the queue).
 A message carries only an id: the database says what is to be done (services/engines/leases.py), so
 a lost or duplicated message costs nothing. `grader worker` runs the consumer and, beside it,
-the sweep that requeues jobs whose worker died and re-sends wake-ups the queue lost.
+the sweep that requeues jobs whose worker died, re-sends wake-ups the queue lost and takes the
+scheduled backups (GRADER_BACKUP_HOURS).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from huey.api import Huey
 from grader.extensions import EXAM, GAME, GRADE, INTEGRITY, PASSBACK, db, job_queue
 from grader.models import Submission, TournamentGame
 from grader.services import integrity, liveness, lti
+from grader.services.data import backup
 from grader.services.engines import leases, submissions, tournaments
 from grader.services.paper import exams
 
@@ -342,8 +344,9 @@ def _submission(submission_id: int) -> Any:
 
 
 def sweep_once(app: Flask, me: tuple[str, str] | None = None) -> int:
-    """Requeue what dead workers left, wake what the queue lost; the number woken. `me`, the
-    worker's (name, host), is recorded as alive first (/healthz, `grader worker --check`)."""
+    """Requeue what dead workers left, wake what the queue lost, take the period's backup when
+    one is due; the number woken. `me`, the worker's (name, host), is recorded as alive first
+    (/healthz, `grader worker --check`)."""
     with app.app_context():
         if me is not None:
             liveness.beat(*me)
@@ -371,6 +374,9 @@ def sweep_once(app: Flask, me: tuple[str, str] | None = None) -> int:
         # Graded answers scored against classmates' trees too, by the queue: asked here.
         for assignment_id in integrity.answers.due():
             checks.append(integrity.answers.request_check(None, assignment_id).id)
+        # The period's backup (GRADER_BACKUP_HOURS), by the one sweep that claims it; its row
+        # records a failure, so the sweep goes on whatever happens to it.
+        backup.run_scheduled()
         return len(woken) + len(games) + len(prints) + len(scores) + len(checks)
 
 
