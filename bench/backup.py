@@ -12,7 +12,9 @@ by SQL up to the count. Timed, three rounds each, medians:
               checksum, SQLite's integrity check of the copy, the copy written into the
               instance's database through SQLite, the upgrade (none: already at head), the key
     peer      a plain copy of the same database file (`shutil.copyfile`, after a checkpoint so
-              the file holds every row), what an operator without the command would do
+              the file holds every row), what an operator without the command would do; the
+              same copy synced to disk is printed beside it (a backup is synced, the plain
+              copy is not)
 
 The figure is each one's ratio to the peer.
 """
@@ -87,6 +89,12 @@ def _course(students: int, attempts: int) -> None:
         db.session.remove()
 
 
+def _synced_copy(source: Path, dest: Path) -> None:
+    shutil.copyfile(source, dest)
+    with dest.open("rb") as handle:
+        os.fsync(handle.fileno())
+
+
 def _timed(work: Any, rounds: int) -> float:
     times = []
     for _ in range(rounds):
@@ -134,6 +142,7 @@ def run(folder: Path, students: int, attempts: int, rounds: int) -> None:
 
     copy = folder / "copy.sqlite3"
     peer = _timed(lambda: shutil.copyfile(database, copy), rounds)
+    synced = _timed(lambda: _synced_copy(database, copy), rounds)
     dest = folder / "term.tar"
     taken: list[Any] = []
     with source.app_context():
@@ -147,6 +156,7 @@ def run(folder: Path, students: int, attempts: int, rounds: int) -> None:
         db.engine.dispose()
     assert kept == counted["attempt"], (kept, counted)
     print(f"  the peer, a plain copy of the file: {peer * 1000:8.1f} ms")
+    print(f"  (the copy synced to disk:           {synced * 1000:8.1f} ms)")
     print(
         f"  grader db backup:                   {took * 1000:8.1f} ms "
         f"({taken[-1].size / 1e6:.1f} MB)   ratio: {took / peer:.2f}x the copy"

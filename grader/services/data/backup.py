@@ -146,24 +146,13 @@ def take(dest: str | Path) -> Taken:
             "database": dialect,
             "blobs": "s3" if blob_url else "database",
             "missing_blobs": missing,
-            "parts": {name: _digest(path) for name, path in parts.items()},
         }
         partial = staging / "backup.tar"
-        with tarfile.open(partial, "w", format=tarfile.PAX_FORMAT) as tar:
-            text = json.dumps(manifest, indent=2).encode()
-            info = tarfile.TarInfo(MANIFEST)
-            info.size, info.mtime, info.mode = len(text), int(now.timestamp()), 0o600
-            tar.addfile(info, io.BytesIO(text))
-            for name, path in parts.items():
-                info = tar.gettarinfo(str(path), arcname=name)
-                info.uid = info.gid = 0
-                info.uname = info.gname = ""
-                with path.open("rb") as handle:
-                    tar.addfile(info, handle)
-        os.chmod(partial, 0o600)  # it holds the secret key and every account
+        manifest["parts"] = _write_tar(partial, manifest, parts, int(now.timestamp()))
         with partial.open("rb") as handle:
             os.fsync(handle.fileno())
         os.replace(partial, target)
+        _sync_folder(target.parent)
     return Taken(target, target.stat().st_size, manifest)
 
 
@@ -177,12 +166,59 @@ def _staging(folder: Path) -> Iterator[Path]:
         shutil.rmtree(path, ignore_errors=True)
 
 
-def _digest(path: Path) -> dict[str, Any]:
-    sha = hashlib.sha256()
-    with path.open("rb") as handle:
-        while chunk := handle.read(CHUNK):
-            sha.update(chunk)
-    return {"sha256": sha.hexdigest(), "size": path.stat().st_size}
+class _Hashed:
+    """A file read through its SHA-256: the tar copies each part once, hashing it as it goes."""
+
+    def __init__(self, handle: IO[bytes]) -> None:
+        self.handle, self.sha = handle, hashlib.sha256()
+
+    def read(self, size: int = -1) -> bytes:
+        data = self.handle.read(size)
+        self.sha.update(data)
+        return data
+
+
+def _manifest_text(manifest: dict[str, Any]) -> bytes:
+    return json.dumps(manifest, indent=2).encode()
+
+
+def _write_tar(
+    path: Path, manifest: dict[str, Any], parts: dict[str, Path], mtime: int
+) -> dict[str, Any]:
+    """The backup file: the manifest first, then the parts, each read once. The manifest is
+    written with its checksums zeroed, then overwritten in place once the parts are hashed (a
+    SHA-256 in hex is always 64 characters, so the text keeps its length). Its parts, listed."""
+    sizes = {name: part.stat().st_size for name, part in parts.items()}
+    listed: dict[str, Any] = {name: {"sha256": "0" * 64, "size": sizes[name]} for name in parts}
+    draft = _manifest_text({**manifest, "parts": listed})
+    with tarfile.open(path, "w", format=tarfile.GNU_FORMAT) as tar:
+        info = tarfile.TarInfo(MANIFEST)
+        info.size, info.mtime, info.mode = len(draft), mtime, 0o600
+        tar.addfile(info, io.BytesIO(draft))
+        manifest_at = tar.offset - -(-len(draft) // tarfile.BLOCKSIZE) * tarfile.BLOCKSIZE
+        for name, part in parts.items():
+            info = tarfile.TarInfo(name)
+            info.size, info.mtime, info.mode = sizes[name], mtime, 0o600
+            with part.open("rb") as handle:
+                hashed = _Hashed(handle)
+                tar.addfile(info, hashed)
+            listed[name]["sha256"] = hashed.sha.hexdigest()
+    final = _manifest_text({**manifest, "parts": listed})
+    assert len(final) == len(draft)
+    os.chmod(path, 0o600)  # it holds the secret key and every account
+    with path.open("r+b") as handle:
+        handle.seek(manifest_at)
+        handle.write(final)
+    return listed
+
+
+def _sync_folder(folder: Path) -> None:
+    """The rename made durable: the folder's entry synced too."""
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def _sqlite_path() -> Path:
@@ -204,6 +240,9 @@ def _sqlite_copy(dest: Path) -> tuple[Path, str | None]:
     try:
         copy = sqlite3.connect(dest)
         try:
+            # A staging file: the tar made of it is synced, so the copy itself need not be.
+            copy.execute("PRAGMA journal_mode=OFF")
+            copy.execute("PRAGMA synchronous=OFF")
             source.backup(copy)
             revision = _sqlite_revision(copy)
         finally:
@@ -415,14 +454,14 @@ def _scripts() -> Any:
     return ScriptDirectory.from_config(cfg)
 
 
-def _known(revision: str | None) -> bool:
+def _known(scripts: Any, revision: str | None) -> bool:
     if revision is None:
         return True
     from alembic.script.revision import RevisionError
     from alembic.util import CommandError
 
     try:
-        return _scripts().get_revision(revision) is not None
+        return scripts.get_revision(revision) is not None
     except (CommandError, RevisionError):
         return False
 
@@ -461,8 +500,9 @@ def restore(source: str | Path, force: bool = False) -> Restored:
     with _staging(instance) as staging:
         manifest = verify(source, into=staging)
         revision = manifest["revision"]
-        if not _known(revision):
-            heads = ", ".join(_scripts().get_heads())
+        scripts = _scripts()
+        if not _known(scripts, revision):
+            heads = ", ".join(scripts.get_heads())
             raise TooNew(
                 f"{source} was made by a newer release ({manifest['release']}, revision "
                 f"{revision}); this release's newest revision is {heads}: upgrade the grader "
@@ -492,8 +532,8 @@ def restore(source: str | Path, force: bool = False) -> Restored:
         db.engine.dispose()
         done = Restored(manifest, None)
         restored = _live_revision()
-        _upgrade()
-        if _live_revision() != restored:
+        if restored not in scripts.get_heads():
+            _upgrade()
             done.upgraded_from = restored
         _restore_key((staging / KEY_PART).read_text().strip(), done)
         _restore_blobs(staging, manifest, done)
