@@ -9,8 +9,8 @@ redis://... URL (workers on several machines, sharing nothing but the database, 
 the uploads' bytes, and the queue).
 A message carries only an id: the database says what is to be done (services/engines/leases.py), so
 a lost or duplicated message costs nothing. `grader worker` runs the consumer and, beside it,
-the sweep that requeues jobs whose worker died, re-sends wake-ups the queue lost and takes the
-scheduled backups (GRADER_BACKUP_HOURS).
+the sweep that requeues jobs whose worker died and re-sends wake-ups the queue lost, and in the
+sweep's process, the scheduled backups (GRADER_BACKUP_HOURS).
 """
 
 from __future__ import annotations
@@ -344,9 +344,8 @@ def _submission(submission_id: int) -> Any:
 
 
 def sweep_once(app: Flask, me: tuple[str, str] | None = None) -> int:
-    """Requeue what dead workers left, wake what the queue lost, take the period's backup when
-    one is due; the number woken. `me`, the worker's (name, host), is recorded as alive first
-    (/healthz, `grader worker --check`)."""
+    """Requeue what dead workers left, wake what the queue lost; the number woken. `me`, the
+    worker's (name, host), is recorded as alive first (/healthz, `grader worker --check`)."""
     with app.app_context():
         if me is not None:
             liveness.beat(*me)
@@ -374,10 +373,21 @@ def sweep_once(app: Flask, me: tuple[str, str] | None = None) -> int:
         # Graded answers scored against classmates' trees too, by the queue: asked here.
         for assignment_id in integrity.answers.due():
             checks.append(integrity.answers.request_check(None, assignment_id).id)
-        # The period's backup (GRADER_BACKUP_HOURS), by the one sweep that claims it; its row
-        # records a failure, so the sweep goes on whatever happens to it.
-        backup.run_scheduled()
         return len(woken) + len(games) + len(prints) + len(scores) + len(checks)
+
+
+def backups_forever(app: Flask, every: float) -> None:
+    """The scheduled backups (GRADER_BACKUP_HOURS): every `every` seconds, the period's backup if
+    no worker took it yet. A thread of the sweep's process, so a long backup never holds up the
+    sweep and its beats (a worker unseen for three sweeps is taken for dead)."""
+    while True:
+        try:
+            with app.app_context():
+                backup.run_scheduled()  # a failure is recorded in its row, not raised
+                db.session.remove()
+        except Exception:
+            log.exception("scheduled backup failed")
+        time.sleep(every)
 
 
 def _sweep_forever(app: Flask, every: float, me: tuple[str, str]) -> None:
@@ -388,6 +398,10 @@ def _sweep_forever(app: Flask, every: float, me: tuple[str, str]) -> None:
             liveness.forget_old()
         except Exception:
             log.exception("could not forget old workers")
+    if float(app.config["GRADER_BACKUP_HOURS"]) > 0:
+        threading.Thread(
+            target=backups_forever, args=(app, every), name="grader-backups", daemon=True
+        ).start()
     while True:
         try:
             sweep_once(app, me)

@@ -23,7 +23,10 @@ def backup(dest: Path) -> None:
     try:
         taken = backups.take(dest)
     except (ServiceError, RuntimeError, OSError) as error:
-        backups.record(None, None, f"{type(error).__name__}: {error}")
+        try:  # the failure on the administrators' page, when the database takes the row
+            backups.record(None, None, f"{type(error).__name__}: {error}")
+        except Exception as unrecorded:
+            click.echo(f"(the failure could not be recorded: {unrecorded})", err=True)
         raise click.ClickException(str(error)) from None
     backups.record(None, taken, None)
     manifest = taken.manifest

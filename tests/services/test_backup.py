@@ -133,12 +133,3 @@ def test_a_failed_backup_shows_in_red_until_one_succeeds(app, factory, client, a
     page = client.get("/admin/backups").get_data(as_text=True)
     assert 'role="alert"' not in page and "succeeded" in page
     assert "every 1 hour into" in page
-
-
-def test_the_sweep_takes_the_scheduled_backup(app, tmp_path):
-    from grader.jobs import sweep_once
-
-    app.config.update(GRADER_BACKUP_HOURS=24, GRADER_BACKUP_DIR=str(tmp_path / "b"))
-    sweep_once(app)
-    sweep_once(app)
-    assert len(list((tmp_path / "b").glob("grader-backup-*.tar"))) == 1
