@@ -5,6 +5,7 @@ stay as they were."""
 
 from __future__ import annotations
 
+import io
 import json
 import sqlite3
 import tarfile
@@ -67,11 +68,36 @@ def test_a_file_that_is_not_a_backup_is_refused(target, tmp_path):
         tar.add(text, arcname="notes.txt")
     _refused(target, other_tar, "is not a grader backup", "does not begin with manifest.json")
 
+    backup_like = tmp_path / "backup-like.tar"  # the format named, the rest not a manifest's
+    manifest = {"format": "alpha-beta-grader backup", "format_version": 1, "parts": {}}
+    rewrite(backup_like, {"manifest.json": json.dumps(manifest).encode()}, fix_manifest=False)
+    _refused(target, backup_like, "is not a grader backup", "its manifest is incomplete")
+
     foreign = tmp_path / "foreign.tar"
     rewrite(foreign, {"manifest.json": b'{"format": "something else"}'}, fix_manifest=False)
     _refused(target, foreign, "is not a grader backup", "names no backup")
 
     _refused(target, tmp_path / "absent.tar", "is not a file")
+
+
+def test_a_part_outside_the_backups_names_is_refused(target, backup_file, tmp_path):
+    """A part named to escape the restore's private folder, or a link, is never written."""
+    members = parts(backup_file)
+    escaping = tmp_path / "escaping.tar"
+    rewrite(escaping, {**members, "../../escaped": b"x"}, fix_manifest=True)
+    _refused(target, escaping, "its manifest lists '../../escaped'")
+    assert not (tmp_path / "escaped").exists()
+
+    linked = tmp_path / "linked.tar"
+    with tarfile.open(linked, "w") as tar:
+        for name, data in members.items():
+            info = tarfile.TarInfo(name)
+            if name == "secret_key":
+                info.type, info.linkname = tarfile.SYMTYPE, "/etc/hostname"
+            else:
+                info.size = len(data)
+            tar.addfile(info, io.BytesIO(data) if info.isreg() else None)
+    _refused(target, linked, "holds 'secret_key', which its manifest does not list once")
 
 
 def test_a_tampered_backup_is_refused_by_its_checksums(target, backup_file, tmp_path):

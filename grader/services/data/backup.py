@@ -343,6 +343,11 @@ def _manifest(raw: bytes, source: Path) -> dict[str, Any]:
         or not (revision is None or isinstance(revision, str))
         or not isinstance(manifest.get("release"), str)
         or not isinstance(manifest.get("created_at"), str)
+        or manifest.get("blobs") not in ("database", "s3")
+        or not isinstance(manifest.get("missing_blobs"), list)
+        or not all(
+            isinstance(sha, str) and _SHA256.fullmatch(sha) for sha in manifest["missing_blobs"]
+        )
     ):
         raise NotABackup(f"{source} is not a grader backup: its manifest is incomplete")
     for name, part in parts.items():
