@@ -112,6 +112,10 @@ def test_a_tampered_backup_is_refused_by_its_checksums(target, backup_file, tmp_
     rewrite(key, {**members, "secret_key": b"an attacker's key"}, fix_manifest=False)
     _refused(target, key, "secret_key is 17 bytes, its manifest says 11")
 
+    binary_key = tmp_path / "binary-key.tar"  # checksums that match a key that is no text
+    rewrite(binary_key, {**members, "secret_key": b"\xff\xfe"}, fix_manifest=True)
+    _refused(target, binary_key, "its secret key is not text")
+
     extra = tmp_path / "extra.tar"
     rewrite(extra, {**members, "blobs/" + "0" * 64: b"x"}, fix_manifest=False)
     _refused(target, extra, "which its manifest does not list")

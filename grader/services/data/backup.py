@@ -504,6 +504,10 @@ def restore(source: str | Path, force: bool = False) -> Restored:
     instance = Path(current_app.instance_path)
     with _staging(instance) as staging:
         manifest = verify(source, into=staging)
+        try:
+            key = (staging / KEY_PART).read_bytes().decode().strip()
+        except UnicodeDecodeError:
+            raise Corrupt(f"{source}: its secret key is not text; nothing was restored") from None
         revision = manifest["revision"]
         scripts = _scripts()
         if not _known(scripts, revision):
@@ -540,7 +544,7 @@ def restore(source: str | Path, force: bool = False) -> Restored:
         if restored not in scripts.get_heads():
             _upgrade()
             done.upgraded_from = restored
-        _restore_key((staging / KEY_PART).read_text().strip(), done)
+        _restore_key(key, done)
         _restore_blobs(staging, manifest, done)
     return done
 
