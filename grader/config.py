@@ -184,12 +184,19 @@ def load(
         "GRADER_JOB_SECONDS": float(environ.get("GRADER_JOB_SECONDS", 600)),
         # Uploads per student (across every slot): "COUNT/SECONDS".
         "GRADER_UPLOAD_RATE": environ.get("GRADER_UPLOAD_RATE", "6/600"),
+        # Scheduled backups (services/data/backup.py, taken by a worker's sweep): every this
+        # many hours (0 or unset: none), into this folder, keeping the newest this many.
+        "GRADER_BACKUP_HOURS": float(environ.get("GRADER_BACKUP_HOURS") or 0),
+        "GRADER_BACKUP_DIR": environ.get("GRADER_BACKUP_DIR") or str(instance / "backups"),
+        "GRADER_BACKUP_KEEP": int(environ.get("GRADER_BACKUP_KEEP") or 7),
     }
     settings.update(overrides)
     if not settings.get("SECRET_KEY"):
         settings["SECRET_KEY"] = environ.get("GRADER_SECRET_KEY") or secret_key(instance)
     if settings["GRADER_SQLITE_SYNCHRONOUS"] not in {"OFF", "NORMAL", "FULL", "EXTRA"}:
         raise ValueError("GRADER_SQLITE_SYNCHRONOUS must be OFF, NORMAL, FULL or EXTRA")
+    if settings["GRADER_BACKUP_HOURS"] < 0 or settings["GRADER_BACKUP_KEEP"] < 1:
+        raise ValueError("GRADER_BACKUP_HOURS must be 0 or more and GRADER_BACKUP_KEEP 1 or more")
     if settings["GRADER_SQLITE_WRITE_BEGIN"] not in {"IMMEDIATE", "DEFERRED"}:
         raise ValueError("GRADER_SQLITE_WRITE_BEGIN must be IMMEDIATE or DEFERRED")
     return settings

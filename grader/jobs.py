@@ -9,7 +9,8 @@ redis://... URL (workers on several machines, sharing nothing but the database, 
 the uploads' bytes, and the queue).
 A message carries only an id: the database says what is to be done (services/engines/leases.py), so
 a lost or duplicated message costs nothing. `grader worker` runs the consumer and, beside it,
-the sweep that requeues jobs whose worker died and re-sends wake-ups the queue lost.
+the sweep that requeues jobs whose worker died and re-sends wake-ups the queue lost, and in the
+sweep's process, the scheduled backups (GRADER_BACKUP_HOURS).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from huey.api import Huey
 from grader.extensions import EXAM, GAME, GRADE, INTEGRITY, PASSBACK, db, job_queue
 from grader.models import Submission, TournamentGame
 from grader.services import integrity, liveness, lti
+from grader.services.data import backup
 from grader.services.engines import leases, submissions, tournaments
 from grader.services.paper import exams
 
@@ -374,6 +376,20 @@ def sweep_once(app: Flask, me: tuple[str, str] | None = None) -> int:
         return len(woken) + len(games) + len(prints) + len(scores) + len(checks)
 
 
+def backups_forever(app: Flask, every: float) -> None:
+    """The scheduled backups (GRADER_BACKUP_HOURS): every `every` seconds, the period's backup if
+    no worker took it yet. A thread of the sweep's process, so a long backup never holds up the
+    sweep and its beats (a worker unseen for three sweeps is taken for dead)."""
+    while True:
+        try:
+            with app.app_context():
+                backup.run_scheduled()  # a failure is recorded in its row, not raised
+                db.session.remove()
+        except Exception:
+            log.exception("scheduled backup failed")
+        time.sleep(every)
+
+
 def _sweep_forever(app: Flask, every: float, me: tuple[str, str]) -> None:
     _die_with_parent()
     with app.app_context():
@@ -382,6 +398,10 @@ def _sweep_forever(app: Flask, every: float, me: tuple[str, str]) -> None:
             liveness.forget_old()
         except Exception:
             log.exception("could not forget old workers")
+    if float(app.config["GRADER_BACKUP_HOURS"]) > 0:
+        threading.Thread(
+            target=backups_forever, args=(app, every), name="grader-backups", daemon=True
+        ).start()
     while True:
         try:
             sweep_once(app, me)

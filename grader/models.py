@@ -816,3 +816,24 @@ class ExamItem(Base):
     sheet: Mapped[ExamSheet] = relationship(back_populates="items")
     slot: Mapped[Slot] = relationship()
     exercise: Mapped[Exercise | None] = relationship()
+
+
+# -- a term's data: backups ------------------------------------------------------------------
+
+
+class BackupRun(Base):
+    """One backup, taken by `grader db backup` or by a worker's schedule (GRADER_BACKUP_HOURS):
+    when, where, how large, and whether it succeeded. A scheduled run holds its `period` (the
+    hours since the epoch, divided by GRADER_BACKUP_HOURS), unique, so two workers' sweeps
+    never take the same period's backup twice."""
+
+    __tablename__ = "backup_run"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    period: Mapped[int | None] = mapped_column(sa.BigInteger, unique=True)
+    started_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+    finished_at: Mapped[dt.datetime | None]
+    status: Mapped[str] = mapped_column(sa.String(16))  # running, ok, failed
+    path: Mapped[str | None] = mapped_column(sa.Text)
+    size: Mapped[int | None] = mapped_column(sa.BigInteger)
+    error: Mapped[str | None] = mapped_column(sa.Text)

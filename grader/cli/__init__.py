@@ -15,7 +15,7 @@ from flask import Flask
 from flask.cli import FlaskGroup
 
 from grader import create_app
-from grader.cli import admin, exam, integrity, worker
+from grader.cli import admin, data, exam, integrity, worker
 from grader.cli import lti as lti_cli
 from grader.cli.checkers import checkers
 from grader.cli.engine import engine
@@ -30,6 +30,7 @@ def init_app(app: Flask) -> None:
     worker.init_app(app)
     lti_cli.init_app(app)
     integrity.init_app(app)
+    data.init_app(app)
 
 
 def make_app() -> Flask:

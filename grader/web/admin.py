@@ -1,5 +1,6 @@
 """The pages only administrators of the service see (`User.is_admin`, given on the server by
-`grader user admin`): registering an LMS, whose URLs the service's workers then call."""
+`grader user admin`): registering an LMS, whose URLs the service's workers then call; the
+backups' standing."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from wtforms import BooleanField, StringField, TextAreaField
 from wtforms.validators import DataRequired, Length, Optional
 
 from grader.services import ServiceError, lti
+from grader.services.data import backup
 
 bp = Blueprint("admin", __name__, url_prefix="/admin")
 
@@ -68,3 +70,9 @@ def lti_platforms() -> Any:
             flash(f"Registered {reg.issuer} (client {reg.client_id}).", "info")
             return redirect(url_for("admin.lti_platforms"))
     return render_template("admin/lti.html", form=form, registrations=registered)
+
+
+@bp.route("/backups")
+def backups() -> Any:
+    """The backups: the schedule, the last one's time, size and result, the newest runs."""
+    return render_template("admin/backups.html", standing=backup.standing(current_user))

@@ -4,6 +4,7 @@ HTTP: stored once by hash before the row commits, fetched by a worker, graded en
 from __future__ import annotations
 
 import hashlib
+import tarfile
 from collections.abc import Iterator
 from typing import Any
 
@@ -109,3 +110,32 @@ def test_a_worker_grades_an_upload_from_the_bucket(
     assert done["status"] == "done" and done["score"] == done["max_score"] == 5.0, done
     (copy,) = (tmp_path / "worker-copies").rglob("*.py")
     assert copy.read_bytes() == engine_bytes("correct")
+
+
+def test_a_backup_holds_the_buckets_bytes_and_a_restore_puts_them_back(
+    app, upload, s3, runner, tmp_path
+):
+    """The uploads' bytes in a bucket are parts of the backup (`blobs/<sha256>`, checksummed);
+    a restore puts them back in the bucket, from which a worker then reads them."""
+    from grader.services.engines import blobs
+
+    app.config["GRADER_BLOB_URL"] = s3["url"]
+    sent = {engine_bytes(name) for name in ("correct", "no_pruning")}
+    for data in sent:
+        assert upload(data).status_code == 201
+    dest = tmp_path / "with-bucket.tar"
+    taken = runner.invoke(args=["db", "backup", str(dest)])
+    assert taken.exit_code == 0, taken.output
+    with tarfile.open(dest) as tar:
+        names = tar.getnames()
+    assert sorted(n for n in names if n.startswith("blobs/")) == sorted(
+        f"blobs/{hashlib.sha256(d).hexdigest()}" for d in sent
+    )
+    for key in objects(s3):  # the bucket lost
+        s3["client"].delete_object(Bucket=BUCKET, Key=key)
+    restored = runner.invoke(args=["db", "restore", str(dest), "--force"])
+    assert restored.exit_code == 0, restored.output
+    assert "2 uploads' bytes put back in the store" in restored.output
+    assert set(objects(s3).values()) == sent
+    with app.app_context():
+        assert {blobs.store().get(hashlib.sha256(d).hexdigest()) for d in sent} == sent

@@ -1,0 +1,1 @@
+"""What keeps a term's data: backups and their restore (`backup`)."""
