@@ -25,7 +25,7 @@ from grader.gametree import (
     generate,
     parse_leaves,
 )
-from grader.gametree.tree import path_depth
+from grader.gametree.tree import TreeFormatError, path_depth
 from grader.models import (
     Assignment,
     Attempt,
@@ -487,8 +487,15 @@ TREES = TreeCache(512, 100 * MAX_NODES)
 
 
 def tree_of(exercise: Exercise) -> Tree:
-    """The exercise's tree, parsed (or from this process's `TREES`, when it still matches)."""
-    return TREES.tree(exercise)
+    """The exercise's tree, parsed (or from this process's `TREES`, when it still matches);
+    Conflict when the stored tree breaks a bound the reader holds trees to now (a tree stored
+    before the bound on exact values' digits was declared)."""
+    try:
+        return TREES.tree(exercise)
+    except TreeFormatError as exc:
+        raise Conflict(
+            f"this exercise's tree cannot be used: {exc}. Make another exercise."
+        ) from None
 
 
 def rebuild(exercise: Exercise) -> Tree:
