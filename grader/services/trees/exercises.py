@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
-from flask import current_app
+from flask import current_app, has_request_context
 from sqlalchemy.orm import Session
 
 from grader.extensions import db
@@ -96,11 +96,13 @@ def _check_practice_quota(user: User, session: Session | None = None) -> None:
 
 def practice_try(user: User) -> None:
     """Before the work of a new practice exercise (generated, typed, a slot's variant, a game's
-    tree): every try counts against the account's `GRADER_PRACTICE_LIMIT` (RateLimited past
-    it), and the account must have room under `GRADER_PRACTICE_QUOTA` (Conflict; checked again
-    under the write lock by `practice_room`)."""
+    tree): every request's try counts against the account's `GRADER_PRACTICE_LIMIT`
+    (RateLimited past it; the operator's own commands are not limited), and the account must
+    have room under `GRADER_PRACTICE_QUOTA` (Conflict; checked again under the write lock by
+    `practice_room`)."""
     limit = str(current_app.config["GRADER_PRACTICE_LIMIT"])
-    if wait := retry_after(limit, "practice", f"account:{user.id}", hit=True):
+    key = f"account:{user.id}"
+    if has_request_context() and (wait := retry_after(limit, "practice", key, hit=True)):
         raise RateLimited(
             f"too many new practice exercises from this account: at most {limit}; nothing was "
             f"made, try again in {wait} s",
