@@ -28,7 +28,11 @@ REQUEST_CPU_BOUND = 0.6
 def hostile_zip() -> bytes:
     """engine.py of 4 MB of Python, its last line a syntax error, deflated to a few KB."""
     line = b"x = [a for a in range(10) if a % 2] + [1, 2, 3]\n"
-    source = line * ((MAX_UNCOMPRESSED_BYTES - 4096) // len(line)) + b"def (:\n"
+    return zip_of(line * ((MAX_UNCOMPRESSED_BYTES - 4096) // len(line)) + b"def (:\n")
+
+
+def zip_of(source: bytes) -> bytes:
+    """``source`` as a zip's engine.py, deflated."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
         archive.writestr("engine.py", source)
@@ -82,6 +86,25 @@ def test_a_zip_inflating_to_megabytes_of_python_is_refused_within_a_cpu_bound(
     error = response.get_json()["error"]
     assert f"Python files inflate past {MAX_PY_BYTES >> 10} KiB" in error
     assert submissions_in_db(app) == 0
+
+
+def test_the_most_python_an_upload_may_hold_is_refused_within_the_cpu_bound(
+    app, client, engine_slot
+):
+    # The worst a request may compile: a .py at the cap (or a zip's Python files together),
+    # its syntax error on its last line.
+    line = b"x = [a for a in range(10) if a % 2] + [1, 2, 3]\n"
+    source = line * ((MAX_PY_BYTES - 16) // len(line)) + b"def (:\n"
+    assert len(source) <= MAX_PY_BYTES
+    post(client, engine_slot, b"X = 1\n", "warm.zip")
+    for data, name in ((source, "engine.py"), (zip_of(source), "engine.zip")):
+        before = thread_cpu()
+        response = post(client, engine_slot, data, name)
+        spent = thread_cpu() - before
+        print(f"request CPU on {name} of {len(source)} B of Python: {spent:.3f} s")  # with -s
+        assert response.status_code == 400, response.get_json()
+        assert "not valid Python" in response.get_json()["error"]
+        assert spent < REQUEST_CPU_BOUND, f"{name} cost {spent:.2f} s of the request's CPU"
 
 
 def test_the_python_cap_holds_at_the_sandbox_extraction_too(tmp_path):

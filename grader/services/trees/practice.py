@@ -191,12 +191,12 @@ def prune_abandoned(now: dt.datetime | None = None) -> int:
     while ids := list(db.session.scalars(abandoned)):
         with writing() as session:
             # Again under the write lock: an answer may have come since the read.
-            session.execute(
+            result = session.execute(
                 sa.delete(Exercise).where(
                     Exercise.id.in_(ids), ~sa.exists().where(Attempt.exercise_id == Exercise.id)
                 )
             )
-        deleted += len(ids)
+        deleted += int(getattr(result, "rowcount", 0) or 0)
         if len(ids) < PRUNE_BATCH:
             break
     return deleted
