@@ -74,7 +74,7 @@ def test_practice_exercises_past_the_accounts_quota_are_409_naming_it(app, clien
     refused = client.post("/api/exercises", headers=student, json=TYPED)
     assert refused.status_code == 409, refused.get_json()
     assert (
-        "you have 3 practice exercises stored, the most one account may keep"
+        "you have 3 practice exercises stored; one account may keep at most 3"
         in (refused.get_json()["error"])
     )
     # The practice page says the same, and a game's tree is held to the same quota.
@@ -90,7 +90,7 @@ def test_practice_exercises_past_the_accounts_quota_are_409_naming_it(app, clien
             "ties": "prune",
         },
     )
-    assert "the most one account may keep" in page.get_data(as_text=True)
+    assert "one account may keep at most 3" in page.get_data(as_text=True)
     assert stored(app) == before
 
 

@@ -85,12 +85,12 @@ def practice_count(user_id: int, session: Session | None = None) -> int:
 
 def _check_practice_quota(user: User, session: Session | None = None) -> None:
     quota = int(current_app.config["GRADER_PRACTICE_QUOTA"])
-    if practice_count(user.id, session) >= quota:
+    if (count := practice_count(user.id, session)) >= quota:
         days = current_app.config["GRADER_PRACTICE_ABANDONED_DAYS"]
         raise Conflict(
-            f"you have {quota} practice exercises stored, the most one account may keep: "
-            "nothing was made. Practise on those you have; one never answered is deleted "
-            f"{days:g} days after it was made, which makes room."
+            f"you have {count} practice exercises stored; one account may keep at most "
+            f"{quota}: nothing was made. Practise on those you have; one never answered is "
+            f"deleted {days:g} days after it was made, which makes room."
         )
 
 
