@@ -182,6 +182,12 @@ def load(
         "GRADER_COSTLY_LIMIT": environ.get("GRADER_COSTLY_LIMIT", "1 per 5 seconds; 12 per minute"),
         # The worker time one grading job may use; tests left past it are charged TLE_WALL.
         "GRADER_JOB_SECONDS": float(environ.get("GRADER_JOB_SECONDS", 600)),
+        # Practice exercises (generated, typed, a slot's variants, a game's trees): how many one
+        # account may keep, how many it may make (Flask-Limiter's notation; every try counts),
+        # and the days after which one never answered is deleted by the worker's sweep.
+        "GRADER_PRACTICE_QUOTA": int(environ.get("GRADER_PRACTICE_QUOTA") or 1000),
+        "GRADER_PRACTICE_LIMIT": environ.get("GRADER_PRACTICE_LIMIT", "30 per minute; 500 per day"),
+        "GRADER_PRACTICE_ABANDONED_DAYS": float(environ.get("GRADER_PRACTICE_ABANDONED_DAYS") or 7),
         # Uploads per student (across every slot): "COUNT/SECONDS".
         "GRADER_UPLOAD_RATE": environ.get("GRADER_UPLOAD_RATE", "6/600"),
         # Scheduled backups (services/data/backup.py, taken by a worker's sweep): every this

@@ -53,6 +53,11 @@ def presets_dir() -> Path:
     return path("presets")
 
 
+def static_dir() -> Path:
+    """The web pages' static files (grader/web/static): all an exam sheet's renderer may read."""
+    return _package_dir("grader").joinpath("web", "static")
+
+
 def adapter_file() -> Path:
     """harness/adapter.py, the one module run inside the sandbox (bound there read-only)."""
     return _package_dir("grader.harness").joinpath("adapter.py")

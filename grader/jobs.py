@@ -38,6 +38,7 @@ from grader.services import integrity, liveness, lti
 from grader.services.data import backup
 from grader.services.engines import leases, submissions, tournaments
 from grader.services.paper import exams
+from grader.services.trees import practice
 
 log = logging.getLogger(__name__)
 
@@ -343,6 +344,10 @@ def _submission(submission_id: int) -> Any:
     return db.session.get(Submission, submission_id)
 
 
+PRUNE_EVERY = 3600.0  # seconds between two looks for abandoned practice exercises (a scan)
+_next_prune: dict[int, float] = {}  # by process: when this sweep looks next
+
+
 def sweep_once(app: Flask, me: tuple[str, str] | None = None) -> int:
     """Requeue what dead workers left, wake what the queue lost; the number woken. `me`, the
     worker's (name, host), is recorded as alive first (/healthz, `grader worker --check`)."""
@@ -373,6 +378,10 @@ def sweep_once(app: Flask, me: tuple[str, str] | None = None) -> int:
         # Graded answers scored against classmates' trees too, by the queue: asked here.
         for assignment_id in integrity.answers.due():
             checks.append(integrity.answers.request_check(None, assignment_id).id)
+        if time.monotonic() >= _next_prune.get(os.getpid(), 0.0):
+            _next_prune[os.getpid()] = time.monotonic() + PRUNE_EVERY
+            if pruned := practice.prune_abandoned():
+                log.info("deleted %d practice exercises never answered", pruned)
         return len(woken) + len(games) + len(prints) + len(scores) + len(checks)
 
 

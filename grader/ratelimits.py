@@ -157,15 +157,16 @@ def password_checked(view: Callable[P, R]) -> Callable[P, R]:
     return by_account(by_address(view))
 
 
-def retry_after(name: str, scope: str, key: str, *, hit: bool) -> int:
-    """0 while `key` is within every limit the setting `name` gives ("1 per 5 seconds; 12 per
-    minute"), counting this request when `hit`; else the seconds until it is. For limits a
-    service applies itself, where a route's decorator cannot tell which requests count."""
+def retry_after(limit: str, scope: str, key: str, *, hit: bool) -> int:
+    """0 while `key` is within every limit of `limit` (Flask-Limiter's notation, "1 per 5
+    seconds; 12 per minute"), counting this request when `hit`; else the seconds until it is.
+    For limits a service applies itself, where a route's decorator cannot tell which requests
+    count."""
     if not limiter.enabled:
         return 0
     strategy = limiter.limiter
     wait = 0
-    for item in parse_many(current_app.config[name]):
+    for item in parse_many(limit):
         if strategy.hit(item, scope, key) if hit else strategy.test(item, scope, key):
             continue
         reset, _ = strategy.get_window_stats(item, scope, key)

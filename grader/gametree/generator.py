@@ -8,6 +8,7 @@ behaviour reachable so stored exercises still rebuild.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from dataclasses import asdict, dataclass, field, fields, replace
@@ -16,7 +17,7 @@ from fractions import Fraction
 from grader.gametree.exact import fmt
 from grader.gametree.kinds import KINDS, error_score
 from grader.gametree.solver import Conventions, SearchResult, minimax, solve
-from grader.gametree.tree import Node, Tree, child_path, parse_players
+from grader.gametree.tree import MAX_EXACT_DIGITS, Node, Tree, child_path, parse_players
 from grader.gametree.variants import VARIANTS, variants_for
 
 GENERATOR_VERSION = 1
@@ -485,10 +486,21 @@ class ChanceParams:
             self.kind in KINDS and KINDS[self.kind].counts_errors and KINDS[self.kind].calibrates
         ):
             problems.append(f"{self.kind} does not count errors against misconceptions")
+        if not problems and chance_exact_digits(self) > MAX_EXACT_DIGITS:
+            problems.append(f"its exact values could pass {MAX_EXACT_DIGITS} digits")
         if problems:
             raise GenerationError("; ".join(problems))
         if stated is None:  # the exercise states the range its leaves are drawn from
             object.__setattr__(self, "conventions", replace(self.conventions, bounds=self.bounds))
+
+
+def chance_exact_digits(params: ChanceParams) -> int:
+    """The declared bound on the digits of a generated chance tree's exact values (what
+    `Tree.exact_digits` bounds for any tree): every chance node's probabilities have
+    denominators dividing 12 (``CHANCE_SPLITS``, and uniform over 2..4 children), so a value's
+    denominator divides 12 to the power of the levels, and its magnitude is at most the bounds'."""
+    magnitude = max(abs(b) for b in params.bounds) + 1
+    return math.ceil(params.depth * math.log10(12) + math.log10(magnitude)) + 1
 
 
 def random_chance_tree(params: ChanceParams, rng: random.Random) -> Tree:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from grader.gametree.exact import parse_probability
+from grader.gametree.exact import exact, parse_probability
 
 Value = int | float | Fraction  # a Fraction only ever as a chance node's value (exact.py)
 Path = str  # child indices from the root joined by dots; "" is the root
@@ -29,6 +29,11 @@ PLAYERS = ("max", "min")
 ROLES = ("max", "min", "chance")  # what a level of the players sequence may be
 _MAX_NODES = 200_000  # a bound on what any input may build
 MAX_PLAYERS = 16  # a player sequence longer than any exercise's depth means nothing
+# The digits of an exact value's numerator or denominator (`Tree.exact_digits`): past any tree an
+# exercise needs (a generated chance tree: 12 digits at most), well below the 4,300 digits past
+# which Python refuses to write an int as text.
+MAX_EXACT_DIGITS = 1000
+_LOG10_2 = math.log10(2)
 
 
 class TreeFormatError(ValueError):
@@ -183,6 +188,7 @@ class Tree:
 
     __slots__ = (
         "_chance",
+        "_digits",
         "_evaluated",
         "_hash",
         "_index",
@@ -201,6 +207,7 @@ class Tree:
         self._leaves: list[Path] | None = None
         self._evaluated: bool | None = None
         self._chance: bool | None = None
+        self._digits: int | None = None
 
     # -- construction -------------------------------------------------------------------------
     @classmethod
@@ -242,6 +249,12 @@ class Tree:
             labels = tree.labels()
             path, problem = min(problems, key=lambda item: tree.paths().index(item[0]))
             raise ProbabilityError(f"chance node {labels[path]}: {problem}")
+        if tree.exact_digits() > MAX_EXACT_DIGITS:
+            raise TreeFormatError(
+                f"its exact values could take more than {MAX_EXACT_DIGITS} digits to write, "
+                "the most a value may have (each chance node's denominators multiply those "
+                "below it: share denominators, or use fewer and smaller ones)"
+            )
         return tree
 
     @classmethod
@@ -274,6 +287,47 @@ class Tree:
             }
 
         return dump(self.root)
+
+    def exact_digits(self) -> int:
+        """A bound on the digits of the numerator and of the denominator of every value a search
+        of this tree computes exactly (computed once). A value's denominator divides the least
+        common multiple of its children's, times that of the node's own probabilities at a
+        chance node (a weighted sum), or its evaluation's; and its magnitude is at most the
+        largest of the leaves and evaluations, so its numerator has at most that many digits
+        more. The count stops a little past `MAX_EXACT_DIGITS`: bounded work on any tree."""
+        if self._digits is not None:
+            return self._digits
+        cap = int((MAX_EXACT_DIGITS + 1) / _LOG10_2) + 1  # bits: past it, the tree is refused
+        largest = 1
+
+        def denominator(node: Node, depth: int) -> int:
+            nonlocal largest
+            own = 1
+            if isinstance(node.value, int):  # most values: no fraction to make
+                largest = max(largest, abs(node.value) + 1)
+            elif node.value is not None:
+                value = Fraction(exact(node.value))
+                largest = max(largest, abs(value.numerator) // value.denominator + 1)
+                own = value.denominator
+            if node.is_leaf:
+                return own
+            below = 1
+            for child in node.children:
+                child_denominator = denominator(child, depth + 1)
+                if child_denominator != 1:
+                    below = math.lcm(below, child_denominator)
+                    if below.bit_length() > cap:
+                        return below
+            chance = node.chance
+            if chance is None and self.player_at(depth) == "chance":
+                chance = uniform(len(node.children))
+            if chance is not None:
+                below *= math.lcm(*(p.denominator for p in chance))
+            return math.lcm(own, below)
+
+        bits = denominator(self.root, 0).bit_length() + largest.bit_length()
+        self._digits = math.ceil(bits * _LOG10_2)
+        return self._digits
 
     @property
     def has_chance(self) -> bool:

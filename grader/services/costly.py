@@ -52,10 +52,14 @@ def grading_is_costly(node_count: int, dp_size: int | None) -> bool:
     return node_count >= COSTLY_NODES or (dp_size is not None and dp_size > COSTLY_DP_SIZE)
 
 
+def _limit() -> str:
+    return str(current_app.config["GRADER_COSTLY_LIMIT"])
+
+
 def _throttled(what: str, wait: int) -> RateLimited:
     return RateLimited(
         f"too many costly requests ({what}) from this account: at most "
-        f"{current_app.config['GRADER_COSTLY_LIMIT']}; nothing was stored, try "
+        f"{_limit()}; nothing was stored, try "
         f"again in {wait} s",
         wait,
     )
@@ -71,9 +75,7 @@ def permit(what: str, costly: bool = True, account: int | None = None) -> Iterat
         yield
         return
     key = f"account:{account}"
-    if account is not None and (
-        wait := retry_after("GRADER_COSTLY_LIMIT", "costly", key, hit=False)
-    ):
+    if account is not None and (wait := retry_after(_limit(), "costly", key, hit=False)):
         raise _throttled(what, wait)
     folder = Path(current_app.instance_path)
     for number in range(int(current_app.config["GRADER_COSTLY_SLOTS"])):
@@ -84,9 +86,7 @@ def permit(what: str, costly: bool = True, account: int | None = None) -> Iterat
             os.close(fd)
             continue
         try:
-            if account is not None and (
-                wait := retry_after("GRADER_COSTLY_LIMIT", "costly", key, hit=True)
-            ):
+            if account is not None and (wait := retry_after(_limit(), "costly", key, hit=True)):
                 raise _throttled(what, wait)  # another worker took the last one meanwhile
             yield
         finally:

@@ -69,6 +69,18 @@ def test_a_changed_resolution_is_not_asked_again(monkeypatch, dialled):
     assert dialled and all(host == "8.8.8.8" for host, _ in dialled)
 
 
+class _Reached(socket.socket):
+    """A loopback connection standing for one to ``peer`` (the test's network routes a public
+    address to a loopback server): its peer is the address dialled."""
+
+    def __init__(self, peer: tuple[str, int], connected: socket.socket) -> None:
+        super().__init__(connected.family, connected.type, connected.proto, connected.detach())
+        self._peer = peer
+
+    def getpeername(self):
+        return self._peer
+
+
 class _Redirect(BaseHTTPRequestHandler):
     def do_GET(self):
         self.send_response(302)
@@ -96,14 +108,119 @@ def test_a_redirect_to_a_private_address_is_refused(monkeypatch):
     def dial(address, *args, **kwargs):
         dialled.append(address)
         assert address[0] == "8.8.4.4", address  # nothing else may be dialled
-        return real_dial(("127.0.0.1", server.server_port), *args, **kwargs)
+        # The test's network: the socket reached the platform, at the address dialled.
+        return _Reached(address, real_dial(("127.0.0.1", server.server_port), *args, **kwargs))
 
     monkeypatch.setattr(socket, "getaddrinfo", resolver)
     monkeypatch.setattr("urllib3.connection.connection.create_connection", dial)
     try:
-        with pytest.raises(requests.ConnectionError, match="never calls"):
+        with pytest.raises(
+            requests.ConnectionError,
+            match=r"127\.0\.0\.1 resolves to 127\.0\.0\.1, an address the service never calls",
+        ):
             lti.http().get("http://lms.redirect.test/jwks")
     finally:
         server.shutdown()
         server.server_close()
     assert len(dialled) == 1
+
+
+# -- what the guard judges: the address wrapped, the address reached (issue 36 §9) --------------
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://[64:ff9b::a00:1]/jwks",  # NAT64 of 10.0.0.1
+        "http://[64:ff9b::7f00:1]:9/jwks",  # NAT64 of 127.0.0.1
+        "http://[64:ff9b:1::a9fe:a9fe]/latest/meta-data/",  # local-use NAT64 of 169.254.169.254
+        "http://[2002:a00:1::1]/token",  # 6to4 of 10.0.0.1
+        "http://[2002:c0a8:101::]/scores",  # 6to4 of 192.168.1.1
+        "http://[::ffff:10.0.0.1]/members",  # IPv4-mapped
+        "http://[::ffff:127.0.0.1]:9/members",
+        "http://[::10.0.0.1]/members",  # IPv4-compatible
+        "http://[2001:0:4136:e378:8000:63bf:f5ff:fffe]/jwks",  # Teredo, client 10.0.0.1
+    ],
+)
+def test_ipv6_forms_wrapping_a_private_ipv4_are_refused_before_connecting(url, dialled):
+    with pytest.raises(requests.ConnectionError, match="never calls"):
+        lti.http().get(url)
+    assert dialled == []
+
+
+class _Recorder(BaseHTTPRequestHandler):
+    """A loopback server (a proxy, or where a dial was routed) that records every request."""
+
+    seen: list[str]
+
+    def do_GET(self):
+        self.seen.append(self.path)
+        self.send_response(200)
+        self.send_header("Content-Length", "2")
+        self.end_headers()
+        self.wfile.write(b"{}")
+
+    def do_CONNECT(self):
+        self.do_GET()
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture
+def recorder():
+    seen: list[str] = []
+    handler = type("Handler", (_Recorder,), {"seen": seen})
+    server = HTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield server.server_port, seen
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.mark.parametrize("url", ["http://10.0.0.1/jwks", "http://lms.example.test/jwks"])
+def test_a_proxy_in_the_environment_is_not_used(url, monkeypatch, recorder):
+    port, seen = recorder
+    for name in ("HTTP_PROXY", "http_proxy", "HTTPS_PROXY", "https_proxy", "ALL_PROXY"):
+        monkeypatch.setenv(name, f"http://127.0.0.1:{port}")
+    for name in ("NO_PROXY", "no_proxy"):
+        monkeypatch.delenv(name, raising=False)
+    with pytest.raises(requests.ConnectionError):
+        lti.http().get(url)
+    assert seen == []  # the proxy heard nothing
+
+
+def test_the_address_really_reached_is_checked(monkeypatch, recorder):
+    # The name resolves to a public address, but the dial lands on loopback (as a proxy, NAT or
+    # a changed route could make it): the socket's peer is checked before a byte is sent.
+    port, seen = recorder
+    real_resolve, real_dial = socket.getaddrinfo, urllib3.util.connection.create_connection
+
+    def resolver(host, port_, *args, **kwargs):
+        if host == "lms.routed.test":
+            return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", ("8.8.4.4", port_))]
+        return real_resolve(host, port_, *args, **kwargs)
+
+    def dial(address, *args, **kwargs):
+        assert address[0] == "8.8.4.4", address
+        return real_dial(("127.0.0.1", port), *args, **kwargs)
+
+    monkeypatch.setattr(socket, "getaddrinfo", resolver)
+    monkeypatch.setattr("urllib3.connection.connection.create_connection", dial)
+    with pytest.raises(
+        requests.ConnectionError,
+        match=r"was reached at 127\.0\.0\.1, an address the service never calls",
+    ):
+        lti.http().get("http://lms.routed.test/jwks")
+    assert seen == []
+
+
+@pytest.mark.parametrize(
+    "address",
+    ["64:ff9b::808:808", "2002:808:808::1", "::ffff:8.8.8.8", "8.8.8.8", "2001:4860:4860::8888"],
+)
+def test_a_form_wrapping_a_public_ipv4_is_judged_by_it(address):
+    from grader.services.lti.tool import check_address
+
+    check_address(address, "lms.example.test")  # no refusal: the address is public

@@ -36,6 +36,7 @@ from grader.models import (
     User,
     utcnow,
 )
+from grader.ratelimits import retry_after
 from grader.services import Conflict, Invalid, NotFound, RateLimited
 from grader.services.courses.courses import append_slot, get_slot
 from grader.services.courses.lateness import slot_closes_at, slot_lateness
@@ -165,6 +166,23 @@ def _rate() -> tuple[int, int]:
     return int(count), int(seconds or 600)
 
 
+def _rate_refusal(count: int, seconds: int, wait: int) -> RateLimited:
+    return RateLimited(
+        f"at most {count} uploads in {seconds // 60} minutes, refused ones included; "
+        f"try again in {wait} s",
+        wait,
+    )
+
+
+def _count_try(user: User) -> None:
+    """Every upload, taken or refused, counts against the account's upload rate before any of
+    its work (a refused upload stores nothing, so the stored window below cannot see it)."""
+    count, seconds = _rate()
+    wait = retry_after(f"{count} per {seconds} seconds", "upload", f"account:{user.id}", hit=True)
+    if wait:
+        raise _rate_refusal(count, seconds, wait)
+
+
 def _check_rate(session: Any, user: User, now: dt.datetime) -> None:
     count, seconds = _rate()
     since = now - dt.timedelta(seconds=seconds)
@@ -177,9 +195,7 @@ def _check_rate(session: Any, user: User, now: dt.datetime) -> None:
     )
     if len(recent) >= count:
         wait = max(1, int((recent[-count] - since).total_seconds()) + 1)
-        raise RateLimited(
-            f"at most {count} uploads in {seconds // 60} minutes; try again in {wait} s", wait
-        )
+        raise _rate_refusal(count, seconds, wait)
 
 
 def _check_open(slot: Slot, now: dt.datetime) -> None:
@@ -199,13 +215,15 @@ def upload(
 ) -> Submission:
     """Check an engine, commit its bytes (a blob) with its submission, then wake a worker.
 
-    A refused upload stores nothing (no blob, no row). The row is committed before the queue
-    hears of it; if the queue cannot be reached the workers' sweep finds the row anyway.
+    A refused upload stores nothing (no blob, no row), but counts against the account's upload
+    rate. The row is committed before the queue hears of it; if the queue cannot be reached the
+    workers' sweep finds the row anyway.
     """
     slot = engine_slot(user, assignment_id, index)
     now = utcnow()
     _check_open(slot, now)
     _check_rate(db.session, user, now)  # before the work; again under the write lock
+    _count_try(user)
     checked = uploads.check(data, filename)
     with writing() as session:
         _check_rate(session, user, now)

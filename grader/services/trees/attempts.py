@@ -8,7 +8,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from grader.extensions import db
-from grader.gametree import KINDS, Conventions, Grade, Tree, grade
+from grader.gametree import KINDS, Conventions, Grade, Tree, UngradableAnswer, grade
 from grader.models import MAX_ID, Assignment, Attempt, Exercise, Slot, User, iso_utc, utcnow
 from grader.services import Conflict, Forbidden, NotFound, Unprocessable, costly, outbox
 from grader.services.courses.courses import member_slot_ids, taught_course_ids
@@ -70,7 +70,7 @@ def submit(user: User, exercise_id: int, answer: dict[str, Any]) -> Submitted:
         with costly.permit("grading a large tree", is_costly, user.id):
             tree = tree_of(exercise)
             result = grade(exercise.kind, tree, conventions, answer)
-    except ValueError as exc:  # UngradableAnswer and any malformed part of the answer
+    except UngradableAnswer as exc:  # its words are for the student; any other error is ours
         if limited:  # no attempts left is said first, as when it is checked before grading
             _check_open(exercise, attempt_stats(exercise)[0])
         # The answer's shape depends on the stored exercise, which no schema can say: name it.

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
-from flask import current_app
+from flask import current_app, has_request_context
 from sqlalchemy.orm import Session
 
 from grader.extensions import db
@@ -25,7 +25,7 @@ from grader.gametree import (
     generate,
     parse_leaves,
 )
-from grader.gametree.tree import path_depth
+from grader.gametree.tree import TreeFormatError, path_depth
 from grader.models import (
     Assignment,
     Attempt,
@@ -36,7 +36,16 @@ from grader.models import (
     iso_utc,
     utcnow,
 )
-from grader.services import Conflict, Forbidden, Invalid, NotFound, Unprocessable, costly
+from grader.ratelimits import retry_after
+from grader.services import (
+    Conflict,
+    Forbidden,
+    Invalid,
+    NotFound,
+    RateLimited,
+    Unprocessable,
+    costly,
+)
 from grader.services.courses.courses import get_slot, taught_course_ids
 from grader.services.courses.lateness import slot_closes_at
 from grader.services.transactions import writing
@@ -58,6 +67,54 @@ def variant_seed(assignment_id: int, slot_index: int, user_id: int, variant: int
     """The seed of one student's variant: the same four numbers always rebuild the same tree."""
     text = f"{assignment_id}:{slot_index}:{user_id}:{variant}"
     return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+#: A stored practice exercise: one of no slot, or a slot's practice variant.
+PRACTICE = sa.or_(Exercise.slot_id.is_(None), Exercise.variant > 0)
+
+
+def practice_count(user_id: int, session: Session | None = None) -> int:
+    """The practice exercises stored for ``user_id``."""
+    return int(
+        (session or db.session).scalar(
+            sa.select(sa.func.count(Exercise.id)).where(Exercise.owner_id == user_id, PRACTICE)
+        )
+        or 0
+    )
+
+
+def _check_practice_quota(user: User, session: Session | None = None) -> None:
+    quota = int(current_app.config["GRADER_PRACTICE_QUOTA"])
+    if (count := practice_count(user.id, session)) >= quota:
+        days = current_app.config["GRADER_PRACTICE_ABANDONED_DAYS"]
+        raise Conflict(
+            f"you have {count} practice exercises stored; one account may keep at most "
+            f"{quota}: nothing was made. Practise on those you have; one never answered is "
+            f"deleted {days:g} days after it was made, which makes room."
+        )
+
+
+def practice_try(user: User) -> None:
+    """Before the work of a new practice exercise (generated, typed, a slot's variant, a game's
+    tree): every request's try counts against the account's `GRADER_PRACTICE_LIMIT`
+    (RateLimited past it; the operator's own commands are not limited), and the account must
+    have room under `GRADER_PRACTICE_QUOTA` (Conflict; checked again under the write lock by
+    `practice_room`)."""
+    limit = str(current_app.config["GRADER_PRACTICE_LIMIT"])
+    key = f"account:{user.id}"
+    if has_request_context() and (wait := retry_after(limit, "practice", key, hit=True)):
+        raise RateLimited(
+            f"too many new practice exercises from this account: at most {limit}; nothing was "
+            f"made, try again in {wait} s",
+            wait,
+        )
+    _check_practice_quota(user)
+
+
+def practice_room(session: Session, user: User) -> None:
+    """The quota again, under the write lock the new exercise is stored under (two requests at
+    once each saw room before)."""
+    _check_practice_quota(user, session)
 
 
 def _check_kind(kind: str) -> None:
@@ -165,6 +222,7 @@ def create_practice(
     """A practice exercise: generated from `params` (a fresh seed) or typed (`tree`/`leaves`)."""
     _check_kind(kind)
     conv = _conventions(conventions)
+    practice_try(user)
     if tree is not None or leaves is not None:
         if params:
             raise Invalid("give either params (to generate) or a tree (typed), not both")
@@ -183,6 +241,7 @@ def create_practice(
         built, params = _generated(params, seed, kind, conv, shared=True, account=user.id)
         fields = {"seed": seed, "generator_version": str(GENERATOR_VERSION), "params": params}
     with writing() as session:
+        practice_room(session, user)
         return _store(
             session, built, owner_id=user.id, kind=kind, conventions=conv.to_dict(), **fields
         )
@@ -323,7 +382,9 @@ def new_variant(user: User, assignment_id: int, slot_index: int) -> Exercise:
     slot = _exercise_slot(user, assignment_id, slot_index)
     if not slot.practice_allowed:
         raise Forbidden("this exercise has no practice variants")
+    practice_try(user)
     with writing() as session:
+        practice_room(session, user)
         last = session.scalar(
             sa.select(sa.func.max(Exercise.variant)).where(
                 Exercise.slot_id == slot.id, Exercise.owner_id == user.id
@@ -428,8 +489,15 @@ TREES = TreeCache(512, 100 * MAX_NODES)
 
 
 def tree_of(exercise: Exercise) -> Tree:
-    """The exercise's tree, parsed (or from this process's `TREES`, when it still matches)."""
-    return TREES.tree(exercise)
+    """The exercise's tree, parsed (or from this process's `TREES`, when it still matches);
+    Conflict when the stored tree breaks a bound the reader holds trees to now (a tree stored
+    before the bound on exact values' digits was declared)."""
+    try:
+        return TREES.tree(exercise)
+    except TreeFormatError as exc:
+        raise Conflict(
+            f"this exercise's tree cannot be used: {exc}. Make another exercise."
+        ) from None
 
 
 def rebuild(exercise: Exercise) -> Tree:

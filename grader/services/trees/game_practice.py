@@ -14,7 +14,13 @@ from grader.gametree.games import GAMES, GameError, GameTree, game_tree, random_
 from grader.models import Exercise, User
 from grader.services import Invalid, costly
 from grader.services.transactions import writing
-from grader.services.trees.exercises import _check_kind, _conventions, _refuse_open_graded_tree
+from grader.services.trees.exercises import (
+    _check_kind,
+    _conventions,
+    _refuse_open_graded_tree,
+    practice_room,
+    practice_try,
+)
 
 RANDOM = "random"
 
@@ -35,6 +41,7 @@ def create_game_practice(
     conv = _conventions(conventions)
     if conv.depth is not None:
         raise Invalid("a game tree is cut at its own depth: leave the depth limit out")
+    practice_try(user)
     found, params = game_source(game, start, depth, branching)
     try:
         KINDS[kind].check_tree(found.tree)
@@ -43,6 +50,7 @@ def create_game_practice(
     _refuse_open_graded_tree(user, found.tree)
     data = found.tree.to_dict()
     with writing() as session:
+        practice_room(session, user)
         exercise = Exercise(
             owner_id=user.id,
             kind=kind,

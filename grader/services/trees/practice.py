@@ -4,6 +4,7 @@ planned by `grader.gametree.adaptive`, and the course-wide view for the course's
 
 from __future__ import annotations
 
+import datetime as dt
 import functools
 import json
 import random
@@ -11,6 +12,7 @@ import secrets
 from dataclasses import dataclass
 
 import sqlalchemy as sa
+from flask import current_app
 
 from grader.extensions import db
 from grader.gametree import VARIANTS, Conventions, Tree
@@ -24,11 +26,13 @@ from grader.gametree.adaptive import (
     standings,
 )
 from grader.gametree.generator import exposing
-from grader.models import STUDENT, Attempt, Exercise, Membership, User
+from grader.models import STUDENT, Attempt, Exercise, Membership, User, utcnow
 from grader.services.courses.staff import Staff, staff
-from grader.services.trees.exercises import create_practice, get_exercise
+from grader.services.transactions import writing
+from grader.services.trees.exercises import PRACTICE, create_practice, get_exercise
 
 HISTORY = 300  # the latest attempts a standing is built from: bounded work per page
+PRUNE_BATCH = 500  # abandoned exercises deleted per transaction: the write lock held briefly
 STUCK = 8  # trees answered that expose a misconception still practising: stuck
 
 
@@ -167,3 +171,32 @@ def course_progress(user: User, course_id: int) -> CourseProgress:
             )
         )
     return CourseProgress(as_staff, holding, mastered, rows)
+
+
+def prune_abandoned(now: dt.datetime | None = None) -> int:
+    """Deletes practice exercises never answered (no attempt) and made more than
+    `GRADER_PRACTICE_ABANDONED_DAYS` ago, in batches; the number deleted (the worker's sweep)."""
+    days = float(current_app.config["GRADER_PRACTICE_ABANDONED_DAYS"])
+    before = (now or utcnow()) - dt.timedelta(days=days)
+    abandoned = (
+        sa.select(Exercise.id)
+        .where(
+            PRACTICE,
+            Exercise.created_at < before,
+            ~sa.exists().where(Attempt.exercise_id == Exercise.id),
+        )
+        .limit(PRUNE_BATCH)
+    )
+    deleted = 0
+    while ids := list(db.session.scalars(abandoned)):
+        with writing() as session:
+            # Again under the write lock: an answer may have come since the read.
+            result = session.execute(
+                sa.delete(Exercise).where(
+                    Exercise.id.in_(ids), ~sa.exists().where(Attempt.exercise_id == Exercise.id)
+                )
+            )
+        deleted += int(getattr(result, "rowcount", 0) or 0)
+        if len(ids) < PRUNE_BATCH:
+            break
+    return deleted

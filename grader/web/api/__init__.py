@@ -53,15 +53,16 @@ _ERRORS = {
     401: "Not signed in, or the API token is not valid",
     403: "Not allowed",
     404: "Absent, or not yours",
-    409: "Not possible now (no attempts left, due date passed), or not possible here "
-    "(an engine slot has no exercise: its work is uploaded to /api/engines)",
+    409: "Not possible now (no attempts left, due date passed, the account's practice "
+    "exercises at their quota), or not possible here (an engine slot has no exercise: its work "
+    "is uploaded to /api/engines)",
     413: "Request body too large",
     422: "Well formed, but what it asks cannot be done: an answer that does not fit the "
     "exercise's kind or tree (`kind` names the exercise's kind), a tree too large, generator "
     "parameters no tree meets",
     414: "Request line too long (the server's limit, before the application)",
-    429: "Too many uploads, or too much costly work from this account: nothing was stored; "
-    "wait for Retry-After seconds",
+    429: "Too many uploads, new practice exercises or costly work from this account: nothing "
+    "was stored; wait for Retry-After seconds",
     503: "Busy (the database's write lock, or every slot for costly work): nothing was stored; "
     "retry after Retry-After seconds",
 }

@@ -84,7 +84,9 @@ def me() -> models.Me:
 
 
 @bp.post("/exercises")
-@spec.validate(resp=responses(models.Exercise, 201, body=True, also=(422, 429)), tags=["exercises"])
+@spec.validate(
+    resp=responses(models.Exercise, 201, body=True, also=(409, 422, 429)), tags=["exercises"]
+)
 def create_exercise(json: models.CreateExercise) -> tuple[models.Exercise, int]:
     """Create a practice exercise (no solution)
 
@@ -171,7 +173,7 @@ def slot_exercise(assignment_id: int, index: int) -> models.Exercise:
 
 
 @bp.post("/assignments/<int:assignment_id>/slots/<int:index>/variants")
-@spec.validate(resp=responses(models.Exercise, 201, also=(409,)), tags=["assignments"])
+@spec.validate(resp=responses(models.Exercise, 201, also=(409, 429)), tags=["assignments"])
 def new_variant(assignment_id: int, index: int) -> tuple[models.Exercise, int]:
     """A new practice variant of a slot, where allowed"""
     return _exercise(exercises.new_variant(g.user, assignment_id, index)), 201
