@@ -67,7 +67,7 @@ def matching_step(
         return None
     totp = _totp(secret, digits)
     now = totp.timecode(dt.datetime.fromtimestamp(at, dt.UTC))
-    for step in range(now - WINDOW, now + WINDOW + 1):
+    for step in range(max(0, now - WINDOW), now + WINDOW + 1):
         if after is not None and step <= after:
             continue
         if pyotp.utils.strings_equal(totp.generate_otp(step), code):
