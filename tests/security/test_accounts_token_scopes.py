@@ -216,3 +216,47 @@ def test_every_operation_declares_its_scope_in_the_document(client):
     for name, scope in NEEDED.items():
         assert operations[name]["security"] == [{"bearer": [scope]}, {"session": []}], name
     assert "`read`" in document["components"]["securitySchemes"]["bearer"]["description"]
+
+
+def test_a_token_made_before_scopes_keeps_its_row_and_what_it_could_do(tmp_path, monkeypatch):
+    """Migration e36c2f9a7b14 keeps every token and user row; a token made before it holds all
+    three scopes (today's clients keep working until it expires or is revoked)."""
+    import hashlib
+    import sqlite3
+
+    from flask_migrate import upgrade
+
+    from grader import create_app
+    from tests.app_support import app_config
+
+    monkeypatch.setenv("GRADER_INSTANCE_PATH", str(tmp_path / "instance"))
+    path = tmp_path / "old.sqlite3"
+    app = create_app(app_config(path))
+    with app.app_context():
+        upgrade(directory=app.config["GRADER_MIGRATIONS_DIR"], revision="7a4c2e9d1b05")
+        db.engine.dispose()
+    token = "abg_" + "k" * 43
+    connection = sqlite3.connect(path)  # the rows of the release before scopes
+    connection.execute(
+        "INSERT INTO user (id, email, role, session_version, is_admin, created_at) "
+        "VALUES (1, 'old@example.com', 'student', 0, 0, '2026-01-01 00:00:00')"
+    )
+    connection.execute(
+        "INSERT INTO api_token (id, user_id, name, token_hash, created_at, expires_at) "
+        "VALUES (7, 1, 'ci', ?, '2026-01-01 00:00:00', '2999-01-01 00:00:00')",
+        (hashlib.sha256(token.encode()).hexdigest(),),
+    )
+    connection.commit()
+    connection.close()
+    with app.app_context():
+        upgrade(directory=app.config["GRADER_MIGRATIONS_DIR"])
+        kept = db.session.get(ApiToken, 7)
+        assert kept is not None and kept.name == "ci" and kept.scopes == "read submit staff"
+        user = db.session.get(ApiToken, 7).user
+        assert user.totp_secret is None and user.email == "old@example.com"
+        db.session.remove()
+    client = app.test_client()
+    assert _read(client, token) == 200
+    assert _write(client, token) == 201
+    with app.app_context():
+        db.engine.dispose()

@@ -17,7 +17,7 @@ import sqlalchemy as sa
 
 from grader.extensions import db
 from grader.models import RecoveryCode, User
-from grader.services import totp
+from grader.services import Conflict, totp
 from tests.app_support import PASSWORD, bearer, csrf_from
 
 TEACHER, STUDENT = "teacher@example.com", "student@example.com"
@@ -160,9 +160,8 @@ def test_required_for_staff_leads_to_enrolment_and_keeps_staff_pages_closed(app,
     )
     page = client.get("/account").get_data(as_text=True)
     assert "Turn off" not in page
-    with app.app_context():
-        with pytest.raises(Exception, match="requires a second factor"):
-            totp.turn_off(db.session.scalar(sa.select(User.id).where(User.email == TEACHER)), "")
+    with app.app_context(), pytest.raises(Conflict, match="requires a second factor"):
+        totp.turn_off(db.session.scalar(sa.select(User.id).where(User.email == TEACHER)), "")
 
 
 def test_the_code_step_is_rate_limited(app, client, factory):
