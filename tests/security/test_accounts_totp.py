@@ -173,3 +173,36 @@ def test_the_code_step_is_rate_limited(app, client, factory):
     _login(other, TEACHER)
     answers = [_code(other, "000000").status_code for _ in range(4)]
     assert answers[-1] == 429
+
+
+def test_turning_it_off_takes_a_code_and_the_operator_can_for_a_lost_phone(
+    app, client, runner, factory
+):
+    factory.user(TEACHER, "instructor")
+    _login(client, TEACHER)
+    secret, _ = _enrol(client)
+    token = csrf_from(client.get("/account").get_data(as_text=True))
+    refused = client.post(
+        "/account/second-factor/off",
+        data={"code": "123456", "csrf_token": token},
+        follow_redirects=True,
+    )
+    assert "not right" in refused.get_data(as_text=True)
+    code = pyotp.TOTP(secret).at(time.time() + 30)
+    client.post("/account/second-factor/off", data={"code": code, "csrf_token": token})
+    with app.app_context():
+        assert db.session.scalar(sa.select(User.totp_secret)) is None
+        assert db.session.scalar(sa.select(sa.func.count(RecoveryCode.id))) == 0
+    _enrol(client)
+    done = runner.invoke(args=["user", "second-factor-off", TEACHER])
+    assert done.exit_code == 0 and "turned off" in done.output
+    fresh = app.test_client()
+    assert _login(fresh, TEACHER).location.endswith("/instructor/")
+
+
+def test_the_setting_takes_only_its_two_values(tmp_path):
+    from grader import config
+
+    with pytest.raises(ValueError, match="GRADER_STAFF_TOTP"):
+        config.load(tmp_path, environ={"GRADER_STAFF_TOTP": "sometimes"})
+    assert config.load(tmp_path, environ={})["GRADER_STAFF_TOTP"] == "optional"
