@@ -272,6 +272,9 @@ class PracticeForm(TreeSettings):
 class LinkAccountForm(FlaskForm):
     email = EmailField("E-mail of your account here", validators=[DataRequired(), Length(max=254)])
     password = PasswordField("Its password", validators=[DataRequired(), Length(max=200)])
+    code = StringField(
+        "Its second-factor code (only if it has one)", validators=[Optional(), Length(max=64)]
+    )
 
 
 class GamePracticeForm(FlaskForm):

@@ -206,3 +206,38 @@ def test_the_setting_takes_only_its_two_values(tmp_path):
     with pytest.raises(ValueError, match="GRADER_STAFF_TOTP"):
         config.load(tmp_path, environ={"GRADER_STAFF_TOTP": "sometimes"})
     assert config.load(tmp_path, environ={})["GRADER_STAFF_TOTP"] == "optional"
+
+
+@pytest.fixture
+def lti_env(app, client):
+    from tests.lti.lti_support import bench
+
+    yield from bench(app, client)
+
+
+def test_linking_an_lms_launch_to_an_account_with_a_second_factor_needs_a_code(
+    app, client, factory, lti_env
+):
+    """The LMS opens a linked account with neither factor: linking takes both."""
+    from tests.lti.lti_platform import LEARNER
+
+    factory.user(TEACHER, "instructor")
+    owner = app.test_client()
+    _login(owner, TEACHER)
+    secret, _ = _enrol(owner)
+    lti_env.launch(client, lti_env.member("mallory", [LEARNER]))
+    made = lti_env.user("mallory").id
+
+    def link(code: str) -> Any:
+        token = csrf_from(client.get("/lti/account").get_data(as_text=True))
+        return client.post(
+            "/lti/account",
+            data={"csrf_token": token, "email": TEACHER, "password": PASSWORD, "code": code},
+        )
+
+    refused = link("")  # the password alone, as a thief who has it
+    assert refused.status_code == 200 and "second factor" in refused.get_data(as_text=True)
+    assert lti_env.user("mallory").id == made
+    assert link(pyotp.TOTP(secret).at(time.time() + 30)).status_code == 302
+    with app.app_context():
+        assert lti_env.user("mallory").email == TEACHER
