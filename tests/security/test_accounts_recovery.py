@@ -172,3 +172,13 @@ def test_a_forged_link_is_refused(client, factory):
     factory.user(STUDENT)
     assert client.get("/reset/abc").status_code == 404
     assert client.get("/reset/" + "x" * 5000).status_code == 404
+
+
+def test_without_e_mail_the_page_says_so_and_no_link_is_made(app, client, factory):
+    factory.user(STUDENT)
+    page = client.get("/forgot").get_data(as_text=True)
+    assert "sends no e-mail" in page and "Send the link" not in page
+    token = csrf_from(client.get("/login").get_data(as_text=True))
+    client.post("/forgot", data={"email": STUDENT, "csrf_token": token})
+    with app.app_context():
+        assert db.session.scalar(sa.select(sa.func.count(PasswordReset.id))) == 0

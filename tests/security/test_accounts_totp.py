@@ -123,6 +123,7 @@ def test_a_password_reset_does_not_pass_the_second_factor(app, client, factory):
     factory.user(TEACHER, "instructor")
     _login(client, TEACHER)
     _enrol(client)
+    app.config["GRADER_SMTP_HOST"] = "127.0.0.1"  # the message is made, not sent, here
     with app.test_request_context():
         (message,) = recovery.request_reset(TEACHER, lambda token: f"/reset/{token}")
     link = re.search(r"/reset/\S+", message[2]).group(0)
@@ -241,3 +242,20 @@ def test_linking_an_lms_launch_to_an_account_with_a_second_factor_needs_a_code(
     assert link(pyotp.TOTP(secret).at(time.time() + 30)).status_code == 302
     with app.app_context():
         assert lti_env.user("mallory").email == TEACHER
+
+
+def test_the_code_is_asked_for_within_five_minutes_of_the_password(app, client, factory):
+    factory.user(TEACHER, "instructor")
+    _login(client, TEACHER)
+    secret, _ = _enrol(client)
+    late = app.test_client()
+    _login(late, TEACHER)
+    with late.session_transaction() as session:
+        pending = session["second_factor"]
+        session["second_factor"] = {**pending, "at": pending["at"] - 301}
+    answer = late.get("/login/code")
+    assert answer.status_code == 302 and answer.location.endswith("/login")
+    token = csrf_from(late.get("/login").get_data(as_text=True))
+    code = pyotp.TOTP(secret).at(time.time() + 30)
+    late.post("/login/code", data={"code": code, "csrf_token": token})
+    assert late.get("/account").status_code == 302  # not signed in
