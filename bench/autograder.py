@@ -69,7 +69,7 @@ class Service:
             for n in range(students):
                 user = accounts.create_user(f"s{n}@bench.example.com", PASSWORD)
                 roster.add_member(None, course.id, user.email)
-                self.tokens.append(accounts.issue_token(user.id))
+                self.tokens.append(accounts.issue_token(user.id, scopes=accounts.SCOPES))
         self.client = self.app.test_client()
         self.workers: list[subprocess.Popen] = []
 

@@ -277,7 +277,7 @@ def _prepare(folder: Path, count: int, write_begin: str, mode: str) -> list[Clie
                 )
             for n in range(count):
                 user = accounts.create_user(f"load{n}@example.com", None)
-                token = accounts.issue_token(user.id)
+                token = accounts.issue_token(user.id, scopes=accounts.SCOPES)
                 if mode == "graded":
                     roster.add_member(None, course.id, user.email)
                     exercise = exercises.slot_exercise(user, assignment.id, 0)

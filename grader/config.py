@@ -129,6 +129,12 @@ def load(
             "GRADER_LOGIN_LIMIT_ADDRESS", "50 per 15 minutes"
         ),
         "GRADER_SIGNUP_LIMIT": environ.get("GRADER_SIGNUP_LIMIT", "20 per hour"),
+        # Forgot-password links: how long one works, and how many may be asked for.
+        "GRADER_RESET_MINUTES": int(environ.get("GRADER_RESET_MINUTES") or 60),
+        "GRADER_RESET_LIMIT": environ.get("GRADER_RESET_LIMIT", "5 per hour"),
+        # "required": every instructor's and administrator's account needs a second factor
+        # (TOTP) before it uses a staff page; "optional": each account chooses.
+        "GRADER_STAFF_TOTP": environ.get("GRADER_STAFF_TOTP", "optional").strip().lower(),
         "GRADER_INVITE_DAYS": int(environ.get("GRADER_INVITE_DAYS") or 14),
         # How long a student's download link of the grader wheel (the kit) works.
         "GRADER_KIT_DAYS": int(environ.get("GRADER_KIT_DAYS") or 7),
@@ -203,6 +209,8 @@ def load(
         raise ValueError("GRADER_SQLITE_SYNCHRONOUS must be OFF, NORMAL, FULL or EXTRA")
     if settings["GRADER_BACKUP_HOURS"] < 0 or settings["GRADER_BACKUP_KEEP"] < 1:
         raise ValueError("GRADER_BACKUP_HOURS must be 0 or more and GRADER_BACKUP_KEEP 1 or more")
+    if settings["GRADER_STAFF_TOTP"] not in {"optional", "required"}:
+        raise ValueError("GRADER_STAFF_TOTP must be optional or required")
     if settings["GRADER_SQLITE_WRITE_BEGIN"] not in {"IMMEDIATE", "DEFERRED"}:
         raise ValueError("GRADER_SQLITE_WRITE_BEGIN must be IMMEDIATE or DEFERRED")
     return settings

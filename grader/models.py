@@ -61,6 +61,10 @@ class User(UserMixin, Base):
     # the LMSs, whose URLs the service's workers call. Not a course role.
     is_admin: Mapped[bool] = mapped_column(default=False, server_default="0")
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+    # The second factor (RFC 6238 TOTP, base32), once its owner confirmed a code; None: none.
+    totp_secret: Mapped[str | None] = mapped_column(sa.String(64))
+    # The last time step whose code signed in: a code is good once, never again in its window.
+    totp_last_step: Mapped[int | None] = mapped_column(sa.BigInteger)
 
     memberships: Mapped[list[Membership]] = relationship(back_populates="user")
 
@@ -111,7 +115,8 @@ class Membership(Base):
 
 
 class ApiToken(Base):
-    """A personal API token: stored as its sha256 (the token is shown once), with an expiry."""
+    """A personal API token: stored as its sha256 (the token is shown once), with an expiry and
+    the scopes it carries (`accounts.SCOPES`, space-separated)."""
 
     __tablename__ = "api_token"
 
@@ -121,7 +126,11 @@ class ApiToken(Base):
     token_hash: Mapped[str] = mapped_column(sa.String(64), unique=True)
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
     expires_at: Mapped[dt.datetime]
+    # Written at most once a minute per token (`accounts.user_for_token`), not at every request.
     last_used_at: Mapped[dt.datetime | None]
+    # A row made without scopes holds all three: what every token could do before tokens had
+    # scopes (the service always names them for a new one).
+    scopes: Mapped[str] = mapped_column(sa.String(64), server_default="read submit staff")
 
     user: Mapped[User] = relationship()
 
@@ -837,3 +846,30 @@ class BackupRun(Base):
     path: Mapped[str | None] = mapped_column(sa.Text)
     size: Mapped[int | None] = mapped_column(sa.BigInteger)
     error: Mapped[str | None] = mapped_column(sa.Text)
+# -- account recovery and the second factor ------------------------------------------------------
+
+
+class PasswordReset(Base):
+    """A forgot-password link: single use, expiring, stored as its sha256 (the link is only in
+    the e-mail sent to the account's address)."""
+
+    __tablename__ = "password_reset"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(sa.ForeignKey("user.id", ondelete="CASCADE"), index=True)
+    token_hash: Mapped[str] = mapped_column(sa.String(64), unique=True)
+    created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+    expires_at: Mapped[dt.datetime]
+    used_at: Mapped[dt.datetime | None]
+
+
+class RecoveryCode(Base):
+    """One of an account's single-use codes that stand for a TOTP code (a lost phone), stored
+    as its sha256 (80 random bits each, so a plain digest is enough)."""
+
+    __tablename__ = "recovery_code"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(sa.ForeignKey("user.id", ondelete="CASCADE"), index=True)
+    code_hash: Mapped[str] = mapped_column(sa.String(64), unique=True)
+    used_at: Mapped[dt.datetime | None]

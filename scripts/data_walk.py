@@ -102,7 +102,7 @@ def main() -> None:
             roster.add_member(None, course.id, "student@example.com", "student")
             assignment = courses.create_assignment(course.id, "standard")
             engine_slot = submissions.add_engine_slot(assignment.id, suite="quick")
-            token = accounts.issue_token(student.id)
+            token = accounts.issue_token(student.id, scopes=accounts.SCOPES)
             assignment_id, engine_index = assignment.id, engine_slot.index
         client = app.test_client()
         headers = {"Authorization": f"Bearer {token}"}

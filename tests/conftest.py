@@ -80,6 +80,21 @@ def app(tmp_path: Path, db_file: Path, monkeypatch: pytest.MonkeyPatch) -> Itera
 
 
 @pytest.fixture
+def smtp() -> Iterator[Any]:
+    """The test mail backend (tests/mail_support.py), serving on a loopback port."""
+    import threading
+
+    from tests.mail_support import MailServer
+
+    server = MailServer()
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield server
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture
 def client(app: Any) -> Any:
     return app.test_client()
 
@@ -122,11 +137,14 @@ class Factory:
         with self.app.app_context():
             return courses.create_assignment(course_id, preset, **kw).id
 
-    def token(self, email: str) -> str:
+    def token(self, email: str, scopes: tuple[str, ...] | None = None) -> str:
+        """A token with `scopes` (every scope by default: the tests act as full clients)."""
         from grader.services import accounts
 
         with self.app.app_context():
-            return accounts.issue_token(accounts.user_by_email(email).id)
+            return accounts.issue_token(
+                accounts.user_by_email(email).id, scopes=scopes or accounts.SCOPES
+            )
 
     def classroom(self) -> dict[str, Any]:
         """An instructor and a student in one course with a `standard` assignment."""

@@ -64,12 +64,22 @@ def _user(email: str) -> User:
 @click.option(
     "--days", type=click.IntRange(1, 366), default=90, show_default=True, help="Lifetime."
 )
-def token_create(email: str, name: str, days: int) -> None:
+@click.option(
+    "--scope",
+    "scopes",
+    type=click.Choice(["read", "submit", "staff"]),
+    multiple=True,
+    default=["read"],
+    show_default=True,
+    help="What it may do; repeat for several (read: GETs, submit: answers and uploads, "
+    "staff: the instructors' and TAs' operations).",
+)
+def token_create(email: str, name: str, days: int, scopes: tuple[str, ...]) -> None:
     """Print a new personal API token (shown once; stored only as a hash)."""
     from grader.services import ServiceError, accounts
 
     try:
-        click.echo(accounts.issue_token(_user(email).id, name, days))
+        click.echo(accounts.issue_token(_user(email).id, name, days, scopes))
     except ServiceError as error:
         _fail(error)
 
@@ -77,13 +87,15 @@ def token_create(email: str, name: str, days: int) -> None:
 @token.command("list")
 @click.argument("email")
 def token_list(email: str) -> None:
-    """The account's live tokens: id, name, made, expires (never the tokens)."""
+    """The account's live tokens: id, name, made, expires, scopes, last used (never the
+    tokens)."""
     from grader.services import accounts
 
     for found in accounts.list_tokens(_user(email).id):
+        used = f"{found.last_used_at:%Y-%m-%d %H:%M}" if found.last_used_at else "never"
         click.echo(
             f"{found.id}\t{found.name}\t{found.created_at:%Y-%m-%d %H:%M}\t"
-            f"{found.expires_at:%Y-%m-%d %H:%M}"
+            f"{found.expires_at:%Y-%m-%d %H:%M}\t{found.scopes.replace(' ', ',')}\t{used}"
         )
 
 
@@ -105,15 +117,16 @@ def token_revoke(email: str, token_id: int) -> None:
 @click.argument("email")
 @click.option("--password", prompt=True, hide_input=True, confirmation_prompt=True)
 def user_password(email: str, password: str) -> None:
-    """Set a user's password; every session and remember cookie of the account stops working."""
+    """Set a user's password; every session, remember cookie and API token of the account
+    stops working."""
     from grader.services import ServiceError, accounts
 
     found = _user(email)
     try:
-        accounts.set_password(found.id, password)
+        revoked = accounts.set_password(found.id, password)
     except ServiceError as error:
         _fail(error)
-    click.echo(f"password set for {found.email}; every session of the account was signed out")
+    click.echo(f"password set for {found.email}; {accounts.revoked_words(revoked)}")
 
 
 @user.command("admin")
@@ -130,11 +143,22 @@ def user_admin(email: str, revoke: bool) -> None:
 @user.command("sign-out")
 @click.argument("email")
 def user_sign_out(email: str) -> None:
-    """Sign an account out everywhere (every session and remember cookie)."""
+    """Sign an account out everywhere: every session, remember cookie and API token."""
     from grader.services import accounts
 
-    accounts.revoke_sessions(_user(email).id)
-    click.echo(f"{email} is signed out everywhere")
+    revoked = accounts.revoke_access(_user(email).id)
+    click.echo(f"{email} is signed out everywhere: {accounts.revoked_words(revoked)}")
+
+
+@user.command("second-factor-off")
+@click.argument("email")
+def user_second_factor_off(email: str) -> None:
+    """Turn an account's second factor (TOTP) off, for someone who lost the phone and the
+    recovery codes; they sign in with the password and may set it up again."""
+    from grader.services import totp
+
+    totp.reset(_user(email).id)
+    click.echo(f"{email}: second factor turned off (its recovery codes no longer work)")
 
 
 @course.command("create")

@@ -1,5 +1,6 @@
-"""Accounts: creating users, passwords, sessions that can be revoked, personal API tokens,
-joining courses."""
+"""Accounts: creating users, passwords, sessions that can be revoked, personal API tokens with
+scopes, joining courses. Every recovery step (a new password, signing out everywhere, a
+forgot-password link) ends the account's sessions and API tokens through `_revoke_access`."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import functools
 import hashlib
 import re
 import secrets
+from dataclasses import dataclass
 
 import sqlalchemy as sa
 from argon2 import PasswordHasher
@@ -16,7 +18,16 @@ from flask import current_app
 from sqlalchemy.orm import Session
 
 from grader.extensions import db
-from grader.models import ROLES, STUDENT, ApiToken, Course, Membership, User, utcnow
+from grader.models import (
+    ROLES,
+    STUDENT,
+    ApiToken,
+    Course,
+    Membership,
+    PasswordReset,
+    User,
+    utcnow,
+)
 from grader.services import Conflict, Invalid, NotFound
 from grader.services.transactions import writing
 
@@ -27,6 +38,12 @@ MAX_PASSWORD = 256  # argon2 hashes anything, but a login should not hash megaby
 TOKEN_DAYS = 90  # an API token's default lifetime
 MAX_TOKEN_DAYS = 366
 MAX_TOKENS = 20  # live tokens per account
+#: What a token may do: `read` every GET of the API that is not staff's, `submit` answers,
+#: practice exercises and engine uploads, `staff` the instructors' and TAs' routes (which the
+#: account's course roles still decide). The API's routes name theirs in `web/api/scopes.py`.
+SCOPES = ("read", "submit", "staff")
+DEFAULT_SCOPES = ("read",)  # least privilege: a token does only what its maker ticked
+LAST_USE_EVERY = dt.timedelta(minutes=1)  # a token's last use is written at most this often
 
 
 def _hasher() -> PasswordHasher:
@@ -104,24 +121,67 @@ def create_user(email: str, password: str | None, role: str = STUDENT) -> User:
         return _new_user(session, email, password, role)
 
 
-def set_password(user_id: int, password: str) -> None:
-    """A new password; every session and remember cookie of the account stops working."""
+def _revoke_access(session: Session, user_id: int) -> int:
+    """Every way into the account made so far stops working: its sessions and remember cookies
+    (the version they carry is raised), its API tokens and its unused forgot-password links
+    (deleted). Says how many live tokens went. Every recovery step calls this, in its own
+    transaction: a new password (account page, CLI, forgot-password link) and signing out
+    everywhere (account page, CLI)."""
+    now = utcnow()
+    session.execute(
+        sa.update(User).where(User.id == user_id).values(session_version=User.session_version + 1)
+    )
+    live = session.execute(
+        sa.select(sa.func.count(ApiToken.id)).where(
+            ApiToken.user_id == user_id, ApiToken.expires_at > now
+        )
+    ).scalar_one()
+    session.execute(sa.delete(ApiToken).where(ApiToken.user_id == user_id))
+    session.execute(
+        sa.delete(PasswordReset).where(
+            PasswordReset.user_id == user_id, PasswordReset.used_at.is_(None)
+        )
+    )
+    return int(live)
+
+
+def revoked_words(tokens: int) -> str:
+    """What a recovery step did, in the words the page and the CLI both print."""
+    if tokens == 0:
+        return "every session was signed out (the account had no API token)"
+    return (
+        f"every session was signed out and {tokens} API token{'s' if tokens != 1 else ''} "
+        f"{'were' if tokens != 1 else 'was'} revoked"
+    )
+
+
+def store_password(session: Session, user: User, password: str) -> int:
+    """A new password inside the caller's transaction, revoking every way in made before it;
+    returns how many live tokens went."""
+    check_password(password, user.email)
+    user.password_hash = _hasher().hash(password)
+    return _revoke_access(session, user.id)
+
+
+def set_password(user_id: int, password: str) -> int:
+    """A new password; every session, remember cookie and API token of the account stops
+    working. Returns how many live tokens were revoked."""
     with writing() as session:
         user = session.get(User, user_id)
         if user is None:
             raise NotFound("no such user")
-        check_password(password, user.email)
-        user.password_hash = _hasher().hash(password)
-        user.session_version += 1
+        return store_password(session, user, password)
 
 
-def change_password(user_id: int, current: str, new: str) -> User:
-    """The account page's change: the current password first. Revokes every other session."""
+def change_password(user_id: int, current: str, new: str) -> tuple[User, int]:
+    """The account page's change: the current password first. Revokes every session (the
+    page signs its own browser in again) and every API token; returns the account and how
+    many tokens went."""
     user = db.session.get(User, user_id)
     if user is None or authenticate(user.email, current) is None:
         raise Invalid("the current password is not right")
-    set_password(user_id, new)
-    return db.session.get_one(User, user_id)
+    revoked = set_password(user_id, new)
+    return db.session.get_one(User, user_id), revoked
 
 
 def set_admin(user_id: int, admin: bool) -> None:
@@ -135,14 +195,25 @@ def set_admin(user_id: int, admin: bool) -> None:
         user.is_admin = admin
 
 
-def revoke_sessions(user_id: int) -> None:
-    """Sign out everywhere: every session and remember cookie issued so far stops working."""
+def end_sessions(user_id: int) -> None:
+    """Signing out: every session and remember cookie issued so far stops working (cookies are
+    signed, not stored, so one browser's cannot end alone). API tokens stay: signing out of a
+    browser is not a recovery step."""
     with writing() as session:
         session.execute(
             sa.update(User)
             .where(User.id == user_id)
             .values(session_version=User.session_version + 1)
         )
+
+
+def revoke_access(user_id: int) -> int:
+    """Sign out everywhere: every session, remember cookie and API token stops working.
+    Returns how many live tokens were revoked."""
+    with writing() as session:
+        if session.get(User, user_id) is None:
+            raise NotFound("no such user")
+        return _revoke_access(session, user_id)
 
 
 def user_for_session(alternative_id: str) -> User | None:
@@ -172,13 +243,31 @@ def authenticate(email: str, password: str) -> User | None:
 # -- personal API tokens -----------------------------------------------------------------------
 
 
-def issue_token(user_id: int, name: str = "token", days: int = TOKEN_DAYS) -> str:
-    """A new personal API token expiring in `days`; shown once, stored hashed."""
+def parse_scopes(scopes: tuple[str, ...] | list[str]) -> str:
+    """The stored form of a token's scopes (in `SCOPES` order), or Invalid naming the bad one."""
+    chosen = set(scopes)
+    unknown = sorted(chosen - set(SCOPES))
+    if unknown:
+        raise Invalid(f"no such scope: {unknown[0][:40]!r} (scopes: {', '.join(SCOPES)})")
+    if not chosen:
+        raise Invalid(f"a token needs at least one scope ({', '.join(SCOPES)})")
+    return " ".join(scope for scope in SCOPES if scope in chosen)
+
+
+def issue_token(
+    user_id: int,
+    name: str = "token",
+    days: int = TOKEN_DAYS,
+    scopes: tuple[str, ...] | list[str] = DEFAULT_SCOPES,
+) -> str:
+    """A new personal API token expiring in `days`, allowed only `scopes` (`SCOPES`); shown
+    once, stored hashed."""
     name = (name or "").strip() or "token"
     if len(name) > 100:
         raise Invalid("a token's name has at most 100 characters")
     if not 1 <= days <= MAX_TOKEN_DAYS:
         raise Invalid(f"a token lives 1 to {MAX_TOKEN_DAYS} days")
+    stored_scopes = parse_scopes(scopes)
     token = TOKEN_PREFIX + secrets.token_urlsafe(32)
     now = utcnow()
     with writing() as session:
@@ -198,6 +287,7 @@ def issue_token(user_id: int, name: str = "token", days: int = TOKEN_DAYS) -> st
                 token_hash=_token_hash(token),
                 created_at=now,
                 expires_at=now + dt.timedelta(days=days),
+                scopes=stored_scopes,
             )
         )
     return token
@@ -226,9 +316,17 @@ def revoke_token(user_id: int, token_id: int) -> ApiToken:
     return found
 
 
+@dataclass(frozen=True)
+class TokenUse:
+    """Who a request's token speaks for, and what it may do."""
+
+    user: User
+    scopes: frozenset[str]
+
+
 # Built once (every API request runs it): the unique index on the token's hash finds the row.
 _USER_FOR_TOKEN = (
-    sa.select(User)
+    sa.select(User, ApiToken.id, ApiToken.scopes, ApiToken.last_used_at)
     .join(ApiToken)
     .where(
         ApiToken.token_hash == sa.bindparam("token_hash"), ApiToken.expires_at > sa.bindparam("now")
@@ -236,10 +334,33 @@ _USER_FOR_TOKEN = (
 )
 
 
-def user_for_token(token: str) -> User | None:
+def user_for_token(token: str) -> TokenUse | None:
+    """The account and scopes of a live token. Its last use is written when the one stored is
+    a minute old or more (`LAST_USE_EVERY`): one write a minute per token in use, whatever its
+    request rate, and none at the other requests."""
     if not token.startswith(TOKEN_PREFIX) or len(token) > 100:
         return None
-    return db.session.scalar(_USER_FOR_TOKEN, {"token_hash": _token_hash(token), "now": utcnow()})
+    now = utcnow()
+    row = db.session.execute(
+        _USER_FOR_TOKEN, {"token_hash": _token_hash(token), "now": now}
+    ).one_or_none()
+    if row is None:
+        return None
+    user, token_id, scopes, last_used_at = row
+    if last_used_at is None or now - last_used_at >= LAST_USE_EVERY:
+        with writing() as session:  # two workers at once: the condition lets one write
+            session.execute(
+                sa.update(ApiToken)
+                .where(
+                    ApiToken.id == token_id,
+                    sa.or_(
+                        ApiToken.last_used_at.is_(None),
+                        ApiToken.last_used_at <= now - LAST_USE_EVERY,
+                    ),
+                )
+                .values(last_used_at=now),
+            )
+    return TokenUse(user=user, scopes=frozenset(scopes.split()))
 
 
 def course_by_join_code(join_code: str) -> Course:

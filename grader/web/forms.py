@@ -25,7 +25,7 @@ from wtforms.validators import DataRequired, EqualTo, Length, NumberRange, Optio
 from grader.gametree import KINDS, Tree, TreeFormatError, parse_nested, parse_range
 from grader.gametree.games import GAMES
 from grader.services import Invalid
-from grader.services.accounts import MAX_TOKEN_DAYS, MIN_PASSWORD, TOKEN_DAYS
+from grader.services.accounts import MAX_TOKEN_DAYS, MIN_PASSWORD, SCOPES, TOKEN_DAYS
 from grader.services.teaching import editor
 from grader.web.inputs import strict_loads
 from grader.web.words import CHILDREN, CUT_NODES_REPORT, TIES, kind_name
@@ -78,6 +78,30 @@ class TokenForm(FlaskForm):
         default=TOKEN_DAYS,
         validators=[DataRequired(), NumberRange(1, MAX_TOKEN_DAYS)],
     )
+    # One box a scope (accounts.SCOPES); only `read` is ticked at first: least privilege.
+    read = BooleanField("read: see your exercises, attempts, assignments, engines", default=True)
+    submit = BooleanField("submit: answer exercises, make practice exercises, upload engines")
+    staff = BooleanField("staff: the gradebook, statistics and other instructor/TA operations")
+
+    def scopes(self) -> list[str]:
+        return [scope for scope in SCOPES if self[scope].data]
+
+
+class ForgotForm(FlaskForm):
+    email = EmailField("E-mail", validators=[DataRequired(), Length(max=254)])
+
+
+class ResetForm(FlaskForm):
+    password = PasswordField("New password", validators=[DataRequired(), Length(min=MIN_PASSWORD)])
+    confirm = PasswordField(
+        "New password again", validators=[DataRequired(), EqualTo("password", "Passwords differ")]
+    )
+
+
+class CodeForm(FlaskForm):
+    """A code from the authenticator app, or a recovery code."""
+
+    code = StringField("Code", validators=[DataRequired(), Length(max=64)])
 
 
 class JoinForm(FlaskForm):
@@ -248,6 +272,9 @@ class PracticeForm(TreeSettings):
 class LinkAccountForm(FlaskForm):
     email = EmailField("E-mail of your account here", validators=[DataRequired(), Length(max=254)])
     password = PasswordField("Its password", validators=[DataRequired(), Length(max=200)])
+    code = StringField(
+        "Its second-factor code (only if it has one)", validators=[Optional(), Length(max=64)]
+    )
 
 
 class GamePracticeForm(FlaskForm):

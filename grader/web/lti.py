@@ -321,7 +321,9 @@ def account() -> Any:
     form = LinkAccountForm()
     if form.validate_on_submit():
         try:
-            user = lti.link_account(current_user, form.email.data or "", form.password.data or "")
+            user = lti.link_account(
+                current_user, form.email.data or "", form.password.data or "", form.code.data or ""
+            )
         except ServiceError as error:
             flash(str(error), "error")
         else:

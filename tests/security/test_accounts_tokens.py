@@ -22,7 +22,8 @@ def test_account_page_makes_lists_and_revokes_tokens(client, app, auth, factory)
     factory.user(STUDENT)
     auth.login()
     made = client.post(
-        "/account/tokens", data={"name": "my script", "days": "30", "csrf_token": auth.csrf()}
+        "/account/tokens",
+        data={"name": "my script", "days": "30", "read": "y", "csrf_token": auth.csrf()},
     )
     assert made.status_code == 201
     token = re.search(r'id="new-token">([^<]+)<', made.get_data(as_text=True)).group(1)
@@ -79,7 +80,8 @@ def test_the_cli_creates_lists_and_revokes(runner, client, factory):
     token = made.output.strip()
     assert _me(client, token) == 200
     listed = runner.invoke(args=["user", "token", "list", STUDENT]).output
-    token_id, name, _, _ = listed.strip().split("\t")
+    token_id, name, _, _, scopes, used = listed.strip().split("\t")
+    assert scopes == "read" and re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d", used)  # just now
     assert name == "ci" and token not in listed
     assert runner.invoke(args=["user", "token", "revoke", OTHER, token_id]).exit_code != 0
     assert runner.invoke(args=["user", "token", "revoke", STUDENT, token_id]).exit_code == 0

@@ -306,12 +306,14 @@ def is_lti_account(user: User) -> bool:
     )
 
 
-def link_account(current: User, email: str, password: str) -> User:
+def link_account(current: User, email: str, password: str, code: str = "") -> User:
     """Moves the LMS identities of `current`, an account a launch made, to the account these
-    credentials open (proof of ownership): its course memberships come along (the higher role
-    where both have one) and the launch-made account goes. Only while it has no work of its
-    own (exercises, attempts, engine uploads), which cannot be merged."""
+    credentials open (proof of ownership: its password, and a code where it has a second
+    factor, since the LMS opens it without either from then on): its course memberships come
+    along (the higher role where both have one) and the launch-made account goes. Only while
+    it has no work of its own (exercises, attempts, engine uploads), which cannot be merged."""
     from grader.models import Attempt, Exercise, Submission
+    from grader.services import totp
     from grader.services.accounts import authenticate
 
     if not is_lti_account(current):
@@ -319,6 +321,14 @@ def link_account(current: User, email: str, password: str) -> User:
     target = authenticate(email, password)
     if target is None or target.id == current.id:
         raise Invalid("wrong e-mail or password")
+    if target.totp_secret is not None:
+        try:
+            totp.check_code(target.id, code)
+        except Invalid:
+            raise Invalid(
+                "that account has a second factor: type the code its app shows "
+                "(or one of its recovery codes)"
+            ) from None
     if any(
         db.session.scalar(sa.select(column).where(owner == current.id).limit(1))
         for column, owner in (

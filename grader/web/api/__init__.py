@@ -24,8 +24,8 @@ from werkzeug.exceptions import BadRequest
 
 from grader.extensions import csrf
 from grader.ratelimits import limiter
-from grader.services import accounts
-from grader.web.api import models
+from grader.services import accounts, totp
+from grader.web.api import models, scopes
 from grader.web.api.models import Error
 from grader.web.inputs import strict_loads
 
@@ -51,7 +51,7 @@ def _no_route_limits() -> bool:
 _ERRORS = {
     400: "Malformed request or ungradable answer",
     401: "Not signed in, or the API token is not valid",
-    403: "Not allowed",
+    403: "Not allowed (for a token: it lacks this operation's scope, which the message names)",
     404: "Absent, or not yours",
     409: "Not possible now (no attempts left, due date passed, the account's practice "
     "exercises at their quota), or not possible here (an engine slot has no exercise: its work "
@@ -142,7 +142,12 @@ spec = SpecTree(
                 type=SecureType.HTTP,
                 scheme="bearer",
                 description="a personal token from the account page or "
-                "`grader user token create EMAIL`",
+                "`grader user token create EMAIL --scope ...`. A token carries scopes: `read` "
+                "(reading what the account may see), `submit` (answers, practice exercises, "
+                "variants, engine uploads), `staff` (the instructors' and TAs' operations). "
+                "Each operation's `security` names the scope it needs (OpenAPI 3.1 lets an "
+                "`http` scheme list roles); a token without it gets 403 naming the scope. A "
+                "new password and signing out everywhere revoke every token of the account.",
             ),
         ),
         SecurityScheme(
@@ -199,19 +204,35 @@ def authenticate() -> Any:
     metadata = _metadata()
     if metadata is not None and metadata.security == {}:  # public
         return None
+    needed = scopes.needed(request.endpoint)
     header = request.headers.get("Authorization")
     if header is not None:
         scheme, _, token = header.partition(" ")
-        user = accounts.user_for_token(token.strip()) if scheme.lower() == "bearer" else None
-        if user is None:
+        use = accounts.user_for_token(token.strip()) if scheme.lower() == "bearer" else None
+        if use is None:
             return error_response(401, "the API token is not valid")
-        g.user = user
-        return None
-    if not current_user.is_authenticated:
+        if needed is None:  # every operation is in the table; one that is not takes no token
+            return error_response(403, "this operation takes no API token")
+        if needed not in use.scopes:
+            held = ", ".join(s for s in accounts.SCOPES if s in use.scopes)
+            return error_response(
+                403,
+                f"this token lacks the {needed!r} scope this operation needs (it has: {held}); "
+                "make a token with it on the account page",
+            )
+        g.user = use.user
+    elif not current_user.is_authenticated:
         return error_response(401, "sign in, or send Authorization: Bearer TOKEN")
-    if request.method not in _SAFE:
-        csrf.protect()
-    g.user = current_user._get_current_object()
+    else:
+        if request.method not in _SAFE:
+            csrf.protect()
+        g.user = current_user._get_current_object()
+    if totp.missing(g.user) and (header is None or needed == scopes.STAFF):
+        return error_response(
+            403,
+            "this service requires a second factor for staff accounts: set it up on the "
+            "account page first",
+        )
     return None
 
 
@@ -258,6 +279,9 @@ def openapi() -> FlaskResponse:
             if media is not None:  # spectree writes JSON content only; these bodies are text
                 ok = next(code for code in operation["responses"] if code.startswith("2"))
                 operation["responses"][ok]["content"] = {media: {"schema": {"type": "string"}}}
+            needed = scopes.NEEDED.get(operation["operationId"])
+            if needed is not None:
+                operation["security"] = [{"bearer": [needed]}, {"session": []}]
     upload = document["paths"]["/api/engines"]["post"]["requestBody"]["content"]
     # The file types taken (the name decides: engine.py, or a .zip with engine.py at its top).
     upload["multipart/form-data"]["encoding"] = {
@@ -277,6 +301,7 @@ __all__ = [
     "instructor",
     "models",
     "responses",
+    "scopes",
     "spec",
     "student",
 ]
