@@ -846,6 +846,8 @@ class BackupRun(Base):
     path: Mapped[str | None] = mapped_column(sa.Text)
     size: Mapped[int | None] = mapped_column(sa.BigInteger)
     error: Mapped[str | None] = mapped_column(sa.Text)
+
+
 # -- account recovery and the second factor ------------------------------------------------------
 
 
