@@ -184,12 +184,21 @@ def load(
         "GRADER_JOB_SECONDS": float(environ.get("GRADER_JOB_SECONDS", 600)),
         # Uploads per student (across every slot): "COUNT/SECONDS".
         "GRADER_UPLOAD_RATE": environ.get("GRADER_UPLOAD_RATE", "6/600"),
+        # What erasing an account does to its attempts (services/data/erasure.py): "anonymize"
+        # keeps them without a person (item statistics stay right), "delete" removes them.
+        "GRADER_ERASURE_ATTEMPTS": environ.get("GRADER_ERASURE_ATTEMPTS", "anonymize").lower(),
+        # Days after a course is archived until the worker purges its students' personal data.
+        "GRADER_RETENTION_DAYS": int(environ.get("GRADER_RETENTION_DAYS") or 365),
     }
     settings.update(overrides)
     if not settings.get("SECRET_KEY"):
         settings["SECRET_KEY"] = environ.get("GRADER_SECRET_KEY") or secret_key(instance)
     if settings["GRADER_SQLITE_SYNCHRONOUS"] not in {"OFF", "NORMAL", "FULL", "EXTRA"}:
         raise ValueError("GRADER_SQLITE_SYNCHRONOUS must be OFF, NORMAL, FULL or EXTRA")
+    if settings["GRADER_ERASURE_ATTEMPTS"] not in {"anonymize", "delete"}:
+        raise ValueError("GRADER_ERASURE_ATTEMPTS must be anonymize or delete")
+    if settings["GRADER_RETENTION_DAYS"] < 1:
+        raise ValueError("GRADER_RETENTION_DAYS must be 1 or more")
     if settings["GRADER_SQLITE_WRITE_BEGIN"] not in {"IMMEDIATE", "DEFERRED"}:
         raise ValueError("GRADER_SQLITE_WRITE_BEGIN must be IMMEDIATE or DEFERRED")
     return settings

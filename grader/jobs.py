@@ -34,6 +34,7 @@ from huey.api import Huey
 from grader.extensions import EXAM, GAME, GRADE, INTEGRITY, PASSBACK, db, job_queue
 from grader.models import Submission, TournamentGame
 from grader.services import integrity, liveness, lti
+from grader.services.data import retention
 from grader.services.engines import leases, submissions, tournaments
 from grader.services.paper import exams
 
@@ -371,7 +372,11 @@ def sweep_once(app: Flask, me: tuple[str, str] | None = None) -> int:
         # Graded answers scored against classmates' trees too, by the queue: asked here.
         for assignment_id in integrity.answers.due():
             checks.append(integrity.answers.request_check(None, assignment_id).id)
-        return len(woken) + len(games) + len(prints) + len(scores) + len(checks)
+        # Archived courses whose retention ran out: their students' data purged.
+        purged = retention.purge_due()
+        for course_id in purged:
+            log.info("purged the students' data of archived course %d", course_id)
+        return len(woken) + len(games) + len(prints) + len(scores) + len(checks) + len(purged)
 
 
 def _sweep_forever(app: Flask, every: float, me: tuple[str, str]) -> None:

@@ -1,17 +1,20 @@
 """The pages only administrators of the service see (`User.is_admin`, given on the server by
-`grader user admin`): registering an LMS, whose URLs the service's workers then call."""
+`grader user admin`): registering an LMS, whose URLs the service's workers then call; people's
+accounts (export, erasure and its requests) and the archived courses' purges."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, flash, redirect, render_template, url_for
+from flask import Blueprint, flash, redirect, render_template, request, send_file, url_for
 from flask_login import current_user, login_required
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, StringField, TextAreaField
 from wtforms.validators import DataRequired, Length, Optional
 
 from grader.services import ServiceError, lti
+from grader.services.data import erasure, export
+from grader.web.forms import EraseAccountForm
 
 bp = Blueprint("admin", __name__, url_prefix="/admin")
 
@@ -68,3 +71,35 @@ def lti_platforms() -> Any:
             flash(f"Registered {reg.issuer} (client {reg.client_id}).", "info")
             return redirect(url_for("admin.lti_platforms"))
     return render_template("admin/lti.html", form=form, registrations=registered)
+
+
+@bp.get("/accounts")
+def accounts() -> Any:
+    """Erasure requests, finding an account to export or erase, the erasures done, and the
+    archived courses whose students' data the worker will purge."""
+    query = request.args.get("q", "")[:254]
+    return render_template("admin/accounts.html", **erasure.overview(current_user, query))
+
+
+@bp.get("/accounts/<int:account_id>/export")
+def export_account(account_id: int) -> Any:
+    data, name = export.export(current_user, account_id, as_admin=True)
+    return send_file(data, mimetype="application/zip", as_attachment=True, download_name=name)
+
+
+@bp.route("/accounts/<int:account_id>/erase", methods=["GET", "POST"])
+def erase_account(account_id: int) -> Any:
+    """The confirmation step (the account's address typed again), then the erasure."""
+    form = EraseAccountForm()
+    if form.validate_on_submit():
+        try:
+            erased = erasure.erase(current_user, account_id, form.email.data or "")
+        except ServiceError as error:
+            flash(str(error), "error")
+        else:
+            flash(erased.words().capitalize() + ".", "info")
+            return redirect(url_for("admin.accounts"))
+    found = erasure.summary(current_user, account_id)
+    return render_template(
+        "admin/erase.html", form=form, found=found, words=erasure.attempts_words()
+    ), (400 if request.method == "POST" else 200)

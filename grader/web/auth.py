@@ -5,15 +5,26 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit
 
-from flask import Blueprint, flash, redirect, render_template, request, session, url_for
+from flask import (
+    Blueprint,
+    flash,
+    redirect,
+    render_template,
+    request,
+    send_file,
+    session,
+    url_for,
+)
 from flask_login import current_user, login_required, login_user, logout_user
 
 from grader.ratelimits import THROTTLED, failed, limiter, password_checked, setting
 from grader.services import ServiceError, accounts
 from grader.services.courses import invites
+from grader.services.data import erasure, export
 from grader.web.forms import (
     ActionForm,
     ClaimForm,
+    ErasureRequestForm,
     LoginForm,
     PasswordForm,
     SignupForm,
@@ -134,6 +145,9 @@ def _account_page(new_token: str | None = None) -> Any:
         password_form=PasswordForm(),
         action=ActionForm(),
         new_token=new_token,
+        erasure_form=ErasureRequestForm(formdata=None),
+        erasure_request=erasure.my_request(current_user),
+        erasure_words=erasure.attempts_words(),
     )
 
 
@@ -208,4 +222,33 @@ def revoke_token(token_id: int) -> Any:
     if ActionForm().validate_on_submit():
         token = accounts.revoke_token(current_user.id, token_id)
         flash(f"Token {token.name!r} revoked.", "info")
+    return redirect(url_for("auth.account"))
+
+
+@bp.get("/account/export")
+@login_required
+def export_data() -> Any:
+    """Everything the service holds about the signed-in person, as a ZIP."""
+    data, name = export.export(current_user, current_user.id)
+    return send_file(data, mimetype="application/zip", as_attachment=True, download_name=name)
+
+
+@bp.post("/account/erasure")
+@login_required
+def request_erasure() -> Any:
+    form = ErasureRequestForm()
+    if not form.validate_on_submit():
+        flash("Tick the box to confirm that you ask for the erasure of your account.", "error")
+        return redirect(url_for("auth.account"))
+    try:
+        _, mailed = erasure.request_erasure(current_user)
+    except ServiceError as error:
+        flash(str(error), "error")
+    else:
+        flash(
+            "Your request went to the service's administrators"
+            + (f" ({mailed} e-mailed)" if mailed else "")
+            + ". Download your data first if you want to keep it.",
+            "info",
+        )
     return redirect(url_for("auth.account"))

@@ -197,7 +197,11 @@ def set_role(course_id: int, user_id: int) -> Any:
 def remove_member(course_id: int, user_id: int) -> Any:
     if ActionForm().validate_on_submit():
         email = roster.remove_member(current_user, course_id, user_id)
-        flash(f"{email} removed; their attempts are kept.", "info")
+        flash(
+            f"{email} removed; their attempts are kept (a service administrator can erase "
+            "the account).",
+            "info",
+        )
     return _back("instructor.roster_page", course_id=course_id)
 
 

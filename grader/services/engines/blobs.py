@@ -36,6 +36,8 @@ class BlobStore(Protocol):
 
     def get(self, sha256: str) -> bytes: ...
 
+    def delete(self, session: Session, sha256: str) -> None: ...
+
 
 class DatabaseBlobs:
     """The `blob` table: one row per distinct upload, inserted once, never updated."""
@@ -56,6 +58,9 @@ class DatabaseBlobs:
         if data is None:
             raise MissingBlob(f"no stored bytes for the upload {sha256[:12]}")
         return bytes(data)
+
+    def delete(self, session: Session, sha256: str) -> None:
+        session.execute(sa.delete(Blob).where(Blob.sha256 == sha256))
 
 
 class S3Blobs:
@@ -106,6 +111,10 @@ class S3Blobs:
             raise
         return reply["Body"].read()
 
+    def delete(self, session: Session, sha256: str) -> None:
+        # Called once nothing points at the bytes any more: a missing object is no error.
+        self.client.delete_object(Bucket=self.bucket, Key=self.key(sha256))
+
 
 def store() -> BlobStore:
     """GRADER_BLOB_URL's bucket, else the database (one store per app)."""
@@ -116,6 +125,29 @@ def store() -> BlobStore:
     if made is None or made[0] != url:
         made = current_app.extensions["grader_blobs"] = (url, S3Blobs(url))
     return made[1]
+
+
+def forget(session: Session, stored: dict[str, str]) -> int:
+    """Deletes the stored bytes of these hashes (each with its local copy's relative path) that
+    no upload and no exam print refers to any more (bytes are shared by content), and this
+    machine's local copies; how many went."""
+    sha256s = set(stored)
+    from grader.models import ExamPrint, Submission
+
+    used = set(
+        session.scalars(sa.select(Submission.sha256).where(Submission.sha256.in_(sha256s)))
+    ) | set(
+        session.scalars(
+            sa.select(ExamPrint.result_sha256).where(ExamPrint.result_sha256.in_(sha256s))
+        )
+    )
+    gone = sorted(sha256s - used)
+    blobs = store()
+    folder = Path(current_app.config["GRADER_UPLOADS_DIR"])
+    for sha256 in gone:
+        blobs.delete(session, sha256)
+        (folder / stored[sha256]).unlink(missing_ok=True)
+    return len(gone)
 
 
 def local_copy(sha256: str, relative_path: str) -> Path:
