@@ -5,7 +5,7 @@ The person's own export (their account page, `GET /api/me/export`) and an admini
 (`/admin/accounts`, `grader user export`) hold the same files; only an administrator's also
 holds `integrity.json`, what the integrity checks found about the account (the staff's
 findings, with no classmate named). The work is bounded by the account's own rows; the ZIP is
-written to a temporary file (on disk past a few MB), never held whole in memory.
+written to a temporary file (on disk past a few MB), which the pages stream.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Response, g, send_file, url_for
+from flask import Response, g, url_for
 
 from grader.models import SLOT_KINDS, iso_utc
 from grader.models import Assignment as AssignmentModel
@@ -79,7 +79,13 @@ def api_me_export() -> Response:
     LTI identities) and the uploads' original bytes under uploads/; README.txt says what each
     file holds."""
     data, name = export.export(g.user, g.user.id)
-    return send_file(data, mimetype="application/zip", as_attachment=True, download_name=name)
+    with data:  # spectree reads the response it validates: the bytes, not a file to stream
+        body = data.read()
+    return Response(
+        body,
+        mimetype="application/zip",
+        headers={"Content-Disposition": f'attachment; filename="{name}"'},
+    )
 
 
 @bp.get("/me")
