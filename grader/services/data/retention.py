@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
+from typing import Any
 
 import sqlalchemy as sa
 from flask import current_app
@@ -84,7 +85,7 @@ class Scheduled:
     uploads: int
 
 
-def _slots(course_id: int) -> sa.Select[tuple[int]]:
+def _slots(course_id: int) -> sa.Select[Any]:
     return (
         sa.select(Slot.id)
         .join(Assignment, Assignment.id == Slot.assignment_id)
