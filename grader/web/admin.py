@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, flash, redirect, render_template, request, send_file, url_for
+from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, StringField, TextAreaField
@@ -83,8 +83,12 @@ def accounts() -> Any:
 
 @bp.get("/accounts/<int:account_id>/export")
 def export_account(account_id: int) -> Any:
-    data, name = export.export(current_user, account_id, as_admin=True)
-    return send_file(data, mimetype="application/zip", as_attachment=True, download_name=name)
+    data, name = export.download(current_user, account_id, as_admin=True)
+    return Response(
+        data,
+        mimetype="application/zip",
+        headers={"Content-Disposition": f'attachment; filename="{name}"'},
+    )
 
 
 @bp.route("/accounts/<int:account_id>/erase", methods=["GET", "POST"])

@@ -7,11 +7,11 @@ from urllib.parse import urlsplit
 
 from flask import (
     Blueprint,
+    Response,
     flash,
     redirect,
     render_template,
     request,
-    send_file,
     session,
     url_for,
 )
@@ -229,8 +229,12 @@ def revoke_token(token_id: int) -> Any:
 @login_required
 def export_data() -> Any:
     """Everything the service holds about the signed-in person, as a ZIP."""
-    data, name = export.export(current_user, current_user.id)
-    return send_file(data, mimetype="application/zip", as_attachment=True, download_name=name)
+    data, name = export.download(current_user, current_user.id)
+    return Response(
+        data,
+        mimetype="application/zip",
+        headers={"Content-Disposition": f'attachment; filename="{name}"'},
+    )
 
 
 @bp.post("/account/erasure")

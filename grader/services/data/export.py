@@ -5,7 +5,7 @@ The person's own export (their account page, `GET /api/me/export`) and an admini
 (`/admin/accounts`, `grader user export`) hold the same files; only an administrator's also
 holds `integrity.json`, what the integrity checks found about the account (the staff's
 findings, with no classmate named). The work is bounded by the account's own rows; the ZIP is
-written to a temporary file (on disk past a few MB), which the pages stream.
+written to a temporary file (on disk past a few MB); `download` gives it as a response.
 """
 
 from __future__ import annotations
@@ -334,3 +334,11 @@ def export(actor: User | None, account_id: int, *, as_admin: bool = False) -> tu
         raise
     out.seek(0)
     return out, f"grader-account-{user.id}-{now:%Y%m%d}.zip"
+
+
+def download(actor: User | None, account_id: int, *, as_admin: bool = False) -> tuple[bytes, str]:
+    """`export`'s ZIP as bytes, its temporary file closed: what a page or the API answers (a
+    person's data is bounded by their own rows; spectree reads a response it validates)."""
+    data, name = export(actor, account_id, as_admin=as_admin)
+    with data:
+        return data.read(), name

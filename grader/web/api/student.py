@@ -78,9 +78,7 @@ def api_me_export() -> Response:
     attempts with their scores and words, engine uploads with their results, paper exam sheets,
     LTI identities) and the uploads' original bytes under uploads/; README.txt says what each
     file holds."""
-    data, name = export.export(g.user, g.user.id)
-    with data:  # spectree reads the response it validates: the bytes, not a file to stream
-        body = data.read()
+    body, name = export.download(g.user, g.user.id)
     return Response(
         body,
         mimetype="application/zip",
