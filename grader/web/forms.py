@@ -36,7 +36,7 @@ class ActionForm(FlaskForm):
 
 
 class ErasureRequestForm(FlaskForm):
-    confirm = BooleanField(
+    ask_erasure = BooleanField(
         "I ask the administrators to erase my account and my personal data",
         validators=[DataRequired()],
     )

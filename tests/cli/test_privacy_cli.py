@@ -39,7 +39,7 @@ def test_user_erase_asks_then_erases(runner, app, factory):
     assert kept.exit_code != 0 and "its attempts are kept without a name" in kept.output
     done = runner.invoke(args=["user", "erase", ALICE], input="y\n")
     assert done.exit_code == 0, done.output
-    assert f"account {room.ids[ALICE]} erased: 1 attempts kept without a name" in done.output
+    assert f"account {room.ids[ALICE]} erased: 1 attempt kept without a name" in done.output
     with app.app_context():
         [row] = db.session.scalars(sa.select(AccountErasure)).all()
         assert (row.account_id, row.erased_by_id) == (room.ids[ALICE], None)

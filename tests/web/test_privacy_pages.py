@@ -36,12 +36,16 @@ def test_the_account_page_downloads_the_data_and_asks_for_erasure(app, client, a
     unticked = client.post("/account/erasure", data={"csrf_token": auth.csrf()})
     assert unticked.status_code == 302
     asked = client.post(
-        "/account/erasure", data={"confirm": "y", "csrf_token": auth.csrf()}, follow_redirects=True
+        "/account/erasure",
+        data={"ask_erasure": "y", "csrf_token": auth.csrf()},
+        follow_redirects=True,
     ).get_data(as_text=True)
     assert "Your request went to the service&#39;s administrators" in asked
     assert "You asked for the erasure of your account on" in asked
     again = client.post(
-        "/account/erasure", data={"confirm": "y", "csrf_token": auth.csrf()}, follow_redirects=True
+        "/account/erasure",
+        data={"ask_erasure": "y", "csrf_token": auth.csrf()},
+        follow_redirects=True,
     ).get_data(as_text=True)
     assert "already; an administrator will act on it" in again
 
@@ -63,7 +67,7 @@ def test_an_administrator_erases_an_asking_account_after_confirming(app, client,
         assert ALICE in client.get(url).get_data(as_text=True), url
     auth.logout()
     auth.login(ALICE)
-    client.post("/account/erasure", data={"confirm": "y", "csrf_token": auth.csrf()})
+    client.post("/account/erasure", data={"ask_erasure": "y", "csrf_token": auth.csrf()})
     auth.logout()
     _admin(app, factory)
     auth.login("root@example.com")
@@ -78,7 +82,7 @@ def test_an_administrator_erases_an_asking_account_after_confirming(app, client,
         data={"email": ALICE, "csrf_token": auth.csrf()},
         follow_redirects=True,
     ).get_data(as_text=True)
-    assert f"Account {room.ids[ALICE]} erased: 1 attempts kept without a name" in done
+    assert f"Account {room.ids[ALICE]} erased: 1 attempt kept without a name" in done
     assert f"#{room.ids[ALICE]}" in done and ALICE not in done  # the log: a number, no address
     assert "No pending request." in done
     auth.logout()

@@ -92,14 +92,17 @@ class Erased:
     bytes_deleted: int  # distinct stored uploads no one else had
 
     def words(self) -> str:
+        def many(count: int, what: str) -> str:
+            return f"{count} {what}{'' if count == 1 else 's'}"
+
         kept = (
-            f"{self.attempts_kept} attempts kept without a name"
+            f"{many(self.attempts_kept, 'attempt')} kept without a name"
             if self.attempts != DELETE
-            else f"{self.attempts_deleted} attempts deleted"
+            else f"{many(self.attempts_deleted, 'attempt')} deleted"
         )
         return (
             f"account {self.account_id} erased: {kept}, "
-            f"{self.uploads_deleted} engine uploads deleted"
+            f"{many(self.uploads_deleted, 'engine upload')} deleted"
         )
 
 
