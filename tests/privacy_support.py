@@ -16,12 +16,14 @@ ENGINE_INDEX = 2  # the room's engine slot, after its two exercises
 
 def full_room(app: Any, factory: Any) -> Room:
     """make_room's course, where Alice and Bob answered the textbook slot and uploaded an
-    engine; Alice has an LMS identity and a score waiting for the LMS, and the last answers
-    check flagged her answer as fitting Bob's tree."""
+    engine; Alice has an LMS identity and a score waiting for the LMS, the last answers check
+    flagged her answer as fitting Bob's tree, and the engine slot's check found their uploads
+    alike (results as the workers store them)."""
     from grader.extensions import db
     from grader.models import (
         ANSWERS_CHECK,
         DONE,
+        ENGINES_CHECK,
         IntegrityCheck,
         LtiPassback,
         LtiRegistration,
@@ -79,6 +81,31 @@ def full_room(app: Any, factory: Any) -> Room:
                     "slots": [],
                     "suspects": 1,
                     "compared": 1,
+                },
+                finished_at=now,
+            )
+        )
+        engine_slot_id = db.session.scalar(
+            sa.text('select id from slot where assignment_id = :a and "index" = :i'),
+            {"a": room.assignment_id, "i": ENGINE_INDEX},
+        )
+        a, b = sorted((room.ids[f"{ALICE}-upload"], room.ids[f"{BOB}-upload"]))
+        db.session.add(
+            IntegrityCheck(
+                kind=ENGINES_CHECK,
+                assignment_id=room.assignment_id,
+                slot_id=engine_slot_id,
+                params={},
+                status=DONE,
+                result={
+                    "basis": "test",
+                    "submissions": 2,
+                    "earlier_submissions": 0,
+                    "pairs": [{"a": a, "b": b, "similarity": 1.0, "a_share": 1.0, "b_share": 1.0}],
+                    "pairs_total": 1,
+                    "compared": 1,
+                    "cached": 0,
+                    "skipped": [],
                 },
                 finished_at=now,
             )

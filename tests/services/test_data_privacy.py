@@ -72,19 +72,17 @@ def test_an_administrators_export_adds_the_integrity_findings(app, factory):
         archive = _zip(export.export(None, room.ids[ALICE])[0])
         found = json.loads(archive.read("integrity.json"))
         bobs = json.loads(_zip(export.export(None, room.ids[BOB])[0]).read("integrity.json"))
-    assert [(f["as"], f["own_errors"]) for f in found] == [("answered", 0)]
-    assert [f["as"] for f in bobs] == ["tree fitted"]
-    assert {key for f in found for key in f} == {
-        "check",
-        "kind",
-        "checked_at",
-        "assignment_id",
-        "slot_id",
-        "as",
-        "attempts",
-        "own_errors",
-        "errors_there",
-    }  # no classmate named
+    answers = [f for f in found if f["kind"] == "answers"]
+    engines = [f for f in found if f["kind"] == "engines"]
+    assert [(f["as"], f["own_errors"]) for f in answers] == [("answered", 0)]
+    assert [f["as"] for f in bobs if f["kind"] == "answers"] == ["tree fitted"]
+    assert [(f["upload"], f["similarity"]) for f in engines] == [(room.ids[ALICE + "-upload"], 1.0)]
+    common = {"check", "kind", "checked_at", "assignment_id", "slot_id"}
+    # No classmate named: neither their account nor their upload.
+    assert {key for f in answers for key in f} == common | {
+        "as", "attempts", "own_errors", "errors_there",
+    }  # fmt: skip
+    assert {key for f in engines for key in f} == common | {"upload", "similarity"}
 
 
 def _everything_listing(app, room):
@@ -92,15 +90,20 @@ def _everything_listing(app, room):
     CSV), the roster, the integrity report, the LMS's queue, the LMS identities."""
     from grader.extensions import db
     from grader.models import LtiPassback, LtiUser
+    from grader.services import lti
     from grader.services.courses import roster
-    from grader.services.integrity import answers
+    from grader.services.integrity import answers, engines
     from grader.services.teaching import gradebook
 
     teacher = user(TEACHER)
     book = gradebook.build(room.course_id)
     _, members = roster.roster(teacher, room.course_id)
     report = answers.report(teacher, room.assignment_id)
+    similar = engines.report(teacher, room.assignment_id, ENGINE_INDEX)
     return {
+        "similarity": sorted({r.a_label for r in similar.rows} | {r.b_label for r in similar.rows}),
+        # Whose scores the worker's sweep would queue for the LMS now.
+        "due": [who for who, _ in lti.due_passbacks(dt.datetime(2100, 1, 1))],
         "gradebook": [r.email for r in book.rows],
         "csv": book.to_csv(),
         "roster": [m.email for m in members],
@@ -123,6 +126,7 @@ def test_erasure_removes_the_person_everywhere_and_keeps_anonymous_attempts(app,
         assert ALICE in before["gradebook"] and ALICE in before["csv"]
         assert ALICE in before["roster"] and before["integrity"] == [(ALICE, BOB)]
         assert before["passback"] == [alice_id] and before["lti"] == ["lms-alice-7"]
+        assert before["similarity"] == [ALICE, BOB] and before["due"] == [alice_id]
         _, counted = stats.statistics(user(TEACHER), room.course_id)
         attempts_before = counted[0][1][0].attempts
 
@@ -140,6 +144,7 @@ def test_erasure_removes_the_person_everywhere_and_keeps_anonymous_attempts(app,
         assert ALICE not in after["gradebook"] and ALICE not in after["csv"]
         assert ALICE not in after["roster"] and after["integrity"] == []
         assert after["passback"] == [] and after["lti"] == []
+        assert after["similarity"] == [] and after["due"] == []
         assert BOB in after["gradebook"]
         # Item statistics still count her attempt, which no longer names anyone.
         _, counted = stats.statistics(user(TEACHER), room.course_id)

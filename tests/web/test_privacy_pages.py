@@ -10,7 +10,7 @@ import zipfile
 
 from tests.app_support import bearer
 from tests.instructor_support import ALICE, BOB, TEACHER
-from tests.privacy_support import full_room
+from tests.privacy_support import ENGINE_INDEX, full_room
 
 
 def _admin(app, factory, email="root@example.com"):
@@ -56,6 +56,7 @@ def _listing(room):
         f"/instructor/courses/{room.course_id}/gradebook",
         f"/instructor/courses/{room.course_id}/gradebook.csv",
         f"/instructor/assignments/{room.assignment_id}/answers-matching",
+        f"/instructor/assignments/{room.assignment_id}/slots/{ENGINE_INDEX}/similarity",
         f"/api/courses/{room.course_id}/gradebook",
     )
 
