@@ -22,7 +22,7 @@ from grader.gametree import KINDS
 from grader.gametree.kinds import error_rule
 from grader.gametree.variants import ALL_VARIANTS
 from grader.models import Slot
-from grader.services import Conflict, Invalid
+from grader.services import Conflict, Invalid, ServiceError
 from grader.services.courses import courses, roster
 from grader.services.courses.staff import (
     may_open_dashboard,
@@ -31,6 +31,7 @@ from grader.services.courses.staff import (
     staff_for_assignment,
     staff_for_slot,
 )
+from grader.services.data import retention
 from grader.services.engines import submissions
 from grader.services.teaching import editor, gradebook, regrade, stats
 from grader.services.trees import exercises
@@ -108,6 +109,8 @@ def course(course_id: int) -> Any:
         join_open=roster.join_code_open(course),
         action=ActionForm(),
         expire_form=ExpireForm(),
+        purge_at=retention.purge_at(course),
+        retention_days=retention.retention_days(),
     )
 
 
@@ -203,6 +206,27 @@ def remove_member(course_id: int, user_id: int) -> Any:
             "info",
         )
     return _back("instructor.roster_page", course_id=course_id)
+
+
+@bp.post("/courses/<int:course_id>/archive")
+def archive_course(course_id: int) -> Any:
+    """Archives the course (read-only, its students' data purged later), or reopens it."""
+    if ActionForm().validate_on_submit():
+        reopen = request.form.get("reopen") == "yes"
+        try:
+            course = retention.archive(current_user, course_id, not reopen)
+        except ServiceError as error:
+            flash(str(error), "error")
+        else:
+            when = retention.purge_at(course)
+            flash(
+                f"{course.name} is open again: it takes attempts and uploads."
+                if when is None
+                else f"{course.name} is archived: read-only. Its students' data is purged on "
+                f"{when:%Y-%m-%d} (UTC).",
+                "info",
+            )
+    return _back("instructor.course", course_id=course_id)
 
 
 @bp.post("/courses/<int:course_id>/join-code")

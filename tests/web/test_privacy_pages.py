@@ -127,3 +127,37 @@ def test_the_api_export_is_documented_and_returns_the_callers_zip(app, client, f
     assert operation["responses"]["200"]["content"] == {
         "application/zip": {"schema": {"type": "string", "format": "binary"}}
     }
+
+
+def test_an_instructor_archives_the_course_and_its_attempts_are_refused_in_words(
+    app, client, auth, factory
+):
+    from tests.instructor_support import wrong_prune
+
+    room = full_room(app, factory)
+    auth.login(TEACHER)
+    course = f"/instructor/courses/{room.course_id}"
+    assert "Archive the course…" in client.get(course).get_data(as_text=True)
+    done = client.post(
+        f"{course}/archive", data={"csrf_token": auth.csrf()}, follow_redirects=True
+    ).get_data(as_text=True)
+    assert "Search 101 is archived: read-only. Its students&#39; data is purged on" in done
+    assert "Reopen the course" in done
+    auth.logout()
+    token = factory.token(ALICE)
+    exercise = client.get(
+        f"/api/assignments/{room.assignment_id}/slots/0/exercise", headers=bearer(token)
+    ).get_json()
+    refused = client.post(
+        exercise["urls"]["attempts"], json={"answer": wrong_prune()}, headers=bearer(token)
+    )
+    assert refused.status_code == 409
+    assert "archived on" in refused.get_json()["error"]
+    assert "read-only and takes no new attempts or uploads" in refused.get_json()["error"]
+    auth.login(TEACHER)
+    reopened = client.post(
+        f"{course}/archive",
+        data={"reopen": "yes", "csrf_token": auth.csrf()},
+        follow_redirects=True,
+    ).get_data(as_text=True)
+    assert "Search 101 is open again" in reopened
