@@ -14,6 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.app_support import enrol
+from tests.e2e.accessibility import axe_violations
 from tests.e2e.e2e_support import PASSWORD, LiveServer, open_page, server_env, sign_in
 from tests.live_server import environment, serve
 
@@ -69,7 +70,7 @@ def test_a_student_downloads_their_data_and_an_administrator_erases_the_account(
     browser: Any, privacy_server: tuple[LiveServer, dict], screenshots: Path, tmp_path: Path
 ) -> None:
     server, ids = privacy_server
-    with open_page(browser, server.url) as page:
+    with open_page(browser, server.url, bypass_csp=True) as page:
         sign_in(page, ALICE)
         page.get_by_role("link", name="Account", exact=True).click()
         with page.expect_download() as download:
@@ -85,14 +86,16 @@ def test_a_student_downloads_their_data_and_an_administrator_erases_the_account(
         expect(page.locator(".flash.info")).to_contain_text("Your request went to the service")
         expect(page.get_by_text("You asked for the erasure of your account on")).to_be_visible()
         page.screenshot(path=str(screenshots / "account-your-data.png"), full_page=True)
+        assert axe_violations(page) == []
 
-    with open_page(browser, server.url, refused=("/erase",)) as page:
+    with open_page(browser, server.url, refused=("/erase",), bypass_csp=True) as page:
         sign_in(page, ADMIN)
         page.get_by_role("link", name="Accounts (admin)").click()
         requests = page.locator('[data-role="requests"]')
         expect(requests).to_contain_text(ALICE)
         requests.get_by_role("link", name="Erase…").click()
         expect(page.get_by_role("heading", name=f"Erase account #{ids['alice']}")).to_be_visible()
+        assert axe_violations(page) == []
         confirm = page.get_by_label("Type the account's e-mail address to confirm")
         confirm.fill(BOB)  # the wrong address: refused, nothing erased
         page.get_by_role("button", name="Erase this account").click()
@@ -106,6 +109,7 @@ def test_a_student_downloads_their_data_and_an_administrator_erases_the_account(
         expect(erasures).not_to_contain_text(ALICE)
         expect(page.get_by_text("No pending request.")).to_be_visible()
         page.screenshot(path=str(screenshots / "admin-accounts.png"), full_page=True)
+        assert axe_violations(page) == []
 
     with open_page(browser, server.url) as page:
         sign_in(page, TEACHER)
