@@ -22,7 +22,7 @@ from grader.gametree import KINDS
 from grader.gametree.kinds import error_rule
 from grader.gametree.variants import ALL_VARIANTS
 from grader.models import Slot
-from grader.services import Conflict, Invalid, ServiceError
+from grader.services import Conflict, Invalid
 from grader.services.courses import courses, roster
 from grader.services.courses.staff import (
     may_open_dashboard,
@@ -215,7 +215,7 @@ def archive_course(course_id: int) -> Any:
         reopen = request.form.get("reopen") == "yes"
         try:
             course = retention.archive(current_user, course_id, not reopen)
-        except ServiceError as error:
+        except Conflict as error:  # purged already; a refusal of the person is the error page
             flash(str(error), "error")
         else:
             when = retention.purge_at(course)
