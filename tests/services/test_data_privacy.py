@@ -229,3 +229,34 @@ def test_an_archived_course_is_read_only_then_purged_after_its_retention(app, fa
         assert "student" not in roles and "instructor" in roles
         assert db.session.get(Course, room.course_id).purged_at is not None
         assert retention.schedule(admin) == []
+
+
+def test_an_export_reads_the_same_whatever_the_rest_of_the_service_holds(app, factory):
+    """Bounded by the person's own rows: the statements an export runs are as many when the
+    course holds ten more students' work."""
+    from grader.extensions import db
+    from grader.services.data import export
+
+    room = full_room(app, factory)
+
+    def statements() -> int:
+        seen: list[str] = []
+
+        def count(_conn, _cursor, statement, *_rest) -> None:
+            seen.append(statement)
+
+        with app.app_context():
+            sa.event.listen(db.engine, "before_cursor_execute", count)
+            try:
+                export.download(None, room.ids[ALICE])
+            finally:
+                sa.event.remove(db.engine, "before_cursor_execute", count)
+        return len(seen)
+
+    before = statements()
+    for n in range(10):
+        email = f"more{n}@example.com"
+        factory.user(email)
+        factory.member(room.course_id, email)
+        answer(app, email, room.assignment_id, 0, {"pruned": [], "value": 3})
+    assert statements() == before

@@ -23,8 +23,10 @@ from sqlalchemy.orm import Session
 from grader.extensions import db
 from grader.models import (
     DELETE,
+    ENGINES_CHECK,
     AccountErasure,
     ApiToken,
+    Assignment,
     Attempt,
     Course,
     ErasureRequest,
@@ -35,6 +37,7 @@ from grader.models import (
     LtiPassback,
     LtiUser,
     Membership,
+    Slot,
     Submission,
     User,
     utcnow,
@@ -108,9 +111,30 @@ class Erased:
 
 def _cut_integrity(session: Session, account_id: int, submissions: set[int]) -> None:
     """Stored integrity results no longer name the account: its answers flags (as the one who
-    answered or as the one whose tree fit) and the similarity pairs of its uploads."""
+    answered or as the one whose tree fit) and the similarity pairs of its uploads. The answers
+    checks read are those of the assignments the account had work in or of its courses (such
+    a check compares one course's students); the engine checks, only when it had uploads
+    (a later offering's check may compare them as earlier work)."""
+    slots = sa.union(
+        sa.select(Exercise.slot_id).where(Exercise.owner_id == account_id),
+        sa.select(Submission.slot_id).where(Submission.owner_id == account_id),
+    ).subquery()
+    assignments = sa.select(Assignment.id).where(
+        sa.or_(
+            Assignment.id.in_(sa.select(Slot.assignment_id).where(Slot.id.in_(sa.select(slots)))),
+            Assignment.course_id.in_(
+                sa.select(Membership.course_id).where(Membership.user_id == account_id)
+            ),
+        )
+    )
     for check in session.scalars(
-        sa.select(IntegrityCheck).where(IntegrityCheck.result.is_not(None))
+        sa.select(IntegrityCheck).where(
+            IntegrityCheck.result.is_not(None),
+            sa.or_(
+                IntegrityCheck.assignment_id.in_(assignments),
+                sa.and_(IntegrityCheck.kind == ENGINES_CHECK, sa.literal(bool(submissions))),
+            ),
+        )
     ):
         result: dict[str, Any] = dict(check.result or {})
         changed = False

@@ -87,9 +87,19 @@ def _owner_or_admin(actor: User | None, account_id: int, as_admin: bool) -> User
     return found
 
 
-def _slot_place(slot_id: int | None) -> dict[str, Any]:
+Places = dict[int, dict[str, Any]]  # a slot's place in words, by slot id, read once per export
+
+
+def _slot_place(slot_id: int | None, places: Places) -> dict[str, Any]:
+    """Where a slot is, in words (course, assignment, slot number)."""
     if slot_id is None:
         return {"course": None, "assignment": None, "slot": None}
+    if slot_id not in places:
+        places[slot_id] = _read_place(slot_id)
+    return places[slot_id]
+
+
+def _read_place(slot_id: int) -> dict[str, Any]:
     row = db.session.execute(
         sa.select(Course.name, Assignment.title, Slot.index, Slot.title)
         .join(Assignment, Assignment.course_id == Course.id)
@@ -145,11 +155,11 @@ ATTEMPT_FIELDS = (
 )  # fmt: skip
 
 
-def _exercises(user: User) -> list[dict[str, Any]]:
+def _exercises(user: User, places: Places) -> list[dict[str, Any]]:
     found = db.session.scalars(
         sa.select(Exercise).where(Exercise.owner_id == user.id).order_by(Exercise.id)
     )
-    return [{**_columns(e, EXERCISE_FIELDS), **_slot_place(e.slot_id)} for e in found]
+    return [{**_columns(e, EXERCISE_FIELDS), **_slot_place(e.slot_id, places)} for e in found]
 
 
 def _attempts(user: User) -> list[dict[str, Any]]:
@@ -179,14 +189,14 @@ def _upload_name(submission: Submission) -> str:
     return f"uploads/{submission.id}-{_UNSAFE.sub('_', submission.filename)[:100]}"
 
 
-def _uploads(user: User, archive: zipfile.ZipFile) -> list[dict[str, Any]]:
+def _uploads(user: User, archive: zipfile.ZipFile, places: Places) -> list[dict[str, Any]]:
     found = db.session.scalars(
         sa.select(Submission).where(Submission.owner_id == user.id).order_by(Submission.id)
     )
     out = []
     store = blobs.store()
     for s in found:
-        row = {**_columns(s, UPLOAD_FIELDS), **_slot_place(s.slot_id)}
+        row = {**_columns(s, UPLOAD_FIELDS), **_slot_place(s.slot_id, places)}
         try:
             archive.writestr(_upload_name(s), store.get(s.sha256))
             row["file"] = _upload_name(s)
@@ -321,9 +331,10 @@ def export(actor: User | None, account_id: int, *, as_admin: bool = False) -> tu
             put("memberships.json", _memberships(user))
             put("api_tokens.json", _tokens(user))
             put("invites.json", _invites(user))
-            put("exercises.json", _exercises(user))
+            places: Places = {}
+            put("exercises.json", _exercises(user, places))
             put("attempts.json", _attempts(user))
-            put("uploads.json", _uploads(user, archive))
+            put("uploads.json", _uploads(user, archive, places))
             put("exam_sheets.json", _sheets(user))
             put("lti_identities.json", _lti(user))
             put("erasure_request.json", _erasure_request(user))
