@@ -161,3 +161,31 @@ def test_an_instructor_archives_the_course_and_its_attempts_are_refused_in_words
         follow_redirects=True,
     ).get_data(as_text=True)
     assert "Search 101 is open again" in reopened
+
+
+def test_an_erasure_request_is_mailed_to_the_administrators(app, client, auth, factory):
+    from tests.mail_support import smtp_sink
+
+    full_room(app, factory)
+    _admin(app, factory)
+    _admin(app, factory, "second-admin@example.com")
+    with smtp_sink() as smtp:
+        app.config.update(
+            GRADER_SMTP_HOST="127.0.0.1",
+            GRADER_SMTP_PORT=smtp.server_address[1],
+            GRADER_SMTP_STARTTLS=False,
+        )
+        auth.login(ALICE)
+        asked = client.post(
+            "/account/erasure",
+            data={"ask_erasure": "y", "csrf_token": auth.csrf()},
+            follow_redirects=True,
+        ).get_data(as_text=True)
+    assert "(2 e-mailed)" in asked
+    assert sorted(to for recipients, _ in smtp.messages for to in recipients) == [
+        "root@example.com",
+        "second-admin@example.com",
+    ]
+    body = smtp.messages[0][1].get_content()
+    assert "asked for its erasure" in body and "/admin/accounts" in body
+    assert ALICE not in body  # the account's number, not its address, travels by mail
