@@ -260,3 +260,24 @@ def test_an_export_reads_the_same_whatever_the_rest_of_the_service_holds(app, fa
         factory.member(room.course_id, email)
         answer(app, email, room.assignment_id, 0, {"pruned": [], "value": 3})
     assert statements() == before
+
+
+def test_the_workers_sweep_purges_a_course_past_its_retention(app, factory):
+    from grader import jobs
+    from grader.extensions import db
+    from grader.models import Attempt, Course, utcnow
+    from grader.services.data import retention
+
+    room = full_room(app, factory)
+    app.config["GRADER_RETENTION_DAYS"] = 30
+    with app.app_context():
+        retention.archive(None, room.course_id)
+        assert jobs.sweep_once(app) == 0  # archived today: 30 days to go
+        course = db.session.get(Course, room.course_id)
+        course.archived_at = utcnow() - dt.timedelta(days=30, seconds=1)
+        db.session.commit()
+    assert jobs.sweep_once(app) == 1
+    with app.app_context():
+        assert db.session.get(Course, room.course_id).purged_at is not None
+        assert db.session.scalar(sa.select(sa.func.count(Attempt.id))) == 0
+    assert jobs.sweep_once(app) == 0  # once
