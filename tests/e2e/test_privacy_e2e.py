@@ -73,6 +73,7 @@ def test_a_student_downloads_their_data_and_an_administrator_erases_the_account(
     with open_page(browser, server.url, bypass_csp=True) as page:
         sign_in(page, ALICE)
         page.get_by_role("link", name="Account", exact=True).click()
+        expect(page).to_have_title("Account · Alpha-Beta Grader")
         with page.expect_download() as download:
             page.get_by_role("link", name="Download my data (ZIP)").click()
         saved = tmp_path / download.value.suggested_filename

@@ -25,6 +25,8 @@ def test_the_account_page_downloads_the_data_and_asks_for_erasure(app, client, a
     room = full_room(app, factory)
     auth.login(ALICE)
     page = client.get("/account").get_data(as_text=True)
+    assert "<title>Account · Alpha-Beta Grader</title>" in page
+    assert page.count('id="your-data"') == 1
     assert "Download my data (ZIP)" in page and "its attempts are kept without a name" in page
     download = client.get("/account/export")
     assert download.status_code == 200 and download.mimetype == "application/zip"
