@@ -6,6 +6,7 @@ its students' data is purged once its retention has run out."""
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import io
 import json
 import zipfile
@@ -205,6 +206,20 @@ def test_an_archived_course_is_read_only_then_purged_after_its_retention(app, fa
 
     room = full_room(app, factory)
     with app.app_context():
+        from grader.models import DONE, Blob, ExamPrint, ExamSheet
+        from grader.services.engines import blobs
+
+        # A print run of the assignment, as the exam job leaves it: its PDFs' archive stored.
+        archive = b"PK\x05\x06" + bytes(18)
+        sha = hashlib.sha256(archive).hexdigest()
+        blobs.store().put(db.session, sha, archive)
+        run = ExamPrint(assignment_id=room.assignment_id, status=DONE, result_sha256=sha)
+        db.session.add(run)
+        db.session.flush()
+        db.session.add(
+            ExamSheet(code="ABCDEFGHJK", print_id=run.id, number=1, user_id=room.ids[ALICE])
+        )
+        db.session.commit()
         course = retention.archive(user(TEACHER), room.course_id)
         assert course.archived_at is not None
     with pytest.raises(Conflict, match=r"archived on .*read-only and takes no new attempts"):
@@ -229,6 +244,8 @@ def test_an_archived_course_is_read_only_then_purged_after_its_retention(app, fa
         assert "student" not in roles and "instructor" in roles
         assert db.session.get(Course, room.course_id).purged_at is not None
         assert retention.schedule(admin) == []
+        for model in (ExamPrint, ExamSheet, Blob):  # the uploads' bytes and the print's too
+            assert db.session.scalar(sa.select(sa.func.count()).select_from(model)) == 0
 
 
 def test_an_export_reads_the_same_whatever_the_rest_of_the_service_holds(app, factory):

@@ -23,7 +23,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 from grader.extensions import db
-from grader.models import Blob, utcnow
+from grader.models import Blob, ExamPrint, Submission, utcnow
 from grader.services.engines import uploads
 
 
@@ -128,12 +128,10 @@ def store() -> BlobStore:
 
 
 def forget(session: Session, stored: dict[str, str]) -> int:
-    """Deletes the stored bytes of these hashes (each with its local copy's relative path) that
-    no upload and no exam print refers to any more (bytes are shared by content), and this
-    machine's local copies; how many went."""
+    """Deletes the stored bytes of these hashes (each with its local copy's relative path, or
+    "" for none) that no upload and no exam print refers to any more (bytes are shared by
+    content), and this machine's local copies; how many went."""
     sha256s = set(stored)
-    from grader.models import ExamPrint, Submission
-
     used = set(
         session.scalars(sa.select(Submission.sha256).where(Submission.sha256.in_(sha256s)))
     ) | set(
@@ -146,7 +144,8 @@ def forget(session: Session, stored: dict[str, str]) -> int:
     folder = Path(current_app.config["GRADER_UPLOADS_DIR"])
     for sha256 in gone:
         blobs.delete(session, sha256)
-        (folder / stored[sha256]).unlink(missing_ok=True)
+        if stored[sha256]:  # an exam print's archive has no local copy
+            (folder / stored[sha256]).unlink(missing_ok=True)
     return len(gone)
 
 
