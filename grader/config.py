@@ -201,6 +201,11 @@ def load(
         "GRADER_BACKUP_HOURS": float(environ.get("GRADER_BACKUP_HOURS") or 0),
         "GRADER_BACKUP_DIR": environ.get("GRADER_BACKUP_DIR") or str(instance / "backups"),
         "GRADER_BACKUP_KEEP": int(environ.get("GRADER_BACKUP_KEEP") or 7),
+        # What erasing an account does to its attempts (services/data/erasure.py): "anonymize"
+        # keeps them without a person (item statistics stay right), "delete" removes them.
+        "GRADER_ERASURE_ATTEMPTS": environ.get("GRADER_ERASURE_ATTEMPTS", "anonymize").lower(),
+        # Days after a course is archived until the worker purges its students' personal data.
+        "GRADER_RETENTION_DAYS": int(environ.get("GRADER_RETENTION_DAYS") or 365),
     }
     settings.update(overrides)
     if not settings.get("SECRET_KEY"):
@@ -211,6 +216,10 @@ def load(
         raise ValueError("GRADER_BACKUP_HOURS must be 0 or more and GRADER_BACKUP_KEEP 1 or more")
     if settings["GRADER_STAFF_TOTP"] not in {"optional", "required"}:
         raise ValueError("GRADER_STAFF_TOTP must be optional or required")
+    if settings["GRADER_ERASURE_ATTEMPTS"] not in {"anonymize", "delete"}:
+        raise ValueError("GRADER_ERASURE_ATTEMPTS must be anonymize or delete")
+    if settings["GRADER_RETENTION_DAYS"] < 1:
+        raise ValueError("GRADER_RETENTION_DAYS must be 1 or more")
     if settings["GRADER_SQLITE_WRITE_BEGIN"] not in {"IMMEDIATE", "DEFERRED"}:
         raise ValueError("GRADER_SQLITE_WRITE_BEGIN must be IMMEDIATE or DEFERRED")
     return settings

@@ -35,7 +35,7 @@ from huey.api import Huey
 from grader.extensions import EXAM, GAME, GRADE, INTEGRITY, PASSBACK, db, job_queue
 from grader.models import Submission, TournamentGame
 from grader.services import integrity, liveness, lti
-from grader.services.data import backup
+from grader.services.data import backup, retention
 from grader.services.engines import leases, submissions, tournaments
 from grader.services.paper import exams
 from grader.services.trees import practice
@@ -382,7 +382,11 @@ def sweep_once(app: Flask, me: tuple[str, str] | None = None) -> int:
             _next_prune[os.getpid()] = time.monotonic() + PRUNE_EVERY
             if pruned := practice.prune_abandoned():
                 log.info("deleted %d practice exercises never answered", pruned)
-        return len(woken) + len(games) + len(prints) + len(scores) + len(checks)
+        # Archived courses whose retention ran out: their students' data purged.
+        purged = retention.purge_due()
+        for course_id in purged:
+            log.info("purged the students' data of archived course %d", course_id)
+        return len(woken) + len(games) + len(prints) + len(scores) + len(checks) + len(purged)
 
 
 def backups_forever(app: Flask, every: float) -> None:

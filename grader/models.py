@@ -65,6 +65,9 @@ class User(UserMixin, Base):
     totp_secret: Mapped[str | None] = mapped_column(sa.String(64))
     # The last time step whose code signed in: a code is good once, never again in its window.
     totp_last_step: Mapped[int | None] = mapped_column(sa.BigInteger)
+    # Set when the account was erased (services/data/erasure.py): its personal data is gone, the
+    # row stays only as the owner of anonymous attempts. None: a live account.
+    erased_at: Mapped[dt.datetime | None]
 
     memberships: Mapped[list[Membership]] = relationship(back_populates="user")
 
@@ -89,6 +92,10 @@ class Course(Base):
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
     # The academic-integrity pages are the instructors'; this lets the course's TAs read them.
     integrity_ta: Mapped[bool] = mapped_column(default=False, server_default=sa.false())
+    # Archived: read-only (no attempt, no upload); its students' personal data is purged
+    # GRADER_RETENTION_DAYS later (services/data/retention.py), which sets `purged_at`.
+    archived_at: Mapped[dt.datetime | None]
+    purged_at: Mapped[dt.datetime | None]
 
     memberships: Mapped[list[Membership]] = relationship(back_populates="course")
     assignments: Mapped[list[Assignment]] = relationship(
@@ -875,3 +882,36 @@ class RecoveryCode(Base):
     user_id: Mapped[int] = mapped_column(sa.ForeignKey("user.id", ondelete="CASCADE"), index=True)
     code_hash: Mapped[str] = mapped_column(sa.String(64), unique=True)
     used_at: Mapped[dt.datetime | None]
+
+
+# -- a person's data: erasure and its audit (services/data/) -----------------------------------
+
+ANONYMIZE, DELETE = "anonymize", "delete"  # GRADER_ERASURE_ATTEMPTS: what erasure does to attempts
+
+
+class AccountErasure(Base):
+    """The audit of an erasure: who erased which account id, when, and what became of its
+    attempts. It holds nothing of the erased data (no address, no name)."""
+
+    __tablename__ = "account_erasure"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    account_id: Mapped[int] = mapped_column(index=True)  # the erased User's id (the row stays)
+    # The administrator who erased it; None: the server's operator (`grader user erase`).
+    erased_by_id: Mapped[int | None] = mapped_column(sa.ForeignKey("user.id", ondelete="SET NULL"))
+    erased_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+    attempts: Mapped[str] = mapped_column(sa.String(16))  # ANONYMIZE or DELETE
+
+    erased_by: Mapped[User | None] = relationship(foreign_keys=[erased_by_id])
+
+
+class ErasureRequest(Base):
+    """A person's request, from their account page, that the administrators erase the account."""
+
+    __tablename__ = "erasure_request"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(sa.ForeignKey("user.id", ondelete="CASCADE"), unique=True)
+    created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+
+    user: Mapped[User] = relationship()

@@ -82,16 +82,10 @@ def app(tmp_path: Path, db_file: Path, monkeypatch: pytest.MonkeyPatch) -> Itera
 @pytest.fixture
 def smtp() -> Iterator[Any]:
     """The test mail backend (tests/mail_support.py), serving on a loopback port."""
-    import threading
+    from tests.mail_support import smtp_sink
 
-    from tests.mail_support import MailServer
-
-    server = MailServer()
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield server
-    server.shutdown()
-    server.server_close()
+    with smtp_sink() as server:
+        yield server
 
 
 @pytest.fixture

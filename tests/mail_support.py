@@ -3,9 +3,12 @@ given (`messages`: (recipients, message) pairs), for the services' real smtplib 
 
 from __future__ import annotations
 
+import contextlib
 import re
 import socketserver
+import threading
 import time
+from collections.abc import Iterator
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 
@@ -60,3 +63,16 @@ class MailServer(socketserver.ThreadingTCPServer):
         while len(self.messages) < count and time.monotonic() < deadline:
             time.sleep(0.02)
         return list(self.messages)
+
+
+@contextlib.contextmanager
+def smtp_sink() -> Iterator[MailServer]:
+    """The server running on its own thread for the block; `.messages` holds what it took."""
+    server = MailServer()
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield server
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -161,6 +161,52 @@ def user_second_factor_off(email: str) -> None:
     click.echo(f"{email}: second factor turned off (its recovery codes no longer work)")
 
 
+@user.command("export")
+@click.argument("email")
+@click.argument("dest", type=click.Path(dir_okay=True, writable=True))
+def user_export(email: str, dest: str) -> None:
+    """Write everything the service holds about an account to a ZIP (DEST: a new file, or a
+    folder to put it in): the same files as the person's own download, and integrity.json."""
+    import shutil
+    from pathlib import Path
+
+    from grader.services import ServiceError
+    from grader.services.data import export
+
+    found = _user(email)
+    try:
+        data, name = export.export(None, found.id)
+    except ServiceError as error:
+        _fail(error)
+    with data:
+        target = Path(dest) / name if Path(dest).is_dir() else Path(dest)
+        if target.exists():
+            _fail(FileExistsError(f"{target} exists already: nothing was written"))
+        with target.open("xb") as out:
+            shutil.copyfileobj(data, out)
+    click.echo(f"wrote the data of account {found.id} ({found.email}) to {target}")
+
+
+@user.command("erase")
+@click.argument("email")
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+def user_erase(email: str, yes: bool) -> None:
+    """Erase an account: its name, e-mail, password, tokens, LTI identities, memberships and
+    uploads; its attempts are anonymized or deleted (GRADER_ERASURE_ATTEMPTS)."""
+    from grader.services import ServiceError
+    from grader.services.data import erasure
+
+    found = _user(email)
+    click.echo(f"Erasing account {found.id} ({found.email}): {erasure.attempts_words()}.")
+    if not yes:
+        click.confirm("This cannot be undone. Erase it?", abort=True)
+    try:
+        erased = erasure.erase(None, found.id)
+    except ServiceError as error:
+        _fail(error)
+    click.echo(erased.words())
+
+
 @course.command("create")
 @click.argument("name")
 @click.option("--instructor", "instructor_email", help="E-mail of its instructor.")
@@ -216,6 +262,30 @@ def course_list() -> None:
 
     for found in db.session.scalars(sa.select(Course).order_by(Course.id)):
         click.echo(f"{found.id}\t{found.join_code}\t{found.name}")
+
+
+@course.command("archive")
+@click.argument("course_ref")
+@click.option("--reopen", is_flag=True, help="Open an archived course again (before its purge).")
+def course_archive(course_ref: str, reopen: bool) -> None:
+    """Archive a course (by id or name): read-only, its students' data purged by the worker
+    GRADER_RETENTION_DAYS later."""
+    from grader.services import ServiceError
+    from grader.services.courses import courses
+    from grader.services.data import retention
+
+    try:
+        found = retention.archive(None, courses.find_course(course_ref).id, not reopen)
+    except ServiceError as error:
+        _fail(error)
+    when = retention.purge_at(found)
+    if when is None:
+        click.echo(f"course {found.id} {found.name!r} is open")
+    else:
+        click.echo(
+            f"course {found.id} {found.name!r} is archived; its students' data is purged "
+            f"on {when:%Y-%m-%d %H:%M} UTC"
+        )
 
 
 @assignment.command("create")

@@ -1,19 +1,21 @@
 """The pages only administrators of the service see (`User.is_admin`, given on the server by
 `grader user admin`): registering an LMS, whose URLs the service's workers then call; the
-backups' standing."""
+backups' standing; people's accounts (export, erasure and its requests) and the archived courses'
+purges."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, flash, redirect, render_template, url_for
+from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, StringField, TextAreaField
 from wtforms.validators import DataRequired, Length, Optional
 
 from grader.services import ServiceError, lti
-from grader.services.data import backup
+from grader.services.data import backup, erasure, export
+from grader.web.forms import EraseAccountForm
 
 bp = Blueprint("admin", __name__, url_prefix="/admin")
 
@@ -76,3 +78,39 @@ def lti_platforms() -> Any:
 def backups() -> Any:
     """The backups: the schedule, the last one's time, size and result, the newest runs."""
     return render_template("admin/backups.html", standing=backup.standing(current_user))
+
+
+@bp.get("/accounts")
+def accounts() -> Any:
+    """Erasure requests, finding an account to export or erase, the erasures done, and the
+    archived courses whose students' data the worker will purge."""
+    query = request.args.get("q", "")[:254]
+    return render_template("admin/accounts.html", **erasure.overview(current_user, query))
+
+
+@bp.get("/accounts/<int:account_id>/export")
+def export_account(account_id: int) -> Any:
+    data, name = export.download(current_user, account_id, as_admin=True)
+    return Response(
+        data,
+        mimetype="application/zip",
+        headers={"Content-Disposition": f'attachment; filename="{name}"'},
+    )
+
+
+@bp.route("/accounts/<int:account_id>/erase", methods=["GET", "POST"])
+def erase_account(account_id: int) -> Any:
+    """The confirmation step (the account's address typed again), then the erasure."""
+    form = EraseAccountForm()
+    if form.validate_on_submit():
+        try:
+            erased = erasure.erase(current_user, account_id, form.email.data or "")
+        except ServiceError as error:
+            flash(str(error), "error")
+        else:
+            flash(erased.words().capitalize() + ".", "info")
+            return redirect(url_for("admin.accounts"))
+    found = erasure.summary(current_user, account_id)
+    return render_template(
+        "admin/erase.html", form=form, found=found, words=erasure.attempts_words()
+    ), (400 if request.method == "POST" else 200)

@@ -25,10 +25,12 @@ from flask_login import current_user, login_required, login_user, logout_user
 from grader.ratelimits import THROTTLED, account_key, failed, limiter, password_checked, setting
 from grader.services import ServiceError, accounts, recovery, totp
 from grader.services.courses import invites
+from grader.services.data import erasure, export
 from grader.web.forms import (
     ActionForm,
     ClaimForm,
     CodeForm,
+    ErasureRequestForm,
     ForgotForm,
     LoginForm,
     PasswordForm,
@@ -310,6 +312,9 @@ def _account_page(new_token: str | None = None) -> Any:
         second_factor_on=current_user.totp_secret is not None,
         second_factor_required=totp.required(current_user),
         recovery_left=totp.recovery_codes_left(current_user.id),
+        erasure_form=ErasureRequestForm(formdata=None),
+        erasure_request=erasure.my_request(current_user),
+        erasure_words=erasure.attempts_words(),
     )
 
 
@@ -391,6 +396,39 @@ def revoke_token(token_id: int) -> Any:
     if ActionForm().validate_on_submit():
         token = accounts.revoke_token(current_user.id, token_id)
         flash(f"Token {token.name!r} revoked.", "info")
+    return redirect(url_for("auth.account"))
+
+
+@bp.get("/account/export")
+@login_required
+def export_data() -> Any:
+    """Everything the service holds about the signed-in person, as a ZIP."""
+    data, name = export.download(current_user, current_user.id)
+    return Response(
+        data,
+        mimetype="application/zip",
+        headers={"Content-Disposition": f'attachment; filename="{name}"'},
+    )
+
+
+@bp.post("/account/erasure")
+@login_required
+def request_erasure() -> Any:
+    form = ErasureRequestForm()
+    if not form.validate_on_submit():
+        flash("Tick the box to confirm that you ask for the erasure of your account.", "error")
+        return redirect(url_for("auth.account"))
+    try:
+        _, mailed = erasure.request_erasure(current_user)
+    except ServiceError as error:
+        flash(str(error), "error")
+    else:
+        flash(
+            "Your request went to the service's administrators"
+            + (f" ({mailed} e-mailed)" if mailed else "")
+            + ". Download your data first if you want to keep it.",
+            "info",
+        )
     return redirect(url_for("auth.account"))
 
 

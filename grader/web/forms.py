@@ -35,6 +35,21 @@ class ActionForm(FlaskForm):
     """A button that changes something (log out, new variant): only the CSRF token."""
 
 
+class ErasureRequestForm(FlaskForm):
+    ask_erasure = BooleanField(
+        "I ask the administrators to erase my account and my personal data",
+        validators=[DataRequired()],
+    )
+
+
+class EraseAccountForm(FlaskForm):
+    """An administrator's confirmation: the account's e-mail address typed again."""
+
+    email = StringField(
+        "Type the account's e-mail address to confirm", validators=[DataRequired(), Length(max=254)]
+    )
+
+
 class LoginForm(FlaskForm):
     email = EmailField("E-mail", validators=[DataRequired(), Length(max=254)])
     password = PasswordField("Password", validators=[DataRequired()])

@@ -31,6 +31,7 @@ from grader.services.courses.staff import (
     staff_for_assignment,
     staff_for_slot,
 )
+from grader.services.data import retention
 from grader.services.engines import submissions
 from grader.services.teaching import editor, gradebook, regrade, stats
 from grader.services.trees import exercises
@@ -108,6 +109,8 @@ def course(course_id: int) -> Any:
         join_open=roster.join_code_open(course),
         action=ActionForm(),
         expire_form=ExpireForm(),
+        purge_at=retention.purge_at(course),
+        retention_days=retention.retention_days(),
     )
 
 
@@ -197,8 +200,33 @@ def set_role(course_id: int, user_id: int) -> Any:
 def remove_member(course_id: int, user_id: int) -> Any:
     if ActionForm().validate_on_submit():
         email = roster.remove_member(current_user, course_id, user_id)
-        flash(f"{email} removed; their attempts are kept.", "info")
+        flash(
+            f"{email} removed; their attempts are kept (a service administrator can erase "
+            "the account).",
+            "info",
+        )
     return _back("instructor.roster_page", course_id=course_id)
+
+
+@bp.post("/courses/<int:course_id>/archive")
+def archive_course(course_id: int) -> Any:
+    """Archives the course (read-only, its students' data purged later), or reopens it."""
+    if ActionForm().validate_on_submit():
+        reopen = request.form.get("reopen") == "yes"
+        try:
+            course = retention.archive(current_user, course_id, not reopen)
+        except Conflict as error:  # purged already; a refusal of the person is the error page
+            flash(str(error), "error")
+        else:
+            when = retention.purge_at(course)
+            flash(
+                f"{course.name} is open again: it takes attempts and uploads."
+                if when is None
+                else f"{course.name} is archived: read-only. Its students' data is purged on "
+                f"{when:%Y-%m-%d} (UTC).",
+                "info",
+            )
+    return _back("instructor.course", course_id=course_id)
 
 
 @bp.post("/courses/<int:course_id>/join-code")

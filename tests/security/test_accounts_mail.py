@@ -6,59 +6,21 @@ from __future__ import annotations
 
 import re
 import socket
-import socketserver
-import threading
 from collections.abc import Iterator
-from email import message_from_bytes, policy
 from typing import Any
 
 import pytest
 
 from tests.app_support import PASSWORD, app_config, csrf_from
+from tests.mail_support import smtp_sink
 
 TEACHER, NEWCOMER = "teacher@example.com", "newcomer@example.edu"
 
 
-class _Smtp(socketserver.StreamRequestHandler):
-    """Just enough of RFC 5321 for smtplib: EHLO, MAIL, RCPT, DATA, QUIT."""
-
-    def handle(self) -> None:
-        self.wfile.write(b"220 test ESMTP\r\n")
-        recipients: list[str] = []
-        while line := self.rfile.readline():
-            verb = line[:4].upper()
-            if verb == b"DATA":
-                self.wfile.write(b"354 go on\r\n")
-                body = b""
-                while (chunk := self.rfile.readline()) not in (b".\r\n", b""):
-                    body += chunk
-                self.server.messages.append(
-                    (recipients, message_from_bytes(body, policy=policy.default))
-                )
-                self.wfile.write(b"250 queued\r\n")
-            elif verb == b"MAIL":  # a new message
-                recipients = []
-                self.wfile.write(b"250 ok\r\n")
-            elif verb == b"RCPT":
-                recipients.append(re.search(rb"<([^>]*)>", line).group(1).decode())
-                self.wfile.write(b"250 ok\r\n")
-            elif verb == b"QUIT":
-                self.wfile.write(b"221 bye\r\n")
-                return
-            else:
-                self.wfile.write(b"250 ok\r\n")
-
-
 @pytest.fixture
 def smtp() -> Iterator[Any]:
-    server = socketserver.ThreadingTCPServer(("127.0.0.1", 0), _Smtp)
-    server.daemon_threads = True
-    server.messages = []
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield server
-    server.shutdown()
-    server.server_close()
+    with smtp_sink() as server:
+        yield server
 
 
 def _app(tmp_path, db_file, monkeypatch, port: int) -> Any:

@@ -25,7 +25,7 @@ from grader.models import (
     User,
     utcnow,
 )
-from grader.services import Forbidden, Invalid, NotFound
+from grader.services import Conflict, Forbidden, Invalid, NotFound
 from grader.services.transactions import writing
 
 _JOIN_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I to read aloud
@@ -149,6 +149,15 @@ def create_course(
         if instructor is not None:
             session.add(Membership(user=instructor, course=course, role=INSTRUCTOR))
     return course
+
+
+def check_open(course: Course) -> None:
+    """Refuses new work (an attempt, an upload) in an archived course: it is read-only."""
+    if course.archived_at is not None:
+        raise Conflict(
+            f"the course {course.name} was archived on {course.archived_at:%Y-%m-%d}: it is "
+            "read-only and takes no new attempts or uploads"
+        )
 
 
 def find_course(ref: str | int) -> Course:

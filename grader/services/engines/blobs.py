@@ -23,7 +23,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 from grader.extensions import db
-from grader.models import Blob, utcnow
+from grader.models import Blob, ExamPrint, Submission, utcnow
 from grader.services.engines import uploads
 
 
@@ -35,6 +35,8 @@ class BlobStore(Protocol):
     def put(self, session: Session, sha256: str, data: bytes) -> None: ...
 
     def get(self, sha256: str) -> bytes: ...
+
+    def delete(self, session: Session, sha256: str) -> None: ...
 
 
 class DatabaseBlobs:
@@ -56,6 +58,9 @@ class DatabaseBlobs:
         if data is None:
             raise MissingBlob(f"no stored bytes for the upload {sha256[:12]}")
         return bytes(data)
+
+    def delete(self, session: Session, sha256: str) -> None:
+        session.execute(sa.delete(Blob).where(Blob.sha256 == sha256))
 
 
 class S3Blobs:
@@ -106,6 +111,10 @@ class S3Blobs:
             raise
         return reply["Body"].read()
 
+    def delete(self, session: Session, sha256: str) -> None:
+        # Called once nothing points at the bytes any more: a missing object is no error.
+        self.client.delete_object(Bucket=self.bucket, Key=self.key(sha256))
+
 
 def store() -> BlobStore:
     """GRADER_BLOB_URL's bucket, else the database (one store per app)."""
@@ -116,6 +125,28 @@ def store() -> BlobStore:
     if made is None or made[0] != url:
         made = current_app.extensions["grader_blobs"] = (url, S3Blobs(url))
     return made[1]
+
+
+def forget(session: Session, stored: dict[str, str]) -> int:
+    """Deletes the stored bytes of these hashes (each with its local copy's relative path, or
+    "" for none) that no upload and no exam print refers to any more (bytes are shared by
+    content), and this machine's local copies; how many went."""
+    sha256s = set(stored)
+    used = set(
+        session.scalars(sa.select(Submission.sha256).where(Submission.sha256.in_(sha256s)))
+    ) | set(
+        session.scalars(
+            sa.select(ExamPrint.result_sha256).where(ExamPrint.result_sha256.in_(sha256s))
+        )
+    )
+    gone = sorted(sha256s - used)
+    blobs = store()
+    folder = Path(current_app.config["GRADER_UPLOADS_DIR"])
+    for sha256 in gone:
+        blobs.delete(session, sha256)
+        if stored[sha256]:  # an exam print's archive has no local copy
+            (folder / stored[sha256]).unlink(missing_ok=True)
+    return len(gone)
 
 
 def local_copy(sha256: str, relative_path: str) -> Path:

@@ -38,7 +38,7 @@ from grader.models import (
 )
 from grader.ratelimits import retry_after
 from grader.services import Conflict, Invalid, NotFound, RateLimited
-from grader.services.courses.courses import append_slot, get_slot
+from grader.services.courses.courses import append_slot, check_open, get_slot
 from grader.services.courses.lateness import slot_closes_at, slot_lateness
 from grader.services.courses.staff import Staff, staff_for_assignment, staff_for_slot
 from grader.services.engines import blobs, leases, results, uploads
@@ -199,6 +199,7 @@ def _check_rate(session: Any, user: User, now: dt.datetime) -> None:
 
 
 def _check_open(slot: Slot, now: dt.datetime) -> None:
+    check_open(slot.assignment.course)
     closes = slot_closes_at(slot)
     if closes is not None and now > closes:
         raise Conflict(f"the due date ({closes:%Y-%m-%d %H:%M} UTC) has passed")

@@ -57,6 +57,7 @@ from grader.models import (
     utcnow,
 )
 from grader.services import Conflict, Invalid, NotFound, Unprocessable, outbox
+from grader.services.courses.courses import check_open
 from grader.services.courses.staff import Staff, staff, staff_for_assignment
 from grader.services.engines import blobs, leases
 from grader.services.transactions import writing
@@ -661,6 +662,7 @@ def save_entry(
     sheet = find_sheet(user, code)
     item = _item(sheet, slot_index)
     slot = item.slot
+    check_open(slot.assignment.course)
     tree = Tree.from_dict(item.tree)
     conventions = Conventions.from_dict(slot.conventions)
     try:

@@ -11,7 +11,7 @@ from grader.extensions import db
 from grader.gametree import KINDS, Conventions, Grade, Tree, UngradableAnswer, grade
 from grader.models import MAX_ID, Assignment, Attempt, Exercise, Slot, User, iso_utc, utcnow
 from grader.services import Conflict, Forbidden, NotFound, Unprocessable, costly, outbox
-from grader.services.courses.courses import member_slot_ids, taught_course_ids
+from grader.services.courses.courses import check_open, member_slot_ids, taught_course_ids
 from grader.services.courses.lateness import slot_closes_at, slot_lateness
 from grader.services.transactions import writing
 from grader.services.trees.exercises import (
@@ -27,6 +27,8 @@ def _check_open(exercise: Exercise, used: int) -> None:
     allowed = attempts_allowed(exercise)
     if allowed is not None and used >= allowed:
         raise Conflict(f"no attempts left: {used} of {allowed} used")
+    if exercise.slot is not None:
+        check_open(exercise.slot.assignment.course)
     if not exercise.is_practice and exercise.slot is not None:
         closes = slot_closes_at(exercise.slot)  # the due date, or the end of the late window
         if closes is not None and utcnow() > closes:

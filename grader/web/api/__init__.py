@@ -67,7 +67,11 @@ _ERRORS = {
     "retry after Retry-After seconds",
 }
 #: Responses that are not JSON: their 2xx media type (spectree documents JSON bodies only).
-_MEDIA = {"api_gradebook_csv": "text/csv", "engine_game_pdn": "application/x-checkers-pdn"}
+_MEDIA = {
+    "api_gradebook_csv": "text/csv",
+    "engine_game_pdn": "application/x-checkers-pdn",
+    "api_me_export": "application/zip",
+}
 
 
 class RequestError(Exception):
@@ -278,7 +282,10 @@ def openapi() -> FlaskResponse:
             media = _MEDIA.get(operation["operationId"])
             if media is not None:  # spectree writes JSON content only; these bodies are text
                 ok = next(code for code in operation["responses"] if code.startswith("2"))
-                operation["responses"][ok]["content"] = {media: {"schema": {"type": "string"}}}
+                schema = {"type": "string"}
+                if media == "application/zip":  # bytes, not text
+                    schema["format"] = "binary"
+                operation["responses"][ok]["content"] = {media: {"schema": schema}}
             needed = scopes.NEEDED.get(operation["operationId"])
             if needed is not None:
                 operation["security"] = [{"bearer": [needed]}, {"session": []}]

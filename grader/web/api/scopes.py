@@ -15,6 +15,7 @@ READ, SUBMIT, STAFF = SCOPES
 NEEDED: dict[str, str] = {
     # the caller, exercises, attempts, assignments
     "me": READ,
+    "api_me_export": READ,  # everything held about the caller (a ZIP)
     "get_exercise": READ,
     "exercise_aim": READ,
     "list_attempts": READ,

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from flask import g, url_for
+from flask import Response, g, url_for
 
 from grader.models import SLOT_KINDS, iso_utc
 from grader.models import Assignment as AssignmentModel
 from grader.models import Exercise as ExerciseModel
 from grader.services.courses import courses
+from grader.services.data import export
 from grader.services.trees import attempts, exercises, practice
 from grader.web.api import bp, models, responses, spec
 
@@ -66,6 +67,23 @@ def _assignment(assignment: AssignmentModel) -> models.Assignment:
 def ping() -> models.Status:
     """No-op (the load benchmark's ceiling)"""
     return models.Status(status="ok")
+
+
+@bp.get("/me/export")
+@spec.validate(resp=responses(), tags=["accounts"])
+def api_me_export() -> Response:
+    """Everything the service holds about the caller
+
+    A ZIP of JSON files (account, memberships, API tokens, invites, exercises with their trees,
+    attempts with their scores and words, engine uploads with their results, paper exam sheets,
+    LTI identities) and the uploads' original bytes under uploads/; README.txt says what each
+    file holds."""
+    body, name = export.download(g.user, g.user.id)
+    return Response(
+        body,
+        mimetype="application/zip",
+        headers={"Content-Disposition": f'attachment; filename="{name}"'},
+    )
 
 
 @bp.get("/me")
