@@ -298,3 +298,36 @@ def test_the_workers_sweep_purges_a_course_past_its_retention(app, factory):
         assert db.session.get(Course, room.course_id).purged_at is not None
         assert db.session.scalar(sa.select(sa.func.count(Attempt.id))) == 0
     assert jobs.sweep_once(app) == 0  # once
+
+
+def test_erasure_removes_the_second_factor_and_every_recovery_link(app, factory):
+    """The TOTP key, its recovery codes and any forgot-password link go with the account."""
+    import datetime as dt
+
+    from grader.extensions import db
+    from grader.models import PasswordReset, RecoveryCode, User, utcnow
+    from grader.services.data import erasure
+
+    room = full_room(app, factory)
+    alice_id = room.ids[ALICE]
+    with app.app_context():
+        alice = db.session.get(User, alice_id)
+        alice.totp_secret, alice.totp_last_step = "JBSWY3DPEHPK3PXP", 123
+        db.session.add(RecoveryCode(user_id=alice_id, code_hash="a" * 64))
+        db.session.add(
+            PasswordReset(
+                user_id=alice_id, token_hash="b" * 64, expires_at=utcnow() + dt.timedelta(hours=1)
+            )
+        )
+        admin = user(TEACHER)
+        admin.is_admin = True
+        db.session.commit()
+        erasure.erase(admin, alice_id)
+        db.session.expire_all()
+        alice = db.session.get(User, alice_id)
+        assert (alice.totp_secret, alice.totp_last_step) == (None, None)
+        for model in (RecoveryCode, PasswordReset):
+            left = db.session.scalar(
+                sa.select(sa.func.count(model.id)).where(model.user_id == alice_id)
+            )
+            assert left == 0, model.__tablename__

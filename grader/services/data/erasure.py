@@ -37,6 +37,8 @@ from grader.models import (
     LtiPassback,
     LtiUser,
     Membership,
+    PasswordReset,
+    RecoveryCode,
     Slot,
     Submission,
     User,
@@ -199,13 +201,24 @@ def erase(actor: User | None, account_id: int, confirm_email: str | None = None)
             deleted = rows_changed(session, sa.delete(Attempt).where(Attempt.user_id == account_id))
             rows_changed(session, sa.delete(Exercise).where(Exercise.owner_id == account_id))
             rows_changed(session, sa.delete(ExamSheet).where(ExamSheet.user_id == account_id))
-        for model in (Membership, Invite, ApiToken, LtiUser, LtiPassback, ErasureRequest):
+        for model in (
+            Membership,
+            Invite,
+            ApiToken,
+            LtiUser,
+            LtiPassback,
+            ErasureRequest,
+            PasswordReset,
+            RecoveryCode,
+        ):
             rows_changed(session, sa.delete(model).where(model.user_id == account_id))
         target.email = erased_address(account_id)
         target.name = None
         target.password_hash = None
         target.session_version += 1  # every session and remember cookie stops working
         target.is_admin = False
+        target.totp_secret = None
+        target.totp_last_step = None
         target.erased_at = utcnow()
         session.add(
             AccountErasure(

@@ -110,7 +110,10 @@ def _read_place(slot_id: int) -> dict[str, Any]:
 
 
 def _account(user: User) -> dict[str, Any]:
-    return _columns(user, ("id", "email", "name", "role", "is_admin", "created_at"))
+    account = _columns(user, ("id", "email", "name", "role", "is_admin", "created_at"))
+    # Whether a second factor is on, never its secret (which would let the reader make codes).
+    account["second_factor"] = user.totp_secret is not None
+    return account
 
 
 def _memberships(user: User) -> list[dict[str, Any]]:
@@ -134,7 +137,10 @@ def _memberships(user: User) -> list[dict[str, Any]]:
 
 def _tokens(user: User) -> list[dict[str, Any]]:
     found = db.session.scalars(sa.select(ApiToken).where(ApiToken.user_id == user.id))
-    return [_columns(t, ("id", "name", "created_at", "expires_at", "last_used_at")) for t in found]
+    return [
+        _columns(t, ("id", "name", "scopes", "created_at", "expires_at", "last_used_at"))
+        for t in found
+    ]
 
 
 def _invites(user: User) -> list[dict[str, Any]]:
