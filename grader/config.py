@@ -184,6 +184,14 @@ def load(
         "GRADER_JOB_SECONDS": float(environ.get("GRADER_JOB_SECONDS", 600)),
         # Uploads per student (across every slot): "COUNT/SECONDS".
         "GRADER_UPLOAD_RATE": environ.get("GRADER_UPLOAD_RATE", "6/600"),
+        # Paper exams' bounds (a sheet costs about 1.2 s of CPU and 0.6 MB stored): the sheets
+        # one print run makes, and the sheets one course, and the whole service, may print in
+        # any 24 hours. A course prints one run at a time.
+        "GRADER_EXAM_SHEETS_PER_PRINT": int(environ.get("GRADER_EXAM_SHEETS_PER_PRINT") or 400),
+        "GRADER_EXAM_SHEETS_PER_COURSE_DAY": int(
+            environ.get("GRADER_EXAM_SHEETS_PER_COURSE_DAY") or 1000
+        ),
+        "GRADER_EXAM_SHEETS_PER_DAY": int(environ.get("GRADER_EXAM_SHEETS_PER_DAY") or 3000),
     }
     settings.update(overrides)
     if not settings.get("SECRET_KEY"):
