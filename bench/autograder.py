@@ -155,10 +155,9 @@ class Service:
     def close(self) -> None:
         self.stop_workers()
         from grader.extensions import db
+        from grader.jobs import close_queues
 
-        huey = self.app.extensions.get("grader_queue")
-        if huey is not None:
-            huey.storage.close()
+        close_queues(self.app)
         with self.app.app_context():
             db.engine.dispose()
         for key in self.env:
