@@ -148,8 +148,10 @@ class Service:
             try:
                 process.wait(timeout=15)
             except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
+                process.kill()
                 process.wait()
+            with contextlib.suppress(ProcessLookupError):  # anything it left (a renderer)
+                os.killpg(process.pid, signal.SIGKILL)
         self.workers.clear()
 
     def close(self) -> None:

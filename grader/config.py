@@ -184,20 +184,25 @@ def load(
         "GRADER_JOB_SECONDS": float(environ.get("GRADER_JOB_SECONDS", 600)),
         # Uploads per student (across every slot): "COUNT/SECONDS".
         "GRADER_UPLOAD_RATE": environ.get("GRADER_UPLOAD_RATE", "6/600"),
-        # Paper exams' bounds (a sheet costs about 1.2 s of CPU and 0.6 MB stored): the sheets
-        # one print run makes, and the sheets one course, and the whole service, may print in
-        # any 24 hours. A course prints one run at a time.
+        # Paper exams' bounds (each sheet is seconds of CPU and most of a megabyte stored): the
+        # sheets one print run makes, and the sheets one course, and the whole service, may
+        # print in any 24 hours. A course prints one run at a time.
         "GRADER_EXAM_SHEETS_PER_PRINT": int(environ.get("GRADER_EXAM_SHEETS_PER_PRINT") or 400),
         "GRADER_EXAM_SHEETS_PER_COURSE_DAY": int(
             environ.get("GRADER_EXAM_SHEETS_PER_COURSE_DAY") or 1000
         ),
         "GRADER_EXAM_SHEETS_PER_DAY": int(environ.get("GRADER_EXAM_SHEETS_PER_DAY") or 3000),
+        # "own": bulk work (prints, integrity checks) has its own queue and worker; "shared"
+        # puts it in the interactive queue, only to measure what its own saves (bench.bulk).
+        "GRADER_BULK_QUEUE": environ.get("GRADER_BULK_QUEUE", "own"),
     }
     settings.update(overrides)
     if not settings.get("SECRET_KEY"):
         settings["SECRET_KEY"] = environ.get("GRADER_SECRET_KEY") or secret_key(instance)
     if settings["GRADER_SQLITE_SYNCHRONOUS"] not in {"OFF", "NORMAL", "FULL", "EXTRA"}:
         raise ValueError("GRADER_SQLITE_SYNCHRONOUS must be OFF, NORMAL, FULL or EXTRA")
+    if settings["GRADER_BULK_QUEUE"] not in {"own", "shared"}:
+        raise ValueError("GRADER_BULK_QUEUE must be own or shared")
     if settings["GRADER_SQLITE_WRITE_BEGIN"] not in {"IMMEDIATE", "DEFERRED"}:
         raise ValueError("GRADER_SQLITE_WRITE_BEGIN must be IMMEDIATE or DEFERRED")
     return settings

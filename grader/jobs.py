@@ -119,9 +119,16 @@ def make_huey(app: Flask, work_class: str = INTERACTIVE) -> Huey:
     huey.grader_tasks = {
         job: huey.task(name=job)(body)
         for job, body in bodies.items()
-        if JOB_CLASS[job] == work_class
+        if queue_of(app, job) == work_class
     }
     return huey
+
+
+def queue_of(app: Flask, job: str) -> str:
+    """The class whose queue a job goes to: its own (`extensions.JOB_CLASS`), or interactive
+    for every job under GRADER_BULK_QUEUE=shared (only to measure what bulk's own saves)."""
+    work_class = JOB_CLASS[job]
+    return INTERACTIVE if app.config["GRADER_BULK_QUEUE"] == "shared" else work_class
 
 
 def init_app(app: Flask) -> None:
@@ -130,7 +137,7 @@ def init_app(app: Flask) -> None:
     enqueues)."""
 
     def send(job: str, args: tuple[int, ...], priority: int) -> None:
-        queue(app, JOB_CLASS[job]).grader_tasks[job](*args, priority=priority)
+        queue(app, queue_of(app, job)).grader_tasks[job](*args, priority=priority)
 
     job_queue.bind(app, send)
 
