@@ -456,9 +456,14 @@ def render_print(print_id: int, progress: Progress | None = None) -> PrintFiles:
             path = folder / f"sheet-{number:05d}.pdf"
             per_sheet.append((sheet_filename(sheet), path.read_bytes()))
             combined.pages.extend(pikepdf.open(path).pages)
+            if progress and number % RENDER_CHUNK == 0:  # the lease renewed while joining
+                progress("join", number, len(sheets))
         for number in range(len(chunks)):
             key.pages.extend(pikepdf.open(folder / f"zkey-{number:05d}.pdf").pages)
-        return PrintFiles(sheets=per_sheet, combined=_pdf_bytes(combined), key=_pdf_bytes(key))
+        files = PrintFiles(sheets=per_sheet, combined=_pdf_bytes(combined), key=_pdf_bytes(key))
+        if progress:
+            progress("join", len(sheets), len(sheets))
+        return files
 
 
 def _render_all(folder: Path, files: int, progress: Progress | None, sheets: int) -> None:
@@ -611,7 +616,7 @@ def print_to_dir(
     (out / "all-sheets.pdf").write_bytes(files.combined)
     (out / "key.pdf").write_bytes(files.key)
     with writing() as session:
-        _finish(session, run.id, worker, files)
+        _finish(session, run.id, worker, files.archive(), len(files.sheets))
     return run, files
 
 
@@ -627,9 +632,8 @@ def _leased_progress(print_id: int, worker: str, also: Progress | None = None) -
     return progress
 
 
-def _finish(session: Session, print_id: int, worker: str, files: PrintFiles) -> bool:
+def _finish(session: Session, print_id: int, worker: str, data: bytes, sheets: int) -> bool:
     """The archive stored and the run done, while ``worker`` holds its lease."""
-    data = files.archive()
     sha = hashlib.sha256(data).hexdigest()
     blobs.store().put(session, sha, data)
     return leases.finish(
@@ -640,7 +644,7 @@ def _finish(session: Session, print_id: int, worker: str, files: PrintFiles) -> 
         DONE,
         result_sha256=sha,
         finished_at=utcnow(),
-        progress={"phase": "done", "done": len(files.sheets), "total": len(files.sheets)},
+        progress={"phase": "done", "done": sheets, "total": sheets},
     )
 
 
@@ -660,10 +664,12 @@ def run_print(print_id: int, worker: str) -> None:
     try:
         make_sheets(print_id, progress)
         files = render_print(print_id, progress)
+        data = files.archive()
+        progress("store", len(files.sheets), len(files.sheets))  # the lease, renewed last
         if lost:
             return
         with writing() as session:
-            _finish(session, print_id, worker, files)
+            _finish(session, print_id, worker, data, len(files.sheets))
     except Exception as exc:
         log.exception("exam print %s failed", print_id)
         message = f"{type(exc).__name__}: {exc}"[:2000]
