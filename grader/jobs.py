@@ -7,7 +7,10 @@ name there and never import this module, whose job bodies call services and the 
 The queue is SQLite (instance/queue.sqlite, no server) unless GRADER_QUEUE_URL is a
 redis://... URL (workers on several machines, sharing nothing but the database, which holds
 the uploads' bytes, and the queue).
-A message carries only an id: the database says what is to be done (services/engines/leases.py), so
+Two classes of work, each its own queue in that storage (`extensions.JOB_CLASS`): interactive
+(uploads, tournament games, LMS scores), which a person waits for, and bulk (exam prints,
+integrity checks); each is served by its own workers (`run_worker`), so no upload waits behind a
+print. A message carries only an id: the database says what is to be done (services/engines/leases.py), so
 a lost or duplicated message costs nothing. `grader worker` runs the consumer and, beside it,
 the sweep that requeues jobs whose worker died and re-sends wake-ups the queue lost.
 """
