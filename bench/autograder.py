@@ -148,17 +148,18 @@ class Service:
             try:
                 process.wait(timeout=15)
             except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
+                process.kill()
                 process.wait()
+            with contextlib.suppress(ProcessLookupError):  # anything it left (a renderer)
+                os.killpg(process.pid, signal.SIGKILL)
         self.workers.clear()
 
     def close(self) -> None:
         self.stop_workers()
         from grader.extensions import db
+        from grader.jobs import close_queues
 
-        huey = self.app.extensions.get("grader_queue")
-        if huey is not None:
-            huey.storage.close()
+        close_queues(self.app)
         with self.app.app_context():
             db.engine.dispose()
         for key in self.env:

@@ -206,6 +206,17 @@ def load(
         "GRADER_ERASURE_ATTEMPTS": environ.get("GRADER_ERASURE_ATTEMPTS", "anonymize").lower(),
         # Days after a course is archived until the worker purges its students' personal data.
         "GRADER_RETENTION_DAYS": int(environ.get("GRADER_RETENTION_DAYS") or 365),
+        # Paper exams' bounds (each sheet is seconds of CPU and most of a megabyte stored): the
+        # sheets one print run makes, and the sheets one course, and the whole service, may
+        # print in any 24 hours. A course prints one run at a time.
+        "GRADER_EXAM_SHEETS_PER_PRINT": int(environ.get("GRADER_EXAM_SHEETS_PER_PRINT") or 400),
+        "GRADER_EXAM_SHEETS_PER_COURSE_DAY": int(
+            environ.get("GRADER_EXAM_SHEETS_PER_COURSE_DAY") or 1000
+        ),
+        "GRADER_EXAM_SHEETS_PER_DAY": int(environ.get("GRADER_EXAM_SHEETS_PER_DAY") or 3000),
+        # "own": bulk work (prints, integrity checks) has its own queue and worker; "shared"
+        # puts it in the interactive queue, only to measure what its own saves (bench.bulk).
+        "GRADER_BULK_QUEUE": environ.get("GRADER_BULK_QUEUE", "own"),
     }
     settings.update(overrides)
     if not settings.get("SECRET_KEY"):
@@ -220,6 +231,8 @@ def load(
         raise ValueError("GRADER_ERASURE_ATTEMPTS must be anonymize or delete")
     if settings["GRADER_RETENTION_DAYS"] < 1:
         raise ValueError("GRADER_RETENTION_DAYS must be 1 or more")
+    if settings["GRADER_BULK_QUEUE"] not in {"own", "shared"}:
+        raise ValueError("GRADER_BULK_QUEUE must be own or shared")
     if settings["GRADER_SQLITE_WRITE_BEGIN"] not in {"IMMEDIATE", "DEFERRED"}:
         raise ValueError("GRADER_SQLITE_WRITE_BEGIN must be IMMEDIATE or DEFERRED")
     return settings

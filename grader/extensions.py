@@ -38,6 +38,19 @@ GRADE, GAME, PASSBACK = "grade_submission", "play_tournament_game", "lti_passbac
 EXAM = "print_exam"
 INTEGRITY = "integrity_check"  # an engine slot's similarity, an assignment's answers
 
+#: Classes of work, each its own queue (grader/jobs.py): interactive work, which a person
+#: waits for, is never queued behind bulk work, and a worker serves the classes it is told
+#: (`grader worker --classes`).
+INTERACTIVE, BULK = "interactive", "bulk"
+WORK_CLASSES = (INTERACTIVE, BULK)
+JOB_CLASS = {
+    GRADE: INTERACTIVE,
+    GAME: INTERACTIVE,
+    PASSBACK: INTERACTIVE,
+    EXAM: BULK,
+    INTEGRITY: BULK,
+}
+
 #: How a job reaches the queue: (job name, its int arguments, priority).
 Send = Callable[[str, tuple[int, ...], int], None]
 

@@ -7,7 +7,10 @@ name there and never import this module, whose job bodies call services and the 
 The queue is SQLite (instance/queue.sqlite, no server) unless GRADER_QUEUE_URL is a
 redis://... URL (workers on several machines, sharing nothing but the database, which holds
 the uploads' bytes, and the queue).
-A message carries only an id: the database says what is to be done (services/engines/leases.py), so
+Two classes of work, each its own queue in that storage (`extensions.JOB_CLASS`): interactive
+(uploads, tournament games, LMS scores), which a person waits for, and bulk (exam prints,
+integrity checks); each is served by its own workers (`run_worker`), so no upload waits behind a
+print. A message carries only an id: the database says what is to be done (services/engines/leases.py), so
 a lost or duplicated message costs nothing. `grader worker` runs the consumer and, beside it,
 the sweep that requeues jobs whose worker died and re-sends wake-ups the queue lost, and in the
 sweep's process, the scheduled backups (GRADER_BACKUP_HOURS).
@@ -15,6 +18,7 @@ sweep's process, the scheduled backups (GRADER_BACKUP_HOURS).
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import logging
 import multiprocessing
@@ -32,9 +36,21 @@ from flask import Flask, current_app
 from huey import PriorityRedisHuey, SqliteHuey
 from huey.api import Huey
 
-from grader.extensions import EXAM, GAME, GRADE, INTEGRITY, PASSBACK, db, job_queue
+from grader.extensions import (
+    BULK,
+    EXAM,
+    GAME,
+    GRADE,
+    INTEGRITY,
+    INTERACTIVE,
+    JOB_CLASS,
+    PASSBACK,
+    WORK_CLASSES,
+    db,
+    job_queue,
+)
 from grader.models import Submission, TournamentGame
-from grader.services import integrity, liveness, lti
+from grader.services import Conflict, integrity, liveness, lti
 from grader.services.data import backup, retention
 from grader.services.engines import leases, submissions, tournaments
 from grader.services.paper import exams
@@ -45,49 +61,60 @@ log = logging.getLogger(__name__)
 PROGRESS_EVERY = 0.5  # seconds between two progress writes of one job
 
 
-def make_huey(app: Flask) -> Huey:
-    """The app's queue, with its tasks registered (one per app, made on first use)."""
+#: Each class of work's queue, by name. The interactive queue keeps the name of the single
+#: queue of earlier releases: its waiting uploads are served; a print or check waiting there is
+#: dropped (logged) and sent to the bulk queue by the sweep after GRADER_REWAKE_SECONDS.
+QUEUE_NAMES = {INTERACTIVE: "grader", BULK: "grader-bulk"}
+
+
+def make_huey(app: Flask, work_class: str = INTERACTIVE) -> Huey:
+    """One class of work's queue (`extensions.JOB_CLASS`), with its tasks registered (one per
+    app and class, made on first use). The classes share the storage, under their own names."""
     url = app.config["GRADER_QUEUE_URL"]
+    name = QUEUE_NAMES[work_class]
     if url.startswith(("redis://", "rediss://", "unix://")):
-        huey: Huey = PriorityRedisHuey("grader", url=url, results=False)
+        huey: Huey = PriorityRedisHuey(name, url=url, results=False)
     elif not url or url.startswith("sqlite:///"):
         filename = (
             url[len("sqlite:///") :] if url else str(Path(app.instance_path) / "queue.sqlite")
         )
-        huey = SqliteHuey("grader", filename=filename, results=False, timeout=30)
+        huey = SqliteHuey(name, filename=filename, results=False, timeout=30)
     else:
         raise ValueError(
             f"GRADER_QUEUE_URL must be empty, sqlite:///PATH or redis://..., not {url!r}"
         )
 
-    @huey.task(name=GRADE)
     def grade_submission(submission_id: int) -> None:
         with app.app_context():
             grade_submission_job(submission_id, worker_id())
 
-    @huey.task(name=GAME)
     def play_tournament_game(game_id: int) -> None:
         with app.app_context():
             play_game(game_id, worker_id())
 
     # Each try sends the current score whole; a refused one stays marked in the database and
     # the sweep queues it again (services/lti/), so the queue itself does not retry.
-    @huey.task(name=PASSBACK)
     def lti_passback(user_id: int, slot_id: int) -> None:
         with app.app_context():
             lti.send_scores(user_id, slot_id)
 
-    @huey.task(name=EXAM)
     def print_exam(print_id: int) -> None:
         with app.app_context():
             exams.run_print(print_id, worker_id())
 
     # An engine slot's similarity or an assignment's answers (services/integrity/): a failure
     # is written on the check (back to the queue, or failed), so the queue does not retry.
-    @huey.task(name=INTEGRITY)
     def integrity_check(check_id: int) -> None:
         with app.app_context():
             run_integrity(check_id, worker_id())
+
+    bodies: dict[str, Callable[..., None]] = {
+        GRADE: grade_submission,
+        GAME: play_tournament_game,
+        PASSBACK: lti_passback,
+        EXAM: print_exam,
+        INTEGRITY: integrity_check,
+    }
 
     @huey.on_startup()
     def _startup() -> None:
@@ -96,31 +123,45 @@ def make_huey(app: Flask) -> Huey:
             db.engine.dispose(close=False)
 
     huey.grader_tasks = {
-        GRADE: grade_submission,
-        GAME: play_tournament_game,
-        PASSBACK: lti_passback,
-        EXAM: print_exam,
-        INTEGRITY: integrity_check,
+        job: huey.task(name=job)(body)
+        for job, body in bodies.items()
+        if queue_of(app, job) == work_class
     }
     return huey
 
 
+def queue_of(app: Flask, job: str) -> str:
+    """The class whose queue a job goes to: its own (`extensions.JOB_CLASS`), or interactive
+    for every job under GRADER_BULK_QUEUE=shared (only to measure what bulk's own saves)."""
+    work_class = JOB_CLASS[job]
+    return INTERACTIVE if app.config["GRADER_BULK_QUEUE"] == "shared" else work_class
+
+
 def init_app(app: Flask) -> None:
     """Binds the queue to the app: `grader.extensions.job_queue.enqueue(name, ...)` sends a job to
-    this app's Huey (made on the first message, so the web pays nothing until it enqueues)."""
+    its class's Huey on this app (made on the first message, so the web pays nothing until it
+    enqueues)."""
 
     def send(job: str, args: tuple[int, ...], priority: int) -> None:
-        queue(app).grader_tasks[job](*args, priority=priority)
+        queue(app, queue_of(app, job)).grader_tasks[job](*args, priority=priority)
 
     job_queue.bind(app, send)
 
 
-def queue(app: Flask | None = None) -> Huey:
+def queue(app: Flask | None = None, work_class: str = INTERACTIVE) -> Huey:
+    """The app's queue of one class of work."""
     app = app or current_app._get_current_object()  # type: ignore[attr-defined]  # Flask types the proxy as the app
-    huey = app.extensions.get("grader_queue")
-    if huey is None:
-        huey = app.extensions["grader_queue"] = make_huey(app)
-    return huey
+    queues: dict[str, Huey] = app.extensions.setdefault("grader_queues", {})
+    if work_class not in queues:
+        queues[work_class] = make_huey(app, work_class)
+    return queues[work_class]
+
+
+def close_queues(app: Flask) -> None:
+    """Closes the connections of the app's queues that hold one (SQLite's)."""
+    for huey in app.extensions.get("grader_queues", {}).values():
+        if hasattr(huey.storage, "conn"):
+            huey.storage.close()
 
 
 _WORKERS: dict[int, str] = {}
@@ -375,9 +416,11 @@ def sweep_once(app: Flask, me: tuple[str, str] | None = None) -> int:
         checks = integrity.checks.sweep()
         for check_id in checks:
             integrity.checks.send(check_id)
-        # Graded answers scored against classmates' trees too, by the queue: asked here.
+        # Graded answers scored against classmates' trees too, by the queue: asked here (a
+        # course whose staff just asked for a check of their own waits for the next sweep).
         for assignment_id in integrity.answers.due():
-            checks.append(integrity.answers.request_check(None, assignment_id).id)
+            with contextlib.suppress(Conflict):
+                checks.append(integrity.answers.request_check(None, assignment_id).id)
         if time.monotonic() >= _next_prune.get(os.getpid(), 0.0):
             _next_prune[os.getpid()] = time.monotonic() + PRUNE_EVERY
             if pruned := practice.prune_abandoned():
@@ -423,21 +466,52 @@ def _sweep_forever(app: Flask, every: float, me: tuple[str, str]) -> None:
         time.sleep(every)
 
 
-def run_worker(app: Flask, workers: int = 1, worker_type: str = "process") -> None:
-    """The consumer (blocks until SIGINT/SIGTERM), with the sweep in a process beside it.
+def run_worker(
+    app: Flask,
+    workers: int = 1,
+    worker_type: str = "process",
+    classes: tuple[str, ...] = WORK_CLASSES,
+) -> None:
+    """The consumers of ``classes`` (blocks until SIGINT/SIGTERM), with the sweep in a process
+    beside them.
+
+    Each class is consumed by its own workers, so interactive work never waits for a worker
+    busy with bulk work: serving both, the interactive queue gets ``workers`` workers and the
+    bulk queue one more, in a process of its own at the lowest CPU priority (nice 19: its
+    renderers and comparisons take what the grading leaves). Serving one class, it gets
+    ``workers`` (bulk still niced).
 
     The sweep is a process, not a thread, and starts first: the consumer forks its worker
     processes, and a fork while another thread holds a lock (logging, the connection pool)
     can leave the child waiting for ever.
     """
-    huey = queue(app)
     every = float(app.config["GRADER_SWEEP_SECONDS"])
     me = liveness.this_worker()  # the consumer's pid: the sweep's own changes with the fork
-    sweeper = multiprocessing.get_context("fork").Process(
-        target=_sweep_forever, args=(app, every, me), name="grader-sweep", daemon=True
-    )
-    sweeper.start()
-    consumer = huey.create_consumer(
+    fork = multiprocessing.get_context("fork")
+    beside = [
+        fork.Process(target=_sweep_forever, args=(app, every, me), name="grader-sweep", daemon=True)
+    ]
+    main = BULK if classes == (BULK,) else INTERACTIVE
+    if main == INTERACTIVE and BULK in classes:
+        # Not a daemon: a daemon process may not start the consumer's worker processes.
+        beside.append(
+            fork.Process(target=_consume_bulk, args=(app, 1, worker_type), name="grader-bulk")
+        )
+    for process in beside:
+        process.start()
+    try:
+        if main == BULK:
+            _lowest_priority()
+        _consume(app, main, workers, worker_type)
+    finally:
+        for process in beside:
+            process.terminate()
+        for process in beside:
+            process.join(timeout=5)
+
+
+def _consume(app: Flask, work_class: str, workers: int, worker_type: str) -> None:
+    consumer = queue(app, work_class).create_consumer(
         workers=workers,
         worker_type=worker_type,
         periodic=False,
@@ -445,8 +519,18 @@ def run_worker(app: Flask, workers: int = 1, worker_type: str = "process") -> No
         max_delay=1.0,
         check_worker_health=True,
     )
-    try:
-        consumer.run()
-    finally:
-        sweeper.terminate()
-        sweeper.join(timeout=5)
+    consumer.run()
+
+
+def _consume_bulk(app: Flask, workers: int, worker_type: str) -> None:
+    """The bulk queue's consumer beside the interactive one's, dying with it."""
+    _die_with_parent()
+    _lowest_priority()
+    with app.app_context():  # the parent's connections stay the parent's
+        db.engine.dispose(close=False)
+    _consume(app, BULK, workers, worker_type)
+
+
+def _lowest_priority() -> None:
+    """This process and what it starts (the sheets' renderers) run on what others leave."""
+    os.nice(19 - os.nice(0))

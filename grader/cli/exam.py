@@ -1,7 +1,9 @@
 """`grader exam print`: an assignment printed as paper exam sheets (services/paper/exams.py).
 
 Runs in the application's context, as the operator: the sheets are made and rendered here,
-without the queue (the assignment page's button queues the same work for a worker).
+without the queue (the assignment page's button queues the same work for a worker), under the
+same bounds as the page's (GRADER_EXAM_SHEETS_*: a run's sheets, a course's and the service's
+in 24 hours, one run of a course at a time).
 """
 
 from __future__ import annotations
@@ -27,8 +29,9 @@ exam = AppGroup("exam", help="Paper exams: print an assignment's sheets, their k
 )
 @click.option(
     "--anonymous",
-    type=click.IntRange(1, 1000),
-    help="N numbered sheets, tied to students when their answers are entered (no roster).",
+    type=click.IntRange(min=1),
+    help="N numbered sheets, tied to students when their answers are entered (no roster); "
+    "at most GRADER_EXAM_SHEETS_PER_PRINT.",
 )
 @click.option("--paper", type=click.Choice(PAPER_SIZES), default="a4", show_default=True)
 def print_command(assignment_id: int, out: Path, anonymous: int | None, paper: str) -> None:

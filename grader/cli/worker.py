@@ -1,4 +1,6 @@
-"""`grader worker`: a queue consumer that grades uploaded engines (grader/jobs.py)."""
+"""`grader worker`: the queue's consumers (grader/jobs.py): uploaded engines graded, tournament
+games played, LMS scores sent (interactive work), exams printed and integrity checks run (bulk
+work); `--classes` says which a worker serves."""
 
 from __future__ import annotations
 
@@ -20,17 +22,37 @@ from flask.cli import with_appcontext
     "--worker-type", type=click.Choice(["process", "thread"]), default="process", show_default=True
 )
 @click.option(
+    "--classes",
+    default="interactive,bulk",
+    show_default=True,
+    metavar="CLASSES",
+    help="The classes of work this worker serves, comma-separated: interactive (uploads, "
+    "tournament games, LMS scores) and bulk (exam prints, integrity checks). Serving both, "
+    "bulk work gets one worker of its own, at the lowest CPU priority, beside --workers "
+    "interactive ones.",
+)
+@click.option(
     "--check",
     is_flag=True,
     help="A healthcheck: exit 0 if a worker on this host was alive lately, 1 if not, "
     "2 if the engine sandbox cannot be made here.",
 )
 @with_appcontext
-def worker(workers: int, worker_type: str, check: bool) -> None:
-    """Grade uploaded engines until stopped (SIGINT or SIGTERM); start one per machine."""
+def worker(workers: int, worker_type: str, classes: str, check: bool) -> None:
+    """Grade uploaded engines, and do the bulk work, until stopped (SIGINT or SIGTERM); start
+    one per machine."""
     import logging
 
     from grader import jobs
+    from grader.extensions import WORK_CLASSES
+
+    served = tuple(c for c in WORK_CLASSES if c in {p.strip() for p in classes.split(",")})
+    unknown = {p.strip() for p in classes.split(",")} - set(WORK_CLASSES)
+    if unknown or not served:
+        raise click.BadParameter(
+            f"one or both of {', '.join(WORK_CLASSES)}, comma-separated, not {classes!r}",
+            param_hint="--classes",
+        )
 
     app = current_app._get_current_object()  # type: ignore[attr-defined]  # Flask types the proxy as the app
     _refuse_without_a_sandbox(app)
@@ -51,8 +73,11 @@ def worker(workers: int, worker_type: str, check: bool) -> None:
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     url = app.config["GRADER_QUEUE_URL"] or "sqlite (instance/queue.sqlite)"
-    click.echo(f"grader worker: {workers} {worker_type} worker(s), queue {url}", err=True)
-    jobs.run_worker(app, workers=workers, worker_type=worker_type)
+    served_by = f"{workers} {worker_type} worker(s) for {served[0]} work"
+    if len(served) == 2:
+        served_by += f" and one for {served[1]} work"
+    click.echo(f"grader worker: {served_by}, queue {url}", err=True)
+    jobs.run_worker(app, workers=workers, worker_type=worker_type, classes=served)
 
 
 def _refuse_without_a_sandbox(app: Flask) -> None:

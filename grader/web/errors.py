@@ -37,7 +37,8 @@ STATUS = {
 }
 
 
-def _status(error: ServiceError) -> int:
+def status_of(error: ServiceError) -> int:
+    """The status a refused use case answers with (a page that says it in place uses it too)."""
     return next((code for cls, code in STATUS.items() if isinstance(error, cls)), 400)
 
 
@@ -58,7 +59,7 @@ def error(status: int, message: str, details: Any = None, kind: str | None = Non
 @bp.app_errorhandler(ServiceError)
 def service_error(refused: ServiceError) -> Response:
     kind = refused.kind if isinstance(refused, Unprocessable) else None
-    response = error(_status(refused), str(refused), kind=kind)
+    response = error(status_of(refused), str(refused), kind=kind)
     if isinstance(refused, Busy):
         response.headers["Retry-After"] = "1"
     elif isinstance(refused, RateLimited):

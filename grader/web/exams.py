@@ -9,10 +9,11 @@ from flask import Blueprint, Response, flash, jsonify, redirect, render_template
 from flask_login import current_user, login_required
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from grader.services import NotFound
+from grader.services import NotFound, RateLimited, ServiceError
 from grader.services.paper import exams
 from grader.services.trees.attempts import to_api
 from grader.web.api import RequestError
+from grader.web.errors import status_of
 from grader.web.instructor_forms import ExamPrintForm, SheetCodeForm
 
 bp = Blueprint("exams", __name__)
@@ -29,25 +30,38 @@ def _signed_in() -> None:
 
 @bp.route("/instructor/assignments/<int:assignment_id>/exam", methods=["GET", "POST"])
 def print_page(assignment_id: int) -> Any:
-    teacher, assignment, runs = exams.print_runs(current_user, assignment_id)
+    found = exams.print_runs(current_user, assignment_id)
     form = ExamPrintForm()
+    status, headers = 200, {}
     if form.validate_on_submit():
-        run = exams.request_print(
-            current_user, assignment_id, paper=form.paper.data, anonymous=form.anonymous.data
-        )
-        flash(f"Printing started (run {run.id}): this page shows its progress.", "success")
-        return redirect(url_for("exams.print_page", assignment_id=assignment_id))
-    trees, skipped = exams.printable_slots(assignment)
-    return render_template(
-        "exams/print_page.html",
-        assignment=assignment,
-        course=assignment.course,
-        staff=teacher,
-        runs=runs,
-        form=form,
-        trees=trees,
-        skipped=skipped,
-        files=exams.PRINT_FILES,
+        try:
+            run = exams.request_print(
+                current_user, assignment_id, paper=form.paper.data, anonymous=form.anonymous.data
+            )
+        except ServiceError as refused:  # a bound: said on the page, nothing stored or queued
+            flash(str(refused), "error")
+            status = status_of(refused)
+            if isinstance(refused, RateLimited):
+                headers["Retry-After"] = str(refused.retry_after)
+        else:
+            flash(f"Printing started (run {run.id}): this page shows its progress.", "success")
+            return redirect(url_for("exams.print_page", assignment_id=assignment_id))
+    trees, skipped = exams.printable_slots(found.assignment)
+    return (
+        render_template(
+            "exams/print_page.html",
+            assignment=found.assignment,
+            course=found.assignment.course,
+            staff=found.staff,
+            runs=found.runs,
+            allowance=found.allowance,
+            form=form,
+            trees=trees,
+            skipped=skipped,
+            files=exams.PRINT_FILES,
+        ),
+        status,
+        headers,
     )
 
 

@@ -289,7 +289,7 @@ class ExamPrintForm(FlaskForm):
     )
     anonymous = IntegerField(
         "Anonymous sheets (leave empty for one per student)",
-        validators=[Optional(), NumberRange(min=1, max=1000)],
+        validators=[Optional(), NumberRange(min=1)],  # the service bounds a run's sheets
     )
 
 

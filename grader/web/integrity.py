@@ -12,7 +12,7 @@ from flask import Blueprint, flash, jsonify, redirect, render_template, request,
 from flask_login import current_user, login_required
 
 from grader.gametree import KINDS
-from grader.services import Invalid
+from grader.services import Conflict, Invalid
 from grader.services.integrity import answers, checks, engines
 from grader.web.forms import ActionForm
 from grader.web.instructor_forms import IntegrityAccessForm, SimilarityForm
@@ -64,10 +64,14 @@ def similarity(assignment_id: int, index: int) -> Any:
 def start_similarity(assignment_id: int, index: int) -> Any:
     form = SimilarityForm()
     if form.validate_on_submit():
-        check = engines.request_check(
-            current_user, assignment_id, index, earlier=bool(form.earlier.data)
-        )
-        flash(f"Similarity check {check.id} is {check.status}.", "info")
+        try:
+            check = engines.request_check(
+                current_user, assignment_id, index, earlier=bool(form.earlier.data)
+            )
+        except Conflict as refused:  # the course's check under way: said on the page
+            flash(str(refused), "error")
+        else:
+            flash(f"Similarity check {check.id} is {check.status}.", "info")
     return redirect(url_for("integrity.similarity", assignment_id=assignment_id, index=index))
 
 
@@ -132,8 +136,12 @@ def answers_page(assignment_id: int) -> Any:
 @bp.post("/assignments/<int:assignment_id>/answers-matching")
 def start_answers(assignment_id: int) -> Any:
     if ActionForm().validate_on_submit():
-        check = answers.request_check(current_user, assignment_id)
-        flash(f"Answers check {check.id} is {check.status}.", "info")
+        try:
+            check = answers.request_check(current_user, assignment_id)
+        except Conflict as refused:  # the course's check under way: said on the page
+            flash(str(refused), "error")
+        else:
+            flash(f"Answers check {check.id} is {check.status}.", "info")
     return redirect(url_for("integrity.answers_page", assignment_id=assignment_id))
 
 

@@ -181,9 +181,9 @@ def app(engine_env: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> Iterator
         monkeypatch.setenv(key, value)
     application = create_app({"TESTING": True, "GRADER_ARGON2": FAST_ARGON2})
     yield application
-    huey = application.extensions.get("grader_queue")
-    if huey is not None and hasattr(huey.storage, "conn"):
-        huey.storage.close()
+    from grader.jobs import close_queues
+
+    close_queues(application)
     with application.app_context():
         db.session.remove()
         db.engine.dispose()
@@ -197,15 +197,28 @@ class WorkerPool:
     logs: list[Any] = field(default_factory=list)
 
     def start(
-        self, workers: int = 1, worker_type: str = "process", env: dict[str, str] | None = None
+        self,
+        workers: int = 1,
+        worker_type: str = "process",
+        env: dict[str, str] | None = None,
+        classes: str | None = None,
     ) -> subprocess.Popen:
         """A `grader worker` with the test's settings, or with only `env`'s GRADER_* settings
-        when given (another machine: its own instance folder, nothing else shared)."""
+        when given (another machine: its own instance folder, nothing else shared); serving
+        ``classes`` of work when given (`--classes`), else every class."""
         log = (self.folder / f"worker-{len(self.started)}.log").open("wb")
         self.logs.append(log)
         base = {k: v for k, v in os.environ.items() if not k.startswith("GRADER_")}
         process = subprocess.Popen(
-            [str(GRADER), "worker", "--workers", str(workers), "--worker-type", worker_type],
+            [
+                str(GRADER),
+                "worker",
+                "--workers",
+                str(workers),
+                "--worker-type",
+                worker_type,
+                *(["--classes", classes] if classes is not None else []),
+            ],
             env={**base, **(env if env is not None else self.env)},
             stdout=log,
             stderr=subprocess.STDOUT,

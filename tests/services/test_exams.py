@@ -294,3 +294,20 @@ def test_the_archive_holds_every_file(app: Any, room: Any, tmp_path: Path) -> No
     names = zipfile.ZipFile(io.BytesIO(files.archive())).namelist()
     assert {"all-sheets.pdf", "key.pdf"} <= set(names)
     assert sum(n.startswith("sheets/") for n in names) == len(files.sheets)
+
+
+def test_the_job_reports_progress_while_it_joins_the_pdfs(app: Any, room: Any) -> None:
+    """Each progress report renews the run's lease: joining the sheets' PDFs (minutes for a
+    large class on a busy machine) reports too, so the sweep never takes a print back from a
+    live worker while it joins them."""
+    from grader.services.paper import exams
+
+    with app.app_context():
+        run = exams.create_print(room.assignment_id, anonymous=2, enqueue=False)
+        exams.make_sheets(run.id)
+        phases: list[tuple[str, int, int]] = []
+        exams.render_print(run.id, lambda phase, done, total: phases.append((phase, done, total)))
+    assert ("render", 2, 2) in phases
+    assert phases[-1] == ("join", 2, 2) and phases.index(("join", 0, 2)) > phases.index(
+        ("render", 2, 2)
+    )

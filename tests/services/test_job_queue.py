@@ -7,7 +7,7 @@ import pytest
 from flask import Flask
 
 from grader import jobs as job_bodies
-from grader.extensions import GAME, GRADE, PASSBACK, job_queue
+from grader.extensions import BULK, EXAM, GAME, GRADE, INTEGRITY, PASSBACK, job_queue
 
 
 def test_a_job_enqueued_by_name_reaches_the_apps_queue(app) -> None:
@@ -22,6 +22,28 @@ def test_a_job_enqueued_by_name_reaches_the_apps_queue(app) -> None:
         [(GRADE, (41,)), (GAME, (42,)), (PASSBACK, (1, 2))]
     )
     assert {m.name: m.priority for m in messages}[GRADE] == 5
+
+
+def test_bulk_jobs_go_to_their_own_queue(app) -> None:
+    """Prints and integrity checks wait in the bulk queue, never before an upload; the same
+    storage (here the SQLite file) holds both queues under their own names."""
+    with app.app_context():
+        interactive, bulk = job_bodies.queue(app), job_bodies.queue(app, BULK)
+        interactive.flush()
+        bulk.flush()
+        job_queue.enqueue(EXAM, 1)
+        job_queue.enqueue(INTEGRITY, 2, priority=-20)
+        job_queue.enqueue(GRADE, 3)
+        waiting = {
+            name: [(m.name, m.args) for m in (huey.dequeue() for _ in range(huey.pending_count()))]
+            for name, huey in (("interactive", interactive), ("bulk", bulk))
+        }
+    assert waiting == {
+        "interactive": [(GRADE, (3,))],
+        "bulk": [(EXAM, (1,)), (INTEGRITY, (2,))],
+    }
+    assert interactive.storage.filename == bulk.storage.filename
+    assert interactive.name != bulk.name
 
 
 def test_an_app_without_the_queue_refuses_to_enqueue() -> None:

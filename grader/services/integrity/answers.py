@@ -27,12 +27,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy.orm import aliased
 
 from grader.extensions import db
 from grader.gametree import KINDS, Conventions, Tree, grade
 from grader.gametree.kinds import error_score
 from grader.models import (
     ANSWERS_CHECK,
+    QUEUED,
+    RUNNING,
     STUDENT,
     Assignment,
     Attempt,
@@ -93,8 +96,19 @@ def due(now: dt.datetime | None = None) -> list[int]:
     """The assignments whose graded answers are newer than their last answers check, that check
     (if any) at least AUTO_EVERY old: the worker's sweep asks for their check, so every graded
     answer is also scored against the classmates' trees, in the queue, never on the submission
-    path (which neither waits for it nor enqueues anything)."""
+    path (which neither waits for it nor enqueues anything). An assignment whose course has
+    another check queued or running waits for it (a course runs one check at a time)."""
     now = now or utcnow()
+    own, other = aliased(Assignment), aliased(Assignment)
+    busy = (
+        sa.select(IntegrityCheck.id)
+        .join(other, other.id == IntegrityCheck.assignment_id)
+        .where(
+            other.course_id == own.course_id,
+            IntegrityCheck.status.in_([QUEUED, RUNNING]),
+            ~sa.and_(IntegrityCheck.kind == ANSWERS_CHECK, IntegrityCheck.assignment_id == own.id),
+        )
+    )
     last_check = (
         sa.select(IntegrityCheck.assignment_id, sa.func.max(IntegrityCheck.created_at).label("at"))
         .where(IntegrityCheck.kind == ANSWERS_CHECK)
@@ -112,15 +126,17 @@ def due(now: dt.datetime | None = None) -> list[int]:
     return list(
         db.session.scalars(
             sa.select(last_answer.c.assignment_id)
+            .join(own, own.id == last_answer.c.assignment_id)
             .outerjoin(last_check, last_check.c.assignment_id == last_answer.c.assignment_id)
             .where(
+                ~busy.exists(),
                 sa.or_(
                     last_check.c.at.is_(None),
                     sa.and_(
                         last_answer.c.at > last_check.c.at,
                         last_check.c.at <= now - AUTO_EVERY,
                     ),
-                )
+                ),
             )
             .order_by(last_answer.c.assignment_id)
         )

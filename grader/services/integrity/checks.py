@@ -11,7 +11,8 @@ same lease as the other jobs (services/engines/leases.py):
        ^                            |
        +------lease expired---------+  (the worker's sweep)
 
-Asking again while a check of the same thing is queued or running gives that check back.
+Asking again while a check of the same thing is queued or running gives that check back; a
+course runs one check at a time, so asking for another meanwhile is refused, naming it.
 """
 
 from __future__ import annotations
@@ -25,15 +26,18 @@ import sqlalchemy as sa
 from grader.extensions import INTEGRITY, db, job_queue
 from grader.models import (
     DONE,
+    ENGINES_CHECK,
     INSTRUCTOR,
     QUEUED,
     RUNNING,
+    Assignment,
     Course,
     IntegrityCheck,
+    Slot,
     User,
     utcnow,
 )
-from grader.services import Forbidden
+from grader.services import Conflict, Forbidden
 from grader.services.courses.staff import Staff, staff
 from grader.services.engines import leases
 from grader.services.transactions import writing
@@ -91,11 +95,26 @@ def request(
     wake: bool = True,
 ) -> IntegrityCheck:
     """A new check (queued; a worker is woken unless `wake` is False: the command line runs it
-    itself), or the one of the same kind and target still queued or running."""
+    itself), or the one of the same kind and target still queued or running. A course runs one
+    check at a time: asking for another while one is queued or running is refused (Conflict),
+    naming it, and stores and queues nothing."""
     with writing() as session:
+        course_id = session.scalar(
+            sa.select(Assignment.course_id).where(Assignment.id == assignment_id)
+        )
+        # One request of a course at a time from here to the commit (SQLite's write lock is
+        # the whole database's already), so two cannot both find the course free.
+        session.execute(sa.select(Course.id).where(Course.id == course_id).with_for_update())
         pending = latest(kind, assignment_id, slot_id)
         if pending is not None and pending.status in (QUEUED, RUNNING):
             return pending
+        other = pending_in_course(course_id)
+        if other is not None:
+            raise Conflict(
+                f"{what(other)} is still {other.status} (asked for at "
+                f"{other.created_at:%Y-%m-%d %H:%M} UTC): a course runs one integrity check "
+                "at a time, so ask again once it has finished"
+            )
         check = IntegrityCheck(
             kind=kind,
             assignment_id=assignment_id,
@@ -109,6 +128,27 @@ def request(
     if wake:
         send(check.id)
     return check
+
+
+def pending_in_course(course_id: int | None) -> IntegrityCheck | None:
+    """The course's check queued or running, if any (the oldest)."""
+    return db.session.scalar(
+        sa.select(IntegrityCheck)
+        .join(Assignment, Assignment.id == IntegrityCheck.assignment_id)
+        .where(Assignment.course_id == course_id, IntegrityCheck.status.in_([QUEUED, RUNNING]))
+        .order_by(IntegrityCheck.id)
+        .limit(1)
+    )
+
+
+def what(check: IntegrityCheck) -> str:
+    """A check in words: its number, kind and target."""
+    assignment = db.session.get_one(Assignment, check.assignment_id)
+    if check.kind == ENGINES_CHECK:
+        slot = db.session.get(Slot, check.slot_id) if check.slot_id is not None else None
+        where = f"exercise {slot.index + 1} of " if slot is not None else ""
+        return f"similarity check {check.id} of {where}“{assignment.title}”"
+    return f"answers check {check.id} of “{assignment.title}”"
 
 
 def send(check_id: int) -> bool:

@@ -19,8 +19,10 @@ import datetime as dt
 import hashlib
 import io
 import logging
+import math
 import os
 import secrets
+import socket
 import subprocess
 import sys
 import tempfile
@@ -32,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
-from flask import render_template
+from flask import current_app, render_template
 from sqlalchemy.orm import Session
 
 from grader.extensions import EXAM, db, job_queue
@@ -43,9 +45,11 @@ from grader.models import (
     FAILED,
     PAPER_SIZES,
     QUEUED,
+    RUNNING,
     STUDENT,
     Assignment,
     Attempt,
+    Course,
     ExamItem,
     ExamPrint,
     ExamSheet,
@@ -56,7 +60,7 @@ from grader.models import (
     iso_utc,
     utcnow,
 )
-from grader.services import Conflict, Invalid, NotFound, Unprocessable, outbox
+from grader.services import Conflict, Invalid, NotFound, RateLimited, Unprocessable, outbox
 from grader.services.courses.courses import check_open
 from grader.services.courses.staff import Staff, staff, staff_for_assignment
 from grader.services.engines import blobs, leases
@@ -75,7 +79,6 @@ log = logging.getLogger(__name__)
 # Sheet codes: 10 symbols of 30 (no 0/O, 1/I/L or U to misread): 30**10, about 6e14 codes.
 CODE_SYMBOLS = "23456789ABCDEFGHJKMNPQRSTVWXYZ"
 CODE_LENGTH = 10
-MAX_ANONYMOUS = 1000
 MAX_PRINT_ATTEMPTS = 3
 RENDER_CHUNK = 25  # sheets rendered per WeasyPrint document (progress between two)
 # The printable area of a landscape page (its margins are 10 mm, the header takes the rest).
@@ -137,22 +140,34 @@ def create_print(
     enqueue: bool = True,
 ) -> ExamPrint:
     """A print run, checked (the operator's CLI calls this directly; pages call
-    `request_print`, which checks who asks first)."""
+    `request_print`, which checks who asks first) and bounded: its sheets, the course's and the
+    service's sheets in 24 hours, one run of a course at a time (`PrintAllowance`); a refusal
+    stores and queues nothing."""
     assignment = db.session.get(Assignment, assignment_id)
     if assignment is None:
         raise NotFound(f"no assignment {assignment_id}")
     if paper not in PAPER_SIZES:
         raise Invalid(f"paper must be one of {', '.join(PAPER_SIZES)}, not {paper!r}")
-    if anonymous is not None and not 1 <= anonymous <= MAX_ANONYMOUS:
-        raise Invalid(f"anonymous sheets: from 1 to {MAX_ANONYMOUS}, not {anonymous}")
+    if anonymous is not None and anonymous < 1:
+        raise Invalid(f"anonymous sheets: at least 1, not {anonymous}")
     trees, _ = printable_slots(assignment)
     if not trees:
         raise Invalid(
             "this assignment has no tree exercise to print (engine slots are not printed)"
         )
-    if anonymous is None and not _students(assignment.course_id):
-        raise Invalid("the course has no students yet: print anonymous sheets, or add the roster")
     with writing() as session:
+        # One request of a course at a time from here to the commit (SQLite's write lock is
+        # the whole database's already), so two cannot both pass the bounds.
+        session.execute(
+            sa.select(Course.id).where(Course.id == assignment.course_id).with_for_update()
+        )
+        students = _student_count(session, assignment.course_id)
+        if anonymous is None and not students:
+            raise Invalid(
+                "the course has no students yet: print anonymous sheets, or add the roster"
+            )
+        allowance = _allowance(session, assignment.course_id)
+        allowance.refuse(anonymous if anonymous is not None else students, anonymous is None)
         run = ExamPrint(
             assignment_id=assignment.id,
             requested_by_id=requested_by.id if requested_by is not None else None,
@@ -165,6 +180,151 @@ def create_print(
     if enqueue:
         wake(run.id)
     return run
+
+
+DAY = dt.timedelta(hours=24)
+
+
+@dataclass(frozen=True)
+class PrintAllowance:
+    """What a course may print now: the service's bounds (GRADER_EXAM_SHEETS_*), the sheets
+    counted in the last 24 hours (oldest first, with when each run was asked for), and the
+    course's run still queued or running, if any (a course prints one run at a time).
+
+    A run counts from when it was asked for, done, failed or pending: its anonymous sheets, else
+    the sheets it made once over, else (queued or running) the course's students now."""
+
+    per_print: int
+    per_course_day: int
+    per_day: int
+    course_runs: list[tuple[dt.datetime, int]]
+    service_runs: list[tuple[dt.datetime, int]]
+    pending: ExamPrint | None
+    now: dt.datetime
+
+    @property
+    def course_sheets(self) -> int:
+        return sum(n for _, n in self.course_runs)
+
+    @property
+    def service_sheets(self) -> int:
+        return sum(n for _, n in self.service_runs)
+
+    def refuse(self, sheets: int, roster: bool) -> None:
+        """Raises the first bound that ``sheets`` more would break, in words; else nothing."""
+        if self.pending is not None:
+            run = self.pending
+            raise Conflict(
+                f"print run {run.id} of “{run.assignment.title}” is still {run.status} "
+                f"(asked for at {run.created_at:%Y-%m-%d %H:%M} UTC): a course prints one run "
+                "at a time, so print again once it has finished"
+            )
+        if sheets > self.per_print:
+            how = (
+                f"one sheet per student makes {sheets} sheets"
+                if roster
+                else f"{sheets} anonymous sheets asked for"
+            )
+            raise Invalid(
+                f"a print run makes at most {self.per_print} sheets (the service's limit); "
+                f"{how}: print anonymous sheets in runs of {self.per_print} or fewer "
+                "(each is tied to its student when the answers are entered)"
+            )
+        for runs, limit, whose in (
+            (self.course_runs, self.per_course_day, "this course"),
+            (self.service_runs, self.per_day, "the service, for all its courses,"),
+        ):
+            used = sum(n for _, n in runs)
+            if used + sheets <= limit:
+                continue
+            when = self._fits(runs, limit, sheets)
+            retry = max(1, math.ceil((when - self.now).total_seconds()))
+            raise RateLimited(
+                f"{whose} printed or queued {used} sheets in the last 24 hours, and may print "
+                f"{limit} a day: {sheets} more would pass it ({max(0, limit - used)} can be "
+                f"printed now; these {sheets} from {when:%Y-%m-%d %H:%M} UTC)",
+                retry_after=retry,
+            )
+
+    def _fits(self, runs: list[tuple[dt.datetime, int]], limit: int, sheets: int) -> dt.datetime:
+        """When enough of ``runs`` have left the 24 hours for ``sheets`` more."""
+        left = sum(n for _, n in runs)
+        for asked_at, n in runs:
+            left -= n
+            if left + sheets <= limit:
+                return asked_at + DAY
+        return self.now + DAY
+
+
+def _student_count(session: Session, course_id: int) -> int:
+    return int(
+        session.scalar(
+            sa.select(sa.func.count(Membership.user_id)).where(
+                Membership.course_id == course_id, Membership.role == STUDENT
+            )
+        )
+        or 0
+    )
+
+
+def _counted_runs(
+    session: Session, since: dt.datetime, course_id: int | None
+) -> list[tuple[dt.datetime, int]]:
+    """(asked at, sheets) of the runs asked for since ``since``, oldest first (PrintAllowance
+    says how a run counts)."""
+    made = (
+        sa.select(sa.func.count(ExamSheet.id))
+        .where(ExamSheet.print_id == ExamPrint.id)
+        .scalar_subquery()
+    )
+    query = (
+        sa.select(
+            ExamPrint.created_at,
+            ExamPrint.anonymous,
+            ExamPrint.status,
+            made,
+            Assignment.course_id,
+        )
+        .join(Assignment, Assignment.id == ExamPrint.assignment_id)
+        .where(ExamPrint.created_at >= since)
+        .order_by(ExamPrint.created_at, ExamPrint.id)
+    )
+    if course_id is not None:
+        query = query.where(Assignment.course_id == course_id)
+    roster: dict[int, int] = {}
+    counted = []
+    for asked_at, anonymous, status, sheets, course in session.execute(query):
+        if anonymous is not None:
+            n = anonymous
+        elif status in (QUEUED, RUNNING):
+            if course not in roster:
+                roster[course] = _student_count(session, course)
+            n = roster[course]
+        else:
+            n = sheets
+        counted.append((asked_at, int(n)))
+    return counted
+
+
+def _allowance(session: Session, course_id: int) -> PrintAllowance:
+    config = current_app.config
+    now = utcnow()
+    pending = session.scalar(
+        sa.select(ExamPrint)
+        .join(Assignment, Assignment.id == ExamPrint.assignment_id)
+        .where(Assignment.course_id == course_id, ExamPrint.status.in_([QUEUED, RUNNING]))
+        .order_by(ExamPrint.id)
+        .limit(1)
+    )
+    return PrintAllowance(
+        per_print=int(config["GRADER_EXAM_SHEETS_PER_PRINT"]),
+        per_course_day=int(config["GRADER_EXAM_SHEETS_PER_COURSE_DAY"]),
+        per_day=int(config["GRADER_EXAM_SHEETS_PER_DAY"]),
+        course_runs=_counted_runs(session, now - DAY, course_id),
+        service_runs=_counted_runs(session, now - DAY, None),
+        pending=pending,
+        now=now,
+    )
 
 
 def wake(print_id: int) -> None:
@@ -297,9 +457,14 @@ def render_print(print_id: int, progress: Progress | None = None) -> PrintFiles:
             path = folder / f"sheet-{number:05d}.pdf"
             per_sheet.append((sheet_filename(sheet), path.read_bytes()))
             combined.pages.extend(pikepdf.open(path).pages)
+            if progress and number % RENDER_CHUNK == 0:  # the lease renewed while joining
+                progress("join", number, len(sheets))
         for number in range(len(chunks)):
             key.pages.extend(pikepdf.open(folder / f"zkey-{number:05d}.pdf").pages)
-        return PrintFiles(sheets=per_sheet, combined=_pdf_bytes(combined), key=_pdf_bytes(key))
+        files = PrintFiles(sheets=per_sheet, combined=_pdf_bytes(combined), key=_pdf_bytes(key))
+        if progress:
+            progress("join", len(sheets), len(sheets))
+        return files
 
 
 def _render_all(folder: Path, files: int, progress: Progress | None, sheets: int) -> None:
@@ -427,33 +592,61 @@ def print_to_dir(
     anonymous: int | None = None,
     progress: Progress | None = None,
 ) -> tuple[ExamPrint, PrintFiles]:
-    """`grader exam print` (the operator's): a run made and rendered here, without the queue,
-    its files written to ``out``: sheets/, all-sheets.pdf, key.pdf; the archive kept as a
-    queued run's is, so the entry pages find its sheets."""
+    """`grader exam print` (the operator's): a run made and rendered here under this process's
+    lease (no worker takes it up meanwhile), its files written to ``out``: sheets/,
+    all-sheets.pdf, key.pdf; the archive kept as a queued run's is, so the entry pages find its
+    sheets. An error fails the run (the course may print again) and is raised."""
     run = create_print(assignment_id, paper=paper, anonymous=anonymous, enqueue=False)
-    make_sheets(run.id, progress)
-    files = render_print(run.id, progress)
+    worker = f"cli:{socket.gethostname()}:{os.getpid()}"
+    with writing() as session:
+        leases.claim(session, ExamPrint, run.id, worker)
+    beat = _leased_progress(run.id, worker, progress)
+    try:
+        make_sheets(run.id, beat)
+        files = render_print(run.id, beat)
+    except Exception as exc:
+        message = f"{type(exc).__name__}: {exc}"[:2000]
+        with writing() as session:
+            leases.finish(
+                session, ExamPrint, run.id, worker, FAILED, error=message, finished_at=utcnow()
+            )
+        raise
     (out / "sheets").mkdir(parents=True, exist_ok=True)
     for name, data in files.sheets:
         (out / "sheets" / name).write_bytes(data)
     (out / "all-sheets.pdf").write_bytes(files.combined)
     (out / "key.pdf").write_bytes(files.key)
     with writing() as session:
-        _store_result(session, run, files)
-        session.execute(
-            sa.update(ExamPrint)
-            .where(ExamPrint.id == run.id)
-            .values(status=DONE, finished_at=utcnow())
-        )
+        _finish(session, run.id, worker, files.archive(), len(files.sheets))
     return run, files
 
 
-def _store_result(session: Session, run: ExamPrint, files: PrintFiles) -> str:
-    data = files.archive()
+def _leased_progress(print_id: int, worker: str, also: Progress | None = None) -> Progress:
+    """A progress callback that writes the progress and renews the lease (and calls ``also``)."""
+
+    def progress(phase: str, done: int, total: int) -> None:
+        values = {"progress": {"phase": phase, "done": done, "total": total}}
+        leases.heartbeat(ExamPrint, print_id, worker, **values)
+        if also is not None:
+            also(phase, done, total)
+
+    return progress
+
+
+def _finish(session: Session, print_id: int, worker: str, data: bytes, sheets: int) -> bool:
+    """The archive stored and the run done, while ``worker`` holds its lease."""
     sha = hashlib.sha256(data).hexdigest()
     blobs.store().put(session, sha, data)
-    session.execute(sa.update(ExamPrint).where(ExamPrint.id == run.id).values(result_sha256=sha))
-    return sha
+    return leases.finish(
+        session,
+        ExamPrint,
+        print_id,
+        worker,
+        DONE,
+        result_sha256=sha,
+        finished_at=utcnow(),
+        progress={"phase": "done", "done": sheets, "total": sheets},
+    )
 
 
 def run_print(print_id: int, worker: str) -> None:
@@ -472,24 +665,12 @@ def run_print(print_id: int, worker: str) -> None:
     try:
         make_sheets(print_id, progress)
         files = render_print(print_id, progress)
+        data = files.archive()
+        progress("store", len(files.sheets), len(files.sheets))  # the lease, renewed last
         if lost:
             return
         with writing() as session:
-            run = session.get(ExamPrint, print_id)
-            assert run is not None
-            data = files.archive()
-            sha = hashlib.sha256(data).hexdigest()
-            blobs.store().put(session, sha, data)
-            leases.finish(
-                session,
-                ExamPrint,
-                print_id,
-                worker,
-                DONE,
-                result_sha256=sha,
-                finished_at=utcnow(),
-                progress={"phase": "done", "done": len(files.sheets), "total": len(files.sheets)},
-            )
+            _finish(session, print_id, worker, data, len(files.sheets))
     except Exception as exc:
         log.exception("exam print %s failed", print_id)
         message = f"{type(exc).__name__}: {exc}"[:2000]
@@ -513,7 +694,17 @@ def sweep_prints(now: dt.datetime | None = None) -> list[int]:
     )
 
 
-def print_runs(user: User, assignment_id: int) -> tuple[Staff, Assignment, list[ExamPrint]]:
+@dataclass(frozen=True)
+class PrintRuns:
+    """The print page: the assignment's runs, newest first, and what the course may print."""
+
+    staff: Staff
+    assignment: Assignment
+    runs: list[ExamPrint]
+    allowance: PrintAllowance
+
+
+def print_runs(user: User, assignment_id: int) -> PrintRuns:
     """The assignment's print runs, newest first, for its instructors."""
     teacher, assignment = staff_for_assignment(user, assignment_id, change=True)
     runs = db.session.scalars(
@@ -521,7 +712,9 @@ def print_runs(user: User, assignment_id: int) -> tuple[Staff, Assignment, list[
         .where(ExamPrint.assignment_id == assignment.id)
         .order_by(ExamPrint.id.desc())
     )
-    return teacher, assignment, list(runs)
+    return PrintRuns(
+        teacher, assignment, list(runs), _allowance(db.session(), assignment.course_id)
+    )
 
 
 def get_print(user: User, print_id: int) -> ExamPrint:

@@ -31,7 +31,7 @@ async function follow(row) {
       bar.value = progress.done || 0;
     }
     const phase = cell.querySelector("[data-role=phase]");
-    const words = { queued: "waiting for a worker", sheets: "making the sheets", render: "drawing the PDFs", files: "writing the files" };
+    const words = { queued: "waiting for a worker", sheets: "making the sheets", render: "drawing the PDFs", join: "joining the PDFs", store: "storing the files", files: "writing the files" };
     if (phase) phase.textContent = `${words[progress.phase] || run.status}${progress.total ? ` (${progress.done} of ${progress.total})` : ""}`;
     await new Promise((resolve) => { setTimeout(resolve, 1000); });
   }
