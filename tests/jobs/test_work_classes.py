@@ -39,8 +39,10 @@ def ask_print(app: Any, assignment_id: int, sheets: int) -> int:
 
 def test_an_upload_after_a_long_print_is_graded_while_the_print_runs(app, room, upload, workers):
     """One worker with its defaults (`--workers 1`, both classes): the print is claimed first,
-    then an upload arrives; the upload's result is written before the print has finished. With
-    one queue for both, the upload waited for the whole print (146 s for 100 sheets)."""
+    then an upload arrives; the upload is claimed while the print still runs. With one queue for
+    both, the upload waited for the whole print (146 s for 100 sheets). Which of the two ends
+    first depends on the machine (a quick suite and 12 sheets take alike), so the claim is what
+    is compared."""
     print_id = ask_print(app, room.assignment_id, 12)
     workers.start(1)
     wait_for(lambda: row(app, ExamPrint, print_id).status == "running", 60, "the print", workers)
@@ -55,7 +57,7 @@ def test_an_upload_after_a_long_print_is_graded_while_the_print_runs(app, room, 
     printing = row(app, ExamPrint, print_id)
     assert graded.status == "done", graded.error
     assert printing.started_at < graded.started_at  # the print was under way first
-    assert printing.status == "running" or printing.finished_at > graded.finished_at
+    assert printing.status == "running" or printing.finished_at > graded.started_at
 
 
 def test_a_worker_serves_only_the_classes_it_is_told(app, factory, room, upload, workers):
