@@ -40,7 +40,7 @@ from grader.gametree.cs188 import CS188Answer
 from grader.gametree.exact import exact_text
 from grader.gametree.explain import Explainer, fmt
 from grader.gametree.generator import CHANCE_GENERATOR_VERSION, ChanceParams, generate_chance
-from grader.gametree.solver import from_jsonable
+from grader.gametree.numbers import NumberError, read_number
 from grader.gametree.tree import EXPECTIMAX_ALGORITHMS, CS188Problem, probability_text, read_cs188
 
 
@@ -138,7 +138,10 @@ def parse_bounds(text: str) -> tuple[Any, Any]:
     low, sep, high = text.partition("..")
     if not sep:
         raise ValueError(f"bounds are written L..U, e.g. 0..10, got {text!r}")
-    return (from_jsonable(low), from_jsonable(high))
+    try:
+        return (read_number(low), read_number(high))
+    except NumberError as error:
+        raise ValueError(f"each bound of L..U {error}") from None
 
 
 def convention_options(command: Callable) -> Callable:

@@ -30,7 +30,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, NamedTuple
 
-from grader.gametree.exact import exact, exact_text, fmt, parse_value, weighted, whole
+from grader.gametree.exact import exact, exact_text, fmt, weighted, whole
+from grader.gametree.numbers import read_number
 from grader.gametree.tree import (
     Node,
     Path,
@@ -62,7 +63,7 @@ class Conventions:
         if self.bounds is not None:
             if not isinstance(self.bounds, list | tuple) or len(self.bounds) != 2:
                 raise ValueError(f"bounds are [L, U], got {self.bounds!r}")
-            low, high = (from_jsonable(b) for b in self.bounds)
+            low, high = (read_number(b) for b in self.bounds)
             if not low <= high or low == INF or high == -INF:
                 raise ValueError(f"bounds [L, U] need L <= U, got {self.bounds!r}")
             object.__setattr__(self, "bounds", (low, high))
@@ -370,7 +371,7 @@ def _chance_fields(step: Step) -> dict[str, Any]:
 
 def jsonable(x: Value) -> Value | str:
     """A value for JSON: infinities as "inf" and "-inf", a fraction as its exact text "14/3"
-    (``from_jsonable`` reads both back); ints and floats as they are."""
+    (``numbers.read_number`` reads both back); ints and floats as they are."""
     if x == INF:
         return "inf"
     if x == -INF:
@@ -378,36 +379,6 @@ def jsonable(x: Value) -> Value | str:
     if isinstance(x, Fraction):
         return exact_text(x) if x.denominator != 1 else int(x)
     return x
-
-
-def from_jsonable(x: object) -> Value:
-    """A number, or one of the infinity spellings people type, to a number."""
-    if isinstance(x, bool):
-        raise ValueError(f"not a number: {x!r}")
-    if isinstance(x, int | float | Fraction):
-        if isinstance(x, float) and math.isnan(x):
-            raise ValueError(f"not a number: {x!r}")
-        return x
-    if isinstance(x, str):
-        text = x.strip().lower().replace("∞", "inf").replace("infinity", "inf")
-        if text in ("inf", "+inf"):
-            return INF
-        if text == "-inf":
-            return -INF
-        if "/" in text:  # a fraction as jsonable writes it: "14/3"
-            return parse_value(text)
-        try:  # a whole number typed as text stays exact, however many digits it has
-            return int(text)
-        except ValueError:
-            pass
-        try:
-            number = float(text)
-        except ValueError:
-            pass
-        else:
-            if math.isfinite(number):
-                return int(number) if number.is_integer() else number
-    raise ValueError(f"not a number: {x!r}")
 
 
 class _Search:

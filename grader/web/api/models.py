@@ -4,7 +4,6 @@ accepts."""
 
 from __future__ import annotations
 
-import re
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -27,6 +26,7 @@ from spectree.model_adapter.pydantic_adapter import BaseFile
 
 from grader.gametree import KINDS, VARIANTS
 from grader.gametree.generator import MAX_TRIES
+from grader.gametree.numbers import NUMBER_TEXT, NumberError, read_number
 from grader.gametree.solver import ORDERS, TIES, VALUES
 from grader.gametree.tree import MAX_PLAYERS, ROLES
 
@@ -84,31 +84,24 @@ NODE_PATH = r"^((0|[1-9][0-9]*)(\.(0|[1-9][0-9]*))*)?$"
 Path = Annotated[str, Field(pattern=PATH)]
 NodePath = Annotated[str, Field(pattern=NODE_PATH)]
 
-#: Infinity as an answer spells it (JSON has none): inf, -inf, infinity, ∞, any case, a sign.
-INFINITY = r"^[+-]?([iI][nN][fF]([iI][nN][iI][tT][yY])?|∞)$"
-#: An exact value as text (a chance node's, 14/3): a fraction (a number is a JSON number).
-FRACTION = r"^-?[0-9]{1,30}/[1-9][0-9]{0,29}$"  # the grader reads at most 30 digits a side
-
 
 def _score(value: object) -> int | float | str:
-    if isinstance(value, int | float) and not isinstance(value, bool):
+    """A number as an answer writes one (the core's grammar, ``gametree.numbers``: NumberError,
+    a ValueError, carries its words into the 400), kept as sent: the grader reads it again."""
+    read_number(value)
+    if isinstance(value, int | float | str):
         return value
-    if isinstance(value, str) and (re.fullmatch(INFINITY, value) or re.fullmatch(FRACTION, value)):
-        return value
-    raise ValueError(
-        "must be a number, or inf or -inf, or a fraction such as 14/3 (at most 30 digits a "
-        f"side), got {str(value)[:40]!r}"
-    )
+    raise NumberError(value)  # a Fraction: never in JSON
 
 
 _SCORE_SCHEMA: dict[str, Any] = {
     "oneOf": [
         {"type": "number"},
-        {"type": "string", "pattern": INFINITY},
-        {"type": "string", "pattern": FRACTION},
+        {"type": "string", "pattern": NUMBER_TEXT},
     ],
-    "description": "a number, a fraction as text (14/3, a chance node's exact value), "
-    "or inf / -inf",
+    "description": "a number, or text: a whole number or decimal (-5, −5, 4.67), a fraction "
+    "(14/3, 14 / 3: at most 30 digits a side), or infinity (inf, -inf, ∞, −∞); spaces "
+    "around it are ignored",
 }
 Score = Annotated[int | float | str, PlainValidator(_score), WithJsonSchema(_SCORE_SCHEMA)]
 
@@ -123,8 +116,8 @@ ScoreOrBlank = Annotated[
     WithJsonSchema(
         {
             "oneOf": [*_SCORE_SCHEMA["oneOf"], {"const": ""}, {"type": "null"}],
-            "description": "a number, a fraction as text, or inf / -inf; empty or null for a "
-            "node left blank",
+            "description": "a number, or text as for a score (-5, −5, 14 / 3, −∞); empty or "
+            "null for a node left blank",
         }
     ),
 ]
