@@ -61,11 +61,12 @@ def test_a_nan_float_and_a_very_long_text_are_refused() -> None:
 
 
 def test_the_text_pattern_is_the_grammar_itself() -> None:
-    # The OpenAPI document states NUMBER_TEXT: every text the table reads matches it, and
-    # every text it refuses does not (the document says no more and no less than the grader).
+    # The OpenAPI document states NUMBER_TEXT: every text the table reads matches it (searched,
+    # as a JSON Schema validator does), and every text it refuses does not (the document says
+    # no more and no less than the grader).
     for case in TABLE["reads"]:
         if isinstance(case["input"], str):
-            assert re.fullmatch(NUMBER_TEXT, case["input"]), case
+            assert re.search(NUMBER_TEXT, case["input"]), case
     for case in TABLE["refused"]:
-        if isinstance(case["input"], str) and len(case["input"]) <= 200:
-            assert not re.fullmatch(NUMBER_TEXT, case["input"]), case
+        if isinstance(case["input"], str):
+            assert not re.search(NUMBER_TEXT, case["input"]), case
