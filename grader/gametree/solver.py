@@ -50,6 +50,18 @@ VALUES = ("soft", "hard")
 ORDERS = ("ltr", "rtl")
 
 
+#: The one pair of conventions no search runs under, (ties, values), and why: a fail-hard node
+#: returns exactly the bound, which the strict rule never counts as outside the window, so
+#: cutoffs would only ever follow leaves. The API's document states it from here.
+REFUSED_PAIR = ("explore", "hard")
+REFUSED_PAIR_WORDS = "ties=explore needs values=soft (fail-hard returns the bound itself)"
+
+
+def refused_pair(ties: str, values: str) -> str | None:
+    """The words refusing ``ties`` with ``values`` (None: they go together)."""
+    return REFUSED_PAIR_WORDS if (ties, values) == REFUSED_PAIR else None
+
+
 @dataclass(frozen=True, slots=True)
 class Conventions:
     ties: str = "prune"
@@ -78,10 +90,9 @@ class Conventions:
                 raise ValueError(
                     f"{name} must be one of {', '.join(allowed)}, got {getattr(self, name)!r}"
                 )
-        if self.ties == "explore" and self.values == "hard":
-            # A fail-hard node returns exactly the bound, which the strict rule never counts as
-            # outside the window: cutoffs would only ever follow leaves.
-            raise ValueError("ties=explore needs values=soft (fail-hard returns the bound itself)")
+        problem = refused_pair(self.ties, self.values)
+        if problem:
+            raise ValueError(problem)
 
     @classmethod
     def from_dict(cls, data: dict | None) -> Conventions:

@@ -27,7 +27,7 @@ from spectree.model_adapter.pydantic_adapter import BaseFile
 from grader.gametree import KINDS, VARIANTS
 from grader.gametree.generator import MAX_TRIES
 from grader.gametree.numbers import NUMBER_TEXT, NumberError, read_number
-from grader.gametree.solver import ORDERS, TIES, VALUES
+from grader.gametree.solver import ORDERS, REFUSED_PAIR, TIES, VALUES, refused_pair
 from grader.gametree.tree import MAX_PLAYERS, ROLES
 
 # -- what the document states beyond pydantic's own schema -----------------------------------------
@@ -211,14 +211,18 @@ Players = Annotated[list[Player], Field(min_length=1, max_length=MAX_PLAYERS)]
 
 
 class Conventions(Body):
-    """How the search runs; each has its default. ties=explore needs values=soft."""
+    """How the search runs; each has its default; one pair of ties and values is refused (the
+    schema's `not`)."""
 
     model_config = ConfigDict(
         extra="forbid",
         strict=True,
         json_schema_extra={
             "not": {
-                "properties": {"ties": {"const": "explore"}, "values": {"const": "hard"}},
+                "properties": {
+                    "ties": {"const": REFUSED_PAIR[0]},
+                    "values": {"const": REFUSED_PAIR[1]},
+                },
                 "required": ["ties", "values"],
             }
         },
@@ -245,8 +249,9 @@ class Conventions(Body):
 
     @model_validator(mode="after")
     def _explore_is_soft(self) -> Conventions:
-        if self.ties == "explore" and self.values == "hard":
-            raise ValueError("ties=explore needs values=soft (fail-hard returns the bound itself)")
+        problem = refused_pair(self.ties, self.values)
+        if problem:
+            raise ValueError(problem)
         return self
 
 
