@@ -39,7 +39,13 @@ from grader.gametree.calibrate import MISCONCEPTION_CEILING, SLIP_FLOOR, calibra
 from grader.gametree.cs188 import CS188Answer
 from grader.gametree.exact import exact_text
 from grader.gametree.explain import Explainer, fmt
-from grader.gametree.generator import CHANCE_GENERATOR_VERSION, ChanceParams, generate_chance
+from grader.gametree.generator import (
+    CHANCE_GENERATOR_VERSION,
+    DEFAULTS,
+    ChanceParams,
+    generate_chance,
+    range_text,
+)
 from grader.gametree.numbers import NumberError, read_number
 from grader.gametree.tree import EXPECTIMAX_ALGORITHMS, CS188Problem, probability_text, read_cs188
 
@@ -197,9 +203,11 @@ def tree() -> None:
 @click.option(
     "--seed", required=True, help="Any integer or text; the same seed gives the same tree."
 )
-@click.option("--depth", type=int, default=3, show_default=True)
-@click.option("--branching", default="2-3", show_default=True)
-@click.option("--values", "value_range", default="-9..9", show_default=True)
+@click.option("--depth", type=int, default=DEFAULTS["depth"], show_default=True)
+@click.option("--branching", default=range_text(DEFAULTS["branching"]), show_default=True)
+@click.option(
+    "--values", "value_range", default=range_text(DEFAULTS["values"], ".."), show_default=True
+)
 @click.option("--distinct", is_flag=True, help="All leaf values different.")
 @click.option("--players", default="max,min", show_default=True)
 @click.option("--ties", type=click.Choice(["prune", "explore"]), default="prune")
@@ -214,7 +222,7 @@ def tree() -> None:
     "--discriminating", is_flag=True, help="Every misconception gives a different answer."
 )
 @click.option("--kind", type=click.Choice(list(KINDS)), default="prune", show_default=True)
-@click.option("--max-tries", type=int, default=2000, show_default=True)
+@click.option("--max-tries", type=int, default=DEFAULTS["max_tries"], show_default=True)
 @json_option
 def generate_command(
     seed: str,

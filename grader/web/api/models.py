@@ -25,7 +25,16 @@ from pydantic_core import CoreSchema
 from spectree.model_adapter.pydantic_adapter import BaseFile
 
 from grader.gametree import KINDS, VARIANTS
-from grader.gametree.generator import MAX_TRIES
+from grader.gametree.generator import (
+    DEFAULTS,
+    MAX_BRANCHING,
+    MAX_DEPTH,
+    MAX_EVALUATION_NOISE,
+    MAX_EXPOSE_NODES,
+    MAX_MISCONCEPTION_ERRORS,
+    MAX_TRIES,
+    MAX_VALUE,
+)
 from grader.gametree.numbers import NUMBER_TEXT, NumberError, read_number
 from grader.gametree.solver import ORDERS, REFUSED_PAIR, TIES, VALUES, refused_pair
 from grader.gametree.tree import MAX_PLAYERS, ROLES
@@ -261,21 +270,21 @@ _RANGE_TEXT = r"^-?[0-9]+((\.\.|:|-)-?[0-9]+)?$"
 
 
 _RANGE_WORDS = "a number, [lo, hi], or text lo-hi, lo..hi, lo:hi"
-_Width = Annotated[int, Field(ge=1, le=8), INTEGRAL]
-_Value = Annotated[int, Field(ge=-(10**6), le=10**6), INTEGRAL]
+_Width = Annotated[int, Field(ge=1, le=MAX_BRANCHING), INTEGRAL]
+_Value = Annotated[int, Field(ge=-MAX_VALUE, le=MAX_VALUE), INTEGRAL]
 _Count = Annotated[int, Field(ge=0), INTEGRAL]
 #: Ranges as the generator reads them: a number, [lo, hi], or text ("2-3", "-9..9").
 Branching = Annotated[
     _Width
     | Annotated[list[_Width], Field(min_length=2, max_length=2)]
-    | Annotated[str, Field(pattern=r"^[1-8]((\.\.|:|-)[1-8])?$")],
-    Field(description=f"children per node, within 1..8: {_RANGE_WORDS}"),
+    | Annotated[str, Field(pattern=rf"^[1-{MAX_BRANCHING}]((\.\.|:|-)[1-{MAX_BRANCHING}])?$")],
+    Field(description=f"children per node, within 1..{MAX_BRANCHING}: {_RANGE_WORDS}"),
 ]
 ValueRange = Annotated[
     _Value
     | Annotated[list[_Value], Field(min_length=2, max_length=2)]
     | Annotated[str, Field(pattern=_RANGE_TEXT)],
-    Field(description=f"leaf values, within ±1000000: {_RANGE_WORDS}"),
+    Field(description=f"leaf values, within ±{MAX_VALUE}: {_RANGE_WORDS}"),
 ]
 CountRange = Annotated[
     _Count
@@ -291,9 +300,9 @@ class GeneratorParams(Body):
     depth needing evaluations, what a misconception can expose) and constraints no tree meets
     within the time budget are a 422 that says which."""
 
-    depth: Integer = Field(3, ge=1, le=8)
-    branching: Branching = [2, 3]
-    values: ValueRange = [-9, 9]
+    depth: Integer = Field(DEFAULTS["depth"], ge=1, le=MAX_DEPTH)
+    branching: Branching = list(DEFAULTS["branching"])
+    values: ValueRange = list(DEFAULTS["values"])
     distinct: bool = False
     players: Players | None = None
     min_cutoffs: Integer = Field(0, ge=0)
@@ -301,24 +310,24 @@ class GeneratorParams(Body):
     leaves_evaluated: CountRange | None = None
     discriminating: bool = False
     evaluations: bool = False
-    evaluation_noise: Integer = Field(2, ge=1, le=1000)
+    evaluation_noise: Integer = Field(DEFAULTS["evaluation_noise"], ge=1, le=MAX_EVALUATION_NOISE)
     expose: Annotated[str, _among(list(VARIANTS), "expose")] | None = Field(
         None, description="a misconception whose answer the tree should expose"
     )
-    expose_nodes: Integer = Field(2, ge=1, le=100)
+    expose_nodes: Integer = Field(DEFAULTS["expose_nodes"], ge=1, le=MAX_EXPOSE_NODES)
     expose_alone: bool = Field(
         False,
         description="and no other misconception gives that answer (an answer like it names "
         "that misconception alone); needs expose",
     )
-    max_tries: Integer = Field(2000, ge=1, le=MAX_TRIES)
+    max_tries: Integer = Field(DEFAULTS["max_tries"], ge=1, le=MAX_TRIES)
     min_star1_cutoffs: Integer = Field(
         0, ge=0, description="chance trees: at least this many Star1 cutoffs"
     )
     misconception_errors: Integer = Field(
         0,
         ge=0,
-        le=100,
+        le=MAX_MISCONCEPTION_ERRORS,
         description="chance trees: each misconception that changes the answer costs at least "
         "this many errors",
     )
