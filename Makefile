@@ -43,6 +43,7 @@ test: $(STAMP) system-deps $(NODE_STAMP)
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
 	$(BIN)/mypy
+	node --test tests/js/*.test.mjs
 	$(BIN)/pytest
 
 # The queue tests (tests/jobs) again on PostgreSQL and Redis, which the tests start themselves

@@ -39,8 +39,14 @@ from grader.gametree.calibrate import MISCONCEPTION_CEILING, SLIP_FLOOR, calibra
 from grader.gametree.cs188 import CS188Answer
 from grader.gametree.exact import exact_text
 from grader.gametree.explain import Explainer, fmt
-from grader.gametree.generator import CHANCE_GENERATOR_VERSION, ChanceParams, generate_chance
-from grader.gametree.solver import from_jsonable
+from grader.gametree.generator import (
+    CHANCE_GENERATOR_VERSION,
+    DEFAULTS,
+    ChanceParams,
+    generate_chance,
+    range_text,
+)
+from grader.gametree.numbers import NumberError, read_number
 from grader.gametree.tree import EXPECTIMAX_ALGORITHMS, CS188Problem, probability_text, read_cs188
 
 
@@ -138,7 +144,10 @@ def parse_bounds(text: str) -> tuple[Any, Any]:
     low, sep, high = text.partition("..")
     if not sep:
         raise ValueError(f"bounds are written L..U, e.g. 0..10, got {text!r}")
-    return (from_jsonable(low), from_jsonable(high))
+    try:
+        return (read_number(low), read_number(high))
+    except NumberError as error:
+        raise ValueError(f"each bound of L..U {error}") from None
 
 
 def convention_options(command: Callable) -> Callable:
@@ -194,9 +203,11 @@ def tree() -> None:
 @click.option(
     "--seed", required=True, help="Any integer or text; the same seed gives the same tree."
 )
-@click.option("--depth", type=int, default=3, show_default=True)
-@click.option("--branching", default="2-3", show_default=True)
-@click.option("--values", "value_range", default="-9..9", show_default=True)
+@click.option("--depth", type=int, default=DEFAULTS["depth"], show_default=True)
+@click.option("--branching", default=range_text(DEFAULTS["branching"]), show_default=True)
+@click.option(
+    "--values", "value_range", default=range_text(DEFAULTS["values"], ".."), show_default=True
+)
 @click.option("--distinct", is_flag=True, help="All leaf values different.")
 @click.option("--players", default="max,min", show_default=True)
 @click.option("--ties", type=click.Choice(["prune", "explore"]), default="prune")
@@ -211,7 +222,7 @@ def tree() -> None:
     "--discriminating", is_flag=True, help="Every misconception gives a different answer."
 )
 @click.option("--kind", type=click.Choice(list(KINDS)), default="prune", show_default=True)
-@click.option("--max-tries", type=int, default=2000, show_default=True)
+@click.option("--max-tries", type=int, default=DEFAULTS["max_tries"], show_default=True)
 @json_option
 def generate_command(
     seed: str,

@@ -131,18 +131,6 @@ def matches(answer: Number | None, value: Number) -> bool:
     return Fraction(exact(answer)) == rounded(value)
 
 
-def parse_value(text: str) -> Number:
-    """A value written as text: ``"14/3"`` (a fraction, as ``exact_text`` writes it), ``"-2"``,
-    ``"4.67"``. ValueError for anything else."""
-    match = re.fullmatch(r"\s*(-?)(\d{1,30})\s*/\s*(\d{1,30})\s*", text)
-    if not match:
-        raise ValueError(f"not a fraction: {text[:40]!r}")
-    sign, numerator, denominator = match.groups()
-    if int(denominator) == 0:
-        raise ValueError(f"not a fraction: {text[:40]!r}")
-    return whole(Fraction(int(sign + numerator), int(denominator)))
-
-
 __all__ = [
     "Number",
     "exact",
@@ -151,7 +139,6 @@ __all__ = [
     "is_shown_exactly",
     "matches",
     "parse_probability",
-    "parse_value",
     "rounded",
     "weighted",
     "whole",

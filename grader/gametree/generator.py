@@ -11,8 +11,9 @@ from __future__ import annotations
 import math
 import random
 import time
-from dataclasses import asdict, dataclass, field, fields, replace
+from dataclasses import MISSING, asdict, dataclass, field, fields, replace
 from fractions import Fraction
+from typing import Any
 
 from grader.gametree.exact import fmt
 from grader.gametree.kinds import KINDS, error_score
@@ -22,6 +23,14 @@ from grader.gametree.variants import VARIANTS, variants_for
 
 GENERATOR_VERSION = 1
 MAX_TRIES = 10_000  # with a time budget (``generate``'s deadline) on top
+# The generator's limits, declared once: the API's schema, the forms and the CLI read them.
+MAX_DEPTH = 8  # levels below the root
+MAX_BRANCHING = 8  # children per node
+MAX_VALUE = 10**6  # a leaf value's magnitude
+MAX_GENERATED_LEAVES = 5000  # the widest branching to the power of the depth
+MAX_EVALUATION_NOISE = 1000
+MAX_EXPOSE_NODES = 100
+MAX_MISCONCEPTION_ERRORS = 4  # chance trees: more than 4 errors already scores 0
 
 
 class GenerationError(ValueError):
@@ -70,16 +79,19 @@ class GeneratorParams:
         lo, hi = self.branching
         vlo, vhi = self.values
         problems = []
-        if not 1 <= self.depth <= 8:
-            problems.append(f"depth must be 1..8, got {self.depth}")
-        if not 1 <= lo <= hi <= 8:
-            problems.append(f"branching must be a range within 1..8, got {lo}-{hi}")
+        if not 1 <= self.depth <= MAX_DEPTH:
+            problems.append(f"depth must be 1..{MAX_DEPTH}, got {self.depth}")
+        if not 1 <= lo <= hi <= MAX_BRANCHING:
+            problems.append(f"branching must be a range within 1..{MAX_BRANCHING}, got {lo}-{hi}")
         if problems:  # before any power of them is computed: 10**9 ** 10**9 never finishes
             raise GenerationError("; ".join(problems))
-        if vlo > vhi or abs(vlo) > 10**6 or abs(vhi) > 10**6:
-            problems.append(f"values must be a range lo..hi within ±1000000, got {vlo}..{vhi}")
-        if hi**self.depth > 5000:
-            problems.append(f"{hi}^{self.depth} leaves is too many for an exercise (at most 5000)")
+        if vlo > vhi or abs(vlo) > MAX_VALUE or abs(vhi) > MAX_VALUE:
+            problems.append(f"values must be a range lo..hi within ±{MAX_VALUE}, got {vlo}..{vhi}")
+        if hi**self.depth > MAX_GENERATED_LEAVES:
+            problems.append(
+                f"{hi}^{self.depth} leaves is too many for an exercise "
+                f"(at most {MAX_GENERATED_LEAVES})"
+            )
         if self.distinct and vhi - vlo + 1 < hi**self.depth:
             problems.append(
                 f"distinct values need at least {hi**self.depth} values, range {vlo}..{vhi} has "
@@ -87,8 +99,10 @@ class GeneratorParams:
             )
         if self.kind not in KINDS:
             problems.append(f"unknown kind {self.kind!r} ({', '.join(KINDS)})")
-        if not 1 <= self.evaluation_noise <= 1000:
-            problems.append(f"evaluation_noise must be 1..1000, got {self.evaluation_noise}")
+        if not 1 <= self.evaluation_noise <= MAX_EVALUATION_NOISE:
+            problems.append(
+                f"evaluation_noise must be 1..{MAX_EVALUATION_NOISE}, got {self.evaluation_noise}"
+            )
         limit = self.conventions.depth
         if limit is not None and limit < self.depth and not self.evaluations:
             problems.append(
@@ -116,8 +130,8 @@ class GeneratorParams:
                     f"{self.expose} cannot change an answer of kind {self.kind} "
                     f"({', '.join(sorted(variant.kinds))})"
                 )
-        if not 1 <= self.expose_nodes <= 100:
-            problems.append(f"expose_nodes must be 1..100, got {self.expose_nodes}")
+        if not 1 <= self.expose_nodes <= MAX_EXPOSE_NODES:
+            problems.append(f"expose_nodes must be 1..{MAX_EXPOSE_NODES}, got {self.expose_nodes}")
         if self.expose_alone and self.expose is None:
             problems.append("expose_alone needs expose: the misconception to tell apart")
         if self.chance:
@@ -243,6 +257,19 @@ class GeneratorParams:
         if not self.expose_alone:  # stored as before it existed
             del data["expose_alone"]
         return data
+
+
+#: The generator's defaults, as ``GeneratorParams`` declares them: what an omitted parameter
+#: is, for the API's schema, the forms and the CLI alike.
+DEFAULTS: dict[str, Any] = {
+    f.name: f.default for f in fields(GeneratorParams) if f.default is not MISSING
+}
+
+
+def range_text(pair: tuple[int, int], sep: str = "-") -> str:
+    """A range as a form or the CLI writes it (``(2, 3)`` -> ``"2-3"``; ``sep=".."``: ``-9..9``),
+    which ``parse_range`` reads back."""
+    return f"{pair[0]}{sep}{pair[1]}"
 
 
 def parse_range(text: object) -> tuple[int, int]:
@@ -480,8 +507,11 @@ class ChanceParams:
             or not 1 <= self.max_tries <= MAX_TRIES
         ):
             problems.append(f"min_cutoffs, min_star1_cutoffs >= 0 and max_tries 1..{MAX_TRIES}")
-        if not 0 <= self.misconception_errors <= 4:
-            problems.append(f"misconception_errors must be 0..4, got {self.misconception_errors}")
+        if not 0 <= self.misconception_errors <= MAX_MISCONCEPTION_ERRORS:
+            problems.append(
+                f"misconception_errors must be 0..{MAX_MISCONCEPTION_ERRORS}, "
+                f"got {self.misconception_errors}"
+            )
         elif self.misconception_errors and not (
             self.kind in KINDS and KINDS[self.kind].counts_errors and KINDS[self.kind].calibrates
         ):

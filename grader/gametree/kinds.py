@@ -28,9 +28,7 @@ from __future__ import annotations
 import bisect
 import functools
 import json
-import math
 import random
-import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -38,12 +36,12 @@ from typing import Any, ClassVar
 from grader.gametree.drawing import PaperBoxes
 from grader.gametree.exact import matches
 from grader.gametree.explain import Explainer, fmt, ordinal
+from grader.gametree.numbers import NumberError, read_number
 from grader.gametree.optimum import MAX_DP_SIZE, MAX_LEAVES, Optimizer, dp_size, uniform_dp_size
 from grader.gametree.solver import (
     INF,
     Conventions,
     SearchResult,
-    from_jsonable,
     jsonable,
     minimax,
     solve,
@@ -97,7 +95,6 @@ ANSWER_KEYS = {
     "best-order": ("order", "leaves"),  # "leaves" as the key has it: a claim, not graded
     "minimax": ("values",),
 }
-_INFINITY = ("inf", "+inf", "-inf", "∞", "+∞", "-∞", "infinity", "+infinity", "-infinity")
 
 
 def _part(answer: object, name: str, kind: str) -> Any:
@@ -114,29 +111,13 @@ def _part(answer: object, name: str, kind: str) -> Any:
     return answer[name]
 
 
-# A fraction typed as text, as exact values are written ("14/3", "-2/3"): JSON has no fractions.
-_FRACTION = re.compile(r"\s*-?\d{1,30}\s*/\s*\d{1,30}\s*")
-
-
 def _number(x: object, what: str) -> Value:
-    """A number, infinity spelled out (JSON has no infinity; the web layer refuses Infinity
-    and 1e400 before this), or a fraction as text, ``"14/3"`` (exact values' form: JSON has no
-    fractions); never "3" (a number is sent as one), never NaN."""
-    numeric = (isinstance(x, int) and not isinstance(x, bool)) or (
-        isinstance(x, float) and not math.isnan(x)
-    )
-    spelled = isinstance(x, str) and (
-        x.strip().lower() in _INFINITY or _FRACTION.fullmatch(x) is not None
-    )
-    refused = UngradableAnswer(
-        f"{what} must be a number, a fraction such as 14/3 (or inf, -inf), got {str(x)[:40]!r}"
-    )
-    if not (numeric or spelled):
-        raise refused
+    """A number as an answer writes one (``numbers.read_number``: a JSON number, or text such
+    as ``−5``, ``14 / 3``, ``−∞``); UngradableAnswer naming ``what`` for anything else."""
     try:
-        return from_jsonable(x)
-    except ValueError:  # "1/0"
-        raise refused from None
+        return read_number(x)
+    except NumberError as error:
+        raise UngradableAnswer(f"{what} {error}") from None
 
 
 def _internal_path(tree: Tree, path: object, what: str) -> Path:
@@ -272,7 +253,7 @@ def _written(x: object) -> str:
     """A value as a hand would write it in a box: ``∞`` for infinity, no trailing ``.0``."""
     if x is None or x == "":
         return ""
-    value = from_jsonable(x)
+    value = read_number(x)
     if isinstance(value, float) and value.is_integer():
         value = int(value)
     return fmt(value).replace("+∞", "∞")

@@ -30,7 +30,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, NamedTuple
 
-from grader.gametree.exact import exact, exact_text, fmt, parse_value, weighted, whole
+from grader.gametree.exact import exact, exact_text, fmt, weighted, whole
+from grader.gametree.numbers import read_number
 from grader.gametree.tree import (
     Node,
     Path,
@@ -49,6 +50,18 @@ VALUES = ("soft", "hard")
 ORDERS = ("ltr", "rtl")
 
 
+#: The one pair of conventions no search runs under, (ties, values), and why: a fail-hard node
+#: returns exactly the bound, which the strict rule never counts as outside the window, so
+#: cutoffs would only ever follow leaves. The API's document states it from here.
+REFUSED_PAIR = ("explore", "hard")
+REFUSED_PAIR_WORDS = "ties=explore needs values=soft (fail-hard returns the bound itself)"
+
+
+def refused_pair(ties: str, values: str) -> str | None:
+    """The words refusing ``ties`` with ``values`` (None: they go together)."""
+    return REFUSED_PAIR_WORDS if (ties, values) == REFUSED_PAIR else None
+
+
 @dataclass(frozen=True, slots=True)
 class Conventions:
     ties: str = "prune"
@@ -62,7 +75,7 @@ class Conventions:
         if self.bounds is not None:
             if not isinstance(self.bounds, list | tuple) or len(self.bounds) != 2:
                 raise ValueError(f"bounds are [L, U], got {self.bounds!r}")
-            low, high = (from_jsonable(b) for b in self.bounds)
+            low, high = (read_number(b) for b in self.bounds)
             if not low <= high or low == INF or high == -INF:
                 raise ValueError(f"bounds [L, U] need L <= U, got {self.bounds!r}")
             object.__setattr__(self, "bounds", (low, high))
@@ -77,10 +90,9 @@ class Conventions:
                 raise ValueError(
                     f"{name} must be one of {', '.join(allowed)}, got {getattr(self, name)!r}"
                 )
-        if self.ties == "explore" and self.values == "hard":
-            # A fail-hard node returns exactly the bound, which the strict rule never counts as
-            # outside the window: cutoffs would only ever follow leaves.
-            raise ValueError("ties=explore needs values=soft (fail-hard returns the bound itself)")
+        problem = refused_pair(self.ties, self.values)
+        if problem:
+            raise ValueError(problem)
 
     @classmethod
     def from_dict(cls, data: dict | None) -> Conventions:
@@ -370,7 +382,7 @@ def _chance_fields(step: Step) -> dict[str, Any]:
 
 def jsonable(x: Value) -> Value | str:
     """A value for JSON: infinities as "inf" and "-inf", a fraction as its exact text "14/3"
-    (``from_jsonable`` reads both back); ints and floats as they are."""
+    (``numbers.read_number`` reads both back); ints and floats as they are."""
     if x == INF:
         return "inf"
     if x == -INF:
@@ -378,36 +390,6 @@ def jsonable(x: Value) -> Value | str:
     if isinstance(x, Fraction):
         return exact_text(x) if x.denominator != 1 else int(x)
     return x
-
-
-def from_jsonable(x: object) -> Value:
-    """A number, or one of the infinity spellings people type, to a number."""
-    if isinstance(x, bool):
-        raise ValueError(f"not a number: {x!r}")
-    if isinstance(x, int | float | Fraction):
-        if isinstance(x, float) and math.isnan(x):
-            raise ValueError(f"not a number: {x!r}")
-        return x
-    if isinstance(x, str):
-        text = x.strip().lower().replace("∞", "inf").replace("infinity", "inf")
-        if text in ("inf", "+inf"):
-            return INF
-        if text == "-inf":
-            return -INF
-        if "/" in text:  # a fraction as jsonable writes it: "14/3"
-            return parse_value(text)
-        try:  # a whole number typed as text stays exact, however many digits it has
-            return int(text)
-        except ValueError:
-            pass
-        try:
-            number = float(text)
-        except ValueError:
-            pass
-        else:
-            if math.isfinite(number):
-                return int(number) if number.is_integer() else number
-    raise ValueError(f"not a number: {x!r}")
 
 
 class _Search:

@@ -24,6 +24,7 @@ from wtforms.validators import DataRequired, EqualTo, Length, NumberRange, Optio
 
 from grader.gametree import KINDS, Tree, TreeFormatError, parse_nested, parse_range
 from grader.gametree.games import GAMES
+from grader.gametree.generator import DEFAULTS, MAX_DEPTH, range_text
 from grader.services import Invalid
 from grader.services.accounts import MAX_TOKEN_DAYS, MIN_PASSWORD, SCOPES, TOKEN_DAYS
 from grader.services.teaching import editor
@@ -148,6 +149,11 @@ class TreeChoice:
     tree: Tree | None
 
 
+# The generator's defaults as the forms write them ("2-3", "-9..9").
+_BRANCHING = range_text(DEFAULTS["branching"])
+_VALUES = range_text(DEFAULTS["values"], "..")
+
+
 class TreeSettings(FlaskForm):
     """The generator's shape and the conventions, shared by the practice page and the slot
     editor (each adds its own fields and tree sources), and the one mapping of those forms to
@@ -162,12 +168,16 @@ class TreeSettings(FlaskForm):
     leaf_depth: IntegerField
     nested: TextAreaField
 
-    depth = IntegerField("Depth", default=3, validators=[Optional(), NumberRange(1, 8)])
+    depth = IntegerField(
+        "Depth", default=DEFAULTS["depth"], validators=[Optional(), NumberRange(1, MAX_DEPTH)]
+    )
     branching = StringField(
-        "Branching (e.g. 2-3)", default="2-3", validators=[Optional(), Length(max=20)]
+        f"Branching (e.g. {_BRANCHING})",
+        default=_BRANCHING,
+        validators=[Optional(), Length(max=20)],
     )
     values = StringField(
-        "Leaf values (e.g. -9..9)", default="-9..9", validators=[Optional(), Length(max=40)]
+        f"Leaf values (e.g. {_VALUES})", default=_VALUES, validators=[Optional(), Length(max=40)]
     )
     players = StringField(
         "Players per level (max, min, chance; e.g. max,chance)",
@@ -221,9 +231,9 @@ class TreeSettings(FlaskForm):
     def generator_params(self) -> dict[str, Any]:
         """The generator's parameters on the form (an empty field: the generator's default)."""
         return {
-            "depth": self.depth.data or 3,
-            "branching": self.branching.data or "2-3",
-            "values": self.values.data or "-9..9",
+            "depth": self.depth.data or DEFAULTS["depth"],
+            "branching": self.branching.data or _BRANCHING,
+            "values": self.values.data or _VALUES,
             "min_cutoffs": self.min_cutoffs.data or 0,
             "evaluations": bool(self.evaluations.data),
             # Only where asked: MAX/MIN parameters stay as they were (a chance level needs it).

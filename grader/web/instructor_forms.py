@@ -25,6 +25,7 @@ from wtforms.validators import DataRequired, Length, NumberRange, Optional
 from grader.gametree import KINDS, Conventions, Tree
 from grader.gametree.exact import fmt
 from grader.gametree.games import GAMES
+from grader.gametree.generator import MAX_MISCONCEPTION_ERRORS
 from grader.models import COURSE_ROLES, SCORE_POLICIES, Slot
 from grader.services.teaching import editor
 from grader.services.trees import game_practice
@@ -149,7 +150,7 @@ class SlotForm(TreeSettings):
     misconception_errors = IntegerField(
         "Chance trees: each misconception costs at least this many errors (2: none passes for "
         "a slip)",
-        validators=[Optional(), NumberRange(0, 4)],
+        validators=[Optional(), NumberRange(0, MAX_MISCONCEPTION_ERRORS)],
     )
     distinct = BooleanField("Distinct leaf values")
     discriminating = BooleanField("Discriminating (every misconception gives its own answer)")

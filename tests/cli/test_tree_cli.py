@@ -82,6 +82,33 @@ def test_grade_refuses_an_ungradable_answer():
     assert "cannot grade this answer" in result.output
 
 
+def test_grade_reads_numbers_by_the_answer_grammar():
+    # The numbers as the page prints them: a chance node's 14/3 with spaces, C's -5 with the
+    # minus sign U+2212; a word is refused in the grammar's words, naming the node's path.
+    tree = '[{"chance": ["1/3", "2/3"], "children": [4, 5]}, [-5, 2]]'
+    answer = json.dumps({"values": {"": " 14 / 3 ", "0": "14/3", "1": "\u22125"}})
+    result = run("grade", "--tree", tree, "--kind", "values", "--answer", answer, "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["score"] == 1.0
+    refused = run(
+        "grade", "--tree", tree, "--kind", "values", "--answer", '{"values": {"1": "abc"}}'
+    )
+    assert refused.exit_code == 1
+    assert (
+        "the value at '1' must be a number, a fraction such as 14/3 (or inf, -inf), got 'abc'"
+        in refused.output
+    )
+
+
+def test_solve_reads_bounds_by_the_answer_grammar():
+    tree = "[[3,12,9],[2,7,7]]"
+    said = run("solve", "--tree", tree, "--players", "max,chance", "--bounds", " 0 ..12")
+    assert said.exit_code == 0 and "pruned: I" in said.output, said.output
+    refused = run("solve", "--tree", tree, "--players", "max,chance", "--bounds", "0..1e3")
+    assert refused.exit_code != 0
+    assert "each bound of L..U must be a number, a fraction such as 14/3" in refused.output
+
+
 def test_best_order_reaches_the_knuth_moore_count():
     result = run("best-order", "--tree", AIMA, "--json")
     data = json.loads(result.output)

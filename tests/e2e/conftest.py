@@ -32,6 +32,7 @@ from tests.e2e.e2e_support import (
 from tests.e2e.kinds_support import seed_answer_kinds
 from tests.e2e.site_support import Site
 from tests.e2e.site_support import seed as seed_site
+from tests.e2e.typed_support import TYPED_VALUES
 from tests.live_server import environment, serve
 
 
@@ -91,6 +92,13 @@ def _seed(env: dict[str, str]) -> tuple[int, dict[str, int], str]:
                 student, "best-order", tree=[[[2, 3], [5, 9]], [[0, 1], [7, 5]]]
             ).id
             practice.update(seed_chance(student))
+            # Typed back as the page prints numbers (−5, 14 / 3, −∞): their own exercises.
+            practice["typed-values"] = exercises.create_practice(
+                student, "values", tree=TYPED_VALUES
+            ).id
+            practice["typed-bounds"] = exercises.create_practice(
+                student, "bounds", tree=[[[-2, -3], [5, 9]], [[0, 1], [7, 5]]]
+            ).id
             assignment_id = assignment.id
             drill_down = seed_answer_kinds(INSTRUCTOR)
             db.engine.dispose()  # checkpoints the WAL before the server opens the file

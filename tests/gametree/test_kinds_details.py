@@ -17,8 +17,6 @@ judged equivalent:
   is never in a pruned set (``normalize`` refuses it and a search never prunes it).
 - ``PruneKind.project``: ``pruned |= cut nodes`` changed to ``pruned = cut nodes``: every pruned
   node lies below a node where a cutoff happened, and marking a node marks its subtree.
-- ``_number``: the message after ``from_jsonable`` fails changed: only numbers and the spellings
-  of infinity reach ``from_jsonable``, and it reads them all.
 - ``ExerciseKind.grade``: ``score(None, ...)``: no kind's ``score`` reads the tree; ``min(2.0,
   ...)`` and rounding to 7 places: ``error_score`` of a whole number of errors is 1, 0.8, 0.5,
   0.1 (to 7 places too) or 0, never above 1.
@@ -699,10 +697,12 @@ def test_pruned_nodes_none_of_them_right_share_nothing() -> None:
     assert graded.score == round(error_score(3), 6)
 
 
-def test_numbers_typed_as_text_are_refused_and_quoted_to_forty_characters() -> None:
-    assert _refusal("values", {"values": {"0": "3"}}) == (
-        "the value at '0' must be a number, a fraction such as 14/3 (or inf, -inf), got '3'"
-    )
+def test_numbers_typed_as_text_are_read_by_the_grammar_and_refusals_quoted_to_forty_characters() -> (
+    None
+):
+    # The answer grammar reads a whole number typed as text ("3", "−3"); 50 digits are past its
+    # 30, refused and quoted to forty characters.
+    assert KINDS["values"].normalize(AG, {"values": {"0": "3", "1": "−3"}}) == {"0": 3, "1": -3}
     assert _refusal("values", {"values": {"0": "7" * 50}}) == (
         f"the value at '0' must be a number, a fraction such as 14/3 (or inf, -inf), got '{'7' * 40}'"
     )

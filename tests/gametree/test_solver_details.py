@@ -18,13 +18,13 @@ import pytest
 from hypothesis import example, given, settings
 
 from grader.gametree import KINDS, Conventions, Tree, minimax, solve
+from grader.gametree.numbers import read_number
 from grader.gametree.solver import (
     INF,
     Cutoff,
     NodeResult,
     Step,
     TreeSearchRules,
-    from_jsonable,
     jsonable,
     search,
 )
@@ -346,7 +346,6 @@ def test_describe_names_each_convention():
         (" -7 ", -7),
         ("2.5", 2.5),
         ("4.0", 4),
-        ("1e3", 1000),
         ("inf", INF),
         ("+inf", INF),
         ("Infinity", INF),
@@ -360,8 +359,9 @@ def test_describe_names_each_convention():
         (INF, INF),
     ],
 )
-def test_from_jsonable_reads_numbers_and_infinities(text, number):
-    got = from_jsonable(text)
+def test_read_number_reads_numbers_and_infinities(text, number):
+    # The answer grammar (gametree.numbers) reads what from_jsonable read, except an exponent.
+    got = read_number(text)
     assert got == number and type(got) is type(number)
 
 
@@ -383,11 +383,12 @@ def test_from_jsonable_reads_numbers_and_infinities(text, number):
         {},
         math.nan,
         "0x10",
+        "1e3",  # an exponent is not in the answer grammar
     ],
 )
-def test_from_jsonable_refuses_what_is_not_a_number(bad):
-    with pytest.raises(ValueError, match="not a number"):
-        from_jsonable(bad)
+def test_read_number_refuses_what_is_not_a_number(bad):
+    with pytest.raises(ValueError, match="must be a number"):
+        read_number(bad)
 
 
 def test_jsonable_writes_infinities_as_text():

@@ -50,22 +50,29 @@ def nested(depth: int) -> dict:
     return inner
 
 
-# Refused by the request's schema (the document states each kind's answer shape): 400s.
+# Refused by the request's schema (the document states each kind's answer shape): 400s. A number
+# as text is read by the answer grammar (gametree.numbers): "3" is a number, "three", "1e3",
+# "3 4" and "- 3" are not.
 BAD_ANSWERS = [
     ("prune", {"pruned": [], "value": 3, "extra": nested(20)}, "answer.pruned.extra: Extra inputs"),
-    ("prune", {"pruned": [], "value": "3"}, "must be a number, or inf"),
-    ("prune", {"pruned": [], "value": True}, "must be a number, or inf"),
-    ("prune", {"pruned": [], "value": [3]}, "must be a number, or inf"),
+    ("prune", {"pruned": [], "value": "three"}, "must be a number, a fraction such as 14/3"),
+    ("prune", {"pruned": [], "value": "1e3"}, "must be a number, a fraction such as 14/3"),
+    ("prune", {"pruned": [], "value": True}, "must be a number, a fraction such as 14/3"),
+    ("prune", {"pruned": [], "value": [3]}, "must be a number, a fraction such as 14/3"),
     (
         "prune",
         {"pruned": [["1"]], "value": 3},
         "answer.pruned.pruned.0: Input should be a valid string",
     ),
     ("prune", {"pruned": ["01"], "value": 3}, "should match pattern"),
-    ("values", {"values": {"": "3", "0": 3, "1": 2}}, "must be a number, or inf"),
-    ("values", {"values": {"": {"a": 1}}}, "must be a number, or inf"),
+    (
+        "values",
+        {"values": {"": "3 4", "0": 3, "1": 2}},
+        "must be a number, a fraction such as 14/3",
+    ),
+    ("values", {"values": {"": {"a": 1}}}, "must be a number, a fraction such as 14/3"),
     ("minimax", {"values": {"": 3}, "bounds": {}}, "answer.bounds.values: Extra inputs"),
-    ("bounds", {"bounds": {"": ["-inf", "3"]}}, "must be a number, or inf"),
+    ("bounds", {"bounds": {"": ["-inf", "- 3"]}}, "must be a number, a fraction such as 14/3"),
     ("leaf-order", {"leaf_order": ["0.0"], "pruned": []}, "answer.leaf_order.pruned: Extra inputs"),
     ("leaf-order", {"leaf_order": ["0.0", "0.0"]}, "listed twice"),
     ("best-order", {"order": {"": [1, 0]}, "leaves": "4"}, "answer.order.leaves: Input should be"),

@@ -236,6 +236,27 @@ def test_an_answer_on_paper_is_graded_stored_and_every_change_kept(
         assert states[attempt.exercise.slot_id].score == 1.0
 
 
+def test_an_answer_on_paper_reads_its_numbers_by_the_answer_grammar(
+    app: Any, room: Any, tmp_path: Path
+) -> None:
+    # The root's value as a hand writes it (" +3 ") is the key's 3; a word is refused in the
+    # grammar's words, naming the part, and stores nothing.
+    from grader.services import Unprocessable
+    from grader.services.paper import exams
+
+    run_id, _ = print_class(app, room, tmp_path)
+    code, index = textbook_item(app, run_id, ALICE)
+    key = KINDS["prune"].key(Tree.from_nested(TEXTBOOK), Conventions())
+    with app.app_context():
+        with pytest.raises(
+            Unprocessable, match=re.escape("'value' must be a number, a fraction such as 14/3")
+        ):
+            exams.save_entry(user(TA), code, index, {**key, "value": "three"}, version=0)
+        assert db.session.scalar(sa.select(sa.func.count(Attempt.id))) == 0
+        attempt, _ = exams.save_entry(user(TA), code, index, {**key, "value": " +3 "}, version=0)
+        assert attempt.score == 1.0
+
+
 def test_sheet_codes_of_other_courses_and_made_up_ones_are_not_found(
     app: Any, room: Any, tmp_path: Path, factory: Any
 ) -> None:

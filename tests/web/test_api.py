@@ -505,3 +505,58 @@ def test_each_kinds_answer_is_stated_and_its_key_is_valid_by_the_document(client
             keys["prune"][0]["urls"]["attempts"], headers=student, json={"answer": refused}
         )
         assert response.status_code == 400, refused
+
+
+def _as_printed(value: object) -> object:
+    """A key's value as the exercise page prints it: the minus sign U+2212, ∞ for infinity, a
+    fraction with spaces around its slash."""
+    if value in ("inf", "-inf"):
+        return {"inf": "∞", "-inf": "\u2212∞"}[str(value)]
+    if isinstance(value, str):
+        return " " + value.replace("/", " / ").replace("-", "\u2212") + " "
+    return f"\u2212{-value}" if value < 0 else str(value)
+
+
+@pytest.mark.parametrize(
+    ("kind", "tree"),
+    [
+        ("values", [[-3, -12, -8], [-2, -4, -6]]),
+        ("bounds", [[-3, -12, -8], [-2, -4, -6]]),
+        ("values", [{"chance": ["1/3", "2/3"], "children": [4, 5]}, 3]),
+    ],
+)
+def test_numbers_written_as_the_page_prints_them_are_graded_like_numbers(
+    client, student, kind, tree
+):
+    exercise = client.post(
+        "/api/exercises", headers=student, json={"kind": kind, "tree": tree}
+    ).get_json()
+    key = key_for(exercise)
+    printed = {
+        part: {
+            path: [_as_printed(v) for v in value] if isinstance(value, list) else _as_printed(value)
+            for path, value in entries.items()
+        }
+        for part, entries in key.items()
+    }
+    assert printed != key
+    response = client.post(exercise["urls"]["attempts"], headers=student, json={"answer": printed})
+    assert response.status_code == 201, response.get_json()
+    assert response.get_json()["score"] == 1.0
+
+
+def test_the_document_states_the_answer_grammar_itself(client):
+    """A score's text pattern is the core's one declaration (gametree.numbers.NUMBER_TEXT): a
+    client reading the document accepts and refuses what the grader does."""
+    from jsonschema import Draft202012Validator
+
+    from grader.gametree.numbers import NUMBER_TEXT
+
+    document = client.get("/api/openapi.json").get_json()
+    values = Draft202012Validator({**document, "$ref": "#/components/schemas/ValuesAnswer"})
+    stated = document["components"]["schemas"]["PruneAnswer"]["properties"]["value"]["oneOf"]
+    assert {"type": "string", "pattern": NUMBER_TEXT} in stated
+    for text in ("\u22125", " 14 / 3 ", "\u2212∞", "inf", "3"):
+        assert values.is_valid({"values": {"": text}}), text
+    for text in ("abc", "1e3", "1/0", "- 5", "3 4"):
+        assert not values.is_valid({"values": {"": text}}), text

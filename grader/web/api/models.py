@@ -4,7 +4,6 @@ accepts."""
 
 from __future__ import annotations
 
-import re
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -26,8 +25,18 @@ from pydantic_core import CoreSchema
 from spectree.model_adapter.pydantic_adapter import BaseFile
 
 from grader.gametree import KINDS, VARIANTS
-from grader.gametree.generator import MAX_TRIES
-from grader.gametree.solver import ORDERS, TIES, VALUES
+from grader.gametree.generator import (
+    DEFAULTS,
+    MAX_BRANCHING,
+    MAX_DEPTH,
+    MAX_EVALUATION_NOISE,
+    MAX_EXPOSE_NODES,
+    MAX_MISCONCEPTION_ERRORS,
+    MAX_TRIES,
+    MAX_VALUE,
+)
+from grader.gametree.numbers import NUMBER_TEXT, NumberError, read_number
+from grader.gametree.solver import ORDERS, REFUSED_PAIR, TIES, VALUES, refused_pair
 from grader.gametree.tree import MAX_PLAYERS, ROLES
 
 # -- what the document states beyond pydantic's own schema -----------------------------------------
@@ -84,31 +93,24 @@ NODE_PATH = r"^((0|[1-9][0-9]*)(\.(0|[1-9][0-9]*))*)?$"
 Path = Annotated[str, Field(pattern=PATH)]
 NodePath = Annotated[str, Field(pattern=NODE_PATH)]
 
-#: Infinity as an answer spells it (JSON has none): inf, -inf, infinity, ∞, any case, a sign.
-INFINITY = r"^[+-]?([iI][nN][fF]([iI][nN][iI][tT][yY])?|∞)$"
-#: An exact value as text (a chance node's, 14/3): a fraction (a number is a JSON number).
-FRACTION = r"^-?[0-9]{1,30}/[1-9][0-9]{0,29}$"  # the grader reads at most 30 digits a side
-
 
 def _score(value: object) -> int | float | str:
-    if isinstance(value, int | float) and not isinstance(value, bool):
+    """A number as an answer writes one (the core's grammar, ``gametree.numbers``: NumberError,
+    a ValueError, carries its words into the 400), kept as sent: the grader reads it again."""
+    read_number(value)
+    if isinstance(value, int | float | str):
         return value
-    if isinstance(value, str) and (re.fullmatch(INFINITY, value) or re.fullmatch(FRACTION, value)):
-        return value
-    raise ValueError(
-        "must be a number, or inf or -inf, or a fraction such as 14/3 (at most 30 digits a "
-        f"side), got {str(value)[:40]!r}"
-    )
+    raise NumberError(value)  # a Fraction: never in JSON
 
 
 _SCORE_SCHEMA: dict[str, Any] = {
     "oneOf": [
         {"type": "number"},
-        {"type": "string", "pattern": INFINITY},
-        {"type": "string", "pattern": FRACTION},
+        {"type": "string", "pattern": NUMBER_TEXT},
     ],
-    "description": "a number, a fraction as text (14/3, a chance node's exact value), "
-    "or inf / -inf",
+    "description": "a number, or text: a whole number or decimal (-5, −5, 4.67), a fraction "
+    "(14/3, 14 / 3: at most 30 digits a side), or infinity (inf, -inf, ∞, −∞); spaces "
+    "around it are ignored",
 }
 Score = Annotated[int | float | str, PlainValidator(_score), WithJsonSchema(_SCORE_SCHEMA)]
 
@@ -123,8 +125,8 @@ ScoreOrBlank = Annotated[
     WithJsonSchema(
         {
             "oneOf": [*_SCORE_SCHEMA["oneOf"], {"const": ""}, {"type": "null"}],
-            "description": "a number, a fraction as text, or inf / -inf; empty or null for a "
-            "node left blank",
+            "description": "a number, or text as for a score (-5, −5, 14 / 3, −∞); empty or "
+            "null for a node left blank",
         }
     ),
 ]
@@ -218,14 +220,18 @@ Players = Annotated[list[Player], Field(min_length=1, max_length=MAX_PLAYERS)]
 
 
 class Conventions(Body):
-    """How the search runs; each has its default. ties=explore needs values=soft."""
+    """How the search runs; each has its default; one pair of ties and values is refused (the
+    schema's `not`)."""
 
     model_config = ConfigDict(
         extra="forbid",
         strict=True,
         json_schema_extra={
             "not": {
-                "properties": {"ties": {"const": "explore"}, "values": {"const": "hard"}},
+                "properties": {
+                    "ties": {"const": REFUSED_PAIR[0]},
+                    "values": {"const": REFUSED_PAIR[1]},
+                },
                 "required": ["ties", "values"],
             }
         },
@@ -252,8 +258,9 @@ class Conventions(Body):
 
     @model_validator(mode="after")
     def _explore_is_soft(self) -> Conventions:
-        if self.ties == "explore" and self.values == "hard":
-            raise ValueError("ties=explore needs values=soft (fail-hard returns the bound itself)")
+        problem = refused_pair(self.ties, self.values)
+        if problem:
+            raise ValueError(problem)
         return self
 
 
@@ -263,21 +270,21 @@ _RANGE_TEXT = r"^-?[0-9]+((\.\.|:|-)-?[0-9]+)?$"
 
 
 _RANGE_WORDS = "a number, [lo, hi], or text lo-hi, lo..hi, lo:hi"
-_Width = Annotated[int, Field(ge=1, le=8), INTEGRAL]
-_Value = Annotated[int, Field(ge=-(10**6), le=10**6), INTEGRAL]
+_Width = Annotated[int, Field(ge=1, le=MAX_BRANCHING), INTEGRAL]
+_Value = Annotated[int, Field(ge=-MAX_VALUE, le=MAX_VALUE), INTEGRAL]
 _Count = Annotated[int, Field(ge=0), INTEGRAL]
 #: Ranges as the generator reads them: a number, [lo, hi], or text ("2-3", "-9..9").
 Branching = Annotated[
     _Width
     | Annotated[list[_Width], Field(min_length=2, max_length=2)]
-    | Annotated[str, Field(pattern=r"^[1-8]((\.\.|:|-)[1-8])?$")],
-    Field(description=f"children per node, within 1..8: {_RANGE_WORDS}"),
+    | Annotated[str, Field(pattern=rf"^[1-{MAX_BRANCHING}]((\.\.|:|-)[1-{MAX_BRANCHING}])?$")],
+    Field(description=f"children per node, within 1..{MAX_BRANCHING}: {_RANGE_WORDS}"),
 ]
 ValueRange = Annotated[
     _Value
     | Annotated[list[_Value], Field(min_length=2, max_length=2)]
     | Annotated[str, Field(pattern=_RANGE_TEXT)],
-    Field(description=f"leaf values, within ±1000000: {_RANGE_WORDS}"),
+    Field(description=f"leaf values, within ±{MAX_VALUE}: {_RANGE_WORDS}"),
 ]
 CountRange = Annotated[
     _Count
@@ -293,9 +300,9 @@ class GeneratorParams(Body):
     depth needing evaluations, what a misconception can expose) and constraints no tree meets
     within the time budget are a 422 that says which."""
 
-    depth: Integer = Field(3, ge=1, le=8)
-    branching: Branching = [2, 3]
-    values: ValueRange = [-9, 9]
+    depth: Integer = Field(DEFAULTS["depth"], ge=1, le=MAX_DEPTH)
+    branching: Branching = list(DEFAULTS["branching"])
+    values: ValueRange = list(DEFAULTS["values"])
     distinct: bool = False
     players: Players | None = None
     min_cutoffs: Integer = Field(0, ge=0)
@@ -303,24 +310,24 @@ class GeneratorParams(Body):
     leaves_evaluated: CountRange | None = None
     discriminating: bool = False
     evaluations: bool = False
-    evaluation_noise: Integer = Field(2, ge=1, le=1000)
+    evaluation_noise: Integer = Field(DEFAULTS["evaluation_noise"], ge=1, le=MAX_EVALUATION_NOISE)
     expose: Annotated[str, _among(list(VARIANTS), "expose")] | None = Field(
         None, description="a misconception whose answer the tree should expose"
     )
-    expose_nodes: Integer = Field(2, ge=1, le=100)
+    expose_nodes: Integer = Field(DEFAULTS["expose_nodes"], ge=1, le=MAX_EXPOSE_NODES)
     expose_alone: bool = Field(
         False,
         description="and no other misconception gives that answer (an answer like it names "
         "that misconception alone); needs expose",
     )
-    max_tries: Integer = Field(2000, ge=1, le=MAX_TRIES)
+    max_tries: Integer = Field(DEFAULTS["max_tries"], ge=1, le=MAX_TRIES)
     min_star1_cutoffs: Integer = Field(
         0, ge=0, description="chance trees: at least this many Star1 cutoffs"
     )
     misconception_errors: Integer = Field(
         0,
         ge=0,
-        le=100,
+        le=MAX_MISCONCEPTION_ERRORS,
         description="chance trees: each misconception that changes the answer costs at least "
         "this many errors",
     )

@@ -3,13 +3,13 @@
 // Shared by the instructor's views (a student's answer beside the key, the editor's preview).
 
 import { closePruned } from "./exercise-page.js";
+import { numberKey } from "./numbers.js";
 import { TreeView, fmt } from "./tree-view.js";
 
-const text = (v) => (v === undefined || v === null ? "" : String(v).trim().toLowerCase()
-  .replace("+", "").replace("∞", "inf"));
 // A value compared as shown: a chance node's 14/3 and an answer's 4.67 alike read "4.67" (the
-// grader's answer rule, exact.matches); 4.7 and 4.666 do not.
-const shown = (v) => (v === undefined || v === null || v === "" ? "" : text(fmt(v)));
+// grader's answer rule, exact.matches); 4.7 and 4.666 do not. Read by the grader's grammar
+// (numbers.js), so "−5" is -5 and "−∞" is -inf.
+const shown = (v) => (v === undefined || v === null || v === "" ? "" : fmt(numberKey(v)));
 
 const internal = (tree) => tree.bfs.filter((p) => !tree.nodes.get(p).leaf);
 
@@ -31,7 +31,7 @@ const READERS = {
   bounds(r, tree, answer) {
     for (const p of internal(tree)) {
       const pair = answer.bounds?.[p];
-      r.values.set(p, pair ? `${text(pair[0])},${text(pair[1])}` : "");
+      r.values.set(p, pair ? `${numberKey(pair[0])},${numberKey(pair[1])}` : "");
       if (pair) {
         r.notes.set(p, [{ text: `α=${fmt(pair[0])}`, className: "note-alpha" },
           { text: `β=${fmt(pair[1])}`, className: "note-beta" }]);

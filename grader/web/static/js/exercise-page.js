@@ -3,14 +3,27 @@
 
 import { ApiError, getJSON, postJSON } from "./api.js";
 import { h } from "./dom.js";
+import { NumberError, answerValue, matches, sameNumber } from "./numbers.js";
 import { SearchReplay, leavesEvaluated } from "./search-replay.js";
-import { TreeView, buildTree, childIndex, exactText, fmt, isAncestor, matches, subtree } from "./tree-view.js";
+import { TreeView, buildTree, childIndex, exactText, fmt, isAncestor, subtree } from "./tree-view.js";
 
-/** Typed text to what the API takes: a number where it is one, else the trimmed text ("inf",
- * a fraction "14/3"). */
-function typed(text) {
-  const t = text.trim();
-  return t !== "" && Number.isFinite(Number(t)) ? Number(t) : t;
+/** An answer the page will not send, in words; `input`, where set, is the box at fault. */
+class Refusal extends Error {
+  constructor(message, input = null) {
+    super(message);
+    this.input = input;
+  }
+}
+
+/** The number typed in `input` as the API takes it (numbers.js, the grader's grammar); a
+ * Refusal naming the box in words (`what`: "the value of D") where it is not a number. */
+function typed(input, what) {
+  try {
+    return answerValue(input.value);
+  } catch (error) {
+    if (!(error instanceof NumberError)) throw error;
+    throw new Refusal(`${what[0].toUpperCase()}${what.slice(1)} ${error.message}.`, input);
+  }
 }
 
 // Values on a chance tree are exact fractions: the keyboard must offer "/" (not a numeric pad).
@@ -123,8 +136,9 @@ class PruneUI {
   }
 
   answer() {
-    if (this.value.value.trim() === "") throw new Error("Type the value of the root first.");
-    return { pruned: [...this.marked], value: typed(this.value.value) };
+    if (this.value.value.trim() === "") throw new Refusal("Type the value of the root first.", this.value);
+    const label = this.page.tree.nodes.get("").label;
+    return { pruned: [...this.marked], value: typed(this.value, `the value of the root ${label}`) };
   }
 
   restore(answer) {
@@ -186,7 +200,9 @@ class ValuesUI {
 
   answer() {
     const values = {};
-    for (const [path, input] of this.inputs) if (input.value.trim() !== "") values[path] = typed(input.value);
+    for (const [path, input] of this.inputs) {
+      if (input.value.trim() !== "") values[path] = typed(input, `the value of ${this.page.tree.nodes.get(path).label}`);
+    }
     return { values };
   }
 
@@ -213,7 +229,7 @@ class ValuesUI {
 }
 
 class BoundsUI {
-  hint = "Type α and β in the boxes under each internal node (inf or -inf for infinity); "
+  hint = "Type α and β in the boxes under each internal node (∞ or −∞, or inf or -inf, for infinity); "
     + "Tab moves from box to box in label order. Leave pruned nodes empty.";
 
   constructor(page) {
@@ -248,10 +264,9 @@ class BoundsUI {
     for (const [path, [a, b]] of this.inputs) {
       const [ta, tb] = [a.value.trim(), b.value.trim()];
       if (ta === "" && tb === "") continue;
-      if (ta === "" || tb === "") {
-        throw new Error(`Give both alpha and beta at ${this.page.tree.nodes.get(path).label}, or neither.`);
-      }
-      bounds[path] = [typed(ta), typed(tb)];
+      const label = this.page.tree.nodes.get(path).label;
+      if (ta === "" || tb === "") throw new Refusal(`Give both alpha and beta at ${label}, or neither.`, ta === "" ? a : b);
+      bounds[path] = [typed(a, `alpha at ${label}`), typed(b, `beta at ${label}`)];
     }
     return { bounds };
   }
@@ -266,12 +281,11 @@ class BoundsUI {
 
   grade(key, answer) {
     const { view } = this.page;
-    const norm = (x) => String(x).trim().toLowerCase().replace("+", "").replace("∞", "inf");
     for (const [path, [a]] of this.inputs) {
       const want = key.bounds[path];
       const got = answer.bounds?.[path];
       const right = want === undefined ? got === undefined
-        : got !== undefined && norm(got[0]) === norm(want[0]) && norm(got[1]) === norm(want[1]);
+        : got !== undefined && sameNumber(got[0], want[0]) && sameNumber(got[1], want[1]);
       view.setClass(path, right ? "right" : "wrong", true);
       view.setMark(path, right ? "" : "✗");
       const block = a.parentElement;
@@ -692,6 +706,29 @@ export function mountExercise(root, exercise, urls) {
     replayBox.querySelector("[data-replay=play]")?.focus();
   });
 
+  /** The box at fault marked (aria-invalid, and the page's style for it); null: none is. */
+  function markInvalid(input) {
+    for (const box of root.querySelectorAll("[aria-invalid=true]")) box.removeAttribute("aria-invalid");
+    if (input) input.setAttribute("aria-invalid", "true");
+  }
+  // Typing in a box marked at fault takes the mark away.
+  root.addEventListener("input", (e) => {
+    if (e.target.getAttribute?.("aria-invalid") === "true") e.target.removeAttribute("aria-invalid");
+  });
+
+  /** An answer not graded: the words in the status line, the box at fault marked and focused,
+   * and the last result off the screen (it was about another answer). */
+  function refuse(words, input) {
+    page.status(words);
+    markInvalid(input);
+    clearResult();
+    firstWrong = null;
+    result.replaceChildren();
+    result.hidden = true;
+    view.refreshLabels();
+    input?.focus();
+  }
+
   // Graded work with a limit: once every attempt is used, Submit says so and stays off.
   const used = { count: exercise.attempts_used };
   function limitReached() {
@@ -715,9 +752,11 @@ export function mountExercise(root, exercise, urls) {
     try {
       answer = ui.answer();
     } catch (error) {
-      page.status(error.message);
+      if (!(error instanceof Refusal)) throw error;
+      refuse(error.message, error.input);
       return;
     }
+    markInvalid(null);
     const button = $("submit");
     button.disabled = true;
     page.status("Submitting…");
@@ -731,7 +770,7 @@ export function mountExercise(root, exercise, urls) {
       else result.scrollIntoView?.({ block: "nearest" });
       root.dispatchEvent(new CustomEvent("attempt", { detail: attempt }));
     } catch (error) {
-      page.status(error instanceof ApiError ? `Not graded: ${error.message}` : String(error));
+      refuse(error instanceof ApiError ? `Not graded: ${error.message}` : String(error), null);
     } finally {
       button.disabled = false;
       limitReached();

@@ -5,6 +5,7 @@
 // child; labels A, B, C... breadth-first, left to right, in the exercise's own child order.
 
 import { h, svgEl } from "./dom.js";
+import { exact, hundredths, shownRounded } from "./numbers.js";
 
 export function childPath(path, index) {
   return path === "" ? String(index) : `${path}.${index}`;
@@ -36,36 +37,7 @@ export function labelFor(index) {
   return label;
 }
 
-/** A value as an exact fraction [numerator, denominator] (BigInts, denominator > 0): numbers
- * and their text ("4.67", "-2"), fractions as the grader writes them ("14/3"); null for
- * anything else (infinity, a word, an exponent). */
-export function exact(value) {
-  const text = typeof value === "number" ? (Number.isFinite(value) ? String(value) : "") : String(value ?? "");
-  const fraction = /^\s*(-?)(\d{1,30})\s*\/\s*(\d{1,30})\s*$/.exec(text);
-  if (fraction) {
-    const d = BigInt(fraction[3]);
-    if (d === 0n) return null;
-    return [BigInt(fraction[1] + fraction[2]), d];
-  }
-  const decimal = /^\s*(-?)(\d{0,30})(?:\.(\d{1,30}))?\s*$/.exec(text);
-  if (!decimal || (decimal[2] === "" && decimal[3] === undefined)) return null;
-  const cents = decimal[3] ?? "";
-  return [BigInt(`${decimal[1]}${decimal[2] || "0"}${cents}`), 10n ** BigInt(cents.length)];
-}
-
 const abs = (n) => (n < 0n ? -n : n);
-
-/** [n, d] rounded to 2 decimals, halves away from zero, as hundredths (a BigInt). */
-function hundredths([n, d]) {
-  const h = (abs(n) * 200n + d) / (2n * d); // floor(|x| * 100 + 1/2)
-  return n < 0n ? -h : h;
-}
-
-/** Whether the value is a fraction shown rounded (14/3: "4.67"), as the grader's exact.fmt. */
-function rounded(value) {
-  const x = typeof value === "string" && value.includes("/") ? exact(value) : null;
-  return x !== null && (x[0] * 100n) % x[1] !== 0n;
-}
 
 /** "inf"/"-inf", numbers and exact fractions ("14/3") to text a person reads: a fraction as its
  * decimal rounded to 2 places, halves away from zero (4.67), as the grader shows it. */
@@ -86,28 +58,14 @@ export function fmt(value) {
 
 /** The exact form of a value for a hover title ("14/3"); fmt's text where that is exact. */
 export function exactText(value) {
-  return rounded(value) ? String(value).replace(/\s/g, "") : fmt(value);
-}
-
-/** The grader's answer rule (exact.matches): an answer is right when it is the value, or, where
- * the value is shown rounded (a chance node's fraction), the decimal shown: 14/3 or 4.67 for
- * 14/3, not 4.7, not 4.666. Infinities by their spellings. */
-export function matches(answer, value) {
-  const word = (x) => String(x).trim().toLowerCase().replace("+", "").replace("∞", "inf");
-  if (answer === undefined || answer === null || String(answer).trim() === "") return false;
-  const [a, v] = [exact(answer), exact(value)];
-  if (a === null || v === null) return word(answer) === word(value);
-  if (a[0] * v[1] === v[0] * a[1]) return true;
-  return rounded(value) && a[0] * 100n === hundredths(v) * a[1];
+  return shownRounded(value) ? String(value).replace(/\s/g, "") : fmt(value);
 }
 
 /** Probabilities as the nested form writes them ("1/3", 0.25 as "1/4"): the text shown. */
 function probabilityText(p) {
   const x = exact(p);
   if (x === null) return String(p);
-  const gcd = (a, b) => (b === 0n ? a : gcd(b, a % b));
-  const g = gcd(abs(x[0]), x[1]) || 1n;
-  const [n, d] = [x[0] / g, x[1] / g];
+  const [n, d] = x; // in lowest terms
   return d === 1n ? String(n) : `${n}/${d}`;
 }
 
