@@ -112,6 +112,7 @@ def set_password(user_id: int, password: str) -> None:
             raise NotFound("no such user")
         check_password(password, user.email)
         user.password_hash = _hasher().hash(password)
+        user.claimable = False  # a way in: no invite claims it from now on
         user.session_version += 1
 
 
@@ -143,6 +144,14 @@ def revoke_sessions(user_id: int) -> None:
             .where(User.id == user_id)
             .values(session_version=User.session_version + 1)
         )
+
+
+def signed_in(user: User) -> None:
+    """Someone signed in to the account (any way: password, invite, LMS launch): no invite
+    claims it from now on. Writes only the first time."""
+    if user.claimable:
+        with writing() as session:
+            session.execute(sa.update(User).where(User.id == user.id).values(claimable=False))
 
 
 def user_for_session(alternative_id: str) -> User | None:
@@ -182,8 +191,10 @@ def issue_token(user_id: int, name: str = "token", days: int = TOKEN_DAYS) -> st
     token = TOKEN_PREFIX + secrets.token_urlsafe(32)
     now = utcnow()
     with writing() as session:
-        if session.get(User, user_id) is None:
+        user = session.get(User, user_id)
+        if user is None:
             raise NotFound("no such user")
+        user.claimable = False  # a way in: no invite claims it from now on
         live = session.execute(
             sa.select(sa.func.count(ApiToken.id)).where(
                 ApiToken.user_id == user_id, ApiToken.expires_at > now
