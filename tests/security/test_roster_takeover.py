@@ -338,3 +338,37 @@ def test_the_upgrade_keeps_claiming_only_for_the_account_the_roster_made(
             (PROF, course_a): (False, None),
             (PROF, course_b): (False, None),
         }
+
+
+def test_an_existing_account_accepts_or_declines_on_its_own_dashboard(app, client, auth, factory):
+    """The person told accepts signed in as themselves, on their dashboard too; nobody else can
+    accept or decline it for them."""
+    factory.user(TEACHER_A, "instructor")
+    factory.user("known@uni.edu")
+    factory.user("other@uni.edu")
+    course_a, _ = factory.course("Course A", TEACHER_A)
+    course_b, _ = factory.course("Course B", TEACHER_A)
+    auth.login(TEACHER_A)
+    _add(client, course_a, "known@uni.edu")
+    _add(client, course_b, "known@uni.edu", "ta")
+    b_link = next(_path(r["link"]) for r in _links(client, course_b))
+    auth.logout()
+    auth.login("other@uni.edu")
+    assert 'data-role="invitations"' not in client.get("/dashboard").get_data(as_text=True)
+    for verb in ("accept", "decline"):
+        assert _form(client, f"/invitations/{course_a}/{verb}", {}, "/dashboard").status_code == 404
+    assert _courses_of(app, "other@uni.edu") == {}
+    auth.logout()
+    auth.login("known@uni.edu")
+    page = client.get("/dashboard").get_data(as_text=True)
+    listed = page.split('data-role="invitations"', 1)[1].split("</ul>", 1)[0]
+    assert (
+        "Course A invites you as a student" in listed and "Course B invites you as a TA" in listed
+    )
+    accepted = _form(client, f"/invitations/{course_a}/accept", {}, "/dashboard")
+    assert accepted.status_code == 302
+    declined = _form(client, f"/invitations/{course_b}/decline", {}, "/dashboard")
+    assert declined.status_code == 302
+    assert _courses_of(app, "known@uni.edu") == {course_a: "student"}
+    assert 'data-role="invitations"' not in client.get("/dashboard").get_data(as_text=True)
+    assert client.get(b_link).status_code == 404  # the declined link is withdrawn

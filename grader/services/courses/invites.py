@@ -233,13 +233,43 @@ def accept(token: str, user: User | None, password: str | None = None) -> User:
     return account
 
 
-def accept_as(user: User, course_id: int) -> None:
-    """Accepts `user`'s pending invite to the course as `user`, by the rule of `accept`: for
-    callers that act as the account itself (the demo seeding the accounts it made)."""
-    found = pending(course_id).get(user.id)
+def pending_for(user: User) -> list[Invite]:
+    """The account's own live invites, with their courses (its dashboard lists them)."""
+    return list(
+        db.session.scalars(
+            sa.select(Invite)
+            .where(
+                Invite.user_id == user.id,
+                Invite.accepted_at.is_(None),
+                Invite.expires_at > utcnow(),
+            )
+            .options(sa.orm.joinedload(Invite.course))
+            .order_by(Invite.course_id)
+        )
+    )
+
+
+def _own(user: User, course_id: int) -> Invite:
+    found = next((i for i in pending_for(user) if i.course_id == course_id), None)
     if found is None:
-        raise NotFound(f"{user.email} has no pending invite to this course")
+        raise NotFound("you have no pending invitation to this course")
+    return found
+
+
+def accept_as(user: User, course_id: int) -> Course:
+    """Accepts `user`'s own pending invite to the course, by the rule of `accept` (signed in as
+    the account): from its dashboard, or by the demo for the accounts it made."""
+    found = _own(user, course_id)
     accept(_token(found.nonce), user)
+    return found.course
+
+
+def decline(user: User, course_id: int) -> Course:
+    """The account turns down its own pending invite to the course: the link stops working."""
+    found = _own(user, course_id)
+    with writing() as session:
+        withdraw(session, course_id, user.id)
+    return found.course
 
 
 def send(links: list[Link], course: Course, url: Callable[[str], str]) -> int:
