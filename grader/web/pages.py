@@ -53,9 +53,10 @@ def dashboard() -> Any:
 
 @bp.post("/invitations/<int:course_id>/accept")
 def accept_invitation(course_id: int) -> Any:
-    """The signed-in account accepts its own invitation (the same as opening its link)."""
+    """The signed-in account accepts its own invitation to a student membership (the same as
+    opening its link); a staff role only through its link."""
     if ActionForm().validate_on_submit():
-        course = invites.accept_as(current_user, course_id)
+        course = invites.accept_offered(current_user, course_id)
         flash(f"Welcome to {course.name}.", "info")
     return redirect(url_for("pages.dashboard"))
 

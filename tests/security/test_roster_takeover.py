@@ -341,8 +341,8 @@ def test_the_upgrade_keeps_claiming_only_for_the_account_the_roster_made(
 
 
 def test_an_existing_account_accepts_or_declines_on_its_own_dashboard(app, client, auth, factory):
-    """The person told accepts signed in as themselves, on their dashboard too; nobody else can
-    accept or decline it for them."""
+    """The person told accepts a student membership signed in as themselves, on their dashboard
+    too; nobody else can accept or decline it for them."""
     factory.user(TEACHER_A, "instructor")
     factory.user("known@uni.edu")
     factory.user("other@uni.edu")
@@ -350,7 +350,7 @@ def test_an_existing_account_accepts_or_declines_on_its_own_dashboard(app, clien
     course_b, _ = factory.course("Course B", TEACHER_A)
     auth.login(TEACHER_A)
     _add(client, course_a, "known@uni.edu")
-    _add(client, course_b, "known@uni.edu", "ta")
+    _add(client, course_b, "known@uni.edu")
     b_link = next(_path(r["link"]) for r in _links(client, course_b))
     auth.logout()
     auth.login("other@uni.edu")
@@ -362,9 +362,7 @@ def test_an_existing_account_accepts_or_declines_on_its_own_dashboard(app, clien
     auth.login("known@uni.edu")
     page = client.get("/dashboard").get_data(as_text=True)
     listed = page.split('data-role="invitations"', 1)[1].split("</ul>", 1)[0]
-    assert (
-        "Course A invites you as a student" in listed and "Course B invites you as a TA" in listed
-    )
+    assert "Course A invites you as a student" in listed and "Course B" in listed
     accepted = _form(client, f"/invitations/{course_a}/accept", {}, "/dashboard")
     assert accepted.status_code == 302
     declined = _form(client, f"/invitations/{course_b}/decline", {}, "/dashboard")
@@ -372,3 +370,28 @@ def test_an_existing_account_accepts_or_declines_on_its_own_dashboard(app, clien
     assert _courses_of(app, "known@uni.edu") == {course_a: "student"}
     assert 'data-role="invitations"' not in client.get("/dashboard").get_data(as_text=True)
     assert client.get(b_link).status_code == 404  # the declined link is withdrawn
+
+
+def test_a_squatter_of_a_future_tas_address_collects_no_role_from_the_dashboard(
+    app, client, auth, factory
+):
+    """Sign-up checks no address, so being signed in to an account proves the account, not the
+    mailbox: a staff role is accepted only with its link (which went to the address), never
+    from the dashboard."""
+    factory.user(TEACHER_A, "instructor")
+    course_a, code = factory.course("Course A", TEACHER_A)
+    squatted = "future.ta@uni.edu"
+    _form(
+        client,
+        "/signup",
+        {"email": squatted, "password": PASSWORD, "confirm": PASSWORD, "join_code": code},
+    )
+    auth.login(TEACHER_A)
+    _add(client, course_a, squatted, "ta")
+    auth.logout()
+    auth.login(squatted)
+    assert 'data-role="invitations"' not in client.get("/dashboard").get_data(as_text=True)
+    for verb in ("accept", "decline"):
+        assert _form(client, f"/invitations/{course_a}/{verb}", {}, "/dashboard").status_code == 404
+    assert _courses_of(app, squatted) == {course_a: "student"}
+    assert client.get(f"/instructor/courses/{course_a}").status_code == 403

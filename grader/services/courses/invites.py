@@ -23,7 +23,7 @@ from flask import current_app
 from sqlalchemy.orm import Session
 
 from grader.extensions import db
-from grader.models import Course, Invite, LtiUser, Membership, User, utcnow
+from grader.models import STUDENT, Course, Invite, LtiUser, Membership, User, utcnow
 from grader.services import Forbidden, NotFound, accounts, mail
 from grader.services.transactions import rows_changed, writing
 
@@ -234,12 +234,16 @@ def accept(token: str, user: User | None, password: str | None = None) -> User:
 
 
 def pending_for(user: User) -> list[Invite]:
-    """The account's own live invites, with their courses (its dashboard lists them)."""
+    """The account's own live invitations to a student membership, with their courses: what its
+    dashboard offers to accept. A staff role is accepted only through its link, which went to
+    the address: being signed in to an account proves the account, not the mailbox (sign-up
+    checks no address), so a squatter of a future TA's address collects no role."""
     return list(
         db.session.scalars(
             sa.select(Invite)
             .where(
                 Invite.user_id == user.id,
+                Invite.role == STUDENT,
                 Invite.accepted_at.is_(None),
                 Invite.expires_at > utcnow(),
             )
@@ -249,27 +253,37 @@ def pending_for(user: User) -> list[Invite]:
     )
 
 
-def _own(user: User, course_id: int) -> Invite:
+def _offered(user: User, course_id: int) -> Invite:
     found = next((i for i in pending_for(user) if i.course_id == course_id), None)
     if found is None:
         raise NotFound("you have no pending invitation to this course")
     return found
 
 
-def accept_as(user: User, course_id: int) -> Course:
-    """Accepts `user`'s own pending invite to the course, by the rule of `accept` (signed in as
-    the account): from its dashboard, or by the demo for the accounts it made."""
-    found = _own(user, course_id)
+def accept_offered(user: User, course_id: int) -> Course:
+    """The signed-in account accepts a student invitation from its dashboard (`pending_for`),
+    by the rule of `accept`."""
+    found = _offered(user, course_id)
     accept(_token(found.nonce), user)
     return found.course
 
 
 def decline(user: User, course_id: int) -> Course:
-    """The account turns down its own pending invite to the course: the link stops working."""
-    found = _own(user, course_id)
+    """The account turns down a student invitation from its dashboard: its link stops working."""
+    found = _offered(user, course_id)
     with writing() as session:
-        withdraw(session, course_id, user.id)
+        withdraw(session, course_id, user.id, (STUDENT,))
     return found.course
+
+
+def accept_as(user: User, course_id: int) -> None:
+    """Accepts `user`'s pending invite to the course, any role, by the rule of `accept`: for
+    callers that act as the account and hold what its link proves (the demo, for the accounts
+    it made)."""
+    found = pending(course_id).get(user.id)
+    if found is None:
+        raise NotFound(f"{user.email} has no pending invite to this course")
+    accept(_token(found.nonce), user)
 
 
 def send(links: list[Link], course: Course, url: Callable[[str], str]) -> int:
