@@ -395,3 +395,42 @@ def test_a_squatter_of_a_future_tas_address_collects_no_role_from_the_dashboard(
         assert _form(client, f"/invitations/{course_a}/{verb}", {}, "/dashboard").status_code == 404
     assert _courses_of(app, squatted) == {course_a: "student"}
     assert client.get(f"/instructor/courses/{course_a}").status_code == 403
+
+
+def test_a_sign_in_or_an_lms_identity_ends_a_claim_link_too(app, client, auth, factory):
+    """The other ways into an account: any sign-in (Flask-Login's login_user, which every way in
+    goes through) turns `claimable` off for good; an LMS identity attached to the account makes
+    the link claim nothing while it is there."""
+    from flask_login import login_user
+
+    from grader.models import LtiRegistration, LtiUser
+
+    factory.user(TEACHER_A, "instructor")
+    course_a, _ = factory.course("Course A", TEACHER_A)
+    auth.login(TEACHER_A)
+    for email in ("signed.in@uni.edu", "lms.linked@uni.edu", "untouched@uni.edu"):
+        _add(client, course_a, email)
+    links = {r["email"]: _path(r["link"]) for r in _links(client, course_a)}
+    auth.logout()
+    with app.test_request_context():
+        login_user(db.session.scalar(sa.select(User).where(User.email == "signed.in@uni.edu")))
+        registration = LtiRegistration(
+            issuer="https://lms.example",
+            client_id="tool",
+            auth_login_url="https://lms.example/auth",
+            auth_token_url="https://lms.example/token",
+            key_set_url="https://lms.example/jwks",
+        )
+        db.session.add(registration)
+        db.session.flush()
+        linked = db.session.scalar(sa.select(User.id).where(User.email == "lms.linked@uni.edu"))
+        db.session.add(LtiUser(registration_id=registration.id, sub="s", user_id=linked))
+        db.session.commit()
+    assert _account(app, "signed.in@uni.edu").claimable is False
+    assert _account(app, "lms.linked@uni.edu").claimable is True  # the check at use refuses it
+    for email in ("signed.in@uni.edu", "lms.linked@uni.edu"):
+        assert _choose_password(app.test_client(), links[email]).status_code == 400, email
+        assert _account(app, email).password_hash is None
+    claimed = _choose_password(app.test_client(), links["untouched@uni.edu"], PASSWORD)
+    assert claimed.status_code == 302
+    assert _account(app, "untouched@uni.edu").claimable is False
