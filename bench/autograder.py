@@ -52,7 +52,7 @@ class Service:
 
         from grader import create_app
         from grader.services import accounts
-        from grader.services.courses import courses, roster
+        from grader.services.courses import courses, invites, roster
         from grader.services.engines import submissions
 
         self.app = create_app(
@@ -69,6 +69,7 @@ class Service:
             for n in range(students):
                 user = accounts.create_user(f"s{n}@bench.example.com", PASSWORD)
                 roster.add_member(None, course.id, user.email)
+                invites.accept_as(user, course.id)  # a member once the account accepts
                 self.tokens.append(accounts.issue_token(user.id, scopes=accounts.SCOPES))
         self.client = self.app.test_client()
         self.workers: list[subprocess.Popen] = []

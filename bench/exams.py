@@ -45,7 +45,7 @@ def run(folder: Path, students: int) -> None:
     from grader import create_app
     from grader.extensions import db
     from grader.services import accounts
-    from grader.services.courses import courses
+    from grader.services.courses import courses, invites
     from grader.services.courses.roster import add_member
     from grader.services.paper import exams
 
@@ -55,7 +55,9 @@ def run(folder: Path, students: int) -> None:
         teacher = accounts.create_user("teacher@example.com", PASSWORD, "instructor")
         course = courses.create_course("Bench 101", teacher.email)
         for i in range(students):
-            add_member(teacher, course.id, f"student{i:04d}@example.com", "student")
+            student = accounts.create_user(f"student{i:04d}@example.com", None)
+            add_member(teacher, course.id, student.email, "student")
+            invites.accept_as(student, course.id)  # a member once the account accepts
         assignment = courses.create_assignment(course.id, "standard")
         slots = sum(1 for s in assignment.slots if s.kind != "engine")
         print(

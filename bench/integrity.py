@@ -111,7 +111,7 @@ class Class:
         from grader import create_app
         from grader.extensions import db
         from grader.services import accounts
-        from grader.services.courses import courses, roster
+        from grader.services.courses import courses, invites, roster
         from grader.services.engines import submissions
 
         self.app = create_app(
@@ -128,6 +128,7 @@ class Class:
             for n, text in enumerate(works):
                 user = accounts.create_user(f"s{n}@bench.example.com", PASSWORD)
                 roster.add_member(None, course.id, user.email)
+                invites.accept_as(user, course.id)  # a member once the account accepts
                 submissions.upload(user, assignment.id, self.index, text.encode(), "engine.py")
 
     def check(self) -> tuple[float, float, dict]:

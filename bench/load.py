@@ -260,7 +260,7 @@ def _prepare(folder: Path, count: int, write_begin: str, mode: str) -> list[Clie
         from grader.gametree import KINDS, Conventions
         from grader.models import Slot
         from grader.services import accounts
-        from grader.services.courses import courses, roster
+        from grader.services.courses import courses, invites, roster
         from grader.services.transactions import writing
         from grader.services.trees import exercises
 
@@ -280,6 +280,7 @@ def _prepare(folder: Path, count: int, write_begin: str, mode: str) -> list[Clie
                 token = accounts.issue_token(user.id, scopes=accounts.SCOPES)
                 if mode == "graded":
                     roster.add_member(None, course.id, user.email)
+                    invites.accept_as(user, course.id)  # a member once the account accepts
                     exercise = exercises.slot_exercise(user, assignment.id, 0)
                 else:
                     exercise = exercises.create_practice(user, "prune", params=EXERCISE_PARAMS)

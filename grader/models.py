@@ -60,6 +60,10 @@ class User(UserMixin, Base):
     # An administrator of the service (given only on the server: `grader user admin`): registers
     # the LMSs, whose URLs the service's workers call. Not a course role.
     is_admin: Mapped[bool] = mapped_column(default=False, server_default="0")
+    # True only for an account a roster action made, while nobody has had a way into it (no
+    # sign-in, password, API token or LMS identity); the first of those turns it off for good.
+    # Only such an account is claimed by an invite link, and only by the one its maker holds.
+    claimable: Mapped[bool] = mapped_column(default=False, server_default="0")
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
     # The second factor (RFC 6238 TOTP, base32), once its owner confirmed a code; None: none.
     totp_secret: Mapped[str | None] = mapped_column(sa.String(64))
@@ -143,8 +147,9 @@ class ApiToken(Base):
 
 
 class Invite(Base):
-    """A course's invitation of one account to a role: the only way to claim a roster entry
-    (set its first password) or to be given a staff role. Single use, expiring, stored hashed."""
+    """A course's invitation of one account to a role: the only way a roster adds a person (they
+    accept it), claims an account the roster made (sets its first password) or gives a staff
+    role. Single use, expiring, stored hashed."""
 
     __tablename__ = "invite"
 
@@ -159,6 +164,11 @@ class Invite(Base):
     nonce: Mapped[str] = mapped_column(sa.String(32))
     token_hash: Mapped[str] = mapped_column(sa.String(64), unique=True)
     created_by_id: Mapped[int | None] = mapped_column(sa.ForeignKey("user.id", ondelete="SET NULL"))
+    # The link also sets the account's first password: made by the action that made the account,
+    # and honoured only while the account is still `User.claimable`.
+    claims: Mapped[bool] = mapped_column(default=False, server_default="0")
+    # The name the roster gave the person, the membership's once they accept.
+    name: Mapped[str | None] = mapped_column(sa.String(200))
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
     expires_at: Mapped[dt.datetime]
     accepted_at: Mapped[dt.datetime | None]

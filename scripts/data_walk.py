@@ -77,7 +77,7 @@ def main() -> None:
     from grader import create_app
     from grader.extensions import db
     from grader.services import accounts
-    from grader.services.courses import courses, roster
+    from grader.services.courses import courses, invites, roster
     from grader.services.engines import submissions
 
     show = "--rooms" in sys.argv
@@ -100,6 +100,7 @@ def main() -> None:
             student = accounts.create_user("student@example.com", PASSWORD, "student")
             course = courses.create_course("Walk", "teacher@example.com")
             roster.add_member(None, course.id, "student@example.com", "student")
+            invites.accept_as(student, course.id)  # a member once the account accepts
             assignment = courses.create_assignment(course.id, "standard")
             engine_slot = submissions.add_engine_slot(assignment.id, suite="quick")
             token = accounts.issue_token(student.id, scopes=accounts.SCOPES)

@@ -34,18 +34,12 @@ def csrf_from(html: str) -> str:
 
 def enrol(course_id: int, email: str, role: str = "student") -> None:
     """Adds an account to a course the one way (inside an app context): the roster's rule, and
-    for a staff role the invite accepted by the account itself."""
+    the invite (to the course, or to a staff role) accepted by the account itself."""
     from grader.services import accounts
     from grader.services.courses import invites, roster
 
-    roster.add_member(None, course_id, email, role)
-    if role != "student":
-        link = next(
-            found
-            for found in invites.pending_links(course_id)
-            if found.email == accounts.normalize_email(email)
-        )
-        invites.accept(link.token, accounts.user_by_email(email))
+    if roster.add_member(None, course_id, email, role).startswith("invited"):
+        invites.accept_as(accounts.user_by_email(email), course_id)
 
 
 def bearer(token: str) -> dict[str, str]:

@@ -230,11 +230,12 @@ def course_create(name: str, instructor_email: str | None) -> None:
     type=click.Choice(COURSE_ROLES),
     default=STUDENT,
     show_default=True,
-    help="A staff role is an invite the account accepts (its link is printed).",
+    help="The role the invite offers (its link is printed).",
 )
 def course_add(course_ref: str, email: str, role: str) -> None:
-    """Add a person to a course (by id or name), by the roster's rule: a student at once, a staff
-    role through an invite link that only the account itself can accept."""
+    """Invite a person to a course (by id or name), by the roster's rule: they join, or take a
+    staff role, by accepting the printed link signed in as their account (an address with no
+    account gets one, which that link alone claims)."""
     from grader.services import ServiceError, accounts
     from grader.services.courses import courses, invites, roster
 

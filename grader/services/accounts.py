@@ -160,6 +160,7 @@ def store_password(session: Session, user: User, password: str) -> int:
     returns how many live tokens went."""
     check_password(password, user.email)
     user.password_hash = _hasher().hash(password)
+    user.claimable = False  # a way in: no invite claims it from now on
     return _revoke_access(session, user.id)
 
 
@@ -214,6 +215,14 @@ def revoke_access(user_id: int) -> int:
         if session.get(User, user_id) is None:
             raise NotFound("no such user")
         return _revoke_access(session, user_id)
+
+
+def signed_in(user: User) -> None:
+    """Someone signed in to the account (any way: password, invite, LMS launch): no invite
+    claims it from now on. Writes only the first time."""
+    if user.claimable:
+        with writing() as session:
+            session.execute(sa.update(User).where(User.id == user.id).values(claimable=False))
 
 
 def user_for_session(alternative_id: str) -> User | None:
@@ -271,8 +280,10 @@ def issue_token(
     token = TOKEN_PREFIX + secrets.token_urlsafe(32)
     now = utcnow()
     with writing() as session:
-        if session.get(User, user_id) is None:
+        user = session.get(User, user_id)
+        if user is None:
             raise NotFound("no such user")
+        user.claimable = False  # a way in: no invite claims it from now on
         live = session.execute(
             sa.select(sa.func.count(ApiToken.id)).where(
                 ApiToken.user_id == user_id, ApiToken.expires_at > now

@@ -14,7 +14,7 @@ from flask import current_app
 from grader.extensions import db
 from grader.models import INSTRUCTOR, STUDENT, Course, Membership, Slot
 from grader.services import accounts
-from grader.services.courses import courses, roster
+from grader.services.courses import courses, invites, roster
 from grader.services.engines import submissions
 
 COURSE = "Demo course: alpha-beta pruning"
@@ -59,8 +59,12 @@ def seed(preset: str = "standard") -> Seeded:
     if course is None:
         course = courses.create_course(COURSE, PEOPLE[0][0])
     for email, role in PEOPLE:
-        if role == STUDENT:  # the instructor teaches it from its creation
-            roster.add_member(None, course.id, email)
+        # The instructor teaches it from its creation; a student is invited, and the demo, which
+        # made the account, accepts as it.
+        if role == STUDENT and roster.add_member(None, course.id, email).startswith("invited"):
+            student = accounts.user_by_email(email)
+            assert student is not None  # made above
+            invites.accept_as(student, course.id)
     assignment = next(
         (a for a in db.session.get_one(Course, course.id).assignments if a.preset == preset), None
     )

@@ -1,5 +1,5 @@
 """The web layer: its blueprints (pages, the API, LTI, the errors' one rule, the site's headers
-and health check), the template filters, the login loader."""
+and health check), the template filters, the login loader and what a sign-in records."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import importlib
 import math
 
 from flask import Flask
+from flask_login import user_logged_in
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from grader.extensions import login_manager
@@ -83,6 +84,12 @@ def init_app(app: Flask) -> None:
     login_manager.login_view = "auth.login"
     login_manager.login_message_category = "info"
     login_manager.user_loader(load_user)
+    user_logged_in.connect(signed_in, app)
+
+
+def signed_in(_app: Flask, user: User) -> None:
+    # Every sign-in (password, invite, LMS launch) goes through Flask-Login's login_user.
+    accounts.signed_in(user)
 
 
 def load_user(alternative_id: str) -> User | None:

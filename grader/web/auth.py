@@ -279,7 +279,7 @@ def logout() -> Any:
 def invite(token: str) -> Any:
     """An invite link: claim the account (choose its password) or accept the role."""
     invite = invites.by_token(token)
-    claim = invite.user.password_hash is None
+    claim = invites.is_claim(invite)
     form = ClaimForm() if claim else ActionForm()
     signed_in_as_owner = current_user.is_authenticated and current_user.id == invite.user_id
     if form.validate_on_submit():

@@ -10,7 +10,7 @@ from flask_wtf.csrf import generate_csrf
 
 from grader.models import Exercise
 from grader.services import Busy, RateLimited, ServiceError, accounts
-from grader.services.courses import courses, staff
+from grader.services.courses import courses, invites, staff
 from grader.services.teaching import scores
 from grader.services.trees import attempts, exercises
 from grader.web.forms import ActionForm, JoinForm, PracticeForm
@@ -43,10 +43,30 @@ def dashboard() -> Any:
     return render_template(
         "dashboard.html",
         memberships=page.memberships,
+        invitations=page.invitations,
         assignments=page.assignments,
         progress=page.progress,
         join_form=JoinForm(),
+        action=ActionForm(),
     )
+
+
+@bp.post("/invitations/<int:course_id>/accept")
+def accept_invitation(course_id: int) -> Any:
+    """The signed-in account accepts its own invitation to a student membership (the same as
+    opening its link); a staff role only through its link."""
+    if ActionForm().validate_on_submit():
+        course = invites.accept_offered(current_user, course_id)
+        flash(f"Welcome to {course.name}.", "info")
+    return redirect(url_for("pages.dashboard"))
+
+
+@bp.post("/invitations/<int:course_id>/decline")
+def decline_invitation(course_id: int) -> Any:
+    if ActionForm().validate_on_submit():
+        course = invites.decline(current_user, course_id)
+        flash(f"You declined the invitation to {course.name}.", "info")
+    return redirect(url_for("pages.dashboard"))
 
 
 @bp.post("/courses/join")

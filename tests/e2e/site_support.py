@@ -57,7 +57,7 @@ def seed(env: dict[str, str]) -> Site:
     from grader.extensions import db
     from grader.gametree import KINDS, Conventions, Tree
     from grader.services import accounts
-    from grader.services.courses import courses
+    from grader.services.courses import courses, roster
     from grader.services.engines import submissions, tournaments
     from grader.services.trees import attempts, exercises
 
@@ -73,6 +73,10 @@ def seed(env: dict[str, str]) -> Site:
             enrol(course.id, STUDENT)
             enrol(course.id, RIVAL)
             enrol(course.id, TA, "ta")
+            # Invitations not yet accepted: a roster row "invite pending", and another course's
+            # invitation on the student's dashboard.
+            roster.add_member(None, course.id, "invited@example.com")
+            roster.add_member(None, courses.create_course("Search 201").id, STUDENT)
             assignment = courses.create_assignment(course.id, "standard")
             slot = submissions.add_engine_slot(assignment.id, suite="quick")
             student = accounts.user_by_email(STUDENT)

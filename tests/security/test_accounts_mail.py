@@ -105,3 +105,51 @@ def test_an_import_mails_one_link_per_new_student(tmp_path, db_file, monkeypatch
     assert mailed == [NEWCOMER, "a@example.edu", "b@example.edu", "c@example.edu"]
     links = {re.search(r"/invite/\S+", m.get_content()).group(0) for _, m in smtp.messages}
     assert len(links) == 4  # one link each
+
+
+def test_an_existing_account_is_told_by_mail_and_its_link_sets_no_password(
+    tmp_path, db_file, monkeypatch, smtp
+):
+    """Adding an address that has an account e-mails its owner the same invitation a new
+    address gets; the link accepts only signed in as that account, never setting a password."""
+    from grader.services import accounts
+
+    app = _app(tmp_path, db_file, monkeypatch, smtp.server_address[1])
+    with app.app_context():
+        accounts.create_user("known@example.edu", PASSWORD)
+    client = app.test_client()
+    _add(client, app.config["course_id"])  # NEWCOMER, a new address; signs the teacher in
+    roster = f"/instructor/courses/{app.config['course_id']}/roster"
+    answer = client.post(
+        roster,
+        data={
+            "email": "known@example.edu",
+            "name": "",
+            "role": "student",
+            "csrf_token": csrf_from(client.get(roster).get_data(as_text=True)),
+        },
+        follow_redirects=True,
+    )
+    assert "known@example.edu: invited, invite e-mailed." in answer.get_data(as_text=True)
+    (new_to, new), (known_to, known) = smtp.messages
+    assert (new_to, known_to) == ([NEWCOMER], ["known@example.edu"])
+
+    def words(message: Any) -> str:
+        return re.sub(r"/invite/\S+", "LINK", message.get_content())
+
+    assert words(new) == words(known) and new["Subject"] == known["Subject"]
+    link = re.search(r"http://localhost(/invite/\S+)", known.get_content()).group(1)
+    stranger = app.test_client()
+    page = stranger.get(link).get_data(as_text=True)
+    assert 'name="password"' not in page
+    refused = stranger.post(
+        link,
+        data={
+            "password": "attacker chosen pass",
+            "confirm": "attacker chosen pass",
+            "csrf_token": csrf_from(stranger.get("/login").get_data(as_text=True)),
+        },
+    )
+    assert refused.status_code == 400
+    with app.app_context():
+        assert accounts.authenticate("known@example.edu", PASSWORD) is not None

@@ -9,7 +9,7 @@ import sqlalchemy as sa
 
 from grader.extensions import db
 from grader.models import Attempt
-from grader.services.courses import roster
+from grader.services.courses import invites, roster
 from tests.instructor_support import ALICE, TEACHER, answer, make_room, user, wrong_prune
 
 
@@ -72,6 +72,7 @@ def test_practice_stays_hers_and_readding_brings_the_work_back(client, app, remo
     )
     with app.app_context():
         roster.add_member(user(TEACHER), removed["room"].course_id, ALICE)
+        invites.accept_as(user(ALICE), removed["room"].course_id)  # back once she accepts
     assert (
         client.get(f"/api/exercises/{removed['exercise_id']}", headers=headers).status_code == 200
     )

@@ -343,7 +343,7 @@ def test_roster_page_import_role_remove_and_join_code(client, app, teacher):
         content_type="multipart/form-data",
         follow_redirects=True,
     )
-    assert "1 new accounts" in response.get_data(as_text=True)
+    assert "1 invited" in response.get_data(as_text=True)
     response = _post(
         client,
         f"{roster_page}/{teacher.ids[BOB]}/role",

@@ -1,10 +1,12 @@
 """Invites: the only proof of ownership a roster entry or a staff role accepts.
 
-An instructor's roster add or import makes an account without a password; its owner claims it
-(sets the first password) only through a single-use, expiring invite link. A staff role (TA,
-instructor) is given only when the invited account accepts: signed in as itself when it already
-has a password, or by claiming it. Links go out by e-mail when `GRADER_SMTP_*` is configured;
-otherwise the instructor downloads them (CSV) and hands them out.
+A roster add or import invites the person; the membership (and any staff role) is theirs when
+they accept, signed in as the invited account. An address with no account gets one without a
+password, and the invite made with it is its claim link (single use, expiring): it sets the first
+password, and only while nobody has had a way into the account (`is_claim`). No other link ever
+sets a password, so adding an account that exists (made by an LMS launch, or by another course's
+roster and not yet claimed) hands nobody a way into it. Links go out by e-mail when
+`GRADER_SMTP_*` is configured; otherwise the instructor downloads them (CSV) and hands them out.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from flask import current_app
 from sqlalchemy.orm import Session
 
 from grader.extensions import db
-from grader.models import Course, Invite, Membership, User, utcnow
+from grader.models import STUDENT, Course, Invite, LtiUser, Membership, User, utcnow
 from grader.services import Forbidden, NotFound, accounts, mail
 from grader.services.transactions import rows_changed, writing
 
@@ -41,11 +43,21 @@ def _lifetime() -> dt.timedelta:
     return dt.timedelta(days=current_app.config.get("GRADER_INVITE_DAYS", INVITE_DAYS))
 
 
-def invite(session: Session, course_id: int, user: User, role: str, actor_id: int | None) -> Invite:
+def invite(
+    session: Session,
+    course_id: int,
+    user: User,
+    role: str,
+    actor_id: int | None,
+    *,
+    claims: bool = False,
+    name: str | None = None,
+) -> Invite:
     """The pending invite of `user` to `role` in the course, made (or renewed) in `session`.
 
     A live one is kept, so the links already handed out keep working; an invite to another
-    role in the same course is replaced."""
+    role in the same course is replaced, and keeps the claim its predecessor carried. `claims`
+    only from the action that has just made the account."""
     now = utcnow()
     pending = session.scalars(
         sa.select(Invite).where(
@@ -54,7 +66,10 @@ def invite(session: Session, course_id: int, user: User, role: str, actor_id: in
     ).all()
     for found in pending:
         if found.role == role and found.expires_at > now:
+            found.name = name or found.name
             return found
+        claims = claims or found.claims
+        name = name or found.name
         session.delete(found)
     nonce = secrets.token_hex(16)
     made = Invite(
@@ -64,11 +79,27 @@ def invite(session: Session, course_id: int, user: User, role: str, actor_id: in
         nonce=nonce,
         token_hash=_digest(_token(nonce)),
         created_by_id=actor_id,
+        claims=claims,
+        name=name,
         created_at=now,
         expires_at=now + _lifetime(),
     )
     session.add(made)
     return made
+
+
+def is_claim(found: Invite) -> bool:
+    """Whether this link sets the account's first password: it was made with the account, and
+    nobody has had a way into the account since (no sign-in, password, API token or LMS
+    identity). Any other link is accepted only signed in as the account."""
+    owner = found.user
+    return (
+        found.claims
+        and owner.claimable
+        and owner.password_hash is None
+        and db.session.scalar(sa.select(LtiUser.id).where(LtiUser.user_id == owner.id).limit(1))
+        is None
+    )
 
 
 def withdraw(
@@ -93,7 +124,9 @@ class Link:
 
 
 def link_of(found: Invite, name: str | None = None) -> Link:
-    return Link(found.user.email, name, found.role, _token(found.nonce), found.expires_at)
+    return Link(
+        found.user.email, name or found.name, found.role, _token(found.nonce), found.expires_at
+    )
 
 
 def pending_links(course_id: int) -> list[Link]:
@@ -150,12 +183,12 @@ def by_token(token: str) -> Invite:
 def accept(token: str, user: User | None, password: str | None = None) -> User:
     """Accepts an invite: the membership gets the invite's role and the invite is used up.
 
-    An account without a password is claimed here (`password` sets it). An account with one
-    accepts only when signed in as itself (`user`), so that holding the link alone never takes
-    over an account that someone already uses."""
+    A claim link (`is_claim`) claims its account here (`password` sets it). Any other invite is
+    accepted only signed in as its account (`user`), so that holding a link alone never takes
+    over an account: one someone uses, one an LMS made, one another course's roster made."""
     found = by_token(token)
     owner = found.user
-    if owner.password_hash is None:
+    if is_claim(found):
         if password is None:
             raise Forbidden("choose a password to claim this account")
         accounts.check_password(password, owner.email)
@@ -176,9 +209,12 @@ def accept(token: str, user: User | None, password: str | None = None) -> User:
             raise NotFound("this invite link was just used")
         account = session.get_one(User, owner.id)
         if password_hash is not None:
-            if account.password_hash is not None:
+            session.refresh(account)
+            session.refresh(found)
+            if not is_claim(found):
                 raise NotFound("this account was just claimed")
             account.password_hash = password_hash
+            account.claimable = False
             account.session_version += 1
         membership = session.scalar(
             sa.select(Membership).where(
@@ -186,10 +222,68 @@ def accept(token: str, user: User | None, password: str | None = None) -> User:
             )
         )
         if membership is None:
-            session.add(Membership(user_id=owner.id, course_id=found.course_id, role=found.role))
+            session.add(
+                Membership(
+                    user_id=owner.id, course_id=found.course_id, role=found.role, name=found.name
+                )
+            )
         else:
             membership.role = found.role
+            membership.name = found.name or membership.name
     return account
+
+
+def pending_for(user: User) -> list[Invite]:
+    """The account's own live invitations to a student membership, with their courses: what its
+    dashboard offers to accept. A staff role is accepted only through its link, which went to
+    the address: being signed in to an account proves the account, not the mailbox (sign-up
+    checks no address), so a squatter of a future TA's address collects no role."""
+    return list(
+        db.session.scalars(
+            sa.select(Invite)
+            .where(
+                Invite.user_id == user.id,
+                Invite.role == STUDENT,
+                Invite.accepted_at.is_(None),
+                Invite.expires_at > utcnow(),
+            )
+            .options(sa.orm.joinedload(Invite.course))
+            .order_by(Invite.course_id)
+        )
+    )
+
+
+def _offered(user: User, course_id: int) -> Invite:
+    found = next((i for i in pending_for(user) if i.course_id == course_id), None)
+    if found is None:
+        raise NotFound("you have no pending invitation to this course")
+    return found
+
+
+def accept_offered(user: User, course_id: int) -> Course:
+    """The signed-in account accepts a student invitation from its dashboard (`pending_for`),
+    by the rule of `accept`."""
+    found = _offered(user, course_id)
+    accept(_token(found.nonce), user)
+    return found.course
+
+
+def decline(user: User, course_id: int) -> Course:
+    """The account turns down a student invitation from its dashboard: its link stops working."""
+    found = _offered(user, course_id)
+    with writing() as session:
+        withdraw(session, course_id, user.id, (STUDENT,))
+    return found.course
+
+
+def accept_as(user: User, course_id: int) -> None:
+    """Accepts `user`'s pending invite to the course, any role, by the rule of `accept`: for
+    callers that act as the account and hold what its link proves (the demo, for the accounts
+    it made)."""
+    found = pending(course_id).get(user.id)
+    if found is None:
+        raise NotFound(f"{user.email} has no pending invite to this course")
+    accept(_token(found.nonce), user)
 
 
 def send(links: list[Link], course: Course, url: Callable[[str], str]) -> int:
@@ -203,7 +297,9 @@ def send(links: list[Link], course: Course, url: Callable[[str], str]) -> int:
         body = (
             f"You are invited to {course.name} on Alpha-Beta Grader as {role}.\n\n"
             f"Open this link to accept (it works once, until "
-            f"{link.expires_at:%Y-%m-%d %H:%M} UTC):\n\n{url(link.token)}\n"
+            f"{link.expires_at:%Y-%m-%d %H:%M} UTC):\n\n{url(link.token)}\n\n"
+            "If you have an account here already, sign in to it first (through your LMS, "
+            "if that is how you sign in): an invitation never changes an account's password.\n"
         )
         messages.append((link.email, f"Invitation: {course.name}", body))
     return mail.send_many(messages)

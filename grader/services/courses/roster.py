@@ -61,15 +61,15 @@ class Member:
     user_id: int
     email: str
     name: str | None
-    role: str
+    role: str  # "invited": not a member yet
     joined_at: dt.datetime | None
-    has_password: bool
     invited_as: str | None = None  # a pending invite's role
     invite_expires_at: dt.datetime | None = None
 
 
 def roster(user: User, course_id: int) -> tuple[Staff, list[Member]]:
-    """The members, then the invited people who are not members yet (a pending staff role)."""
+    """The members, then the invited people who are not members yet. Nothing in it tells
+    whether an invited address had an account, or how its owner signs in."""
     as_staff = staff(user, course_id)
     pending = invites.pending(course_id)
     rows = db.session.execute(
@@ -88,22 +88,12 @@ def roster(user: User, course_id: int) -> tuple[Staff, list[Member]]:
                 m.name,
                 m.role,
                 m.created_at,
-                u.password_hash is not None,
                 found.role if found else None,
                 found.expires_at if found else None,
             )
         )
     members += [
-        Member(
-            i.user_id,
-            i.user.email,
-            None,
-            "invited",
-            None,
-            i.user.password_hash is not None,
-            i.role,
-            i.expires_at,
-        )
+        Member(i.user_id, i.user.email, i.name, "invited", None, i.role, i.expires_at)
         for i in sorted(pending.values(), key=lambda i: i.user.email)
     ]
     return as_staff, members
@@ -112,17 +102,21 @@ def roster(user: User, course_id: int) -> tuple[Staff, list[Member]]:
 def _enrol(
     session: Session, course_id: int, email: str, role: str, name: str | None, actor_id: int | None
 ) -> tuple[str, Invite | None]:
-    """Adds or updates one member; returns what happened and the invite to hand out, if any.
+    """Adds or updates one person; returns what happened and the invite to hand out, if any.
 
-    An unknown e-mail gets an account without a password that only its invite link claims.
-    A student role is given at once (it opens nothing but the course); a staff role only
-    through an invite the account accepts. The name belongs to this course's membership."""
+    Someone who is not a member is invited, whatever the address, and is a member once they
+    accept: an unknown address gets an account without a password that only this invite claims
+    (`User.claimable`, `Invite.claims`), a known one an invite its owner accepts signed in as
+    themselves. Both answer "invited" with one link each, so the answer never tells whether the
+    address had an account, and no link to an account that existed sets its password. A member
+    becomes a student at once, and takes a staff role only through an invite they accept. The
+    name belongs to this course's membership."""
     if role not in COURSE_ROLES:
         raise Invalid(f"role must be one of {', '.join(COURSE_ROLES)}, not {role!r}")
     email = normalize_email(email)
     found = session.scalar(sa.select(User).where(User.email == email))
     created = found is None
-    user = User(email=email, role=STUDENT) if found is None else found
+    user = User(email=email, role=STUDENT, claimable=True) if found is None else found
     if created:
         session.add(user)
         session.flush()
@@ -131,27 +125,20 @@ def _enrol(
             Membership.user_id == user.id, Membership.course_id == course_id
         )
     )
-    if membership is not None and name:
+    if membership is None:
+        made = invites.invite(session, course_id, user, role, actor_id, claims=created, name=name)
+        return "invited", made
+    if name:
         membership.name = name
     if role != STUDENT:
-        if membership is not None and membership.role == role:
+        if membership.role == role:
             return "unchanged", None
         return "invited", invites.invite(session, course_id, user, role, actor_id)
-    invites.withdraw(session, course_id, user.id)
-    if membership is None:
-        session.add(Membership(user_id=user.id, course_id=course_id, role=STUDENT, name=name))
-        what = "created" if created else "added"
-    elif membership.role != STUDENT:
+    invites.withdraw(session, course_id, user.id, STAFF_ROLES)
+    if membership.role != STUDENT:
         membership.role = STUDENT
-        what = "updated"
-    else:
-        what = "unchanged"
-    claim = (
-        invites.invite(session, course_id, user, STUDENT, actor_id)
-        if user.password_hash is None
-        else None
-    )
-    return what, claim
+        return "updated", None
+    return "unchanged", None
 
 
 def _send(course_id: int, made: list[Invite], url: Callable[[str], str] | None) -> int:
@@ -170,10 +157,10 @@ def add_member(
     name: str | None = None,
     url: Callable[[str], str] | None = None,
 ) -> str:
-    """Adds one person under `_enrol`'s rule (a staff role only through an invite the account
-    accepts); `url` makes an invite's link (e-mailed when SMTP is configured). `user` is the
-    staff member who asks, or None for the operator (`grader course add`, the demo), who holds
-    the database already but gives roles by the same rule."""
+    """Adds one person under `_enrol`'s rule (someone new to the course is invited, and a
+    member once they accept); `url` makes an invite's link (e-mailed when SMTP is configured).
+    `user` is the staff member who asks, or None for the operator (`grader course add`, the
+    demo), who holds the database already but adds people by the same rule."""
     if user is not None:
         staff(user, course_id, change=True)
     elif db.session.get(Course, course_id) is None:
@@ -196,11 +183,11 @@ def add_member(
 
 @dataclass
 class ImportResult:
-    created: int = 0
-    added: int = 0
+    """What an import did, in the words of `_enrol` (never whether an address had an account)."""
+
+    invited: int = 0
     updated: int = 0
     unchanged: int = 0
-    invited: int = 0
     invites: int = 0
     mailed: int = 0
     errors: list[str] = field(default_factory=list)
@@ -208,9 +195,8 @@ class ImportResult:
     @property
     def summary(self) -> str:
         text = (
-            f"{self.created} new accounts, {self.added} existing accounts added, "
-            f"{self.updated} roles changed, {self.unchanged} already enrolled, "
-            f"{self.invited} invited to a staff role; {self.invites} invite links"
+            f"{self.invited} invited, {self.updated} roles changed, "
+            f"{self.unchanged} already enrolled; {self.invites} invite links"
         )
         text += f" ({self.mailed} e-mailed)" if self.mailed else ""
         return text + (f"; {len(self.errors)} rows skipped" if self.errors else "")

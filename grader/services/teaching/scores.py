@@ -12,7 +12,8 @@ from dataclasses import dataclass
 import sqlalchemy as sa
 
 from grader.extensions import db
-from grader.models import Assignment, Attempt, Exercise, Membership, Slot, User
+from grader.models import Assignment, Attempt, Exercise, Invite, Membership, Slot, User
+from grader.services.courses import invites
 from grader.services.courses.courses import assignments_for, memberships
 from grader.services.engines.results import engine_scores
 
@@ -126,14 +127,20 @@ def student_slot_states(user_id: int, assignments: list[Assignment]) -> dict[int
 
 @dataclass(frozen=True)
 class Dashboard:
-    """A student's dashboard: their courses, the assignments of those open to them, and the
-    state of each slot (the gradebook's number)."""
+    """A student's dashboard: their courses, the courses inviting them, the assignments of those
+    open to them, and the state of each slot (the gradebook's number)."""
 
     memberships: list[Membership]
+    invitations: list[Invite]
     assignments: list[Assignment]
     progress: dict[int, SlotState]
 
 
 def dashboard(user: User) -> Dashboard:
     assignments = assignments_for(user)
-    return Dashboard(memberships(user), assignments, student_slot_states(user.id, assignments))
+    return Dashboard(
+        memberships(user),
+        invites.pending_for(user),
+        assignments,
+        student_slot_states(user.id, assignments),
+    )

@@ -26,7 +26,7 @@ from grader.gametree.adaptive import (
     standings,
 )
 from grader.gametree.generator import exposing
-from grader.models import STUDENT, Attempt, Exercise, Membership, User, utcnow
+from grader.models import STUDENT, Assignment, Attempt, Exercise, Membership, Slot, User, utcnow
 from grader.services.courses.staff import Staff, staff
 from grader.services.transactions import writing
 from grader.services.trees.exercises import PRACTICE, create_practice, get_exercise
@@ -43,18 +43,25 @@ def _exposed(kind: str, tree: str, players: str, conventions: str) -> frozenset[
     return frozenset(exposing(built, Conventions.from_dict(json.loads(conventions)), kind))
 
 
-def _history(user_ids: list[int]) -> dict[int, list[Practised]]:
-    """Each user's latest attempts (graded and practice), oldest first, as the policy sees them."""
-    ranked = (
-        sa.select(
-            Attempt.id,
-            sa.func.row_number()
-            .over(partition_by=Attempt.user_id, order_by=Attempt.id.desc())
-            .label("n"),
+def _history(user_ids: list[int], course_id: int | None = None) -> dict[int, list[Practised]]:
+    """Each user's latest attempts, oldest first, as the policy sees them: all of them (graded
+    and private practice) for the user's own standing; with `course_id`, only those on that
+    course's exercises (its graded variants and its slots' practice variants), which is all a
+    course's staff may read of a student."""
+    attempts = sa.select(
+        Attempt.id,
+        sa.func.row_number()
+        .over(partition_by=Attempt.user_id, order_by=Attempt.id.desc())
+        .label("n"),
+    ).where(Attempt.user_id.in_(user_ids))
+    if course_id is not None:
+        attempts = (
+            attempts.join(Exercise, Exercise.id == Attempt.exercise_id)
+            .join(Slot, Slot.id == Exercise.slot_id)
+            .join(Assignment, Assignment.id == Slot.assignment_id)
+            .where(Assignment.course_id == course_id)
         )
-        .where(Attempt.user_id.in_(user_ids))
-        .subquery()
-    )
+    ranked = attempts.subquery()
     rows = db.session.execute(
         sa.select(
             Attempt.user_id,
@@ -140,7 +147,8 @@ class CourseProgress:
 
 
 def course_progress(user: User, course_id: int) -> CourseProgress:
-    """For the course's staff: who holds each misconception now, and who is stuck."""
+    """For the course's staff: who holds each misconception now, and who is stuck, from what
+    each student did in this course alone (never their private practice or other courses)."""
     as_staff = staff(user, course_id)
     members = db.session.execute(
         sa.select(User.id, User.email)
@@ -148,7 +156,7 @@ def course_progress(user: User, course_id: int) -> CourseProgress:
         .where(Membership.course_id == course_id, Membership.role == STUDENT)
         .order_by(User.email)
     ).all()
-    histories = _history([uid for uid, _ in members])
+    histories = _history([uid for uid, _ in members], course_id)
     holding = dict.fromkeys(VARIANTS, 0)
     mastered = dict.fromkeys(VARIANTS, 0)
     rows = []
