@@ -78,6 +78,7 @@ def baseline_tree(revision: str, folder: Path) -> Path:
         check=True,
         capture_output=True,
     ).stdout
+    folder.mkdir(parents=True, exist_ok=True)
     subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
     return folder
 
@@ -102,7 +103,8 @@ def run(
         cwd=ROOT,
     )
     assert process.stdout is not None
-    out = process.stdout.read()
+    with process.stdout:
+        out = process.stdout.read()
     _, status, usage = os.wait4(process.pid, 0)
     process.returncode = os.waitstatus_to_exitcode(status)
     wall = time.monotonic() - start

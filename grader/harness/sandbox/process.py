@@ -219,6 +219,12 @@ class EngineProcess:
                 if stream is not None:
                     stream.close()
 
+    def new_test(self) -> None:
+        """Start the log afresh: what a test is told of the log, and the log's cap, count what
+        the engine wrote from here on (a process serving several tests)."""
+        del self.log[:]
+        self.log_bytes = 0
+
     def kill(self) -> None:
         """Kill the sandbox: the engine (pid 1 of its namespace, so all it started goes with
         it) and bwrap's process group; wait until the engine is gone."""
@@ -252,7 +258,9 @@ class EngineProcess:
         self, function: str, args: list[Any], cpu_limit: float, wall_limit: float
     ) -> CallOutcome:
         """Call `function(*args)` in the engine under the limits; see CallOutcome."""
-        if not self.alive:  # the harness starts a process per test: the engine ended it
+        if (
+            not self.alive
+        ):  # the engine ended its own process (a fault kills it, never between calls)
             return CallOutcome(Verdict.RE, detail="the engine's process ended between calls")
         if function not in self.functions:
             return CallOutcome(Verdict.PROTOCOL, detail=f"your engine does not define {function}()")
@@ -388,6 +396,10 @@ class EngineProcess:
         except (OSError, IndexError):
             return None
         return sum(int(x) for x in fields[11:15]) / CLOCK_TICKS  # utime stime cutime cstime
+
+    def cpu_used(self) -> float | None:
+        """The CPU seconds the process has used in its whole life (None when unknown)."""
+        return self._cpu()
 
     def _used(self, cpu0: float | None) -> float | None:
         now = self._cpu()

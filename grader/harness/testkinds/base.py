@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
 from grader.harness.cases import TestCase, TestResult
+from grader.harness.references import References
 from grader.harness.sandbox import EngineProcess
 
 
@@ -76,8 +77,8 @@ class TestKind:
         """The tests of one group of a suite file."""
         raise NotImplementedError
 
-    def run(self, test: TestCase, process: EngineProcess) -> TestResult:
-        """Run one test on a started engine process."""
+    def run(self, test: TestCase, process: EngineProcess, refs: References) -> TestResult:
+        """Run one test on a started engine process, the reference's answers from `refs`."""
         raise NotImplementedError
 
 
