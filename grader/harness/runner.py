@@ -2,9 +2,9 @@
 sandbox, internal errors retried, and a Report of it all.
 
 One engine process serves the tests of a suite group, one after the other: started once, it
-answers the next test only while every test it served ended PASSED or WA. Any other verdict (a
-crash, a timeout, a protocol fault, an internal error) is charged to the test that caused it,
-and the process goes with it: the next test gets a fresh one, so no fault reaches another
+answers the next test only while every test it served passed. Any other verdict (a crash, a
+timeout, a protocol fault, a wrong answer, an internal error) is charged to the test that caused
+it, and the process goes with it: the next test gets a fresh one, so no fault reaches another
 test's verdict. The reference's answers and timings come from `References`, kept per suite and
 machine in `cache` (a folder) when one is given.
 """
@@ -217,9 +217,11 @@ def _attempts(
     return result
 
 
-# The verdicts after which the process that gave them serves the next test of its group: the
-# engine answered and nothing went wrong with the process. Any other verdict ends it.
-KEEPS_PROCESS: frozenset[Verdict] = frozenset()
+# The verdicts after which the process that gave them serves the next test of its group: every
+# answer right, so nothing the engine did (a crash, a timeout, a protocol fault, or a wrong
+# answer from a state an earlier call left behind) can reach the next test. Any other verdict
+# ends it.
+KEEPS_PROCESS = frozenset({Verdict.PASSED})
 
 
 class _Engine:
@@ -263,6 +265,8 @@ class _Engine:
         if process is not None:
             if result.verdict not in KEEPS_PROCESS or not process.alive:
                 self.close()  # the log is whole once the process is gone
+            else:
+                process.settle_log()
             log = process.log_text()
             if log and result.verdict is not Verdict.PASSED:
                 result.extra["log_head"] = log[:2000]

@@ -17,14 +17,17 @@ results record it.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import io
 import json
 import os
 import queue
 import shutil
 import signal
+import struct
 import subprocess
 import sys
+import termios
 import threading
 import time
 from dataclasses import dataclass
@@ -94,6 +97,7 @@ class EngineProcess:
         self._seen = _Sightings()
         self._next_id = 1
         self._threads: list[threading.Thread] = []
+        self._log_idle = threading.Event()  # set while the log's reader waits for more
 
     # - life -
     @property
@@ -218,6 +222,24 @@ class EngineProcess:
             with contextlib.suppress(OSError):
                 if stream is not None:
                     stream.close()
+
+    def settle_log(self, timeout: float = 1.0) -> None:
+        """Wait (at most `timeout` seconds) until the log's reader has taken everything the
+        engine wrote so far, so that a test's log is whole while its process lives on."""
+        proc = self._proc
+        if proc is None or proc.stderr is None or not self.alive:
+            return
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                pending = struct.unpack(
+                    "i", fcntl.ioctl(proc.stderr.fileno(), termios.FIONREAD, b"\0\0\0\0")
+                )[0]
+            except (OSError, ValueError):
+                return
+            if pending == 0 and self._log_idle.is_set():
+                return
+            time.sleep(0.002)
 
     def new_test(self) -> None:
         """Start the log afresh: what a test is told of the log, and the log's cap, count what
@@ -424,7 +446,9 @@ class EngineProcess:
         stream, limits = self._proc.stderr, self.config.limits
         assert isinstance(stream, io.BufferedReader)  # Popen's default buffering
         while True:
+            self._log_idle.set()
             chunk = stream.read1(1 << 16)
+            self._log_idle.clear()
             if not chunk:
                 break
             self.log_bytes += len(chunk)
