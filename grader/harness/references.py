@@ -23,6 +23,7 @@ import contextlib
 import fcntl
 import hashlib
 import json
+import math
 import os
 import platform
 import statistics
@@ -203,8 +204,13 @@ class References:
         key = f"search|{fen}|{depth}|{alpha}|{beta}|{int(count_minimax)}"
         found = self.entries.get(key)
         if isinstance(found, dict):
-            self.read += 1
-            return Reference(**{**found, "best_moves": tuple(found["best_moves"])})
+            try:
+                kept = Reference(**{**found, "best_moves": tuple(found["best_moves"])})
+            except (TypeError, KeyError):  # not what this code writes: computed again
+                pass
+            else:
+                self.read += 1
+                return kept
         answer = reference(fen, depth, alpha, beta, count_minimax)
         self._put(key, asdict(answer))
         return answer
@@ -226,9 +232,9 @@ class References:
         key = f"timing|{self.machine}|{fen}|{depth}|{runs}"
         found = self.entries.get(key)
         now = time.time()
-        if isinstance(found, dict) and now - float(found["at"]) <= self.retime:
+        at, cpu = _timed(found)
+        if 0 <= now - at <= self.retime and cpu > 0:
             self.read += 1
-            at, cpu = float(found["at"]), float(found["cpu"])
         else:
             at, cpu = now, reference_cpu(fen, depth, runs)
             self._put(key, {"cpu": cpu, "at": at})
@@ -262,21 +268,35 @@ class References:
         meanwhile (under a lock; the file is replaced whole, never seen half written)."""
         if self.path is None or not self._new:
             return
-        folder = self.path.parent
+        try:
+            self._write(self.path)
+        except OSError:  # a folder that cannot be written: the answers stay in memory only
+            return
+        self._new.clear()
+
+    def _write(self, path: Path) -> None:
+        folder = path.parent
         folder.mkdir(parents=True, exist_ok=True)
         with open(folder / "references.lock", "w") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
-            merged = {**_read(self.path), **{k: self.entries[k] for k in self._new}}
+            merged = {**_read(path), **{k: self.entries[k] for k in self._new}}
             handle, name = tempfile.mkstemp(dir=folder, prefix=".references-")
             try:
                 with os.fdopen(handle, "w", encoding="utf-8") as out:
                     json.dump({"digest": self.digest, "entries": merged}, out)
-                os.replace(name, self.path)
+                os.replace(name, path)
             except BaseException:
                 with contextlib.suppress(OSError):
                     os.unlink(name)
                 raise
-        self._new.clear()
+
+
+def _timed(found: Any) -> tuple[float, float]:
+    """A kept timing's (when, CPU seconds); (-inf, 0) when it is not one."""
+    try:
+        return float(found["at"]), float(found["cpu"])
+    except (TypeError, KeyError, ValueError):
+        return -math.inf, 0.0
 
 
 def _read(path: Path) -> dict[str, Any]:

@@ -172,3 +172,26 @@ def test_a_positional_opponent_plays_the_same_moves_remembered(tmp_path):
     remembered.player = None  # type: ignore[assignment]  # asking the engine would fail
     assert game(remembered, player_from_name("random", seed=5)) == plain
     assert again.computed == 0 and again.read == len(plain[2::2])  # its moves after the opening
+
+
+def test_an_entry_of_another_shape_is_computed_again_and_a_folder_that_cannot_be_written_is_no_fault(
+    tmp_path,
+):
+    book = References("a" * 32, tmp_path, machine="m")
+    expected, cpu = book.search(MIDDLE, 2), book.timing(MIDDLE, 2, 1)
+    book.save()
+    path = next(tmp_path.glob("references-*.json"))
+    content = json.loads(path.read_text())
+    content["entries"] = {k: {"value": "x"} for k in content["entries"]}
+    path.write_text(json.dumps(content))
+    references._MEMORY.clear()
+    again = References("a" * 32, tmp_path, machine="m")
+    assert again.search(MIDDLE, 2) == expected and again.timing(MIDDLE, 2, 1) > 0
+    assert again.computed == 2 and cpu > 0
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a folder")
+    references._MEMORY.clear()
+    nowhere = References("b" * 32, blocked / "cache")
+    nowhere.search(MIDDLE, 2)
+    nowhere.save()  # the answers stay in memory; grading goes on
+    assert nowhere.search(MIDDLE, 2) == expected
