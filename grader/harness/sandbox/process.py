@@ -22,6 +22,7 @@ import io
 import json
 import os
 import queue
+import select
 import shutil
 import signal
 import struct
@@ -445,10 +446,15 @@ class EngineProcess:
         assert self._proc is not None and self._proc.stderr is not None
         stream, limits = self._proc.stderr, self.config.limits
         assert isinstance(stream, io.BufferedReader)  # Popen's default buffering
+        ready = select.poll()
+        ready.register(stream.fileno(), select.POLLIN)
         while True:
+            # Idle only while nothing is waiting in the pipe: marked busy before the bytes
+            # leave it, so settle_log never sees an empty pipe before they are counted.
             self._log_idle.set()
-            chunk = stream.read1(1 << 16)
+            ready.poll()
             self._log_idle.clear()
+            chunk = stream.read1(1 << 16)
             if not chunk:
                 break
             self.log_bytes += len(chunk)
