@@ -33,6 +33,7 @@ from grader.harness.sandbox import (
     prepare_submission,
 )
 from grader.harness.suite import Suite, load_suite, run_test
+from grader.harness.testkinds import TEST_KINDS
 from grader.harness.verdicts import Verdict
 
 IE_ATTEMPTS = 3  # an internal error is retried this many times in all before the run gives up
@@ -263,7 +264,11 @@ class _Engine:
         except Exception as exc:  # a bug of the harness must not be charged to the engine
             result = result_of(test, Verdict.IE, f"{type(exc).__name__}: {exc}")
         if process is not None:
-            if result.verdict not in KEEPS_PROCESS or not process.alive:
+            if (
+                result.verdict not in KEEPS_PROCESS
+                or not process.alive
+                or not TEST_KINDS[test.kind].reuses_process
+            ):
                 self.close()  # the log is whole once the process is gone
             else:
                 process.settle_log()

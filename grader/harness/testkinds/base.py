@@ -72,6 +72,9 @@ class TestKind:
     name: ClassVar[str] = ""
     title: ClassVar[str] = ""  # what the results page calls its tests ("Move generation")
     games: ClassVar[int] = 0  # the games one test of this kind plays (progress counts them)
+    # Whether the engine process may serve the group's next test after one of this kind
+    # passed: not where the engine starts processes of its own that may outlive the call.
+    reuses_process: ClassVar[bool] = True
 
     def expand(self, group: Group) -> list[TestCase]:
         """The tests of one group of a suite file."""

@@ -25,6 +25,7 @@ class Parallel(TestKind):
 
     name = "parallel"
     title = "Parallel search"
+    reuses_process = False  # search_parallel's workers may outlive the call
 
     def expand(self, group: Group) -> list[TestCase]:
         spec, windows = group.spec, group.windows()
