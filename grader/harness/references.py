@@ -156,6 +156,7 @@ def suite_digest(name: str, tests: tuple[TestCase, ...] | list[TestCase]) -> str
 
 
 _MEMORY: dict[str, dict[str, Any]] = {}  # digest -> entries, this process's copy
+_IN_FILE: dict[Path, set[str]] = {}  # a cache file -> the keys it holds, as this process knows
 
 
 class References:
@@ -178,10 +179,15 @@ class References:
         self.computed = 0  # answers and timings this run computed (0: all read)
         self.read = 0
         self.timed_at: float | None = None  # when the oldest timing this run used was measured
-        self._new: set[str] = set()
+        self._new: set[str] = set()  # what the file lacks
         self._moves: int | None = None  # the ladder's moves kept, counted when first needed
-        if self.path is not None and not self.entries:
-            self.entries.update(_read(self.path))
+        if self.path is not None:
+            if self.path not in _IN_FILE:  # read once per process
+                found = _read(self.path)
+                for key, value in found.items():
+                    self.entries.setdefault(key, value)
+                _IN_FILE[self.path] = set(found)
+            self._new = set(self.entries) - _IN_FILE[self.path]
 
     @classmethod
     def for_suite(
@@ -272,6 +278,7 @@ class References:
             self._write(self.path)
         except OSError:  # a folder that cannot be written: the answers stay in memory only
             return
+        _IN_FILE.setdefault(self.path, set()).update(self._new)
         self._new.clear()
 
     def _write(self, path: Path) -> None:

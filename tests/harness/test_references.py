@@ -63,10 +63,17 @@ def _suite_files(folder: Path, fen: str) -> Path:
     return path
 
 
+def _new_process() -> None:
+    """As a new process finds things: nothing in memory, only the files."""
+    references._MEMORY.clear()
+    references._IN_FILE.clear()
+
+
 @pytest.fixture(autouse=True)
 def _no_memory(monkeypatch):
     """Each test starts with nothing computed in this process (the file alone carries)."""
     monkeypatch.setattr(references, "_MEMORY", {})
+    monkeypatch.setattr(references, "_IN_FILE", {})
 
 
 @needs_bwrap
@@ -78,7 +85,7 @@ def test_answers_are_read_back_and_a_changed_position_is_computed_again(submissi
     files = list(cache.glob("references-*.json"))
     assert len(files) == 1
 
-    references._MEMORY.clear()  # a new process: only the file is left
+    _new_process()  # a new process: only the file is left
     again = grade_engine(engine, load_suite(path), SandboxConfig(), cache=cache)
     assert again.references_computed == 0 and again.score == first.score
     assert again.reference_timed_at == first.reference_timed_at  # the same timing, read
@@ -113,14 +120,14 @@ def test_a_timing_is_measured_again_once_older_than_the_interval(tmp_path):
     key = next(k for k in book.entries if k.startswith("timing|m|"))
     stored = json.loads(next(tmp_path.glob("references-*.json")).read_text())["entries"][key]
     assert stored["cpu"] == cpu and book.timed_at == stored["at"]
-    references._MEMORY.clear()
+    _new_process()
     fresh = References("d" * 32, tmp_path, retime=3600, machine="m")
     assert fresh.timing(MIDDLE, 3, 1) == cpu and fresh.computed == 0
-    references._MEMORY.clear()
+    _new_process()
     stale = References("d" * 32, tmp_path, retime=0, machine="m")
     stale.timing(MIDDLE, 3, 1)
     assert stale.computed == 1 and stale.timed_at is not None and stale.timed_at > stored["at"]
-    references._MEMORY.clear()
+    _new_process()
     elsewhere = References("d" * 32, tmp_path, retime=3600, machine="another machine")
     elsewhere.timing(MIDDLE, 3, 1)
     assert elsewhere.computed == 1  # timings are the machine's own
@@ -131,7 +138,7 @@ def test_an_unreadable_cache_file_is_computed_again(tmp_path):
     expected = book.search(MIDDLE, 2)
     book.save()
     next(tmp_path.glob("references-*.json")).write_text("{not json")
-    references._MEMORY.clear()
+    _new_process()
     again = References("e" * 32, tmp_path)
     assert again.search(MIDDLE, 2) == expected and again.computed == 1
 
@@ -166,7 +173,7 @@ def test_a_positional_opponent_plays_the_same_moves_remembered(tmp_path):
     assert first == plain and book.computed > 0
     assert not [k for k in book.entries if k.startswith("move|random|")]
     book.save()
-    references._MEMORY.clear()
+    _new_process()
     again = References("f" * 32, tmp_path)
     remembered = RememberedPlayer(player_from_name("ref:3"), again)
     remembered.player = None  # type: ignore[assignment]  # asking the engine would fail
@@ -184,14 +191,25 @@ def test_an_entry_of_another_shape_is_computed_again_and_a_folder_that_cannot_be
     content = json.loads(path.read_text())
     content["entries"] = {k: {"value": "x"} for k in content["entries"]}
     path.write_text(json.dumps(content))
-    references._MEMORY.clear()
+    _new_process()
     again = References("a" * 32, tmp_path, machine="m")
     assert again.search(MIDDLE, 2) == expected and again.timing(MIDDLE, 2, 1) > 0
     assert again.computed == 2 and cpu > 0
     blocked = tmp_path / "a-file"
     blocked.write_text("not a folder")
-    references._MEMORY.clear()
+    _new_process()
     nowhere = References("b" * 32, blocked / "cache")
     nowhere.search(MIDDLE, 2)
     nowhere.save()  # the answers stay in memory; grading goes on
     assert nowhere.search(MIDDLE, 2) == expected
+
+
+def test_a_new_cache_folder_gets_what_this_process_already_knows(tmp_path):
+    """A worker whose memory already holds a suite's answers still fills an empty folder."""
+    first = References("c" * 32, tmp_path / "one")
+    first.search(MIDDLE, 2)
+    first.save()
+    second = References("c" * 32, tmp_path / "two")  # the same process, another folder
+    assert second.search(MIDDLE, 2) and second.computed == 0
+    second.save()
+    assert list((tmp_path / "two").glob("references-*.json"))

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bench.suite_cpu import BASELINE, compare, sample_engines
+from bench.suite_cpu import BASELINE, PATH_DEPENDENT, compare, sample_engines
 from grader.harness.runner import KEEPS_PROCESS, grade_engine
 from grader.harness.sandbox import SandboxConfig
 from grader.harness.suite import load_suite
@@ -15,11 +15,6 @@ from grader.harness.verdicts import Verdict
 from tests.harness._helpers import leftover_processes, needs_bwrap
 
 GROUPS = Path(__file__).parent / "data" / "groups.json"  # several tests in every group
-# A game's verdicts that depend on which moves were played: a sample engine's choose_move
-# deepens until a share of its clock is spent, so on a loaded machine two runs of the same
-# code may play different games, and a mistake only some positions show (captures_not_forced)
-# may or may not come up. Every other verdict and every score must be the same.
-PATH_DEPENDENT = {"passed", "ILLEGAL_MOVE"}
 
 
 @needs_bwrap
