@@ -44,6 +44,24 @@ def instance_path(environ: Mapping[str, str] = os.environ) -> str | None:
     return environ.get("GRADER_INSTANCE_PATH") or None
 
 
+def cache_dir(environ: Mapping[str, str] = os.environ) -> Path:
+    """`GRADER_CACHE_DIR`: where the reference's answers and timings are kept, per suite and
+    machine (grader/harness/references.py); else `cache/` in `GRADER_INSTANCE_PATH`, else the
+    user's cache folder (`$XDG_CACHE_HOME` or `~/.cache`, then `alpha-beta-grader`)."""
+    if environ.get("GRADER_CACHE_DIR"):
+        return Path(environ["GRADER_CACHE_DIR"])
+    if environ.get("GRADER_INSTANCE_PATH"):
+        return Path(environ["GRADER_INSTANCE_PATH"]) / "cache"
+    home = environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(home) / "alpha-beta-grader"
+
+
+def reference_retime(environ: Mapping[str, str] = os.environ) -> float:
+    """`GRADER_REFERENCE_RETIME_SECONDS`: how old the reference's timings may be before a
+    grading run measures them again on this machine (one hour by default)."""
+    return float(environ.get("GRADER_REFERENCE_RETIME_SECONDS") or 3600)
+
+
 def private_dir(path: str | Path) -> Path:
     """A folder only this user may enter (0700): the instance, the uploads."""
     path = Path(path)
@@ -169,6 +187,10 @@ def load(
         "GRADER_BLOB_URL": environ.get("GRADER_BLOB_URL", ""),
         "GRADER_ENGINE_SUITE": environ.get("GRADER_ENGINE_SUITE", ""),
         "GRADER_SANDBOX": _flag(environ.get("GRADER_SANDBOX"), default=True),
+        # The reference's answers and timings, kept per suite and machine; the timings are
+        # measured again once this many seconds old (grader/harness/references.py).
+        "GRADER_CACHE_DIR": environ.get("GRADER_CACHE_DIR") or str(instance / "cache"),
+        "GRADER_REFERENCE_RETIME_SECONDS": reference_retime(environ),
         # A worker's lease on a job; renewed every quarter of it while the job runs.
         "GRADER_LEASE_SECONDS": float(environ.get("GRADER_LEASE_SECONDS", 60)),
         # How often a worker looks for expired leases and queued jobs without a message.

@@ -263,7 +263,13 @@ def grade_submission_job(submission_id: int, worker: str) -> str:
         beat.update(dict(job_progress))
         config = harness.SandboxConfig(sandbox=app.config["GRADER_SANDBOX"])
         report = harness.grade_engine(
-            claimed.engine_file(), suite, config, progress, budget=app.config["GRADER_JOB_SECONDS"]
+            claimed.engine_file(),
+            suite,
+            config,
+            progress,
+            budget=app.config["GRADER_JOB_SECONDS"],
+            cache=Path(app.config["GRADER_CACHE_DIR"]),
+            retime=app.config["GRADER_REFERENCE_RETIME_SECONDS"],
         )
     except Exception as exc:  # the grader's fault, never the engine's
         beat.stop.set()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import ClassVar, Protocol
 
 from grader.checkers.board import Board, Move
 from grader.checkers.engine import ReferenceEngine, alphabeta
@@ -14,6 +14,10 @@ BEST_TIME = 1.0  # seconds per move for ref:best
 
 
 class Player(Protocol):
+    """A player. The ladder's also say whether their move is a function of the position
+    alone (`positional`: no state kept between moves, no clock), so that it may be remembered
+    by position."""
+
     name: str
 
     def choose_move(self, board: Board) -> Move:
@@ -27,6 +31,7 @@ class RandomPlayer:
 
     rng: random.Random = field(default_factory=lambda: random.Random(0))
     name: str = "random"
+    positional: ClassVar[bool] = False  # the generator's state moves on with every move
 
     def choose_move(self, board: Board) -> Move:
         return self.rng.choice(board.generate_legal_moves())
@@ -37,6 +42,7 @@ class GreedyPlayer:
     """One ply: the first move (canonical order) with the best evaluation after it."""
 
     name: str = "greedy"
+    positional: ClassVar[bool] = True
 
     def choose_move(self, board: Board) -> Move:
         move = alphabeta(board, 1).best_move
@@ -52,6 +58,11 @@ class ReferencePlayer:
     time_limit: float | None = None
     name: str = "ref"
     engine: ReferenceEngine = field(default_factory=ReferenceEngine)
+
+    @property
+    def positional(self) -> bool:
+        """At a fixed depth: each search starts afresh and sees the position only."""
+        return self.time_limit is None
 
     def choose_move(self, board: Board) -> Move:
         move = self.engine.search(board, self.depth, self.time_limit).best_move

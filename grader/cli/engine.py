@@ -22,6 +22,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from grader import config as settings
 from grader.harness.results import NO_SANDBOX_WARNING, summary, write
 from grader.harness.runner import Report, grade_engine, grade_engines
 from grader.harness.sandbox import SandboxConfig, SandboxUnavailable
@@ -109,7 +110,9 @@ def check(
         if json_out or rich_out:
             raise click.UsageError("--json and --rich-json take one engine at a time")
         console.print(f"grading {len(paths)} engines, {slots or 'one per core'} at once...")
-        reports = grade_engines(list(paths), suite, config, slots)
+        reports = grade_engines(
+            list(paths), suite, config, slots, settings.cache_dir(), settings.reference_retime()
+        )
         for path, report in zip(paths, reports, strict=True):
             _table(out, report, str(path))
         sys.exit(0 if all(r.complete for r in reports) else 3)
@@ -128,7 +131,15 @@ def check(
         def progress(kind: str, done: int, total: int, label: str) -> None:
             bar.update(tests if kind == "test" else games, completed=done, label=label[:50])
 
-        report = grade_engine(paths[0], suite, config, progress, slots)
+        report = grade_engine(
+            paths[0],
+            suite,
+            config,
+            progress,
+            slots,
+            cache=settings.cache_dir(),
+            retime=settings.reference_retime(),
+        )
     _table(out, report, str(paths[0]))
     write(report, json_out, rich_out)
     sys.exit(0 if report.complete else 3)

@@ -27,6 +27,7 @@ class TestCase:
     cpu: float
     wall: float
     visibility: str = "visible"
+    group: int = 0  # the suite file's group it comes from: one engine process serves a group
 
 
 @dataclass

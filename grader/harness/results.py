@@ -11,6 +11,7 @@ test ``name``, ``score``, ``max_score``, ``status`` ("passed" or "failed"), ``vi
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 from pathlib import Path
 from typing import Any
@@ -60,12 +61,31 @@ def summary(report: Report) -> str:
         lines.append("Verdicts: " + ", ".join(failed) + ".")
     if report.elo and report.elo.games:
         lines.append(f"Elo estimate against the ladder: {report.elo.text()} (95% interval).")
+    timed = reference_timed(report)
+    if timed:
+        lines.append(timed)
     if not report.complete:
         lines.append(
             "Some tests hit an internal error of the grader (not of your engine): "
             "this run is incomplete and will be re-graded."
         )
     return "\n".join(lines)
+
+
+def _utc(epoch: float) -> str:
+    return dt.datetime.fromtimestamp(epoch, dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def reference_timed(report: Report) -> str:
+    """When the reference's timings the run compared with were measured (empty without
+    timing tests)."""
+    if report.reference_timed_at is None:
+        return ""
+    return (
+        "Timing compares your engine's CPU time with the reference's, measured on this "
+        f"grading machine at {_utc(report.reference_timed_at)} (measured again once "
+        f"{report.reference_retime / 60:g} minutes old)."
+    )
 
 
 def gradescope(report: Report) -> dict[str, Any]:
@@ -160,6 +180,14 @@ def rich(report: Report) -> dict[str, Any]:
             "bound": elo.bound,
             "text": elo.text(),
         },
+        "reference": {
+            "timed_at": None
+            if report.reference_timed_at is None
+            else _utc(report.reference_timed_at),
+            "retime_seconds": report.reference_retime,
+            "computed": report.references_computed,
+        },
+        "engine_starts": report.engine_starts,
         "verdict_priority": [v.value for v in PRIORITY],
         "explanation": report.explanation.to_dict(),
         "tests": [

@@ -1,5 +1,12 @@
-"""Grading one engine (or several at once, one slot per core): every test of a suite in a
-fresh sandboxed process, internal errors retried, and a Report of it all.
+"""Grading one engine (or several at once, one slot per core): every test of a suite in the
+sandbox, internal errors retried, and a Report of it all.
+
+One engine process serves the tests of a suite group, one after the other: started once, it
+answers the next test only while every test it served passed. Any other verdict (a crash, a
+timeout, a protocol fault, a wrong answer, an internal error) is charged to the test that caused
+it, and the process goes with it: the next test gets a fresh one, so no fault reaches another
+test's verdict. The reference's answers and timings come from `References`, kept per suite and
+machine in `cache` (a folder) when one is given.
 """
 
 from __future__ import annotations
@@ -15,6 +22,7 @@ from pathlib import Path
 from grader.harness.cases import TestCase, TestResult, result_of
 from grader.harness.diagnosis import Explanation, explain
 from grader.harness.elo import EloEstimate, estimate
+from grader.harness.references import RETIME_SECONDS, References
 from grader.harness.sandbox import (
     EngineProcess,
     GradingSlot,
@@ -25,6 +33,7 @@ from grader.harness.sandbox import (
     prepare_submission,
 )
 from grader.harness.suite import Suite, load_suite, run_test
+from grader.harness.testkinds import TEST_KINDS
 from grader.harness.verdicts import Verdict
 
 IE_ATTEMPTS = 3  # an internal error is retried this many times in all before the run gives up
@@ -49,6 +58,10 @@ class Report:
     error: str = ""  # why the run could not grade at all (a bad upload)
     elo: EloEstimate | None = None
     reference_cpu: float = 0.0  # the reference's CPU seconds in the timing tests
+    reference_timed_at: float | None = None  # when those timings were measured (epoch seconds)
+    reference_retime: float = RETIME_SECONDS  # how old a timing may be before it is measured again
+    references_computed: int = 0  # reference answers and timings this run computed, not read
+    engine_starts: int = 0  # engine processes started
     # The fewest known mistakes that explain the diagnosed failures (grader/harness/diagnosis.py).
     explanation: Explanation = field(default_factory=Explanation)
 
@@ -79,16 +92,22 @@ def grade_engine(
     progress: Progress | None = None,
     slots: int | None = None,
     budget: float | None = None,
+    cache: Path | None = None,
+    retime: float = RETIME_SECONDS,
 ) -> Report:
     """Grade one submission with `suite` in a slot of its own; with `budget` (seconds of the
     worker's time, counted from when the slot is held) the tests left when it is spent are
-    not run and charged as TLE_WALL."""
+    not run and charged as TLE_WALL. The reference's work is read from and kept in `cache` (a
+    folder); its timings are measured again once `retime` seconds old."""
     config = config or SandboxConfig()
     suite = load_suite(suite) if isinstance(suite, str) else suite
     config.check()
+    refs = References.for_suite(suite.name, suite.tests, cache, retime)
     with claim_slot(config, slots) as slot:
         deadline = None if budget is None else time.monotonic() + budget
-        return _grade_in(slot, Path(submission), suite, config, progress, deadline)
+        report = _grade_in(slot, Path(submission), suite, config, progress, deadline, refs)
+    refs.save()
+    return report
 
 
 def _grade_in(
@@ -97,7 +116,8 @@ def _grade_in(
     suite: Suite,
     config: SandboxConfig,
     progress: Progress | None,
-    deadline: float | None = None,
+    deadline: float | None,
+    refs: References,
 ) -> Report:
     report = Report(
         suite.name, submission.name, sandbox=config.sandbox, started=time.time(), slot=slot.number
@@ -113,33 +133,55 @@ def _grade_in(
     start_failure: TestResult | None = None  # an engine that cannot be imported fails alike
     games_done = 0
     total = len(suite.tests)
-    for index, test in enumerate(suite.tests):
-        if progress:
-            progress("test", index, total, test.name)
-        if deadline is not None and time.monotonic() > deadline:
-            result = result_of(
-                test,
-                Verdict.TLE_WALL,
-                "not run: grading this engine used all the worker time one upload may have",
-            )
-        elif start_failure is not None:
-            result = result_of(
-                test,
-                start_failure.verdict,
-                "the engine did not start (see "
-                f"the first test): {start_failure.output.splitlines()[0]}",
-            )
-        else:
-            result = _attempts(test, slot, folder, suite, config, report, deadline)
+    engine = _Engine(slot, folder, suite, config, report)
+    try:
+        for index, test in enumerate(suite.tests):
+            if progress:
+                progress("test", index, total, test.name)
+            result = _next_result(test, engine, refs, start_failure, deadline)
             if result.extra.get("at_start"):
                 start_failure = result
-        report.tests.append(result)
-        if test.kind == "play":
-            games_done += 1
-            if progress:
-                progress("game", games_done, suite.game_count, test.name)
+            report.tests.append(result)
+            if test.kind == "play":
+                games_done += 1
+                if progress:
+                    progress("game", games_done, suite.game_count, test.name)
+    finally:
+        engine.close()
     if progress:
         progress("test", total, total, "done")
+    _conclude(report, suite, refs)
+    report.elapsed = time.monotonic() - start
+    return report
+
+
+def _next_result(
+    test: TestCase,
+    engine: _Engine,
+    refs: References,
+    start_failure: TestResult | None,
+    deadline: float | None,
+) -> TestResult:
+    """The test's result: run, or charged without running (the worker's time is spent, or the
+    engine did not start)."""
+    if deadline is not None and time.monotonic() > deadline:
+        return result_of(
+            test,
+            Verdict.TLE_WALL,
+            "not run: grading this engine used all the worker time one upload may have",
+        )
+    if start_failure is not None:
+        return result_of(
+            test,
+            start_failure.verdict,
+            "the engine did not start (see "
+            f"the first test): {start_failure.output.splitlines()[0]}",
+        )
+    return _attempts(test, engine, refs, deadline)
+
+
+def _conclude(report: Report, suite: Suite, refs: References) -> None:
+    """What the whole run says: the Elo, the reference's timings, the explanation."""
     # Rated: the games the engine played, i.e. made at least one move in (one that forfeited
     # before its first move played no game, and gets no "Elo < 0").
     report.elo = estimate(
@@ -150,24 +192,19 @@ def _grade_in(
         ]
     )
     report.reference_cpu = sum(t.extra.get("reference_cpu", 0.0) for t in report.tests)
+    report.reference_timed_at = refs.timed_at
+    report.reference_retime = refs.retime
+    report.references_computed = refs.computed
     report.explanation = explain(suite.tests, report.tests)
-    report.elapsed = time.monotonic() - start
-    return report
 
 
 def _attempts(
-    test: TestCase,
-    slot: GradingSlot,
-    folder: Path,
-    suite: Suite,
-    config: SandboxConfig,
-    report: Report,
-    deadline: float | None = None,
+    test: TestCase, engine: _Engine, refs: References, deadline: float | None = None
 ) -> TestResult:
     """Run a test; an internal error is retried (it is never charged to the engine)."""
     result: TestResult | None = None
     for attempt in range(1, IE_ATTEMPTS + 1):
-        result = _once(test, slot, folder, suite, config, report)
+        result = engine.run(test, refs)
         result.attempts = attempt
         if result.verdict is not Verdict.IE or (
             deadline is not None and time.monotonic() > deadline
@@ -181,48 +218,103 @@ def _attempts(
     return result
 
 
-def _once(
-    test: TestCase,
-    slot: GradingSlot,
-    folder: Path,
-    suite: Suite,
-    config: SandboxConfig,
-    report: Report,
-) -> TestResult:
-    process = EngineProcess(config, slot, folder)
-    try:
-        hello = process.start(suite.start_cpu, suite.start_wall)
-        if not hello.answered:
-            assert hello.verdict is not None
-            lines = [
-                f"the engine failed while being imported: {hello.verdict.value}"
-                + (f" ({hello.detail})" if hello.detail else "")
-            ]
-            if hello.traceback:
-                lines += ["", "The traceback's last lines:", hello.traceback]
-            result = result_of(
-                test,
-                hello.verdict,
-                "\n".join(lines),
-                cpu=hello.cpu,
-                wall=hello.wall,
-                at_start=hello.verdict is not Verdict.IE,
-            )
-        else:
-            report.engine_functions = process.functions
-            report.engine_python = process.python
-            result = run_test(test, process)
-    except SandboxError as exc:
-        result = result_of(test, Verdict.IE, f"the sandbox failed: {exc}")
-    except Exception as exc:  # a bug of the harness must not be charged to the engine
-        result = result_of(test, Verdict.IE, f"{type(exc).__name__}: {exc}")
-    finally:
-        process.close()
-    log = process.log_text()
-    if log and result.verdict is not Verdict.PASSED:
-        result.extra["log_head"] = log[:2000]
-    result.extra.setdefault("log_bytes", process.log_bytes)
-    return result
+# The verdicts after which the process that gave them serves the next test of its group: every
+# answer right, so nothing the engine did (a crash, a timeout, a protocol fault, or a wrong
+# answer from a state an earlier call left behind) can reach the next test. Any other verdict
+# ends it.
+KEEPS_PROCESS = frozenset({Verdict.PASSED})
+
+
+class _Engine:
+    """The engine's process for the tests of one suite group: started for the group's first
+    test, kept while each test ends in KEEPS_PROCESS, started afresh after any other."""
+
+    def __init__(
+        self,
+        slot: GradingSlot,
+        folder: Path,
+        suite: Suite,
+        config: SandboxConfig,
+        report: Report,
+    ) -> None:
+        self.slot, self.folder, self.suite, self.config = slot, folder, suite, config
+        self.report = report
+        self.process: EngineProcess | None = None
+        self.group = -1
+
+    def run(self, test: TestCase, refs: References) -> TestResult:
+        process = self.process
+        if process is not None and (
+            self.group != test.group
+            or not process.alive
+            # the process's whole-life CPU backstop (RLIMIT_CPU) must never end a test
+            or (process.cpu_used() or 0.0) > self.config.limits.cpu_total / 2
+        ):
+            self.close()
+            process = None
+        try:
+            if process is None:
+                process, failed = self._start(test)
+                if failed is not None:
+                    return failed
+            process.new_test()
+            result = run_test(test, process, refs)
+        except SandboxError as exc:
+            result = result_of(test, Verdict.IE, f"the sandbox failed: {exc}")
+        except Exception as exc:  # a bug of the harness must not be charged to the engine
+            result = result_of(test, Verdict.IE, f"{type(exc).__name__}: {exc}")
+        if process is not None:
+            if (
+                result.verdict not in KEEPS_PROCESS
+                or not process.alive
+                or not TEST_KINDS[test.kind].reuses_process
+            ):
+                self.close()  # the log is whole once the process is gone
+            else:
+                process.settle_log()
+            log = process.log_text()
+            if log and result.verdict is not Verdict.PASSED:
+                result.extra["log_head"] = log[:2000]
+            result.extra.setdefault("log_bytes", process.log_bytes)
+        return result
+
+    def _start(self, test: TestCase) -> tuple[EngineProcess, TestResult | None]:
+        """A started process for `test`'s group, or the test's result when the engine did not
+        start (its import failed)."""
+        process = EngineProcess(self.config, self.slot, self.folder)
+        self.process, self.group = process, test.group
+        self.report.engine_starts += 1
+        hello = process.start(self.suite.start_cpu, self.suite.start_wall)
+        if hello.answered:
+            self.report.engine_functions = process.functions
+            self.report.engine_python = process.python
+            return process, None
+        assert hello.verdict is not None
+        lines = [
+            f"the engine failed while being imported: {hello.verdict.value}"
+            + (f" ({hello.detail})" if hello.detail else "")
+        ]
+        if hello.traceback:
+            lines += ["", "The traceback's last lines:", hello.traceback]
+        result = result_of(
+            test,
+            hello.verdict,
+            "\n".join(lines),
+            cpu=hello.cpu,
+            wall=hello.wall,
+            at_start=hello.verdict is not Verdict.IE,
+        )
+        self.close()
+        log = process.log_text()
+        if log:
+            result.extra["log_head"] = log[:2000]
+        result.extra.setdefault("log_bytes", process.log_bytes)
+        return process, result
+
+    def close(self) -> None:
+        if self.process is not None:
+            self.process.close()
+        self.process, self.group = None, -1
 
 
 def grade_engines(
@@ -230,6 +322,8 @@ def grade_engines(
     suite: Suite | str,
     config: SandboxConfig | None = None,
     slots: int | None = None,
+    cache: Path | None = None,
+    retime: float = RETIME_SECONDS,
 ) -> list[Report]:
     """Grade several submissions at once, one process and one slot per core."""
     config = config or SandboxConfig()
@@ -237,7 +331,8 @@ def grade_engines(
     workers = slots or os.cpu_count() or 1
     with concurrent.futures.ProcessPoolExecutor(max_workers=workers) as pool:
         futures = [
-            pool.submit(grade_engine, path, suite, config, None, workers) for path in submissions
+            pool.submit(grade_engine, path, suite, config, None, workers, None, cache, retime)
+            for path in submissions
         ]
         return [f.result() for f in futures]
 

@@ -3,21 +3,23 @@ into tests by their kinds.
 
 A suite file is JSON: a name, the import limits, and groups of one kind each. Every group
 expands into tests through its kind in TEST_KINDS (grader/harness/testkinds/); a test is run by
-`run_test` in one fresh sandboxed engine process and returns a `TestResult` with a verdict
-(grader/harness/verdicts.py), a score and what to tell the student. The reference answers are
-computed in the same run with grader.checkers.
+`run_test` on a started sandboxed engine process (the runner's: one serves a group's tests
+until one of them ends in a fault) and returns a `TestResult` with a verdict
+(grader/harness/verdicts.py), a score and what to tell the student. The reference answers come
+from grader.checkers, computed once per suite and machine (grader/harness/references.py).
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 
 from grader import data
 from grader.harness.cases import TestCase, TestResult
 from grader.harness.elo import LADDER_RATINGS
+from grader.harness.references import References
 from grader.harness.sandbox import EngineProcess
 from grader.harness.testkinds import TEST_KINDS, Group
 
@@ -60,13 +62,13 @@ def load_suite(name_or_path: str | Path) -> Suite:
     # An instructor's suite may name its own positions file, relative to the suite file.
     table = positions(path.parent / definition["positions"] if "positions" in definition else None)
     tests: list[TestCase] = []
-    for group in definition["groups"]:
+    for number, group in enumerate(definition["groups"]):
         kind = TEST_KINDS.get(group["kind"])
         if kind is None:
             raise ValueError(
                 f"unknown test kind {group['kind']!r}: expected one of {', '.join(TEST_KINDS)}"
             )
-        tests.extend(kind.expand(Group(group, table)))
+        tests.extend(replace(t, group=number) for t in kind.expand(Group(group, table)))
     start = definition.get("start", {})
     return Suite(
         definition["name"],
@@ -78,6 +80,6 @@ def load_suite(name_or_path: str | Path) -> Suite:
     )
 
 
-def run_test(test: TestCase, process: EngineProcess) -> TestResult:
+def run_test(test: TestCase, process: EngineProcess, refs: References) -> TestResult:
     """Run `test` on a started engine process, by its kind."""
-    return TEST_KINDS[test.kind].run(test, process)
+    return TEST_KINDS[test.kind].run(test, process, refs)

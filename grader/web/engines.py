@@ -167,7 +167,7 @@ def _timing_chart(submission: Any) -> Markup | None:
             f"test{'s' if len(timed) != 1 else ''} finished with the reference's answer "
             f"(see {'their verdicts' if len(timed) != 1 else 'its verdict'} above).</p>"
         )
-    return charts.grouped_columns(
+    chart = charts.grouped_columns(
         "Search CPU seconds per depth, yours and the reference's",
         [f"d{r['depth']}\n{r['position'][:10]}" for r in rows],
         {"you": [r["cpu"] for r in rows], "reference": [r["reference_cpu"] for r in rows]},
@@ -175,6 +175,8 @@ def _timing_chart(submission: Any) -> Markup | None:
         unit=" s",
         classes={"you": "mine", "reference": "reference"},
     )
+    timed = summary["reference_timed"]
+    return chart + Markup("<p>{}</p>").format(timed) if timed else chart
 
 
 @bp.get("/engines/<int:submission_id>/timing")

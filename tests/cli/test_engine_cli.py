@@ -4,6 +4,7 @@ the table on stdout, refused without the sandbox unless `--no-sandbox` says so (
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -18,7 +19,8 @@ from tests.harness._helpers import ENGINES, TINY, assert_gradescope_shape, needs
 
 
 @needs_bwrap
-def test_check_writes_results_and_exits_zero(submission, tmp_path: Path) -> None:
+def test_check_writes_results_and_exits_zero(submission, tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("GRADER_CACHE_DIR", str(tmp_path / "cache"))
     out, rich = tmp_path / "results.json", tmp_path / "rich.json"
     result = CliRunner().invoke(
         engine,
@@ -48,6 +50,8 @@ def test_check_writes_results_and_exits_zero(submission, tmp_path: Path) -> None
     assert all(g["pdn"].startswith("[") and "[Opening" in g["pdn"] for g in detail["games"])
     assert detail["verdict_priority"][0] == "IE"
     assert "no_pruning" not in result.output or "suite tiny" in result.output
+    # The reference's work for the suite, kept where GRADER_CACHE_DIR says.
+    assert len(list((tmp_path / "cache").glob("references-*.json"))) == 1
 
 
 def test_missing_bwrap_is_refused_with_sandbox(tmp_path: Path) -> None:
@@ -109,7 +113,7 @@ def test_no_sandbox_runs_and_is_recorded(submission, tmp_path: Path) -> None:
     assert data["score"] == 5
 
 
-def test_engine_check_writes_results_to_stdout_and_progress_to_stderr(sandbox) -> None:
+def test_engine_check_writes_results_to_stdout_and_progress_to_stderr(sandbox, tmp_path) -> None:
     done = subprocess.run(
         [
             str(Path(sys.executable).parent / "grader"),
@@ -122,6 +126,7 @@ def test_engine_check_writes_results_to_stdout_and_progress_to_stderr(sandbox) -
         capture_output=True,
         text=True,
         timeout=300,
+        env={**os.environ, "GRADER_CACHE_DIR": str(tmp_path / "cache")},
     )
     assert done.returncode == 0, done.stderr
     assert "Suite tiny: 5 / 5 points" in done.stdout

@@ -12,6 +12,7 @@ import pytest
 
 from grader.harness.cases import TestCase, TestResult, result_of
 from grader.harness.referee import MoveLimit
+from grader.harness.references import References
 from grader.harness.runner import grade_engine
 from grader.harness.sandbox import EngineProcess
 from grader.harness.suite import Suite, load_suite
@@ -38,7 +39,7 @@ class Count(TestKind):
             for p in group.spec["positions"]
         ]
 
-    def run(self, test: TestCase, process: EngineProcess) -> TestResult:
+    def run(self, test: TestCase, process: EngineProcess, refs: References) -> TestResult:
         outcome = process.call("legal_moves", [test.params["fen"]], test.cpu, test.wall)
         right = outcome.answered and len(outcome.result) == test.params["expected"]
         return result_of(

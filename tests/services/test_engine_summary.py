@@ -224,3 +224,14 @@ def test_migration_gives_older_timing_results_their_rows(tmp_path, monkeypatch) 
     assert "extra" not in other  # only timing tests get rows
     assert rich[2] == stored  # a result that has its rows is left as it is
     assert [r["depth"] for r in summary(rich[1])["timing"]] == [3, 4]
+
+
+def test_the_page_says_when_the_reference_was_timed_and_nothing_when_it_cannot() -> None:
+    timed = {"reference": {"timed_at": "2026-11-26 12:31 UTC", "retime_seconds": 3600.0}}
+    assert summary({"tests": [], **timed})["reference_timed"] == (
+        "The reference was timed on this grading machine at 2026-11-26 12:31 UTC "
+        "(timed again once 60 minutes old)."
+    )
+    # A run without timing tests, or one stored before results said it: no sentence at all.
+    assert summary({"tests": [], "reference": {"timed_at": None}})["reference_timed"] == ""
+    assert summary({"tests": []})["reference_timed"] == ""

@@ -17,14 +17,18 @@ results record it.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import io
 import json
 import os
 import queue
+import select
 import shutil
 import signal
+import struct
 import subprocess
 import sys
+import termios
 import threading
 import time
 from dataclasses import dataclass
@@ -94,6 +98,7 @@ class EngineProcess:
         self._seen = _Sightings()
         self._next_id = 1
         self._threads: list[threading.Thread] = []
+        self._log_idle = threading.Event()  # set while the log's reader waits for more
 
     # - life -
     @property
@@ -219,6 +224,30 @@ class EngineProcess:
                 if stream is not None:
                     stream.close()
 
+    def settle_log(self, timeout: float = 1.0) -> None:
+        """Wait (at most `timeout` seconds) until the log's reader has taken everything the
+        engine wrote so far, so that a test's log is whole while its process lives on."""
+        proc = self._proc
+        if proc is None or proc.stderr is None or not self.alive:
+            return
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                pending = struct.unpack(
+                    "i", fcntl.ioctl(proc.stderr.fileno(), termios.FIONREAD, b"\0\0\0\0")
+                )[0]
+            except (OSError, ValueError):
+                return
+            if pending == 0 and self._log_idle.is_set():
+                return
+            time.sleep(0.002)
+
+    def new_test(self) -> None:
+        """Start the log afresh: what a test is told of the log, and the log's cap, count what
+        the engine wrote from here on (a process serving several tests)."""
+        del self.log[:]
+        self.log_bytes = 0
+
     def kill(self) -> None:
         """Kill the sandbox: the engine (pid 1 of its namespace, so all it started goes with
         it) and bwrap's process group; wait until the engine is gone."""
@@ -252,7 +281,9 @@ class EngineProcess:
         self, function: str, args: list[Any], cpu_limit: float, wall_limit: float
     ) -> CallOutcome:
         """Call `function(*args)` in the engine under the limits; see CallOutcome."""
-        if not self.alive:  # the harness starts a process per test: the engine ended it
+        if (
+            not self.alive
+        ):  # the engine ended its own process (a fault kills it, never between calls)
             return CallOutcome(Verdict.RE, detail="the engine's process ended between calls")
         if function not in self.functions:
             return CallOutcome(Verdict.PROTOCOL, detail=f"your engine does not define {function}()")
@@ -389,6 +420,10 @@ class EngineProcess:
             return None
         return sum(int(x) for x in fields[11:15]) / CLOCK_TICKS  # utime stime cutime cstime
 
+    def cpu_used(self) -> float | None:
+        """The CPU seconds the process has used in its whole life (None when unknown)."""
+        return self._cpu()
+
     def _used(self, cpu0: float | None) -> float | None:
         now = self._cpu()
         return None if now is None or cpu0 is None else now - cpu0
@@ -411,7 +446,14 @@ class EngineProcess:
         assert self._proc is not None and self._proc.stderr is not None
         stream, limits = self._proc.stderr, self.config.limits
         assert isinstance(stream, io.BufferedReader)  # Popen's default buffering
+        ready = select.poll()
+        ready.register(stream.fileno(), select.POLLIN)
         while True:
+            # Idle only while nothing is waiting in the pipe: marked busy before the bytes
+            # leave it, so settle_log never sees an empty pipe before they are counted.
+            self._log_idle.set()
+            ready.poll()
+            self._log_idle.clear()
             chunk = stream.read1(1 << 16)
             if not chunk:
                 break

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
 from grader.harness.cases import TestCase, TestResult
+from grader.harness.references import References
 from grader.harness.sandbox import EngineProcess
 
 
@@ -71,13 +72,16 @@ class TestKind:
     name: ClassVar[str] = ""
     title: ClassVar[str] = ""  # what the results page calls its tests ("Move generation")
     games: ClassVar[int] = 0  # the games one test of this kind plays (progress counts them)
+    # Whether the engine process may serve the group's next test after one of this kind
+    # passed: not where the engine starts processes of its own that may outlive the call.
+    reuses_process: ClassVar[bool] = True
 
     def expand(self, group: Group) -> list[TestCase]:
         """The tests of one group of a suite file."""
         raise NotImplementedError
 
-    def run(self, test: TestCase, process: EngineProcess) -> TestResult:
-        """Run one test on a started engine process."""
+    def run(self, test: TestCase, process: EngineProcess, refs: References) -> TestResult:
+        """Run one test on a started engine process, the reference's answers from `refs`."""
         raise NotImplementedError
 
 

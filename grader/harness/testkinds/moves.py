@@ -9,6 +9,7 @@ from typing import Any
 from grader.checkers import Board
 from grader.checkers.variants import diagnose_moves
 from grader.harness.cases import TestCase, TestResult, failure, result_of
+from grader.harness.references import References
 from grader.harness.sandbox import EngineProcess
 from grader.harness.testkinds.base import Group, TestKind, describe, differ, register, short
 from grader.harness.verdicts import Verdict
@@ -65,7 +66,7 @@ class Movegen(TestKind):
             for p in group.spec["positions"]
         ]
 
-    def run(self, test: TestCase, process: EngineProcess) -> TestResult:
+    def run(self, test: TestCase, process: EngineProcess, refs: References) -> TestResult:
         fen = test.params["fen"]
         outcome = process.call("legal_moves", [fen], test.cpu, test.wall)
         if not outcome.answered:
@@ -105,7 +106,7 @@ class Perft(TestKind):
             for p in group.spec["positions"]
         ]
 
-    def run(self, test: TestCase, process: EngineProcess) -> TestResult:
+    def run(self, test: TestCase, process: EngineProcess, refs: References) -> TestResult:
         """Walk the tree to `depth`, asking the engine's legal_moves at every inner node."""
         board = Board(test.params["fen"])
         depth = test.params["depth"]

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from grader.checkers import Board, root_parallel
+from grader.checkers import root_parallel
 from grader.checkers.variants import VARIANTS
 from grader.harness.cases import TestCase, TestResult, failure, result_of
+from grader.harness.references import References
 from grader.harness.sandbox import EngineProcess
 from grader.harness.testkinds.base import Group, TestKind, describe, differ, register
-from grader.harness.testkinds.search import check_search, reference, root_window
+from grader.harness.testkinds.search import check_search, root_window
 from grader.harness.verdicts import Verdict
 
 # The parallel speedup is timed only on searches that take at least this much CPU.
@@ -24,6 +25,7 @@ class Parallel(TestKind):
 
     name = "parallel"
     title = "Parallel search"
+    reuses_process = False  # search_parallel's workers may outlive the call
 
     def expand(self, group: Group) -> list[TestCase]:
         spec, windows = group.spec, group.windows()
@@ -49,7 +51,7 @@ class Parallel(TestKind):
                 )
         return out
 
-    def run(self, test: TestCase, process: EngineProcess) -> TestResult:
+    def run(self, test: TestCase, process: EngineProcess, refs: References) -> TestResult:
         """search_parallel's answer equals the reference (value and move); its wall-clock speedup
         over the engine's own search is measured and shown when that search takes at least
         `min_cpu` seconds of CPU (shorter ones are too noisy to time); it earns no points."""
@@ -64,8 +66,8 @@ class Parallel(TestKind):
                 implemented=False,
             )
         if "window_offsets" in test.params:
-            return _with_window(test, process)
-        ref = reference(fen, depth, count_minimax=False)
+            return _with_window(test, process, refs)
+        ref = refs.search(fen, depth, count_minimax=False)
         serial = process.call("search", [fen, depth], test.cpu, test.wall)
         if not serial.answered:
             return failure(test, serial, "search")
@@ -104,11 +106,11 @@ class Parallel(TestKind):
         )
 
 
-def _with_window(test: TestCase, process: EngineProcess) -> TestResult:
+def _with_window(test: TestCase, process: EngineProcess, refs: References) -> TestResult:
     """search_parallel with a null window: its value is the best of the root moves' fail-soft
     values, each searched with the root's window (grader.checkers.root_parallel)."""
     fen, depth, workers = test.params["fen"], test.params["depth"], test.params["workers"]
-    alpha, beta = root_window(test)
+    alpha, beta = root_window(test, refs)
     call = f"search_parallel({fen!r}, {depth}, {workers}, {alpha}, {beta})"
     if 0 <= process.arity.get("search_parallel", -1) < 5:
         return result_of(
@@ -118,7 +120,7 @@ def _with_window(test: TestCase, process: EngineProcess) -> TestResult:
             f"{process.arity['search_parallel']} arguments; the contract is "
             "search_parallel(fen, depth, workers, alpha=-INF, beta=INF)",
         )
-    expected = root_parallel(Board(fen), depth, "split", alpha=alpha, beta=beta).value
+    expected = refs.split(fen, depth, alpha, beta)
     outcome = process.call(
         "search_parallel", [fen, depth, workers, alpha, beta], test.cpu, test.wall
     )

@@ -7,13 +7,45 @@ from __future__ import annotations
 from typing import Any
 
 from grader import data
-from grader.checkers import load_ballots, pick_ballots, play_game, player_from_name
+from grader.checkers import (
+    Board,
+    Move,
+    Player,
+    load_ballots,
+    pick_ballots,
+    play_game,
+    player_from_name,
+)
 from grader.harness.cases import TestCase, TestResult, result_of
 from grader.harness.elo import points
 from grader.harness.referee import MoveLimit, SandboxedPlayer
+from grader.harness.references import References
 from grader.harness.sandbox import EngineProcess
 from grader.harness.testkinds.base import Group, TestKind, register
 from grader.harness.verdicts import Verdict
+
+
+class RememberedPlayer:
+    """A ladder opponent whose moves are remembered (References) when its move is a function
+    of the position alone: each position is searched once per suite and machine; a player
+    with state (random) or a clock is asked every time."""
+
+    def __init__(self, player: Player, refs: References) -> None:
+        self.player, self.refs, self.name = player, refs, player.name
+        self.positional = bool(getattr(player, "positional", False))
+
+    def choose_move(self, board: Board) -> Move:
+        if not self.positional:
+            return self.player.choose_move(board)
+        fen = board.fen()
+        known = self.refs.opponent_move(self.name, fen)
+        if known is not None:
+            for move in board.generate_legal_moves():
+                if move.pdn() == known:
+                    return move
+        move = self.player.choose_move(board)
+        self.refs.remember_move(self.name, fen, move.pdn())
+        return move
 
 
 @register
@@ -48,10 +80,10 @@ class Play(TestKind):
             for colour in ("black", "white")
         ]
 
-    def run(self, test: TestCase, process: EngineProcess) -> TestResult:
+    def run(self, test: TestCase, process: EngineProcess, refs: References) -> TestResult:
         p = test.params
         student_black = p["colour"] == "black"
-        opponent = player_from_name(p["opponent"], seed=p["seed"])
+        opponent = RememberedPlayer(player_from_name(p["opponent"], seed=p["seed"]), refs)
         student = SandboxedPlayer(process, MoveLimit(p["time_per_move"], p["margin"]))
         black, white = (student, opponent) if student_black else (opponent, student)
         game = play_game(

@@ -1,18 +1,16 @@
-"""The `search` kind: the engine's fixed-depth alpha-beta against the reference's answers,
-computed in the same run with grader.checkers; and what the timing and parallel kinds share
-with it (the reference, the part-by-part check, the root window)."""
+"""The `search` kind: the engine's fixed-depth alpha-beta against the reference's answers
+(grader.checkers, computed once per suite: references.py); and what the timing and parallel
+kinds share with it (the part-by-part check, the root window)."""
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
-from functools import cache
 from typing import Any
 
-from grader.checkers import Board, alphabeta, minimax
-from grader.checkers.engine import INFINITY, WIN
+from grader.checkers.engine import INFINITY
 from grader.checkers.variants import diagnose_search
 from grader.harness.cases import TestCase, TestResult, failure, result_of
+from grader.harness.references import Reference, References, reference
 from grader.harness.sandbox import EngineProcess
 from grader.harness.testkinds.base import Group, TestKind, describe, differ, register
 from grader.harness.verdicts import Verdict
@@ -21,67 +19,6 @@ from grader.harness.verdicts import Verdict
 SEARCH_PARTS = {"value": 0.4, "move": 0.2, "bound": 0.1, "exact": 0.3}
 # A search with a window (alpha, beta) has no best move to judge when its value is a bound.
 WINDOW_PARTS = {"value": 0.5, "bound": 0.1, "exact": 0.4}
-
-
-@dataclass(frozen=True)
-class Reference:
-    """The reference's answers for one position, depth and root window."""
-
-    value: int
-    best_moves: tuple[str, ...]
-    first_move: str | None
-    leaves_alphabeta: int
-    leaves_minimax: int
-    cpu: float
-    alpha: int = -INFINITY
-    beta: int = INFINITY
-
-    @property
-    def windowed(self) -> bool:
-        return (self.alpha, self.beta) != (-INFINITY, INFINITY)
-
-
-@cache
-def reference(
-    fen: str, depth: int, alpha: int = -INFINITY, beta: int = INFINITY, count_minimax: bool = True
-) -> Reference:
-    """The reference's answers; without `count_minimax` (a deep parallel test) minimax's leaf
-    count is not computed (0) and only the value and the best moves are meant to be used."""
-    board = Board(fen)
-    start = time.process_time()
-    ab = alphabeta(board, depth, alpha=alpha, beta=beta)
-    cpu = time.process_time() - start
-    mm = minimax(board, depth) if count_minimax else None
-    leaves_minimax = mm.leaves if mm else 0
-    if (alpha, beta) != (-INFINITY, INFINITY):  # a bound: no best move to compare
-        return Reference(ab.value, (), None, ab.leaves, leaves_minimax, cpu, alpha, beta)
-    assert mm is None or ab.value == mm.value, (
-        "alpha-beta and minimax disagree: a bug in grader.checkers"
-    )
-    best: list[str] = []
-    if depth > 0:
-        for move in board.generate_legal_moves():
-            board.push(move)
-            try:
-                value = -_child_value(board, depth - 1)
-            finally:
-                board.pop()
-            if value == ab.value:
-                best.append(move.pdn())
-    first = ab.best_move.pdn() if ab.best_move else None
-    return Reference(
-        ab.value, tuple(best) or ((first,) if first else ()), first, ab.leaves, leaves_minimax, cpu
-    )
-
-
-def _child_value(board: Board, depth: int) -> int:
-    """A root move's value seen from the child, with win scores one ply further away."""
-    value = alphabeta(board, depth).value
-    if value > WIN - 1000:
-        return value - 1
-    if value < -(WIN - 1000):
-        return value + 1
-    return value
 
 
 @dataclass(frozen=True)
@@ -178,12 +115,17 @@ def check_search(answer: Any, ref: Reference, fen: str = "", depth: int = 0) -> 
     )
 
 
-def root_window(test: TestCase) -> tuple[int, int]:
+def root_window(test: TestCase, refs: References | None = None) -> tuple[int, int]:
     """The test's root window: the full one, or a null or narrow one around the value."""
     offsets = test.params.get("window_offsets")
     if offsets is None:
         return -INFINITY, INFINITY
-    value = reference(test.params["fen"], test.params["depth"], count_minimax=False).value
+    fen, depth = test.params["fen"], test.params["depth"]
+    value = (
+        refs.search(fen, depth, count_minimax=False)
+        if refs
+        else reference(fen, depth, count_minimax=False)
+    ).value
     return value + offsets[0], value + offsets[1]
 
 
@@ -218,10 +160,10 @@ class Search(TestKind):
                     )
         return out
 
-    def run(self, test: TestCase, process: EngineProcess) -> TestResult:
+    def run(self, test: TestCase, process: EngineProcess, refs: References) -> TestResult:
         fen, depth = test.params["fen"], test.params["depth"]
-        alpha, beta = root_window(test)
-        ref = reference(fen, depth, alpha, beta)
+        alpha, beta = root_window(test, refs)
+        ref = refs.search(fen, depth, alpha, beta)
         args: list[Any] = [fen, depth]
         if ref.windowed:
             args += [alpha, beta]

@@ -1,23 +1,23 @@
-"""The `timing` kind: the engine's CPU time against the reference's, measured in the same run."""
+"""The `timing` kind: the engine's CPU time against the reference's, measured on the same
+machine (references.py: measured again at intervals)."""
 
 from __future__ import annotations
 
 import math
 import statistics
-import time
 from typing import Any
 
-from grader.checkers import Board, alphabeta
 from grader.harness.cases import TestCase, TestResult, failure, result_of
+from grader.harness.references import TIMING_RUNS, References
 from grader.harness.sandbox import EngineProcess
 from grader.harness.testkinds.base import Group, TestKind, register
-from grader.harness.testkinds.search import check_search, reference
+from grader.harness.testkinds.search import check_search
 from grader.harness.verdicts import Verdict
 
 # Full credit up to FULL_RATIO times the reference's CPU, none from ZERO_RATIO, the median of
 # TIMING_RUNS runs, the credit in steps of TIMING_STEP of the points (the band that keeps
 # run-to-run noise from moving the score). A suite file may set each per group.
-FULL_RATIO, ZERO_RATIO, TIMING_RUNS, TIMING_STEP = 3.0, 30.0, 3, 0.25
+FULL_RATIO, ZERO_RATIO, TIMING_STEP = 3.0, 30.0, 0.25
 
 
 def timing_credit(ratio: float, full: float, zero: float, step: float) -> float:
@@ -33,8 +33,9 @@ def timing_credit(ratio: float, full: float, zero: float, step: float) -> float:
 
 @register
 class Timing(TestKind):
-    """The engine's CPU time for search against the reference's, same position, same run: the
-    median of several runs of each, at each depth; credit by the ratio (`timing_credit`). The
+    """The engine's CPU time for search against the reference's, same position, same machine
+    (the reference timed at most `retime` seconds before, references.py): the median of several
+    runs of each, at each depth; credit by the ratio (`timing_credit`). The
     result carries its chart's rows as data (`extra["rows"]`), one per depth."""
 
     name = "timing"
@@ -57,19 +58,19 @@ class Timing(TestKind):
             for p in spec["positions"]
         ]
 
-    def run(self, test: TestCase, process: EngineProcess) -> TestResult:
+    def run(self, test: TestCase, process: EngineProcess, refs: References) -> TestResult:
         fen = test.params["fen"]
         runs = max(1, test.params.get("runs", TIMING_RUNS))
         mine = theirs = wall = 0.0
         rows: list[dict[str, Any]] = []
         for depth in test.params["depths"]:
-            ref_cpu = _reference_cpu(fen, depth, runs)
+            ref_cpu = refs.timing(fen, depth, runs)
             cpus, walls = [], []
             for _ in range(runs):
                 outcome = process.call("search", [fen, depth], test.cpu, test.wall)
                 if not outcome.answered:
                     return failure(test, outcome, f"search at depth {depth}")
-                check = check_search(outcome.result, reference(fen, depth), fen, depth)
+                check = check_search(outcome.result, refs.search(fen, depth), fen, depth)
                 if check.verdict is not Verdict.PASSED:
                     named: dict[str, Any] = (
                         {"candidates": list(check.candidates)} if check.candidates else {}
@@ -103,7 +104,7 @@ class Timing(TestKind):
                     "cpu": round(cpu, 6),
                     "reference_cpu": round(ref_cpu, 6),
                     "wall": round(statistics.median(walls), 6),
-                    "leaves": reference(fen, depth).leaves_alphabeta,
+                    "leaves": refs.search(fen, depth).leaves_alphabeta,
                     "runs": runs,
                 }
             )
@@ -136,20 +137,3 @@ class Timing(TestKind):
             reduced=fraction < 1,
             rows=rows,
         )
-
-
-def _reference_cpu(fen: str, depth: int, runs: int = TIMING_RUNS, at_least: float = 0.05) -> float:
-    """The reference's CPU seconds for one fixed-depth search: the median of `runs` timings,
-    each repeated until measurable."""
-    board = Board(fen)
-    timings = []
-    for _ in range(runs):
-        repeats, start = 0, time.process_time()
-        while True:
-            alphabeta(board, depth)
-            repeats += 1
-            spent = time.process_time() - start
-            if spent >= at_least or repeats >= 50:
-                timings.append(spent / repeats)
-                break
-    return statistics.median(timings)

@@ -276,6 +276,7 @@ def summary(rich: dict[str, Any]) -> dict[str, Any]:
         "failed": failed_groups(tests),
         "passed": passed_kinds(tests),
         "timing": timing_rows(rich),
+        "reference_timed": reference_timed(rich),
         "games": [
             {
                 "number": n,
@@ -287,6 +288,21 @@ def summary(rich: dict[str, Any]) -> dict[str, Any]:
             for n, g in enumerate(rich.get("games", []))
         ],
     }
+
+
+def reference_timed(rich: dict[str, Any]) -> str:
+    """When the reference's timings the run compared with were measured, in words (empty for
+    a run without timing, or graded before the results said it)."""
+    reference = rich.get("reference")
+    if not isinstance(reference, dict) or not reference.get("timed_at"):
+        return ""
+    retime = reference.get("retime_seconds")
+    again = (
+        f" (timed again once {float(retime) / 60:g} minutes old)"
+        if isinstance(retime, int | float)
+        else ""
+    )
+    return f"The reference was timed on this grading machine at {reference['timed_at']}{again}."
 
 
 def game(user: User, submission_id: int, number: int) -> dict[str, Any]:

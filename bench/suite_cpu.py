@@ -1,0 +1,234 @@
+"""`python -m bench.suite_cpu`: the CPU one upload costs, the suite graded in the sandbox.
+
+Each run grades the sample correct engine (tests/harness/engines/correct.py) with a suite
+through `grader.harness.grade_engine` in a fresh Python process, and counts the CPU (user +
+system) of that process and of every process under it (bubblewrap, the engine, its workers),
+as the kernel adds them up when each is waited for (`os.wait4`). Three runs, in one go:
+
+- the peer: the code of a baseline commit (`--baseline`, by default the last before the
+  reference cache and the shared engine process), taken from git into a temporary folder;
+- this code, its reference cache empty (the first upload of a suite on a machine);
+- this code again, the cache filled by the run before (every later upload).
+
+It prints each run's CPU and wall time, each test kind's share, the points of each, and the
+ratios against the peer. `--points` grades every sample engine (tests/harness/engines) with
+the peer's code and with this code and tables their points side by side. `--profile` profiles
+the grader's own side of one run of this code (cProfile: where the CPU outside the engine
+goes) instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+ENGINES = ROOT / "tests" / "harness" / "engines"
+ENGINE = ENGINES / "correct.py"
+BASELINE = "9581471"
+# A game's verdicts that depend on which moves were played: the sample engines' choose_move
+# deepens until a share of its clock is spent, so on a loaded machine two runs of the same code
+# may play different games, and a mistake only some positions show (captures_not_forced) may or
+# may not come up in them.
+PATH_DEPENDENT = {"passed", "ILLEGAL_MOVE"}
+
+# The child: grade each engine folder given, print one JSON line per engine: the points, and
+# each test's name, kind, verdict, score and CPU. This code keeps the reference's work in
+# GRADER_CACHE_DIR when it is set (a baseline without the cache has no such parameter).
+CHILD = """
+import json, os, sys
+from pathlib import Path
+from grader.harness import SandboxConfig, grade_engine, load_suite
+suite = load_suite(sys.argv[1])
+extra = {"cache": Path(os.environ["GRADER_CACHE_DIR"])} if "GRADER_CACHE_DIR" in os.environ else {}
+for engine in sys.argv[2:]:
+    report = grade_engine(engine, suite, SandboxConfig(), **extra)
+    print(json.dumps({
+        "score": report.score, "max_score": report.max_score, "complete": report.complete,
+        "tests": [[t.name, t.kind, t.verdict.value, t.score, t.cpu] for t in report.tests],
+    }), flush=True)
+"""
+
+
+def submissions(names: list[str], folder: Path) -> list[Path]:
+    """A submission folder for each sample engine named (tests/harness/engines/NAME.py as
+    engine.py, with the modules the samples import beside it)."""
+    out = []
+    for name in names:
+        target = folder / name
+        target.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(ENGINES / f"{name}.py", target / "engine.py")
+        for helper in ("correct.py", "_channel.py"):
+            shutil.copyfile(ENGINES / helper, target / helper)
+        out.append(target)
+    return out
+
+
+def sample_engines() -> list[str]:
+    return sorted(p.stem for p in ENGINES.glob("*.py") if not p.stem.startswith("_"))
+
+
+def baseline_tree(revision: str, folder: Path) -> Path:
+    """The grader package of `revision`, from git, in `folder` (its exercises are this
+    checkout's: data the package finds by import)."""
+    archive = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", revision, "grader"],
+        check=True,
+        capture_output=True,
+    ).stdout
+    folder.mkdir(parents=True, exist_ok=True)
+    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
+    return folder
+
+
+def run(
+    engines: list[Path], suite: str, code: Path | None = None, env: dict[str, str] | None = None
+) -> tuple[list[dict], float, float]:
+    """Grade `engines` one after the other in a fresh process (the code at `code`, else this
+    checkout's): each engine's report, and the CPU seconds (the whole process tree) and wall
+    time of the process."""
+    prelude = ""
+    if code is not None:  # the baseline's grader package first on the path
+        prelude = (
+            f"import sys; sys.path.insert(0, {str(code)!r}); import grader; "
+            f"assert grader.__file__.startswith({str(code)!r}), grader.__file__\n"
+        )
+    start = time.monotonic()
+    process = subprocess.Popen(
+        [sys.executable, "-c", prelude + CHILD, suite, *map(str, engines)],
+        stdout=subprocess.PIPE,
+        env={**os.environ, **(env or {})},
+        cwd=ROOT,
+    )
+    assert process.stdout is not None
+    with process.stdout:
+        out = process.stdout.read()
+    _, status, usage = os.wait4(process.pid, 0)
+    process.returncode = os.waitstatus_to_exitcode(status)
+    wall = time.monotonic() - start
+    if process.returncode != 0:
+        raise RuntimeError(f"the grading run failed (exit {process.returncode})")
+    reports = [json.loads(line) for line in out.decode().splitlines() if line.startswith("{")]
+    return reports, usage.ru_utime + usage.ru_stime, wall
+
+
+def compare(
+    names: list[str], suite: str, baseline: str, folder: Path
+) -> tuple[list[dict], list[dict]]:
+    """Every engine named graded by the baseline's code and by this code (cache filled
+    as it goes): the two lists of reports, in the order of `names`."""
+    engines = submissions(names, folder / "engines")
+    base = baseline_tree(baseline, folder / "baseline")
+    before, _, _ = run(engines, suite, base)
+    after, _, _ = run(engines, suite, env={"GRADER_CACHE_DIR": str(folder / "cache")})
+    return before, after
+
+
+def by_kind(report: dict) -> dict[str, float]:
+    """The engine's CPU in each test kind, as the harness measured it."""
+    totals: dict[str, float] = {}
+    for _name, kind, _verdict, _score, cpu in report["tests"]:
+        totals[kind] = totals.get(kind, 0.0) + cpu
+    return totals
+
+
+def profile(engine: Path, suite: str, top: int) -> None:
+    import cProfile
+    import pstats
+
+    from grader.harness import SandboxConfig, grade_engine, load_suite
+
+    profiler = cProfile.Profile()
+    profiler.enable()
+    grade_engine(engine, load_suite(suite), SandboxConfig())
+    profiler.disable()
+    stats = pstats.Stats(profiler)
+    stats.sort_stats("cumulative").print_stats(top)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench.suite_cpu")
+    parser.add_argument("--suite", default="quick", help="quick, full or a suite file")
+    parser.add_argument("--engine", type=Path, default=ENGINE, help="the engine graded")
+    parser.add_argument("--baseline", default=BASELINE, help="the peer's git revision")
+    parser.add_argument("--profile", action="store_true", help="profile this code's run")
+    parser.add_argument("--top", type=int, default=40, help="rows of the profile")
+    parser.add_argument(
+        "--points", action="store_true", help="every sample engine's points, peer and this code"
+    )
+    args, _ = parser.parse_known_args(argv)
+    from grader.harness import SandboxConfig
+
+    try:
+        SandboxConfig().check()
+    except Exception as exc:
+        print(f"bench.suite_cpu: skipped ({exc})")
+        return
+    if args.profile:
+        profile(args.engine, args.suite, args.top)
+        return
+    folder = Path(tempfile.mkdtemp(prefix="bench-suite-cpu-"))
+    try:
+        if args.points:
+            points_table(args.suite, args.baseline, folder)
+            return
+        base = baseline_tree(args.baseline, folder / "baseline")
+        cache = {"GRADER_CACHE_DIR": str(folder / "cache")}
+        engine = submissions([args.engine.stem], folder / "engines")
+        print(
+            f"suite {args.suite}, engine {args.engine.name}, sandbox on, {os.cpu_count()} "
+            "cores; CPU = user + system of the grading process and everything under it",
+            flush=True,
+        )
+        runs = {
+            f"peer: {args.baseline}": run(engine, args.suite, base),
+            "this code, cache empty": run(engine, args.suite, env=cache),
+            "this code, cache filled": run(engine, args.suite, env=cache),
+        }
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    _, peer_cpu, _ = next(iter(runs.values()))
+    print("| run | CPU s | ratio to the peer | wall s | points | engine's CPU by kind |")
+    print("|---|---|---|---|---|---|")
+    for name, (reports, cpu, wall) in runs.items():
+        report = reports[0]
+        kinds = ", ".join(f"{k} {v:.1f}" for k, v in by_kind(report).items())
+        print(
+            f"| {name} | {cpu:.1f} | {cpu / peer_cpu:.2f}x | {wall:.1f} | "
+            f"{report['score']:g}/{report['max_score']:g} | {kinds} |",
+            flush=True,
+        )
+    scores = {reports[0]["score"] for reports, _, _ in runs.values()}
+    print(f"points the same in every run: {'yes' if len(scores) == 1 else 'NO'}")
+
+
+def points_table(suite: str, baseline: str, folder: Path) -> None:
+    """Every sample engine's points with the baseline's code and with this code."""
+    names = sample_engines()
+    before, after = compare(names, suite, baseline, folder)
+    print(f"| sample engine | points, {baseline} | points, this code | every verdict the same |")
+    print("|---|---|---|---|")
+    for name, old, new in zip(names, before, after, strict=True):
+        differ = [
+            (was, now)
+            for was, now in zip(old["tests"], new["tests"], strict=True)
+            if was[2:4] != now[2:4]
+        ]
+        games = all(was[1] == "play" and {was[2], now[2]} <= PATH_DEPENDENT for was, now in differ)
+        same = "yes" if not differ else "games only (moves the clock chose)" if games else "NO"
+        print(
+            f"| {name} | {old['score']:g}/{old['max_score']:g} | "
+            f"{new['score']:g}/{new['max_score']:g} | {same} |",
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    main()
