@@ -399,6 +399,7 @@ def test_migration_moves_the_uploads_folder_into_blobs(tmp_path, monkeypatch):
     from flask_migrate import upgrade
 
     from grader import create_app
+    from tests.migrations.rows_support import Schema, fill
 
     monkeypatch.setenv("GRADER_INSTANCE_PATH", str(tmp_path / "instance"))
     monkeypatch.delenv("GRADER_DATABASE_URL", raising=False)
@@ -413,6 +414,9 @@ def test_migration_moves_the_uploads_folder_into_blobs(tmp_path, monkeypatch):
     kept, lost, bad = b"x = 1\n", b"y = 2\n", b"z = 3\n"
     with app.app_context():
         upgrade(directory=app.config["GRADER_MIGRATIONS_DIR"], revision="9aa616d658e0")
+        # The account and slot the uploads belong to (an upgrade refuses rows pointing at nothing).
+        with db.engine.begin() as connection:
+            fill(connection, Schema.of_tables(connection, "user", "slot"))
         db.engine.dispose()
     connection = sqlite3.connect(tmp_path / "old.sqlite3")  # the rows of the old release
     for n, data in enumerate((kept, kept, lost, bad)):

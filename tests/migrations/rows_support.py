@@ -53,6 +53,13 @@ class Schema:
         metadata.remove(metadata.tables["alembic_version"])
         return cls(metadata)
 
+    @classmethod
+    def of_tables(cls, connection: sa.Connection, *names: str) -> Schema:
+        """The named tables and every table they refer to, as reflected."""
+        metadata = sa.MetaData()
+        metadata.reflect(connection, only=list(names))
+        return cls(metadata)
+
     @property
     def tables(self) -> list[sa.Table]:
         """Parents before children."""
