@@ -115,7 +115,7 @@ def test_gunicorn_answers_healthz_as_the_image_user(tmp_path) -> None:
             try:
                 answer = requests.get(f"http://127.0.0.1:{port}/healthz", timeout=2)
                 break
-            except requests.ConnectionError:
+            except (requests.ConnectionError, requests.Timeout):  # not listening, or no worker yet
                 assert time.monotonic() < deadline, "gunicorn did not answer in 90 s"
                 time.sleep(0.5)
         assert answer.status_code == 200
