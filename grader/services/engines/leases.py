@@ -31,7 +31,7 @@ from grader.models import (
 )
 from grader.services import outbox
 from grader.services.engines import blobs
-from grader.services.leases import claim, finish, give_back, heartbeat, sweep
+from grader.services.leases import claim, finish, give_back, sweep
 from grader.services.leases.runner import JobKind, Progress
 from grader.services.transactions import writing
 
@@ -80,8 +80,7 @@ def heartbeat_submission(
     submission_id: int, worker: str, progress: dict[str, Any] | None = None
 ) -> bool:
     """Renew the lease (and store the progress); False once the lease is lost."""
-    values = {"progress": progress} if progress is not None else {}
-    return heartbeat(Submission, submission_id, worker, **values)
+    return SUBMISSION.beat(submission_id, worker, progress)
 
 
 def write_result(
@@ -221,7 +220,7 @@ def claim_game(game_id: int, worker: str) -> GameClaim | None:
 
 
 def heartbeat_game(game_id: int, worker: str) -> bool:
-    return heartbeat(TournamentGame, game_id, worker)
+    return GAME.beat(game_id, worker, None)
 
 
 def _close_if_over(session: Session, tournament_id: int) -> None:

@@ -161,12 +161,6 @@ def claim(check_id: int, worker: str) -> IntegrityCheck | None:
         return session.get_one(IntegrityCheck, check_id)
 
 
-def heartbeat(check_id: int, worker: str, progress: dict[str, Any] | None = None) -> bool:
-    """The lease renewed (and the progress written); False once the lease is lost."""
-    values = {"progress": progress} if progress is not None else {}
-    return leases.heartbeat(IntegrityCheck, check_id, worker, **values)
-
-
 def finish(check_id: int, worker: str, result: dict[str, Any]) -> bool:
     with writing() as session:
         return leases.finish(
