@@ -11,10 +11,10 @@ Two classes of work, each its own queue in that storage (`extensions.JOB_CLASS`)
 (uploads, tournament games, LMS scores), which a person waits for, and bulk (exam prints,
 integrity checks); each is served by its own workers (`run_worker`), so no upload waits behind a
 print. A message carries only an id: the database says what is to be done (services/leases/), so
-a lost or duplicated message costs nothing; every leased job (an upload graded, a game, a
-print, a check) is run by the one runner of services/leases/runner.py. `grader worker` runs the consumer and, beside it,
-the sweep that requeues jobs whose worker died and re-sends wake-ups the queue lost, and in the
-sweep's process, the scheduled backups (GRADER_BACKUP_HOURS).
+a lost or duplicated message costs nothing; every leased job (an upload graded, a game, a print,
+a check) is run by the one runner of services/leases/runner.py, with its kind. `grader worker`
+runs the consumer and, beside it, the sweep that requeues jobs whose worker died and re-sends
+wake-ups the queue lost, and in the sweep's process, the scheduled backups (GRADER_BACKUP_HOURS).
 """
 
 from __future__ import annotations
