@@ -585,17 +585,30 @@ def print_to_dir(
     progress: Progress | None = None,
 ) -> tuple[ExamPrint, PrintFiles]:
     """`grader exam print` (the operator's): a run made and rendered here under this process's
-    lease (no worker takes it up meanwhile), its files written to ``out``: sheets/,
-    all-sheets.pdf, key.pdf; the archive kept as a queued run's is, so the entry pages find its
-    sheets. An error fails the run (the course may print again) and is raised."""
+    lease, renewed by the runner's heartbeat (no worker takes it up meanwhile), its files
+    written to ``out``: sheets/, all-sheets.pdf, key.pdf; the archive kept as a queued run's
+    is, so the entry pages find its sheets. An error fails the run (the course may print again)
+    and is raised."""
     run = create_print(assignment_id, paper=paper, anonymous=anonymous, enqueue=False)
     worker = f"cli:{socket.gethostname()}:{os.getpid()}"
     with writing() as session:
         leases.claim(session, ExamPrint, run.id, worker)
-    beat = _leased_progress(run.id, worker, progress)
+    beat = runner.Heartbeat(
+        current_app._get_current_object(),  # type: ignore[attr-defined]  # Flask types the proxy as the app
+        f"exam print {run.id}",
+        lambda values: PRINT.beat(run.id, worker, values),
+        leases.lease_seconds() / 4,
+    )
+
+    def report(phase: str, done: int, total: int) -> None:
+        beat.update({"phase": phase, "done": done, "total": total})
+        if progress is not None:
+            progress(phase, done, total)
+
+    beat.start()
     try:
-        make_sheets(run.id, beat)
-        files = render_print(run.id, beat)
+        make_sheets(run.id, report)
+        files = render_print(run.id, report)
     except Exception as exc:
         message = f"{type(exc).__name__}: {exc}"[:2000]
         with writing() as session:
@@ -603,6 +616,9 @@ def print_to_dir(
                 session, ExamPrint, run.id, worker, FAILED, error=message, finished_at=utcnow()
             )
         raise
+    finally:
+        beat.stop.set()
+        beat.join()
     (out / "sheets").mkdir(parents=True, exist_ok=True)
     for name, data in files.sheets:
         (out / "sheets" / name).write_bytes(data)
@@ -611,18 +627,6 @@ def print_to_dir(
     with writing() as session:
         _finish(session, run.id, worker, files.archive(), len(files.sheets))
     return run, files
-
-
-def _leased_progress(print_id: int, worker: str, also: Progress | None = None) -> Progress:
-    """A progress callback that writes the progress and renews the lease (and calls ``also``)."""
-
-    def progress(phase: str, done: int, total: int) -> None:
-        values = {"progress": {"phase": phase, "done": done, "total": total}}
-        leases.heartbeat(ExamPrint, print_id, worker, **values)
-        if also is not None:
-            also(phase, done, total)
-
-    return progress
 
 
 def _finish(session: Session, print_id: int, worker: str, data: bytes, sheets: int) -> bool:
