@@ -10,10 +10,11 @@ the uploads' bytes, and the queue).
 Two classes of work, each its own queue in that storage (`extensions.JOB_CLASS`): interactive
 (uploads, tournament games, LMS scores), which a person waits for, and bulk (exam prints,
 integrity checks); each is served by its own workers (`run_worker`), so no upload waits behind a
-print. A message carries only an id: the database says what is to be done (services/engines/leases.py), so
-a lost or duplicated message costs nothing. `grader worker` runs the consumer and, beside it,
-the sweep that requeues jobs whose worker died and re-sends wake-ups the queue lost, and in the
-sweep's process, the scheduled backups (GRADER_BACKUP_HOURS).
+print. A message carries only an id: the database says what is to be done (services/leases/), so
+a lost or duplicated message costs nothing; every leased job (an upload graded, a game, a print,
+a check) is run by the one runner of services/leases/runner.py, with its kind. `grader worker`
+runs the consumer and, beside it, the sweep that requeues jobs whose worker died and re-sends
+wake-ups the queue lost, and in the sweep's process, the scheduled backups (GRADER_BACKUP_HOURS).
 """
 
 from __future__ import annotations
@@ -30,7 +31,6 @@ import time
 import uuid
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from flask import Flask, current_app
 from huey import PriorityRedisHuey, SqliteHuey
@@ -49,17 +49,14 @@ from grader.extensions import (
     db,
     job_queue,
 )
-from grader.models import Submission, TournamentGame
 from grader.services import Conflict, integrity, liveness, lti
 from grader.services.data import backup, retention
-from grader.services.engines import leases, submissions, tournaments
+from grader.services.engines import leases
+from grader.services.leases import runner
 from grader.services.paper import exams
 from grader.services.trees import practice
 
 log = logging.getLogger(__name__)
-
-PROGRESS_EVERY = 0.5  # seconds between two progress writes of one job
-
 
 #: Each class of work's queue, by name. The interactive queue keeps the name of the single
 #: queue of earlier releases: its waiting uploads are served; a print or check waiting there is
@@ -100,7 +97,7 @@ def make_huey(app: Flask, work_class: str = INTERACTIVE) -> Huey:
 
     def print_exam(print_id: int) -> None:
         with app.app_context():
-            exams.run_print(print_id, worker_id())
+            runner.run(exams.PRINT, print_id, worker_id())
 
     # An engine slot's similarity or an assignment's answers (services/integrity/): a failure
     # is written on the check (back to the queue, or failed), so the queue does not retry.
@@ -184,211 +181,20 @@ def _die_with_parent() -> None:
         pass
 
 
-class _Heartbeat(threading.Thread):
-    """Renews a job's lease every quarter of it (`beat(progress)`, False once the lease is
-    lost), with the latest progress (throttled) when the job reports any."""
-
-    def __init__(
-        self, app: Flask, name: str, beat: Callable[[dict[str, Any] | None], bool], every: float
-    ) -> None:
-        super().__init__(daemon=True, name=f"heartbeat-{name}")
-        self.app, self.job, self.beat, self.every = app, name, beat, every
-        self.stop = threading.Event()
-        self.lost = threading.Event()
-        self.lock = threading.Lock()
-        self.progress: dict[str, Any] = {"phase": "grading"}
-        self.dirty = True
-        self.last = 0.0
-
-    def update(self, progress: dict[str, Any]) -> None:
-        with self.lock:
-            self.progress = progress
-            self.dirty = True
-
-    def run(self) -> None:
-        with self.app.app_context():
-            while not self.stop.is_set():
-                now = time.monotonic()
-                with self.lock:
-                    due = self.dirty and now - self.last >= PROGRESS_EVERY
-                    progress = dict(self.progress) if due else None
-                    if due:
-                        self.dirty = False
-                if progress is not None or now - self.last >= self.every:
-                    try:
-                        if not self.beat(progress):
-                            self.lost.set()
-                            return
-                        self.last = now
-                    except Exception:  # the database is busy or away: try again soon
-                        log.exception("heartbeat of %s", self.job)
-                self.stop.wait(min(PROGRESS_EVERY, self.every) / 2)
-
-
 def grade_submission_job(submission_id: int, worker: str) -> str:
-    """Claim, grade in the sandbox with a heartbeat, write the result once. The outcome."""
-    from grader import harness
-
-    app = current_app._get_current_object()  # type: ignore[attr-defined]  # Flask types the proxy as the app
-    claimed = leases.claim_submission(submission_id, worker)
-    if claimed is None:
-        return "not claimed"
-    beat = _Heartbeat(
-        app,
-        f"submission {submission_id}",
-        lambda progress: leases.heartbeat_submission(submission_id, worker, progress),
-        leases.lease_seconds() / 4,
-    )
-    job_progress = {
-        "tests_done": 0,
-        "tests_total": 0,
-        "games_done": 0,
-        "games_total": 0,
-        "label": "",
-        "phase": "grading",
-    }
-
-    def progress(kind: str, done: int, total: int, label: str) -> None:
-        job_progress[f"{kind}s_done"], job_progress[f"{kind}s_total"] = done, total
-        job_progress["label"] = label[:120]
-        beat.update(dict(job_progress))
-
-    beat.start()
-    try:
-        suite = harness.load_suite(claimed.suite)
-        job_progress["tests_total"], job_progress["games_total"] = (
-            len(suite.tests),
-            suite.game_count,
-        )
-        beat.update(dict(job_progress))
-        config = harness.SandboxConfig(sandbox=app.config["GRADER_SANDBOX"])
-        report = harness.grade_engine(
-            claimed.engine_file(),
-            suite,
-            config,
-            progress,
-            budget=app.config["GRADER_JOB_SECONDS"],
-            cache=Path(app.config["GRADER_CACHE_DIR"]),
-            retime=app.config["GRADER_REFERENCE_RETIME_SECONDS"],
-        )
-    except Exception as exc:  # the grader's fault, never the engine's
-        beat.stop.set()
-        beat.join()
-        status = leases.submission_error(submission_id, worker, f"{type(exc).__name__}: {exc}")
-        log.exception("grading submission %s failed: %s", submission_id, status)
-        if status == "queued":
-            submissions.wake(_submission(submission_id))
-        return f"internal error, {status}"
-    beat.stop.set()
-    beat.join()
-    if not report.complete:
-        status = leases.submission_error(
-            submission_id, worker, report.error or "a test hit an internal error of the grader"
-        )
-        if status == "queued":
-            submissions.wake(_submission(submission_id))
-        return f"incomplete, {status}"
-    written = leases.write_result(
-        submission_id,
-        worker,
-        score=report.score,
-        max_score=report.max_score,
-        gradescope=harness.gradescope(report),
-        rich=harness.rich(report),
-    )
-    return "done" if written else "lease lost"
+    """Grade an upload under its lease (services/leases/runner.py); the outcome."""
+    return runner.run(leases.SUBMISSION, submission_id, worker)
 
 
 def play_game(game_id: int, worker: str) -> str:
-    """Claim a tournament game, play it in the sandboxes with a heartbeat, write it once."""
-    from grader.harness import SandboxConfig
-    from grader.harness.match import play_pair
-
-    app = current_app._get_current_object()  # type: ignore[attr-defined]  # Flask types the proxy as the app
-    claimed = leases.claim_game(game_id, worker)
-    if claimed is None:
-        return "not claimed"
-    beat = _Heartbeat(
-        app,
-        f"game {game_id}",
-        lambda _: leases.heartbeat_game(game_id, worker),
-        leases.lease_seconds() / 4,
-    )
-    beat.start()
-    try:
-        params = claimed.params
-        played = play_pair(
-            *claimed.engine_files(),
-            claimed.opening,
-            names=claimed.names,
-            time_per_move=float(params["time_per_move"]),
-            margin=float(params["margin"]),
-            max_plies=int(params["max_plies"]),
-            config=SandboxConfig(sandbox=app.config["GRADER_SANDBOX"]),
-            event=f"tournament {claimed.tournament_id}",
-        )
-        error = played.internal_error
-    except Exception as exc:  # the grader's fault, never the engines'
-        log.exception("game %s failed", game_id)
-        played, error = None, f"{type(exc).__name__}: {exc}"
-    finally:
-        beat.stop.set()
-        beat.join()
-    if error or played is None:
-        status = leases.game_error(game_id, worker, error)
-        if status == "queued":
-            _wake_game(game_id)
-        return f"internal error, {status}"
-    written = leases.write_game(
-        game_id, worker, result=played.result, termination=played.termination, pdn=played.pdn
-    )
-    return "done" if written else "lease lost"
+    """Play a tournament game under its lease; the outcome."""
+    return runner.run(leases.GAME, game_id, worker)
 
 
 def run_integrity(check_id: int, worker: str) -> str:
-    """Claim an integrity check, compute it with a heartbeat (its progress on the page), write
-    its result once. The outcome; the command line runs checks in its own process with it."""
-    app = current_app._get_current_object()  # type: ignore[attr-defined]  # Flask types the proxy as the app
-    checks = integrity.checks
-    claimed = checks.claim(check_id, worker)
-    if claimed is None:
-        return "not claimed"
-    beat = _Heartbeat(
-        app,
-        f"integrity check {check_id}",
-        lambda progress: checks.heartbeat(check_id, worker, progress),
-        leases.lease_seconds() / 4,
-    )
-    beat.update({"phase": "starting"})
-    beat.start()
-    try:
-        result = integrity.compute(claimed, beat.update)
-    except Exception as exc:  # the grader's fault
-        log.exception("integrity check %s failed", check_id)
-        status = checks.fail(check_id, worker, f"{type(exc).__name__}: {exc}")
-        if status == "queued":
-            checks.send(check_id)
-        return f"internal error, {status}"
-    finally:
-        beat.stop.set()
-        beat.join()
-    if beat.lost.is_set():
-        return "lease lost"
-    return "done" if checks.finish(check_id, worker, result) else "lease lost"
-
-
-def _wake_game(game_id: int) -> None:
-    job_queue.wake(
-        GAME,
-        game_id,
-        priority=tournaments.GAME_PRIORITY,
-        what=f"game {game_id}",
-        woken=lambda: leases.woken(TournamentGame, game_id),
-    )
-
-
-def _submission(submission_id: int) -> Any:
-    return db.session.get(Submission, submission_id)
+    """Compute an integrity check under its lease, its progress on the page; the outcome. The
+    command line runs checks in its own process with it."""
+    return runner.run(integrity.CHECK, check_id, worker)
 
 
 PRUNE_EVERY = 3600.0  # seconds between two looks for abandoned practice exercises (a scan)
@@ -403,25 +209,18 @@ def sweep_once(app: Flask, me: tuple[str, str] | None = None) -> int:
             liveness.beat(*me)
         woken = leases.sweep_submissions()
         for submission_id, priority in woken:
-            job_queue.wake(
-                GRADE, submission_id, priority=priority, what=f"submission {submission_id}"
-            )
+            leases.SUBMISSION.wake(submission_id, priority=priority)
         games = leases.sweep_games()
-        for game_id in games:
-            job_queue.wake(
-                GAME, game_id, priority=tournaments.GAME_PRIORITY, what=f"game {game_id}"
-            )
+        leases.GAME.wake(*games)
         prints = exams.sweep_prints()
-        for print_id in prints:
-            job_queue.wake(EXAM, print_id, what=f"exam print {print_id}")
+        exams.PRINT.wake(*prints)
         scores = lti.due_passbacks()
         for user_id, slot_id in scores:
             job_queue.wake(
                 PASSBACK, user_id, slot_id, what=f"the LTI score of user {user_id}, slot {slot_id}"
             )
         checks = integrity.checks.sweep()
-        for check_id in checks:
-            integrity.checks.send(check_id)
+        integrity.CHECK.wake(*checks)
         # Graded answers scored against classmates' trees too, by the queue: asked here (a
         # course whose staff just asked for a check of their own waits for the next sweep).
         for assignment_id in integrity.answers.due():

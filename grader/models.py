@@ -509,7 +509,7 @@ class Tournament(Base):
 
 class TournamentGame(Base):
     """One game of a tournament: a queue job of its own, leased, renewed and swept like a
-    submission (services/engines/leases.py)."""
+    submission (services/leases/)."""
 
     __tablename__ = "tournament_game"
 
@@ -545,7 +545,7 @@ ENGINES_CHECK, ANSWERS_CHECK = "engines", "answers"  # IntegrityCheck.kind
 
 class IntegrityCheck(Base):
     """A similarity check of an engine slot's submissions, or the answers check of an
-    assignment: asked by the staff, run as a queue job under a lease (services/engines/leases.py), its
+    assignment: asked by the staff, run as a queue job under a lease (services/leases/), its
     result kept for the integrity pages. Nothing it finds changes a score."""
 
     __tablename__ = "integrity_check"
@@ -762,7 +762,7 @@ PAPER_SIZES = ("a4", "letter")
 
 class ExamPrint(Base):
     """An assignment printed as exam sheets: a queue job, leased like a submission
-    (services/engines/leases.py), whose result is an archive of PDFs (the Blob of `result_sha256`): one
+    (services/leases/), whose result is an archive of PDFs (the Blob of `result_sha256`): one
     per sheet, all sheets in one file for the print shop, and the key."""
 
     __tablename__ = "exam_print"

@@ -1,18 +1,7 @@
-"""The lease every queue job is run under, one implementation for engine submissions and
-tournament games: claim, heartbeat, finish, give back after an internal error, and the sweep;
-then the workers' side of each job on it (grading a submission, playing a tournament game):
-what a claim hands the worker, and the result written once under the lease.
-
-    queued --claim--> running --finish--> done (or what the job says)
-       ^                 |  \\--internal error, attempts left--> queued
-       |                 |   \\-internal error, none left------> failed
-       +--lease expired--+  (swept; failed once max_attempts claims have died)
-
-A job's row is the truth and a queue message only wakes a worker. A worker claims a row by one
-conditional UPDATE (queued -> running with its name and an expiry), renews the expiry while it
-works (`heartbeat`, every quarter of the lease), and every later write is conditional on still
-holding the lease (`status = 'running' AND lease_owner = me`), so a worker presumed dead that
-comes back can never overwrite anything.
+"""The engines' two leased jobs, on the lease of services/leases: grading a submission and
+playing a tournament game. For each, what a claim hands the worker, the result written once
+under the lease, the give-back after an error of the grader, the sweep's values, and the job
+kind (`SUBMISSION`, `GAME`) that services/leases/runner.py runs.
 """
 
 from __future__ import annotations
@@ -21,21 +10,20 @@ import datetime as dt
 import logging
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
 from flask import current_app
 from sqlalchemy.orm import Session
 
-from grader.extensions import db
+from grader.extensions import GAME as GAME_JOB
+from grader.extensions import GRADE, db
 from grader.models import (
     DONE,
     FAILED,
     QUEUED,
     RUNNING,
     EngineResult,
-    ExamPrint,
-    IntegrityCheck,
     Submission,
     Tournament,
     TournamentGame,
@@ -43,164 +31,19 @@ from grader.models import (
 )
 from grader.services import outbox
 from grader.services.engines import blobs
-from grader.services.transactions import rows_changed, writing
+from grader.services.leases import claim, finish, give_back, sweep
+from grader.services.leases.runner import JobKind, Progress
+from grader.services.transactions import writing
+
+if TYPE_CHECKING:
+    from grader.harness import Report
+    from grader.harness.match import MatchGame
 
 log = logging.getLogger(__name__)
 
 MAX_ATTEMPTS = 3  # claims of one submission before it fails (internal errors, dead workers)
 MAX_GAME_ATTEMPTS = 3  # claims of one tournament game before it fails
-
-Leased = type[Submission] | type[TournamentGame] | type[ExamPrint] | type[IntegrityCheck]
-_JOBS_NAMED = {
-    "submission": "submissions",
-    "tournament_game": "games",
-    "exam_print": "exam prints",
-    "integrity_check": "checks",
-}
-
-
-def lease_seconds() -> float:
-    return float(current_app.config["GRADER_LEASE_SECONDS"])
-
-
-def _expiry(now: dt.datetime) -> dt.datetime:
-    return now + dt.timedelta(seconds=lease_seconds())
-
-
-def mine(model: Leased, job_id: int, worker: str) -> sa.ColumnElement[bool]:
-    """The row while this worker holds its lease."""
-    return sa.and_(model.id == job_id, model.status == RUNNING, model.lease_owner == worker)
-
-
-def claim(session: Session, model: Leased, job_id: int, worker: str, **values: Any) -> bool:
-    """queued -> running with this worker's lease, in one UPDATE (in the caller's transaction);
-    False if another worker has it or it is no longer queued."""
-    now = utcnow()
-    done = rows_changed(
-        session,
-        sa.update(model)
-        .where(model.id == job_id, model.status == QUEUED)
-        .values(
-            status=RUNNING,
-            lease_owner=worker,
-            heartbeat_at=now,
-            started_at=now,
-            lease_expires_at=_expiry(now),
-            attempts=model.attempts + 1,
-            **values,
-        ),
-    )
-    return done == 1
-
-
-def heartbeat(model: Leased, job_id: int, worker: str, **values: Any) -> bool:
-    """Renew the lease (and write `values`, the progress); False once the lease is lost."""
-    now = utcnow()
-    with writing() as session:
-        done = rows_changed(
-            session,
-            sa.update(model)
-            .where(mine(model, job_id, worker))
-            .values(heartbeat_at=now, lease_expires_at=_expiry(now), **values),
-        )
-        return done == 1
-
-
-def finish(
-    session: Session, model: Leased, job_id: int, worker: str, status: str, **values: Any
-) -> bool:
-    """running -> `status`, the lease released, in the caller's transaction; False when this
-    worker no longer holds the lease (nothing is written then)."""
-    done = rows_changed(
-        session,
-        sa.update(model)
-        .where(mine(model, job_id, worker))
-        .values(status=status, lease_owner=None, lease_expires_at=None, **values),
-    )
-    return done == 1
-
-
-def give_back(
-    model: Leased,
-    job_id: int,
-    worker: str,
-    max_attempts: int,
-    values: dict[str, Any],
-    failed_values: dict[str, Any],
-) -> str | None:
-    """After an internal error of the grader: back to the queue while claims are left, else
-    failed. The new status, or None when the lease was already lost."""
-    with writing() as session:
-        attempts = session.scalar(sa.select(model.attempts).where(mine(model, job_id, worker)))
-        if attempts is None:
-            return None
-        status = FAILED if attempts >= max_attempts else QUEUED
-        extra = failed_values if status == FAILED else values
-        finish(session, model, job_id, worker, status, **extra)
-    return status
-
-
-def sweep(
-    model: Leased,
-    max_attempts: int,
-    *,
-    failed_values: dict[str, Any],
-    requeued_values: dict[str, Any],
-    now: dt.datetime | None = None,
-    queued: sa.ColumnElement[bool] | None = None,
-) -> list[int]:
-    """Expired leases back to the queue (failed once `max_attempts` claims have died), then the
-    queued jobs with no wake-up message for GRADER_REWAKE_SECONDS (only those matching `queued`
-    if given): their ids, each marked as sent."""
-    now = now or utcnow()
-    rewake = dt.timedelta(seconds=float(current_app.config["GRADER_REWAKE_SECONDS"]))
-    with writing() as session:
-        expired = sa.and_(model.status == RUNNING, model.lease_expires_at < now)
-        session.execute(
-            sa.update(model)
-            .where(expired, model.attempts >= max_attempts)
-            .values(status=FAILED, lease_owner=None, lease_expires_at=None, **failed_values)
-        )
-        requeued = rows_changed(
-            session,
-            sa.update(model)
-            .where(expired)
-            .values(
-                status=QUEUED,
-                lease_owner=None,
-                lease_expires_at=None,
-                enqueued_at=None,
-                **requeued_values,
-            ),
-        )
-        if requeued:
-            log.warning(
-                "requeued %d %s whose worker stopped",
-                requeued,
-                _JOBS_NAMED[model.__tablename__],
-            )
-        stale = list(
-            session.scalars(
-                sa.select(model.id).where(
-                    model.status == QUEUED,
-                    queued if queued is not None else sa.true(),
-                    sa.or_(model.enqueued_at.is_(None), model.enqueued_at < now - rewake),
-                )
-            )
-        )
-        if stale:
-            session.execute(sa.update(model).where(model.id.in_(stale)).values(enqueued_at=now))
-    return stale
-
-
-def woken(model: Leased, *job_ids: int) -> None:
-    """Record that wake-up messages were sent (the sweep resends one after
-    GRADER_REWAKE_SECONDS)."""
-    if job_ids:
-        with writing() as session:
-            session.execute(
-                sa.update(model).where(model.id.in_(job_ids)).values(enqueued_at=utcnow())
-            )
+GAME_PRIORITY = -5  # after uploads, before regrade-all
 
 
 # -- engine submissions: the job of grading one ------------------------------------------
@@ -237,8 +80,7 @@ def heartbeat_submission(
     submission_id: int, worker: str, progress: dict[str, Any] | None = None
 ) -> bool:
     """Renew the lease (and store the progress); False once the lease is lost."""
-    values = {"progress": progress} if progress is not None else {}
-    return heartbeat(Submission, submission_id, worker, **values)
+    return SUBMISSION.beat(submission_id, worker, progress)
 
 
 def write_result(
@@ -357,7 +199,7 @@ class GameClaim:
 
 
 def claim_game(game_id: int, worker: str) -> GameClaim | None:
-    """queued -> running under this worker's lease (services/engines/leases.py); None if taken."""
+    """queued -> running under this worker's lease (services/leases/); None if taken."""
     with writing() as session:
         if not claim(session, TournamentGame, game_id, worker):
             return None
@@ -378,7 +220,7 @@ def claim_game(game_id: int, worker: str) -> GameClaim | None:
 
 
 def heartbeat_game(game_id: int, worker: str) -> bool:
-    return heartbeat(TournamentGame, game_id, worker)
+    return GAME.beat(game_id, worker, None)
 
 
 def _close_if_over(session: Session, tournament_id: int) -> None:
@@ -454,3 +296,115 @@ def sweep_games(now: dt.datetime | None = None) -> list[int]:
             .values(status=DONE, finished_at=now)
         )
     return stale
+
+
+# -- the two job kinds ------------------------------------------------------------------------
+
+
+class SubmissionJob(JobKind[SubmissionClaim, "Report"]):
+    """Grading an upload in the sandbox, its progress (tests and games done) on the page."""
+
+    job, noun, model = GRADE, "submission", Submission
+    first_phase = "grading"
+
+    def claim(self, job_id: int, worker: str) -> SubmissionClaim | None:
+        return claim_submission(job_id, worker)
+
+    def priority_of(self, job_id: int) -> int:
+        return db.session.get_one(Submission, job_id).priority
+
+    def run(self, claimed: SubmissionClaim, progress: Progress) -> Report:
+        from grader import harness
+
+        config = current_app.config
+        job_progress: dict[str, Any] = {
+            "tests_done": 0,
+            "tests_total": 0,
+            "games_done": 0,
+            "games_total": 0,
+            "label": "",
+            "phase": "grading",
+        }
+
+        def report(kind: str, done: int, total: int, label: str) -> None:
+            job_progress[f"{kind}s_done"], job_progress[f"{kind}s_total"] = done, total
+            job_progress["label"] = label[:120]
+            progress(dict(job_progress))
+
+        suite = harness.load_suite(claimed.suite)
+        job_progress["tests_total"], job_progress["games_total"] = (
+            len(suite.tests),
+            suite.game_count,
+        )
+        progress(dict(job_progress))
+        return harness.grade_engine(
+            claimed.engine_file(),
+            suite,
+            harness.SandboxConfig(sandbox=config["GRADER_SANDBOX"]),
+            report,
+            budget=config["GRADER_JOB_SECONDS"],
+            cache=Path(config["GRADER_CACHE_DIR"]),
+            retime=config["GRADER_REFERENCE_RETIME_SECONDS"],
+        )
+
+    def incomplete(self, result: Report) -> str | None:
+        if result.complete:
+            return None
+        return result.error or "a test hit an internal error of the grader"
+
+    def give_back(self, job_id: int, worker: str, message: str) -> str | None:
+        return submission_error(job_id, worker, message)
+
+    def record(self, job_id: int, worker: str, result: Report) -> bool:
+        from grader import harness
+
+        return write_result(
+            job_id,
+            worker,
+            score=result.score,
+            max_score=result.max_score,
+            gradescope=harness.gradescope(result),
+            rich=harness.rich(result),
+        )
+
+
+class GameJob(JobKind[GameClaim, "MatchGame"]):
+    """Playing one tournament game between two uploads, each in its sandbox."""
+
+    job, noun, model = GAME_JOB, "game", TournamentGame
+    priority = GAME_PRIORITY
+    incomplete_word = "internal error"
+
+    def claim(self, job_id: int, worker: str) -> GameClaim | None:
+        return claim_game(job_id, worker)
+
+    def run(self, claimed: GameClaim, progress: Progress) -> MatchGame:
+        from grader.harness import SandboxConfig
+        from grader.harness.match import play_pair
+
+        params = claimed.params
+        return play_pair(
+            *claimed.engine_files(),
+            claimed.opening,
+            names=claimed.names,
+            time_per_move=float(params["time_per_move"]),
+            margin=float(params["margin"]),
+            max_plies=int(params["max_plies"]),
+            config=SandboxConfig(sandbox=current_app.config["GRADER_SANDBOX"]),
+            event=f"tournament {claimed.tournament_id}",
+        )
+
+    def incomplete(self, result: MatchGame) -> str | None:
+        return result.internal_error or None
+
+    def give_back(self, job_id: int, worker: str, message: str) -> str | None:
+        return game_error(job_id, worker, message)
+
+    def record(self, job_id: int, worker: str, result: MatchGame) -> bool:
+        return write_game(
+            job_id, worker, result=result.result, termination=result.termination, pdn=result.pdn
+        )
+
+
+SUBMISSION = SubmissionJob()
+GAME = GameJob()

@@ -1,9 +1,9 @@
 """Engine slots and submissions: an upload's intake (checked, stored with its row, then a
 wake-up message) and the staff's reruns. Where a submission stands after that is the workers'
-state machine (services/engines/leases.py); what a student or the staff may see of it is the read model
+state machine (services/leases/); what a student or the staff may see of it is the read model
 (services/engines/results.py).
 
-    queued --a worker's claim--> running --> done / failed (services/engines/leases.py)
+    queued --a worker's claim--> running --> done / failed (services/leases/)
     queued --a newer upload of the same student and slot--> superseded
     done / failed --a staff rerun--> queued (its old result deleted)
 
@@ -23,7 +23,7 @@ import sqlalchemy as sa
 from flask import current_app
 
 from grader import data
-from grader.extensions import GRADE, db, job_queue
+from grader.extensions import db
 from grader.models import (
     ENGINE_KIND,
     QUEUED,
@@ -256,19 +256,8 @@ def upload(
             progress=None,
         )
         session.add(submission)
-    wake(submission)
+    leases.SUBMISSION.wake(submission.id, priority=submission.priority)
     return submission
-
-
-def wake(submission: Submission, *, priority: int | None = None) -> bool:
-    """Send the wake-up message; False (logged) when the queue is unreachable."""
-    return job_queue.wake(
-        GRADE,
-        submission.id,
-        priority=submission.priority if priority is None else priority,
-        what=f"submission {submission.id}",
-        woken=lambda: leases.woken(Submission, submission.id),
-    )
 
 
 # -- the staff's side -----------------------------------------------------------------------
@@ -324,7 +313,7 @@ def rerun(user: User, submission_id: int) -> Submission:
             raise Conflict("it is being graded now")
         _requeue(session, [submission_id], NORMAL)
     submission.priority = NORMAL
-    wake(submission)
+    leases.SUBMISSION.wake(submission.id, priority=submission.priority)
     return submission
 
 
@@ -351,5 +340,5 @@ def rerun_all(user: User, assignment_id: int, index: int) -> int:
         if ids:
             _requeue(session, ids, LOW)
     for submission_id in ids:
-        wake(db.session.get_one(Submission, submission_id), priority=LOW)
+        leases.SUBMISSION.wake(submission_id, priority=LOW)
     return len(ids)

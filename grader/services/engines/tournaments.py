@@ -1,6 +1,6 @@
 """The leaderboard of an engine slot, and tournaments: a round-robin among the opted-in
 students' latest graded engines, one queue job per game (claimed, played, written and swept
-under the same lease as a submission: services/engines/leases.py), then an Elo table and a crosstable.
+under the same lease as a submission: services/leases/), then an Elo table and a crosstable.
 
 Tournament Elo: the maximum-likelihood ratings of the Elo model from the games among the
 entrants (harness.elo.ratings). An entrant who won (or lost) every game has no finite
@@ -16,7 +16,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from grader import data
-from grader.extensions import GAME, db, job_queue
+from grader.extensions import db
 from grader.models import (
     DONE,
     QUEUED,
@@ -31,7 +31,6 @@ from grader.services.courses.staff import staff, staff_for_slot
 from grader.services.engines import leases
 from grader.services.transactions import writing
 
-GAME_PRIORITY = -5  # after uploads, before regrade-all
 DEFAULTS = {"ballots": 1, "time_per_move": 0.1, "margin": 0.25, "max_plies": 120}
 
 
@@ -148,14 +147,11 @@ def start(user: User, assignment_id: int, index: int, **params: Any) -> Tourname
                             status=QUEUED,
                         )
                     )
-    sent = [
-        game_id
-        for game_id in db.session.scalars(
+    leases.GAME.wake(  # one write for every game sent
+        *db.session.scalars(
             sa.select(TournamentGame.id).where(TournamentGame.tournament_id == tournament.id)
         ).all()
-        if job_queue.wake(GAME, game_id, priority=GAME_PRIORITY, what=f"game {game_id}")
-    ]
-    leases.woken(TournamentGame, *sent)  # one write for every game sent
+    )
     return tournament
 
 

@@ -5,7 +5,7 @@ Only the course's instructors see them, and its TAs when the course allows it
 reaches any of it: nothing here is about the student who asks.
 
 A check is a row (`IntegrityCheck`) and a queue message that only wakes a worker up, under the
-same lease as the other jobs (services/engines/leases.py):
+same lease as the other jobs (services/leases/), run by their one runner (`CheckJob`):
 
     queued --a worker's claim--> running --> done (its result) / failed (the error)
        ^                            |
@@ -23,7 +23,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from grader.extensions import INTEGRITY, db, job_queue
+from grader.extensions import INTEGRITY, db
 from grader.models import (
     DONE,
     ENGINES_CHECK,
@@ -37,9 +37,9 @@ from grader.models import (
     User,
     utcnow,
 )
-from grader.services import Conflict, Forbidden
+from grader.services import Conflict, Forbidden, leases
 from grader.services.courses.staff import Staff, staff
-from grader.services.engines import leases
+from grader.services.leases.runner import JobKind, Progress
 from grader.services.transactions import writing
 
 log = logging.getLogger(__name__)
@@ -126,7 +126,7 @@ def request(
         )
         session.add(check)
     if wake:
-        send(check.id)
+        CheckJob().wake(check.id)
     return check
 
 
@@ -151,17 +151,6 @@ def what(check: IntegrityCheck) -> str:
     return f"answers check {check.id} of “{assignment.title}”"
 
 
-def send(check_id: int) -> bool:
-    """The wake-up message; False (logged) when the queue is unreachable (the sweep resends)."""
-    return job_queue.wake(
-        INTEGRITY,
-        check_id,
-        priority=PRIORITY,
-        what=f"integrity check {check_id}",
-        woken=lambda: leases.woken(IntegrityCheck, check_id),
-    )
-
-
 def claim(check_id: int, worker: str) -> IntegrityCheck | None:
     """queued -> running under this worker's lease; None when another has it or it is over."""
     with writing() as session:
@@ -170,12 +159,6 @@ def claim(check_id: int, worker: str) -> IntegrityCheck | None:
         ):
             return None
         return session.get_one(IntegrityCheck, check_id)
-
-
-def heartbeat(check_id: int, worker: str, progress: dict[str, Any] | None = None) -> bool:
-    """The lease renewed (and the progress written); False once the lease is lost."""
-    values = {"progress": progress} if progress is not None else {}
-    return leases.heartbeat(IntegrityCheck, check_id, worker, **values)
 
 
 def finish(check_id: int, worker: str, result: dict[str, Any]) -> bool:
@@ -205,6 +188,27 @@ def fail(check_id: int, worker: str, message: str) -> str | None:
         {"error": error, "progress": {"phase": "retrying"}},
         {"error": error, "progress": {"phase": "failed"}, "finished_at": utcnow()},
     )
+
+
+class CheckJob(JobKind[IntegrityCheck, dict[str, Any]]):
+    """A check as a leased job: its result computed by its kind (the package's `CHECK`
+    declares how), its progress on the page."""
+
+    job, noun, model = INTEGRITY, "integrity check", IntegrityCheck
+    priority = PRIORITY
+    first_phase = "starting"
+
+    def claim(self, job_id: int, worker: str) -> IntegrityCheck | None:
+        return claim(job_id, worker)
+
+    def run(self, claimed: IntegrityCheck, progress: Progress) -> dict[str, Any]:
+        raise NotImplementedError  # the package's `CHECK`: by the check's kind
+
+    def give_back(self, job_id: int, worker: str, message: str) -> str | None:
+        return fail(job_id, worker, message)
+
+    def record(self, job_id: int, worker: str, result: dict[str, Any]) -> bool:
+        return finish(job_id, worker, result)
 
 
 def sweep(now: dt.datetime | None = None) -> list[int]:

@@ -37,7 +37,7 @@ import sqlalchemy as sa
 from flask import current_app, render_template
 from sqlalchemy.orm import Session
 
-from grader.extensions import EXAM, db, job_queue
+from grader.extensions import EXAM, db
 from grader.gametree import KINDS, Conventions, Tree, grade
 from grader.gametree.drawing import tree_svg
 from grader.models import (
@@ -60,10 +60,11 @@ from grader.models import (
     iso_utc,
     utcnow,
 )
-from grader.services import Conflict, Invalid, NotFound, RateLimited, Unprocessable, outbox
+from grader.services import Conflict, Invalid, NotFound, RateLimited, Unprocessable, leases, outbox
 from grader.services.courses.courses import check_open
 from grader.services.courses.staff import Staff, staff, staff_for_assignment
-from grader.services.engines import blobs, leases
+from grader.services.engines import blobs
+from grader.services.leases import runner
 from grader.services.transactions import writing
 from grader.services.trees.attempts import solution
 from grader.services.trees.exercises import (
@@ -178,7 +179,7 @@ def create_print(
         )
         session.add(run)
     if enqueue:
-        wake(run.id)
+        PRINT.wake(run.id)
     return run
 
 
@@ -324,15 +325,6 @@ def _allowance(session: Session, course_id: int) -> PrintAllowance:
         service_runs=_counted_runs(session, now - DAY, None),
         pending=pending,
         now=now,
-    )
-
-
-def wake(print_id: int) -> None:
-    job_queue.wake(
-        EXAM,
-        print_id,
-        what=f"exam print {print_id}",
-        woken=lambda: leases.woken(ExamPrint, print_id),
     )
 
 
@@ -593,17 +585,30 @@ def print_to_dir(
     progress: Progress | None = None,
 ) -> tuple[ExamPrint, PrintFiles]:
     """`grader exam print` (the operator's): a run made and rendered here under this process's
-    lease (no worker takes it up meanwhile), its files written to ``out``: sheets/,
-    all-sheets.pdf, key.pdf; the archive kept as a queued run's is, so the entry pages find its
-    sheets. An error fails the run (the course may print again) and is raised."""
+    lease, renewed by the runner's heartbeat (no worker takes it up meanwhile), its files
+    written to ``out``: sheets/, all-sheets.pdf, key.pdf; the archive kept as a queued run's
+    is, so the entry pages find its sheets. An error fails the run (the course may print again)
+    and is raised."""
     run = create_print(assignment_id, paper=paper, anonymous=anonymous, enqueue=False)
     worker = f"cli:{socket.gethostname()}:{os.getpid()}"
     with writing() as session:
         leases.claim(session, ExamPrint, run.id, worker)
-    beat = _leased_progress(run.id, worker, progress)
+    beat = runner.Heartbeat(
+        current_app._get_current_object(),  # type: ignore[attr-defined]  # Flask types the proxy as the app
+        f"exam print {run.id}",
+        lambda values: PRINT.beat(run.id, worker, values),
+        leases.lease_seconds() / 4,
+    )
+
+    def report(phase: str, done: int, total: int) -> None:
+        beat.update({"phase": phase, "done": done, "total": total})
+        if progress is not None:
+            progress(phase, done, total)
+
+    beat.start()
     try:
-        make_sheets(run.id, beat)
-        files = render_print(run.id, beat)
+        make_sheets(run.id, report)
+        files = render_print(run.id, report)
     except Exception as exc:
         message = f"{type(exc).__name__}: {exc}"[:2000]
         with writing() as session:
@@ -611,6 +616,9 @@ def print_to_dir(
                 session, ExamPrint, run.id, worker, FAILED, error=message, finished_at=utcnow()
             )
         raise
+    finally:
+        beat.stop.set()
+        beat.join()
     (out / "sheets").mkdir(parents=True, exist_ok=True)
     for name, data in files.sheets:
         (out / "sheets" / name).write_bytes(data)
@@ -619,18 +627,6 @@ def print_to_dir(
     with writing() as session:
         _finish(session, run.id, worker, files.archive(), len(files.sheets))
     return run, files
-
-
-def _leased_progress(print_id: int, worker: str, also: Progress | None = None) -> Progress:
-    """A progress callback that writes the progress and renews the lease (and calls ``also``)."""
-
-    def progress(phase: str, done: int, total: int) -> None:
-        values = {"progress": {"phase": phase, "done": done, "total": total}}
-        leases.heartbeat(ExamPrint, print_id, worker, **values)
-        if also is not None:
-            also(phase, done, total)
-
-    return progress
 
 
 def _finish(session: Session, print_id: int, worker: str, data: bytes, sheets: int) -> bool:
@@ -649,39 +645,47 @@ def _finish(session: Session, print_id: int, worker: str, data: bytes, sheets: i
     )
 
 
-def run_print(print_id: int, worker: str) -> None:
-    """The queue's job: claim the run, make and render its sheets, store the archive; an error
+class PrintJob(runner.JobKind[int, tuple[bytes, int]]):
+    """A print as a leased job: its sheets made and rendered, their archive stored; an error
     of ours gives the run back to the queue (failed after MAX_PRINT_ATTEMPTS claims)."""
-    with writing() as session:
-        if not leases.claim(session, ExamPrint, print_id, worker):
-            return
-    lost = False
 
-    def progress(phase: str, done: int, total: int) -> None:
-        nonlocal lost
-        values = {"progress": {"phase": phase, "done": done, "total": total}}
-        lost = lost or not leases.heartbeat(ExamPrint, print_id, worker, **values)
+    job, noun, model = EXAM, "exam print", ExamPrint
 
-    try:
-        make_sheets(print_id, progress)
-        files = render_print(print_id, progress)
-        data = files.archive()
-        progress("store", len(files.sheets), len(files.sheets))  # the lease, renewed last
-        if lost:
-            return
+    def claim(self, job_id: int, worker: str) -> int | None:
         with writing() as session:
-            _finish(session, print_id, worker, data, len(files.sheets))
-    except Exception as exc:
-        log.exception("exam print %s failed", print_id)
-        message = f"{type(exc).__name__}: {exc}"[:2000]
-        leases.give_back(
+            return job_id if leases.claim(session, ExamPrint, job_id, worker) else None
+
+    def run(self, claimed: int, progress: runner.Progress) -> tuple[bytes, int]:
+        def report(phase: str, done: int, total: int) -> None:
+            progress({"phase": phase, "done": done, "total": total})
+
+        make_sheets(claimed, report)
+        files = render_print(claimed, report)
+        return files.archive(), len(files.sheets)
+
+    def give_back(self, job_id: int, worker: str, message: str) -> str | None:
+        message = message[:2000]
+        return leases.give_back(
             ExamPrint,
-            print_id,
+            job_id,
             worker,
             MAX_PRINT_ATTEMPTS,
             {"error": message},
             {"error": message, "finished_at": utcnow()},
         )
+
+    def record(self, job_id: int, worker: str, result: tuple[bytes, int]) -> bool:
+        data, sheets = result
+        with writing() as session:
+            return _finish(session, job_id, worker, data, sheets)
+
+
+PRINT = PrintJob()
+
+
+def run_print(print_id: int, worker: str) -> str:
+    """The queue's job: the print run by the leased-job runner (its outcome)."""
+    return runner.run(PRINT, print_id, worker)
 
 
 def sweep_prints(now: dt.datetime | None = None) -> list[int]:

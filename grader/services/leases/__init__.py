@@ -1,0 +1,191 @@
+"""The lease every leased queue job runs under: engine submissions, tournament games, exam
+prints and integrity checks. Claim, heartbeat, finish, give back after an internal error, the
+sweep, and the record of a wake-up sent; `runner` runs a job kind's body under it.
+
+    queued --claim--> running --finish--> done (or what the job says)
+       ^                 |  \\--internal error, attempts left--> queued
+       |                 |   \\-internal error, none left------> failed
+       +--lease expired--+  (swept; failed once max_attempts claims have died)
+
+A job's row is the truth and a queue message only wakes a worker. A worker claims a row by one
+conditional UPDATE (queued -> running with its name and an expiry), renews the expiry while it
+works (`heartbeat`, every quarter of the lease), and every later write is conditional on still
+holding the lease (`status = 'running' AND lease_owner = me`), so a worker presumed dead that
+comes back can never overwrite anything.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from typing import Any
+
+import sqlalchemy as sa
+from flask import current_app
+from sqlalchemy.orm import Session
+
+from grader.models import (
+    FAILED,
+    QUEUED,
+    RUNNING,
+    ExamPrint,
+    IntegrityCheck,
+    Submission,
+    TournamentGame,
+    utcnow,
+)
+from grader.services.transactions import rows_changed, writing
+
+log = logging.getLogger(__name__)
+
+Leased = type[Submission] | type[TournamentGame] | type[ExamPrint] | type[IntegrityCheck]
+_JOBS_NAMED = {
+    "submission": "submissions",
+    "tournament_game": "games",
+    "exam_print": "exam prints",
+    "integrity_check": "checks",
+}
+
+
+def lease_seconds() -> float:
+    return float(current_app.config["GRADER_LEASE_SECONDS"])
+
+
+def _expiry(now: dt.datetime) -> dt.datetime:
+    return now + dt.timedelta(seconds=lease_seconds())
+
+
+def mine(model: Leased, job_id: int, worker: str) -> sa.ColumnElement[bool]:
+    """The row while this worker holds its lease."""
+    return sa.and_(model.id == job_id, model.status == RUNNING, model.lease_owner == worker)
+
+
+def claim(session: Session, model: Leased, job_id: int, worker: str, **values: Any) -> bool:
+    """queued -> running with this worker's lease, in one UPDATE (in the caller's transaction);
+    False if another worker has it or it is no longer queued."""
+    now = utcnow()
+    done = rows_changed(
+        session,
+        sa.update(model)
+        .where(model.id == job_id, model.status == QUEUED)
+        .values(
+            status=RUNNING,
+            lease_owner=worker,
+            heartbeat_at=now,
+            started_at=now,
+            lease_expires_at=_expiry(now),
+            attempts=model.attempts + 1,
+            **values,
+        ),
+    )
+    return done == 1
+
+
+def heartbeat(model: Leased, job_id: int, worker: str, **values: Any) -> bool:
+    """Renew the lease (and write `values`, the progress); False once the lease is lost."""
+    now = utcnow()
+    with writing() as session:
+        done = rows_changed(
+            session,
+            sa.update(model)
+            .where(mine(model, job_id, worker))
+            .values(heartbeat_at=now, lease_expires_at=_expiry(now), **values),
+        )
+        return done == 1
+
+
+def finish(
+    session: Session, model: Leased, job_id: int, worker: str, status: str, **values: Any
+) -> bool:
+    """running -> `status`, the lease released, in the caller's transaction; False when this
+    worker no longer holds the lease (nothing is written then)."""
+    done = rows_changed(
+        session,
+        sa.update(model)
+        .where(mine(model, job_id, worker))
+        .values(status=status, lease_owner=None, lease_expires_at=None, **values),
+    )
+    return done == 1
+
+
+def give_back(
+    model: Leased,
+    job_id: int,
+    worker: str,
+    max_attempts: int,
+    values: dict[str, Any],
+    failed_values: dict[str, Any],
+) -> str | None:
+    """After an internal error of the grader: back to the queue while claims are left, else
+    failed. The new status, or None when the lease was already lost."""
+    with writing() as session:
+        attempts = session.scalar(sa.select(model.attempts).where(mine(model, job_id, worker)))
+        if attempts is None:
+            return None
+        status = FAILED if attempts >= max_attempts else QUEUED
+        extra = failed_values if status == FAILED else values
+        finish(session, model, job_id, worker, status, **extra)
+    return status
+
+
+def sweep(
+    model: Leased,
+    max_attempts: int,
+    *,
+    failed_values: dict[str, Any],
+    requeued_values: dict[str, Any],
+    now: dt.datetime | None = None,
+    queued: sa.ColumnElement[bool] | None = None,
+) -> list[int]:
+    """Expired leases back to the queue (failed once `max_attempts` claims have died), then the
+    queued jobs with no wake-up message for GRADER_REWAKE_SECONDS (only those matching `queued`
+    if given): their ids, each marked as sent."""
+    now = now or utcnow()
+    rewake = dt.timedelta(seconds=float(current_app.config["GRADER_REWAKE_SECONDS"]))
+    with writing() as session:
+        expired = sa.and_(model.status == RUNNING, model.lease_expires_at < now)
+        session.execute(
+            sa.update(model)
+            .where(expired, model.attempts >= max_attempts)
+            .values(status=FAILED, lease_owner=None, lease_expires_at=None, **failed_values)
+        )
+        requeued = rows_changed(
+            session,
+            sa.update(model)
+            .where(expired)
+            .values(
+                status=QUEUED,
+                lease_owner=None,
+                lease_expires_at=None,
+                enqueued_at=None,
+                **requeued_values,
+            ),
+        )
+        if requeued:
+            log.warning(
+                "requeued %d %s whose worker stopped",
+                requeued,
+                _JOBS_NAMED[model.__tablename__],
+            )
+        stale = list(
+            session.scalars(
+                sa.select(model.id).where(
+                    model.status == QUEUED,
+                    queued if queued is not None else sa.true(),
+                    sa.or_(model.enqueued_at.is_(None), model.enqueued_at < now - rewake),
+                )
+            )
+        )
+        if stale:
+            session.execute(sa.update(model).where(model.id.in_(stale)).values(enqueued_at=now))
+    return stale
+
+
+def woken(model: Leased, *job_ids: int) -> None:
+    """Record that wake-up messages were sent (the sweep resends one after
+    GRADER_REWAKE_SECONDS)."""
+    if job_ids:
+        with writing() as session:
+            session.execute(
+                sa.update(model).where(model.id.in_(job_ids)).values(enqueued_at=utcnow())
+            )
