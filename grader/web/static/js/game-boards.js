@@ -13,7 +13,7 @@ function main() {
   const tip = h("div", { class: "game-board", role: "tooltip", "data-role": "game-board" });
   Object.assign(tip.style, {
     position: "fixed", zIndex: 10, background: "#fff", border: "1px solid #555",
-    padding: "4px 8px", font: "13px/1.2 monospace", whiteSpace: "pre", pointerEvents: "none",
+    padding: "4px 8px", font: "13px/1.2 monospace", whiteSpace: "pre",
     boxShadow: "0 2px 6px rgba(0,0,0,.2)",
   });
   tip.hidden = true;
@@ -35,9 +35,13 @@ function main() {
     if (node && host.contains(node)) showAt(node);
   }
 
+  // The pointer may move from the node onto the board and stay there (WCAG 1.4.13: hoverable);
+  // leaving both hides it.
   function hide(event) {
     const node = event.target.closest("[data-path]");
-    if (node && event.relatedTarget && node.contains(event.relatedTarget)) return;
+    const to = event.relatedTarget;
+    if (node && to && node.contains(to)) return;
+    if (to && tip.contains(to)) return;
     tip.hidden = true;
   }
 
@@ -45,6 +49,13 @@ function main() {
   host.addEventListener("focusin", show);
   host.addEventListener("mouseout", hide);
   host.addEventListener("focusout", hide);
+  tip.addEventListener("mouseleave", (event) => {
+    if (!(event.relatedTarget && host.contains(event.relatedTarget))) tip.hidden = true;
+  });
+  // Escape dismisses the board wherever focus is, and keeps focus where it was (1.4.13).
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && !tip.hidden) tip.hidden = true;
+  });
 
   // Touch: the first tap on a node only shows; the click it makes stops here, before the tree.
   let touch = false;
