@@ -77,6 +77,12 @@ def test_each_node_state_in_the_accessibility_tree(student, live_server) -> None
     expect(i).to_match_aria_snapshot(
         '- treeitem "I, MAX, value 4, marked pruned, right, pruned in the key" [level=3]'
     )
+    # A replay step is announced: its caption is a polite live region that follows the step.
+    caption = page.locator('[data-replay="caption"]')
+    expect(caption).to_have_attribute("aria-live", "polite")
+    expect(caption).to_contain_text("Start at the root A")
+    page.get_by_role("button", name="Step forward").click()
+    expect(caption).to_contain_text("Enter B")
 
 
 def test_keyboard_alone_skip_link_mark_submit_and_the_result(student, live_server) -> None:
@@ -132,3 +138,36 @@ def test_keyboard_alone_skip_link_mark_submit_and_the_result(student, live_serve
     expect(result).to_have_attribute("aria-live", "polite")
     expect(result).to_match_aria_snapshot('- region "Result":\n  - heading "Result" [level=2]')
     expect(page.locator('[data-role="score"]')).to_contain_text("Score: 1.00")
+
+
+# The focused element's ring, as drawn: its outline, or a tree node's own ring shape.
+RING = """() => {
+  const e = document.activeElement;
+  if (e === document.body) return null;  // past the last control
+  const ring = e.querySelector?.(':scope > .focus-ring');
+  if (ring) {
+    const s = getComputedStyle(ring);
+    return {what: e.getAttribute('aria-label'), width: parseFloat(s.strokeWidth), on: s.stroke !== 'none'};
+  }
+  const s = getComputedStyle(e);
+  const what = e.getAttribute('aria-label') || e.textContent.trim() || e.outerHTML;
+  return {what: what.slice(0, 60), width: parseFloat(s.outlineWidth),
+          on: s.outlineStyle !== 'none'};
+}"""
+
+
+def test_every_control_shows_a_focus_ring(student, live_server) -> None:
+    page = student
+    _open(page, live_server, "aria-keys")
+    seen: set[str] = set()
+    for _ in range(40):
+        page.keyboard.press("Tab")
+        ring = page.evaluate(RING)
+        if ring is None:
+            break
+        if ring["what"] in seen:
+            continue
+        seen.add(ring["what"])
+        assert ring["on"] and ring["width"] >= 2, ring
+    assert any("Skip to the tree" in what for what in seen), seen
+    assert any(what.startswith("A, MAX") for what in seen), sorted(seen)
