@@ -82,6 +82,11 @@ def _seed(env: dict[str, str]) -> tuple[int, dict[str, int], str]:
             practice["replay-once"] = exercises.create_practice(
                 student, "prune", tree=trees["three-levels"]
             ).id
+            # Its own: the tree's words for assistive technology, in every state.
+            for name in ("aria", "aria-keys"):
+                practice[name] = exercises.create_practice(
+                    student, "prune", tree=trees["three-levels"]
+                ).id
             practice["bounds"] = exercises.create_practice(
                 student, "bounds", tree=[[[2, 3], [5, 9]], [[0, 1], [7, 5]]]
             ).id

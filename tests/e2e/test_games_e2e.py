@@ -1,5 +1,6 @@
 """A tree from a game in a real headless Chromium: made from the practice page, the board of a
-node shown on hover and on keyboard focus; the screenshot for the docs."""
+node shown on hover and on keyboard focus, hoverable itself and dismissed by Escape; the
+screenshot for the docs."""
 
 from __future__ import annotations
 
@@ -37,7 +38,20 @@ def test_a_connect_four_tree_shows_each_nodes_board(browser, live_server, screen
         # The board's last two rows, at the end of the tip (its rows are lines of text).
         expect(tip).to_have_text(re.compile(r"\n\.\.OO\.\.\.\n\.XOXX\.\.\n*$"), use_inner_text=True)
         page.screenshot(path=str(screenshots / "game-tree.png"), full_page=True)
+        # The board can be hovered (WCAG 1.4.13): the pointer moves onto it and it stays.
+        box = tip.bounding_box()
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, steps=4)
+        expect(tip).to_be_visible()
         page.mouse.move(0, 0)
         expect(tip).to_be_hidden()
-        page.locator('[data-role="tree"] .node[data-path="0"]').focus()
+        first = page.locator('[data-role="tree"] .node[data-path="0"]')
+        first.focus()
         expect(tip).to_contain_text("after X in column 1")
+        # Escape dismisses it, on hover or on focus, and focus stays on the node.
+        page.keyboard.press("Escape")
+        expect(tip).to_be_hidden()
+        expect(first).to_be_focused()
+        node.hover()
+        expect(tip).to_be_visible()
+        page.keyboard.press("Escape")
+        expect(tip).to_be_hidden()

@@ -333,6 +333,8 @@ class LeafOrderUI {
       return;
     } else this.order.push(path);
     this.draw();
+    const now = this.order.indexOf(path);
+    this.page.status(now >= 0 ? `${node.label} is number ${now + 1} in the order.` : `${node.label} taken off the order.`);
   }
 
   draw() {
@@ -550,14 +552,28 @@ export function mountExercise(root, exercise, urls) {
   };
   let keyNote = () => "";
   let ui = null;
+  // A graded node's verdict, as the drawing shows it (its colour and its ✓ or ✗).
+  const graded = (path) => {
+    const classes = page.view?.node(path)?.classList;
+    if (!classes) return "";
+    const first = classes.contains("first-wrong") ? "first wrong node" : "";
+    const verdict = classes.contains("wrong") ? "wrong" : classes.contains("right") ? "right" : "";
+    return [verdict, first].filter(Boolean).join(", ");
+  };
   const view = new TreeView($("tree"), tree, {
     ...SPACING[exercise.kind],
     title: `Game tree of exercise ${exercise.id}`,
     onActivate: (path) => ui?.activate(path),
-    describe: (path) => [ui?.describe(path), keyNote(path)].filter(Boolean).join(", "),
+    describe: (path) => [ui?.describe(path), graded(path), keyNote(path)].filter(Boolean).join(", "),
   });
   view.host.classList.add("interactive");
   page.view = view;
+  // The page's skip link lands on the tree's node in hand, where the arrow keys work.
+  const skip = document.querySelector(`a[data-role="skip-link"][href="#${CSS.escape($("tree").id || "-")}"]`);
+  skip?.addEventListener("click", (event) => {
+    event.preventDefault();
+    view.focus(view.focused);
+  });
   const factory = KINDS[exercise.kind];
   if (!factory) throw new Error(`unknown exercise kind ${exercise.kind}`);
   ui = factory(page);
@@ -768,6 +784,9 @@ export function mountExercise(root, exercise, urls) {
       showAttempt(await withReference(attempt));
       if (firstWrong !== null) showFirstWrong();
       else result.scrollIntoView?.({ block: "nearest" });
+      // Focus goes to the result (the button is off while the answer is sent); its region
+      // announces it.
+      result.focus({ preventScroll: true });
       root.dispatchEvent(new CustomEvent("attempt", { detail: attempt }));
     } catch (error) {
       refuse(error instanceof ApiError ? `Not graded: ${error.message}` : String(error), null);

@@ -13,7 +13,7 @@ function main() {
   const tip = h("div", { class: "game-board", role: "tooltip", "data-role": "game-board" });
   Object.assign(tip.style, {
     position: "fixed", zIndex: 10, background: "#fff", border: "1px solid #555",
-    padding: "4px 8px", font: "13px/1.2 monospace", whiteSpace: "pre", pointerEvents: "none",
+    padding: "4px 8px", font: "13px/1.2 monospace", whiteSpace: "pre",
     boxShadow: "0 2px 6px rgba(0,0,0,.2)",
   });
   tip.hidden = true;
@@ -25,26 +25,55 @@ function main() {
     const head = position.move ? `after ${position.move}` : "the start";
     tip.textContent = `${head}\n${position.board.join("\n")}`;
     tip.hidden = false;
+    // Just right of the node's shape (its box holds the focus ring too), so the pointer reaches
+    // the board across a few pixels.
     const box = node.getBoundingClientRect();
-    tip.style.left = `${Math.max(4, Math.min(box.right + 8, window.innerWidth - tip.offsetWidth - 4))}px`;
+    const right = box.left + box.width / 2 + 18;
+    tip.style.left = `${Math.max(4, Math.min(right, window.innerWidth - tip.offsetWidth - 4))}px`;
     tip.style.top = `${Math.max(4, box.top - 8)}px`;
   }
 
+  // The pointer may move from the node onto the board and stay there (WCAG 1.4.13: hoverable):
+  // leaving a node hides the board after a moment in which the pointer can reach it.
+  let leaving = null;
+  const stay = () => {
+    clearTimeout(leaving);
+    leaving = null;
+  };
+  const hideSoon = () => {
+    stay();
+    leaving = setTimeout(() => { tip.hidden = true; }, 300);
+  };
+
   function show(event) {
     const node = event.target.closest("[data-path]");
-    if (node && host.contains(node)) showAt(node);
+    if (!node || !host.contains(node)) return;
+    stay();
+    showAt(node);
   }
 
   function hide(event) {
     const node = event.target.closest("[data-path]");
-    if (node && event.relatedTarget && node.contains(event.relatedTarget)) return;
-    tip.hidden = true;
+    const to = event.relatedTarget;
+    if (node && to && node.contains(to)) return;
+    if (to && tip.contains(to)) return;
+    if (event.type === "mouseout") hideSoon();
+    else tip.hidden = true;
   }
 
   host.addEventListener("mouseover", show);
   host.addEventListener("focusin", show);
   host.addEventListener("mouseout", hide);
   host.addEventListener("focusout", hide);
+  tip.addEventListener("mouseenter", stay);
+  tip.addEventListener("mouseleave", hideSoon);
+  // Escape dismisses the board wherever focus is, and keeps focus where it was (1.4.13).
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && !tip.hidden) {
+      stay();
+      tip.hidden = true;
+    }
+  });
 
   // Touch: the first tap on a node only shows; the click it makes stops here, before the tree.
   let touch = false;

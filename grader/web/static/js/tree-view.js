@@ -191,8 +191,11 @@ export class TreeView {
     // and scaled, so the inputs laid over the tree shrink with it and stay where they belong.
     this.canvas = h("div", { class: "tree-canvas" });
     this.stage = h("div", { class: "tree-stage" });
-    this.svg = svgEl("svg", { class: "tree-svg", role: "group",
+    // Interactive: a WAI-ARIA tree (each node a treeitem with its level, its place among its
+    // siblings and, above the leaves, whether it is open), laid out across as it is drawn.
+    this.svg = svgEl("svg", { class: "tree-svg", role: this.options.interactive ? "tree" : "group",
       "aria-label": options.title || "Game tree" });
+    if (this.options.interactive) this.svg.setAttribute("aria-orientation", "horizontal");
     this.overlay = h("div", { class: "tree-overlay" });
     this.stage.append(this.svg, this.overlay);
     this.canvas.append(this.stage);
@@ -629,7 +632,7 @@ export class TreeView {
   setChildOrder(path, paths) {
     this.order.set(path, paths);
     this.#layout();
-    this.#place();
+    this.#place();  this.refreshLabels();
   }
 
   // Widths bottom-up (a leaf takes one gap, a folded node two, an internal node at least
@@ -737,8 +740,8 @@ export class TreeView {
       }
       const g = nodeLayer.appendChild(svgEl("g", { class: `node ${node.leaf ? "leaf" : "internal"} ${node.player}`,
         "data-path": path, "data-label": node.label }));
-      // Focusable where interactive (to read a node's state); a button only where it does something.
-      g.setAttribute("role", this.options.interactive && this.options.onActivate ? "button" : "img");
+      // Interactive: a treeitem (refreshLabels sets its level and place); else a picture with words.
+      g.setAttribute("role", this.options.interactive ? "treeitem" : "img");
       if (this.options.interactive) g.setAttribute("tabindex", path === this.focused ? "0" : "-1");
       // The focus ring is its own shape, so no state colour (marked, wrong...) can hide it.
       g.appendChild(svgEl("circle", { class: "focus-ring", r: SHAPE + 7,
@@ -952,19 +955,33 @@ export class TreeView {
     for (const span of note.childNodes) span.setAttribute("x", nx);
   }
 
-  /** Recompute every node's aria-label (call after the page changed a node's state). */
+  /** A node's words: its label, its player, a leaf's value, the probability above it, what
+   * the page says of it (describe: a mark, typed bounds, a grade) and a fold. */
+  words(path) {
+    const node = this.tree.nodes.get(path);
+    const parts = [node.label, node.player === "chance" ? "chance" : node.player.toUpperCase()];
+    if (node.leaf) parts.push(`value ${fmt(node.value)}`);
+    if (node.probability !== undefined) {
+      parts.push(`probability ${node.probability} from ${this.tree.nodes.get(node.parent).label}`);
+    }
+    const extra = this.options.describe?.(path);
+    if (extra) parts.push(extra);
+    if (this.collapsed.has(path)) parts.push("folded, press F to unfold");
+    return parts.join(", ");
+  }
+
+  /** Recompute every node's aria-label, and in a tree its level, its place among its siblings
+   * in the order shown and whether it is open (call after the page changed a node's state). */
   refreshLabels() {
     for (const [path, g] of this.groups) {
       const node = this.tree.nodes.get(path);
-      const parts = node.leaf ? [node.label, `leaf, value ${fmt(node.value)}`]
-        : [node.label, node.player === "chance" ? "chance node" : `${node.player.toUpperCase()} node`];
-      if (node.probability !== undefined) {
-        parts.push(`probability ${node.probability} from ${this.tree.nodes.get(node.parent).label}`);
-      }
-      const extra = this.options.describe?.(path);
-      if (extra) parts.push(extra);
-      if (this.collapsed.has(path)) parts.push("folded, press F to unfold");
-      g.setAttribute("aria-label", parts.join(", "));
+      g.setAttribute("aria-label", this.words(path));
+      if (!this.options.interactive) continue;
+      g.setAttribute("aria-level", String(node.depth + 1));
+      const siblings = node.parent === null ? [path] : this.children(node.parent);
+      g.setAttribute("aria-setsize", String(siblings.length));
+      g.setAttribute("aria-posinset", String(siblings.indexOf(path) + 1));
+      if (!node.leaf) g.setAttribute("aria-expanded", String(!this.collapsed.has(path)));
     }
   }
 
@@ -1000,8 +1017,10 @@ export class TreeView {
     this.options.onActivate?.(path, event);
   }
 
-  /** Arrows: up to the parent, down to the first child, left and right along the row; + and −
-   * zoom, F folds or unfolds, Home goes to the root. */
+  /** The tree pattern's keys turned a quarter, as the tree is drawn (the root on top, each
+   * level a row): up to the parent, down to the first child (opening a folded node), left and
+   * right to the previous and next node shown in the row; Home the root, End the last node
+   * shown; + and − zoom, F folds or unfolds. */
   #onKey(event) {
     const g = event.target.closest(".node");
     if (!g || !this.options.interactive) return;
@@ -1046,11 +1065,22 @@ export class TreeView {
       case "Home":
         next = "";
         break;
+      case "End":
+        next = this.#lastShown();
+        break;
       default:
         return;
     }
     event.preventDefault();
     if (next !== null && next !== undefined) this.focus(next);
     if (event.key === "Home") this.reveal("", { force: true });
+  }
+
+  /** The last node shown, depth first: the last child of the last child... down to a leaf or a
+   * folded node (the tree pattern's End). */
+  #lastShown() {
+    let path = "";
+    while (!this.tree.nodes.get(path).leaf && !this.collapsed.has(path)) path = this.children(path).at(-1);
+    return path;
   }
 }

@@ -1,0 +1,173 @@
+"""The exercise tree as assistive technology reads it, from Chromium's accessibility tree
+(Playwright's ARIA snapshots): a WAI-ARIA tree whose nodes say their label, player, value, mark
+and grade, with their level, place among their siblings and open state; the skip link, the
+keys, the announcements and the focus after Submit, all from the keyboard alone.
+
+The tree, [[3, 12, 8], [2, 4, 6], [14, 5, 2]]: A (MAX) over B, C, D (MIN) over the leaves E-M
+(the MAX row); alpha-beta prunes I and J, and A's value is 3.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.e2e_support import tree_drawn
+
+pytestmark = pytest.mark.e2e
+
+TREE = '[data-role="tree"]'
+
+
+def _node(page: Any, path: str) -> Any:
+    return page.locator(f'{TREE} .node[data-path="{path}"]')
+
+
+def _open(page: Any, live_server: Any, name: str) -> None:
+    page.goto(f"/exercises/{live_server.practice[name]}")
+    tree_drawn(page)
+
+
+def test_each_node_state_in_the_accessibility_tree(student, live_server) -> None:
+    page = student
+    _open(page, live_server, "aria")
+    tree = page.get_by_role("tree", name="Game tree of exercise")
+    expect(tree).to_have_attribute("aria-orientation", "horizontal")
+    # Normal: an internal node, open, on the second level, the first of three.
+    b = _node(page, "0")
+    expect(b).to_match_aria_snapshot('- treeitem "B, MIN" [expanded] [level=2]')
+    expect(b).to_have_attribute("aria-posinset", "1")
+    expect(b).to_have_attribute("aria-setsize", "3")
+    # With a value: a leaf says its value; it has no open state.
+    f = _node(page, "0.1")
+    expect(f).to_match_aria_snapshot('- treeitem "F, MAX, value 12" [level=3]')
+    expect(f).not_to_have_attribute("aria-expanded", re.compile(".*"))
+    expect(f).to_have_attribute("aria-posinset", "2")
+
+    # Marked pruned, from the keyboard; the mark is announced in the polite status line.
+    status = page.locator('[data-role="status"]')
+    expect(status).to_have_attribute("aria-live", "polite")
+    i = _node(page, "1.1")
+    i.focus()
+    page.keyboard.press("Enter")
+    expect(i).to_match_aria_snapshot('- treeitem "I, MAX, value 4, marked pruned" [level=3]')
+    expect(status).to_have_text("I marked pruned.")
+
+    # Folded: F folds C; its state and its children's absence are in the tree.
+    c = _node(page, "1")
+    c.focus()
+    page.keyboard.press("f")
+    expect(c).to_match_aria_snapshot(
+        '- treeitem "C, MIN, folded, press F to unfold" [expanded=false] [level=2]'
+    )
+    expect(tree.get_by_role("treeitem")).to_have_count(13 - 3)
+    page.keyboard.press("ArrowDown")  # opens it and goes to its first child
+    expect(_node(page, "1.0")).to_be_focused()
+    expect(c).to_match_aria_snapshot('- treeitem "C, MIN" [expanded] [level=2]')
+
+    # Wrong after grading: J, left unmarked, is pruned in the key.
+    page.get_by_label("Value of the root A").fill("3")
+    page.get_by_role("button", name="Submit").click()
+    expect(_node(page, "1.2")).to_match_aria_snapshot(
+        '- treeitem "J, MAX, value 6, wrong, pruned in the key" [level=3]'
+    )
+    expect(i).to_match_aria_snapshot(
+        '- treeitem "I, MAX, value 4, marked pruned, right, pruned in the key" [level=3]'
+    )
+    # A replay step is announced: its caption is a polite live region that follows the step.
+    caption = page.locator('[data-replay="caption"]')
+    expect(caption).to_have_attribute("aria-live", "polite")
+    expect(caption).to_contain_text("Start at the root A")
+    page.get_by_role("button", name="Step forward").click()
+    expect(caption).to_contain_text("Enter B")
+
+
+def test_keyboard_alone_skip_link_mark_submit_and_the_result(student, live_server) -> None:
+    page = student
+    _open(page, live_server, "aria-keys")
+    # The first Tab reaches the skip link; it lands on the tree's node in hand, the root.
+    page.keyboard.press("Tab")
+    skip = page.get_by_role("link", name="Skip to the tree")
+    expect(skip).to_be_focused()
+    expect(skip).to_be_visible()
+    page.keyboard.press("Enter")
+    expect(_node(page, "")).to_be_focused()
+    # The tree's keys: down to B, right to C, down to H, right to I; End the last node shown.
+    page.keyboard.press("End")
+    expect(_node(page, "2.2")).to_be_focused()
+    page.keyboard.press("Home")
+    for key, path in [
+        ("ArrowDown", "0"),
+        ("ArrowRight", "1"),
+        ("ArrowDown", "1.0"),
+        ("ArrowRight", "1.1"),
+    ]:
+        page.keyboard.press(key)
+        expect(_node(page, path)).to_be_focused()
+        expect(_node(page, path)).to_have_attribute("tabindex", "0")
+    page.keyboard.press("Enter")  # I marked pruned
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press(" ")  # J marked pruned
+    expect(page.locator('[data-role="status"]')).to_have_text("J marked pruned.")
+    page.keyboard.press("ArrowUp")
+    expect(_node(page, "1")).to_be_focused()
+    # Only one node is in the Tab order: Tab leaves the tree for the next control.
+    expect(page.locator(f'{TREE} .node[tabindex="0"]')).to_have_count(1)
+
+    # To the root's box and Submit by Tab alone.
+    value = page.get_by_label("Value of the root A")
+    for _ in range(20):
+        page.keyboard.press("Tab")
+        if value.evaluate("e => e === document.activeElement"):
+            break
+    expect(value).to_be_focused()
+    page.keyboard.type("3")
+    submit = page.get_by_role("button", name="Submit")
+    for _ in range(20):
+        page.keyboard.press("Tab")
+        if submit.evaluate("e => e === document.activeElement"):
+            break
+    expect(submit).to_be_focused()
+    page.keyboard.press("Enter")
+    # Focus is on the result, a polite live region that holds the score.
+    result = page.locator('[data-role="result"]')
+    expect(result).to_be_focused()
+    expect(result).to_have_attribute("aria-live", "polite")
+    expect(result).to_match_aria_snapshot('- region "Result":\n  - heading "Result" [level=2]')
+    expect(page.locator('[data-role="score"]')).to_contain_text("Score: 1.00")
+
+
+# The focused element's ring, as drawn: its outline, or a tree node's own ring shape.
+RING = """() => {
+  const e = document.activeElement;
+  if (e === document.body) return null;  // past the last control
+  const ring = e.querySelector?.(':scope > .focus-ring');
+  if (ring) {
+    const s = getComputedStyle(ring);
+    return {what: e.getAttribute('aria-label'), width: parseFloat(s.strokeWidth), on: s.stroke !== 'none'};
+  }
+  const s = getComputedStyle(e);
+  const what = e.getAttribute('aria-label') || e.textContent.trim() || e.outerHTML;
+  return {what: what.slice(0, 60), width: parseFloat(s.outlineWidth),
+          on: s.outlineStyle !== 'none'};
+}"""
+
+
+def test_every_control_shows_a_focus_ring(student, live_server) -> None:
+    page = student
+    _open(page, live_server, "aria-keys")
+    seen: set[str] = set()
+    for _ in range(40):
+        page.keyboard.press("Tab")
+        ring = page.evaluate(RING)
+        if ring is None:
+            break
+        if ring["what"] in seen:
+            continue
+        seen.add(ring["what"])
+        assert ring["on"] and ring["width"] >= 2, ring
+    assert any("Skip to the tree" in what for what in seen), seen
+    assert any(what.startswith("A, MAX") for what in seen), sorted(seen)
