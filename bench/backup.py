@@ -62,6 +62,7 @@ def _course(students: int, attempts: int) -> None:
     from grader.models import Attempt
     from grader.services import accounts
     from grader.services.courses import courses
+    from grader.services.courses.invites import accept_as
     from grader.services.courses.roster import add_member
     from grader.services.engines import submissions
     from grader.services.trees import attempts as attempts_service
@@ -74,9 +75,9 @@ def _course(students: int, attempts: int) -> None:
     starter = data.checkers("template", "engine.py").read_bytes()
     for i in range(students):
         email = f"student{i:04d}@example.com"
+        student = accounts.create_user(email, None)  # an account of its own, not the roster's
         add_member(teacher, course.id, email, "student")
-        student = accounts.user_by_email(email)
-        assert student is not None
+        accept_as(student, course.id)  # a member once the account accepts its invite
         exercise = exercises.slot_exercise(student, assignment.id, 0)
         attempts_service.submit(student, exercise.id, {"pruned": [], "value": 0})
         engine = starter + f"\n# student {i}: {email}\n".encode()  # each upload its own blob
