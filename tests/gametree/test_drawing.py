@@ -3,6 +3,7 @@ printed size, with no two texts on top of each other; the LaTeX compiles."""
 
 from __future__ import annotations
 
+import itertools
 import shutil
 import subprocess
 import xml.etree.ElementTree as ET
@@ -164,3 +165,59 @@ def test_a_chance_tree_on_paper_has_circles_and_each_probability_on_its_edge():
     assert "4.67" in [t.text for t in root.findall(".//s:text[@class='mark']", ns)]
     latex = tree_latex(tree)
     assert latex.count("circle (") == 2 and "{2/3} (" in latex
+
+
+def attached(svg: str, paths: set[str]) -> None:
+    """Each of ``paths`` has one answer box, and it is its node: a leaf's box is where its edge
+    (or the edge's line on down) ends; no leaf is drawn apart from its box."""
+    root = ET.fromstring(svg)
+    found: dict[str, list[ET.Element]] = {}
+    for r in root.iter(f"{SVG}rect"):
+        if r.get("class") == "box" and r.get("data-path"):
+            found.setdefault(r.get("data-path"), []).append(r)
+    ends = [
+        (float(line.get("x2")), float(line.get("y2")))
+        for line in root.iter(f"{SVG}line")
+        if "edge" in (line.get("class") or "")
+    ]
+    leaves = {r.get("data-path") for r in root.iter(f"{SVG}rect") if r.get("class") == "node leaf"}
+    for path in paths:
+        (box,) = found[path]
+        x, y, w = float(box.get("x")), float(box.get("y")), float(box.get("width"))
+        # An edge ends on the middle of its top.
+        assert any(abs(ex - x - w / 2) < 0.02 and abs(ey - y) < 0.02 for ex, ey in ends), path
+        assert path not in leaves  # the leaf is its box, not a square beside it
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    seed=st.integers(0, 10_000),
+    kind=st.sampled_from(["prune", "leaf-order"]),
+    low=st.sampled_from([2, 3]),
+)
+def test_each_leaf_box_is_its_leaf_and_the_key_marks_it_there(
+    seed: int, kind: str, low: int
+) -> None:
+    tree = generate(GeneratorParams(depth=4, branching=(low, 3), values=(-20, 20)), seed)
+    paper = KINDS[kind].paper(tree, KINDS[kind].key(tree, Conventions()))
+    svg = tree_svg(tree, width_mm=277, height_mm=138, boxes=paper.boxes, marks=paper.marks)
+    leaves = set(tree.leaves())
+    attached(svg, {p for p in paper.boxes.paths if p in leaves})
+    # Every mark of the key is written inside the box of the node it marks.
+    root = ET.fromstring(svg)
+    inside: dict[str, str] = {}
+    items = list(root)
+    for box, text in itertools.pairwise(items):
+        if box.get("class") == "box" and text.get("class") == "mark":
+            x, y = float(box.get("x")), float(box.get("y"))
+            tx, ty = float(text.get("x")), float(text.get("y"))
+            assert x < tx < x + float(box.get("width")) and y < ty < y + float(box.get("height"))
+            inside[box.get("data-path")] = text.text
+    assert inside == {p: m for p, m in paper.marks.items() if m}
+
+
+def test_probabilities_are_dark_text_on_a_white_ground() -> None:
+    tree = Tree.from_nested([{"chance": ["1/3", "2/3"], "children": [4, 5]}], "max,chance")
+    root = ET.fromstring(tree_svg(tree))
+    style = "".join(s.text or "" for s in root.iter(f"{SVG}style"))
+    assert ".prob{fill:#111}" in style and "stroke:#fff" not in style
