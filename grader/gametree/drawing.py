@@ -236,6 +236,7 @@ def tree_svg(
         "</style>",
     ]
     leaf_index = {p: i for i, p in enumerate(leaves)}
+    named = _internal_labels(tree, places, labels, text_row)
 
     def box_row(path: Path) -> int:
         return leaf_index[path] % box_rows if path in boxed else 0
@@ -277,7 +278,7 @@ def tree_svg(
             out.append(_text(at.x, y + 2 * text_row - 0.4, _value_text(node.value)))
             continue
         out.append(_shape(tree.player(path), False, at.x, at.y, path))
-        out.append(_text(at.x - SHAPE_MM / 2 - 1.4, at.y + FONT_MM / 3, labels[path], anchor="end"))
+        out.append(named[path])
         if path not in boxed:
             continue
         mark = marks.get(path, "")
@@ -319,6 +320,40 @@ def tree_svg(
         y += BOX_H_MM + 3
     out.append("</svg>")
     return "\n".join(out)
+
+
+def _internal_labels(
+    tree: Tree, places: Mapping[Path, _Place], labels: Mapping[Path, str], text_row: float
+) -> dict[Path, str]:
+    """Each internal node's label: left of its shape where that leaves room before the shape
+    of its neighbour on the left; else under it on a white ground, a row lower than the label
+    before it when the two would touch."""
+    rows: dict[int, list[Path]] = {}
+    for p in tree.paths():
+        if not tree.node(p).is_leaf:
+            rows.setdefault(path_depth(p), []).append(p)
+    side = SHAPE_MM / 2 * 1.15  # a triangle's half width (a circle's is less)
+    out: dict[Path, str] = {}
+    for row in rows.values():
+        fence = 0.0  # the right edge of the shape to the left
+        under: tuple[float, int] | None = None  # the last label under a node: right end, row
+        for p in row:
+            at, label = places[p], labels[p]
+            w = text_mm(label)
+            end = at.x - SHAPE_MM / 2 - 1.4
+            if end - w >= fence + GAP_MM:
+                out[p] = _text(end, at.y + FONT_MM / 3, label, anchor="end")
+            else:
+                lower = 1 if under and under[1] == 0 and under[0] + GAP_MM > at.x - w / 2 else 0
+                y = at.y + SHAPE_MM / 2 + GAP_MM + FONT_MM * 0.8 + lower * text_row
+                out[p] = (
+                    f'<rect class="halo" x="{_num(at.x - w / 2 - 0.2)}" '
+                    f'y="{_num(y - FONT_MM * 0.8)}" width="{_num(w + 0.4)}" '
+                    f'height="{_num(FONT_MM * 1.05)}"/>' + _text(at.x, y, label)
+                )
+                under = (at.x + w / 2, lower)
+            fence = at.x + side
+    return out
 
 
 def _box(x: float, y: float, w: float, written: str, path: Path | None = None) -> str:

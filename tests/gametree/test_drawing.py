@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from grader.gametree import KINDS, Conventions, GeneratorParams, Tree, generate
-from grader.gametree.drawing import CHAR_MM, FONT_MM, PT_MM, tree_latex, tree_svg
+from grader.gametree.drawing import FONT_MM, PT_MM, text_mm, tree_latex, tree_svg
 
 SVG = "{http://www.w3.org/2000/svg}"
 TEXTBOOK = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
@@ -36,18 +36,22 @@ def boxes(svg: str) -> list[tuple[float, float, float, float, str]]:
     for t in root.iter(f"{SVG}text"):
         if not t.text:
             continue
-        x, y, width = float(t.get("x")), float(t.get("y")), len(t.text) * CHAR_MM
+        bold = t.get("class") == "mark"
+        x, y, width = float(t.get("x")), float(t.get("y")), text_mm(t.text, bold=bold)
         anchor = t.get("text-anchor")
         x0 = x - width / 2 if anchor == "middle" else x - width if anchor == "end" else x
         out.append((x0, y - FONT_MM * 0.75, x0 + width, y + FONT_MM * 0.2, t.text))
     return out
 
 
-def overlapping(found: list[tuple[float, float, float, float, str]]) -> list[tuple[str, str]]:
+def overlapping(
+    found: list[tuple[float, float, float, float, str]], gap: float = 0.0
+) -> list[tuple[str, str]]:
+    """The pairs closer than ``gap`` (touching, at 0.3 mm)."""
     pairs = []
     for i, a in enumerate(found):
         for b in found[i + 1 :]:
-            if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
+            if a[0] < b[2] + gap and b[0] < a[2] + gap and a[1] < b[3] + gap and b[1] < a[3] + gap:
                 pairs.append((a[4], b[4]))
     return pairs
 
@@ -62,6 +66,22 @@ def test_the_textbook_tree_says_each_label_and_leaf_value() -> None:
     assert values == [str(tree.node(p).value) for p in tree.leaves()]
     root = ET.fromstring(svg)
     assert root.get("font-size") == f"{FONT_MM:.2f}".rstrip("0") and FONT_MM / PT_MM >= 9
+
+
+def shapes(svg: str) -> list[tuple[float, float, float, float, str]]:
+    """Each internal node's shape's box (its triangle's or circle's)."""
+    root = ET.fromstring(svg)
+    out = []
+    for e in root:
+        if "node" in (e.get("class") or "") and "leaf" not in e.get("class"):
+            if e.tag == f"{SVG}circle":
+                x, y, r = float(e.get("cx")), float(e.get("cy")), float(e.get("r"))
+                out.append((x - r, y - r, x + r, y + r, "shape"))
+            else:
+                pts = [tuple(map(float, p.split(","))) for p in e.get("points").split()]
+                xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+                out.append((min(xs), min(ys), max(xs), max(ys), "shape"))
+    return out
 
 
 def rects(svg: str) -> list[tuple[float, float, float, float, str]]:
@@ -95,7 +115,9 @@ def test_depth_four_exam_trees_fit_a_landscape_page_with_no_text_on_text(
     # Labels and values apart from each other (marks sit inside their boxes, checked apart).
     marks = set(paper.marks.values()) | {"✗"}
     plain = [b for b in boxes(svg) if b[4] not in marks or b[4].lstrip("-").isdigit()]
-    assert overlapping([b for b in plain if not b[4].endswith(":")]) == []
+    assert overlapping([b for b in plain if not b[4].endswith(":")], gap=0.3) == []
+    # Nor a label over a node's shape (where "AM", "AN" and "AO" read as one word).
+    assert overlapping([*plain, *shapes(svg)], gap=0.1) == overlapping(plain, gap=0.1)
     assert overlapping(rects(svg)) == []  # nor two answer boxes
 
 

@@ -550,6 +550,7 @@ def _sheet_view(
                 "title": slot.title or f"Exercise {slot.index + 1}",
                 "prompt": kind.prompt,
                 "instruction": paper.instruction,
+                "leaf_boxes": any(tree.node(p).is_leaf for p in paper.boxes.paths),
                 "conventions": kind.conventions_words(conventions, tree),
                 "svg": _data_uri(
                     tree_svg(
