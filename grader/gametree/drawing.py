@@ -367,6 +367,25 @@ def _box(x: float, y: float, w: float, written: str, path: Path | None = None) -
     return rect + _text(x + w / 2, y + BOX_H_MM - 1.4, written, cls="mark")
 
 
+def tree_in_words(tree: Tree) -> str:
+    """The tree as a screen reader reads it: each internal node with its player and its
+    children (a chance node's with their probabilities), then each leaf's value."""
+    labels = tree.labels()
+    chances = {p: probability_text(q) for p, q in _probabilities(tree).items()}
+    said = []
+    for path in tree.paths():
+        node = tree.node(path)
+        if node.is_leaf:
+            continue
+        kids = [child_path(path, i) for i in range(len(node.children))]
+        named = ", ".join(
+            f"{labels[k]} ({chances[k]})" if k in chances else labels[k] for k in kids
+        )
+        said.append(f"{labels[path]}, {tree.player(path).upper()}, has {named}.")
+    values = ", ".join(f"{labels[p]} {_value_text(tree.node(p).value)}" for p in tree.leaves())
+    return " ".join(said) + f" Leaves: {values}."
+
+
 def _probabilities(tree: Tree) -> dict[Path, Fraction]:
     """Each child of a chance node with its probability (none on a MAX/MIN tree)."""
     if not tree.has_chance:

@@ -404,3 +404,17 @@ def test_a_chance_sheet_and_its_key_print_every_probability_visibly_and_no_text_
                 dark = sum(box.histogram()[:96])
                 assert dark > 2.5 * box.height, (name, word, dark)
     assert probabilities == 2 * 5  # the sheet's and the key's
+    # A student's own file is tagged, for a screen reader (the joined files are not).
+    info = subprocess.run(["pdfinfo", "-"], input=files.sheets[0][1], capture_output=True)
+    assert re.search(rb"Tagged:\s+yes", info.stdout)
+    # Each tree is also given in words, as its image's alternative text.
+    import pikepdf
+
+    with pikepdf.open(io.BytesIO(files.sheets[0][1])) as pdf:
+        alts = [
+            str(obj.Alt)
+            for obj in pdf.objects
+            if isinstance(obj, pikepdf.Dictionary) and "/Alt" in obj
+        ]
+    said = next(a for a in alts if "Chance tree" in a or "(1/3)" in a)
+    assert "B, CHANCE, has D (1/3), E (2/3)." in said and "Leaves: I 4, J 5, K 1, L 7," in said
