@@ -3,6 +3,7 @@ printed size, with no two texts on top of each other; the LaTeX compiles."""
 
 from __future__ import annotations
 
+import itertools
 import shutil
 import subprocess
 import xml.etree.ElementTree as ET
@@ -13,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from grader.gametree import KINDS, Conventions, GeneratorParams, Tree, generate
-from grader.gametree.drawing import CHAR_MM, FONT_MM, PT_MM, tree_latex, tree_svg
+from grader.gametree.drawing import FONT_MM, PT_MM, text_mm, tree_latex, tree_svg
 
 SVG = "{http://www.w3.org/2000/svg}"
 TEXTBOOK = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
@@ -35,18 +36,22 @@ def boxes(svg: str) -> list[tuple[float, float, float, float, str]]:
     for t in root.iter(f"{SVG}text"):
         if not t.text:
             continue
-        x, y, width = float(t.get("x")), float(t.get("y")), len(t.text) * CHAR_MM
+        bold = t.get("class") == "mark"
+        x, y, width = float(t.get("x")), float(t.get("y")), text_mm(t.text, bold=bold)
         anchor = t.get("text-anchor")
         x0 = x - width / 2 if anchor == "middle" else x - width if anchor == "end" else x
         out.append((x0, y - FONT_MM * 0.75, x0 + width, y + FONT_MM * 0.2, t.text))
     return out
 
 
-def overlapping(found: list[tuple[float, float, float, float, str]]) -> list[tuple[str, str]]:
+def overlapping(
+    found: list[tuple[float, float, float, float, str]], gap: float = 0.0
+) -> list[tuple[str, str]]:
+    """The pairs closer than ``gap`` (touching, at 0.3 mm)."""
     pairs = []
     for i, a in enumerate(found):
         for b in found[i + 1 :]:
-            if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
+            if a[0] < b[2] + gap and b[0] < a[2] + gap and a[1] < b[3] + gap and b[1] < a[3] + gap:
                 pairs.append((a[4], b[4]))
     return pairs
 
@@ -61,6 +66,22 @@ def test_the_textbook_tree_says_each_label_and_leaf_value() -> None:
     assert values == [str(tree.node(p).value) for p in tree.leaves()]
     root = ET.fromstring(svg)
     assert root.get("font-size") == f"{FONT_MM:.2f}".rstrip("0") and FONT_MM / PT_MM >= 9
+
+
+def shapes(svg: str) -> list[tuple[float, float, float, float, str]]:
+    """Each internal node's shape's box (its triangle's or circle's)."""
+    root = ET.fromstring(svg)
+    out = []
+    for e in root:
+        if "node" in (e.get("class") or "") and "leaf" not in e.get("class"):
+            if e.tag == f"{SVG}circle":
+                x, y, r = float(e.get("cx")), float(e.get("cy")), float(e.get("r"))
+                out.append((x - r, y - r, x + r, y + r, "shape"))
+            else:
+                pts = [tuple(map(float, p.split(","))) for p in e.get("points").split()]
+                xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+                out.append((min(xs), min(ys), max(xs), max(ys), "shape"))
+    return out
 
 
 def rects(svg: str) -> list[tuple[float, float, float, float, str]]:
@@ -94,7 +115,9 @@ def test_depth_four_exam_trees_fit_a_landscape_page_with_no_text_on_text(
     # Labels and values apart from each other (marks sit inside their boxes, checked apart).
     marks = set(paper.marks.values()) | {"✗"}
     plain = [b for b in boxes(svg) if b[4] not in marks or b[4].lstrip("-").isdigit()]
-    assert overlapping([b for b in plain if not b[4].endswith(":")]) == []
+    assert overlapping([b for b in plain if not b[4].endswith(":")], gap=0.3) == []
+    # Nor a label over a node's shape (where "AM", "AN" and "AO" read as one word).
+    assert overlapping([*plain, *shapes(svg)], gap=0.1) == overlapping(plain, gap=0.1)
     assert overlapping(rects(svg)) == []  # nor two answer boxes
 
 
@@ -164,3 +187,59 @@ def test_a_chance_tree_on_paper_has_circles_and_each_probability_on_its_edge():
     assert "4.67" in [t.text for t in root.findall(".//s:text[@class='mark']", ns)]
     latex = tree_latex(tree)
     assert latex.count("circle (") == 2 and "{2/3} (" in latex
+
+
+def attached(svg: str, paths: set[str]) -> None:
+    """Each of ``paths`` has one answer box, and it is its node: a leaf's box is where its edge
+    (or the edge's line on down) ends; no leaf is drawn apart from its box."""
+    root = ET.fromstring(svg)
+    found: dict[str, list[ET.Element]] = {}
+    for r in root.iter(f"{SVG}rect"):
+        if r.get("class") == "box" and r.get("data-path"):
+            found.setdefault(r.get("data-path"), []).append(r)
+    ends = [
+        (float(line.get("x2")), float(line.get("y2")))
+        for line in root.iter(f"{SVG}line")
+        if "edge" in (line.get("class") or "")
+    ]
+    leaves = {r.get("data-path") for r in root.iter(f"{SVG}rect") if r.get("class") == "node leaf"}
+    for path in paths:
+        (box,) = found[path]
+        x, y, w = float(box.get("x")), float(box.get("y")), float(box.get("width"))
+        # An edge ends on the middle of its top.
+        assert any(abs(ex - x - w / 2) < 0.02 and abs(ey - y) < 0.02 for ex, ey in ends), path
+        assert path not in leaves  # the leaf is its box, not a square beside it
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    seed=st.integers(0, 10_000),
+    kind=st.sampled_from(["prune", "leaf-order"]),
+    low=st.sampled_from([2, 3]),
+)
+def test_each_leaf_box_is_its_leaf_and_the_key_marks_it_there(
+    seed: int, kind: str, low: int
+) -> None:
+    tree = generate(GeneratorParams(depth=4, branching=(low, 3), values=(-20, 20)), seed)
+    paper = KINDS[kind].paper(tree, KINDS[kind].key(tree, Conventions()))
+    svg = tree_svg(tree, width_mm=277, height_mm=138, boxes=paper.boxes, marks=paper.marks)
+    leaves = set(tree.leaves())
+    attached(svg, {p for p in paper.boxes.paths if p in leaves})
+    # Every mark of the key is written inside the box of the node it marks.
+    root = ET.fromstring(svg)
+    inside: dict[str, str] = {}
+    items = list(root)
+    for box, text in itertools.pairwise(items):
+        if box.get("class") == "box" and text.get("class") == "mark":
+            x, y = float(box.get("x")), float(box.get("y"))
+            tx, ty = float(text.get("x")), float(text.get("y"))
+            assert x < tx < x + float(box.get("width")) and y < ty < y + float(box.get("height"))
+            inside[box.get("data-path")] = text.text
+    assert inside == {p: m for p, m in paper.marks.items() if m}
+
+
+def test_probabilities_are_dark_text_on_a_white_ground() -> None:
+    tree = Tree.from_nested([{"chance": ["1/3", "2/3"], "children": [4, 5]}], "max,chance")
+    root = ET.fromstring(tree_svg(tree))
+    style = "".join(s.text or "" for s in root.iter(f"{SVG}style"))
+    assert ".prob{fill:#111}" in style and "stroke:#fff" not in style

@@ -14,7 +14,7 @@ import pytest
 import sqlalchemy as sa
 
 from grader.extensions import db
-from grader.gametree import KINDS, Conventions, Tree
+from grader.gametree import KINDS, Conventions, GeneratorParams, Tree, generate
 from grader.models import Attempt, ExamItem, ExamSheet, Exercise, Slot
 from grader.services import Conflict, Invalid, NotFound
 from tests.instructor_support import (
@@ -332,3 +332,89 @@ def test_the_job_reports_progress_while_it_joins_the_pdfs(app: Any, room: Any) -
     assert phases[-1] == ("join", 2, 2) and phases.index(("join", 0, 2)) > phases.index(
         ("render", 2, 2)
     )
+
+
+def test_a_chance_sheet_and_its_key_print_every_probability_visibly_and_no_text_on_text(
+    app: Any, room: Any, tmp_path: Path
+) -> None:
+    """Each probability's box, as poppler reads it, holds dark pixels once the PDF is painted;
+    no two words of a drawing overlap or touch."""
+    from PIL import Image
+
+    from grader.services.teaching import editor
+
+    chance = Tree.from_nested(
+        [
+            {"chance": ["1/3", "2/3"], "children": [[4, 5], [1, 7]]},
+            {"chance": ["1/4", "1/2", "1/4"], "children": [[0, 9], [3, 6], [2, 8]]},
+        ],
+        "max,chance,min",
+    )
+    with app.app_context():
+        editor.add_slot(
+            user(TEACHER),
+            room.assignment_id,
+            editor.SlotInput(
+                kind="values",
+                conventions={"bounds": [0, 10]},
+                tree=chance,
+                title="Chance tree",
+                attempts_allowed=None,
+            ),
+        )
+        # 81 leaves on a 277 mm line: their texts take turns on rows.
+        dense = generate(GeneratorParams(depth=4, branching=(3, 3), values=(-20, 20)), 3)
+        editor.add_slot(
+            user(TEACHER),
+            room.assignment_id,
+            editor.SlotInput(
+                kind="leaf-order", conventions={}, tree=dense, title="Dense", attempts_allowed=None
+            ),
+        )
+    _, files = print_class(app, room, tmp_path, anonymous=1)
+    probabilities = 0
+    for name, pdf in (("sheet", files.sheets[0][1]), ("key", files.key)):
+        source = tmp_path / f"{name}.pdf"
+        source.write_bytes(pdf)
+        for number_, page in enumerate(pages(pdf, tmp_path), start=1):
+            if not any(w == "Conventions:" for *_, w in page):
+                continue
+            words = tree_words(page)
+            for i, a in enumerate(words):  # apart, by more than a hair (0.5 pt)
+                for b in words[i + 1 :]:
+                    apart = a[2] + 0.5 <= b[0] or b[2] + 0.5 <= a[0] or a[3] <= b[1] or b[3] <= a[1]
+                    assert apart, (a, b)
+            picture = tmp_path / f"{name}-{number_}"
+            one = ["-f", str(number_), "-l", str(number_)]
+            subprocess.run(
+                ["pdftoppm", "-r", "150", "-png", "-singlefile", *one, str(source), str(picture)],
+                check=True,
+            )
+            image = Image.open(picture.with_suffix(".png")).convert("L")
+            scale = 150 / 72
+            for x0, y0, x1, y1, word in words:
+                if not re.fullmatch(r"\d+/\d+", word):
+                    continue
+                probabilities += 1
+                box = image.crop(
+                    (int(x0 * scale), int(y0 * scale), int(x1 * scale) + 1, int(y1 * scale) + 1)
+                )
+                # More ink than an edge crossing the box leaves (2 px a row at 150 dpi): the
+                # digits themselves (about 100 px; 12 to 39 when stroked white over the fill).
+                dark = sum(box.histogram()[:96])
+                assert dark > 2.5 * box.height, (name, word, dark)
+    assert probabilities == 2 * 5  # the sheet's and the key's
+    # A student's own file is tagged, for a screen reader (the joined files are not).
+    info = subprocess.run(["pdfinfo", "-"], input=files.sheets[0][1], capture_output=True)
+    assert re.search(rb"Tagged:\s+yes", info.stdout)
+    # Each tree is also given in words, as its image's alternative text.
+    import pikepdf
+
+    with pikepdf.open(io.BytesIO(files.sheets[0][1])) as pdf:
+        alts = [
+            str(obj.Alt)
+            for obj in pdf.objects
+            if isinstance(obj, pikepdf.Dictionary) and "/Alt" in obj
+        ]
+    said = next(a for a in alts if "Chance tree" in a or "(1/3)" in a)
+    assert "B, CHANCE, has D (1/3), E (2/3)." in said and "Leaves: I 4, J 5, K 1, L 7," in said

@@ -67,7 +67,9 @@ def render(source: Path) -> None:
 
     pdf = source.with_suffix(".pdf")
     partial = pdf.with_suffix(".part")
-    HTML(filename=str(source), url_fetcher=fetcher()).write_pdf(partial)
+    # Tagged (PDF/UA-1): a screen reader reads the headings, the questions and each image's
+    # words in order.
+    HTML(filename=str(source), url_fetcher=fetcher()).write_pdf(partial, pdf_variant="pdf/ua-1")
     partial.rename(pdf)  # last: a .pdf present is a file done
 
 

@@ -39,7 +39,7 @@ from sqlalchemy.orm import Session
 
 from grader.extensions import EXAM, db
 from grader.gametree import KINDS, Conventions, Tree, grade
-from grader.gametree.drawing import tree_svg
+from grader.gametree.drawing import tree_in_words, tree_svg
 from grader.models import (
     DONE,
     FAILED,
@@ -542,6 +542,8 @@ def _sheet_view(
                 "title": slot.title or f"Exercise {slot.index + 1}",
                 "prompt": kind.prompt,
                 "instruction": paper.instruction,
+                "words": tree_in_words(tree),
+                "leaf_boxes": any(tree.node(p).is_leaf for p in paper.boxes.paths),
                 "conventions": kind.conventions_words(conventions, tree),
                 "svg": _data_uri(
                     tree_svg(
