@@ -140,6 +140,32 @@ class Factory:
                 accounts.user_by_email(email).id, scopes=scopes or accounts.SCOPES
             )
 
+    def lms_identity(self, user_id: int, sub: str) -> None:
+        """The account's identity at a registered LMS, as a launch from it records one (the mark
+        of an account an LMS made or linked)."""
+        import sqlalchemy as sa
+
+        from grader.extensions import db
+        from grader.models import LtiRegistration, LtiUser
+
+        issuer = "https://lms.example.edu"
+        with self.app.app_context():
+            registration = db.session.scalar(
+                sa.select(LtiRegistration).where(LtiRegistration.issuer == issuer)
+            )
+            if registration is None:
+                registration = LtiRegistration(
+                    issuer=issuer,
+                    client_id="grader",
+                    auth_login_url=f"{issuer}/auth",
+                    auth_token_url=f"{issuer}/token",
+                    key_set_url=f"{issuer}/jwks",
+                )
+                db.session.add(registration)
+                db.session.flush()
+            db.session.add(LtiUser(registration_id=registration.id, sub=sub, user_id=user_id))
+            db.session.commit()
+
     def classroom(self) -> dict[str, Any]:
         """An instructor and a student in one course with a `standard` assignment."""
         self.user("teacher@example.com", "instructor")

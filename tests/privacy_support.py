@@ -26,13 +26,12 @@ def full_room(app: Any, factory: Any) -> Room:
         ENGINES_CHECK,
         IntegrityCheck,
         LtiPassback,
-        LtiRegistration,
-        LtiUser,
         utcnow,
     )
     from grader.services.engines import submissions
 
     room = make_room(app, factory)
+    factory.lms_identity(room.ids[ALICE], "lms-alice-7")
     first = answer(app, ALICE, room.assignment_id, 0, {"pruned": [], "value": 3})
     answer(app, BOB, room.assignment_id, 0, {"pruned": [], "value": 3})
     with app.app_context():
@@ -47,16 +46,6 @@ def full_room(app: Any, factory: Any) -> Room:
             sa.text('select id from slot where assignment_id = :a and "index" = 0'),
             {"a": room.assignment_id},
         )
-        reg = LtiRegistration(
-            issuer="https://lms.example.edu",
-            client_id="grader",
-            auth_login_url="https://lms.example.edu/auth",
-            auth_token_url="https://lms.example.edu/token",
-            key_set_url="https://lms.example.edu/jwks",
-        )
-        db.session.add(reg)
-        db.session.flush()
-        db.session.add(LtiUser(registration_id=reg.id, sub="lms-alice-7", user_id=alice))
         now = utcnow()
         db.session.add(LtiPassback(user_id=alice, slot_id=slot_id, marked_at=now, enqueued_at=now))
         db.session.add(

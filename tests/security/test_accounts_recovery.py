@@ -12,7 +12,7 @@ import pytest
 import sqlalchemy as sa
 
 from grader.extensions import db
-from grader.models import LtiRegistration, LtiUser, PasswordReset
+from grader.models import PasswordReset
 from tests.app_support import PASSWORD, bearer, csrf_from
 
 STUDENT, STRANGER, LMS = "student@example.com", "nobody@example.com", "prof.lms@uni.edu"
@@ -132,18 +132,8 @@ def test_an_lms_account_is_told_to_sign_in_through_its_lms(app, factory, mailing
     from grader.services import accounts
 
     with app.app_context():
-        user = accounts.create_user(LMS, None, "instructor")
-        registration = LtiRegistration(
-            issuer="https://lms.example.edu",
-            client_id="grader",
-            auth_login_url="https://lms.example.edu/auth",
-            auth_token_url="https://lms.example.edu/token",
-            key_set_url="https://lms.example.edu/jwks",
-        )
-        db.session.add(registration)
-        db.session.flush()
-        db.session.add(LtiUser(registration_id=registration.id, sub="prof-1", user_id=user.id))
-        db.session.commit()
+        user_id = accounts.create_user(LMS, None, "instructor").id
+    factory.lms_identity(user_id, "prof-1")
     answer = _forgot(app.test_client(), LMS)
     assert "If an account has this address" in answer.get_data(as_text=True)
     ((recipients, message),) = mailing.wait_for(1)

@@ -288,7 +288,7 @@ def test_the_upgrade_keeps_claiming_only_for_the_account_the_roster_made(
     """Invites handed out before the upgrade: a password-less account's first pending invite
     (the roster made the account) still claims it; another course's later invite to it, and
     any invite to an account an LMS made, no longer do. Every row is kept."""
-    from grader.models import Invite, LtiRegistration, LtiUser
+    from grader.models import Invite
     from grader.services.courses import invites
 
     factory.user(TEACHER_A, "instructor")
@@ -296,18 +296,11 @@ def test_the_upgrade_keeps_claiming_only_for_the_account_the_roster_made(
     course_a, _ = factory.course("Course A", TEACHER_A)
     course_b, _ = factory.course("Course B", TEACHER_B)
     with app.app_context():
-        registration = LtiRegistration(
-            issuer="https://lms.example",
-            client_id="tool",
-            auth_login_url="https://lms.example/auth",
-            auth_token_url="https://lms.example/token",
-            key_set_url="https://lms.example/jwks",
-        )
-        lms = User(email=PROF, role="student")
-        db.session.add_all([registration, lms])
-        db.session.flush()
-        db.session.add(LtiUser(registration_id=registration.id, sub="prof", user_id=lms.id))
+        lms = User(email=PROF, role="student")  # as a launch makes it: no password
+        db.session.add(lms)
         db.session.commit()
+        lms_id = lms.id
+    factory.lms_identity(lms_id, "prof")
     for teacher, course in ((TEACHER_A, course_a), (TEACHER_B, course_b)):
         auth.login(teacher)
         _add(client, course, "ada@uni.edu")
@@ -403,8 +396,6 @@ def test_a_sign_in_or_an_lms_identity_ends_a_claim_link_too(app, client, auth, f
     the link claim nothing while it is there."""
     from flask_login import login_user
 
-    from grader.models import LtiRegistration, LtiUser
-
     factory.user(TEACHER_A, "instructor")
     course_a, _ = factory.course("Course A", TEACHER_A)
     auth.login(TEACHER_A)
@@ -414,18 +405,9 @@ def test_a_sign_in_or_an_lms_identity_ends_a_claim_link_too(app, client, auth, f
     auth.logout()
     with app.test_request_context():
         login_user(db.session.scalar(sa.select(User).where(User.email == "signed.in@uni.edu")))
-        registration = LtiRegistration(
-            issuer="https://lms.example",
-            client_id="tool",
-            auth_login_url="https://lms.example/auth",
-            auth_token_url="https://lms.example/token",
-            key_set_url="https://lms.example/jwks",
-        )
-        db.session.add(registration)
-        db.session.flush()
         linked = db.session.scalar(sa.select(User.id).where(User.email == "lms.linked@uni.edu"))
-        db.session.add(LtiUser(registration_id=registration.id, sub="s", user_id=linked))
         db.session.commit()
+    factory.lms_identity(linked, "s")
     assert _account(app, "signed.in@uni.edu").claimable is False
     assert _account(app, "lms.linked@uni.edu").claimable is True  # the check at use refuses it
     for email in ("signed.in@uni.edu", "lms.linked@uni.edu"):
