@@ -12,6 +12,7 @@ ldconfig -p | grep -q 'libpangoft2-1.0.so.0' || need+=(libpango-1.0-0 libpangoft
 [ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need+=(fonts-dejavu-core)
 command -v pdftotext >/dev/null 2>&1 || need+=(poppler-utils)
 command -v pdfinfo >/dev/null 2>&1 || need+=(poppler-utils)
+command -v pdftoppm >/dev/null 2>&1 || need+=(poppler-utils)  # paper tests: sheets as pixels
 command -v pdflatex >/dev/null 2>&1 || need+=(texlive-latex-base texlive-pictures)
 # make test-backends: PostgreSQL and Redis, started by the tests, on top of the packages above
 # (tests/jobs' workers run engines in bubblewrap there too).
