@@ -1,7 +1,7 @@
 """The JSON API under /api: the same services the pages use. Bearer token or session (+CSRF).
 
 Routes are plain Flask views on one blueprint; spectree validates each one's query, JSON body or
-multipart form from the pydantic models in `models.py` and writes the OpenAPI document from the
+multipart form from the pydantic models in `schemas.py` and writes the OpenAPI document from the
 same models. Bodies are read first by our strict JSON loader (`web/inputs.py`): spectree then
 sees only what that loader accepted, and its validation errors become our `{"error", "details"}`
 400s."""
@@ -25,8 +25,8 @@ from werkzeug.exceptions import BadRequest
 from grader.extensions import csrf
 from grader.ratelimits import limiter
 from grader.services import accounts, totp
-from grader.web.api import models, scopes
-from grader.web.api.models import Error
+from grader.web.api import schemas, scopes
+from grader.web.api.schemas import Error
 from grader.web.inputs import strict_loads
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -136,7 +136,7 @@ spec = SpecTree(
     before=_refused,
     validation_error_status=400,
     validation_error_model=Error,
-    # Every model has its own name in models.py: the document names them so.
+    # Every model has its own name in schemas.py: the document names them so.
     naming_strategy=lambda model: model.__name__,
     nested_naming_strategy=lambda _parent, child: child,
     security_schemes=[
@@ -273,7 +273,7 @@ def read_strictly() -> None:
 
 
 @bp.get("/openapi.json")
-@spec.validate(resp=responses(models.OpenAPIDocument, public=True), tags=["service"], security={})
+@spec.validate(resp=responses(schemas.OpenAPIDocument, public=True), tags=["service"], security={})
 def openapi() -> FlaskResponse:
     """This document"""
     document: dict[str, Any] = spec.spec
@@ -306,8 +306,8 @@ __all__ = [
     "engines",
     "error_response",
     "instructor",
-    "models",
     "responses",
+    "schemas",
     "scopes",
     "spec",
     "student",

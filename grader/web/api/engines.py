@@ -12,11 +12,11 @@ from grader.models import MAX_ID
 from grader.services import NotFound
 from grader.services.engines import results, submissions, tournaments
 from grader.strict_json import json_text
-from grader.web.api import bp, download, models, responses, spec
+from grader.web.api import bp, download, responses, schemas, spec
 from grader.web.inputs import uploaded_file
 
 
-def _submission(submission: Any) -> models.EngineSubmission:
+def _submission(submission: Any) -> schemas.EngineSubmission:
     result = results.result_of(submission) if submission.status == "done" else None
     urls = {
         "self": url_for("api.get_engine", submission_id=submission.id),
@@ -25,14 +25,14 @@ def _submission(submission: Any) -> models.EngineSubmission:
     if result is not None:
         urls["results_json"] = url_for("api.engine_results", submission_id=submission.id)
         urls["rich_json"] = url_for("api.engine_rich", submission_id=submission.id)
-    return models.EngineSubmission(**results.to_api(submission, result), urls=urls)
+    return schemas.EngineSubmission(**results.to_api(submission, result), urls=urls)
 
 
 @bp.post("/engines")
 @spec.validate(
-    resp=responses(models.EngineSubmission, 201, body=True, also=(409, 429)), tags=["engines"]
+    resp=responses(schemas.EngineSubmission, 201, body=True, also=(409, 429)), tags=["engines"]
 )
-def upload_engine(form: models.EngineUpload) -> tuple[models.EngineSubmission, int]:
+def upload_engine(form: schemas.EngineUpload) -> tuple[schemas.EngineSubmission, int]:
     """Upload an engine (multipart/form-data)
 
     Fields: `assignment_id`, `slot_index`, `file` (engine.py, at most 256 KiB, or a zip with
@@ -49,8 +49,8 @@ def upload_engine(form: models.EngineUpload) -> tuple[models.EngineSubmission, i
 
 
 @bp.get("/engines/<int:submission_id>")
-@spec.validate(resp=responses(models.EngineSubmission), tags=["engines"])
-def get_engine(submission_id: int) -> models.EngineSubmission:
+@spec.validate(resp=responses(schemas.EngineSubmission), tags=["engines"])
+def get_engine(submission_id: int) -> schemas.EngineSubmission:
     """An engine submission: status, progress, results once done"""
     return _submission(results.get_submission(g.user, submission_id))
 
@@ -63,7 +63,7 @@ def _result(submission_id: int) -> Any:
 
 
 @bp.get("/engines/<int:submission_id>/results.json")
-@spec.validate(resp=responses(models.JsonObject), tags=["engines"])
+@spec.validate(resp=responses(schemas.JsonObject), tags=["engines"])
 def engine_results(submission_id: int) -> Response:
     """results.json (Gradescope's format)"""
     return download(
@@ -74,7 +74,7 @@ def engine_results(submission_id: int) -> Response:
 
 
 @bp.get("/engines/<int:submission_id>/rich.json")
-@spec.validate(resp=responses(models.JsonObject), tags=["engines"])
+@spec.validate(resp=responses(schemas.JsonObject), tags=["engines"])
 def engine_rich(submission_id: int) -> Response:
     """Every test's measurements and every game's PDN"""
     return download(
@@ -83,10 +83,10 @@ def engine_rich(submission_id: int) -> Response:
 
 
 @bp.get("/engines/<int:submission_id>/games/<int:number>")
-@spec.validate(resp=responses(models.EngineGame), tags=["engines"])
-def engine_game(submission_id: int, number: int) -> models.EngineGame:
+@spec.validate(resp=responses(schemas.EngineGame), tags=["engines"])
+def engine_game(submission_id: int, number: int) -> schemas.EngineGame:
     """A game of the graded run: PDN, and each ply's move and position"""
-    return models.EngineGame(**results.game(g.user, submission_id, number))
+    return schemas.EngineGame(**results.game(g.user, submission_id, number))
 
 
 @bp.get("/engines/<int:submission_id>/games/<int:number>.pdn")
@@ -98,18 +98,18 @@ def engine_game_pdn(submission_id: int, number: int) -> Response:
 
 
 @bp.post("/engines/<int:submission_id>/rerun")
-@spec.validate(resp=responses(models.EngineSubmission, also=(409,)), tags=["engines"])
-def api_rerun(submission_id: int) -> models.EngineSubmission:
+@spec.validate(resp=responses(schemas.EngineSubmission, also=(409,)), tags=["engines"])
+def api_rerun(submission_id: int) -> schemas.EngineSubmission:
     """Grade it again (instructors)"""
     return _submission(submissions.rerun(g.user, submission_id))
 
 
 @bp.get("/assignments/<int:assignment_id>/slots/<int:index>/engines")
-@spec.validate(resp=responses(models.SlotEngines), tags=["engines"])
-def api_slot_engines(assignment_id: int, index: int) -> models.SlotEngines:
+@spec.validate(resp=responses(schemas.SlotEngines), tags=["engines"])
+def api_slot_engines(assignment_id: int, index: int) -> schemas.SlotEngines:
     """Every submission of an engine slot, and the leaderboard (staff)"""
     _, slot, uploads = submissions.slot_submissions(g.user, assignment_id, index)
-    return models.SlotEngines(
+    return schemas.SlotEngines(
         submissions=[_submission(s) for s in uploads],
-        leaderboard=[models.LeaderRow(**row.to_dict()) for row in tournaments.leaderboard(slot)],
+        leaderboard=[schemas.LeaderRow(**row.to_dict()) for row in tournaments.leaderboard(slot)],
     )

@@ -6,17 +6,17 @@ from __future__ import annotations
 from flask import Response, g
 
 from grader.services.teaching import editor, gradebook, regrade, stats
-from grader.web.api import bp, download, models, responses, spec
+from grader.web.api import bp, download, responses, schemas, spec
 
 
 @bp.get("/courses/<int:course_id>/gradebook")
-@spec.validate(resp=responses(models.Gradebook), tags=["instructor"])
-def api_gradebook(course_id: int) -> models.Gradebook:
+@spec.validate(resp=responses(schemas.Gradebook), tags=["instructor"])
+def api_gradebook(course_id: int) -> schemas.Gradebook:
     """The course's gradebook (instructors and TAs)
 
     Students by assignments: each assignment's points under its score policy (best or last
     attempt) after the late penalty, each slot's score, and the total."""
-    return models.Gradebook(**gradebook.gradebook(g.user, course_id)[1].to_dict())
+    return schemas.Gradebook(**gradebook.gradebook(g.user, course_id)[1].to_dict())
 
 
 @bp.get("/courses/<int:course_id>/gradebook.csv")
@@ -30,35 +30,35 @@ def api_gradebook_csv(course_id: int) -> Response:
 
 
 @bp.get("/courses/<int:course_id>/statistics")
-@spec.validate(resp=responses(models.Statistics), tags=["instructor"])
-def api_statistics(course_id: int) -> models.Statistics:
+@spec.validate(resp=responses(schemas.Statistics), tags=["instructor"])
+def api_statistics(course_id: int) -> schemas.Statistics:
     """Item statistics per slot"""
     _, by_assignment = stats.statistics(g.user, course_id)
-    return models.Statistics(
+    return schemas.Statistics(
         assignments=[
-            models.AssignmentStatistics(id=a.id, title=a.title, slots=[s.to_dict() for s in slots])
+            schemas.AssignmentStatistics(id=a.id, title=a.title, slots=[s.to_dict() for s in slots])
             for a, slots in by_assignment
         ]
     )
 
 
 @bp.get("/courses/<int:course_id>/misconceptions")
-@spec.validate(resp=responses(models.Misconceptions), tags=["instructor"])
-def api_misconceptions(course_id: int) -> models.Misconceptions:
+@spec.validate(resp=responses(schemas.Misconceptions), tags=["instructor"])
+def api_misconceptions(course_id: int) -> schemas.Misconceptions:
     """Wrong answers by misconception code
 
     Per slot, per assignment and per ISO week."""
     _, _, counts = stats.misconceptions(g.user, course_id)
-    return models.Misconceptions(**counts.to_dict())
+    return schemas.Misconceptions(**counts.to_dict())
 
 
 @bp.get("/courses/<int:course_id>/regrades")
-@spec.validate(resp=responses(models.Regrades), tags=["instructor"])
-def api_regrades(course_id: int) -> models.Regrades:
+@spec.validate(resp=responses(schemas.Regrades), tags=["instructor"])
+def api_regrades(course_id: int) -> schemas.Regrades:
     """The regrade audit log"""
-    return models.Regrades(
+    return schemas.Regrades(
         regrades=[
-            models.Regrade(
+            schemas.Regrade(
                 id=log.id,
                 at=log.created_at.isoformat() + "Z",
                 by=log.actor.email if log.actor else None,
@@ -75,8 +75,8 @@ def api_regrades(course_id: int) -> models.Regrades:
 
 
 @bp.post("/courses/<int:course_id>/preview")
-@spec.validate(resp=responses(models.Preview, body=True, also=(422,)), tags=["instructor"])
-def api_preview(course_id: int, json: models.PreviewRequest) -> models.Preview:
+@spec.validate(resp=responses(schemas.Preview, body=True, also=(422,)), tags=["instructor"])
+def api_preview(course_id: int, json: schemas.PreviewRequest) -> schemas.Preview:
     """Preview a slot's parameters
 
     A sample variant with its key and search, and per misconception the share of sample trees
@@ -92,4 +92,4 @@ def api_preview(course_id: int, json: models.PreviewRequest) -> models.Preview:
         params=data.get("params") or {},
         tree=tree,
     )
-    return models.Preview(**editor.preview(g.user, course_id, spec_input).to_dict())
+    return schemas.Preview(**editor.preview(g.user, course_id, spec_input).to_dict())

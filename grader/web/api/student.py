@@ -4,16 +4,15 @@ from __future__ import annotations
 
 from flask import Response, g, url_for
 
+from grader import models
 from grader.models import SLOT_KINDS, iso_utc
-from grader.models import Assignment as AssignmentModel
-from grader.models import Exercise as ExerciseModel
 from grader.services.courses import courses
 from grader.services.data import export
 from grader.services.trees import attempts, exercises, practice
-from grader.web.api import bp, models, responses, spec
+from grader.web.api import bp, responses, schemas, spec
 
 
-def _exercise(exercise: ExerciseModel) -> models.Exercise:
+def _exercise(exercise: models.Exercise) -> schemas.Exercise:
     data = exercises.to_api(exercise)
     urls = {
         "self": url_for("api.get_exercise", exercise_id=exercise.id),
@@ -25,10 +24,10 @@ def _exercise(exercise: ExerciseModel) -> models.Exercise:
         urls["new_variant"] = url_for(
             "api.new_variant", assignment_id=data["assignment_id"], index=data["slot_index"]
         )
-    return models.Exercise(**data, urls=urls)
+    return schemas.Exercise(**data, urls=urls)
 
 
-def _slot_urls(assignment: AssignmentModel, index: int, kind: str) -> dict[str, str]:
+def _slot_urls(assignment: models.Assignment, index: int, kind: str) -> dict[str, str]:
     """An exercise slot's exercise, or an engine slot's upload (an engine slot has no exercise)."""
     urls = {"page": url_for("pages.slot", assignment_id=assignment.id, index=index)}
     if SLOT_KINDS[kind].has_exercise:
@@ -38,8 +37,8 @@ def _slot_urls(assignment: AssignmentModel, index: int, kind: str) -> dict[str, 
     return urls
 
 
-def _assignment(assignment: AssignmentModel) -> models.Assignment:
-    return models.Assignment(
+def _assignment(assignment: models.Assignment) -> schemas.Assignment:
+    return schemas.Assignment(
         id=assignment.id,
         title=assignment.title,
         course_id=assignment.course_id,
@@ -47,7 +46,7 @@ def _assignment(assignment: AssignmentModel) -> models.Assignment:
         preset=assignment.preset,
         due_at=iso_utc(assignment.due_at),
         slots=[
-            models.Slot(
+            schemas.Slot(
                 index=s.index,
                 title=s.title,
                 kind=s.kind,
@@ -63,10 +62,10 @@ def _assignment(assignment: AssignmentModel) -> models.Assignment:
 
 
 @bp.get("/ping")
-@spec.validate(resp=responses(models.Status, public=True), tags=["service"], security={})
-def ping() -> models.Status:
+@spec.validate(resp=responses(schemas.Status, public=True), tags=["service"], security={})
+def ping() -> schemas.Status:
     """No-op (the load benchmark's ceiling)"""
-    return models.Status(status="ok")
+    return schemas.Status(status="ok")
 
 
 @bp.get("/me/export")
@@ -87,15 +86,15 @@ def api_me_export() -> Response:
 
 
 @bp.get("/me")
-@spec.validate(resp=responses(models.Me), tags=["accounts"])
-def me() -> models.Me:
+@spec.validate(resp=responses(schemas.Me), tags=["accounts"])
+def me() -> schemas.Me:
     """The caller and their courses"""
-    return models.Me(
+    return schemas.Me(
         id=g.user.id,
         email=g.user.email,
         role=g.user.role,
         courses=[
-            models.CourseRef(id=m.course.id, name=m.course.name, role=m.role)
+            schemas.CourseRef(id=m.course.id, name=m.course.name, role=m.role)
             for m in courses.memberships(g.user)
         ],
     )
@@ -103,9 +102,9 @@ def me() -> models.Me:
 
 @bp.post("/exercises")
 @spec.validate(
-    resp=responses(models.Exercise, 201, body=True, also=(409, 422, 429)), tags=["exercises"]
+    resp=responses(schemas.Exercise, 201, body=True, also=(409, 422, 429)), tags=["exercises"]
 )
-def create_exercise(json: models.CreateExercise) -> tuple[models.Exercise, int]:
+def create_exercise(json: schemas.CreateExercise) -> tuple[schemas.Exercise, int]:
     """Create a practice exercise (no solution)
 
     Give `params` to generate a tree, or `tree` (nested lists), or `leaves` with `branching`
@@ -115,17 +114,17 @@ def create_exercise(json: models.CreateExercise) -> tuple[models.Exercise, int]:
 
 
 @bp.get("/exercises/<int:exercise_id>")
-@spec.validate(resp=responses(models.Exercise), tags=["exercises"])
-def get_exercise(exercise_id: int) -> models.Exercise:
+@spec.validate(resp=responses(schemas.Exercise), tags=["exercises"])
+def get_exercise(exercise_id: int) -> schemas.Exercise:
     """An exercise (never its solution)"""
     return _exercise(exercises.get_exercise(g.user, exercise_id))
 
 
 @bp.post("/exercises/<int:exercise_id>/attempts")
 @spec.validate(
-    resp=responses(models.Attempt, 201, body=True, also=(409, 422, 429)), tags=["attempts"]
+    resp=responses(schemas.Attempt, 201, body=True, also=(409, 422, 429)), tags=["attempts"]
 )
-def submit_attempt(exercise_id: int, json: models.SubmitAttempt) -> tuple[models.Attempt, int]:
+def submit_attempt(exercise_id: int, json: schemas.SubmitAttempt) -> tuple[schemas.Attempt, int]:
     """Submit an answer
 
     Graded and stored before the response is sent. An answer in another kind's shape, or one
@@ -134,64 +133,64 @@ def submit_attempt(exercise_id: int, json: models.SubmitAttempt) -> tuple[models
     best-order's searches of this answer); the reference search to replay, the same for every
     attempt, is in GET /api/attempts/{attempt_id}."""
     submitted = attempts.submit(g.user, exercise_id, json.answer.model_dump(exclude_unset=True))
-    return models.Attempt(**attempts.to_api(submitted.attempt, submitted.solution)), 201
+    return schemas.Attempt(**attempts.to_api(submitted.attempt, submitted.solution)), 201
 
 
 @bp.get("/exercises/<int:exercise_id>/aim")
-@spec.validate(resp=responses(models.Aim), tags=["exercises"])
-def exercise_aim(exercise_id: int) -> models.Aim:
+@spec.validate(resp=responses(schemas.Aim), tags=["exercises"])
+def exercise_aim(exercise_id: int) -> schemas.Aim:
     """What a weak-spots tree was made to expose
 
     Once its owner has answered it; null before, and for every other exercise (the exercise
     page shows it after an answer)."""
-    return models.Aim(aim=practice.practice_aim(g.user, exercise_id))
+    return schemas.Aim(aim=practice.practice_aim(g.user, exercise_id))
 
 
 @bp.get("/attempts")
-@spec.validate(resp=responses(models.AttemptList), tags=["attempts"])
-def list_attempts(query: models.AttemptQuery) -> models.AttemptList:
+@spec.validate(resp=responses(schemas.AttemptList), tags=["attempts"])
+def list_attempts(query: schemas.AttemptQuery) -> schemas.AttemptList:
     """Attempts the caller may see, newest first
 
     A student's own attempts; an instructor's own and those of the courses they teach."""
     found = attempts.list_attempts(g.user, **query.model_dump())
-    return models.AttemptList(attempts=[models.Attempt(**attempts.to_api(a)) for a in found])
+    return schemas.AttemptList(attempts=[schemas.Attempt(**attempts.to_api(a)) for a in found])
 
 
 @bp.get("/attempts/<int:attempt_id>")
-@spec.validate(resp=responses(models.Attempt), tags=["attempts"])
-def get_attempt(attempt_id: int) -> models.Attempt:
+@spec.validate(resp=responses(schemas.Attempt), tags=["attempts"])
+def get_attempt(attempt_id: int) -> schemas.Attempt:
     """One attempt, with the solution when it may be shown"""
     attempt = attempts.get_attempt(g.user, attempt_id)
-    return models.Attempt(
+    return schemas.Attempt(
         **attempts.to_api(attempt, attempts.visible_solution(attempt.exercise, attempt.answer))
     )
 
 
 @bp.get("/assignments")
-@spec.validate(resp=responses(models.AssignmentList), tags=["assignments"])
-def list_assignments() -> models.AssignmentList:
+@spec.validate(resp=responses(schemas.AssignmentList), tags=["assignments"])
+def list_assignments() -> schemas.AssignmentList:
     """Assignments of the caller's courses"""
-    return models.AssignmentList(
+    return schemas.AssignmentList(
         assignments=[_assignment(a) for a in courses.assignments_for(g.user)]
     )
 
 
 @bp.get("/assignments/<int:assignment_id>")
-@spec.validate(resp=responses(models.Assignment), tags=["assignments"])
-def get_assignment(assignment_id: int) -> models.Assignment:
+@spec.validate(resp=responses(schemas.Assignment), tags=["assignments"])
+def get_assignment(assignment_id: int) -> schemas.Assignment:
     """An assignment and its slots"""
     return _assignment(courses.get_assignment(g.user, assignment_id))
 
 
 @bp.get("/assignments/<int:assignment_id>/slots/<int:index>/exercise")
-@spec.validate(resp=responses(models.Exercise, also=(409,)), tags=["assignments"])
-def slot_exercise(assignment_id: int, index: int) -> models.Exercise:
+@spec.validate(resp=responses(schemas.Exercise, also=(409,)), tags=["assignments"])
+def slot_exercise(assignment_id: int, index: int) -> schemas.Exercise:
     """The caller's graded variant of a slot (made on first request)"""
     return _exercise(exercises.slot_exercise(g.user, assignment_id, index))
 
 
 @bp.post("/assignments/<int:assignment_id>/slots/<int:index>/variants")
-@spec.validate(resp=responses(models.Exercise, 201, also=(409, 429)), tags=["assignments"])
-def new_variant(assignment_id: int, index: int) -> tuple[models.Exercise, int]:
+@spec.validate(resp=responses(schemas.Exercise, 201, also=(409, 429)), tags=["assignments"])
+def new_variant(assignment_id: int, index: int) -> tuple[schemas.Exercise, int]:
     """A new practice variant of a slot, where allowed"""
     return _exercise(exercises.new_variant(g.user, assignment_id, index)), 201
