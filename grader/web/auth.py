@@ -473,15 +473,20 @@ def second_factor() -> Any:
     )
 
 
-@bp.post("/account/second-factor/recovery-codes")
-@login_required
-@limiter.limit(
+# New recovery codes and turning the factor off both take a code from the app: one count of
+# wrong codes for the two, so a guesser gains nothing by alternating between them.
+_totp_manage = limiter.shared_limit(
     setting("GRADER_LOGIN_LIMIT_ACCOUNT"),
+    scope="totp-manage",
     key_func=_signed_in_key,
     deduct_when=lambda response: response.status_code != 201,
-    scope="totp-manage",
     error_message=THROTTLED,
 )
+
+
+@bp.post("/account/second-factor/recovery-codes")
+@login_required
+@_totp_manage
 def new_recovery_codes() -> Any:
     form = CodeForm()
     if form.validate_on_submit():
@@ -496,13 +501,7 @@ def new_recovery_codes() -> Any:
 
 @bp.post("/account/second-factor/off")
 @login_required
-@limiter.limit(
-    setting("GRADER_LOGIN_LIMIT_ACCOUNT"),
-    key_func=_signed_in_key,
-    deduct_when=lambda response: response.status_code != 201,
-    scope="totp-manage",
-    error_message=THROTTLED,
-)
+@_totp_manage
 def second_factor_off() -> Any:
     form = CodeForm()
     if form.validate_on_submit():
