@@ -45,3 +45,18 @@ def enrol(course_id: int, email: str, role: str = "student") -> None:
 def bearer(token: str) -> dict[str, str]:
     """The API's Authorization header for a token."""
     return {"Authorization": f"Bearer {token}"}
+
+
+def attempt_count(app: Any = None, *where: Any) -> int:
+    """How many attempts are stored (those matching the SQLAlchemy conditions ``where``): read
+    in ``app``'s context, or in the context already pushed when ``app`` is None."""
+    import sqlalchemy as sa
+
+    from grader.extensions import db
+    from grader.models import Attempt
+
+    query = sa.select(sa.func.count(Attempt.id)).where(*where)
+    if app is None:
+        return db.session.scalar(query) or 0
+    with app.app_context():
+        return db.session.scalar(query) or 0

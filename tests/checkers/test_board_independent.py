@@ -4,7 +4,7 @@ tests/checkers/_independent.py and hashes computed from scratch, as python-chess
 generator against perft tables and its incremental state against a position rebuilt from FEN.
 
 board.py's survivors of its mutation run (docs/testing.md, "Mutation testing") are killed, or listed as
-equivalent with the reason, in tests/checkers/test_board_details.py. mutmut switches mutants per
+equivalent with the reason, in tests/checkers/test_board.py. mutmut switches mutants per
 call, after import, so the functions run at import (the step and jump tables, the Zobrist keys)
 are called by the tests there; here a wrong table shows as a move list or perft count that differs
 from the independent generator's.

@@ -5,11 +5,9 @@ Their practice exercises stay theirs; their stored attempts stay for the gradebo
 from __future__ import annotations
 
 import pytest
-import sqlalchemy as sa
 
-from grader.extensions import db
-from grader.models import Attempt
 from grader.services.courses import invites, roster
+from tests.app_support import attempt_count
 from tests.instructor_support import ALICE, TEACHER, answer, make_room, user, wrong_prune
 
 
@@ -52,7 +50,7 @@ def test_the_api_refuses_the_graded_exercise_and_its_attempts(client, app, remov
     slot = f"/api/assignments/{removed['room'].assignment_id}/slots/0/exercise"
     assert client.get(slot, headers=headers).status_code == 404
     with app.app_context():  # nothing was stored, the old attempt was kept
-        assert db.session.scalar(sa.select(sa.func.count(Attempt.id))) == 1
+        assert attempt_count() == 1
 
 
 def test_the_pages_refuse_it_too(client, auth, removed):

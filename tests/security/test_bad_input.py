@@ -8,7 +8,7 @@ import pytest
 import sqlalchemy as sa
 
 from grader.extensions import db
-from grader.models import Attempt
+from tests.app_support import attempt_count
 
 BIG = 2**63  # one past the largest id the database holds
 
@@ -26,11 +26,6 @@ def student(factory, room):
 @pytest.fixture
 def teacher(factory, room):
     return {"Authorization": f"Bearer {factory.token('teacher@example.com')}"}
-
-
-def attempts_in_db(app) -> int:
-    with app.app_context():
-        return db.session.scalar(sa.select(sa.func.count(Attempt.id)))
 
 
 def practice(client, headers, kind, tree=None):
@@ -97,7 +92,7 @@ def test_answers_unfit_for_their_exercise_are_a_422_naming_its_kind(
     assert response.status_code == 422, body
     assert body["kind"] == kind and body["error"].startswith(f"this is a {kind} exercise: ")
     assert reason in body["error"]
-    assert attempts_in_db(app) == 0
+    assert attempt_count(app) == 0
 
 
 @pytest.mark.parametrize(("kind", "answer", "reason"), BAD_ANSWERS)
@@ -108,7 +103,7 @@ def test_answers_are_checked_against_their_kinds_schema(
     response = client.post(exercise["urls"]["attempts"], headers=student, json={"answer": answer})
     assert response.status_code == 400, response.get_json()
     assert reason in response.get_json()["error"]
-    assert attempts_in_db(app) == 0
+    assert attempt_count(app) == 0
     # Nothing broken afterwards: the lists still answer, for the student and the staff.
     for who in (student, teacher):
         assert client.get("/api/attempts", headers=who).status_code == 200
@@ -123,7 +118,7 @@ def test_json_numbers_that_are_not_numbers_are_refused(client, app, student, lit
     )
     assert response.status_code == 400
     assert "not valid JSON" in response.get_json()["error"]
-    assert attempts_in_db(app) == 0
+    assert attempt_count(app) == 0
 
 
 def test_a_right_answer_spelled_strictly_is_still_graded(client, app, student):
@@ -134,7 +129,7 @@ def test_a_right_answer_spelled_strictly_is_still_graded(client, app, student):
         json={"answer": {"bounds": {"": ["inf", 3], "0": [-1e9, "-inf"]}}},
     )
     assert response.status_code == 201  # infinity spelled out is a number here
-    assert attempts_in_db(app) == 1
+    assert attempt_count(app) == 1
 
 
 def _routes(app, method):
@@ -195,7 +190,7 @@ def test_json_nested_1000_deep_is_400_on_every_json_endpoint(app, client, studen
                 assert "nested" in response.get_json()["error"]
                 checked += 1
     assert checked >= 4
-    assert attempts_in_db(app) == 0
+    assert attempt_count(app) == 0
 
 
 def test_a_nested_tree_in_the_forms_is_400(client, auth, factory, room):

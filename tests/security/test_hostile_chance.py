@@ -8,8 +8,8 @@ import pytest
 import sqlalchemy as sa
 
 from grader.extensions import db
-from grader.models import Attempt, Exercise
-from tests.app_support import bearer
+from grader.models import Exercise
+from tests.app_support import attempt_count, bearer
 
 # Four chance levels, each with its own large denominator (18 digits, the most a probability
 # may have), under MAX levels: 2**8 = 256 leaves.
@@ -41,7 +41,7 @@ def _stored(app) -> tuple[int, int]:
     with app.app_context():
         return (
             db.session.scalar(sa.select(sa.func.count(Exercise.id))),
-            db.session.scalar(sa.select(sa.func.count(Attempt.id))),
+            attempt_count(),
         )
 
 

@@ -225,7 +225,7 @@ def test_an_odd_deep_linking_return_url_is_refused(lti_env, app, url):
 
 def test_a_flood_of_forged_key_ids_refetches_the_key_set_at_most_once(lti_env, monkeypatch):
     # A window longer than any stall of the machine: the gate is counted, not the clock.
-    monkeypatch.setattr("grader.services.lti.tool.JWKS_REFETCH_SECONDS", 3600)
+    monkeypatch.setattr("grader.services.lti.adapters.JWKS_REFETCH_SECONDS", 3600)
     keys = [new_key() for _ in range(6)]
     assert forged(lti_env, lti_env.client).status_code == 302  # caches the key set
     assert lti_env.platform.jwks_fetches == 1

@@ -221,6 +221,6 @@ def test_the_address_really_reached_is_checked(monkeypatch, recorder):
     ["64:ff9b::808:808", "2002:808:808::1", "::ffff:8.8.8.8", "8.8.8.8", "2001:4860:4860::8888"],
 )
 def test_a_form_wrapping_a_public_ipv4_is_judged_by_it(address):
-    from grader.services.lti.tool import check_address
+    from grader.services.lti.outbound import check_address
 
     check_address(address, "lms.example.test")  # no refusal: the address is public

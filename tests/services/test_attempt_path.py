@@ -17,8 +17,8 @@ from grader.extensions import db
 from grader.gametree import Tree
 from grader.gametree.optimum import dp_size
 from grader.gametree.solver import minimax
-from grader.models import Attempt, Exercise
-from tests.app_support import bearer
+from grader.models import Exercise
+from tests.app_support import attempt_count, bearer
 
 SMALL = [[3, 5], [2, 9]]
 
@@ -29,11 +29,6 @@ def _exercise(app: Any, exercise_id: int) -> Exercise:
         assert exercise is not None
         db.session.expunge(exercise)
         return exercise
-
-
-def _attempts(app: Any) -> int:
-    with app.app_context():
-        return db.session.scalar(sa.select(sa.func.count(Attempt.id))) or 0
 
 
 def _store(app: Any, exercise_id: int, **values: Any) -> None:
@@ -82,7 +77,7 @@ def test_a_costly_attempt_is_refused_from_stored_facts_before_its_tree_is_built(
         assert response.status_code == 503 and response.headers["Retry-After"] == "1"
     finally:
         os.close(lock)
-    assert _attempts(app) == 0
+    assert attempt_count(app) == 0
 
 
 def test_a_cheap_attempt_takes_no_costly_permit(client, app, student):
@@ -100,7 +95,7 @@ def test_a_cheap_attempt_takes_no_costly_permit(client, app, student):
         assert response.status_code == 201, response.get_json()
     finally:
         os.close(lock)
-    assert _attempts(app) == 1
+    assert attempt_count(app) == 1
 
 
 def test_the_attempt_returned_is_the_row_stored(client, app, student):
@@ -305,4 +300,4 @@ def test_an_attempt_in_a_course_outside_any_lms_marks_no_score_to_send(client, a
     )
     with app.app_context():
         assert db.session.scalar(sa.select(sa.func.count()).select_from(LtiPassback)) == 0
-        assert _attempts(app) == 1
+        assert attempt_count(app) == 1

@@ -12,7 +12,8 @@ import stat
 import sqlalchemy as sa
 
 from grader.extensions import db
-from grader.models import Attempt, BackupRun
+from grader.models import BackupRun
+from tests.app_support import attempt_count
 from tests.instructor_support import ALICE, BOB, answer, make_room, textbook_key
 from tests.migrations.rows_support import revisions
 from tests.services.backup_support import new_instance, parts, rows
@@ -69,7 +70,7 @@ def test_a_backup_of_an_older_revision_is_upgraded_after_its_restore(
     assert restored.exit_code == 0, restored.output
     assert "upgraded from revision 7a4c2e9d1b05" in restored.output
     with other.app_context():
-        assert db.session.scalar(sa.select(sa.func.count()).select_from(Attempt)) == 2
+        assert attempt_count() == 2
         assert db.session.scalar(sa.select(sa.func.count()).select_from(BackupRun)) == 0
 
 

@@ -14,6 +14,7 @@ import zipfile
 import pytest
 import sqlalchemy as sa
 
+from tests.app_support import attempt_count
 from tests.instructor_support import ALICE, BOB, TEACHER, answer, user
 from tests.privacy_support import ENGINE, ENGINE_INDEX, full_room
 
@@ -153,12 +154,7 @@ def test_erasure_removes_the_person_everywhere_and_keeps_anonymous_attempts(app,
         row = db.session.get(User, alice_id)
         assert row.email == f"erased-account-{alice_id}" and row.password_hash is None
         assert row.name is None and row.erased_at is not None
-        assert (
-            db.session.scalar(
-                sa.select(sa.func.count(Attempt.id)).where(Attempt.user_id == alice_id)
-            )
-            == 1
-        )
+        assert attempt_count(None, Attempt.user_id == alice_id) == 1
         assert (
             db.session.scalar(sa.select(Submission.id).where(Submission.owner_id == alice_id))
             is None
@@ -193,12 +189,12 @@ def test_erasure_with_delete_removes_the_attempts(app, factory):
                 )
                 == 0
             )
-        assert db.session.scalar(sa.select(sa.func.count(Attempt.id))) == 1  # Bob's
+        assert attempt_count() == 1  # Bob's
 
 
 def test_an_archived_course_is_read_only_then_purged_after_its_retention(app, factory):
     from grader.extensions import db
-    from grader.models import Attempt, Course, Membership, Submission
+    from grader.models import Course, Membership, Submission
     from grader.services import Conflict
     from grader.services.data import retention
     from grader.services.engines import submissions
@@ -236,7 +232,7 @@ def test_an_archived_course_is_read_only_then_purged_after_its_retention(app, fa
         assert due.purge_at == due.course.archived_at + dt.timedelta(days=365)
         assert retention.purge_due(due.purge_at - dt.timedelta(minutes=1)) == []
         assert retention.purge_due(due.purge_at) == [room.course_id]
-        assert db.session.scalar(sa.select(sa.func.count(Attempt.id))) == 0
+        assert attempt_count() == 0
         assert db.session.scalar(sa.select(sa.func.count(Submission.id))) == 0
         roles = db.session.scalars(
             sa.select(Membership.role).where(Membership.course_id == room.course_id)
@@ -282,7 +278,7 @@ def test_an_export_reads_the_same_whatever_the_rest_of_the_service_holds(app, fa
 def test_the_workers_sweep_purges_a_course_past_its_retention(app, factory):
     from grader import jobs
     from grader.extensions import db
-    from grader.models import Attempt, Course, utcnow
+    from grader.models import Course, utcnow
     from grader.services.data import retention
 
     room = full_room(app, factory)
@@ -296,7 +292,7 @@ def test_the_workers_sweep_purges_a_course_past_its_retention(app, factory):
     assert jobs.sweep_once(app) == 1
     with app.app_context():
         assert db.session.get(Course, room.course_id).purged_at is not None
-        assert db.session.scalar(sa.select(sa.func.count(Attempt.id))) == 0
+        assert attempt_count() == 0
     assert jobs.sweep_once(app) == 0  # once
 
 

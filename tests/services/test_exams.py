@@ -15,8 +15,9 @@ import sqlalchemy as sa
 
 from grader.extensions import db
 from grader.gametree import KINDS, Conventions, GeneratorParams, Tree, generate
-from grader.models import Attempt, ExamItem, ExamSheet, Exercise, Slot
+from grader.models import ExamItem, ExamSheet, Exercise, Slot
 from grader.services import Conflict, Invalid, NotFound
+from tests.app_support import attempt_count
 from tests.instructor_support import (
     ALICE,
     BOB,
@@ -231,7 +232,7 @@ def test_an_answer_on_paper_is_graded_stored_and_every_change_kept(
         assert [h["answer"] for h in attempt.history] == [wrong, key]
         assert exams.open_item(user(TA), code, index).solution["key"] == key
         # One attempt, counted like any other: the gradebook's source of a slot's state.
-        assert db.session.scalar(sa.select(sa.func.count(Attempt.id))) == 1
+        assert attempt_count() == 1
         states = scores.student_slot_states(user(ALICE).id, [attempt.exercise.slot.assignment])
         assert states[attempt.exercise.slot_id].score == 1.0
 
@@ -252,7 +253,7 @@ def test_an_answer_on_paper_reads_its_numbers_by_the_answer_grammar(
             Unprocessable, match=re.escape("'value' must be a number, a fraction such as 14/3")
         ):
             exams.save_entry(user(TA), code, index, {**key, "value": "three"}, version=0)
-        assert db.session.scalar(sa.select(sa.func.count(Attempt.id))) == 0
+        assert attempt_count() == 0
         attempt, _ = exams.save_entry(user(TA), code, index, {**key, "value": " +3 "}, version=0)
         assert attempt.score == 1.0
 

@@ -9,19 +9,14 @@ import sqlalchemy as sa
 
 from grader.extensions import db
 from grader.gametree import KINDS, Conventions, Tree
-from grader.models import Attempt, Exercise
+from grader.models import Exercise
 from grader.services import accounts
-from tests.app_support import app_config, bearer
+from tests.app_support import app_config, attempt_count, bearer
 
 
 def key_for(exercise: dict) -> dict:
     tree = Tree.from_dict({"tree": exercise["tree"], "players": exercise["players"]})
     return KINDS[exercise["kind"]].key(tree, Conventions.from_dict(exercise["conventions"]))
-
-
-def attempts_in_db(app) -> int:
-    with app.app_context():
-        return db.session.scalar(sa.select(sa.func.count(Attempt.id)))
 
 
 @pytest.fixture
@@ -57,7 +52,7 @@ def test_practice_exercise_round_trip(client, app, student):
     assert attempt["solution"]["key"] == answer and attempt["solution"]["search"] is None
     stored = client.get(f"/api/attempts/{attempt['attempt_id']}", headers=student).get_json()
     assert stored["solution"]["key"] == answer and stored["solution"]["search"]["trace"]
-    assert attempts_in_db(app) == 1
+    assert attempt_count(app) == 1
 
 
 def test_typed_leaves_as_in_the_delphi_visualizer(client, student):
@@ -178,7 +173,7 @@ def test_ungradable_answer_is_a_4xx_and_stores_nothing(client, app, student, roo
         client.post(exercise["urls"]["attempts"], headers=student, json={"answer": []}).status_code
         == 400
     )
-    assert attempts_in_db(app) == 0
+    assert attempt_count(app) == 0
     again = client.get(exercise["urls"]["self"], headers=student).get_json()
     assert again["attempts_used"] == 0
 
@@ -201,7 +196,7 @@ def test_graded_variant_limits_attempts_and_hides_the_solution(client, app, stud
         exercise["urls"]["attempts"], headers=student, json={"answer": key_for(exercise)}
     )
     assert response.status_code == 409 and "no attempts left" in response.get_json()["error"]
-    assert attempts_in_db(app) == 3
+    assert attempt_count(app) == 3
     assert client.get(exercise["urls"]["self"], headers=student).get_json()["solution_available"]
 
 

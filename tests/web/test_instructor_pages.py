@@ -177,10 +177,11 @@ def test_textbook_slot_from_each_source(client, app, teacher, source, fields):
     assert "GraphGameTreeTest" in export.get_data(as_text=True)
 
 
-def test_cs188_import_through_the_form(client, teacher):
+def test_cs188_import_through_the_form(client, app, teacher):
     from grader.gametree import Tree
 
-    text = Tree.from_nested([[3, 12, 8], [2, 4, 6], [14, 5, 2]]).to_cs188()
+    nested = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
+    text = Tree.from_nested(nested).to_cs188()
     page = f"/instructor/assignments/{teacher.assignment_id}/slots/new"
     data = {
         "title": "CS188",
@@ -196,7 +197,17 @@ def test_cs188_import_through_the_form(client, teacher):
     response = _post(
         client, page, page, data, follow_redirects=True, content_type="multipart/form-data"
     )
-    assert "CS188" in response.get_data(as_text=True)
+    assert response.status_code == 200
+    # The slot is stored with the file's tree (the title alone is echoed by a refused form too).
+    with app.app_context():
+        slot = db.session.scalar(
+            sa.select(Slot).where(
+                Slot.assignment_id == teacher.assignment_id, Slot.title == "CS188"
+            )
+        )
+        assert slot is not None and slot.kind == "prune"
+        assert slot.tree == {"tree": nested, "players": ["max", "min"]}
+        assert slot.conventions["ties"] == "explore"
     assert client.get(f"/instructor/assignments/{teacher.assignment_id}/slots/2").status_code == 200
 
 

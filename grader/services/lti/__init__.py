@@ -12,7 +12,10 @@ engine result, a regrade or a paper answer marks (student, slot) pairs in its ow
 (`services.outbox`, below the domains that change scores), a committed one queues them, and the
 job posts the credited score (late penalty applied) it reads then.
 
-Rooms: `tool` (what pylti1p3 reads: registrations, key pair, launch storage, HTTP), `launch`
+Rooms: `claims` (the claims, scopes and roles a platform sends), `outbound` (the one HTTP
+client to platforms: timeouts, global addresses only), `registrations` (the registered platforms,
+their deployments, the tool's key pair), `adapters` (what pylti1p3 reads: `ToolConf`, the launch
+storage, the key set fetched again on rotation), `launch`
 (provisioning, account linking), `deep_linking`, `passback` (AGS), `roster` (NRPS), and
 `lms_setup` (an assignment made from a preset and placed from inside the LMS; imported as
 `grader.services.lti.lms_setup`, its names not re-exported here).
@@ -20,6 +23,8 @@ Rooms: `tool` (what pylti1p3 reads: registrations, key pair, launch storage, HTT
 
 from __future__ import annotations
 
+from grader.services.lti.adapters import LaunchStorage, RotationAwareLaunch, ToolConf
+from grader.services.lti.claims import course_role
 from grader.services.lti.deep_linking import (
     Choice,
     check_unplaced_link,
@@ -37,6 +42,7 @@ from grader.services.lti.launch import (
     provision,
     validate,
 )
+from grader.services.lti.outbound import http
 from grader.services.lti.passback import (
     Undelivered,
     due_passbacks,
@@ -44,23 +50,18 @@ from grader.services.lti.passback import (
     send_scores,
     undelivered,
 )
-from grader.services.lti.roster import (
-    Synced,
-    course_contexts,
-    sync_roster,
-)
-from grader.services.lti.tool import (
-    LaunchStorage,
-    RotationAwareLaunch,
-    ToolConf,
+from grader.services.lti.registrations import (
     add_deployment,
-    course_role,
-    http,
     jwks,
     platforms,
     register,
     registrations,
     tool_key,
+)
+from grader.services.lti.roster import (
+    Synced,
+    course_contexts,
+    sync_roster,
 )
 
 __all__ = [

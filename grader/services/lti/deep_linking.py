@@ -24,13 +24,10 @@ from grader.models import (
     User,
 )
 from grader.services import Conflict, Forbidden, Invalid, NotFound
+from grader.services.lti.claims import AGS_CLAIM, DL_SETTINGS
 from grader.services.lti.launch import (
     _claim,
     _service_url,
-)
-from grader.services.lti.tool import (
-    AGS_CLAIM,
-    DL_SETTINGS,
 )
 from grader.services.transactions import writing
 

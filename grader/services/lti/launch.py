@@ -30,13 +30,8 @@ from grader.models import (
     utcnow,
 )
 from grader.services import Conflict, Invalid
-from grader.services.lti.tool import (
-    _URL_MAX,
-    AGS_CLAIM,
-    CLAIM,
-    NRPS_CLAIM,
-    course_role,
-)
+from grader.services.lti.claims import AGS_CLAIM, CLAIM, NRPS_CLAIM, course_role
+from grader.services.lti.registrations import URL_MAX
 from grader.services.transactions import writing
 
 NONCE_SECONDS = 86_400  # a nonce is kept at least as long as any id_token may live
@@ -166,7 +161,7 @@ def _service_url(value: Any) -> str | None:
     if not isinstance(value, str):
         return None
     parts = urlsplit(value)
-    ok = parts.scheme in ("https", "http") and parts.netloc and len(value) <= _URL_MAX
+    ok = parts.scheme in ("https", "http") and parts.netloc and len(value) <= URL_MAX
     return value if ok else None
 
 

@@ -27,11 +27,9 @@ from grader.models import (
     User,
     utcnow,
 )
-from grader.services.lti.tool import (
-    SCORE_SCOPE,
-    _registration,
-    http,
-)
+from grader.services.lti.adapters import platform_registration
+from grader.services.lti.claims import SCORE_SCOPE
+from grader.services.lti.outbound import http
 from grader.services.outbox import passback_after_commit
 from grader.services.teaching.scores import counted_attempts, slot_state
 from grader.services.transactions import writing
@@ -82,7 +80,7 @@ def _slot_scores(course_id: int, assignment_id: int, user_id: int) -> dict[int, 
 
 
 def _connector(reg: LtiRegistration) -> ServiceConnector:
-    return ServiceConnector(_registration(reg), requests_session=http())
+    return ServiceConnector(platform_registration(reg), requests_session=http())
 
 
 def send_scores(user_id: int, slot_id: int) -> int:

@@ -18,6 +18,7 @@ from grader.models import (
     utcnow,
 )
 from grader.services import Conflict
+from grader.services.lti.claims import course_role
 from grader.services.lti.launch import (
     _member,
     _str,
@@ -25,9 +26,6 @@ from grader.services.lti.launch import (
 )
 from grader.services.lti.passback import (
     _connector,
-)
-from grader.services.lti.tool import (
-    course_role,
 )
 from grader.services.transactions import writing
 

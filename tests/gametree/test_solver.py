@@ -1,5 +1,4 @@
-"""The solver's details that grading depends on, each pinned where a mutant of solver.py survived:
-ties for the best move, the trace and the bound's source when a value equals a bound, the
+"""The solver as grading depends on it: ties for the best move, the trace and the bound's source when a value equals a bound, the
 shallow-cutoffs variant with non-alternating players, minimax under its conventions, the
 conventions' keys, numbers typed as text, and every field of ``to_dict()``.
 

@@ -1,9 +1,9 @@
-"""Grading details pinned where mutants of kinds.py survived: best-order under the exercise's own
+"""Grading by the exercise kinds: best-order under the exercise's own
 conventions, its key, feedback, hint and parts; the step each ``first_wrong`` points the replay
 to; parts kept to six decimals; trees above the grading cache's size.
 
-kinds.py's survivors of its full mutation run (docs/testing.md, "Mutation testing") are killed here or
-judged equivalent:
+Mutants of the kinds no test here kills (docs/testing.md, "Mutation testing"), each judged
+equivalent but the last, which only never ending shows:
 - ``LeafOrderKind.first_wrong``: ``len(answer) > len(key)`` changed to ``>=``: the line is reached
   only when the answer's first ``len(key)`` leaves are the key's, so equal lengths mean the answer
   is the key, which ``grade`` returns before asking for ``first_wrong``.

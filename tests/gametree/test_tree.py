@@ -1,4 +1,4 @@
-"""grader/gametree/tree.py in detail: paths, players, the limits on what may be read (exactly at
+"""The game tree (grader/gametree/tree.py): paths, players, the limits on what may be read (exactly at
 and one past each), the words of every refusal, depth cuts, the canonical form, and the CS188
 file written and read back.
 

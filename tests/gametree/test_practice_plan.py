@@ -1,5 +1,6 @@
-"""grader/gametree/adaptive.py in detail: the words for each standing, the level at and around
-each of its steps, the generator's parameters for each level and target, and the aim of a tree.
+"""How adaptive practice plans a student's next tree (grader/gametree/adaptive.py): the words for
+each standing, the level at and around each of its steps, the generator's parameters for each
+level and target, the misconception targeted, and the aim of a tree.
 The policy on scripted histories with real trees: tests/gametree/test_adaptive.py.
 
 Surviving mutants judged equivalent (mutmut names of 2026-11-22):
