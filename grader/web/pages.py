@@ -113,6 +113,8 @@ def _exercise_page(exercise: Exercise) -> Any:
         and (exercise.params is not None if exercise.slot_id is None else data["practice_allowed"]),
         preview=attempts.practice_replay(exercise) if is_owner else None,
         place=exercises.slot_place(exercise),
+        # Its owner reports a problem with a course's exercise (a slot's) to its staff.
+        report_slot=exercise.slot if is_owner and exercise.slot_id is not None else None,
     )
 
 
