@@ -147,6 +147,8 @@ def load(
             "GRADER_LOGIN_LIMIT_ADDRESS", "50 per 15 minutes"
         ),
         "GRADER_SIGNUP_LIMIT": environ.get("GRADER_SIGNUP_LIMIT", "20 per hour"),
+        # Problem reports an account may send (each e-mails the course's staff).
+        "GRADER_REPORT_LIMIT": environ.get("GRADER_REPORT_LIMIT", "10 per hour"),
         # Forgot-password links: how long one works, and how many may be asked for.
         "GRADER_RESET_MINUTES": int(environ.get("GRADER_RESET_MINUTES") or 60),
         "GRADER_RESET_LIMIT": environ.get("GRADER_RESET_LIMIT", "5 per hour"),

@@ -925,3 +925,64 @@ class ErasureRequest(Base):
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
 
     user: Mapped[User] = relationship()
+
+
+# -- LTI dynamic registration -------------------------------------------------------------------
+
+
+class LtiRegistrationUrl(Base):
+    """A one-time registration URL an administrator made: the LMS's administrator pastes it
+    into the LMS, which opens it to register the tool (LTI Dynamic Registration). Only the
+    SHA-256 of its secret is stored; it serves once (``used_at``) and until ``expires_at``."""
+
+    __tablename__ = "lti_registration_url"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    token_hash: Mapped[str] = mapped_column(sa.String(64), unique=True)
+    created_by_id: Mapped[int | None] = mapped_column(sa.ForeignKey("user.id", ondelete="SET NULL"))
+    created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+    expires_at: Mapped[dt.datetime]
+    used_at: Mapped[dt.datetime | None]
+    registration_id: Mapped[int | None] = mapped_column(
+        sa.ForeignKey("lti_registration.id", ondelete="SET NULL")
+    )  # the registration it made
+
+    registration: Mapped[LtiRegistration | None] = relationship()
+
+
+# -- problem reports ----------------------------------------------------------------------------
+
+REPORT_TEXT_MAX = 2000  # characters of a report and of its answer
+
+
+class ProblemReport(Base):
+    """A student's report of a problem with an exercise of a course (one of its slots): their
+    words, the attempt or engine upload it concerns, and the staff's answer (None: open)."""
+
+    __tablename__ = "problem_report"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    course_id: Mapped[int] = mapped_column(
+        sa.ForeignKey("course.id", ondelete="CASCADE"), index=True
+    )
+    slot_id: Mapped[int] = mapped_column(sa.ForeignKey("slot.id", ondelete="CASCADE"), index=True)
+    user_id: Mapped[int] = mapped_column(sa.ForeignKey("user.id", ondelete="CASCADE"), index=True)
+    exercise_id: Mapped[int | None] = mapped_column(
+        sa.ForeignKey("exercise.id", ondelete="SET NULL")
+    )
+    attempt_id: Mapped[int | None] = mapped_column(sa.ForeignKey("attempt.id", ondelete="SET NULL"))
+    submission_id: Mapped[int | None] = mapped_column(
+        sa.ForeignKey("submission.id", ondelete="SET NULL")
+    )
+    text: Mapped[str] = mapped_column(sa.Text)
+    created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+    answer: Mapped[str | None] = mapped_column(sa.Text)
+    answered_by_id: Mapped[int | None] = mapped_column(
+        sa.ForeignKey("user.id", ondelete="SET NULL")
+    )
+    answered_at: Mapped[dt.datetime | None]
+
+    course: Mapped[Course] = relationship()
+    slot: Mapped[Slot] = relationship()
+    user: Mapped[User] = relationship(foreign_keys=[user_id])
+    answered_by: Mapped[User | None] = relationship(foreign_keys=[answered_by_id])

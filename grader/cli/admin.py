@@ -253,6 +253,38 @@ def course_add(course_ref: str, email: str, role: str) -> None:
             )
 
 
+@course.command("copy")
+@click.argument("course_ref")
+@click.option("--name", "new_name", required=True, help="The new offering's name.")
+@click.option("--shift-days", type=int, help="Move every date by this many days.")
+@click.option(
+    "--first-due",
+    type=click.DateTime(["%Y-%m-%d %H:%M", "%Y-%m-%d"]),
+    help="Move every date so the first due date falls on this one (UTC).",
+)
+def course_copy(
+    course_ref: str, new_name: str, shift_days: int | None, first_due: dt.datetime | None
+) -> None:
+    """Copy a course (by id or name) into a new offering: its settings, assignments, slots
+    and trees, every date shifted; no students, attempts, uploads, extensions or LMS links."""
+    from grader.services import ServiceError
+    from grader.services.courses import copying, courses
+
+    try:
+        found = courses.find_course(course_ref)
+        copied = copying.copy_course(
+            None, found.id, new_name, shift_days=shift_days, first_due_at=first_due
+        )
+    except ServiceError as error:
+        _fail(error)
+    click.echo(
+        f"course {copied.course.id} {copied.course.name!r}: join code {copied.course.join_code}; "
+        f"{copied.assignments} assignment(s), {copied.slots} exercise(s) copied from "
+        f"{found.name!r}, dates moved by {copying.offset_words(copied.offset)}. Place its LMS "
+        "links again by deep linking."
+    )
+
+
 @course.command("list")
 def course_list() -> None:
     """List courses with their join codes."""

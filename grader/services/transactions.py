@@ -29,10 +29,12 @@ def writing() -> Iterator[Session]:
         session.connection(execution_options={WRITE_OPTION: True})
         try:
             yield session
+            session.commit()
         except BaseException:
+            # A failed commit (a unique key at flush) too: the session is usable again, so
+            # the page that says what went wrong can read the database.
             session.rollback()
             raise
-        session.commit()
 
 
 def rows_changed(session: Session, statement: sa.Update | sa.Delete) -> int:

@@ -37,6 +37,7 @@ BLUEPRINTS = (
     "admin",  # administrators only: registering an LMS
     "exams",  # paper exams: printing, entering the written answers
     "integrity",  # the staff's academic-integrity checks
+    "reports",  # students' problem reports and the staff's inbox
 )
 
 __all__ = ["CSP", "conventions_words", "init_app", "kind_name", "misconception_name", "percent"]

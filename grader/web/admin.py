@@ -15,7 +15,8 @@ from wtforms.validators import DataRequired, Length, Optional
 
 from grader.services import ServiceError, lti
 from grader.services.data import backup, erasure, export
-from grader.web.forms import EraseAccountForm
+from grader.services.lti import dynamic_registration, registration_admin
+from grader.web.forms import ActionForm, EraseAccountForm
 
 bp = Blueprint("admin", __name__, url_prefix="/admin")
 
@@ -48,10 +49,112 @@ class RegistrationForm(FlaskForm):
     )
 
 
+class EditRegistrationForm(FlaskForm):
+    deployment_ids = TextAreaField(
+        "Deployment ID(s), one a line", validators=[Optional(), Length(max=5000)]
+    )
+    auth_login_url = StringField(
+        "Authentication request URL (OIDC auth)", validators=[DataRequired(), Length(max=500)]
+    )
+    auth_token_url = StringField("Access token URL", validators=[DataRequired(), Length(max=500)])
+    key_set_url = StringField(
+        "Public keyset URL (JWKS)", validators=[DataRequired(), Length(max=500)]
+    )
+    auth_audience = StringField(
+        "Token audience (only if the LMS names one)", validators=[Optional(), Length(max=500)]
+    )
+    trust_emails = BooleanField(
+        "New accounts take the LMS's e-mail addresses (only the institution's own LMS, whose "
+        "addresses are verified)"
+    )
+
+
+class DeleteRegistrationForm(FlaskForm):
+    issuer = StringField("Type the issuer to confirm", validators=[DataRequired(), Length(max=255)])
+
+
+def _platforms_page(form: RegistrationForm, new_url: str | None = None) -> Any:
+    return render_template(
+        "admin/lti.html",
+        form=form,
+        registrations=lti.platforms(current_user),  # refuses anyone but an administrator
+        pending=dynamic_registration.pending_urls(current_user),
+        new_url=new_url,
+        action=ActionForm(),
+        days=dynamic_registration.URL_DAYS,
+    )
+
+
+@bp.post("/lti/registration-url")
+def make_registration_url() -> Any:
+    """A new one-time registration URL, shown once on the page that answers."""
+    if not ActionForm().validate_on_submit():
+        return redirect(url_for("admin.lti_platforms"))
+    token = dynamic_registration.make_url(current_user)
+    new_url = url_for("lti.dynamic_register", token=token, _external=True)
+    return _platforms_page(RegistrationForm(formdata=None), new_url)
+
+
+@bp.post("/lti/registration-url/<int:url_id>/withdraw")
+def withdraw_registration_url(url_id: int) -> Any:
+    if ActionForm().validate_on_submit():
+        dynamic_registration.withdraw_url(current_user, url_id)
+        flash("The registration URL was withdrawn: it registers nothing now.", "info")
+    return redirect(url_for("admin.lti_platforms"))
+
+
+@bp.route("/lti/<int:registration_id>/edit", methods=["GET", "POST"])
+def edit_registration(registration_id: int) -> Any:
+    """A registration's endpoints, deployments and e-mail trust."""
+    reg = registration_admin.registration(current_user, registration_id)
+    form = EditRegistrationForm(obj=reg)
+    if request.method == "GET":
+        form.deployment_ids.data = "\n".join(d.deployment_id for d in reg.deployments)
+    if form.validate_on_submit():
+        try:
+            registration_admin.edit(
+                current_user,
+                registration_id,
+                auth_login_url=form.auth_login_url.data or "",
+                auth_token_url=form.auth_token_url.data or "",
+                key_set_url=form.key_set_url.data or "",
+                deployment_ids=(form.deployment_ids.data or "").splitlines(),
+                auth_audience=form.auth_audience.data or None,
+                trust_emails=bool(form.trust_emails.data),
+            )
+        except ServiceError as error:
+            flash(str(error), "error")
+        else:
+            flash(f"Saved {reg.issuer} (client {reg.client_id}).", "info")
+            return redirect(url_for("admin.lti_platforms"))
+    return render_template("admin/lti_edit.html", form=form, registration=reg)
+
+
+@bp.route("/lti/<int:registration_id>/delete", methods=["GET", "POST"])
+def delete_registration(registration_id: int) -> Any:
+    """The confirmation, saying what stops working, then the deletion."""
+    reg = registration_admin.registration(current_user, registration_id)
+    form = DeleteRegistrationForm()
+    if form.validate_on_submit():
+        try:
+            words = registration_admin.delete(current_user, registration_id, form.issuer.data or "")
+        except ServiceError as error:
+            flash(str(error), "error")
+        else:
+            flash(f"Deleted the registration of {words}.", "info")
+            return redirect(url_for("admin.lti_platforms"))
+    return render_template(
+        "admin/lti_delete.html",
+        form=form,
+        registration=reg,
+        consequences=registration_admin.consequences(current_user, registration_id),
+    ), (400 if request.method == "POST" else 200)
+
+
 @bp.route("/lti", methods=["GET", "POST"])
 def lti_platforms() -> Any:
-    """Every registered LMS, and the form registering one."""
-    registered = lti.platforms(current_user)  # refuses anyone but an administrator
+    """Every registered LMS, the one-time registration URLs, and the form registering one."""
+    lti.platforms(current_user)  # refuses anyone but an administrator
     form = RegistrationForm()
     if form.validate_on_submit():
         try:
@@ -71,7 +174,7 @@ def lti_platforms() -> Any:
         else:
             flash(f"Registered {reg.issuer} (client {reg.client_id}).", "info")
             return redirect(url_for("admin.lti_platforms"))
-    return render_template("admin/lti.html", form=form, registrations=registered)
+    return _platforms_page(form)
 
 
 @bp.route("/backups")

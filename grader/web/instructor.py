@@ -22,8 +22,8 @@ from grader.gametree import KINDS
 from grader.gametree.kinds import error_rule
 from grader.gametree.variants import ALL_VARIANTS
 from grader.models import Slot
-from grader.services import Conflict, Invalid
-from grader.services.courses import courses, roster
+from grader.services import Conflict, Invalid, ServiceError
+from grader.services.courses import copying, courses, roster
 from grader.services.courses.staff import (
     may_open_dashboard,
     staff,
@@ -39,6 +39,8 @@ from grader.web import charts
 from grader.web.forms import ActionForm, SelectChoice
 from grader.web.instructor_forms import (
     AssignmentForm,
+    CopyAssignmentForm,
+    CopyCourseForm,
     CourseForm,
     EngineSlotForm,
     ExpireForm,
@@ -253,6 +255,83 @@ def expire_join_code(course_id: int) -> Any:
 
 
 # -- the assignment editor -----------------------------------------------------------------------
+
+
+def _copy_forms(course_id: int) -> tuple[CopyCourseForm, CopyAssignmentForm]:
+    as_staff = staff(current_user, course_id, change=True)
+    one = CopyAssignmentForm(prefix="one")
+    one.assignment.choices = [SelectChoice(str(a.id), a.title) for a in as_staff.course.assignments]
+    one.target.choices = [
+        SelectChoice(str(c.id), c.name) for c in copying.taught_courses(current_user)
+    ]
+    return CopyCourseForm(prefix="course"), one
+
+
+def _copy_page(course_id: int, forms: tuple[CopyCourseForm, CopyAssignmentForm]) -> Any:
+    as_staff = staff(current_user, course_id, change=True)
+    status = 400 if request.method == "POST" else 200
+    return render_template(
+        "instructor/copy.html",
+        staff=as_staff,
+        course=as_staff.course,
+        form=forms[0],
+        one=forms[1],
+        first_due=copying.first_due(as_staff.course),
+    ), status
+
+
+@bp.route("/courses/<int:course_id>/copy", methods=["GET", "POST"])
+def copy_course(course_id: int) -> Any:
+    """The next term: the course copied into a new offering, its dates moved."""
+    forms = _copy_forms(course_id)
+    form = forms[0]
+    if request.method == "POST" and form.validate_on_submit():
+        by_days = form.how.data == "shift"
+        try:
+            copied = copying.copy_course(
+                current_user,
+                course_id,
+                form.name.data or "",
+                shift_days=(form.shift_days.data or 0) if by_days else None,
+                first_due_at=None if by_days else form.first_due.data,
+            )
+        except ServiceError as error:
+            flash(str(error), "error")
+        else:
+            flash(
+                f"Copied into {copied.course.name}: {copied.assignments} assignment(s), "
+                f"{copied.slots} exercise(s), dates moved by "
+                f"{copying.offset_words(copied.offset)}. Its join code is "
+                f"{copied.course.join_code}; place its LMS links again by deep linking.",
+                "info",
+            )
+            return _back("instructor.course", course_id=copied.course.id)
+    else:
+        _flash_errors(form)
+    return _copy_page(course_id, forms)
+
+
+@bp.post("/courses/<int:course_id>/copy-assignment")
+def copy_assignment(course_id: int) -> Any:
+    """One assignment copied into another course the instructor teaches."""
+    forms = _copy_forms(course_id)
+    one = forms[1]
+    if one.validate_on_submit():
+        try:
+            copied = copying.copy_assignment(
+                current_user,
+                int(one.assignment.data or 0),
+                int(one.target.data or 0),
+                shift_days=one.shift_days.data or 0,
+            )
+        except ServiceError as error:
+            flash(str(error), "error")
+        else:
+            flash(f"Copied {copied.title} into {copied.course.name}.", "info")
+            return _back("instructor.edit_assignment", assignment_id=copied.id)
+    else:
+        _flash_errors(one)
+    return _copy_page(course_id, forms)
 
 
 @bp.route("/courses/<int:course_id>/assignments/new", methods=["GET", "POST"])

@@ -316,3 +316,34 @@ class IntegrityAccessForm(FlaskForm):
 
     ta_may_read = BooleanField("The course's TAs may read the academic-integrity pages")
     back = HiddenField()  # the page the form is on, to return to
+
+
+class CopyCourseForm(FlaskForm):
+    """The next term: the new offering's name and how its dates move."""
+
+    name = StringField("The new course's name", validators=[DataRequired(), Length(max=200)])
+    how = RadioField(
+        "Move the dates",
+        choices=[
+            SelectChoice("shift", "by a number of days"),
+            SelectChoice("first_due", "so that the first due date falls on a date"),
+        ],
+        default="shift",
+    )
+    shift_days = IntegerField(
+        "Days (negative: earlier)",
+        validators=[Optional(), NumberRange(min=-3660, max=3660)],
+    )
+    first_due = DateTimeLocalField(
+        "The first due date (UTC)", format=DATE_FORMATS, validators=[Optional()]
+    )
+
+
+class CopyAssignmentForm(FlaskForm):
+    assignment = SelectField("Assignment", validators=[DataRequired()])
+    target = SelectField("Into the course", validators=[DataRequired()])
+    shift_days = IntegerField(
+        "Move its dates by (days)",
+        default=0,
+        validators=[Optional(), NumberRange(min=-3660, max=3660)],
+    )

@@ -7,6 +7,7 @@ id_token authenticates them, so they (and only they) are exempt from the CSRF to
 
 from __future__ import annotations
 
+import re
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -23,14 +24,17 @@ from grader.ratelimits import password_checked
 from grader.services import Conflict, Invalid, ServiceError, lti
 from grader.services.courses import courses
 from grader.services.courses.staff import staff
-from grader.services.lti import lms_setup
+from grader.services.lti import dynamic_registration, lms_setup
 from grader.web import CSP
+from grader.web.errors import status_of
 from grader.web.forms import ActionForm, LinkAccountForm, SelectChoice
 from grader.web.instructor_forms import PresetAssignmentForm
 
 bp = Blueprint("lti", __name__, url_prefix="/lti")
 
 JWKS_CACHE_SECONDS = 600  # a platform's public keys, between two launches
+# A host[:port] that may stand in a CSP source list (no space, semicolon, comma or quote).
+_ORIGIN_HOST = re.compile(r"[A-Za-z0-9.-]+(:[0-9]{1,5})?|\[[0-9A-Fa-f:.]+\](:[0-9]{1,5})?")
 
 
 def tool_urls() -> dict[str, str]:
@@ -331,3 +335,35 @@ def account() -> Any:
             flash("Linked: the LMS now opens this account.", "info")
             return redirect(url_for("pages.dashboard"))
     return render_template("lti/account.html", form=form)
+
+
+@bp.get("/register/<token>")
+def dynamic_register(token: str) -> Any:
+    """LTI Dynamic Registration: the LMS opens the one-time URL in a frame with its OpenID
+    configuration's URL and a registration token; the tool registers itself and asks the LMS
+    to close the frame. Only the platform that opened it may frame the answer."""
+    config_url = request.args.get("openid_configuration", "")[:600]
+    parts = urlsplit(config_url)
+    origin = ""
+    if parts.scheme in ("http", "https") and _ORIGIN_HOST.fullmatch(parts.netloc):
+        origin = f"{parts.scheme}://{parts.netloc}"
+    headers = {
+        "Content-Security-Policy": CSP.replace(
+            "frame-ancestors 'none'", f"frame-ancestors 'self' {origin}".rstrip()
+        )
+    }
+    urls = tool_urls()
+    try:
+        reg = dynamic_registration.register(
+            token,
+            config_url,
+            request.args.get("registration_token"),
+            dynamic_registration.ToolUrls(
+                login=urls["login"], launch=urls["launch"], jwks=urls["jwks"]
+            ),
+        )
+    except ServiceError as error:
+        status = status_of(error)
+        page = render_template("error.html", status=status, message=str(error))
+        return page, status, headers
+    return render_template("lti/registered.html", registration=reg), 200, headers

@@ -10,7 +10,7 @@ from flask_wtf.csrf import generate_csrf
 
 from grader.models import Exercise
 from grader.services import Busy, RateLimited, ServiceError, accounts
-from grader.services.courses import courses, invites, staff
+from grader.services.courses import courses, header, invites, staff
 from grader.services.teaching import scores
 from grader.services.trees import attempts, exercises
 from grader.web.forms import ActionForm, JoinForm, PracticeForm
@@ -113,6 +113,8 @@ def _exercise_page(exercise: Exercise) -> Any:
         and (exercise.params is not None if exercise.slot_id is None else data["practice_allowed"]),
         preview=attempts.practice_replay(exercise) if is_owner else None,
         place=exercises.slot_place(exercise),
+        # Its owner reports a problem with a course's exercise (a slot's) to its staff.
+        report_slot=exercise.slot if is_owner and exercise.slot_id is not None else None,
     )
 
 
@@ -163,3 +165,21 @@ def practice() -> Any:
 def attempt_list() -> Any:
     made = attempts.list_attempts(current_user)
     return render_template("attempts.html", attempts=made)
+
+
+@bp.app_context_processor
+def _header() -> dict[str, Any]:
+    """`page_header()` for base.html: the staff link and the role in the page's course."""
+
+    def page_header() -> header.Header | None:
+        if not current_user.is_authenticated:
+            return None
+        args = request.view_args or {}
+        course_id, assignment_id = args.get("course_id"), args.get("assignment_id")
+        return header.header(
+            current_user,
+            course_id if isinstance(course_id, int) else None,
+            assignment_id if isinstance(assignment_id, int) else None,
+        )
+
+    return {"page_header": page_header, "role_words": header.ROLE_WORDS}

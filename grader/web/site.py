@@ -40,7 +40,8 @@ def security_headers(response: Any) -> Any:
     headers = response.headers
     headers.setdefault("Content-Security-Policy", CSP)
     headers.setdefault("X-Content-Type-Options", "nosniff")
-    headers.setdefault("X-Frame-Options", "DENY")
+    if "frame-ancestors 'none'" in headers["Content-Security-Policy"]:
+        headers.setdefault("X-Frame-Options", "DENY")  # else the page names who may frame it
     headers.setdefault("Referrer-Policy", "same-origin")
     headers.setdefault("Cross-Origin-Opener-Policy", "same-origin")
     headers.setdefault("Permissions-Policy", "camera=(), microphone=(), geolocation=()")

@@ -99,6 +99,10 @@ class Platform:
     tool_redirect_uris: list[str] = field(default_factory=list)
     return_url: str = ""  # the deep-linking return URL it sends (default: its own endpoint)
     jwks_fetches: int = 0  # GETs of its key set
+    # LTI Dynamic Registration: the registration tokens it hands out, and the tools registered
+    registration_tokens: set[str] = field(default_factory=set)
+    registered_tools: list[dict[str, Any]] = field(default_factory=list)
+    config_issuer: str = ""  # the issuer its OpenID configuration names (default: its own)
 
     def rotate_key(self, kid: str) -> None:
         """A new key pair, served at the same JWKS URL (the old one is gone)."""
@@ -205,6 +209,7 @@ class Platform:
         resource_id: str = "",
         resource_link_id: str = "",
         tag: str = "",
+        end: str | None = None,
     ) -> dict[str, Any]:
         number = str(len(self.lineitems) + 1)
         url = f"{self.base}/contexts/{self.context_id}/lineitems/{number}"
@@ -216,6 +221,8 @@ class Platform:
             "resourceLinkId": resource_link_id,
             "tag": tag,
         }
+        if end is not None:
+            item["endDateTime"] = end
         self.lineitems[url] = item
         return item
 
@@ -228,6 +235,67 @@ class Platform:
         def jwks() -> Any:
             self.jwks_fetches += 1
             return jsonify(keys=[public_jwk(self.key, self.kid)])
+
+        @app.get("/.well-known/openid-configuration")
+        def openid_configuration() -> Any:
+            """LTI Dynamic Registration 1.0, section 3.4: the platform's configuration."""
+            return jsonify(
+                {
+                    "issuer": self.config_issuer or self.issuer,
+                    "authorization_endpoint": f"{self.base}/auth",
+                    "token_endpoint": f"{self.base}/token",
+                    "jwks_uri": f"{self.base}/jwks",
+                    "registration_endpoint": f"{self.base}/register",
+                    "token_endpoint_auth_methods_supported": ["private_key_jwt"],
+                    "token_endpoint_auth_signing_alg_values_supported": ["RS256"],
+                    "id_token_signing_alg_values_supported": ["RS256"],
+                    "response_types_supported": ["id_token"],
+                    "scopes_supported": ["openid", *SCOPES, NRPS_SCOPE],
+                    "subject_types_supported": ["public"],
+                    "claims_supported": ["iss", "sub", "name", "email"],
+                    "https://purl.imsglobal.org/spec/lti-platform-configuration": {
+                        "product_family_code": "loopback-lms",
+                        "version": "1.0",
+                        "messages_supported": [
+                            {"type": "LtiResourceLinkRequest"},
+                            {"type": "LtiDeepLinkingRequest"},
+                        ],
+                    },
+                }
+            )
+
+        @app.post("/register")
+        def register_tool() -> Any:
+            """Section 3.5: the tool's client registration, with the registration token; the
+            client id and deployment the platform gives it. The tool's redirect URIs and key
+            set URL are what later launches and service tokens are checked against."""
+            auth = request.headers.get("Authorization", "")
+            if not auth.startswith("Bearer ") or auth[7:] not in self.registration_tokens:
+                return jsonify(error="invalid_token"), 401
+            self.registration_tokens.discard(auth[7:])
+            body = request.get_json(force=True)
+            tool = body.get("https://purl.imsglobal.org/spec/lti-tool-configuration")
+            if (
+                body.get("token_endpoint_auth_method") != "private_key_jwt"
+                or body.get("response_types") != ["id_token"]
+                or not body.get("redirect_uris")
+                or not body.get("initiate_login_uri")
+                or not body.get("jwks_uri")
+                or not isinstance(tool, dict)
+                or not tool.get("target_link_uri")
+            ):
+                return jsonify(error="invalid_client_metadata"), 400
+            self.registered_tools.append(body)
+            self.tool_redirect_uris = list(body["redirect_uris"])
+            answer = {
+                **body,
+                "client_id": self.client_id,
+                "https://purl.imsglobal.org/spec/lti-tool-configuration": {
+                    **tool,
+                    "deployment_id": self.deployment_id,
+                },
+            }
+            return jsonify(answer)
 
         @app.get("/auth")
         def auth() -> Any:
@@ -308,6 +376,7 @@ class Platform:
                     resource_id=body.get("resourceId", ""),
                     resource_link_id=body.get("resourceLinkId", ""),
                     tag=body.get("tag", ""),
+                    end=body.get("endDateTime"),
                 )
                 return jsonify(item), 201
             items = list(self.lineitems.values())
@@ -393,6 +462,7 @@ class Platform:
                         resource_id=spec.get("resourceId", ""),
                         resource_link_id=link_id,
                         tag=spec.get("tag", ""),
+                        end=spec.get("endDateTime"),
                     )
             return "placed"
 

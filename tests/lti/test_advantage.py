@@ -182,6 +182,11 @@ def test_a_graded_attempt_score_arrives_at_the_line_item(placed, app):
         if i["resourceLinkId"] == placed["item"]["_resource_link_id"]
     ]
     assert lineitem["scoreMaximum"] == 1.0
+    with app.app_context():  # the LMS's column is due when the slot is
+        from grader.models import Assignment
+
+        due = db.session.get(Assignment, placed["assignment_id"]).due_at
+    assert lineitem["endDateTime"] == due.isoformat(timespec="seconds") + "Z"
     key = KINDS["prune"].key(Tree.from_nested(AIMA), Conventions.from_dict({}))
     with app.app_context():
         alice = env.user("alice")
@@ -194,6 +199,7 @@ def test_a_graded_attempt_score_arrives_at_the_line_item(placed, app):
     assert score["scoreMaximum"] == 1.0
     assert score["activityProgress"] == "Completed"
     assert score["gradingProgress"] == "FullyGraded"
+    assert score["comment"].startswith("0.9 of 1 points on ")  # the score in words
     # An exercise that is not placed in the LMS sends nothing.
     with app.app_context():
         other = exercises.slot_exercise(env.user("alice"), placed["assignment_id"], 0)

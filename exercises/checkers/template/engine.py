@@ -112,4 +112,7 @@ def choose_move(fen: str, time_left: float) -> str:
 
 
 # Optional: define search_parallel(fen, depth, workers, alpha=-INF, beta=INF) -> dict,
-# root-parallel, with the same value and move as search (see "Threading" in ASSIGNMENT.md).
+# root-parallel, with the same value and move as search (see "Threading" in ASSIGNMENT.md):
+# each worker calls alphabeta on its root move's position with depth - 1, ply = 1 (not 0: loss
+# scores count plies from the root) and the window (-beta, -alpha); the root's value is the
+# best of the negated values. Its "leaves" (the workers' sum) must be an int; it is not checked.

@@ -29,6 +29,7 @@ from grader.services.lti.launch import (
     _claim,
     _service_url,
 )
+from grader.services.lti.passback import iso_utc
 from grader.services.transactions import writing
 
 # -- deep linking ------------------------------------------------------------------------------
@@ -142,6 +143,10 @@ class _Resource(DeepLinkResource):
     def to_dict(self) -> dict[str, object]:
         item = super().to_dict()
         item["window"] = {"targetName": "_blank"}  # the pages refuse frames (clickjacking)
+        lineitem = self.get_lineitem()
+        if lineitem is not None and lineitem.get_end_date_time():
+            # Deep Linking 2.0's lineItem carries the column's due date; pylti1p3 drops it.
+            item["lineItem"]["endDateTime"] = lineitem.get_end_date_time()  # type: ignore[index]
         return item
 
 
@@ -174,6 +179,7 @@ def deep_link_reply(
         float(max(len(assignment.slots), 1)),
         f"assignment-{assignment.id}",
     )
+    due = assignment.due_at
     if match.group(3) is not None:
         slot = next((s for s in assignment.slots if s.index == int(match.group(3))), None)
         if slot is None:
@@ -181,6 +187,7 @@ def deep_link_reply(
         custom["slot"] = str(slot.index)
         title = f"{assignment.title}: {slot.title or f'exercise {slot.index + 1}'}"
         points, resource_id = 1.0, f"slot-{slot.id}"
+        due = slot.effective_due_at
     lineitem = (
         LineItem()
         .set_label(title[:200])
@@ -188,6 +195,8 @@ def deep_link_reply(
         .set_resource_id(resource_id)
         .set_tag("alpha-beta-grader")
     )
+    if due is not None:
+        lineitem.set_end_date_time(iso_utc(due))
     resource = (
         _Resource()
         .set_url(launch_url)

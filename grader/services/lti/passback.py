@@ -163,6 +163,20 @@ def _sent(user_id: int, slot_id: int, mark: dt.datetime) -> None:
         )
 
 
+def iso_utc(moment: dt.datetime) -> str:
+    """A stored (UTC) instant as AGS writes dates: ISO 8601 with its offset."""
+    aware = moment if moment.tzinfo else moment.replace(tzinfo=dt.UTC)
+    return aware.astimezone(dt.UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def score_words(given: float, maximum: float, title: str) -> str:
+    """The score's comment in the LMS's gradebook: what it is, in words."""
+    return (
+        f"{round(given, 2):g} of {maximum:g} points on {title[:200]} "
+        "as its course's gradebook on Alpha-Beta Grader counts it"
+    )
+
+
 def _post_score(
     link: LtiResourceLink, context: LtiContext, sub: str, given: float, maximum: float
 ) -> None:
@@ -178,11 +192,14 @@ def _post_score(
         },
     )
     lineitem = None
+    title = (link.slot.title if link.slot is not None else None) or link.assignment.title
     if not link.lineitem_url:  # placed without a line item: find or make the column once
-        title = link.slot.title if link.slot is not None else link.assignment.title
+        column = LineItem()
+        due = link.slot.effective_due_at if link.slot is not None else link.assignment.due_at
+        if due is not None:
+            column.set_end_date_time(iso_utc(due))
         lineitem = ags.find_or_create_lineitem(
-            LineItem()
-            .set_label((title or link.assignment.title)[:200])
+            column.set_label(title[:200])
             .set_score_maximum(maximum)
             .set_resource_link_id(link.resource_link_id)
             .set_resource_id(
@@ -202,6 +219,7 @@ def _post_score(
         .set_activity_progress("Completed")
         .set_grading_progress("FullyGraded")
         .set_user_id(sub)
+        .set_comment(score_words(given, maximum, title))
     )
     ags.put_grade(grade, lineitem)
 

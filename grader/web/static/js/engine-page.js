@@ -8,6 +8,7 @@
 import { getJSON } from "./api.js";
 import { GameReplay } from "./board-view.js";
 import { h } from "./dom.js";
+import { outcomeWords } from "./game-outcome.js";
 
 const page = JSON.parse(document.getElementById("engine-data").textContent);
 const $ = (role) => document.querySelector(`[data-role="${role}"]`);
@@ -51,11 +52,12 @@ async function showChart() {
   box.replaceChildren(...drawn.body.childNodes);
 }
 
-async function openGame(number) {
+async function openGame(number, colour) {
   const game = await getJSON(page.game_url_template.replace("{n}", String(number)));
   const viewer = $("viewer");
   viewer.hidden = false;
-  $("viewer-title").textContent = `Replay: ${game.name || `game ${number + 1}`} (${game.result})`;
+  const name = game.name || `game ${number + 1}`;
+  $("viewer-title").textContent = `Replay: ${name}, ${outcomeWords(game.result, colour)}`;
   $("download-pdn").href = page.pdn_url_template.replace("{n}", String(number));
   new GameReplay(viewer, game);
   viewer.scrollIntoView({ block: "nearest" });
@@ -130,9 +132,10 @@ async function showResults(data) {
   const games = $("games").querySelector("tbody");
   games.replaceChildren(...s.games.map((g) => {
     const button = h("button", { type: "button", "data-game": g.number, text: "Replay" });
-    button.addEventListener("click", () => openGame(g.number));
-    return h("tr", {}, cell(g.name), cell(g.opponent || ""), cell(g.colour || ""),
-      cell(g.result || ""), cell(String(g.plies ?? ""), "num"), h("td", {}, button));
+    button.addEventListener("click", () => openGame(g.number, g.colour));
+    const colour = g.colour ? g.colour[0].toUpperCase() + g.colour.slice(1) : "";
+    return h("tr", {}, cell(g.name), cell(g.opponent || ""), cell(colour),
+      cell(outcomeWords(g.result, g.colour)), cell(String(g.plies ?? ""), "num"), h("td", {}, button));
   }));
   document.dispatchEvent(new Event("tables-changed")); // page.js: scroll boxes, phone labels
 }
