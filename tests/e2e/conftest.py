@@ -104,6 +104,16 @@ def _seed(env: dict[str, str]) -> tuple[int, dict[str, int], str]:
             practice["contrast-values"] = exercises.create_practice(
                 student, "values", tree=trees["three-levels"]
             ).id
+            practice["forced"] = exercises.create_practice(
+                student, "prune", tree=trees["three-levels"]
+            ).id
+            practice["forced-chance"] = exercises.create_practice(
+                student,
+                "prune",
+                tree=STAR1_CUT,
+                players=["max", "chance"],
+                conventions=BOUNDS,
+            ).id
             practice["contrast-chance"] = exercises.create_practice(
                 student,
                 "prune",
