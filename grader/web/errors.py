@@ -5,11 +5,12 @@ busy database, any HTTP error), with Retry-After where trying again helps."""
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlsplit
 
 import sqlalchemy as sa
-from flask import Blueprint, Response, current_app, render_template, request
+from flask import Blueprint, Response, current_app, render_template, request, url_for
 from flask_wtf.csrf import CSRFError
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from grader.extensions import db
 from grader.services import (
@@ -42,6 +43,39 @@ def status_of(error: ServiceError) -> int:
     return next((code for cls, code in STATUS.items() if isinstance(error, cls)), 400)
 
 
+# What each refusal is, in words: the error page's heading (its status number stays beside it).
+TITLES = {
+    400: "The request was refused",
+    401: "Sign in first",
+    403: "Not allowed",
+    404: "Not found",
+    405: "Not done that way",
+    409: "Changed meanwhile",
+    413: "Too large",
+    414: "Address too long",
+    422: "Not of the right shape",
+    429: "Too many requests",
+    500: "Something went wrong on our side",
+    503: "Busy",
+}
+
+
+def _size(limit: int) -> str:
+    return f"{limit / 1_000_000:.1f} MB" if limit >= 1_000_000 else f"{limit // 1000} kB"
+
+
+def _back() -> str:
+    """Where the error page leads back to: the page of this site the person came from (a form's
+    page, which may post to its own address), or the dashboard (an outside page, none, or the
+    very address a GET was refused at)."""
+    came_from = request.referrer or ""
+    if came_from and (came_from != request.url or request.method != "GET"):
+        where, here = urlsplit(came_from), urlsplit(request.host_url)
+        if (where.scheme, where.netloc) == (here.scheme, here.netloc):
+            return came_from
+    return url_for("pages.dashboard")
+
+
 def wants_json() -> bool:
     return request.path.startswith("/api/") or request.path == "/api"
 
@@ -51,9 +85,14 @@ def error(status: int, message: str, details: Any = None, kind: str | None = Non
     answer was not of its shape), the error page elsewhere."""
     if wants_json():
         return error_response(status, message, details, kind=kind)
-    return current_app.make_response(
-        (render_template("error.html", status=status, message=message), status)
+    page = render_template(
+        "error.html",
+        status=status,
+        title=TITLES.get(status, "Refused"),
+        message=message,
+        back=_back(),
     )
+    return current_app.make_response((page, status))
 
 
 @bp.app_errorhandler(ServiceError)
@@ -87,6 +126,17 @@ def database_busy(failed: sa.exc.OperationalError) -> Response:
     response = error(503, "the database is busy; nothing was stored, try again")
     response.headers["Retry-After"] = "1"
     return response
+
+
+@bp.app_errorhandler(RequestEntityTooLarge)
+def too_large(failed: RequestEntityTooLarge) -> Response:
+    """A body past the limit (the app's, or an upload's): read no further, said with the limit."""
+    limit = request.max_content_length or current_app.config["MAX_CONTENT_LENGTH"]
+    return error(
+        413,
+        f"What was sent is too large: this page takes at most {_size(limit)}. Nothing was "
+        "stored; go back and send a smaller file or a shorter text.",
+    )
 
 
 @bp.app_errorhandler(HTTPException)

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from tests.app_support import enrol
-from tests.e2e.chance_support import seed_chance
+from tests.e2e.chance_support import BOUNDS, STAR1_CUT, seed_chance
 from tests.e2e.e2e_support import (
     CHROMIUM,
     CHROMIUM_ARGS,
@@ -97,6 +97,30 @@ def _seed(env: dict[str, str]) -> tuple[int, dict[str, int], str]:
                 student, "best-order", tree=[[[2, 3], [5, 9]], [[0, 1], [7, 5]]]
             ).id
             practice.update(seed_chance(student))
+            # Their own: the colours of every state, measured as drawn (tests/e2e/test_contrast.py).
+            practice["contrast"] = exercises.create_practice(
+                student, "prune", tree=trees["three-levels"]
+            ).id
+            practice["contrast-values"] = exercises.create_practice(
+                student, "values", tree=trees["three-levels"]
+            ).id
+            practice["forced"] = exercises.create_practice(
+                student, "prune", tree=trees["three-levels"]
+            ).id
+            practice["forced-chance"] = exercises.create_practice(
+                student,
+                "prune",
+                tree=STAR1_CUT,
+                players=["max", "chance"],
+                conventions=BOUNDS,
+            ).id
+            practice["contrast-chance"] = exercises.create_practice(
+                student,
+                "prune",
+                tree=STAR1_CUT,
+                players=["max", "chance"],
+                conventions=BOUNDS,
+            ).id
             # Typed back as the page prints numbers (−5, 14 / 3, −∞): their own exercises.
             practice["typed-values"] = exercises.create_practice(
                 student, "values", tree=TYPED_VALUES

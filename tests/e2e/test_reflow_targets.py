@@ -1,0 +1,120 @@
+"""Reflow and target sizes (WCAG 2.1 1.4.10, 2.2 2.5.8), measured in Chromium.
+
+At 320 CSS px wide the page reflows: nothing sticks out past the window but inside the tree's own
+scroll box (and a wide table's, which scrolls in its box: 1.4.10 lets data tables keep their two
+dimensions), so only the tree scrolls both ways. Every pointer target of an exercise page, each
+node of the tree included, is 24 px or more both ways, or spaced as 2.5.8 allows: the 24 px
+circle on its centre meets no other target, nor another undersized target's circle.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.e2e_support import open_page, sign_in, tree_drawn
+
+pytestmark = pytest.mark.e2e
+
+# Elements past the window's right edge that are not inside a box that scrolls on its own.
+STICKING_OUT = """(width) => {
+  const out = [];
+  for (const e of document.body.querySelectorAll('*')) {
+    if (e.closest('.tree-scroll, .table-scroll, pre, .tree-minimap')) continue;
+    const box = e.getBoundingClientRect();
+    if (!box.width || getComputedStyle(e).visibility === 'hidden') continue;
+    if (box.right > width + 0.5 || box.left < -0.5) {
+      if (e.closest('.skip-link') || e.matches('.skip-link')) continue;
+      out.push(`${e.tagName.toLowerCase()}.${[...e.classList].join('.')} ${Math.round(box.left)}..${Math.round(box.right)}`);
+    }
+  }
+  return {scroll: document.documentElement.scrollWidth, out: out.slice(0, 10)};
+}"""
+
+# Every pointer target shown: tree nodes (their shapes), buttons, links, inputs, selects.
+TARGETS = """() => {
+  const shown = (e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden';
+  const targets = [];
+  for (const g of document.querySelectorAll('.tree-svg .node')) {
+    const shape = g.querySelector('.shape');
+    if (shape && shown(shape)) targets.push([`node ${g.dataset.label}`, shape.getBoundingClientRect()]);
+  }
+  for (const e of document.querySelectorAll('main button, main a[href], main input, main select, header a, header button')) {
+    if (!shown(e) || e.closest('.skip-link') || e.type === 'hidden') continue;
+    // A link inside a sentence is exempt (2.5.8's inline exception).
+    if (e.tagName === 'A' && getComputedStyle(e).display === 'inline'
+        && e.parentElement.textContent.trim() !== e.textContent.trim()) continue;
+    targets.push([`${e.tagName.toLowerCase()} ${(e.getAttribute('aria-label') || e.textContent || e.name || '').trim().slice(0, 30)}`,
+                  e.getBoundingClientRect()]);
+  }
+  const small = (b) => b.width < 24 - 0.01 || b.height < 24 - 0.01;
+  const centre = (b) => [(b.left + b.right) / 2, (b.top + b.bottom) / 2];
+  const toBox = ([x, y], b) => Math.hypot(Math.max(b.left - x, 0, x - b.right), Math.max(b.top - y, 0, y - b.bottom));
+  const out = [];
+  targets.forEach(([name, box], i) => {
+    if (!small(box)) return;
+    const c = centre(box);
+    targets.forEach(([other, b], j) => {
+      if (i === j) return;
+      const meets = toBox(c, b) < 12 - 0.01 || (small(b) && Math.hypot(c[0] - centre(b)[0], c[1] - centre(b)[1]) < 24 - 0.01);
+      if (meets) out.push(`${name} (${box.width.toFixed(1)}x${box.height.toFixed(1)}) too near ${other}`);
+    });
+  });
+  return {count: targets.length, out: out.slice(0, 12)};
+}"""
+
+
+def _reflows(page: Any, path: str) -> None:
+    page.goto(path)
+    page.wait_for_load_state("networkidle")
+    got = page.evaluate(STICKING_OUT, 320)
+    assert got["scroll"] <= 320 and not got["out"], (path, got)
+
+
+def test_every_student_page_reflows_at_320_px(browser, live_server) -> None:
+    with open_page(browser, live_server.url, width=320, height=640) as page:
+        sign_in(page)
+        for path in ["/dashboard", "/practice", f"/assignments/{live_server.assignment_id}"]:
+            _reflows(page, path)
+        for name in (
+            "three-levels",
+            "bounds",
+            "leaf-order",
+            "best-order",
+            "chance-4",
+            "243-values",
+        ):
+            _reflows(page, f"/exercises/{live_server.practice[name]}")
+            tree_drawn(page)
+            got = page.evaluate(STICKING_OUT, 320)
+            assert got["scroll"] <= 320 and not got["out"], (name, got)
+            # The tree's own box scrolls when the drawing is wider than it.
+            scroller = page.locator('[data-role="tree"] .tree-scroll')
+            expect(scroller).to_be_visible()
+            sizes = scroller.evaluate(
+                "e => [e.scrollWidth, e.clientWidth, e.getBoundingClientRect().right]"
+            )
+            assert sizes[2] <= 320, (name, sizes)
+
+
+@pytest.mark.parametrize("width", [1280, 320])
+def test_targets_are_24_px_or_spaced(browser, live_server, width) -> None:
+    with open_page(browser, live_server.url, width=width, height=800) as page:
+        sign_in(page)
+        for name in (
+            "three-levels",
+            "values",
+            "bounds",
+            "leaf-order",
+            "best-order",
+            "chance-4",
+            "243-prune",
+        ):
+            if name not in live_server.practice:
+                continue
+            page.goto(f"/exercises/{live_server.practice[name]}")
+            tree_drawn(page)
+            got = page.evaluate(TARGETS)
+            assert got["count"] > 5 and not got["out"], (name, width, got)
