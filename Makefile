@@ -12,7 +12,8 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[test,bench,docs]'
 	touch $(STAMP)
 
-# axe-core for the accessibility checks of the e2e suite, from package-lock.json.
+# axe-core for the accessibility checks of the e2e suite and ESLint for the JavaScript lint,
+# from package-lock.json.
 NODE_STAMP := node_modules/.installed
 $(NODE_STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund --silent
@@ -43,6 +44,7 @@ test: $(STAMP) system-deps $(NODE_STAMP)
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
 	$(BIN)/mypy
+	node_modules/.bin/eslint grader/web/static tests/js eslint.config.js
 	node --test tests/js/*.test.mjs
 	$(BIN)/pytest
 

@@ -4,7 +4,7 @@ set -euo pipefail
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v bwrap >/dev/null 2>&1 || need+=(bubblewrap)
-command -v npm >/dev/null 2>&1 || need+=(npm)  # installs axe-core for the e2e suite
+command -v npm >/dev/null 2>&1 || need+=(npm)  # installs axe-core for the e2e suite and ESLint
 # Paper exams: WeasyPrint's Pango and a font to draw the sheets with (the service needs them
 # too), poppler's pdftotext/pdfinfo to read the PDFs back, and pdflatex with TikZ for the
 # exported LaTeX.

@@ -357,7 +357,7 @@ def test_best_order_with_buttons(student, live_server) -> None:
 
 # The page's own count (search-replay.js), for trees and orders given as data.
 COUNTS = """async (cases) => {
-  const { buildTree, childPath } = await import('/static/js/tree-view.js');
+  const { buildTree, childPath } = await import('/static/js/tree-model.js');
   const { leavesEvaluated } = await import('/static/js/search-replay.js');
   return cases.map(({ nested, players, order, conventions }) => {
     const tree = buildTree(nested, players);

@@ -5,10 +5,12 @@ from __future__ import annotations
 import json
 import re
 import tomllib
+from importlib import resources
 
 import pytest
 
 from grader import data
+from grader.gametree import KINDS
 
 
 @pytest.fixture
@@ -299,3 +301,24 @@ def test_the_practice_form_folds_all_but_the_common_case(client, auth, signed_in
         re.S,
     ).group(0)
     assert shown.startswith('<details class="more" data-role="more-generate" open>')
+
+
+def test_the_exercise_page_names_its_kinds_module_and_serves_it(client, signed_in):
+    """The page's script imports the kind's module by the URL in data-kind-module: served as a
+    script of the site's own origin, which the Content-Security-Policy lets a module import."""
+    html = client.get(f"/assignments/{signed_in['assignment_id']}/slots/0").get_data(as_text=True)
+    data = _data_attributes(html)
+    assert data["kind-module"] == "/static/js/kinds/prune.js"
+    with client.get(data["kind-module"]) as module:
+        assert module.status_code == 200
+        assert module.mimetype in {"text/javascript", "application/javascript"}
+        assert "export default" in module.get_data(as_text=True)
+        assert "script-src 'self'" in module.headers["Content-Security-Policy"]
+
+
+def test_every_exercise_kind_has_its_page_module_and_no_other_kind_has_one():
+    """A kind's module is found by its name (templates/_kinds.html): one for each registered
+    kind; the folder holds nothing else but what they share (kinds/kind.js)."""
+    folder = resources.files("grader") / "web" / "static" / "js" / "kinds"
+    modules = {entry.name for entry in folder.iterdir() if entry.name.endswith(".js")}
+    assert modules == {f"{name}.js" for name in KINDS} | {"kind.js"}

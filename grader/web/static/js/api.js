@@ -18,7 +18,7 @@ async function request(method, url, { body, headers: extra = {} } = {}) {
     credentials: "same-origin",
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  let data = null;
+  let data;
   try {
     data = await response.json();
   } catch {

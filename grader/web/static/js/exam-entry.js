@@ -6,7 +6,7 @@
 import { mountExercise } from "./exercise-page.js";
 import { h } from "./dom.js";
 
-function main() {
+async function main() {
   const root = document.getElementById("exercise-root");
   if (!root) return;
   const data = root.dataset;
@@ -17,7 +17,7 @@ function main() {
   const history = document.querySelector("[data-role=history]");
   let version = Number(data.version);
   let advance = false;
-  const page = mountExercise(root, exercise, {
+  const page = await mountExercise(root, exercise, {
     attempts: data.saveUrl,
     headers: { "X-CSRFToken": data.csrfToken },
     replayAllowed: false,

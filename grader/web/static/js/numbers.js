@@ -4,6 +4,7 @@
 // (+, - or the minus sign −, U+2212) against a whole number (at most 30 digits), a decimal
 // (4.67, .5), a fraction (14/3, 14 / 3; the denominator not 0) or infinity (∞, inf, infinity);
 // spaces around it are ignored. Numbers are read exactly: [numerator, denominator] as BigInts.
+// And the one way the pages show an exact value (fmt: 14/3 as 4.67; exactText, on hover).
 
 const SPACE = "[ \\t\\u00a0\\u202f]{0,20}";
 const DIGITS = "[0-9]{1,30}";
@@ -138,4 +139,36 @@ export function numberKey(x) {
   const read = tryRead(x);
   if (read === null) return x === undefined || x === null ? "" : String(x).trim();
   return String(answerValue(x));
+}
+
+// -- exact values shown -------------------------------------------------------------------
+
+/** "inf"/"-inf", numbers and exact fractions ("14/3") to text a person reads: a fraction as its
+ * decimal rounded to 2 places, halves away from zero (4.67), as the grader shows it. */
+export function fmt(value) {
+  if (value === undefined || value === null) return "?";
+  if (value === "inf" || value === Infinity) return "+∞";
+  if (value === "-inf" || value === -Infinity) return "−∞";
+  if (typeof value === "string" && value.includes("/")) {
+    const x = exact(value);
+    if (x === null) return value;
+    const h = hundredths(x);
+    const [units, cents] = [abs(h) / 100n, abs(h) % 100n];
+    const sign = h < 0n ? "-" : "";
+    return cents ? `${sign}${units}.${String(cents).padStart(2, "0").replace(/0$/, "")}` : `${sign}${units}`;
+  }
+  return String(value);
+}
+
+/** The exact form of a value for a hover title ("14/3"); fmt's text where that is exact. */
+export function exactText(value) {
+  return shownRounded(value) ? String(value).replace(/\s/g, "") : fmt(value);
+}
+
+/** Probabilities as the nested form writes them ("1/3", 0.25 as "1/4"): the text shown. */
+export function probabilityText(p) {
+  const x = exact(p);
+  if (x === null) return String(p);
+  const [n, d] = x; // in lowest terms
+  return d === 1n ? String(n) : `${n}/${d}`;
 }

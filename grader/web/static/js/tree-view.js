@@ -1,134 +1,11 @@
 // The game tree as SVG: a layered layout (leaves spread evenly, parents centred over their
 // children), MAX/MIN/CHANCE per row (a chance node a circle, the probability of each of its
-// children above the child), keyboard focus, and classes the page sets to show state.
-// Paths and labels follow ARCHITECTURE.md: "" is the root, "1.0" the first child of its second
-// child; labels A, B, C... breadth-first, left to right, in the exercise's own child order.
+// children above the child), keyboard focus, and classes the page sets to show state. The tree
+// it draws is tree-model.js's.
 
 import { h, svgEl } from "./dom.js";
-import { exact, hundredths, shownRounded } from "./numbers.js";
-
-export function childPath(path, index) {
-  return path === "" ? String(index) : `${path}.${index}`;
-}
-
-export function parentPath(path) {
-  const cut = path.lastIndexOf(".");
-  return cut < 0 ? "" : path.slice(0, cut);
-}
-
-export function childIndex(path) {
-  return Number(path.slice(path.lastIndexOf(".") + 1));
-}
-
-/** True when `ancestor` is `path` itself or lies above it. */
-export function isAncestor(ancestor, path) {
-  return ancestor === "" || path === ancestor || path.startsWith(`${ancestor}.`);
-}
-
-/** Breadth-first index to label: 0 -> A, 25 -> Z, 26 -> AA. */
-export function labelFor(index) {
-  let label = "";
-  let n = index + 1;
-  while (n > 0) {
-    const rest = (n - 1) % 26;
-    label = String.fromCharCode(65 + rest) + label;
-    n = Math.floor((n - 1) / 26);
-  }
-  return label;
-}
-
-const abs = (n) => (n < 0n ? -n : n);
-
-/** "inf"/"-inf", numbers and exact fractions ("14/3") to text a person reads: a fraction as its
- * decimal rounded to 2 places, halves away from zero (4.67), as the grader shows it. */
-export function fmt(value) {
-  if (value === undefined || value === null) return "?";
-  if (value === "inf" || value === Infinity) return "+∞";
-  if (value === "-inf" || value === -Infinity) return "−∞";
-  if (typeof value === "string" && value.includes("/")) {
-    const x = exact(value);
-    if (x === null) return value;
-    const h = hundredths(x);
-    const [units, cents] = [abs(h) / 100n, abs(h) % 100n];
-    const sign = h < 0n ? "-" : "";
-    return cents ? `${sign}${units}.${String(cents).padStart(2, "0").replace(/0$/, "")}` : `${sign}${units}`;
-  }
-  return String(value);
-}
-
-/** The exact form of a value for a hover title ("14/3"); fmt's text where that is exact. */
-export function exactText(value) {
-  return shownRounded(value) ? String(value).replace(/\s/g, "") : fmt(value);
-}
-
-/** Probabilities as the nested form writes them ("1/3", 0.25 as "1/4"): the text shown. */
-function probabilityText(p) {
-  const x = exact(p);
-  if (x === null) return String(p);
-  const [n, d] = x; // in lowest terms
-  return d === 1n ? String(n) : `${n}/${d}`;
-}
-
-/**
- * The tree model: nested lists (numbers are leaves; a node object {"children": [...]} may be a
- * chance node, {"chance": [probabilities] or true, ...}) and the players per level (a level may
- * be "chance": its nodes' children equally likely). Returns {nodes: Map(path -> node), bfs:
- * [paths], depth, players, chance}; a node is {path, label, depth, player, leaf, value,
- * children: [paths], parent, probabilities (a chance node's, as text), probability (the one on
- * the edge above it, under a chance node)}.
- */
-export function buildTree(nested, players = ["max", "min"]) {
-  const nodes = new Map();
-  const bfs = [];
-  const queue = [["", nested, 0]];
-  let depth = 0;
-  let chance = false;
-  for (let head = 0; head < queue.length; head += 1) {
-    const [path, item, level] = queue[head];
-    const object = item !== null && typeof item === "object" && !Array.isArray(item);
-    const kids = Array.isArray(item) ? item : object ? item.children : null;
-    const leaf = !Array.isArray(kids);
-    const written = object && item.chance !== undefined && item.chance !== false;
-    const player = !leaf && (written || players[level % players.length] === "chance")
-      ? "chance" : players[level % players.length];
-    const node = {
-      path,
-      label: labelFor(bfs.length),
-      depth: level,
-      player: leaf ? players[level % players.length] : player,
-      leaf,
-      value: leaf ? item : null,
-      children: leaf ? [] : kids.map((_, i) => childPath(path, i)),
-      parent: path === "" ? null : parentPath(path),
-    };
-    if (!leaf && player === "chance") {
-      chance = true;
-      node.probabilities = Array.isArray(item.chance) ? item.chance.map(probabilityText)
-        : kids.map(() => `1/${kids.length}`);
-    }
-    nodes.set(path, node);
-    bfs.push(path);
-    depth = Math.max(depth, level);
-    if (!leaf) kids.forEach((child, i) => queue.push([childPath(path, i), child, level + 1]));
-  }
-  for (const node of nodes.values()) {
-    const parent = node.parent === null ? null : nodes.get(node.parent);
-    if (parent?.probabilities) node.probability = parent.probabilities[childIndex(node.path)];
-  }
-  return { nodes, bfs, depth, players, chance };
-}
-
-/** Every path at or below `path`. */
-export function subtree(tree, path) {
-  const out = [];
-  const stack = [path];
-  while (stack.length) {
-    const p = stack.pop();
-    out.push(p);
-    stack.push(...tree.nodes.get(p).children);
-  }
-  return out;
-}
+import { fmt } from "./numbers.js";
+import { isAncestor, parentPath, subtree } from "./tree-model.js";
 
 const SHAPE = 15; // half the width of a node's shape
 const MIN_LEAF_GAP = 26; // the tightest leaf spacing: the leaves' boxes narrow to stay 3 px apart
@@ -1026,7 +903,7 @@ export class TreeView {
     if (!g || !this.options.interactive) return;
     const path = g.dataset.path;
     const node = this.tree.nodes.get(path);
-    let next = null;
+    let next;
     switch (event.key) {
       case "Enter":
       case " ":

@@ -3,22 +3,25 @@
 // (drawn on demand: a student may have many exercises).
 
 import { drawCompared as draw, reading } from "../answer-view.js";
+import { loadKind } from "../kinds/kind.js";
 import { SearchReplay } from "../search-replay.js";
-import { TreeView, buildTree } from "../tree-view.js";
+import { buildTree } from "../tree-model.js";
+import { TreeView } from "../tree-view.js";
 
 for (const box of document.querySelectorAll("[data-compare]")) {
   const data = JSON.parse(box.dataset.compare);
   const tree = buildTree(data.tree, data.players);
-  const answer = reading(data.kind, tree, data.answer || {});
-  const key = reading(data.kind, tree, data.key || {});
+  const kind = await loadKind(box);
+  const answer = reading(kind, tree, data.answer || {});
+  const key = reading(kind, tree, data.key || {});
   // Where the grade says they differ (a best-order's blamed node), else node by node.
   const graded = data.differences;
   const differ = graded
     ? tree.bfs.filter((p) => graded.differ.includes(p))
     : tree.bfs.filter((p) => answer.values.has(p) && key.values.get(p) !== answer.values.get(p));
-  const mine = draw(box.querySelector("[data-side=answer]"), tree, data.kind, answer, differ,
+  const mine = draw(box.querySelector("[data-side=answer]"), tree, kind, answer, differ,
     "Their answer");
-  const theirs = draw(box.querySelector("[data-side=key]"), tree, data.kind, key, differ, "The key");
+  const theirs = draw(box.querySelector("[data-side=key]"), tree, kind, key, differ, "The key");
   const labels = differ.map((p) => tree.nodes.get(p).label);
   box.dataset.differ = labels.join(" ");
   const legend = box.querySelector(".legend");

@@ -3,7 +3,8 @@
 // student's own and the classmate's, with the nodes where it differs from each tree's key.
 
 import { drawCompared, reading } from "../answer-view.js";
-import { buildTree } from "../tree-view.js";
+import { loadKind } from "../kinds/kind.js";
+import { buildTree } from "../tree-model.js";
 
 const POLL_MS = 1000;
 
@@ -18,7 +19,7 @@ function follow(box) {
       const reply = await fetch(url, { headers: { Accept: "application/json" } });
       if (!reply.ok) throw new Error(`HTTP ${reply.status}`);
       state = await reply.json();
-    } catch (error) {
+    } catch {
       setTimeout(tick, POLL_MS * 3); // the server is busy or away: try again later
       return;
     }
@@ -44,13 +45,14 @@ for (const box of document.querySelectorAll("[data-integrity-status]")) {
 
 for (const box of document.querySelectorAll("[data-trees]")) {
   const data = JSON.parse(box.dataset.trees);
+  const kind = await loadKind(box);
   data.sides.forEach((side, i) => {
     const tree = buildTree(side.tree, side.players);
-    const answer = reading(data.kind, tree, data.answer || {});
-    const key = reading(data.kind, tree, side.key || {});
+    const answer = reading(kind, tree, data.answer || {});
+    const key = reading(kind, tree, side.key || {});
     const differ = tree.bfs.filter((p) => answer.values.has(p) && key.values.get(p) !== answer.values.get(p));
     const host = box.querySelector(`[data-side="${i}"]`);
-    const view = drawCompared(host, tree, data.kind, answer, differ,
+    const view = drawCompared(host, tree, kind, answer, differ,
       i === 0 ? "The answer on its own tree" : "The same answer on the classmate's tree");
     host.dataset.differ = differ.length;
     requestAnimationFrame(() => view.fit());

@@ -3,7 +3,9 @@
 
 import { annotate, reading } from "../answer-view.js";
 import { h } from "../dom.js";
-import { buildTree, TreeView } from "../tree-view.js";
+import { loadKind } from "../kinds/kind.js";
+import { buildTree } from "../tree-model.js";
+import { TreeView } from "../tree-view.js";
 import { SearchReplay } from "../search-replay.js";
 
 function showSource(form) {
@@ -81,16 +83,17 @@ function mountBuilder(host, field) {
   render();
 }
 
-function mountPreview() {
+async function mountPreview() {
   const data = document.getElementById("preview-data");
   if (!data) return;
   const preview = JSON.parse(data.textContent);
   const tree = buildTree(preview.tree.tree, preview.tree.players);
   // The sample drawn with its key: pruned subtrees shaded, values and bounds beside the nodes,
   // the leaf order numbered, a best order shown as the reordered tree.
-  const sample = new TreeView(document.getElementById("preview-tree"), tree,
-    { interactive: false, margin: 72, title: "Sample variant with its key" });
-  const kind = document.getElementById("preview-tree").dataset.kind;
+  const host = document.getElementById("preview-tree");
+  const kind = await loadKind(host);
+  const sample = new TreeView(host, tree,
+    { interactive: false, margin: 72, title: "Sample variant with its key", ...kind.spacing });
   annotate(sample, tree, reading(kind, tree, preview.key || {}));
   const box = document.querySelector(".preview .replay");
   const view = new TreeView(box.querySelector("[data-replay=tree]"), tree,
