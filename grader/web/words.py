@@ -6,8 +6,9 @@ words, the code on hover), the charts' labels and the forms' choices all read th
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
-from grader.gametree import Conventions
+from grader.gametree import KINDS, Conventions
 from grader.gametree.exact import fmt
 from grader.models import SLOT_KINDS
 
@@ -32,6 +33,29 @@ def kind_name(kind: str) -> str:
     return found.title if found is not None else kind
 
 
+def kind_script(kind: str) -> str:
+    """The page module of an exercise kind, under the static folder (its registry's
+    ``script``: "js/kinds/leaf-order.js"); "" for a name no exercise kind is registered under."""
+    found = KINDS.get(kind)
+    return found.script if found is not None else ""
+
+
+# How the side-by-side drawings mark the node a grade blames (tree-view.js's wrong nodes).
+BLAMED_MARK = "hatched red and marked ✗ in both trees"
+
+
+def differences_on_page(differences: Mapping[str, Any] | None) -> Mapping[str, Any] | None:
+    """A kind's ``graded_differences`` as the page shows them: where the grade blames one
+    node, the legend says how the drawings mark it."""
+    if not differences or "blamed" not in differences:
+        return differences
+    legend = (
+        f"{differences['counts']} The grade blames {differences['blamed']} ({BLAMED_MARK}): "
+        f"{differences['why']}"
+    )
+    return {**differences, "legend": legend}
+
+
 def conventions_brief(stored: Mapping[str, object]) -> str:
     """A slot's stored conventions in the forms' words, for a list: "prune when alpha >= beta
     (AIMA); cut nodes report their best value so far; children left to right", and the leaf
@@ -51,6 +75,8 @@ __all__ = [
     "CUT_NODES_REPORT",
     "TIES",
     "conventions_brief",
+    "differences_on_page",
     "kind_name",
+    "kind_script",
     "misconception_name",
 ]

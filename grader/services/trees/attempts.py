@@ -202,7 +202,7 @@ def solution(
     conventions = Conventions.from_dict(exercise.conventions)
     kind = KINDS[exercise.kind]
     if graded is None or graded.search is None:
-        search = kind.analysis(tree, conventions)[0]
+        search = kind.search(tree, conventions)
         key = kind.key(tree, conventions)
     else:
         search, key = graded.search, graded.key
