@@ -226,6 +226,11 @@ class ExerciseKind:
         """The search a replay of the exercise shows (of the tree cut at the depth limit)."""
         return solve(tree.cut(conventions.depth), conventions)
 
+    def analysis(self, tree: Tree, conventions: Conventions) -> tuple[SearchResult, Any]:
+        """The search a replay shows and the canonical key it projects to: None for a kind
+        whose key is not read off a search."""
+        return self.search(tree, conventions), None
+
     def normalize(self, tree: Tree, answer: object) -> Any:
         """The answer in a canonical, comparable form; UngradableAnswer when it cannot be read."""
         raise NotImplementedError
