@@ -18,7 +18,6 @@ from grader.web.inputs import IdConverter, StrictJSONProvider
 from grader.web.site import CSP
 from grader.web.words import (
     conventions_brief,
-    differences_on_page,
     kind_name,
     kind_script,
     misconception_name,
@@ -84,7 +83,6 @@ def init_app(app: Flask) -> None:
         misconception_name,
         kind_name,
         kind_script,
-        differences_on_page,
         conventions_brief,
         conventions_words,
     ):

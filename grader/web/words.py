@@ -6,7 +6,6 @@ words, the code on hover), the charts' labels and the forms' choices all read th
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from grader.gametree import KINDS, Conventions
 from grader.gametree.exact import fmt
@@ -40,22 +39,6 @@ def kind_script(kind: str) -> str:
     return found.script if found is not None else ""
 
 
-# How the side-by-side drawings mark the node a grade blames (tree-view.js's wrong nodes).
-BLAMED_MARK = "hatched red and marked ✗ in both trees"
-
-
-def differences_on_page(differences: Mapping[str, Any] | None) -> Mapping[str, Any] | None:
-    """A kind's ``graded_differences`` as the page shows them: where the grade blames one
-    node, the legend says how the drawings mark it."""
-    if not differences or "blamed" not in differences:
-        return differences
-    legend = (
-        f"{differences['counts']} The grade blames {differences['blamed']} ({BLAMED_MARK}): "
-        f"{differences['why']}"
-    )
-    return {**differences, "legend": legend}
-
-
 def conventions_brief(stored: Mapping[str, object]) -> str:
     """A slot's stored conventions in the forms' words, for a list: "prune when alpha >= beta
     (AIMA); cut nodes report their best value so far; children left to right", and the leaf
@@ -75,7 +58,6 @@ __all__ = [
     "CUT_NODES_REPORT",
     "TIES",
     "conventions_brief",
-    "differences_on_page",
     "kind_name",
     "kind_script",
     "misconception_name",
