@@ -1,13 +1,17 @@
 """Rules of ARCHITECTURE.md that a reading of the source checks: what differs by kind is asked of
 the kind (`gametree.KINDS`, `models.SLOT_KINDS`), never an `if` on its name outside its class.
 
-A kind's name compared (``== "best-order"``, ``kind in ("prune", ...)``, ``=== "leaf-order"``)
-or its class tested (``isinstance(kind, BestOrderKind)``) anywhere in grader/ (Python, templates,
-scripts) but the module that defines the kinds is a failure that names the line.
+An exercise kind's name written anywhere in grader/ (a Python string, a quoted word in a template
+or a script) outside the kind's own module (and its page module, `static/js/kinds/<name>.js`)
+and the registry is a failure that names the place: sets, maps, choice lists and defaults are
+derived from the registry. A kind's name compared (``== "best-order"``, ``kind in ("prune",
+...)``, ``=== "leaf-order"``) or its class tested (``isinstance(kind, BestOrderKind)``) is one too.
 """
 
 from __future__ import annotations
 
+import ast
+import inspect
 import re
 from pathlib import Path
 
@@ -21,7 +25,11 @@ SOURCES = ("*.py", "*.html", "*.js")
 
 # Where each kind's name may be compared: the module that registers the kinds.
 HOMES = {
-    "exercise": {Path("grader/gametree/kinds.py")},
+    "exercise": {
+        Path("grader/gametree/kinds/__init__.py"),
+        Path("grader/gametree/kinds/registry.py"),
+    }
+    | {Path(inspect.getfile(type(kind))).relative_to(ROOT) for kind in KINDS.values()},
     # models registers the slot kinds; submissions is the engine slot's own service.
     "slot": {Path("grader/models.py"), Path("grader/services/engines/submissions.py")},
 }
@@ -179,3 +187,127 @@ def test_a_made_up_file_in_architecture_fails_the_check():
         "grader/web/student.py",
         "verdict_words.py",
     ]
+
+
+# -- a kind's name lives in its module and the registry only -------------------------------------
+
+# The registry: `kinds/__init__.py` lists the kinds' modules, `kinds/registry.py` holds `KINDS`.
+REGISTRY = {Path("grader/gametree/kinds/__init__.py"), Path("grader/gametree/kinds/registry.py")}
+
+# Where a kind's name is written as another word, counted per file: a new use there changes the
+# count, and an entry no longer true fails as much as a new one.
+# - "prune": a value of the `ties` convention (cut when alpha >= beta);
+# - "values": the `values` convention's name, the generator's leaf-value range, the values and
+#   minimax answers' part;
+# - "bounds": the leaf-bounds convention's name, the bounds answer's part;
+# - the pages' per-kind entries in exercise-page.js and answer-view.js: until the page's kind
+#   modules (`static/js/kinds/<name>.js`) hold them; then these entries go.
+OTHER_MEANINGS: dict[tuple[str, str], int] = {
+    ("grader/checkers/engine.py", "prune"): 1,
+    ("grader/cli/tree.py", "bounds"): 2,
+    ("grader/cli/tree.py", "values"): 5,
+    ("grader/gametree/adaptive.py", "prune"): 1,
+    ("grader/gametree/adaptive.py", "values"): 2,
+    ("grader/gametree/generator.py", "bounds"): 1,
+    ("grader/gametree/generator.py", "values"): 3,
+    ("grader/gametree/solver.py", "bounds"): 3,
+    ("grader/gametree/solver.py", "prune"): 4,
+    ("grader/gametree/solver.py", "values"): 3,
+    ("grader/gametree/variants.py", "prune"): 3,
+    ("grader/gametree/variants.py", "values"): 2,
+    ("grader/web/api/schemas.py", "prune"): 1,
+    ("grader/web/api/schemas.py", "values"): 4,
+    ("grader/web/forms.py", "bounds"): 1,
+    ("grader/web/forms.py", "values"): 3,
+    ("grader/web/instructor_forms.py", "values"): 1,
+    ("grader/web/words.py", "prune"): 1,
+    ("grader/web/static/js/answer-view.js", "best-order"): 1,
+    ("grader/web/static/js/answer-view.js", "leaf-order"): 1,
+    ("grader/web/static/js/exercise-page.js", "best-order"): 2,
+    ("grader/web/static/js/exercise-page.js", "leaf-order"): 2,
+}
+
+
+def _python_strings(text: str) -> list[tuple[str, int]]:
+    """Every string constant of a module with its line, but the names listed in `__all__`
+    (Python names: "minimax" there is the solver's function)."""
+    tree = ast.parse(text)
+    exported = {
+        id(item)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Assign)
+        and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets)
+        for item in ast.walk(node.value)
+    }
+    return [
+        (node.value, node.lineno)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and id(node) not in exported
+    ]
+
+
+def written_names(names: set[str], root: Path = ROOT) -> dict[tuple[str, str], list[int]]:
+    """Each kind name written in grader/ as a Python string or a quoted word of a template or a
+    script, by (file, name), with its lines; a kind's own module and page module, and the
+    registry, left out."""
+    homes = {
+        name: {Path(inspect.getfile(type(KINDS[name]))).relative_to(ROOT)}
+        if name in KINDS
+        else set()
+        for name in names
+    }
+    found: dict[tuple[str, str], list[int]] = {}
+    for path in sorted((root / "grader").rglob("*")):
+        relative = path.relative_to(root)
+        if path.suffix not in (".py", ".html", ".js") or relative in REGISTRY:
+            continue
+        text = path.read_text(encoding="utf-8")
+        if path.suffix == ".py":
+            strings = _python_strings(text)
+        else:
+            strings = [
+                (m.group(1), text.count("\n", 0, m.start()) + 1)
+                for m in re.finditer(r"""["'`]([\w-]+)["'`]""", text)
+            ]
+        for value, line in strings:
+            if value not in names:
+                continue
+            if relative in homes[value] or relative == Path(
+                f"grader/web/static/js/kinds/{value}.js"
+            ):
+                continue
+            found.setdefault((str(relative), value), []).append(line)
+    return {place: sorted(lines) for place, lines in found.items()}
+
+
+def test_a_kind_name_is_written_only_in_its_module_and_the_registry():
+    found = written_names(set(KINDS))
+    counts = {place: len(lines) for place, lines in found.items()}
+    unexpected = {
+        f"{path}: {name!r} on lines {sorted(found[path, name])}"
+        for (path, name), n in counts.items()
+        if OTHER_MEANINGS.get((path, name)) != n
+    }
+    stale = {f"{path}: {name!r}" for path, name in set(OTHER_MEANINGS) - set(counts)}
+    assert sorted(unexpected | stale) == []
+
+
+def test_the_name_check_finds_a_planted_name(tmp_path):
+    """The check is not vacuous: a name in a set, a map, a default and a template, planted in a
+    copy, is found; a Python name in `__all__` is not a kind's."""
+    package = tmp_path / "grader"
+    package.mkdir()
+    (package / "planted.py").write_text(
+        'SEARCH = frozenset({"leaf-order"})\nBEST = {"x": "best-order"}\n'
+        'def f(kind="leaf-order"): ...\n__all__ = ["f"]\n',
+        encoding="utf-8",
+    )
+    (package / "page.html").write_text("{% if k == 'best-order' %}{% endif %}\n", encoding="utf-8")
+    found = written_names({"leaf-order", "best-order"}, tmp_path)
+    assert found == {
+        ("grader/page.html", "best-order"): [1],
+        ("grader/planted.py", "best-order"): [2],
+        ("grader/planted.py", "leaf-order"): [1, 3],
+    }

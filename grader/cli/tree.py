@@ -46,8 +46,28 @@ from grader.gametree.generator import (
     generate_chance,
     range_text,
 )
+from grader.gametree.kinds import ExerciseKind, default_kind
+from grader.gametree.kinds.best_order import BestOrderKind
 from grader.gametree.numbers import NumberError, read_number
+from grader.gametree.solver import TIES
 from grader.gametree.tree import EXPECTIMAX_ALGORITHMS, CS188Problem, probability_text, read_cs188
+
+
+class KindChoice(click.Choice):
+    """The registered exercise kinds (those ``offered`` keeps), read from the registry each time
+    the choice is shown or checked, so a kind registered later is offered too."""
+
+    def __init__(self, offered: Callable[[ExerciseKind], bool] = lambda kind: True) -> None:
+        self.offered = offered
+        super().__init__([])
+
+    @property  # type: ignore[override]
+    def choices(self) -> list[str]:
+        return [name for name, kind in KINDS.items() if self.offered(kind)]
+
+    @choices.setter
+    def choices(self, value: object) -> None:
+        """Click sets the choices it was built with (none): the registry's are read instead."""
 
 
 def _fail(message: str) -> NoReturn:
@@ -164,9 +184,7 @@ def convention_options(command: Callable) -> Callable:
     command = click.option(
         "--values", "values_", type=click.Choice(["soft", "hard"]), default="soft"
     )(command)
-    command = click.option("--ties", type=click.Choice(["prune", "explore"]), default="prune")(
-        command
-    )
+    command = click.option("--ties", type=click.Choice(TIES), default=TIES[0])(command)
 
     @functools.wraps(command)
     def wrapper(
@@ -210,7 +228,7 @@ def tree() -> None:
 )
 @click.option("--distinct", is_flag=True, help="All leaf values different.")
 @click.option("--players", default="max,min", show_default=True)
-@click.option("--ties", type=click.Choice(["prune", "explore"]), default="prune")
+@click.option("--ties", type=click.Choice(TIES), default=TIES[0])
 @click.option(
     "--returns", type=click.Choice(["soft", "hard"]), default="soft", help="values convention"
 )
@@ -221,7 +239,7 @@ def tree() -> None:
 @click.option(
     "--discriminating", is_flag=True, help="Every misconception gives a different answer."
 )
-@click.option("--kind", type=click.Choice(list(KINDS)), default="prune", show_default=True)
+@click.option("--kind", type=KindChoice(), default=default_kind(), show_default=True)
 @click.option("--max-tries", type=int, default=DEFAULTS["max_tries"], show_default=True)
 @json_option
 def generate_command(
@@ -270,7 +288,7 @@ def generate_command(
     "--bounds", "leaf_bounds", default="0..10", show_default=True, help="Leaf values L..U."
 )
 @click.option("--uniform", is_flag=True, help="Every chance node's children equally likely.")
-@click.option("--ties", type=click.Choice(["prune", "explore"]), default="prune")
+@click.option("--ties", type=click.Choice(TIES), default=TIES[0])
 @click.option(
     "--returns", type=click.Choice(["soft", "hard"]), default="soft", help="values convention"
 )
@@ -279,7 +297,7 @@ def generate_command(
 @click.option(
     "--discriminating", is_flag=True, help="Every misconception gives a different answer."
 )
-@click.option("--kind", type=click.Choice(["prune", "values", "leaf-order", "minimax"]))
+@click.option("--kind", type=KindChoice(lambda kind: kind.chance_trees))
 @click.option("--max-tries", type=int, default=2000, show_default=True)
 @json_option
 def generate_chance_command(
@@ -311,7 +329,7 @@ def generate_chance_command(
             conventions=Conventions(ties, returns, order),
             min_star1_cutoffs=min_star1_cutoffs,
             discriminating=discriminating,
-            kind=kind or "prune",
+            kind=kind or default_kind(),
             max_tries=max_tries,
         )
         result = generate_chance(params, int(seed) if seed.lstrip("-").isdigit() else seed)
@@ -357,7 +375,7 @@ def _solve_request(request: Any) -> dict:
 @click.option(
     "--key",
     "key_kind",
-    type=click.Choice(list(KINDS)),
+    type=KindChoice(),
     help="Write this kind's key on the tree (as the printed exams' key does).",
 )
 @click.option("--width-mm", type=click.FloatRange(60, 2000), default=180.0, show_default=True)
@@ -485,7 +503,7 @@ def solve_command(
 @tree.command("grade")
 @tree_options
 @convention_options
-@click.option("--kind", type=click.Choice(list(KINDS)), required=True)
+@click.option("--kind", type=KindChoice(), required=True)
 @click.option(
     "--answer", required=True, help='JSON, e.g. {"pruned": ["1.1"], "value": 3}, or @file.'
 )
@@ -514,7 +532,7 @@ def grade_command(
         click.echo(f"- {line}")
 
 
-@tree.command("best-order")
+@tree.command(BestOrderKind.name)
 @tree_options
 @convention_options
 @json_option

@@ -11,10 +11,11 @@ tested on the misconceptions not yet mastered, on harder trees.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 from grader.gametree.generator import GeneratorParams
+from grader.gametree.kinds import KINDS
 from grader.gametree.solver import Conventions
 from grader.gametree.variants import VARIANTS
 
@@ -22,18 +23,31 @@ MASTERY = 3  # right answers in a row on exposing trees
 MASTERED, PRACTISING, NOT_SEEN = "mastered", "practising", "not seen"
 STATUSES = (MASTERED, PRACTISING, NOT_SEEN)
 
-# The kind whose answer shows each misconception most plainly (each is among the variant's kinds).
-BEST_KIND = {
-    "no-pruning": "prune",
-    "players-swapped": "values",
-    "wrong-order": "leaf-order",
-    "ties-flipped": "prune",
-    "cut-node-marked": "prune",
-    "leaves-only": "prune",
-    "shallow-cutoffs": "prune",
-    "bounds-swapped": "bounds",
-    "values-convention": "values",
-}
+
+class _BestKinds(Mapping[str, str]):
+    """The kind whose answer shows each misconception most plainly: the first registered kind
+    that names it among those it ``reveals`` (each is among the variant's kinds)."""
+
+    def __getitem__(self, code: str) -> str:
+        for name, kind in KINDS.items():
+            if code in kind.reveals:
+                return name
+        raise KeyError(code)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(dict.fromkeys(code for kind in KINDS.values() for code in kind.reveals))
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
+BEST_KIND: Mapping[str, str] = _BestKinds()
+
+
+def revealing_kinds() -> list[str]:
+    """The kinds that show some misconception most plainly, in registration order: a student who
+    has mastered every misconception is tested on one of them."""
+    return [name for name, kind in KINDS.items() if kind.reveals]
 
 
 @dataclass(frozen=True)
@@ -186,7 +200,7 @@ def next_practice(history: Iterable[Practised], rng: random.Random | None = None
             )
         else:
             target = None
-            kind = rng.choice(["prune", "values", "bounds", "leaf-order"])
+            kind = rng.choice(revealing_kinds())
             reason = "You have mastered every misconception: a harder tree, for the exam."
             step = 3
     params = _shape(target, kind, step, rng)

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from grader.gametree.generator import GenerationError, GeneratorParams, generate
 from grader.gametree.kinds import KINDS
+from grader.gametree.kinds.base import counted
 from grader.gametree.solver import Conventions
 from grader.gametree.tree import Tree
 from grader.gametree.variants import variants_for
@@ -59,7 +60,7 @@ def calibrate_trees(
     kind_name: str, trees: list[Tree], conventions: Conventions, seed: str = "calibrate"
 ) -> list[Row]:
     """The table over given trees (a fixed exercise's one tree, a preview's samples)."""
-    kind = KINDS[kind_name]
+    kind = counted(KINDS[kind_name])
     scores: dict[str, list[float]] = {"key": [], "slip": []}
     rng = random.Random(seed)
     for tree in trees:

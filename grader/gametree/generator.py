@@ -17,6 +17,8 @@ from typing import Any
 
 from grader.gametree.exact import fmt
 from grader.gametree.kinds import KINDS, error_score
+from grader.gametree.kinds.base import counted
+from grader.gametree.kinds.registry import default_kind
 from grader.gametree.solver import Conventions, SearchResult, minimax, solve
 from grader.gametree.tree import MAX_EXACT_DIGITS, Node, Tree, child_path, parse_players
 from grader.gametree.variants import VARIANTS, variants_for
@@ -53,7 +55,7 @@ class GeneratorParams:
     # either way (correlated with the subtree's value, never equal), for depth-limited exercises.
     evaluations: bool = False
     evaluation_noise: int = 2
-    kind: str = "prune"  # the kind whose answers `discriminating` compares
+    kind: str = default_kind()  # the kind whose answers `discriminating` compares
     # A misconception to expose: that variant's answer of `kind` differs from the key at
     # `expose_nodes` nodes or more (see `exposing`); adaptive practice asks for it. With
     # `expose_alone`, no other misconception gives that answer either (see `tells_apart`), so
@@ -372,7 +374,7 @@ def exposing(tree: Tree, conventions: Conventions, kind: str) -> dict[str, int]:
     number of nodes where it differs: a tree exposes the misconceptions listed here."""
     if kind not in KINDS or not KINDS[kind].calibrates:
         return {}
-    exercise = KINDS[kind]
+    exercise = counted(KINDS[kind])
     tree = tree.cut(conventions.depth)
     key = exercise.analysis(tree, conventions)[1]
     found = {}
@@ -387,9 +389,9 @@ def tells_apart(tree: Tree, conventions: Conventions, kind: str, code: str) -> b
     """Whether misconception ``code`` changes the answer of ``kind`` on ``tree`` and no other
     misconception gives the same answer: graded, an answer like it names ``code`` alone (the
     grader's own rule, ``ExerciseKind.explaining``)."""
-    exercise = KINDS[kind]
-    if not exercise.calibrates:
+    if not KINDS[kind].calibrates:
         return False
+    exercise = counted(KINDS[kind])
     tree = tree.cut(conventions.depth)
     for variant, answer in exercise.variant_answers(tree, conventions):
         if variant.code == code:
@@ -397,9 +399,9 @@ def tells_apart(tree: Tree, conventions: Conventions, kind: str, code: str) -> b
     return False
 
 
-def is_discriminating(tree: Tree, conventions: Conventions, kind: str = "prune") -> bool:
+def is_discriminating(tree: Tree, conventions: Conventions, kind: str = default_kind()) -> bool:
     """The key and the answers of every variant that applies to ``kind`` are all different."""
-    exercise = KINDS[kind]
+    exercise = counted(KINDS[kind])
     seen = [exercise.project(solve(tree, conventions))]
     for variant in variants_for(kind, tree, conventions):
         answer = exercise.project(variant.run(tree, conventions), variant)
@@ -463,7 +465,7 @@ class ChanceParams:
     conventions: Conventions = field(default_factory=Conventions)
     min_star1_cutoffs: int = 0
     discriminating: bool = False
-    kind: str = "prune"
+    kind: str = default_kind()
     max_tries: int = 2000
     min_cutoffs: int = 0
     # Each misconception that changes the answer of `kind` answers with at least this many
@@ -585,7 +587,7 @@ def telling(
     counts it), and, when ``discriminating``, the key and their answers are pairwise different
     (``is_discriminating``). One pass, stopping at the first variant that fails; ``reference``:
     the alpha-beta search of ``tree`` already made (used when the kind's reference is it)."""
-    exercise = KINDS[kind]
+    exercise = counted(KINDS[kind])
     if reference is None or not exercise.prunes:
         reference = exercise.reference(tree, conventions)
     key = exercise.project(reference)

@@ -24,7 +24,7 @@ only where it can differ from the reference (``variants_for``):
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -36,13 +36,17 @@ from grader.gametree.tree import Tree
 @dataclass(frozen=True)
 class Variant:
     code: str
-    kinds: frozenset[str]
     rules: Callable[[Tree, Conventions], TreeSearchRules]
     sentence: Callable[[Tree, Conventions], str]
     marks_cut_nodes: bool = False  # the answer marks the node where a cutoff happened as pruned
 
     def run(self, tree: Tree, conventions: Conventions) -> SearchResult:
         return search(tree, self.rules(tree, conventions))
+
+    @property
+    def kinds(self) -> frozenset[str]:
+        """The registered kinds whose answers this variant can change (each kind names them)."""
+        return frozenset(_CHANGED.get(self.code, ()))
 
 
 def _flip(conventions: Conventions, name: str) -> Conventions:
@@ -59,10 +63,25 @@ def _swap_players(tree: Tree) -> tuple[str, ...]:
     return tuple({"max": "min", "min": "max"}.get(p, p) for p in tree.players)
 
 
-_SEARCH_KINDS = frozenset({"prune", "values", "bounds", "leaf-order"})
-# The kinds of exercise on chance trees (issue 25): the search's answers, and minimax's values.
-_CHANCE_KINDS = frozenset({"prune", "values", "leaf-order", "minimax"})
-_CHANCE_SEARCH_KINDS = frozenset({"prune", "values", "leaf-order"})
+# The kinds whose answers each variant can change, by its code: each kind names the variants that
+# change its answers (``ExerciseKind.variants``), and registering the kind records it here.
+_CHANGED: dict[str, set[str]] = {}
+
+
+def enrol(kind: str, codes: Iterable[str]) -> None:
+    """Record that the variants ``codes`` change answers of ``kind``."""
+    unknown = sorted(set(codes) - set(ALL_VARIANTS))
+    if unknown:
+        raise ValueError(f"the kind {kind!r} names unknown variants: {', '.join(unknown)}")
+    for code in codes:
+        _CHANGED.setdefault(code, set()).add(kind)
+
+
+def withdraw(kind: str) -> None:
+    """Forget ``kind`` (its registration is withdrawn)."""
+    for kinds in _CHANGED.values():
+        kinds.discard(kind)
+
 
 VARIANTS: dict[str, Variant] = {
     v.code: v
@@ -71,7 +90,6 @@ VARIANTS: dict[str, Variant] = {
     for v in [
         Variant(
             "no-pruning",
-            _SEARCH_KINDS,
             lambda t, c: TreeSearchRules(c, pruning=False),
             lambda t, c: (
                 "Your answer is plain minimax, with nothing pruned: alpha-beta skips the children "
@@ -80,7 +98,6 @@ VARIANTS: dict[str, Variant] = {
         ),
         Variant(
             "players-swapped",
-            _SEARCH_KINDS | {"minimax"},
             lambda t, c: TreeSearchRules(c, players=_swap_players(t)),
             lambda t, c: (
                 f"You treated the root as {_swap_players(t)[0].upper()}: the root is "
@@ -89,7 +106,6 @@ VARIANTS: dict[str, Variant] = {
         ),
         Variant(
             "wrong-order",
-            _SEARCH_KINDS,
             lambda t, c: TreeSearchRules(_flip(c, "order")),
             lambda t, c: (
                 "You searched the children "
@@ -100,7 +116,6 @@ VARIANTS: dict[str, Variant] = {
         ),
         Variant(
             "ties-flipped",
-            _SEARCH_KINDS,
             lambda t, c: TreeSearchRules(_flip(c, "ties")),
             lambda t, c: (
                 "You kept searching when alpha = beta: in this exercise a node stops as soon as "
@@ -112,7 +127,6 @@ VARIANTS: dict[str, Variant] = {
         ),
         Variant(
             "cut-node-marked",
-            frozenset({"prune"}),
             lambda t, c: TreeSearchRules(c),
             lambda t, c: (
                 "You marked the node where the cutoff happened as pruned: that node was visited; "
@@ -122,7 +136,6 @@ VARIANTS: dict[str, Variant] = {
         ),
         Variant(
             "leaves-only",
-            _SEARCH_KINDS,
             lambda t, c: TreeSearchRules(c, prune_internal=False),
             lambda t, c: (
                 "You pruned only leaves: after a cutoff the remaining children are skipped whole, "
@@ -131,7 +144,6 @@ VARIANTS: dict[str, Variant] = {
         ),
         Variant(
             "shallow-cutoffs",
-            _SEARCH_KINDS,
             lambda t, c: TreeSearchRules(c, shallow=True),
             lambda t, c: (
                 "You passed down only the parent's bound: alpha and beta come down from every "
@@ -140,7 +152,6 @@ VARIANTS: dict[str, Variant] = {
         ),
         Variant(
             "bounds-swapped",
-            _SEARCH_KINDS,
             lambda t, c: TreeSearchRules(c, swap_bounds=True),
             lambda t, c: (
                 "You updated beta at MAX nodes and alpha at MIN nodes: a MAX node raises alpha, "
@@ -149,7 +160,6 @@ VARIANTS: dict[str, Variant] = {
         ),
         Variant(
             "values-convention",
-            frozenset({"values", "bounds"}),
             lambda t, c: TreeSearchRules(_flip(c, "values")),
             lambda t, c: (
                 "You reported the bound at cut nodes (fail-hard): in this exercise a node returns "
@@ -171,7 +181,6 @@ CHANCE_VARIANTS: dict[str, Variant] = {
     for v in [
         Variant(
             "chance-as-min",
-            _CHANCE_KINDS,
             lambda t, c: TreeSearchRules(c, chance_as="min"),
             lambda t, c: (
                 "You took the smallest value at the chance nodes, as if they were MIN: a chance "
@@ -181,7 +190,6 @@ CHANCE_VARIANTS: dict[str, Variant] = {
         ),
         Variant(
             "chance-unweighted",
-            _CHANCE_KINDS,
             lambda t, c: TreeSearchRules(c, uniform_chance=True),
             lambda t, c: (
                 "You took the plain average at the chance nodes: their children are not equally "
@@ -190,7 +198,6 @@ CHANCE_VARIANTS: dict[str, Variant] = {
         ),
         Variant(
             "chance-cut-as-min",
-            _CHANCE_SEARCH_KINDS,
             lambda t, c: TreeSearchRules(c, cut_chance_as_min=True),
             lambda t, c: (
                 "You cut at a chance node as alpha-beta cuts at a MIN node: one low child does not "
@@ -205,7 +212,6 @@ CHANCE_VARIANTS: dict[str, Variant] = {
         ),
         Variant(
             "star1-unseen-mass",
-            _CHANCE_SEARCH_KINDS,
             lambda t, c: TreeSearchRules(c, star1_unseen=False),
             lambda t, c: (
                 "Your Star1 bounds forgot the children not yet seen: after children of "
@@ -215,7 +221,6 @@ CHANCE_VARIANTS: dict[str, Variant] = {
         ),
         Variant(
             "star1-windows",
-            _CHANCE_SEARCH_KINDS,
             lambda t, c: TreeSearchRules(c, star1_windows=False),
             lambda t, c: (
                 "You searched the children of a chance node with the chance node's own window: "
@@ -228,6 +233,21 @@ CHANCE_VARIANTS: dict[str, Variant] = {
 
 
 ALL_VARIANTS: dict[str, Variant] = {**VARIANTS, **CHANCE_VARIANTS}
+
+# The variants that change an answer read off alpha-beta's search (what it prunes, the values and
+# bounds it returns, the leaves it evaluates), and those that change any answer on a chance tree
+# (the search's or minimax's) or only the search's there: the groups a kind names its variants by.
+SEARCH_VARIANTS = (
+    "no-pruning",
+    "players-swapped",
+    "wrong-order",
+    "ties-flipped",
+    "leaves-only",
+    "shallow-cutoffs",
+    "bounds-swapped",
+)
+CHANCE_VARIANTS_ANY = ("chance-as-min", "chance-unweighted")
+CHANCE_SEARCH_VARIANTS = ("chance-cut-as-min", "star1-unseen-mass", "star1-windows")
 
 
 def has_distinct_leaves(tree: Tree) -> bool:

@@ -16,7 +16,12 @@ from grader.models import User
 from grader.services import accounts
 from grader.web.inputs import IdConverter, StrictJSONProvider
 from grader.web.site import CSP
-from grader.web.words import conventions_brief, kind_name, misconception_name
+from grader.web.words import (
+    conventions_brief,
+    kind_name,
+    kind_script,
+    misconception_name,
+)
 
 # The web's blueprints, each a module of grader.web with its `bp`: the site's headers and health
 # check, the errors' one rule, the pages, the API, engines (the upload's body limit), LTI
@@ -78,6 +83,7 @@ def init_app(app: Flask) -> None:
         percent,
         misconception_name,
         kind_name,
+        kind_script,
         conventions_brief,
         conventions_words,
     ):

@@ -25,6 +25,7 @@ from wtforms.validators import DataRequired, EqualTo, Length, NumberRange, Optio
 from grader.gametree import KINDS, Tree, TreeFormatError, parse_nested, parse_range
 from grader.gametree.games import GAMES
 from grader.gametree.generator import DEFAULTS, MAX_DEPTH, range_text
+from grader.gametree.kinds import default_kind
 from grader.services import Invalid
 from grader.services.accounts import MAX_TOKEN_DAYS, MIN_PASSWORD, SCOPES, TOKEN_DAYS
 from grader.services.teaching import editor
@@ -255,7 +256,7 @@ class TreeSettings(FlaskForm):
 
 class PracticeForm(TreeSettings):
     kind = SelectField(
-        "Exercise", choices=[SelectChoice(k, kind_name(k)) for k in KINDS], default="prune"
+        "Exercise", choices=[SelectChoice(k, kind_name(k)) for k in KINDS], default=default_kind()
     )
     source = RadioField(
         "Tree",
@@ -302,13 +303,15 @@ class LinkAccountForm(FlaskForm):
     )
 
 
+_GAME_KINDS = [name for name, kind in KINDS.items() if kind.in_game_practice]
+
+
 class GamePracticeForm(FlaskForm):
     kind = SelectField(
         "Exercise",
-        choices=[
-            SelectChoice(k, kind_name(k)) for k, kind in KINDS.items() if kind.in_game_practice
-        ],
-        default="minimax",
+        choices=[SelectChoice(k, kind_name(k)) for k in _GAME_KINDS],
+        # a game's own values first: the first kind offered whose search prunes nothing
+        default=next((k for k in _GAME_KINDS if not KINDS[k].prunes), _GAME_KINDS[0]),
     )
     game = SelectField("Game", choices=[SelectChoice(g) for g in GAMES], default="tic-tac-toe")
     start = StringField(

@@ -26,6 +26,7 @@ from grader.gametree import KINDS, Conventions, Tree
 from grader.gametree.exact import fmt
 from grader.gametree.games import GAMES
 from grader.gametree.generator import MAX_MISCONCEPTION_ERRORS
+from grader.gametree.kinds import default_kind
 from grader.models import COURSE_ROLES, SCORE_POLICIES, Slot
 from grader.services.teaching import editor
 from grader.services.trees import game_practice
@@ -113,7 +114,7 @@ class EngineSlotForm(FlaskForm):
 class SlotForm(TreeSettings):
     title = StringField("Title", validators=[Optional(), Length(max=200)])
     kind = SelectField(
-        "Kind", choices=[SelectChoice(k, kind_name(k)) for k in KINDS], default="prune"
+        "Kind", choices=[SelectChoice(k, kind_name(k)) for k in KINDS], default=default_kind()
     )
     source = RadioField(
         "Tree",

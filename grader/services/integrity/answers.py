@@ -68,7 +68,7 @@ def why_skipped(slot: Slot) -> str | None:
     if not slot.slot_kind.has_exercise:
         return "an engine slot: see its similarity page"
     if not KINDS[slot.kind].counts_errors:
-        return f"{slot.kind} answers are scored by the leaves they evaluate, not by errors"
+        return f"{slot.kind} answers are not scored by counting errors"
     if slot.tree is not None:
         return "a fixed tree: every student has the same one"
     return None

@@ -28,6 +28,7 @@ from grader.gametree import (
     variants_for,
 )
 from grader.gametree.calibrate import Row, calibrate_trees
+from grader.gametree.kinds import counted
 from grader.gametree.tree import read_cs188
 from grader.gametree.variants import ALL_VARIANTS
 from grader.models import SCORE_POLICIES, Assignment, Exercise, Slot, User
@@ -402,7 +403,7 @@ def separations(
 ) -> tuple[list[Separation], float]:
     """Per misconception of `kind`, how often the trees tell it apart from the key and from the
     other variants (pure: the core's solver and variants only)."""
-    exercise = KINDS[kind]
+    exercise = counted(KINDS[kind])
     chance = any(tree.has_chance for tree in trees)  # the chance misconceptions on chance trees
     codes = [
         code for code, v in ALL_VARIANTS.items() if kind in v.kinds and (chance or code in VARIANTS)

@@ -202,7 +202,7 @@ def solution(
     conventions = Conventions.from_dict(exercise.conventions)
     kind = KINDS[exercise.kind]
     if graded is None or graded.search is None:
-        search = kind.analysis(tree, conventions)[0]
+        search = kind.search(tree, conventions)
         key = kind.key(tree, conventions)
     else:
         search, key = graded.search, graded.key
@@ -221,14 +221,23 @@ def graded_differences(
     """Where an answer drawn beside the key differs from it, when the grade says so rather
     than the key node by node (``ExerciseKind.graded_differences``: best-order, whose key is one
     of the best orderings). ``solution`` is ``solution(exercise, answer=attempt.answer)``. None
-    for a kind whose key is the one right answer."""
-    return KINDS[exercise.kind].graded_differences(
+    for a kind whose key is the one right answer. Where the grade blames one node, the legend
+    says how the staff page's two drawings mark it (the core's words name no colour)."""
+    found = KINDS[exercise.kind].graded_differences(
         tree_of(exercise),
         Conventions.from_dict(exercise.conventions),
         attempt.answer,
         attempt.first_wrong,
         solution,
     )
+    if found is None or "blamed" not in found:
+        return found
+    legend = f"{found['counts']} The grade blames {found['blamed']} ({BLAMED_MARK}): {found['why']}"
+    return {"differ": found["differ"], "legend": legend}
+
+
+# How the staff page's side-by-side drawings mark a node that differs (tree-view.js's wrong nodes).
+BLAMED_MARK = "hatched red and marked ✗ in both trees"
 
 
 def practice_replay(exercise: Exercise) -> dict[str, Any] | None:

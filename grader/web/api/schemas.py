@@ -4,7 +4,7 @@ accepts."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias, Union
 
 from pydantic import (
     AfterValidator,
@@ -18,12 +18,14 @@ from pydantic import (
     RootModel,
     Tag,
     WithJsonSchema,
+    create_model,
     model_validator,
 )
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema
 from spectree.model_adapter.pydantic_adapter import BaseFile
 
+from grader.checkers.variants import either
 from grader.gametree import KINDS, VARIANTS
 from grader.gametree.generator import (
     DEFAULTS,
@@ -35,6 +37,7 @@ from grader.gametree.generator import (
     MAX_TRIES,
     MAX_VALUE,
 )
+from grader.gametree.kinds import AnswerPart, ExerciseKind, default_kind
 from grader.gametree.numbers import NUMBER_TEXT, NumberError, read_number
 from grader.gametree.solver import ORDERS, REFUSED_PAIR, TIES, VALUES, refused_pair
 from grader.gametree.tree import MAX_PLAYERS, ROLES
@@ -393,29 +396,7 @@ class CreateExercise(Body):
         return self
 
 
-# -- answers, one shape per kind -------------------------------------------------------------------
-
-
-class PruneAnswer(Body):
-    """prune: the nodes never visited (a node marks its subtree) and the root's value."""
-
-    pruned: list[Path] = Field(description="paths of pruned nodes (never the root)")
-    value: Score
-
-
-class ValuesAnswer(Body):
-    """values, minimax: the value each internal node returns."""
-
-    values: Annotated[dict[NodePath, ScoreOrBlank], _Closed()]
-
-
-class BoundsAnswer(Body):
-    """bounds: alpha and beta at each internal node as it returns."""
-
-    bounds: Annotated[
-        dict[NodePath, Annotated[list[Score], Field(min_length=2, max_length=2)] | None],
-        _Closed(),
-    ] = Field(description="path -> [alpha, beta], or null for a node left blank")
+# -- answers, one shape per kind ------------------------------------------------------------------
 
 
 def _unique(items: list[Any]) -> list[Any]:
@@ -424,18 +405,19 @@ def _unique(items: list[Any]) -> list[Any]:
     return items
 
 
-class LeafOrderAnswer(Body):
-    """leaf-order: the leaves in the order they are evaluated."""
-
-    leaf_order: Annotated[
+#: What each part type a kind's answer shape names (``gametree.kinds.base.PartType``) is here.
+_PART_TYPES: dict[str, Any] = {
+    "paths": list[Path],
+    "unique-paths": Annotated[
         list[Path], AfterValidator(_unique), Field(json_schema_extra={"uniqueItems": True})
-    ]
-
-
-class BestOrderAnswer(Body):
-    """best-order: each reordered node's children, as their old indices in the new order."""
-
-    order: Annotated[
+    ],
+    "number": Score,
+    "numbers-by-node": Annotated[dict[NodePath, ScoreOrBlank], _Closed()],
+    "pairs-by-node": Annotated[
+        dict[NodePath, Annotated[list[Score], Field(min_length=2, max_length=2)] | None],
+        _Closed(),
+    ],
+    "orders-by-node": Annotated[
         dict[
             NodePath,
             Annotated[
@@ -445,20 +427,38 @@ class BestOrderAnswer(Body):
             ],
         ],
         _Closed(),
-    ]
-    leaves: Annotated[int, Field(ge=0), INTEGRAL] | None = Field(
-        None, description="the leaves the order evaluates (a claim)"
-    )
-
-
-#: Each shape's model, by the key that only it has (the core's `kinds.ANSWER_KEYS`).
-_SHAPES: dict[str, type[Body]] = {
-    "pruned": PruneAnswer,
-    "values": ValuesAnswer,
-    "bounds": BoundsAnswer,
-    "leaf_order": LeafOrderAnswer,
-    "order": BestOrderAnswer,
+    ],
+    "count": Annotated[int, Field(ge=0), INTEGRAL],
 }
+
+
+def _field(part: AnswerPart) -> Any:
+    description = part.description or None
+    if part.required:
+        return _PART_TYPES[part.type], Field(description=description)
+    return _PART_TYPES[part.type] | None, Field(None, description=description)
+
+
+def _answer_models() -> dict[str, type[Body]]:
+    """Each registered kind's answer model, by the key that only its shape has (its first key);
+    kinds whose answers have the same shape share one model, named after the first of them."""
+    sharing: dict[str, list[ExerciseKind]] = {}
+    for kind in KINDS.values():
+        sharing.setdefault(next(iter(kind.answer_shape)), []).append(kind)
+    models: dict[str, type[Body]] = {}
+    for tag, kinds in sharing.items():
+        first = kinds[0]
+        if any(kind.answer_shape != first.answer_shape for kind in kinds):
+            raise ValueError(f"the kinds {either([k.name for k in kinds])} share {tag!r} only")
+        name = "".join(word.capitalize() for word in first.name.split("-")) + "Answer"
+        fields: dict[str, Any] = {key: _field(part) for key, part in first.answer_shape.items()}
+        doc = f"{', '.join(k.name for k in kinds)}: {first.answer_doc}"
+        models[tag] = create_model(name, __base__=Body, __doc__=doc, **fields)
+    return models
+
+
+#: Each shape's model, by the key that only it has (each kind's ``answer_shape``).
+_SHAPES: dict[str, type[Body]] = _answer_models()
 
 
 def _shape(answer: Any) -> str | None:
@@ -474,19 +474,25 @@ def _shape(answer: Any) -> str | None:
     return None
 
 
-Answer = Annotated[
-    Annotated[PruneAnswer, Tag("pruned")]
-    | Annotated[ValuesAnswer, Tag("values")]
-    | Annotated[BoundsAnswer, Tag("bounds")]
-    | Annotated[LeafOrderAnswer, Tag("leaf_order")]
-    | Annotated[BestOrderAnswer, Tag("order")],
-    Discriminator(
-        _shape,
-        custom_error_type="answer_shape",
-        custom_error_message="an answer is an object with one of pruned (and value), values, "
-        "bounds, leaf_order or order",
-    ),
-]
+def _shape_words(tag: str) -> str:
+    """A shape by its keys: "pruned (and value)"."""
+    shape = next(k for k in KINDS.values() if next(iter(k.answer_shape)) == tag).answer_shape
+    others = [key for key, part in shape.items() if part.required and key != tag]
+    return f"{tag} (and {either(others)})" if others else tag
+
+
+if TYPE_CHECKING:
+    Answer: TypeAlias = Body  # one of the shapes' models, each a Body
+else:
+    Answer = Annotated[
+        Union[tuple(Annotated[model, Tag(tag)] for tag, model in _SHAPES.items())],  # noqa: UP007
+        Discriminator(
+            _shape,
+            custom_error_type="answer_shape",
+            custom_error_message="an answer is an object with one of "
+            + either([_shape_words(tag) for tag in _SHAPES]),
+        ),
+    ]
 
 
 class SubmitAttempt(Body):
@@ -500,7 +506,7 @@ class SubmitAttempt(Body):
 class PreviewRequest(Body):
     """A slot's parameters to preview: generated from `params`, or the fixed `tree`."""
 
-    kind: Kind = "prune"
+    kind: Kind = default_kind()
     conventions: Conventions | None = None
     params: GeneratorParams | None = None
     tree: TypedTree | None = Field(
