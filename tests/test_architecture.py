@@ -199,9 +199,7 @@ REGISTRY = {Path("grader/gametree/kinds/__init__.py"), Path("grader/gametree/kin
 # - "prune": a value of the `ties` convention (cut when alpha >= beta);
 # - "values": the `values` convention's name, the generator's leaf-value range, the values and
 #   minimax answers' part;
-# - "bounds": the leaf-bounds convention's name, the bounds answer's part;
-# - the pages' per-kind entries in exercise-page.js and answer-view.js: until the page's kind
-#   modules (`static/js/kinds/<name>.js`) hold them; then these entries go.
+# - "bounds": the leaf-bounds convention's name, the bounds answer's part.
 OTHER_MEANINGS: dict[tuple[str, str], int] = {
     ("grader/checkers/engine.py", "prune"): 1,
     ("grader/cli/tree.py", "bounds"): 2,
@@ -221,10 +219,6 @@ OTHER_MEANINGS: dict[tuple[str, str], int] = {
     ("grader/web/forms.py", "values"): 3,
     ("grader/web/instructor_forms.py", "values"): 1,
     ("grader/web/words.py", "prune"): 1,
-    ("grader/web/static/js/answer-view.js", "best-order"): 1,
-    ("grader/web/static/js/answer-view.js", "leaf-order"): 1,
-    ("grader/web/static/js/exercise-page.js", "best-order"): 2,
-    ("grader/web/static/js/exercise-page.js", "leaf-order"): 2,
 }
 
 
