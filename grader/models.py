@@ -289,7 +289,8 @@ class Attempt(Base):
     diagnosis_text: Mapped[str | None] = mapped_column(sa.Text)
     first_wrong: Mapped[JSON | None] = mapped_column(sa.JSON(none_as_null=True))
     # How the score came about (`Grade.scoring`: the errors counted, or best-order's leaves);
-    # None for an attempt stored before it was kept whose grade could not be checked again.
+    # None for an answer a regrade found no longer fitting its exercise, and where revision
+    # 3f1b2c4d5e6a, which filled it in, could not grade the stored answer again to its score.
     scoring: Mapped[JSON | None] = mapped_column(sa.JSON(none_as_null=True))
     # Copied from the exercise so the attempt alone says what it was graded against.
     kind: Mapped[str] = mapped_column(sa.String(32))
