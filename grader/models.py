@@ -372,9 +372,6 @@ class SlotKind:
     # The student answers an exercise of the kind, graded at once by it (`attempts.submit`);
     # else the student uploads an engine that a worker grades (`submissions.upload`).
     has_exercise: bool
-    # The student's page and the staff's page of a slot (endpoints of assignment_id, index).
-    page: str
-    staff_page: str
     # What a slot's count in the gradebook and its pages counts: "attempt", "graded upload".
     work: str
 
@@ -386,7 +383,7 @@ class SlotKind:
 
 
 def _tree_slot(name: str) -> SlotKind:
-    return SlotKind(name, KINDS[name].title, True, "pages.slot", "instructor.edit_slot", "attempt")
+    return SlotKind(name, KINDS[name].title, True, "attempt")
 
 
 SLOT_KINDS: dict[str, SlotKind] = {
@@ -395,8 +392,6 @@ SLOT_KINDS: dict[str, SlotKind] = {
         ENGINE_KIND,
         "Checkers engine",
         False,
-        "engines.slot_page",
-        "engines.staff_slot",
         "graded upload",
     ),
 }
