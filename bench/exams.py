@@ -48,6 +48,7 @@ def run(folder: Path, students: int) -> None:
     from grader.services.courses import courses, invites
     from grader.services.courses.roster import add_member
     from grader.services.paper import exams
+    from grader.services.paper import sheets as sheets_data
 
     app = create_app({"GRADER_ARGON2": {"time_cost": 1, "memory_cost": 1024, "parallelism": 1}})
     with app.app_context(), app.test_request_context():
@@ -78,7 +79,9 @@ def run(folder: Path, students: int) -> None:
         )
         sheets = list(run_.sheets)
         trees, skipped = exams.printable_slots(assignment)
-        html = exams._html(run_, sheets, trees, skipped, key=False)
+        html = sheets_data.sheet_html(
+            sheets_data.print_view(run_, sheets, trees, skipped, key=False)
+        )
         start = time.perf_counter()
         document = HTML(string=html).render()
         document.write_pdf()

@@ -139,7 +139,8 @@ class WriterTurns:
     The wait is polled every 0.1 ms and bounded by the busy timeout; a writer that did not get
     its turn by then goes on to `BEGIN IMMEDIATE` anyway, whose busy timeout decides (the 503
     on a locked database). So a turn only hastens: a program that never takes one (the sqlite3
-    shell, a backup) is waited for as before, and what each transaction holds is unchanged."""
+    shell, a backup) is waited for by the busy timeout alone, and what each transaction holds is
+    the same whether or not it took a turn."""
 
     POLL_SECONDS = 0.0001
 

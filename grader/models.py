@@ -289,7 +289,8 @@ class Attempt(Base):
     diagnosis_text: Mapped[str | None] = mapped_column(sa.Text)
     first_wrong: Mapped[JSON | None] = mapped_column(sa.JSON(none_as_null=True))
     # How the score came about (`Grade.scoring`: the errors counted, or best-order's leaves);
-    # None for an attempt stored before it was kept whose grade could not be checked again.
+    # None for an answer a regrade found no longer fitting its exercise, and where revision
+    # 3f1b2c4d5e6a, which filled it in, could not grade the stored answer again to its score.
     scoring: Mapped[JSON | None] = mapped_column(sa.JSON(none_as_null=True))
     # Copied from the exercise so the attempt alone says what it was graded against.
     kind: Mapped[str] = mapped_column(sa.String(32))
@@ -371,9 +372,6 @@ class SlotKind:
     # The student answers an exercise of the kind, graded at once by it (`attempts.submit`);
     # else the student uploads an engine that a worker grades (`submissions.upload`).
     has_exercise: bool
-    # The student's page and the staff's page of a slot (endpoints of assignment_id, index).
-    page: str
-    staff_page: str
     # What a slot's count in the gradebook and its pages counts: "attempt", "graded upload".
     work: str
 
@@ -385,7 +383,7 @@ class SlotKind:
 
 
 def _tree_slot(name: str) -> SlotKind:
-    return SlotKind(name, KINDS[name].title, True, "pages.slot", "instructor.edit_slot", "attempt")
+    return SlotKind(name, KINDS[name].title, True, "attempt")
 
 
 SLOT_KINDS: dict[str, SlotKind] = {
@@ -394,8 +392,6 @@ SLOT_KINDS: dict[str, SlotKind] = {
         ENGINE_KIND,
         "Checkers engine",
         False,
-        "engines.slot_page",
-        "engines.staff_slot",
         "graded upload",
     ),
 }

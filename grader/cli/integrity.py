@@ -54,13 +54,36 @@ def _run_here(check: IntegrityCheck) -> IntegrityCheck:
     return found
 
 
+def _slot_index(slot_index: int | None, slot_number: int | None) -> int:
+    """The slot's index from --slot-index, or from --slot (counted from 1), said so on stderr."""
+    if (slot_index is None) == (slot_number is None):
+        _fail("give the slot as --slot-index N, counted from 0 (the first slot is 0)")
+    if slot_number is None:
+        assert slot_index is not None
+        return slot_index
+    click.echo(
+        f"--slot {slot_number} counts from 1: read as --slot-index {slot_number - 1} "
+        "(slots are counted from 0, as the API and the pages' addresses count them)",
+        err=True,
+    )
+    return slot_number - 1
+
+
 @integrity.command("engines")
 @click.option("--assignment", "assignment_id", type=int, required=True, help="Its id.")
 @click.option(
+    "--slot-index",
+    "slot_index",
+    type=click.IntRange(min=0),
+    help="The engine slot's index, counted from 0 as the API's slot_index and the pages' "
+    "addresses (/assignments/A/slots/0) count it.",
+)
+@click.option(
     "--slot",
+    "slot_number",
     type=click.IntRange(min=1),
-    required=True,
-    help="The engine exercise's number, as the pages show it (1 for the first).",
+    hidden=True,
+    help="The slot counted from 1: read as --slot-index one less, with a note saying so.",
 )
 @click.option("--json", "as_json", is_flag=True, help="JSON: a list of pairs, highest first.")
 @click.option(
@@ -77,15 +100,21 @@ def _run_here(check: IntegrityCheck) -> IntegrityCheck:
     help="Also compare with earlier offerings (other courses' engine slots, same suite).",
 )
 def engines_command(
-    assignment_id: int, slot: int, as_json: bool, minimum: float, earlier: bool
+    assignment_id: int,
+    slot_index: int | None,
+    slot_number: int | None,
+    as_json: bool,
+    minimum: float,
+    earlier: bool,
 ) -> None:
     """Pairs of students' latest engines ranked by similarity (the starter and the handouts'
     code left out): similarity, and the share of each one's code found in the other."""
     from grader.services import ServiceError
     from grader.services.integrity import engines
 
+    index = _slot_index(slot_index, slot_number)
     try:
-        check = engines.request_check(None, assignment_id, slot - 1, earlier=earlier, wake=False)
+        check = engines.request_check(None, assignment_id, index, earlier=earlier, wake=False)
     except ServiceError as error:
         _fail(str(error))
     check = _run_here(check)

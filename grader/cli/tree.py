@@ -23,10 +23,13 @@ from grader.gametree import (
     Conventions,
     GenerationError,
     GeneratorParams,
+    Order,
     SearchResult,
+    Ties,
     Tree,
     TreeFormatError,
     UngradableAnswer,
+    ValuesRule,
     best_order,
     generate,
     grade,
@@ -197,7 +200,9 @@ def convention_options(command: Callable) -> Callable:
     ) -> Any:
         try:
             leaf_bounds = parse_bounds(bounds) if bounds is not None else None
-            conventions = Conventions(ties, values_, order, depth_limit, leaf_bounds)
+            conventions = Conventions(
+                Ties(ties), ValuesRule(values_), Order(order), depth_limit, leaf_bounds
+            )
         except ValueError as error:
             _fail(str(error))
         return command(conventions=conventions, **kwargs)
@@ -326,7 +331,7 @@ def generate_chance_command(
             players=tuple(players.split(",")),
             bounds=(low, high),
             uniform=uniform,
-            conventions=Conventions(ties, returns, order),
+            conventions=Conventions(Ties(ties), ValuesRule(returns), Order(order)),
             min_star1_cutoffs=min_star1_cutoffs,
             discriminating=discriminating,
             kind=kind or default_kind(),

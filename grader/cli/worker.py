@@ -113,7 +113,7 @@ def _add_engine_slot_command() -> None:
             slot = submissions.add_engine_slot(assignment_id, suite=suite, title=title)
         except ServiceError as error:
             raise click.ClickException(str(error)) from None
-        click.echo(f"engine slot {slot.index + 1} ({suite}) in assignment {assignment_id}")
+        click.echo(f"engine slot index {slot.index} ({suite}) in assignment {assignment_id}")
 
 
 _add_engine_slot_command()

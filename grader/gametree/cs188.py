@@ -7,7 +7,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from grader.gametree.solver import Conventions, SearchResult, minimax, solve
+from grader.gametree.solver import (
+    Conventions,
+    Order,
+    SearchResult,
+    Ties,
+    ValuesRule,
+    minimax,
+    solve,
+)
 from grader.gametree.tree import EXPECTIMAX_ALGORITHMS, CS188Problem, TreeFormatError, read_cs188
 
 ALGORITHMS = ("MinimaxAgent", "AlphaBetaAgent", *EXPECTIMAX_ALGORITHMS)
@@ -22,7 +30,9 @@ class CS188Answer:
 
 def conventions_for(problem: CS188Problem) -> Conventions:
     """CS188's rules: left to right, strict ties, best value so far, the file's depth."""
-    return Conventions(ties="explore", values="soft", order="ltr", depth=problem.plies)
+    return Conventions(
+        ties=Ties.EXPLORE, values=ValuesRule.SOFT, order=Order.LTR, depth=problem.plies
+    )
 
 
 def answer(problem: CS188Problem) -> CS188Answer:

@@ -254,9 +254,12 @@ class GeneratorParams:
         for name in ("branching", "values", "leaves_evaluated", "players"):
             if data[name] is not None:
                 data[name] = list(data[name])
-        if not self.chance:  # MAX/MIN parameters stored as before chance trees existed
+        # A field is stored only where it differs from what a stored row without it means:
+        # MAX/MIN trees' parameters hold no chance fields, and parameters that need not expose
+        # a misconception alone hold no expose_alone (rows written without them read the same).
+        if not self.chance:
             del data["min_star1_cutoffs"], data["misconception_errors"]
-        if not self.expose_alone:  # stored as before it existed
+        if not self.expose_alone:
             del data["expose_alone"]
         return data
 

@@ -25,6 +25,7 @@ Conventions (stored with every exercise, see ARCHITECTURE.md):
 
 from __future__ import annotations
 
+import enum
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -35,6 +36,7 @@ from grader.gametree.numbers import read_number
 from grader.gametree.tree import (
     Node,
     Path,
+    Role,
     Tree,
     TreeFormatError,
     Value,
@@ -45,15 +47,41 @@ from grader.gametree.tree import (
 )
 
 INF = math.inf
-TIES = ("prune", "explore")
-VALUES = ("soft", "hard")
-ORDERS = ("ltr", "rtl")
+
+
+class Ties(enum.StrEnum):
+    """When a node stops: PRUNE when alpha >= beta (AIMA); EXPLORE only strictly outside the
+    window (CS188)."""
+
+    PRUNE = "prune"
+    EXPLORE = "explore"
+
+
+class ValuesRule(enum.StrEnum):
+    """What a node returns: SOFT its best value so far (fail-soft); HARD that value clamped to
+    its window (fail-hard)."""
+
+    SOFT = "soft"
+    HARD = "hard"
+
+
+class Order(enum.StrEnum):
+    """The order children are searched in: LTR left to right, RTL right to left."""
+
+    LTR = "ltr"
+    RTL = "rtl"
+
+
+# Each convention's options as stored (plain text; the API's document lists them from here).
+TIES: tuple[str, ...] = tuple(t.value for t in Ties)
+VALUES: tuple[str, ...] = tuple(v.value for v in ValuesRule)
+ORDERS: tuple[str, ...] = tuple(o.value for o in Order)
 
 
 #: The one pair of conventions no search runs under, (ties, values), and why: a fail-hard node
 #: returns exactly the bound, which the strict rule never counts as outside the window, so
 #: cutoffs would only ever follow leaves. The API's document states it from here.
-REFUSED_PAIR = ("explore", "hard")
+REFUSED_PAIR = (Ties.EXPLORE.value, ValuesRule.HARD.value)
 REFUSED_PAIR_WORDS = "ties=explore needs values=soft (fail-hard returns the bound itself)"
 
 
@@ -64,9 +92,12 @@ def refused_pair(ties: str, values: str) -> str | None:
 
 @dataclass(frozen=True, slots=True)
 class Conventions:
-    ties: str = "prune"
-    values: str = "soft"
-    order: str = "ltr"
+    """The conventions an exercise is searched under (text for each option is accepted and held
+    as its member, which equals that text)."""
+
+    ties: Ties = Ties.PRUNE
+    values: ValuesRule = ValuesRule.SOFT
+    order: Order = Order.LTR
     depth: int | None = None  # the depth limit in plies (None: search to the leaves)
     # [L, U]: every leaf value lies within (Star1 cuts at chance nodes when both are finite)
     bounds: tuple[Value, Value] | None = None
@@ -85,11 +116,16 @@ class Conventions:
             or not 1 <= self.depth <= 64
         ):
             raise ValueError(f"depth must be a whole number of plies 1..64, got {self.depth!r}")
-        for name, allowed in (("ties", TIES), ("values", VALUES), ("order", ORDERS)):
-            if getattr(self, name) not in allowed:
-                raise ValueError(
-                    f"{name} must be one of {', '.join(allowed)}, got {getattr(self, name)!r}"
-                )
+        options: tuple[tuple[str, type[enum.StrEnum], tuple[str, ...]], ...] = (
+            ("ties", Ties, TIES),
+            ("values", ValuesRule, VALUES),
+            ("order", Order, ORDERS),
+        )
+        for name, option, allowed in options:
+            given = getattr(self, name)
+            if not isinstance(given, str) or given not in allowed:
+                raise ValueError(f"{name} must be one of {', '.join(allowed)}, got {given!r}")
+            object.__setattr__(self, name, option(given))
         problem = refused_pair(self.ties, self.values)
         if problem:
             raise ValueError(problem)
@@ -136,15 +172,15 @@ class Conventions:
             )
         ties = (
             "a node stops as soon as alpha >= beta"
-            if self.ties == "prune"
+            if self.ties == Ties.PRUNE
             else "a node stops only when its value is strictly outside (alpha, beta)"
         )
         values = (
             "a cut node returns its best value so far"
-            if self.values == "soft"
+            if self.values == ValuesRule.SOFT
             else "a node returns its value clamped to its window (a cut node returns the bound)"
         )
-        order = "left to right" if self.order == "ltr" else "right to left"
+        order = "left to right" if self.order == Order.LTR else "right to left"
         if self.bounds is not None:
             depth += " " + self.describe_bounds()
         if not with_values:
@@ -161,7 +197,7 @@ class Conventions:
                 f"Leaf values lie in [{low}, {high}]: with a bound infinite nothing is cut at or "
                 "below a chance node."
             )
-        rule = "at or past" if self.ties == "prune" else "strictly past"
+        rule = "at or past" if self.ties == Ties.PRUNE else "strictly past"
         return (
             f"Leaf values lie in [{low}, {high}]. A chance node is cut (Star1) once its value, "
             f"bounded by [S + (1 - P)·{low}, S + (1 - P)·{high}] after the children seen "
@@ -187,6 +223,25 @@ class TreeSearchRules:
     star1_windows: bool = True  # False: a chance node's children get its own window, unscaled
 
 
+class StepKind(enum.StrEnum):
+    """What a search step records (``Step``'s docstring)."""
+
+    ENTER = "enter"
+    LEAF = "leaf"
+    BOUND = "bound"
+    CUTOFF = "cutoff"
+    RETURN = "return"
+    WINDOW = "window"  # a chance node's child given its Star1 window
+    WEIGH = "weigh"  # a chance node's child weighed in
+
+
+class Side(enum.StrEnum):
+    """A side of the search window: the bound a step moved, or the one a cutoff crossed."""
+
+    ALPHA = "alpha"
+    BETA = "beta"
+
+
 @dataclass(frozen=True, slots=True)
 class Step:
     """One event of the search, for replays and explanations.
@@ -205,12 +260,12 @@ class Step:
     """
 
     index: int
-    kind: str
+    kind: StepKind
     path: Path
     alpha: Value
     beta: Value
     value: Value | None = None
-    bound: str | None = None
+    bound: Side | None = None
     pruned: tuple[Path, ...] = ()
     child: Path | None = None
     probability: Fraction | None = None
@@ -230,7 +285,7 @@ class Cutoff(NamedTuple):
     """
 
     path: Path
-    kind: str
+    kind: Side
     alpha: Value
     beta: Value
     value: Value
@@ -284,7 +339,7 @@ class SearchResult:
         """``max``, ``min`` or ``chance`` (a node written as a chance node is one whatever its
         level)."""
         if self.tree.node(path).chance is not None:
-            return "chance"
+            return Role.CHANCE
         return self.players[(path.count(".") + 1 if path else 0) % len(self.players)]
 
     def to_dict(self) -> dict[str, Any]:
@@ -392,6 +447,24 @@ def jsonable(x: Value) -> Value | str:
     return x
 
 
+# The members the search's inner loop compares and records, as module globals: an enum
+# member's attribute lookup costs about 0.5 us, which the loop would pay per node.
+_ALPHA = Side.ALPHA
+_BETA = Side.BETA
+_BOUND = StepKind.BOUND
+_CHANCE = Role.CHANCE
+_CUTOFF = StepKind.CUTOFF
+_ENTER = StepKind.ENTER
+_EXPLORE = Ties.EXPLORE
+_HARD = ValuesRule.HARD
+_LEAF = StepKind.LEAF
+_MAX = Role.MAX
+_RETURN = StepKind.RETURN
+_RTL = Order.RTL
+_WEIGH = StepKind.WEIGH
+_WINDOW = StepKind.WINDOW
+
+
 class _Search:
     """One alpha-beta (or minimax) run under ``rules``, recording everything it does."""
 
@@ -400,9 +473,9 @@ class _Search:
         self.tree = tree
         self.rules = rules
         self.players = parse_players(rules.players, chance=True) if rules.players else tree.players
-        self.explore = rules.conventions.ties == "explore"
-        self.hard = rules.conventions.values == "hard"
-        self.rtl = rules.conventions.order == "rtl"
+        self.explore = rules.conventions.ties == _EXPLORE
+        self.hard = rules.conventions.values == _HARD
+        self.rtl = rules.conventions.order == _RTL
         self.trace: list[Step] = []
         self.nodes: dict[Path, NodeResult] = {}
         self.leaf_order: list[Path] = []
@@ -430,19 +503,21 @@ class _Search:
 
     def _step(
         self,
-        kind: str,
+        kind: StepKind,
         path: Path,
         alpha: Value,
         beta: Value,
         value: Value | None = None,
-        bound: str | None = None,
+        bound: Side | None = None,
         pruned: tuple[Path, ...] = (),
     ) -> int:
         index = len(self.trace)
         self.trace.append(Step(index, kind, path, alpha, beta, value, bound, pruned))
         return index
 
-    def _chance_step(self, kind: str, path: Path, alpha: Value, beta: Value, **fields: Any) -> int:
+    def _chance_step(
+        self, kind: StepKind, path: Path, alpha: Value, beta: Value, **fields: Any
+    ) -> int:
         """A step at a chance node, with its own fields (``Step``'s docstring)."""
         index = len(self.trace)
         self.trace.append(Step(index, kind, path, alpha, beta, **fields))
@@ -488,8 +563,8 @@ class _Search:
         """``max``, ``min`` or ``chance`` as this search plays the node."""
         role = self.players[depth % len(self.players)]
         if node.chance is not None:
-            role = "chance"
-        if role == "chance" and self.rules.chance_as is not None:
+            role = _CHANCE
+        if role == _CHANCE and self.rules.chance_as is not None:
             return self.rules.chance_as
         return role
 
@@ -507,23 +582,23 @@ class _Search:
         """Search ``node`` with the window (alpha, beta); returns its value and best child index."""
         rules = self.rules
         self.visited.append(path)
-        self._step("enter", path, alpha, beta)
+        self._step(_ENTER, path, alpha, beta)
         if node.is_leaf:
             value = node.value
             assert value is not None  # a leaf holds its number (checked when the tree is read)
             self.leaf_order.append(path)
-            self._step("leaf", path, alpha, beta, value=value)
+            self._step(_LEAF, path, alpha, beta, value=value)
             self.nodes[path] = NodeResult(value, alpha, beta)
             return value, None
 
         role = self.players[depth % len(self.players)]
-        if node.chance is not None or role == "chance":
+        if node.chance is not None or role == _CHANCE:
             role = self.role(node, depth)
-            if role == "chance":
+            if role == _CHANCE:
                 return self.visit_chance(
                     node, path, depth, alpha, beta, alpha_src, beta_src, parent
                 )
-        is_max = role == "max"
+        is_max = role == _MAX
         # The bound this node tightens (alpha at MAX, beta at MIN; swapped in that variant).
         tighten_alpha = is_max != rules.swap_bounds
         alpha_in, beta_in = alpha, beta
@@ -560,16 +635,16 @@ class _Search:
             if tighten_alpha:
                 if value > alpha:
                     alpha, alpha_src = value, path
-                    self._step("bound", path, alpha, beta, bound="alpha", value=alpha)
+                    self._step(_BOUND, path, alpha, beta, bound=_ALPHA, value=alpha)
             elif value < beta:
                 beta, beta_src = value, path
-                self._step("bound", path, alpha, beta, bound="beta", value=beta)
+                self._step(_BOUND, path, alpha, beta, bound=_BETA, value=beta)
             if checking and not self.explore and alpha >= beta:
                 cut_at = position
         if cut_at is not None and cut_at < len(order) - 1:
-            kind = "beta" if is_max else "alpha"
+            kind = _BETA if is_max else _ALPHA
             source = beta_src if is_max else alpha_src
-            step = self._step("cutoff", path, alpha, beta, value=best, pruned=tuple(skipped))
+            step = self._step(_CUTOFF, path, alpha, beta, value=best, pruned=tuple(skipped))
             self.cutoffs.append(
                 Cutoff(
                     path=path,
@@ -586,7 +661,7 @@ class _Search:
         value = best
         if self.hard and rules.pruning:  # plain minimax has no window: its values are exact
             value = max(alpha_in, min(beta_in, best))
-        self._step("return", path, alpha, beta, value=value)
+        self._step(_RETURN, path, alpha, beta, value=value)
         self.nodes[path] = NodeResult(value, alpha, beta)
         return value, best_move
 
@@ -614,7 +689,7 @@ class _Search:
         mass = Fraction(0)  # P: their probability
         least: Value = INF  # the least child value (a chance node cut as if MIN returns it)
         cut_at: int | None = None
-        crossed: tuple[str, Value, Value, Value] | None = None  # bound, value, lower, upper
+        crossed: tuple[Side, Value, Value, Value] | None = None  # bound, value, lower, upper
         skipped: list[Path] = []
         order = list(range(n - 1, -1, -1) if self.rtl else range(n))
         for position, i in enumerate(order):
@@ -634,7 +709,7 @@ class _Search:
             least = min(least, value)
             lower, upper = self._interval(total, mass, low, high)
             self._chance_step(
-                "weigh",
+                _WEIGH,
                 path,
                 alpha,
                 beta,
@@ -651,20 +726,20 @@ class _Search:
             if as_min:
                 if value < beta:
                     beta, beta_src = value, path
-                    self._step("bound", path, alpha, beta, bound="beta", value=beta)
+                    self._step(_BOUND, path, alpha, beta, bound=_BETA, value=beta)
                 if least < alpha if self.explore else alpha >= beta:
-                    cut_at, crossed = position, ("alpha", least, lower, upper)
+                    cut_at, crossed = position, (_ALPHA, least, lower, upper)
             elif star1:
                 if upper < alpha if self.explore else upper <= alpha:
-                    cut_at, crossed = position, ("alpha", upper, lower, upper)
+                    cut_at, crossed = position, (_ALPHA, upper, lower, upper)
                 elif lower > beta if self.explore else lower >= beta:
-                    cut_at, crossed = position, ("beta", lower, lower, upper)
+                    cut_at, crossed = position, (_BETA, lower, lower, upper)
         value = total
         if crossed is not None and cut_at is not None and cut_at < n - 1:
             kind, value, lower, upper = crossed
-            source = alpha_src if kind == "alpha" else beta_src
+            source = alpha_src if kind == _ALPHA else beta_src
             step = self._chance_step(
-                "cutoff",
+                _CUTOFF,
                 path,
                 alpha,
                 beta,
@@ -691,7 +766,7 @@ class _Search:
             )
         if self.hard and rules.pruning:
             value = max(alpha_in, min(beta_in, value))
-        self._step("return", path, alpha, beta, value=value)
+        self._step(_RETURN, path, alpha, beta, value=value)
         self.nodes[path] = NodeResult(value, alpha, beta)
         return value, None
 
@@ -725,7 +800,7 @@ class _Search:
         if not self.rules.star1_windows:  # the misconception: the node's own window, unscaled
             child_alpha, child_beta = alpha, beta
         self._chance_step(
-            "window",
+            _WINDOW,
             path,
             alpha,
             beta,

@@ -13,6 +13,7 @@ the Delphi visualizer's comma-separated leaves (``parse_leaves``), and UC Berkel
 
 from __future__ import annotations
 
+import enum
 import json
 import math
 import re
@@ -25,8 +26,22 @@ from grader.gametree.exact import exact, parse_probability
 
 Value = int | float | Fraction  # a Fraction only ever as a chance node's value (exact.py)
 Path = str  # child indices from the root joined by dots; "" is the root
-PLAYERS = ("max", "min")
-ROLES = ("max", "min", "chance")  # what a level of the players sequence may be
+
+
+class Role(enum.StrEnum):
+    """What a node does: MAX maximizes, MIN minimizes, CHANCE averages its children weighted by
+    their probabilities. Equal to the text a players sequence stores (``"max"``, ...)."""
+
+    MAX = "max"
+    MIN = "min"
+    CHANCE = "chance"
+
+
+_ROLE = {role.value: role for role in Role}
+_CHANCE = Role.CHANCE  # as a module global: an enum member's lookup costs about 0.5 us
+# The players sequences as stored: plain text, so a tree's JSON and repr are its players' words.
+PLAYERS: tuple[str, ...] = (Role.MAX.value, Role.MIN.value)
+ROLES: tuple[str, ...] = tuple(_ROLE)  # what a level of the players sequence may be
 _MAX_NODES = 200_000  # a bound on what any input may build
 MAX_PLAYERS = 16  # a player sequence longer than any exercise's depth means nothing
 # The digits of an exact value's numerator or denominator (`Tree.exact_digits`): past any tree an
@@ -319,7 +334,7 @@ class Tree:
                     if below.bit_length() > cap:
                         return below
             chance = node.chance
-            if chance is None and self.player_at(depth) == "chance":
+            if chance is None and self.player_at(depth) == _CHANCE:
                 chance = uniform(len(node.children))
             if chance is not None:
                 below *= math.lcm(*(p.denominator for p in chance))
@@ -334,7 +349,7 @@ class Tree:
         """Whether some internal node is a chance node (computed once)."""
         if self._chance is None:
             self._chance = any(
-                not node.is_leaf and (node.chance is not None or self.player_at(depth) == "chance")
+                not node.is_leaf and (node.chance is not None or self.player_at(depth) == _CHANCE)
                 for depth, node in self._walk_depths()
             )
         return self._chance
@@ -351,7 +366,7 @@ class Tree:
             return None
         if node.chance is not None:
             return node.chance
-        if self.player(path) == "chance":
+        if self.player(path) == _CHANCE:
             return uniform(len(node.children))
         return None
 
@@ -418,14 +433,14 @@ class Tree:
         return {"tree": self.to_nested(), "players": list(self.players)}
 
     # -- navigation ---------------------------------------------------------------------------
-    def player_at(self, depth: int) -> str:
-        return self.players[depth % len(self.players)]
+    def player_at(self, depth: int) -> Role:
+        return _ROLE[self.players[depth % len(self.players)]]
 
-    def player(self, path: Path) -> str:
+    def player(self, path: Path) -> Role:
         """``max``, ``min`` or ``chance``: the level's player, or ``chance`` where the node
         itself is written as a chance node."""
         if self.node(path).chance is not None:
-            return "chance"
+            return _CHANCE
         return self.player_at(path_depth(path))
 
     def walk(self) -> Iterator[tuple[Path, Node]]:
@@ -851,6 +866,7 @@ __all__ = [
     "Node",
     "Path",
     "ProbabilityError",
+    "Role",
     "Tree",
     "TreeFormatError",
     "Value",

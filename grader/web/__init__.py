@@ -14,14 +14,12 @@ from grader.extensions import login_manager
 from grader.gametree import Conventions
 from grader.models import User
 from grader.services import accounts
+from grader.services.paper.sheets import SHEET_HTML
+from grader.web import exam_sheets
 from grader.web.inputs import IdConverter, StrictJSONProvider
 from grader.web.site import CSP
-from grader.web.words import (
-    conventions_brief,
-    kind_name,
-    kind_script,
-    misconception_name,
-)
+from grader.web.slot_pages import slot_url
+from grader.web.words import conventions_brief, kind_name, kind_script, misconception_name
 
 # The web's blueprints, each a module of grader.web with its `bp`: the site's headers and health
 # check, the errors' one rule, the pages, the API, engines (the upload's body limit), LTI
@@ -88,6 +86,8 @@ def init_app(app: Flask) -> None:
         conventions_words,
     ):
         app.add_template_filter(template_filter)
+    app.add_template_global(slot_url)
+    app.extensions[SHEET_HTML] = exam_sheets.sheet_html  # the print job's HTML writer
     login_manager.login_view = "auth.login"
     login_manager.login_message_category = "info"
     login_manager.user_loader(load_user)

@@ -10,7 +10,7 @@ from flask_login import current_user, login_required
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from grader.services import NotFound, RateLimited, ServiceError
-from grader.services.paper import exams
+from grader.services.paper import codes, exams
 from grader.services.trees.attempts import to_api
 from grader.web.api import RequestError
 from grader.web.errors import status_of
@@ -123,7 +123,7 @@ def entry(code: str, slot_index: int) -> Any:
         "exams/entry.html",
         entry=entry,
         sheet=entry.sheet,
-        shown_code=exams.shown_code(entry.sheet.code),
+        shown_code=codes.shown_code(entry.sheet.code),
         exercise=entry.exercise,
         saved=saved,
         history=entry.attempt.history if entry.attempt else [],

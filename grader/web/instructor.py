@@ -50,6 +50,7 @@ from grader.web.instructor_forms import (
     RoleForm,
     SlotForm,
 )
+from grader.web.slot_pages import slot_url
 from grader.web.words import misconception_name
 
 bp = Blueprint("instructor", __name__, url_prefix="/instructor")
@@ -493,9 +494,7 @@ def new_slot(assignment_id: int) -> Any:
 def edit_slot(assignment_id: int, index: int) -> Any:
     as_staff, slot, attempts = editor.editor_slot(current_user, assignment_id, index)
     if not slot.slot_kind.has_exercise:  # its own staff page
-        return redirect(
-            url_for(slot.slot_kind.staff_page, assignment_id=assignment_id, index=index)
-        )
+        return redirect(slot_url(slot, staff=True))
     if request.method == "GET":
         return _slot_page(
             as_staff, slot.assignment, SlotForm.from_slot(slot), slot, attempts=attempts

@@ -14,6 +14,7 @@ from grader.services.courses import courses, header, invites, staff
 from grader.services.teaching import scores
 from grader.services.trees import attempts, exercises
 from grader.web.forms import ActionForm, JoinForm, PracticeForm
+from grader.web.slot_pages import slot_url
 
 bp = Blueprint("pages", __name__)
 PRACTICE_SETTINGS = "practice_settings"
@@ -120,9 +121,9 @@ def _exercise_page(exercise: Exercise) -> Any:
 
 @bp.get("/assignments/<int:assignment_id>/slots/<int:index>")
 def slot(assignment_id: int, index: int) -> Any:
-    kind = courses.get_slot(current_user, assignment_id, index).slot_kind
-    if not kind.has_exercise:  # its own page
-        return redirect(url_for(kind.page, assignment_id=assignment_id, index=index))
+    found = courses.get_slot(current_user, assignment_id, index)
+    if not found.slot_kind.has_exercise:  # its own page
+        return redirect(slot_url(found))
     return _exercise_page(exercises.slot_exercise(current_user, assignment_id, index))
 
 

@@ -35,7 +35,7 @@ def _engines_room(app: Any, factory: Any) -> tuple[Any, int]:
 def test_engines_prints_the_pairs_as_json_highest_first(app, factory, runner):
     room, index = _engines_room(app, factory)
     args = ["integrity", "engines", "--assignment", str(room.assignment_id)]
-    done = runner.invoke(args=[*args, "--slot", str(index + 1), "--json"])
+    done = runner.invoke(args=[*args, "--slot-index", str(index), "--json"])
     assert done.exit_code == 0, done.output
     pairs = json.loads(done.output)
     assert all(set(p) == {"a", "b", "similarity", "a_share", "b_share"} for p in pairs)
@@ -44,10 +44,10 @@ def test_engines_prints_the_pairs_as_json_highest_first(app, factory, runner):
     )
     assert {pairs[0]["a"], pairs[0]["b"]} == {ALICE, BOB} and pairs[0]["similarity"] > 0.9
     # --min keeps the pairs at or above it: only the copy.
-    done = runner.invoke(args=[*args, "--slot", str(index + 1), "--json", "--min", "0.5"])
+    done = runner.invoke(args=[*args, "--slot-index", str(index), "--json", "--min", "0.5"])
     assert [{p["a"], p["b"]} for p in json.loads(done.output)] == [{ALICE, BOB}]
     # The second run reads every pair back from the cache; the text form names both students.
-    done = runner.invoke(args=[*args, "--slot", str(index + 1), "--min", "0.5"])
+    done = runner.invoke(args=[*args, "--slot-index", str(index), "--min", "0.5"])
     assert done.exit_code == 0, done.output
     assert "3 submissions, 0 pairs compared, 3 read back" in done.output
     assert ALICE in done.output and BOB in done.output and CAROL not in done.output
@@ -56,11 +56,36 @@ def test_engines_prints_the_pairs_as_json_highest_first(app, factory, runner):
 def test_engines_refuses_what_is_not_an_engine_slot(app, factory, runner):
     room, _ = _engines_room(app, factory)
     args = ["integrity", "engines", "--assignment", str(room.assignment_id)]
-    done = runner.invoke(args=[*args, "--slot", "1"])  # the textbook exercise
+    done = runner.invoke(args=[*args, "--slot-index", "0"])  # the textbook exercise
     assert done.exit_code != 0 and "no engine slot there" in done.output
-    done = runner.invoke(args=["integrity", "engines", "--assignment", "999999", "--slot", "1"])
+    done = runner.invoke(
+        args=["integrity", "engines", "--assignment", "999999", "--slot-index", "0"]
+    )
     assert done.exit_code != 0 and "no engine slot there" in done.output
     assert runner.invoke(args=[*args, "--slot", "0"]).exit_code != 0  # numbered from 1
+    assert runner.invoke(args=[*args, "--slot-index", "-1"]).exit_code != 0
+
+
+def test_engines_reads_the_slot_counted_from_1_as_the_index_one_less_and_says_so(
+    app, factory, runner
+):
+    """Slots are counted from 0 everywhere (the API's slot_index, the pages' addresses,
+    --slot-index); --slot, counted from 1, is still read, with a note on stderr."""
+    room, index = _engines_room(app, factory)
+    args = ["integrity", "engines", "--assignment", str(room.assignment_id), "--json"]
+    by_index = runner.invoke(args=[*args, "--slot-index", str(index)])
+    by_number = runner.invoke(args=[*args, "--slot", str(index + 1)])
+    assert by_index.exit_code == 0 and by_number.exit_code == 0, by_number.output
+    assert json.loads(by_number.stdout) == json.loads(by_index.stdout) != []
+    assert by_index.stderr == ""
+    assert by_number.stderr == (
+        f"--slot {index + 1} counts from 1: read as --slot-index {index} (slots are counted "
+        "from 0, as the API and the pages' addresses count them)\n"
+    )
+    neither = runner.invoke(args=args)
+    assert neither.exit_code != 0 and "--slot-index N, counted from 0" in neither.output
+    both = runner.invoke(args=[*args, "--slot-index", "0", "--slot", "1"])
+    assert both.exit_code != 0 and "--slot-index N, counted from 0" in both.output
 
 
 def test_answers_prints_who_answered_what_fits_whose_tree(app, factory, runner):

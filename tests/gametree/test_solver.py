@@ -11,12 +11,25 @@ kill them):
 
 from __future__ import annotations
 
+import json
 import math
 
 import pytest
 from hypothesis import example, given, settings
 
-from grader.gametree import KINDS, Conventions, Tree, minimax, solve
+from grader.gametree import (
+    KINDS,
+    Conventions,
+    Order,
+    Role,
+    Side,
+    StepKind,
+    Ties,
+    Tree,
+    ValuesRule,
+    minimax,
+    solve,
+)
 from grader.gametree.numbers import read_number
 from grader.gametree.solver import (
     INF,
@@ -540,3 +553,26 @@ def test_a_value_equal_to_the_bound_moves_no_bound():
     bounds = [(s.path, s.bound, s.value) for s in result.trace if s.kind == "bound"]
     assert bounds == [("0", "beta", 3), ("", "alpha", 3), ("1", "beta", 4), ("1", "beta", 3)]
     assert result.cutoffs == (cut("1", "alpha", 3, 3, 3, False, "", ("1.2",), 16),)
+
+
+def test_closed_sets_are_enums_equal_to_the_stored_text():
+    """Conventions, step kinds, window sides and roles are enum members; each equals the text
+    stored and sent, so a stored exercise and the trace's JSON read the same."""
+    conv = Conventions.from_dict({"ties": "explore", "values": "soft", "order": "rtl"})
+    assert (conv.ties, conv.values, conv.order) == (Ties.EXPLORE, ValuesRule.SOFT, Order.RTL)
+    assert json.dumps(conv.to_dict()) == '{"ties": "explore", "values": "soft", "order": "rtl"}'
+    assert conv == Conventions(Ties.EXPLORE, ValuesRule.SOFT, Order.RTL)
+    assert hash(conv) == hash(Conventions("explore", "soft", "rtl"))
+
+    result = solve(Tree.from_nested([[3, 12, 8], [2, 4, 6], [14, 5, 2]]))
+    kinds = {step.kind for step in result.trace}
+    assert kinds == {StepKind.ENTER, StepKind.LEAF, StepKind.BOUND, StepKind.CUTOFF, "return"}
+    assert all(type(step.kind) is StepKind for step in result.trace)
+    assert {c.kind for c in result.cutoffs} == {Side.ALPHA}
+    sent = json.loads(json.dumps(result.to_dict()))
+    assert {s["kind"] for s in sent["trace"]} == {"enter", "leaf", "bound", "cutoff", "return"}
+
+    tree = Tree.from_dict({"tree": [[1, 2], [3, 4]], "players": ["max", "chance"]})
+    assert tree.players == ("max", "chance")  # stored as text
+    assert (tree.player(""), tree.player("0")) == (Role.MAX, Role.CHANCE)
+    assert json.dumps(tree.to_dict()["players"]) == '["max", "chance"]'

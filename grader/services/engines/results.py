@@ -8,7 +8,6 @@ Reads only: the intake is services/engines/submissions.py, the workers' writes s
 from __future__ import annotations
 
 import datetime as dt
-from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
@@ -22,7 +21,6 @@ from grader.models import (
     Slot,
     Submission,
     User,
-    iso_utc,
 )
 from grader.services import Invalid, NotFound
 from grader.services.courses.courses import member_slot_ids, taught_course_ids
@@ -89,39 +87,6 @@ def queue_position(submission: Submission) -> int | None:
             ),
         )
     )
-
-
-def to_api(submission: Submission, result: EngineResult | None = None) -> dict[str, Any]:
-    """A submission as the API shows it: status and progress, and the results once done."""
-    data: dict[str, Any] = {
-        "id": submission.id,
-        "user": submission.owner.email if submission.owner else None,
-        "assignment_id": submission.slot.assignment_id,
-        "slot_index": submission.slot.index,
-        "filename": submission.filename,
-        "size": submission.size,
-        "sha256": submission.sha256,
-        "suite": Path(submission.suite).stem,
-        "status": submission.status,
-        "attempts": submission.attempts,
-        "queue_position": queue_position(submission),
-        "progress": submission.progress or {},
-        "score": submission.score,
-        "max_score": submission.max_score,
-        "days_late": submission.days_late,
-        "penalty": submission.penalty,
-        "error": submission.error,
-        "tournament_opt_in": submission.tournament_opt_in,
-        "created_at": iso_utc(submission.created_at),
-        "started_at": iso_utc(submission.started_at),
-        "finished_at": iso_utc(submission.finished_at),
-        "results": None,
-        "summary": None,
-    }
-    if submission.status == DONE and result is not None:
-        data["results"] = result.gradescope
-        data["summary"] = summary(result.rich)
-    return data
 
 
 def position_of(name: str) -> tuple[str, str]:

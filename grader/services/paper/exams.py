@@ -14,14 +14,12 @@ tree or its key. The key of a sheet is shown on the entry page only once its ans
 
 from __future__ import annotations
 
-import base64
 import datetime as dt
 import hashlib
 import io
 import logging
 import math
 import os
-import secrets
 import socket
 import subprocess
 import sys
@@ -34,12 +32,11 @@ from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
-from flask import current_app, render_template
+from flask import current_app
 from sqlalchemy.orm import Session
 
 from grader.extensions import EXAM, db
 from grader.gametree import KINDS, Conventions, Tree, grade
-from grader.gametree.drawing import tree_in_words, tree_svg
 from grader.models import (
     DONE,
     FAILED,
@@ -65,6 +62,8 @@ from grader.services.courses.courses import check_open
 from grader.services.courses.staff import Staff, staff, staff_for_assignment
 from grader.services.engines import blobs
 from grader.services.leases import runner
+from grader.services.paper.codes import new_code, read_code, shown_code
+from grader.services.paper.sheets import print_view, sheet_html
 from grader.services.transactions import writing
 from grader.services.trees.attempts import solution
 from grader.services.trees.exercises import (
@@ -77,34 +76,10 @@ from grader.services.trees.exercises import (
 
 log = logging.getLogger(__name__)
 
-# Sheet codes: 10 symbols of 30 (no 0/O, 1/I/L or U to misread): 30**10, about 6e14 codes.
-CODE_SYMBOLS = "23456789ABCDEFGHJKMNPQRSTVWXYZ"
-CODE_LENGTH = 10
 MAX_PRINT_ATTEMPTS = 3
 RENDER_CHUNK = 25  # sheets rendered per WeasyPrint document (progress between two)
-# The printable area of a landscape page (its margins are 10 mm, the header takes the rest).
-PAGE_MM = {"a4": (297.0, 210.0), "letter": (279.4, 215.9)}
-TREE_TOP_MM = 52.0  # the header, the question and the conventions above a tree
 
 Progress = Callable[[str, int, int], None]  # (phase, done, total)
-
-
-def new_code() -> str:
-    return "".join(secrets.choice(CODE_SYMBOLS) for _ in range(CODE_LENGTH))
-
-
-def shown_code(code: str) -> str:
-    """A code as printed and typed: two groups of five (``7KQ2M-X9HTA``)."""
-    return f"{code[:5]}-{code[5:]}"
-
-
-def read_code(text: str) -> str:
-    """A code as typed or scanned (any case, dashes and spaces): its stored form; NotFound for
-    what no sheet could have."""
-    code = "".join(text.split()).replace("-", "").upper()
-    if len(code) != CODE_LENGTH or any(c not in CODE_SYMBOLS for c in code):
-        raise NotFound(f"no exam sheet has the code {text.strip()[:40]!r}")
-    return code
 
 
 # -- printing ---------------------------------------------------------------------------------
@@ -436,11 +411,11 @@ def render_print(print_id: int, progress: Progress | None = None) -> PrintFiles:
         folder = Path(tmp)
         for number, sheet in enumerate(sheets):
             (folder / f"sheet-{number:05d}.html").write_text(
-                _html(run, [sheet], trees, skipped, key=False)
+                sheet_html(print_view(run, [sheet], trees, skipped, key=False))
             )
         for number, chunk in enumerate(chunks):
             (folder / f"zkey-{number:05d}.html").write_text(
-                _html(run, chunk, trees, skipped, key=True)
+                sheet_html(print_view(run, chunk, trees, skipped, key=True))
             )
         _render_all(folder, len(sheets) + len(chunks), progress, len(sheets))
         combined, key = pikepdf.new(), pikepdf.new()
@@ -502,80 +477,6 @@ def _pdf_bytes(pdf: Any) -> bytes:
     out = io.BytesIO()
     pdf.save(out)
     return out.getvalue()
-
-
-def _html(
-    run: ExamPrint, sheets: list[ExamSheet], trees: list[Slot], skipped: list[Slot], *, key: bool
-) -> str:
-    width, height = PAGE_MM[run.paper]
-    area = (width - 20, height - 20 - TREE_TOP_MM)
-    return render_template(
-        "exams/print.html",
-        run=run,
-        assignment=run.assignment,
-        paper=run.paper,
-        key=key,
-        skipped=skipped,
-        sheets=[_sheet_view(sheet, trees, area, key=key) for sheet in sheets],
-    )
-
-
-def _sheet_view(
-    sheet: ExamSheet, trees: list[Slot], area: tuple[float, float], *, key: bool
-) -> dict[str, Any]:
-    import segno  # the QR code: only where sheets are printed
-
-    items = {item.slot_id: item for item in sheet.items}
-    questions = []
-    for number, slot in enumerate(trees, start=1):
-        item = items.get(slot.id)
-        if item is None:  # a slot added after the run was made: not on this sheet
-            continue
-        tree = Tree.from_dict(item.tree)
-        kind = KINDS[slot.kind]
-        conventions = Conventions.from_dict(slot.conventions)
-        answer = kind.key(tree, conventions) if key else None
-        paper = kind.paper(tree, answer)
-        questions.append(
-            {
-                "number": number,
-                "title": slot.title or f"Exercise {slot.index + 1}",
-                "prompt": kind.prompt,
-                "instruction": paper.instruction,
-                "words": tree_in_words(tree),
-                "leaf_boxes": any(tree.node(p).is_leaf for p in paper.boxes.paths),
-                "conventions": kind.conventions_words(conventions, tree),
-                "svg": _data_uri(
-                    tree_svg(
-                        tree,
-                        width_mm=area[0],
-                        height_mm=area[1],
-                        boxes=paper.boxes,
-                        marks=paper.marks,
-                        struck=paper.struck,
-                        lines=paper.lines,
-                        title=f"Question {number}: the game tree",
-                    )
-                ),
-                "key_words": kind.describe(answer, tree.labels()) if answer else "",
-            }
-        )
-    qr = segno.make(sheet.code, error="m")
-    return {
-        "code": sheet.code,
-        "shown_code": shown_code(sheet.code),
-        "number": sheet.number,
-        "name": (sheet.user.name or "") if sheet.user else "",
-        "email": sheet.user.email if sheet.user else "",
-        "qr": qr.svg_data_uri(scale=1, unit="mm", border=1, omitsize=False),
-        "questions": questions,
-    }
-
-
-def _data_uri(svg: str) -> str:
-    """An SVG as an image's URL: WeasyPrint reads it with its XML parser, ten times faster
-    than the same drawing inline in the page's HTML."""
-    return "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode()
 
 
 def print_to_dir(

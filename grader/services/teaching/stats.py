@@ -22,8 +22,8 @@ its answer, the first in the library's order: `Grade.candidates` holds them all)
 For an engine slot: how many graded engine runs each checkers misconception explains
 (grader/checkers/variants.py), and over how many runs: a run counts the codes of its
 explanation (the fewest that explain all its diagnosed tests, grader/harness/diagnosis.py),
-never each candidate of an ambiguous test; a run stored before explanations were kept counts the
-fewest codes covering its tests' diagnoses.
+never each candidate of an ambiguous test; a run whose stored results (`EngineResult.rich`) hold
+no "explanation" counts the fewest codes covering its tests' diagnoses.
 """
 
 from __future__ import annotations

@@ -253,8 +253,9 @@ def visible_solution(exercise: Exercise, answer: Any = None) -> dict[str, Any] |
 def scoring_words(attempt: Attempt, *, named: bool) -> str | None:
     """How the attempt's score came about, in words: the errors its grade counted, each kind's
     nodes named when ``named`` (the reader may see the key), the rule, then the late penalty.
-    None for an attempt whose grade kept no errors (stored before grades kept them, and not
-    checked again since)."""
+    None for an attempt whose ``scoring`` is null: one a regrade found no longer fitting its
+    exercise (`regrade.UNFIT`), or one revision 3f1b2c4d5e6a could not grade again to its
+    stored score."""
     if not isinstance(attempt.scoring, dict):
         return None
     labels = tree_of(attempt.exercise).labels() if named else None  # as the page draws them

@@ -4,11 +4,12 @@ and services/engines/tournaments.py."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from flask import Response, g, url_for
 
-from grader.models import MAX_ID
+from grader.models import DONE, MAX_ID, iso_utc
 from grader.services import NotFound
 from grader.services.engines import results, submissions, tournaments
 from grader.strict_json import json_text
@@ -25,7 +26,33 @@ def _submission(submission: Any) -> schemas.EngineSubmission:
     if result is not None:
         urls["results_json"] = url_for("api.engine_results", submission_id=submission.id)
         urls["rich_json"] = url_for("api.engine_rich", submission_id=submission.id)
-    return schemas.EngineSubmission(**results.to_api(submission, result), urls=urls)
+    done = submission.status == DONE and result is not None
+    return schemas.EngineSubmission(
+        id=submission.id,
+        user=submission.owner.email if submission.owner else None,
+        assignment_id=submission.slot.assignment_id,
+        slot_index=submission.slot.index,
+        filename=submission.filename,
+        size=submission.size,
+        sha256=submission.sha256,
+        suite=Path(submission.suite).stem,
+        status=submission.status,
+        attempts=submission.attempts,
+        queue_position=results.queue_position(submission),
+        progress=submission.progress or {},
+        score=submission.score,
+        max_score=submission.max_score,
+        days_late=submission.days_late,
+        penalty=submission.penalty,
+        error=submission.error,
+        tournament_opt_in=submission.tournament_opt_in,
+        created_at=iso_utc(submission.created_at),
+        started_at=iso_utc(submission.started_at),
+        finished_at=iso_utc(submission.finished_at),
+        results=result.gradescope if done and result is not None else None,
+        summary=results.summary(result.rich) if done and result is not None else None,
+        urls=urls,
+    )
 
 
 @bp.post("/engines")
