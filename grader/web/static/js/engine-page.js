@@ -134,6 +134,9 @@ async function showResults(data) {
     return h("tr", {}, cell(g.name), cell(g.opponent || ""), cell(g.colour || ""),
       cell(g.result || ""), cell(String(g.plies ?? ""), "num"), h("td", {}, button));
   }));
+  $("matches").querySelector("tbody").replaceChildren(...(s.matches || []).map((m) =>
+    h("tr", {}, cell(m.opponent), cell(String(m.played), "num"), cell(String(m.games), "num"),
+      cell(m.why))));
   document.dispatchEvent(new Event("tables-changed")); // page.js: scroll boxes, phone labels
 }
 
