@@ -147,10 +147,17 @@ def matches_of(tests: list[TestCase]) -> list[Match]:
 
 
 def play_matches(
-    tests: list[TestCase], play: PlayGame, lanes: int = 1, done: GameDone | None = None
+    tests: list[TestCase],
+    play: PlayGame,
+    lanes: int = 1,
+    done: GameDone | None = None,
+    close: Callable[[], None] | None = None,
 ) -> tuple[list[TestResult], list[Match]]:
     """Play a group's games as matches on `lanes` lanes: every test's result (a game played
-    or one a stopped match credits), in the tests' order, and the matches."""
+    or one a stopped match credits), in the tests' order, and the matches. `close` ends the
+    lanes' processes while the threads that started them live: bubblewrap dies with the
+    thread that started it (--die-with-parent is the parent thread's death signal), and one
+    killed so would leave its engine to init, unwaited and its CPU time uncounted."""
     matches = matches_of(tests)
     free: queue.SimpleQueue[int] = queue.SimpleQueue()
     for lane in range(max(1, lanes)):
@@ -181,11 +188,14 @@ def play_matches(
                 match = running.pop(future)
                 result = future.result()
                 match.record(result)
-                if done is not None:
-                    done(result)
+                if done is not None:  # a stopped match's games not played are done too
+                    for each in (result, *match.unplayed()):
+                        done(each)
                 if not match.finished:
                     waiting.append(match)
             while waiting and len(running) < max(1, lanes):
                 start_next(waiting.pop(0))
+        if close is not None:
+            close()
     by_name = {r.name: r for match in matches for r in (*match.results, *match.unplayed())}
     return [by_name[t.name] for t in tests], matches

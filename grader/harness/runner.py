@@ -238,7 +238,11 @@ def _play_group(
             if progress:
                 progress("game", done_count[0], len(group), result.name)
 
-        results, matches = play_matches(group, play, len(lanes), done)
+        def close() -> None:
+            for lane in lanes:
+                lane.close()
+
+        results, matches = play_matches(group, play, len(lanes), done, close)
     report.matches.extend(matches)
     return results
 

@@ -63,8 +63,10 @@ def scripted(outcomes: dict[str, list[float | str]]):
 
 def test_a_match_won_throughout_stops_once_decided_and_credits_the_rest() -> None:
     play, asked = scripted({"random": [1.0] * 6})
-    results, (match,) = play_matches(games(["random"]), play)
+    done: list[str] = []
+    results, (match,) = play_matches(games(["random"]), play, done=lambda r: done.append(r.name))
     assert len(asked) == match.played == 3  # LLR 3.45 after 3 wins passes 2.94
+    assert sorted(done) == sorted(t.name for t in games(["random"]))  # progress reaches 6 of 6
     assert [r.score for r in results] == [1.0] * 6  # the points of every game, as before
     assert [r.extra.get("played", True) for r in results] == [True] * 3 + [False] * 3
     assert "not played" in results[5].output and "after 3 of 6 games" in results[5].output
@@ -164,3 +166,23 @@ def test_sample_engines_stop_their_matches_and_say_why(submission, tmp_path: Pat
     assert report.elo is not None and report.elo.games == played == len(data["games"])
     assert f"Games: {played} of 4 played" in summary(report)
     assert leftover_processes(config, report.slot) == []
+
+
+def test_lanes_are_closed_while_the_threads_that_started_them_live() -> None:
+    """bubblewrap dies with the thread that started it: a lane's engine closed after its
+    thread ended would be left to init, unwaited, its CPU time counted nowhere."""
+    play, _ = scripted({"random": [1.0] * 6, "greedy": [1.0] * 6})
+    threads: set[threading.Thread] = set()
+
+    def tracked(test: TestCase, lane: int) -> TestResult:
+        threads.add(threading.current_thread())
+        return play(test, lane)
+
+    alive_at_close: list[bool] = []
+    play_matches(
+        games(["random", "greedy"]),
+        tracked,
+        lanes=2,
+        close=lambda: alive_at_close.extend(t.is_alive() for t in threads),
+    )
+    assert threads and alive_at_close == [True] * len(threads)
