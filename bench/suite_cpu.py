@@ -10,9 +10,11 @@ as the kernel adds them up when each is waited for (`os.wait4`). Three runs, in 
 - this code, its reference cache empty (the first upload of a suite on a machine);
 - this code again, the cache filled by the run before (every later upload).
 
-It prints each run's CPU and wall time, each test kind's share, the points of each, and the
-ratios against the peer. `--points` grades every sample engine (tests/harness/engines) with
-the peer's code and with this code and tables their points side by side. `--profile` profiles
+It prints each run's CPU and wall time, each test kind's share, the points of each, the games
+played of the suite's (a match stopped by its sequential test plays fewer) with the Elo they
+give, and the ratios against the peer. `--points` grades every sample engine (tests/harness/engines) with
+the peer's code and with this code and tables their points side by side, with the games this
+code played. `--profile` profiles
 the grader's own side of one run of this code (cProfile: where the CPU outside the engine
 goes) instead.
 """
@@ -53,6 +55,9 @@ for engine in sys.argv[2:]:
     print(json.dumps({
         "score": report.score, "max_score": report.max_score, "complete": report.complete,
         "tests": [[t.name, t.kind, t.verdict.value, t.score, t.cpu] for t in report.tests],
+        "games": sum(t.kind == "play" for t in report.tests),
+        "played": sum(t.kind == "play" and t.extra.get("played", True) for t in report.tests),
+        "elo": report.elo.text() if report.elo else "",
     }), flush=True)
 """
 
@@ -195,14 +200,18 @@ def main(argv: list[str] | None = None) -> None:
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     _, peer_cpu, _ = next(iter(runs.values()))
-    print("| run | CPU s | ratio to the peer | wall s | points | engine's CPU by kind |")
-    print("|---|---|---|---|---|---|")
+    print(
+        "| run | CPU s | ratio to the peer | wall s | points | games played | Elo (95%) "
+        "| engine's CPU by kind |"
+    )
+    print("|---|---|---|---|---|---|---|---|")
     for name, (reports, cpu, wall) in runs.items():
         report = reports[0]
         kinds = ", ".join(f"{k} {v:.1f}" for k, v in by_kind(report).items())
         print(
             f"| {name} | {cpu:.1f} | {cpu / peer_cpu:.2f}x | {wall:.1f} | "
-            f"{report['score']:g}/{report['max_score']:g} | {kinds} |",
+            f"{report['score']:g}/{report['max_score']:g} | "
+            f"{report['played']} of {report['games']} | {report['elo']} | {kinds} |",
             flush=True,
         )
     scores = {reports[0]["score"] for reports, _, _ in runs.values()}
@@ -213,8 +222,11 @@ def points_table(suite: str, baseline: str, folder: Path) -> None:
     """Every sample engine's points with the baseline's code and with this code."""
     names = sample_engines()
     before, after = compare(names, suite, baseline, folder)
-    print(f"| sample engine | points, {baseline} | points, this code | every verdict the same |")
-    print("|---|---|---|---|")
+    print(
+        f"| sample engine | points, {baseline} | points, this code | every verdict the same "
+        "| games played, this code |"
+    )
+    print("|---|---|---|---|---|")
     for name, old, new in zip(names, before, after, strict=True):
         differ = [
             (was, now)
@@ -225,7 +237,8 @@ def points_table(suite: str, baseline: str, folder: Path) -> None:
         same = "yes" if not differ else "games only (moves the clock chose)" if games else "NO"
         print(
             f"| {name} | {old['score']:g}/{old['max_score']:g} | "
-            f"{new['score']:g}/{new['max_score']:g} | {same} |",
+            f"{new['score']:g}/{new['max_score']:g} | {same} | "
+            f"{new['played']} of {new['games']} |",
             flush=True,
         )
 

@@ -61,6 +61,9 @@ def summary(report: Report) -> str:
         lines.append("Verdicts: " + ", ".join(failed) + ".")
     if report.elo and report.elo.games:
         lines.append(f"Elo estimate against the ladder: {report.elo.text()} (95% interval).")
+    games = games_played(report)
+    if games:
+        lines.append(games)
     timed = reference_timed(report)
     if timed:
         lines.append(timed)
@@ -70,6 +73,25 @@ def summary(report: Report) -> str:
             "this run is incomplete and will be re-graded."
         )
     return "\n".join(lines)
+
+
+def games_played(report: Report) -> str:
+    """How many games were played of the suite's, and why each match ended (empty without
+    games)."""
+    if not report.matches:
+        return ""
+    played = sum(m.played for m in report.matches)
+    total = sum(len(m.tests) for m in report.matches)
+    parts = [
+        f"{m.opponent} {m.played} of {len(m.tests)}, {m.summary()['why']}" for m in report.matches
+    ]
+    return (
+        f"Games: {played} of {total} played"
+        + (f", {report.lanes} at a time" if report.lanes > 1 else "")
+        + ". By opponent: "
+        + "; ".join(parts)
+        + "."
+    )
 
 
 def _utc(epoch: float) -> str:
@@ -188,6 +210,8 @@ def rich(report: Report) -> dict[str, Any]:
             "computed": report.references_computed,
         },
         "engine_starts": report.engine_starts,
+        "matches": [m.summary() for m in report.matches],
+        "game_lanes": report.lanes,
         "verdict_priority": [v.value for v in PRIORITY],
         "explanation": report.explanation.to_dict(),
         "tests": [
@@ -214,6 +238,7 @@ def rich(report: Report) -> dict[str, Any]:
                 },
             }
             for g in report.games
+            if g.extra.get("played", True)
         ],
     }
 

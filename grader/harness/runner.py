@@ -12,8 +12,10 @@ machine in `cache` (a folder) when one is given.
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import os
 import platform
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -22,6 +24,7 @@ from pathlib import Path
 from grader.harness.cases import TestCase, TestResult, result_of
 from grader.harness.diagnosis import Explanation, explain
 from grader.harness.elo import EloEstimate, estimate
+from grader.harness.ladder import Match, play_matches
 from grader.harness.references import RETIME_SECONDS, References
 from grader.harness.sandbox import (
     EngineProcess,
@@ -62,6 +65,8 @@ class Report:
     reference_retime: float = RETIME_SECONDS  # how old a timing may be before it is measured again
     references_computed: int = 0  # reference answers and timings this run computed, not read
     engine_starts: int = 0  # engine processes started
+    matches: list[Match] = field(default_factory=list)  # the games by opponent, and why each ended
+    lanes: int = 1  # games played at once (grading slots held for the games)
     # The fewest known mistakes that explain the diagnosed failures (grader/harness/diagnosis.py).
     explanation: Explanation = field(default_factory=Explanation)
 
@@ -105,7 +110,7 @@ def grade_engine(
     refs = References.for_suite(suite.name, suite.tests, cache, retime)
     with claim_slot(config, slots) as slot:
         deadline = None if budget is None else time.monotonic() + budget
-        report = _grade_in(slot, Path(submission), suite, config, progress, deadline, refs)
+        report = _grade_in(slot, Path(submission), suite, config, progress, deadline, refs, slots)
     refs.save()
     return report
 
@@ -118,6 +123,7 @@ def _grade_in(
     progress: Progress | None,
     deadline: float | None,
     refs: References,
+    slots: int | None = None,
 ) -> Report:
     report = Report(
         suite.name, submission.name, sandbox=config.sandbox, started=time.time(), slot=slot.number
@@ -131,21 +137,34 @@ def _grade_in(
         report.elapsed = time.monotonic() - start
         return report
     start_failure: TestResult | None = None  # an engine that cannot be imported fails alike
-    games_done = 0
     total = len(suite.tests)
     engine = _Engine(slot, folder, suite, config, report)
+    tests = list(suite.tests)
     try:
-        for index, test in enumerate(suite.tests):
+        index = 0
+        while index < total:
+            test = tests[index]
+            if test.kind == "play":  # the group's games, as matches (ladder.py)
+                group = [t for t in tests[index:] if t.group == test.group]
+                if start_failure is None and (deadline is None or time.monotonic() <= deadline):
+                    engine.close()  # the group's lanes start their own processes
+                    results = _play_group(
+                        group, engine, submission, refs, deadline, slots, report, progress
+                    )
+                else:
+                    results = [
+                        _next_result(t, engine, refs, start_failure, deadline) for t in group
+                    ]
+                report.tests.extend(results)
+                index += len(group)
+                continue
             if progress:
                 progress("test", index, total, test.name)
             result = _next_result(test, engine, refs, start_failure, deadline)
             if result.extra.get("at_start"):
                 start_failure = result
             report.tests.append(result)
-            if test.kind == "play":
-                games_done += 1
-                if progress:
-                    progress("game", games_done, suite.game_count, test.name)
+            index += 1
     finally:
         engine.close()
     if progress:
@@ -178,6 +197,54 @@ def _next_result(
             f"the first test): {start_failure.output.splitlines()[0]}",
         )
     return _attempts(test, engine, refs, deadline)
+
+
+def _play_group(
+    group: list[TestCase],
+    engine: _Engine,
+    submission: Path,
+    refs: References,
+    deadline: float | None,
+    slots: int | None,
+    report: Report,
+    progress: Progress | None,
+) -> list[TestResult]:
+    """A play group's games as matches (ladder.py): on the runner's own slot, and on as many
+    more free grading slots as there are matches beyond the first (each game its own engine
+    process, in its own sandbox); none free, one game at a time."""
+    opponents = len({t.params.get("opponent") for t in group})
+    lanes = [engine]
+    done_count = [0]
+    with contextlib.ExitStack() as stack:
+        for _ in range(opponents - 1):
+            try:
+                extra = stack.enter_context(claim_slot(engine.config, slots, wait=0))
+            except SandboxError:
+                break  # every other slot is busy: the games share the ones held
+            try:
+                folder = prepare_submission(submission, extra.workdir / "submission")
+            except SubmissionError:
+                break
+            lane = _Engine(extra, folder, engine.suite, engine.config, report)
+            stack.callback(lane.close)
+            lanes.append(lane)
+        report.lanes = max(report.lanes, len(lanes))
+
+        def play(test: TestCase, lane: int) -> TestResult:
+            return _next_result(test, lanes[lane], refs, None, deadline)
+
+        def done(result: TestResult) -> None:
+            done_count[0] += 1
+            if progress:
+                progress("game", done_count[0], len(group), result.name)
+
+        def close() -> None:
+            for lane in lanes:
+                lane.close()
+
+        results, matches = play_matches(group, play, len(lanes), done, close)
+    report.matches.extend(matches)
+    return results
 
 
 def _conclude(report: Report, suite: Suite, refs: References) -> None:
@@ -223,6 +290,7 @@ def _attempts(
 # answer from a state an earlier call left behind) can reach the next test. Any other verdict
 # ends it.
 KEEPS_PROCESS = frozenset({Verdict.PASSED})
+_STARTS = threading.Lock()  # the play group's lanes count their starts from several threads
 
 
 class _Engine:
@@ -283,7 +351,8 @@ class _Engine:
         start (its import failed)."""
         process = EngineProcess(self.config, self.slot, self.folder)
         self.process, self.group = process, test.group
-        self.report.engine_starts += 1
+        with _STARTS:
+            self.report.engine_starts += 1
         hello = process.start(self.suite.start_cpu, self.suite.start_wall)
         if hello.answered:
             self.report.engine_functions = process.functions

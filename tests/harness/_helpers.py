@@ -37,15 +37,18 @@ needs_bwrap = pytest.mark.usefixtures("sandbox")
 
 
 def leftover_processes(config: SandboxConfig, slot: int) -> list[int]:
-    """Processes still running as the slot's user."""
+    """Processes still running as the slot's user (a zombie, already dead and waiting for
+    init to reap it, holds nothing and is not counted)."""
     uids = {config.uid_base + slot}
     pids = []
     for entry in os.scandir("/proc"):
         if entry.name.isdigit():
             try:
                 if entry.stat().st_uid in uids:
-                    pids.append(int(entry.name))
-            except OSError:
+                    with open(f"/proc/{entry.name}/stat", "rb") as handle:
+                        if handle.read().rsplit(b")", 1)[1].split()[0] != b"Z":
+                            pids.append(int(entry.name))
+            except (OSError, IndexError):
                 pass
     return pids
 

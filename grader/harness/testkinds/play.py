@@ -1,6 +1,8 @@
 """The `play` kind: a game against a ladder engine from a ballot, refereed (referee.py). A game
 cut at ``max_plies`` is recorded as unfinished (``*``) and counts as a draw. The test's score is
-for playing the game through, whatever its result; results feed the Elo."""
+for playing the game through, whatever its result; results feed the Elo. The runner plays a
+group's games as matches, one per opponent (ladder.py): with the group's "sprt" (elo0, elo1,
+alpha, beta: harness/sprt.py) a match stops once its games are enough."""
 
 from __future__ import annotations
 
@@ -21,6 +23,7 @@ from grader.harness.elo import points
 from grader.harness.referee import MoveLimit, SandboxedPlayer
 from grader.harness.references import References
 from grader.harness.sandbox import EngineProcess
+from grader.harness.sprt import Sprt
 from grader.harness.testkinds.base import Group, TestKind, register
 from grader.harness.verdicts import Verdict
 
@@ -61,6 +64,9 @@ class Play(TestKind):
         seed = int(spec.get("seed", 0))
         ballots = pick_ballots(load_ballots(data.ballots_file()), int(spec.get("ballots", 1)), seed)
         limit = MoveLimit(float(spec.get("time_per_move", 0.5)), float(spec.get("margin", 0.25)))
+        sprt = spec.get("sprt")
+        if sprt is not None:
+            Sprt(**sprt)  # refused here, with the suite, when its parameters are not a test
         return [
             group.case(
                 f"Game vs {opponent}, ballot {ballot}, you play {colour}",
@@ -74,6 +80,7 @@ class Play(TestKind):
                 margin=limit.margin,
                 max_plies=int(spec.get("max_plies", 200)),
                 seed=seed,
+                sprt=sprt,
             )
             for opponent in spec["opponents"]
             for ballot, opening in ballots

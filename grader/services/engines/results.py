@@ -252,6 +252,11 @@ def summary(rich: dict[str, Any]) -> dict[str, Any]:
             }
             for n, g in enumerate(rich.get("games", []))
         ],
+        "matches": [
+            {k: m.get(k) for k in ("opponent", "games", "played", "why")}
+            for m in rich.get("matches") or []
+            if isinstance(m, dict)
+        ],
     }
 
 

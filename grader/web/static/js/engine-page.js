@@ -137,6 +137,9 @@ async function showResults(data) {
     return h("tr", {}, cell(g.name), cell(g.opponent || ""), cell(colour),
       cell(outcomeWords(g.result, g.colour)), cell(String(g.plies ?? ""), "num"), h("td", {}, button));
   }));
+  $("matches").querySelector("tbody").replaceChildren(...(s.matches || []).map((m) =>
+    h("tr", {}, cell(m.opponent), cell(String(m.played), "num"), cell(String(m.games), "num"),
+      cell(m.why))));
   document.dispatchEvent(new Event("tables-changed")); // page.js: scroll boxes, phone labels
 }
 

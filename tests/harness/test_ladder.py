@@ -1,0 +1,188 @@
+"""harness/ladder.py: a play group's games as matches, each stopped once its SPRT has decided
+and its games agree on their points; games of different matches at once.
+
+The scheduling is tested on scripted games (its own logic, no sandbox); the last tests grade
+real sample engines in the sandbox.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from grader.harness.cases import TestCase, TestResult, result_of
+from grader.harness.ladder import play_matches
+from grader.harness.results import rich, summary
+from grader.harness.runner import grade_engine
+from grader.harness.sandbox import SandboxConfig
+from grader.harness.suite import load_suite
+from grader.harness.verdicts import Verdict
+from tests.harness._helpers import leftover_processes, needs_bwrap
+
+SPRT = {"elo0": -200, "elo1": 200, "alpha": 0.05, "beta": 0.05}
+
+
+def games(opponents: list[str], per_match: int = 6, sprt: dict | None = SPRT) -> list[TestCase]:
+    return [
+        TestCase(
+            f"Game vs {o}, game {n}",
+            "play",
+            1.0,
+            {
+                "opponent": o,
+                "ballot": n // 2 + 1,
+                "colour": ("black", "white")[n % 2],
+                "sprt": sprt,
+            },
+            1.0,
+            4.0,
+        )
+        for o in opponents
+        for n in range(per_match)
+    ]
+
+
+def scripted(outcomes: dict[str, list[float | str]]):
+    """play(test, lane): the next outcome of the test's opponent: a score, or a verdict's
+    name for a forfeit (a loss). Records the order games were asked for."""
+    asked: list[str] = []
+    lock = threading.Lock()
+
+    def play(test: TestCase, lane: int) -> TestResult:
+        with lock:
+            asked.append(test.name)
+            outcome = outcomes[test.params["opponent"]][
+                sum(a.startswith(f"Game vs {test.params['opponent']},") for a in asked) - 1
+            ]
+        if isinstance(outcome, str):
+            return result_of(test, Verdict(outcome), "forfeit", 0.0, points=0.0)
+        return result_of(test, Verdict.PASSED, "played", test.points, points=outcome)
+
+    return play, asked
+
+
+def test_a_match_won_throughout_stops_once_decided_and_credits_the_rest() -> None:
+    play, asked = scripted({"random": [1.0] * 6})
+    done: list[str] = []
+    results, (match,) = play_matches(games(["random"]), play, done=lambda r: done.append(r.name))
+    assert len(asked) == match.played == 3  # LLR 3.45 after 3 wins passes 2.94
+    assert sorted(done) == sorted(t.name for t in games(["random"]))  # progress reaches 6 of 6
+    assert [r.score for r in results] == [1.0] * 6  # the points of every game, as before
+    assert [r.extra.get("played", True) for r in results] == [True] * 3 + [False] * 3
+    assert "not played" in results[5].output and "after 3 of 6 games" in results[5].output
+    assert match.summary()["why"].startswith("stopped early, stronger")
+    assert match.summary()["played"] == 3 and match.summary()["games"] == 6
+
+
+def test_a_match_forfeited_throughout_stops_with_no_points() -> None:
+    play, asked = scripted({"greedy": ["ILLEGAL_MOVE"] * 6})
+    results, (match,) = play_matches(games(["greedy"]), play)
+    assert len(asked) == 3 and match.decision is not None and match.decision.accepted == "H0"
+    assert [r.score for r in results] == [0.0] * 6
+    assert all(r.verdict is Verdict.ILLEGAL_MOVE for r in results)
+
+
+def test_a_match_whose_games_differ_in_points_plays_every_game() -> None:
+    # Won throughout but for a forfeit in game 2: the SPRT decides, the points do not agree.
+    play, asked = scripted({"random": [1.0, "ILLEGAL_MOVE", 1.0, 1.0, 1.0, 1.0]})
+    results, (match,) = play_matches(games(["random"]), play)
+    assert len(asked) == 6 and not match.stopped
+    assert [r.score for r in results] == [1.0, 0.0, 1.0, 1.0, 1.0, 1.0]
+    assert "differed in points" in match.summary()["why"]
+
+
+def test_a_close_match_and_a_group_without_sprt_play_every_game() -> None:
+    play, asked = scripted({"ref:6": [1.0, 0.0, 0.5, 1.0, 0.0, 0.5]})
+    _, (match,) = play_matches(games(["ref:6"]), play)
+    assert len(asked) == 6 and not match.stopped and "undecided" in match.summary()["why"]
+    play, asked = scripted({"random": [1.0] * 6})
+    _, (match,) = play_matches(games(["random"], sprt=None), play)
+    assert len(asked) == 6 and match.summary()["why"] == "every game played (no sequential test)"
+
+
+def test_lanes_play_matches_at_once_and_decide_as_one_lane_does() -> None:
+    outcomes: dict[str, list[float | str]] = {
+        "random": [1.0] * 6,
+        "greedy": [1.0, 1.0, 0.5, 1.0, 1.0, 1.0],
+        "ref:6": [0.0, 1.0, 0.5, 0.5, 1.0, 0.0],
+    }
+    tests = games(list(outcomes))
+    play, _ = scripted(outcomes)
+    alone, _ = play_matches(tests, play, lanes=1)
+    # Three lanes: each match's first game waits until the other two have started, so the
+    # run gets past them only if matches really are played at once; one never has two.
+    together = threading.Barrier(3)
+    running: dict[str, int] = {}
+    seen_lanes: set[int] = set()
+    lock = threading.Lock()
+    play3, _ = scripted(outcomes)
+
+    def overlapping(test: TestCase, lane: int) -> TestResult:
+        opponent = test.params["opponent"]
+        with lock:
+            running[opponent] = running.get(opponent, 0) + 1
+            assert running[opponent] == 1, f"two games of {opponent} at once"
+            seen_lanes.add(lane)
+        if test.name.endswith("game 0"):
+            together.wait(timeout=60)
+        with lock:
+            running[opponent] -= 1
+        return play3(test, lane)
+
+    parallel, matches = play_matches(tests, overlapping, lanes=3)
+    assert seen_lanes == {0, 1, 2}
+    assert [(r.name, r.score, r.extra.get("played", True)) for r in parallel] == [
+        (r.name, r.score, r.extra.get("played", True)) for r in alone
+    ]
+    assert [m.played for m in matches] == [3, 3, 6]  # greedy: W W D decides too
+
+
+LADDER = """{
+  "name": "ladder", "start": {"cpu": 3, "wall": 6},
+  "groups": [{"kind": "play", "points": 1, "time_per_move": 0.1, "margin": 0.4,
+              "max_plies": 200, "ballots": 2, "seed": 3, "opponents": ["random"],
+              "sprt": {"elo0": -200, "elo1": 200, "alpha": 0.05, "beta": 0.05}}]
+}"""
+
+
+@needs_bwrap
+def test_sample_engines_stop_their_matches_and_say_why(submission, tmp_path: Path) -> None:
+    suite_file = tmp_path / "ladder.json"
+    suite_file.write_text(LADDER)
+    suite = load_suite(suite_file)
+    config = SandboxConfig()
+    # The illegal mover forfeits every game: decided after 3, no points, as before.
+    report = grade_engine(submission("illegal_mover"), suite, config)
+    assert report.score == 0 and [m.played for m in report.matches] == [3]
+    assert all(t.verdict is Verdict.ILLEGAL_MOVE for t in report.tests)
+    assert leftover_processes(config, report.slot) == []
+    # The correct engine beats the random mover; its points are every game's.
+    report = grade_engine(submission("correct"), suite, config)
+    data = rich(report)
+    played = data["matches"][0]["played"]
+    if played < 4:  # it won its 3 first games (on a busy machine a game may run long: a draw)
+        assert data["matches"][0]["why"].startswith("stopped early, stronger")
+    assert report.score == report.max_score == 4
+    assert report.elo is not None and report.elo.games == played == len(data["games"])
+    assert f"Games: {played} of 4 played" in summary(report)
+    assert leftover_processes(config, report.slot) == []
+
+
+def test_lanes_are_closed_while_the_threads_that_started_them_live() -> None:
+    """bubblewrap dies with the thread that started it: a lane's engine closed after its
+    thread ended would be left to init, unwaited, its CPU time counted nowhere."""
+    play, _ = scripted({"random": [1.0] * 6, "greedy": [1.0] * 6})
+    threads: set[threading.Thread] = set()
+
+    def tracked(test: TestCase, lane: int) -> TestResult:
+        threads.add(threading.current_thread())
+        return play(test, lane)
+
+    alive_at_close: list[bool] = []
+    play_matches(
+        games(["random", "greedy"]),
+        tracked,
+        lanes=2,
+        close=lambda: alive_at_close.extend(t.is_alive() for t in threads),
+    )
+    assert threads and alive_at_close == [True] * len(threads)
