@@ -199,7 +199,7 @@ REGISTRY = {Path("grader/gametree/kinds/__init__.py"), Path("grader/gametree/kin
 # - "prune": a value of the `ties` convention (cut when alpha >= beta);
 # - "values": the `values` convention's name, the generator's leaf-value range, the values and
 #   minimax answers' part;
-# - "bounds": the leaf-bounds convention's name, the bounds answer's part.
+# - "bounds": the leaf-bounds convention's name, the bounds answer's part, a match's SPRT bounds.
 OTHER_MEANINGS: dict[tuple[str, str], int] = {
     ("grader/checkers/engine.py", "prune"): 1,
     ("grader/cli/tree.py", "bounds"): 2,
@@ -209,9 +209,10 @@ OTHER_MEANINGS: dict[tuple[str, str], int] = {
     ("grader/gametree/generator.py", "bounds"): 1,
     ("grader/gametree/generator.py", "values"): 3,
     ("grader/gametree/solver.py", "bounds"): 3,
-    ("grader/gametree/solver.py", "prune"): 4,
+    ("grader/gametree/solver.py", "prune"): 1,
     ("grader/gametree/solver.py", "values"): 3,
     ("grader/gametree/variants.py", "prune"): 3,
+    ("grader/harness/ladder.py", "bounds"): 1,
     ("grader/gametree/variants.py", "values"): 2,
     ("grader/web/api/schemas.py", "prune"): 1,
     ("grader/web/api/schemas.py", "values"): 4,
