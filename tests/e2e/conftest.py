@@ -21,6 +21,7 @@ from tests.e2e.e2e_support import (
     CHROMIUM,
     CHROMIUM_ARGS,
     INSTRUCTOR,
+    KEYS,
     LEARNER,
     PASSWORD,
     STUDENT,
@@ -129,6 +130,12 @@ def _seed(env: dict[str, str]) -> tuple[int, dict[str, int], str]:
                 student, "bounds", tree=[[[-2, -3], [5, 9]], [[0, 1], [7, 5]]]
             ).id
             assignment_id = assignment.id
+            # The keyboard-only runs' own course: every kind, on MAX/MIN and chance trees.
+            accounts.create_user(KEYS, PASSWORD)
+            keys_course = courses.create_course("Keyboard 101", INSTRUCTOR)
+            enrol(keys_course.id, KEYS)
+            for preset in ("standard", "challenge", "intro", "expectimax"):
+                courses.create_assignment(keys_course.id, preset)
             drill_down = seed_answer_kinds(INSTRUCTOR)
             db.engine.dispose()  # checkpoints the WAL before the server opens the file
     return assignment_id, practice, drill_down
