@@ -105,6 +105,9 @@ def _seed(env: dict[str, str]) -> tuple[int, dict[str, int], str]:
             practice["contrast-values"] = exercises.create_practice(
                 student, "values", tree=trees["three-levels"]
             ).id
+            practice["session"] = exercises.create_practice(
+                student, "values", tree=trees["three-levels"]
+            ).id
             practice["forced"] = exercises.create_practice(
                 student, "prune", tree=trees["three-levels"]
             ).id
