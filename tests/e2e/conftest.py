@@ -105,6 +105,9 @@ def _seed(env: dict[str, str]) -> tuple[int, dict[str, int], str]:
             practice["contrast-values"] = exercises.create_practice(
                 student, "values", tree=trees["three-levels"]
             ).id
+            practice["obscured"] = exercises.create_practice(
+                student, "prune", tree=trees["six-levels"]
+            ).id
             practice["session"] = exercises.create_practice(
                 student, "values", tree=trees["three-levels"]
             ).id
@@ -135,7 +138,8 @@ def _seed(env: dict[str, str]) -> tuple[int, dict[str, int], str]:
             assignment_id = assignment.id
             # The keyboard-only runs' own course: every kind, on MAX/MIN and chance trees.
             accounts.create_user(KEYS, PASSWORD)
-            keys_course = courses.create_course("Keyboard 101", INSTRUCTOR)
+            accounts.create_user(f"teacher-{KEYS}", PASSWORD, "instructor")
+            keys_course = courses.create_course("Keyboard 101", f"teacher-{KEYS}")
             enrol(keys_course.id, KEYS)
             for preset in ("standard", "challenge", "intro", "expectimax"):
                 courses.create_assignment(keys_course.id, preset)
