@@ -763,8 +763,8 @@ export function mountExercise(root, exercise, urls) {
   }
   limitReached();
 
-  // An answer is kept in this browser from Submit until it is graded, so a session that ended
-  // meanwhile loses nothing: after signing in again it is put back in the boxes.
+  // An answer is kept in this browser from Submit until it is graded or refused on its merits,
+  // so a session that ended meanwhile loses nothing: after signing in it is back in the boxes.
   const unsentKey = `grader:unsent:${urls.attempts}`;
   const unsent = {
     keep(answer) { try { localStorage.setItem(unsentKey, JSON.stringify(answer)); } catch { /* storage off */ } },
@@ -816,7 +816,10 @@ export function mountExercise(root, exercise, urls) {
       root.dispatchEvent(new CustomEvent("attempt", { detail: attempt }));
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) signedOut();
-      else refuse(error instanceof ApiError ? `Not graded: ${error.message}` : String(error), null);
+      else {
+        unsent.forget(); // refused on its merits, said here: nothing to bring back later
+        refuse(error instanceof ApiError ? `Not graded: ${error.message}` : String(error), null);
+      }
     } finally {
       button.disabled = false;
       limitReached();
