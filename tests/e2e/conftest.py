@@ -21,6 +21,7 @@ from tests.e2e.e2e_support import (
     CHROMIUM,
     CHROMIUM_ARGS,
     INSTRUCTOR,
+    KEYS,
     LEARNER,
     PASSWORD,
     STUDENT,
@@ -104,6 +105,12 @@ def _seed(env: dict[str, str]) -> tuple[int, dict[str, int], str]:
             practice["contrast-values"] = exercises.create_practice(
                 student, "values", tree=trees["three-levels"]
             ).id
+            practice["obscured"] = exercises.create_practice(
+                student, "prune", tree=trees["six-levels"]
+            ).id
+            practice["session"] = exercises.create_practice(
+                student, "values", tree=trees["three-levels"]
+            ).id
             practice["forced"] = exercises.create_practice(
                 student, "prune", tree=trees["three-levels"]
             ).id
@@ -129,6 +136,13 @@ def _seed(env: dict[str, str]) -> tuple[int, dict[str, int], str]:
                 student, "bounds", tree=[[[-2, -3], [5, 9]], [[0, 1], [7, 5]]]
             ).id
             assignment_id = assignment.id
+            # The keyboard-only runs' own course: every kind, on MAX/MIN and chance trees.
+            accounts.create_user(KEYS, PASSWORD)
+            accounts.create_user(f"teacher-{KEYS}", PASSWORD, "instructor")
+            keys_course = courses.create_course("Keyboard 101", f"teacher-{KEYS}")
+            enrol(keys_course.id, KEYS)
+            for preset in ("standard", "challenge", "intro", "expectimax"):
+                courses.create_assignment(keys_course.id, preset)
             drill_down = seed_answer_kinds(INSTRUCTOR)
             db.engine.dispose()  # checkpoints the WAL before the server opens the file
     return assignment_id, practice, drill_down

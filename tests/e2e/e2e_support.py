@@ -25,6 +25,7 @@ PASSWORD = "correct horse battery"
 STUDENT = "student@example.com"
 INSTRUCTOR = "teacher@example.com"
 LEARNER = "learner@example.com"  # adaptive practice: a student of their own, with no history
+KEYS = "keys@example.com"  # the keyboard-only runs: a course of every exercise kind, untouched
 
 
 @dataclass

@@ -237,6 +237,30 @@ export async function mountExercise(root, exercise, urls) {
   }
   limitReached();
 
+  // An answer is kept in this browser from Submit until it is graded or refused on its merits,
+  // so a session that ended meanwhile loses nothing: after signing in it is back in the boxes.
+  const unsentKey = `grader:unsent:${urls.attempts}`;
+  const unsent = {
+    keep(answer) { try { localStorage.setItem(unsentKey, JSON.stringify(answer)); } catch { /* storage off */ } },
+    read() { try { return JSON.parse(localStorage.getItem(unsentKey) || "null"); } catch { return null; } },
+    forget() { try { localStorage.removeItem(unsentKey); } catch { /* storage off */ } },
+  };
+
+  /** Signed out (the session ended): the refusal in words, sign-in offered in place (back to this
+   * page), and the header no longer offering to log out. */
+  function signedOut() {
+    refuse("Not graded: you are signed out (your session ended). Your answer is kept in this "
+      + "browser; sign in again and it is back in the boxes.", null);
+    const next = encodeURIComponent(location.pathname + location.search);
+    const link = h("a", { href: `${root.dataset.loginUrl || "/login"}?next=${next}`, "data-role": "sign-in",
+      text: "Sign in again" });
+    root.querySelector("[data-role=sign-in]")?.remove();
+    statusLine.after(link);
+    const logout = document.querySelector('header form[action$="/logout"]');
+    if (logout) logout.replaceWith(h("a", { href: link.href, text: "Log in" }));
+    link.focus();
+  }
+
   $("submit")?.addEventListener("click", async () => {
     let answer;
     try {
@@ -246,6 +270,7 @@ export async function mountExercise(root, exercise, urls) {
       refuse(error.message, error.input);
       return;
     }
+    unsent.keep(answer);
     markInvalid(null);
     const button = $("submit");
     button.disabled = true;
@@ -254,6 +279,7 @@ export async function mountExercise(root, exercise, urls) {
       // The body is the answer, or what a page adds to it (a paper sheet's entry: its version).
       const attempt = await postJSON(urls.attempts, urls.body ? urls.body(answer) : { answer }, urls.headers);
       used.count += 1;
+      unsent.forget();
       page.status("Submitted.");
       showAttempt(await withReference(attempt));
       if (firstWrong !== null) showFirstWrong();
@@ -263,7 +289,11 @@ export async function mountExercise(root, exercise, urls) {
       result.focus({ preventScroll: true });
       root.dispatchEvent(new CustomEvent("attempt", { detail: attempt }));
     } catch (error) {
-      refuse(error instanceof ApiError ? `Not graded: ${error.message}` : String(error), null);
+      if (error instanceof ApiError && error.status === 401) signedOut();
+      else {
+        unsent.forget(); // refused on its merits, said here: nothing to bring back later
+        refuse(error instanceof ApiError ? `Not graded: ${error.message}` : String(error), null);
+      }
     } finally {
       button.disabled = false;
       limitReached();
@@ -285,5 +315,16 @@ export async function mountExercise(root, exercise, urls) {
     })().catch(() => {});
   }
   root.addEventListener("attempt", () => { root.dataset.answered = "1"; });
+  // An answer Submit could not send: back in the boxes (in place of the latest attempt's).
+  const kept = unsent.read();
+  if (kept) {
+    try {
+      ui.restore(kept);
+      root.dataset.answered = "1";
+      page.status("Your answer from before you were signed out is back in the boxes: Submit sends it.");
+    } catch {
+      unsent.forget(); // not an answer to this exercise any more
+    }
+  }
   return { view, ui, showAttempt };
 }
