@@ -96,6 +96,8 @@ class Course(Base):
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
     # The academic-integrity pages are the instructors'; this lets the course's TAs read them.
     integrity_ta: Mapped[bool] = mapped_column(default=False, server_default=sa.false())
+    # The IANA zone its dates are typed and shown in (stored UTC): services/courses/zones.py.
+    timezone: Mapped[str] = mapped_column(sa.String(64), default="UTC", server_default="UTC")
     # Archived: read-only (no attempt, no upload); its students' personal data is purged
     # GRADER_RETENTION_DAYS later (services/data/retention.py), which sets `purged_at`.
     archived_at: Mapped[dt.datetime | None]
@@ -925,3 +927,52 @@ class ErasureRequest(Base):
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
 
     user: Mapped[User] = relationship()
+
+
+# -- deadlines: extensions and accommodations (services/courses/deadlines.py) ------------------
+
+
+class GroupMember(Base):
+    """One student in a course's named group ("accommodations 1.5x"), which an extension may
+    name instead of one student."""
+
+    __tablename__ = "group_member"
+    __table_args__ = (sa.UniqueConstraint("course_id", "name", "user_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    course_id: Mapped[int] = mapped_column(
+        sa.ForeignKey("course.id", ondelete="CASCADE"), index=True
+    )
+    name: Mapped[str] = mapped_column(sa.String(100))
+    user_id: Mapped[int] = mapped_column(sa.ForeignKey("user.id", ondelete="CASCADE"), index=True)
+
+    user: Mapped[User] = relationship()
+
+
+class Extension(Base):
+    """A later due date, extra attempts or a waived late penalty for one student or one named
+    group, on an assignment (`slot_id` None) or one of its slots. Read only through
+    `services.courses.deadlines`, which every due date and attempt limit goes through."""
+
+    __tablename__ = "extension"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    course_id: Mapped[int] = mapped_column(
+        sa.ForeignKey("course.id", ondelete="CASCADE"), index=True
+    )
+    assignment_id: Mapped[int] = mapped_column(
+        sa.ForeignKey("assignment.id", ondelete="CASCADE"), index=True
+    )
+    slot_id: Mapped[int | None] = mapped_column(sa.ForeignKey("slot.id", ondelete="CASCADE"))
+    # Exactly one of the two: one student, or every member of a named group.
+    user_id: Mapped[int | None] = mapped_column(sa.ForeignKey("user.id", ondelete="CASCADE"))
+    group_name: Mapped[str | None] = mapped_column(sa.String(100))
+    due_at: Mapped[dt.datetime | None]  # the student's due date (UTC); None: the class's
+    extra_attempts: Mapped[int] = mapped_column(default=0, server_default="0")
+    waive_penalty: Mapped[bool] = mapped_column(default=False, server_default=sa.false())
+    created_by_id: Mapped[int | None] = mapped_column(sa.ForeignKey("user.id", ondelete="SET NULL"))
+    created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+
+    user: Mapped[User | None] = relationship(foreign_keys=[user_id])
+    assignment: Mapped[Assignment] = relationship()
+    slot: Mapped[Slot | None] = relationship()

@@ -22,8 +22,8 @@ from grader.gametree import KINDS
 from grader.gametree.kinds import error_rule
 from grader.gametree.variants import ALL_VARIANTS
 from grader.models import Slot
-from grader.services import Conflict, Invalid
-from grader.services.courses import courses, roster
+from grader.services import Conflict, Invalid, ServiceError
+from grader.services.courses import courses, deadlines, roster
 from grader.services.courses.staff import (
     may_open_dashboard,
     staff,
@@ -38,15 +38,19 @@ from grader.services.trees import exercises
 from grader.web import charts
 from grader.web.forms import ActionForm, SelectChoice
 from grader.web.instructor_forms import (
+    AccommodationsForm,
     AssignmentForm,
     CourseForm,
     EngineSlotForm,
     ExpireForm,
+    ExtensionForm,
+    GroupForm,
     ImportForm,
     MemberForm,
     RegradeForm,
     RoleForm,
     SlotForm,
+    in_zone,
 )
 from grader.web.words import misconception_name
 
@@ -125,6 +129,8 @@ def roster_page(course_id: int) -> Any:
         member_form=MemberForm(),
         import_form=ImportForm(),
         role_form=RoleForm(),
+        group_form=GroupForm(),
+        extensions=deadlines.listing(current_user, course_id),
         action=ActionForm(),
     )
 
@@ -258,14 +264,17 @@ def expire_join_code(course_id: int) -> Any:
 @bp.route("/courses/<int:course_id>/assignments/new", methods=["GET", "POST"])
 def new_assignment(course_id: int) -> Any:
     as_staff = staff(current_user, course_id, change=True)
-    form = AssignmentForm()
+    form = in_zone(AssignmentForm(), as_staff.course.timezone)
     form.preset.choices = [SelectChoice("", "(empty: add exercises next)")] + [
         SelectChoice(name, name) for name in courses.preset_names()
     ]
     if form.validate_on_submit():
         try:
             made = editor.create_assignment(
-                current_user, course_id, form.assignment_input(), preset=form.preset.data or None
+                current_user,
+                course_id,
+                form.assignment_input(as_staff.course.timezone),
+                preset=form.preset.data or None,
             )
         except Invalid as error:
             flash(str(error), "error")
@@ -284,11 +293,14 @@ def new_assignment(course_id: int) -> Any:
 @bp.route("/assignments/<int:assignment_id>", methods=["GET", "POST"])
 def edit_assignment(assignment_id: int) -> Any:
     as_staff, assignment = staff_for_assignment(current_user, assignment_id)
-    form = AssignmentForm(obj=assignment)
+    zone = as_staff.course.timezone
+    form = in_zone(AssignmentForm(obj=assignment), zone, stored=request.method == "GET")
     form.preset.choices = []
     if request.method == "POST" and form.validate_on_submit():
         try:
-            changed = editor.update_assignment(current_user, assignment_id, form.assignment_input())
+            changed = editor.update_assignment(
+                current_user, assignment_id, form.assignment_input(zone)
+            )
         except Invalid as error:
             flash(str(error), "error")
         else:
@@ -308,6 +320,8 @@ def edit_assignment(assignment_id: int) -> Any:
         engine_form=_engine_form(),
         suites=submissions.engine_suites(),
         released=courses.is_released(assignment),
+        extensions=deadlines.listing(current_user, as_staff.course.id, assignment_id),
+        **extension_forms(assignment, as_staff.course.timezone),
     )
 
 
@@ -389,13 +403,13 @@ def _slot_page(
 @bp.route("/assignments/<int:assignment_id>/slots/new", methods=["GET", "POST"])
 def new_slot(assignment_id: int) -> Any:
     as_staff, assignment = staff_for_assignment(current_user, assignment_id)
-    form = SlotForm()
+    form = in_zone(SlotForm(), as_staff.course.timezone)
     if request.method == "GET":
         return _slot_page(as_staff, assignment, form, None)
     preview = None
     if form.validate_on_submit():
         try:
-            spec = form.slot_input()
+            spec = form.slot_input(as_staff.course.timezone)
             if request.form.get("action") == "preview":
                 preview = editor.preview(current_user, as_staff.course.id, spec)
             else:
@@ -419,13 +433,17 @@ def edit_slot(assignment_id: int, index: int) -> Any:
         )
     if request.method == "GET":
         return _slot_page(
-            as_staff, slot.assignment, SlotForm.from_slot(slot), slot, attempts=attempts
+            as_staff,
+            slot.assignment,
+            in_zone(SlotForm.from_slot(slot), as_staff.course.timezone, stored=True),
+            slot,
+            attempts=attempts,
         )
-    form = SlotForm()
+    form = in_zone(SlotForm(), as_staff.course.timezone)
     preview = None
     if form.validate_on_submit():
         try:
-            spec = form.slot_input()
+            spec = form.slot_input(as_staff.course.timezone)
             if request.form.get("action") == "preview":
                 preview = editor.preview(current_user, as_staff.course.id, spec)
             else:
@@ -489,6 +507,99 @@ def export_tree(assignment_id: int, index: int) -> Any:
         mimetype="text/plain",
         headers={"Content-Disposition": f'attachment; filename="{name}"'},
     )
+
+
+# -- extensions and accommodations --------------------------------------------------------------
+
+
+def extension_forms(assignment: Any, zone: str) -> dict[str, Any]:
+    form = in_zone(ExtensionForm(), zone)
+    form.slot.choices = [SelectChoice("", "the whole assignment")] + [
+        SelectChoice(str(s.index), f"exercise {s.index + 1}: {s.name}") for s in assignment.slots
+    ]
+    return {"extension_form": form, "accommodations_form": AccommodationsForm()}
+
+
+@bp.post("/assignments/<int:assignment_id>/extensions")
+def grant_extension(assignment_id: int) -> Any:
+    as_staff, assignment = staff_for_assignment(current_user, assignment_id, change=True)
+    form = extension_forms(assignment, as_staff.course.timezone)["extension_form"]
+    if form.validate_on_submit():
+        try:
+            deadlines.grant(
+                current_user,
+                as_staff.course.id,
+                form.extension_input(assignment_id, as_staff.course.timezone),
+            )
+        except ServiceError as error:
+            flash(str(error), "error")
+        else:
+            flash("Extension granted.", "info")
+    else:
+        _flash_errors(form)
+    return redirect(
+        url_for("instructor.edit_assignment", assignment_id=assignment_id) + "#extensions"
+    )
+
+
+@bp.post("/assignments/<int:assignment_id>/extensions/import")
+def import_accommodations(assignment_id: int) -> Any:
+    form = AccommodationsForm()
+    if form.validate_on_submit():
+        try:
+            outcome = deadlines.import_accommodations(
+                current_user, assignment_id, form.csv_text.data or ""
+            )
+        except ServiceError as error:
+            flash(str(error), "error")
+        else:
+            if outcome.errors:
+                flash(
+                    "Nothing was applied; fix these rows and import again: "
+                    + "; ".join(outcome.errors),
+                    "error",
+                )
+            else:
+                flash(f"{outcome.applied} extensions granted.", "info")
+    else:
+        _flash_errors(form)
+    return redirect(
+        url_for("instructor.edit_assignment", assignment_id=assignment_id) + "#extensions"
+    )
+
+
+@bp.post("/courses/<int:course_id>/extensions/<int:extension_id>/remove")
+def remove_extension(course_id: int, extension_id: int) -> Any:
+    """Back to the assignment's page or the roster, whichever the button was on."""
+    back = url_for("instructor.roster_page", course_id=course_id) + "#extensions"
+    if ActionForm().validate_on_submit():
+        try:
+            text, assignment_id = deadlines.remove(current_user, course_id, extension_id)
+        except ServiceError as error:
+            flash(str(error), "error")
+        else:
+            flash(text, "info")
+            if request.form.get("back") == "assignment":
+                back = url_for("instructor.edit_assignment", assignment_id=assignment_id)
+                back += "#extensions"
+    return redirect(back)
+
+
+@bp.post("/courses/<int:course_id>/groups")
+def set_group(course_id: int) -> Any:
+    form = GroupForm()
+    if form.validate_on_submit():
+        try:
+            count = deadlines.set_group(
+                current_user, course_id, form.name.data or "", (form.emails.data or "").split()
+            )
+        except ServiceError as error:
+            flash(str(error), "error")
+        else:
+            flash(f"The group {form.name.data} has {count} students.", "info")
+    else:
+        _flash_errors(form)
+    return redirect(url_for("instructor.roster_page", course_id=course_id) + "#extensions")
 
 
 # -- gradebook, statistics, misconceptions, audit ---------------------------------------------

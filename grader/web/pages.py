@@ -10,7 +10,7 @@ from flask_wtf.csrf import generate_csrf
 
 from grader.models import Exercise
 from grader.services import Busy, RateLimited, ServiceError, accounts
-from grader.services.courses import courses, invites, staff
+from grader.services.courses import courses, deadlines, invites, staff
 from grader.services.teaching import scores
 from grader.services.trees import attempts, exercises
 from grader.web.forms import ActionForm, JoinForm, PracticeForm
@@ -46,6 +46,7 @@ def dashboard() -> Any:
         invitations=page.invitations,
         assignments=page.assignments,
         progress=page.progress,
+        dues=deadlines.dues(current_user.id, page.assignments),
         join_form=JoinForm(),
         action=ActionForm(),
     )
@@ -86,7 +87,8 @@ def join_course() -> Any:
 def assignment(assignment_id: int) -> Any:
     assignment = courses.get_assignment(current_user, assignment_id)
     progress = scores.student_slot_states(current_user.id, [assignment])
-    return render_template("assignment.html", assignment=assignment, progress=progress)
+    dues = deadlines.dues(current_user.id, [assignment])
+    return render_template("assignment.html", assignment=assignment, progress=progress, dues=dues)
 
 
 def _exercise_page(exercise: Exercise) -> Any:

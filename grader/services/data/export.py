@@ -21,6 +21,7 @@ import sqlalchemy as sa
 
 from grader.extensions import db
 from grader.models import (
+    STUDENT,
     ApiToken,
     Assignment,
     Attempt,
@@ -42,6 +43,7 @@ from grader.models import (
     iso_utc,
 )
 from grader.services import Conflict, Forbidden, NotFound
+from grader.services.courses import deadlines, zones
 from grader.services.engines import blobs
 
 IN_MEMORY = 8 * 1024 * 1024  # bytes of ZIP kept in memory before the temporary file spills
@@ -60,6 +62,7 @@ uploads.json           your engine uploads with their results; the files are in 
 exam_sheets.json       printed exam sheets made for you, with what was entered from them
 lti_identities.json    the LMS accounts linked to yours
 erasure_request.json   your request for erasure, if you made one
+deadlines.json         your own due dates and attempt limits (with any extension you were given)
 {integrity}"""
 INTEGRITY_LINE = (
     "integrity.json         what academic integrity checks found (staff exports only)\n"
@@ -259,6 +262,46 @@ def _lti(user: User) -> list[dict[str, Any]]:
     return [{"issuer": r[1], "client_id": r[2], "sub": r[0]} for r in rows]
 
 
+def _deadlines(user: User) -> list[dict[str, Any]]:
+    """The student's own terms on every assignment of their courses, as their pages show them
+    (ISO 8601 in the course's time zone), with the extensions that give them."""
+    assignments = list(
+        db.session.scalars(
+            sa.select(Assignment)
+            .join(Membership, Membership.course_id == Assignment.course_id)
+            .where(Membership.user_id == user.id, Membership.role == STUDENT)
+            .order_by(Assignment.id)
+        )
+    )
+    dues = deadlines.dues(user.id, assignments)
+    out = []
+    for assignment in assignments:
+        zone = assignment.course.timezone
+        terms = dues.assignments[assignment.id]
+        out.append(
+            {
+                "assignment_id": assignment.id,
+                "assignment": assignment.title,
+                "course": assignment.course.name,
+                "timezone": zone,
+                "class_due_at": zones.iso(terms.class_due_at, zone),
+                "your_due_at": zones.iso(terms.due_at, zone),
+                "slots": [
+                    {
+                        "index": slot.index,
+                        "title": slot.name,
+                        "class_due_at": zones.iso(dues.slots[slot.id].class_due_at, zone),
+                        "your_due_at": zones.iso(dues.slots[slot.id].due_at, zone),
+                        "attempts_allowed": dues.slots[slot.id].attempts_allowed,
+                        "late_penalty_waived": dues.slots[slot.id].waive_penalty,
+                    }
+                    for slot in assignment.slots
+                ],
+            }
+        )
+    return out
+
+
 def _erasure_request(user: User) -> dict[str, Any] | None:
     found = db.session.scalar(sa.select(ErasureRequest).where(ErasureRequest.user_id == user.id))
     return None if found is None else {"asked_at": _plain(found.created_at)}
@@ -344,6 +387,7 @@ def export(actor: User | None, account_id: int, *, as_admin: bool = False) -> tu
             put("exam_sheets.json", _sheets(user))
             put("lti_identities.json", _lti(user))
             put("erasure_request.json", _erasure_request(user))
+            put("deadlines.json", _deadlines(user))
             if staff_export:
                 put("integrity.json", _integrity(user))
     except BaseException:

@@ -18,7 +18,7 @@ from grader.extensions import db
 from grader.gametree import Conventions, Tree, grade
 from grader.models import Attempt, Exercise, Regrade, Slot, User, utcnow
 from grader.services import outbox
-from grader.services.courses.lateness import slot_lateness
+from grader.services.courses import deadlines
 from grader.services.courses.staff import staff, staff_for_slot
 from grader.services.transactions import writing
 
@@ -64,7 +64,11 @@ def regrade_slot_in(
             )
         except ValueError:  # the answer no longer fits the exercise (a node that is gone)
             result = None
-        days, penalty = (0, 0.0) if exercise.variant else slot_lateness(slot, attempt.created_at)
+        days, penalty = (
+            (0, 0.0)
+            if exercise.variant
+            else deadlines.lateness_for(attempt.user_id, slot, attempt.created_at)
+        )
         new_score = result.score if result else 0.0
         old_credited = attempt.credited
         new_credited = new_score * (1.0 - penalty)

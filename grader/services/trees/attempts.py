@@ -11,8 +11,8 @@ from grader.extensions import db
 from grader.gametree import KINDS, Conventions, Grade, Tree, UngradableAnswer, grade
 from grader.models import MAX_ID, Assignment, Attempt, Exercise, Slot, User, iso_utc, utcnow
 from grader.services import Conflict, Forbidden, NotFound, Unprocessable, costly, outbox
+from grader.services.courses import deadlines, zones
 from grader.services.courses.courses import check_open, member_slot_ids, taught_course_ids
-from grader.services.courses.lateness import slot_closes_at, slot_lateness
 from grader.services.transactions import writing
 from grader.services.trees.exercises import (
     attempt_stats,
@@ -30,9 +30,11 @@ def _check_open(exercise: Exercise, used: int) -> None:
     if exercise.slot is not None:
         check_open(exercise.slot.assignment.course)
     if not exercise.is_practice and exercise.slot is not None:
-        closes = slot_closes_at(exercise.slot)  # the due date, or the end of the late window
+        # The student's own due date, or the end of its late window.
+        closes = deadlines.closes_for(exercise.owner_id, exercise.slot)
         if closes is not None and utcnow() > closes:
-            raise Conflict(f"the due date ({closes:%Y-%m-%d %H:%M} UTC) has passed")
+            zone = exercise.slot.assignment.course.timezone
+            raise Conflict(f"your due date ({zones.words(closes, zone)}) has passed")
 
 
 _INSERT_ATTEMPT = sa.insert(Attempt)  # built once: every graded attempt runs it
@@ -96,7 +98,11 @@ def submit(user: User, exercise_id: int, answer: dict[str, Any]) -> Submitted:
         )
         _check_open(exercise, used)
         now = utcnow()  # lateness from server time, when the attempt is stored
-        days_late, penalty = slot_lateness(None if exercise.is_practice else exercise.slot, now)
+        days_late, penalty = (
+            (0, 0.0)
+            if exercise.is_practice or exercise.slot is None
+            else deadlines.lateness_for(user.id, exercise.slot, now)
+        )
         row: dict[str, Any] = {
             "exercise_id": exercise.id,
             "user_id": user.id,

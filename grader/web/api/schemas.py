@@ -573,7 +573,13 @@ class Exercise(BaseModel):
     attempts_used: int
     practice_allowed: bool
     replay_allowed: bool
-    due_at: str | None
+    due_at: str | None = Field(
+        description="the caller's own due date (a student's extension counts), ISO 8601 with "
+        "the offset of the course's time zone at that instant; null: none"
+    )
+    due_words: str = Field(description="the due date as the pages say it, in the course's zone")
+    extended: bool = Field(description="whether the caller's due date is their extension's")
+    timezone: str = Field(description="the course's IANA time zone (UTC for practice)")
     solution_available: bool = Field(
         description="whether GET attempts_url's attempts carry the solution"
     )
@@ -643,7 +649,10 @@ class Slot(BaseModel):
     attempts_allowed: int | None
     practice_allowed: bool
     replay_allowed: bool
-    due_at: str | None
+    due_at: str | None = Field(
+        description="the caller's own due date (a student's extension counts), ISO 8601 with "
+        "the offset of the course's time zone at that instant; null: none"
+    )
     urls: dict[str, str] = Field(
         description="page; exercise (exercise slots) or upload (engine slots)"
     )
@@ -655,7 +664,11 @@ class Assignment(BaseModel):
     course_id: int
     course: str
     preset: str | None
-    due_at: str | None
+    timezone: str = Field(description="the course's IANA time zone, which its dates are shown in")
+    due_at: str | None = Field(
+        description="the caller's own due date (a student's extension counts), ISO 8601 with "
+        "the offset of the course's time zone at that instant; null: none"
+    )
     slots: list[Slot]
 
 

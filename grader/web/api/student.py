@@ -5,8 +5,8 @@ from __future__ import annotations
 from flask import Response, g, url_for
 
 from grader import models
-from grader.models import SLOT_KINDS, iso_utc
-from grader.services.courses import courses
+from grader.models import SLOT_KINDS
+from grader.services.courses import courses, deadlines, zones
 from grader.services.data import export
 from grader.services.trees import attempts, exercises, practice
 from grader.web.api import bp, responses, schemas, spec
@@ -38,22 +38,25 @@ def _slot_urls(assignment: models.Assignment, index: int, kind: str) -> dict[str
 
 
 def _assignment(assignment: models.Assignment) -> schemas.Assignment:
+    zone = assignment.course.timezone
+    user_id = g.user.id
     return schemas.Assignment(
         id=assignment.id,
         title=assignment.title,
         course_id=assignment.course_id,
         course=assignment.course.name,
         preset=assignment.preset,
-        due_at=iso_utc(assignment.due_at),
+        timezone=zone,
+        due_at=zones.iso(deadlines.assignment_deadline(user_id, assignment).due_at, zone),
         slots=[
             schemas.Slot(
                 index=s.index,
                 title=s.title,
                 kind=s.kind,
-                attempts_allowed=s.attempts_allowed,
+                attempts_allowed=deadlines.attempts_for(user_id, s),
                 practice_allowed=s.practice_allowed,
                 replay_allowed=s.replay_allowed,
-                due_at=iso_utc(s.effective_due_at),
+                due_at=zones.iso(deadlines.due_for(user_id, s), zone),
                 urls=_slot_urls(assignment, s.index, s.kind),
             )
             for s in assignment.slots
