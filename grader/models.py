@@ -72,6 +72,9 @@ class User(UserMixin, Base):
     # Set when the account was erased (services/data/erasure.py): its personal data is gone, the
     # row stays only as the owner of anonymous attempts. None: a live account.
     erased_at: Mapped[dt.datetime | None]
+    # The secret of the account's calendar feed URL (an HMAC of it under the secret key): a new
+    # one (a reset) makes the old URL worthless. None: no feed made yet.
+    calendar_nonce: Mapped[str | None] = mapped_column(sa.String(32))
 
     memberships: Mapped[list[Membership]] = relationship(back_populates="user")
 
@@ -98,6 +101,8 @@ class Course(Base):
     integrity_ta: Mapped[bool] = mapped_column(default=False, server_default=sa.false())
     # The IANA zone its dates are typed and shown in (stored UTC): services/courses/zones.py.
     timezone: Mapped[str] = mapped_column(sa.String(64), default="UTC", server_default="UTC")
+    # Late days each student may spend, without penalty, over the term (deadlines.py).
+    slip_days: Mapped[int] = mapped_column(default=0, server_default="0")
     # Archived: read-only (no attempt, no upload); its students' personal data is purged
     # GRADER_RETENTION_DAYS later (services/data/retention.py), which sets `purged_at`.
     archived_at: Mapped[dt.datetime | None]
@@ -194,6 +199,12 @@ class Assignment(Base):
     late_percent_per_day: Mapped[float | None]
     score_policy: Mapped[str] = mapped_column(sa.String(8), default="best", server_default="best")
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+    # Scores and keys held from students (graded on arrival, staff see them) until
+    # `scores_release_at`, or, when that is None, each student's own due date.
+    hold_scores: Mapped[bool] = mapped_column(default=False, server_default=sa.false())
+    scores_release_at: Mapped[dt.datetime | None]
+    # The last release the worker's sweep sent to the LMS (services/lti/passback.py).
+    scores_sent_at: Mapped[dt.datetime | None]
 
     course: Mapped[Course] = relationship(back_populates="assignments")
     slots: Mapped[list[Slot]] = relationship(back_populates="assignment", order_by="Slot.index")
@@ -303,6 +314,8 @@ class Attempt(Base):
     # the due date, and the fraction of the score it takes off (0..1).
     days_late: Mapped[int] = mapped_column(default=0, server_default="0")
     penalty: Mapped[float] = mapped_column(default=0.0, server_default="0")
+    # Of the days late, those the student's slip days covered (no penalty for them).
+    slip_days: Mapped[int] = mapped_column(default=0, server_default="0")
     regraded_at: Mapped[dt.datetime | None]
     # An answer written on a printed exam sheet, typed in by a TA or instructor (None: the
     # student's own), and every entry of it, oldest first, the last the current one:
@@ -468,6 +481,7 @@ class Submission(Base):
     tournament_opt_in: Mapped[bool] = mapped_column(default=False)
     days_late: Mapped[int] = mapped_column(default=0)
     penalty: Mapped[float] = mapped_column(default=0.0)
+    slip_days: Mapped[int] = mapped_column(default=0, server_default="0")  # as Attempt's
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
     started_at: Mapped[dt.datetime | None]
     finished_at: Mapped[dt.datetime | None]

@@ -229,14 +229,24 @@ def course_create(name: str, instructor_email: str | None, timezone: str | None)
 
 @course.command("set")
 @click.argument("course_ref")
-@click.option("--timezone", required=True, help="IANA time zone, for example America/New_York.")
-def course_set(course_ref: str, timezone: str) -> None:
-    """Show and type a course's dates in another time zone; every stored instant stays."""
+@click.option("--timezone", help="IANA time zone, for example America/New_York.")
+@click.option("--slip-days", type=int, help="Late days each student may spend without penalty.")
+def course_set(course_ref: str, timezone: str | None, slip_days: int | None) -> None:
+    """Show and type a course's dates in another time zone (every stored instant stays), or
+    give its students a budget of slip days."""
     from grader.services import ServiceError
-    from grader.services.courses import courses, zones
+    from grader.services.courses import courses, deadlines, zones
 
+    if timezone is None and slip_days is None:
+        _fail(ValueError("give --timezone ZONE or --slip-days N"))
     try:
-        found = courses.set_timezone(courses.find_course(course_ref).id, timezone)
+        found = courses.find_course(course_ref)
+        if slip_days is not None:
+            found = deadlines.set_slip_days(None, found.id, slip_days)
+            click.echo(f"course {found.id} {found.name!r}: {found.slip_days} slip days a student")
+        if timezone is None:
+            return
+        found = courses.set_timezone(found.id, timezone)
     except ServiceError as error:
         _fail(error)
     click.echo(f"course {found.id} {found.name!r} is in {found.timezone}")

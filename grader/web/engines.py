@@ -103,6 +103,7 @@ def slot_page(assignment_id: int, index: int) -> Any:
         submissions=page.submissions,
         teaches=page.teaches,
         terms=page.terms,
+        held_until=page.held_until,
         form=ActionForm(),
         kit_command=kit.install_command(current_user),
         kit_days=current_app.config["GRADER_KIT_DAYS"],

@@ -22,8 +22,8 @@ from grader.gametree import KINDS
 from grader.gametree.kinds import error_rule
 from grader.gametree.variants import ALL_VARIANTS
 from grader.models import Slot
-from grader.services import Conflict, Invalid, ServiceError
-from grader.services.courses import courses, deadlines, roster
+from grader.services import Conflict, Forbidden, Invalid, ServiceError
+from grader.services.courses import courses, deadlines, roster, zones
 from grader.services.courses.staff import (
     may_open_dashboard,
     staff,
@@ -49,7 +49,9 @@ from grader.web.instructor_forms import (
     MemberForm,
     RegradeForm,
     RoleForm,
+    SlipDaysForm,
     SlotForm,
+    TimezoneForm,
     in_zone,
 )
 from grader.web.words import misconception_name
@@ -95,7 +97,15 @@ def create_course() -> Any:
     if not form.validate_on_submit():
         _flash_errors(form)
         return _back("instructor.home")
-    course = courses.create_course(form.name.data or "", by=current_user)
+    try:
+        course = courses.create_course(
+            form.name.data or "",
+            by=current_user,
+            timezone=(form.timezone.data or "").strip() or None,
+        )
+    except Invalid as error:
+        flash(str(error), "error")
+        return _back("instructor.home")
     flash(f"Course created. Its join code is {course.join_code}.", "info")
     return _back("instructor.course", course_id=course.id)
 
@@ -112,7 +122,9 @@ def course(course_id: int) -> Any:
         members=members,
         join_open=roster.join_code_open(course),
         action=ActionForm(),
-        expire_form=ExpireForm(),
+        expire_form=in_zone(ExpireForm(), course.timezone),
+        timezone_form=TimezoneForm(timezone=course.timezone),
+        slip_form=SlipDaysForm(slip_days=course.slip_days),
         purge_at=retention.purge_at(course),
         retention_days=retention.retention_days(),
     )
@@ -253,8 +265,46 @@ def expire_join_code(course_id: int) -> Any:
         # An empty date never closes the code by surprise: closing now has its own confirmation.
         flash("Choose the date and time at which the join code stops working.", "error")
     else:
-        course = roster.expire_join_code(current_user, course_id, form.expires_at.data)
-        flash(f"The join code expires {course.join_code_expires_at:%Y-%m-%d %H:%M} UTC.", "info")
+        zone = courses.find_course(course_id).timezone
+        try:
+            at = zones.to_utc(form.expires_at.data, zone) if form.expires_at.data else None
+            course = roster.expire_join_code(current_user, course_id, at)
+        except Invalid as error:
+            flash(str(error), "error")
+        else:
+            flash(
+                f"The join code expires {zones.words(course.join_code_expires_at, zone)}.", "info"
+            )
+    return _back("instructor.course", course_id=course_id)
+
+
+@bp.post("/courses/<int:course_id>/slip-days")
+def set_slip_days(course_id: int) -> Any:
+    form = SlipDaysForm()
+    if form.validate_on_submit():
+        try:
+            course = deadlines.set_slip_days(current_user, course_id, form.slip_days.data or 0)
+        except (Invalid, Forbidden) as error:
+            flash(str(error), "error")
+        else:
+            flash(f"Each student has {course.slip_days} slip days.", "info")
+    else:
+        _flash_errors(form)
+    return _back("instructor.course", course_id=course_id)
+
+
+@bp.post("/courses/<int:course_id>/timezone")
+def set_timezone(course_id: int) -> Any:
+    form = TimezoneForm()
+    if form.validate_on_submit():
+        try:
+            course = courses.set_timezone(course_id, form.timezone.data or "", by=current_user)
+        except (Invalid, Forbidden) as error:
+            flash(str(error), "error")
+        else:
+            flash(f"The course's dates are shown and typed in {course.timezone} now.", "info")
+    else:
+        _flash_errors(form)
     return _back("instructor.course", course_id=course_id)
 
 

@@ -58,6 +58,23 @@ ROLE_CHOICES = [SelectChoice(r, {"ta": "TA"}.get(r, r)) for r in COURSE_ROLES]
 
 class CourseForm(FlaskForm):
     name = StringField("Course name", validators=[DataRequired(), Length(max=200)])
+    timezone = StringField(
+        "Time zone (IANA, for example America/New_York; empty: the server's)",
+        validators=[Optional(), Length(max=64)],
+    )
+
+
+class SlipDaysForm(FlaskForm):
+    slip_days = IntegerField(
+        "Slip days per student (0: none)", validators=[NumberRange(0, 366)], default=0
+    )
+
+
+class TimezoneForm(FlaskForm):
+    timezone = StringField(
+        "Time zone (IANA, for example America/New_York)",
+        validators=[DataRequired(), Length(max=64)],
+    )
 
 
 class MemberForm(FlaskForm):
@@ -139,6 +156,12 @@ class AssignmentForm(FlaskForm):
     score_policy = SelectField(
         "Score counted", choices=[SelectChoice(p, f"{p} attempt") for p in SCORE_POLICIES]
     )
+    hold_scores = BooleanField("Hold scores and keys from students until their release")
+    scores_release_at = DateTimeLocalField(
+        "Scores released on (UTC; empty: each student's due date)",
+        format=DATE_FORMATS,
+        validators=[Optional()],
+    )
 
     def assignment_input(self, zone: str) -> editor.AssignmentInput:
         return editor.AssignmentInput(
@@ -147,6 +170,8 @@ class AssignmentForm(FlaskForm):
             due_at=_utc(self.due_at.data, zone),
             late_percent_per_day=self.late_percent_per_day.data,
             score_policy=self.score_policy.data,
+            hold_scores=bool(self.hold_scores.data),
+            scores_release_at=_utc(self.scores_release_at.data, zone),
         )
 
 

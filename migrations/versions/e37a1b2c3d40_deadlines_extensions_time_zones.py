@@ -1,6 +1,10 @@
 """a term's deadlines: extensions and accommodations per student or named group
 (extension, group_member), the course's time zone (course.timezone, UTC for every course
-already made: the dates they show are the UTC ones they showed).
+already made: the dates they show are the UTC ones they showed), the secret of a person's
+calendar feed (user.calendar_nonce, none until they ask for the feed), an assignment's scores
+held until a release (assignment.hold_scores, scores_release_at, scores_sent_at; none held),
+slip days (course.slip_days, a budget of 0 for every course made; attempt.slip_days and
+submission.slip_days, 0: none spent).
 
 Revision ID: e37a1b2c3d40
 Revises: d36a4b8c1e05
@@ -25,6 +29,21 @@ def upgrade():
     with op.batch_alter_table('course', schema=None, recreate='never') as batch_op:
         batch_op.add_column(sa.Column('timezone', sa.String(length=64), server_default='UTC',
                                       nullable=False))
+        batch_op.add_column(sa.Column('slip_days', sa.Integer(), server_default='0',
+                                      nullable=False))
+    with op.batch_alter_table('attempt', schema=None, recreate='never') as batch_op:
+        batch_op.add_column(sa.Column('slip_days', sa.Integer(), server_default='0',
+                                      nullable=False))
+    with op.batch_alter_table('submission', schema=None, recreate='never') as batch_op:
+        batch_op.add_column(sa.Column('slip_days', sa.Integer(), server_default='0',
+                                      nullable=False))
+    with op.batch_alter_table('user', schema=None, recreate='never') as batch_op:
+        batch_op.add_column(sa.Column('calendar_nonce', sa.String(length=32), nullable=True))
+    with op.batch_alter_table('assignment', schema=None, recreate='never') as batch_op:
+        batch_op.add_column(sa.Column('hold_scores', sa.Boolean(), server_default=sa.false(),
+                                      nullable=False))
+        batch_op.add_column(sa.Column('scores_release_at', sa.DateTime(), nullable=True))
+        batch_op.add_column(sa.Column('scores_sent_at', sa.DateTime(), nullable=True))
     op.create_table(
         'group_member',
         sa.Column('id', sa.Integer(), nullable=False),
@@ -83,5 +102,16 @@ def downgrade():
         batch_op.drop_index(batch_op.f('ix_group_member_user_id'))
         batch_op.drop_index(batch_op.f('ix_group_member_course_id'))
     op.drop_table('group_member')
+    with op.batch_alter_table('assignment', schema=None, recreate='never') as batch_op:
+        batch_op.drop_column('scores_sent_at')
+        batch_op.drop_column('scores_release_at')
+        batch_op.drop_column('hold_scores')
+    with op.batch_alter_table('user', schema=None, recreate='never') as batch_op:
+        batch_op.drop_column('calendar_nonce')
+    with op.batch_alter_table('submission', schema=None, recreate='never') as batch_op:
+        batch_op.drop_column('slip_days')
+    with op.batch_alter_table('attempt', schema=None, recreate='never') as batch_op:
+        batch_op.drop_column('slip_days')
     with op.batch_alter_table('course', schema=None, recreate='never') as batch_op:
+        batch_op.drop_column('slip_days')
         batch_op.drop_column('timezone')

@@ -135,18 +135,139 @@ def attempts_for(user_id: int | None, slot: Slot) -> int | None:
 
 
 def closes_for(user_id: int | None, slot: Slot) -> dt.datetime | None:
-    """When the student's attempts and uploads stop being taken (lateness.closes_at of their
-    own due date)."""
-    return lateness.closes_at(due_for(user_id, slot), slot.assignment.late_percent_per_day)
+    """When the student's attempts and uploads stop being taken: lateness.closes_at of their
+    own due date, moved later by the slip days they may still spend on this assignment."""
+    due = due_for(user_id, slot)
+    if due is not None and user_id is not None:
+        due += lateness.DAY * slip_days_available(user_id, slot.assignment)
+    return lateness.closes_at(due, slot.assignment.late_percent_per_day)
 
 
-def lateness_for(user_id: int, slot: Slot, submitted_at: dt.datetime) -> tuple[int, float]:
-    """(days late, penalty) of the student's work on the slot at `submitted_at`."""
+@dataclass(frozen=True)
+class Lateness:
+    days: int  # days late, from the student's own due date
+    penalty: float  # the fraction taken off
+    slip_days: int  # of the days late, those the student's slip days covered
+
+
+def lateness_for(user_id: int, slot: Slot, submitted_at: dt.datetime) -> Lateness:
+    """The lateness of the student's work on the slot at `submitted_at`: slip days are spent
+    first (as far as the course's budget, less what their other assignments used, allows), the
+    penalty counts the days left over; an extension's days are not late at all."""
     terms = deadline_for(user_id, slot)
     days = lateness.days_late(submitted_at, terms.due_at)
-    if terms.waive_penalty:
-        return days, 0.0
-    return days, lateness.penalty(days, slot.assignment.late_percent_per_day)
+    if terms.waive_penalty or not days:
+        return Lateness(days, 0.0, 0)
+    slip = min(days, slip_days_available(user_id, slot.assignment))
+    return Lateness(days, lateness.penalty(days - slip, slot.assignment.late_percent_per_day), slip)
+
+
+# -- slip days: a course's budget of late days per student, spent in order of submission --------
+
+
+def _slip_query(course_id: int, user_id: int | None) -> list[tuple[int, int, int]]:
+    """(user, assignment, slip days used: the most of any of its attempts or uploads)."""
+    attempts = (
+        sa.select(Attempt.user_id, Slot.assignment_id, sa.func.max(Attempt.slip_days))
+        .join(Exercise, Attempt.exercise_id == Exercise.id)
+        .join(Slot, Exercise.slot_id == Slot.id)
+        .join(Assignment, Slot.assignment_id == Assignment.id)
+        .where(Assignment.course_id == course_id, Exercise.variant == 0, Attempt.slip_days > 0)
+        .group_by(Attempt.user_id, Slot.assignment_id)
+    )
+    uploads = (
+        sa.select(Submission.owner_id, Slot.assignment_id, sa.func.max(Submission.slip_days))
+        .join(Slot, Submission.slot_id == Slot.id)
+        .join(Assignment, Slot.assignment_id == Assignment.id)
+        .where(Assignment.course_id == course_id, Submission.slip_days > 0)
+        .group_by(Submission.owner_id, Slot.assignment_id)
+    )
+    if user_id is not None:
+        attempts = attempts.where(Attempt.user_id == user_id)
+        uploads = uploads.where(Submission.owner_id == user_id)
+    rows = [*db.session.execute(attempts), *db.session.execute(uploads)]
+    return [(u, a, d) for u, a, d in rows]
+
+
+def slip_days_used(course_id: int, user_id: int | None = None) -> dict[tuple[int, int], int]:
+    """Per (student, assignment), the slip days the student used on it."""
+    used: dict[tuple[int, int], int] = {}
+    for user, assignment, days in _slip_query(course_id, user_id):
+        used[(user, assignment)] = max(used.get((user, assignment), 0), days)
+    return used
+
+
+def slip_days_available(user_id: int, assignment: Assignment) -> int:
+    """The slip days the student may still spend on this assignment: the budget less what
+    their other assignments used (this one's own use stays available to its later work)."""
+    budget = assignment.course.slip_days
+    if not budget:
+        return 0
+    used = slip_days_used(assignment.course_id, user_id)
+    elsewhere = sum(d for (_, a), d in used.items() if a != assignment.id)
+    return max(0, budget - elsewhere)
+
+
+def set_slip_days(actor: User | None, course_id: int, days: int) -> Course:
+    """The course's budget of slip days per student (instructors; `actor` None: the operator).
+    Work already stored keeps the lateness it was given (a regrade spends them again)."""
+    if actor is not None:
+        staff(actor, course_id, change=True)
+    if not 0 <= days <= MAX_DAYS:
+        raise Invalid(f"slip days: 0 to {MAX_DAYS}")
+    with writing() as session:
+        course = session.get(Course, course_id)
+        if course is None:
+            raise NotFound(f"no course {course_id}")
+        course.slip_days = days
+    return course
+
+
+# -- release: scores and keys held until a date, or the student's own due date --------------------
+
+
+def scores_release_for(user_id: int | None, assignment: Assignment) -> dt.datetime | None:
+    """When the student's scores and keys on the assignment are shown (None: not held): its
+    release date, else the latest of the student's own due dates on it."""
+    if not assignment.hold_scores:
+        return None
+    if assignment.scores_release_at is not None:
+        return assignment.scores_release_at
+    found = extensions_in(user_id, [assignment]) if user_id is not None else []
+    whole = [e for e in found if e.slot_id is None]
+    moments = [_deadline(assignment.due_at, None, whole).due_at]
+    for slot in assignment.slots:
+        mine = [e for e in found if e.slot_id in (None, slot.id)]
+        moments.append(_deadline(slot.effective_due_at, None, mine).due_at)
+    known = [m for m in moments if m is not None]
+    return max(known) if known else None
+
+
+def held_until(
+    user_id: int | None, assignment: Assignment, now: dt.datetime | None = None
+) -> dt.datetime | None:
+    """The release moment while the student's scores are still held; None once shown."""
+    release = scores_release_for(user_id, assignment)
+    if release is None or (now or utcnow()) >= release:
+        return None
+    return release
+
+
+def release_moments(assignment: Assignment) -> list[dt.datetime]:
+    """Every moment at which some student's held scores on the assignment are released."""
+    if not assignment.hold_scores:
+        return []
+    if assignment.scores_release_at is not None:
+        return [assignment.scores_release_at]
+    moments = {d for d in [assignment.due_at, *(s.due_at for s in assignment.slots)] if d}
+    moments |= set(
+        db.session.scalars(
+            sa.select(Extension.due_at).where(
+                Extension.assignment_id == assignment.id, Extension.due_at.is_not(None)
+            )
+        )
+    )
+    return sorted(m for m in moments if m is not None)
 
 
 # -- changing: staff grant, list and remove extensions ------------------------------------------
@@ -267,8 +388,10 @@ def relate(session: Session, users: list[int], slots: list[Slot]) -> list[dict[s
             (s, s.owner_id, (s.score or 0.0) / s.max_score if s.max_score else 0.0) for s in uploads
         ]
         for row, owner, score in rows:
-            days, penalty = lateness_for(owner, slot, row.created_at)
-            if days == row.days_late and abs(penalty - row.penalty) < EPSILON:
+            late = lateness_for(owner, slot, row.created_at)
+            days, penalty = late.days, late.penalty
+            same = days == row.days_late and late.slip_days == row.slip_days
+            if same and abs(penalty - row.penalty) < EPSILON:
                 continue
             changed.append(
                 {  # the audit log's columns (a regrade's): the credited score before and after
@@ -281,7 +404,7 @@ def relate(session: Session, users: list[int], slots: list[Slot]) -> list[dict[s
                     "kept": False,
                 }
             )
-            row.days_late, row.penalty = days, penalty
+            row.days_late, row.penalty, row.slip_days = days, penalty, late.slip_days
     outbox.passback_after_commit(session, [(c["user_id"], c["slot_id"]) for c in changed])
     return changed
 
@@ -592,3 +715,26 @@ def extensions_in(user_id: int, assignments: list[Assignment]) -> list[Extension
             .order_by(Extension.id)
         )
     )
+
+
+@dataclass(frozen=True)
+class SlipStanding:
+    """A student's slip days as their pages show them."""
+
+    budget: dict[int, int]  # course id -> slip days per student
+    left: dict[int, int]  # course id -> days the student has left
+    used: dict[int, int]  # assignment id -> days the student used on it
+
+
+def slip_standing(user_id: int, assignments: Iterable[Assignment]) -> SlipStanding:
+    budget: dict[int, int] = {}
+    used: dict[int, int] = {}
+    for assignment in assignments:
+        budget[assignment.course_id] = assignment.course.slip_days
+    spent: dict[int, int] = {}
+    for course_id in budget:
+        for (_, assignment_id), days in slip_days_used(course_id, user_id).items():
+            used[assignment_id] = days
+            spent[course_id] = spent.get(course_id, 0) + days
+    left = {c: max(0, b - spent.get(c, 0)) for c, b in budget.items()}
+    return SlipStanding(budget, left, used)

@@ -57,7 +57,8 @@ memberships.json       the courses you belong to, your role and the roster's nam
 api_tokens.json        your API tokens (names and dates; the tokens themselves are never stored)
 invites.json           invitations sent to you
 exercises.json         every exercise given to you, with its tree
-attempts.json          every answer you submitted, with its score and the words it got
+attempts.json          every answer you submitted, with its score and the words it got (a score
+                       still held until its release is marked "held", with its release date)
 uploads.json           your engine uploads with their results; the files are in uploads/
 exam_sheets.json       printed exam sheets made for you, with what was entered from them
 lti_identities.json    the LMS accounts linked to yours
@@ -176,9 +177,21 @@ def _attempts(user: User) -> list[dict[str, Any]]:
         sa.select(Attempt).where(Attempt.user_id == user.id).order_by(Attempt.id)
     )
     out = []
+    held: dict[int, dt.datetime | None] = {}  # by assignment
     for a in found:
         row = _columns(a, ATTEMPT_FIELDS)
         row["credited"] = a.credited
+        slot = a.exercise.slot if a.exercise is not None and not a.exercise.is_practice else None
+        if slot is not None:
+            if slot.assignment_id not in held:
+                held[slot.assignment_id] = deadlines.held_until(user.id, slot.assignment)
+            until = held[slot.assignment_id]
+            row["held"] = until is not None
+            if until is not None:  # the grade stays held here as on the pages, marked so
+                zone = slot.assignment.course.timezone
+                row |= {k: None for k in ("score", "parts", "feedback", "credited", "scoring")}
+                row |= {"diagnosis": None, "diagnosis_text": None, "first_wrong": None}
+                row["released_at"] = zones.iso(until, zone)
         row["entered_from_paper"] = a.entered_by_id is not None
         # The history of paper entries, without who typed them (the staff's own data).
         row["history"] = [

@@ -75,6 +75,7 @@ class EngineSlotPage:
     submissions: list[Submission]  # the student's own, newest first
     teaches: bool  # the student is on the course's staff too (the page links the staff view)
     terms: deadlines.Deadline  # the student's own due date
+    held_until: dt.datetime | None  # the student's scores here are held until then
 
 
 def engine_slot_page(user: User, assignment_id: int, index: int) -> EngineSlotPage:
@@ -86,6 +87,7 @@ def engine_slot_page(user: User, assignment_id: int, index: int) -> EngineSlotPa
         results.my_submissions(user, slot),
         results.teaches(user, slot),
         deadlines.deadline_for(user.id, slot),
+        deadlines.held_until(user.id, slot.assignment),
     )
 
 
@@ -234,7 +236,7 @@ def upload(
     checked = uploads.check(data, filename)
     with writing() as session:
         _check_rate(session, user, now)
-        days, penalty = deadlines.lateness_for(user.id, slot, now)
+        late = deadlines.lateness_for(user.id, slot, now)
         blobs.store().put(session, checked.sha256, checked.data)
         session.execute(
             sa.update(Submission)
@@ -256,8 +258,9 @@ def upload(
             status=QUEUED,
             priority=NORMAL,
             tournament_opt_in=tournament,
-            days_late=days,
-            penalty=penalty,
+            days_late=late.days,
+            penalty=late.penalty,
+            slip_days=late.slip_days,
             created_at=now,
             progress=None,
         )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
@@ -98,8 +99,8 @@ def submit(user: User, exercise_id: int, answer: dict[str, Any]) -> Submitted:
         )
         _check_open(exercise, used)
         now = utcnow()  # lateness from server time, when the attempt is stored
-        days_late, penalty = (
-            (0, 0.0)
+        late = (
+            deadlines.Lateness(0, 0.0, 0)
             if exercise.is_practice or exercise.slot is None
             else deadlines.lateness_for(user.id, exercise.slot, now)
         )
@@ -107,8 +108,9 @@ def submit(user: User, exercise_id: int, answer: dict[str, Any]) -> Submitted:
             "exercise_id": exercise.id,
             "user_id": user.id,
             "created_at": now,
-            "days_late": days_late,
-            "penalty": penalty,
+            "days_late": late.days,
+            "penalty": late.penalty,
+            "slip_days": late.slip_days,
             "answer": answer,
             **graded,
         }
@@ -264,17 +266,54 @@ def scoring_words(attempt: Attempt, *, named: bool) -> str | None:
     return words
 
 
-def to_api(attempt: Attempt, solution: dict[str, Any] | None = None) -> dict[str, Any]:
-    """An attempt as the API shows it, with the solution the caller was allowed to give."""
+def held_for_owner(attempt: Attempt, viewer_id: int | None) -> dt.datetime | None:
+    """While the attempt's score is held from its owner (who is the viewer), its release
+    moment; None for staff (who see everything) and once released."""
+    slot = attempt.exercise.slot if attempt.exercise is not None else None
+    if viewer_id != attempt.user_id or slot is None or attempt.exercise.is_practice:
+        return None
+    return deadlines.held_until(attempt.user_id, slot.assignment)
+
+
+def to_api(
+    attempt: Attempt, solution: dict[str, Any] | None = None, *, viewer_id: int | None = None
+) -> dict[str, Any]:
+    """An attempt as the API shows it to `viewer_id`, with the solution the caller was allowed
+    to give; while its score is held from its owner, the grade is left out."""
     # The grade's errors are said in words, their nodes named with the key only: the stored
     # facts (`scoring`) name every node the answer got wrong, so they stay out.
     graded = (name for name in Attempt.GRADED if name != "scoring")
     stored = ("exercise_id", "answer", *graded, *Attempt.FROM_EXERCISE)
-    return {
+    shown = {
         "attempt_id": attempt.id,
         "user": attempt.user.email if attempt.user else None,
         **{name: getattr(attempt, name) for name in stored},
         "scoring_words": scoring_words(attempt, named=solution is not None),
         "created_at": iso_utc(attempt.created_at),
         "solution": solution,
+        "released_at": None,
+        "held_words": None,
     }
+    held = held_for_owner(attempt, viewer_id)
+    slot = attempt.exercise.slot if attempt.exercise is not None else None
+    if held is not None and slot is not None:
+        zone = slot.assignment.course.timezone
+        shown |= {
+            **HELD,
+            "released_at": zones.iso(held, zone),
+            "held_words": f"Submitted; your score is released on {zones.words(held, zone)}.",
+        }
+    return shown
+
+
+# What a held attempt shows of its grade: nothing.
+HELD: dict[str, Any] = {
+    "score": None,
+    "parts": {},
+    "feedback": [],
+    "diagnosis": None,
+    "diagnosis_text": None,
+    "first_wrong": None,
+    "scoring_words": None,
+    "solution": None,
+}

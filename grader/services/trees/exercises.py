@@ -549,6 +549,8 @@ def solution_visible(exercise: Exercise, stats: tuple[int, float | None] | None 
     slot = exercise.slot
     if slot is None:
         return True
+    if not exercise.is_practice and deadlines.held_until(exercise.owner_id, slot.assignment):
+        return False  # keys are held with the scores
     if not slot.replay_allowed:
         return False
     if exercise.is_practice or (best or 0) >= 1:

@@ -613,7 +613,10 @@ class Attempt(BaseModel):
     user: str | None
     kind: str
     answer: dict[str, Any]
-    score: float
+    score: float | None = Field(
+        description="null while the assignment holds its scores from the student "
+        "(released_at says until when; staff see every score)"
+    )
     parts: dict[str, Any]
     feedback: list[Any]
     diagnosis: str | None = Field(
@@ -636,6 +639,11 @@ class Attempt(BaseModel):
     solution: Solution | None = Field(
         description="present once the solution may be shown (see the exercise's replay rules)"
     )
+    released_at: str | None = Field(
+        description="while the score is held: when it is released (ISO 8601, the course's "
+        "offset); null once shown"
+    )
+    held_words: str | None = Field(description="while held: what the page says, in words")
 
 
 class AttemptList(BaseModel):

@@ -136,7 +136,8 @@ def submit_attempt(exercise_id: int, json: schemas.SubmitAttempt) -> tuple[schem
     best-order's searches of this answer); the reference search to replay, the same for every
     attempt, is in GET /api/attempts/{attempt_id}."""
     submitted = attempts.submit(g.user, exercise_id, json.answer.model_dump(exclude_unset=True))
-    return schemas.Attempt(**attempts.to_api(submitted.attempt, submitted.solution)), 201
+    shown = attempts.to_api(submitted.attempt, submitted.solution, viewer_id=g.user.id)
+    return schemas.Attempt(**shown), 201
 
 
 @bp.get("/exercises/<int:exercise_id>/aim")
@@ -156,7 +157,9 @@ def list_attempts(query: schemas.AttemptQuery) -> schemas.AttemptList:
 
     A student's own attempts; an instructor's own and those of the courses they teach."""
     found = attempts.list_attempts(g.user, **query.model_dump())
-    return schemas.AttemptList(attempts=[schemas.Attempt(**attempts.to_api(a)) for a in found])
+    return schemas.AttemptList(
+        attempts=[schemas.Attempt(**attempts.to_api(a, viewer_id=g.user.id)) for a in found]
+    )
 
 
 @bp.get("/attempts/<int:attempt_id>")
@@ -165,7 +168,11 @@ def get_attempt(attempt_id: int) -> schemas.Attempt:
     """One attempt, with the solution when it may be shown"""
     attempt = attempts.get_attempt(g.user, attempt_id)
     return schemas.Attempt(
-        **attempts.to_api(attempt, attempts.visible_solution(attempt.exercise, attempt.answer))
+        **attempts.to_api(
+            attempt,
+            attempts.visible_solution(attempt.exercise, attempt.answer),
+            viewer_id=g.user.id,
+        )
     )
 
 
