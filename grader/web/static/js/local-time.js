@@ -4,8 +4,9 @@
 
 const zoneOf = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
 
-const format = (date, zone) =>
-  new Intl.DateTimeFormat("en-GB", {
+// As the server writes a date (zones.words): "Mon 15 Mar 2027, 04:59 CET".
+function format(date, zone) {
+  const parts = Object.fromEntries(new Intl.DateTimeFormat("en-GB", {
     weekday: "short",
     day: "numeric",
     month: "short",
@@ -15,7 +16,10 @@ const format = (date, zone) =>
     hourCycle: "h23",
     timeZone: zone,
     timeZoneName: "short",
-  }).format(date);
+  }).formatToParts(date).map((part) => [part.type, part.value]));
+  const { weekday, day, month, year, hour, minute, timeZoneName } = parts;
+  return `${weekday} ${day} ${month} ${year}, ${hour}:${minute} ${timeZoneName}`;
+}
 
 export function addLocalTimes(root = document) {
   const mine = zoneOf();
