@@ -22,7 +22,7 @@ from grader.gametree import KINDS
 from grader.gametree.kinds import error_rule
 from grader.gametree.variants import ALL_VARIANTS
 from grader.models import Slot
-from grader.services import Conflict, Forbidden, Invalid, ServiceError
+from grader.services import Conflict, Invalid, ServiceError
 from grader.services.courses import courses, deadlines, roster, zones
 from grader.services.courses.staff import (
     may_open_dashboard,
@@ -280,11 +280,12 @@ def expire_join_code(course_id: int) -> Any:
 
 @bp.post("/courses/<int:course_id>/slip-days")
 def set_slip_days(course_id: int) -> Any:
+    staff(current_user, course_id, change=True)
     form = SlipDaysForm()
     if form.validate_on_submit():
         try:
             course = deadlines.set_slip_days(current_user, course_id, form.slip_days.data or 0)
-        except (Invalid, Forbidden) as error:
+        except Invalid as error:
             flash(str(error), "error")
         else:
             flash(f"Each student has {course.slip_days} slip days.", "info")
@@ -295,11 +296,12 @@ def set_slip_days(course_id: int) -> Any:
 
 @bp.post("/courses/<int:course_id>/timezone")
 def set_timezone(course_id: int) -> Any:
+    staff(current_user, course_id, change=True)
     form = TimezoneForm()
     if form.validate_on_submit():
         try:
             course = courses.set_timezone(course_id, form.timezone.data or "", by=current_user)
-        except (Invalid, Forbidden) as error:
+        except Invalid as error:
             flash(str(error), "error")
         else:
             flash(f"The course's dates are shown and typed in {course.timezone} now.", "info")
@@ -594,6 +596,7 @@ def grant_extension(assignment_id: int) -> Any:
 
 @bp.post("/assignments/<int:assignment_id>/extensions/import")
 def import_accommodations(assignment_id: int) -> Any:
+    staff_for_assignment(current_user, assignment_id, change=True)  # before the form is read
     form = AccommodationsForm()
     if form.validate_on_submit():
         try:
@@ -621,6 +624,7 @@ def import_accommodations(assignment_id: int) -> Any:
 @bp.post("/courses/<int:course_id>/extensions/<int:extension_id>/remove")
 def remove_extension(course_id: int, extension_id: int) -> Any:
     """Back to the assignment's page or the roster, whichever the button was on."""
+    staff(current_user, course_id, change=True)
     back = url_for("instructor.roster_page", course_id=course_id) + "#extensions"
     if ActionForm().validate_on_submit():
         try:
@@ -637,6 +641,7 @@ def remove_extension(course_id: int, extension_id: int) -> Any:
 
 @bp.post("/courses/<int:course_id>/groups")
 def set_group(course_id: int) -> Any:
+    staff(current_user, course_id, change=True)
     form = GroupForm()
     if form.validate_on_submit():
         try:
