@@ -207,3 +207,20 @@ def test_days_are_calendar_days_in_the_courses_zone_across_a_clock_change(app, f
     with app.app_context():
         (row,) = deadlines.listing(user(TEACHER), room.course_id)
         assert row.due_at == dt.datetime(2026, 11, 4, 4, 59)
+
+
+def test_an_engine_slot_takes_a_students_extension_too(app, factory):
+    from grader.models import Submission
+    from grader.services.engines import submissions
+
+    engine = b"def legal_moves(fen):\n    return []\n"
+    room = make_room(app, factory, due_at=utcnow() - dt.timedelta(hours=2))
+    with app.app_context():
+        index = submissions.add_engine_slot(room.assignment_id, suite="quick").index
+    _grant(app, room, email=ALICE, slot_index=index, days=1)
+    with app.app_context():
+        made = submissions.upload(user(ALICE), room.assignment_id, index, engine, "engine.py")
+        stored = db.session.get_one(Submission, made.id)
+        assert (stored.days_late, stored.penalty) == (0, 0)
+        with pytest.raises(Conflict, match="your due date"):
+            submissions.upload(user(BOB), room.assignment_id, index, engine, "engine.py")
