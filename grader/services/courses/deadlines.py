@@ -97,9 +97,7 @@ def extensions_for(
     return list(db.session.scalars(sa.select(Extension).where(*where).order_by(Extension.id)))
 
 
-def _deadline(
-    class_due: dt.datetime | None, allowed: int | None, found: Iterable[Extension]
-) -> Deadline:
+def _deadline(class_due: dt.datetime | None, allowed: int | None, found: Iterable[Any]) -> Deadline:
     found = list(found)
     dues = [e.due_at for e in found if e.due_at is not None]
     due = max([*dues, *([class_due] if class_due else [])]) if dues else class_due
@@ -113,10 +111,40 @@ def _deadline(
     )
 
 
+# Built once, asked by every graded attempt and upload: the terms of the student's extensions on
+# one slot (theirs, or their groups'), as plain rows on the session's connection.
+_SLOT_TERMS = sa.select(Extension.due_at, Extension.extra_attempts, Extension.waive_penalty).where(
+    Extension.assignment_id == sa.bindparam("assignment_id"),
+    sa.or_(Extension.slot_id.is_(None), Extension.slot_id == sa.bindparam("slot_id")),
+    sa.or_(
+        Extension.user_id == sa.bindparam("user_id"),
+        Extension.group_name.in_(
+            sa.select(GroupMember.name).where(
+                GroupMember.user_id == sa.bindparam("user_id"),
+                GroupMember.course_id == sa.bindparam("course_id"),
+            )
+        ),
+    ),
+)
+
+
 def deadline_for(user_id: int | None, slot: Slot) -> Deadline:
     """The student's due date, attempt limit and penalty waiver on a slot (`user_id` None: the
     class's)."""
-    found = extensions_for(user_id, slot.assignment, slot) if user_id is not None else []
+    found: list[Any] = []
+    if user_id is not None:
+        assignment = slot.assignment
+        found = list(
+            db.session.connection().execute(
+                _SLOT_TERMS,
+                {
+                    "assignment_id": assignment.id,
+                    "slot_id": slot.id,
+                    "user_id": user_id,
+                    "course_id": assignment.course_id,
+                },
+            )
+        )
     return _deadline(slot.effective_due_at, slot.attempts_allowed, found)
 
 
@@ -134,10 +162,13 @@ def attempts_for(user_id: int | None, slot: Slot) -> int | None:
     return deadline_for(user_id, slot).attempts_allowed
 
 
-def closes_for(user_id: int | None, slot: Slot) -> dt.datetime | None:
+def closes_for(
+    user_id: int | None, slot: Slot, terms: Deadline | None = None
+) -> dt.datetime | None:
     """When the student's attempts and uploads stop being taken: lateness.closes_at of their
-    own due date, moved later by the slip days they may still spend on this assignment."""
-    due = due_for(user_id, slot)
+    own due date (`terms`, when the caller has read them), moved later by the slip days they
+    may still spend on this assignment."""
+    due = (terms or deadline_for(user_id, slot)).due_at
     if due is not None and user_id is not None:
         due += lateness.DAY * slip_days_available(user_id, slot.assignment)
     return lateness.closes_at(due, slot.assignment.late_percent_per_day)
@@ -150,11 +181,14 @@ class Lateness:
     slip_days: int  # of the days late, those the student's slip days covered
 
 
-def lateness_for(user_id: int, slot: Slot, submitted_at: dt.datetime) -> Lateness:
+def lateness_for(
+    user_id: int, slot: Slot, submitted_at: dt.datetime, terms: Deadline | None = None
+) -> Lateness:
     """The lateness of the student's work on the slot at `submitted_at`: slip days are spent
     first (as far as the course's budget, less what their other assignments used, allows), the
-    penalty counts the days left over; an extension's days are not late at all."""
-    terms = deadline_for(user_id, slot)
+    penalty counts the days left over; an extension's days are not late at all. `terms`: the
+    student's, when the caller has read them."""
+    terms = terms or deadline_for(user_id, slot)
     days = lateness.days_late(submitted_at, terms.due_at)
     if terms.waive_penalty or not days:
         return Lateness(days, 0.0, 0)

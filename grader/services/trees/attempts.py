@@ -17,22 +17,22 @@ from grader.services.courses.courses import check_open, member_slot_ids, taught_
 from grader.services.transactions import writing
 from grader.services.trees.exercises import (
     attempt_stats,
-    attempts_allowed,
     get_exercise,
     solution_visible,
     tree_of,
 )
 
 
-def _check_open(exercise: Exercise, used: int) -> None:
-    allowed = attempts_allowed(exercise)
+def _check_open(exercise: Exercise, used: int, terms: deadlines.Deadline | None) -> None:
+    """Refuses an attempt past the owner's limit or due date (`terms`: theirs on the slot)."""
+    allowed = terms.attempts_allowed if terms is not None and not exercise.is_practice else None
     if allowed is not None and used >= allowed:
         raise Conflict(f"no attempts left: {used} of {allowed} used")
     if exercise.slot is not None:
         check_open(exercise.slot.assignment.course)
     if not exercise.is_practice and exercise.slot is not None:
         # The student's own due date, or the end of its late window.
-        closes = deadlines.closes_for(exercise.owner_id, exercise.slot)
+        closes = deadlines.closes_for(exercise.owner_id, exercise.slot, terms)
         if closes is not None and utcnow() > closes:
             zone = exercise.slot.assignment.course.timezone
             raise Conflict(f"your due date ({zones.words(closes, zone)}) has passed")
@@ -68,8 +68,10 @@ def submit(user: User, exercise_id: int, answer: dict[str, Any]) -> Submitted:
     # From stored facts: a costly attempt is refused (busy, or past the account's share) before
     # its tree is built.
     is_costly = costly.grading_is_costly(exercise.node_count, exercise.dp_size)
+    # The owner's terms (their extensions counted), read once for every check below.
+    terms = deadlines.deadline_for(user.id, exercise.slot) if exercise.slot is not None else None
     if limited:  # refuse before grading: the due date; the count only where grading is costly
-        _check_open(exercise, attempt_stats(exercise)[0] if is_costly else 0)
+        _check_open(exercise, attempt_stats(exercise)[0] if is_costly else 0, terms)
     conventions = Conventions.from_dict(exercise.conventions)
     try:
         with costly.permit("grading a large tree", is_costly, user.id):
@@ -77,7 +79,7 @@ def submit(user: User, exercise_id: int, answer: dict[str, Any]) -> Submitted:
             result = grade(exercise.kind, tree, conventions, answer)
     except UngradableAnswer as exc:  # its words are for the student; any other error is ours
         if limited:  # no attempts left is said first, as when it is checked before grading
-            _check_open(exercise, attempt_stats(exercise)[0])
+            _check_open(exercise, attempt_stats(exercise)[0], terms)
         # The answer's shape depends on the stored exercise, which no schema can say: name it.
         raise Unprocessable(f"this is a {exercise.kind} exercise: {exc}", exercise.kind) from exc
     # What the row holds besides the time: made before the write lock, which is held briefly.
@@ -97,12 +99,12 @@ def submit(user: User, exercise_id: int, answer: dict[str, Any]) -> Submitted:
             if limited
             else (0, None, False)
         )
-        _check_open(exercise, used)
+        _check_open(exercise, used, terms)
         now = utcnow()  # lateness from server time, when the attempt is stored
         late = (
             deadlines.Lateness(0, 0.0, 0)
             if exercise.is_practice or exercise.slot is None
-            else deadlines.lateness_for(user.id, exercise.slot, now)
+            else deadlines.lateness_for(user.id, exercise.slot, now, terms)
         )
         row: dict[str, Any] = {
             "exercise_id": exercise.id,
@@ -122,7 +124,7 @@ def submit(user: User, exercise_id: int, answer: dict[str, Any]) -> Submitted:
             placed_ids = {slot_id} if placed and slot_id is not None else set()
             outbox.passback_after_commit(session, [(user.id, slot_id)], placed_ids)
     attempt = Attempt(id=inserted[0], exercise=exercise, user=user, **row)
-    earned = solution_visible(exercise, (used + 1, max(best or 0, result.score)))
+    earned = solution_visible(exercise, (used + 1, max(best or 0, result.score)), terms)
     # The reference search (the replay: trace and per-node windows, about 400 bytes a node,
     # 14 KB of a depth-3 tree's 15.6 KB response) is the exercise's, the same for every attempt:
     # it stays out of the response, which carries the key; `GET /api/attempts/{id}` has it.

@@ -45,7 +45,7 @@ from grader.services import (
     Unprocessable,
     costly,
 )
-from grader.services.courses import deadlines, lateness, zones
+from grader.services.courses import deadlines, zones
 from grader.services.courses.courses import get_slot, taught_course_ids
 from grader.services.transactions import writing
 
@@ -536,7 +536,11 @@ def attempts_allowed(exercise: Exercise) -> int | None:
     return deadlines.attempts_for(exercise.owner_id, exercise.slot)
 
 
-def solution_visible(exercise: Exercise, stats: tuple[int, float | None] | None = None) -> bool:
+def solution_visible(
+    exercise: Exercise,
+    stats: tuple[int, float | None] | None = None,
+    terms: deadlines.Deadline | None = None,
+) -> bool:
     """Whether the key and the replay may be shown: never before an attempt is stored.
 
     Practice: after any attempt. An assignment's graded variant: where the slot allows the
@@ -555,10 +559,10 @@ def solution_visible(exercise: Exercise, stats: tuple[int, float | None] | None 
         return False
     if exercise.is_practice or (best or 0) >= 1:
         return True
-    terms = deadlines.deadline_for(exercise.owner_id, slot)
+    terms = terms or deadlines.deadline_for(exercise.owner_id, slot)
     allowed = terms.attempts_allowed
-    # With a late policy: once the owner's late attempts are no longer taken.
-    closes = lateness.closes_at(terms.due_at, slot.assignment.late_percent_per_day)
+    # Once the owner's own attempts are no longer taken (their late policy and slip days).
+    closes = deadlines.closes_for(exercise.owner_id, slot, terms)
     return (allowed is not None and used >= allowed) or (closes is not None and utcnow() > closes)
 
 
@@ -578,7 +582,7 @@ def solution_rule(exercise: Exercise) -> str:
     if terms.attempts_allowed is not None:
         allowed = terms.attempts_allowed
         ways.append(f"after your last attempt ({allowed} of {allowed})")
-    closes = lateness.closes_at(terms.due_at, slot.assignment.late_percent_per_day)
+    closes = deadlines.closes_for(exercise.owner_id, slot, terms)
     if closes is not None:
         zone = slot.assignment.course.timezone
         ways.append(f"after {zones.words(closes, zone)}, when attempts close")
