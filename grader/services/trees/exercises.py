@@ -623,7 +623,7 @@ def to_api(exercise: Exercise) -> dict[str, Any]:
         "due_words": zones.words(terms.due_at, zone) if terms else "",
         "timezone": zone,
         "extended": bool(terms and terms.moved),
-        "solution_available": solution_visible(exercise, stats),
+        "solution_available": solution_visible(exercise, stats, terms),
         "solution_when": solution_rule(exercise),
     }
 
