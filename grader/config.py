@@ -228,6 +228,9 @@ def load(
         # What erasing an account does to its attempts (services/data/erasure.py): "anonymize"
         # keeps them without a person (item statistics stay right), "delete" removes them.
         "GRADER_ERASURE_ATTEMPTS": environ.get("GRADER_ERASURE_ATTEMPTS", "anonymize").lower(),
+        # The time zone a new course's dates are typed and shown in (an IANA name), until its
+        # instructor sets another (services/courses/zones.py).
+        "GRADER_TIMEZONE": environ.get("GRADER_TIMEZONE") or "UTC",
         # Days after a course is archived until the worker purges its students' personal data.
         "GRADER_RETENTION_DAYS": int(environ.get("GRADER_RETENTION_DAYS") or 365),
         # Paper exams' bounds (each sheet is seconds of CPU and most of a megabyte stored): the

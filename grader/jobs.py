@@ -214,6 +214,7 @@ def sweep_once(app: Flask, me: tuple[str, str] | None = None) -> int:
         leases.GAME.wake(*games)
         prints = exams.sweep_prints()
         exams.PRINT.wake(*prints)
+        lti.due_releases()  # held scores whose release came: marked, then sent below
         scores = lti.due_passbacks()
         for user_id, slot_id in scores:
             job_queue.wake(

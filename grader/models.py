@@ -72,6 +72,9 @@ class User(UserMixin, Base):
     # Set when the account was erased (services/data/erasure.py): its personal data is gone, the
     # row stays only as the owner of anonymous attempts. None: a live account.
     erased_at: Mapped[dt.datetime | None]
+    # The secret of the account's calendar feed URL (an HMAC of it under the secret key): a new
+    # one (a reset) makes the old URL worthless. None: no feed made yet.
+    calendar_nonce: Mapped[str | None] = mapped_column(sa.String(32))
 
     memberships: Mapped[list[Membership]] = relationship(back_populates="user")
 
@@ -96,6 +99,10 @@ class Course(Base):
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
     # The academic-integrity pages are the instructors'; this lets the course's TAs read them.
     integrity_ta: Mapped[bool] = mapped_column(default=False, server_default=sa.false())
+    # The IANA zone its dates are typed and shown in (stored UTC): services/courses/zones.py.
+    timezone: Mapped[str] = mapped_column(sa.String(64), default="UTC", server_default="UTC")
+    # Late days each student may spend, without penalty, over the term (deadlines.py).
+    slip_days: Mapped[int] = mapped_column(default=0, server_default="0")
     # Archived: read-only (no attempt, no upload); its students' personal data is purged
     # GRADER_RETENTION_DAYS later (services/data/retention.py), which sets `purged_at`.
     archived_at: Mapped[dt.datetime | None]
@@ -192,6 +199,12 @@ class Assignment(Base):
     late_percent_per_day: Mapped[float | None]
     score_policy: Mapped[str] = mapped_column(sa.String(8), default="best", server_default="best")
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+    # Scores and keys held from students (graded on arrival, staff see them) until
+    # `scores_release_at`, or, when that is None, each student's own due date.
+    hold_scores: Mapped[bool] = mapped_column(default=False, server_default=sa.false())
+    scores_release_at: Mapped[dt.datetime | None]
+    # The last release the worker's sweep sent to the LMS (services/lti/passback.py).
+    scores_sent_at: Mapped[dt.datetime | None]
 
     course: Mapped[Course] = relationship(back_populates="assignments")
     slots: Mapped[list[Slot]] = relationship(back_populates="assignment", order_by="Slot.index")
@@ -302,6 +315,8 @@ class Attempt(Base):
     # the due date, and the fraction of the score it takes off (0..1).
     days_late: Mapped[int] = mapped_column(default=0, server_default="0")
     penalty: Mapped[float] = mapped_column(default=0.0, server_default="0")
+    # Of the days late, those the student's slip days covered (no penalty for them).
+    slip_days: Mapped[int] = mapped_column(default=0, server_default="0")
     regraded_at: Mapped[dt.datetime | None]
     # An answer written on a printed exam sheet, typed in by a TA or instructor (None: the
     # student's own), and every entry of it, oldest first, the last the current one:
@@ -462,6 +477,7 @@ class Submission(Base):
     tournament_opt_in: Mapped[bool] = mapped_column(default=False)
     days_late: Mapped[int] = mapped_column(default=0)
     penalty: Mapped[float] = mapped_column(default=0.0)
+    slip_days: Mapped[int] = mapped_column(default=0, server_default="0")  # as Attempt's
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
     started_at: Mapped[dt.datetime | None]
     finished_at: Mapped[dt.datetime | None]
@@ -982,3 +998,52 @@ class ProblemReport(Base):
     slot: Mapped[Slot] = relationship()
     user: Mapped[User] = relationship(foreign_keys=[user_id])
     answered_by: Mapped[User | None] = relationship(foreign_keys=[answered_by_id])
+
+
+# -- deadlines: extensions and accommodations (services/courses/deadlines.py) ------------------
+
+
+class GroupMember(Base):
+    """One student in a course's named group ("accommodations 1.5x"), which an extension may
+    name instead of one student."""
+
+    __tablename__ = "group_member"
+    __table_args__ = (sa.UniqueConstraint("course_id", "name", "user_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    course_id: Mapped[int] = mapped_column(
+        sa.ForeignKey("course.id", ondelete="CASCADE"), index=True
+    )
+    name: Mapped[str] = mapped_column(sa.String(100))
+    user_id: Mapped[int] = mapped_column(sa.ForeignKey("user.id", ondelete="CASCADE"), index=True)
+
+    user: Mapped[User] = relationship()
+
+
+class Extension(Base):
+    """A later due date, extra attempts or a waived late penalty for one student or one named
+    group, on an assignment (`slot_id` None) or one of its slots. Read only through
+    `services.courses.deadlines`, which every due date and attempt limit goes through."""
+
+    __tablename__ = "extension"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    course_id: Mapped[int] = mapped_column(
+        sa.ForeignKey("course.id", ondelete="CASCADE"), index=True
+    )
+    assignment_id: Mapped[int] = mapped_column(
+        sa.ForeignKey("assignment.id", ondelete="CASCADE"), index=True
+    )
+    slot_id: Mapped[int | None] = mapped_column(sa.ForeignKey("slot.id", ondelete="CASCADE"))
+    # Exactly one of the two: one student, or every member of a named group.
+    user_id: Mapped[int | None] = mapped_column(sa.ForeignKey("user.id", ondelete="CASCADE"))
+    group_name: Mapped[str | None] = mapped_column(sa.String(100))
+    due_at: Mapped[dt.datetime | None]  # the student's due date (UTC); None: the class's
+    extra_attempts: Mapped[int] = mapped_column(default=0, server_default="0")
+    waive_penalty: Mapped[bool] = mapped_column(default=False, server_default=sa.false())
+    created_by_id: Mapped[int | None] = mapped_column(sa.ForeignKey("user.id", ondelete="SET NULL"))
+    created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+
+    user: Mapped[User | None] = relationship(foreign_keys=[user_id])
+    assignment: Mapped[Assignment] = relationship()
+    slot: Mapped[Slot | None] = relationship()

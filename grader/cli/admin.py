@@ -6,7 +6,6 @@ comes from Flask-Migrate.
 
 from __future__ import annotations
 
-import datetime as dt
 import secrets
 from typing import NoReturn
 
@@ -210,16 +209,102 @@ def user_erase(email: str, yes: bool) -> None:
 @course.command("create")
 @click.argument("name")
 @click.option("--instructor", "instructor_email", help="E-mail of its instructor.")
-def course_create(name: str, instructor_email: str | None) -> None:
+@click.option(
+    "--timezone",
+    help="IANA time zone its dates are typed and shown in (default: GRADER_TIMEZONE, else UTC).",
+)
+def course_create(name: str, instructor_email: str | None, timezone: str | None) -> None:
     """Create a course and print its join code."""
     from grader.services import ServiceError
     from grader.services.courses import courses
 
     try:
-        created = courses.create_course(name, instructor_email)
+        created = courses.create_course(name, instructor_email, timezone=timezone)
     except ServiceError as error:
         _fail(error)
-    click.echo(f"course {created.id} {created.name!r}: join code {created.join_code}")
+    click.echo(
+        f"course {created.id} {created.name!r} ({created.timezone}): join code {created.join_code}"
+    )
+
+
+@course.command("set")
+@click.argument("course_ref")
+@click.option("--timezone", help="IANA time zone, for example America/New_York.")
+@click.option("--slip-days", type=int, help="Late days each student may spend without penalty.")
+def course_set(course_ref: str, timezone: str | None, slip_days: int | None) -> None:
+    """Show and type a course's dates in another time zone (every stored instant stays), or
+    give its students a budget of slip days."""
+    from grader.services import ServiceError
+    from grader.services.courses import courses, deadlines, zones
+
+    if timezone is None and slip_days is None:
+        _fail(ValueError("give --timezone ZONE or --slip-days N"))
+    try:
+        found = courses.find_course(course_ref)
+        if slip_days is not None:
+            found = deadlines.set_slip_days(None, found.id, slip_days)
+            click.echo(f"course {found.id} {found.name!r}: {found.slip_days} slip days a student")
+        if timezone is None:
+            return
+        found = courses.set_timezone(found.id, timezone)
+    except ServiceError as error:
+        _fail(error)
+    click.echo(f"course {found.id} {found.name!r} is in {found.timezone}")
+    for item in found.assignments:
+        if item.due_at is not None:
+            click.echo(f"  {item.title}: due {zones.words(item.due_at, found.timezone)}")
+
+
+@course.command("extend")
+@click.argument("course_ref")
+@click.argument("email")
+@click.option("--assignment", "assignment_id", type=int, required=True, help="Assignment id.")
+@click.option("--slot", "slot_number", type=int, help="Only this exercise (1, 2, ...).")
+@click.option("--days", type=int, help="Days after the class's due date.")
+@click.option(
+    "--due",
+    help='New due date, "YYYY-MM-DD HH:MM" in the course\'s time zone unless it has an offset.',
+)
+@click.option("--attempts", type=int, default=0, help="Extra attempts.")
+@click.option("--waive-penalty", is_flag=True, help="No late penalty for this student.")
+def course_extend(
+    course_ref: str,
+    email: str,
+    assignment_id: int,
+    slot_number: int | None,
+    days: int | None,
+    due: str | None,
+    attempts: int,
+    waive_penalty: bool,
+) -> None:
+    """Give one student of a course an extension on an assignment: a later due date (--days N
+    or --due DATE), extra attempts, the late penalty waived."""
+    from grader.services import ServiceError
+    from grader.services.courses import courses, deadlines, zones
+
+    if (days is None) == (due is None) and not attempts and not waive_penalty:
+        _fail(ValueError("give --days N or --due DATE (or --attempts N, --waive-penalty)"))
+    try:
+        found = courses.find_course(course_ref)
+        made = deadlines.grant(
+            None,
+            found.id,
+            deadlines.ExtensionInput(
+                assignment_id=assignment_id,
+                email=email,
+                slot_index=slot_number - 1 if slot_number is not None else None,
+                due_at=zones.parse(due, found.timezone) if due is not None else None,
+                days=days,
+                extra_attempts=attempts,
+                waive_penalty=waive_penalty,
+            ),
+        )
+    except ServiceError as error:
+        _fail(error)
+    what = [f"due {zones.words(made.due_at, found.timezone)}"] if made.due_at else []
+    what += [f"{made.extra_attempts} extra attempts"] if made.extra_attempts else []
+    what += ["no late penalty"] if made.waive_penalty else []
+    click.echo(f"extension {made.id} for {email} on {made.assignment.title}: {', '.join(what)}")
 
 
 @course.command("add")
@@ -330,17 +415,20 @@ def course_archive(course_ref: str, reopen: bool) -> None:
     help="A file of exercises/presets/ without .toml.",
 )
 @click.option("--title", help="Default: the preset's title.")
-@click.option("--due", type=click.DateTime(["%Y-%m-%d", "%Y-%m-%d %H:%M"]), help="Due date, UTC.")
-def assignment_create(
-    course_ref: str, preset: str, title: str | None, due: dt.datetime | None
-) -> None:
+@click.option(
+    "--due",
+    help='Due date, "YYYY-MM-DD HH:MM" (a bare date: its 23:59) in the course\'s time zone '
+    "unless it carries an offset.",
+)
+def assignment_create(course_ref: str, preset: str, title: str | None, due: str | None) -> None:
     """Create an assignment from a preset."""
     from grader.services import ServiceError
-    from grader.services.courses import courses
+    from grader.services.courses import courses, zones
 
     try:
         found = courses.find_course(course_ref)
-        created = courses.create_assignment(found.id, preset, title, due)
+        due_at = zones.parse(due, found.timezone, end_of_day=True) if due else None
+        created = courses.create_assignment(found.id, preset, title, due_at)
     except ServiceError as error:
         _fail(error)
     click.echo(

@@ -3,6 +3,7 @@ and health check), the template filters, the login loader and what a sign-in rec
 
 from __future__ import annotations
 
+import datetime as dt
 import importlib
 import math
 
@@ -12,10 +13,11 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from grader.extensions import login_manager
 from grader.gametree import Conventions
-from grader.models import User
+from grader.models import User, utcnow
 from grader.services import accounts
 from grader.services.paper.sheets import SHEET_HTML
 from grader.web import exam_sheets
+from grader.services.courses import zones
 from grader.web.inputs import IdConverter, StrictJSONProvider
 from grader.web.site import CSP
 from grader.web.slot_pages import slot_url
@@ -61,6 +63,19 @@ def conventions_words(value: object) -> str:
     return str(value)
 
 
+def in_zone(moment: dt.datetime | None, zone: str) -> str:
+    """A stored date in words, in a course's zone: "Fri 4 Dec 2026, 23:59 EST (America/New_York)"."""
+    return zones.words(moment, zone)
+
+
+def iso_in(moment: dt.datetime | None, zone: str) -> str:
+    return zones.iso(moment, zone) or ""
+
+
+def from_now(moment: dt.datetime | None) -> str:
+    return zones.relative(moment, utcnow())
+
+
 def init_app(app: Flask) -> None:
     # Before any rule is added: ids beyond the database's integers are 404s, and request JSON
     # is strict (no NaN, no 1e400, bounded nesting).
@@ -84,6 +99,9 @@ def init_app(app: Flask) -> None:
         kind_script,
         conventions_brief,
         conventions_words,
+        in_zone,
+        iso_in,
+        from_now,
     ):
         app.add_template_filter(template_filter)
     app.add_template_global(slot_url)

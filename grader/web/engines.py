@@ -102,6 +102,8 @@ def slot_page(assignment_id: int, index: int) -> Any:
         suite=page.suite,
         submissions=page.submissions,
         teaches=page.teaches,
+        terms=page.terms,
+        held_until=page.held_until,
         form=ActionForm(),
         kit_command=kit.install_command(current_user),
         kit_days=current_app.config["GRADER_KIT_DAYS"],

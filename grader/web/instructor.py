@@ -23,7 +23,7 @@ from grader.gametree.kinds import error_rule
 from grader.gametree.variants import ALL_VARIANTS
 from grader.models import Slot
 from grader.services import Conflict, Invalid, ServiceError
-from grader.services.courses import copying, courses, roster
+from grader.services.courses import copying, courses, deadlines, roster, zones
 from grader.services.courses.staff import (
     may_open_dashboard,
     staff,
@@ -38,17 +38,23 @@ from grader.services.trees import exercises
 from grader.web import charts
 from grader.web.forms import ActionForm, SelectChoice
 from grader.web.instructor_forms import (
+    AccommodationsForm,
     AssignmentForm,
     CopyAssignmentForm,
     CopyCourseForm,
     CourseForm,
     EngineSlotForm,
     ExpireForm,
+    ExtensionForm,
+    GroupForm,
     ImportForm,
     MemberForm,
     RegradeForm,
     RoleForm,
+    SlipDaysForm,
     SlotForm,
+    TimezoneForm,
+    in_zone,
 )
 from grader.web.slot_pages import slot_url
 from grader.web.words import misconception_name
@@ -94,7 +100,15 @@ def create_course() -> Any:
     if not form.validate_on_submit():
         _flash_errors(form)
         return _back("instructor.home")
-    course = courses.create_course(form.name.data or "", by=current_user)
+    try:
+        course = courses.create_course(
+            form.name.data or "",
+            by=current_user,
+            timezone=(form.timezone.data or "").strip() or None,
+        )
+    except Invalid as error:
+        flash(str(error), "error")
+        return _back("instructor.home")
     flash(f"Course created. Its join code is {course.join_code}.", "info")
     return _back("instructor.course", course_id=course.id)
 
@@ -111,7 +125,9 @@ def course(course_id: int) -> Any:
         members=members,
         join_open=roster.join_code_open(course),
         action=ActionForm(),
-        expire_form=ExpireForm(),
+        expire_form=in_zone(ExpireForm(), course.timezone),
+        timezone_form=TimezoneForm(timezone=course.timezone),
+        slip_form=SlipDaysForm(slip_days=course.slip_days),
         purge_at=retention.purge_at(course),
         retention_days=retention.retention_days(),
     )
@@ -128,6 +144,8 @@ def roster_page(course_id: int) -> Any:
         member_form=MemberForm(),
         import_form=ImportForm(),
         role_form=RoleForm(),
+        group_form=GroupForm(),
+        extensions=deadlines.listing(current_user, course_id),
         action=ActionForm(),
     )
 
@@ -250,8 +268,48 @@ def expire_join_code(course_id: int) -> Any:
         # An empty date never closes the code by surprise: closing now has its own confirmation.
         flash("Choose the date and time at which the join code stops working.", "error")
     else:
-        course = roster.expire_join_code(current_user, course_id, form.expires_at.data)
-        flash(f"The join code expires {course.join_code_expires_at:%Y-%m-%d %H:%M} UTC.", "info")
+        zone = courses.find_course(course_id).timezone
+        try:
+            at = zones.to_utc(form.expires_at.data, zone) if form.expires_at.data else None
+            course = roster.expire_join_code(current_user, course_id, at)
+        except Invalid as error:
+            flash(str(error), "error")
+        else:
+            flash(
+                f"The join code expires {zones.words(course.join_code_expires_at, zone)}.", "info"
+            )
+    return _back("instructor.course", course_id=course_id)
+
+
+@bp.post("/courses/<int:course_id>/slip-days")
+def set_slip_days(course_id: int) -> Any:
+    staff(current_user, course_id, change=True)
+    form = SlipDaysForm()
+    if form.validate_on_submit():
+        try:
+            course = deadlines.set_slip_days(current_user, course_id, form.slip_days.data or 0)
+        except Invalid as error:
+            flash(str(error), "error")
+        else:
+            flash(f"Each student has {course.slip_days} slip days.", "info")
+    else:
+        _flash_errors(form)
+    return _back("instructor.course", course_id=course_id)
+
+
+@bp.post("/courses/<int:course_id>/timezone")
+def set_timezone(course_id: int) -> Any:
+    staff(current_user, course_id, change=True)
+    form = TimezoneForm()
+    if form.validate_on_submit():
+        try:
+            course = courses.set_timezone(course_id, form.timezone.data or "", by=current_user)
+        except Invalid as error:
+            flash(str(error), "error")
+        else:
+            flash(f"The course's dates are shown and typed in {course.timezone} now.", "info")
+    else:
+        _flash_errors(form)
     return _back("instructor.course", course_id=course_id)
 
 
@@ -338,14 +396,17 @@ def copy_assignment(course_id: int) -> Any:
 @bp.route("/courses/<int:course_id>/assignments/new", methods=["GET", "POST"])
 def new_assignment(course_id: int) -> Any:
     as_staff = staff(current_user, course_id, change=True)
-    form = AssignmentForm()
+    form = in_zone(AssignmentForm(), as_staff.course.timezone)
     form.preset.choices = [SelectChoice("", "(empty: add exercises next)")] + [
         SelectChoice(name, name) for name in courses.preset_names()
     ]
     if form.validate_on_submit():
         try:
             made = editor.create_assignment(
-                current_user, course_id, form.assignment_input(), preset=form.preset.data or None
+                current_user,
+                course_id,
+                form.assignment_input(as_staff.course.timezone),
+                preset=form.preset.data or None,
             )
         except Invalid as error:
             flash(str(error), "error")
@@ -364,11 +425,14 @@ def new_assignment(course_id: int) -> Any:
 @bp.route("/assignments/<int:assignment_id>", methods=["GET", "POST"])
 def edit_assignment(assignment_id: int) -> Any:
     as_staff, assignment = staff_for_assignment(current_user, assignment_id)
-    form = AssignmentForm(obj=assignment)
+    zone = as_staff.course.timezone
+    form = in_zone(AssignmentForm(obj=assignment), zone, stored=request.method == "GET")
     form.preset.choices = []
     if request.method == "POST" and form.validate_on_submit():
         try:
-            changed = editor.update_assignment(current_user, assignment_id, form.assignment_input())
+            changed = editor.update_assignment(
+                current_user, assignment_id, form.assignment_input(zone)
+            )
         except Invalid as error:
             flash(str(error), "error")
         else:
@@ -388,6 +452,8 @@ def edit_assignment(assignment_id: int) -> Any:
         engine_form=_engine_form(),
         suites=submissions.engine_suites(),
         released=courses.is_released(assignment),
+        extensions=deadlines.listing(current_user, as_staff.course.id, assignment_id),
+        **extension_forms(assignment, as_staff.course.timezone),
     )
 
 
@@ -469,13 +535,13 @@ def _slot_page(
 @bp.route("/assignments/<int:assignment_id>/slots/new", methods=["GET", "POST"])
 def new_slot(assignment_id: int) -> Any:
     as_staff, assignment = staff_for_assignment(current_user, assignment_id)
-    form = SlotForm()
+    form = in_zone(SlotForm(), as_staff.course.timezone)
     if request.method == "GET":
         return _slot_page(as_staff, assignment, form, None)
     preview = None
     if form.validate_on_submit():
         try:
-            spec = form.slot_input()
+            spec = form.slot_input(as_staff.course.timezone)
             if request.form.get("action") == "preview":
                 preview = editor.preview(current_user, as_staff.course.id, spec)
             else:
@@ -497,13 +563,17 @@ def edit_slot(assignment_id: int, index: int) -> Any:
         return redirect(slot_url(slot, staff=True))
     if request.method == "GET":
         return _slot_page(
-            as_staff, slot.assignment, SlotForm.from_slot(slot), slot, attempts=attempts
+            as_staff,
+            slot.assignment,
+            in_zone(SlotForm.from_slot(slot), as_staff.course.timezone, stored=True),
+            slot,
+            attempts=attempts,
         )
-    form = SlotForm()
+    form = in_zone(SlotForm(), as_staff.course.timezone)
     preview = None
     if form.validate_on_submit():
         try:
-            spec = form.slot_input()
+            spec = form.slot_input(as_staff.course.timezone)
             if request.form.get("action") == "preview":
                 preview = editor.preview(current_user, as_staff.course.id, spec)
             else:
@@ -567,6 +637,102 @@ def export_tree(assignment_id: int, index: int) -> Any:
         mimetype="text/plain",
         headers={"Content-Disposition": f'attachment; filename="{name}"'},
     )
+
+
+# -- extensions and accommodations --------------------------------------------------------------
+
+
+def extension_forms(assignment: Any, zone: str) -> dict[str, Any]:
+    form = in_zone(ExtensionForm(), zone)
+    form.slot.choices = [SelectChoice("", "the whole assignment")] + [
+        SelectChoice(str(s.index), f"exercise {s.index + 1}: {s.name}") for s in assignment.slots
+    ]
+    return {"extension_form": form, "accommodations_form": AccommodationsForm()}
+
+
+@bp.post("/assignments/<int:assignment_id>/extensions")
+def grant_extension(assignment_id: int) -> Any:
+    as_staff, assignment = staff_for_assignment(current_user, assignment_id, change=True)
+    form = extension_forms(assignment, as_staff.course.timezone)["extension_form"]
+    if form.validate_on_submit():
+        try:
+            deadlines.grant(
+                current_user,
+                as_staff.course.id,
+                form.extension_input(assignment_id, as_staff.course.timezone),
+            )
+        except ServiceError as error:
+            flash(str(error), "error")
+        else:
+            flash("Extension granted.", "info")
+    else:
+        _flash_errors(form)
+    return redirect(
+        url_for("instructor.edit_assignment", assignment_id=assignment_id) + "#extensions"
+    )
+
+
+@bp.post("/assignments/<int:assignment_id>/extensions/import")
+def import_accommodations(assignment_id: int) -> Any:
+    staff_for_assignment(current_user, assignment_id, change=True)  # before the form is read
+    form = AccommodationsForm()
+    if form.validate_on_submit():
+        try:
+            outcome = deadlines.import_accommodations(
+                current_user, assignment_id, form.csv_text.data or ""
+            )
+        except ServiceError as error:
+            flash(str(error), "error")
+        else:
+            if outcome.errors:
+                flash(
+                    "Nothing was applied; fix these rows and import again: "
+                    + "; ".join(outcome.errors),
+                    "error",
+                )
+            else:
+                flash(f"{outcome.applied} extensions granted.", "info")
+    else:
+        _flash_errors(form)
+    return redirect(
+        url_for("instructor.edit_assignment", assignment_id=assignment_id) + "#extensions"
+    )
+
+
+@bp.post("/courses/<int:course_id>/extensions/<int:extension_id>/remove")
+def remove_extension(course_id: int, extension_id: int) -> Any:
+    """Back to the assignment's page or the roster, whichever the button was on."""
+    staff(current_user, course_id, change=True)
+    back = url_for("instructor.roster_page", course_id=course_id) + "#extensions"
+    if ActionForm().validate_on_submit():
+        try:
+            text, assignment_id = deadlines.remove(current_user, course_id, extension_id)
+        except ServiceError as error:
+            flash(str(error), "error")
+        else:
+            flash(text, "info")
+            if request.form.get("back") == "assignment":
+                back = url_for("instructor.edit_assignment", assignment_id=assignment_id)
+                back += "#extensions"
+    return redirect(back)
+
+
+@bp.post("/courses/<int:course_id>/groups")
+def set_group(course_id: int) -> Any:
+    staff(current_user, course_id, change=True)
+    form = GroupForm()
+    if form.validate_on_submit():
+        try:
+            count = deadlines.set_group(
+                current_user, course_id, form.name.data or "", (form.emails.data or "").split()
+            )
+        except ServiceError as error:
+            flash(str(error), "error")
+        else:
+            flash(f"The group {form.name.data} has {count} students.", "info")
+    else:
+        _flash_errors(form)
+    return redirect(url_for("instructor.roster_page", course_id=course_id) + "#extensions")
 
 
 # -- gradebook, statistics, misconceptions, audit ---------------------------------------------

@@ -3,6 +3,7 @@ editor's form maps to the editor's `SlotInput` and back (`slot_input`, `from_slo
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from typing import Any
 
@@ -28,17 +29,53 @@ from grader.gametree.games import GAMES
 from grader.gametree.generator import MAX_MISCONCEPTION_ERRORS
 from grader.gametree.kinds import default_kind
 from grader.models import COURSE_ROLES, SCORE_POLICIES, Slot
+from grader.services.courses import deadlines, zones
 from grader.services.teaching import editor
 from grader.services.trees import game_practice
 from grader.web.forms import SelectChoice, TreeSettings, nested_list
 from grader.web.words import kind_name
 
 DATE_FORMATS = ["%Y-%m-%dT%H:%M", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M"]
+
+
+def _utc(value: dt.datetime | None, zone: str) -> dt.datetime | None:
+    """A date typed in the course's zone, stored in UTC (a skipped or repeated time: Invalid)."""
+    return zones.to_utc(value, zone) if value is not None else None
+
+
+def in_zone(form: FlaskForm, zone: str, *, stored: bool = False) -> FlaskForm:
+    """The form's date fields labelled with the course's zone, which they are typed in; with
+    `stored`, their values (read from the database, UTC) shown in it."""
+    for item in form:
+        if isinstance(item, DateTimeLocalField):
+            item.label.text = item.label.text.replace("(UTC", f"({zone}")
+            if stored and item.data is not None:
+                item.data = zones.field_value(item.data, zone)
+    return form
+
+
 ROLE_CHOICES = [SelectChoice(r, {"ta": "TA"}.get(r, r)) for r in COURSE_ROLES]
 
 
 class CourseForm(FlaskForm):
     name = StringField("Course name", validators=[DataRequired(), Length(max=200)])
+    timezone = StringField(
+        "Time zone (IANA, for example America/New_York; empty: the server's)",
+        validators=[Optional(), Length(max=64)],
+    )
+
+
+class SlipDaysForm(FlaskForm):
+    slip_days = IntegerField(
+        "Slip days per student (0: none)", validators=[NumberRange(0, 366)], default=0
+    )
+
+
+class TimezoneForm(FlaskForm):
+    timezone = StringField(
+        "Time zone (IANA, for example America/New_York)",
+        validators=[DataRequired(), Length(max=64)],
+    )
 
 
 class MemberForm(FlaskForm):
@@ -51,6 +88,47 @@ class ImportForm(FlaskForm):
     csv_text = TextAreaField(
         "Students as CSV (email,name per line, or a header row)",
         validators=[Optional(), Length(max=500_000)],
+    )
+
+
+class ExtensionForm(FlaskForm):
+    """One extension on an assignment: for a student (an e-mail) or a named group, the whole
+    assignment or one exercise; a later date or days, extra attempts, the penalty waived."""
+
+    email = StringField("Student's e-mail", validators=[Optional(), Length(max=320)])
+    group = StringField("or a group's name", validators=[Optional(), Length(max=100)])
+    slot = SelectField("For", choices=[], validate_choice=False)
+    due_at = DateTimeLocalField("New due date (UTC)", format=DATE_FORMATS, validators=[Optional()])
+    days = IntegerField("or days later", validators=[Optional(), NumberRange(1, 366)])
+    extra_attempts = IntegerField(
+        "Extra attempts", default=0, validators=[Optional(), NumberRange(0, 1000)]
+    )
+    waive_penalty = BooleanField("Waive the late penalty")
+
+    def extension_input(self, assignment_id: int, zone: str) -> deadlines.ExtensionInput:
+        return deadlines.ExtensionInput(
+            assignment_id=assignment_id,
+            email=(self.email.data or "").strip() or None,
+            group=(self.group.data or "").strip() or None,
+            slot_index=int(self.slot.data) if (self.slot.data or "").isdigit() else None,
+            due_at=_utc(self.due_at.data, zone),
+            days=self.days.data,
+            extra_attempts=self.extra_attempts.data or 0,
+            waive_penalty=bool(self.waive_penalty.data),
+        )
+
+
+class AccommodationsForm(FlaskForm):
+    csv_text = TextAreaField(
+        "Accommodations as CSV: email, days or date (YYYY-MM-DD HH:MM), extra attempts",
+        validators=[DataRequired(), Length(max=500_000)],
+    )
+
+
+class GroupForm(FlaskForm):
+    name = StringField("Group name", validators=[DataRequired(), Length(max=100)])
+    emails = TextAreaField(
+        "Its students' e-mails (one a line)", validators=[Optional(), Length(max=200_000)]
     )
 
 
@@ -79,14 +157,22 @@ class AssignmentForm(FlaskForm):
     score_policy = SelectField(
         "Score counted", choices=[SelectChoice(p, f"{p} attempt") for p in SCORE_POLICIES]
     )
+    hold_scores = BooleanField("Hold scores and keys from students until their release")
+    scores_release_at = DateTimeLocalField(
+        "Scores released on (UTC; empty: each student's due date)",
+        format=DATE_FORMATS,
+        validators=[Optional()],
+    )
 
-    def assignment_input(self) -> editor.AssignmentInput:
+    def assignment_input(self, zone: str) -> editor.AssignmentInput:
         return editor.AssignmentInput(
             title=self.title.data or "",
-            release_at=self.release_at.data,
-            due_at=self.due_at.data,
+            release_at=_utc(self.release_at.data, zone),
+            due_at=_utc(self.due_at.data, zone),
             late_percent_per_day=self.late_percent_per_day.data,
             score_policy=self.score_policy.data,
+            hold_scores=bool(self.hold_scores.data),
+            scores_release_at=_utc(self.scores_release_at.data, zone),
         )
 
 
@@ -96,11 +182,15 @@ class PresetAssignmentForm(FlaskForm):
     preset = SelectField("Preset", choices=[], validators=[DataRequired()])
     title = StringField("Title", validators=[DataRequired(), Length(max=200)])
     due_at = DateTimeLocalField(
-        "Due (UTC; empty: no due date)", format=DATE_FORMATS, validators=[Optional()]
+        "Due (in the course's time zone; empty: no due date)",
+        format=DATE_FORMATS,
+        validators=[Optional()],
     )
 
-    def assignment_input(self) -> editor.AssignmentInput:
-        return editor.AssignmentInput(title=self.title.data or "", due_at=self.due_at.data)
+    def assignment_input(self, zone: str) -> editor.AssignmentInput:
+        return editor.AssignmentInput(
+            title=self.title.data or "", due_at=_utc(self.due_at.data, zone)
+        )
 
 
 class EngineSlotForm(FlaskForm):
@@ -219,7 +309,7 @@ class SlotForm(TreeSettings):
             return upload.read().decode("utf-8", errors="replace")
         return self.cs188.data or ""
 
-    def slot_input(self) -> editor.SlotInput:
+    def slot_input(self, zone: str) -> editor.SlotInput:
         """The form as the editor's SlotInput."""
         choice = self.tree_choice()
         return editor.SlotInput(
@@ -231,7 +321,7 @@ class SlotForm(TreeSettings):
             attempts_allowed=self.attempts_allowed.data or None,
             practice_allowed=bool(self.practice_allowed.data),
             replay_allowed=bool(self.replay_allowed.data),
-            due_at=self.due_at.data,
+            due_at=_utc(self.due_at.data, zone),
         )
 
     @classmethod

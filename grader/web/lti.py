@@ -205,7 +205,7 @@ def deep_link_new(course_id: int, launch_id: str) -> Any:
                     current_user,
                     message,
                     course_id,
-                    form.assignment_input(),
+                    form.assignment_input(courses.find_course(course_id).timezone),
                     form.preset.data or "",
                     url_for("lti.launch", _external=True),
                 )
@@ -230,7 +230,7 @@ def setup(course_id: int, launch_id: str) -> Any:
                     current_user,
                     message,
                     course_id,
-                    form.assignment_input(),
+                    form.assignment_input(courses.find_course(course_id).timezone),
                     form.preset.data or "",
                 )
             except (Invalid, Conflict) as error:

@@ -10,7 +10,7 @@ from flask_wtf.csrf import generate_csrf
 
 from grader.models import Exercise
 from grader.services import Busy, RateLimited, ServiceError, accounts
-from grader.services.courses import courses, header, invites, staff
+from grader.services.courses import calendar, courses, deadlines, header, invites, staff
 from grader.services.teaching import scores
 from grader.services.trees import attempts, exercises
 from grader.web.forms import ActionForm, JoinForm, PracticeForm
@@ -47,9 +47,26 @@ def dashboard() -> Any:
         invitations=page.invitations,
         assignments=page.assignments,
         progress=page.progress,
+        dues=deadlines.dues(current_user.id, page.assignments),
+        slips=deadlines.slip_standing(current_user.id, page.assignments),
+        calendar_url=url_for(
+            "site.calendar_feed",
+            user_id=current_user.id,
+            token=calendar.feed_token(current_user),
+            _external=True,
+        ),
         join_form=JoinForm(),
         action=ActionForm(),
     )
+
+
+@bp.post("/calendar/reset")
+def reset_calendar() -> Any:
+    """A new secret URL for the calendar feed; the old one stops working."""
+    if ActionForm().validate_on_submit():
+        calendar.reset(current_user)
+        flash("Your calendar feed has a new address; the old one no longer works.", "info")
+    return redirect(url_for("pages.dashboard") + "#calendar")
 
 
 @bp.post("/invitations/<int:course_id>/accept")
@@ -87,7 +104,11 @@ def join_course() -> Any:
 def assignment(assignment_id: int) -> Any:
     assignment = courses.get_assignment(current_user, assignment_id)
     progress = scores.student_slot_states(current_user.id, [assignment])
-    return render_template("assignment.html", assignment=assignment, progress=progress)
+    dues = deadlines.dues(current_user.id, [assignment])
+    slips = deadlines.slip_standing(current_user.id, [assignment])
+    return render_template(
+        "assignment.html", assignment=assignment, progress=progress, dues=dues, slips=slips
+    )
 
 
 def _exercise_page(exercise: Exercise) -> Any:

@@ -6,9 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 import sqlalchemy as sa
-from flask import Blueprint, current_app, jsonify, redirect, request, url_for
+from flask import Blueprint, Response, current_app, jsonify, redirect, request, url_for
 
 from grader.extensions import db
+from grader.services.courses import calendar
 
 bp = Blueprint("site", __name__)
 
@@ -24,6 +25,18 @@ CSP = (
 def favicon() -> Any:
     # Browsers ask for this path by themselves; the pages link the SVG.
     return redirect(url_for("static", filename="favicon.svg"), 301)
+
+
+@bp.get("/calendar/<int:user_id>/<token>.ics")
+def calendar_feed(user_id: int, token: str) -> Any:
+    """A student's deadlines (iCalendar), for their calendar program: no sign-in, the URL's
+    secret is the key (services/courses/calendar.py)."""
+    text = calendar.feed(user_id, token[:128])
+    return Response(
+        text,
+        mimetype="text/calendar",
+        headers={"Cache-Control": "private, max-age=300", "Referrer-Policy": "no-referrer"},
+    )
 
 
 @bp.get("/healthz")

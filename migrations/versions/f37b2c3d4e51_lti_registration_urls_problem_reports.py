@@ -4,7 +4,7 @@ problem reports: problem_report (the course and slot, the exercise, attempt or e
 the words, and the staff's answer).
 
 Revision ID: f37b2c3d4e51
-Revises: d36a4b8c1e05
+Revises: e37a1b2c3d40
 Create Date: 2026-11-26 15:40:00.000000
 
 """
@@ -14,7 +14,7 @@ import sqlalchemy as sa
 
 # revision identifiers, used by Alembic.
 revision = 'f37b2c3d4e51'
-down_revision = 'd36a4b8c1e05'
+down_revision = 'e37a1b2c3d40'
 branch_labels = None
 depends_on = None
 

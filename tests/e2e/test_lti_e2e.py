@@ -124,12 +124,12 @@ def test_a_blank_lms_course_to_a_score_at_the_lms(browser, lms):
         expect(page.get_by_role("heading", name="Set up this course from a preset")).to_be_visible()
         page.get_by_label("Preset").select_option("standard")
         page.get_by_label("Title").fill("Week 1: alpha-beta")
-        page.get_by_label("Due (UTC", exact=False).fill("2001-01-01T09:00")
+        page.get_by_label("Due (in the course's time zone", exact=False).fill("2001-01-01T09:00")
         page.get_by_role("button", name="Create and place it").click()
         expect(page.get_by_role("alert")).to_contain_text("the due date is in the past")
         expect(page.get_by_label("Title")).to_have_value("Week 1: alpha-beta")  # kept
         expect(page.get_by_label("Preset")).to_have_value("standard")
-        page.get_by_label("Due (UTC", exact=False).fill(next_week)
+        page.get_by_label("Due (in the course's time zone", exact=False).fill(next_week)
         page.get_by_role("button", name="Create and place it").click()
         page.wait_for_url(f"{platform.base}/deep_link_return")  # posted back by itself
         expect(page.locator("body")).to_contain_text("placed")

@@ -501,3 +501,51 @@ def test_only_the_instructor_of_both_courses_may_relink(lti_env, app):
         data={"csrf_token": csrf_from(page), "course_id": str(foreign)},
     )
     assert refused.status_code == 404  # a course you are not in does not exist
+
+
+def test_held_scores_reach_the_lms_at_their_release_and_not_before(placed, app):
+    from grader.models import Assignment
+    from grader.services import lti
+    from grader.services.teaching import editor
+    from grader.services.trees import attempts, exercises
+
+    env = placed["env"]
+    key = KINDS["prune"].key(Tree.from_nested(AIMA), Conventions.from_dict({}))
+    with app.app_context():
+        stored = db.session.get_one(Assignment, placed["assignment_id"])
+        editor.update_assignment(
+            env.user("teacher"),
+            placed["assignment_id"],
+            editor.AssignmentInput(
+                title="Homework 1",
+                due_at=stored.due_at,
+                late_percent_per_day=10.0,
+                hold_scores=True,
+                scores_release_at=dt.datetime.now(dt.UTC).replace(tzinfo=None)
+                + dt.timedelta(hours=1),
+            ),
+        )
+        alice = env.user("alice")
+        exercise = exercises.slot_exercise(alice, placed["assignment_id"], 1)
+        made = attempts.submit(alice, exercise.id, key)
+        assert made.attempt.score == 1.0  # graded on arrival
+        assert made.solution is None  # the key is held with the score
+        shown = attempts.to_api(made.attempt, made.solution, viewer_id=alice.id)
+        assert shown["score"] is None and shown["held_words"].startswith(
+            "Submitted; your score is released on "
+        )
+        assert attempts.to_api(made.attempt, viewer_id=env.user("teacher").id)["score"] == 1.0
+        assert lti.due_releases() == 0  # its release has not come
+    assert sum(len(v) for v in env.platform.scores.values()) == 0
+    with app.app_context():  # the release comes
+        db.session.execute(
+            sa.update(Assignment).values(
+                scores_release_at=dt.datetime.now(dt.UTC).replace(tzinfo=None)
+                - dt.timedelta(seconds=1)
+            )
+        )
+        db.session.commit()
+        assert lti.due_releases() >= 1
+        assert lti.due_releases() == 0  # once per release
+    [url] = env.platform.scores
+    assert env.platform.scores[url][-1]["scoreGiven"] == pytest.approx(0.9)

@@ -65,6 +65,8 @@ FORM = {
     "score_policy": "best",
     "action": "save",
     "preset": "",
+    "timezone": "UTC",
+    "slip_days": "0",
 }
 
 
@@ -99,6 +101,7 @@ def _url(rule: str, room: Any) -> str:
         .replace("<int:user_id>", str(room.ids[ALICE]))
         .replace("<int:submission_id>", str(room.ids["alice-engine"]))
         .replace("<int:other_id>", str(room.ids["bob-engine"]))
+        .replace("<int:extension_id>", "1")
     )
 
 

@@ -30,6 +30,7 @@ FILES = {
     "exam_sheets.json",
     "lti_identities.json",
     "erasure_request.json",
+    "deadlines.json",
 }
 
 

@@ -12,6 +12,7 @@ import sqlalchemy as sa
 
 from grader.extensions import db
 from grader.models import ENGINE_KIND, Slot, utcnow
+from grader.services.courses import zones
 from tests.app_support import csrf_from
 from tests.instructor_support import (
     ALICE,
@@ -500,7 +501,7 @@ def test_the_editor_says_whether_students_see_the_assignment(client, auth, teach
         )
         assert response.status_code == 302
         assert said().startswith(words), said()
-        assert release.strftime("%Y-%m-%d %H:%M") in said()
+        assert zones.words(release.replace(second=0, microsecond=0), "UTC") in said()
     # What the last words claim is what a student gets: before its release, no page.
     auth.logout()
     auth.login(ALICE)

@@ -26,6 +26,8 @@ from grader.models import (
     utcnow,
 )
 from grader.services import Conflict, Forbidden, Invalid, NotFound
+from grader.services.courses import zones
+from grader.services.courses.staff import staff
 from grader.services.transactions import writing
 
 _JOIN_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I to read aloud
@@ -124,11 +126,18 @@ def _join_code() -> str:
 
 
 def create_course(
-    name: str, instructor_email: str | None = None, *, by: User | None = None
+    name: str,
+    instructor_email: str | None = None,
+    *,
+    by: User | None = None,
+    timezone: str | None = None,
 ) -> Course:
-    """A course with a fresh join code. From the dashboard (`by`, who needs an instructor
-    account) its creator teaches it; the operator (the CLI, the demo: `by` None) may name an
-    existing account as its instructor."""
+    """A course with a fresh join code, in `timezone` (an IANA name; the server's
+    GRADER_TIMEZONE when None). From the dashboard (`by`, who needs an instructor account) its
+    creator teaches it; the operator (the CLI, the demo: `by` None) may name an existing
+    account as its instructor."""
+    timezone = timezone or current_app.config.get("GRADER_TIMEZONE") or "UTC"
+    zones.zone(timezone)
     if by is not None:
         if not by.is_instructor:
             raise Forbidden("only instructor accounts create courses")
@@ -144,10 +153,25 @@ def create_course(
             )
             if instructor is None:
                 raise NotFound(f"no user {instructor_email}")
-        course = Course(name=name, join_code=_join_code())
+        course = Course(name=name, join_code=_join_code(), timezone=timezone.strip())
         session.add(course)
         if instructor is not None:
             session.add(Membership(user=instructor, course=course, role=INSTRUCTOR))
+    return course
+
+
+def set_timezone(course_id: int, timezone: str, *, by: User | None = None) -> Course:
+    """The course's dates are shown and typed in another zone; every stored instant stays
+    (a due date at 04:59 UTC is 23:59 in New York, then 05:59 in Berlin). From the dashboard
+    (`by`) only its instructors; the operator (`by` None) any course."""
+    zones.zone(timezone)
+    if by is not None:
+        staff(by, course_id, change=True)
+    with writing() as session:
+        course = session.get(Course, course_id)
+        if course is None:
+            raise NotFound(f"no course {course_id}")
+        course.timezone = timezone.strip()
     return course
 
 

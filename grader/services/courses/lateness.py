@@ -7,14 +7,13 @@
 An assignment without a percent per day takes no late attempt. With one, attempts are taken until
 the penalty reaches 100% (`closes_at`); the key is shown to everyone only after that, so nobody
 can read it and then submit late. Attempts store their lateness when made; a regrade recomputes it.
+Which due date and policy apply to a student is `deadlines` (extensions), which calls these.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import math
-
-from grader.models import Slot
 
 DAY = dt.timedelta(days=1)
 
@@ -39,15 +38,3 @@ def closes_at(due_at: dt.datetime | None, percent_per_day: float | None) -> dt.d
     if percent_per_day <= 0:
         return None
     return due_at + DAY * (math.ceil(100.0 / percent_per_day) - 1)
-
-
-def slot_closes_at(slot: Slot) -> dt.datetime | None:
-    return closes_at(slot.effective_due_at, slot.assignment.late_percent_per_day)
-
-
-def slot_lateness(slot: Slot | None, submitted_at: dt.datetime) -> tuple[int, float]:
-    """(days late, penalty) of an attempt at `submitted_at` on a slot's graded variant."""
-    if slot is None:
-        return 0, 0.0
-    days = days_late(submitted_at, slot.effective_due_at)
-    return days, penalty(days, slot.assignment.late_percent_per_day)

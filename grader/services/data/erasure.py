@@ -218,6 +218,7 @@ def erase(actor: User | None, account_id: int, confirm_email: str | None = None)
         target.session_version += 1  # every session and remember cookie stops working
         target.is_admin = False
         target.totp_secret = None
+        target.calendar_nonce = None
         target.totp_last_step = None
         target.erased_at = utcnow()
         session.add(

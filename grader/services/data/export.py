@@ -21,6 +21,7 @@ import sqlalchemy as sa
 
 from grader.extensions import db
 from grader.models import (
+    STUDENT,
     ApiToken,
     Assignment,
     Attempt,
@@ -42,6 +43,7 @@ from grader.models import (
     iso_utc,
 )
 from grader.services import Conflict, Forbidden, NotFound
+from grader.services.courses import deadlines, zones
 from grader.services.engines import blobs
 
 IN_MEMORY = 8 * 1024 * 1024  # bytes of ZIP kept in memory before the temporary file spills
@@ -55,11 +57,13 @@ memberships.json       the courses you belong to, your role and the roster's nam
 api_tokens.json        your API tokens (names and dates; the tokens themselves are never stored)
 invites.json           invitations sent to you
 exercises.json         every exercise given to you, with its tree
-attempts.json          every answer you submitted, with its score and the words it got
+attempts.json          every answer you submitted, with its score and the words it got (a score
+                       still held until its release is marked "held", with its release date)
 uploads.json           your engine uploads with their results; the files are in uploads/
 exam_sheets.json       printed exam sheets made for you, with what was entered from them
 lti_identities.json    the LMS accounts linked to yours
 erasure_request.json   your request for erasure, if you made one
+deadlines.json         your own due dates and attempt limits (with any extension you were given)
 {integrity}"""
 INTEGRITY_LINE = (
     "integrity.json         what academic integrity checks found (staff exports only)\n"
@@ -173,9 +177,21 @@ def _attempts(user: User) -> list[dict[str, Any]]:
         sa.select(Attempt).where(Attempt.user_id == user.id).order_by(Attempt.id)
     )
     out = []
+    held: dict[int, dt.datetime | None] = {}  # by assignment
     for a in found:
         row = _columns(a, ATTEMPT_FIELDS)
         row["credited"] = a.credited
+        slot = a.exercise.slot if a.exercise is not None and not a.exercise.is_practice else None
+        if slot is not None:
+            if slot.assignment_id not in held:
+                held[slot.assignment_id] = deadlines.held_until(user.id, slot.assignment)
+            until = held[slot.assignment_id]
+            row["held"] = until is not None
+            if until is not None:  # the grade stays held here as on the pages, marked so
+                zone = slot.assignment.course.timezone
+                row |= {k: None for k in ("score", "parts", "feedback", "credited", "scoring")}
+                row |= {"diagnosis": None, "diagnosis_text": None, "first_wrong": None}
+                row["released_at"] = zones.iso(until, zone)
         row["entered_from_paper"] = a.entered_by_id is not None
         # The history of paper entries, without who typed them (the staff's own data).
         row["history"] = [
@@ -257,6 +273,46 @@ def _lti(user: User) -> list[dict[str, Any]]:
         .order_by(LtiUser.id)
     )
     return [{"issuer": r[1], "client_id": r[2], "sub": r[0]} for r in rows]
+
+
+def _deadlines(user: User) -> list[dict[str, Any]]:
+    """The student's own terms on every assignment of their courses, as their pages show them
+    (ISO 8601 in the course's time zone), with the extensions that give them."""
+    assignments = list(
+        db.session.scalars(
+            sa.select(Assignment)
+            .join(Membership, Membership.course_id == Assignment.course_id)
+            .where(Membership.user_id == user.id, Membership.role == STUDENT)
+            .order_by(Assignment.id)
+        )
+    )
+    dues = deadlines.dues(user.id, assignments)
+    out = []
+    for assignment in assignments:
+        zone = assignment.course.timezone
+        terms = dues.assignments[assignment.id]
+        out.append(
+            {
+                "assignment_id": assignment.id,
+                "assignment": assignment.title,
+                "course": assignment.course.name,
+                "timezone": zone,
+                "class_due_at": zones.iso(terms.class_due_at, zone),
+                "your_due_at": zones.iso(terms.due_at, zone),
+                "slots": [
+                    {
+                        "index": slot.index,
+                        "title": slot.name,
+                        "class_due_at": zones.iso(dues.slots[slot.id].class_due_at, zone),
+                        "your_due_at": zones.iso(dues.slots[slot.id].due_at, zone),
+                        "attempts_allowed": dues.slots[slot.id].attempts_allowed,
+                        "late_penalty_waived": dues.slots[slot.id].waive_penalty,
+                    }
+                    for slot in assignment.slots
+                ],
+            }
+        )
+    return out
 
 
 def _erasure_request(user: User) -> dict[str, Any] | None:
@@ -344,6 +400,7 @@ def export(actor: User | None, account_id: int, *, as_admin: bool = False) -> tu
             put("exam_sheets.json", _sheets(user))
             put("lti_identities.json", _lti(user))
             put("erasure_request.json", _erasure_request(user))
+            put("deadlines.json", _deadlines(user))
             if staff_export:
                 put("integrity.json", _integrity(user))
     except BaseException:

@@ -26,6 +26,8 @@ from grader.models import (
     Course,
     ExamPrint,
     Exercise,
+    Extension,
+    GroupMember,
     IntegrityCheck,
     Invite,
     LtiPassback,
@@ -171,6 +173,12 @@ def purge(course_id: int) -> int:
                 Membership.course_id == course_id, Membership.role == STUDENT
             ),
         )
+        # Extensions are about one student or a group of them: they go, with their audit rows.
+        rows_changed(session, sa.delete(Extension).where(Extension.course_id == course_id))
+        rows_changed(session, sa.delete(GroupMember).where(GroupMember.course_id == course_id))
+        for log in session.scalars(sa.select(Regrade).where(Regrade.course_id == course_id)):
+            if "extension" in (log.changes or {}):
+                session.delete(log)
         # The regrade log keeps what changed in a slot, not whose scores it changed.
         rows_changed(
             session,

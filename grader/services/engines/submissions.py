@@ -38,8 +38,8 @@ from grader.models import (
 )
 from grader.ratelimits import retry_after
 from grader.services import Conflict, Invalid, NotFound, RateLimited
+from grader.services.courses import deadlines, zones
 from grader.services.courses.courses import append_slot, check_open, get_slot
-from grader.services.courses.lateness import slot_closes_at, slot_lateness
 from grader.services.courses.staff import Staff, staff_for_assignment, staff_for_slot
 from grader.services.engines import blobs, leases, results, uploads
 from grader.services.transactions import writing
@@ -74,13 +74,20 @@ class EngineSlotPage:
     suite: str
     submissions: list[Submission]  # the student's own, newest first
     teaches: bool  # the student is on the course's staff too (the page links the staff view)
+    terms: deadlines.Deadline  # the student's own due date
+    held_until: dt.datetime | None  # the student's scores here are held until then
 
 
 def engine_slot_page(user: User, assignment_id: int, index: int) -> EngineSlotPage:
     """A student's engine slot: its suite, their uploads, whether they also teach the course."""
     slot = engine_slot(user, assignment_id, index)
     return EngineSlotPage(
-        slot, suite_of(slot), results.my_submissions(user, slot), results.teaches(user, slot)
+        slot,
+        suite_of(slot),
+        results.my_submissions(user, slot),
+        results.teaches(user, slot),
+        deadlines.deadline_for(user.id, slot),
+        deadlines.held_until(user.id, slot.assignment),
     )
 
 
@@ -198,11 +205,12 @@ def _check_rate(session: Any, user: User, now: dt.datetime) -> None:
         raise _rate_refusal(count, seconds, wait)
 
 
-def _check_open(slot: Slot, now: dt.datetime) -> None:
+def _check_open(user: User, slot: Slot, now: dt.datetime) -> None:
     check_open(slot.assignment.course)
-    closes = slot_closes_at(slot)
+    closes = deadlines.closes_for(user.id, slot)  # the student's own due date or late window
     if closes is not None and now > closes:
-        raise Conflict(f"the due date ({closes:%Y-%m-%d %H:%M} UTC) has passed")
+        zone = slot.assignment.course.timezone
+        raise Conflict(f"your due date ({zones.words(closes, zone)}) has passed")
 
 
 def upload(
@@ -222,13 +230,13 @@ def upload(
     """
     slot = engine_slot(user, assignment_id, index)
     now = utcnow()
-    _check_open(slot, now)
+    _check_open(user, slot, now)
     _check_rate(db.session, user, now)  # before the work; again under the write lock
     _count_try(user)
     checked = uploads.check(data, filename)
     with writing() as session:
         _check_rate(session, user, now)
-        days, penalty = slot_lateness(slot, now)
+        late = deadlines.lateness_for(user.id, slot, now)
         blobs.store().put(session, checked.sha256, checked.data)
         session.execute(
             sa.update(Submission)
@@ -250,8 +258,9 @@ def upload(
             status=QUEUED,
             priority=NORMAL,
             tournament_opt_in=tournament,
-            days_late=days,
-            penalty=penalty,
+            days_late=late.days,
+            penalty=late.penalty,
+            slip_days=late.slip_days,
             created_at=now,
             progress=None,
         )

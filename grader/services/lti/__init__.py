@@ -46,6 +46,7 @@ from grader.services.lti.outbound import http
 from grader.services.lti.passback import (
     Undelivered,
     due_passbacks,
+    due_releases,
     resend,
     send_scores,
     undelivered,
@@ -80,6 +81,7 @@ __all__ = [
     "deep_link_reply",
     "deep_link_return_url",
     "due_passbacks",
+    "due_releases",
     "http",
     "is_lti_account",
     "jwks",

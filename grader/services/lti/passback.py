@@ -27,6 +27,7 @@ from grader.models import (
     User,
     utcnow,
 )
+from grader.services.courses import deadlines
 from grader.services.lti.adapters import platform_registration
 from grader.services.lti.claims import SCORE_SCOPE
 from grader.services.lti.outbound import http
@@ -63,6 +64,35 @@ def due_passbacks(now: dt.datetime | None = None) -> list[tuple[int, int]]:
                 .values(enqueued_at=now)
             )
     return pairs
+
+
+def due_releases(now: dt.datetime | None = None) -> int:
+    """Marks for the LMS every student's scores of each assignment whose held scores reached a
+    release moment since the last sweep that looked (the worker's sweep); the marks made. A
+    student whose own release is later (an extension) is held again at sending, and marked at
+    that later moment."""
+    now = now or utcnow()
+    held = db.session.scalars(sa.select(Assignment).where(Assignment.hold_scores.is_(True)))
+    made = 0
+    for assignment in held:
+        since = assignment.scores_sent_at
+        passed = [
+            m
+            for m in deadlines.release_moments(assignment)
+            if m <= now and (since is None or m > since)
+        ]
+        if not passed:
+            continue
+        rows = db.session.execute(
+            sa.select(Membership.user_id, Slot.id)
+            .join(Assignment, Slot.assignment_id == Assignment.id)
+            .join(Membership, Membership.course_id == Assignment.course_id)
+            .where(Assignment.id == assignment.id, Membership.role == STUDENT)
+        ).all()
+        with writing() as session:
+            made += passback_after_commit(session, [(u, s) for u, s in rows])
+            session.get_one(Assignment, assignment.id).scores_sent_at = max(passed)
+    return made
 
 
 def _slot_scores(course_id: int, assignment_id: int, user_id: int) -> dict[int, float | None]:
@@ -118,7 +148,9 @@ def send_scores(user_id: int, slot_id: int) -> int:
             .order_by(LtiResourceLink.id)
         )
     )
-    if not links:
+    if not links or deadlines.held_until(user_id, slot.assignment) is not None:
+        # Nothing shows it; or its score is held from the student, so from their LMS too: the
+        # release sweep (`due_releases`) marks it again at its release.
         _sent(user_id, slot_id, mark)
         return 0
     scores = _slot_scores(slot.assignment.course_id, slot.assignment_id, user_id)

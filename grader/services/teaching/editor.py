@@ -161,6 +161,9 @@ class AssignmentInput:
     due_at: dt.datetime | None = None
     late_percent_per_day: float | None = None
     score_policy: str = "best"
+    # Scores and keys held from students until scores_release_at, or (None) their due date.
+    hold_scores: bool = False
+    scores_release_at: dt.datetime | None = None
 
 
 def check_assignment(data: AssignmentInput) -> None:
@@ -173,6 +176,8 @@ def check_assignment(data: AssignmentInput) -> None:
         raise Invalid("late penalty: 0 to 100 percent per day")
     if data.release_at and data.due_at and data.release_at > data.due_at:
         raise Invalid("the release date is after the due date")
+    if data.hold_scores and data.scores_release_at is None and data.due_at is None:
+        raise Invalid("scores held until the due date need a due date (or a release date)")
 
 
 def create_assignment(
@@ -189,6 +194,8 @@ def create_assignment(
         release_at=data.release_at,
         late_percent_per_day=data.late_percent_per_day,
         score_policy=data.score_policy,
+        hold_scores=data.hold_scores,
+        scores_release_at=data.scores_release_at if data.hold_scores else None,
     )
 
 
@@ -209,6 +216,12 @@ def update_assignment(user: User, assignment_id: int, data: AssignmentInput) -> 
         assignment.due_at = data.due_at
         assignment.late_percent_per_day = data.late_percent_per_day
         assignment.score_policy = data.score_policy
+        release = data.scores_release_at if data.hold_scores else None
+        if (assignment.hold_scores, assignment.scores_release_at) != (data.hold_scores, release):
+            # The release moments changed: the sweep sends to the LMS at the next one passed.
+            assignment.scores_sent_at = None
+        assignment.hold_scores = data.hold_scores
+        assignment.scores_release_at = release
         after = {
             "due_at": assignment.due_at,
             "late_percent_per_day": assignment.late_percent_per_day,

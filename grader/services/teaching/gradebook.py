@@ -28,6 +28,7 @@ from grader.models import (
     User,
 )
 from grader.services import NotFound
+from grader.services.courses import deadlines
 from grader.services.courses.courses import course_assignments
 from grader.services.courses.staff import Staff, staff
 from grader.services.exports import csv_cell
@@ -78,6 +79,11 @@ class Row:
     slot_scores: dict[int, float | None] = field(default_factory=dict)
     scores: dict[int, float | None] = field(default_factory=dict)  # assignment id -> points
     late_days: dict[int, int] = field(default_factory=dict)  # assignment id -> most days late
+    slip_days: dict[int, int] = field(default_factory=dict)  # assignment id -> slip days used
+
+    @property
+    def slip_days_used(self) -> int:
+        return sum(self.slip_days.values())
 
     @property
     def total(self) -> float:
@@ -118,6 +124,7 @@ class Gradebook:
                     "assignments": {str(c.id): _round(r.scores.get(c.id)) for c in self.columns},
                     "slots": {str(k): _round(v) for k, v in r.slot_scores.items()},
                     "total": _round(r.total),
+                    "slip_days_used": {str(k): v for k, v in r.slip_days.items()},
                 }
                 for r in self.rows
             ],
@@ -136,6 +143,7 @@ class Gradebook:
                 "name",
                 *[csv_cell(header) for _, header in items],
                 f"total (/{self.max_total})",
+                "slip days used",
             ]
         )
         for r in self.rows:
@@ -145,6 +153,7 @@ class Gradebook:
                     csv_cell(r.name),
                     *[_fmt(r.slot_scores.get(slot_id)) for slot_id, _ in items],
                     _fmt(r.total),
+                    str(r.slip_days_used),
                 ]
             )
         return out.getvalue()
@@ -187,9 +196,11 @@ def build(course_id: int) -> Gradebook:
             sa.select(Membership.user_id, Membership.name).where(Membership.course_id == course_id)
         ).all()
     )
+    slips = deadlines.slip_days_used(course_id)
     rows = []
     for student in students(course_id):
         row = Row(student.id, student.email, display_name(student, names.get(student.id)))
+        row.slip_days = {a: d for (u, a), d in slips.items() if u == student.id}
         for column in columns:
             points: float | None = None
             for slot_id, _, _ in column.slots:

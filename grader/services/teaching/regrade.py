@@ -18,7 +18,7 @@ from grader.extensions import db
 from grader.gametree import Conventions, Tree, grade
 from grader.models import Attempt, Exercise, Regrade, Slot, User, utcnow
 from grader.services import outbox
-from grader.services.courses.lateness import slot_lateness
+from grader.services.courses import deadlines
 from grader.services.courses.staff import staff, staff_for_slot
 from grader.services.transactions import writing
 
@@ -64,12 +64,18 @@ def regrade_slot_in(
             )
         except ValueError:  # the answer no longer fits the exercise (a node that is gone)
             result = None
-        days, penalty = (0, 0.0) if exercise.variant else slot_lateness(slot, attempt.created_at)
+        late = (
+            deadlines.Lateness(0, 0.0, 0)
+            if exercise.variant
+            else deadlines.lateness_for(attempt.user_id, slot, attempt.created_at)
+        )
+        days, penalty = late.days, late.penalty
         new_score = result.score if result else 0.0
         old_credited = attempt.credited
         new_credited = new_score * (1.0 - penalty)
         same = abs(new_score - attempt.score) < EPSILON and abs(penalty - attempt.penalty) < EPSILON
         if same and result is not None:
+            attempt.slip_days = late.slip_days
             _apply(attempt, exercise, result, new_score, days, penalty, None)
             continue
         kept = new_credited < old_credited - EPSILON and not allow_lower
@@ -85,6 +91,7 @@ def regrade_slot_in(
         if kept:
             continue  # the old grading stands whole: score, feedback and what it was graded on
         changed += 1
+        attempt.slip_days = late.slip_days
         _apply(attempt, exercise, result, new_score, days, penalty, now)
     log = Regrade(
         course_id=slot.assignment.course_id,

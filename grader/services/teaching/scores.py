@@ -13,7 +13,7 @@ import sqlalchemy as sa
 
 from grader.extensions import db
 from grader.models import Assignment, Attempt, Exercise, Invite, Membership, Slot, User
-from grader.services.courses import invites
+from grader.services.courses import deadlines, invites
 from grader.services.courses.courses import assignments_for, memberships
 from grader.services.engines.results import engine_scores
 
@@ -104,6 +104,7 @@ class SlotState:
 
     attempts: int
     score: float | None
+    held_until: dt.datetime | None = None  # the score is held from the student until then
 
 
 def slot_state(attempts: list[GradedAttempt], policy: str) -> SlotState:
@@ -112,17 +113,20 @@ def slot_state(attempts: list[GradedAttempt], policy: str) -> SlotState:
 
 
 def student_slot_states(user_id: int, assignments: list[Assignment]) -> dict[int, SlotState]:
-    """Per slot of `assignments`, the student's state (slots they have not started are left out)."""
+    """Per slot of `assignments`, the student's state as they see it (slots they have not started
+    are left out; a score the assignment holds from them is None, with its release)."""
     by_slot: dict[int, list[GradedAttempt]] = {}
     for course_id in sorted({a.course_id for a in assignments}):
         for attempt in counted_attempts(course_id, user_id=user_id):
             by_slot.setdefault(attempt.slot_id, []).append(attempt)
-    return {
-        slot.id: slot_state(by_slot[slot.id], assignment.score_policy)
-        for assignment in assignments
-        for slot in assignment.slots
-        if slot.id in by_slot
-    }
+    states = {}
+    for assignment in assignments:
+        held = deadlines.held_until(user_id, assignment)
+        for slot in assignment.slots:
+            if slot.id in by_slot:
+                state = slot_state(by_slot[slot.id], assignment.score_policy)
+                states[slot.id] = state if held is None else SlotState(state.attempts, None, held)
+    return states
 
 
 @dataclass(frozen=True)

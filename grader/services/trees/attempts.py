@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
@@ -11,28 +12,30 @@ from grader.extensions import db
 from grader.gametree import KINDS, Conventions, Grade, Tree, UngradableAnswer, grade
 from grader.models import MAX_ID, Assignment, Attempt, Exercise, Slot, User, iso_utc, utcnow
 from grader.services import Conflict, Forbidden, NotFound, Unprocessable, costly, outbox
+from grader.services.courses import deadlines, zones
 from grader.services.courses.courses import check_open, member_slot_ids, taught_course_ids
-from grader.services.courses.lateness import slot_closes_at, slot_lateness
 from grader.services.transactions import writing
 from grader.services.trees.exercises import (
     attempt_stats,
-    attempts_allowed,
     get_exercise,
     solution_visible,
     tree_of,
 )
 
 
-def _check_open(exercise: Exercise, used: int) -> None:
-    allowed = attempts_allowed(exercise)
+def _check_open(exercise: Exercise, used: int, terms: deadlines.Deadline | None) -> None:
+    """Refuses an attempt past the owner's limit or due date (`terms`: theirs on the slot)."""
+    allowed = terms.attempts_allowed if terms is not None and not exercise.is_practice else None
     if allowed is not None and used >= allowed:
         raise Conflict(f"no attempts left: {used} of {allowed} used")
     if exercise.slot is not None:
         check_open(exercise.slot.assignment.course)
     if not exercise.is_practice and exercise.slot is not None:
-        closes = slot_closes_at(exercise.slot)  # the due date, or the end of the late window
+        # The student's own due date, or the end of its late window.
+        closes = deadlines.closes_for(exercise.owner_id, exercise.slot, terms)
         if closes is not None and utcnow() > closes:
-            raise Conflict(f"the due date ({closes:%Y-%m-%d %H:%M} UTC) has passed")
+            zone = exercise.slot.assignment.course.timezone
+            raise Conflict(f"your due date ({zones.words(closes, zone)}) has passed")
 
 
 _INSERT_ATTEMPT = sa.insert(Attempt)  # built once: every graded attempt runs it
@@ -65,8 +68,10 @@ def submit(user: User, exercise_id: int, answer: dict[str, Any]) -> Submitted:
     # From stored facts: a costly attempt is refused (busy, or past the account's share) before
     # its tree is built.
     is_costly = costly.grading_is_costly(exercise.node_count, exercise.dp_size)
+    # The owner's terms (their extensions counted), read once for every check below.
+    terms = deadlines.deadline_for(user.id, exercise.slot) if exercise.slot is not None else None
     if limited:  # refuse before grading: the due date; the count only where grading is costly
-        _check_open(exercise, attempt_stats(exercise)[0] if is_costly else 0)
+        _check_open(exercise, attempt_stats(exercise)[0] if is_costly else 0, terms)
     conventions = Conventions.from_dict(exercise.conventions)
     try:
         with costly.permit("grading a large tree", is_costly, user.id):
@@ -74,7 +79,7 @@ def submit(user: User, exercise_id: int, answer: dict[str, Any]) -> Submitted:
             result = grade(exercise.kind, tree, conventions, answer)
     except UngradableAnswer as exc:  # its words are for the student; any other error is ours
         if limited:  # no attempts left is said first, as when it is checked before grading
-            _check_open(exercise, attempt_stats(exercise)[0])
+            _check_open(exercise, attempt_stats(exercise)[0], terms)
         # The answer's shape depends on the stored exercise, which no schema can say: name it.
         raise Unprocessable(f"this is a {exercise.kind} exercise: {exc}", exercise.kind) from exc
     # What the row holds besides the time: made before the write lock, which is held briefly.
@@ -94,15 +99,20 @@ def submit(user: User, exercise_id: int, answer: dict[str, Any]) -> Submitted:
             if limited
             else (0, None, False)
         )
-        _check_open(exercise, used)
+        _check_open(exercise, used, terms)
         now = utcnow()  # lateness from server time, when the attempt is stored
-        days_late, penalty = slot_lateness(None if exercise.is_practice else exercise.slot, now)
+        late = (
+            deadlines.Lateness(0, 0.0, 0)
+            if exercise.is_practice or exercise.slot is None
+            else deadlines.lateness_for(user.id, exercise.slot, now, terms)
+        )
         row: dict[str, Any] = {
             "exercise_id": exercise.id,
             "user_id": user.id,
             "created_at": now,
-            "days_late": days_late,
-            "penalty": penalty,
+            "days_late": late.days,
+            "penalty": late.penalty,
+            "slip_days": late.slip_days,
             "answer": answer,
             **graded,
         }
@@ -114,7 +124,7 @@ def submit(user: User, exercise_id: int, answer: dict[str, Any]) -> Submitted:
             placed_ids = {slot_id} if placed and slot_id is not None else set()
             outbox.passback_after_commit(session, [(user.id, slot_id)], placed_ids)
     attempt = Attempt(id=inserted[0], exercise=exercise, user=user, **row)
-    earned = solution_visible(exercise, (used + 1, max(best or 0, result.score)))
+    earned = solution_visible(exercise, (used + 1, max(best or 0, result.score)), terms)
     # The reference search (the replay: trace and per-node windows, about 400 bytes a node,
     # 14 KB of a depth-3 tree's 15.6 KB response) is the exercise's, the same for every attempt:
     # it stays out of the response, which carries the key; `GET /api/attempts/{id}` has it.
@@ -268,17 +278,54 @@ def scoring_words(attempt: Attempt, *, named: bool) -> str | None:
     return words
 
 
-def to_api(attempt: Attempt, solution: dict[str, Any] | None = None) -> dict[str, Any]:
-    """An attempt as the API shows it, with the solution the caller was allowed to give."""
+def held_for_owner(attempt: Attempt, viewer_id: int | None) -> dt.datetime | None:
+    """While the attempt's score is held from its owner (who is the viewer), its release
+    moment; None for staff (who see everything) and once released."""
+    slot = attempt.exercise.slot if attempt.exercise is not None else None
+    if viewer_id != attempt.user_id or slot is None or attempt.exercise.is_practice:
+        return None
+    return deadlines.held_until(attempt.user_id, slot.assignment)
+
+
+def to_api(
+    attempt: Attempt, solution: dict[str, Any] | None = None, *, viewer_id: int | None = None
+) -> dict[str, Any]:
+    """An attempt as the API shows it to `viewer_id`, with the solution the caller was allowed
+    to give; while its score is held from its owner, the grade is left out."""
     # The grade's errors are said in words, their nodes named with the key only: the stored
     # facts (`scoring`) name every node the answer got wrong, so they stay out.
     graded = (name for name in Attempt.GRADED if name != "scoring")
     stored = ("exercise_id", "answer", *graded, *Attempt.FROM_EXERCISE)
-    return {
+    shown = {
         "attempt_id": attempt.id,
         "user": attempt.user.email if attempt.user else None,
         **{name: getattr(attempt, name) for name in stored},
         "scoring_words": scoring_words(attempt, named=solution is not None),
         "created_at": iso_utc(attempt.created_at),
         "solution": solution,
+        "released_at": None,
+        "held_words": None,
     }
+    held = held_for_owner(attempt, viewer_id)
+    slot = attempt.exercise.slot if attempt.exercise is not None else None
+    if held is not None and slot is not None:
+        zone = slot.assignment.course.timezone
+        shown |= {
+            **HELD,
+            "released_at": zones.iso(held, zone),
+            "held_words": f"Submitted; your score is released on {zones.words(held, zone)}.",
+        }
+    return shown
+
+
+# What a held attempt shows of its grade: nothing.
+HELD: dict[str, Any] = {
+    "score": None,
+    "parts": {},
+    "feedback": [],
+    "diagnosis": None,
+    "diagnosis_text": None,
+    "first_wrong": None,
+    "scoring_words": None,
+    "solution": None,
+}

@@ -33,7 +33,6 @@ from grader.models import (
     Membership,
     Slot,
     User,
-    iso_utc,
     utcnow,
 )
 from grader.ratelimits import retry_after
@@ -46,8 +45,8 @@ from grader.services import (
     Unprocessable,
     costly,
 )
+from grader.services.courses import deadlines, zones
 from grader.services.courses.courses import get_slot, taught_course_ids
-from grader.services.courses.lateness import slot_closes_at
 from grader.services.transactions import writing
 
 MAX_LEAVES = 1024  # a typed practice tree the page can still draw
@@ -534,10 +533,14 @@ def attempts_allowed(exercise: Exercise) -> int | None:
     """None for unlimited: practice exercises and practice variants are not limited."""
     if exercise.is_practice or exercise.slot is None:
         return None
-    return exercise.slot.attempts_allowed
+    return deadlines.attempts_for(exercise.owner_id, exercise.slot)
 
 
-def solution_visible(exercise: Exercise, stats: tuple[int, float | None] | None = None) -> bool:
+def solution_visible(
+    exercise: Exercise,
+    stats: tuple[int, float | None] | None = None,
+    terms: deadlines.Deadline | None = None,
+) -> bool:
     """Whether the key and the replay may be shown: never before an attempt is stored.
 
     Practice: after any attempt. An assignment's graded variant: where the slot allows the
@@ -550,12 +553,16 @@ def solution_visible(exercise: Exercise, stats: tuple[int, float | None] | None 
     slot = exercise.slot
     if slot is None:
         return True
+    if not exercise.is_practice and deadlines.held_until(exercise.owner_id, slot.assignment):
+        return False  # keys are held with the scores
     if not slot.replay_allowed:
         return False
     if exercise.is_practice or (best or 0) >= 1:
         return True
-    allowed = slot.attempts_allowed
-    closes = slot_closes_at(slot)  # with a late policy: once late attempts are no longer taken
+    terms = terms or deadlines.deadline_for(exercise.owner_id, slot)
+    allowed = terms.attempts_allowed
+    # Once the owner's own attempts are no longer taken (their late policy and slip days).
+    closes = deadlines.closes_for(exercise.owner_id, slot, terms)
     return (allowed is not None and used >= allowed) or (closes is not None and utcnow() > closes)
 
 
@@ -571,11 +578,14 @@ def solution_rule(exercise: Exercise) -> str:
     if not slot.replay_allowed:
         return "never for this exercise (its instructor turned them off)"
     ways = ["after full marks"]
-    if slot.attempts_allowed is not None:
-        ways.append(f"after your last attempt ({slot.attempts_allowed} of {slot.attempts_allowed})")
-    closes = slot_closes_at(slot)
+    terms = deadlines.deadline_for(exercise.owner_id, slot)
+    if terms.attempts_allowed is not None:
+        allowed = terms.attempts_allowed
+        ways.append(f"after your last attempt ({allowed} of {allowed})")
+    closes = deadlines.closes_for(exercise.owner_id, slot, terms)
     if closes is not None:
-        ways.append(f"after {closes:%Y-%m-%d %H:%M} UTC, when attempts close")
+        zone = slot.assignment.course.timezone
+        ways.append(f"after {zones.words(closes, zone)}, when attempts close")
     return ", ".join(ways[:-1]) + (" or " if len(ways) > 1 else "") + ways[-1]
 
 
@@ -583,7 +593,8 @@ def to_api(exercise: Exercise) -> dict[str, Any]:
     """What the page and the API show of an exercise: everything but the solution."""
     tree = tree_of(exercise)
     slot = exercise.slot
-    due = slot.effective_due_at if slot else None
+    terms = deadlines.deadline_for(exercise.owner_id, slot) if slot else None
+    zone = slot.assignment.course.timezone if slot else "UTC"
     stats = attempt_stats(exercise)
     return {
         "id": exercise.id,
@@ -602,12 +613,17 @@ def to_api(exercise: Exercise) -> dict[str, Any]:
         "assignment_id": slot.assignment_id if slot else None,
         "slot_index": slot.index if slot else None,
         "variant": exercise.variant,
-        "attempts_allowed": attempts_allowed(exercise),
+        "attempts_allowed": None
+        if exercise.is_practice or terms is None
+        else terms.attempts_allowed,
         "attempts_used": stats[0],
         "practice_allowed": bool(slot and slot.practice_allowed),
         "replay_allowed": True if slot is None else slot.replay_allowed,
-        "due_at": iso_utc(due),
-        "solution_available": solution_visible(exercise, stats),
+        "due_at": zones.iso(terms.due_at, zone) if terms else None,
+        "due_words": zones.words(terms.due_at, zone) if terms else "",
+        "timezone": zone,
+        "extended": bool(terms and terms.moved),
+        "solution_available": solution_visible(exercise, stats, terms),
         "solution_when": solution_rule(exercise),
     }
 

@@ -579,7 +579,13 @@ class Exercise(BaseModel):
     attempts_used: int
     practice_allowed: bool
     replay_allowed: bool
-    due_at: str | None
+    due_at: str | None = Field(
+        description="the caller's own due date (a student's extension counts), ISO 8601 with "
+        "the offset of the course's time zone at that instant; null: none"
+    )
+    due_words: str = Field(description="the due date as the pages say it, in the course's zone")
+    extended: bool = Field(description="whether the caller's due date is their extension's")
+    timezone: str = Field(description="the course's IANA time zone (UTC for practice)")
     solution_available: bool = Field(
         description="whether GET attempts_url's attempts carry the solution"
     )
@@ -613,7 +619,10 @@ class Attempt(BaseModel):
     user: str | None
     kind: str
     answer: dict[str, Any]
-    score: float
+    score: float | None = Field(
+        description="null while the assignment holds its scores from the student "
+        "(released_at says until when; staff see every score)"
+    )
     parts: dict[str, Any]
     feedback: list[Any]
     diagnosis: str | None = Field(
@@ -636,6 +645,11 @@ class Attempt(BaseModel):
     solution: Solution | None = Field(
         description="present once the solution may be shown (see the exercise's replay rules)"
     )
+    released_at: str | None = Field(
+        description="while the score is held: when it is released (ISO 8601, the course's "
+        "offset); null once shown"
+    )
+    held_words: str | None = Field(description="while held: what the page says, in words")
 
 
 class AttemptList(BaseModel):
@@ -649,7 +663,10 @@ class Slot(BaseModel):
     attempts_allowed: int | None
     practice_allowed: bool
     replay_allowed: bool
-    due_at: str | None
+    due_at: str | None = Field(
+        description="the caller's own due date (a student's extension counts), ISO 8601 with "
+        "the offset of the course's time zone at that instant; null: none"
+    )
     urls: dict[str, str] = Field(
         description="page; exercise (exercise slots) or upload (engine slots)"
     )
@@ -661,7 +678,11 @@ class Assignment(BaseModel):
     course_id: int
     course: str
     preset: str | None
-    due_at: str | None
+    timezone: str = Field(description="the course's IANA time zone, which its dates are shown in")
+    due_at: str | None = Field(
+        description="the caller's own due date (a student's extension counts), ISO 8601 with "
+        "the offset of the course's time zone at that instant; null: none"
+    )
     slots: list[Slot]
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from flask import Response, g, url_for
 
 from grader import models
-from grader.models import SLOT_KINDS, iso_utc
-from grader.services.courses import courses
+from grader.models import SLOT_KINDS
+from grader.services.courses import courses, deadlines, zones
 from grader.services.data import export
 from grader.services.trees import attempts, exercises, practice
 from grader.web.api import bp, responses, schemas, spec
@@ -38,22 +38,25 @@ def _slot_urls(assignment: models.Assignment, index: int, kind: str) -> dict[str
 
 
 def _assignment(assignment: models.Assignment) -> schemas.Assignment:
+    zone = assignment.course.timezone
+    user_id = g.user.id
     return schemas.Assignment(
         id=assignment.id,
         title=assignment.title,
         course_id=assignment.course_id,
         course=assignment.course.name,
         preset=assignment.preset,
-        due_at=iso_utc(assignment.due_at),
+        timezone=zone,
+        due_at=zones.iso(deadlines.assignment_deadline(user_id, assignment).due_at, zone),
         slots=[
             schemas.Slot(
                 index=s.index,
                 title=s.title,
                 kind=s.kind,
-                attempts_allowed=s.attempts_allowed,
+                attempts_allowed=deadlines.attempts_for(user_id, s),
                 practice_allowed=s.practice_allowed,
                 replay_allowed=s.replay_allowed,
-                due_at=iso_utc(s.effective_due_at),
+                due_at=zones.iso(deadlines.due_for(user_id, s), zone),
                 urls=_slot_urls(assignment, s.index, s.kind),
             )
             for s in assignment.slots
@@ -133,7 +136,8 @@ def submit_attempt(exercise_id: int, json: schemas.SubmitAttempt) -> tuple[schem
     best-order's searches of this answer); the reference search to replay, the same for every
     attempt, is in GET /api/attempts/{attempt_id}."""
     submitted = attempts.submit(g.user, exercise_id, json.answer.model_dump(exclude_unset=True))
-    return schemas.Attempt(**attempts.to_api(submitted.attempt, submitted.solution)), 201
+    shown = attempts.to_api(submitted.attempt, submitted.solution, viewer_id=g.user.id)
+    return schemas.Attempt(**shown), 201
 
 
 @bp.get("/exercises/<int:exercise_id>/aim")
@@ -153,7 +157,9 @@ def list_attempts(query: schemas.AttemptQuery) -> schemas.AttemptList:
 
     A student's own attempts; an instructor's own and those of the courses they teach."""
     found = attempts.list_attempts(g.user, **query.model_dump())
-    return schemas.AttemptList(attempts=[schemas.Attempt(**attempts.to_api(a)) for a in found])
+    return schemas.AttemptList(
+        attempts=[schemas.Attempt(**attempts.to_api(a, viewer_id=g.user.id)) for a in found]
+    )
 
 
 @bp.get("/attempts/<int:attempt_id>")
@@ -162,7 +168,11 @@ def get_attempt(attempt_id: int) -> schemas.Attempt:
     """One attempt, with the solution when it may be shown"""
     attempt = attempts.get_attempt(g.user, attempt_id)
     return schemas.Attempt(
-        **attempts.to_api(attempt, attempts.visible_solution(attempt.exercise, attempt.answer))
+        **attempts.to_api(
+            attempt,
+            attempts.visible_solution(attempt.exercise, attempt.answer),
+            viewer_id=g.user.id,
+        )
     )
 
 

@@ -97,6 +97,12 @@ export async function mountExercise(root, exercise, urls) {
   function showAttempt(attempt) {
     clearResult();
     if (ui.ownsMarks) ui.draw();
+    if (attempt.score === null) { // held until the assignment's release: the server's words
+      result.replaceChildren(h("h2", { text: "Result" }),
+        h("p", { class: "held", "data-role": "held", text: attempt.held_words }));
+      result.hidden = false;
+      return;
+    }
     const percent = Math.round(attempt.score * 100);
     const parts = Object.entries(attempt.parts || {})
       .map(([k, v]) => `${k.replace("_", " ")} ${typeof v === "number" ? `${Math.round(v * 100)}%` : v}`);
