@@ -6,6 +6,7 @@ comes from Flask-Migrate.
 
 from __future__ import annotations
 
+import datetime as dt
 import secrets
 from typing import NoReturn
 

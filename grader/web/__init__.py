@@ -15,9 +15,9 @@ from grader.extensions import login_manager
 from grader.gametree import Conventions
 from grader.models import User, utcnow
 from grader.services import accounts
+from grader.services.courses import zones
 from grader.services.paper.sheets import SHEET_HTML
 from grader.web import exam_sheets
-from grader.services.courses import zones
 from grader.web.inputs import IdConverter, StrictJSONProvider
 from grader.web.site import CSP
 from grader.web.slot_pages import slot_url
