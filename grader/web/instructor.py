@@ -262,7 +262,9 @@ def _copy_forms(course_id: int) -> tuple[CopyCourseForm, CopyAssignmentForm]:
     one = CopyAssignmentForm(prefix="one")
     one.assignment.choices = [SelectChoice(str(a.id), a.title) for a in as_staff.course.assignments]
     one.target.choices = [
-        SelectChoice(str(c.id), c.name) for c in copying.taught_courses(current_user)
+        SelectChoice(str(c.id), c.name)
+        for c in copying.taught_courses(current_user)
+        if c.id != course_id
     ]
     return CopyCourseForm(prefix="course"), one
 
