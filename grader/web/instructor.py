@@ -271,7 +271,6 @@ def _copy_forms(course_id: int) -> tuple[CopyCourseForm, CopyAssignmentForm]:
 
 def _copy_page(course_id: int, forms: tuple[CopyCourseForm, CopyAssignmentForm]) -> Any:
     as_staff = staff(current_user, course_id, change=True)
-    status = 400 if request.method == "POST" else 200
     return render_template(
         "instructor/copy.html",
         staff=as_staff,
@@ -279,7 +278,7 @@ def _copy_page(course_id: int, forms: tuple[CopyCourseForm, CopyAssignmentForm])
         form=forms[0],
         one=forms[1],
         first_due=copying.first_due(as_staff.course),
-    ), status
+    )
 
 
 @bp.route("/courses/<int:course_id>/copy", methods=["GET", "POST"])
