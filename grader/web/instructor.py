@@ -321,14 +321,15 @@ def _copy_forms(course_id: int) -> tuple[CopyCourseForm, CopyAssignmentForm]:
     one = CopyAssignmentForm(prefix="one")
     one.assignment.choices = [SelectChoice(str(a.id), a.title) for a in as_staff.course.assignments]
     one.target.choices = [
-        SelectChoice(str(c.id), c.name) for c in copying.taught_courses(current_user)
+        SelectChoice(str(c.id), c.name)
+        for c in copying.taught_courses(current_user)
+        if c.id != course_id
     ]
     return CopyCourseForm(prefix="course"), one
 
 
 def _copy_page(course_id: int, forms: tuple[CopyCourseForm, CopyAssignmentForm]) -> Any:
     as_staff = staff(current_user, course_id, change=True)
-    status = 400 if request.method == "POST" else 200
     return render_template(
         "instructor/copy.html",
         staff=as_staff,
@@ -336,7 +337,7 @@ def _copy_page(course_id: int, forms: tuple[CopyCourseForm, CopyAssignmentForm])
         form=forms[0],
         one=forms[1],
         first_due=copying.first_due(as_staff.course),
-    ), status
+    )
 
 
 @bp.route("/courses/<int:course_id>/copy", methods=["GET", "POST"])

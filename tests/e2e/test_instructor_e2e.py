@@ -32,7 +32,7 @@ def test_course_assignment_student_gradebook_chart_and_csv(
 ) -> None:
     # -- the instructor: a course, an assignment and an exercise, through the editor pages
     sign_in(page, INSTRUCTOR)
-    page.get_by_role("link", name="Staff pages").click()
+    page.get_by_role("navigation", name="main").get_by_role("link", name="Staff pages").click()
     page.get_by_label("Course name").fill("Game search, spring")
     page.get_by_role("button", name="Create course").click()
     code = page.locator('[data-role="join-code"]')

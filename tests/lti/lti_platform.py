@@ -264,6 +264,30 @@ class Platform:
                 }
             )
 
+        @app.get("/admin/tools/register")
+        def register_page() -> Any:
+            """The LMS administrator's page after pasting the tool's registration URL: it frames
+            that URL with the platform's configuration and a fresh registration token, and
+            says "closed" once the tool asks it to close (org.imsglobal.lti.close)."""
+            token = secrets.token_urlsafe(12)
+            self.registration_tokens.add(token)
+            query = urlencode(
+                {
+                    "openid_configuration": f"{self.base}/.well-known/openid-configuration",
+                    "registration_token": token,
+                }
+            )
+            src = html.escape(f"{request.args['url']}?{query}")
+            return (
+                "<!doctype html><title>Register a tool</title><h1>Register a tool</h1>"
+                f'<p id="state">registering</p><iframe title="The tool" src="{src}"'
+                ' width="800" height="400"></iframe><script>'
+                'window.addEventListener("message", (event) => {'
+                ' if (event.data && event.data.subject === "org.imsglobal.lti.close") {'
+                ' document.getElementById("state").textContent = "closed";'
+                ' document.querySelector("iframe").remove(); } });</script>'
+            )
+
         @app.post("/register")
         def register_tool() -> Any:
             """Section 3.5: the tool's client registration, with the registration token; the

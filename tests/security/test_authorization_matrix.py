@@ -217,13 +217,33 @@ def test_pages_need_a_login(client, room):
 
 
 def _admin_routes(app: Any, account_id: int) -> list[tuple[str, str, str]]:
-    """Every administrators' route, an account's about `account_id` (the caller's own too)."""
-    return [
-        (rule.endpoint, method, rule.rule.replace("<int:account_id>", str(account_id)))
-        for rule in app.url_map.iter_rules()
-        if rule.rule.startswith("/admin/")
-        for method in sorted(rule.methods - {"HEAD", "OPTIONS"})
-    ]
+    """Every administrators' route, an account's about `account_id` (the caller's own too),
+    an LMS registration's and a registration URL's about ones made here."""
+    from grader.services import lti
+    from grader.services.lti import dynamic_registration
+
+    with app.app_context():
+        registration = lti.register(
+            None,
+            issuer="https://lms.example.org",
+            client_id="matrix",
+            auth_login_url="https://lms.example.org/auth",
+            auth_token_url="https://lms.example.org/token",
+            key_set_url="https://lms.example.org/jwks",
+            deployment_ids=["1"],
+        ).id
+        dynamic_registration.make_url(None)
+        url_id = dynamic_registration.pending_urls(None)[0].id
+    ids = {"account_id": account_id, "registration_id": registration, "url_id": url_id}
+    routes = []
+    for rule in app.url_map.iter_rules():
+        if not rule.rule.startswith("/admin/"):
+            continue
+        path = rule.rule
+        for name, value in ids.items():
+            path = path.replace(f"<int:{name}>", str(value))
+        routes += [(rule.endpoint, m, path) for m in sorted(rule.methods - {"HEAD", "OPTIONS"})]
+    return routes
 
 
 def test_the_administrators_pages_refuse_every_other_account(app, client, auth, factory, room):
@@ -246,8 +266,10 @@ def test_the_administrators_pages_refuse_every_other_account(app, client, auth, 
     auth.login("root@example.com")
     for endpoint, method, rule in routes:
         response = _call(client, auth, method, rule)
-        # The erasure's confirmation names another address than the account's: refused.
-        allowed = (400,) if (endpoint, method) == ("admin.erase_account", "POST") else (200, 302)
+        # The erasure's and the deletion's confirmations name another address or issuer than
+        # the account's or the registration's: refused.
+        confirmed = {("admin.erase_account", "POST"), ("admin.delete_registration", "POST")}
+        allowed = (400,) if (endpoint, method) in confirmed else (200, 302)
         assert response.status_code in allowed, (endpoint, method, response.status_code)
 
 

@@ -29,6 +29,7 @@ FILES = {
     "uploads.json",
     "exam_sheets.json",
     "lti_identities.json",
+    "problem_reports.json",
     "erasure_request.json",
     "deadlines.json",
 }

@@ -411,7 +411,11 @@ def test_ta_sees_a_read_only_editor(client, auth, room):
     html = client.get(f"/instructor/assignments/{room.assignment_id}/slots/0").get_data(
         as_text=True
     )
-    assert "a TA (read only)" in html and 'value="save"' not in html and 'value="preview"' in html
+    assert (
+        "a TA (you read the course and answer problem reports; instructors change it)" in html
+        and 'value="save"' not in html
+        and 'value="preview"' in html
+    )
 
 
 # -- the assignment editor: what it lists, an engine slot from the form, who sees it ----------

@@ -102,3 +102,31 @@ def test_a_report_on_an_engine_upload(app, client, auth, factory):
         assert db.session.scalar(sa.select(ProblemReport.submission_id)) == upload_id
     slot_page = client.get(f"/assignments/{room['assignment_id']}/slots/9/engine")
     assert "My game 3 timed out" in slot_page.get_data(as_text=True)
+
+
+def test_a_persons_reports_are_in_their_export_and_go_with_erasure_and_purge(
+    app, client, auth, factory
+):
+    import io
+    import json
+    import zipfile
+
+    from grader.services import accounts
+    from grader.services.data import erasure, export, retention
+
+    room = report_room(app, factory)
+    auth.login(STUDENT)
+    assert send_report(client, room, "My words").status_code == 302
+    auth.logout()
+    auth.login("other@example.com")
+    assert send_report(client, room, "Theirs").status_code == 302
+    with app.app_context():
+        student = accounts.user_by_email(STUDENT)
+        data, _ = export.download(student, student.id)
+        [mine] = json.loads(zipfile.ZipFile(io.BytesIO(data)).read("problem_reports.json"))
+        assert mine["text"] == "My words" and mine["course"] == "Search 101"
+        erasure.erase(None, student.id)
+        assert db.session.scalars(sa.select(ProblemReport.text)).all() == ["Theirs"]
+        retention.archive(None, room["course_id"])
+        retention.purge(room["course_id"])
+        assert db.session.scalar(sa.select(sa.func.count(ProblemReport.id))) == 0

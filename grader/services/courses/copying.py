@@ -3,7 +3,7 @@ same instructor teaches.
 
 What is copied is read from the models' columns, not listed by hand: every column of the course,
 its assignments and their slots (presets, custom and imported trees, engine slots' settings,
-the integrity and exam settings) except those `NOT_COPIED` names, and every date among them is
+the integrity setting) except those `NOT_COPIED` names, and every date among them is
 shifted by one offset. So a column added to these tables later is copied too. No students,
 attempts, uploads, extensions or LMS links are copied: the new course's LMS links are placed
 again by deep linking.

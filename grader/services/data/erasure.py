@@ -38,6 +38,7 @@ from grader.models import (
     LtiUser,
     Membership,
     PasswordReset,
+    ProblemReport,
     RecoveryCode,
     Slot,
     Submission,
@@ -210,8 +211,15 @@ def erase(actor: User | None, account_id: int, confirm_email: str | None = None)
             ErasureRequest,
             PasswordReset,
             RecoveryCode,
+            ProblemReport,
         ):
             rows_changed(session, sa.delete(model).where(model.user_id == account_id))
+        rows_changed(  # the answers stay with the reports they answer, no longer signed
+            session,
+            sa.update(ProblemReport)
+            .where(ProblemReport.answered_by_id == account_id)
+            .values(answered_by_id=None),
+        )
         target.email = erased_address(account_id)
         target.name = None
         target.password_hash = None

@@ -37,6 +37,7 @@ from grader.models import (
     LtiRegistration,
     LtiUser,
     Membership,
+    ProblemReport,
     Slot,
     Submission,
     User,
@@ -62,6 +63,7 @@ attempts.json          every answer you submitted, with its score and the words 
 uploads.json           your engine uploads with their results; the files are in uploads/
 exam_sheets.json       printed exam sheets made for you, with what was entered from them
 lti_identities.json    the LMS accounts linked to yours
+problem_reports.json   the problems you reported, with the staff's answers
 erasure_request.json   your request for erasure, if you made one
 deadlines.json         your own due dates and attempt limits (with any extension you were given)
 {integrity}"""
@@ -315,6 +317,23 @@ def _deadlines(user: User) -> list[dict[str, Any]]:
     return out
 
 
+def _problem_reports(user: User, places: Places) -> list[dict[str, Any]]:
+    rows = db.session.scalars(
+        sa.select(ProblemReport).where(ProblemReport.user_id == user.id).order_by(ProblemReport.id)
+    )
+    return [
+        {
+            **_columns(
+                r, ("id", "exercise_id", "attempt_id", "submission_id", "text", "created_at")
+            ),
+            **_slot_place(r.slot_id, places),
+            "answer": r.answer,
+            "answered_at": _plain(r.answered_at),
+        }
+        for r in rows
+    ]
+
+
 def _erasure_request(user: User) -> dict[str, Any] | None:
     found = db.session.scalar(sa.select(ErasureRequest).where(ErasureRequest.user_id == user.id))
     return None if found is None else {"asked_at": _plain(found.created_at)}
@@ -399,6 +418,7 @@ def export(actor: User | None, account_id: int, *, as_admin: bool = False) -> tu
             put("uploads.json", _uploads(user, archive, places))
             put("exam_sheets.json", _sheets(user))
             put("lti_identities.json", _lti(user))
+            put("problem_reports.json", _problem_reports(user, places))
             put("erasure_request.json", _erasure_request(user))
             put("deadlines.json", _deadlines(user))
             if staff_export:

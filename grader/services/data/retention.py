@@ -32,6 +32,7 @@ from grader.models import (
     Invite,
     LtiPassback,
     Membership,
+    ProblemReport,
     Regrade,
     Slot,
     Submission,
@@ -163,6 +164,7 @@ def purge(course_id: int) -> int:
             session, sa.delete(IntegrityCheck).where(IntegrityCheck.assignment_id.in_(assignments))
         )
         rows_changed(session, sa.delete(LtiPassback).where(LtiPassback.slot_id.in_(slots)))
+        rows_changed(session, sa.delete(ProblemReport).where(ProblemReport.course_id == course_id))
         rows_changed(
             session,
             sa.delete(Invite).where(Invite.course_id == course_id, Invite.role == STUDENT),
