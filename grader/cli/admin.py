@@ -6,7 +6,6 @@ comes from Flask-Migrate.
 
 from __future__ import annotations
 
-import datetime as dt
 import secrets
 from typing import NoReturn
 
@@ -345,21 +344,26 @@ def course_add(course_ref: str, email: str, role: str) -> None:
 @click.option("--shift-days", type=int, help="Move every date by this many days.")
 @click.option(
     "--first-due",
-    type=click.DateTime(["%Y-%m-%d %H:%M", "%Y-%m-%d"]),
-    help="Move every date so the first due date falls on this one (UTC).",
+    metavar="DATE",
+    help='Move every date so the first due date falls on this one ("YYYY-MM-DD HH:MM", in '
+    "the course's time zone unless it carries an offset).",
 )
 def course_copy(
-    course_ref: str, new_name: str, shift_days: int | None, first_due: dt.datetime | None
+    course_ref: str, new_name: str, shift_days: int | None, first_due: str | None
 ) -> None:
     """Copy a course (by id or name) into a new offering: its settings, assignments, slots
     and trees, every date shifted; no students, attempts, uploads, extensions or LMS links."""
     from grader.services import ServiceError
-    from grader.services.courses import copying, courses
+    from grader.services.courses import copying, courses, zones
 
     try:
         found = courses.find_course(course_ref)
         copied = copying.copy_course(
-            None, found.id, new_name, shift_days=shift_days, first_due_at=first_due
+            None,
+            found.id,
+            new_name,
+            shift_days=shift_days,
+            first_due_at=zones.parse(first_due, found.timezone) if first_due else None,
         )
     except ServiceError as error:
         _fail(error)

@@ -325,7 +325,7 @@ def _copy_forms(course_id: int) -> tuple[CopyCourseForm, CopyAssignmentForm]:
         for c in copying.taught_courses(current_user)
         if c.id != course_id
     ]
-    return CopyCourseForm(prefix="course"), one
+    return in_zone(CopyCourseForm(prefix="course"), as_staff.course.timezone), one
 
 
 def _copy_page(course_id: int, forms: tuple[CopyCourseForm, CopyAssignmentForm]) -> Any:
@@ -347,13 +347,14 @@ def copy_course(course_id: int) -> Any:
     form = forms[0]
     if request.method == "POST" and form.validate_on_submit():
         by_days = form.how.data == "shift"
+        zone = staff(current_user, course_id).course.timezone
         try:
             copied = copying.copy_course(
                 current_user,
                 course_id,
                 form.name.data or "",
                 shift_days=(form.shift_days.data or 0) if by_days else None,
-                first_due_at=None if by_days else form.first_due.data,
+                first_due_at=None if by_days else form.first_due_at(zone),
             )
         except ServiceError as error:
             flash(str(error), "error")

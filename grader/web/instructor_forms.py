@@ -429,6 +429,10 @@ class CopyCourseForm(FlaskForm):
         "The first due date (UTC)", format=DATE_FORMATS, validators=[Optional()]
     )
 
+    def first_due_at(self, zone: str) -> dt.datetime | None:
+        """The first due date typed, in the course's zone, as UTC."""
+        return _utc(self.first_due.data, zone)
+
 
 class CopyAssignmentForm(FlaskForm):
     assignment = SelectField("Assignment", validators=[DataRequired()])

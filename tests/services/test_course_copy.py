@@ -37,7 +37,7 @@ NOT_COPIED = {
         "archived_at",
         "purged_at",
     },
-    Assignment: {"id", "course_id", "created_at"},
+    Assignment: {"id", "course_id", "created_at", "scores_sent_at"},
     Slot: {"id", "assignment_id"},
 }
 DUE = dt.datetime(2027, 9, 14, 23, 59)
@@ -336,3 +336,40 @@ def test_only_an_instructor_of_both_courses_copies(app, factory, client, auth):
     assert "Not a valid choice" in refused.get_data(as_text=True)
     with app.app_context():
         assert db.session.get(Course, elsewhere).assignments == []
+
+
+def test_a_first_due_date_is_read_in_the_course_time_zone(app, factory, client, auth, runner):
+    """The CLI and the page read the chosen first due date as the course's other dates are
+    typed: in its zone (New York, EDT in June, EST in January), unless it carries an offset."""
+    made = full_course(app, factory)
+    with app.app_context():
+        db.session.get(Course, made["course_id"]).timezone = "America/New_York"
+        db.session.commit()
+    for name, typed, stored in [
+        ("Summer", "2028-06-07 08:00", dt.datetime(2028, 6, 7, 12, 0)),
+        ("Summer, offset", "2028-06-07 08:00+00:00", dt.datetime(2028, 6, 7, 8, 0)),
+    ]:
+        result = runner.invoke(
+            args=["course", "copy", str(made["course_id"]), "--name", name, "--first-due", typed]
+        )
+        assert result.exit_code == 0, result.output
+        with app.app_context():
+            copied = db.session.scalar(sa.select(Course).where(Course.name == name))
+            assert copying.first_due(copied) == stored
+    auth.login("teacher@example.com")
+    page = client.get(f"/instructor/courses/{made['course_id']}/copy")
+    html = page.get_data(as_text=True)
+    assert "America/New_York" in html
+    done = client.post(
+        f"/instructor/courses/{made['course_id']}/copy",
+        data={
+            "csrf_token": csrf_from(html),
+            "course-name": "Spring",
+            "course-how": "first_due",
+            "course-first_due": "2028-01-25T17:00",
+        },
+    )
+    assert done.status_code == 302, done.get_data(as_text=True)
+    with app.app_context():
+        spring = db.session.scalar(sa.select(Course).where(Course.name == "Spring"))
+        assert copying.first_due(spring) == dt.datetime(2028, 1, 25, 22, 0)

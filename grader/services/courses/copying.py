@@ -40,7 +40,8 @@ NOT_COPIED: dict[type[Base], frozenset[str]] = {
             "purged_at",
         }
     ),
-    Assignment: frozenset({"id", "course_id", "created_at"}),
+    # scores_sent_at: when the held scores reached the LMS, a fact of this term
+    Assignment: frozenset({"id", "course_id", "created_at", "scores_sent_at"}),
     Slot: frozenset({"id", "assignment_id"}),
 }
 MAX_SHIFT_DAYS = 3660
