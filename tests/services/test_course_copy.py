@@ -23,6 +23,7 @@ from grader.models import (
     Slot,
     Submission,
 )
+from grader.services.courses import copying
 from tests.app_support import csrf_from
 
 # What a copy does not take from the original, written out again here: a column added to the
