@@ -33,7 +33,10 @@ OUTPUT_LINES = 60  # of mutmut's output, shown when it fails
 
 
 def core_files() -> list[Path]:
-    return [p for core in CORES for p in sorted(Path(core).glob("*.py")) if p.name != "__init__.py"]
+    """Every module of the cores, their packages' modules too (gametree/kinds/)."""
+    return [
+        p for core in CORES for p in sorted(Path(core).rglob("*.py")) if p.name != "__init__.py"
+    ]
 
 
 def score(path: Path) -> tuple[int, int, int, list[str]]:
