@@ -38,13 +38,17 @@ bench-load: $(STAMP)
 bench-hostile: $(STAMP)
 	$(BIN)/python -m bench.hostile --seconds 10
 
+# pytest in pytest-xdist's workers, one a core (tests/conftest.py keeps what they would share
+# apart); `--dist loadgroup` keeps each `xdist_group` mark's tests on one worker, where they
+# share a costly session fixture. PYTEST_PARALLEL= runs it in one process.
+PYTEST_PARALLEL ?= -n auto --dist loadgroup
 test: $(STAMP) system-deps $(NODE_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
 	$(BIN)/mypy
 	node --test tests/js/*.test.mjs
-	$(BIN)/pytest
+	$(BIN)/pytest $(PYTEST_PARALLEL)
 
 # The queue tests (tests/jobs) again on PostgreSQL and Redis, which the tests start themselves
 # (Debian's postgresql and redis-server, installed when missing; psycopg from the extra), then
@@ -52,8 +56,8 @@ test: $(STAMP) system-deps $(NODE_STAMP)
 test-backends: $(STAMP)
 	@./scripts/system-deps.sh backends
 	$(BIN)/pip install --quiet -e '.[postgres]'
-	GRADER_TEST_BACKENDS=postgres-redis $(BIN)/pytest tests/jobs
-	GRADER_TEST_BACKENDS=postgres-redis $(BIN)/pytest -m backends tests
+	GRADER_TEST_BACKENDS=postgres-redis $(BIN)/pytest $(PYTEST_PARALLEL) tests/jobs
+	GRADER_TEST_BACKENDS=postgres-redis $(BIN)/pytest $(PYTEST_PARALLEL) -m backends tests
 
 # The real Dockerfile built (podman, on a debootstrap base) and its image checked from its own
 # filesystem: entrypoint, gunicorn as uid 10001, worker --check, files, the sandbox inside.
