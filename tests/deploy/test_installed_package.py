@@ -22,7 +22,8 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.slow
+# make test's workers (--dist loadgroup): one of them runs the module, its fixture made once.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("test_installed_package")]
 
 ROOT = Path(__file__).resolve().parents[2]
 CORRECT = ROOT / "tests" / "harness" / "engines" / "correct.py"
