@@ -33,7 +33,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 # The wheel stays in the image: the service serves it to students (grader/services/engines/kit.py).
 COPY --from=build /wheels /usr/local/share/grader/kit
-RUN pip install --no-cache-dir "$(ls /usr/local/share/grader/kit/grader-*.whl)[postgres,s3,integrity]"
+RUN pip install --no-cache-dir "$(ls /usr/local/share/grader/kit/grader-*.whl)[server,postgres,s3,integrity]"
 COPY docker/entrypoint.sh /usr/local/bin/grader-entrypoint
 COPY docker/healthcheck.sh /usr/local/bin/grader-healthcheck
 

@@ -6,11 +6,21 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run test test-backends test-image docs lint bench bench-load bench-hostile bench-autograder mutation system-deps clean
 
+# The checks' and tools' setup: the package with the server's extra and the test, bench and docs
+# extras.
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test,bench,docs]'
+	$(BIN)/pip install --quiet -e '.[server,test,bench,docs]'
 	touch $(STAMP)
+
+# What running needs, and nothing more: the package with the server's extra (make run).
+RUN_STAMP := $(VENV)/.installed-run
+$(RUN_STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[server]'
+	touch $(RUN_STAMP)
 
 # axe-core for the accessibility checks of the e2e suite and ESLint for the JavaScript lint,
 # from package-lock.json.
@@ -23,13 +33,17 @@ $(NODE_STAMP): package.json package-lock.json
 system-deps:
 	@./scripts/system-deps.sh
 
-# Migrates, seeds the demo course (idempotent; prints its logins) and serves on 127.0.0.1:8000,
-# with one queue worker grading engine uploads (both stop together).
-run: $(STAMP)
-	$(BIN)/grader db upgrade
-	$(BIN)/grader demo
+# Migrates, seeds the demo course (idempotent; prints its logins) and serves on 127.0.0.1:$(PORT),
+# with one queue worker grading engine uploads (both stop together). Each port has its own
+# instance folder (database, queue, uploads, logins; `instance/` for 8000, else `instance-PORT/`),
+# so `make run PORT=8001` serves a second course beside the first.
+PORT ?= 8000
+RUN_INSTANCE := $(if $(filter 8000,$(PORT)),instance,instance-$(PORT))
+run: $(RUN_STAMP)
+	export GRADER_INSTANCE_PATH="$(CURDIR)/$(RUN_INSTANCE)"; \
+	$(BIN)/grader db upgrade && $(BIN)/grader demo || exit 1; \
 	$(BIN)/grader worker & worker=$$!; trap 'kill $$worker 2>/dev/null; wait $$worker' EXIT INT TERM; \
-	$(BIN)/gunicorn -w 2 -b 127.0.0.1:8000 --access-logfile - 'grader:create_app()'
+	$(BIN)/gunicorn -w 2 -b 127.0.0.1:$(PORT) --access-logfile - 'grader:create_app()'
 
 # The web service's load benchmark alone (30 s of graded submissions, 100 clients).
 bench-load: $(STAMP)
@@ -39,6 +53,10 @@ bench-load: $(STAMP)
 bench-hostile: $(STAMP)
 	$(BIN)/python -m bench.hostile --seconds 10
 
+# pytest in pytest-xdist's workers, one a core (tests/conftest.py keeps what they would share
+# apart); `--dist loadgroup` keeps each `xdist_group` mark's tests on one worker, where they
+# share a costly session fixture. PYTEST_PARALLEL= runs it in one process.
+PYTEST_PARALLEL ?= -n auto --dist loadgroup
 test: $(STAMP) system-deps $(NODE_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
@@ -46,16 +64,16 @@ test: $(STAMP) system-deps $(NODE_STAMP)
 	$(BIN)/mypy
 	node_modules/.bin/eslint grader/web/static tests/js eslint.config.js
 	node --test tests/js/*.test.mjs
-	$(BIN)/pytest
+	$(BIN)/pytest $(PYTEST_PARALLEL)
 
 # The queue tests (tests/jobs) again on PostgreSQL and Redis, which the tests start themselves
 # (Debian's postgresql and redis-server, installed when missing; psycopg from the extra), then
 # every test marked `backends` (deselected by make test, whose machine need not have them).
 test-backends: $(STAMP)
 	@./scripts/system-deps.sh backends
-	$(BIN)/pip install --quiet -e '.[postgres]'
-	GRADER_TEST_BACKENDS=postgres-redis $(BIN)/pytest tests/jobs
-	GRADER_TEST_BACKENDS=postgres-redis $(BIN)/pytest -m backends tests
+	$(BIN)/pip install --quiet -e '.[server,postgres]'
+	GRADER_TEST_BACKENDS=postgres-redis $(BIN)/pytest $(PYTEST_PARALLEL) tests/jobs
+	GRADER_TEST_BACKENDS=postgres-redis $(BIN)/pytest $(PYTEST_PARALLEL) -m backends tests
 
 # The real Dockerfile built (podman, on a debootstrap base) and its image checked from its own
 # filesystem: entrypoint, gunicorn as uid 10001, worker --check, files, the sandbox inside.

@@ -109,7 +109,9 @@ def run(
     process = subprocess.Popen(
         [sys.executable, "-c", prelude + CHILD, suite, *map(str, engines)],
         stdout=subprocess.PIPE,
-        env={**os.environ, **(env or {})},
+        # The cache only where `env` names one (the caller's GRADER_CACHE_DIR is not passed
+        # on: a baseline run has none, and each run says which cache it fills).
+        env={**{k: v for k, v in os.environ.items() if k != "GRADER_CACHE_DIR"}, **(env or {})},
         cwd=ROOT,
     )
     assert process.stdout is not None

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from flask import Flask
+if TYPE_CHECKING:  # Flask is the server extra's: the student kit's `grader` never imports it
+    from flask import Flask
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """The web application: settings, extensions, the job queue, blueprints. Wiring only: the
     `grader` command adds its groups itself (grader.cli), so a web worker never loads them."""
+    from flask import Flask
+
     from grader import config as settings
     from grader import extensions, jobs, web
 

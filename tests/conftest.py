@@ -19,6 +19,17 @@ os.environ["GRADER_LTI_ALLOW_PRIVATE"] = "1"
 
 from tests.app_support import PASSWORD, app_config, csrf_from, enrol
 
+# `make test` runs pytest in pytest-xdist's worker processes (gw0, gw1, ...; "" without xdist),
+# side by side on one machine. What two workers would otherwise share is made each one's own:
+# the users the sandbox's grading slots run as (uid base + slot), so the harness tests' check for
+# leftover processes (tests/harness/_helpers.py) counts only processes this worker started, never
+# another worker's engine in the same slot number. Ports are always free ones (live_server.py),
+# files live under each test's or each session's own temporary folder, PostgreSQL and Redis are
+# each worker's own servers (tests/jobs/conftest.py).
+WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
+if WORKER:
+    os.environ["GRADER_SANDBOX_UID_BASE"] = str(61000 + 1000 * (int(WORKER[2:]) + 1))
+
 # The harness's fixtures (the sandbox, the tiny suite, submissions of the sample engines), for
 # tests/harness and the `grader engine` and `grader checkers` commands in tests/cli.
 pytest_plugins = ["tests.harness.fixtures"]
@@ -36,6 +47,17 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if len(kept) < len(items):
         config.hook.pytest_deselected(items=[i for i in items if i not in kept])
         items[:] = kept
+
+
+@pytest.fixture(autouse=True)
+def reference_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The reference's answers and timings (`GRADER_CACHE_DIR`) kept in the test's own folder,
+    for the app, the `grader` commands and the workers a test starts: never the user's cache,
+    which other workers and other checkouts on the machine write, so what a test sees computed
+    or read is its own run's."""
+    folder = tmp_path / "reference-cache"
+    monkeypatch.setenv("GRADER_CACHE_DIR", str(folder))
+    return folder
 
 
 @pytest.fixture(scope="session")

@@ -23,7 +23,9 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def _wait_until_up(url: str, process: subprocess.Popen, timeout: float = 20.0) -> None:
+def _wait_until_up(url: str, process: subprocess.Popen, timeout: float = 90.0) -> None:
+    """Until the server answers: a bound for a broken start, never a measure (gunicorn may take
+    tens of seconds to start while make test's other workers load the same cores)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:

@@ -22,7 +22,8 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.slow
+# make test's workers (--dist loadgroup): one of them runs the module, its fixture made once.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("test_installed_package")]
 
 ROOT = Path(__file__).resolve().parents[2]
 CORRECT = ROOT / "tests" / "harness" / "engines" / "correct.py"
@@ -280,3 +281,106 @@ def test_the_kit_is_the_wheel_kept_beside_the_installed_package(installed: dict[
         assert ask() == [True, name, str(kept)]
     finally:
         shutil.rmtree(kept.parent)
+
+
+# What the base install's `grader` must never import: the server extra's packages and the
+# modules of grader that serve (the student kit installs the wheel without the extra).
+SERVER_MODULES = ("flask", "werkzeug", "sqlalchemy", "huey", "redis", "weasyprint", "gunicorn")
+SERVING = ("grader.web", "grader.services", "grader.models", "grader.jobs", "grader.extensions")
+OPERATOR_GROUPS = ("user", "course", "assignment", "demo", "gradebook", "worker", "lti", "db")
+
+
+def _base_dependencies(wheel: Path, folder: Path) -> set[str]:
+    """`folder` filled with links to the test virtualenv's copies of the wheel's base
+    dependencies (Requires-Dist without an extra) and theirs: what pip brings a student who
+    installs the kit. Returns their names."""
+    from importlib import metadata
+
+    from packaging.requirements import Requirement
+    from packaging.utils import canonicalize_name
+
+    with zipfile.ZipFile(wheel) as archive:
+        name = next(n for n in archive.namelist() if n.endswith(".dist-info/METADATA"))
+        text = archive.read(name).decode()
+    wanted = [
+        Requirement(line.split(":", 1)[1].strip())
+        for line in text.splitlines()
+        if line.startswith("Requires-Dist:")
+    ]
+    found: set[str] = set()
+    while wanted:
+        requirement = wanted.pop()
+        if requirement.marker is not None and not requirement.marker.evaluate({"extra": ""}):
+            continue
+        key = canonicalize_name(requirement.name)
+        if key in found:
+            continue
+        found.add(key)
+        distribution = metadata.distribution(requirement.name)
+        wanted += [Requirement(r) for r in distribution.requires or []]
+        site = Path(str(distribution.locate_file("")))
+        for top in {Path(str(f)).parts[0] for f in distribution.files or []} - {".."}:
+            if not (folder / top).exists() and (site / top).exists():
+                (folder / top).symlink_to(site / top)
+    return found
+
+
+def test_the_kit_without_the_server_extra_is_the_students_commands(
+    installed: dict[str, Path], tmp_path: Path
+) -> None:
+    """The wheel as a student installs it: pip, offline, finds every base dependency among
+    the test virtualenv's (linked into a folder of their own, nothing of the server extra),
+    `grader --help` lists the student's commands alone, and they run importing nothing that
+    serves."""
+    base = tmp_path / "base"
+    base.mkdir()
+    names = _base_dependencies(installed["wheel"], base)
+    assert {"click", "rich"} <= names and not {"flask", "sqlalchemy", "weasyprint"} & names
+    venv = tmp_path / "venv"
+    subprocess.run(
+        [sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120
+    )
+    python = venv / "bin" / "python"
+    purelib = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    (Path(purelib) / "base-dependencies.pth").write_text(f"{base}\n")
+    # With its dependencies (no --no-deps): pip refuses the wheel if the base lacks one.
+    subprocess.run(
+        [
+            *(sys.executable, "-m", "pip", "--python", str(python), "install", "--quiet"),
+            *("--no-index", str(installed["wheel"])),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
+    student = {**installed, "venv": venv, "python": python, "grader": venv / "bin" / "grader"}
+    assert subprocess.run([str(python), "-c", "import flask"], capture_output=True).returncode
+    listed = run(student, "--help").stdout
+    for group in ("tree", "checkers", "engine"):
+        assert f"  {group}" in listed, listed
+    for group in OPERATOR_GROUPS:
+        assert f"  {group} " not in listed, listed
+    assert "course service" not in listed
+    # Each student command, in one process that then names what it imported.
+    out = tmp_path / "results.json"
+    imported = tmp_path / "imported.json"
+    for args in (
+        ["tree", "solve", "--tree", "[[3, 12, 8], [2, 4, 6], [14, 5, 2]]"],
+        ["checkers", "perft", "--depth", "3"],
+        ["engine", "check", str(CORRECT), "--suite", str(TINY), "--json", str(out)],
+    ):
+        code = (
+            "import json, sys\nfrom grader.cli import main\n"
+            f"try:\n    main({args!r})\nexcept SystemExit as done:\n    status = done.code\n"
+            f"loaded = [m for m in sys.modules if m.split('.')[0] in {SERVER_MODULES!r} "
+            f"or m.startswith({SERVING!r})]\n"
+            f"open({str(imported)!r}, 'w').write(json.dumps([status, loaded]))\n"
+        )
+        run(student, command=[str(python), "-c", code])
+        assert json.loads(imported.read_text()) == [0, []], args
+    assert json.loads(out.read_text())["score"] == 5

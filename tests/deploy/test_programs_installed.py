@@ -123,7 +123,7 @@ def system_deps_sections(script: str) -> dict[str, Section]:
     }
 
 
-def venv_programs(extras: tuple[str, ...] = ("test", "bench")) -> set[str]:
+def venv_programs(extras: tuple[str, ...] = ("server", "test", "bench")) -> set[str]:
     """The programs `pip install -e '.[EXTRAS]'` puts in the virtualenv: the console scripts and
     scripts of grader and of every distribution it requires (with those extras), and the
     virtualenv's own python and pip."""
@@ -411,7 +411,7 @@ def _the_guard(uses: list[Use]) -> list[str]:
 def test_every_program_a_test_starts_is_installed_by_the_target_running_it() -> None:
     uses = _uses_of_the_tests()
     # The scan sees what the tests start (a scan that found nothing would pass vacuously).
-    assert Use("tests/live_server.py", 59, "gunicorn", False) in uses
+    assert Use("tests/live_server.py", 61, "gunicorn", False) in uses
     assert any(u.program == "redis-server" and u.backends_only for u in uses)
     assert any("postgresql" in u.program and u.backends_only for u in uses)
     said = _the_guard(uses)

@@ -2,7 +2,8 @@
 
 The database is a temporary SQLite file brought to the latest schema by the migrations and seeded
 through the services (as the CLI does); gunicorn serves the app from it in a subprocess; Playwright
-drives Debian's `chromium`. Screenshots go to a temporary folder (or `$GRADER_E2E_SCREENSHOTS`).
+drives Debian's `chromium`. Screenshots go to a temporary folder (or `$GRADER_E2E_SCREENSHOTS`, a
+subfolder per pytest-xdist worker).
 """
 
 from __future__ import annotations
@@ -193,7 +194,8 @@ def page(browser: Any, live_server: LiveServer) -> Iterator[Any]:
 def screenshots(tmp_path_factory: pytest.TempPathFactory) -> Path:
     wanted = os.environ.get("GRADER_E2E_SCREENSHOTS")
     if wanted:
-        folder = Path(wanted)
+        # Under pytest-xdist each worker clears and fills its own subfolder (gw0, gw1, ...).
+        folder = Path(wanted) / os.environ.get("PYTEST_XDIST_WORKER", "")
         shutil.rmtree(folder, ignore_errors=True)
         folder.mkdir(parents=True)
         return folder

@@ -18,7 +18,8 @@ from tests.e2e.accessibility import axe_violations, sideways
 from tests.e2e.e2e_support import sign_in
 from tests.e2e.site_support import INSTRUCTOR, STUDENT, open_at, start_pages, sweep
 
-pytestmark = pytest.mark.e2e
+# make test's workers (--dist loadgroup): one of them runs these, seeding the site once.
+pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("site")]
 
 
 def _check(page: Any, path: str, width: int) -> list[str]:

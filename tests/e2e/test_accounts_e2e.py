@@ -20,7 +20,8 @@ from tests.e2e.e2e_support import PASSWORD, open_page, server_env
 from tests.live_server import environment, serve
 from tests.mail_support import MailServer
 
-pytestmark = pytest.mark.e2e
+# make test's workers (--dist loadgroup): one of them runs the module, its fixture made once.
+pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("test_accounts_e2e")]
 
 FORGETFUL, TEACHER = "forgetful@example.com", "second.factor@example.com"
 NEW_PASSWORD = "lantern orchard mosaic"

@@ -13,7 +13,8 @@ from tests.e2e.accessibility import axe_violations, sideways
 from tests.e2e.e2e_support import PASSWORD, open_page, server_env, sign_in
 from tests.live_server import environment, serve
 
-pytestmark = pytest.mark.e2e
+# make test's workers (--dist loadgroup): one of them runs the module, its fixture made once.
+pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("test_backups_page_e2e")]
 
 ADMIN = "backups-admin@example.com"
 ERROR = "OSError: [Errno 28] No space left on device: '/var/backups/grader'"

@@ -18,7 +18,8 @@ from tests.app_support import enrol
 from tests.e2e.e2e_support import PASSWORD, STUDENT, open_page, server_env, sign_in
 from tests.live_server import environment, serve
 
-pytestmark = pytest.mark.e2e
+# make test's workers (--dist loadgroup): one of them runs the module, its fixture made once.
+pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("test_engine_e2e")]
 
 TESTS = Path(__file__).resolve().parents[1]
 CORRECT = TESTS / "harness" / "engines" / "correct.py"

@@ -23,7 +23,8 @@ from grader.harness.testkinds.search import root_window
 from tests.e2e.e2e_support import open_page, sign_in
 from tests.e2e.site_support import INSTRUCTOR, STUDENT
 
-pytestmark = pytest.mark.e2e
+# make test's workers (--dist loadgroup): one of them runs these, seeding the site once.
+pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("site")]
 
 
 def _known_failures() -> tuple[dict[str, int], dict[str, tuple[int, int]]]:

@@ -15,7 +15,8 @@ from tests.app_support import enrol
 from tests.e2e.e2e_support import PASSWORD, LiveServer, open_page, sign_in
 from tests.live_server import environment, serve
 
-pytestmark = pytest.mark.e2e
+# make test's workers (--dist loadgroup): one of them runs the module, its fixture made once.
+pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("test_exam_e2e")]
 
 TEACHER, TA, ALICE, BOB = (
     "exam-teacher@example.com",

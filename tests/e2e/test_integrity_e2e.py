@@ -21,7 +21,8 @@ from tests.harness._helpers import TINY
 from tests.live_server import environment, serve
 from tests.services.integrity_support import DISGUISES, ORIGINAL, ROOT
 
-pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+# make test's workers (--dist loadgroup): one of them runs the module, its fixture made once.
+pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.xdist_group("test_integrity_e2e")]
 
 STUDENTS = {
     "ana@example.com": lambda: ORIGINAL.read_text(),

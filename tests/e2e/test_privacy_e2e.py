@@ -18,7 +18,8 @@ from tests.e2e.accessibility import axe_violations
 from tests.e2e.e2e_support import PASSWORD, LiveServer, open_page, server_env, sign_in
 from tests.live_server import environment, serve
 
-pytestmark = pytest.mark.e2e
+# make test's workers (--dist loadgroup): one of them runs the module, its fixture made once.
+pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("test_privacy_e2e")]
 
 TEACHER, ADMIN, ALICE, BOB = (
     "privacy-teacher@example.com",

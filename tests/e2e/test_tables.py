@@ -16,7 +16,8 @@ from tests.e2e.accessibility import broken_words, sideways
 from tests.e2e.e2e_support import sign_in
 from tests.e2e.site_support import INSTRUCTOR, open_at, start_pages, sweep
 
-pytestmark = pytest.mark.e2e
+# make test's workers (--dist loadgroup): one of them runs these, seeding the site once.
+pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("site")]
 
 
 def _check(page: Any, path: str, width: int) -> list[str]:

@@ -22,7 +22,8 @@ from tests.e2e.accessibility import sideways
 from tests.e2e.e2e_support import PASSWORD, open_page, sign_in, tree_drawn
 from tests.live_server import environment, serve
 
-pytestmark = pytest.mark.e2e
+# make test's workers (--dist loadgroup): one of them runs the module, its fixture made once.
+pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("test_words_e2e")]
 
 STUDENT = "words@example.com"
 ANSWERING = "answering@example.com"  # answers on the exercise page, keeping STUDENT's history

@@ -142,10 +142,13 @@ def backends(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Backends]:
 
 @pytest.fixture
 def engine_env(
-    tmp_path: Path, backends: Backends, request: pytest.FixtureRequest
+    tmp_path: Path, backends: Backends, request: pytest.FixtureRequest, reference_cache: Path
 ) -> Iterator[dict[str, str]]:
-    """The environment the app and the workers of one test share."""
+    """The environment the app and the workers of one test share: the test's reference cache
+    (tests/conftest.py) and, under pytest-xdist, its worker's sandbox users among them."""
     env = {
+        "GRADER_CACHE_DIR": str(reference_cache),
+        **{k: os.environ[k] for k in ("GRADER_SANDBOX_UID_BASE",) if k in os.environ},
         "GRADER_INSTANCE_PATH": str(tmp_path / "instance"),
         "GRADER_SECRET_KEY": "test-secret",
         "GRADER_LTI_ALLOW_PRIVATE": "1",  # the test platforms run on loopback

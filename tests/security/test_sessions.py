@@ -17,6 +17,10 @@ import pytest
 
 from tests.security.accounts_support import PASSWORD, Browser, served
 
+# make test's workers (--dist loadgroup): one of them runs the module, its fixture made once.
+pytestmark = pytest.mark.xdist_group("test_sessions")
+
+
 STUDENT = "student@example.com"
 
 
