@@ -27,29 +27,9 @@ def _logged_in() -> None:
     """Every page here needs a login; the services refuse anyone but an administrator."""
 
 
-class RegistrationForm(FlaskForm):
-    issuer = StringField("Issuer (platform ID)", validators=[DataRequired(), Length(max=255)])
-    client_id = StringField("Client ID", validators=[DataRequired(), Length(max=255)])
-    deployment_ids = TextAreaField(
-        "Deployment ID(s), one a line", validators=[DataRequired(), Length(max=5000)]
-    )
-    auth_login_url = StringField(
-        "Authentication request URL (OIDC auth)", validators=[DataRequired(), Length(max=500)]
-    )
-    auth_token_url = StringField("Access token URL", validators=[DataRequired(), Length(max=500)])
-    key_set_url = StringField(
-        "Public keyset URL (JWKS)", validators=[DataRequired(), Length(max=500)]
-    )
-    auth_audience = StringField(
-        "Token audience (only if the LMS names one)", validators=[Optional(), Length(max=500)]
-    )
-    trust_emails = BooleanField(
-        "New accounts take the LMS's e-mail addresses (only the institution's own LMS, whose "
-        "addresses are verified)"
-    )
-
-
 class EditRegistrationForm(FlaskForm):
+    """What an administrator may change of a registration: its deployments and endpoints."""
+
     deployment_ids = TextAreaField(
         "Deployment ID(s), one a line", validators=[Optional(), Length(max=5000)]
     )
@@ -66,6 +46,16 @@ class EditRegistrationForm(FlaskForm):
     trust_emails = BooleanField(
         "New accounts take the LMS's e-mail addresses (only the institution's own LMS, whose "
         "addresses are verified)"
+    )
+
+
+class RegistrationForm(EditRegistrationForm):
+    """A registration typed by hand: the platform's identity too, and at least one deployment."""
+
+    issuer = StringField("Issuer (platform ID)", validators=[DataRequired(), Length(max=255)])
+    client_id = StringField("Client ID", validators=[DataRequired(), Length(max=255)])
+    deployment_ids = TextAreaField(
+        "Deployment ID(s), one a line", validators=[DataRequired(), Length(max=5000)]
     )
 
 
