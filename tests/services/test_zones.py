@@ -71,6 +71,7 @@ def test_words_and_iso_say_the_same_instant():
     assert zones.iso(stored, "America/New_York") == "2026-12-04T23:59:00-05:00"
     assert zones.words(stored, "America/New_York") == "Fri 4 Dec 2026, 23:59 EST (America/New_York)"
     assert zones.words(stored, "Europe/Berlin") == "Sat 5 Dec 2026, 05:59 CET (Europe/Berlin)"
+    assert zones.words(stored, "UTC") == "Sat 5 Dec 2026, 04:59 UTC"  # named once
     now = stored - dt.timedelta(hours=3, minutes=10)
     assert zones.relative(stored, now) == "in 3 hours"
     assert zones.relative(now, stored) == "3 hours ago"

@@ -168,7 +168,7 @@ def test_a_slot_goes_to_the_form_and_back_unchanged(app, fixed):
         due_at=None,
     )
     with app.test_request_context():
-        again = SlotForm.from_slot(slot).slot_input()
+        again = SlotForm.from_slot(slot).slot_input("UTC")
     assert editor.check_slot(again) == stored
     assert (again.title, again.attempts_allowed, again.practice_allowed, again.replay_allowed) == (
         "Bounds",
@@ -237,7 +237,7 @@ def test_a_chance_slot_goes_to_the_form_and_back_unchanged(app):
     with app.test_request_context():
         form = SlotForm.from_slot(slot)
         assert form.bounds.data == "0..6"
-        again = form.slot_input()
+        again = form.slot_input("UTC")
     assert editor.check_slot(again) == stored
 
 

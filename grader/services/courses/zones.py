@@ -122,11 +122,12 @@ def iso(moment: dt.datetime | None, zone_name: str) -> str | None:
 
 def words(moment: dt.datetime | None, zone_name: str) -> str:
     """A stored time as a person reads it in the zone: "Fri 4 Dec 2026, 23:59 EST
-    (America/New_York)"."""
+    (America/New_York)"; the zone's name once where its abbreviation is the name ("UTC")."""
     shown = local(moment, zone_name)
     if shown is None:
         return ""
-    return f"{shown:%a} {shown.day} {shown:%b %Y, %H:%M} {shown.tzname()} ({zone_name})"
+    named = "" if shown.tzname() == zone_name else f" ({zone_name})"
+    return f"{shown:%a} {shown.day} {shown:%b %Y, %H:%M} {shown.tzname()}{named}"
 
 
 def field_value(moment: dt.datetime | None, zone_name: str) -> dt.datetime | None:

@@ -96,6 +96,13 @@ class Gradebook:
     course: str
     columns: list[Column]
     rows: list[Row]
+    slip_budget: int = 0  # the course's slip days a student; 0: none given
+
+    @property
+    def counts_slip_days(self) -> bool:
+        """Whether the course gives slip days, or some student spent one under an earlier
+        budget: only then has the CSV its "slip days used" column."""
+        return self.slip_budget > 0 or any(r.slip_days_used for r in self.rows)
 
     @property
     def max_total(self) -> int:
@@ -133,7 +140,8 @@ class Gradebook:
 
     def to_csv(self) -> str:
         """One column per item (exercise or engine slot), as LMS gradebook imports expect, then
-        the total; assignment subtotals are left out so that an import counts nothing twice."""
+        the total, then the slip days used where the course counts them; assignment subtotals
+        are left out so that an import counts nothing twice."""
         items = [item for c in self.columns for item in c.item_headers()]
         out = io.StringIO()
         writer = csv.writer(out, quoting=csv.QUOTE_MINIMAL, lineterminator="\r\n")
@@ -143,7 +151,7 @@ class Gradebook:
                 "name",
                 *[csv_cell(header) for _, header in items],
                 f"total (/{self.max_total})",
-                "slip days used",
+                *(["slip days used"] if self.counts_slip_days else []),
             ]
         )
         for r in self.rows:
@@ -153,7 +161,7 @@ class Gradebook:
                     csv_cell(r.name),
                     *[_fmt(r.slot_scores.get(slot_id)) for slot_id, _ in items],
                     _fmt(r.total),
-                    str(r.slip_days_used),
+                    *([str(r.slip_days_used)] if self.counts_slip_days else []),
                 ]
             )
         return out.getvalue()
@@ -214,7 +222,7 @@ def build(course_id: int) -> Gradebook:
                     )
             row.scores[column.id] = points
         rows.append(row)
-    return Gradebook(course_id, course.name, columns, rows)
+    return Gradebook(course_id, course.name, columns, rows, course.slip_days)
 
 
 def gradebook(user: User, course_id: int) -> tuple[Staff, Gradebook]:
