@@ -48,6 +48,18 @@ class EditRegistrationForm(FlaskForm):
         "addresses are verified)"
     )
 
+    def endpoints(self) -> dict[str, Any]:
+        """What the registration services take of the form: the endpoints, the deployments
+        (one a line), the audience and the e-mail trust."""
+        return {
+            "auth_login_url": self.auth_login_url.data or "",
+            "auth_token_url": self.auth_token_url.data or "",
+            "key_set_url": self.key_set_url.data or "",
+            "deployment_ids": (self.deployment_ids.data or "").splitlines(),
+            "auth_audience": self.auth_audience.data or None,
+            "trust_emails": bool(self.trust_emails.data),
+        }
+
 
 class RegistrationForm(EditRegistrationForm):
     """A registration typed by hand: the platform's identity too, and at least one deployment."""
@@ -105,12 +117,7 @@ def edit_registration(registration_id: int) -> Any:
             registration_admin.edit(
                 current_user,
                 registration_id,
-                auth_login_url=form.auth_login_url.data or "",
-                auth_token_url=form.auth_token_url.data or "",
-                key_set_url=form.key_set_url.data or "",
-                deployment_ids=(form.deployment_ids.data or "").splitlines(),
-                auth_audience=form.auth_audience.data or None,
-                trust_emails=bool(form.trust_emails.data),
+                **form.endpoints(),
             )
         except ServiceError as error:
             flash(str(error), "error")
@@ -152,12 +159,7 @@ def lti_platforms() -> Any:
                 current_user,
                 issuer=form.issuer.data or "",
                 client_id=form.client_id.data or "",
-                auth_login_url=form.auth_login_url.data or "",
-                auth_token_url=form.auth_token_url.data or "",
-                key_set_url=form.key_set_url.data or "",
-                deployment_ids=(form.deployment_ids.data or "").splitlines(),
-                auth_audience=form.auth_audience.data or None,
-                trust_emails=bool(form.trust_emails.data),
+                **form.endpoints(),
             )
         except ServiceError as error:
             flash(str(error), "error")
