@@ -21,6 +21,7 @@ from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 
 from grader.services import Invalid, NotFound, RateLimited, ServiceError
+from grader.services.courses import deadlines
 from grader.services.engines import results, submissions, tournaments
 from grader.web import charts, handouts, inputs, kit
 from grader.web.forms import ActionForm
@@ -132,6 +133,7 @@ def upload(assignment_id: int, index: int) -> Any:
 @bp.get("/engines/<int:submission_id>")
 def submission_page(submission_id: int) -> Any:
     submission = results.get_submission(current_user, submission_id)
+    held = results.held_from(current_user, submission)
     page = {
         "submission_url": url_for("api.get_engine", submission_id=submission.id),
         "game_url_template": url_for("api.engine_game", submission_id=submission.id, number=0)[:-1]
@@ -147,14 +149,18 @@ def submission_page(submission_id: int) -> Any:
         "engines/submission.html",
         submission=submission,
         page=page,
-        timing=_timing_chart(submission),
+        held_words=deadlines.held_words(held, submission.slot.assignment) if held else None,
+        timing=None if held else _timing_chart(submission),
+        page_course_id=submission.slot.assignment.course_id,
     )
 
 
 def _timing_chart(submission: Any) -> Markup | None:
-    """The search-time chart of a graded submission, yours beside the reference's per depth
-    (None until it is graded; a sentence where there is nothing to draw, saying why)."""
-    result = results.result_of(submission) if submission.status == "done" else None
+    """The search-time chart of a graded submission as the user may see it, yours beside the
+    reference's per depth (None until it is graded; a sentence where there is nothing to draw,
+    saying why); refused while its score is held from the user."""
+    graded = submission.status == "done"
+    result = results.shown_result(current_user, submission) if graded else None
     if result is None:
         return None
     summary = results.summary(result.rich)
@@ -250,5 +256,9 @@ def start_tournament(assignment_id: int, index: int) -> Any:
 def tournament_page(tournament_id: int) -> Any:
     tournament, table = tournaments.standings(current_user, tournament_id)
     return render_template(
-        "engines/tournament.html", tournament=tournament, table=table, slot=tournament.slot
+        "engines/tournament.html",
+        tournament=tournament,
+        table=table,
+        slot=tournament.slot,
+        page_course_id=tournament.slot.assignment.course_id,
     )

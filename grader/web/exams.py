@@ -130,6 +130,7 @@ def entry(code: str, slot_index: int) -> Any:
         next_url=url_for("exams.entry", code=entry.next_url[0], slot_index=entry.next_url[1])
         if entry.next_url
         else url_for("exams.open_sheet"),
+        page_course_id=entry.item.slot.assignment.course_id,
     )
 
 

@@ -137,6 +137,7 @@ def _exercise_page(exercise: Exercise) -> Any:
         place=exercises.slot_place(exercise),
         # Its owner reports a problem with a course's exercise (a slot's) to its staff.
         report_slot=exercise.slot if is_owner and exercise.slot_id is not None else None,
+        page_course_id=exercise.slot.assignment.course_id if exercise.slot is not None else None,
     )
 
 
@@ -191,16 +192,18 @@ def attempt_list() -> Any:
 
 @bp.app_context_processor
 def _header() -> dict[str, Any]:
-    """`page_header()` for base.html: the staff link and the role in the page's course."""
+    """`page_header(page_course_id)` for base.html: the staff link and the role in the page's
+    course, the one its address names (a course's or an assignment's), else the one its view
+    found from the object it shows (`page_course_id`: an upload, an exercise, a tournament)."""
 
-    def page_header() -> header.Header | None:
+    def page_header(page_course_id: int | None = None) -> header.Header | None:
         if not current_user.is_authenticated:
             return None
         args = request.view_args or {}
         course_id, assignment_id = args.get("course_id"), args.get("assignment_id")
         return header.header(
             current_user,
-            course_id if isinstance(course_id, int) else None,
+            course_id if isinstance(course_id, int) else page_course_id,
             assignment_id if isinstance(assignment_id, int) else None,
         )
 

@@ -80,3 +80,21 @@ def test_holding_until_a_due_date_needs_one(app, factory):
     room = make_room(app, factory)
     with pytest.raises(Invalid, match="need a due date"):
         _hold(app, room)
+
+
+def test_the_report_form_names_a_held_attempt_without_its_score(app, factory):
+    from grader.services.teaching import problem_reports
+
+    room = make_room(app, factory)
+    _hold(app, room, release_at=utcnow() + dt.timedelta(days=2))
+    answer(app, ALICE, room.assignment_id, 0, textbook_key())
+    with app.app_context():
+        slot = problem_reports.slot_of(user(ALICE), room.assignment_id, 0)
+        (held,) = problem_reports.concerning(user(ALICE), slot, None)
+        assert "score" not in held.label
+        db.session.execute(
+            sa.update(Assignment).values(scores_release_at=utcnow() - dt.timedelta(seconds=1))
+        )
+        db.session.commit()
+        (shown,) = problem_reports.concerning(user(ALICE), slot, None)
+        assert shown.label.endswith(", score 1)")

@@ -53,3 +53,46 @@ def test_an_instructor_account_without_a_course_still_has_the_link(factory, clie
     factory.user("new@example.com", "instructor")
     auth.login("new@example.com")
     assert 'href="/instructor/"' in header(client.get("/dashboard").get_data(as_text=True))
+
+
+def test_the_header_says_the_role_on_every_course_page_a_ta_reaches(app, factory, client, auth):
+    """Pages whose address names only an object (an exercise, an upload, a tournament) say the
+    role in that object's course, as the pages whose address names the course do."""
+    from grader.extensions import db
+    from grader.models import Tournament
+    from grader.services import accounts
+    from grader.services.engines import submissions
+    from grader.services.trees import exercises
+    from tests.jobs.engine_support import engine_bytes
+
+    room = factory.classroom()
+    factory.user("ta@example.com")
+    factory.member(room["course_id"], "ta@example.com", "ta")
+    course, assignment = room["course_id"], room["assignment_id"]
+    with app.app_context():
+        student = accounts.user_by_email("student@example.com")
+        exercise = exercises.slot_exercise(student, assignment, 0).id
+        slot = submissions.add_engine_slot(assignment, suite="quick")
+        index = slot.index
+        upload = submissions.upload(
+            student, assignment, index, engine_bytes("correct"), "engine.py"
+        ).id
+        tournament = Tournament(slot_id=slot.id, params={})
+        db.session.add(tournament)
+        db.session.commit()
+        tournament_id = tournament.id
+    auth.login("ta@example.com")
+    pages = [
+        f"/instructor/courses/{course}",
+        f"/instructor/courses/{course}/gradebook",
+        f"/instructor/courses/{course}/reports",
+        f"/assignments/{assignment}",
+        f"/instructor/assignments/{assignment}/slots/{index}/engines",
+        f"/exercises/{exercise}",  # a student's exercise: its course from the exercise
+        f"/engines/{upload}",  # a student's upload: from the upload
+        f"/instructor/tournaments/{tournament_id}",  # from the tournament's slot
+    ]
+    for url in pages:
+        response = client.get(url)
+        assert response.status_code == 200, url
+        assert "Search 101: you are a TA" in header(response.get_data(as_text=True)), url

@@ -287,6 +287,22 @@ def held_until(
     return release
 
 
+def held_from(
+    viewer_id: int | None, owner_id: int | None, assignment: Assignment
+) -> dt.datetime | None:
+    """While the owner's scores on the assignment are held from the viewer, their release
+    moment: they are held from their owner alone (staff see everything at once), until then."""
+    if owner_id is None or viewer_id != owner_id:
+        return None
+    return held_until(owner_id, assignment)
+
+
+def held_words(release: dt.datetime, assignment: Assignment) -> str:
+    """What the student reads while their score is held, in the course's zone."""
+    when = zones.words(release, assignment.course.timezone)
+    return f"Submitted; your score is released on {when}."
+
+
 def release_moments(assignment: Assignment) -> list[dt.datetime]:
     """Every moment at which some student's held scores on the assignment are released."""
     if not assignment.hold_scores:

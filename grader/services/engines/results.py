@@ -22,7 +22,8 @@ from grader.models import (
     Submission,
     User,
 )
-from grader.services import Invalid, NotFound
+from grader.services import Forbidden, Invalid, NotFound
+from grader.services.courses import deadlines
 from grader.services.courses.courses import member_slot_ids, taught_course_ids
 
 # -- who sees what --------------------------------------------------------------------------
@@ -61,6 +62,22 @@ def result_of(submission: Submission) -> EngineResult | None:
     return db.session.scalar(
         sa.select(EngineResult).where(EngineResult.submission_id == submission.id)
     )
+
+
+def held_from(user: User, submission: Submission) -> dt.datetime | None:
+    """While the upload's score is held from the user, its release moment: held from its
+    owner alone (staff see every result at once), as an attempt's score is."""
+    return deadlines.held_from(user.id, submission.owner_id, submission.slot.assignment)
+
+
+def shown_result(user: User, submission: Submission) -> EngineResult | None:
+    """The upload's result as the user may read it (None until it is graded); refused while
+    its score is held from them, since every test's verdict, points and game tell it."""
+    held = held_from(user, submission)
+    if held is not None:
+        words = deadlines.held_words(held, submission.slot.assignment)
+        raise Forbidden(f"{words} Its results are shown then.")
+    return result_of(submission)
 
 
 def my_submissions(user: User, slot: Slot, limit: int = 50) -> list[Submission]:
@@ -280,7 +297,7 @@ def game(user: User, submission_id: int, number: int) -> dict[str, Any]:
     from grader.checkers import InvalidPdnError, read_game
 
     submission = get_submission(user, submission_id)
-    result = result_of(submission)
+    result = shown_result(user, submission)
     games = result.rich.get("games", []) if result else []
     if not 0 <= number < len(games) or not games[number].get("pdn"):
         raise NotFound("no such game")

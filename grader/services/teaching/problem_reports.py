@@ -30,6 +30,7 @@ from grader.services import Invalid, NotFound, mail
 from grader.services.courses import courses
 from grader.services.courses.staff import Staff, staff
 from grader.services.transactions import writing
+from grader.services.trees.attempts import held_for_owner
 
 INBOX_MAX = 500  # reports an inbox lists, newest first, per status
 
@@ -204,7 +205,8 @@ class Concerning:
 
 def concerning(user: User, slot: Slot, exercise_id: int | None) -> list[Concerning]:
     """The user's attempts at the slot's exercise (``exercise_id``, else their graded one), or
-    their uploads to an engine slot, newest first (at most 50)."""
+    their uploads to an engine slot, newest first (at most 50); an attempt's score is named
+    once it is no longer held from them."""
     if not slot.slot_kind.has_exercise:
         uploads = db.session.scalars(
             sa.select(Submission)
@@ -230,7 +232,9 @@ def concerning(user: User, slot: Slot, exercise_id: int | None) -> list[Concerni
     return [
         Concerning(
             f"a:{a.id}",
-            f"attempt {a.id} ({a.created_at:%Y-%m-%d %H:%M} UTC, score {round(a.score, 2):g})",
+            f"attempt {a.id} ({a.created_at:%Y-%m-%d %H:%M} UTC"
+            + ("" if held_for_owner(a, user.id) else f", score {round(a.score, 2):g}")
+            + ")",
         )
         for a in db.session.scalars(query)
     ]

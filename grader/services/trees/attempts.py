@@ -282,9 +282,9 @@ def held_for_owner(attempt: Attempt, viewer_id: int | None) -> dt.datetime | Non
     """While the attempt's score is held from its owner (who is the viewer), its release
     moment; None for staff (who see everything) and once released."""
     slot = attempt.exercise.slot if attempt.exercise is not None else None
-    if viewer_id != attempt.user_id or slot is None or attempt.exercise.is_practice:
+    if slot is None or attempt.exercise.is_practice:
         return None
-    return deadlines.held_until(attempt.user_id, slot.assignment)
+    return deadlines.held_from(viewer_id, attempt.user_id, slot.assignment)
 
 
 def to_api(
@@ -313,7 +313,7 @@ def to_api(
         shown |= {
             **HELD,
             "released_at": zones.iso(held, zone),
-            "held_words": f"Submitted; your score is released on {zones.words(held, zone)}.",
+            "held_words": deadlines.held_words(held, slot.assignment),
         }
     return shown
 

@@ -11,14 +11,19 @@ from flask import Response, g, url_for
 
 from grader.models import DONE, MAX_ID, iso_utc
 from grader.services import NotFound
+from grader.services.courses import deadlines, zones
 from grader.services.engines import results, submissions, tournaments
 from grader.strict_json import json_text
 from grader.web.api import bp, download, responses, schemas, spec
 from grader.web.inputs import uploaded_file
 
 
-def _submission(submission: Any) -> schemas.EngineSubmission:
-    result = results.result_of(submission) if submission.status == "done" else None
+def _submission(submission: Any, viewer: Any) -> schemas.EngineSubmission:
+    """The upload as `viewer` may see it: while its score is held from them, that it was
+    graded and when the score is released, never its score or results."""
+    held = results.held_from(viewer, submission)
+    shown = submission.status == "done" and held is None
+    result = results.result_of(submission) if shown else None
     urls = {
         "self": url_for("api.get_engine", submission_id=submission.id),
         "page": url_for("engines.submission_page", submission_id=submission.id),
@@ -40,8 +45,8 @@ def _submission(submission: Any) -> schemas.EngineSubmission:
         attempts=submission.attempts,
         queue_position=results.queue_position(submission),
         progress=submission.progress or {},
-        score=submission.score,
-        max_score=submission.max_score,
+        score=None if held else submission.score,
+        max_score=None if held else submission.max_score,
         days_late=submission.days_late,
         penalty=submission.penalty,
         error=submission.error,
@@ -51,6 +56,8 @@ def _submission(submission: Any) -> schemas.EngineSubmission:
         finished_at=iso_utc(submission.finished_at),
         results=result.gradescope if done and result is not None else None,
         summary=results.summary(result.rich) if done and result is not None else None,
+        released_at=zones.iso(held, submission.slot.assignment.course.timezone),
+        held_words=deadlines.held_words(held, submission.slot.assignment) if held else None,
         urls=urls,
     )
 
@@ -72,18 +79,18 @@ def upload_engine(form: schemas.EngineUpload) -> tuple[schemas.EngineSubmission,
     submission = submissions.upload(
         g.user, form.assignment_id, form.slot_index, data, name, tournament=form.tournament
     )
-    return _submission(submission), 201
+    return _submission(submission, g.user), 201
 
 
 @bp.get("/engines/<int:submission_id>")
 @spec.validate(resp=responses(schemas.EngineSubmission), tags=["engines"])
 def get_engine(submission_id: int) -> schemas.EngineSubmission:
     """An engine submission: status, progress, results once done"""
-    return _submission(results.get_submission(g.user, submission_id))
+    return _submission(results.get_submission(g.user, submission_id), g.user)
 
 
 def _result(submission_id: int) -> Any:
-    result = results.result_of(results.get_submission(g.user, submission_id))
+    result = results.shown_result(g.user, results.get_submission(g.user, submission_id))
     if result is None:
         raise NotFound("not graded yet")
     return result
@@ -128,7 +135,7 @@ def engine_game_pdn(submission_id: int, number: int) -> Response:
 @spec.validate(resp=responses(schemas.EngineSubmission, also=(409,)), tags=["engines"])
 def api_rerun(submission_id: int) -> schemas.EngineSubmission:
     """Grade it again (instructors)"""
-    return _submission(submissions.rerun(g.user, submission_id))
+    return _submission(submissions.rerun(g.user, submission_id), g.user)
 
 
 @bp.get("/assignments/<int:assignment_id>/slots/<int:index>/engines")
@@ -137,6 +144,6 @@ def api_slot_engines(assignment_id: int, index: int) -> schemas.SlotEngines:
     """Every submission of an engine slot, and the leaderboard (staff)"""
     _, slot, uploads = submissions.slot_submissions(g.user, assignment_id, index)
     return schemas.SlotEngines(
-        submissions=[_submission(s) for s in uploads],
+        submissions=[_submission(s, g.user) for s in uploads],
         leaderboard=[schemas.LeaderRow(**row.to_dict()) for row in tournaments.leaderboard(slot)],
     )

@@ -761,6 +761,12 @@ class EngineSubmission(BaseModel):
         "or verdict they share, each test's wrong parts in differs); passed (per test kind); "
         "timing (CPU vs reference per depth), games, elo"
     )
+    released_at: str | None = Field(
+        description="while its score is held from the caller, its owner: when it is released "
+        "(ISO 8601, the course's offset); score, max_score, results and summary are null and "
+        "its results, games and timing are refused (403) until then. Null once shown"
+    )
+    held_words: str | None = Field(description="while held: what the page says, in words")
     urls: dict[str, str]
 
 
