@@ -37,6 +37,7 @@ log = logging.getLogger(__name__)
 GRADE, GAME, PASSBACK = "grade_submission", "play_tournament_game", "lti_passback"
 EXAM = "print_exam"
 INTEGRITY = "integrity_check"  # an engine slot's similarity, an assignment's answers
+REPORT_MAIL = "mail_problem_report"  # the staff told of a problem report
 
 #: Classes of work, each its own queue (grader/jobs.py): interactive work, which a person
 #: waits for, is never queued behind bulk work, and a worker serves the classes it is told
@@ -47,6 +48,7 @@ JOB_CLASS = {
     GRADE: INTERACTIVE,
     GAME: INTERACTIVE,
     PASSBACK: INTERACTIVE,
+    REPORT_MAIL: INTERACTIVE,
     EXAM: BULK,
     INTEGRITY: BULK,
 }

@@ -1,5 +1,5 @@
 """Queue tasks, on Huey: grading uploaded engines, playing tournament games, sending scores to
-the LMS, printing exam sheets, integrity checks.
+the LMS, telling staff of a problem report by e-mail, printing exam sheets, integrity checks.
 
 `init_app` binds the queue to the app (`grader.extensions.job_queue`): services enqueue a job by its
 name there and never import this module, whose job bodies call services and the harness.
@@ -45,6 +45,7 @@ from grader.extensions import (
     INTERACTIVE,
     JOB_CLASS,
     PASSBACK,
+    REPORT_MAIL,
     WORK_CLASSES,
     db,
     job_queue,
@@ -54,6 +55,7 @@ from grader.services.data import backup, retention
 from grader.services.engines import leases
 from grader.services.leases import runner
 from grader.services.paper import exams
+from grader.services.teaching import problem_reports
 from grader.services.trees import practice
 
 log = logging.getLogger(__name__)
@@ -95,6 +97,12 @@ def make_huey(app: Flask, work_class: str = INTERACTIVE) -> Huey:
         with app.app_context():
             lti.send_scores(user_id, slot_id)
 
+    # A refusing mail server leaves the report unmailed: the sweep wakes it again (bounded by
+    # problem_reports.MAIL_TRIES), so the queue itself does not retry.
+    def mail_problem_report(report_id: int) -> None:
+        with app.app_context():
+            problem_reports.tell_staff(report_id)
+
     def print_exam(print_id: int) -> None:
         with app.app_context():
             runner.run(exams.PRINT, print_id, worker_id())
@@ -109,6 +117,7 @@ def make_huey(app: Flask, work_class: str = INTERACTIVE) -> Huey:
         GRADE: grade_submission,
         GAME: play_tournament_game,
         PASSBACK: lti_passback,
+        REPORT_MAIL: mail_problem_report,
         EXAM: print_exam,
         INTEGRITY: integrity_check,
     }
@@ -220,6 +229,9 @@ def sweep_once(app: Flask, me: tuple[str, str] | None = None) -> int:
             job_queue.wake(
                 PASSBACK, user_id, slot_id, what=f"the LTI score of user {user_id}, slot {slot_id}"
             )
+        reports = problem_reports.due_mail()
+        for report_id in reports:
+            job_queue.wake(REPORT_MAIL, report_id, what=f"the e-mail of problem report {report_id}")
         checks = integrity.checks.sweep()
         integrity.CHECK.wake(*checks)
         # Graded answers scored against classmates' trees too, by the queue: asked here (a
@@ -235,7 +247,15 @@ def sweep_once(app: Flask, me: tuple[str, str] | None = None) -> int:
         purged = retention.purge_due()
         for course_id in purged:
             log.info("purged the students' data of archived course %d", course_id)
-        return len(woken) + len(games) + len(prints) + len(scores) + len(checks) + len(purged)
+        return (
+            len(woken)
+            + len(games)
+            + len(prints)
+            + len(scores)
+            + len(reports)
+            + len(checks)
+            + len(purged)
+        )
 
 
 def backups_forever(app: Flask, every: float) -> None:

@@ -993,6 +993,12 @@ class ProblemReport(Base):
         sa.ForeignKey("user.id", ondelete="SET NULL")
     )
     answered_at: Mapped[dt.datetime | None]
+    # The staff's e-mail, sent by the queue: the inbox's address as the filing request named the
+    # site (None: no e-mail to send), when it went, its job's last wake-up and tries.
+    mail_link: Mapped[str | None] = mapped_column(sa.String(500))
+    mailed_at: Mapped[dt.datetime | None]
+    mail_woken_at: Mapped[dt.datetime | None]
+    mail_tries: Mapped[int] = mapped_column(default=0, server_default="0")
 
     course: Mapped[Course] = relationship()
     slot: Mapped[Slot] = relationship()

@@ -90,7 +90,7 @@ def report(assignment_id: int, index: int) -> Any:
         except ServiceError as error:
             flash(str(error), "error")
         else:
-            told = " and e-mailed to them" if filed.mailed else ""
+            told = ", who are told by e-mail" if filed.mailing else ""
             flash(
                 f"Your report went to the course's staff{told}; their answer will show on the "
                 "exercise's page.",

@@ -8,6 +8,7 @@ import sqlalchemy as sa
 
 from grader.extensions import db
 from grader.models import ENGINE_KIND, ProblemReport, Slot, Submission
+from grader.services.teaching import problem_reports
 from tests.reports_support import STUDENT, TA, TEACHER, answer_first, report_room, send_report
 
 
@@ -31,11 +32,13 @@ def test_a_report_reaches_the_staff_and_the_answer_the_student(app, client, auth
         sent = send_report(
             client, room, "Leaf 3 looks pruned to me,\nbut it is marked wrong.", f"a:{attempt_id}"
         )
-    assert sent.status_code == 302
-    with app.app_context():
-        report = db.session.scalar(sa.select(ProblemReport))
-        assert (report.exercise_id, report.attempt_id) == (exercise_id, attempt_id)
-        assert report.text == "Leaf 3 looks pruned to me,\nbut it is marked wrong."
+        assert sent.status_code == 302 and smtp.messages == []  # the queue's to send
+        with app.app_context():
+            report = db.session.scalar(sa.select(ProblemReport))
+            assert (report.exercise_id, report.attempt_id) == (exercise_id, attempt_id)
+            assert report.text == "Leaf 3 looks pruned to me,\nbut it is marked wrong."
+            assert problem_reports.tell_staff(report.id) == 2  # the job's body
+            assert problem_reports.tell_staff(report.id) == 0  # once
     assert sorted(to for recipients, _ in smtp.messages for to in recipients) == [TA, TEACHER]
     body = smtp.messages[0][1].get_content()
     assert "Leaf 3 looks pruned" in body and f"attempt {attempt_id}" in body

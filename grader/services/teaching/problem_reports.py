@@ -3,17 +3,25 @@ engine slot), naming the attempt or upload it concerns, in their own words; the 
 read them in an inbox (open, answered), are told by e-mail, and answer; the student reads the
 answer on the exercise's page.
 
+The e-mail is the queue's (`REPORT_MAIL`), never the student's request's: filing stores the
+report with the inbox's address (`mail_link`, where mail is set up) and wakes the job once it
+commits; the job sends it and records `mailed_at`. The row is the truth: the worker's sweep
+wakes a job the queue lost (`due_mail`), and a job that finds the staff told already sends
+nothing; a mail server that refuses is tried MAIL_TRIES times.
+
 Words are plain text, at most REPORT_TEXT_MAX characters, without control characters other than
 line breaks and tabs; the pages escape them (Jinja's autoescape) and the e-mails are plain text.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
 
 import sqlalchemy as sa
+from flask import current_app
 
-from grader.extensions import db
+from grader.extensions import REPORT_MAIL, db, job_queue
 from grader.models import (
     REPORT_TEXT_MAX,
     STAFF_ROLES,
@@ -33,6 +41,7 @@ from grader.services.transactions import writing
 from grader.services.trees.attempts import held_for_owner
 
 INBOX_MAX = 500  # reports an inbox lists, newest first, per status
+MAIL_TRIES = 5  # sends of a report's e-mail before the sweep stops waking it
 
 
 def _words(text: str, what: str) -> str:
@@ -49,7 +58,7 @@ def _words(text: str, what: str) -> str:
 @dataclass(frozen=True)
 class Filed:
     report: ProblemReport
-    mailed: int  # staff members told by e-mail
+    mailing: bool  # the staff are to be told by e-mail (by the queue)
 
 
 def report(
@@ -64,7 +73,8 @@ def report(
     inbox_url: str = "",
 ) -> Filed:
     """The student's report on slot ``index`` of the assignment (which they can open), naming
-    their own exercise of it, attempt or upload; the staff are e-mailed when mail is set up."""
+    their own exercise of it, attempt or upload; where mail is set up, the staff's e-mail
+    (with ``inbox_url``) is queued once the report is stored."""
     slot = courses.get_slot(user, assignment_id, index)  # a member who may see it
     words = _words(text, "what the problem is")
     exercise = db.session.get(Exercise, exercise_id) if exercise_id is not None else None
@@ -96,14 +106,63 @@ def report(
             attempt_id=attempt_id,
             submission_id=submission_id,
             text=words,
+            mail_link=inbox_url[:500] if mail.configured() else None,
+            mail_woken_at=utcnow(),
         )
         session.add(filed)
-    return Filed(filed, _tell_staff(filed, inbox_url))
+    if filed.mail_link is not None:
+        job_queue.wake(REPORT_MAIL, filed.id, what=f"the e-mail of problem report {filed.id}")
+    return Filed(filed, filed.mail_link is not None)
 
 
-def _tell_staff(filed: ProblemReport, inbox_url: str) -> int:
+def tell_staff(report_id: int) -> int:
+    """The job: e-mails the course's staff about the report, once (a duplicate wake-up, or one
+    after they were told, sends nothing); the messages that went. The try is counted before
+    the mail server is reached, and no transaction is open while it is."""
+    with writing() as session:
+        filed = session.get(ProblemReport, report_id)
+        if (
+            filed is None
+            or filed.mail_link is None
+            or filed.mailed_at is not None
+            or filed.mail_tries >= MAIL_TRIES
+        ):
+            return 0
+        filed.mail_tries += 1
     if not mail.configured():
         return 0
+    messages = _staff_mail(filed)
+    sent = mail.send_many(messages, budget_seconds=30.0) if messages else 0
+    if sent == len(messages):
+        with writing() as session:
+            session.get_one(ProblemReport, report_id).mailed_at = utcnow()
+    return sent
+
+
+def due_mail(now: dt.datetime | None = None) -> list[int]:
+    """Reports whose e-mail is still to go GRADER_REWAKE_SECONDS after its job's last wake-up
+    (a lost message, a refusing mail server), for the worker's sweep to wake again."""
+    now = now or utcnow()
+    rewake = dt.timedelta(seconds=float(current_app.config["GRADER_REWAKE_SECONDS"]))
+    due = sa.and_(
+        ProblemReport.mail_link.is_not(None),
+        ProblemReport.mailed_at.is_(None),
+        ProblemReport.mail_tries < MAIL_TRIES,
+        ProblemReport.mail_woken_at < now - rewake,
+    )
+    with writing() as session:
+        ids = list(session.scalars(sa.select(ProblemReport.id).where(due).limit(1000)))
+        if ids:
+            session.execute(
+                sa.update(ProblemReport)
+                .where(due, ProblemReport.id.in_(ids))
+                .values(mail_woken_at=now)
+            )
+    return ids
+
+
+def _staff_mail(filed: ProblemReport) -> list[tuple[str, str, str]]:
+    """The e-mail to each of the course's staff: (to, subject, body)."""
     emails = list(
         db.session.scalars(
             sa.select(User.email)
@@ -127,10 +186,11 @@ def _tell_staff(filed: ProblemReport, inbox_url: str) -> int:
     body = (
         f"A student reported a problem with {slot.assignment.title}, exercise "
         f"{slot.index + 1} ({slot.name}), in {filed.course.name} ({concerning}):\n\n"
-        f"{filed.text}\n\nRead and answer it in the course's problem reports: {inbox_url}\n"
+        f"{filed.text}\n\nRead and answer it in the course's problem reports: "
+        f"{filed.mail_link}\n"
     )
     subject = f"Problem report: {slot.assignment.title}, exercise {slot.index + 1}"
-    return mail.send_many([(to, subject, body) for to in emails], budget_seconds=5.0)
+    return [(to, subject, body) for to in emails]
 
 
 def mine(user: User, slot_id: int) -> list[ProblemReport]:
