@@ -91,3 +91,42 @@ def test_slip_days_let_late_work_in_where_the_class_takes_none(app, factory):
         deadlines.set_slip_days(user(TEACHER), room.course_id, 1)
     made = answer(app, ALICE, room.assignment_id, 0, textbook_key())
     assert (made.days_late, made.slip_days, made.penalty) == (1, 1, 0)
+
+
+def test_a_changed_budget_spends_the_slip_days_again_in_order_of_submission(app, factory):
+    import sqlalchemy as sa
+
+    from grader.extensions import db
+    from grader.models import Attempt, Regrade
+
+    due = utcnow() - dt.timedelta(hours=30)  # work now is 2 days late
+    room = make_room(app, factory, due_at=due, late=10)
+    second = _second_assignment(app, room, due)
+    first = answer(app, ALICE, room.assignment_id, 0, textbook_key()).id  # before `later`
+    later = answer(app, ALICE, second, 0, textbook_key()).id
+
+    def lateness() -> list[tuple[int, float]]:
+        with app.app_context():
+            rows = [db.session.get_one(Attempt, i) for i in (first, later)]
+            return [(a.slip_days, round(a.penalty, 6)) for a in rows]
+
+    assert lateness() == [(0, 0.2), (0, 0.2)]  # no budget: each day late costs 10 %
+    with app.app_context():
+        deadlines.set_slip_days(user(TEACHER), room.course_id, 3)
+    assert lateness() == [(2, 0.0), (1, 0.1)]  # the earlier work spends first
+    with app.app_context():
+        deadlines.set_slip_days(user(TEACHER), room.course_id, 1)
+    assert lateness() == [(1, 0.1), (0, 0.2)]  # the days past the new budget cost again
+    with app.app_context():
+        deadlines.set_slip_days(user(TEACHER), room.course_id, 1)  # no change: no audit row
+        logged = db.session.scalars(sa.select(Regrade).order_by(Regrade.id)).all()
+        assert [r.what for r in logged] == [
+            "Slip days per student: 0 to 3",
+            "Slip days per student: 3 to 1",
+        ]
+        assert {(d["attempt_id"], d["old"], d["new"]) for d in logged[1].details} == {
+            (first, 1.0, 0.9),
+            (later, 0.9, 0.8),
+        }
+        _, book = gradebook.gradebook(user(TEACHER), room.course_id)
+        assert next(r for r in book.rows if r.email == ALICE).slip_days == {room.assignment_id: 1}

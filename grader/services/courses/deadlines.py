@@ -244,7 +244,8 @@ def slip_days_available(user_id: int, assignment: Assignment) -> int:
 
 def set_slip_days(actor: User | None, course_id: int, days: int) -> Course:
     """The course's budget of slip days per student (instructors; `actor` None: the operator).
-    Work already stored keeps the lateness it was given (a regrade spends them again)."""
+    A change spends every student's slip days again under the new budget
+    (`respend_slip_days`), written to the course's audit log with each changed score."""
     if actor is not None:
         staff(actor, course_id, change=True)
     if not 0 <= days <= MAX_DAYS:
@@ -253,7 +254,20 @@ def set_slip_days(actor: User | None, course_id: int, days: int) -> Course:
         course = session.get(Course, course_id)
         if course is None:
             raise NotFound(f"no course {course_id}")
+        before = course.slip_days
+        if before == days:
+            return course
         course.slip_days = days
+        details = respend_slip_days(session, course)
+        _audit(
+            session,
+            course,
+            actor.id if actor is not None else None,
+            f"Slip days per student: {before} to {days}",
+            {"slip_days": [before, days]},
+            details,
+            None,
+        )
     return course
 
 
@@ -438,23 +452,73 @@ def relate(session: Session, users: list[int], slots: list[Slot]) -> list[dict[s
             (s, s.owner_id, (s.score or 0.0) / s.max_score if s.max_score else 0.0) for s in uploads
         ]
         for row, owner, score in rows:
-            late = lateness_for(owner, slot, row.created_at)
-            days, penalty = late.days, late.penalty
-            same = days == row.days_late and late.slip_days == row.slip_days
-            if same and abs(penalty - row.penalty) < EPSILON:
-                continue
-            changed.append(
-                {  # the audit log's columns (a regrade's): the credited score before and after
-                    "attempt_id": row.id if isinstance(row, Attempt) else None,
-                    "upload_id": row.id if isinstance(row, Submission) else None,
-                    "user_id": owner,
-                    "slot_id": slot.id,
-                    "old": round(score * (1.0 - row.penalty), 6),
-                    "new": round(score * (1.0 - penalty), 6),
-                    "kept": False,
-                }
-            )
-            row.days_late, row.penalty, row.slip_days = days, penalty, late.slip_days
+            change = _late_again(row, owner, slot, score, row.slip_days)
+            if change is not None:
+                changed.append(change)
+    outbox.passback_after_commit(session, [(c["user_id"], c["slot_id"]) for c in changed])
+    return changed
+
+
+def _late_again(
+    row: Attempt | Submission, owner: int, slot: Slot, score: float, slip_before: int
+) -> dict[str, Any] | None:
+    """Stores the row's lateness as `lateness_for` gives it now; the change for the audit log
+    (None: the same days late, slip days and penalty as before)."""
+    late = lateness_for(owner, slot, row.created_at)
+    before = row.penalty
+    same = late.days == row.days_late and late.slip_days == slip_before
+    row.days_late, row.penalty, row.slip_days = late.days, late.penalty, late.slip_days
+    if same and abs(late.penalty - before) < EPSILON:
+        return None
+    return {  # the audit log's columns (a regrade's): the credited score before and after
+        "attempt_id": row.id if isinstance(row, Attempt) else None,
+        "upload_id": row.id if isinstance(row, Submission) else None,
+        "user_id": owner,
+        "slot_id": slot.id,
+        "old": round(score * (1.0 - before), 6),
+        "new": round(score * (1.0 - late.penalty), 6),
+        "kept": False,
+    }
+
+
+def respend_slip_days(session: Session, course: Course) -> list[dict[str, Any]]:
+    """After the course's budget of slip days changed: every student's late graded work (its
+    attempts and uploads) spends them again in the order it was submitted, as `lateness_for`
+    spent them on arrival, under the new budget as if it had held all term. A larger budget
+    turns penalties into slip days; a smaller one turns the slip days past it back into the
+    penalty. Marks changed scores for the LMS; the changes, for the audit log."""
+    in_course = Assignment.course_id == course.id
+    attempts = session.scalars(
+        sa.select(Attempt)
+        .join(Exercise, Attempt.exercise_id == Exercise.id)
+        .join(Slot, Exercise.slot_id == Slot.id)
+        .join(Assignment, Slot.assignment_id == Assignment.id)
+        .where(in_course, Exercise.variant == 0, Attempt.days_late > 0)
+    )
+    uploads = session.scalars(
+        sa.select(Submission)
+        .join(Slot, Submission.slot_id == Slot.id)
+        .join(Assignment, Slot.assignment_id == Assignment.id)
+        .where(in_course, Submission.days_late > 0)
+    )
+    rows: list[tuple[Attempt | Submission, int, Slot, float]] = [
+        (a, a.user_id, a.exercise.slot, a.score) for a in attempts if a.exercise.slot
+    ]
+    rows += [
+        (s, s.owner_id, s.slot, (s.score or 0.0) / s.max_score if s.max_score else 0.0)
+        for s in uploads
+    ]
+    rows.sort(key=lambda r: (r[0].created_at, isinstance(r[0], Submission), r[0].id))
+    spent = [row.slip_days for row, *_ in rows]
+    for row, *_ in rows:  # the replay spends from none spent
+        row.slip_days = 0
+    session.flush()
+    changed = []
+    for (row, owner, slot, score), before in zip(rows, spent, strict=True):
+        change = _late_again(row, owner, slot, score, before)
+        session.flush()  # what the next row's `slip_days_available` reads
+        if change is not None:
+            changed.append(change)
     outbox.passback_after_commit(session, [(c["user_id"], c["slot_id"]) for c in changed])
     return changed
 
