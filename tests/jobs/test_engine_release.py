@@ -66,6 +66,8 @@ def test_a_held_uploads_score_is_hidden_from_its_owner_alone_until_release(
         assert refused.status_code == 403
         assert "your score is released on" in refused.get_json()["error"]
         assert "3.0" not in refused.get_data(as_text=True)
+    game = client.get(f"/api/engines/{submission_id}/games/0", headers=room.student)
+    assert game.status_code == 403  # held: not "no such game", which would say how many
 
     # The owner's page: the words, no results section, no timing chart.
     auth.login()
