@@ -130,3 +130,38 @@ def test_a_changed_budget_spends_the_slip_days_again_in_order_of_submission(app,
         }
         _, book = gradebook.gradebook(user(TEACHER), room.course_id)
         assert next(r for r in book.rows if r.email == ALICE).slip_days == {room.assignment_id: 1}
+
+
+@pytest.mark.parametrize("given", ["extension", "removal"])
+def test_an_extension_hands_the_slip_days_it_frees_to_later_work(app, factory, given):
+    """An extension changes which work is late, so the slip days are spent again in the order
+    of submission: days it frees on one assignment go to later late work on another, and
+    removing it takes them back."""
+    from grader.extensions import db
+    from grader.models import Attempt
+
+    due = utcnow() - dt.timedelta(hours=30)  # work now is 2 days late
+    room = make_room(app, factory, due_at=due, late=10)
+    second = _second_assignment(app, room, due)
+    with app.app_context():
+        deadlines.set_slip_days(user(TEACHER), room.course_id, 2)
+    first = answer(app, ALICE, room.assignment_id, 0, textbook_key()).id  # spends both days
+    later = answer(app, ALICE, second, 0, textbook_key()).id  # none left: 2 days at 10 %
+
+    def lateness() -> list[tuple[int, int, float]]:
+        with app.app_context():
+            rows = [db.session.get_one(Attempt, i) for i in (first, later)]
+            return [(a.days_late, a.slip_days, round(a.penalty, 6)) for a in rows]
+
+    assert lateness() == [(2, 2, 0.0), (2, 0, 0.2)]
+    with app.app_context():
+        extension = deadlines.grant(
+            user(TEACHER),
+            room.course_id,
+            deadlines.ExtensionInput(assignment_id=room.assignment_id, email=ALICE, days=3),
+        ).id
+    assert lateness() == [(0, 0, 0.0), (2, 2, 0.0)]  # the first is on time; its days move on
+    if given == "removal":
+        with app.app_context():
+            deadlines.remove(user(TEACHER), room.course_id, extension)
+        assert lateness() == [(2, 2, 0.0), (2, 0, 0.2)]

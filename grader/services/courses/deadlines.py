@@ -428,35 +428,14 @@ def _affected(session: Session, extension: Extension) -> tuple[list[int], list[S
 
 
 def relate(session: Session, users: list[int], slots: list[Slot]) -> list[dict[str, Any]]:
-    """Recomputes the stored lateness of the students' graded attempts and uploads in the slots
-    (after their terms changed); marks changed scores for the LMS. The changes, for the audit."""
-    changed: list[dict[str, Any]] = []
+    """After the students' terms in the slots changed (an extension given, removed or a group's
+    members changed): their graded work in the slots is late again as `lateness_for` says now,
+    and, since lateness decides the slip days spent, their late work anywhere in the course
+    spends them again in the order it was submitted (`_replay`). Marks changed scores for the
+    LMS; the changes, for the audit log."""
     if not users or not slots:
-        return changed
-    session.flush()
-    for slot in slots:
-        attempts = session.scalars(
-            sa.select(Attempt)
-            .join(Exercise, Attempt.exercise_id == Exercise.id)
-            .where(Exercise.slot_id == slot.id, Exercise.variant == 0, Attempt.user_id.in_(users))
-        )
-        uploads = session.scalars(
-            sa.select(Submission).where(
-                Submission.slot_id == slot.id, Submission.owner_id.in_(users)
-            )
-        )
-        rows: list[tuple[Attempt | Submission, int, float]] = [
-            (a, a.user_id, a.score) for a in attempts
-        ]
-        rows += [
-            (s, s.owner_id, (s.score or 0.0) / s.max_score if s.max_score else 0.0) for s in uploads
-        ]
-        for row, owner, score in rows:
-            change = _late_again(row, owner, slot, score, row.slip_days)
-            if change is not None:
-                changed.append(change)
-    outbox.passback_after_commit(session, [(c["user_id"], c["slot_id"]) for c in changed])
-    return changed
+        return []
+    return _replay(session, slots[0].assignment.course_id, users, [s.id for s in slots])
 
 
 def _late_again(
@@ -487,19 +466,35 @@ def respend_slip_days(session: Session, course: Course) -> list[dict[str, Any]]:
     spent them on arrival, under the new budget as if it had held all term. A larger budget
     turns penalties into slip days; a smaller one turns the slip days past it back into the
     penalty. Marks changed scores for the LMS; the changes, for the audit log."""
-    in_course = Assignment.course_id == course.id
+    return _replay(session, course.id, None, [])
+
+
+def _replay(
+    session: Session, course_id: int, users: list[int] | None, slot_ids: list[int]
+) -> list[dict[str, Any]]:
+    """The graded work of ``users`` (None: everyone) in the course that is late, or is in
+    ``slot_ids`` (whose terms changed, so it may now be late), made late again in the order it
+    was submitted, from no slip days spent: each row spends what the rows before it left, as
+    on arrival. Marks changed scores for the LMS; the changes, for the audit log."""
+    session.flush()
+    in_course = Assignment.course_id == course_id
+    attempt_rows = (Attempt.days_late > 0) | Exercise.slot_id.in_(slot_ids)
+    upload_rows = (Submission.days_late > 0) | Submission.slot_id.in_(slot_ids)
+    if users is not None:
+        attempt_rows &= Attempt.user_id.in_(users)
+        upload_rows &= Submission.owner_id.in_(users)
     attempts = session.scalars(
         sa.select(Attempt)
         .join(Exercise, Attempt.exercise_id == Exercise.id)
         .join(Slot, Exercise.slot_id == Slot.id)
         .join(Assignment, Slot.assignment_id == Assignment.id)
-        .where(in_course, Exercise.variant == 0, Attempt.days_late > 0)
+        .where(in_course, Exercise.variant == 0, attempt_rows)
     )
     uploads = session.scalars(
         sa.select(Submission)
         .join(Slot, Submission.slot_id == Slot.id)
         .join(Assignment, Slot.assignment_id == Assignment.id)
-        .where(in_course, Submission.days_late > 0)
+        .where(in_course, upload_rows)
     )
     rows: list[tuple[Attempt | Submission, int, Slot, float]] = [
         (a, a.user_id, a.exercise.slot, a.score) for a in attempts if a.exercise.slot
