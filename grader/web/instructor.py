@@ -4,7 +4,8 @@ stats and regrade services, which check who may do what (its JSON API is web/api
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from flask import (
     Blueprint,
@@ -61,6 +62,8 @@ from grader.web.words import misconception_name
 
 bp = Blueprint("instructor", __name__, url_prefix="/instructor")
 
+T = TypeVar("T")
+
 
 @bp.before_request
 @login_required
@@ -77,6 +80,26 @@ def _flash_errors(form: Any) -> None:
         label = getattr(form, name).label.text if hasattr(form, name) else name
         for error in errors:
             flash(f"{label}: {error}", "error")
+
+
+def _submitted(
+    form: Any,
+    change: Callable[[], T],
+    words: Callable[[T], str],
+    refused: type[ServiceError] = Invalid,
+) -> T | None:
+    """The change a valid `form` asks for, its `words` flashed; None when the form's errors or
+    the service's refusal were flashed instead (nothing changed then)."""
+    if not form.validate_on_submit():
+        _flash_errors(form)
+        return None
+    try:
+        done = change()
+    except refused as error:
+        flash(str(error), "error")
+        return None
+    flash(words(done), "info")
+    return done
 
 
 # -- courses and rosters ---------------------------------------------------------------------
@@ -97,19 +120,17 @@ def home() -> Any:
 @bp.post("/courses")
 def create_course() -> Any:
     form = CourseForm()
-    if not form.validate_on_submit():
-        _flash_errors(form)
-        return _back("instructor.home")
-    try:
-        course = courses.create_course(
+    course = _submitted(
+        form,
+        lambda: courses.create_course(
             form.name.data or "",
             by=current_user,
             timezone=(form.timezone.data or "").strip() or None,
-        )
-    except Invalid as error:
-        flash(str(error), "error")
+        ),
+        lambda course: f"Course created. Its join code is {course.join_code}.",
+    )
+    if course is None:
         return _back("instructor.home")
-    flash(f"Course created. Its join code is {course.join_code}.", "info")
     return _back("instructor.course", course_id=course.id)
 
 
@@ -285,15 +306,11 @@ def expire_join_code(course_id: int) -> Any:
 def set_slip_days(course_id: int) -> Any:
     staff(current_user, course_id, change=True)
     form = SlipDaysForm()
-    if form.validate_on_submit():
-        try:
-            course = deadlines.set_slip_days(current_user, course_id, form.slip_days.data or 0)
-        except Invalid as error:
-            flash(str(error), "error")
-        else:
-            flash(f"Each student has {course.slip_days} slip days.", "info")
-    else:
-        _flash_errors(form)
+    _submitted(
+        form,
+        lambda: deadlines.set_slip_days(current_user, course_id, form.slip_days.data or 0),
+        lambda course: f"Each student has {course.slip_days} slip days.",
+    )
     return _back("instructor.course", course_id=course_id)
 
 
@@ -301,15 +318,11 @@ def set_slip_days(course_id: int) -> Any:
 def set_timezone(course_id: int) -> Any:
     staff(current_user, course_id, change=True)
     form = TimezoneForm()
-    if form.validate_on_submit():
-        try:
-            course = courses.set_timezone(course_id, form.timezone.data or "", by=current_user)
-        except Invalid as error:
-            flash(str(error), "error")
-        else:
-            flash(f"The course's dates are shown and typed in {course.timezone} now.", "info")
-    else:
-        _flash_errors(form)
+    _submitted(
+        form,
+        lambda: courses.set_timezone(course_id, form.timezone.data or "", by=current_user),
+        lambda course: f"The course's dates are shown and typed in {course.timezone} now.",
+    )
     return _back("instructor.course", course_id=course_id)
 
 
@@ -345,30 +358,31 @@ def copy_course(course_id: int) -> Any:
     """The next term: the course copied into a new offering, its dates moved."""
     forms = _copy_forms(course_id)
     form = forms[0]
-    if request.method == "POST" and form.validate_on_submit():
+
+    def copy() -> copying.Copied:
         by_days = form.how.data == "shift"
         zone = staff(current_user, course_id).course.timezone
-        try:
-            copied = copying.copy_course(
-                current_user,
-                course_id,
-                form.name.data or "",
-                shift_days=(form.shift_days.data or 0) if by_days else None,
-                first_due_at=None if by_days else form.first_due_at(zone),
-            )
-        except ServiceError as error:
-            flash(str(error), "error")
-        else:
-            flash(
-                f"Copied into {copied.course.name}: {copied.assignments} assignment(s), "
-                f"{copied.slots} exercise(s), dates moved by "
-                f"{copying.offset_words(copied.offset)}. Its join code is "
-                f"{copied.course.join_code}; place its LMS links again by deep linking.",
-                "info",
-            )
-            return _back("instructor.course", course_id=copied.course.id)
-    else:
-        _flash_errors(form)
+        return copying.copy_course(
+            current_user,
+            course_id,
+            form.name.data or "",
+            shift_days=(form.shift_days.data or 0) if by_days else None,
+            first_due_at=None if by_days else form.first_due_at(zone),
+        )
+
+    copied = _submitted(
+        form,
+        copy,
+        lambda copied: (
+            f"Copied into {copied.course.name}: {copied.assignments} assignment(s), "
+            f"{copied.slots} exercise(s), dates moved by "
+            f"{copying.offset_words(copied.offset)}. Its join code is "
+            f"{copied.course.join_code}; place its LMS links again by deep linking."
+        ),
+        refused=ServiceError,
+    )
+    if copied is not None:
+        return _back("instructor.course", course_id=copied.course.id)
     return _copy_page(course_id, forms)
 
 
@@ -377,21 +391,19 @@ def copy_assignment(course_id: int) -> Any:
     """One assignment copied into another course the instructor teaches."""
     forms = _copy_forms(course_id)
     one = forms[1]
-    if one.validate_on_submit():
-        try:
-            copied = copying.copy_assignment(
-                current_user,
-                int(one.assignment.data or 0),
-                int(one.target.data or 0),
-                shift_days=one.shift_days.data or 0,
-            )
-        except ServiceError as error:
-            flash(str(error), "error")
-        else:
-            flash(f"Copied {copied.title} into {copied.course.name}.", "info")
-            return _back("instructor.edit_assignment", assignment_id=copied.id)
-    else:
-        _flash_errors(one)
+    copied = _submitted(
+        one,
+        lambda: copying.copy_assignment(
+            current_user,
+            int(one.assignment.data or 0),
+            int(one.target.data or 0),
+            shift_days=one.shift_days.data or 0,
+        ),
+        lambda copied: f"Copied {copied.title} into {copied.course.name}.",
+        refused=ServiceError,
+    )
+    if copied is not None:
+        return _back("instructor.edit_assignment", assignment_id=copied.id)
     return _copy_page(course_id, forms)
 
 
@@ -469,21 +481,16 @@ def _engine_form() -> EngineSlotForm:
 def add_engine_slot(assignment_id: int) -> Any:
     staff_for_assignment(current_user, assignment_id, change=True)
     form = _engine_form()
-    if form.validate_on_submit():
-        try:
-            made = submissions.add_engine_slot(
-                assignment_id, suite=form.suite.data, title=form.title.data, user=current_user
-            )
-        except Invalid as error:
-            flash(str(error), "error")
-        else:
-            flash(
-                f"Exercise {made.index + 1} added: a checkers engine, graded with the "
-                f"{form.suite.data} suite.",
-                "info",
-            )
-    else:
-        _flash_errors(form)
+    _submitted(
+        form,
+        lambda: submissions.add_engine_slot(
+            assignment_id, suite=form.suite.data, title=form.title.data, user=current_user
+        ),
+        lambda made: (
+            f"Exercise {made.index + 1} added: a checkers engine, graded with the "
+            f"{form.suite.data} suite."
+        ),
+    )
     return _back("instructor.edit_assignment", assignment_id=assignment_id)
 
 
@@ -540,6 +547,27 @@ def new_slot(assignment_id: int) -> Any:
     form = in_zone(SlotForm(), as_staff.course.timezone)
     if request.method == "GET":
         return _slot_page(as_staff, assignment, form, None)
+
+    def add(spec: Any) -> Any:
+        made = editor.add_slot(current_user, assignment_id, spec)
+        flash(f"Exercise {made.index + 1} added.", "info")
+        return _back("instructor.edit_assignment", assignment_id=assignment_id)
+
+    return _slot_posted(as_staff, assignment, form, None, add, refused=(Invalid,))
+
+
+def _slot_posted(
+    as_staff: Any,
+    assignment: Any,
+    form: SlotForm,
+    slot: Slot | None,
+    save: Callable[[Any], Any],
+    attempts: int = 0,
+    refused: tuple[type[ServiceError], ...] = (Invalid, Conflict),
+) -> Any:
+    """A posted slot form: its preview drawn on the form, or its input saved by `save` (whose
+    response is returned); the form's errors or a refusal show the form again, a refusal with
+    400 (409 for a conflict)."""
     preview = None
     if form.validate_on_submit():
         try:
@@ -547,15 +575,20 @@ def new_slot(assignment_id: int) -> Any:
             if request.form.get("action") == "preview":
                 preview = editor.preview(current_user, as_staff.course.id, spec)
             else:
-                made = editor.add_slot(current_user, assignment_id, spec)
-                flash(f"Exercise {made.index + 1} added.", "info")
-                return _back("instructor.edit_assignment", assignment_id=assignment_id)
-        except Invalid as error:
+                return save(spec)
+        except refused as error:
             flash(str(error), "error")
-            return _slot_page(as_staff, assignment, form, None, status=400)
+            return _slot_page(
+                as_staff,
+                assignment,
+                form,
+                slot,
+                attempts=attempts,
+                status=409 if isinstance(error, Conflict) else 400,
+            )
     else:
         _flash_errors(form)
-    return _slot_page(as_staff, assignment, form, None, preview)
+    return _slot_page(as_staff, assignment, form, slot, preview, attempts)
 
 
 @bp.route("/assignments/<int:assignment_id>/slots/<int:index>", methods=["GET", "POST"])
@@ -572,38 +605,18 @@ def edit_slot(assignment_id: int, index: int) -> Any:
             attempts=attempts,
         )
     form = in_zone(SlotForm(), as_staff.course.timezone)
-    preview = None
-    if form.validate_on_submit():
-        try:
-            spec = form.slot_input(as_staff.course.timezone)
-            if request.form.get("action") == "preview":
-                preview = editor.preview(current_user, as_staff.course.id, spec)
-            else:
-                saved = editor.update_slot(
-                    current_user,
-                    assignment_id,
-                    index,
-                    spec,
-                    allow_lower=bool(form.allow_lower.data),
-                )
-                message = "Saved."
-                if saved.regraded is not None:
-                    message += f" Regraded: {saved.regraded} attempts changed (see the audit log)."
-                flash(message, "info")
-                return _back("instructor.edit_slot", assignment_id=assignment_id, index=index)
-        except (Invalid, Conflict) as error:
-            flash(str(error), "error")
-            return _slot_page(
-                as_staff,
-                slot.assignment,
-                form,
-                slot,
-                attempts=attempts,
-                status=409 if isinstance(error, Conflict) else 400,
-            )
-    else:
-        _flash_errors(form)
-    return _slot_page(as_staff, slot.assignment, form, slot, preview, attempts)
+
+    def update(spec: Any) -> Any:
+        saved = editor.update_slot(
+            current_user, assignment_id, index, spec, allow_lower=bool(form.allow_lower.data)
+        )
+        message = "Saved."
+        if saved.regraded is not None:
+            message += f" Regraded: {saved.regraded} attempts changed (see the audit log)."
+        flash(message, "info")
+        return _back("instructor.edit_slot", assignment_id=assignment_id, index=index)
+
+    return _slot_posted(as_staff, slot.assignment, form, slot, update, attempts)
 
 
 @bp.post("/assignments/<int:assignment_id>/slots/<int:index>/delete")
@@ -656,19 +669,16 @@ def extension_forms(assignment: Any, zone: str) -> dict[str, Any]:
 def grant_extension(assignment_id: int) -> Any:
     as_staff, assignment = staff_for_assignment(current_user, assignment_id, change=True)
     form = extension_forms(assignment, as_staff.course.timezone)["extension_form"]
-    if form.validate_on_submit():
-        try:
-            deadlines.grant(
-                current_user,
-                as_staff.course.id,
-                form.extension_input(assignment_id, as_staff.course.timezone),
-            )
-        except ServiceError as error:
-            flash(str(error), "error")
-        else:
-            flash("Extension granted.", "info")
-    else:
-        _flash_errors(form)
+    _submitted(
+        form,
+        lambda: deadlines.grant(
+            current_user,
+            as_staff.course.id,
+            form.extension_input(assignment_id, as_staff.course.timezone),
+        ),
+        lambda _: "Extension granted.",
+        refused=ServiceError,
+    )
     return redirect(
         url_for("instructor.edit_assignment", assignment_id=assignment_id) + "#extensions"
     )
@@ -723,17 +733,14 @@ def remove_extension(course_id: int, extension_id: int) -> Any:
 def set_group(course_id: int) -> Any:
     staff(current_user, course_id, change=True)
     form = GroupForm()
-    if form.validate_on_submit():
-        try:
-            count = deadlines.set_group(
-                current_user, course_id, form.name.data or "", (form.emails.data or "").split()
-            )
-        except ServiceError as error:
-            flash(str(error), "error")
-        else:
-            flash(f"The group {form.name.data} has {count} students.", "info")
-    else:
-        _flash_errors(form)
+    _submitted(
+        form,
+        lambda: deadlines.set_group(
+            current_user, course_id, form.name.data or "", (form.emails.data or "").split()
+        ),
+        lambda count: f"The group {form.name.data} has {count} students.",
+        refused=ServiceError,
+    )
     return redirect(url_for("instructor.roster_page", course_id=course_id) + "#extensions")
 
 
