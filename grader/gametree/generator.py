@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Sequence
 from dataclasses import MISSING, asdict, dataclass, field, fields, replace
 from fractions import Fraction
 from typing import Any
@@ -37,6 +38,15 @@ MAX_MISCONCEPTION_ERRORS = 4  # chance trees: more than 4 errors already scores 
 
 class GenerationError(ValueError):
     """The constraints could not be met within the allowed effort, or the parameters are invalid."""
+
+
+def _players(players: str | Sequence[str] | None) -> tuple[str, ...]:
+    """The players' order as a generator's parameters give it (a chance level allowed); a bad
+    one refused as a `GenerationError`."""
+    try:
+        return parse_players(players, chance=True)
+    except ValueError as error:
+        raise GenerationError(str(error)) from None
 
 
 @dataclass(frozen=True)
@@ -71,10 +81,7 @@ class GeneratorParams:
     misconception_errors: int = 0
 
     def __post_init__(self) -> None:
-        try:
-            object.__setattr__(self, "players", parse_players(self.players, chance=True))
-        except ValueError as error:
-            raise GenerationError(str(error)) from None
+        object.__setattr__(self, "players", _players(self.players))
         for name in ("branching", "values", "leaves_evaluated"):
             if getattr(self, name) is not None:
                 object.__setattr__(self, name, tuple(getattr(self, name)))
@@ -476,10 +483,7 @@ class ChanceParams:
     misconception_errors: int = 0
 
     def __post_init__(self) -> None:
-        try:
-            object.__setattr__(self, "players", parse_players(self.players, chance=True))
-        except ValueError as error:
-            raise GenerationError(str(error)) from None
+        object.__setattr__(self, "players", _players(self.players))
         for name in ("branching", "bounds"):
             object.__setattr__(self, name, tuple(getattr(self, name)))
         lo, hi = self.branching
