@@ -215,21 +215,11 @@ def register(
         creator = claimed.created_by_id and db.session.get(User, claimed.created_by_id)
         if not creator or not creator.is_admin:
             raise Invalid("the administrator who made this registration URL no longer is one")
-        return _register(claimed.id, creator, config_url, registration_token, urls)
+        with http() as session:
+            return _exchange(session, claimed.id, creator, config_url, registration_token, urls)
     except BaseException:
         _release(claimed.id)
         raise
-
-
-def _register(
-    url_id: int,
-    creator: User,
-    config_url: str,
-    registration_token: str | None,
-    urls: ToolUrls,
-) -> LtiRegistration:
-    with http() as session:
-        return _exchange(session, url_id, creator, config_url, registration_token, urls)
 
 
 def _exchange(
