@@ -70,6 +70,26 @@ def _text(
     )
 
 
+def _y_label(x: int, middle: float, label: str, cls: str = "") -> str:
+    """The y axis's name, written upwards beside it, centred at height ``middle``."""
+    attribute = f' class="{cls}"' if cls else ""
+    return (
+        f'<text transform="translate({x} {middle:.0f}) rotate(-90)" '
+        f'text-anchor="middle" font-size="12"{attribute}>{escape(label)}</text>'
+    )
+
+
+def _y_scale(left: int, right: int, base: float, plot_h: float, top_value: int) -> list[str]:
+    """A count scale in about quarters of ``top_value`` up from the ``base`` line, a grid line
+    across the plot (``left`` to ``right``) at each tick."""
+    out = []
+    for tick in range(0, top_value + 1, max(1, top_value // 4)):
+        y = base - tick / top_value * plot_h
+        out.append(f'<line x1="{left}" y1="{y:.1f}" x2="{right}" y2="{y:.1f}" stroke="#e3e7eb"/>')
+        out.append(_text(left - 6, y + 4, tick, anchor="end", size=11))
+    return out
+
+
 def horizontal_bars(
     title: str,
     labels: list[str],
@@ -125,10 +145,7 @@ def horizontal_bars(
         x = left + tick * scale
         out.append(_text(x, axis_y + 14, tick, anchor="middle", size=11))
     out.append(_text(left + (width - left - 40) / 2, axis_y + 34, x_label, anchor="middle"))
-    out.append(
-        f'<text transform="translate(14 {top + (axis_y - top) / 2:.0f}) rotate(-90)" '
-        f'text-anchor="middle" font-size="12">{escape(y_label)}</text>'
-    )
+    out.append(_y_label(14, top + (axis_y - top) / 2, y_label))
     out.append("</svg>")
     return Markup("".join(out))
 
@@ -152,12 +169,7 @@ def column_chart(
     out, _ = _open(title, desc, width, height)
     out.append(_text(width / 2, 18, title, anchor="middle", size=14, weight="bold"))
     base = top + plot_h
-    for tick in range(0, top_value + 1, max(1, top_value // 4)):
-        y = base - tick / top_value * plot_h
-        out.append(
-            f'<line x1="{left}" y1="{y:.1f}" x2="{width - right}" y2="{y:.1f}" stroke="#e3e7eb"/>'
-        )
-        out.append(_text(left - 6, y + 4, tick, anchor="end", size=11))
+    out.extend(_y_scale(left, width - right, base, plot_h, top_value))
     for i, (label, value) in enumerate(zip(labels, values, strict=True)):
         h = value / top_value * plot_h
         x = left + i * step
@@ -172,10 +184,7 @@ def column_chart(
         )
     out.append(f'<line x1="{left}" y1="{base}" x2="{width - right}" y2="{base}" stroke="#555"/>')
     out.append(_text(left + plot_w / 2, height - 6, x_label, anchor="middle"))
-    out.append(
-        f'<text transform="translate(13 {top + plot_h / 2:.0f}) rotate(-90)" '
-        f'text-anchor="middle" font-size="12">{escape(y_label)}</text>'
-    )
+    out.append(_y_label(13, top + plot_h / 2, y_label))
     out.append("</svg>")
     return Markup("".join(out))
 
@@ -206,15 +215,10 @@ def stacked_columns(
         _text((left + width - right) / 2, 18, title, anchor="middle", size=14, weight="bold")
     )
     base = top + plot_h
-    for tick in range(0, top_value + 1, max(1, top_value // 4)):
-        y = base - tick / top_value * plot_h
-        out.append(
-            f'<line x1="{left}" y1="{y:.1f}" x2="{left + plot_w}" y2="{y:.1f}" stroke="#e3e7eb"/>'
-        )
-        out.append(_text(left - 6, y + 4, tick, anchor="end", size=11))
+    out.extend(_y_scale(left, left + plot_w, base, plot_h, top_value))
     colours = dict(zip(series, itertools.cycle(PALETTE), strict=False))
     for i, cat in enumerate(categories):
-        y = base
+        y: float = base
         x = left + i * step
         for name, values in series.items():
             if not values[i]:
@@ -229,10 +233,7 @@ def stacked_columns(
         out.append(_text(x + step / 2, base + 16, cat, anchor="middle", size=11))
     out.append(f'<line x1="{left}" y1="{base}" x2="{left + plot_w}" y2="{base}" stroke="#555"/>')
     out.append(_text(left + plot_w / 2, height - 10, x_label, anchor="middle"))
-    out.append(
-        f'<text transform="translate(13 {top + plot_h / 2:.0f}) rotate(-90)" '
-        f'text-anchor="middle" font-size="12">{escape(y_label)}</text>'
-    )
+    out.append(_y_label(13, top + plot_h / 2, y_label))
     for j, name in enumerate(series):
         y = top + j * 18
         out.append(
@@ -296,10 +297,7 @@ def grouped_columns(
         f'<line x1="{left}" y1="{top}" x2="{left}" y2="{height - bottom}" stroke="#333" '
         f'class="axis"/>'
     )
-    out.append(
-        f'<text transform="translate(12 {top + plot / 2:.0f}) rotate(-90)" '
-        f'text-anchor="middle" font-size="12" class="tick">{escape(y_label)}</text>'
-    )
+    out.append(_y_label(12, top + plot / 2, y_label, "tick"))
     for i, label in enumerate(labels):
         x = left + i * step + 2
         for j, name in enumerate(names):
