@@ -136,24 +136,38 @@ def setting(name: str) -> Callable[[], str]:
     return lambda: current_app.config[name]
 
 
-def password_checked(view: Callable[P, R]) -> Callable[P, R]:
-    """The sign-in limits on a view that checks a typed password: failed POSTs count against the
-    account typed (`account_key`) and against the address; past either, 429 with Retry-After."""
-    by_address = limiter.limit(
+def failures_by_address(scope: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
+    """A view's failed POSTs (`failed`) counted against the address, under `scope`, to
+    GRADER_LOGIN_LIMIT_ADDRESS; past it, 429 with Retry-After."""
+    return limiter.limit(
         setting("GRADER_LOGIN_LIMIT_ADDRESS"),
         methods=["POST"],
         deduct_when=failed,
-        scope="login-address",
+        scope=scope,
         error_message=THROTTLED,
     )
-    by_account = limiter.limit(
+
+
+def failures_by_account(
+    scope: str, key: Callable[[], str]
+) -> Callable[[Callable[P, R]], Callable[P, R]]:
+    """A view's failed POSTs counted against the account `key` names, under `scope`, to
+    GRADER_LOGIN_LIMIT_ACCOUNT; past it, 429 with Retry-After."""
+    return limiter.limit(
         setting("GRADER_LOGIN_LIMIT_ACCOUNT"),
-        key_func=account_key,
+        key_func=key,
         methods=["POST"],
         deduct_when=failed,
-        scope="login-account",
+        scope=scope,
         error_message=THROTTLED,
     )
+
+
+def password_checked(view: Callable[P, R]) -> Callable[P, R]:
+    """The sign-in limits on a view that checks a typed password: failed POSTs count against the
+    account typed (`account_key`) and against the address; past either, 429 with Retry-After."""
+    by_address = failures_by_address("login-address")
+    by_account = failures_by_account("login-account", account_key)
     return by_account(by_address(view))
 
 

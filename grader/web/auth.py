@@ -22,7 +22,15 @@ from flask import (
 )
 from flask_login import current_user, login_required, login_user, logout_user
 
-from grader.ratelimits import THROTTLED, account_key, failed, limiter, password_checked, setting
+from grader.ratelimits import (
+    THROTTLED,
+    account_key,
+    failures_by_account,
+    failures_by_address,
+    limiter,
+    password_checked,
+    setting,
+)
 from grader.services import ServiceError, accounts, recovery, totp
 from grader.services.courses import invites
 from grader.services.data import erasure, export
@@ -112,21 +120,8 @@ def _pending_key() -> str:
 
 
 @bp.route("/login/code", methods=["GET", "POST"])
-@limiter.limit(
-    setting("GRADER_LOGIN_LIMIT_ADDRESS"),
-    methods=["POST"],
-    deduct_when=failed,
-    scope="code-address",
-    error_message=THROTTLED,
-)
-@limiter.limit(
-    setting("GRADER_LOGIN_LIMIT_ACCOUNT"),
-    key_func=_pending_key,
-    methods=["POST"],
-    deduct_when=failed,
-    scope="code-account",
-    error_message=THROTTLED,
-)
+@failures_by_address("code-address")
+@failures_by_account("code-account", _pending_key)
 def login_code() -> Any:
     """The second step of signing in: a code from the app (or a recovery code), within five
     minutes of the password, for the account whose password it was."""
@@ -201,13 +196,7 @@ def forgot() -> Any:
 
 
 @bp.route("/reset/<token>", methods=["GET", "POST"])
-@limiter.limit(
-    setting("GRADER_LOGIN_LIMIT_ADDRESS"),
-    methods=["POST"],
-    deduct_when=failed,
-    scope="reset",
-    error_message=THROTTLED,
-)
+@failures_by_address("reset")
 def reset_password(token: str) -> Any:
     """A forgot-password link: choose a new password; every session and token ends."""
     try:
@@ -269,13 +258,7 @@ def logout() -> Any:
 
 
 @bp.route("/invite/<token>", methods=["GET", "POST"])
-@limiter.limit(
-    setting("GRADER_LOGIN_LIMIT_ADDRESS"),
-    methods=["POST"],
-    deduct_when=failed,
-    scope="invite",
-    error_message=THROTTLED,
-)
+@failures_by_address("invite")
 def invite(token: str) -> Any:
     """An invite link: claim the account (choose its password) or accept the role."""
     invite = invites.by_token(token)
