@@ -45,18 +45,27 @@ def _minimum() -> float:
 @bp.get("/assignments/<int:assignment_id>/slots/<int:index>/similarity")
 def similarity(assignment_id: int, index: int) -> Any:
     found = engines.report(current_user, assignment_id, index, minimum=_minimum())
-    return render_template(
+    return _report_page(
         "integrity/similarity.html",
+        found,
+        request.full_path,
+        slot=found.slot,
+        assignment=found.slot.assignment,
+        form=SimilarityForm(),
+    )
+
+
+def _report_page(template: str, found: Any, back: str, **context: Any) -> str:
+    """A report's page: who reads it, its latest check's state, and the course's TA-access form
+    (which comes back to `back`)."""
+    return render_template(
+        template,
         report=found,
         staff=found.staff,
         course=found.staff.course,
-        slot=found.slot,
-        assignment=found.slot.assignment,
         status=checks.status(found.check),
-        form=SimilarityForm(),
-        access=IntegrityAccessForm(
-            ta_may_read=found.staff.course.integrity_ta, back=request.full_path
-        ),
+        access=IntegrityAccessForm(ta_may_read=found.staff.course.integrity_ta, back=back),
+        **context,
     )
 
 
@@ -120,16 +129,13 @@ def pair(assignment_id: int, index: int, submission_id: int, other_id: int) -> A
 @bp.get("/assignments/<int:assignment_id>/answers-matching")
 def answers_page(assignment_id: int) -> Any:
     found = answers.report(current_user, assignment_id)
-    return render_template(
+    return _report_page(
         "integrity/answers.html",
-        report=found,
-        staff=found.staff,
-        course=found.staff.course,
+        found,
+        request.path,
         assignment=found.assignment,
-        status=checks.status(found.check),
         kinds=KINDS,
         form=ActionForm(),
-        access=IntegrityAccessForm(ta_may_read=found.staff.course.integrity_ta, back=request.path),
     )
 
 
