@@ -168,10 +168,17 @@ def set_timezone(course_id: int, timezone: str, *, by: User | None = None) -> Co
     if by is not None:
         staff(by, course_id, change=True)
     with writing() as session:
-        course = session.get(Course, course_id)
-        if course is None:
-            raise NotFound(f"no course {course_id}")
+        course = course_in(session, course_id)
         course.timezone = timezone.strip()
+    return course
+
+
+def course_in(session: Session, course_id: int) -> Course:
+    """The course in the caller's transaction; NotFound names the id of one that does not
+    exist."""
+    course = session.get(Course, course_id)
+    if course is None:
+        raise NotFound(f"no course {course_id}")
     return course
 
 
@@ -210,8 +217,7 @@ def create_assignment(
             raise Invalid("an assignment needs a title or a preset")
         title = preset.title
     with writing() as session:
-        if session.get(Course, course_id) is None:
-            raise NotFound(f"no course {course_id}")
+        course_in(session, course_id)
         assignment = Assignment(
             course_id=course_id,
             title=title,

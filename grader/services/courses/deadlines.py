@@ -45,6 +45,7 @@ from grader.models import (
 from grader.services import Invalid, NotFound, outbox
 from grader.services.accounts import normalize_email
 from grader.services.courses import lateness, zones
+from grader.services.courses.courses import course_in
 from grader.services.courses.staff import staff, staff_for_assignment
 from grader.services.transactions import writing
 
@@ -251,9 +252,7 @@ def set_slip_days(actor: User | None, course_id: int, days: int) -> Course:
     if not 0 <= days <= MAX_DAYS:
         raise Invalid(f"slip days: 0 to {MAX_DAYS}")
     with writing() as session:
-        course = session.get(Course, course_id)
-        if course is None:
-            raise NotFound(f"no course {course_id}")
+        course = course_in(session, course_id)
         before = course.slip_days
         if before == days:
             return course
@@ -593,9 +592,7 @@ def grant(actor: User | None, course_id: int, data: ExtensionInput) -> Extension
     if actor is not None:
         staff(actor, course_id, change=True)
     with writing() as session:
-        course = session.get(Course, course_id)
-        if course is None:
-            raise NotFound(f"no course {course_id}")
+        course = course_in(session, course_id)
         return grant_in(session, actor.id if actor else None, course, data)
 
 
