@@ -55,7 +55,8 @@ bench-hostile: $(STAMP)
 
 # pytest in pytest-xdist's workers, one a core (tests/conftest.py keeps what they would share
 # apart); `--dist loadgroup` keeps each `xdist_group` mark's tests on one worker, where they
-# share a costly session fixture. PYTEST_PARALLEL= runs it in one process.
+# share a costly session fixture. PYTEST_PARALLEL= runs it in one process. The run ends with its
+# 30 slowest steps (a test's setup, call or teardown), where to look when the suite slows.
 PYTEST_PARALLEL ?= -n auto --dist loadgroup
 test: $(STAMP) system-deps $(NODE_STAMP)
 	$(BIN)/ruff check .
@@ -64,7 +65,7 @@ test: $(STAMP) system-deps $(NODE_STAMP)
 	$(BIN)/mypy
 	node_modules/.bin/eslint grader/web/static tests/js eslint.config.js
 	node --test tests/js/*.test.mjs
-	$(BIN)/pytest $(PYTEST_PARALLEL)
+	$(BIN)/pytest $(PYTEST_PARALLEL) --durations=30
 
 # The queue tests (tests/jobs) again on PostgreSQL and Redis, which the tests start themselves
 # (Debian's postgresql and redis-server, installed when missing; psycopg from the extra), then

@@ -60,3 +60,31 @@ def attempt_count(app: Any = None, *where: Any) -> int:
         return db.session.scalar(query) or 0
     with app.app_context():
         return db.session.scalar(query) or 0
+
+
+def install_url_builder_cache() -> None:
+    """Werkzeug's URL builders compiled once per rule and process (see tests/conftest.py):
+    ``Rule._compile_builder`` memoised on what the code it compiles is made of."""
+    from werkzeug.routing import Rule
+
+    compile_builder = Rule._compile_builder
+    if getattr(compile_builder, "cached", False):
+        return
+    compiled: dict[tuple[Any, ...], Any] = {}
+
+    def cached(self: Rule, append_unknown: bool = True) -> Any:
+        key = (
+            self.rule,
+            self.host if self.map and self.map.host_matching else self.subdomain,
+            tuple(self._trace),
+            repr(sorted((self.defaults or {}).items())),
+            append_unknown,
+        )
+        builder = compiled.get(key)
+        if builder is None:
+            builder = compiled[key] = compile_builder(self, append_unknown)
+        return builder
+
+    cached.cached = True  # type: ignore[attr-defined]
+    cached.original = compile_builder  # type: ignore[attr-defined]
+    Rule._compile_builder = cached  # type: ignore[method-assign]

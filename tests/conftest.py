@@ -17,7 +17,7 @@ import pytest
 # The test platforms run on loopback; tests/security/test_lti_outbound.py lifts this.
 os.environ["GRADER_LTI_ALLOW_PRIVATE"] = "1"
 
-from tests.app_support import PASSWORD, app_config, csrf_from, enrol
+from tests.app_support import PASSWORD, app_config, csrf_from, enrol, install_url_builder_cache
 
 # `make test` runs pytest in pytest-xdist's worker processes (gw0, gw1, ...; "" without xdist),
 # side by side on one machine. What two workers would otherwise share is made each one's own:
@@ -36,6 +36,15 @@ pytest_plugins = ["tests.harness.fixtures"]
 
 # tests/image checks a built image's filesystem: `make test-image` builds it and runs them.
 collect_ignore = [] if os.environ.get("GRADER_TEST_IMAGE_ROOT") else ["image"]
+
+# Each web test makes its own app (create_app), and a new app compiles a URL builder for each of
+# its 150 rules: Werkzeug writes each builder as Python source and compiles it, 0.3 s of CPU an
+# app, most of a small test's time. The builder's code depends only on the rule's parsed parts,
+# its defaults and whether it appends unknown arguments (it reads the rule's converters through
+# its `self` when called), so within a test process the same rule's builder is compiled once and
+# bound to each new app's rule. The URLs built are Werkzeug's own; tests/web/test_app.py checks
+# them against a builder compiled afresh.
+install_url_builder_cache()
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -135,6 +135,19 @@ def test_migrations_run_from_a_config_made_in_code(tmp_path, monkeypatch):
         db.engine.dispose()
 
 
+def test_every_url_builder_is_the_one_werkzeug_compiles(app):
+    """The tests' cache of URL builders (tests/app_support.py) gives each rule of a new app the
+    code Werkzeug compiles for that rule itself, the builders with unknown arguments and without."""
+    from werkzeug.routing import Rule
+
+    compile_afresh = Rule._compile_builder.original
+    rules = list(app.url_map.iter_rules())
+    assert len(rules) > 100
+    for rule in rules:
+        assert rule._build.__func__.__code__ == compile_afresh(rule, False).__code__, rule
+        assert rule._build_unknown.__func__.__code__ == compile_afresh(rule, True).__code__, rule
+
+
 def test_healthz_and_ping(client):
     assert client.get("/healthz").get_json() == {"status": "ok", "workers": 0}
     assert client.get("/api/ping").get_json() == {"status": "ok"}
