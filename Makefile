@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-backends test-image docs lint bench bench-load bench-hostile bench-autograder mutation system-deps clean
+.PHONY: run test test-backends test-image docs lint bench bench-load bench-hostile bench-autograder bench-deadline mutation system-deps clean
 
 # The checks' and tools' setup: the package with the server's extra and the test, bench and docs
 # extras.
@@ -88,6 +88,11 @@ docs: $(STAMP)
 # Time from upload to result, 1 and 2 workers, and a burst of 20 uploads.
 bench-autograder: $(STAMP)
 	$(BIN)/python -m bench.autograder
+
+# An assignment's deadline hour (300 uploads beside a print and an integrity check), this code
+# and the code before issue 40 in the same run; hours of CPU at its defaults.
+bench-deadline: $(STAMP)
+	$(BIN)/python -m bench.deadline $(DEADLINE_ARGS)
 
 # Mutation testing of the cores (mutmut), file by file, with the share of mutants killed in each.
 # CPU-heavy: MUTATION_ARGS="grader/gametree/solver.py --max-children 1" runs one file.

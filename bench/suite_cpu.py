@@ -15,8 +15,8 @@ played of the suite's (a match stopped by its sequential test plays fewer) with 
 give, and the ratios against the peer. `--points` grades every sample engine (tests/harness/engines) with
 the peer's code and with this code and tables their points side by side, with the games this
 code played. `--profile` profiles
-the grader's own side of one run of this code (cProfile: where the CPU outside the engine
-goes) instead.
+the grader's own side of one run of this code with the cache filled by a run before it
+(cProfile: where the CPU outside the engine goes) instead.
 """
 
 from __future__ import annotations
@@ -80,16 +80,20 @@ def sample_engines() -> list[str]:
     return sorted(p.stem for p in ENGINES.glob("*.py") if not p.stem.startswith("_"))
 
 
-def baseline_tree(revision: str, folder: Path) -> Path:
-    """The grader package of `revision`, from git, in `folder` (its exercises are this
-    checkout's: data the package finds by import)."""
+def baseline_tree(revision: str, folder: Path, data: bool = False) -> Path:
+    """The grader package of `revision`, from git, in `folder`. Its exercises and migrations
+    are this checkout's (data the package finds by import), or with `data` the revision's own,
+    inside its package where the import finds them first (a service run on its own schema)."""
+    parts = ["grader", "exercises", "migrations"] if data else ["grader"]
     archive = subprocess.run(
-        ["git", "-C", str(ROOT), "archive", revision, "grader"],
+        ["git", "-C", str(ROOT), "archive", revision, *parts],
         check=True,
         capture_output=True,
     ).stdout
     folder.mkdir(parents=True, exist_ok=True)
     subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
+    for part in parts[1:]:
+        (folder / part).rename(folder / "grader" / part)
     return folder
 
 
@@ -152,10 +156,13 @@ def profile(engine: Path, suite: str, top: int) -> None:
 
     from grader.harness import SandboxConfig, grade_engine, load_suite
 
-    profiler = cProfile.Profile()
-    profiler.enable()
-    grade_engine(engine, load_suite(suite), SandboxConfig())
-    profiler.disable()
+    loaded = load_suite(suite)
+    with tempfile.TemporaryDirectory(prefix="bench-suite-cpu-") as cache:
+        grade_engine(engine, loaded, SandboxConfig(), cache=Path(cache))  # the cache filled
+        profiler = cProfile.Profile()
+        profiler.enable()
+        grade_engine(engine, loaded, SandboxConfig(), cache=Path(cache))
+        profiler.disable()
     stats = pstats.Stats(profiler)
     stats.sort_stats("cumulative").print_stats(top)
 

@@ -294,8 +294,9 @@ _STARTS = threading.Lock()  # the play group's lanes count their starts from sev
 
 
 class _Engine:
-    """The engine's process for the tests of one suite group: started for the group's first
-    test, kept while each test ends in KEEPS_PROCESS, started afresh after any other."""
+    """The engine's process for a run of the suite's tests: started for the first, kept while
+    each test ends in KEEPS_PROCESS (across groups, but into a group whose kind starts fresh:
+    `TestKind.fresh_group`), started afresh after any other."""
 
     def __init__(
         self,
@@ -313,7 +314,7 @@ class _Engine:
     def run(self, test: TestCase, refs: References) -> TestResult:
         process = self.process
         if process is not None and (
-            self.group != test.group
+            (self.group != test.group and TEST_KINDS[test.kind].fresh_group)
             or not process.alive
             # the process's whole-life CPU backstop (RLIMIT_CPU) must never end a test
             or (process.cpu_used() or 0.0) > self.config.limits.cpu_total / 2

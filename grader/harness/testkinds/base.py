@@ -75,6 +75,10 @@ class TestKind:
     # Whether the engine process may serve the group's next test after one of this kind
     # passed: not where the engine starts processes of its own that may outlive the call.
     reuses_process: ClassVar[bool] = True
+    # Whether a group of this kind starts in a process of its own, not the one the groups
+    # before it passed in: where what an earlier group left in the process (its heap, its
+    # caches) would change what the test measures.
+    fresh_group: ClassVar[bool] = False
 
     def expand(self, group: Group) -> list[TestCase]:
         """The tests of one group of a suite file."""

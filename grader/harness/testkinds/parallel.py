@@ -26,6 +26,7 @@ class Parallel(TestKind):
     name = "parallel"
     title = "Parallel search"
     reuses_process = False  # search_parallel's workers may outlive the call
+    fresh_group = True  # its CPU is measured: its workers fork no heap earlier groups left
 
     def expand(self, group: Group) -> list[TestCase]:
         spec, windows = group.spec, group.windows()

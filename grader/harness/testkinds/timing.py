@@ -40,6 +40,7 @@ class Timing(TestKind):
 
     name = "timing"
     title = "Timing"
+    fresh_group = True  # timed without the heap and caches the groups before it left
 
     def expand(self, group: Group) -> list[TestCase]:
         spec = group.spec

@@ -1,0 +1,389 @@
+"""`python -m bench.deadline`: an assignment's deadline hour on one machine, upload to result.
+
+The scenario (issue 40's; each number is a parameter, the issue's are the defaults):
+
+- ``--uploads`` engine uploads (300), one per student, arrive over an hour on a curve with most
+  in its last quarter: 30% spread evenly over the first 45 minutes, 70% in the last 15, their
+  rate rising to the deadline (a student's upload at fraction ``t`` of the hour: the inverse of
+  F(t) = 0.3 t / 0.75 before 45 minutes, 0.3 + 0.7 ((t - 0.75) / 0.25)^2 after).
+- The hour is compressed into ``--hour`` seconds (900 by default: 4 times faster than real
+  time), so the same uploads come 4 times as close together as they would at a real deadline:
+  a harder load than the real hour's. The output states the compression.
+- One `grader worker --workers 2` (the project's real worker processes, queue and SQLite
+  database, in a temporary folder) serves them; at the start of the last 15 minutes a teacher
+  asks for a print of ``--sheets`` anonymous exam sheets (300) and an integrity check of an
+  earlier assignment's ``--integrity`` engines (300): the bulk class of work.
+- Each upload is the correct sample engine, graded with ``--suite`` (quick), stored by the
+  upload service (`grader.services.engines.submissions.upload`, what the upload view and the
+  API call), so each wakes the queue as an upload through the web does.
+
+Two runs in one go, each in its own process, folder and database: this code, and the code
+before issue 40 (``--baseline``, 9581471: one queue for every class of work, a process per
+test, no reference cache, every game played), taken from git into a temporary folder as
+`bench.suite_cpu` does. For each it prints upload-to-result p50, p95 and maximum (seconds of the
+compressed run), and whether any upload waited behind bulk work: while it was queued, a bulk
+job was running and fewer than 2 uploads were being graded (a worker that could have taken it
+was busy with bulk work). Statuses are polled every 0.1 s, so each figure is within 0.1 s.
+
+300 uploads of the quick suite take this 2-core machine hours for both codes together; the
+run in docs/benchmarks.md says the counts it used. Every wait is bounded.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import itertools
+import json
+import math
+import os
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from bench.autograder import ENGINE, GRADER, PASSWORD, TINY
+from bench.suite_cpu import BASELINE, baseline_tree
+
+ROOT = Path(__file__).resolve().parents[1]
+TEACHER = "teacher@bench.example.com"
+WORKERS = 2
+RUSH = 0.75  # the last quarter of the hour starts here
+BEFORE_RUSH = 0.3  # the share of uploads before it
+
+
+def arrivals(count: int, hour: float) -> list[float]:
+    """Each upload's second in the compressed hour (`count` of them, in order)."""
+    out = []
+    for n in range(count):
+        share = (n + 0.5) / count
+        if share <= BEFORE_RUSH:
+            t = share / BEFORE_RUSH * RUSH
+        else:
+            t = RUSH + (1 - RUSH) * math.sqrt((share - BEFORE_RUSH) / (1 - BEFORE_RUSH))
+        out.append(t * hour)
+    return out
+
+
+def percentile(values: list[float], share: float) -> float:
+    """The nearest-rank percentile."""
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(share * len(ordered)) - 1)]
+
+
+class Deadline:
+    """A migrated database: a course with the assignment the uploads go to, one student each,
+    and an earlier assignment whose engines the integrity check compares (stored done, so no
+    worker grades them)."""
+
+    def __init__(self, folder: Path, suite: str, uploads: int, integrity: int) -> None:
+        self.folder = folder
+        self.env = {
+            "GRADER_INSTANCE_PATH": str(folder / "instance"),
+            "GRADER_DATABASE_URL": f"sqlite:///{folder / 'grader.sqlite3'}",
+            "GRADER_SECRET_KEY": "bench",
+            "GRADER_ENGINE_SUITE": suite,
+            "GRADER_CACHE_DIR": str(folder / "cache"),
+            "GRADER_SWEEP_SECONDS": "5",
+            "GRADER_UPLOAD_RATE": "1000/60",
+        }
+        os.environ.update(self.env)
+        import sqlalchemy as sa
+        from flask_migrate import upgrade
+
+        from grader import create_app
+        from grader.extensions import db
+        from grader.models import Submission
+        from grader.services import accounts
+        from grader.services.courses import courses, invites, roster
+        from grader.services.engines import submissions
+
+        self.app = create_app(
+            {"GRADER_ARGON2": {"time_cost": 1, "memory_cost": 1024, "parallelism": 1}}
+        )
+        with self.app.app_context(), contextlib.redirect_stderr(io.StringIO()):
+            upgrade(directory=self.app.config["GRADER_MIGRATIONS_DIR"])
+            accounts.create_user(TEACHER, PASSWORD, "instructor")
+            course = courses.create_course("Bench", TEACHER)
+            earlier = courses.create_assignment(course.id, "standard")
+            self.earlier = (earlier.id, submissions.add_engine_slot(earlier.id).index)
+            assignment = courses.create_assignment(course.id, "standard")
+            self.assignment_id = assignment.id
+            self.index = submissions.add_engine_slot(assignment.id).index
+            db.session.expire_all()  # the assignments as loaded before their engine slots
+            from bench.integrity import engines
+
+            works = engines(integrity, 15) if integrity else []
+            self.students = []
+            for n in range(max(uploads, len(works))):
+                user = accounts.create_user(f"s{n}@bench.example.com", PASSWORD)
+                roster.add_member(None, course.id, user.email)
+                if hasattr(invites, "accept_as"):  # a member once the account accepts
+                    invites.accept_as(user, course.id)  # (9581471 enrols a student at once)
+                self.students.append(user.id)
+                if n < len(works):
+                    submissions.upload(user, *self.earlier, works[n].encode(), "engine.py")
+            db.session.execute(sa.update(Submission).values(status="done"))
+            db.session.commit()
+            db.session.remove()
+        self.engine = ENGINE.read_bytes()
+        self.worker: subprocess.Popen | None = None
+
+    def upload(self, student: int) -> int:
+        from grader.extensions import db
+        from grader.models import User
+        from grader.services.engines import submissions
+
+        with self.app.app_context():
+            user = db.session.get_one(User, self.students[student])
+            upload = submissions.upload(
+                user, self.assignment_id, self.index, self.engine, "engine.py"
+            )
+            sid = upload.id
+            db.session.remove()
+        return sid
+
+    def ask_bulk(self, sheets: int, integrity: bool) -> list[tuple[str, int]]:
+        """A print of `sheets` anonymous sheets and the earlier assignment's integrity check,
+        queued: each as (table, id)."""
+        from grader.extensions import db
+        from grader.services import accounts
+        from grader.services.integrity import engines as similarity
+        from grader.services.paper import exams
+
+        asked = []
+        with self.app.app_context():
+            teacher = accounts.user_by_email(TEACHER)
+            if sheets:
+                asked.append(
+                    (
+                        "exam_print",
+                        exams.request_print(teacher, self.earlier[0], anonymous=sheets).id,
+                    )
+                )
+            if integrity:
+                asked.append(
+                    ("integrity_check", similarity.request_check(teacher, *self.earlier).id)
+                )
+            db.session.remove()
+        return asked
+
+    def snapshot(
+        self, uploads: list[int], bulk: list[tuple[str, int]]
+    ) -> tuple[dict[int, str], list[str], list[str]]:
+        """Each upload's status, the workers grading uploads and those running bulk jobs (each
+        by its lease, one worker process's name)."""
+        import sqlalchemy as sa
+
+        from grader.extensions import db
+        from grader.models import ExamPrint, IntegrityCheck, Submission
+
+        tables = {"exam_print": ExamPrint, "integrity_check": IntegrityCheck}
+        with self.app.app_context():
+            rows = db.session.execute(
+                sa.select(Submission.id, Submission.status, Submission.lease_owner).where(
+                    Submission.id.in_(uploads)
+                )
+            ).all()
+            busy = [owner for _, status, owner in rows if status == "running" and owner]
+            bulk_owners = []
+            for table, job in bulk:
+                found = db.session.get_one(tables[table], job)
+                if found.status == "running" and found.lease_owner:
+                    bulk_owners.append(found.lease_owner)
+            db.session.remove()
+        return {sid: status for sid, status, _ in rows}, busy, bulk_owners
+
+    def start_worker(self) -> None:
+        log = (self.folder / "worker.log").open("ab")
+        self.worker = subprocess.Popen(
+            [str(GRADER), "worker", "--workers", str(WORKERS)],
+            env={**os.environ, **self.env},
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        log.close()
+        time.sleep(2.0)  # the consumers and their worker processes start
+
+    def close(self) -> None:
+        if self.worker is not None:
+            self.worker.send_signal(signal.SIGTERM)
+            try:
+                self.worker.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.worker.kill()
+                self.worker.wait()
+            with contextlib.suppress(ProcessLookupError):  # anything it left (a renderer)
+                os.killpg(self.worker.pid, signal.SIGKILL)
+        from grader.extensions import db
+
+        with contextlib.suppress(ImportError):
+            from grader.jobs import close_queues
+
+            close_queues(self.app)
+        with self.app.app_context():
+            db.engine.dispose()
+
+
+def hour(args: argparse.Namespace, folder: Path) -> dict:
+    """The compressed hour on the code importable here: each upload's seconds to its result,
+    the uploads that waited behind bulk work and for how long, the bulk jobs' outcome."""
+    scene = Deadline(folder, args.suite, args.uploads, args.integrity)
+    try:
+        scene.start_worker()
+        times = arrivals(args.uploads, args.hour)
+        start = time.monotonic()
+        sent: dict[int, float] = {}
+        finished: dict[int, float] = {}
+        # Each poll: its time, the uploads queued, how many were being graded, the workers
+        # running bulk jobs; and every worker seen grading an upload.
+        polls: list[tuple[float, list[int], int, list[str]]] = []
+        graders: set[str] = set()
+        bulk: list[tuple[str, int]] = []
+        asked = False
+        limit = start + args.hour + args.timeout
+        while len(finished) < args.uploads:
+            now = time.monotonic()
+            if now > limit:
+                raise TimeoutError(f"{args.uploads - len(finished)} uploads not graded in time")
+            if not asked and now - start >= RUSH * args.hour:
+                bulk = scene.ask_bulk(args.sheets, args.integrity > 0)
+                asked = True
+            while len(sent) < args.uploads and now - start >= times[len(sent)]:
+                sent[scene.upload(len(sent))] = time.monotonic()
+            statuses, busy, bulk_owners = scene.snapshot(list(sent), bulk)
+            now = time.monotonic()
+            graders.update(busy)
+            queued = [sid for sid, status in statuses.items() if status == "queued"]
+            polls.append((now, queued, len(busy), bulk_owners))
+            for sid, status in statuses.items():
+                if status in ("done", "failed") and sid not in finished:
+                    finished[sid] = now
+            time.sleep(0.1)
+        statuses, _, _ = scene.snapshot(list(sent), bulk)
+        failed = sorted(s for s, st in statuses.items() if st != "done")
+        took = [finished[sid] - sent[sid] for sid in sent]
+        # Behind bulk work: queued while a worker that grades uploads ran a bulk job and fewer
+        # than WORKERS uploads were being graded (that worker would have taken it).
+        behind: dict[int, float] = {}
+        for (now, queued, grading, bulk_owners), (later, *_) in itertools.pairwise(polls):
+            if grading < WORKERS and graders.intersection(bulk_owners):
+                for sid in queued:
+                    behind[sid] = behind.get(sid, 0.0) + (later - now)
+        return {
+            "took": took,
+            "behind": len(behind),
+            "behind_max": max(behind.values(), default=0.0),
+            "failed": failed,
+            "span": time.monotonic() - start,
+        }
+    finally:
+        scene.close()
+
+
+def measured(code: Path | None, args: argparse.Namespace, folder: Path) -> dict:
+    """`hour` in a fresh process on this code, or on the code at `code` (its package first on
+    the path, its workers too): the child's JSON line."""
+    path = f"{code}{os.pathsep}{ROOT}" if code is not None else str(ROOT)
+    command = [
+        sys.executable,
+        "-m",
+        "bench.deadline",
+        "--child",
+        *("--uploads", str(args.uploads), "--hour", str(args.hour), "--suite", args.suite),
+        *("--sheets", str(args.sheets), "--integrity", str(args.integrity)),
+        *("--timeout", str(args.timeout)),
+    ]
+    folder.mkdir(parents=True)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GRADER_")}
+    out = subprocess.run(
+        command, cwd=folder, env={**env, "PYTHONPATH": path}, capture_output=True, check=False
+    )
+    lines = [line for line in out.stdout.decode().splitlines() if line.startswith("{")]
+    if out.returncode != 0 or not lines:
+        raise RuntimeError(f"the run failed (exit {out.returncode}): {out.stderr.decode()[-2000:]}")
+    return json.loads(lines[-1])
+
+
+def child(args: argparse.Namespace) -> None:
+    import grader
+
+    folder = Path.cwd()
+    result = hour(args, folder)
+    print(json.dumps({**result, "code": grader.__file__}), flush=True)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench.deadline")
+    parser.add_argument("--uploads", type=int, default=300, help="uploads in the hour")
+    parser.add_argument(
+        "--hour", type=float, default=900.0, help="seconds the hour is compressed into"
+    )
+    parser.add_argument("--suite", default="quick", help="the uploads' suite")
+    parser.add_argument("--sheets", type=int, default=300, help="sheets of the exam print")
+    parser.add_argument("--integrity", type=int, default=300, help="engines the check compares")
+    parser.add_argument("--baseline", default=BASELINE, help="the peer's git revision")
+    parser.add_argument("--timeout", type=float, default=7200.0, help="seconds after the hour")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--quick", action="store_true", help="a smoke run: 6 uploads, tiny suite")
+    args, _ = parser.parse_known_args(argv)
+    if args.quick:
+        args.uploads, args.hour, args.suite, args.sheets, args.integrity = 6, 20.0, str(TINY), 3, 6
+    if args.child:
+        child(args)
+        return
+    from grader.harness import SandboxConfig
+
+    try:
+        SandboxConfig().check()
+    except Exception as exc:
+        print(f"bench.deadline: skipped ({exc})")
+        return
+    print(
+        f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the start; "
+        f"one grader worker --workers {WORKERS}; {args.uploads} uploads of the correct engine, "
+        f"suite {Path(args.suite).stem}, one per student, over an hour compressed into "
+        f"{args.hour:.0f} s ({3600 / args.hour:.1f}x real time; {1 - BEFORE_RUSH:.0%} in its "
+        f"last 15 minutes); at 45 minutes a print of {args.sheets} anonymous sheets and an "
+        f"integrity check of {args.integrity} engines",
+        flush=True,
+    )
+    folder = Path(tempfile.mkdtemp(prefix="bench-deadline-"))
+    try:
+        base = baseline_tree(args.baseline, folder / "baseline", data=True)
+        runs = {
+            "this code": measured(None, args, folder / "now"),
+            f"peer: {args.baseline}": measured(base, args, folder / "before"),
+        }
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    print(f"load average {os.getloadavg()[0]:.1f} at the end")
+    print(
+        "| code | upload to result p50 s | p95 s | max s | uploads that waited behind bulk "
+        "work (longest wait) | failed | the run's span s |"
+    )
+    print("|---|---|---|---|---|---|---|")
+    peer = runs[f"peer: {args.baseline}"]["took"]
+    for name, result in runs.items():
+        took = result["took"]
+        print(
+            f"| {name} | {statistics.median(took):.1f} | {percentile(took, 0.95):.1f} | "
+            f"{max(took):.1f} | {result['behind']} ({result['behind_max']:.1f} s) | "
+            f"{len(result['failed'])} | {result['span']:.0f} |",
+            flush=True,
+        )
+    now = runs["this code"]["took"]
+    print(
+        f"ratios, this code to the peer: p50 {statistics.median(now) / statistics.median(peer):.2f}, "
+        f"p95 {percentile(now, 0.95) / percentile(peer, 0.95):.2f}, max {max(now) / max(peer):.2f}"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,40 @@
+"""bench/deadline: the arrival curve, and a smoke run of both codes (figures only printed, never
+asserted: the machine is shared; that no upload waits behind bulk work with this code is a
+property of the queues, not a time)."""
+
+import pytest
+
+from bench.deadline import BEFORE_RUSH, RUSH, arrivals, percentile
+from tests.bench.bench_support import run_bench
+
+
+def test_the_uploads_arrive_in_order_within_the_hour_most_in_its_last_quarter():
+    times = arrivals(300, 900.0)
+    assert len(times) == 300 and times == sorted(times)
+    assert times[0] > 0 and times[-1] < 900.0
+    late = sum(t >= RUSH * 900.0 for t in times)
+    assert late == round(300 * (1 - BEFORE_RUSH))  # 210: 70% in the last 15 minutes
+    # the rate rises to the deadline: the last 5 minutes get more than the 5 before them
+    assert sum(t >= 800.0 for t in times) > sum(700.0 <= t < 800.0 for t in times)
+
+
+def test_percentile_is_the_nearest_rank():
+    values = [float(n) for n in range(1, 21)]
+    assert percentile(values, 0.5) == 10.0
+    assert percentile(values, 0.95) == 19.0
+    assert percentile([3.0], 0.95) == 3.0
+
+
+@pytest.mark.slow
+def test_the_deadline_benchmark_runs_quick():
+    out = run_bench("deadline", "--quick", timeout=900)
+    assert "compressed into 20 s (180.0x real time" in out
+    rows = {
+        line.split("|")[1].strip(): line.split("|")
+        for line in out.splitlines()
+        if line.startswith("| this code") or line.startswith("| peer: 9581471")
+    }
+    assert set(rows) == {"this code", "peer: 9581471"}, out
+    for cells in rows.values():
+        assert cells[6].strip() == "0", out  # no upload failed
+    assert rows["this code"][5].strip().startswith("0 "), out  # none behind bulk work
