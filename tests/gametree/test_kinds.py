@@ -30,12 +30,14 @@ from __future__ import annotations
 
 import math
 import re
+from typing import ClassVar
 
 import pytest
 
 from grader.gametree import KINDS, Conventions, Tree, grade, solve
 from grader.gametree import kinds as kinds_module
 from grader.gametree.kinds import CACHED_LEAVES, error_score
+from grader.gametree.optimum import dp_size
 from grader.gametree.tree import child_path
 from tests.gametree._helpers import ALL_CONVENTIONS, brute_force_least_leaves
 
@@ -808,3 +810,195 @@ def test_a_grade_keeps_the_key_and_names_no_misconception_it_did_not_find() -> N
     slip = grade("values", AG, Conventions(), {"values": dict(key["values"], **{"": 99})})
     assert slip.key == key
     assert slip.diagnosis is None and slip.diagnosis_text is None
+
+
+# -- best-order: the answer beside the key (graded_differences, answer_replays) -----------------
+# AIMA left to right by hand: as given, B's three leaves, C cut after H (2 <= 3), D's 14, 5, 2:
+# 7 leaves. At best 5: B needs all three, C and D each cut after one leaf of 2 (H, and M first).
+
+
+def _beside_the_key(answer: object, first_wrong: object = None, conv: Conventions | None = None):
+    conv = conv or Conventions()
+    kind = KINDS["best-order"]
+    solution = {
+        "key": kind.key(AIMA, conv),
+        "replays": kind.answer_replays(AIMA, conv, answer),
+    }
+    return kind.graded_differences(AIMA, conv, answer, first_wrong, solution)
+
+
+def test_the_keys_ordering_written_with_only_the_nodes_it_reorders_differs_nowhere() -> None:
+    key = KINDS["best-order"].key(AIMA, Conventions())["order"]
+    as_drawn = {p: o for p, o in key.items() if o != list(range(len(o)))}
+    assert as_drawn and len(as_drawn) < len(key)  # the key reorders some nodes, not all
+    for order in (key, as_drawn):
+        assert _beside_the_key({"order": order}) == {
+            "differ": [],
+            "legend": "The answer is the key's ordering: alpha-beta evaluates 5 leaves, "
+            "the fewest possible.",
+        }
+
+
+def test_a_key_written_with_only_the_nodes_it_reorders_matches_the_answer_written_out() -> None:
+    kind, conv = KINDS["best-order"], Conventions()
+    key = kind.key(AIMA, conv)
+    short = {p: o for p, o in key["order"].items() if o != list(range(len(o)))}
+    answer = {"order": key["order"]}
+    solution = {
+        "key": {"order": short, "leaves": 5},
+        "replays": kind.answer_replays(AIMA, conv, answer),
+    }
+    assert kind.graded_differences(AIMA, conv, answer, None, solution)["legend"] == (
+        "The answer is the key's ordering: alpha-beta evaluates 5 leaves, the fewest possible."
+    )
+
+
+def test_another_best_ordering_differs_nowhere_and_says_it_is_as_good() -> None:
+    # B (MIN, window -inf..inf) evaluates its three leaves in any order: B's children reversed
+    # is another ordering of 5 leaves.
+    key = KINDS["best-order"].key(AIMA, Conventions())["order"]
+    other = {**key, "0": list(reversed(key["0"]))}
+    assert _beside_the_key({"order": other}) == {
+        "differ": [],
+        "legend": "Another best ordering: alpha-beta evaluates 5 leaves with it, as few as "
+        "with the key's.",
+    }
+
+
+def test_a_worse_ordering_differs_at_the_node_its_grade_blames() -> None:
+    # As given, 7 leaves; the hint (found by hand above): search M (2) first at D, then 5.
+    graded = grade("best-order", AIMA, Conventions(), {"order": {}})
+    why = (
+        "At D, search M first: with the rest of your order unchanged, alpha-beta then "
+        "evaluates 5 leaves instead of 7."
+    )
+    assert graded.first_wrong == {"path": "2", "label": "D", "step": None, "message": why}
+    counts = "The answer's ordering evaluates 7 leaves; the best evaluates 5."
+    assert _beside_the_key({"order": {}}, graded.first_wrong) == {
+        "differ": ["2"],
+        "legend": f"{counts} The grade blames D: {why}",
+        "counts": counts,
+        "blamed": "D",
+        "why": why,
+    }
+    # A blamed node stored without its message: the legend names it, with no reason.
+    assert _beside_the_key({"order": {}}, {"path": "2"})["legend"] == (
+        f"{counts} The grade blames D: "
+    )
+
+
+@pytest.mark.parametrize("first_wrong", [None, "2", {"path": "9"}, {"message": "x"}])
+def test_a_worse_ordering_whose_grade_blames_no_node_of_the_tree_blames_none(
+    first_wrong: object,
+) -> None:
+    assert _beside_the_key({"order": {}}, first_wrong) == {
+        "differ": [],
+        "legend": "The answer's ordering evaluates 7 leaves; the best evaluates 5. "
+        "The grade blames no single node.",
+    }
+
+
+@pytest.mark.parametrize("answer", [None, ["order"], {"order": {"9": [0]}}, {"order": {"": [0]}}])
+def test_an_answer_whose_ordering_cannot_be_searched_has_no_replays_and_says_so(
+    answer: object,
+) -> None:
+    # Stored before its shape was checked: no node 9, or an order that is not one of A's children.
+    assert KINDS["best-order"].answer_replays(AIMA, Conventions(), answer) is None
+    assert _beside_the_key(answer) == {
+        "differ": [],
+        "legend": "The answer's ordering cannot be searched on this tree.",
+    }
+
+
+def test_an_answer_not_an_object_cannot_be_searched_even_beside_replays() -> None:
+    kind, conv = KINDS["best-order"], Conventions()
+    solution = {"key": kind.key(AIMA, conv), "replays": kind.replays(AIMA, conv, {})}
+    assert kind.graded_differences(AIMA, conv, ["order"], None, solution) == {
+        "differ": [],
+        "legend": "The answer's ordering cannot be searched on this tree.",
+    }
+
+
+def test_an_answers_replays_are_its_ordering_and_the_best_searched() -> None:
+    replays = KINDS["best-order"].answer_replays(AIMA, Conventions(), {"order": {"2": [2, 1, 0]}})
+    assert replays is not None
+    # D reversed: B's 3, C cut after H, D cut after M: 5 leaves, in the drawn tree's paths.
+    assert replays["yours"]["leaf_order"] == ["0.0", "0.1", "0.2", "1.0", "2.2"]
+    assert len(replays["best"]["leaf_order"]) == 5
+    # No order given is the tree as drawn: 7 leaves.
+    as_given = KINDS["best-order"].answer_replays(AIMA, Conventions(), {})
+    assert as_given is not None and len(as_given["yours"]["leaf_order"]) == 7
+
+
+def test_a_best_order_on_paper_writes_each_reordered_nodes_children_by_label() -> None:
+    # A box at each internal node (A, B, C, D), three labels of up to 3 characters wide.
+    kind = KINDS["best-order"]
+    paper = kind.paper(AIMA, {"order": {"": [2, 0, 1], "2": [2, 1, 0]}, "leaves": 5})
+    assert paper.boxes.paths == ("", "0", "1", "2") and paper.boxes.chars == 9
+    assert paper.marks == {"": "D B C", "2": "M L K"}
+    assert paper.lines == (("Leaves evaluated", "5"),)
+    assert paper.instruction.startswith("Write in the box of each node you reorder the labels")
+    # A blank sheet, and an answer that claims no count.
+    assert kind.paper(AIMA).marks == {} and kind.paper(AIMA).lines == (("Leaves evaluated", ""),)
+    assert kind.paper(AIMA, {"order": {}}).lines == (("Leaves evaluated", ""),)
+    # The widest node sets the box: four children, four labels.
+    assert kind.paper(Tree.from_nested([[1, 2], [3, 4, 5, 6]])).boxes.chars == 12
+
+
+def test_only_best_order_estimates_the_optimums_work_before_grading() -> None:
+    # The estimate stored with an exercise is the optimum's own bound (optimum.dp_size).
+    assert KINDS["best-order"].optimum_states(AIMA) == dp_size(AIMA) > 0
+    assert [k for k in KINDS if KINDS[k].optimum_states(AIMA) is not None] == ["best-order"]
+
+
+# -- the registry: a kind is a registered class ---------------------------------------------------
+
+
+class _CoreOnlyKind(kinds_module.ExerciseKind):
+    """A kind only these tests register: it names one misconception variant."""
+
+    name = "core-only"
+    answer_shape: ClassVar[dict[str, kinds_module.AnswerPart]] = {
+        "guess": kinds_module.AnswerPart("count")
+    }
+    variants = ("no-pruning",)
+
+
+def test_a_registered_kind_joins_the_registry_last_with_its_variants_and_leaves_it_whole() -> None:
+    from grader.gametree import VARIANTS
+
+    before = list(KINDS)
+    assert kinds_module.register(_CoreOnlyKind) is _CoreOnlyKind  # a class decorator
+    try:
+        assert list(KINDS) == [*before, "core-only"]
+        assert isinstance(KINDS["core-only"], _CoreOnlyKind)
+        assert kinds_module.ANSWER_KEYS["core-only"] == ("guess",)
+        assert len(kinds_module.ANSWER_KEYS) == len(before) + 1
+        assert "core-only" in VARIANTS["no-pruning"].kinds
+        assert "core-only" not in VARIANTS["ties-flipped"].kinds
+        with pytest.raises(ValueError) as twice:
+            kinds_module.register(_CoreOnlyKind)
+        assert str(twice.value) == "an exercise kind named 'core-only' is registered already"
+    finally:
+        kinds_module.unregister("core-only")
+    assert list(KINDS) == before and "core-only" not in kinds_module.ANSWER_KEYS
+    assert "core-only" not in VARIANTS["no-pruning"].kinds
+
+
+def test_the_default_kind_is_the_first_registered_and_every_kind_has_its_answer_keys() -> None:
+    assert kinds_module.default_kind() == "prune"
+    assert (
+        list(kinds_module.ANSWER_KEYS)
+        == list(KINDS)
+        == [
+            "prune",
+            "values",
+            "bounds",
+            "leaf-order",
+            "best-order",
+            "minimax",
+        ]
+    )
+    assert len(kinds_module.ANSWER_KEYS) == 6
+    assert kinds_module.ANSWER_KEYS["prune"] == ("pruned", "value")
+    assert kinds_module.ANSWER_KEYS["best-order"] == ("order", "leaves")
