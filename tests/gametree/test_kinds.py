@@ -28,12 +28,15 @@ equivalent but the last, which only never ending shows:
 
 from __future__ import annotations
 
+import json
 import math
 import re
+from pathlib import Path
 from typing import ClassVar
 
 import pytest
 
+import grader
 from grader.gametree import KINDS, Conventions, Tree, grade, solve
 from grader.gametree import kinds as kinds_module
 from grader.gametree.kinds import CACHED_LEAVES, error_score
@@ -1002,3 +1005,100 @@ def test_the_default_kind_is_the_first_registered_and_every_kind_has_its_answer_
     assert len(kinds_module.ANSWER_KEYS) == 6
     assert kinds_module.ANSWER_KEYS["prune"] == ("pruned", "value")
     assert kinds_module.ANSWER_KEYS["best-order"] == ("order", "leaves")
+
+
+# -- what every kind shares (base): its page module, its facts, its words ----------------------
+
+
+def test_each_kinds_page_module_is_a_file_of_the_static_folder() -> None:
+    static = Path(grader.__file__).parent / "web" / "static"
+    assert KINDS["leaf-order"].script == "js/kinds/leaf-order.js"
+    for kind in KINDS.values():
+        assert (static / kind.script).is_file(), kind.script
+
+
+def test_only_the_kinds_with_misconception_variants_calibrate() -> None:
+    assert {name for name, kind in KINDS.items() if kind.calibrates} == {
+        "prune",
+        "values",
+        "bounds",
+        "leaf-order",
+        "minimax",
+    }
+
+
+def test_a_kind_that_counts_no_errors_is_refused_where_errors_are_counted() -> None:
+    assert kinds_module.counted(KINDS["values"]) is KINDS["values"]
+    with pytest.raises(TypeError) as refused:
+        kinds_module.counted(KINDS["best-order"])
+    assert str(refused.value) == "a best-order exercise counts no errors against a projected key"
+
+
+def test_a_kind_that_does_not_grade_chance_trees_refuses_one_with_its_reason() -> None:
+    tree = Tree.from_nested([[1, 2], [3, 4]], "max,chance")
+    with pytest.raises(ValueError) as refused:
+        KINDS["bounds"].check_tree(tree)
+    assert str(refused.value) == (
+        "a bounds exercise is not made on a tree with chance nodes: alpha and beta below a "
+        "chance node are Star1's windows, which this kind does not grade"
+    )
+
+
+def test_on_a_chance_tree_the_conventions_say_how_values_are_written_only_where_answers_hold_them() -> (
+    None
+):
+    tree = Tree.from_nested([[1, 2], [3, 4]], "max,chance")
+    average = (
+        " A chance node (a circle) takes the weighted average of its children: each child's "
+        "value times the probability on its edge, summed."
+    )
+    unbounded = (
+        " No bounds on the leaf values are stated, so nothing is cut at or below a chance node "
+        "before all its children are seen (Star1 needs both bounds)."
+    )
+    exact = (
+        " Values are exact: write a fraction (14/3) or its decimal rounded to 2 places (4.67); "
+        "4.7 or 4.666 is not 14/3."
+    )
+    conv = Conventions()
+    plain = conv.describe(with_values=False)
+    assert KINDS["leaf-order"].conventions_words(conv, tree) == plain + average + unbounded
+    assert KINDS["values"].conventions_words(conv, tree) == (
+        conv.describe() + average + unbounded + exact
+    )
+    bounded = Conventions(bounds=(0, 10))
+    assert KINDS["values"].conventions_words(bounded, tree) == bounded.describe() + average + exact
+    # On a tree without chance nodes, the conventions alone.
+    assert KINDS["values"].conventions_words(conv, AIMA) == conv.describe()
+    assert KINDS["values"].conventions_words(conv) == conv.describe()
+
+
+def test_values_on_paper_are_written_as_a_hand_writes_them() -> None:
+    # No ".0" on a whole number, infinity as ∞, a blank entry left blank.
+    paper = KINDS["values"].paper(AIMA, {"values": {"": 3.0, "0": "inf", "1": -2, "2": None}})
+    assert paper.marks == {"": "3", "0": "∞", "1": "-2", "2": ""}
+    bounds = KINDS["bounds"].paper(AIMA, {"bounds": {"": ["-inf", 2.5], "1": ["", 0]}})
+    assert bounds.marks == {"": "-∞\n2.5", "1": "\n0"}
+
+
+def test_two_answers_differ_at_the_nodes_where_their_entries_differ() -> None:
+    values = KINDS["values"]
+    assert values.distance({"": 3, "0": 2}, {"": 3, "0": 1, "1": 5}) == 2
+    assert values.distance({"": 3}, {"": 3}) == 0
+    assert values.distance(3, 3) == 0 and values.distance(3, 4) == 1
+
+
+def test_an_answer_in_words_names_a_node_without_a_label_by_its_path_and_the_root_as_root() -> None:
+    assert KINDS["values"].describe({"values": {"": 3, "0": 2}}, {}) == "root = 3, 0 = 2"
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        {"bounds": [["0", [1, 2]]]},  # no mapping: AttributeError
+        {"bounds": {"": 3}},  # a pair that is a number: TypeError
+        {"bounds": {"": [1]}},  # a pair of one: IndexError
+    ],
+)
+def test_an_answer_of_another_shape_is_described_as_its_json(answer: object) -> None:
+    assert KINDS["bounds"].describe(answer, AIMA.labels()) == json.dumps(answer)
