@@ -1102,3 +1102,14 @@ def test_an_answer_in_words_names_a_node_without_a_label_by_its_path_and_the_roo
 )
 def test_an_answer_of_another_shape_is_described_as_its_json(answer: object) -> None:
     assert KINDS["bounds"].describe(answer, AIMA.labels()) == json.dumps(answer)
+
+
+def test_four_hundred_leaves_are_within_the_best_order_limit_and_the_work_refuses_them() -> None:
+    # 20^2 is exactly the 400 leaves allowed; its ordering is too much work. By hand
+    # (optimum.uniform_dp_size, 2 values so at most 3^2 = 9 windows): the root 1 x 1 x 20 x 2^20,
+    # its 20 children 20 x 9 x 20 x 2^20, the 400 leaves 400 x 9: 3,795,848,720 states.
+    assert KINDS["best-order"].generator_problems(20, 2, 2) == [
+        "finding the best ordering of 20^2 leaves is too much work (3,795,848,720 states, at "
+        "most 1,500,000): less branching or depth"
+    ]
+    assert KINDS["best-order"].generator_problems(3, 3, 10) == []
