@@ -1,6 +1,7 @@
 """Grading by the exercise kinds: best-order under the exercise's own
-conventions, its key, feedback, hint and parts; the step each ``first_wrong`` points the replay
-to; parts kept to six decimals; trees above the grading cache's size.
+conventions, its key, feedback, hint and parts, and its answer drawn beside the key; the step each
+``first_wrong`` points the replay to; parts kept to six decimals; trees above the grading cache's
+size; the registry; what every kind shares (its page module, its facts, its words and paper).
 
 Mutants of the kinds no test here kills (docs/testing.md, "Mutation testing"), each judged
 equivalent but the last, which only never ending shows:
@@ -20,6 +21,14 @@ equivalent but the last, which only never ending shows:
 - ``ExerciseKind.grade``: ``score(None, ...)``: no kind's ``score`` reads the tree; ``min(2.0,
   ...)`` and rounding to 7 places: ``error_score`` of a whole number of errors is 1, 0.8, 0.5,
   0.1 (to 7 places too) or 0, never above 1.
+- ``BestOrderKind.generator_problems``: ``size > MAX_DP_SIZE`` changed to ``>=``: no uniform tree
+  of at most 400 leaves (any branching, depth and number of values) has exactly 1,500,000 states.
+- ``BestOrderKind.scoring_words``: the share rounded to 7 places, not 6, before it is written to
+  2: a share fewest/got with got <= 400 leaves is never within 5e-7 of a 2-place rounding edge
+  (|200 p - (2m + 1) q| / 200 q >= 1/80,000 unless it lies on one).
+- ``BestOrderKind.graded_differences``: the tree walked for "the key's ordering" cut at no depth
+  rather than the exercise's: the nodes below the horizon are in neither the key nor a graded
+  answer (grading refuses an order at a node the search sees as a leaf), so both read as drawn.
 - ``_original_paths``: ``child_path(old, i)`` changed to ``child_path(None, i)``: the old paths
   then cycle at depth 1 and the walk never ends; mutmut ends it with SIGKILL (exit -9, which it
   calls "segfault"), which ``scripts/mutation.py`` counts as caught: not equivalent, listed
@@ -856,6 +865,23 @@ def test_a_key_written_with_only_the_nodes_it_reorders_matches_the_answer_writte
     )
 
 
+def test_an_answer_with_no_order_on_a_tree_drawn_in_a_best_order_is_the_keys_ordering() -> None:
+    # B's three leaves, then C and D each cut after their first leaf (2 <= 3): 5 leaves as drawn,
+    # the least; the key written as the tree as drawn, and the answer giving only a count.
+    kind, conv = KINDS["best-order"], Conventions()
+    drawn = Tree.from_nested([[3, 12, 8], [2, 4, 6], [2, 14, 5]])
+    answer = {"leaves": 5}
+    solution = {
+        "key": {"order": {}, "leaves": 5},
+        "replays": kind.replays(drawn, conv, {}),
+    }
+    assert kind.graded_differences(drawn, conv, answer, None, solution) == {
+        "differ": [],
+        "legend": "The answer is the key's ordering: alpha-beta evaluates 5 leaves, "
+        "the fewest possible.",
+    }
+
+
 def test_another_best_ordering_differs_nowhere_and_says_it_is_as_good() -> None:
     # B (MIN, window -inf..inf) evaluates its three leaves in any order: B's children reversed
     # is another ordering of 5 leaves.
@@ -940,10 +966,14 @@ def test_a_best_order_on_paper_writes_each_reordered_nodes_children_by_label() -
     assert paper.boxes.paths == ("", "0", "1", "2") and paper.boxes.chars == 9
     assert paper.marks == {"": "D B C", "2": "M L K"}
     assert paper.lines == (("Leaves evaluated", "5"),)
-    assert paper.instruction.startswith("Write in the box of each node you reorder the labels")
-    # A blank sheet, and an answer that claims no count.
+    assert paper.instruction == (
+        "Write in the box of each node you reorder the labels of its children in the order "
+        "alpha-beta should search them; then the number of leaves your ordering evaluates."
+    )
+    # A blank sheet, an answer that claims no count, and one that gives only the count.
     assert kind.paper(AIMA).marks == {} and kind.paper(AIMA).lines == (("Leaves evaluated", ""),)
     assert kind.paper(AIMA, {"order": {}}).lines == (("Leaves evaluated", ""),)
+    assert kind.paper(AIMA, {"leaves": 7}).marks == {}
     # The widest node sets the box: four children, four labels.
     assert kind.paper(Tree.from_nested([[1, 2], [3, 4, 5, 6]])).boxes.chars == 12
 
@@ -1113,3 +1143,45 @@ def test_four_hundred_leaves_are_within_the_best_order_limit_and_the_work_refuse
         "most 1,500,000): less branching or depth"
     ]
     assert KINDS["best-order"].generator_problems(3, 3, 10) == []
+
+
+def test_the_leaf_order_on_paper_numbers_the_leaves_evaluated() -> None:
+    # AIMA's key: E F G H, then K L M (I and J pruned): numbered 1..7, I and J left blank.
+    kind = KINDS["leaf-order"]
+    paper = kind.paper(AIMA, kind.key(AIMA, Conventions()))
+    assert paper.boxes.paths == tuple(AIMA.leaves()) and paper.boxes.chars == 2
+    assert paper.marks == {
+        "0.0": "1",
+        "0.1": "2",
+        "0.2": "3",
+        "1.0": "4",
+        "2.0": "5",
+        "2.1": "6",
+        "2.2": "7",
+    }
+    assert paper.instruction.startswith("Number the leaves in the order alpha-beta evaluates")
+    assert kind.paper(AIMA).marks == {}
+
+
+def test_pruned_nodes_on_paper_are_crossed_and_struck_and_the_root_value_written_below() -> None:
+    # AIMA's key: I and J (1.1, 1.2) pruned, root value 3. Every node but the root has a box.
+    kind = KINDS["prune"]
+    paper = kind.paper(AIMA, kind.key(AIMA, Conventions()))
+    assert paper.boxes.paths == tuple(p for p, _ in AIMA.walk() if p) and paper.boxes.chars == 1
+    assert paper.marks == {"1.1": "✗", "1.2": "✗"}
+    assert paper.struck == ("1.1", "1.2")
+    assert paper.lines == (("Root value", "3"),)
+    assert paper.instruction.startswith("Cross (✗) the box of every node alpha-beta never visits")
+    blank = kind.paper(AIMA)
+    assert (blank.marks, blank.struck, blank.lines) == ({}, (), (("Root value", ""),))
+
+
+def test_values_and_bounds_on_paper_have_a_box_at_each_internal_node() -> None:
+    values, bounds = KINDS["values"].paper(AIMA), KINDS["bounds"].paper(AIMA)
+    assert values.boxes.paths == bounds.boxes.paths == ("", "0", "1", "2")
+    assert bounds.boxes.rows == ("α", "β") and values.marks == bounds.marks == {}
+    assert values.instruction == (
+        "Write in its box the value each internal node returns; leave the boxes of pruned "
+        "nodes empty."
+    )
+    assert bounds.instruction.startswith("Write alpha (α) and beta (β) at each internal node")
