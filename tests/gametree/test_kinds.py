@@ -1176,6 +1176,14 @@ def test_pruned_nodes_on_paper_are_crossed_and_struck_and_the_root_value_written
     assert (blank.marks, blank.struck, blank.lines) == ({}, (), (("Root value", ""),))
 
 
+@pytest.mark.parametrize("kind", list(KINDS))
+def test_an_answer_stored_in_another_shape_writes_nothing_on_paper(kind: str) -> None:
+    # Stored answers are never refused: one without this kind's parts marks no box.
+    paper = KINDS[kind].paper(AIMA, {"guess": 3})
+    assert paper.marks == {} and paper.struck == ()
+    assert all(written == "" for _, written in paper.lines)
+
+
 def test_values_and_bounds_on_paper_have_a_box_at_each_internal_node() -> None:
     values, bounds = KINDS["values"].paper(AIMA), KINDS["bounds"].paper(AIMA)
     assert values.boxes.paths == bounds.boxes.paths == ("", "0", "1", "2")
@@ -1184,4 +1192,7 @@ def test_values_and_bounds_on_paper_have_a_box_at_each_internal_node() -> None:
         "Write in its box the value each internal node returns; leave the boxes of pruned "
         "nodes empty."
     )
-    assert bounds.instruction.startswith("Write alpha (α) and beta (β) at each internal node")
+    assert bounds.instruction == (
+        "Write alpha (α) and beta (β) at each internal node when alpha-beta returns from it "
+        "(∞ for infinity); leave the boxes of pruned nodes empty."
+    )

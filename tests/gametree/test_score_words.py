@@ -114,6 +114,13 @@ def test_bounds_count_alpha_and_beta_apart() -> None:
     alpha = key[""][0]
     score, text = words("bounds", DEEP, {"bounds": {**key, "": [alpha, 99]}})
     assert score == 0.8 and text.startswith("1 error: 1 wrong beta at A.")
+    # By hand, AIMA's C returns with alpha 3 (A's best so far) and beta 2 (H): alpha given -inf.
+    score, text = words(
+        "bounds",
+        AIMA,
+        {"bounds": {"": [3, "inf"], "0": ["-inf", 3], "1": ["-inf", 2], "2": [3, 2]}},
+    )
+    assert score == 0.8 and text.startswith("1 error: 1 wrong alpha at C.")
 
 
 @pytest.mark.parametrize(
