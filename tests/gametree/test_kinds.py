@@ -613,6 +613,14 @@ def test_a_claimed_leaf_count_is_a_whole_number_of_leaves() -> None:
         ("best-order", {"order": [[1, 0]]}, "'order' must map paths to lists of child indices"),
         ("best-order", {"order": {"7": [0, 1]}}, "no node at path '7' in 'order'"),
         ("leaf-order", {"leaf_order": "0.0.0"}, "'leaf_order' must be a list of leaf paths"),
+        # AG's leaves are three deep: not a path, no node, an internal node.
+        ("leaf-order", {"leaf_order": [0]}, "0 in 'leaf_order' is not a leaf of this tree"),
+        (
+            "leaf-order",
+            {"leaf_order": ["2.0.0"]},
+            "'2.0.0' in 'leaf_order' is not a leaf of this tree",
+        ),
+        ("leaf-order", {"leaf_order": ["0.0"]}, "'0.0' in 'leaf_order' is not a leaf of this tree"),
         (
             "leaf-order",
             {"leaf_order": ["0.0.0", "0.0.0"]},
@@ -1159,7 +1167,10 @@ def test_the_leaf_order_on_paper_numbers_the_leaves_evaluated() -> None:
         "2.1": "6",
         "2.2": "7",
     }
-    assert paper.instruction.startswith("Number the leaves in the order alpha-beta evaluates")
+    assert paper.instruction == (
+        "Number the leaves in the order alpha-beta evaluates them (1 for the first); leave "
+        "the boxes of pruned leaves empty."
+    )
     assert kind.paper(AIMA).marks == {}
 
 
@@ -1171,7 +1182,10 @@ def test_pruned_nodes_on_paper_are_crossed_and_struck_and_the_root_value_written
     assert paper.marks == {"1.1": "✗", "1.2": "✗"}
     assert paper.struck == ("1.1", "1.2")
     assert paper.lines == (("Root value", "3"),)
-    assert paper.instruction.startswith("Cross (✗) the box of every node alpha-beta never visits")
+    assert paper.instruction == (
+        "Cross (✗) the box of every node alpha-beta never visits: crossing the root of a "
+        "pruned subtree is enough. Write the root's value below the tree."
+    )
     blank = kind.paper(AIMA)
     assert (blank.marks, blank.struck, blank.lines) == ({}, (), (("Root value", ""),))
 
