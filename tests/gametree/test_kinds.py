@@ -1126,6 +1126,16 @@ def test_two_answers_differ_at_the_nodes_where_their_entries_differ() -> None:
     assert values.distance(3, 3) == 0 and values.distance(3, 4) == 1
 
 
+def test_leaf_orders_differ_at_each_place_and_orders_of_another_form_as_a_whole() -> None:
+    leaf_order = KINDS["leaf-order"]
+    # E F G against E G: the second and third places differ.
+    assert leaf_order.distance(("0.0", "0.1", "0.2"), ("0.0", "0.2")) == 2
+    # Not both canonical (tuples): equal or not, one place at most.
+    assert leaf_order.distance(["0.0", "0.1"], ["0.0", "0.1"]) == 0
+    assert leaf_order.distance(("0.0", "0.1"), ["0.0", "0.1"]) == 1
+    assert leaf_order.distance(("0.0", "0.1"), None) == 1
+
+
 def test_an_answer_in_words_names_a_node_without_a_label_by_its_path_and_the_root_as_root() -> None:
     assert KINDS["values"].describe({"values": {"": 3, "0": 2}}, {}) == "root = 3, 0 = 2"
 
