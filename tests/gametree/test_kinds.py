@@ -8,8 +8,10 @@ equivalent but the last, which only never ending shows:
 - ``LeafOrderKind.first_wrong``: ``len(answer) > len(key)`` changed to ``>=``: the line is reached
   only when the answer's first ``len(key)`` leaves are the key's, so equal lengths mean the answer
   is the key, which ``grade`` returns before asking for ``first_wrong``.
-- ``LeafOrderKind.score``: ``1.0 if longest`` changed (always dividing, or 2.0 when empty): a
+- ``LeafOrderKind.assess``: ``1.0 if longest`` changed (always dividing, or 2.0 when empty): a
   search evaluates at least one leaf (a terminal root is its own leaf), so the key is never empty.
+- ``_lcs_items``: ``before`` filled with +1 or -2, not -1: the loop sets every entry before the
+  walk back reads it.
 - ``BestOrderKind.grade``: ``replays(..., least.orders)`` changed to no best order: ``replays``
   then solves the same Optimizer for the same cut tree and conventions, and gets the same orders.
 - ``_search_on_drawing``: a cutoff's ``source`` always mapped: a cutoff has no source only when a
