@@ -11,7 +11,8 @@ equivalent but the last, which only never ending shows:
 - ``LeafOrderKind.assess``: ``1.0 if longest`` changed (always dividing, or 2.0 when empty): a
   search evaluates at least one leaf (a terminal root is its own leaf), so the key is never empty.
 - ``_lcs_items``: ``before`` filled with +1 or -2, not -1: the loop sets every entry before the
-  walk back reads it.
+  walk back reads it; -2 for "no item before" (a run's first item, or no run): the walk back
+  stops at any negative index.
 - ``BestOrderKind.grade``: ``replays(..., least.orders)`` changed to no best order: ``replays``
   then solves the same Optimizer for the same cut tree and conventions, and gets the same orders.
 - ``_search_on_drawing``: a cutoff's ``source`` always mapped: a cutoff has no source only when a
@@ -1136,6 +1137,13 @@ def test_leaf_orders_differ_at_each_place_and_orders_of_another_form_as_a_whole(
     assert leaf_order.distance(["0.0", "0.1"], ["0.0", "0.1"]) == 0
     assert leaf_order.distance(("0.0", "0.1"), ["0.0", "0.1"]) == 1
     assert leaf_order.distance(("0.0", "0.1"), None) == 1
+
+
+def test_the_longest_common_subsequence_keeps_a_longer_run_found_before_a_shorter_one() -> None:
+    # By hand: a d e f is the one common subsequence of 4 (a b f is 3); b's later, lower position
+    # must not drop the run a d e that f extends.
+    assert kinds_module._lcs_items(tuple("abcdef"), tuple("adebf")) == set("adef")
+    assert kinds_module._lcs_items(tuple("abc"), tuple("xyz")) == set()
 
 
 def test_an_answer_in_words_names_a_node_without_a_label_by_its_path_and_the_root_as_root() -> None:
