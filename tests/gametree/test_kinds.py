@@ -1,14 +1,18 @@
 """Grading by the exercise kinds: best-order under the exercise's own
-conventions, its key, feedback, hint and parts; the step each ``first_wrong`` points the replay
-to; parts kept to six decimals; trees above the grading cache's size.
+conventions, its key, feedback, hint and parts, and its answer drawn beside the key; the step each
+``first_wrong`` points the replay to; parts kept to six decimals; trees above the grading cache's
+size; the registry; what every kind shares (its page module, its facts, its words and paper).
 
 Mutants of the kinds no test here kills (docs/testing.md, "Mutation testing"), each judged
 equivalent but the last, which only never ending shows:
 - ``LeafOrderKind.first_wrong``: ``len(answer) > len(key)`` changed to ``>=``: the line is reached
   only when the answer's first ``len(key)`` leaves are the key's, so equal lengths mean the answer
   is the key, which ``grade`` returns before asking for ``first_wrong``.
-- ``LeafOrderKind.score``: ``1.0 if longest`` changed (always dividing, or 2.0 when empty): a
+- ``LeafOrderKind.assess``: ``1.0 if longest`` changed (always dividing, or 2.0 when empty): a
   search evaluates at least one leaf (a terminal root is its own leaf), so the key is never empty.
+- ``_lcs_items``: ``before`` filled with +1 or -2, not -1: the loop sets every entry before the
+  walk back reads it; -2 for "no item before" (a run's first item, or no run): the walk back
+  stops at any negative index.
 - ``BestOrderKind.grade``: ``replays(..., least.orders)`` changed to no best order: ``replays``
   then solves the same Optimizer for the same cut tree and conventions, and gets the same orders.
 - ``_search_on_drawing``: a cutoff's ``source`` always mapped: a cutoff has no source only when a
@@ -20,6 +24,14 @@ equivalent but the last, which only never ending shows:
 - ``ExerciseKind.grade``: ``score(None, ...)``: no kind's ``score`` reads the tree; ``min(2.0,
   ...)`` and rounding to 7 places: ``error_score`` of a whole number of errors is 1, 0.8, 0.5,
   0.1 (to 7 places too) or 0, never above 1.
+- ``BestOrderKind.generator_problems``: ``size > MAX_DP_SIZE`` changed to ``>=``: no uniform tree
+  of at most 400 leaves (any branching, depth and number of values) has exactly 1,500,000 states.
+- ``BestOrderKind.scoring_words``: the share rounded to 7 places, not 6, before it is written to
+  2: a share fewest/got with got <= 400 leaves is never within 5e-7 of a 2-place rounding edge
+  (|200 p - (2m + 1) q| / 200 q >= 1/80,000 unless it lies on one).
+- ``BestOrderKind.graded_differences``: the tree walked for "the key's ordering" cut at no depth
+  rather than the exercise's: the nodes below the horizon are in neither the key nor a graded
+  answer (grading refuses an order at a node the search sees as a leaf), so both read as drawn.
 - ``_original_paths``: ``child_path(old, i)`` changed to ``child_path(None, i)``: the old paths
   then cycle at depth 1 and the walk never ends; mutmut ends it with SIGKILL (exit -9, which it
   calls "segfault"), which ``scripts/mutation.py`` counts as caught: not equivalent, listed
@@ -28,14 +40,19 @@ equivalent but the last, which only never ending shows:
 
 from __future__ import annotations
 
+import json
 import math
 import re
+from pathlib import Path
+from typing import ClassVar
 
 import pytest
 
+import grader
 from grader.gametree import KINDS, Conventions, Tree, grade, solve
 from grader.gametree import kinds as kinds_module
 from grader.gametree.kinds import CACHED_LEAVES, error_score
+from grader.gametree.optimum import dp_size
 from grader.gametree.tree import child_path
 from tests.gametree._helpers import ALL_CONVENTIONS, brute_force_least_leaves
 
@@ -599,6 +616,14 @@ def test_a_claimed_leaf_count_is_a_whole_number_of_leaves() -> None:
         ("best-order", {"order": [[1, 0]]}, "'order' must map paths to lists of child indices"),
         ("best-order", {"order": {"7": [0, 1]}}, "no node at path '7' in 'order'"),
         ("leaf-order", {"leaf_order": "0.0.0"}, "'leaf_order' must be a list of leaf paths"),
+        # AG's leaves are three deep: not a path, no node, an internal node.
+        ("leaf-order", {"leaf_order": [0]}, "0 in 'leaf_order' is not a leaf of this tree"),
+        (
+            "leaf-order",
+            {"leaf_order": ["2.0.0"]},
+            "'2.0.0' in 'leaf_order' is not a leaf of this tree",
+        ),
+        ("leaf-order", {"leaf_order": ["0.0"]}, "'0.0' in 'leaf_order' is not a leaf of this tree"),
         (
             "leaf-order",
             {"leaf_order": ["0.0.0", "0.0.0"]},
@@ -808,3 +833,400 @@ def test_a_grade_keeps_the_key_and_names_no_misconception_it_did_not_find() -> N
     slip = grade("values", AG, Conventions(), {"values": dict(key["values"], **{"": 99})})
     assert slip.key == key
     assert slip.diagnosis is None and slip.diagnosis_text is None
+
+
+# -- best-order: the answer beside the key (graded_differences, answer_replays) -----------------
+# AIMA left to right by hand: as given, B's three leaves, C cut after H (2 <= 3), D's 14, 5, 2:
+# 7 leaves. At best 5: B needs all three, C and D each cut after one leaf of 2 (H, and M first).
+
+
+def _beside_the_key(answer: object, first_wrong: object = None, conv: Conventions | None = None):
+    conv = conv or Conventions()
+    kind = KINDS["best-order"]
+    solution = {
+        "key": kind.key(AIMA, conv),
+        "replays": kind.answer_replays(AIMA, conv, answer),
+    }
+    return kind.graded_differences(AIMA, conv, answer, first_wrong, solution)
+
+
+def test_the_keys_ordering_written_with_only_the_nodes_it_reorders_differs_nowhere() -> None:
+    key = KINDS["best-order"].key(AIMA, Conventions())["order"]
+    as_drawn = {p: o for p, o in key.items() if o != list(range(len(o)))}
+    assert as_drawn and len(as_drawn) < len(key)  # the key reorders some nodes, not all
+    for order in (key, as_drawn):
+        assert _beside_the_key({"order": order}) == {
+            "differ": [],
+            "legend": "The answer is the key's ordering: alpha-beta evaluates 5 leaves, "
+            "the fewest possible.",
+        }
+
+
+def test_a_key_written_with_only_the_nodes_it_reorders_matches_the_answer_written_out() -> None:
+    kind, conv = KINDS["best-order"], Conventions()
+    key = kind.key(AIMA, conv)
+    short = {p: o for p, o in key["order"].items() if o != list(range(len(o)))}
+    answer = {"order": key["order"]}
+    solution = {
+        "key": {"order": short, "leaves": 5},
+        "replays": kind.answer_replays(AIMA, conv, answer),
+    }
+    assert kind.graded_differences(AIMA, conv, answer, None, solution)["legend"] == (
+        "The answer is the key's ordering: alpha-beta evaluates 5 leaves, the fewest possible."
+    )
+
+
+def test_an_answer_with_no_order_on_a_tree_drawn_in_a_best_order_is_the_keys_ordering() -> None:
+    # B's three leaves, then C and D each cut after their first leaf (2 <= 3): 5 leaves as drawn,
+    # the least; the key written as the tree as drawn, and the answer giving only a count.
+    kind, conv = KINDS["best-order"], Conventions()
+    drawn = Tree.from_nested([[3, 12, 8], [2, 4, 6], [2, 14, 5]])
+    answer = {"leaves": 5}
+    solution = {
+        "key": {"order": {}, "leaves": 5},
+        "replays": kind.replays(drawn, conv, {}),
+    }
+    assert kind.graded_differences(drawn, conv, answer, None, solution) == {
+        "differ": [],
+        "legend": "The answer is the key's ordering: alpha-beta evaluates 5 leaves, "
+        "the fewest possible.",
+    }
+
+
+def test_another_best_ordering_differs_nowhere_and_says_it_is_as_good() -> None:
+    # B (MIN, window -inf..inf) evaluates its three leaves in any order: B's children reversed
+    # is another ordering of 5 leaves.
+    key = KINDS["best-order"].key(AIMA, Conventions())["order"]
+    other = {**key, "0": list(reversed(key["0"]))}
+    assert _beside_the_key({"order": other}) == {
+        "differ": [],
+        "legend": "Another best ordering: alpha-beta evaluates 5 leaves with it, as few as "
+        "with the key's.",
+    }
+
+
+def test_a_worse_ordering_differs_at_the_node_its_grade_blames() -> None:
+    # As given, 7 leaves; the hint (found by hand above): search M (2) first at D, then 5.
+    graded = grade("best-order", AIMA, Conventions(), {"order": {}})
+    why = (
+        "At D, search M first: with the rest of your order unchanged, alpha-beta then "
+        "evaluates 5 leaves instead of 7."
+    )
+    assert graded.first_wrong == {"path": "2", "label": "D", "step": None, "message": why}
+    counts = "The answer's ordering evaluates 7 leaves; the best evaluates 5."
+    assert _beside_the_key({"order": {}}, graded.first_wrong) == {
+        "differ": ["2"],
+        "legend": f"{counts} The grade blames D: {why}",
+        "counts": counts,
+        "blamed": "D",
+        "why": why,
+    }
+    # A blamed node stored without its message: the legend names it, with no reason.
+    assert _beside_the_key({"order": {}}, {"path": "2"})["legend"] == (
+        f"{counts} The grade blames D: "
+    )
+
+
+@pytest.mark.parametrize("first_wrong", [None, "2", {"path": "9"}, {"message": "x"}])
+def test_a_worse_ordering_whose_grade_blames_no_node_of_the_tree_blames_none(
+    first_wrong: object,
+) -> None:
+    assert _beside_the_key({"order": {}}, first_wrong) == {
+        "differ": [],
+        "legend": "The answer's ordering evaluates 7 leaves; the best evaluates 5. "
+        "The grade blames no single node.",
+    }
+
+
+@pytest.mark.parametrize("answer", [None, ["order"], {"order": {"9": [0]}}, {"order": {"": [0]}}])
+def test_an_answer_whose_ordering_cannot_be_searched_has_no_replays_and_says_so(
+    answer: object,
+) -> None:
+    # Stored before its shape was checked: no node 9, or an order that is not one of A's children.
+    assert KINDS["best-order"].answer_replays(AIMA, Conventions(), answer) is None
+    assert _beside_the_key(answer) == {
+        "differ": [],
+        "legend": "The answer's ordering cannot be searched on this tree.",
+    }
+
+
+def test_an_answer_not_an_object_cannot_be_searched_even_beside_replays() -> None:
+    kind, conv = KINDS["best-order"], Conventions()
+    solution = {"key": kind.key(AIMA, conv), "replays": kind.replays(AIMA, conv, {})}
+    assert kind.graded_differences(AIMA, conv, ["order"], None, solution) == {
+        "differ": [],
+        "legend": "The answer's ordering cannot be searched on this tree.",
+    }
+
+
+def test_an_answers_replays_are_its_ordering_and_the_best_searched() -> None:
+    replays = KINDS["best-order"].answer_replays(AIMA, Conventions(), {"order": {"2": [2, 1, 0]}})
+    assert replays is not None
+    # D reversed: B's 3, C cut after H, D cut after M: 5 leaves, in the drawn tree's paths.
+    assert replays["yours"]["leaf_order"] == ["0.0", "0.1", "0.2", "1.0", "2.2"]
+    assert len(replays["best"]["leaf_order"]) == 5
+    # No order given is the tree as drawn: 7 leaves.
+    as_given = KINDS["best-order"].answer_replays(AIMA, Conventions(), {})
+    assert as_given is not None and len(as_given["yours"]["leaf_order"]) == 7
+
+
+def test_a_best_order_on_paper_writes_each_reordered_nodes_children_by_label() -> None:
+    # A box at each internal node (A, B, C, D), three labels of up to 3 characters wide.
+    kind = KINDS["best-order"]
+    paper = kind.paper(AIMA, {"order": {"": [2, 0, 1], "2": [2, 1, 0]}, "leaves": 5})
+    assert paper.boxes.paths == ("", "0", "1", "2") and paper.boxes.chars == 9
+    assert paper.marks == {"": "D B C", "2": "M L K"}
+    assert paper.lines == (("Leaves evaluated", "5"),)
+    assert paper.instruction == (
+        "Write in the box of each node you reorder the labels of its children in the order "
+        "alpha-beta should search them; then the number of leaves your ordering evaluates."
+    )
+    # A blank sheet, an answer that claims no count, and one that gives only the count.
+    assert kind.paper(AIMA).marks == {} and kind.paper(AIMA).lines == (("Leaves evaluated", ""),)
+    assert kind.paper(AIMA, {"order": {}}).lines == (("Leaves evaluated", ""),)
+    assert kind.paper(AIMA, {"leaves": 7}).marks == {}
+    # The widest node sets the box: four children, four labels.
+    assert kind.paper(Tree.from_nested([[1, 2], [3, 4, 5, 6]])).boxes.chars == 12
+
+
+def test_only_best_order_estimates_the_optimums_work_before_grading() -> None:
+    # The estimate stored with an exercise is the optimum's own bound (optimum.dp_size).
+    assert KINDS["best-order"].optimum_states(AIMA) == dp_size(AIMA) > 0
+    assert [k for k in KINDS if KINDS[k].optimum_states(AIMA) is not None] == ["best-order"]
+
+
+# -- the registry: a kind is a registered class ---------------------------------------------------
+
+
+class _CoreOnlyKind(kinds_module.ExerciseKind):
+    """A kind only these tests register: it names one misconception variant."""
+
+    name = "core-only"
+    answer_shape: ClassVar[dict[str, kinds_module.AnswerPart]] = {
+        "guess": kinds_module.AnswerPart("count")
+    }
+    variants = ("no-pruning",)
+
+
+def test_a_registered_kind_joins_the_registry_last_with_its_variants_and_leaves_it_whole() -> None:
+    from grader.gametree import VARIANTS
+
+    before = list(KINDS)
+    assert kinds_module.register(_CoreOnlyKind) is _CoreOnlyKind  # a class decorator
+    try:
+        assert list(KINDS) == [*before, "core-only"]
+        assert isinstance(KINDS["core-only"], _CoreOnlyKind)
+        assert kinds_module.ANSWER_KEYS["core-only"] == ("guess",)
+        assert len(kinds_module.ANSWER_KEYS) == len(before) + 1
+        assert "core-only" in VARIANTS["no-pruning"].kinds
+        assert "core-only" not in VARIANTS["ties-flipped"].kinds
+        with pytest.raises(ValueError) as twice:
+            kinds_module.register(_CoreOnlyKind)
+        assert str(twice.value) == "an exercise kind named 'core-only' is registered already"
+    finally:
+        kinds_module.unregister("core-only")
+    assert list(KINDS) == before and "core-only" not in kinds_module.ANSWER_KEYS
+    assert "core-only" not in VARIANTS["no-pruning"].kinds
+
+
+def test_the_default_kind_is_the_first_registered_and_every_kind_has_its_answer_keys() -> None:
+    assert kinds_module.default_kind() == "prune"
+    assert (
+        list(kinds_module.ANSWER_KEYS)
+        == list(KINDS)
+        == [
+            "prune",
+            "values",
+            "bounds",
+            "leaf-order",
+            "best-order",
+            "minimax",
+        ]
+    )
+    assert len(kinds_module.ANSWER_KEYS) == 6
+    assert kinds_module.ANSWER_KEYS["prune"] == ("pruned", "value")
+    assert kinds_module.ANSWER_KEYS["best-order"] == ("order", "leaves")
+
+
+# -- what every kind shares (base): its page module, its facts, its words ----------------------
+
+
+def test_each_kinds_page_module_is_a_file_of_the_static_folder() -> None:
+    static = Path(grader.__file__).parent / "web" / "static"
+    assert KINDS["leaf-order"].script == "js/kinds/leaf-order.js"
+    for kind in KINDS.values():
+        assert (static / kind.script).is_file(), kind.script
+
+
+def test_only_the_kinds_with_misconception_variants_calibrate() -> None:
+    assert {name for name, kind in KINDS.items() if kind.calibrates} == {
+        "prune",
+        "values",
+        "bounds",
+        "leaf-order",
+        "minimax",
+    }
+
+
+def test_a_kind_that_counts_no_errors_is_refused_where_errors_are_counted() -> None:
+    assert kinds_module.counted(KINDS["values"]) is KINDS["values"]
+    with pytest.raises(TypeError) as refused:
+        kinds_module.counted(KINDS["best-order"])
+    assert str(refused.value) == "a best-order exercise counts no errors against a projected key"
+
+
+def test_a_kind_that_does_not_grade_chance_trees_refuses_one_with_its_reason() -> None:
+    tree = Tree.from_nested([[1, 2], [3, 4]], "max,chance")
+    with pytest.raises(ValueError) as refused:
+        KINDS["bounds"].check_tree(tree)
+    assert str(refused.value) == (
+        "a bounds exercise is not made on a tree with chance nodes: alpha and beta below a "
+        "chance node are Star1's windows, which this kind does not grade"
+    )
+
+
+def test_on_a_chance_tree_the_conventions_say_how_values_are_written_only_where_answers_hold_them() -> (
+    None
+):
+    tree = Tree.from_nested([[1, 2], [3, 4]], "max,chance")
+    average = (
+        " A chance node (a circle) takes the weighted average of its children: each child's "
+        "value times the probability on its edge, summed."
+    )
+    unbounded = (
+        " No bounds on the leaf values are stated, so nothing is cut at or below a chance node "
+        "before all its children are seen (Star1 needs both bounds)."
+    )
+    exact = (
+        " Values are exact: write a fraction (14/3) or its decimal rounded to 2 places (4.67); "
+        "4.7 or 4.666 is not 14/3."
+    )
+    conv = Conventions()
+    plain = conv.describe(with_values=False)
+    assert KINDS["leaf-order"].conventions_words(conv, tree) == plain + average + unbounded
+    assert KINDS["values"].conventions_words(conv, tree) == (
+        conv.describe() + average + unbounded + exact
+    )
+    bounded = Conventions(bounds=(0, 10))
+    assert KINDS["values"].conventions_words(bounded, tree) == bounded.describe() + average + exact
+    # On a tree without chance nodes, the conventions alone.
+    assert KINDS["values"].conventions_words(conv, AIMA) == conv.describe()
+    assert KINDS["values"].conventions_words(conv) == conv.describe()
+
+
+def test_values_on_paper_are_written_as_a_hand_writes_them() -> None:
+    # No ".0" on a whole number, infinity as ∞, a blank entry left blank.
+    paper = KINDS["values"].paper(AIMA, {"values": {"": 3.0, "0": "inf", "1": -2, "2": None}})
+    assert paper.marks == {"": "3", "0": "∞", "1": "-2", "2": ""}
+    bounds = KINDS["bounds"].paper(AIMA, {"bounds": {"": ["-inf", 2.5], "1": ["", 0]}})
+    assert bounds.marks == {"": "-∞\n2.5", "1": "\n0"}
+
+
+def test_two_answers_differ_at_the_nodes_where_their_entries_differ() -> None:
+    values = KINDS["values"]
+    assert values.distance({"": 3, "0": 2}, {"": 3, "0": 1, "1": 5}) == 2
+    assert values.distance({"": 3}, {"": 3}) == 0
+    assert values.distance(3, 3) == 0 and values.distance(3, 4) == 1
+
+
+def test_leaf_orders_differ_at_each_place_and_orders_of_another_form_as_a_whole() -> None:
+    leaf_order = KINDS["leaf-order"]
+    # E F G against E G: the second and third places differ.
+    assert leaf_order.distance(("0.0", "0.1", "0.2"), ("0.0", "0.2")) == 2
+    # Not both canonical (tuples): equal or not, one place at most.
+    assert leaf_order.distance(["0.0", "0.1"], ["0.0", "0.1"]) == 0
+    assert leaf_order.distance(("0.0", "0.1"), ["0.0", "0.1"]) == 1
+    assert leaf_order.distance(("0.0", "0.1"), None) == 1
+
+
+def test_the_longest_common_subsequence_keeps_a_longer_run_found_before_a_shorter_one() -> None:
+    # By hand: a d e f is the one common subsequence of 4 (a b f is 3); b's later, lower position
+    # must not drop the run a d e that f extends.
+    assert kinds_module._lcs_items(tuple("abcdef"), tuple("adebf")) == set("adef")
+    assert kinds_module._lcs_items(tuple("abc"), tuple("xyz")) == set()
+
+
+def test_an_answer_in_words_names_a_node_without_a_label_by_its_path_and_the_root_as_root() -> None:
+    assert KINDS["values"].describe({"values": {"": 3, "0": 2}}, {}) == "root = 3, 0 = 2"
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        {"bounds": [["0", [1, 2]]]},  # no mapping: AttributeError
+        {"bounds": {"": 3}},  # a pair that is a number: TypeError
+        {"bounds": {"": [1]}},  # a pair of one: IndexError
+    ],
+)
+def test_an_answer_of_another_shape_is_described_as_its_json(answer: object) -> None:
+    assert KINDS["bounds"].describe(answer, AIMA.labels()) == json.dumps(answer)
+
+
+def test_four_hundred_leaves_are_within_the_best_order_limit_and_the_work_refuses_them() -> None:
+    # 20^2 is exactly the 400 leaves allowed; its ordering is too much work. By hand
+    # (optimum.uniform_dp_size, 2 values so at most 3^2 = 9 windows): the root 1 x 1 x 20 x 2^20,
+    # its 20 children 20 x 9 x 20 x 2^20, the 400 leaves 400 x 9: 3,795,848,720 states.
+    assert KINDS["best-order"].generator_problems(20, 2, 2) == [
+        "finding the best ordering of 20^2 leaves is too much work (3,795,848,720 states, at "
+        "most 1,500,000): less branching or depth"
+    ]
+    assert KINDS["best-order"].generator_problems(3, 3, 10) == []
+
+
+def test_the_leaf_order_on_paper_numbers_the_leaves_evaluated() -> None:
+    # AIMA's key: E F G H, then K L M (I and J pruned): numbered 1..7, I and J left blank.
+    kind = KINDS["leaf-order"]
+    paper = kind.paper(AIMA, kind.key(AIMA, Conventions()))
+    assert paper.boxes.paths == tuple(AIMA.leaves()) and paper.boxes.chars == 2
+    assert paper.marks == {
+        "0.0": "1",
+        "0.1": "2",
+        "0.2": "3",
+        "1.0": "4",
+        "2.0": "5",
+        "2.1": "6",
+        "2.2": "7",
+    }
+    assert paper.instruction == (
+        "Number the leaves in the order alpha-beta evaluates them (1 for the first); leave "
+        "the boxes of pruned leaves empty."
+    )
+    assert kind.paper(AIMA).marks == {}
+
+
+def test_pruned_nodes_on_paper_are_crossed_and_struck_and_the_root_value_written_below() -> None:
+    # AIMA's key: I and J (1.1, 1.2) pruned, root value 3. Every node but the root has a box.
+    kind = KINDS["prune"]
+    paper = kind.paper(AIMA, kind.key(AIMA, Conventions()))
+    assert paper.boxes.paths == tuple(p for p, _ in AIMA.walk() if p) and paper.boxes.chars == 1
+    assert paper.marks == {"1.1": "✗", "1.2": "✗"}
+    assert paper.struck == ("1.1", "1.2")
+    assert paper.lines == (("Root value", "3"),)
+    assert paper.instruction == (
+        "Cross (✗) the box of every node alpha-beta never visits: crossing the root of a "
+        "pruned subtree is enough. Write the root's value below the tree."
+    )
+    blank = kind.paper(AIMA)
+    assert (blank.marks, blank.struck, blank.lines) == ({}, (), (("Root value", ""),))
+
+
+@pytest.mark.parametrize("kind", list(KINDS))
+def test_an_answer_stored_in_another_shape_writes_nothing_on_paper(kind: str) -> None:
+    # Stored answers are never refused: one without this kind's parts marks no box.
+    paper = KINDS[kind].paper(AIMA, {"guess": 3})
+    assert paper.marks == {} and paper.struck == ()
+    assert all(written == "" for _, written in paper.lines)
+
+
+def test_values_and_bounds_on_paper_have_a_box_at_each_internal_node() -> None:
+    values, bounds = KINDS["values"].paper(AIMA), KINDS["bounds"].paper(AIMA)
+    assert values.boxes.paths == bounds.boxes.paths == ("", "0", "1", "2")
+    assert bounds.boxes.rows == ("α", "β") and values.marks == bounds.marks == {}
+    assert values.instruction == (
+        "Write in its box the value each internal node returns; leave the boxes of pruned "
+        "nodes empty."
+    )
+    assert bounds.instruction == (
+        "Write alpha (α) and beta (β) at each internal node when alpha-beta returns from it "
+        "(∞ for infinity); leave the boxes of pruned nodes empty."
+    )

@@ -114,6 +114,13 @@ def test_bounds_count_alpha_and_beta_apart() -> None:
     alpha = key[""][0]
     score, text = words("bounds", DEEP, {"bounds": {**key, "": [alpha, 99]}})
     assert score == 0.8 and text.startswith("1 error: 1 wrong beta at A.")
+    # By hand, AIMA's C returns with alpha 3 (A's best so far) and beta 2 (H): alpha given -inf.
+    score, text = words(
+        "bounds",
+        AIMA,
+        {"bounds": {"": [3, "inf"], "0": ["-inf", 3], "1": ["-inf", 2], "2": [3, 2]}},
+    )
+    assert score == 0.8 and text.startswith("1 error: 1 wrong alpha at C.")
 
 
 @pytest.mark.parametrize(
@@ -184,3 +191,24 @@ def test_the_words_agree_with_the_score_on_any_answer(tree, conv, kind, data) ->
     assert sum(int(n) for n in _ITEMS.findall(head)) == count, text
     shown = "0" if graded.score == 0 else f"{graded.score:.2f}"
     assert not count or said.startswith(f"{shown}, by the rule"), text
+
+
+@pytest.mark.parametrize(
+    ("wrong", "places"),
+    [
+        (8, "B, C, D, E, F, G, H and I"),
+        (9, "B, C, D, E, F, G, H, I and 1 more"),
+        (10, "B, C, D, E, F, G, H, I and 2 more"),
+    ],
+)
+def test_at_most_eight_nodes_are_named_per_kind_of_error_and_the_rest_counted(
+    wrong: int, places: str
+) -> None:
+    # A MAX root over ten MIN nodes B..K, each over one leaf of 1..10: every node is searched,
+    # each MIN node is worth its leaf and the root 10. The first `wrong` of them answered 0.
+    tree = Tree.from_nested([[v] for v in range(1, 11)])
+    values = {str(i): 0 if i < wrong else i + 1 for i in range(10)}
+    _, text = words("values", tree, {"values": {"": 10, **values}})
+    assert (
+        text == f"{wrong} errors: {wrong} wrong values at {places}. Score 0, by the rule: {RULE}."
+    )
