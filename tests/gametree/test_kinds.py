@@ -24,6 +24,9 @@ equivalent but the last, which only never ending shows:
 - ``ExerciseKind.grade``: ``score(None, ...)``: no kind's ``score`` reads the tree; ``min(2.0,
   ...)`` and rounding to 7 places: ``error_score`` of a whole number of errors is 1, 0.8, 0.5,
   0.1 (to 7 places too) or 0, never above 1.
+- ``CountedKind.grade`` and ``CountedKind.score``: ``assess(None, ...)``: no built-in kind's
+  ``assess`` reads the tree (the protocol passes it for kinds that would); ``min(2.0, ...)`` and
+  rounding to 7 places, as in ``ExerciseKind.grade``.
 - ``BestOrderKind.generator_problems``: ``size > MAX_DP_SIZE`` changed to ``>=``: no uniform tree
   of at most 400 leaves (any branching, depth and number of values) has exactly 1,500,000 states.
 - ``BestOrderKind.scoring_words``: the share rounded to 7 places, not 6, before it is written to
@@ -747,6 +750,24 @@ def test_under_a_depth_limit_an_answer_is_read_on_the_tree_the_search_sees() -> 
         grade("values", DEPTH_TREE, depth1, {"values": {"": 7, "0": 1}})
 
 
+@pytest.mark.parametrize(
+    "kind", ["prune", "values", "bounds", "leaf-order", "best-order", "minimax"]
+)
+def test_the_search_a_replay_shows_is_of_the_tree_the_depth_limit_leaves(kind: str) -> None:
+    # By hand. Depth 1: B and C are leaves holding their evaluations 1 and 7, so A takes 7
+    # after visiting its two children alone. No limit: B = min(3, 12, 8) = 3, then C's first
+    # leaf 2 <= 3 cuts C off under alpha-beta (minimax, which prunes nothing, reads all six
+    # leaves and C = 2), and A's value is 3.
+    limited = KINDS[kind].search(DEPTH_TREE, Conventions(depth=1))
+    assert (limited.value, limited.leaf_order, limited.pruned) == (7, ("0", "1"), ())
+    whole = KINDS[kind].search(DEPTH_TREE, Conventions())
+    read = ("0.0", "0.1", "0.2", "1.0")
+    if KINDS[kind].prunes:
+        assert (whole.value, whole.leaf_order, whole.pruned) == (3, read, ("1.1", "1.2"))
+    else:
+        assert (whole.value, whole.leaf_order, whole.pruned) == (3, (*read, "1.1", "1.2"), ())
+
+
 def test_misconception_answers_are_those_of_the_tree_the_search_sees() -> None:
     depth1 = Conventions(depth=1)
     for kind in ("prune", "values", "bounds", "leaf-order"):
@@ -1230,3 +1251,29 @@ def test_values_and_bounds_on_paper_have_a_box_at_each_internal_node() -> None:
         "Write alpha (α) and beta (β) at each internal node when alpha-beta returns from it "
         "(∞ for infinity); leave the boxes of pruned nodes empty."
     )
+
+
+def test_nodes_are_listed_by_child_number_not_as_text() -> None:
+    from grader.gametree.kinds.base import in_order
+
+    # As text "1.10" < "1.2"; in the tree the root's first child comes first, then 1.2, 1.10.
+    assert in_order({"1.10", "1.2", "0", "1"}) == ["0", "1", "1.2", "1.10"]
+
+
+def test_the_key_is_explained_by_no_misconception_even_one_that_gives_it() -> None:
+    # By hand: B = min(1, 2) = 1, then C's first leaf 3 > 1 and its second 4: nothing is cut,
+    # so plain minimax ("no-pruning") marks what the key marks.
+    tree = Tree.from_nested([[1, 2], [3, 4]])
+    kind, conventions = KINDS["prune"], Conventions()
+    key = kind.analysis(tree, conventions)[1]
+    assert any(answer == key for _, answer in kind.variant_answers(tree, conventions))
+    assert kind.explaining(tree, conventions, key) == []
+
+
+def test_a_grade_keeps_the_errors_it_counted() -> None:
+    # AIMA's tree: C is cut off after its first leaf 2, so its leaves 1.1 and 1.2 are pruned;
+    # an answer marking nothing misses both.
+    graded = grade("prune", AIMA, Conventions(), {"pruned": [], "value": 3})
+    missed = sorted(path for paths in graded.scoring["errors"].values() for path in paths)
+    assert missed == ["1.1", "1.2"]
+    assert KINDS["prune"].scoring_words({}, None).startswith("No error: score 1, by the rule")

@@ -212,3 +212,29 @@ def test_at_most_eight_nodes_are_named_per_kind_of_error_and_the_rest_counted(
     assert (
         text == f"{wrong} errors: {wrong} wrong values at {places}. Score 0, by the rule: {RULE}."
     )
+
+
+def test_error_words_skip_a_kind_of_error_with_no_nodes_and_go_on() -> None:
+    from grader.gametree.kinds.scoring import errors_words
+
+    words = errors_words({"extra-mark": [], "missing-mark": ["1.1", "1.2"]}, {"1.1": "F"})
+    # A node with no label is named by its path, the root as "root".
+    assert (
+        words
+        == f"2 errors: 2 missing marks at F and 1.2 (pruned, not marked). Score 0.50, by the rule: {RULE}."
+    )
+    words = errors_words({"wrong-value": ["", "0"]}, {})
+    assert words == f"2 errors: 2 wrong values at root and 0. Score 0.50, by the rule: {RULE}."
+
+
+def test_a_score_is_written_whole_at_1_and_0_and_to_two_places_between() -> None:
+    from grader.gametree.kinds.scoring import score_text
+
+    assert [score_text(s) for s in (1, 1.0, 0, 0.8, 0.1, 0.125)] == [
+        "1",
+        "1",
+        "0",
+        "0.80",
+        "0.10",
+        "0.12",
+    ]
