@@ -1276,4 +1276,6 @@ def test_a_grade_keeps_the_errors_it_counted() -> None:
     graded = grade("prune", AIMA, Conventions(), {"pruned": [], "value": 3})
     missed = sorted(path for paths in graded.scoring["errors"].values() for path in paths)
     assert missed == ["1.1", "1.2"]
+    right = grade("prune", AIMA, Conventions(), {"pruned": ["1.1", "1.2"], "value": 3})
+    assert (right.score, right.scoring) == (1.0, {"errors": {}})  # stored: no error counted
     assert KINDS["prune"].scoring_words({}, None).startswith("No error: score 1, by the rule")
