@@ -768,6 +768,31 @@ def test_the_search_a_replay_shows_is_of_the_tree_the_depth_limit_leaves(kind: s
         assert (whole.value, whole.leaf_order, whole.pruned) == (3, (*read, "1.1", "1.2"), ())
 
 
+class _OwnKind(kinds_module.ExerciseKind):
+    """A kind that keeps the protocol's own search and analysis (every built-in kind has its
+    own), never registered."""
+
+    name = "own-search"
+
+
+def test_the_protocols_search_is_alpha_beta_on_the_tree_the_depth_limit_leaves() -> None:
+    # The same tree and hand-worked figures as above: at depth 1, A reads its two children's
+    # evaluations 1 and 7; with no limit, C is cut off after its first leaf 2 <= 3.
+    own = _OwnKind()
+    limited = own.search(DEPTH_TREE, Conventions(depth=1))
+    assert (limited.value, limited.leaf_order, limited.pruned) == (7, ("0", "1"), ())
+    whole = own.search(DEPTH_TREE, Conventions())
+    assert (whole.value, whole.leaf_order, whole.pruned) == (
+        3,
+        ("0.0", "0.1", "0.2", "1.0"),
+        ("1.1", "1.2"),
+    )
+    # Its analysis is that search, with no key read off it.
+    search, key = own.analysis(DEPTH_TREE, Conventions(depth=1))
+    assert key is None
+    assert (search.value, search.leaf_order) == (7, ("0", "1"))
+
+
 def test_misconception_answers_are_those_of_the_tree_the_search_sees() -> None:
     depth1 = Conventions(depth=1)
     for kind in ("prune", "values", "bounds", "leaf-order"):
