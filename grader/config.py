@@ -149,6 +149,8 @@ def load(
         "GRADER_SIGNUP_LIMIT": environ.get("GRADER_SIGNUP_LIMIT", "20 per hour"),
         # Problem reports an account may send (each e-mails the course's staff).
         "GRADER_REPORT_LIMIT": environ.get("GRADER_REPORT_LIMIT", "10 per hour"),
+        # Reads of one account's calendar feed (its secret URL), from any address.
+        "GRADER_CALENDAR_LIMIT": environ.get("GRADER_CALENDAR_LIMIT", "60 per hour"),
         # Forgot-password links: how long one works, and how many may be asked for.
         "GRADER_RESET_MINUTES": int(environ.get("GRADER_RESET_MINUTES") or 60),
         "GRADER_RESET_LIMIT": environ.get("GRADER_RESET_LIMIT", "5 per hour"),

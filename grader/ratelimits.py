@@ -131,6 +131,11 @@ def failed(response: Response) -> bool:
     return response.status_code != 302
 
 
+def not_found(response: Response) -> bool:
+    """A secret URL's wrong guesses: only its 404s count."""
+    return response.status_code == 404
+
+
 def setting(name: str) -> Callable[[], str]:
     """A limit read from the app's settings when the request comes."""
     return lambda: current_app.config[name]

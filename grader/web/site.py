@@ -9,6 +9,7 @@ import sqlalchemy as sa
 from flask import Blueprint, Response, current_app, jsonify, redirect, request, url_for
 
 from grader.extensions import db
+from grader.ratelimits import THROTTLED, limiter, not_found, setting
 from grader.services.courses import calendar
 
 bp = Blueprint("site", __name__)
@@ -27,7 +28,25 @@ def favicon() -> Any:
     return redirect(url_for("static", filename="favicon.svg"), 301)
 
 
+def _feed_key() -> str:
+    return f"calendar:{(request.view_args or {}).get('user_id')}"
+
+
 @bp.get("/calendar/<int:user_id>/<token>.ics")
+# Wrong secrets count against the address, as failed sign-ins do; and one account's feed is
+# read at most GRADER_CALENDAR_LIMIT times (calendar programs ask every few minutes to hours).
+@limiter.limit(
+    setting("GRADER_LOGIN_LIMIT_ADDRESS"),
+    deduct_when=not_found,
+    scope="calendar-guess",
+    error_message=THROTTLED,
+)
+@limiter.limit(
+    setting("GRADER_CALENDAR_LIMIT"),
+    key_func=_feed_key,
+    scope="calendar",
+    error_message="This calendar was read too often: wait a while (see Retry-After).",
+)
 def calendar_feed(user_id: int, token: str) -> Any:
     """A student's deadlines (iCalendar), for their calendar program: no sign-in, the URL's
     secret is the key (services/courses/calendar.py)."""

@@ -106,3 +106,33 @@ def test_hostile_accommodation_rows_are_refused_escaped_and_bounded(app, factory
         too_many = "alice@example.com,1\n" * (deadlines.MAX_IMPORT_ROWS + 1)
         with pytest.raises(Invalid, match="at most"):
             deadlines.import_accommodations(user(TEACHER), room.assignment_id, too_many)
+
+
+def test_guessing_calendar_secrets_is_throttled_by_address(app, client, factory):
+    room = make_room(app, factory, due_at=dt.datetime(2026, 12, 5, 4, 59))
+    app.config["GRADER_LOGIN_LIMIT_ADDRESS"] = "3 per 15 minutes"
+    with app.app_context():
+        token = calendar.feed_token(user(ALICE))
+    alice = room.ids[ALICE]
+    # Right secrets do not count: the owner's calendar program reads it as often as it likes.
+    for _ in range(4):
+        assert client.get(f"/calendar/{alice}/{token}.ics").status_code == 200
+    guesses = [client.get(f"/calendar/{alice}/{n:032x}.ics").status_code for n in range(4)]
+    assert guesses == [404, 404, 404, 429]
+    # Once throttled, this address reads no feed, the right secret included.
+    refused = client.get(f"/calendar/{alice}/{token}.ics")
+    assert refused.status_code == 429 and refused.headers["Retry-After"]
+    assert b"BEGIN:VCALENDAR" not in refused.data
+
+
+def test_one_feed_is_read_a_bounded_number_of_times(app, client, factory):
+    room = make_room(app, factory, due_at=dt.datetime(2026, 12, 5, 4, 59))
+    app.config["GRADER_CALENDAR_LIMIT"] = "3 per hour"
+    with app.app_context():
+        alice_token = calendar.feed_token(user(ALICE))
+        bob_token = calendar.feed_token(user(BOB))
+    alice, bob = room.ids[ALICE], room.ids[BOB]
+    reads = [client.get(f"/calendar/{alice}/{alice_token}.ics").status_code for _ in range(4)]
+    assert reads == [200, 200, 200, 429]
+    # Another account's feed has its own count.
+    assert client.get(f"/calendar/{bob}/{bob_token}.ics").status_code == 200
