@@ -1,4 +1,4 @@
-"""The site every page sweep visits (tests/e2e/test_accessibility.py, tests/e2e/test_tables.py):
+"""The site every page sweep visits (tests/e2e/test_accessibility.py):
 a course seeded through the services with something on every page, and the sweep itself, which
 finds the pages by following each role's links (one page per route pattern: /exercises/1
 stands for /exercises/N), so a new page is checked as soon as a link leads to it.
