@@ -12,6 +12,7 @@ both opted in, so a tournament of the two is started (its games stay queued: no 
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -142,14 +143,57 @@ def start_pages(page: Any, who: str) -> list[str]:
     return start
 
 
-def open_at(page: Any, path: str, width: int) -> bool:
-    """The page at that width, its requests settled; False for a file (not a page)."""
+# Resolves once the page's main thread has no task left to run (a fetch's reply handled, the
+# request it leads to made), or after a second of a page that never rests.
+IDLE = "() => new Promise((done) => requestIdleCallback(() => done(), {timeout: 1000}))"
+
+
+class Traffic:
+    """A page's requests in flight, followed from the browser's own events (every request: a
+    script's fetch, a module imported on the way, an image, a style sheet)."""
+
+    def __init__(self, page: Any) -> None:
+        self.page = page
+        self.pending: set[Any] = set()
+        self.events = 0
+        page.on("request", self._start)
+        page.on("requestfinished", self._end)
+        page.on("requestfailed", self._end)
+
+    def _start(self, request: Any) -> None:
+        self.pending.add(request)
+        self.events += 1
+
+    def _end(self, request: Any) -> None:
+        self.pending.discard(request)
+        self.events += 1
+
+    def settle(self, timeout: float = 30.0) -> None:
+        """Returns once no request is in flight and none starts while the page runs every task
+        it has left: each reply handled and nothing more asked for. The same end as Playwright's
+        "networkidle" for what a page fetches once loaded, without its half-second wait; a poll
+        on a timer of a second or more (a queued engine's status) is left running, as there."""
+        deadline = time.monotonic() + timeout  # as long as Playwright's own waits
+        while time.monotonic() < deadline:
+            seen = self.events
+            if not self.pending:
+                self.page.evaluate(IDLE)
+                if not self.pending and self.events == seen:
+                    return
+            else:
+                self.page.wait_for_timeout(20)
+        raise AssertionError(f"requests still in flight: {[r.url for r in self.pending]}")
+
+
+def open_at(page: Any, traffic: Traffic, path: str, width: int) -> bool:
+    """The page at that width, loaded and its requests settled; False for a file (not a
+    page)."""
     page.set_viewport_size({"width": width, "height": 900})
     response = page.goto(path)
     assert response is not None
     if "text/html" not in (response.headers.get("content-type") or ""):
         return False
-    page.wait_for_load_state("networkidle")
+    traffic.settle()
     return True
 
 

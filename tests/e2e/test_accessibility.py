@@ -22,7 +22,7 @@ from playwright.sync_api import expect
 
 from tests.e2e.accessibility import AXE, axe_violations, broken_words, sideways
 from tests.e2e.e2e_support import sign_in
-from tests.e2e.site_support import INSTRUCTOR, STUDENT, open_at, start_pages, sweep
+from tests.e2e.site_support import INSTRUCTOR, STUDENT, Traffic, open_at, start_pages, sweep
 
 # make test's workers (--dist loadgroup): one of them runs these, seeding the site once.
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("site")]
@@ -53,12 +53,13 @@ def test_every_page_passes_axe_and_no_table_cell_breaks_a_word(browser, site, wh
     # its Content-Security-Policy (it allows only the app's own scripts).
     context.add_init_script(path=str(AXE))
     page = context.new_page()
+    traffic = Traffic(page)
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     tables: list[str] = []  # the pages with a table in their main part
 
     def check(page: Any, path: str, width: int) -> list[str]:
-        if not open_at(page, path, width):
+        if not open_at(page, traffic, path, width):
             return []  # a file, not a page
         problems: list[str] = []
         if page.locator("main table").count():  # measured before axe runs in the page
