@@ -12,7 +12,6 @@ both opted in, so a tournament of the two is started (its games stay queued: no 
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,7 +19,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from tests.app_support import enrol
-from tests.e2e.e2e_support import PASSWORD, sign_in
+from tests.e2e.e2e_support import PASSWORD, Traffic, sign_in
 from tests.jobs.engine_support import engine_bytes, zip_bytes
 from tests.live_server import environment
 
@@ -141,48 +140,6 @@ def start_pages(page: Any, who: str) -> list[str]:
     if who != "student":
         start.append("/instructor/")
     return start
-
-
-# Resolves once the page's main thread has no task left to run (a fetch's reply handled, the
-# request it leads to made), or after a second of a page that never rests.
-IDLE = "() => new Promise((done) => requestIdleCallback(() => done(), {timeout: 1000}))"
-
-
-class Traffic:
-    """A page's requests in flight, followed from the browser's own events (every request: a
-    script's fetch, a module imported on the way, an image, a style sheet)."""
-
-    def __init__(self, page: Any) -> None:
-        self.page = page
-        self.pending: set[Any] = set()
-        self.events = 0
-        page.on("request", self._start)
-        page.on("requestfinished", self._end)
-        page.on("requestfailed", self._end)
-
-    def _start(self, request: Any) -> None:
-        self.pending.add(request)
-        self.events += 1
-
-    def _end(self, request: Any) -> None:
-        self.pending.discard(request)
-        self.events += 1
-
-    def settle(self, timeout: float = 30.0) -> None:
-        """Returns once no request is in flight and none starts while the page runs every task
-        it has left: each reply handled and nothing more asked for. The same end as Playwright's
-        "networkidle" for what a page fetches once loaded, without its half-second wait; a poll
-        on a timer of a second or more (a queued engine's status) is left running, as there."""
-        deadline = time.monotonic() + timeout  # as long as Playwright's own waits
-        while time.monotonic() < deadline:
-            seen = self.events
-            if not self.pending:
-                self.page.evaluate(IDLE)
-                if not self.pending and self.events == seen:
-                    return
-            else:
-                self.page.wait_for_timeout(20)
-        raise AssertionError(f"requests still in flight: {[r.url for r in self.pending]}")
 
 
 def open_at(page: Any, traffic: Traffic, path: str, width: int) -> bool:

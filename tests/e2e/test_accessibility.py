@@ -21,8 +21,8 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.accessibility import AXE, axe_violations, broken_words, sideways
-from tests.e2e.e2e_support import sign_in
-from tests.e2e.site_support import INSTRUCTOR, STUDENT, Traffic, open_at, start_pages, sweep
+from tests.e2e.e2e_support import Traffic, sign_in
+from tests.e2e.site_support import INSTRUCTOR, STUDENT, open_at, start_pages, sweep
 
 # make test's workers (--dist loadgroup): one of them runs these, seeding the site once.
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("site")]
