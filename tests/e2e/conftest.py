@@ -30,6 +30,7 @@ from tests.e2e.e2e_support import (
     open_page,
     server_env,
     sign_in,
+    signed_in,
 )
 from tests.e2e.kinds_support import seed_answer_kinds
 from tests.e2e.site_support import Site
@@ -202,7 +203,18 @@ def screenshots(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("screenshots")
 
 
+@pytest.fixture(scope="session")
+def student_cookies(browser: Any, live_server: LiveServer) -> list[dict[str, Any]]:
+    """The student's session cookies, from one sign-in through the login form: the tests that
+    start signed in take them instead of signing in again (each in a fresh context)."""
+    with open_page(browser, live_server.url) as tab:
+        sign_in(tab)
+        cookies: list[dict[str, Any]] = tab.context.cookies()
+    return cookies
+
+
 @pytest.fixture
-def student(page: Any) -> Any:
-    """The page, signed in as the student through the login form."""
-    return sign_in(page)
+def student(page: Any, student_cookies: list[dict[str, Any]]) -> Any:
+    """The page, signed in as the student (`student_cookies`), on the student's landing page."""
+    signed_in(page, student_cookies).goto("/")
+    return page

@@ -1,10 +1,12 @@
 """The e2e tests' plain helpers: the seeded accounts, the live server's address, a browser page
-that fails the test on any script error, signing in through the login form. The fixtures that
+that fails the test on any script error, a page's requests followed until they settle, signing
+in through the login form (or with the cookies of an earlier sign-in). The fixtures that
 use them are in tests/e2e/conftest.py."""
 
 from __future__ import annotations
 
 import contextlib
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -89,6 +91,48 @@ def open_page(
     assert not errors, f"errors in the page: {errors}"
 
 
+# Resolves once the page's main thread has no task left to run (a fetch's reply handled, the
+# request it leads to made), or after a second of a page that never rests.
+IDLE = "() => new Promise((done) => requestIdleCallback(() => done(), {timeout: 1000}))"
+
+
+class Traffic:
+    """A page's requests in flight, followed from the browser's own events (every request: a
+    script's fetch, a module imported on the way, an image, a style sheet)."""
+
+    def __init__(self, page: Any) -> None:
+        self.page = page
+        self.pending: set[Any] = set()
+        self.events = 0
+        page.on("request", self._start)
+        page.on("requestfinished", self._end)
+        page.on("requestfailed", self._end)
+
+    def _start(self, request: Any) -> None:
+        self.pending.add(request)
+        self.events += 1
+
+    def _end(self, request: Any) -> None:
+        self.pending.discard(request)
+        self.events += 1
+
+    def settle(self, timeout: float = 30.0) -> None:
+        """Returns once no request is in flight and none starts while the page runs every task
+        it has left: each reply handled and nothing more asked for. The same end as Playwright's
+        "networkidle" for what a page fetches once loaded, without its half-second wait; a poll
+        on a timer of a second or more (a queued engine's status) is left running, as there."""
+        deadline = time.monotonic() + timeout  # as long as Playwright's own waits
+        while time.monotonic() < deadline:
+            seen = self.events
+            if not self.pending:
+                self.page.evaluate(IDLE)
+                if not self.pending and self.events == seen:
+                    return
+            else:
+                self.page.wait_for_timeout(20)
+        raise AssertionError(f"requests still in flight: {[r.url for r in self.pending]}")
+
+
 def sign_in(page: Any, email: str = STUDENT) -> Any:
     """Signs in through the login form; returns the page where the person lands (students on
     their dashboard, staff on their courses)."""
@@ -97,6 +141,13 @@ def sign_in(page: Any, email: str = STUDENT) -> Any:
     page.get_by_label("Password").fill(PASSWORD)
     page.get_by_role("button", name="Log in").click()
     page.wait_for_url(lambda url: "/login" not in url)
+    return page
+
+
+def signed_in(page: Any, cookies: list[dict[str, Any]]) -> Any:
+    """The page's context given the cookies of one sign-in through the login form (the
+    `student_cookies` fixture's): signed in as that person, no page opened yet."""
+    page.context.add_cookies(cookies)
     return page
 
 

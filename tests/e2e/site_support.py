@@ -1,4 +1,4 @@
-"""The site every page sweep visits (tests/e2e/test_accessibility.py, tests/e2e/test_tables.py):
+"""The site every page sweep visits (tests/e2e/test_accessibility.py):
 a course seeded through the services with something on every page, and the sweep itself, which
 finds the pages by following each role's links (one page per route pattern: /exercises/1
 stands for /exercises/N), so a new page is checked as soon as a link leads to it.
@@ -19,7 +19,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from tests.app_support import enrol
-from tests.e2e.e2e_support import PASSWORD, sign_in
+from tests.e2e.e2e_support import PASSWORD, Traffic, sign_in
 from tests.jobs.engine_support import engine_bytes, zip_bytes
 from tests.live_server import environment
 
@@ -142,14 +142,15 @@ def start_pages(page: Any, who: str) -> list[str]:
     return start
 
 
-def open_at(page: Any, path: str, width: int) -> bool:
-    """The page at that width, its requests settled; False for a file (not a page)."""
+def open_at(page: Any, traffic: Traffic, path: str, width: int) -> bool:
+    """The page at that width, loaded and its requests settled; False for a file (not a
+    page)."""
     page.set_viewport_size({"width": width, "height": 900})
     response = page.goto(path)
     assert response is not None
     if "text/html" not in (response.headers.get("content-type") or ""):
         return False
-    page.wait_for_load_state("networkidle")
+    traffic.settle()
     return True
 
 

@@ -9,12 +9,15 @@ node its grade blames (its first_wrong), the legend giving both counts.
 
 The cases (tests/e2e/kinds_support.py) are made from the reference keys; what each side must show
 is worked out here from the answer and the key, and read from the page's DOM, never from its
-scripts. One page load per kind; the `page` fixture fails the test on any script error.
+scripts, each side's drawing in one reading (read again until it shows all, as `expect` waits).
+The page is signed in and loaded once for every kind; a script error in it fails the tests.
 """
 
 from __future__ import annotations
 
 import re
+import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,7 +28,7 @@ from playwright.sync_api import expect
 from grader.gametree import KINDS, Tree
 from grader.gametree.kinds import normalize_pruned
 from grader.web.words import kind_name
-from tests.e2e.e2e_support import INSTRUCTOR, LiveServer, sign_in
+from tests.e2e.e2e_support import INSTRUCTOR, LiveServer, open_page, sign_in
 from tests.e2e.kinds_support import Case, answer_cases
 
 pytestmark = pytest.mark.e2e
@@ -75,32 +78,64 @@ def _drawn(kind: str, tree: Tree, reply: dict[str, Any]) -> Drawn:
     return drawn
 
 
-def _check_side(side: Any, case: Case, drawn: Drawn) -> None:
-    nodes = list(case.tree.walk())
-    expect(side.locator(".node")).to_have_count(len(nodes))
-    for path, _node in nodes:
-        node = side.locator(f'.node[data-path="{path}"]')
+# One side's drawing, read in one go: each node's classes, the computed fill of its shapes,
+# its marks' texts and its aria-label; each note's lines by the node it belongs to.
+SIDE = """side => {
+  const text = (e) => e.textContent.replace(/\\s+/g, " ").trim();
+  const nodes = [...side.querySelectorAll(".node")].map((n) => ({
+    path: n.dataset.path,
+    classes: [...n.classList],
+    fills: [...n.querySelectorAll(".shape")].map((s) => getComputedStyle(s).fill),
+    marks: [...n.querySelectorAll(".mark")].map(text),
+    label: n.getAttribute("aria-label"),
+  }));
+  const notes = {};
+  for (const note of side.querySelectorAll(".note")) {
+    notes[note.dataset.path] = [...(notes[note.dataset.path] || []),
+      ...[...note.querySelectorAll("tspan")].map(text)];
+  }
+  return {nodes, notes, count: side.querySelectorAll(".note").length};
+}"""
+
+
+def _side_problems(drawing: dict[str, Any], case: Case, drawn: Drawn) -> list[str]:
+    """Where one side's drawing (read by SIDE) differs from what it must show."""
+    paths = [path for path, _node in case.tree.walk()]
+    found = [node["path"] for node in drawing["nodes"]]
+    if sorted(found) != sorted(paths):
+        return [f"nodes drawn {found}, not one each of {paths}"]
+    problems = []
+    for node in drawing["nodes"]:
+        path = node["path"]
         wrong = path in case.wrong_at
         for name, on in (("wrong", wrong), ("shaded", path in drawn.shaded)):
-            if on:
-                expect(node).to_contain_class(name)
-            else:
-                expect(node).not_to_contain_class(name)
+            if (name in node["classes"]) != on:
+                problems.append(f"{path!r}: class {name} {'missing' if on else 'set'}")
         # Hatched as drawn (the computed fill), whatever else the node is (shaded...).
-        if wrong:
-            expect(node.locator(".shape")).to_have_css("fill", HATCH)
-        else:
-            expect(node.locator(".shape")).not_to_have_css("fill", HATCH)
+        if len(node["fills"]) != 1 or bool(HATCH.search(node["fills"][0])) != wrong:
+            problems.append(f"{path!r}: shape fill {node['fills']}, hatched: {wrong}")
         # A node's own mark (a leaf's number in the order) stays; a differing node without one
         # is marked ✗.
-        expect(node.locator(".mark")).to_have_text(drawn.marks.get(path, "✗" if wrong else ""))
-        if wrong:
-            expect(node).to_have_attribute("aria-label", DIFFERS)
-        else:
-            expect(node).not_to_have_attribute("aria-label", DIFFERS)
-    expect(side.locator(".note")).to_have_count(len(drawn.notes))
+        mark = drawn.marks.get(path, "✗" if wrong else "")
+        if node["marks"] != [mark]:
+            problems.append(f"{path!r}: marks {node['marks']}, not [{mark!r}]")
+        if bool(node["label"] is not None and DIFFERS.search(node["label"])) != wrong:
+            problems.append(f"{path!r}: aria-label {node['label']!r}, differs: {wrong}")
+    if drawing["count"] != len(drawn.notes):
+        problems.append(f"{drawing['count']} notes, not {len(drawn.notes)}")
     for path, lines in drawn.notes.items():
-        expect(side.locator(f'.note[data-path="{path}"] tspan')).to_have_text(lines)
+        if drawing["notes"].get(path) != lines:
+            problems.append(f"{path!r}: note {drawing['notes'].get(path)}, not {lines}")
+    return problems
+
+
+def _check_side(side: Any, case: Case, drawn: Drawn, timeout: float = 5.0) -> None:
+    """The side shows `drawn`: read again until it does, for as long as Playwright's `expect`
+    waits, then fails naming every difference."""
+    deadline = time.monotonic() + timeout
+    while problems := _side_problems(side.evaluate(SIDE), case, drawn):
+        assert time.monotonic() < deadline, "\n".join(problems)
+        side.page.wait_for_timeout(100)
     # Read once the drawing is done (the checks above waited for it): children left to right.
     x = dict(side.locator(".node").evaluate_all(PLACES))
     for path, order in drawn.order.items():
@@ -109,15 +144,24 @@ def _check_side(side: Any, case: Case, drawn: Drawn) -> None:
         assert seen == order, f"children of {path or 'the root'!r} drawn as {seen}, not {order}"
 
 
+@pytest.fixture(scope="module")
+def drill_down(browser: Any, live_server: LiveServer) -> Iterator[Any]:
+    """The instructor's drill-down page, signed in and loaded once for every kind (the tests
+    only read it); a script error in it fails the module's last test."""
+    with open_page(browser, live_server.url) as page:
+        sign_in(page, INSTRUCTOR)
+        page.goto(live_server.drill_down)
+        yield page
+
+
 @pytest.mark.parametrize("kind", list(KINDS))
 def test_answer_and_key_drawn_in_the_kinds_terms(
-    page: Any, live_server: LiveServer, screenshots: Path, kind: str
+    drill_down: Any, screenshots: Path, kind: str
 ) -> None:
     cases = [case for case in answer_cases() if case.kind == kind]
     names = ["wrong", "right", "another best"] if kind == "best-order" else ["wrong", "right"]
     assert [case.name for case in cases] == names
-    sign_in(page, INSTRUCTOR)
-    page.goto(live_server.drill_down)
+    page = drill_down
     for case in cases:
         article = page.locator("article.slot-attempts").filter(
             has_text=f": {case.title} ({kind_name(kind)})"

@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from grader.gametree import Conventions, Tree, solve
-from tests.e2e.e2e_support import sign_in
+from tests.e2e.e2e_support import signed_in
 
 pytestmark = pytest.mark.e2e
 
@@ -38,8 +38,8 @@ def _tab(browser: Any, live_server: Any, size: str) -> Iterator[Any]:
     assert not errors, errors
 
 
-def _open(tab: Any, live_server: Any, name: str) -> dict[str, Any]:
-    sign_in(tab)
+def _open(tab: Any, live_server: Any, cookies: Any, name: str) -> dict[str, Any]:
+    signed_in(tab, cookies)
     tab.goto(f"/exercises/{live_server.practice[name]}")
     expect(tab.locator('[data-role="tree"] .node')).to_have_count(NODES)
     return tab.evaluate("JSON.parse(document.getElementById('exercise-data').textContent)")
@@ -83,9 +83,11 @@ def _in_view(tab: Any, selector: str) -> bool:
 
 
 @pytest.mark.parametrize("size", ["laptop", "phone"])
-def test_243_leaves_legible_pannable_and_reachable(browser, live_server, screenshots, size) -> None:
+def test_243_leaves_legible_pannable_and_reachable(
+    browser, live_server, student_cookies, screenshots, size
+) -> None:
     with _tab(browser, live_server, size) as tab:
-        exercise = _open(tab, live_server, "243-prune")
+        exercise = _open(tab, live_server, student_cookies, "243-prune")
         tree = tab.locator('[data-role="tree"]')
         assert tab.evaluate(SMALLEST_TEXT) >= 12
         assert tab.evaluate(SIDEWAYS) <= 0
@@ -186,9 +188,9 @@ def test_243_leaves_legible_pannable_and_reachable(browser, live_server, screens
             (screenshots / "tree-243-phone.png").write_bytes(tab.screenshot())
 
 
-def test_fold_a_subtree(browser, live_server) -> None:
+def test_fold_a_subtree(browser, live_server, student_cookies) -> None:
     with _tab(browser, live_server, "laptop") as tab:
-        _open(tab, live_server, "243-prune")
+        _open(tab, live_server, student_cookies, "243-prune")
         tree = tab.locator('[data-role="tree"]')
         width = tab.evaluate(SCROLL)[2]
         tree.get_by_role("button", name="Fold subtrees").click()
@@ -211,9 +213,9 @@ def test_fold_a_subtree(browser, live_server) -> None:
 
 @pytest.mark.parametrize("kind", ["bounds", "values"])
 @pytest.mark.parametrize("size", ["laptop", "phone"])
-def test_inputs_never_cover_nodes(browser, live_server, kind, size) -> None:
+def test_inputs_never_cover_nodes(browser, live_server, student_cookies, kind, size) -> None:
     with _tab(browser, live_server, size) as tab:
-        _open(tab, live_server, f"243-{kind}")
+        _open(tab, live_server, student_cookies, f"243-{kind}")
         tree = tab.locator('[data-role="tree"]')
         assert tab.evaluate(OVERLAPS) == []
         tree.get_by_role("button", name="Fit the whole tree").click()

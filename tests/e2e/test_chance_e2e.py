@@ -21,7 +21,7 @@ import pytest
 from playwright.sync_api import expect
 
 from grader.gametree import Tree
-from tests.e2e.e2e_support import LiveServer, open_page, sign_in, tree_drawn
+from tests.e2e.e2e_support import LiveServer, open_page, signed_in, tree_drawn
 from tests.e2e.test_trees_fit import HEIGHTS, _fit_and_check
 
 pytestmark = pytest.mark.e2e
@@ -139,9 +139,11 @@ def test_the_replay_steps_through_chance_nodes_and_a_star1_cutoff(student, live_
 
 
 @pytest.mark.parametrize("width", [1280, 390])
-def test_an_expectiminimax_tree_is_drawn_readably(browser, live_server, screenshots, width):
+def test_an_expectiminimax_tree_is_drawn_readably(
+    browser, live_server, student_cookies, screenshots, width
+):
     with open_page(browser, live_server.url, height=HEIGHTS[width], width=width) as page:
-        sign_in(page)
+        signed_in(page, student_cookies)
         host = _open(page, live_server, "chance-4")
         expect(host.locator(".tree-rows .row-chance").first).to_have_text("CHANCE")
         seen = _fit_and_check(page, host, screenshots / f"expectiminimax-{width}.png")

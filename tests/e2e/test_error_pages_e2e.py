@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.e2e_support import open_page, sign_in
+from tests.e2e.e2e_support import open_page, signed_in
 
 pytestmark = pytest.mark.e2e
 
@@ -24,9 +24,9 @@ BIG_FORM = """(size) => {
 }"""
 
 
-def test_a_20_mb_body_gets_the_page_in_words(browser, live_server) -> None:
+def test_a_20_mb_body_gets_the_page_in_words(browser, live_server, student_cookies) -> None:
     with open_page(browser, live_server.url, refused=("/login",)) as page:
-        sign_in(page)
+        signed_in(page, student_cookies)
         page.goto("/practice")
         page.evaluate(BIG_FORM, 20 << 20)
         expect(page.get_by_role("heading", level=1)).to_have_text(

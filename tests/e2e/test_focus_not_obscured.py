@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.e2e_support import open_page, sign_in, tree_drawn
+from tests.e2e.e2e_support import open_page, signed_in, tree_drawn
 
 pytestmark = pytest.mark.e2e
 
@@ -29,9 +29,11 @@ IN_VIEW = """() => {
 
 
 @pytest.mark.parametrize(("width", "height"), [(1280, 700), (390, 700)])
-def test_no_focused_control_hides_behind_the_replay_controls(browser, live_server, width, height):
+def test_no_focused_control_hides_behind_the_replay_controls(
+    browser, live_server, student_cookies, width, height
+):
     with open_page(browser, live_server.url, width=width, height=height) as page:
-        sign_in(page)
+        signed_in(page, student_cookies)
         page.goto(f"/exercises/{live_server.practice['obscured']}")
         tree_drawn(page)
         page.get_by_label("Value of the root A").fill("0")

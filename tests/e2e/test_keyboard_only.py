@@ -26,17 +26,37 @@ pytestmark = pytest.mark.e2e
 TREE = '[data-role="tree"]'
 
 
-def _focused(locator: Any) -> bool:
-    return bool(locator.evaluate("e => e === document.activeElement"))
+# Whether the element has the focus; None once the page has replaced it (taken again).
+FOCUSED = "e => e.isConnected ? e === document.activeElement : null"
 
 
 def _tab_to(page: Any, locator: Any, limit: int = 400) -> None:
-    """Tab (and only Tab) until `locator` has the focus."""
+    """Tab (and only Tab) until `locator` has the focus: after each press one question to the
+    page, asked of the element found once. Fails when `limit` presses never reach it."""
+    target = locator.element_handle()
     for _ in range(limit):
-        if locator.count() == 1 and _focused(locator):
+        focused = target.evaluate(FOCUSED)
+        if focused:
             return
+        if focused is None:
+            target = locator.element_handle()
+            continue
         page.keyboard.press("Tab")
     expect(locator).to_be_focused()
+
+
+# The labels of the page's boxes in document order, which is their Tab order (no box has a
+# tabindex of its own).
+BOXES = "() => [...document.querySelectorAll('input[aria-label]')].map(e => e.ariaLabel)"
+
+
+def _in_tab_order(page: Any, entries: dict[str, str]) -> list[tuple[str, str]]:
+    """`entries` (a box's label -> the text to type) in the page's Tab order, each box one Tab
+    after the one before it when they are next to each other."""
+    order = {label: i for i, label in enumerate(page.evaluate(BOXES))}
+    missing = [label for label in entries if label not in order]
+    assert not missing, f"no box labelled {missing}"
+    return sorted(entries.items(), key=lambda item: order[item[0]])
 
 
 def _type_into(page: Any, locator: Any, text: str) -> None:
@@ -95,12 +115,13 @@ def _submit(page: Any) -> None:
 
 def _values(page: Any, tree: Tree, values: dict[str, str]) -> None:
     labels = tree.labels()
+    shown = set(page.evaluate(BOXES))
+    entries = {}
     for path, value in values.items():
         name = f"Value of the root {labels[path]}" if path == "" else f"Value of {labels[path]}"
-        box = page.get_by_label(name, exact=True)
-        if box.count() == 0:
-            box = page.get_by_label(f"Value of {labels[path]}", exact=True)
-        _type_into(page, box, str(value))
+        entries[name if name in shown else f"Value of {labels[path]}"] = str(value)
+    for name, value in _in_tab_order(page, entries):
+        _type_into(page, page.get_by_label(name, exact=True), value)
 
 
 def _prune(page: Any, tree: Tree, conventions: Conventions) -> None:
@@ -121,9 +142,12 @@ def _leaf_order(page: Any, tree: Tree, conventions: Conventions) -> None:
 
 def _bounds(page: Any, tree: Tree, conventions: Conventions) -> None:
     labels = tree.labels()
+    entries = {}
     for path, (alpha, beta) in KINDS["bounds"].key(tree, conventions)["bounds"].items():
-        _type_into(page, page.get_by_label(f"Alpha at {labels[path]}", exact=True), str(alpha))
-        _type_into(page, page.get_by_label(f"Beta at {labels[path]}", exact=True), str(beta))
+        entries[f"Alpha at {labels[path]}"] = str(alpha)
+        entries[f"Beta at {labels[path]}"] = str(beta)
+    for name, value in _in_tab_order(page, entries):
+        _type_into(page, page.get_by_label(name, exact=True), value)
 
 
 SHOWN_ORDER = """([parent]) => [...document.querySelectorAll('[data-role="tree"] .node')]
@@ -185,8 +209,11 @@ def test_keyboard_only_engine_upload(browser, engine_server) -> None:  # noqa: F
         _tab_to(page, page.get_by_role("link", name="Checkers engine").first)
         page.keyboard.press("Enter")
         page.wait_for_url(f"**/slots/{engine_server.slot_index}/engine")
-        _tab_to(page, page.get_by_label("Engine file"))
+        # Waited for before the Tabs: the browser intercepts file choosers only once told to,
+        # which Playwright does without waiting for an answer, so a press just after could
+        # open an unseen chooser.
         with page.expect_file_chooser() as chooser:
+            _tab_to(page, page.get_by_label("Engine file"))
             page.keyboard.press("Space")
         chooser.value.set_files(str(CORRECT))
         _tab_to(page, page.get_by_role("button", name="Upload"))

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.e2e_support import open_page, sign_in, tree_drawn
+from tests.e2e.e2e_support import Traffic, open_page, signed_in, tree_drawn
 
 pytestmark = pytest.mark.e2e
 
@@ -66,18 +66,19 @@ TARGETS = """() => {
 }"""
 
 
-def _reflows(page: Any, path: str) -> None:
+def _reflows(page: Any, traffic: Traffic, path: str) -> None:
     page.goto(path)
-    page.wait_for_load_state("networkidle")
+    traffic.settle()
     got = page.evaluate(STICKING_OUT, 320)
     assert got["scroll"] <= 320 and not got["out"], (path, got)
 
 
-def test_every_student_page_reflows_at_320_px(browser, live_server) -> None:
+def test_every_student_page_reflows_at_320_px(browser, live_server, student_cookies) -> None:
     with open_page(browser, live_server.url, width=320, height=640) as page:
-        sign_in(page)
+        traffic = Traffic(page)
+        signed_in(page, student_cookies)
         for path in ["/dashboard", "/practice", f"/assignments/{live_server.assignment_id}"]:
-            _reflows(page, path)
+            _reflows(page, traffic, path)
         for name in (
             "three-levels",
             "bounds",
@@ -86,7 +87,7 @@ def test_every_student_page_reflows_at_320_px(browser, live_server) -> None:
             "chance-4",
             "243-values",
         ):
-            _reflows(page, f"/exercises/{live_server.practice[name]}")
+            _reflows(page, traffic, f"/exercises/{live_server.practice[name]}")
             tree_drawn(page)
             got = page.evaluate(STICKING_OUT, 320)
             assert got["scroll"] <= 320 and not got["out"], (name, got)
@@ -100,9 +101,9 @@ def test_every_student_page_reflows_at_320_px(browser, live_server) -> None:
 
 
 @pytest.mark.parametrize("width", [1280, 320])
-def test_targets_are_24_px_or_spaced(browser, live_server, width) -> None:
+def test_targets_are_24_px_or_spaced(browser, live_server, student_cookies, width) -> None:
     with open_page(browser, live_server.url, width=width, height=800) as page:
-        sign_in(page)
+        signed_in(page, student_cookies)
         for name in (
             "three-levels",
             "values",

@@ -18,7 +18,7 @@ import pytest
 from playwright.sync_api import expect
 
 from grader.gametree import Conventions, Tree, solve
-from tests.e2e.e2e_support import LiveServer, open_page, sign_in, tree_drawn
+from tests.e2e.e2e_support import LiveServer, open_page, signed_in, tree_drawn
 
 pytestmark = pytest.mark.e2e
 
@@ -96,9 +96,11 @@ def _fit_and_check(page: Any, host: Any, shot: Path | None = None) -> dict[str, 
 
 
 @pytest.mark.parametrize("width", [1280, 390])
-def test_fit_puts_the_whole_tree_in_view(browser, live_server, screenshots, width) -> None:
+def test_fit_puts_the_whole_tree_in_view(
+    browser, live_server, student_cookies, screenshots, width
+) -> None:
     with open_page(browser, live_server.url, height=HEIGHTS[width], width=width) as page:
-        sign_in(page)
+        signed_in(page, student_cookies)
         for index in range(SLOTS):
             page.goto(f"/assignments/{live_server.assignment_id}/slots/{index}")
             tree_drawn(page)
@@ -158,9 +160,11 @@ def _watch(page: Any, live_server: LiveServer, name: str) -> Any:
 
 
 @pytest.mark.parametrize("width", [1280, 390])
-def test_replay_notes_never_overlap(browser, live_server, screenshots, width) -> None:
+def test_replay_notes_never_overlap(
+    browser, live_server, student_cookies, screenshots, width
+) -> None:
     with open_page(browser, live_server.url, height=HEIGHTS[width], width=width) as page:
-        sign_in(page)
+        signed_in(page, student_cookies)
         replay = _watch(page, live_server, "six-levels")
         page.get_by_role("button", name="End").click()
         expect(page.locator('[data-replay="caption"]')).to_contain_text("Best line")
@@ -188,10 +192,10 @@ def _shown(value: Any) -> str:
 
 
 def test_breadcrumb_keeps_the_ancestors_bounds_and_the_steps_stay_below(
-    browser, live_server
+    browser, live_server, student_cookies
 ) -> None:
     with open_page(browser, live_server.url, height=HEIGHTS[390], width=390) as page:
-        sign_in(page)
+        signed_in(page, student_cookies)
         replay = _watch(page, live_server, "243-prune")
         exercise = _exercise(page)
         tree = Tree.from_nested(exercise["tree"], exercise["players"])
@@ -234,9 +238,11 @@ def test_breadcrumb_keeps_the_ancestors_bounds_and_the_steps_stay_below(
         )
 
 
-def test_a_tap_shows_a_game_nodes_board_and_a_second_tap_marks_it(browser, live_server) -> None:
+def test_a_tap_shows_a_game_nodes_board_and_a_second_tap_marks_it(
+    browser, live_server, student_cookies
+) -> None:
     with open_page(browser, live_server.url, height=HEIGHTS[390], width=390, touch=True) as page:
-        sign_in(page)
+        signed_in(page, student_cookies)
         page.goto("/practice/game")
         page.get_by_label("Game").select_option("connect-4")
         page.get_by_label("Exercise").select_option("prune")
