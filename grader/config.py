@@ -62,6 +62,40 @@ def reference_retime(environ: Mapping[str, str] = os.environ) -> float:
     return float(environ.get("GRADER_REFERENCE_RETIME_SECONDS") or 3600)
 
 
+#: argon2's own least costs (one pass over 8 KiB, with one lane) and its largest (32-bit fields).
+ARGON2_MIN_TIME_COST = 1
+ARGON2_MIN_MEMORY_KIB = 8
+_ARGON2_MAX = 2**32 - 1
+
+
+def _whole_number(environ: Mapping[str, str], variable: str, default: int, least: int) -> int:
+    """`$variable` as a whole number from `least` to argon2's largest, else a ValueError naming
+    the variable and the value read (the service refuses to start on it)."""
+    text = environ.get(variable, "").strip()
+    if not text:
+        return default
+    try:
+        value = int(text)
+    except ValueError:
+        raise ValueError(f"{variable} must be a whole number, not {text[:40]!r}") from None
+    if not least <= value <= _ARGON2_MAX:
+        raise ValueError(f"{variable} must be from {least} to {_ARGON2_MAX}, not {value}")
+    return value
+
+
+def argon2_cost(environ: Mapping[str, str] = os.environ) -> dict[str, int]:
+    """The argon2id cost of new password hashes: `GRADER_ARGON2_TIME_COST` passes (3) over
+    `GRADER_ARGON2_MEMORY_KIB` KiB (65536, 64 MiB), one lane. A stored hash carries the cost it
+    was made with and is verified at that cost, so changing these changes new hashes only."""
+    return {
+        "time_cost": _whole_number(environ, "GRADER_ARGON2_TIME_COST", 3, ARGON2_MIN_TIME_COST),
+        "memory_cost": _whole_number(
+            environ, "GRADER_ARGON2_MEMORY_KIB", 64 * 1024, ARGON2_MIN_MEMORY_KIB
+        ),
+        "parallelism": 1,
+    }
+
+
 def private_dir(path: str | Path) -> Path:
     """A folder only this user may enter (0700): the instance, the uploads."""
     path = Path(path)
@@ -179,8 +213,8 @@ def load(
         "GRADER_MIGRATIONS_DIR": str(
             data_dir(data.migrations_dir(), "GRADER_MIGRATIONS_DIR", environ)
         ),
-        # argon2id cost; tests lower it to keep the suite fast.
-        "GRADER_ARGON2": {"time_cost": 3, "memory_cost": 64 * 1024, "parallelism": 1},
+        # argon2id cost of new password hashes (argon2_cost: refused at start-up unless valid).
+        "GRADER_ARGON2": argon2_cost(environ),
         # Engines (grader/jobs.py): the queue (empty: SQLite at instance/queue.sqlite;
         # redis://... for workers on several machines), where a worker keeps its local copies
         # of the uploads (their bytes are in the database's blob table), a suite forced on

@@ -17,7 +17,17 @@ import pytest
 # The test platforms run on loopback; tests/security/test_lti_outbound.py lifts this.
 os.environ["GRADER_LTI_ALLOW_PRIVATE"] = "1"
 
-from tests.app_support import PASSWORD, app_config, csrf_from, enrol, install_url_builder_cache
+from tests.app_support import (
+    FAST_ARGON2_ENV,
+    PASSWORD,
+    app_config,
+    csrf_from,
+    enrol,
+    install_url_builder_cache,
+)
+
+# Password hashes at the tests' cost in every app, server and `grader` command the tests start.
+os.environ.update(FAST_ARGON2_ENV)
 
 # `make test` runs pytest in pytest-xdist's worker processes (gw0, gw1, ...; "" without xdist),
 # side by side on one machine. What two workers would otherwise share is made each one's own:

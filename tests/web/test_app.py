@@ -41,6 +41,43 @@ def test_bad_setting_is_refused(tmp_path, monkeypatch):
         create_app()
 
 
+def test_argon2_cost_from_environment_defaults_to_production(tmp_path, monkeypatch):
+    from grader.config import argon2_cost
+
+    assert argon2_cost({}) == {"time_cost": 3, "memory_cost": 65536, "parallelism": 1}
+    assert argon2_cost({"GRADER_ARGON2_TIME_COST": "", "GRADER_ARGON2_MEMORY_KIB": " "}) == (
+        argon2_cost({})
+    )
+    monkeypatch.setenv("GRADER_INSTANCE_PATH", str(tmp_path))
+    monkeypatch.setenv("GRADER_ARGON2_TIME_COST", "2")
+    monkeypatch.setenv("GRADER_ARGON2_MEMORY_KIB", "19456")
+    assert create_app().config["GRADER_ARGON2"] == {
+        "time_cost": 2,
+        "memory_cost": 19456,
+        "parallelism": 1,
+    }
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "words"),
+    [
+        ("GRADER_ARGON2_TIME_COST", "0", "GRADER_ARGON2_TIME_COST must be from 1 to"),
+        ("GRADER_ARGON2_TIME_COST", "-3", "GRADER_ARGON2_TIME_COST must be from 1 to"),
+        ("GRADER_ARGON2_TIME_COST", "2.5", "GRADER_ARGON2_TIME_COST must be a whole number"),
+        ("GRADER_ARGON2_MEMORY_KIB", "7", "GRADER_ARGON2_MEMORY_KIB must be from 8 to"),
+        ("GRADER_ARGON2_MEMORY_KIB", "64M", "GRADER_ARGON2_MEMORY_KIB must be a whole number"),
+        ("GRADER_ARGON2_MEMORY_KIB", str(2**32), "GRADER_ARGON2_MEMORY_KIB must be from 8 to"),
+    ],
+)
+def test_an_argon2_cost_argon2_cannot_use_is_refused_at_start_up(
+    tmp_path, monkeypatch, variable, value, words
+):
+    monkeypatch.setenv("GRADER_INSTANCE_PATH", str(tmp_path))
+    monkeypatch.setenv(variable, value)
+    with pytest.raises(ValueError, match=words):
+        create_app()
+
+
 def test_sqlite_pragmas(app):
     with app.app_context():
         pragma = {

@@ -131,3 +131,31 @@ def test_favicon(client):
     assert response.status_code == 301
     with client.get(response.headers["Location"]) as icon:
         assert icon.status_code == 200 and icon.mimetype == "image/svg+xml"
+
+
+def test_a_hash_made_at_one_argon2_cost_signs_in_at_another(tmp_path, db_file, monkeypatch):
+    """Each hash carries its own cost: lowering or raising the setting keeps every stored
+    password working, and new hashes get the new cost."""
+    from grader import create_app
+    from grader.services import accounts
+    from tests.app_support import app_config
+
+    monkeypatch.setenv("GRADER_INSTANCE_PATH", str(tmp_path / "instance"))
+    first = create_app(app_config(db_file, GRADER_ARGON2=accounts_cost(2, 2048)))
+    with first.app_context():
+        accounts.create_user("old@example.com", PASSWORD)
+    second = create_app(app_config(db_file, GRADER_ARGON2=accounts_cost(1, 1024)))
+    with second.app_context():
+        accounts.create_user("new@example.com", PASSWORD)
+        stored = dict(db.session.execute(sa.select(User.email, User.password_hash)).all())
+        assert "$m=2048,t=2,p=1$" in stored["old@example.com"]
+        assert "$m=1024,t=1,p=1$" in stored["new@example.com"]
+        assert accounts.authenticate("old@example.com", PASSWORD) is not None
+        assert accounts.authenticate("old@example.com", PASSWORD + "x") is None
+    with first.app_context():
+        assert accounts.authenticate("new@example.com", PASSWORD) is not None
+        assert accounts.authenticate("new@example.com", PASSWORD + "x") is None
+
+
+def accounts_cost(time_cost: int, memory_kib: int) -> dict[str, int]:
+    return {"time_cost": time_cost, "memory_cost": memory_kib, "parallelism": 1}
