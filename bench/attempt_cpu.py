@@ -1,14 +1,16 @@
 """CPU per request of the attempt path, in one process (the Flask test client, no server).
 
-`python -m bench.attempt_cpu [--requests 500] [--rounds 3] [--profile N [--profile-out FILE]]`
+`python -m bench.attempt_cpu [--requests 500] [--rounds 3] [--clients 100]
+[--profile N [--warm-up 500] [--profile-out FILE]]`
 
-Prepares what `bench.load` prepares (100 students, each with a graded variant), then measures
-the process's CPU time per request, the minimum of `--rounds` rounds: the no-op `GET /api/ping`
-(the peer), a graded submission (half the answers wrong), and a costly attempt refused while
-another worker holds the only costly-work permit (503), on the largest typed tree and on a
-best-order tree near the optimum's cap. CPU time, unlike wall time, barely depends on what else
-the machine runs, so a before/after comparison holds on a shared machine. `--profile N` instead
-runs N graded submissions under cProfile (after a warm-up) and prints where their time went
+Prepares what `bench.load` prepares (``--clients`` students, each with a graded variant),
+then measures the process's CPU time per request, the minimum of `--rounds` rounds: the no-op
+`GET /api/ping` (the peer), a graded submission (half the answers wrong), and a costly attempt
+refused while another worker holds the only costly-work permit (503), on the largest typed tree
+and on a best-order tree near the optimum's cap. CPU time, unlike wall time, barely depends on
+what else the machine runs, so a before/after comparison holds on a shared machine.
+`--profile N` instead runs N graded submissions under cProfile (after ``--warm-up`` of them:
+imports, connections, every tree's cached analysis) and prints where their time went
 (`--profile-out FILE` also writes the stats there, for `pstats`).
 """
 
@@ -40,10 +42,14 @@ def main(argv: list[str] | None = None) -> int:
         "--profile", type=int, default=0, metavar="N", help="profile N graded submissions"
     )
     parser.add_argument("--profile-out", metavar="FILE", help="also write the profile there")
+    parser.add_argument(
+        "--warm-up", type=int, default=500, help="graded submissions sent before the profile"
+    )
+    parser.add_argument("--clients", type=int, default=100, help="students, each a variant")
     args, _ = parser.parse_known_args(argv)  # `python -m bench` passes every bench its options
     with tempfile.TemporaryDirectory(prefix="grader-attempt-cpu-") as tmp:
         folder = Path(tmp)
-        clients = _prepare(folder, 100, "IMMEDIATE", "graded")
+        clients = _prepare(folder, args.clients, "IMMEDIATE", "graded")
         os.environ.update(_environment(folder, "IMMEDIATE"))
         from grader import create_app
 
@@ -80,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
             return send
 
         if args.profile:
-            for _ in range(500):  # warm-up: imports, connections, every tree's cached analysis
+            for _ in range(args.warm_up):
                 submit()
             profiler = cProfile.Profile()
             profiler.runcall(lambda: [submit() for _ in range(args.profile)])

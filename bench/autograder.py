@@ -26,6 +26,10 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from flask import Flask
 
 ROOT = Path(__file__).resolve().parents[1]
 ENGINE = ROOT / "tests" / "harness" / "engines" / "correct.py"
@@ -34,42 +38,85 @@ GRADER = Path(sys.executable).with_name("grader")
 PASSWORD = "bench horse battery staple"
 
 
+TEACHER = "teacher@bench.example.com"
+
+
+def course_service(folder: Path, suite: str, **env: str) -> tuple[Flask, dict[str, str], int]:
+    """A service in `folder` grading uploads with `suite` (`env` adds to its settings, which are
+    set in this process too): its app on a migrated database holding a teacher and a course,
+    the settings, and the course's id."""
+    settings = {
+        "GRADER_INSTANCE_PATH": str(folder / "instance"),
+        "GRADER_DATABASE_URL": f"sqlite:///{folder / 'grader.sqlite3'}",
+        "GRADER_SECRET_KEY": "bench",
+        "GRADER_ENGINE_SUITE": suite,
+        "GRADER_UPLOAD_RATE": "1000/60",
+        "GRADER_SWEEP_SECONDS": "5",
+        **env,
+    }
+    os.environ.update(settings)
+    from flask_migrate import upgrade
+
+    from grader import create_app
+    from grader.services import accounts
+    from grader.services.courses import courses
+
+    app = create_app({"GRADER_ARGON2": {"time_cost": 1, "memory_cost": 1024, "parallelism": 1}})
+    with app.app_context(), contextlib.redirect_stderr(io.StringIO()):
+        upgrade(directory=app.config["GRADER_MIGRATIONS_DIR"])  # its log is quiet
+        accounts.create_user(TEACHER, PASSWORD, "instructor")
+        course_id = courses.create_course("Bench", TEACHER).id
+    return app, settings, course_id
+
+
+def start_worker(folder: Path, env: dict[str, str], count: int) -> subprocess.Popen:
+    """`grader worker --workers count` with the service's settings `env` (its log in `folder`),
+    once its consumers and worker processes have had time to start."""
+    log = (folder / f"worker-{count}.log").open("ab")
+    process = subprocess.Popen(
+        [str(GRADER), "worker", "--workers", str(count)],
+        env={**os.environ, **env},
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    log.close()
+    time.sleep(2.0)
+    return process
+
+
+def stop_worker(process: subprocess.Popen) -> None:
+    """The worker stopped as its service manager does (SIGTERM, then SIGKILL after 15 s), and
+    anything it left in its session (a renderer) killed."""
+    process.send_signal(signal.SIGTERM)
+    try:
+        process.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGKILL)
+
+
 class Service:
     """A migrated database with a course and an engine slot, and the app to upload through."""
 
     def __init__(self, folder: Path, suite: str, students: int) -> None:
         self.folder = folder
-        self.env = {
-            "GRADER_INSTANCE_PATH": str(folder / "instance"),
-            "GRADER_DATABASE_URL": f"sqlite:///{folder / 'grader.sqlite3'}",
-            "GRADER_SECRET_KEY": "bench",
-            "GRADER_ENGINE_SUITE": suite,
-            "GRADER_UPLOAD_RATE": "1000/60",
-            "GRADER_SWEEP_SECONDS": "5",
-        }
-        os.environ.update(self.env)
-        from flask_migrate import upgrade
-
-        from grader import create_app
+        self.app, self.env, course_id = course_service(folder, suite)
         from grader.services import accounts
         from grader.services.courses import courses, invites, roster
         from grader.services.engines import submissions
 
-        self.app = create_app(
-            {"GRADER_ARGON2": {"time_cost": 1, "memory_cost": 1024, "parallelism": 1}}
-        )
-        with self.app.app_context(), contextlib.redirect_stderr(io.StringIO()):
-            upgrade(directory=self.app.config["GRADER_MIGRATIONS_DIR"])  # its log is quiet
-            accounts.create_user("teacher@bench.example.com", PASSWORD, "instructor")
-            course = courses.create_course("Bench", "teacher@bench.example.com")
-            assignment = courses.create_assignment(course.id, "standard")
+        with self.app.app_context():
+            assignment = courses.create_assignment(course_id, "standard")
             self.assignment_id = assignment.id
             self.index = submissions.add_engine_slot(assignment.id).index
             self.tokens = []
             for n in range(students):
                 user = accounts.create_user(f"s{n}@bench.example.com", PASSWORD)
-                roster.add_member(None, course.id, user.email)
-                invites.accept_as(user, course.id)  # a member once the account accepts
+                roster.add_member(None, course_id, user.email)
+                invites.accept_as(user, course_id)  # a member once the account accepts
                 self.tokens.append(accounts.issue_token(user.id, scopes=accounts.SCOPES))
         self.client = self.app.test_client()
         self.workers: list[subprocess.Popen] = []
@@ -130,29 +177,11 @@ class Service:
         return finished
 
     def start_workers(self, count: int) -> None:
-        log = (self.folder / f"worker-{count}.log").open("ab")
-        self.workers.append(
-            subprocess.Popen(
-                [str(GRADER), "worker", "--workers", str(count)],
-                env={**os.environ, **self.env},
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )
-        )
-        log.close()
-        time.sleep(2.0)  # the consumer and its worker processes start
+        self.workers.append(start_worker(self.folder, self.env, count))
 
     def stop_workers(self) -> None:
         for process in self.workers:
-            process.send_signal(signal.SIGTERM)
-            try:
-                process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
-            with contextlib.suppress(ProcessLookupError):  # anything it left (a renderer)
-                os.killpg(process.pid, signal.SIGKILL)
+            stop_worker(process)
         self.workers.clear()
 
     def close(self) -> None:

@@ -33,13 +33,11 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import io
 import itertools
 import json
 import math
 import os
 import shutil
-import signal
 import statistics
 import subprocess
 import sys
@@ -47,11 +45,18 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench.autograder import ENGINE, GRADER, PASSWORD, TINY
+from bench.autograder import (
+    ENGINE,
+    PASSWORD,
+    TEACHER,
+    TINY,
+    course_service,
+    start_worker,
+    stop_worker,
+)
 from bench.suite_cpu import BASELINE, baseline_tree
 
 ROOT = Path(__file__).resolve().parents[1]
-TEACHER = "teacher@bench.example.com"
 WORKERS = 2
 RUSH = 0.75  # the last quarter of the hour starts here
 BEFORE_RUSH = 0.3  # the share of uploads before it
@@ -83,36 +88,21 @@ class Deadline:
 
     def __init__(self, folder: Path, suite: str, uploads: int, integrity: int) -> None:
         self.folder = folder
-        self.env = {
-            "GRADER_INSTANCE_PATH": str(folder / "instance"),
-            "GRADER_DATABASE_URL": f"sqlite:///{folder / 'grader.sqlite3'}",
-            "GRADER_SECRET_KEY": "bench",
-            "GRADER_ENGINE_SUITE": suite,
-            "GRADER_CACHE_DIR": str(folder / "cache"),
-            "GRADER_SWEEP_SECONDS": "5",
-            "GRADER_UPLOAD_RATE": "1000/60",
-        }
-        os.environ.update(self.env)
+        self.app, self.env, course_id = course_service(
+            folder, suite, GRADER_CACHE_DIR=str(folder / "cache")
+        )
         import sqlalchemy as sa
-        from flask_migrate import upgrade
 
-        from grader import create_app
         from grader.extensions import db
         from grader.models import Submission
         from grader.services import accounts
         from grader.services.courses import courses, invites, roster
         from grader.services.engines import submissions
 
-        self.app = create_app(
-            {"GRADER_ARGON2": {"time_cost": 1, "memory_cost": 1024, "parallelism": 1}}
-        )
-        with self.app.app_context(), contextlib.redirect_stderr(io.StringIO()):
-            upgrade(directory=self.app.config["GRADER_MIGRATIONS_DIR"])
-            accounts.create_user(TEACHER, PASSWORD, "instructor")
-            course = courses.create_course("Bench", TEACHER)
-            earlier = courses.create_assignment(course.id, "standard")
+        with self.app.app_context():
+            earlier = courses.create_assignment(course_id, "standard")
             self.earlier = (earlier.id, submissions.add_engine_slot(earlier.id).index)
-            assignment = courses.create_assignment(course.id, "standard")
+            assignment = courses.create_assignment(course_id, "standard")
             self.assignment_id = assignment.id
             self.index = submissions.add_engine_slot(assignment.id).index
             db.session.expire_all()  # the assignments as loaded before their engine slots
@@ -122,9 +112,9 @@ class Deadline:
             self.students = []
             for n in range(max(uploads, len(works))):
                 user = accounts.create_user(f"s{n}@bench.example.com", PASSWORD)
-                roster.add_member(None, course.id, user.email)
+                roster.add_member(None, course_id, user.email)
                 if hasattr(invites, "accept_as"):  # a member once the account accepts
-                    invites.accept_as(user, course.id)  # (9581471 enrols a student at once)
+                    invites.accept_as(user, course_id)  # (9581471 enrols a student at once)
                 self.students.append(user.id)
                 if n < len(works):
                     submissions.upload(user, *self.earlier, works[n].encode(), "engine.py")
@@ -200,27 +190,11 @@ class Deadline:
         return {sid: status for sid, status, _ in rows}, busy, bulk_owners
 
     def start_worker(self) -> None:
-        log = (self.folder / "worker.log").open("ab")
-        self.worker = subprocess.Popen(
-            [str(GRADER), "worker", "--workers", str(WORKERS)],
-            env={**os.environ, **self.env},
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-        log.close()
-        time.sleep(2.0)  # the consumers and their worker processes start
+        self.worker = start_worker(self.folder, self.env, WORKERS)
 
     def close(self) -> None:
         if self.worker is not None:
-            self.worker.send_signal(signal.SIGTERM)
-            try:
-                self.worker.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.worker.kill()
-                self.worker.wait()
-            with contextlib.suppress(ProcessLookupError):  # anything it left (a renderer)
-                os.killpg(self.worker.pid, signal.SIGKILL)
+            stop_worker(self.worker)
         from grader.extensions import db
 
         with contextlib.suppress(ImportError):
@@ -331,10 +305,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--baseline", default=BASELINE, help="the peer's git revision")
     parser.add_argument("--timeout", type=float, default=7200.0, help="seconds after the hour")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
-    parser.add_argument("--quick", action="store_true", help="a smoke run: 6 uploads, tiny suite")
+    parser.add_argument("--quick", action="store_true", help="a smoke run: 3 uploads, tiny suite")
     args, _ = parser.parse_known_args(argv)
     if args.quick:
-        args.uploads, args.hour, args.suite, args.sheets, args.integrity = 6, 20.0, str(TINY), 3, 6
+        # the fewest that exercise every path: an upload before the last quarter and two in it, a
+        # bulk job of each kind (a one-sheet print, a check of one pair)
+        args.uploads, args.hour, args.suite, args.sheets, args.integrity = 3, 8.0, str(TINY), 1, 2
     if args.child:
         child(args)
         return

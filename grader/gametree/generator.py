@@ -20,7 +20,14 @@ from grader.gametree.exact import fmt
 from grader.gametree.kinds import KINDS, error_score
 from grader.gametree.kinds.base import counted
 from grader.gametree.kinds.registry import default_kind
-from grader.gametree.solver import Conventions, SearchResult, minimax, solve
+from grader.gametree.solver import (
+    Conventions,
+    SearchResult,
+    TreeSearchRules,
+    minimax,
+    search,
+    solve,
+)
 from grader.gametree.tree import MAX_EXACT_DIGITS, Node, Tree, child_path, parse_players
 from grader.gametree.variants import VARIANTS, variants_for
 
@@ -593,15 +600,23 @@ def telling(
     passes for fewer slips; one that gives the key is not exposed by this tree, as calibration
     counts it), and, when ``discriminating``, the key and their answers are pairwise different
     (``is_discriminating``). One pass, stopping at the first variant that fails; ``reference``:
-    the alpha-beta search of ``tree`` already made (used when the kind's reference is it)."""
+    the alpha-beta search of ``tree`` already made (used when the kind's reference is it, and
+    for a variant that searches by the reference's rules: ``cut-node-marked`` reports the same
+    search otherwise)."""
     exercise = counted(KINDS[kind])
+    made: dict[TreeSearchRules, SearchResult] = {}  # each search once, by its rules
     if reference is None or not exercise.prunes:
         reference = exercise.reference(tree, conventions)
+    else:
+        made[TreeSearchRules(conventions)] = reference
     key = exercise.project(reference)
     ceiling = error_score(errors)
     seen = [key]
     for variant in variants_for(kind, tree, conventions):
-        answer = exercise.project(variant.run(tree, conventions), variant)
+        rules = variant.rules(tree, conventions)
+        if rules not in made:
+            made[rules] = search(tree, rules)
+        answer = exercise.project(made[rules], variant)
         if discriminating and answer in seen:
             return False
         if errors and answer != key and exercise.score(tree, key, answer)[0] > ceiling:

@@ -7,6 +7,9 @@ engine (a whole game).
 Offline: the new virtualenv reaches the test virtualenv's distributions through a .pth line
 (as in test_installed_package.py), so pip finds grader's dependencies installed and downloads
 nothing; grader itself comes from the served wheel (the test checks where it is imported from).
+Pip is among those distributions, so the virtualenv is made without its own copy (ensurepip's
+install is most of a virtualenv's cost); `python3 -m pip` installs into the virtualenv it runs
+in, as a student's own pip does.
 """
 
 from __future__ import annotations
@@ -99,7 +102,9 @@ def test_a_student_installs_the_kit_from_the_server_and_plays_the_starter(
         # The student's machine: a new virtualenv, the command as the page gives it (python3
         # being the virtualenv's), no cookie.
         venv = tmp_path / "student" / "venv"
-        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
+        subprocess.run(
+            [sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=300
+        )
         purelib = subprocess.run(
             [
                 str(venv / "bin" / "python3"),

@@ -1,7 +1,7 @@
 """The API fuzzed by schemathesis (`st run <server>/api/openapi.json --checks all`) against a
 real gunicorn, every operation and every check: no 500, no undocumented status code, no
 response that breaks its schema, no schema-valid request refused, no schema-violating request
-accepted, bounded in examples and time.
+accepted, bounded in examples (each phase run once) and time.
 
 The document states each request's shapes and the rules across fields JSON Schema can say (a
 typed tree's nodes, each kind's answer, generator parameters, conventions). What depends on the
@@ -43,6 +43,12 @@ def server(tmp_path: Path):
 def _st(
     port: int, token: str, *options: str, seconds: int, cwd: Path
 ) -> subprocess.CompletedProcess:
+    """`st run` with every phase run once, 20 examples an operation in its fuzzing phase (the
+    coverage phase's cases are the schema's own, the stateful phase's scenarios its links'):
+    about 2,300 cases, 17 s of the client's CPU and 11 s of the server's workers'. No
+    `--max-time`: with one, fuzzing and stateful testing repeat until it is spent (with 90 s:
+    2,889 cases, the same operations and examples drawn again, and 59 s of CPU for the whole
+    test against 41 s), and a slower machine would run fewer. `seconds` bounds the run."""
     return subprocess.run(
         [
             str(ST),
@@ -58,8 +64,6 @@ def _st(
             "20",
             "--seed",
             "10",
-            "--max-time",
-            str(seconds),
             "--workers",
             "1",
             "--generation-database",
@@ -69,7 +73,7 @@ def _st(
         cwd=cwd,
         capture_output=True,
         text=True,
-        timeout=seconds + 120,
+        timeout=seconds,
         check=False,
         env={**os.environ, "SCHEMATHESIS_TELEMETRY": "false"},
     )
@@ -78,8 +82,8 @@ def _st(
 @pytest.mark.slow
 def test_schemathesis_finds_nothing(server, tmp_path: Path):
     running, token = server
-    done = _st(running.port, token, seconds=90, cwd=tmp_path)  # its cache there
+    done = _st(running.port, token, seconds=600, cwd=tmp_path)  # its cache there
     assert done.returncode == 0, done.stdout[-8000:] + done.stderr[-2000:]
     summary = done.stdout.strip().splitlines()[-1]
-    print(summary)  # e.g. "===== 3 warnings in 90.12s =====": no failure
+    print(summary)  # e.g. "===== 2 warnings in 48.15s =====": no failure
     assert "failure" not in summary and "error" not in summary

@@ -84,9 +84,22 @@ def print_class(app: Any, room: Any, tmp_path: Path, **kw: Any) -> Any:
         return run.id, files
 
 
+def sheets_made(app: Any, room: Any, **kw: Any) -> int:
+    """A print run's sheets made (each student's variants, the codes), not rendered: what an
+    answer's entry reads. The run's id."""
+    from grader.services.paper import exams
+
+    with app.app_context():
+        run = exams.create_print(room.assignment_id, enqueue=False, **kw)
+        exams.make_sheets(run.id)
+        return run.id
+
+
 def test_a_class_printed_reads_back_as_each_students_stored_tree_and_key(
     app: Any, room: Any, tmp_path: Path
 ) -> None:
+    """Every sheet and the key read back as each student's stored tree and key, and the
+    archive holds every file."""
     run_id, files = print_class(app, room, tmp_path)
     out = tmp_path / "out"
     assert sorted(p.name for p in out.iterdir()) == ["all-sheets.pdf", "key.pdf", "sheets"]
@@ -146,6 +159,9 @@ def test_a_class_printed_reads_back_as_each_students_stored_tree_and_key(
         # The combined file is every sheet's pages, in order.
         combined = pages(files.combined, tmp_path)
         assert len(combined) == sum(1 + len(s.items) for s in sheets)
+    names = zipfile.ZipFile(io.BytesIO(files.archive())).namelist()
+    assert {"all-sheets.pdf", "key.pdf"} <= set(names)
+    assert sum(n.startswith("sheets/") for n in names) == len(files.sheets)
 
 
 def test_an_engine_slot_is_skipped_with_a_note_on_the_cover(
@@ -201,13 +217,11 @@ def textbook_item(app: Any, run_id: int, email: str | None = None) -> tuple[str,
         return db.session.execute(query.order_by(ExamSheet.number).limit(1)).one()
 
 
-def test_an_answer_on_paper_is_graded_stored_and_every_change_kept(
-    app: Any, room: Any, tmp_path: Path
-) -> None:
+def test_an_answer_on_paper_is_graded_stored_and_every_change_kept(app: Any, room: Any) -> None:
     from grader.services.paper import exams
     from grader.services.teaching import scores
 
-    run_id, _ = print_class(app, room, tmp_path)
+    run_id = sheets_made(app, room)
     code, index = textbook_item(app, run_id, ALICE)
     key = KINDS["prune"].key(Tree.from_nested(TEXTBOOK), Conventions())
     wrong = {"pruned": [], "value": 3}
@@ -237,15 +251,13 @@ def test_an_answer_on_paper_is_graded_stored_and_every_change_kept(
         assert states[attempt.exercise.slot_id].score == 1.0
 
 
-def test_an_answer_on_paper_reads_its_numbers_by_the_answer_grammar(
-    app: Any, room: Any, tmp_path: Path
-) -> None:
+def test_an_answer_on_paper_reads_its_numbers_by_the_answer_grammar(app: Any, room: Any) -> None:
     # The root's value as a hand writes it (" +3 ") is the key's 3; a word is refused in the
     # grammar's words, naming the part, and stores nothing.
     from grader.services import Unprocessable
     from grader.services.paper import exams
 
-    run_id, _ = print_class(app, room, tmp_path)
+    run_id = sheets_made(app, room)
     code, index = textbook_item(app, run_id, ALICE)
     key = KINDS["prune"].key(Tree.from_nested(TEXTBOOK), Conventions())
     with app.app_context():
@@ -259,11 +271,11 @@ def test_an_answer_on_paper_reads_its_numbers_by_the_answer_grammar(
 
 
 def test_sheet_codes_of_other_courses_and_made_up_ones_are_not_found(
-    app: Any, room: Any, tmp_path: Path, factory: Any
+    app: Any, room: Any, factory: Any
 ) -> None:
     from grader.services.paper import exams
 
-    run_id, _ = print_class(app, room, tmp_path)
+    run_id = sheets_made(app, room)
     code, index = textbook_item(app, run_id)
     factory.user("other@example.com", "instructor")
     factory.course("Other", "other@example.com")
@@ -278,12 +290,10 @@ def test_sheet_codes_of_other_courses_and_made_up_ones_are_not_found(
             exams.save_entry(user(TA), code, index, {"leaf_order": []}, version=0)
 
 
-def test_an_anonymous_sheet_becomes_the_students_at_its_first_save(
-    app: Any, room: Any, tmp_path: Path
-) -> None:
+def test_an_anonymous_sheet_becomes_the_students_at_its_first_save(app: Any, room: Any) -> None:
     from grader.services.paper import exams
 
-    run_id, _ = print_class(app, room, tmp_path, anonymous=2)
+    run_id = sheets_made(app, room, anonymous=2)
     code, index = textbook_item(app, run_id)
     answer = KINDS["prune"].key(Tree.from_nested(TEXTBOOK), Conventions())
     with app.app_context():
@@ -309,13 +319,6 @@ def test_an_anonymous_sheet_becomes_the_students_at_its_first_save(
             exams.save_entry(
                 user(TA), other, other_index, answer, version=0, student_id=user(BOB).id
             )
-
-
-def test_the_archive_holds_every_file(app: Any, room: Any, tmp_path: Path) -> None:
-    _, files = print_class(app, room, tmp_path)
-    names = zipfile.ZipFile(io.BytesIO(files.archive())).namelist()
-    assert {"all-sheets.pdf", "key.pdf"} <= set(names)
-    assert sum(n.startswith("sheets/") for n in names) == len(files.sheets)
 
 
 def test_the_job_reports_progress_while_it_joins_the_pdfs(app: Any, room: Any) -> None:
