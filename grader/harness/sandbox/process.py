@@ -42,7 +42,10 @@ from grader.harness.sandbox.slots import GradingSlot
 from grader.harness.sandbox.verdict import Evidence, death_verdict, reported_verdict
 from grader.harness.verdicts import Verdict
 
-POLL = 0.02  # seconds between two looks of the watchdog
+POLL = 0.02  # seconds between two looks of the watchdog, at the least
+# The most CPU seconds the engine's processes gain per second of wall clock (one per core):
+# until the CPU limit is nearer than that rate allows, the watchdog has nothing to look at.
+CORES = os.cpu_count() or 1
 # Past its wall-clock limit a call that is still gaining CPU time is computing on a loaded host,
 # not waiting: the watchdog lets its CPU limit decide, up to this many times the wall limit.
 BUSY_GRACE = 4.0
@@ -307,12 +310,18 @@ class EngineProcess:
         Past the wall-clock limit, a call that gained CPU time in the last `BUSY_WINDOW` is still
         computing (the host is busy, not the engine idle): it runs on until its CPU limit or
         `BUSY_GRACE` times the wall limit, so a busy engine is TLE and an idle one TLE_WALL
-        however loaded the grading machine is."""
+        however loaded the grading machine is.
+
+        It looks every POLL seconds only where a limit may be reached: before that it sleeps
+        until an answer comes, the process ends, the CPU limit could be reached at one CPU
+        second per core per second, or two busy windows before the wall-clock limit (so that
+        the window the wall-clock limit judges is a whole one)."""
         mark_time, mark_cpu, busy = start, self._used(cpu0), False
         window = min(BUSY_WINDOW, wall_limit)
+        look = POLL
         while True:
             try:
-                line = self._lines.get(timeout=POLL)
+                line = self._lines.get(timeout=look)
             except queue.Empty:
                 line = b""
             if line:
@@ -333,6 +342,8 @@ class EngineProcess:
                 self._seen.wall_exceeded = True
                 self.kill()
                 return self._dead(cpu_limit, start, cpu0, cpu)
+            cpu_room = POLL if cpu is None else (cpu_limit - cpu) / CORES
+            look = max(POLL, min(cpu_room, wall_limit - 2 * window - elapsed))
 
     def _answer(
         self, ident: int, line: bytes, cpu_limit: float, start: float, cpu0: float | None
