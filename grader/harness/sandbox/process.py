@@ -51,6 +51,7 @@ CORES = os.cpu_count() or 1
 BUSY_GRACE = 4.0
 BUSY_WINDOW = 0.5  # seconds (at most the wall limit) over which "still gaining CPU" is judged
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+CLOSED = -1  # EngineProcess._stat once the process is closed: no more looks
 
 
 @dataclass
@@ -97,6 +98,9 @@ class EngineProcess:
         self.log_bytes = 0
         self._proc: subprocess.Popen[bytes] | None = None
         self._child_pid: int | None = None
+        # The engine's /proc/PID/stat, opened at the first look and read again from its start
+        # at each (a fresh figure every read); CLOSED once the process is closed.
+        self._stat: int | None = None
         self._lines: queue.Queue[bytes | None] = queue.Queue()
         self._seen = _Sightings()
         self._next_id = 1
@@ -226,6 +230,9 @@ class EngineProcess:
             with contextlib.suppress(OSError):
                 if stream is not None:
                     stream.close()
+        if self._stat is not None and self._stat != CLOSED:
+            os.close(self._stat)
+        self._stat = CLOSED
 
     def settle_log(self, timeout: float = 1.0) -> None:
         """Wait (at most `timeout` seconds) until the log's reader has taken everything the
@@ -422,11 +429,12 @@ class EngineProcess:
     # - measurements and readers -
     def _cpu(self) -> float | None:
         """The engine's CPU seconds so far (its threads and waited-for children), from /proc."""
-        if self._child_pid is None:
+        if self._child_pid is None or self._stat == CLOSED:
             return None
         try:
-            with open(f"/proc/{self._child_pid}/stat", "rb") as handle:
-                fields = handle.read().rsplit(b")", 1)[1].split()
+            if self._stat is None:  # the pid's own file: a later process of that pid is not it
+                self._stat = os.open(f"/proc/{self._child_pid}/stat", os.O_RDONLY | os.O_CLOEXEC)
+            fields = os.pread(self._stat, 4096, 0).rsplit(b")", 1)[1].split()
         except (OSError, IndexError):
             return None
         return sum(int(x) for x in fields[11:15]) / CLOCK_TICKS  # utime stime cutime cstime
