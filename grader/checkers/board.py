@@ -397,6 +397,11 @@ class Move:
         return cls(squares, tuple(_JUMP_OVER[ab] for ab in pairwise(squares)))
 
 
+def _canonical(move: Move) -> tuple[tuple[Square, ...], tuple[Square, ...]]:
+    """Move's own order (its fields as a tuple), as a sort key: compared in C, not by __lt__."""
+    return move.path, move.captured
+
+
 class Termination(enum.Enum):
     NO_MOVES = "no legal move"
     THREEFOLD_REPETITION = "threefold repetition"
@@ -571,7 +576,7 @@ class Board:
                 forced_captures=self.forced_captures,
                 crowned_continues=self.crowned_continues,
             )
-        return sorted(Move._from_raw(r) for r in raw)
+        return sorted((Move._from_raw(r) for r in raw), key=_canonical)
 
     def has_captures(self) -> bool:
         return bool(_jumpers(*self._own_opp(), self.kings, self.turn))

@@ -245,13 +245,17 @@ class ReferenceEngine:
         killers = self.killers[ply]
         history = self.history
 
+        # the table's move first, then the killers, each compared only where there is one
+        firsts = [
+            (first, bonus)
+            for first, bonus in ((tt_move, 1 << 40), (killers[0], 1 << 39), (killers[1], 1 << 38))
+            if first is not None
+        ]
+
         def score(m: Move) -> int:
-            if m == tt_move:
-                return 1 << 40
-            if m == killers[0]:
-                return 1 << 39
-            if m == killers[1]:
-                return 1 << 38
+            for first, bonus in firsts:
+                if m == first:
+                    return bonus
             return history.get((m.path[0], m.path[-1]), 0)
 
         return sorted(moves, key=score, reverse=True)  # stable: ties stay canonical
@@ -260,13 +264,13 @@ class ReferenceEngine:
         self.nodes += 1
         if not self.nodes & 1023 and self.clock() > self._deadline:
             raise SearchTimeout
+        if depth == 0 or ply >= MAX_PLY:  # a leaf: whether a move exists, not the moves
+            self.leaves += 1
+            return self.evaluate(board) if board.legal_moves else -(WIN - ply)
         moves = board.generate_legal_moves()
         if not moves:
             self.leaves += 1
             return -(WIN - ply)
-        if depth == 0 or ply >= MAX_PLY:
-            self.leaves += 1
-            return self.evaluate(board)
         key = board.zobrist_hash()
         entry = self.tt.get(key)
         tt_move = None

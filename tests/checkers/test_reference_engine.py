@@ -213,6 +213,19 @@ def test_a_node_at_the_ply_limit_is_a_leaf():
     assert board.fen() == fen
 
 
+def test_a_leaf_with_no_move_is_lost_not_evaluated():
+    # A leaf asks only whether a move exists (it lists none): with none, the side to move has
+    # lost, at depth 0 and at the ply limit alike, and the leaf is counted once.
+    board = Board("W:W29:B22,25")  # White to move, its one man blocked
+    assert not board.generate_legal_moves() and evaluate(board) > -(WIN - MAX_PLY)
+    engine = ReferenceEngine()
+    engine.search(Board(MIDDLE), 1)  # sets up the move-ordering tables
+    engine.leaves = 0
+    assert engine._search(board, 0, 5, -INFINITY, INFINITY) == -(WIN - 5)
+    assert engine._search(board, 3, MAX_PLY, -INFINITY, INFINITY) == -(WIN - MAX_PLY)
+    assert engine.leaves == 2
+
+
 # -- the table's bounds, entry by entry ------------------------------------------------------------
 
 

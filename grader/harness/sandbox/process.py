@@ -42,12 +42,16 @@ from grader.harness.sandbox.slots import GradingSlot
 from grader.harness.sandbox.verdict import Evidence, death_verdict, reported_verdict
 from grader.harness.verdicts import Verdict
 
-POLL = 0.02  # seconds between two looks of the watchdog
+POLL = 0.02  # seconds between two looks of the watchdog, at the least
+# The most CPU seconds the engine's processes gain per second of wall clock (one per core):
+# until the CPU limit is nearer than that rate allows, the watchdog has nothing to look at.
+CORES = os.cpu_count() or 1
 # Past its wall-clock limit a call that is still gaining CPU time is computing on a loaded host,
 # not waiting: the watchdog lets its CPU limit decide, up to this many times the wall limit.
 BUSY_GRACE = 4.0
 BUSY_WINDOW = 0.5  # seconds (at most the wall limit) over which "still gaining CPU" is judged
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+CLOSED = -1  # EngineProcess._stat once the process is closed: no more looks
 
 
 @dataclass
@@ -94,6 +98,9 @@ class EngineProcess:
         self.log_bytes = 0
         self._proc: subprocess.Popen[bytes] | None = None
         self._child_pid: int | None = None
+        # The engine's /proc/PID/stat, opened at the first look and read again from its start
+        # at each (a fresh figure every read); CLOSED once the process is closed.
+        self._stat: int | None = None
         self._lines: queue.Queue[bytes | None] = queue.Queue()
         self._seen = _Sightings()
         self._next_id = 1
@@ -223,6 +230,9 @@ class EngineProcess:
             with contextlib.suppress(OSError):
                 if stream is not None:
                     stream.close()
+        if self._stat is not None and self._stat != CLOSED:
+            os.close(self._stat)
+        self._stat = CLOSED
 
     def settle_log(self, timeout: float = 1.0) -> None:
         """Wait (at most `timeout` seconds) until the log's reader has taken everything the
@@ -307,12 +317,18 @@ class EngineProcess:
         Past the wall-clock limit, a call that gained CPU time in the last `BUSY_WINDOW` is still
         computing (the host is busy, not the engine idle): it runs on until its CPU limit or
         `BUSY_GRACE` times the wall limit, so a busy engine is TLE and an idle one TLE_WALL
-        however loaded the grading machine is."""
+        however loaded the grading machine is.
+
+        It looks every POLL seconds only where a limit may be reached: before that it sleeps
+        until an answer comes, the process ends, the CPU limit could be reached at one CPU
+        second per core per second, or two busy windows before the wall-clock limit (so that
+        the window the wall-clock limit judges is a whole one)."""
         mark_time, mark_cpu, busy = start, self._used(cpu0), False
         window = min(BUSY_WINDOW, wall_limit)
+        look = POLL
         while True:
             try:
-                line = self._lines.get(timeout=POLL)
+                line = self._lines.get(timeout=look)
             except queue.Empty:
                 line = b""
             if line:
@@ -333,6 +349,8 @@ class EngineProcess:
                 self._seen.wall_exceeded = True
                 self.kill()
                 return self._dead(cpu_limit, start, cpu0, cpu)
+            cpu_room = POLL if cpu is None else (cpu_limit - cpu) / CORES
+            look = max(POLL, min(cpu_room, wall_limit - 2 * window - elapsed))
 
     def _answer(
         self, ident: int, line: bytes, cpu_limit: float, start: float, cpu0: float | None
@@ -411,11 +429,12 @@ class EngineProcess:
     # - measurements and readers -
     def _cpu(self) -> float | None:
         """The engine's CPU seconds so far (its threads and waited-for children), from /proc."""
-        if self._child_pid is None:
+        if self._child_pid is None or self._stat == CLOSED:
             return None
         try:
-            with open(f"/proc/{self._child_pid}/stat", "rb") as handle:
-                fields = handle.read().rsplit(b")", 1)[1].split()
+            if self._stat is None:  # the pid's own file: a later process of that pid is not it
+                self._stat = os.open(f"/proc/{self._child_pid}/stat", os.O_RDONLY | os.O_CLOEXEC)
+            fields = os.pread(self._stat, 4096, 0).rsplit(b")", 1)[1].split()
         except (OSError, IndexError):
             return None
         return sum(int(x) for x in fields[11:15]) / CLOCK_TICKS  # utime stime cutime cstime
