@@ -57,15 +57,31 @@ collect_ignore = [] if os.environ.get("GRADER_TEST_IMAGE_ROOT") else ["image"]
 install_url_builder_cache()
 
 
+@pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Tests marked `backends` need the servers `make test-backends` installs (PostgreSQL,
     Redis): they run in that configuration only, and are deselected (not skipped) elsewhere."""
+    if WORKER and config.getvalue("loadgroup"):
+        _check_groups(items)
     if os.environ.get("GRADER_TEST_BACKENDS") == "postgres-redis":
         return
     kept = [item for item in items if item.get_closest_marker("backends") is None]
     if len(kept) < len(items):
         config.hook.pytest_deselected(items=[i for i in items if i not in kept])
         items[:] = kept
+
+
+def _check_groups(items: list[pytest.Item]) -> None:
+    """`--dist loadgroup` sends a group's tests to one worker by the suffix pytest-xdist adds to
+    their node ids (after this module's hooks' turn, being tried last). A pytest whose node ids
+    drop the suffix would spread a group over every worker, each setting up its costly session
+    fixture again, without a word: stop the run instead."""
+    lost = [i.nodeid for i in items if i.get_closest_marker("xdist_group") and "@" not in i.nodeid]
+    if lost:
+        raise pytest.UsageError(
+            f"--dist loadgroup is not grouping {len(lost)} tests (first: {lost[0]}): this "
+            "pytest and pytest-xdist do not work together (pyproject.toml pins pytest)"
+        )
 
 
 @pytest.fixture(autouse=True)
