@@ -27,6 +27,7 @@ import io
 import keyword
 import os
 import random
+import re
 import resource
 import shutil
 import tempfile
@@ -41,6 +42,26 @@ PASSWORD = "bench horse battery staple"
 BUILTINS = {*dir(builtins), "self", "cls"}
 
 
+# A line and its end as `ast` splits source (\r\n, \r or \n; not str.splitlines' others).
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+
+
+def _segment(lines: list[str], node: ast.stmt) -> str:
+    """`ast.get_source_segment` of a node from its file's lines split once (the function
+    splits the whole file again for each node)."""
+    assert node.end_lineno is not None and node.end_col_offset is not None
+    first, last = node.lineno - 1, node.end_lineno - 1
+    if first == last:
+        return lines[first].encode()[node.col_offset : node.end_col_offset].decode()
+    return "".join(
+        [
+            lines[first].encode()[node.col_offset :].decode(),
+            *lines[first + 1 : last],
+            lines[last].encode()[: node.end_col_offset].decode(),
+        ]
+    )
+
+
 def _functions() -> list[str]:
     """Every top-level function of grader/ and the sample engines that compiles on its own."""
     found = []
@@ -51,9 +72,10 @@ def _functions() -> list[str]:
             tree = ast.parse(text)
         except SyntaxError:
             continue
+        lines = _LINE.findall(text)
         for node in tree.body:
             if isinstance(node, ast.FunctionDef) and not node.decorator_list:
-                segment = ast.get_source_segment(text, node)
+                segment = _segment(lines, node)
                 if segment and 200 < len(segment) < 4000:
                     found.append(textwrap.dedent(segment))
     return found
