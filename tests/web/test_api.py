@@ -352,6 +352,47 @@ def test_openapi_document_lists_every_api_route(app, client):
     assert "201" in create["responses"] and "400" in create["responses"]
 
 
+def test_the_documents_schemas_are_written_when_asked_whole_for_every_thread():
+    """The API's spectree writes its models' JSON schemas when the document is first read,
+    not at import: the same schemas spectree itself writes, and a thread that asks while
+    another writes waits for all of them."""
+    import threading
+
+    from pydantic import BaseModel
+    from spectree import SpecTree
+
+    from grader.web.api import _SchemasWhenAsked, schemas
+
+    models = [
+        value
+        for value in vars(schemas).values()
+        if isinstance(value, type)
+        and issubclass(value, BaseModel)
+        and value.__module__ == schemas.__name__
+    ]
+    naming = {"naming_strategy": lambda m: m.__name__, "nested_naming_strategy": lambda _p, c: c}
+    lazy, eager = _SchemasWhenAsked(**naming), SpecTree("flask", **naming)
+    for model in models:
+        for mode in ("validation", "serialization"):
+            assert lazy._add_model(model, mode) == eager._add_model(model, mode)
+    assert len(models) > 30 and lazy._pending and eager.models
+
+    start = threading.Barrier(4)
+    seen: list[dict] = []
+
+    def read() -> None:
+        start.wait()
+        seen.append(dict(lazy.models))
+
+    threads = [threading.Thread(target=read) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(seen) == 4 and all(models == eager.models for models in seen)
+    assert list(lazy.models) == list(eager.models)
+
+
 def test_every_operation_documents_its_success_and_its_errors(client):
     spec = client.get("/api/openapi.json").get_json()
     operations = {op["operationId"]: op for ops in spec["paths"].values() for op in ops.values()}
