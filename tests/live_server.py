@@ -15,6 +15,10 @@ from pathlib import Path
 
 import pytest
 
+#: How often a test's loopback server run by `serve_forever` in a thread looks for its shutdown
+#: (socketserver's default, 0.5 s, left each test's teardown waiting up to half a second).
+SHUTDOWN_POLL = 0.02
+
 
 def free_port() -> int:
     """A loopback port nothing listens on (the tests' servers: gunicorn, PostgreSQL, Redis, S3)."""

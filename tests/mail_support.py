@@ -12,6 +12,8 @@ from collections.abc import Iterator
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 
+from tests.live_server import SHUTDOWN_POLL
+
 
 class _Smtp(socketserver.StreamRequestHandler):
     """Just enough of RFC 5321 for smtplib: EHLO, MAIL, RCPT, DATA, QUIT."""
@@ -69,7 +71,7 @@ class MailServer(socketserver.ThreadingTCPServer):
 def smtp_sink() -> Iterator[MailServer]:
     """The server running on its own thread for the block; `.messages` holds what it took."""
     server = MailServer()
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, args=(SHUTDOWN_POLL,), daemon=True)
     thread.start()
     try:
         yield server

@@ -28,6 +28,8 @@ from lti1p3platform.registration import Registration
 from lti1p3platform.request import Request, TRequest
 from werkzeug.serving import make_server
 
+from tests.live_server import SHUTDOWN_POLL
+
 SCORE_SCOPE = "https://purl.imsglobal.org/spec/lti-ags/scope/score"
 LINEITEM_SCOPE = "https://purl.imsglobal.org/spec/lti-ags/scope/lineitem"
 LEARNER = "http://purl.imsglobal.org/vocab/lis/v2/membership#Learner"
@@ -258,7 +260,9 @@ class ServedLMS:
         self.lms = lms
         self.server = make_server("127.0.0.1", 0, lms.app(), threaded=True)
         lms.base = f"http://127.0.0.1:{self.server.server_port}"
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread = threading.Thread(
+            target=self.server.serve_forever, args=(SHUTDOWN_POLL,), daemon=True
+        )
         self.thread.start()
 
     def close(self) -> None:

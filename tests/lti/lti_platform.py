@@ -31,6 +31,8 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 from flask import Flask, abort, jsonify, request
 from werkzeug.serving import make_server
 
+from tests.live_server import SHUTDOWN_POLL
+
 CLAIM = "https://purl.imsglobal.org/spec/lti/claim/"
 AGS = "https://purl.imsglobal.org/spec/lti-ags/claim/endpoint"
 NRPS = "https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice"
@@ -500,7 +502,9 @@ class Served:
         self.platform = platform
         self.server = make_server("127.0.0.1", 0, platform.app(), threaded=True)
         platform.base = f"http://127.0.0.1:{self.server.server_port}"
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread = threading.Thread(
+            target=self.server.serve_forever, args=(SHUTDOWN_POLL,), daemon=True
+        )
         self.thread.start()
 
     def close(self) -> None:

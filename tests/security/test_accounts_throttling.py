@@ -5,6 +5,7 @@ count alone, doubling every limit), and a throttled try is a 429 with Retry-Afte
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
@@ -22,16 +23,33 @@ def _seed() -> None:
     accounts.create_user(OTHER, PASSWORD)
 
 
-@pytest.fixture
-def server(tmp_path) -> Iterator[str]:
+# make test's workers (--dist loadgroup): one of them runs the module, its server made once.
+pytestmark = pytest.mark.xdist_group("test_accounts_throttling")
+
+
+@pytest.fixture(scope="module")
+def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    folder = tmp_path_factory.mktemp("throttling")
     with served(
-        tmp_path,
+        folder,
         _seed,
         workers=2,
         GRADER_LOGIN_LIMIT_ACCOUNT=f"{PER_ACCOUNT} per 15 minutes",
         GRADER_LOGIN_LIMIT_ADDRESS=f"{PER_ADDRESS} per 15 minutes",
     ) as (url, _):
-        yield url
+        yield url, folder / "instance" / "ratelimits.sqlite3"
+
+
+@pytest.fixture
+def server(shared_server: tuple[str, Path]) -> str:
+    """The module's server with no failed try counted yet: each test starts from zero, as on
+    a server of its own (the counters are all the throttle keeps; the accounts stay as seeded,
+    since a sign-in changes none of what these tests read)."""
+    from grader.ratelimits import SQLiteStorage
+
+    url, counters = shared_server
+    SQLiteStorage(f"sqlite:///{counters}").reset()
+    return url
 
 
 def test_wrong_passwords_for_one_account_are_throttled_across_workers(server):

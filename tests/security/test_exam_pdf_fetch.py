@@ -18,6 +18,7 @@ import pytest
 
 from grader import data
 from grader.services.paper import exam_pdf
+from tests.live_server import SHUTDOWN_POLL
 
 SECRET = "top-secret-beside-the-sheet"
 PASSWD = Path("/etc/passwd")
@@ -42,7 +43,7 @@ class _Recorder(BaseHTTPRequestHandler):
 def loopback():
     seen: list[str] = []
     server = HTTPServer(("127.0.0.1", 0), type("Handler", (_Recorder,), {"seen": seen}))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, args=(SHUTDOWN_POLL,), daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.server_port}", seen
     server.shutdown()

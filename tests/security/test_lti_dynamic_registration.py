@@ -15,6 +15,7 @@ import sqlalchemy as sa
 
 from grader.extensions import db
 from grader.models import LtiRegistration, User
+from tests.live_server import SHUTDOWN_POLL
 
 
 class _Platform(BaseHTTPRequestHandler):
@@ -38,7 +39,7 @@ class _Platform(BaseHTTPRequestHandler):
 def platform():
     handler = type("Handler", (_Platform,), {"requests": 0, "body": b"{}"})
     server = HTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, args=(SHUTDOWN_POLL,), daemon=True)
     thread.start()
     try:
         yield server, handler

@@ -13,6 +13,7 @@ import requests
 import urllib3.util.connection
 
 from grader.services import lti
+from tests.live_server import SHUTDOWN_POLL
 
 
 @pytest.fixture(autouse=True)
@@ -95,7 +96,7 @@ def test_a_redirect_to_a_private_address_is_refused(monkeypatch):
     # The platform's name resolves (the test's resolver) to a public address that the test's
     # dialer routes to a loopback server, which redirects to loopback.
     server = HTTPServer(("127.0.0.1", 0), _Redirect)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, args=(SHUTDOWN_POLL,), daemon=True)
     thread.start()
     real_resolve, real_dial = socket.getaddrinfo, urllib3.util.connection.create_connection
     dialled: list[tuple[str, int]] = []
@@ -172,7 +173,7 @@ def recorder():
     seen: list[str] = []
     handler = type("Handler", (_Recorder,), {"seen": seen})
     server = HTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, args=(SHUTDOWN_POLL,), daemon=True)
     thread.start()
     yield server.server_port, seen
     server.shutdown()
