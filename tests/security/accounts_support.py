@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import http.cookiejar
+import shutil
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -101,15 +102,15 @@ class Browser:
 
 @contextlib.contextmanager
 def served(
-    folder: Path, seed: Callable[[], Any], *, workers: int = 1, **env: str
+    folder: Path, template: Path, seed: Callable[[], Any], *, workers: int = 1, **env: str
 ) -> Iterator[tuple[str, Any]]:
-    """A database made by the migrations and `seed()` (in an app context), then gunicorn with
-    `workers` processes on it; yields (url, what seed returned)."""
-    from flask_migrate import upgrade
-
+    """A copy of the migrated `template` database (tests/conftest.py's `migrated_template`)
+    with `seed()` run on it (in an app context), then gunicorn with `workers` processes on it;
+    yields (url, what seed returned)."""
     from grader import create_app
     from grader.extensions import db
 
+    shutil.copy(template, folder / "grader.sqlite3")
     settings = {
         "GRADER_INSTANCE_PATH": str(folder / "instance"),
         "GRADER_DATABASE_URL": f"sqlite:///{folder / 'grader.sqlite3'}",
@@ -119,7 +120,6 @@ def served(
     with environment(settings):
         app = create_app()
         with app.app_context():
-            upgrade(directory=app.config["GRADER_MIGRATIONS_DIR"])
             seeded = seed()
             db.engine.dispose()
     with serve(folder, settings, workers=workers) as url:

@@ -28,10 +28,13 @@ pytestmark = pytest.mark.xdist_group("test_accounts_throttling")
 
 
 @pytest.fixture(scope="module")
-def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+def shared_server(
+    tmp_path_factory: pytest.TempPathFactory, migrated_template: Path
+) -> Iterator[tuple[str, Path]]:
     folder = tmp_path_factory.mktemp("throttling")
     with served(
         folder,
+        migrated_template,
         _seed,
         workers=2,
         GRADER_LOGIN_LIMIT_ACCOUNT=f"{PER_ACCOUNT} per 15 minutes",

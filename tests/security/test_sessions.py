@@ -31,14 +31,16 @@ def _seed() -> None:
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict[str, str]]]:
+def server(
+    tmp_path_factory: pytest.TempPathFactory, migrated_template: Path
+) -> Iterator[tuple[str, dict[str, str]]]:
     folder = tmp_path_factory.mktemp("sessions")
     env = {
         "GRADER_INSTANCE_PATH": str(folder / "instance"),
         "GRADER_DATABASE_URL": f"sqlite:///{folder / 'grader.sqlite3'}",
         "GRADER_SECRET_KEY": "security-secret",
     }
-    with served(folder, _seed, workers=2) as (url, _):
+    with served(folder, migrated_template, _seed, workers=2) as (url, _):
         yield url, env
 
 
