@@ -57,6 +57,9 @@ bench-hostile: $(STAMP)
 # apart); `--dist loadgroup` keeps each `xdist_group` mark's tests on one worker, where they
 # share a costly session fixture. PYTEST_PARALLEL= runs it in one process. The run ends with its
 # 30 slowest steps (a test's setup, call or teardown), where to look when the suite slows.
+# The package and the benchmarks are byte-compiled first: the tests start hundreds of Python
+# processes (servers, workers, `grader` commands), and where PYTHONDONTWRITEBYTECODE is set
+# (as in many CI images) each would compile every module it imports again.
 PYTEST_PARALLEL ?= -n auto --dist loadgroup
 test: $(STAMP) system-deps $(NODE_STAMP)
 	$(BIN)/ruff check .
@@ -65,6 +68,7 @@ test: $(STAMP) system-deps $(NODE_STAMP)
 	$(BIN)/mypy
 	node_modules/.bin/eslint grader/web/static tests/js eslint.config.js
 	node --test tests/js/*.test.mjs
+	$(BIN)/python -m compileall -q grader bench
 	$(BIN)/pytest $(PYTEST_PARALLEL) --durations=30
 
 # The queue tests (tests/jobs) again on PostgreSQL and Redis, which the tests start themselves
