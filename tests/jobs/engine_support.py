@@ -39,13 +39,18 @@ def engine_bytes(name: str = "correct") -> bytes:
     return (ENGINES / f"{name}.py").read_bytes()
 
 
+# Every entry's date: the same files make the same bytes whenever they are zipped (a test's
+# parameters are built at collection, and each pytest-xdist worker must collect the same ones).
+ZIP_DATE = (2026, 1, 1, 0, 0, 0)
+
+
 def zip_bytes(files: dict[str, bytes | str], *, links: dict[str, str] | None = None) -> bytes:
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         for name, data in files.items():
-            archive.writestr(name, data)
+            archive.writestr(zipfile.ZipInfo(name, ZIP_DATE), data, zipfile.ZIP_DEFLATED)
         for name, target in (links or {}).items():
-            info = zipfile.ZipInfo(name)
+            info = zipfile.ZipInfo(name, ZIP_DATE)
             info.external_attr = 0o120777 << 16
             archive.writestr(info, target)
     return buffer.getvalue()

@@ -71,27 +71,29 @@ def test_zip_upload_with_engine_at_top(app, upload):
 BOMB = zip_bytes({"engine.py": "pass\n", "padding.txt": b"\0" * (6 << 20)})
 
 
+MALFORMED = [
+    (b"\x7fELF\x02\x01\x01\0" + bytes(range(256)) * 4, "engine.py", "not UTF-8"),
+    (b"def search(fen, depth:\n    return 0\n", "engine.py", "not valid Python: line 1"),
+    (b"print('hi')\n", "engine.txt", "a .py file"),
+    (b"", "engine.py", "empty"),
+    (b"x = 1\n" + b"#" * (300 << 10), "engine.py", "at most 262144"),
+    (BOMB, "bomb.zip", "zip bomb"),
+    (zip_bytes({"engine.py": "pass\n", "../evil.py": "x = 1\n"}), "e.zip", "'..'"),
+    (zip_bytes({"engine.py": "pass\n", "/etc/evil.py": "x = 1\n"}), "e.zip", "absolute path"),
+    (
+        zip_bytes({"engine.py": "pass\n"}, links={"link.py": "/etc/passwd"}),
+        "e.zip",
+        "symbolic link",
+    ),
+    (zip_bytes({"src/engine.py": "pass\n"}), "e.zip", "no engine.py at its top"),
+    (zip_bytes({"engine.py": "def f(:\n"}), "e.zip", "engine.py is not valid Python"),
+    (zip_bytes({f"f{i}.py": "" for i in range(70)} | {"engine.py": ""}), "e.zip", "at most 64"),
+    (b"PK\x03\x04 not really a zip", "e.zip", "not a valid zip"),
+]
+
+
 @pytest.mark.parametrize(
-    ("data", "filename", "message"),
-    [
-        (b"\x7fELF\x02\x01\x01\0" + bytes(range(256)) * 4, "engine.py", "not UTF-8"),
-        (b"def search(fen, depth:\n    return 0\n", "engine.py", "not valid Python: line 1"),
-        (b"print('hi')\n", "engine.txt", "a .py file"),
-        (b"", "engine.py", "empty"),
-        (b"x = 1\n" + b"#" * (300 << 10), "engine.py", "at most 262144"),
-        (BOMB, "bomb.zip", "zip bomb"),
-        (zip_bytes({"engine.py": "pass\n", "../evil.py": "x = 1\n"}), "e.zip", "'..'"),
-        (zip_bytes({"engine.py": "pass\n", "/etc/evil.py": "x = 1\n"}), "e.zip", "absolute path"),
-        (
-            zip_bytes({"engine.py": "pass\n"}, links={"link.py": "/etc/passwd"}),
-            "e.zip",
-            "symbolic link",
-        ),
-        (zip_bytes({"src/engine.py": "pass\n"}), "e.zip", "no engine.py at its top"),
-        (zip_bytes({"engine.py": "def f(:\n"}), "e.zip", "engine.py is not valid Python"),
-        (zip_bytes({f"f{i}.py": "" for i in range(70)} | {"engine.py": ""}), "e.zip", "at most 64"),
-        (b"PK\x03\x04 not really a zip", "e.zip", "not a valid zip"),
-    ],
+    ("data", "filename", "message"), MALFORMED, ids=[message for _, _, message in MALFORMED]
 )
 def test_malformed_uploads_are_refused_and_nothing_is_stored(app, upload, data, filename, message):
     response = upload(data, filename)
