@@ -18,13 +18,19 @@ RUN = """async () => {
 }"""
 
 
+def axe_script() -> str:
+    """axe-core's script file; the test fails (never skips) where it is missing: `make test`
+    installs it (npm ci), so its absence is a broken setup."""
+    if not AXE.exists():
+        pytest.fail(f"{AXE} is missing: run `npm ci` (make test does)")
+    return str(AXE)
+
+
 def axe_violations(page: Any) -> list[dict[str, Any]]:
     """The serious and critical violations axe finds in the page, and every contrast one."""
-    if not AXE.exists():
-        # Fail, never skip: `make test` installs it (npm ci), so its absence is a broken setup.
-        pytest.fail(f"{AXE} is missing: run `npm ci` (make test does)")
+    script = axe_script()
     if not page.evaluate("typeof window.axe !== 'undefined'"):
-        page.add_script_tag(path=str(AXE))
+        page.add_script_tag(path=script)
     found = page.evaluate(RUN)
     return [
         v for v in found if v["impact"] in ("serious", "critical") or v["id"] == "color-contrast"

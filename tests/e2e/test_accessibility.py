@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.accessibility import AXE, axe_violations, broken_words, sideways
+from tests.e2e.accessibility import axe_script, axe_violations, broken_words, sideways
 from tests.e2e.e2e_support import Traffic, sign_in
 from tests.e2e.site_support import INSTRUCTOR, STUDENT, open_at, start_pages, sweep
 
@@ -45,13 +45,10 @@ def _tables(page: Any, path: str, width: int) -> list[str]:
 
 @pytest.mark.parametrize("who", ["anonymous", "student", "ta", "instructor"])
 def test_every_page_passes_axe_and_no_table_cell_breaks_a_word(browser, site, who) -> None:
-    if not AXE.exists():
-        # Fail, never skip: `make test` installs it (npm ci), so its absence is a broken setup.
-        pytest.fail(f"{AXE} is missing: run `npm ci` (make test does)")
     context = browser.new_context(viewport={"width": 1280, "height": 900}, base_url=site.url)
     # The browser runs axe in every document before the page's own scripts, so the page keeps
     # its Content-Security-Policy (it allows only the app's own scripts).
-    context.add_init_script(path=str(AXE))
+    context.add_init_script(path=axe_script())
     page = context.new_page()
     traffic = Traffic(page)
     errors: list[str] = []
