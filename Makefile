@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-backends test-image docs lint bench bench-load bench-hostile bench-autograder bench-deadline mutation system-deps clean
+.PHONY: run test typecheck suite test-backends test-image docs lint bench bench-load bench-hostile bench-autograder bench-deadline mutation system-deps clean
 
 # The checks' and tools' setup: the package with the server's extra and the test, bench and docs
 # extras.
@@ -25,7 +25,7 @@ $(RUN_STAMP): pyproject.toml
 # axe-core for the accessibility checks of the e2e suite and ESLint for the JavaScript lint,
 # from package-lock.json.
 NODE_STAMP := node_modules/.installed
-$(NODE_STAMP): package.json package-lock.json
+$(NODE_STAMP): package.json package-lock.json | system-deps
 	npm ci --no-audit --no-fund --silent
 	touch $(NODE_STAMP)
 
@@ -53,22 +53,31 @@ bench-load: $(STAMP)
 bench-hostile: $(STAMP)
 	$(BIN)/python -m bench.hostile --seconds 10
 
+# make test: the setup (the virtualenv beside the Debian packages and then node_modules), the
+# checks that read the code, then the suite with mypy beside it (about 30 s of CPU that fits in
+# the suite's waits on servers, browsers and sandboxes; make reports either failing).
+test:
+	@$(MAKE) --no-print-directory -j3 $(STAMP) $(NODE_STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
+	node_modules/.bin/eslint grader/web/static tests/js eslint.config.js
+	node --test tests/js/*.test.mjs
+	$(BIN)/python -m compileall -q grader bench
+	@$(MAKE) --no-print-directory -j2 typecheck suite
+
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
 # pytest in pytest-xdist's workers, one a core (tests/conftest.py keeps what they would share
 # apart); `--dist loadgroup` keeps each `xdist_group` mark's tests on one worker, where they
 # share a costly session fixture. PYTEST_PARALLEL= runs it in one process. The run ends with its
 # 30 slowest steps (a test's setup, call or teardown), where to look when the suite slows.
-# The package and the benchmarks are byte-compiled first: the tests start hundreds of Python
-# processes (servers, workers, `grader` commands), and where PYTHONDONTWRITEBYTECODE is set
-# (as in many CI images) each would compile every module it imports again.
+# The package and the benchmarks are byte-compiled first (make test): the tests start hundreds
+# of Python processes (servers, workers, `grader` commands), and where PYTHONDONTWRITEBYTECODE is
+# set (as in many CI images) each would compile every module it imports again.
 PYTEST_PARALLEL ?= -n auto --dist loadgroup
-test: $(STAMP) system-deps $(NODE_STAMP)
-	$(BIN)/ruff check .
-	$(BIN)/ruff format --check .
-	$(BIN)/lint-imports
-	$(BIN)/mypy
-	node_modules/.bin/eslint grader/web/static tests/js eslint.config.js
-	node --test tests/js/*.test.mjs
-	$(BIN)/python -m compileall -q grader bench
+suite: $(STAMP) system-deps $(NODE_STAMP)
 	$(BIN)/pytest $(PYTEST_PARALLEL) --durations=30
 
 # The queue tests (tests/jobs) again on PostgreSQL and Redis, which the tests start themselves
