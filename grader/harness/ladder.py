@@ -11,7 +11,12 @@ A match stops before its last game when both hold, after a game:
   has decided whether the engine is the stronger or the weaker, a forfeit counting as a loss;
 - every game it played gave the same points: each played through (the game's points), or each
   forfeited (none). A match whose games differ on that plays on to its end, its points
-  counted game by game.
+  counted game by game;
+- its games were forfeited, or its opponent is one the "sprt" lists as "lopsided" (or the
+  "sprt" lists none): games whose results the Elo model all but knows beforehand (random and
+  greedy, against an engine that plays checkers), which add almost nothing to the Elo's
+  information. A match played through against any other opponent plays every game, as
+  those are the games the Elo interval is made of.
 The games it did not play are then credited as its played games were, each saying so; they
 carry no result and the Elo is estimated from the games played. A group without "sprt" plays
 every game.
@@ -43,6 +48,7 @@ class Match:
     opponent: str
     tests: list[TestCase]
     sprt: Sprt | None
+    lopsided: bool = True  # a match played through may stop early (see the module)
     results: list[TestResult] = field(default_factory=list)
     decision: Decision | None = None
     stopped: str = ""  # why it ended before its last game ("" when every game was played)
@@ -65,9 +71,15 @@ class Match:
         self.decision = self.sprt.decide(wins, draws, self.played - wins - draws)
         if self.played == len(self.tests) or not self.decision.accepted:
             return
-        through = {r.verdict is Verdict.PASSED for r in self.results}
-        if len(through) == 1 and not any(r.verdict is Verdict.IE for r in self.results):
+        if self.agreed and (self.lopsided or self.results[0].verdict is not Verdict.PASSED):
             self.stopped = self.decision.words()
+
+    @property
+    def agreed(self) -> bool:
+        """Every game played gave the same points: each played through, or each forfeited."""
+        return len({r.verdict is Verdict.PASSED for r in self.results}) == 1 and not any(
+            r.verdict is Verdict.IE for r in self.results
+        )
 
     def unplayed(self) -> list[TestResult]:
         """The results of the games a stopped match did not play, credited as its played
@@ -105,6 +117,8 @@ class Match:
         decision = self.decision
         if self.stopped:
             why = f"stopped early, {self.stopped}"
+        elif decision is not None and decision.accepted and not self.lopsided and self.agreed:
+            why = f"every game played ({decision.words()}; its games inform the Elo)"
         elif decision is not None and decision.accepted:
             why = f"every game played ({decision.words()}; its games differed in points)"
         elif decision is not None:
@@ -139,9 +153,15 @@ def matches_of(tests: list[TestCase]) -> list[Match]:
     out: dict[str, Match] = {}
     for test in tests:
         opponent = str(test.params["opponent"])
-        spec = test.params.get("sprt")
+        spec = dict(test.params.get("sprt") or {})
+        listed = spec.pop("lopsided", None)
         if opponent not in out:
-            out[opponent] = Match(opponent, [], Sprt(**spec) if spec else None)
+            out[opponent] = Match(
+                opponent,
+                [],
+                Sprt(**spec) if spec else None,
+                listed is None or opponent in listed,
+            )
         out[opponent].tests.append(test)
     return list(out.values())
 

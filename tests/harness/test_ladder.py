@@ -10,8 +10,10 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
+import pytest
+
 from grader.harness.cases import TestCase, TestResult, result_of
-from grader.harness.ladder import play_matches
+from grader.harness.ladder import matches_of, play_matches
 from grader.harness.results import rich, summary
 from grader.harness.runner import grade_engine
 from grader.harness.sandbox import SandboxConfig
@@ -98,6 +100,49 @@ def test_a_close_match_and_a_group_without_sprt_play_every_game() -> None:
     play, asked = scripted({"random": [1.0] * 6})
     _, (match,) = play_matches(games(["random"], sprt=None), play)
     assert len(asked) == 6 and match.summary()["why"] == "every game played (no sequential test)"
+
+
+def test_only_lopsided_matches_played_through_stop_early() -> None:
+    """With "lopsided" listed, a match won throughout stops early only against a listed
+    opponent; against the others it plays every game (they inform the Elo), unless its games
+    were forfeited, which stops it as before."""
+    sprt = {**SPRT, "lopsided": ["random", "greedy"]}
+    outcomes: dict[str, list[float | str]] = {
+        "random": [1.0] * 6,
+        "greedy": [1.0] * 6,
+        "ref:2": [1.0] * 6,
+        "ref:4": [1.0] * 6,
+    }
+    play, asked = scripted(outcomes)
+    results, matches = play_matches(games(list(outcomes), sprt=sprt), play, lanes=2)
+    assert [m.played for m in matches] == [3, 3, 6, 6]
+    assert [m.stopped != "" for m in matches] == [True, True, False, False]
+    assert all(r.extra.get("played", True) for r in results if "ref:" in r.name)
+    why = matches[2].summary()["why"]
+    assert why.startswith("every game played (stronger") and "inform the Elo" in why
+    assert len(asked) == 18 and [r.score for r in results] == [1.0] * 24
+    # Forfeited throughout against an opponent not listed: stopped after 3, no points.
+    play, asked = scripted({"ref:4": ["TLE"] * 6})
+    results, (match,) = play_matches(games(["ref:4"], sprt=sprt), play)
+    assert len(asked) == match.played == 3 and match.stopped
+    assert [r.score for r in results] == [0.0] * 6
+
+
+def test_a_suite_lists_only_its_own_opponents_as_lopsided(tmp_path: Path) -> None:
+    suite_file = tmp_path / "ladder.json"
+    suite_file.write_text(LADDER.replace('"beta": 0.05}', '"beta": 0.05, "lopsided": ["ref:2"]}'))
+    with pytest.raises(ValueError, match="lopsided must list some of the group's opponents"):
+        load_suite(suite_file)
+    # The full suite stops early only its matches against random and greedy played through.
+    matches = matches_of([t for t in load_suite("full").tests if t.kind == "play"])
+    assert {m.opponent: m.lopsided for m in matches} == {
+        "random": True,
+        "greedy": True,
+        "ref:2": False,
+        "ref:4": False,
+        "ref:6": False,
+    }
+    assert all(m.sprt is not None for m in matches)
 
 
 def test_lanes_play_matches_at_once_and_decide_as_one_lane_does() -> None:

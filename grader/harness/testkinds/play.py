@@ -2,7 +2,8 @@
 cut at ``max_plies`` is recorded as unfinished (``*``) and counts as a draw. The test's score is
 for playing the game through, whatever its result; results feed the Elo. The runner plays a
 group's games as matches, one per opponent (ladder.py): with the group's "sprt" (elo0, elo1,
-alpha, beta: harness/sprt.py) a match stops once its games are enough."""
+alpha, beta: harness/sprt.py; "lopsided": the opponents whose matches played through may stop
+early, by default all) a match stops once its games are enough."""
 
 from __future__ import annotations
 
@@ -65,8 +66,14 @@ class Play(TestKind):
         ballots = pick_ballots(load_ballots(data.ballots_file()), int(spec.get("ballots", 1)), seed)
         limit = MoveLimit(float(spec.get("time_per_move", 0.5)), float(spec.get("margin", 0.25)))
         sprt = spec.get("sprt")
-        if sprt is not None:
-            Sprt(**sprt)  # refused here, with the suite, when its parameters are not a test
+        if sprt is not None:  # refused here, with the suite, when its parameters are not a test
+            test = dict(sprt)
+            lopsided = test.pop("lopsided", [])
+            Sprt(**test)
+            if not isinstance(lopsided, list) or not set(lopsided) <= set(spec["opponents"]):
+                raise ValueError(
+                    f"the sprt's lopsided must list some of the group's opponents, got {lopsided!r}"
+                )
         return [
             group.case(
                 f"Game vs {opponent}, ballot {ballot}, you play {colour}",
