@@ -6,6 +6,7 @@ formulas are held to: every misconception at most 0.5 on average, a slip at leas
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from grader.gametree.generator import GenerationError, GeneratorParams, generate
@@ -52,12 +53,14 @@ def calibrate(params: GeneratorParams, seeds: int = 100) -> list[Row]:
     the trees of seeds 0..``seeds``-1. GenerationError when the parameters cannot produce trees."""
     if params.kind in KINDS and not KINDS[params.kind].calibrates:
         raise GenerationError(f"{params.kind} has no misconception variants to calibrate against")
-    trees = [generate(params, seed) for seed in range(seeds)]
+    # Each tree scored as soon as it is generated: the searches the generator's checks made of
+    # it are still kept (solver.search), and the scoring reads them instead of searching again.
+    trees = (generate(params, seed) for seed in range(seeds))
     return calibrate_trees(params.kind, trees, params.conventions, f"calibrate:{params.to_dict()}")
 
 
 def calibrate_trees(
-    kind_name: str, trees: list[Tree], conventions: Conventions, seed: str = "calibrate"
+    kind_name: str, trees: Iterable[Tree], conventions: Conventions, seed: str = "calibrate"
 ) -> list[Row]:
     """The table over given trees (a fixed exercise's one tree, a preview's samples)."""
     kind = counted(KINDS[kind_name])

@@ -19,7 +19,7 @@ import random
 
 import pytest
 
-from grader.gametree import KINDS, Conventions, GeneratorParams, Tree, solve
+from grader.gametree import KINDS, Conventions, GeneratorParams, Tree, solve, solver
 from grader.gametree.calibrate import (
     MISCONCEPTION_CEILING,
     SLIP_FLOOR,
@@ -221,3 +221,40 @@ def test_each_tree_is_cut_to_the_depth_limit_first():
     assert rows == calibrate_trees("values", [deep.cut(1)], limited)
     assert rows != calibrate_trees("values", [deep], Conventions())  # the limit matters here
     assert {row.answer: row for row in rows}["key"] == Row("key", 1.0, 1.0, 1)
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"kind": "prune", "depth": 4, "branching": "2-3", "discriminating": True},
+        {
+            "kind": "values",
+            "depth": 4,
+            "branching": "2-3",
+            "values": "0..6",
+            "players": "max,chance",
+            "min_star1_cutoffs": 2,
+            "misconception_errors": 2,
+            "conventions": {"bounds": [0, 6]},
+        },
+    ],
+)
+def test_calibration_searches_no_tree_again_that_its_generator_checked(params, monkeypatch):
+    """The searches the generator made of a tree it accepted (the reference's, every variant's)
+    are the calibration's own: calibrating the trees adds none to generating them, and the table
+    is the one searching every time gives."""
+    params = GeneratorParams.from_dict(params)
+    fresh = []
+    run = solver._Search.run
+    monkeypatch.setattr(solver._Search, "run", lambda self: fresh.append(1) or run(self))
+    solver._kept_search.cache_clear()
+    for seed in range(5):
+        generate(params, seed)
+    generated, fresh[:] = len(fresh), []
+    solver._kept_search.cache_clear()
+    rows = calibrate(params, 5)
+    assert len(fresh) == generated > 0
+    monkeypatch.setattr(solver, "KEPT_LEAVES", 0)  # nothing kept
+    fresh[:] = []
+    assert calibrate(params, 5) == rows
+    assert len(fresh) > generated
