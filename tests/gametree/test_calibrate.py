@@ -24,7 +24,9 @@ from grader.gametree.calibrate import (
     MISCONCEPTION_CEILING,
     SLIP_FLOOR,
     Row,
+    SlotError,
     calibrate,
+    calibrate_slots,
     calibrate_trees,
 )
 from grader.gametree.generator import GenerationError, generate
@@ -258,3 +260,23 @@ def test_calibration_searches_no_tree_again_that_its_generator_checked(params, m
     fresh[:] = []
     assert calibrate(params, 5) == rows
     assert len(fresh) > generated
+
+
+def test_slots_calibrated_together_get_each_its_own_table_and_the_first_failure():
+    values = GeneratorParams.from_dict({"kind": "values", "depth": 3, "branching": 2})
+    prune = GeneratorParams.from_dict({"kind": "prune", "depth": 3, "branching": 2})
+    tables = calibrate_slots([values, prune, values], 6)
+    assert tables == [calibrate(values, 6), calibrate(prune, 6), calibrate(values, 6)]
+    assert tables[0] != tables[1]
+    never = {"kind": "values", "depth": 2, "branching": 2, "max_tries": 3}
+    late = GeneratorParams.from_dict({**never, "min_cutoffs": 1})  # fails at some seed only
+    first = GeneratorParams.from_dict({**never, "min_cutoffs": 3})  # fails at seed 0
+    with pytest.raises(GenerationError) as alone:
+        calibrate(late, 40)
+    with pytest.raises(SlotError) as together:
+        calibrate_slots([values, late, first], 40)
+    assert together.value.slot == 1 and str(together.value) == str(alone.value)
+    best = GeneratorParams.from_dict({"kind": "best-order", "depth": 3, "branching": 2})
+    with pytest.raises(SlotError, match="no misconception variants") as refused:
+        calibrate_slots([values, best], 6)
+    assert refused.value.slot == 1
