@@ -14,7 +14,9 @@ It prints each run's CPU and wall time, each test kind's share, the points of ea
 played of the suite's (a match stopped by its sequential test plays fewer) with the Elo they
 give, and the ratios against the peer. `--points` grades every sample engine (tests/harness/engines) with
 the peer's code and with this code and tables their points side by side, with the games this
-code played. `--profile` profiles
+code played. `--record FILE` grades every sample engine with the peer's code alone and writes
+their verdicts and points to FILE (`--suite` a suite file; tests/harness/test_shared_process.py
+compares this code with the record). `--profile` profiles
 the grader's own side of one run of this code with the cache filled by a run before it
 (cProfile: where the CPU outside the engine goes) instead.
 """
@@ -22,6 +24,7 @@ the grader's own side of one run of this code with the cache filled by a run bef
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import shutil
@@ -142,6 +145,43 @@ def compare(
     return before, after
 
 
+def recorded(report: dict) -> dict:
+    """What a record keeps of an engine's report: whether it completed, and each test's name,
+    kind, verdict and points (never its CPU, which changes from run to run)."""
+    return {"complete": report["complete"], "tests": [t[:4] for t in report["tests"]]}
+
+
+def inputs_digest(suite: Path) -> str:
+    """A digest of what a record of `suite` was graded from besides the baseline's code: the
+    suite file, the positions it names and every sample engine."""
+    from grader.harness.suite import positions
+
+    table = positions()
+    used = sorted(
+        {p for g in json.loads(suite.read_text())["groups"] for p in g.get("positions", [])}
+    )
+    digest = hashlib.sha256(suite.read_bytes())
+    digest.update(json.dumps({p: table[p] for p in used}, sort_keys=True).encode())
+    for engine in sorted(ENGINES.glob("*.py")):
+        digest.update(engine.name.encode() + b"\0" + engine.read_bytes())
+    return digest.hexdigest()
+
+
+def record(suite: Path, baseline: str, out: Path) -> None:
+    """Every sample engine graded with `suite` (a file) by the baseline's code, written to `out`
+    as JSON: the tests compare this code with it (tests/harness/test_shared_process.py)."""
+    names = sample_engines()
+    with tempfile.TemporaryDirectory(prefix="bench-suite-cpu-") as folder:
+        engines = submissions(names, Path(folder) / "engines")
+        reports, _, _ = run(engines, str(suite), baseline_tree(baseline, Path(folder) / "base"))
+    data = {
+        "baseline": baseline,
+        "inputs": inputs_digest(suite),
+        "engines": {name: recorded(r) for name, r in zip(names, reports, strict=True)},
+    }
+    out.write_text(json.dumps(data, indent=1) + "\n")
+
+
 def by_kind(report: dict) -> dict[str, float]:
     """The engine's CPU in each test kind, as the harness measured it."""
     totals: dict[str, float] = {}
@@ -177,6 +217,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--points", action="store_true", help="every sample engine's points, peer and this code"
     )
+    parser.add_argument(
+        "--record", type=Path, help="write every sample engine's verdicts with the peer's code"
+    )
     args, _ = parser.parse_known_args(argv)
     from grader.harness import SandboxConfig
 
@@ -187,6 +230,9 @@ def main(argv: list[str] | None = None) -> None:
         return
     if args.profile:
         profile(args.engine, args.suite, args.top)
+        return
+    if args.record:
+        record(Path(args.suite), args.baseline, args.record)
         return
     folder = Path(tempfile.mkdtemp(prefix="bench-suite-cpu-"))
     try:

@@ -38,7 +38,12 @@ from grader.gametree import (
     solve,
 )
 from grader.gametree import cs188 as cs188_rules
-from grader.gametree.calibrate import MISCONCEPTION_CEILING, SLIP_FLOOR, calibrate
+from grader.gametree.calibrate import (
+    MISCONCEPTION_CEILING,
+    SLIP_FLOOR,
+    SlotError,
+    calibrate_slots,
+)
 from grader.gametree.cs188 import CS188Answer
 from grader.gametree.exact import exact_text
 from grader.gametree.explain import Explainer, fmt
@@ -652,24 +657,38 @@ def calibrate_command(preset: str, seeds: int, as_json: bool) -> None:
         loaded = read_preset(path, path.stem)
     except Invalid as error:
         _fail(str(error))
-    table: list[dict[str, Any]] = []
+
+    def failed(index: int, error: GenerationError) -> click.ClickException:
+        slot = loaded.slots[index - 1]
+        return click.ClickException(f"slot {index} ({slot.title or slot.kind}): {error}")
+
+    # The slots calibrated together (calibrate_slots), up to the first whose parameters are
+    # refused: a slot before it that cannot produce trees is the first failure.
+    calibrated: list[tuple[int, GeneratorParams]] = []
+    refused: tuple[int, GenerationError] | None = None
     for index, slot in enumerate(loaded.slots, 1):
-        title = slot.title or slot.kind
-        if not KINDS[slot.kind].calibrates:
-            table.append({"slot": index, "title": title, "kind": slot.kind, "rows": []})
-            continue
-        try:
-            rows = calibrate(GeneratorParams.from_dict(slot.params), seeds)
-        except GenerationError as error:
-            raise click.ClickException(f"slot {index} ({title}): {error}") from None
-        table.append(
-            {
-                "slot": index,
-                "title": title,
-                "kind": slot.kind,
-                "rows": [r.to_dict() for r in rows],
-            }
-        )
+        if KINDS[slot.kind].calibrates:
+            try:
+                calibrated.append((index, GeneratorParams.from_dict(slot.params)))
+            except GenerationError as error:
+                refused = (index, error)
+                break
+    try:
+        tables = calibrate_slots([params for _, params in calibrated], seeds)
+    except SlotError as error:
+        raise failed(calibrated[error.slot][0], error) from None
+    if refused is not None:
+        raise failed(*refused)
+    rows = dict(zip([index for index, _ in calibrated], tables, strict=True))
+    table: list[dict[str, Any]] = [
+        {
+            "slot": index,
+            "title": slot.title or slot.kind,
+            "kind": slot.kind,
+            "rows": [r.to_dict() for r in rows.get(index, [])],
+        }
+        for index, slot in enumerate(loaded.slots, 1)
+    ]
     if as_json:
         emit({"preset": loaded.name, "seeds": seeds, "slots": table})
         return

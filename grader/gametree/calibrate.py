@@ -6,6 +6,7 @@ formulas are held to: every misconception at most 0.5 on average, a slip at leas
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from grader.gametree.generator import GenerationError, GeneratorParams, generate
@@ -50,36 +51,95 @@ class Row:
 def calibrate(params: GeneratorParams, seeds: int = 100) -> list[Row]:
     """The table for one slot: the generator's ``params`` (its ``kind`` and ``conventions``) over
     the trees of seeds 0..``seeds``-1. GenerationError when the parameters cannot produce trees."""
-    if params.kind in KINDS and not KINDS[params.kind].calibrates:
-        raise GenerationError(f"{params.kind} has no misconception variants to calibrate against")
-    trees = [generate(params, seed) for seed in range(seeds)]
-    return calibrate_trees(params.kind, trees, params.conventions, f"calibrate:{params.to_dict()}")
+    return calibrate_slots([params], seeds)[0]
 
 
-def calibrate_trees(
-    kind_name: str, trees: list[Tree], conventions: Conventions, seed: str = "calibrate"
-) -> list[Row]:
-    """The table over given trees (a fixed exercise's one tree, a preview's samples)."""
-    kind = counted(KINDS[kind_name])
-    scores: dict[str, list[float]] = {"key": [], "slip": []}
-    rng = random.Random(seed)
-    for tree in trees:
+def calibrate_slots(slots: Sequence[GeneratorParams], seeds: int = 100) -> list[list[Row]]:
+    """``calibrate``'s table for each of ``slots``, the same as each alone. The trees are made
+    seed by seed, each slot's tree scored as soon as it is generated: the searches the
+    generator's checks made of it are still kept (solver.search) and read instead of searched
+    again, and slots that differ in their kind alone draw the same candidates, which the next
+    slot finds searched. GenerationError of the first slot, in order, that cannot produce trees
+    (``SlotError``: its index in ``slots``)."""
+    for index, params in enumerate(slots):
+        if params.kind in KINDS and not KINDS[params.kind].calibrates:
+            error = f"{params.kind} has no misconception variants to calibrate against"
+            raise SlotError(index, error)
+    tables = [Calibration(p.kind, p.conventions, f"calibrate:{p.to_dict()}") for p in slots]
+    failed: dict[int, GenerationError] = {}
+    for seed in range(seeds):
+        for index, (params, table) in enumerate(zip(slots, tables, strict=True)):
+            if index not in failed:
+                try:
+                    tree = generate(params, seed)
+                except GenerationError as error:
+                    failed[index] = error
+                    continue
+                table.add(tree)
+    if failed:
+        index = min(failed)
+        raise SlotError(index, str(failed[index])) from failed[index]
+    return [table.rows() for table in tables]
+
+
+class SlotError(GenerationError):
+    """A slot of ``calibrate_slots`` that cannot produce trees: ``slot`` its index."""
+
+    def __init__(self, slot: int, message: str) -> None:
+        super().__init__(message)
+        self.slot = slot
+
+
+class Calibration:
+    """The table of one kind under ``conventions``, a tree at a time (``add``), in order: the
+    slips are drawn from one ``random.Random(seed)`` across the trees."""
+
+    def __init__(self, kind_name: str, conventions: Conventions, seed: str = "calibrate") -> None:
+        self.kind_name = kind_name
+        self.kind = counted(KINDS[kind_name])
+        self.conventions = conventions
+        self.scores: dict[str, list[float]] = {"key": [], "slip": []}
+        self.rng = random.Random(seed)
+
+    def add(self, tree: Tree) -> None:
+        kind, conventions, scores = self.kind, self.conventions, self.scores
         tree = tree.cut(conventions.depth)
         _, key = kind.analysis(tree, conventions)
         scores["key"].append(kind.score(tree, key, key)[0])
-        for slip in kind.slips(tree, key, rng):
+        for slip in kind.slips(tree, key, self.rng):
             if slip != key:
                 scores["slip"].append(kind.score(tree, key, slip)[0])
-        for variant in variants_for(kind_name, tree, conventions):
+        for variant in variants_for(self.kind_name, tree, conventions):
             answer = kind.project(variant.run(tree, conventions), variant)
             scores.setdefault(variant.code, [])
             if answer != key:
                 scores[variant.code].append(kind.score(tree, key, answer)[0])
-    return [
-        Row(name, round(sum(s) / len(s), 3), round(min(s), 3), len(s))
-        for name, s in scores.items()
-        if s
-    ]
+
+    def rows(self) -> list[Row]:
+        return [
+            Row(name, round(sum(s) / len(s), 3), round(min(s), 3), len(s))
+            for name, s in self.scores.items()
+            if s
+        ]
 
 
-__all__ = ["MISCONCEPTION_CEILING", "SLIP_FLOOR", "Row", "calibrate", "calibrate_trees"]
+def calibrate_trees(
+    kind_name: str, trees: Iterable[Tree], conventions: Conventions, seed: str = "calibrate"
+) -> list[Row]:
+    """The table over given trees (a fixed exercise's one tree, a preview's samples)."""
+    table = Calibration(kind_name, conventions, seed)
+    for tree in trees:
+        table.add(tree)
+    return table.rows()
+
+
+__all__ = [
+    "MISCONCEPTION_CEILING",
+    "SLIP_FLOOR",
+    "Calibration",
+    "Row",
+    "SlotError",
+    "calibrate",
+    "calibrate_slots",
+    "calibrate_trees",
+]

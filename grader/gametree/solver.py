@@ -26,6 +26,7 @@ Conventions (stored with every exercise, see ARCHITECTURE.md):
 from __future__ import annotations
 
 import enum
+import functools
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -814,7 +815,22 @@ class _Search:
         return (child_alpha, child_beta, path, path)
 
 
+# The last KEPT_SEARCHES searches of exercise-sized trees are kept: a generator's checks of a
+# tree it accepts, and the calibration or grading of that tree, search it again by the same rules.
+# A search is a function of the tree (immutable) and its rules alone, so a kept one is the same.
+# A result holds about 1 KB a leaf: at most some 16 MB kept.
+KEPT_LEAVES = 256
+KEPT_SEARCHES = 64
+
+
 def search(tree: Tree, rules: TreeSearchRules) -> SearchResult:
+    if tree.leaf_count() > KEPT_LEAVES:
+        return _Search(tree, rules).run()
+    return _kept_search(tree, rules)
+
+
+@functools.lru_cache(maxsize=KEPT_SEARCHES)
+def _kept_search(tree: Tree, rules: TreeSearchRules) -> SearchResult:
     return _Search(tree, rules).run()
 
 

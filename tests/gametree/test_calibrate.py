@@ -19,12 +19,14 @@ import random
 
 import pytest
 
-from grader.gametree import KINDS, Conventions, GeneratorParams, Tree, solve
+from grader.gametree import KINDS, Conventions, GeneratorParams, Tree, solve, solver
 from grader.gametree.calibrate import (
     MISCONCEPTION_CEILING,
     SLIP_FLOOR,
     Row,
+    SlotError,
     calibrate,
+    calibrate_slots,
     calibrate_trees,
 )
 from grader.gametree.generator import GenerationError, generate
@@ -221,3 +223,60 @@ def test_each_tree_is_cut_to_the_depth_limit_first():
     assert rows == calibrate_trees("values", [deep.cut(1)], limited)
     assert rows != calibrate_trees("values", [deep], Conventions())  # the limit matters here
     assert {row.answer: row for row in rows}["key"] == Row("key", 1.0, 1.0, 1)
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"kind": "prune", "depth": 4, "branching": "2-3", "discriminating": True},
+        {
+            "kind": "values",
+            "depth": 4,
+            "branching": "2-3",
+            "values": "0..6",
+            "players": "max,chance",
+            "min_star1_cutoffs": 2,
+            "misconception_errors": 2,
+            "conventions": {"bounds": [0, 6]},
+        },
+    ],
+)
+def test_calibration_searches_no_tree_again_that_its_generator_checked(params, monkeypatch):
+    """The searches the generator made of a tree it accepted (the reference's, every variant's)
+    are the calibration's own: calibrating the trees adds none to generating them, and the table
+    is the one searching every time gives."""
+    params = GeneratorParams.from_dict(params)
+    fresh = []
+    run = solver._Search.run
+    monkeypatch.setattr(solver._Search, "run", lambda self: fresh.append(1) or run(self))
+    solver._kept_search.cache_clear()
+    for seed in range(5):
+        generate(params, seed)
+    generated, fresh[:] = len(fresh), []
+    solver._kept_search.cache_clear()
+    rows = calibrate(params, 5)
+    assert len(fresh) == generated > 0
+    monkeypatch.setattr(solver, "KEPT_LEAVES", 0)  # nothing kept
+    fresh[:] = []
+    assert calibrate(params, 5) == rows
+    assert len(fresh) > generated
+
+
+def test_slots_calibrated_together_get_each_its_own_table_and_the_first_failure():
+    values = GeneratorParams.from_dict({"kind": "values", "depth": 3, "branching": 2})
+    prune = GeneratorParams.from_dict({"kind": "prune", "depth": 3, "branching": 2})
+    tables = calibrate_slots([values, prune, values], 6)
+    assert tables == [calibrate(values, 6), calibrate(prune, 6), calibrate(values, 6)]
+    assert tables[0] != tables[1]
+    never = {"kind": "values", "depth": 2, "branching": 2, "max_tries": 3}
+    late = GeneratorParams.from_dict({**never, "min_cutoffs": 1})  # fails at some seed only
+    first = GeneratorParams.from_dict({**never, "min_cutoffs": 3})  # fails at seed 0
+    with pytest.raises(GenerationError) as alone:
+        calibrate(late, 40)
+    with pytest.raises(SlotError) as together:
+        calibrate_slots([values, late, first], 40)
+    assert together.value.slot == 1 and str(together.value) == str(alone.value)
+    best = GeneratorParams.from_dict({"kind": "best-order", "depth": 3, "branching": 2})
+    with pytest.raises(SlotError, match="no misconception variants") as refused:
+        calibrate_slots([values, best], 6)
+    assert refused.value.slot == 1

@@ -29,6 +29,7 @@ from grader.gametree import (
     ValuesRule,
     minimax,
     solve,
+    solver,
 )
 from grader.gametree.numbers import read_number
 from grader.gametree.solver import (
@@ -576,3 +577,15 @@ def test_closed_sets_are_enums_equal_to_the_stored_text():
     assert tree.players == ("max", "chance")  # stored as text
     assert (tree.player(""), tree.player("0")) == (Role.MAX, Role.CHANCE)
     assert json.dumps(tree.to_dict()["players"]) == '["max", "chance"]'
+
+
+def test_a_kept_search_is_the_one_a_fresh_search_gives_and_a_big_tree_is_not_kept(monkeypatch):
+    nested = [[[2, 3], [5, 9]], [[0, 1], [7, 5]]]
+    rules = TreeSearchRules(Conventions(), pruning=False)
+    kept = search(Tree.from_nested(nested), rules)
+    assert search(Tree.from_nested(nested), rules) is kept  # an equal tree finds it
+    assert kept == solver._Search(Tree.from_nested(nested), rules).run()
+    assert search(Tree.from_nested(nested), TreeSearchRules(Conventions())) != kept
+    monkeypatch.setattr(solver, "KEPT_LEAVES", 7)  # a tree of 8 leaves is searched again
+    again = search(Tree.from_nested(nested), rules)
+    assert again is not kept and again == kept
