@@ -15,7 +15,8 @@ BIG_FORM = """(size) => {
   form.method = 'post';
   form.enctype = 'multipart/form-data';
   form.action = '/login';
-  const text = document.createElement('textarea');
+  const text = document.createElement('input');
+  text.type = 'hidden';  // sent as a textarea would be, with no 20 MB of text to lay out
   text.name = 'email';
   text.value = '#'.repeat(size);
   form.append(text);
