@@ -69,10 +69,16 @@ def course_service(folder: Path, suite: str, **env: str) -> tuple[Flask, dict[st
     return app, settings, course_id
 
 
-def start_worker(folder: Path, env: dict[str, str], count: int) -> subprocess.Popen:
+def start_worker(
+    folder: Path, env: dict[str, str], count: int, timeout: float = 120.0
+) -> subprocess.Popen:
     """`grader worker --workers count` with the service's settings `env` (its log in `folder`),
-    once its consumers and worker processes have had time to start."""
-    log = (folder / f"worker-{count}.log").open("ab")
+    once each of its consumers has logged its start (a consumer forks its worker processes
+    right after): two when its first line says it serves bulk work beside the interactive
+    work, else one (a single queue's worker, as the peers' code has)."""
+    path = folder / f"worker-{count}.log"
+    offset = path.stat().st_size if path.exists() else 0
+    log = path.open("ab")
     process = subprocess.Popen(
         [str(GRADER), "worker", "--workers", str(count)],
         env={**os.environ, **env},
@@ -81,8 +87,16 @@ def start_worker(folder: Path, env: dict[str, str], count: int) -> subprocess.Po
         start_new_session=True,
     )
     log.close()
-    time.sleep(2.0)
-    return process
+    deadline = time.monotonic() + timeout
+    while True:
+        text = path.read_bytes()[offset:].decode(errors="replace")
+        consumers = 2 if "and one for bulk work" in text else 1
+        if text.count("Huey consumer started") >= consumers:
+            return process
+        if process.poll() is not None or time.monotonic() > deadline:
+            stop_worker(process)
+            raise RuntimeError(f"the worker did not start: {text[-2000:]}")
+        time.sleep(0.05)
 
 
 def stop_worker(process: subprocess.Popen) -> None:

@@ -310,7 +310,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.quick:
         # the fewest that exercise every path: an upload before the last quarter and two in it, a
         # bulk job of each kind (a one-sheet print, a check of one pair)
-        args.uploads, args.hour, args.suite, args.sheets, args.integrity = 3, 8.0, str(TINY), 1, 2
+        args.uploads, args.hour, args.suite, args.sheets, args.integrity = 3, 4.0, str(TINY), 1, 2
     if args.child:
         child(args)
         return
