@@ -224,6 +224,9 @@ def test_a_leaf_with_no_move_is_lost_not_evaluated():
     assert engine._search(board, 0, 5, -INFINITY, INFINITY) == -(WIN - 5)
     assert engine._search(board, 3, MAX_PLY, -INFINITY, INFINITY) == -(WIN - MAX_PLY)
     assert engine.leaves == 2
+    # Above the horizon the moves are listed: none, so lost there too, and one leaf more.
+    assert engine._search(board, 3, 5, -INFINITY, INFINITY) == -(WIN - 5)
+    assert engine.leaves == 3
 
 
 # -- the table's bounds, entry by entry ------------------------------------------------------------
@@ -272,6 +275,11 @@ def test_the_table_move_then_killers_then_history_then_canonical_order():
     assert order == [moves[2], moves[4], moves[6], moves[5], moves[0], moves[1], moves[3]]
     engine.history[(moves[1].path[0], moves[1].path[-1])] = 9
     assert engine._order(moves, 0, None) == [moves[1], moves[5], moves[0], *moves[2:5], moves[6]]
+    # Each rank above the next even where the canonical order runs the other way: the table's
+    # move after both killers, the second killer before the first.
+    engine.killers[2] = [moves[3], moves[1]]
+    order = engine._order(moves, 2, moves[6])
+    assert order == [moves[6], moves[3], moves[1], moves[5], moves[0], moves[2], moves[4]]
 
 
 @pytest.mark.parametrize("fen", [MIDDLE, Board().fen(), "W:WK3,18,19,26,27,30:B5,K10,12,13,K22"])
