@@ -2,11 +2,21 @@
 
 from __future__ import annotations
 
+import atexit
+import gc
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # Flask is the server extra's: the student kit's `grader` never imports it
     from flask import Flask
+
+# A process's end: the interpreter clears its modules and collects garbage again and again,
+# walking every tracked object each time (an app's are about 180,000: 0.6 to 0.9 s of CPU at the
+# end of each `grader` command, gunicorn worker and queue worker). gc.freeze, run as an exit
+# handler before that teardown, moves them out of the collector's reach: what the teardown
+# frees by reference counting it frees as before, and cycles still left are the operating
+# system's to reclaim with the process, as after os._exit.
+atexit.register(gc.freeze)
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
