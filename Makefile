@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test typecheck suite test-backends test-image docs lint bench bench-load bench-hostile bench-autograder bench-deadline mutation system-deps clean
+.PHONY: run test suite test-backends test-image docs lint bench bench-load bench-hostile bench-autograder bench-deadline mutation system-deps clean
 
 # The checks' and tools' setup: the package with the server's extra and the test, bench and docs
 # extras.
@@ -53,21 +53,18 @@ bench-load: $(STAMP)
 bench-hostile: $(STAMP)
 	$(BIN)/python -m bench.hostile --seconds 10
 
-# make test: the setup (the virtualenv beside the Debian packages and then node_modules), the
-# checks that read the code, then the suite with mypy beside it (about 30 s of CPU that fits in
-# the suite's waits on servers, browsers and sandboxes; make reports either failing).
+# make test: the setup (the virtualenv beside the Debian packages and then node_modules, each
+# mostly waiting on its package index), the checks that read the code, then the suite.
 test:
 	@$(MAKE) --no-print-directory -j3 $(STAMP) $(NODE_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
+	$(BIN)/mypy
 	node_modules/.bin/eslint grader/web/static tests/js eslint.config.js
 	node --test tests/js/*.test.mjs
 	$(BIN)/python -m compileall -q grader bench
-	@$(MAKE) --no-print-directory -j2 typecheck suite
-
-typecheck: $(STAMP)
-	$(BIN)/mypy
+	@$(MAKE) --no-print-directory suite
 
 # pytest in pytest-xdist's workers, one a core (tests/conftest.py keeps what they would share
 # apart); `--dist loadgroup` keeps each `xdist_group` mark's tests on one worker, where they
