@@ -144,8 +144,9 @@ def start_pages(page: Any, who: str) -> list[str]:
 
 def open_at(page: Any, traffic: Traffic, path: str, width: int) -> bool:
     """The page at that width, loaded and its requests settled; False for a file (not a
-    page)."""
-    page.set_viewport_size({"width": width, "height": 900})
+    page). The window is resized first only when it is not at that width already."""
+    if page.viewport_size != {"width": width, "height": 900}:
+        page.set_viewport_size({"width": width, "height": 900})
     response = page.goto(path)
     assert response is not None
     if "text/html" not in (response.headers.get("content-type") or ""):
@@ -155,14 +156,16 @@ def open_at(page: Any, traffic: Traffic, path: str, width: int) -> bool:
 
 
 def sweep(
-    page: Any,
+    tabs: dict[int, Any],
     origin: str,
     start: list[str],
     check: Callable[[Any, str, int], list[str]],
     limit: int = 40,
 ) -> tuple[list[str], list[str]]:
     """Visits start and the pages their links lead to (one per route pattern), running `check`
-    on each at every width of WIDTHS; the pages visited and the problems found."""
+    on each at every width of WIDTHS, in that width's own tab of one browser context (so no
+    page is laid out again at the other width before it is left); the links followed are the
+    page's at the last width. The pages visited and the problems found."""
     seen: set[str] = set()
     queue = list(start)
     visited: list[str] = []
@@ -174,6 +177,6 @@ def sweep(
         seen.add(pattern(path))
         visited.append(path)
         for width in WIDTHS:
-            problems += check(page, path, width)
-        queue += [link for link in links(page, origin) if pattern(link) not in seen]
+            problems += check(tabs[width], path, width)
+        queue += [link for link in links(tabs[WIDTHS[-1]], origin) if pattern(link) not in seen]
     return visited, problems

@@ -22,7 +22,7 @@ from playwright.sync_api import expect
 
 from tests.e2e.accessibility import BROKEN_WORDS, RUN, axe_script
 from tests.e2e.e2e_support import Traffic, sign_in
-from tests.e2e.site_support import INSTRUCTOR, STUDENT, open_at, start_pages, sweep
+from tests.e2e.site_support import INSTRUCTOR, STUDENT, WIDTHS, open_at, start_pages, sweep
 
 # make test's workers (--dist loadgroup): one of them runs these, seeding the site once.
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("site")]
@@ -48,14 +48,18 @@ def test_every_page_passes_axe_and_no_table_cell_breaks_a_word(browser, site, wh
     # The browser runs axe in every document before the page's own scripts, so the page keeps
     # its Content-Security-Policy (it allows only the app's own scripts).
     context.add_init_script(path=axe_script())
-    page = context.new_page()
-    traffic = Traffic(page)
     errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
+    tabs: dict[int, Any] = {}  # a tab of each width, signed in together (one context)
+    traffic: dict[int, Traffic] = {}
+    for width in WIDTHS:
+        tabs[width] = context.new_page()
+        tabs[width].set_viewport_size({"width": width, "height": 900})
+        tabs[width].on("pageerror", lambda error: errors.append(str(error)))
+        traffic[width] = Traffic(tabs[width])
     tables: list[str] = []  # the pages with a table in their main part
 
     def check(page: Any, path: str, width: int) -> list[str]:
-        if not open_at(page, traffic, path, width):
+        if not open_at(page, traffic[width], path, width):
             return []  # a file, not a page
         phone = width < 500
         found = page.evaluate(CHECK, phone)
@@ -73,12 +77,12 @@ def test_every_page_passes_axe_and_no_table_cell_breaks_a_word(browser, site, wh
         return problems
 
     try:
-        start = start_pages(page, who)
+        start = start_pages(tabs[1280], who)
         if who != "anonymous":  # a graded engine's results, not the upload still queued
             start.insert(0, f"/engines/{site.tie_strict}")
         if who in ("ta", "instructor"):
             start.insert(0, f"/instructor/tournaments/{site.tournament}")
-        visited, problems = sweep(page, site.url, start, check)
+        visited, problems = sweep(tabs, site.url, start, check)
     finally:
         context.close()
     assert not errors, errors
