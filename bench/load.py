@@ -22,6 +22,7 @@ import asyncio
 import json
 import os
 import random
+import shutil
 import socket
 import sqlite3
 import subprocess
@@ -241,15 +242,21 @@ def _environment(folder: Path, write_begin: str) -> dict[str, str]:
     }
 
 
-def _prepare(folder: Path, count: int, write_begin: str, mode: str) -> list[Client]:
-    """Migrates a fresh database and makes a student, a token and an exercise per client: the
-    student's graded variant of an assignment's first slot (attempts unlimited for the run), or
-    a practice exercise."""
+def _prepare(
+    folder: Path, count: int, write_begin: str, mode: str, template: Path | None = None
+) -> list[Client]:
+    """Migrates a fresh database (or copies `template`, a database already at the latest
+    schema) and makes a student, a token and an exercise per client: the student's graded
+    variant of an assignment's first slot (attempts unlimited for the run), or a practice
+    exercise."""
     env = _environment(folder, write_begin)
-    grader = [sys.executable, "-c", "from grader.cli import main; main()"]
-    subprocess.run(
-        [*grader, "db", "upgrade"], env=env, check=True, capture_output=True, timeout=120
-    )
+    if template is not None:
+        shutil.copy(template, folder / "load.sqlite3")
+    else:
+        grader = [sys.executable, "-c", "from grader.cli import main; main()"]
+        subprocess.run(
+            [*grader, "db", "upgrade"], env=env, check=True, capture_output=True, timeout=120
+        )
     saved = dict(os.environ)
     os.environ.update(env)
     try:
