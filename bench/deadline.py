@@ -86,7 +86,7 @@ class Deadline:
     and an earlier assignment whose engines the integrity check compares (stored done, so no
     worker grades them)."""
 
-    def __init__(self, folder: Path, suite: str, uploads: int, integrity: int) -> None:
+    def __init__(self, folder: Path, suite: str, uploads: int, works: list[str]) -> None:
         self.folder = folder
         self.app, self.env, course_id = course_service(
             folder, suite, GRADER_CACHE_DIR=str(folder / "cache")
@@ -106,9 +106,6 @@ class Deadline:
             self.assignment_id = assignment.id
             self.index = submissions.add_engine_slot(assignment.id).index
             db.session.expire_all()  # the assignments as loaded before their engine slots
-            from bench.integrity import engines
-
-            works = engines(integrity, 15) if integrity else []
             self.students = []
             for n in range(max(uploads, len(works))):
                 user = accounts.create_user(f"s{n}@bench.example.com", PASSWORD)
@@ -208,7 +205,7 @@ class Deadline:
 def hour(args: argparse.Namespace, folder: Path) -> dict:
     """The compressed hour on the code importable here: each upload's seconds to its result,
     the uploads that waited behind bulk work and for how long, the bulk jobs' outcome."""
-    scene = Deadline(folder, args.suite, args.uploads, args.integrity)
+    scene = Deadline(folder, args.suite, args.uploads, earlier_engines(args))
     try:
         scene.start_worker()
         times = arrivals(args.uploads, args.hour)
@@ -261,6 +258,16 @@ def hour(args: argparse.Namespace, folder: Path) -> dict:
         scene.close()
 
 
+def earlier_engines(args: argparse.Namespace) -> list[str]:
+    """The earlier assignment's `--integrity` engines: read from `--engines` (a JSON list the
+    parent made once for both runs), else made here."""
+    if args.engines:
+        return json.loads(Path(args.engines).read_text())
+    from bench.integrity import engines
+
+    return engines(args.integrity, 15) if args.integrity else []
+
+
 def measured(code: Path | None, args: argparse.Namespace, folder: Path) -> dict:
     """`hour` in a fresh process on this code, or on the code at `code` (its package first on
     the path, its workers too): the child's JSON line."""
@@ -273,6 +280,7 @@ def measured(code: Path | None, args: argparse.Namespace, folder: Path) -> dict:
         *("--uploads", str(args.uploads), "--hour", str(args.hour), "--suite", args.suite),
         *("--sheets", str(args.sheets), "--integrity", str(args.integrity)),
         *("--timeout", str(args.timeout)),
+        *(("--engines", str(args.engines)) if args.engines else ()),
     ]
     folder.mkdir(parents=True)
     env = {k: v for k, v in os.environ.items() if not k.startswith("GRADER_")}
@@ -305,6 +313,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--baseline", default=BASELINE, help="the peer's git revision")
     parser.add_argument("--timeout", type=float, default=7200.0, help="seconds after the hour")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--engines", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--quick", action="store_true", help="a smoke run: 3 uploads, tiny suite")
     args, _ = parser.parse_known_args(argv)
     if args.quick:
@@ -333,6 +342,10 @@ def main(argv: list[str] | None = None) -> None:
     folder = Path(tempfile.mkdtemp(prefix="bench-deadline-"))
     try:
         base = baseline_tree(args.baseline, folder / "baseline", data=True)
+        # the same engines for both runs, made once (parsing the pool is a second of CPU)
+        works = json.dumps(earlier_engines(args))
+        args.engines = str(folder / "engines.json")
+        Path(args.engines).write_text(works)
         runs = {
             "this code": measured(None, args, folder / "now"),
             f"peer: {args.baseline}": measured(base, args, folder / "before"),

@@ -109,8 +109,9 @@ def test_a_game_survives_its_worker_killed_with_sigkill(
     app, client, factory, room, upload, workers
 ):
     graded_pair(app, client, factory, room, upload)
-    # About a fifth of a second a move for 60 plies: each game outlasts the 4 s lease.
-    tournament_id = start_tournament(app, room, max_plies=60, time_per_move=0.6)
+    # Up to a fifth of a second a move (the engine's third of its time) for 40 plies: each game
+    # outlasts the heartbeat's second and the kill that follows it.
+    tournament_id = start_tournament(app, room, max_plies=40, time_per_move=0.6)
     first = workers.start(1)
 
     def running() -> TournamentGame | None:

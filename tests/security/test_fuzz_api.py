@@ -25,14 +25,15 @@ CONFIG = ROOT / "schemathesis.toml"
 
 
 @pytest.fixture
-def server(tmp_path: Path):
+def server(tmp_path: Path, migrated_template: Path):
     sys.path.insert(0, str(ROOT))  # bench.load's server and data, as the load benchmark has them
     try:
         from bench.load import Server, _prepare
     finally:
         sys.path.remove(str(ROOT))
-    clients = _prepare(tmp_path, 1, "IMMEDIATE", "graded")
-    running = Server(tmp_path, 2, "sync", "IMMEDIATE")
+    clients = _prepare(tmp_path, 1, "IMMEDIATE", "graded", template=migrated_template)
+    # One worker: schemathesis sends one request at a time (`--workers 1`).
+    running = Server(tmp_path, 1, "sync", "IMMEDIATE")
     try:
         running.wait_ready()
         yield running, clients[0].token
