@@ -6,7 +6,7 @@ both colours). It is played one game at a time, so what it has played when it st
 depends on how long other games took; matches run side by side, one game each at most, on
 as many lanes (a lane: a grading slot and its engine process) as the runner has.
 
-A match stops before its last game when both hold, after a game:
+A match stops before its last game when all three hold, after a game:
 - its SPRT (`sprt.Sprt`, the group's "sprt": Elo differences to the opponent, alpha, beta)
   has decided whether the engine is the stronger or the weaker, a forfeit counting as a loss;
 - every game it played gave the same points: each played through (the game's points), or each

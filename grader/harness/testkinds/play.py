@@ -70,7 +70,7 @@ class Play(TestKind):
             test = dict(sprt)
             lopsided = test.pop("lopsided", [])
             Sprt(**test)
-            if not isinstance(lopsided, list) or not set(lopsided) <= set(spec["opponents"]):
+            if not isinstance(lopsided, list) or not all(o in spec["opponents"] for o in lopsided):
                 raise ValueError(
                     f"the sprt's lopsided must list some of the group's opponents, got {lopsided!r}"
                 )
