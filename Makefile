@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test suite test-backends test-image docs lint bench bench-load bench-hostile bench-autograder bench-deadline mutation system-deps clean
+.PHONY: run test test-backends test-image docs lint bench bench-load bench-hostile bench-autograder bench-deadline mutation system-deps clean
 
 # The checks' and tools' setup: the package with the server's extra and the test, bench and docs
 # extras.
@@ -53,10 +53,18 @@ bench-load: $(STAMP)
 bench-hostile: $(STAMP)
 	$(BIN)/python -m bench.hostile --seconds 10
 
-# make test: the setup (the virtualenv beside the Debian packages and then node_modules, each
-# mostly waiting on its package index), the checks that read the code, then the suite.
-test:
-	@$(MAKE) --no-print-directory -j3 $(STAMP) $(NODE_STAMP)
+# make test: the Debian packages, then the virtualenv beside node_modules (each mostly waiting
+# on its package index), the checks that read the code, then pytest in pytest-xdist's workers,
+# one a core (tests/conftest.py keeps what they would share apart); `--dist loadgroup` keeps each
+# `xdist_group` mark's tests on one worker, where they share a costly session fixture.
+# PYTEST_PARALLEL= runs it in one process. The run ends with its 30 slowest steps (a test's
+# setup, call or teardown), where to look when the suite slows. The package and the benchmarks
+# are byte-compiled first: the tests start hundreds of Python processes (servers, workers,
+# `grader` commands), and where PYTHONDONTWRITEBYTECODE is set (as in many CI images) each would
+# compile every module it imports again.
+PYTEST_PARALLEL ?= -n auto --dist loadgroup
+test: system-deps
+	@$(MAKE) --no-print-directory -j2 $(STAMP) $(NODE_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
@@ -64,17 +72,6 @@ test:
 	node_modules/.bin/eslint grader/web/static tests/js eslint.config.js
 	node --test tests/js/*.test.mjs
 	$(BIN)/python -m compileall -q grader bench
-	@$(MAKE) --no-print-directory suite
-
-# pytest in pytest-xdist's workers, one a core (tests/conftest.py keeps what they would share
-# apart); `--dist loadgroup` keeps each `xdist_group` mark's tests on one worker, where they
-# share a costly session fixture. PYTEST_PARALLEL= runs it in one process. The run ends with its
-# 30 slowest steps (a test's setup, call or teardown), where to look when the suite slows.
-# The package and the benchmarks are byte-compiled first (make test): the tests start hundreds
-# of Python processes (servers, workers, `grader` commands), and where PYTHONDONTWRITEBYTECODE is
-# set (as in many CI images) each would compile every module it imports again.
-PYTEST_PARALLEL ?= -n auto --dist loadgroup
-suite: $(STAMP) system-deps $(NODE_STAMP)
 	$(BIN)/pytest $(PYTEST_PARALLEL) --durations=30
 
 # The queue tests (tests/jobs) again on PostgreSQL and Redis, which the tests start themselves
