@@ -55,15 +55,14 @@ def course_service(folder: Path, suite: str, **env: str) -> tuple[Flask, dict[st
         **env,
     }
     os.environ.update(settings)
-    from flask_migrate import upgrade
-
+    from bench import migrate
     from grader import create_app
     from grader.services import accounts
     from grader.services.courses import courses
 
     app = create_app({"GRADER_ARGON2": {"time_cost": 1, "memory_cost": 1024, "parallelism": 1}})
-    with app.app_context(), contextlib.redirect_stderr(io.StringIO()):
-        upgrade(directory=app.config["GRADER_MIGRATIONS_DIR"])  # its log is quiet
+    with app.app_context():
+        migrate(app)
         accounts.create_user(TEACHER, PASSWORD, "instructor")
         course_id = courses.create_course("Bench", TEACHER).id
     return app, settings, course_id

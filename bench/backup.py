@@ -109,8 +109,8 @@ def run(folder: Path, students: int, attempts: int, rounds: int) -> None:
     import sqlite3
 
     import sqlalchemy as sa
-    from flask_migrate import upgrade
 
+    from bench import migrate
     from grader.extensions import db
     from grader.models import Attempt, Blob, Submission
     from grader.services.data import backup
@@ -121,7 +121,7 @@ def run(folder: Path, students: int, attempts: int, rounds: int) -> None:
     source = _app(source_dir)
     start = time.perf_counter()
     with source.app_context():
-        upgrade(directory=source.config["GRADER_MIGRATIONS_DIR"])
+        migrate(source)
         _course(students, attempts)
         counted = {
             model.__tablename__: db.session.scalar(sa.select(sa.func.count()).select_from(model))

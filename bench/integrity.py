@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import ast
 import builtins
-import contextlib
 import io
 import keyword
 import os
@@ -128,8 +127,7 @@ class Class:
                 "GRADER_SECRET_KEY": "bench",
             }
         )
-        from flask_migrate import upgrade
-
+        from bench import migrate
         from grader import create_app
         from grader.extensions import db
         from grader.services import accounts
@@ -139,8 +137,8 @@ class Class:
         self.app = create_app(
             {"GRADER_ARGON2": {"time_cost": 1, "memory_cost": 1024, "parallelism": 1}}
         )
-        with self.app.app_context(), contextlib.redirect_stderr(io.StringIO()):
-            upgrade(directory=self.app.config["GRADER_MIGRATIONS_DIR"])
+        with self.app.app_context():
+            migrate(self.app)
             accounts.create_user("teacher@bench.example.com", PASSWORD, "instructor")
             course = courses.create_course("Bench", "teacher@bench.example.com")
             assignment = courses.create_assignment(course.id, "intro")

@@ -19,8 +19,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
-import io
 import json
 import os
 import random
@@ -259,6 +257,7 @@ def _prepare(
     try:
         import sqlalchemy as sa
 
+        from bench import migrate
         from grader import create_app
         from grader.extensions import db
         from grader.gametree import KINDS, Conventions
@@ -271,11 +270,8 @@ def _prepare(
         app = create_app({"GRADER_ARGON2": {"time_cost": 1, "memory_cost": 1024, "parallelism": 1}})
         clients = []
         with app.app_context():
-            if template is None:  # `grader db upgrade`'s code, here (its log is quiet)
-                from flask_migrate import upgrade
-
-                with contextlib.redirect_stderr(io.StringIO()):
-                    upgrade(directory=app.config["GRADER_MIGRATIONS_DIR"])
+            if template is None:
+                migrate(app)
             course = courses.create_course("Load test")
             assignment = courses.create_assignment(course.id, "standard")
             with writing() as session:
