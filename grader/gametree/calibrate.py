@@ -66,19 +66,22 @@ def calibrate_slots(slots: Sequence[GeneratorParams], seeds: int = 100) -> list[
             error = f"{params.kind} has no misconception variants to calibrate against"
             raise SlotError(index, error)
     tables = [Calibration(p.kind, p.conventions, f"calibrate:{p.to_dict()}") for p in slots]
-    failed: dict[int, GenerationError] = {}
+    # Once a slot has failed, only the slots before it are calibrated on: one of them failing at
+    # a later seed is the first failure, and the slots after it can change nothing.
+    failed: tuple[int, GenerationError] | None = None
     for seed in range(seeds):
         for index, (params, table) in enumerate(zip(slots, tables, strict=True)):
-            if index not in failed:
-                try:
-                    tree = generate(params, seed)
-                except GenerationError as error:
-                    failed[index] = error
-                    continue
-                table.add(tree)
-    if failed:
-        index = min(failed)
-        raise SlotError(index, str(failed[index])) from failed[index]
+            if failed is not None and index >= failed[0]:
+                break
+            try:
+                tree = generate(params, seed)
+            except GenerationError as error:
+                failed = (index, error)
+                break
+            table.add(tree)
+    if failed is not None:
+        first, cause = failed
+        raise SlotError(first, str(cause)) from cause
     return [table.rows() for table in tables]
 
 
