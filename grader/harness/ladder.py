@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from grader.harness.cases import TestCase, TestResult, result_of
-from grader.harness.sprt import Decision, Sprt
+from grader.harness.sprt import Decision, Sprt, group_test
 from grader.harness.verdicts import Verdict
 
 # play(test, lane): the game's result, played on lane `lane` (0 .. lanes - 1), which no other
@@ -153,15 +153,10 @@ def matches_of(tests: list[TestCase]) -> list[Match]:
     out: dict[str, Match] = {}
     for test in tests:
         opponent = str(test.params["opponent"])
-        spec = dict(test.params.get("sprt") or {})
-        listed = spec.pop("lopsided", None)
+        spec = test.params.get("sprt")
         if opponent not in out:
-            out[opponent] = Match(
-                opponent,
-                [],
-                Sprt(**spec) if spec else None,
-                listed is None or opponent in listed,
-            )
+            sprt, listed = group_test(spec) if spec else (None, None)
+            out[opponent] = Match(opponent, [], sprt, listed is None or opponent in listed)
         out[opponent].tests.append(test)
     return list(out.values())
 

@@ -22,7 +22,9 @@ Standard library only: the harness reads it, and its tests check it against fish
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 EPSILON = 1e-3  # what a count of zero is taken as (fishtest's regularize)
 
@@ -120,3 +122,12 @@ class Decision:
         if self.accepted == "H0":
             return f"weaker: LLR {self.llr:.2f} reached {self.lower:.2f}"
         return f"undecided: LLR {self.llr:.2f}, between {self.lower:.2f} and {self.upper:.2f}"
+
+
+def group_test(spec: Mapping[str, Any]) -> tuple[Sprt, Any]:
+    """A play group's "sprt": its test (Sprt's own refusal when the parameters are not one) and
+    what it lists as "lopsided", the opponents whose matches played through may stop early
+    (None when it lists none: every opponent's)."""
+    test = dict(spec)
+    lopsided = test.pop("lopsided", None)
+    return Sprt(**test), lopsided

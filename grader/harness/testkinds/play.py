@@ -24,7 +24,7 @@ from grader.harness.elo import points
 from grader.harness.referee import MoveLimit, SandboxedPlayer
 from grader.harness.references import References
 from grader.harness.sandbox import EngineProcess
-from grader.harness.sprt import Sprt
+from grader.harness.sprt import group_test
 from grader.harness.testkinds.base import Group, TestKind, register
 from grader.harness.verdicts import Verdict
 
@@ -67,10 +67,10 @@ class Play(TestKind):
         limit = MoveLimit(float(spec.get("time_per_move", 0.5)), float(spec.get("margin", 0.25)))
         sprt = spec.get("sprt")
         if sprt is not None:  # refused here, with the suite, when its parameters are not a test
-            test = dict(sprt)
-            lopsided = test.pop("lopsided", [])
-            Sprt(**test)
-            if not isinstance(lopsided, list) or not all(o in spec["opponents"] for o in lopsided):
+            _, lopsided = group_test(sprt)
+            if lopsided is not None and (
+                not isinstance(lopsided, list) or not all(o in spec["opponents"] for o in lopsided)
+            ):
                 raise ValueError(
                     f"the sprt's lopsided must list some of the group's opponents, got {lopsided!r}"
                 )
