@@ -6,20 +6,25 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run test test-backends test-image docs lint bench bench-load bench-hostile bench-autograder bench-deadline mutation system-deps clean
 
+# Packages go into the virtualenv with uv (resolved from the same index, with pyproject.toml's
+# bounds, as pip would): it installs the test setup's 200 distributions in about 30 s where pip
+# takes about 90 s, byte-compiling them as pip does (the tests start hundreds of Python
+# processes, and where PYTHONDONTWRITEBYTECODE is set each would compile what it imports).
+INSTALL := $(BIN)/uv pip install --quiet --python $(BIN)/python --compile-bytecode
+$(BIN)/uv:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet 'uv>=0.9'
+
 # The checks' and tools' setup: the package with the server's extra and the test, bench and docs
 # extras.
-$(STAMP): pyproject.toml
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[server,test,bench,docs]'
+$(STAMP): pyproject.toml | $(BIN)/uv
+	$(INSTALL) -e '.[server,test,bench,docs]'
 	touch $(STAMP)
 
 # What running needs, and nothing more: the package with the server's extra (make run).
 RUN_STAMP := $(VENV)/.installed-run
-$(RUN_STAMP): pyproject.toml
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[server]'
+$(RUN_STAMP): pyproject.toml | $(BIN)/uv
+	$(INSTALL) -e '.[server]'
 	touch $(RUN_STAMP)
 
 # axe-core for the accessibility checks of the e2e suite and ESLint for the JavaScript lint,
@@ -79,7 +84,7 @@ test: system-deps
 # every test marked `backends` (deselected by make test, whose machine need not have them).
 test-backends: $(STAMP)
 	@./scripts/system-deps.sh backends
-	$(BIN)/pip install --quiet -e '.[server,postgres]'
+	$(INSTALL) -e '.[server,postgres]'
 	GRADER_TEST_BACKENDS=postgres-redis $(BIN)/pytest $(PYTEST_PARALLEL) tests/jobs
 	GRADER_TEST_BACKENDS=postgres-redis $(BIN)/pytest $(PYTEST_PARALLEL) -m backends tests
 

@@ -34,7 +34,7 @@ def _serving(commands: str) -> tuple[str, str]:
 
 def test_make_run_installs_what_running_needs_alone() -> None:
     installs = [line for line in _dry_run().splitlines() if "pip install" in line]
-    assert installs[-1].endswith("pip install --quiet -e '.[server]'"), installs
+    assert installs[-1].endswith(" -e '.[server]'"), installs
     for extra in ("test", "bench", "docs"):
         assert not any(extra in line for line in installs), installs
 
