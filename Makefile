@@ -59,25 +59,37 @@ bench-hostile: $(STAMP)
 	$(BIN)/python -m bench.hostile --seconds 10
 
 # make test: the Debian packages, then the virtualenv beside node_modules (each mostly waiting
-# on its package index), the checks that read the code, then pytest in pytest-xdist's workers,
-# one a core (tests/conftest.py keeps what they would share apart); `--dist loadgroup` keeps each
-# `xdist_group` mark's tests on one worker, where they share a costly session fixture.
-# PYTEST_PARALLEL= runs it in one process. The run ends with its 30 slowest steps (a test's
-# setup, call or teardown), where to look when the suite slows. The package and the benchmarks
-# are byte-compiled first: the tests start hundreds of Python processes (servers, workers,
-# `grader` commands), and where PYTHONDONTWRITEBYTECODE is set (as in many CI images) each would
-# compile every module it imports again.
+# on its package index), the checks that read the code (mypy, the slow one, beside the bytecode
+# below), then pytest in pytest-xdist's workers, one a core (tests/conftest.py keeps what they
+# would share apart); `--dist loadgroup` keeps each `xdist_group` mark's tests on one worker,
+# where they share a costly session fixture. PYTEST_PARALLEL= runs it in one process. The run
+# ends with its 30 slowest steps (a test's setup, call or teardown), where to look when the
+# suite slows.
 PYTEST_PARALLEL ?= -n auto --dist loadgroup
 test: system-deps
 	@$(MAKE) --no-print-directory -j2 $(STAMP) $(NODE_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
-	$(BIN)/mypy
 	node_modules/.bin/eslint grader/web/static tests/js eslint.config.js
 	node --test tests/js/*.test.mjs
-	$(BIN)/python -m compileall -q grader bench
+	@$(MAKE) --no-print-directory -j2 typecheck test-bytecode
 	$(BIN)/pytest $(PYTEST_PARALLEL) --durations=30
+
+.PHONY: typecheck test-bytecode
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
+# The bytecode the test run reads, written once before it: the package's and the benchmarks'
+# (the tests start hundreds of Python processes, servers, workers and `grader` commands, and
+# where PYTHONDONTWRITEBYTECODE is set, as in many CI images, each would compile every module it
+# imports again), and the tests' own, which pytest rewrites for its assertion messages and
+# otherwise rewrites again in each xdist worker (about 10 s of CPU each): one collection, with
+# bytecode written, leaves them in __pycache__, where pytest reads them whether or not it may
+# write.
+test-bytecode: $(STAMP)
+	$(BIN)/python -m compileall -q grader bench
+	PYTHONDONTWRITEBYTECODE= $(BIN)/pytest --collect-only -qq -p no:cacheprovider > /dev/null
 
 # The queue tests (tests/jobs) again on PostgreSQL and Redis, which the tests start themselves
 # (Debian's postgresql and redis-server, installed when missing; psycopg from the extra), then
