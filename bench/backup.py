@@ -39,9 +39,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--students", type=int, default=300)
     parser.add_argument("--attempts", type=int, default=20_000)
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--quick", action="store_true", help="10 students, 500 attempts")
+    parser.add_argument("--quick", action="store_true", help="2 students, 500 attempts")
     args, _ = parser.parse_known_args(argv)
-    students, attempts = (10, 500) if args.quick else (args.students, args.attempts)
+    students, attempts = (2, 500) if args.quick else (args.students, args.attempts)
     with tempfile.TemporaryDirectory() as folder:
         run(Path(folder), students, attempts, 1 if args.quick else args.rounds)
 

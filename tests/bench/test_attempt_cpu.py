@@ -10,7 +10,7 @@ from tests.bench.bench_support import run_bench
 
 @pytest.mark.slow
 def test_the_attempt_cpu_benchmark_runs():
-    stdout = run_bench("attempt_cpu", "--requests", "20", "--rounds", "1", "--clients", "10")
+    stdout = run_bench("attempt_cpu", "--requests", "20", "--rounds", "1", "--clients", "2")
     for case in (
         "no-op",
         "graded submission",
@@ -22,6 +22,6 @@ def test_the_attempt_cpu_benchmark_runs():
 
 @pytest.mark.slow
 def test_the_profile_says_where_graded_submissions_spend_their_time():
-    stdout = run_bench("attempt_cpu", "--profile", "20", "--warm-up", "20", "--clients", "10")
+    stdout = run_bench("attempt_cpu", "--profile", "20", "--warm-up", "4", "--clients", "2")
     assert "function calls" in stdout and "attempts.py" in stdout
     assert "submit_attempt" in stdout  # the view is in the profile

@@ -53,15 +53,20 @@ def _clone(target: Path) -> Path:
     return target
 
 
-def _build(source: Path, out: Path) -> tuple[Path, Path]:
+def _build(source: Path, out: Path, *options: str) -> Path:
+    """`python -m build` of `source` into `out`: the sdist and, from it, the wheel (`--wheel`:
+    the wheel alone, from `source`)."""
     done = subprocess.run(
-        [sys.executable, "-m", "build", "--no-isolation", "--outdir", str(out), str(source)],
+        [
+            *(sys.executable, "-m", "build", "--no-isolation", *options),
+            *("--outdir", str(out), str(source)),
+        ],
         capture_output=True,
         text=True,
         timeout=600,
     )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    return next(out.glob("grader-*.tar.gz")), next(out.glob("grader-*.whl"))
+    return out
 
 
 def _twine_check(*files: Path) -> subprocess.CompletedProcess[str]:
@@ -76,7 +81,8 @@ def _twine_check(*files: Path) -> subprocess.CompletedProcess[str]:
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     place = tmp_path_factory.mktemp("publish")
-    return _build(_clone(place / "source"), place / "dist")
+    out = _build(_clone(place / "source"), place / "dist")
+    return next(out.glob("grader-*.tar.gz")), next(out.glob("grader-*.whl"))
 
 
 def test_twine_check_passes_on_the_sdist_and_the_wheel(built: tuple[Path, Path]) -> None:
@@ -134,7 +140,7 @@ def test_twine_check_can_fail(tmp_path: Path) -> None:
     text = (source / "pyproject.toml").read_text()
     assert 'readme = "README.md"\n' in text
     (source / "pyproject.toml").write_text(text.replace('readme = "README.md"\n', ""))
-    _, wheel = _build(source, tmp_path / "dist")
+    wheel = next(_build(source, tmp_path / "dist", "--wheel").glob("grader-*.whl"))
     checked = _twine_check(wheel)
     assert checked.returncode != 0
     assert "long_description" in checked.stdout + checked.stderr
