@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import atexit
 import gc
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # Flask is the server extra's: the student kit's `grader` never imports it
@@ -19,9 +20,31 @@ if TYPE_CHECKING:  # Flask is the server extra's: the student kit's `grader` nev
 atexit.register(gc.freeze)
 
 
+@contextmanager
+def _collection_paused() -> Iterator[None]:
+    """The cyclic collector off while an app is built, back on after (left off if the caller had
+    turned it off). A process's first build imports about 1,100 modules whose objects live as
+    long as the process, and the collector's passes over them while they load free next to
+    nothing: about 10% of the build's CPU (1.50 s against 1.69 s, medians of 12 alternated
+    builds in new processes). Garbage the build leaves in cycles is collected once it is back."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """The web application: settings, extensions, the job queue, blueprints. Wiring only: the
     `grader` command adds its groups itself (grader.cli), so a web worker never loads them."""
+    with _collection_paused():
+        return _build(config)
+
+
+def _build(config: Mapping[str, Any] | None) -> Flask:
     from flask import Flask
 
     from grader import config as settings

@@ -41,6 +41,32 @@ def test_bad_setting_is_refused(tmp_path, monkeypatch):
         create_app()
 
 
+def test_the_collector_is_paused_while_an_app_is_built_and_left_as_it_was(tmp_path, monkeypatch):
+    import gc
+
+    import grader.web
+
+    monkeypatch.setenv("GRADER_INSTANCE_PATH", str(tmp_path / "inst"))
+    seen = []
+    wire = grader.web.init_app
+    monkeypatch.setattr(
+        grader.web, "init_app", lambda app: (seen.append(gc.isenabled()), wire(app))
+    )
+    create_app({"GRADER_ARGON2": FAST_ARGON2})
+    assert seen == [False] and gc.isenabled()
+    monkeypatch.setenv("GRADER_SQLITE_WRITE_BEGIN", "sometimes")
+    with pytest.raises(ValueError, match="IMMEDIATE or DEFERRED"):  # a failed build, too
+        create_app({"GRADER_ARGON2": FAST_ARGON2})
+    assert gc.isenabled()
+    monkeypatch.delenv("GRADER_SQLITE_WRITE_BEGIN")
+    gc.disable()
+    try:
+        create_app({"GRADER_ARGON2": FAST_ARGON2})
+        assert seen == [False, False] and not gc.isenabled()
+    finally:
+        gc.enable()
+
+
 def test_argon2_cost_from_environment_defaults_to_production(tmp_path, monkeypatch):
     from grader.config import argon2_cost
 
