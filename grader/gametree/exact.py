@@ -111,8 +111,10 @@ def exact_text(x: Number | None) -> str:
 
 
 def is_shown_exactly(x: Number) -> bool:
-    """Whether ``fmt(x)`` is the value itself (no rounding hidden)."""
-    return not isinstance(x, Fraction) or rounded(x) == x
+    """Whether ``fmt(x)`` is the value itself (no rounding hidden): a fraction in lowest terms
+    is a whole number of hundredths, which ``rounded`` keeps as it is, exactly when its
+    denominator divides 100."""
+    return not isinstance(x, Fraction) or 100 % x.denominator == 0
 
 
 def matches(answer: Number | None, value: Number) -> bool:
