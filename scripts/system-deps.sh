@@ -2,7 +2,7 @@
 # Installs the Debian packages the tests use, only those that are missing.
 set -euo pipefail
 need=()
-command -v chromium >/dev/null 2>&1 || need+=(chromium)
+command -v chromium-headless-shell >/dev/null 2>&1 || need+=(chromium-headless-shell)  # e2e tests
 command -v bwrap >/dev/null 2>&1 || need+=(bubblewrap)
 command -v npm >/dev/null 2>&1 || need+=(npm)  # installs axe-core for the e2e suite and ESLint
 # Paper exams: WeasyPrint's Pango and a font to draw the sheets with (the service needs them

@@ -423,7 +423,7 @@ def test_every_program_a_test_starts_is_installed_by_the_target_running_it() -> 
 
 def test_the_script_and_the_makefile_are_read() -> None:
     sections = system_deps_sections(SYSTEM_DEPS.read_text())
-    assert {"bwrap", "chromium"} <= sections[""].names
+    assert {"bwrap", "chromium-headless-shell"} <= sections[""].names
     assert "redis-server" in sections["backends"].names
     assert sections["backends"].provides("/usr/lib/postgresql/15/bin/postgres")
     assert not sections[""].provides("redis-server")

@@ -2,8 +2,8 @@
 
 The database is a temporary SQLite file brought to the latest schema by the migrations and seeded
 through the services (as the CLI does); gunicorn serves the app from it in a subprocess; Playwright
-drives Debian's `chromium`. Screenshots go to a temporary folder (or `$GRADER_E2E_SCREENSHOTS`, a
-subfolder per pytest-xdist worker).
+drives Debian's `chromium-headless-shell`. Screenshots go to a temporary folder (or
+`$GRADER_E2E_SCREENSHOTS`, a subfolder per pytest-xdist worker).
 """
 
 from __future__ import annotations

