@@ -51,6 +51,7 @@ class Match:
     lopsided: bool = True  # a match played through may stop early (see the module)
     results: list[TestResult] = field(default_factory=list)
     decision: Decision | None = None
+    decided_at: int = 0  # the game after which its SPRT first decided (0: it has not)
     stopped: str = ""  # why it ended before its last game ("" when every game was played)
 
     @property
@@ -69,6 +70,8 @@ class Match:
         wins = sum(points_of(r) == 1.0 for r in self.results)
         draws = sum(points_of(r) == 0.5 for r in self.results)
         self.decision = self.sprt.decide(wins, draws, self.played - wins - draws)
+        if self.decision.accepted and not self.decided_at:
+            self.decided_at = self.played
         if self.played == len(self.tests) or not self.decision.accepted:
             return
         if self.agreed and (self.lopsided or self.results[0].verdict is not Verdict.PASSED):
@@ -119,6 +122,8 @@ class Match:
             why = f"stopped early, {self.stopped}"
         elif decision is not None and decision.accepted and not self.lopsided and self.agreed:
             why = f"every game played ({decision.words()}; its games inform the Elo)"
+        elif decision is not None and decision.accepted and self.decided_at == len(self.tests):
+            why = f"every game played ({decision.words()} only at its last game)"
         elif decision is not None and decision.accepted:
             why = f"every game played ({decision.words()}; its games differed in points)"
         elif decision is not None:

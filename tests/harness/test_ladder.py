@@ -93,6 +93,16 @@ def test_a_match_whose_games_differ_in_points_plays_every_game() -> None:
     assert "differed in points" in match.summary()["why"]
 
 
+def test_a_match_decided_only_at_its_last_game_says_so() -> None:
+    # Played through throughout, so its games agreed; its SPRT first decides after game 6.
+    play, asked = scripted({"random": [1.0, 1.0, 0.0, 1.0, 0.5, 1.0]})
+    _, (match,) = play_matches(games(["random"], sprt={**SPRT, "lopsided": ["random"]}), play)
+    assert len(asked) == 6 and not match.stopped and match.decided_at == 6
+    why = match.summary()["why"]
+    assert why.startswith("every game played (stronger") and why.endswith("only at its last game)")
+    assert "differed" not in why
+
+
 def test_a_close_match_and_a_group_without_sprt_play_every_game() -> None:
     play, asked = scripted({"ref:6": [1.0, 0.0, 0.5, 1.0, 0.0, 0.5]})
     _, (match,) = play_matches(games(["ref:6"]), play)
@@ -143,6 +153,30 @@ def test_a_suite_lists_only_its_own_opponents_as_lopsided(tmp_path: Path) -> Non
         "ref:6": False,
     }
     assert all(m.sprt is not None for m in matches)
+
+
+def test_elo_games_add_games_that_score_no_points(tmp_path: Path) -> None:
+    """The full suite's one game more against ref:4, on a ballot none of the group's games
+    uses, scores no points and is the last of ref:4's match, which plays it through."""
+    full = load_suite("full")
+    play = [t for t in full.tests if t.kind == "play"]
+    assert len(play) == 31 and full.max_score == 222
+    (extra,) = [t for t in play if t.points == 0]
+    assert extra.name.endswith(", for the Elo only") and extra.params["colour"] == "black"
+    assert extra.params["opponent"] == "ref:4"
+    assert extra.params["ballot"] not in {t.params["ballot"] for t in play if t is not extra}
+    ref4 = next(m for m in matches_of(play) if m.opponent == "ref:4")
+    assert len(ref4.tests) == 7 and ref4.tests[-1] is extra and not ref4.lopsided
+    # Refused: an opponent not of the group, or a count that is not a small whole number.
+    suite_file = tmp_path / "ladder.json"
+    for bad in ('{"ref:4": 1}', '{"random": 0}', '{"random": true}', '["random"]'):
+        suite_file.write_text(LADDER.replace('"sprt"', f'"elo_games": {bad}, "sprt"'))
+        with pytest.raises(ValueError, match="elo_games must map some of its opponents"):
+            load_suite(suite_file)
+    suite_file.write_text(LADDER.replace('"sprt"', '"elo_games": {"random": 3}, "sprt"'))
+    games_of = [t for t in load_suite(suite_file).tests if t.kind == "play"]
+    assert [t.params["colour"] for t in games_of[4:]] == ["black", "white", "black"]
+    assert len({t.params["ballot"] for t in games_of[4:]}) == 2
 
 
 def test_lanes_play_matches_at_once_and_decide_as_one_lane_does() -> None:

@@ -3,10 +3,12 @@ cut at ``max_plies`` is recorded as unfinished (``*``) and counts as a draw. The
 for playing the game through, whatever its result; results feed the Elo. The runner plays a
 group's games as matches, one per opponent (ladder.py): with the group's "sprt" (elo0, elo1,
 alpha, beta: harness/sprt.py; "lopsided": the opponents whose matches played through may stop
-early, by default all) a match stops once its games are enough."""
+early, by default all) a match stops once its games are enough. "elo_games" adds games that
+score no points against opponents whose games inform the Elo most (see `_elo_games`)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from grader import data
@@ -27,6 +29,22 @@ from grader.harness.sandbox import EngineProcess
 from grader.harness.sprt import group_test
 from grader.harness.testkinds.base import Group, TestKind, register
 from grader.harness.verdicts import Verdict
+
+
+def _elo_games(spec: dict[str, Any]) -> dict[str, int]:
+    """The group's "elo_games": {opponent: n}, n games more against each listed opponent (one
+    of the group's), on ballots after the group's, colours alternating from black, scoring no
+    points: played for the Elo's information alone."""
+    found = spec.get("elo_games") or {}
+    if not isinstance(found, dict) or not all(
+        o in spec["opponents"] and isinstance(n, int) and not isinstance(n, bool) and 0 < n <= 6
+        for o, n in found.items()
+    ):
+        raise ValueError(
+            "the play group's elo_games must map some of its opponents to a number of games "
+            f"from 1 to 6, got {found!r}"
+        )
+    return {str(o): int(n) for o, n in found.items()}
 
 
 class RememberedPlayer:
@@ -63,7 +81,15 @@ class Play(TestKind):
     def expand(self, group: Group) -> list[TestCase]:
         spec = group.spec
         seed = int(spec.get("seed", 0))
-        ballots = pick_ballots(load_ballots(data.ballots_file()), int(spec.get("ballots", 1)), seed)
+        count = int(spec.get("ballots", 1))
+        elo_games = _elo_games(spec)
+        # Ballots drawn in one sequence: the group's, then one for each pair of Elo games.
+        drawn = pick_ballots(
+            load_ballots(data.ballots_file()),
+            count + max((n + 1) // 2 for n in elo_games.values()) if elo_games else count,
+            seed,
+        )
+        ballots = drawn[:count]
         limit = MoveLimit(float(spec.get("time_per_move", 0.5)), float(spec.get("margin", 0.25)))
         sprt = spec.get("sprt")
         if sprt is not None:  # refused here, with the suite, when its parameters are not a test
@@ -74,8 +100,9 @@ class Play(TestKind):
                 raise ValueError(
                     f"the sprt's lopsided must list some of the group's opponents, got {lopsided!r}"
                 )
-        return [
-            group.case(
+
+        def game(opponent: str, ballot: str, opening: tuple[str, ...], colour: str) -> TestCase:
+            return group.case(
                 f"Game vs {opponent}, ballot {ballot}, you play {colour}",
                 cpu=limit.cpu,
                 wall=limit.wall,
@@ -89,10 +116,20 @@ class Play(TestKind):
                 seed=seed,
                 sprt=sprt,
             )
+
+        tests = [
+            game(opponent, ballot, opening, colour)
             for opponent in spec["opponents"]
             for ballot, opening in ballots
             for colour in ("black", "white")
         ]
+        for opponent, n in elo_games.items():
+            for k in range(n):
+                ballot, opening = drawn[count + k // 2]
+                colour = ("black", "white")[k % 2]
+                base = game(opponent, ballot, opening, colour)
+                tests.append(replace(base, name=f"{base.name}, for the Elo only", points=0.0))
+        return tests
 
     def run(self, test: TestCase, process: EngineProcess, refs: References) -> TestResult:
         p = test.params
