@@ -186,6 +186,9 @@ def test_chart_scale_legend_board_numbers_and_move_list(student_page, engine_ser
         graded.first.click()
     page.wait_for_url("**/engines/*")
     expect(page.locator('[data-role="status"]')).to_have_text("done", timeout=90_000)
+    # A submission graded before the page opened says "done" in the page's own HTML, before its
+    # script has shown the results (hidden until then, and a hidden chart has no boxes).
+    expect(page.locator('[data-role="results"]')).to_be_visible()
     chart = page.locator('[data-role="chart"] svg')
     expect(chart.locator("text.y-tick")).to_have_count(5)
     legend_bottom = page.evaluate("""() => Math.max(...[...document.querySelectorAll(
