@@ -36,15 +36,13 @@ from tests.e2e.kinds_support import seed_answer_kinds
 from tests.e2e.site_support import Site
 from tests.e2e.site_support import seed as seed_site
 from tests.e2e.typed_support import TYPED_VALUES
-from tests.live_server import environment, serve
+from tests.live_server import environment, from_template, serve
 
 
-def _seed(env: dict[str, str]) -> tuple[int, dict[str, int], str]:
-    """Schema by `flask db upgrade`'s own code, then users, a course, an assignment and practice
+def _seed(template: Path, env: dict[str, str]) -> tuple[int, dict[str, int], str]:
+    """A copy of the migrated `template`, then users, a course, an assignment and practice
     exercises made by the services, and the course of answers of every kind (its drill-down
     page's path is returned last)."""
-    from flask_migrate import upgrade
-
     from grader import create_app
     from grader.extensions import db
     from grader.gametree import GeneratorParams, generate
@@ -52,10 +50,10 @@ def _seed(env: dict[str, str]) -> tuple[int, dict[str, int], str]:
     from grader.services.courses import courses
     from grader.services.trees import exercises
 
+    from_template(template, env)
     with environment(env):
         app = create_app()
         with app.app_context():
-            upgrade(directory=app.config["GRADER_MIGRATIONS_DIR"])
             accounts.create_user(INSTRUCTOR, PASSWORD, "instructor")
             accounts.create_user(STUDENT, PASSWORD)
             course = courses.create_course("Search 101", INSTRUCTOR)
@@ -151,20 +149,22 @@ def _seed(env: dict[str, str]) -> tuple[int, dict[str, int], str]:
 
 
 @pytest.fixture(scope="session")
-def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+def live_server(
+    tmp_path_factory: pytest.TempPathFactory, migrated_template: Path
+) -> Iterator[LiveServer]:
     folder = tmp_path_factory.mktemp("e2e")
     env = server_env(folder)
-    assignment_id, practice, drill_down = _seed(env)
+    assignment_id, practice, drill_down = _seed(migrated_template, env)
     with serve(folder, env) as url:
         yield LiveServer(url, assignment_id, practice, drill_down)
 
 
 @pytest.fixture(scope="session")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+def site(tmp_path_factory: pytest.TempPathFactory, migrated_template: Path) -> Iterator[Site]:
     """The site the page sweeps visit (tests/e2e/site_support.py), engines graded."""
     folder = tmp_path_factory.mktemp("site")
     env = server_env(folder)
-    seeded = seed_site(env)
+    seeded = seed_site(migrated_template, env)
     with serve(folder, env) as url:
         seeded.url = url
         yield seeded
