@@ -8,6 +8,8 @@ drives Debian's `chromium-headless-shell`. Screenshots go to a temporary folder 
 
 from __future__ import annotations
 
+import fcntl
+import json
 import os
 import shutil
 from collections.abc import Iterator
@@ -149,12 +151,37 @@ def _seed(template: Path, env: dict[str, str]) -> tuple[int, dict[str, int], str
 
 
 @pytest.fixture(scope="session")
+def seeded_course(
+    tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+) -> tuple[Path, tuple[int, dict[str, int], str]]:
+    """`_seed`'s database and what it returned, made once per run: the first pytest-xdist worker
+    to ask seeds it, under a lock, in the folder every worker of the run shares (the parent of
+    each one's own base folder, gw0, gw1, ...); the others wait and read it. The database holds
+    nothing of the worker that made it (no port, path or secret: the servers' settings come from
+    their own environment), so each worker's server runs on a copy of it."""
+    base = tmp_path_factory.getbasetemp()
+    shared = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "e2e-course"
+    shared.mkdir(exist_ok=True)
+    made = shared / "seeded.json"
+    with (shared / "lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        if not made.exists():
+            seeded = _seed(request.getfixturevalue("migrated_template"), server_env(shared))
+            (shared / "seeded.tmp").write_text(json.dumps(seeded))
+            (shared / "seeded.tmp").rename(made)
+    assignment_id, practice, drill_down = json.loads(made.read_text())
+    return shared / "grader.sqlite3", (assignment_id, practice, drill_down)
+
+
+@pytest.fixture(scope="session")
 def live_server(
-    tmp_path_factory: pytest.TempPathFactory, migrated_template: Path
+    tmp_path_factory: pytest.TempPathFactory,
+    seeded_course: tuple[Path, tuple[int, dict[str, int], str]],
 ) -> Iterator[LiveServer]:
     folder = tmp_path_factory.mktemp("e2e")
     env = server_env(folder)
-    assignment_id, practice, drill_down = _seed(migrated_template, env)
+    database, (assignment_id, practice, drill_down) = seeded_course
+    from_template(database, env)
     with serve(folder, env) as url:
         yield LiveServer(url, assignment_id, practice, drill_down)
 
