@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -50,6 +51,15 @@ def environment(env: dict[str, str]) -> Iterator[None]:
         for name, value in env.items():
             patch.setenv(name, value)
         yield
+
+
+def from_template(template: Path, env: dict[str, str]) -> None:
+    """The database of `env`'s settings (an SQLite file, GRADER_DATABASE_URL) made a copy of
+    `template`, a database at the latest schema (tests/conftest.py's `migrated_template`, or a
+    seeded copy of it): the migrations not run again (a quarter of a second of CPU each time)."""
+    url = env["GRADER_DATABASE_URL"]
+    assert url.startswith("sqlite:///"), url
+    shutil.copy(template, url.removeprefix("sqlite:///"))
 
 
 @contextlib.contextmanager

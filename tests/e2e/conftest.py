@@ -8,6 +8,8 @@ drives Debian's `chromium-headless-shell`. Screenshots go to a temporary folder 
 
 from __future__ import annotations
 
+import fcntl
+import json
 import os
 import shutil
 from collections.abc import Iterator
@@ -36,15 +38,13 @@ from tests.e2e.kinds_support import seed_answer_kinds
 from tests.e2e.site_support import Site
 from tests.e2e.site_support import seed as seed_site
 from tests.e2e.typed_support import TYPED_VALUES
-from tests.live_server import environment, serve
+from tests.live_server import environment, from_template, serve
 
 
-def _seed(env: dict[str, str]) -> tuple[int, dict[str, int], str]:
-    """Schema by `flask db upgrade`'s own code, then users, a course, an assignment and practice
+def _seed(template: Path, env: dict[str, str]) -> tuple[int, dict[str, int], str]:
+    """A copy of the migrated `template`, then users, a course, an assignment and practice
     exercises made by the services, and the course of answers of every kind (its drill-down
     page's path is returned last)."""
-    from flask_migrate import upgrade
-
     from grader import create_app
     from grader.extensions import db
     from grader.gametree import GeneratorParams, generate
@@ -52,10 +52,10 @@ def _seed(env: dict[str, str]) -> tuple[int, dict[str, int], str]:
     from grader.services.courses import courses
     from grader.services.trees import exercises
 
+    from_template(template, env)
     with environment(env):
         app = create_app()
         with app.app_context():
-            upgrade(directory=app.config["GRADER_MIGRATIONS_DIR"])
             accounts.create_user(INSTRUCTOR, PASSWORD, "instructor")
             accounts.create_user(STUDENT, PASSWORD)
             course = courses.create_course("Search 101", INSTRUCTOR)
@@ -151,20 +151,47 @@ def _seed(env: dict[str, str]) -> tuple[int, dict[str, int], str]:
 
 
 @pytest.fixture(scope="session")
-def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+def seeded_course(
+    tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+) -> tuple[Path, tuple[int, dict[str, int], str]]:
+    """`_seed`'s database and what it returned, made once per run: the first pytest-xdist worker
+    to ask seeds it, under a lock, in the folder every worker of the run shares (the parent of
+    each one's own base folder, gw0, gw1, ...); the others wait and read it. The database holds
+    nothing of the worker that made it (no port, path or secret: the servers' settings come from
+    their own environment), so each worker's server runs on a copy of it."""
+    base = tmp_path_factory.getbasetemp()
+    shared = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "e2e-course"
+    shared.mkdir(exist_ok=True)
+    made = shared / "seeded.json"
+    with (shared / "lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        if not made.exists():
+            seeded = _seed(request.getfixturevalue("migrated_template"), server_env(shared))
+            (shared / "seeded.tmp").write_text(json.dumps(seeded))
+            (shared / "seeded.tmp").rename(made)
+    assignment_id, practice, drill_down = json.loads(made.read_text())
+    return shared / "grader.sqlite3", (assignment_id, practice, drill_down)
+
+
+@pytest.fixture(scope="session")
+def live_server(
+    tmp_path_factory: pytest.TempPathFactory,
+    seeded_course: tuple[Path, tuple[int, dict[str, int], str]],
+) -> Iterator[LiveServer]:
     folder = tmp_path_factory.mktemp("e2e")
     env = server_env(folder)
-    assignment_id, practice, drill_down = _seed(env)
+    database, (assignment_id, practice, drill_down) = seeded_course
+    from_template(database, env)
     with serve(folder, env) as url:
         yield LiveServer(url, assignment_id, practice, drill_down)
 
 
 @pytest.fixture(scope="session")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+def site(tmp_path_factory: pytest.TempPathFactory, migrated_template: Path) -> Iterator[Site]:
     """The site the page sweeps visit (tests/e2e/site_support.py), engines graded."""
     folder = tmp_path_factory.mktemp("site")
     env = server_env(folder)
-    seeded = seed_site(env)
+    seeded = seed_site(migrated_template, env)
     with serve(folder, env) as url:
         seeded.url = url
         yield seeded

@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 from tests.app_support import enrol
 from tests.e2e.e2e_support import PASSWORD, Traffic, sign_in
 from tests.jobs.engine_support import engine_bytes, zip_bytes
-from tests.live_server import environment
+from tests.live_server import environment, from_template
 
 TESTS = Path(__file__).resolve().parents[1]
 ENGINE = TESTS / "harness" / "engines" / "correct.py"
@@ -48,11 +48,9 @@ def tie_strict_zip() -> bytes:
     return zip_bytes({"engine.py": engine_bytes("tie_strict"), "correct.py": engine_bytes()})
 
 
-def seed(env: dict[str, str]) -> Site:
+def seed(template: Path, env: dict[str, str]) -> Site:
     """Users, a course with graded attempts, engines graded in the sandbox and a tournament;
     the Site without its URL (the server starts after)."""
-    from flask_migrate import upgrade
-
     from grader import create_app, jobs
     from grader.extensions import db
     from grader.gametree import KINDS, Conventions, Tree
@@ -61,10 +59,10 @@ def seed(env: dict[str, str]) -> Site:
     from grader.services.engines import submissions, tournaments
     from grader.services.trees import attempts, exercises
 
+    from_template(template, env)
     with environment(env):
         app = create_app()
         with app.app_context():
-            upgrade(directory=app.config["GRADER_MIGRATIONS_DIR"])
             accounts.create_user(INSTRUCTOR, PASSWORD, "instructor")
             accounts.create_user(STUDENT, PASSWORD)
             accounts.create_user(RIVAL, PASSWORD)

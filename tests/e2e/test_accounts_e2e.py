@@ -10,6 +10,7 @@ import re
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pyotp
@@ -17,7 +18,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.e2e_support import PASSWORD, open_page, server_env
-from tests.live_server import environment, serve
+from tests.live_server import environment, from_template, serve
 from tests.mail_support import MailServer
 
 # make test's workers (--dist loadgroup): one of them runs the module, its fixture made once.
@@ -38,9 +39,9 @@ def mail() -> Iterator[MailServer]:
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory, mail: MailServer) -> Iterator[str]:
-    from flask_migrate import upgrade
-
+def server(
+    tmp_path_factory: pytest.TempPathFactory, migrated_template: Path, mail: MailServer
+) -> Iterator[str]:
     from grader import create_app
     from grader.extensions import db
     from grader.services import accounts
@@ -53,10 +54,10 @@ def server(tmp_path_factory: pytest.TempPathFactory, mail: MailServer) -> Iterat
         GRADER_SMTP_STARTTLS="0",
         GRADER_SMTP_FROM="grader@example.edu",
     )
+    from_template(migrated_template, env)
     with environment(env):
         app = create_app()
         with app.app_context():
-            upgrade(directory=app.config["GRADER_MIGRATIONS_DIR"])
             accounts.create_user(FORGETFUL, PASSWORD)
             accounts.create_user(TEACHER, PASSWORD, "instructor")
             db.engine.dispose()

@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from tests.app_support import enrol
 from tests.e2e.e2e_support import INSTRUCTOR, PASSWORD, STUDENT, open_page, sign_in, tree_drawn
-from tests.live_server import environment, serve
+from tests.live_server import environment, from_template, serve
 
 pytestmark = pytest.mark.e2e
 TA = "ta@example.com"
@@ -20,9 +20,7 @@ DUE = dt.datetime(2031, 9, 15, 23, 59)
 
 
 @pytest.fixture
-def course(tmp_path):
-    from flask_migrate import upgrade
-
+def course(tmp_path, migrated_template):
     from grader import create_app
     from grader.extensions import db
     from grader.services import accounts
@@ -33,10 +31,10 @@ def course(tmp_path):
         "GRADER_DATABASE_URL": f"sqlite:///{tmp_path / 'grader.sqlite3'}",
         "GRADER_SECRET_KEY": "course-tools-e2e",
     }
+    from_template(migrated_template, env)
     with environment(env):
         app = create_app()
         with app.app_context():
-            upgrade(directory=app.config["GRADER_MIGRATIONS_DIR"])
             accounts.create_user(INSTRUCTOR, PASSWORD, "instructor")
             accounts.create_user(STUDENT, PASSWORD)
             accounts.create_user(TA, PASSWORD)

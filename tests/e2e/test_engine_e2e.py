@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 from tests.app_support import enrol
 from tests.e2e.e2e_support import PASSWORD, STUDENT, open_page, server_env, sign_in
 from tests.e2e.test_keyboard_only import _sign_in, _tab_to
-from tests.live_server import environment, serve
+from tests.live_server import environment, from_template, serve
 
 # make test's workers (--dist loadgroup): one of them runs the module, its fixture made once.
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("test_engine_e2e")]
@@ -35,19 +35,17 @@ class EngineServer:
     slot_index: int
 
 
-def _seed(env: dict[str, str]) -> tuple[int, int]:
-    from flask_migrate import upgrade
-
+def _seed(template: Path, env: dict[str, str]) -> tuple[int, int]:
     from grader import create_app
     from grader.extensions import db
     from grader.services import accounts
     from grader.services.courses import courses
     from grader.services.engines import submissions
 
+    from_template(template, env)
     with environment(env):
         app = create_app()
         with app.app_context():
-            upgrade(directory=app.config["GRADER_MIGRATIONS_DIR"])
             accounts.create_user("teacher@example.com", PASSWORD, "instructor")
             accounts.create_user(STUDENT, PASSWORD)
             course = courses.create_course("Engines 101", "teacher@example.com")
@@ -60,14 +58,16 @@ def _seed(env: dict[str, str]) -> tuple[int, int]:
 
 
 @pytest.fixture(scope="module")
-def engine_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EngineServer]:
+def engine_server(
+    tmp_path_factory: pytest.TempPathFactory, migrated_template: Path
+) -> Iterator[EngineServer]:
     folder = tmp_path_factory.mktemp("engine-e2e")
     env = server_env(
         folder,
         GRADER_ENGINE_SUITE=str(SMALL),  # a timing test and two games, in seconds
         GRADER_SWEEP_SECONDS="1",
     )
-    assignment_id, index = _seed(env)
+    assignment_id, index = _seed(migrated_template, env)
     with serve(folder, env, worker=True) as url:
         yield EngineServer(url, assignment_id, index)
 

@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 
 from tests.app_support import enrol
 from tests.e2e.e2e_support import PASSWORD, LiveServer, open_page, sign_in
-from tests.live_server import environment, serve
+from tests.live_server import environment, from_template, serve
 
 # make test's workers (--dist loadgroup): one of them runs the module, its fixture made once.
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("test_exam_e2e")]
@@ -27,9 +27,7 @@ TEACHER, TA, ALICE, BOB = (
 TEXTBOOK = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]  # AIMA's figure: I and J pruned, root 3
 
 
-def _seed(env: dict[str, str], out: Path) -> dict[str, str]:
-    from flask_migrate import upgrade
-
+def _seed(template: Path, env: dict[str, str], out: Path) -> dict[str, str]:
     from grader import create_app
     from grader.extensions import db
     from grader.gametree import Tree
@@ -38,10 +36,10 @@ def _seed(env: dict[str, str], out: Path) -> dict[str, str]:
     from grader.services.paper import exams
     from grader.services.teaching import editor
 
+    from_template(template, env)
     with environment(env):
         app = create_app()
         with app.app_context():
-            upgrade(directory=app.config["GRADER_MIGRATIONS_DIR"])
             accounts.create_user(TEACHER, PASSWORD, "instructor")
             for email in (TA, ALICE, BOB):
                 accounts.create_user(email, PASSWORD)
@@ -71,14 +69,16 @@ def _seed(env: dict[str, str], out: Path) -> dict[str, str]:
 
 
 @pytest.fixture(scope="module")
-def exam_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LiveServer, dict]]:
+def exam_server(
+    tmp_path_factory: pytest.TempPathFactory, migrated_template: Path
+) -> Iterator[tuple[LiveServer, dict]]:
     folder = tmp_path_factory.mktemp("exam-e2e")
     env = {
         "GRADER_INSTANCE_PATH": str(folder / "instance"),
         "GRADER_DATABASE_URL": f"sqlite:///{folder / 'grader.sqlite3'}",
         "GRADER_SECRET_KEY": "e2e-secret",
     }
-    seeded = _seed(env, folder / "printed")
+    seeded = _seed(migrated_template, env, folder / "printed")
     with serve(folder, env) as url:
         yield LiveServer(url, 0), seeded
 

@@ -18,7 +18,7 @@ from tests.app_support import enrol
 from tests.e2e.accessibility import axe_violations
 from tests.e2e.e2e_support import INSTRUCTOR, PASSWORD, open_page, sign_in
 from tests.harness._helpers import TINY
-from tests.live_server import environment, serve
+from tests.live_server import environment, from_template, serve
 from tests.services.integrity_support import DISGUISES, ORIGINAL, ROOT
 
 # make test's workers (--dist loadgroup): one of them runs the module, its fixture made once.
@@ -34,11 +34,9 @@ STUDENTS = {
 }
 
 
-def _seed(env: dict[str, str]) -> dict[str, int]:
+def _seed(template: Path, env: dict[str, str]) -> dict[str, int]:
     """A course whose students handed in engines (three disguised copies of Ana's) and answered
     their own trees, Ben with the key of Ana's."""
-    from flask_migrate import upgrade
-
     from grader import create_app
     from grader.extensions import db
     from grader.gametree import KINDS, Conventions, Tree
@@ -48,10 +46,10 @@ def _seed(env: dict[str, str]) -> dict[str, int]:
     from grader.services.teaching import editor
     from grader.services.trees import attempts, exercises
 
+    from_template(template, env)
     with environment(env):
         app = create_app()
         with app.app_context():
-            upgrade(directory=app.config["GRADER_MIGRATIONS_DIR"])
             teacher = accounts.create_user(INSTRUCTOR, PASSWORD, "instructor")
             course = courses.create_course("Game search, spring", INSTRUCTOR)
             assignment = editor.create_assignment(
@@ -90,7 +88,9 @@ def _seed(env: dict[str, str]) -> dict[str, int]:
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict[str, int]]]:
+def site(
+    tmp_path_factory: pytest.TempPathFactory, migrated_template: Path
+) -> Iterator[tuple[str, dict[str, int]]]:
     folder = tmp_path_factory.mktemp("integrity-e2e")
     env = {
         "GRADER_INSTANCE_PATH": str(folder / "instance"),
@@ -99,7 +99,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict[s
         "GRADER_ENGINE_SUITE": str(TINY),  # the uploads are graded first, quickly
         "GRADER_UPLOAD_RATE": "20/600",
     }
-    seeded = _seed(env)
+    seeded = _seed(migrated_template, env)
     with serve(folder, env, worker=True) as url:
         yield url, seeded
 

@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 
 from grader.gametree import Conventions, Tree, solve
 from tests.e2e.e2e_support import open_page, tree_drawn
-from tests.live_server import environment, serve
+from tests.live_server import environment, from_template, serve
 from tests.lti.lti_platform import INSTRUCTOR, LEARNER, Member, Platform, Served
 from tests.lti.lti_support import register_platform
 
@@ -24,10 +24,8 @@ pytestmark = pytest.mark.e2e
 
 
 @pytest.fixture
-def lms(tmp_path):
+def lms(tmp_path, migrated_template):
     """The platform in this process, and the tool under gunicorn on its own database."""
-    from flask_migrate import upgrade
-
     from grader import create_app
     from grader.extensions import db
 
@@ -38,10 +36,10 @@ def lms(tmp_path):
         "GRADER_DATABASE_URL": f"sqlite:///{tmp_path / 'grader.sqlite3'}",
         "GRADER_SECRET_KEY": "lti-e2e",
     }
+    from_template(migrated_template, env)
     with environment(env):
         app = create_app()
         with app.app_context():
-            upgrade(directory=app.config["GRADER_MIGRATIONS_DIR"])
             register_platform(platform)
             db.engine.dispose()
     try:

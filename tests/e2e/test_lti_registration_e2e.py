@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.e2e_support import PASSWORD, open_page
-from tests.live_server import environment, serve
+from tests.live_server import environment, from_template, serve
 from tests.lti.lti_platform import INSTRUCTOR, Member, Platform, Served
 
 pytestmark = pytest.mark.e2e
@@ -21,11 +21,9 @@ ROOT = "root@uni.example"
 
 
 @pytest.fixture
-def tool(tmp_path):
+def tool(tmp_path, migrated_template):
     """The loopback platform (its issuer its own address), and the tool under gunicorn with an
     administrator and no registration."""
-    from flask_migrate import upgrade
-
     from grader import create_app
     from grader.extensions import db
     from grader.services import accounts
@@ -37,10 +35,10 @@ def tool(tmp_path):
         "GRADER_DATABASE_URL": f"sqlite:///{tmp_path / 'grader.sqlite3'}",
         "GRADER_SECRET_KEY": "lti-registration-e2e",
     }
+    from_template(migrated_template, env)
     with environment(env):
         app = create_app()
         with app.app_context():
-            upgrade(directory=app.config["GRADER_MIGRATIONS_DIR"])
             accounts.create_user(ROOT, PASSWORD).is_admin = True
             db.session.commit()
             db.engine.dispose()

@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 from tests.app_support import enrol
 from tests.e2e.accessibility import axe_violations
 from tests.e2e.e2e_support import PASSWORD, LiveServer, open_page, server_env, sign_in
-from tests.live_server import environment, serve
+from tests.live_server import environment, from_template, serve
 
 # make test's workers (--dist loadgroup): one of them runs the module, its fixture made once.
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("test_privacy_e2e")]
@@ -29,19 +29,17 @@ TEACHER, ADMIN, ALICE, BOB = (
 )
 
 
-def _seed(env: dict[str, str]) -> dict[str, int]:
-    from flask_migrate import upgrade
-
+def _seed(template: Path, env: dict[str, str]) -> dict[str, int]:
     from grader import create_app
     from grader.extensions import db
     from grader.services import accounts
     from grader.services.courses import courses
     from grader.services.trees import attempts, exercises
 
+    from_template(template, env)
     with environment(env):
         app = create_app()
         with app.app_context():
-            upgrade(directory=app.config["GRADER_MIGRATIONS_DIR"])
             accounts.create_user(TEACHER, PASSWORD, "instructor")
             for email in (ADMIN, ALICE, BOB):
                 accounts.create_user(email, PASSWORD)
@@ -59,10 +57,12 @@ def _seed(env: dict[str, str]) -> dict[str, int]:
 
 
 @pytest.fixture(scope="module")
-def privacy_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LiveServer, dict]]:
+def privacy_server(
+    tmp_path_factory: pytest.TempPathFactory, migrated_template: Path
+) -> Iterator[tuple[LiveServer, dict]]:
     folder = tmp_path_factory.mktemp("privacy-e2e")
     env = server_env(folder)
-    ids = _seed(env)
+    ids = _seed(migrated_template, env)
     with serve(folder, env) as url:
         yield LiveServer(url, 0), ids
 

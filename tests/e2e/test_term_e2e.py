@@ -17,26 +17,26 @@ from playwright.sync_api import expect
 
 from tests.app_support import enrol
 from tests.e2e.e2e_support import INSTRUCTOR, PASSWORD, server_env, sign_in
-from tests.live_server import environment, serve
+from tests.live_server import environment, from_template, serve
 
 NY, BERLIN, ANA = "ny@example.com", "berlin@example.com", "ana@example.com"
 TEXTBOOK = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]  # root 3; C's last two leaves pruned
 
 
 @pytest.fixture(scope="module")
-def term(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
-    from flask_migrate import upgrade
-
+def term(
+    tmp_path_factory: pytest.TempPathFactory, migrated_template: Path
+) -> Iterator[dict[str, Any]]:
     from grader import create_app
     from grader.extensions import db
     from grader.services import accounts
 
     folder = tmp_path_factory.mktemp("term")
     env = server_env(folder)
+    from_template(migrated_template, env)
     with environment(env):
         app = create_app()
         with app.app_context():
-            upgrade(directory=app.config["GRADER_MIGRATIONS_DIR"])
             accounts.create_user(INSTRUCTOR, PASSWORD, "instructor")
             for email in (NY, BERLIN, ANA):
                 accounts.create_user(email, PASSWORD)

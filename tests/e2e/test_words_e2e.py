@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,7 +21,7 @@ from playwright.sync_api import expect
 from tests.app_support import enrol
 from tests.e2e.accessibility import sideways
 from tests.e2e.e2e_support import PASSWORD, open_page, sign_in, tree_drawn
-from tests.live_server import environment, serve
+from tests.live_server import environment, from_template, serve
 
 # make test's workers (--dist loadgroup): one of them runs the module, its fixture made once.
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("test_words_e2e")]
@@ -39,19 +40,17 @@ class Site:
     practice_id: int  # a prune exercise on AIMA's tree, not yet answered
 
 
-def _seed(env: dict[str, str]) -> tuple[int, int]:
-    from flask_migrate import upgrade
-
+def _seed(template: Path, env: dict[str, str]) -> tuple[int, int]:
     from grader import create_app
     from grader.extensions import db
     from grader.services import accounts
     from grader.services.courses import courses
     from grader.services.trees import attempts, exercises
 
+    from_template(template, env)
     with environment(env):
         app = create_app()
         with app.app_context():
-            upgrade(directory=app.config["GRADER_MIGRATIONS_DIR"])
             accounts.create_user(INSTRUCTOR, PASSWORD, "instructor")
             student = accounts.create_user(STUDENT, PASSWORD)
             course = courses.create_course("Search 101", INSTRUCTOR)
@@ -69,14 +68,14 @@ def _seed(env: dict[str, str]) -> tuple[int, int]:
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+def site(tmp_path_factory: pytest.TempPathFactory, migrated_template: Path) -> Iterator[Site]:
     folder = tmp_path_factory.mktemp("words")
     env = {
         "GRADER_INSTANCE_PATH": str(folder / "instance"),
         "GRADER_DATABASE_URL": f"sqlite:///{folder / 'grader.sqlite3'}",
         "GRADER_SECRET_KEY": "e2e-secret",
     }
-    assignment_id, practice_id = _seed(env)
+    assignment_id, practice_id = _seed(migrated_template, env)
     with serve(folder, env) as url:
         yield Site(url, assignment_id, practice_id)
 
