@@ -116,6 +116,11 @@ def _seed(template: Path, env: dict[str, str]) -> tuple[int, dict[str, int], str
             practice["forced"] = exercises.create_practice(
                 student, "prune", tree=trees["three-levels"]
             ).id
+            # Its own: a node marked and focused on a page no test has submitted (the worker's
+            # tests share one server, and test_exercise_page submits "three-levels").
+            practice["focus-ring"] = exercises.create_practice(
+                student, "prune", tree=trees["three-levels"]
+            ).id
             practice["forced-chance"] = exercises.create_practice(
                 student,
                 "prune",

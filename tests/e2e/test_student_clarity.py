@@ -63,7 +63,7 @@ def test_limits_said_and_kept(student, live_server) -> None:
 
 def test_focus_ring_shows_on_a_marked_node(student, live_server) -> None:
     page = student
-    page.goto(f"/exercises/{live_server.practice['three-levels']}")
+    page.goto(f"/exercises/{live_server.practice['focus-ring']}")
     node = page.locator('[data-role="tree"] .node[data-path="1"]')
     node.click()
     expect(node).to_contain_class("marked")
