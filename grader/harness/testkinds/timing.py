@@ -77,12 +77,13 @@ class Timing(TestKind):
         full, zero = test.params["full_ratio"], test.params["zero_ratio"]
         step = test.params.get("step", TIMING_STEP)
         depths = test.params["depths"]
-        theirs = sum(refs.timing(fen, depth, runs) for depth in depths)
+        reference = {depth: refs.timing(fen, depth, runs) for depth in depths}
+        theirs = sum(reference.values())
         cpus: dict[int, list[float]] = {depth: [] for depth in depths}
         walls: dict[int, list[float]] = {depth: [] for depth in depths}
         # Of 3 runs, the third is made only where it could change the credit (`settled`).
-        for count in (2 if runs == 3 else runs, runs):
-            if count == runs == 3 and settled(list(cpus.values()), theirs, full, zero, step):
+        for count in (2, 3) if runs == 3 else (runs,):
+            if count == 3 and settled(list(cpus.values()), theirs, full, zero, step):
                 break
             for depth in depths:
                 while len(cpus[depth]) < count:
@@ -102,7 +103,7 @@ class Timing(TestKind):
                 {
                     "depth": depth,
                     "cpu": round(cpu, 6),
-                    "reference_cpu": round(refs.timing(fen, depth, runs), 6),
+                    "reference_cpu": round(reference[depth], 6),
                     "wall": round(statistics.median(walls[depth]), 6),
                     "leaves": refs.search(fen, depth).leaves_alphabeta,
                     "runs": len(cpus[depth]),
