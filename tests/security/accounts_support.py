@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import contextlib
 import http.cookiejar
-import shutil
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -15,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.app_support import PASSWORD, csrf_from
-from tests.live_server import environment, serve
+from tests.live_server import environment, from_template, serve
 
 
 @dataclass
@@ -110,13 +109,13 @@ def served(
     from grader import create_app
     from grader.extensions import db
 
-    shutil.copy(template, folder / "grader.sqlite3")
     settings = {
         "GRADER_INSTANCE_PATH": str(folder / "instance"),
         "GRADER_DATABASE_URL": f"sqlite:///{folder / 'grader.sqlite3'}",
         "GRADER_SECRET_KEY": "security-secret",
         **env,
     }
+    from_template(template, settings)
     with environment(settings):
         app = create_app()
         with app.app_context():
