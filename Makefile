@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-backends test-image docs lint bench bench-load bench-hostile bench-autograder bench-deadline mutation system-deps clean
+.PHONY: run test typecheck test-bytecode test-backends test-image docs lint bench bench-load bench-hostile bench-autograder bench-deadline mutation system-deps clean
 
 # Packages go into the virtualenv with uv (resolved from the same index, with pyproject.toml's
 # bounds, as pip would): it installs the test setup's 200 distributions in about 30 s where pip
@@ -76,7 +76,6 @@ test: system-deps
 	@$(MAKE) --no-print-directory -j2 typecheck test-bytecode
 	$(BIN)/pytest $(PYTEST_PARALLEL) --durations=30
 
-.PHONY: typecheck test-bytecode
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
