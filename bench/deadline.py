@@ -24,6 +24,8 @@ test, no reference cache, every game played), taken from git into a temporary fo
 compressed run), and whether any upload waited behind bulk work: while it was queued, a bulk
 job was running and fewer than 2 uploads were being graded (a worker that could have taken it
 was busy with bulk work). Statuses are polled every 0.1 s, so each figure is within 0.1 s.
+Beside them, each upload's grading alone: from the poll that first saw it graded to its result
+(a worker's time on it, without the queue). Each code's row is printed as soon as its run ends.
 
 300 uploads of the quick suite take this 2-core machine hours for both codes together; the
 run in docs/benchmarks.md says the counts it used. Every wait is bounded.
@@ -211,6 +213,7 @@ def hour(args: argparse.Namespace, folder: Path) -> dict:
         times = arrivals(args.uploads, args.hour)
         start = time.monotonic()
         sent: dict[int, float] = {}
+        started: dict[int, float] = {}  # first seen being graded
         finished: dict[int, float] = {}
         # Each poll: its time, the uploads queued, how many were being graded, the workers
         # running bulk jobs; and every worker seen grading an upload.
@@ -234,12 +237,16 @@ def hour(args: argparse.Namespace, folder: Path) -> dict:
             queued = [sid for sid, status in statuses.items() if status == "queued"]
             polls.append((now, queued, len(busy), bulk_owners))
             for sid, status in statuses.items():
+                if status == "running":
+                    started.setdefault(sid, now)
                 if status in ("done", "failed") and sid not in finished:
                     finished[sid] = now
+                    started.setdefault(sid, now)  # graded between two polls
             time.sleep(0.1)
         statuses, _, _ = scene.snapshot(list(sent), bulk)
         failed = sorted(s for s, st in statuses.items() if st != "done")
         took = [finished[sid] - sent[sid] for sid in sent]
+        graded = [finished[sid] - started[sid] for sid in sent]
         # Behind bulk work: queued while a worker that grades uploads ran a bulk job and fewer
         # than WORKERS uploads were being graded (that worker would have taken it).
         behind: dict[int, float] = {}
@@ -249,6 +256,7 @@ def hour(args: argparse.Namespace, folder: Path) -> dict:
                     behind[sid] = behind.get(sid, 0.0) + (later - now)
         return {
             "took": took,
+            "grading": graded,
             "behind": len(behind),
             "behind_max": max(behind.values(), default=0.0),
             "failed": failed,
@@ -340,34 +348,36 @@ def main(argv: list[str] | None = None) -> None:
         flush=True,
     )
     folder = Path(tempfile.mkdtemp(prefix="bench-deadline-"))
+    print(
+        "| code | upload to result p50 s | p95 s | max s | uploads that waited behind bulk "
+        "work (longest wait) | failed | grading alone p50 s, p95 s | the run's span s |"
+    )
+    print("|---|---|---|---|---|---|---|---|", flush=True)
+    runs: dict[str, dict] = {}
     try:
         base = baseline_tree(args.baseline, folder / "baseline", data=True)
         # the same engines for both runs, made once (parsing the pool is a second of CPU)
         works = json.dumps(earlier_engines(args))
         args.engines = str(folder / "engines.json")
         Path(args.engines).write_text(works)
-        runs = {
-            "this code": measured(None, args, folder / "now"),
-            f"peer: {args.baseline}": measured(base, args, folder / "before"),
-        }
+        # each code's row as soon as its run ends: a run of the size takes an hour
+        for name, code, sub in (
+            ("this code", None, "now"),
+            (f"peer: {args.baseline}", base, "before"),
+        ):
+            runs[name] = result = measured(code, args, folder / sub)
+            took, grading = result["took"], result["grading"]
+            print(
+                f"| {name} | {statistics.median(took):.1f} | {percentile(took, 0.95):.1f} | "
+                f"{max(took):.1f} | {result['behind']} ({result['behind_max']:.1f} s) | "
+                f"{len(result['failed'])} | {statistics.median(grading):.1f}, "
+                f"{percentile(grading, 0.95):.1f} | {result['span']:.0f} |",
+                flush=True,
+            )
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     print(f"load average {os.getloadavg()[0]:.1f} at the end")
-    print(
-        "| code | upload to result p50 s | p95 s | max s | uploads that waited behind bulk "
-        "work (longest wait) | failed | the run's span s |"
-    )
-    print("|---|---|---|---|---|---|---|")
-    peer = runs[f"peer: {args.baseline}"]["took"]
-    for name, result in runs.items():
-        took = result["took"]
-        print(
-            f"| {name} | {statistics.median(took):.1f} | {percentile(took, 0.95):.1f} | "
-            f"{max(took):.1f} | {result['behind']} ({result['behind_max']:.1f} s) | "
-            f"{len(result['failed'])} | {result['span']:.0f} |",
-            flush=True,
-        )
-    now = runs["this code"]["took"]
+    now, peer = runs["this code"]["took"], runs[f"peer: {args.baseline}"]["took"]
     print(
         f"ratios, this code to the peer: p50 {statistics.median(now) / statistics.median(peer):.2f}, "
         f"p95 {percentile(now, 0.95) / percentile(peer, 0.95):.2f}, max {max(now) / max(peer):.2f}"
