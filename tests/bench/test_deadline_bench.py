@@ -4,7 +4,7 @@ property of the queues, not a time)."""
 
 import pytest
 
-from bench.deadline import BEFORE_RUSH, RUSH, arrivals, percentile
+from bench.deadline import BEFORE_RUSH, RUSH, arrivals, percentile, replayed
 from tests.bench.bench_support import run_bench
 
 
@@ -40,3 +40,16 @@ def test_the_deadline_benchmark_runs_quick():
     for cells in rows.values():
         assert cells[6].strip() == "0", out  # no upload failed
     assert rows["this code"][5].strip().startswith("0 "), out  # none behind bulk work
+
+
+def test_replayed_meets_each_arrival_with_the_first_free_worker():
+    at = arrivals(4, 16.0)  # 5.0, 13.3, 14.7, 15.6 s
+    took = replayed([10.0, 10.0, 10.0, 1.0], hour=16.0, workers=2)
+    # the first two start as they arrive; the third waits for the first worker (free at 15.0),
+    # the fourth for the second (free at 23.3, before the first's 25.0)
+    ends = [at[0] + 10.0, at[1] + 10.0, at[0] + 20.0, at[1] + 11.0]
+    assert took == pytest.approx([end - a for end, a in zip(ends, at, strict=True)])
+    # with a worker each, nobody waits
+    assert replayed([10.0, 10.0, 10.0, 1.0], hour=16.0, workers=4) == pytest.approx(
+        [10.0, 10.0, 10.0, 1.0]
+    )
