@@ -10,7 +10,10 @@ as the kernel adds them up when each is waited for (`os.wait4`). Three runs, in 
 - this code, its reference cache empty (the first upload of a suite on a machine);
 - this code again, the cache filled by the run before (every later upload).
 
-It prints each run's CPU and wall time, each test kind's share, the points of each, the games
+It prints each run's CPU and wall time, the grading process's own CPU in `grade_engine` and that
+of the processes under it (the sandbox and the engine: for this code mostly the engine's own
+work, which no cut on the grader's side reaches; their ratio to the peer's whole is the least
+ratio such cuts could give), each test kind's share, the points of each, the games
 played of the suite's (a match stopped by its sequential test plays fewer) with the Elo they
 give, and the ratios against the peer. `--points` grades every sample engine (tests/harness/engines) with
 the peer's code and with this code and tables their points side by side, with the games this
@@ -48,14 +51,20 @@ PATH_DEPENDENT = {"passed", "ILLEGAL_MOVE"}
 # each test's name, kind, verdict, score and CPU. This code keeps the reference's work in
 # GRADER_CACHE_DIR when it is set (a baseline without the cache has no such parameter).
 CHILD = """
-import json, os, sys
+import json, os, resource, sys
 from pathlib import Path
 from grader.harness import SandboxConfig, grade_engine, load_suite
 suite = load_suite(sys.argv[1])
 extra = {"cache": Path(os.environ["GRADER_CACHE_DIR"])} if "GRADER_CACHE_DIR" in os.environ else {}
+def cpu(who):
+    usage = resource.getrusage(who)
+    return usage.ru_utime + usage.ru_stime
 for engine in sys.argv[2:]:
+    before = cpu(resource.RUSAGE_SELF), cpu(resource.RUSAGE_CHILDREN)
     report = grade_engine(engine, suite, SandboxConfig(), **extra)
     print(json.dumps({
+        "grader_cpu": cpu(resource.RUSAGE_SELF) - before[0],
+        "under_cpu": cpu(resource.RUSAGE_CHILDREN) - before[1],
         "score": report.score, "max_score": report.max_score, "complete": report.complete,
         "tests": [[t.name, t.kind, t.verdict.value, t.score, t.cpu] for t in report.tests],
         "games": sum(t.kind == "play" for t in report.tests),
@@ -257,16 +266,19 @@ def main(argv: list[str] | None = None) -> None:
     _, peer_cpu, _ = next(iter(runs.values()))
     print(
         "| run | CPU s | ratio to the peer | wall s | points | games played | Elo (95%) "
-        "| engine's CPU by kind |"
+        "| engine's CPU by kind | grading process s | processes under it s (their ratio to "
+        "the peer's CPU) |"
     )
-    print("|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for name, (reports, cpu, wall) in runs.items():
         report = reports[0]
         kinds = ", ".join(f"{k} {v:.1f}" for k, v in by_kind(report).items())
         print(
             f"| {name} | {cpu:.1f} | {cpu / peer_cpu:.2f}x | {wall:.1f} | "
             f"{report['score']:g}/{report['max_score']:g} | "
-            f"{report['played']} of {report['games']} | {report['elo']} | {kinds} |",
+            f"{report['played']} of {report['games']} | {report['elo']} | {kinds} | "
+            f"{report['grader_cpu']:.1f} | {report['under_cpu']:.1f} "
+            f"({report['under_cpu'] / peer_cpu:.2f}x) |",
             flush=True,
         )
     scores = {reports[0]["score"] for reports, _, _ in runs.values()}
