@@ -87,8 +87,8 @@ def percentile(values: list[float], share: float) -> float:
 
 
 def replayed(grading: list[float], hour: float = 3600.0, workers: int = WORKERS) -> list[float]:
-    """Each upload's seconds to its result were its measured grading times (in upload order)
-    met at the arrivals of an hour of `hour` seconds by `workers` workers, first come first
+    """Each upload's seconds to its result if the measured grading times (in upload order) met
+    the arrivals of an hour of `hour` seconds, `workers` workers taking uploads first come first
     served: arithmetic on a run's measurements, not a run. Bulk work is left out."""
     free = [0.0] * workers
     took = []
