@@ -19,7 +19,11 @@ give, and the ratios against the peer. `--points` grades every sample engine (te
 the peer's code and with this code and tables their points side by side, with the games this
 code played. `--record FILE` grades every sample engine with the peer's code alone and writes
 their verdicts and points to FILE (`--suite` a suite file; tests/harness/test_shared_process.py
-compares this code with the record). `--profile` profiles
+compares this code with the record). `--groups` grades each group of the suite alone with this
+code, the reference's cache filled by a pass before, and tables the CPU of the processes under
+the grading process (the engine's start-ups and every run it makes, a timing test's runs beyond
+the medians it reports included), the tests' own CPU as the harness measured it, and the
+grading process's own, group by group. `--profile` profiles
 the grader's own side of one run of this code with the cache filled by a run before it
 (cProfile: where the CPU outside the engine goes) instead.
 """
@@ -216,6 +220,62 @@ def profile(engine: Path, suite: str, top: int) -> None:
     stats.sort_stats("cumulative").print_stats(top)
 
 
+def group_table(engine: Path, suite: str, folder: Path) -> None:
+    """Each group of `suite` graded alone by this code, in this process, after a pass that
+    fills the reference's cache: where an upload's CPU goes, group by group."""
+    import resource
+
+    from grader import data
+    from grader.harness import SandboxConfig, grade_engine, load_suite
+
+    def cpu(who: int) -> float:
+        usage = resource.getrusage(who)
+        return usage.ru_utime + usage.ru_stime
+
+    path = Path(suite) if Path(suite).suffix else data.suite_dir() / f"{suite}.json"
+    definition = json.loads(path.read_text())
+    if "positions" in definition:  # the group's file is written elsewhere: its positions stay
+        definition["positions"] = str((path.parent / definition["positions"]).resolve())
+    alone = []
+    for number, group in enumerate(definition["groups"]):
+        file = folder / f"group-{number}.json"
+        file.write_text(json.dumps({**definition, "groups": [group]}))
+        alone.append(load_suite(file))
+    [submission] = submissions([engine.stem], folder / "engines")
+    cache = folder / "cache"
+    rows = []
+    for fill in (True, False):
+        for number, loaded in enumerate(alone):
+            before = cpu(resource.RUSAGE_SELF), cpu(resource.RUSAGE_CHILDREN)
+            report = grade_engine(submission, loaded, SandboxConfig(), cache=cache)
+            if not fill:
+                rows.append(
+                    (
+                        number,
+                        definition["groups"][number]["kind"],
+                        len(report.tests),
+                        cpu(resource.RUSAGE_CHILDREN) - before[1],
+                        sum(t.cpu for t in report.tests),
+                        cpu(resource.RUSAGE_SELF) - before[0],
+                    )
+                )
+    print(
+        f"suite {suite}, engine {engine.name}, each group graded alone by this code, the "
+        "reference's cache filled by a pass before; CPU = user + system"
+    )
+    print(
+        "| group | kind | tests | processes under the grading process s | the tests' own CPU "
+        "s (timing: the medians) | grading process s |"
+    )
+    print("|---|---|---|---|---|---|")
+    for number, kind, tests, under, own, grader in rows:
+        print(f"| {number} | {kind} | {tests} | {under:.2f} | {own:.2f} | {grader:.2f} |")
+    print(
+        f"| all | | {sum(r[2] for r in rows)} | {sum(r[3] for r in rows):.2f} | "
+        f"{sum(r[4] for r in rows):.2f} | {sum(r[5] for r in rows):.2f} |"
+    )
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.suite_cpu")
     parser.add_argument("--suite", default="quick", help="quick, full or a suite file")
@@ -225,6 +285,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--top", type=int, default=40, help="rows of the profile")
     parser.add_argument(
         "--points", action="store_true", help="every sample engine's points, peer and this code"
+    )
+    parser.add_argument(
+        "--groups", action="store_true", help="this code's CPU group by group, each graded alone"
     )
     parser.add_argument(
         "--record", type=Path, help="write every sample engine's verdicts with the peer's code"
@@ -247,6 +310,9 @@ def main(argv: list[str] | None = None) -> None:
     try:
         if args.points:
             points_table(args.suite, args.baseline, folder)
+            return
+        if args.groups:
+            group_table(args.engine, args.suite, folder)
             return
         base = baseline_tree(args.baseline, folder / "baseline")
         cache = {"GRADER_CACHE_DIR": str(folder / "cache")}
