@@ -23,7 +23,8 @@ compares this code with the record). `--groups` grades each group of the suite a
 code, the reference's cache filled by a pass before, and tables the CPU of the processes under
 the grading process (the engine's start-ups and every run it makes, a timing test's runs beyond
 the medians it reports included), the tests' own CPU as the harness measured it, and the
-grading process's own, group by group. `--profile` profiles
+grading process's own, group by group, with the grading process's own in the pass before, the
+cache empty (for the play group: the opponents' searches in positions none of them has met). `--profile` profiles
 the grader's own side of one run of this code with the cache filled by a run before it
 (cProfile: where the CPU outside the engine goes) instead.
 """
@@ -243,12 +244,15 @@ def group_table(engine: Path, suite: str, folder: Path) -> None:
         alone.append(load_suite(file))
     [submission] = submissions([engine.stem], folder / "engines")
     cache = folder / "cache"
+    first: list[float] = []  # the grading process's CPU in each group's first pass
     rows = []
     for fill in (True, False):
         for number, loaded in enumerate(alone):
             before = cpu(resource.RUSAGE_SELF), cpu(resource.RUSAGE_CHILDREN)
             report = grade_engine(submission, loaded, SandboxConfig(), cache=cache)
-            if not fill:
+            if fill:
+                first.append(cpu(resource.RUSAGE_SELF) - before[0])
+            else:
                 rows.append(
                     (
                         number,
@@ -257,22 +261,28 @@ def group_table(engine: Path, suite: str, folder: Path) -> None:
                         cpu(resource.RUSAGE_CHILDREN) - before[1],
                         sum(t.cpu for t in report.tests),
                         cpu(resource.RUSAGE_SELF) - before[0],
+                        first[number],
                     )
                 )
     print(
         f"suite {suite}, engine {engine.name}, each group graded alone by this code, the "
-        "reference's cache filled by a pass before; CPU = user + system"
+        "reference's cache filled by a pass before (the grading process's CPU in that pass, "
+        "the cache empty, in the last column); CPU = user + system"
     )
     print(
         "| group | kind | tests | processes under the grading process s | the tests' own CPU "
-        "s (timing: the medians) | grading process s |"
+        "s (timing: the medians) | grading process s | grading process, cache empty s |"
     )
-    print("|---|---|---|---|---|---|")
-    for number, kind, tests, under, own, grader in rows:
-        print(f"| {number} | {kind} | {tests} | {under:.2f} | {own:.2f} | {grader:.2f} |")
+    print("|---|---|---|---|---|---|---|")
+    for number, kind, tests, under, own, grader, empty in rows:
+        print(
+            f"| {number} | {kind} | {tests} | {under:.2f} | {own:.2f} | {grader:.2f} | "
+            f"{empty:.2f} |"
+        )
     print(
-        f"| all | | {sum(r[2] for r in rows)} | {sum(r[3] for r in rows):.2f} | "
-        f"{sum(r[4] for r in rows):.2f} | {sum(r[5] for r in rows):.2f} |"
+        f"| all | | {sum(r[2] for r in rows)} | "
+        + " | ".join(f"{sum(r[c] for r in rows):.2f}" for c in (3, 4, 5, 6))
+        + " |"
     )
 
 
