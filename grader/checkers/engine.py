@@ -20,8 +20,20 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from grader.checkers.board import Board, Move
-from grader.checkers.evaluation import evaluate
+from grader.checkers.board import (
+    BLACK,
+    BLACK_KING_ROW,
+    WHITE,
+    WHITE_KING_ROW,
+    Board,
+    Move,
+    RawMove,
+    count_moves,
+    generate_raw,
+    make_raw,
+    zobrist_hash,
+)
+from grader.checkers.evaluation import evaluate, material
 
 WIN = 1_000_000  # the score of a won position, less the plies it takes
 INFINITY = 10**9
@@ -156,6 +168,19 @@ class SearchTimeout(Exception):
 # Transposition-table bound kinds.
 EXACT, LOWER, UPPER = 0, 1, 2
 
+# The enhanced engine searches on bitboards, not on a Board: a position is (own, opp, kings,
+# black to move), from the side to move's view, with its Zobrist hash. Each position's moves,
+# with the position and hash each leads to, are worked out once and kept in the engine's own
+# table (Position). The fixed-depth search above keeps Board: its timings are the yardstick of
+# the students' timing tests, and stay what they were.
+PositionKey = tuple[int, int, int, bool]
+# A position's legal moves in canonical order, and for each the position it leads to (the
+# child's own, opp and kings, from the child's side to move) and that position's hash.
+Position = tuple[tuple[Move, ...], tuple[tuple[int, int, int, int], ...]]
+_MOVES: dict[RawMove, Move] = {}  # one Move for each raw move met: finitely many on 32 squares
+MOVES_SIZE = POSITIONS_SIZE = 1 << 14  # each table is emptied when it reaches its bound
+_TURN = zobrist_hash(0, 0, 0, BLACK)  # the hash's term for Black to move
+
 
 class ReferenceEngine:
     """Negamax alpha-beta with iterative deepening, a Zobrist transposition table, killer and
@@ -184,6 +209,8 @@ class ReferenceEngine:
         self.nodes = 0
         self.leaves = 0
         self._deadline = INFINITY * 1.0
+        self._positions: dict[PositionKey, Position] = {}  # kept across searches: see Position
+        self._rules: type[Board] = Board  # the board class searched (its rules): the table's
 
     def search(
         self, board: Board, depth: int = 64, time_limit: float | None = None
@@ -241,37 +268,126 @@ class ReferenceEngine:
             board.pop()
         return tuple(pv)
 
-    def _order(self, moves: list[Move], ply: int, tt_move: Move | None) -> list[Move]:
+    def _ranked(
+        self, moves: tuple[Move, ...] | list[Move], ply: int, tt_move: Move | None
+    ) -> list[int]:
+        """The indices of `moves` in search order: the table's move, the killers, then by
+        history; ties stay canonical."""
+        if len(moves) < 2:
+            return [0] if moves else []
         killers = self.killers[ply]
         history = self.history
-
-        # the table's move first, then the killers, each compared only where there is one
-        firsts = [
-            (first, bonus)
-            for first, bonus in ((tt_move, 1 << 40), (killers[0], 1 << 39), (killers[1], 1 << 38))
+        # A legal move is its path (its captures follow from it), so the bonuses are found by
+        # path; the lesser are written first, so that a move that is both keeps the greater.
+        firsts = {
+            first.path: bonus
+            for first, bonus in ((killers[1], 1 << 38), (killers[0], 1 << 39), (tt_move, 1 << 40))
             if first is not None
-        ]
+        }
+        keys = [firsts.get(m.path) or history.get((m.path[0], m.path[-1]), 0) for m in moves]
+        return sorted(range(len(moves)), key=keys.__getitem__, reverse=True)  # stable
 
-        def score(m: Move) -> int:
-            for first, bonus in firsts:
-                if m == first:
-                    return bonus
-            return history.get((m.path[0], m.path[-1]), 0)
+    def _order(self, moves: list[Move], ply: int, tt_move: Move | None) -> list[Move]:
+        """`moves` in search order (see _ranked)."""
+        return [moves[i] for i in self._ranked(moves, ply, tt_move)]
 
-        return sorted(moves, key=score, reverse=True)  # stable: ties stay canonical
+    def _position(self, own: int, opp: int, kings: int, black: bool, hashed: int) -> Position:
+        """The position's moves and where each leads (see Position), from the engine's table;
+        `hashed` is the position's Zobrist hash."""
+        key = (own, opp, kings, black)
+        found = self._positions.get(key)
+        if found is not None:
+            return found
+        raws = self._raw_moves(own, opp, kings, black)
+        if len(_MOVES) >= MOVES_SIZE:
+            _MOVES.clear()
+        crown = BLACK_KING_ROW if black else WHITE_KING_ROW
+        made = []
+        for raw in raws:
+            move = _MOVES.get(raw)
+            if move is None:
+                move = _MOVES[raw] = Move._from_raw(raw)
+            frm, to, captured, _ = raw
+            mine, theirs, crowned = make_raw(own, opp, kings, frm, to, captured, crown)
+            # The hash is a sum (xor) over the pieces: the child's is the parent's with the
+            # squares that changed, each of which is empty on one side of the move and holds one
+            # piece on the other, so the changes of the four kinds of piece never share a square.
+            men = ((own & ~kings) ^ (mine & ~crowned), (opp & ~kings) ^ (theirs & ~crowned))
+            kinged = ((own & kings) ^ (mine & crowned), (opp & kings) ^ (theirs & crowned))
+            movers, others = men[0] | kinged[0], men[1] | kinged[1]
+            black_bb, white_bb = (movers, others) if black else (others, movers)
+            change = zobrist_hash(black_bb, white_bb, kinged[0] | kinged[1], WHITE)  # no turn
+            made.append((move, (theirs, mine, crowned, hashed ^ change ^ _TURN)))
+        made.sort(key=lambda pair: (pair[0].path, pair[0].captured))  # canonical order
+        position = (tuple(m for m, _ in made), tuple(c for _, c in made))
+        if len(self._positions) >= POSITIONS_SIZE:
+            self._positions.clear()
+        self._positions[key] = position
+        return position
+
+    def _raw_moves(self, own: int, opp: int, kings: int, black: bool) -> list[RawMove]:
+        """The position's legal moves, raw, by the rules of the board searched."""
+        rules = self._rules
+        if rules.forced_captures and not rules.crowned_continues:
+            return generate_raw(own, opp, kings, black)
+        return generate_raw(
+            own,
+            opp,
+            kings,
+            black,
+            forced_captures=rules.forced_captures,
+            crowned_continues=rules.crowned_continues,
+        )
+
+    def _has_moves(self, own: int, opp: int, kings: int, black: bool) -> bool:
+        rules = self._rules
+        if rules.forced_captures and not rules.crowned_continues:  # counted, not listed
+            return count_moves(own, opp, kings, black) > 0
+        return bool(self._raw_moves(own, opp, kings, black))
+
+    def _evaluate(self, own: int, opp: int, kings: int, black: bool) -> int:
+        if self.evaluate is evaluate:  # the prescribed evaluation: material, side to move's view
+            return material(own, opp, kings)
+        board = self._rules(None)
+        board.black, board.white = (own, opp) if black else (opp, own)
+        board.kings, board.turn = kings, black
+        return self.evaluate(board)
 
     def _search(self, board: Board, depth: int, ply: int, alpha: int, beta: int) -> int:
+        """The node search of `board`'s position (its moves are not played on it)."""
+        if type(board) is not self._rules:  # other rules: other moves
+            self._positions.clear()
+            self._rules = type(board)
+        own, opp = (board.black, board.white) if board.turn == BLACK else (board.white, board.black)
+        return self._node(
+            own, opp, board.kings, board.turn, board.zobrist_hash(), depth, ply, alpha, beta
+        )
+
+    def _node(
+        self,
+        own: int,
+        opp: int,
+        kings: int,
+        black: bool,
+        key: int,
+        depth: int,
+        ply: int,
+        alpha: int,
+        beta: int,
+    ) -> int:
+        """Negamax alpha-beta of the position (own, opp, kings, black to move; `key` its hash)."""
         self.nodes += 1
         if not self.nodes & 1023 and self.clock() > self._deadline:
             raise SearchTimeout
         if depth == 0 or ply >= MAX_PLY:  # a leaf: whether a move exists, not the moves
             self.leaves += 1
-            return self.evaluate(board) if board.legal_moves else -(WIN - ply)
-        moves = board.generate_legal_moves()
+            if self._has_moves(own, opp, kings, black):
+                return self._evaluate(own, opp, kings, black)
+            return -(WIN - ply)
+        moves, children = self._position(own, opp, kings, black, key)
         if not moves:
             self.leaves += 1
             return -(WIN - ply)
-        key = board.zobrist_hash()
         entry = self.tt.get(key)
         tt_move = None
         if entry is not None:
@@ -286,12 +402,12 @@ class ReferenceEngine:
                     return value
         alpha0 = alpha
         best, best_move = -INFINITY, None
-        for move in self._order(moves, ply, tt_move):
-            board.push(move)
-            try:
-                value = -self._search(board, depth - 1, ply + 1, -beta, -alpha)
-            finally:
-                board.pop()
+        for i in self._ranked(moves, ply, tt_move):
+            move = moves[i]
+            c_own, c_opp, c_kings, c_key = children[i]
+            value = -self._node(
+                c_own, c_opp, c_kings, not black, c_key, depth - 1, ply + 1, -beta, -alpha
+            )
             if value > best:
                 best, best_move = value, move
                 if value > alpha:

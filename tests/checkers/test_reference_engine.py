@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import pytest
 
+from grader.checkers import engine as engine_module
 from grader.checkers.board import Board
 from grader.checkers.engine import (
     EXACT,
@@ -49,7 +50,8 @@ from grader.checkers.engine import (
     search,
 )
 from grader.checkers.evaluation import evaluate
-from tests.checkers.test_search_exact import ALL
+from grader.checkers.variants import CapturesOptionalBoard, CrownedContinuesBoard
+from tests.checkers.test_search_exact import ALL, KINGS_AND_CROWNINGS
 
 # A middlegame whose deepening crosses the clock checks (every 1024 nodes) at depth 6.
 MIDDLE = "B:W6,20,21,26,27,28,29,30,31:B2,3,4,5,7,9,11,12"
@@ -323,3 +325,80 @@ def test_bench_signature_over_the_whole_set():
         729, 106, 172, 1, 252, 194, 637, 180, 867, 594, 842, 970, 65,
         2, 6, 76, 68, 87, 152, 209, 131, 1435, 683, 58, 365,
     ]  # fmt: skip
+
+
+# -- the engine's own positions: bitboards, not a Board ---------------------------------------------
+
+VARIANT_POSITIONS = [
+    "B:W17,18,26,27:B24",  # a crowned man jumps on only in CrownedContinuesBoard
+    "W:W9:B6,7,15,16",
+    "B:W14:B9",  # a capture or a step: both in CapturesOptionalBoard
+    "B:W18,22:B14,15",
+    # Where leaving a capture is better at depth 2 (found among seeded positions)
+    "W:W7,10,20,21,27,28,30,31:B3,4,5,8,16",
+    "B:W22,24,25,27,29,30:B1,2,4,8,10,12,17,18",
+]
+
+
+@pytest.mark.parametrize("rules", [Board, CapturesOptionalBoard, CrownedContinuesBoard])
+def test_each_move_leads_where_board_push_leads(rules: type[Board]) -> None:
+    """The engine's table lists a position's moves as the board's rules give them, and for each
+    the position and Zobrist hash that Board.push reaches (the hash worked out from the squares
+    that changed): men, kings, crownings, multi-jumps and a king's loop."""
+    for fen in [*ALL, *KINGS_AND_CROWNINGS, *VARIANT_POSITIONS, "B:W10,11,18,19:BK15"]:
+        board = rules(fen)
+        engine = ReferenceEngine()
+        engine.search(board, 1)  # the engine takes the board's rules
+        own, opp = (board.black, board.white) if board.turn else (board.white, board.black)
+        moves, children = engine._position(own, opp, board.kings, board.turn, board.zobrist_hash())
+        assert list(moves) == board.generate_legal_moves(), fen
+        for move, (c_own, c_opp, c_kings, c_hash) in zip(moves, children, strict=True):
+            board.push(move)
+            mover, other = (board.black, board.white) if board.turn else (board.white, board.black)
+            assert (c_own, c_opp, c_kings, c_hash) == (
+                mover,
+                other,
+                board.kings,
+                board.zobrist_hash(),
+            ), (fen, move.pdn())
+            board.pop()
+
+
+@pytest.mark.parametrize("rules", [CapturesOptionalBoard, CrownedContinuesBoard])
+def test_a_variant_board_is_searched_by_its_own_rules(rules: type[Board]) -> None:
+    for fen in [*VARIANT_POSITIONS, *KINGS_AND_CROWNINGS]:
+        for depth in (1, 2, 3, 4):
+            board = rules(fen)
+            assert ReferenceEngine().search(board, depth).value == alphabeta(board, depth).value
+    # The rules matter in these positions: the standard board's values differ somewhere.
+    assert any(
+        alphabeta(rules(fen), depth).value != alphabeta(Board(fen), depth).value
+        for fen in VARIANT_POSITIONS
+        for depth in (1, 2, 3, 4)
+    )
+
+
+def test_the_positions_table_never_holds_more_than_its_bound(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(engine_module, "POSITIONS_SIZE", 5)
+    small = ReferenceEngine()
+    small._positions = WatchedTable()
+    result = small.search(Board(MIDDLE), 5)
+    assert small._positions.most == 5
+    full = ReferenceEngine().search(Board(MIDDLE), 5)
+    assert (result.value, result.best_move, result.nodes) == (
+        full.value,
+        full.best_move,
+        full.nodes,
+    )
+
+
+def test_one_engine_searching_boards_of_other_rules_answers_each_by_its_own() -> None:
+    """The engine's table of positions is kept across searches, but not across rules."""
+    engine = ReferenceEngine()
+    for fen in VARIANT_POSITIONS:
+        for rules in (Board, CapturesOptionalBoard, Board, CrownedContinuesBoard, Board):
+            board = rules(fen)
+            assert engine.search(board, 3).value == alphabeta(board, 3).value, (fen, rules)
+            assert engine.search(board, 1).best_move in board.legal_moves
