@@ -24,7 +24,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from bench.suite_cpu import ROOT, baseline_tree
+from bench.suite_cpu import ROOT, baseline_tree, first_on_path
 
 BASELINE = "0b91159"
 
@@ -66,14 +66,8 @@ def games(count: int, plies: int, seed: int = 1) -> list[list[str]]:
 
 def run(played: list[list[str]], opponent: str, code: Path | None) -> dict:
     """The child in a fresh process of the code at `code` (else this checkout's)."""
-    prelude = ""
-    if code is not None:
-        prelude = (
-            f"import sys; sys.path.insert(0, {str(code)!r}); import grader; "
-            f"assert grader.__file__.startswith({str(code)!r}), grader.__file__\n"
-        )
     done = subprocess.run(
-        [sys.executable, "-c", prelude + CHILD, json.dumps(played), opponent],
+        [sys.executable, "-c", first_on_path(code) + CHILD, json.dumps(played), opponent],
         capture_output=True,
         text=True,
         check=True,

@@ -24,8 +24,8 @@ code, the reference's cache filled by a pass before, and tables the CPU of the p
 the grading process (the engine's start-ups and every run it makes, a timing test's runs beyond
 the medians it reports included), the tests' own CPU as the harness measured it, and the
 grading process's own, group by group, with the grading process's own in the pass before, the
-cache empty (for the play group: the opponents' searches in positions none of them has met). `--profile` profiles
-the grader's own side of one run of this code with the cache filled by a run before it
+cache empty (for the play group: the opponents' searches in positions none of them has met).
+`--profile` profiles the grader's own side of one run of this code with the cache filled by a run before it
 (cProfile: where the CPU outside the engine goes) instead.
 """
 
@@ -114,18 +114,24 @@ def baseline_tree(revision: str, folder: Path, data: bool = False) -> Path:
     return folder
 
 
+def first_on_path(code: Path | None) -> str:
+    """The lines a child script starts with so that it imports the grader package at `code`
+    (a baseline_tree) before this checkout's; none for this checkout's own."""
+    if code is None:
+        return ""
+    return (
+        f"import sys; sys.path.insert(0, {str(code)!r}); import grader; "
+        f"assert grader.__file__.startswith({str(code)!r}), grader.__file__\n"
+    )
+
+
 def run(
     engines: list[Path], suite: str, code: Path | None = None, env: dict[str, str] | None = None
 ) -> tuple[list[dict], float, float]:
     """Grade `engines` one after the other in a fresh process (the code at `code`, else this
     checkout's): each engine's report, and the CPU seconds (the whole process tree) and wall
     time of the process."""
-    prelude = ""
-    if code is not None:  # the baseline's grader package first on the path
-        prelude = (
-            f"import sys; sys.path.insert(0, {str(code)!r}); import grader; "
-            f"assert grader.__file__.startswith({str(code)!r}), grader.__file__\n"
-        )
+    prelude = first_on_path(code)
     start = time.monotonic()
     process = subprocess.Popen(
         [sys.executable, "-c", prelude + CHILD, suite, *map(str, engines)],
@@ -225,38 +231,34 @@ def group_table(engine: Path, suite: str, folder: Path) -> None:
     """Each group of `suite` graded alone by this code, in this process, after a pass that
     fills the reference's cache: where an upload's CPU goes, group by group."""
     import resource
+    from dataclasses import replace
 
-    from grader import data
     from grader.harness import SandboxConfig, grade_engine, load_suite
 
     def cpu(who: int) -> float:
         usage = resource.getrusage(who)
         return usage.ru_utime + usage.ru_stime
 
-    path = Path(suite) if Path(suite).suffix else data.suite_dir() / f"{suite}.json"
-    definition = json.loads(path.read_text())
-    if "positions" in definition:  # the group's file is written elsewhere: its positions stay
-        definition["positions"] = str((path.parent / definition["positions"]).resolve())
-    alone = []
-    for number, group in enumerate(definition["groups"]):
-        file = folder / f"group-{number}.json"
-        file.write_text(json.dumps({**definition, "groups": [group]}))
-        alone.append(load_suite(file))
+    whole = load_suite(suite)
+    alone = {  # the suite with one group's tests, by group
+        number: replace(whole, tests=tuple(t for t in whole.tests if t.group == number))
+        for number in sorted({t.group for t in whole.tests})
+    }
     [submission] = submissions([engine.stem], folder / "engines")
     cache = folder / "cache"
-    first: list[float] = []  # the grading process's CPU in each group's first pass
+    first: dict[int, float] = {}  # the grading process's CPU in each group's first pass
     rows = []
     for fill in (True, False):
-        for number, loaded in enumerate(alone):
+        for number, part in alone.items():
             before = cpu(resource.RUSAGE_SELF), cpu(resource.RUSAGE_CHILDREN)
-            report = grade_engine(submission, loaded, SandboxConfig(), cache=cache)
+            report = grade_engine(submission, part, SandboxConfig(), cache=cache)
             if fill:
-                first.append(cpu(resource.RUSAGE_SELF) - before[0])
+                first[number] = cpu(resource.RUSAGE_SELF) - before[0]
             else:
                 rows.append(
                     (
                         number,
-                        definition["groups"][number]["kind"],
+                        part.tests[0].kind,
                         len(report.tests),
                         cpu(resource.RUSAGE_CHILDREN) - before[1],
                         sum(t.cpu for t in report.tests),
