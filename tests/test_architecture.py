@@ -31,7 +31,7 @@ HOMES = {
     }
     | {Path(inspect.getfile(type(kind))).relative_to(ROOT) for kind in KINDS.values()},
     # models registers the slot kinds; submissions is the engine slot's own service.
-    "slot": {Path("grader/models.py"), Path("grader/services/engines/submissions.py")},
+    "slot": {Path("grader/models/courses.py"), Path("grader/services/engines/submissions.py")},
 }
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 GRADER = Path(__file__).resolve().parents[1] / "grader"
 BELOW_THE_WEB = sorted(
     [
-        GRADER / "models.py",
+        *(GRADER / "models").rglob("*.py"),
         GRADER / "jobs.py",
         *(GRADER / "services").rglob("*.py"),
         *(GRADER / "gametree").rglob("*.py"),
