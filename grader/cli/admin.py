@@ -235,14 +235,15 @@ def course_set(course_ref: str, timezone: str | None, slip_days: int | None) -> 
     """Show and type a course's dates in another time zone (every stored instant stays), or
     give its students a budget of slip days."""
     from grader.services import ServiceError
-    from grader.services.courses import courses, deadlines, zones
+    from grader.services.courses import courses, zones
+    from grader.services.courses.slip_days import set_slip_days
 
     if timezone is None and slip_days is None:
         _fail(ValueError("give --timezone ZONE or --slip-days N"))
     try:
         found = courses.find_course(course_ref)
         if slip_days is not None:
-            found = deadlines.set_slip_days(None, found.id, slip_days)
+            found = set_slip_days(None, found.id, slip_days)
             click.echo(f"course {found.id} {found.name!r}: {found.slip_days} slip days a student")
         if timezone is None:
             return
@@ -280,16 +281,16 @@ def course_extend(
     """Give one student of a course an extension on an assignment: a later due date (--days N
     or --due DATE), extra attempts, the late penalty waived."""
     from grader.services import ServiceError
-    from grader.services.courses import courses, deadlines, zones
+    from grader.services.courses import courses, extensions, zones
 
     if (days is None) == (due is None) and not attempts and not waive_penalty:
         _fail(ValueError("give --days N or --due DATE (or --attempts N, --waive-penalty)"))
     try:
         found = courses.find_course(course_ref)
-        made = deadlines.grant(
+        made = extensions.grant(
             None,
             found.id,
-            deadlines.ExtensionInput(
+            extensions.ExtensionInput(
                 assignment_id=assignment_id,
                 email=email,
                 slot_index=slot_number - 1 if slot_number is not None else None,

@@ -32,7 +32,7 @@ class Course(Base):
     integrity_ta: Mapped[bool] = mapped_column(default=False, server_default=sa.false())
     # The IANA zone its dates are typed and shown in (stored UTC): services/courses/zones.py.
     timezone: Mapped[str] = mapped_column(sa.String(64), default="UTC", server_default="UTC")
-    # Late days each student may spend, without penalty, over the term (deadlines.py).
+    # Late days each student may spend, without penalty, over the term (slip_days.py).
     slip_days: Mapped[int] = mapped_column(default=0, server_default="0")
     # Archived: read-only (no attempt, no upload); its students' personal data is purged
     # GRADER_RETENTION_DAYS later (services/data/retention.py), which sets `purged_at`.

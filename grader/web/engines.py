@@ -21,7 +21,7 @@ from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 
 from grader.services import Invalid, NotFound, RateLimited, ServiceError
-from grader.services.courses import deadlines
+from grader.services.courses import release
 from grader.services.engines import results, submissions, tournaments
 from grader.web import charts, handouts, inputs, kit
 from grader.web.forms import ActionForm
@@ -149,7 +149,7 @@ def submission_page(submission_id: int) -> Any:
         "engines/submission.html",
         submission=submission,
         page=page,
-        held_words=deadlines.held_words(held, submission.slot.assignment) if held else None,
+        held_words=release.held_words(held, submission.slot.assignment) if held else None,
         timing=None if held else _timing_chart(submission),
         page_course_id=submission.slot.assignment.course_id,
     )

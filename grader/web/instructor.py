@@ -24,7 +24,16 @@ from grader.gametree.kinds import error_rule
 from grader.gametree.variants import ALL_VARIANTS
 from grader.models import Slot
 from grader.services import Conflict, Invalid, ServiceError
-from grader.services.courses import copying, courses, deadlines, roster, zones
+from grader.services.courses import (
+    accommodations,
+    copying,
+    courses,
+    extensions,
+    groups,
+    roster,
+    slip_days,
+    zones,
+)
 from grader.services.courses.staff import (
     may_open_dashboard,
     staff,
@@ -166,7 +175,7 @@ def roster_page(course_id: int) -> Any:
         import_form=ImportForm(),
         role_form=RoleForm(),
         group_form=GroupForm(),
-        extensions=deadlines.listing(current_user, course_id),
+        extensions=extensions.listing(current_user, course_id),
         action=ActionForm(),
     )
 
@@ -308,7 +317,7 @@ def set_slip_days(course_id: int) -> Any:
     form = SlipDaysForm()
     _submitted(
         form,
-        lambda: deadlines.set_slip_days(current_user, course_id, form.slip_days.data or 0),
+        lambda: slip_days.set_slip_days(current_user, course_id, form.slip_days.data or 0),
         lambda course: f"Each student has {course.slip_days} slip days.",
     )
     return _back("instructor.course", course_id=course_id)
@@ -466,7 +475,7 @@ def edit_assignment(assignment_id: int) -> Any:
         engine_form=_engine_form(),
         suites=submissions.engine_suites(),
         released=courses.is_released(assignment),
-        extensions=deadlines.listing(current_user, as_staff.course.id, assignment_id),
+        extensions=extensions.listing(current_user, as_staff.course.id, assignment_id),
         **extension_forms(assignment, as_staff.course.timezone),
     )
 
@@ -671,7 +680,7 @@ def grant_extension(assignment_id: int) -> Any:
     form = extension_forms(assignment, as_staff.course.timezone)["extension_form"]
     _submitted(
         form,
-        lambda: deadlines.grant(
+        lambda: extensions.grant(
             current_user,
             as_staff.course.id,
             form.extension_input(assignment_id, as_staff.course.timezone),
@@ -690,7 +699,7 @@ def import_accommodations(assignment_id: int) -> Any:
     form = AccommodationsForm()
     if form.validate_on_submit():
         try:
-            outcome = deadlines.import_accommodations(
+            outcome = accommodations.import_accommodations(
                 current_user, assignment_id, form.csv_text.data or ""
             )
         except ServiceError as error:
@@ -718,7 +727,7 @@ def remove_extension(course_id: int, extension_id: int) -> Any:
     back = url_for("instructor.roster_page", course_id=course_id) + "#extensions"
     if ActionForm().validate_on_submit():
         try:
-            text, assignment_id = deadlines.remove(current_user, course_id, extension_id)
+            text, assignment_id = extensions.remove(current_user, course_id, extension_id)
         except ServiceError as error:
             flash(str(error), "error")
         else:
@@ -735,7 +744,7 @@ def set_group(course_id: int) -> Any:
     form = GroupForm()
     _submitted(
         form,
-        lambda: deadlines.set_group(
+        lambda: groups.set_group(
             current_user, course_id, form.name.data or "", (form.emails.data or "").split()
         ),
         lambda count: f"The group {form.name.data} has {count} students.",

@@ -29,7 +29,7 @@ from grader.gametree.games import GAMES
 from grader.gametree.generator import MAX_MISCONCEPTION_ERRORS
 from grader.gametree.kinds import default_kind
 from grader.models import COURSE_ROLES, SCORE_POLICIES, Slot
-from grader.services.courses import deadlines, zones
+from grader.services.courses import extensions, zones
 from grader.services.teaching import editor
 from grader.services.trees import game_practice
 from grader.web.forms import SelectChoice, TreeSettings, nested_list
@@ -105,8 +105,8 @@ class ExtensionForm(FlaskForm):
     )
     waive_penalty = BooleanField("Waive the late penalty")
 
-    def extension_input(self, assignment_id: int, zone: str) -> deadlines.ExtensionInput:
-        return deadlines.ExtensionInput(
+    def extension_input(self, assignment_id: int, zone: str) -> extensions.ExtensionInput:
+        return extensions.ExtensionInput(
             assignment_id=assignment_id,
             email=(self.email.data or "").strip() or None,
             group=(self.group.data or "").strip() or None,

@@ -10,7 +10,7 @@ from flask_wtf.csrf import generate_csrf
 
 from grader.models import Exercise
 from grader.services import Busy, RateLimited, ServiceError, accounts
-from grader.services.courses import calendar, courses, deadlines, header, invites, staff
+from grader.services.courses import calendar, courses, deadlines, header, invites, slip_days, staff
 from grader.services.teaching import scores
 from grader.services.trees import attempts, exercises
 from grader.web.forms import ActionForm, JoinForm, PracticeForm
@@ -48,7 +48,7 @@ def dashboard() -> Any:
         assignments=page.assignments,
         progress=page.progress,
         dues=deadlines.dues(current_user.id, page.assignments),
-        slips=deadlines.slip_standing(current_user.id, page.assignments),
+        slips=slip_days.slip_standing(current_user.id, page.assignments),
         calendar_url=url_for(
             "site.calendar_feed",
             user_id=current_user.id,
@@ -105,7 +105,7 @@ def assignment(assignment_id: int) -> Any:
     assignment = courses.get_assignment(current_user, assignment_id)
     progress = scores.student_slot_states(current_user.id, [assignment])
     dues = deadlines.dues(current_user.id, [assignment])
-    slips = deadlines.slip_standing(current_user.id, [assignment])
+    slips = slip_days.slip_standing(current_user.id, [assignment])
     return render_template(
         "assignment.html", assignment=assignment, progress=progress, dues=dues, slips=slips
     )

@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from grader.extensions import db
 from grader.models import Extension
 from grader.services import Forbidden, Invalid, NotFound
-from grader.services.courses import calendar, courses, deadlines
+from grader.services.courses import accommodations, calendar, courses, extensions
 from tests.app_support import csrf_from
 from tests.instructor_support import ALICE, BOB, OUTSIDER, TA, TEACHER, make_room, user
 
@@ -60,19 +60,19 @@ def test_a_time_zone_is_an_iana_name_never_a_path(app, factory, name):
 
 def test_only_the_courses_instructors_grant_or_remove_extensions(app, factory, client, auth):
     room = make_room(app, factory, due_at=dt.datetime(2026, 12, 5, 4, 59))
-    data = deadlines.ExtensionInput(assignment_id=room.assignment_id, email=ALICE, days=5)
+    data = extensions.ExtensionInput(assignment_id=room.assignment_id, email=ALICE, days=5)
     with app.app_context():
         for who in (TA, ALICE, OUTSIDER):
             with pytest.raises((Forbidden, NotFound)):
-                deadlines.grant(user(who), room.course_id, data)
-        made = deadlines.grant(user(TEACHER), room.course_id, data).id
+                extensions.grant(user(who), room.course_id, data)
+        made = extensions.grant(user(TEACHER), room.course_id, data).id
         for who in (TA, ALICE, OUTSIDER):
             with pytest.raises((Forbidden, NotFound)):
-                deadlines.remove(user(who), room.course_id, made)
+                extensions.remove(user(who), room.course_id, made)
         # An instructor of another course cannot reach this course's extension by its id.
         other = courses.create_course("Theirs", TEACHER).id
         with pytest.raises(NotFound):
-            deadlines.remove(user(TEACHER), other, made)
+            extensions.remove(user(TEACHER), other, made)
     auth.login(ALICE)
     page = client.get("/dashboard").get_data(as_text=True)
     refused = client.post(
@@ -105,9 +105,9 @@ def test_hostile_accommodation_rows_are_refused_escaped_and_bounded(app, factory
         assert f"line {line}:" in shown
     with app.app_context():
         assert db.session.scalar(sa.select(sa.func.count(Extension.id))) == 0
-        too_many = "alice@example.com,1\n" * (deadlines.MAX_IMPORT_ROWS + 1)
+        too_many = "alice@example.com,1\n" * (accommodations.MAX_IMPORT_ROWS + 1)
         with pytest.raises(Invalid, match="at most"):
-            deadlines.import_accommodations(user(TEACHER), room.assignment_id, too_many)
+            accommodations.import_accommodations(user(TEACHER), room.assignment_id, too_many)
 
 
 def test_guessing_calendar_secrets_is_throttled_by_address(app, client, factory):

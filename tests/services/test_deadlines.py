@@ -12,7 +12,7 @@ from grader.extensions import db
 from grader.gametree import Tree
 from grader.models import Assignment, Attempt, Extension, Regrade, utcnow
 from grader.services import Conflict, Forbidden, Invalid
-from grader.services.courses import courses, deadlines
+from grader.services.courses import accommodations, courses, deadlines, extensions, groups
 from grader.services.teaching import editor, gradebook
 from tests.instructor_support import (
     ALICE,
@@ -29,10 +29,10 @@ from tests.instructor_support import (
 
 def _grant(app, room, **kw):
     with app.app_context():
-        return deadlines.grant(
+        return extensions.grant(
             user(TEACHER),
             room.course_id,
-            deadlines.ExtensionInput(assignment_id=room.assignment_id, **kw),
+            extensions.ExtensionInput(assignment_id=room.assignment_id, **kw),
         ).id
 
 
@@ -86,7 +86,7 @@ def test_a_group_extension_applies_to_its_members(app, factory):
     due = utcnow() - dt.timedelta(hours=1)
     room = make_room(app, factory, due_at=due)
     with app.app_context():
-        assert deadlines.set_group(user(TEACHER), room.course_id, "accommodations 1.5x", [BOB]) == 1
+        assert groups.set_group(user(TEACHER), room.course_id, "accommodations 1.5x", [BOB]) == 1
     _grant(app, room, group="accommodations 1.5x", days=3)
     assert answer(app, BOB, room.assignment_id, 0, textbook_key()).days_late == 0
     with pytest.raises(Conflict):
@@ -100,8 +100,8 @@ def test_removing_an_extension_is_audited_and_recomputes_lateness(app, factory):
     assert attempt.penalty == 0
     with app.app_context():
         with pytest.raises(Forbidden):
-            deadlines.remove(user(TA), room.course_id, made)
-        text, assignment_id = deadlines.remove(user(TEACHER), room.course_id, made)
+            extensions.remove(user(TA), room.course_id, made)
+        text, assignment_id = extensions.remove(user(TEACHER), room.course_id, made)
         assert "alice@example.com" in text and assignment_id == room.assignment_id
         assert db.session.get(Attempt, attempt.id).penalty == pytest.approx(0.2)
         whats = [log.what for log in db.session.scalars(sa.select(Regrade).order_by(Regrade.id))]
@@ -126,10 +126,10 @@ def test_refusals_say_why_and_store_nothing(app, factory):
             ({"email": ALICE, "days": 1, "slot_index": 9}, "no exercise 10"),
         ):
             with pytest.raises(Invalid, match=words):
-                deadlines.grant(
+                extensions.grant(
                     teacher,
                     room.course_id,
-                    deadlines.ExtensionInput(assignment_id=room.assignment_id, **kw),
+                    extensions.ExtensionInput(assignment_id=room.assignment_id, **kw),
                 )
         assert db.session.scalar(sa.select(sa.func.count(Extension.id))) == 0
 
@@ -141,15 +141,15 @@ def test_an_accommodations_list_is_applied_only_when_clean(app, factory):
         "alice@example.com,3,1\nnobody@example.com,2\nbob@example.com,soon\n"
     )
     with app.app_context():
-        outcome = deadlines.import_accommodations(user(TEACHER), room.assignment_id, bad)
+        outcome = accommodations.import_accommodations(user(TEACHER), room.assignment_id, bad)
         assert outcome.applied == 0
         assert outcome.errors[0] == "line 3: nobody@example.com is not a student of this course"
         assert outcome.errors[1].startswith("line 4: 'soon' is not a date")
         assert db.session.scalar(sa.select(sa.func.count(Extension.id))) == 0
         good = "alice@example.com,3,1\nbob@example.com,2026-12-08 23:59\n"
-        outcome = deadlines.import_accommodations(user(TEACHER), room.assignment_id, good)
+        outcome = accommodations.import_accommodations(user(TEACHER), room.assignment_id, good)
         assert outcome.applied == 2 and not outcome.errors
-        rows = {row.who: row for row in deadlines.listing(user(TA), room.course_id)}
+        rows = {row.who: row for row in extensions.listing(user(TA), room.course_id)}
         assert rows[ALICE].due_at == dt.datetime(2026, 12, 8, 4, 59)
         assert rows[ALICE].extra_attempts == 1
         assert rows[BOB].due_at == dt.datetime(2026, 12, 8, 23, 59)  # the course is in UTC
@@ -205,7 +205,7 @@ def test_days_are_calendar_days_in_the_courses_zone_across_a_clock_change(app, f
         courses.set_timezone(room.course_id, "America/New_York")
     _grant(app, room, email=ALICE, days=3)
     with app.app_context():
-        (row,) = deadlines.listing(user(TEACHER), room.course_id)
+        (row,) = extensions.listing(user(TEACHER), room.course_id)
         assert row.due_at == dt.datetime(2026, 11, 4, 4, 59)
 
 

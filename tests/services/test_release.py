@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from grader.extensions import db
 from grader.models import Assignment, utcnow
 from grader.services import Invalid
-from grader.services.courses import deadlines
+from grader.services.courses import extensions, release
 from grader.services.data import export
 from grader.services.teaching import editor, gradebook
 from tests.instructor_support import ALICE, BOB, TEACHER, answer, make_room, textbook_key, user
@@ -66,14 +66,14 @@ def test_held_until_each_students_own_due_date(app, factory):
     due = utcnow() - dt.timedelta(hours=1)
     _hold(app, room, due_at=due)
     with app.app_context():
-        deadlines.grant(
+        extensions.grant(
             user(TEACHER),
             room.course_id,
-            deadlines.ExtensionInput(assignment_id=room.assignment_id, email=ALICE, days=2),
+            extensions.ExtensionInput(assignment_id=room.assignment_id, email=ALICE, days=2),
         )
         assignment = db.session.get_one(Assignment, room.assignment_id)
-        assert deadlines.held_until(room.ids[BOB], assignment) is None  # Bob's due date passed
-        assert deadlines.held_until(room.ids[ALICE], assignment) == due + dt.timedelta(days=2)
+        assert release.held_until(room.ids[BOB], assignment) is None  # Bob's due date passed
+        assert release.held_until(room.ids[ALICE], assignment) == due + dt.timedelta(days=2)
 
 
 def test_holding_until_a_due_date_needs_one(app, factory):

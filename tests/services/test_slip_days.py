@@ -9,7 +9,7 @@ import pytest
 
 from grader.gametree import Tree
 from grader.models import utcnow
-from grader.services.courses import deadlines
+from grader.services.courses import extensions, slip_days
 from grader.services.teaching import editor, gradebook
 from tests.instructor_support import (
     ALICE,
@@ -43,7 +43,7 @@ def test_slip_days_are_spent_first_in_order_of_submission(app, factory, client, 
     room = make_room(app, factory, due_at=due, late=10)
     second = _second_assignment(app, room, due)
     with app.app_context():
-        deadlines.set_slip_days(user(TEACHER), room.course_id, 3)
+        slip_days.set_slip_days(user(TEACHER), room.course_id, 3)
     first = answer(app, ALICE, room.assignment_id, 0, textbook_key())
     assert (first.days_late, first.slip_days, first.penalty) == (2, 2, 0)
     again = answer(app, ALICE, room.assignment_id, 0, textbook_key())  # the same days, not more
@@ -71,11 +71,11 @@ def test_an_extensions_days_are_not_slip_days(app, factory):
     due = utcnow() - dt.timedelta(hours=30)
     room = make_room(app, factory, due_at=due, late=10)
     with app.app_context():
-        deadlines.set_slip_days(user(TEACHER), room.course_id, 3)
-        deadlines.grant(
+        slip_days.set_slip_days(user(TEACHER), room.course_id, 3)
+        extensions.grant(
             user(TEACHER),
             room.course_id,
-            deadlines.ExtensionInput(assignment_id=room.assignment_id, email=BOB, days=1),
+            extensions.ExtensionInput(assignment_id=room.assignment_id, email=BOB, days=1),
         )
     made = answer(app, BOB, room.assignment_id, 0, textbook_key())
     assert (made.days_late, made.slip_days, made.penalty) == (1, 1, 0)  # 1 past his own date
@@ -88,7 +88,7 @@ def test_slip_days_let_late_work_in_where_the_class_takes_none(app, factory):
     with pytest.raises(Conflict, match="has passed"):
         answer(app, BOB, room.assignment_id, 0, textbook_key())
     with app.app_context():
-        deadlines.set_slip_days(user(TEACHER), room.course_id, 1)
+        slip_days.set_slip_days(user(TEACHER), room.course_id, 1)
     made = answer(app, ALICE, room.assignment_id, 0, textbook_key())
     assert (made.days_late, made.slip_days, made.penalty) == (1, 1, 0)
 
@@ -112,13 +112,13 @@ def test_a_changed_budget_spends_the_slip_days_again_in_order_of_submission(app,
 
     assert lateness() == [(0, 0.2), (0, 0.2)]  # no budget: each day late costs 10 %
     with app.app_context():
-        deadlines.set_slip_days(user(TEACHER), room.course_id, 3)
+        slip_days.set_slip_days(user(TEACHER), room.course_id, 3)
     assert lateness() == [(2, 0.0), (1, 0.1)]  # the earlier work spends first
     with app.app_context():
-        deadlines.set_slip_days(user(TEACHER), room.course_id, 1)
+        slip_days.set_slip_days(user(TEACHER), room.course_id, 1)
     assert lateness() == [(1, 0.1), (0, 0.2)]  # the days past the new budget cost again
     with app.app_context():
-        deadlines.set_slip_days(user(TEACHER), room.course_id, 1)  # no change: no audit row
+        slip_days.set_slip_days(user(TEACHER), room.course_id, 1)  # no change: no audit row
         logged = db.session.scalars(sa.select(Regrade).order_by(Regrade.id)).all()
         assert [r.what for r in logged] == [
             "Slip days per student: 0 to 3",
@@ -144,7 +144,7 @@ def test_an_extension_hands_the_slip_days_it_frees_to_later_work(app, factory, g
     room = make_room(app, factory, due_at=due, late=10)
     second = _second_assignment(app, room, due)
     with app.app_context():
-        deadlines.set_slip_days(user(TEACHER), room.course_id, 2)
+        slip_days.set_slip_days(user(TEACHER), room.course_id, 2)
     first = answer(app, ALICE, room.assignment_id, 0, textbook_key()).id  # spends both days
     later = answer(app, ALICE, second, 0, textbook_key()).id  # none left: 2 days at 10 %
 
@@ -155,13 +155,13 @@ def test_an_extension_hands_the_slip_days_it_frees_to_later_work(app, factory, g
 
     assert lateness() == [(2, 2, 0.0), (2, 0, 0.2)]
     with app.app_context():
-        extension = deadlines.grant(
+        extension = extensions.grant(
             user(TEACHER),
             room.course_id,
-            deadlines.ExtensionInput(assignment_id=room.assignment_id, email=ALICE, days=3),
+            extensions.ExtensionInput(assignment_id=room.assignment_id, email=ALICE, days=3),
         ).id
     assert lateness() == [(0, 0, 0.0), (2, 2, 0.0)]  # the first is on time; its days move on
     if given == "removal":
         with app.app_context():
-            deadlines.remove(user(TEACHER), room.course_id, extension)
+            extensions.remove(user(TEACHER), room.course_id, extension)
         assert lateness() == [(2, 2, 0.0), (2, 0, 0.2)]

@@ -8,7 +8,7 @@ import re
 
 import icalendar
 
-from grader.services.courses import courses, deadlines
+from grader.services.courses import courses, extensions
 from tests.app_support import csrf_from
 from tests.instructor_support import ALICE, BOB, TEACHER, make_room, user
 
@@ -24,10 +24,10 @@ def test_the_feed_holds_the_students_own_deadlines_and_parses(app, client, auth,
     room = make_room(app, factory, due_at=dt.datetime(2026, 11, 2, 4, 59))
     with app.app_context():
         courses.set_timezone(room.course_id, "America/New_York")
-        deadlines.grant(
+        extensions.grant(
             user(TEACHER),
             room.course_id,
-            deadlines.ExtensionInput(
+            extensions.ExtensionInput(
                 assignment_id=room.assignment_id, email=ALICE, slot_index=1, days=2
             ),
         )

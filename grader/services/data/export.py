@@ -44,7 +44,7 @@ from grader.models import (
     iso_utc,
 )
 from grader.services import Conflict, Forbidden, NotFound
-from grader.services.courses import deadlines, zones
+from grader.services.courses import deadlines, release, zones
 from grader.services.engines import blobs
 
 IN_MEMORY = 8 * 1024 * 1024  # bytes of ZIP kept in memory before the temporary file spills
@@ -186,7 +186,7 @@ def _attempts(user: User) -> list[dict[str, Any]]:
         slot = a.exercise.slot if a.exercise is not None and not a.exercise.is_practice else None
         if slot is not None:
             if slot.assignment_id not in held:
-                held[slot.assignment_id] = deadlines.held_until(user.id, slot.assignment)
+                held[slot.assignment_id] = release.held_until(user.id, slot.assignment)
             until = held[slot.assignment_id]
             row["held"] = until is not None
             if until is not None:  # the grade stays held here as on the pages, marked so

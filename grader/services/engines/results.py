@@ -23,7 +23,7 @@ from grader.models import (
     User,
 )
 from grader.services import Forbidden, Invalid, NotFound
-from grader.services.courses import deadlines
+from grader.services.courses import release
 from grader.services.courses.courses import member_slot_ids, taught_course_ids
 
 # -- who sees what --------------------------------------------------------------------------
@@ -67,7 +67,7 @@ def result_of(submission: Submission) -> EngineResult | None:
 def held_from(user: User, submission: Submission) -> dt.datetime | None:
     """While the upload's score is held from the user, its release moment: held from its
     owner alone (staff see every result at once), as an attempt's score is."""
-    return deadlines.held_from(user.id, submission.owner_id, submission.slot.assignment)
+    return release.held_from(user.id, submission.owner_id, submission.slot.assignment)
 
 
 def shown_result(user: User, submission: Submission) -> EngineResult | None:
@@ -75,7 +75,7 @@ def shown_result(user: User, submission: Submission) -> EngineResult | None:
     its score is held from them, since every test's verdict, points and game tell it."""
     held = held_from(user, submission)
     if held is not None:
-        words = deadlines.held_words(held, submission.slot.assignment)
+        words = release.held_words(held, submission.slot.assignment)
         raise Forbidden(f"{words} Its results are shown then.")
     return result_of(submission)
 

@@ -38,7 +38,7 @@ from grader.models import (
 )
 from grader.ratelimits import retry_after
 from grader.services import Conflict, Invalid, NotFound, RateLimited
-from grader.services.courses import deadlines, zones
+from grader.services.courses import deadlines, release, zones
 from grader.services.courses.courses import append_slot, check_open, get_slot
 from grader.services.courses.staff import Staff, staff_for_assignment, staff_for_slot
 from grader.services.engines import blobs, leases, results, uploads
@@ -87,7 +87,7 @@ def engine_slot_page(user: User, assignment_id: int, index: int) -> EngineSlotPa
         results.my_submissions(user, slot),
         results.teaches(user, slot),
         deadlines.deadline_for(user.id, slot),
-        deadlines.held_until(user.id, slot.assignment),
+        release.held_until(user.id, slot.assignment),
     )
 
 

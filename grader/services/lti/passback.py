@@ -27,7 +27,7 @@ from grader.models import (
     User,
     utcnow,
 )
-from grader.services.courses import deadlines
+from grader.services.courses import release
 from grader.services.lti.adapters import platform_registration
 from grader.services.lti.claims import SCORE_SCOPE
 from grader.services.lti.outbound import http
@@ -78,7 +78,7 @@ def due_releases(now: dt.datetime | None = None) -> int:
         since = assignment.scores_sent_at
         passed = [
             m
-            for m in deadlines.release_moments(assignment)
+            for m in release.release_moments(assignment)
             if m <= now and (since is None or m > since)
         ]
         if not passed:
@@ -148,7 +148,7 @@ def send_scores(user_id: int, slot_id: int) -> int:
             .order_by(LtiResourceLink.id)
         )
     )
-    if not links or deadlines.held_until(user_id, slot.assignment) is not None:
+    if not links or release.held_until(user_id, slot.assignment) is not None:
         # Nothing shows it; or its score is held from the student, so from their LMS too: the
         # release sweep (`due_releases`) marks it again at its release.
         _sent(user_id, slot_id, mark)

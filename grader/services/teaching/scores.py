@@ -13,7 +13,7 @@ import sqlalchemy as sa
 
 from grader.extensions import db
 from grader.models import Assignment, Attempt, Exercise, Invite, Membership, Slot, User
-from grader.services.courses import deadlines, invites
+from grader.services.courses import invites, release
 from grader.services.courses.courses import assignments_for, memberships
 from grader.services.engines.results import engine_scores
 
@@ -121,7 +121,7 @@ def student_slot_states(user_id: int, assignments: list[Assignment]) -> dict[int
             by_slot.setdefault(attempt.slot_id, []).append(attempt)
     states = {}
     for assignment in assignments:
-        held = deadlines.held_until(user_id, assignment)
+        held = release.held_until(user_id, assignment)
         for slot in assignment.slots:
             if slot.id in by_slot:
                 state = slot_state(by_slot[slot.id], assignment.score_policy)

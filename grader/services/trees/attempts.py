@@ -12,7 +12,7 @@ from grader.extensions import db
 from grader.gametree import KINDS, Conventions, Grade, Tree, UngradableAnswer, grade
 from grader.models import MAX_ID, Assignment, Attempt, Exercise, Slot, User, iso_utc, utcnow
 from grader.services import Conflict, Forbidden, NotFound, Unprocessable, costly, outbox
-from grader.services.courses import deadlines, zones
+from grader.services.courses import deadlines, release, zones
 from grader.services.courses.courses import check_open, member_slot_ids, taught_course_ids
 from grader.services.transactions import writing
 from grader.services.trees.exercises import (
@@ -284,7 +284,7 @@ def held_for_owner(attempt: Attempt, viewer_id: int | None) -> dt.datetime | Non
     slot = attempt.exercise.slot if attempt.exercise is not None else None
     if slot is None or attempt.exercise.is_practice:
         return None
-    return deadlines.held_from(viewer_id, attempt.user_id, slot.assignment)
+    return release.held_from(viewer_id, attempt.user_id, slot.assignment)
 
 
 def to_api(
@@ -313,7 +313,7 @@ def to_api(
         shown |= {
             **HELD,
             "released_at": zones.iso(held, zone),
-            "held_words": deadlines.held_words(held, slot.assignment),
+            "held_words": release.held_words(held, slot.assignment),
         }
     return shown
 

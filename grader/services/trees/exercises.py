@@ -45,7 +45,7 @@ from grader.services import (
     Unprocessable,
     costly,
 )
-from grader.services.courses import deadlines, zones
+from grader.services.courses import deadlines, release, zones
 from grader.services.courses.courses import get_slot, taught_course_ids
 from grader.services.transactions import writing
 
@@ -553,7 +553,7 @@ def solution_visible(
     slot = exercise.slot
     if slot is None:
         return True
-    if not exercise.is_practice and deadlines.held_until(exercise.owner_id, slot.assignment):
+    if not exercise.is_practice and release.held_until(exercise.owner_id, slot.assignment):
         return False  # keys are held with the scores
     if not slot.replay_allowed:
         return False

@@ -11,7 +11,7 @@ from flask import Response, g, url_for
 
 from grader.models import DONE, MAX_ID, iso_utc
 from grader.services import NotFound
-from grader.services.courses import deadlines, zones
+from grader.services.courses import release, zones
 from grader.services.engines import results, submissions, tournaments
 from grader.strict_json import json_text
 from grader.web.api import bp, download, responses, schemas, spec
@@ -57,7 +57,7 @@ def _submission(submission: Any, viewer: Any) -> schemas.EngineSubmission:
         results=result.gradescope if done and result is not None else None,
         summary=results.summary(result.rich) if done and result is not None else None,
         released_at=zones.iso(held, submission.slot.assignment.course.timezone),
-        held_words=deadlines.held_words(held, submission.slot.assignment) if held else None,
+        held_words=release.held_words(held, submission.slot.assignment) if held else None,
         urls=urls,
     )
 
