@@ -50,11 +50,11 @@ def behind_a_print(suite: str, sheets: int, bulk_queue: str, timeout: float) -> 
 
 def _ask_print(service: Service, sheets: int) -> int:
     from grader.services import accounts
-    from grader.services.paper import exams
+    from grader.services.paper import printing
 
     with service.app.app_context():
         teacher = accounts.user_by_email(TEACHER)
-        return exams.request_print(teacher, service.assignment_id, anonymous=sheets).id
+        return printing.request_print(teacher, service.assignment_id, anonymous=sheets).id
 
 
 def _wait_claimed(service: Service, print_id: int, timeout: float) -> None:

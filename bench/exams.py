@@ -47,7 +47,7 @@ def run(folder: Path, students: int) -> None:
     from grader.services import accounts
     from grader.services.courses import courses, invites
     from grader.services.courses.roster import add_member
-    from grader.services.paper import exams
+    from grader.services.paper import printing
     from grader.services.paper import sheets as sheets_data
 
     app = create_app({"GRADER_ARGON2": {"time_cost": 1, "memory_cost": 1024, "parallelism": 1}})
@@ -65,11 +65,11 @@ def run(folder: Path, students: int) -> None:
             f"paper exams: {students} students x {slots} depth-4 trees (the standard preset), "
             f"{os.cpu_count()} cores visible"
         )
-        run_ = exams.create_print(assignment.id, enqueue=False)
+        run_ = printing.create_print(assignment.id, enqueue=False)
         start = time.perf_counter()
-        exams.make_sheets(run_.id)
+        printing.make_sheets(run_.id)
         made = time.perf_counter() - start
-        files = exams.render_print(run_.id)
+        files = printing.render_print(run_.id)
         archive = files.archive()
         ours = time.perf_counter() - start
         print(
@@ -78,7 +78,7 @@ def run(folder: Path, students: int) -> None:
             f"archiving {len(archive) / 1e6:.1f} MB): {ours / students * 1000:.0f} ms a sheet"
         )
         sheets = list(run_.sheets)
-        trees, skipped = exams.printable_slots(assignment)
+        trees, skipped = printing.printable_slots(assignment)
         html = sheets_data.sheet_html(
             sheets_data.print_view(run_, sheets, trees, skipped, key=False)
         )

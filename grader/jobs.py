@@ -54,7 +54,7 @@ from grader.services import Conflict, integrity, liveness, lti
 from grader.services.data import backup, retention
 from grader.services.engines import leases
 from grader.services.leases import runner
-from grader.services.paper import exams
+from grader.services.paper import printing
 from grader.services.teaching import problem_reports
 from grader.services.trees import practice
 
@@ -105,7 +105,7 @@ def make_huey(app: Flask, work_class: str = INTERACTIVE) -> Huey:
 
     def print_exam(print_id: int) -> None:
         with app.app_context():
-            runner.run(exams.PRINT, print_id, worker_id())
+            runner.run(printing.PRINT, print_id, worker_id())
 
     # An engine slot's similarity or an assignment's answers (services/integrity/): a failure
     # is written on the check (back to the queue, or failed), so the queue does not retry.
@@ -221,8 +221,8 @@ def sweep_once(app: Flask, me: tuple[str, str] | None = None) -> int:
             leases.SUBMISSION.wake(submission_id, priority=priority)
         games = leases.sweep_games()
         leases.GAME.wake(*games)
-        prints = exams.sweep_prints()
-        exams.PRINT.wake(*prints)
+        prints = printing.sweep_prints()
+        printing.PRINT.wake(*prints)
         lti.due_releases()  # held scores whose release came: marked, then sent below
         scores = lti.due_passbacks()
         for user_id, slot_id in scores:

@@ -119,10 +119,10 @@ def test_the_rooms_architecture_names_exist() -> None:
 
 def test_the_print_job_runs_where_architecture_says() -> None:
     from grader.services.leases.runner import JobKind
-    from grader.services.paper.exams import PRINT
+    from grader.services.paper.printing import PRINT
 
     assert isinstance(PRINT, JobKind)
-    assert "`paper.exams.PRINT`" in ARCHITECTURE
+    assert "`paper.printing.PRINT`" in ARCHITECTURE
     assert "`services/leases/runner.py`" in ARCHITECTURE or "services/leases/runner.py" in (
         ARCHITECTURE
     )

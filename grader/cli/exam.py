@@ -1,4 +1,4 @@
-"""`grader exam print`: an assignment printed as paper exam sheets (services/paper/exams.py).
+"""`grader exam print`: an assignment printed as paper exam sheets (services/paper/printing.py).
 
 Runs in the application's context, as the operator: the sheets are made and rendered here,
 without the queue (the assignment page's button queues the same work for a worker), under the
@@ -38,14 +38,14 @@ def print_command(assignment_id: int, out: Path, anonymous: int | None, paper: s
     """Print an assignment: one PDF per student (each their own stored trees), all sheets in
     one PDF for the print shop, and the key."""
     from grader.services import ServiceError
-    from grader.services.paper import exams
+    from grader.services.paper import printing
 
     def progress(phase: str, done: int, total: int) -> None:
         if done == total or done % 25 == 0:
             click.echo(f"{phase}: {done}/{total}", err=True)
 
     try:
-        run, files = exams.print_to_dir(
+        run, files = printing.print_to_dir(
             assignment_id, out, paper=paper, anonymous=anonymous, progress=progress
         )
     except ServiceError as error:

@@ -86,7 +86,7 @@ class Attempt(Base):
     regraded_at: Mapped[dt.datetime | None]
     # An answer written on a printed exam sheet, typed in by a TA or instructor (None: the
     # student's own), and every entry of it, oldest first, the last the current one:
-    # [{"answer", "score", "entered_by", "entered_at"}] (services/paper/exams.py).
+    # [{"answer", "score", "entered_by", "entered_at"}] (services/paper/entry.py).
     entered_by_id: Mapped[int | None] = mapped_column(sa.ForeignKey("user.id", ondelete="SET NULL"))
     history: Mapped[list[Any] | None] = mapped_column(sa.JSON(none_as_null=True))
 

@@ -1,5 +1,5 @@
 """Paper exams' pages: printing an assignment (instructors), and entering the answers written
-on the sheets (instructors and TAs), over services/paper/exams.py."""
+on the sheets (instructors and TAs), over services/paper/printing.py and entry.py."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ from flask_login import current_user, login_required
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from grader.services import NotFound, RateLimited, ServiceError
-from grader.services.paper import codes, exams
+from grader.services.paper import codes, printing
+from grader.services.paper import entry as paper_entry
 from grader.services.trees.attempts import to_api
 from grader.web.api import RequestError
 from grader.web.errors import status_of
@@ -30,12 +31,12 @@ def _signed_in() -> None:
 
 @bp.route("/instructor/assignments/<int:assignment_id>/exam", methods=["GET", "POST"])
 def print_page(assignment_id: int) -> Any:
-    found = exams.print_runs(current_user, assignment_id)
+    found = printing.print_runs(current_user, assignment_id)
     form = ExamPrintForm()
     status, headers = 200, {}
     if form.validate_on_submit():
         try:
-            run = exams.request_print(
+            run = printing.request_print(
                 current_user, assignment_id, paper=form.paper.data, anonymous=form.anonymous.data
             )
         except ServiceError as refused:  # a bound: said on the page, nothing stored or queued
@@ -46,7 +47,7 @@ def print_page(assignment_id: int) -> Any:
         else:
             flash(f"Printing started (run {run.id}): this page shows its progress.", "success")
             return redirect(url_for("exams.print_page", assignment_id=assignment_id))
-    trees, skipped = exams.printable_slots(found.assignment)
+    trees, skipped = printing.printable_slots(found.assignment)
     return (
         render_template(
             "exams/print_page.html",
@@ -58,7 +59,7 @@ def print_page(assignment_id: int) -> Any:
             form=form,
             trees=trees,
             skipped=skipped,
-            files=exams.PRINT_FILES,
+            files=printing.PRINT_FILES,
         ),
         status,
         headers,
@@ -67,7 +68,7 @@ def print_page(assignment_id: int) -> Any:
 
 @bp.get("/instructor/exam-prints/<int:print_id>")
 def print_status(print_id: int) -> Any:
-    run = exams.get_print(current_user, print_id)
+    run = printing.get_print(current_user, print_id)
     return jsonify(
         id=run.id,
         status=run.status,
@@ -75,7 +76,7 @@ def print_status(print_id: int) -> Any:
         error=run.error,
         files={
             name: url_for("exams.print_file", print_id=run.id, name=name)
-            for name in exams.PRINT_FILES
+            for name in printing.PRINT_FILES
         }
         if run.status == "done"
         else {},
@@ -84,7 +85,7 @@ def print_status(print_id: int) -> Any:
 
 @bp.get("/instructor/exam-prints/<int:print_id>/<name>")
 def print_file(print_id: int, name: str) -> Any:
-    data = exams.print_file(current_user, print_id, name)
+    data = printing.print_file(current_user, print_id, name)
     kind = "application/zip" if name.endswith(".zip") else "application/pdf"
     response = Response(data, mimetype=kind)
     response.headers["Content-Disposition"] = f'attachment; filename="exam-{print_id}-{name}"'
@@ -99,7 +100,7 @@ def open_sheet() -> Any:
     form = SheetCodeForm(request.args)
     if "code" in request.args and form.validate():
         try:
-            sheet = exams.find_sheet(current_user, form.code.data or "")
+            sheet = paper_entry.find_sheet(current_user, form.code.data or "")
         except NotFound as error:
             form.code.errors = [str(error)]
             return render_template("exams/open.html", form=form), 404
@@ -109,7 +110,7 @@ def open_sheet() -> Any:
 
 @bp.get("/exams/sheets/<code>")
 def sheet(code: str) -> Any:
-    found = exams.find_sheet(current_user, code)
+    found = paper_entry.find_sheet(current_user, code)
     if not found.items:
         raise NotFound("this sheet has no questions")
     return redirect(url_for("exams.entry", code=found.code, slot_index=found.items[0].slot_index))
@@ -117,7 +118,7 @@ def sheet(code: str) -> Any:
 
 @bp.get("/exams/sheets/<code>/<int:slot_index>")
 def entry(code: str, slot_index: int) -> Any:
-    entry = exams.open_item(current_user, code, slot_index)
+    entry = paper_entry.open_item(current_user, code, slot_index)
     saved = to_api(entry.attempt, entry.solution) if entry.attempt else None
     return render_template(
         "exams/entry.html",
@@ -155,7 +156,7 @@ def save(code: str, slot_index: int) -> Any:
             "the entry must be {answer, version, confirm?, student_id?}",
             [{"loc": list(e["loc"]), "msg": e["msg"]} for e in error.errors()],
         ) from error
-    attempt, solution = exams.save_entry(
+    attempt, solution = paper_entry.save_entry(
         current_user,
         code,
         slot_index,

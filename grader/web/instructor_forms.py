@@ -372,7 +372,7 @@ class RegradeForm(FlaskForm):
 
 
 class ExamPrintForm(FlaskForm):
-    """An assignment printed as paper exam sheets (services/paper/exams.py)."""
+    """An assignment printed as paper exam sheets (services/paper/printing.py)."""
 
     paper = SelectField(
         "Paper",

@@ -33,7 +33,7 @@ def _seed(template: Path, env: dict[str, str], out: Path) -> dict[str, str]:
     from grader.gametree import Tree
     from grader.services import accounts
     from grader.services.courses import courses
-    from grader.services.paper import exams
+    from grader.services.paper import printing
     from grader.services.teaching import editor
 
     from_template(template, env)
@@ -62,7 +62,7 @@ def _seed(template: Path, env: dict[str, str], out: Path) -> dict[str, str]:
                     attempts_allowed=None,
                 ),
             )
-            run, _ = exams.print_to_dir(assignment.id, out)
+            run, _ = printing.print_to_dir(assignment.id, out)
             codes = {sheet.user.email: sheet.code for sheet in run.sheets}
             db.engine.dispose()
     return {**codes, "course": str(course.id)}

@@ -29,10 +29,10 @@ def row(app: Any, model: Any, row_id: int) -> Any:
 def ask_print(app: Any, assignment_id: int, sheets: int) -> int:
     """An anonymous print of the room's `standard` assignment, queued as the page queues it."""
     from grader.services import accounts
-    from grader.services.paper import exams
+    from grader.services.paper import printing
 
     with app.app_context():
-        return exams.request_print(
+        return printing.request_print(
             accounts.user_by_email(TEACHER), assignment_id, anonymous=sheets
         ).id
 

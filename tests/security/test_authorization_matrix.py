@@ -318,10 +318,10 @@ def test_paper_exams_print_for_instructors_and_open_sheets_for_staff(
     # Printing (and its files) is the instructors'; a sheet is opened and its answers entered
     # by the course's instructors and TAs. A student of the course is refused the printing
     # (403) and finds no sheet (404, as a code of another course); an outsider finds nothing.
-    from grader.services.paper import exams
+    from grader.services.paper import printing
 
     with app.app_context():
-        run, _ = exams.print_to_dir(room.assignment_id, tmp_path / "out")
+        run, _ = printing.print_to_dir(room.assignment_id, tmp_path / "out")
         sheet = run.sheets[0]
         code, index = sheet.code, sheet.items[0].slot_index
     routes = _exam_routes(app)

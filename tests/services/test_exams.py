@@ -77,21 +77,21 @@ def room(app: Any, factory: Any) -> Any:
 
 
 def print_class(app: Any, room: Any, tmp_path: Path, **kw: Any) -> Any:
-    from grader.services.paper import exams
+    from grader.services.paper import printing
 
     with app.app_context():
-        run, files = exams.print_to_dir(room.assignment_id, tmp_path / "out", **kw)
+        run, files = printing.print_to_dir(room.assignment_id, tmp_path / "out", **kw)
         return run.id, files
 
 
 def sheets_made(app: Any, room: Any, **kw: Any) -> int:
     """A print run's sheets made (each student's variants, the codes), not rendered: what an
     answer's entry reads. The run's id."""
-    from grader.services.paper import exams
+    from grader.services.paper import printing
 
     with app.app_context():
-        run = exams.create_print(room.assignment_id, enqueue=False, **kw)
-        exams.make_sheets(run.id)
+        run = printing.create_print(room.assignment_id, enqueue=False, **kw)
+        printing.make_sheets(run.id)
         return run.id
 
 
@@ -190,18 +190,18 @@ def test_anonymous_sheets_and_letter_paper(app: Any, room: Any, tmp_path: Path) 
 
 def test_printing_is_for_the_courses_instructors(app: Any, room: Any, tmp_path: Path) -> None:
     from grader.services import Forbidden
-    from grader.services.paper import exams
+    from grader.services.paper import printing
 
     with app.app_context():
         for who in (TA, ALICE):  # a TA reads (and enters answers); a student sees no staff page
             with pytest.raises(Forbidden):
-                exams.request_print(user(who), room.assignment_id, enqueue=False)
+                printing.request_print(user(who), room.assignment_id, enqueue=False)
         with pytest.raises(NotFound):
-            exams.request_print(user(OUTSIDER), room.assignment_id, enqueue=False)
+            printing.request_print(user(OUTSIDER), room.assignment_id, enqueue=False)
         with pytest.raises(Invalid, match="paper"):
-            exams.request_print(user(TEACHER), room.assignment_id, paper="a3", enqueue=False)
+            printing.request_print(user(TEACHER), room.assignment_id, paper="a3", enqueue=False)
         with pytest.raises(Invalid, match="anonymous"):
-            exams.request_print(user(TEACHER), room.assignment_id, anonymous=0, enqueue=False)
+            printing.request_print(user(TEACHER), room.assignment_id, anonymous=0, enqueue=False)
 
 
 def textbook_item(app: Any, run_id: int, email: str | None = None) -> tuple[str, int]:
@@ -218,7 +218,7 @@ def textbook_item(app: Any, run_id: int, email: str | None = None) -> tuple[str,
 
 
 def test_an_answer_on_paper_is_graded_stored_and_every_change_kept(app: Any, room: Any) -> None:
-    from grader.services.paper import exams
+    from grader.services.paper import entry as paper_entry
     from grader.services.teaching import scores
 
     run_id = sheets_made(app, room)
@@ -226,25 +226,27 @@ def test_an_answer_on_paper_is_graded_stored_and_every_change_kept(app: Any, roo
     key = KINDS["prune"].key(Tree.from_nested(TEXTBOOK), Conventions())
     wrong = {"pruned": [], "value": 3}
     with app.app_context():
-        entry = exams.open_item(user(TA), code.lower(), index)  # codes are read in any case
+        entry = paper_entry.open_item(user(TA), code.lower(), index)  # codes are read in any case
         assert entry.attempt is None and entry.solution is None  # no key before a save
-        attempt, solution = exams.save_entry(user(TA), code, index, wrong, version=0)
+        attempt, solution = paper_entry.save_entry(user(TA), code, index, wrong, version=0)
         assert attempt.user_id == user(ALICE).id and attempt.entered_by_id == user(TA).id
         assert 0 < attempt.score < 1 and solution["key"] == key
         # The textbook tree's I and J left unmarked: two errors, kept to say how it scored.
         assert attempt.scoring == {"errors": {"missing-mark": ["1.1", "1.2"]}}
         # A second TA who opened the sheet before that save is told whose entry it is.
         with pytest.raises(Conflict, match=r"ta@example\.com saved an answer"):
-            exams.save_entry(user(TEACHER), code, index, key, version=0)
+            paper_entry.save_entry(user(TEACHER), code, index, key, version=0)
         # Seeing it, a change needs a confirmation; then it is kept, the first entry too.
         with pytest.raises(Conflict, match="Replace the saved answer"):
-            exams.save_entry(user(TEACHER), code, index, key, version=1)
-        attempt, _ = exams.save_entry(user(TEACHER), code, index, key, version=1, confirm=True)
+            paper_entry.save_entry(user(TEACHER), code, index, key, version=1)
+        attempt, _ = paper_entry.save_entry(
+            user(TEACHER), code, index, key, version=1, confirm=True
+        )
         assert attempt.score == 1.0 and attempt.entered_by_id == user(TEACHER).id
         assert attempt.scoring == {"errors": {}}  # the new grade's, not the first entry's
         assert [h["entered_by"] for h in attempt.history] == [TA, TEACHER]
         assert [h["answer"] for h in attempt.history] == [wrong, key]
-        assert exams.open_item(user(TA), code, index).solution["key"] == key
+        assert paper_entry.open_item(user(TA), code, index).solution["key"] == key
         # One attempt, counted like any other: the gradebook's source of a slot's state.
         assert attempt_count() == 1
         states = scores.student_slot_states(user(ALICE).id, [attempt.exercise.slot.assignment])
@@ -255,7 +257,7 @@ def test_an_answer_on_paper_reads_its_numbers_by_the_answer_grammar(app: Any, ro
     # The root's value as a hand writes it (" +3 ") is the key's 3; a word is refused in the
     # grammar's words, naming the part, and stores nothing.
     from grader.services import Unprocessable
-    from grader.services.paper import exams
+    from grader.services.paper import entry as paper_entry
 
     run_id = sheets_made(app, room)
     code, index = textbook_item(app, run_id, ALICE)
@@ -264,16 +266,18 @@ def test_an_answer_on_paper_reads_its_numbers_by_the_answer_grammar(app: Any, ro
         with pytest.raises(
             Unprocessable, match=re.escape("'value' must be a number, a fraction such as 14/3")
         ):
-            exams.save_entry(user(TA), code, index, {**key, "value": "three"}, version=0)
+            paper_entry.save_entry(user(TA), code, index, {**key, "value": "three"}, version=0)
         assert attempt_count() == 0
-        attempt, _ = exams.save_entry(user(TA), code, index, {**key, "value": " +3 "}, version=0)
+        attempt, _ = paper_entry.save_entry(
+            user(TA), code, index, {**key, "value": " +3 "}, version=0
+        )
         assert attempt.score == 1.0
 
 
 def test_sheet_codes_of_other_courses_and_made_up_ones_are_not_found(
     app: Any, room: Any, factory: Any
 ) -> None:
-    from grader.services.paper import exams
+    from grader.services.paper import entry as paper_entry
 
     run_id = sheets_made(app, room)
     code, index = textbook_item(app, run_id)
@@ -282,26 +286,26 @@ def test_sheet_codes_of_other_courses_and_made_up_ones_are_not_found(
     with app.app_context():
         for who, text in ((user("other@example.com"), code), (user(ALICE), code)):
             with pytest.raises(NotFound):
-                exams.open_item(who, text, index)
+                paper_entry.open_item(who, text, index)
         for made_up in ("", "AAAAA-AAAAA", "0OIL1-23456", "x" * 500):
             with pytest.raises(NotFound):
-                exams.open_item(user(TEACHER), made_up, index)
+                paper_entry.open_item(user(TEACHER), made_up, index)
         with pytest.raises(Invalid, match="prune exercise"):
-            exams.save_entry(user(TA), code, index, {"leaf_order": []}, version=0)
+            paper_entry.save_entry(user(TA), code, index, {"leaf_order": []}, version=0)
 
 
 def test_an_anonymous_sheet_becomes_the_students_at_its_first_save(app: Any, room: Any) -> None:
-    from grader.services.paper import exams
+    from grader.services.paper import entry as paper_entry
 
     run_id = sheets_made(app, room, anonymous=2)
     code, index = textbook_item(app, run_id)
     answer = KINDS["prune"].key(Tree.from_nested(TEXTBOOK), Conventions())
     with app.app_context():
         with pytest.raises(Invalid, match="choose the student"):
-            exams.save_entry(user(TA), code, index, answer, version=0)
+            paper_entry.save_entry(user(TA), code, index, answer, version=0)
         with pytest.raises(Invalid, match="student of this course"):
-            exams.save_entry(user(TA), code, index, answer, version=0, student_id=user(TA).id)
-        attempt, _ = exams.save_entry(
+            paper_entry.save_entry(user(TA), code, index, answer, version=0, student_id=user(TA).id)
+        attempt, _ = paper_entry.save_entry(
             user(TA), code, index, answer, version=0, student_id=user(BOB).id
         )
         assert attempt.user_id == user(BOB).id
@@ -316,7 +320,7 @@ def test_an_anonymous_sheet_becomes_the_students_at_its_first_save(app: Any, roo
             if s.code != code
         )
         with pytest.raises(Conflict, match="this student's sheet is"):
-            exams.save_entry(
+            paper_entry.save_entry(
                 user(TA), other, other_index, answer, version=0, student_id=user(BOB).id
             )
 
@@ -325,13 +329,15 @@ def test_the_job_reports_progress_while_it_joins_the_pdfs(app: Any, room: Any) -
     """Each progress report renews the run's lease: joining the sheets' PDFs (minutes for a
     large class on a busy machine) reports too, so the sweep never takes a print back from a
     live worker while it joins them."""
-    from grader.services.paper import exams
+    from grader.services.paper import printing
 
     with app.app_context():
-        run = exams.create_print(room.assignment_id, anonymous=2, enqueue=False)
-        exams.make_sheets(run.id)
+        run = printing.create_print(room.assignment_id, anonymous=2, enqueue=False)
+        printing.make_sheets(run.id)
         phases: list[tuple[str, int, int]] = []
-        exams.render_print(run.id, lambda phase, done, total: phases.append((phase, done, total)))
+        printing.render_print(
+            run.id, lambda phase, done, total: phases.append((phase, done, total))
+        )
     assert ("render", 2, 2) in phases
     assert phases[-1] == ("join", 2, 2) and phases.index(("join", 0, 2)) > phases.index(
         ("render", 2, 2)

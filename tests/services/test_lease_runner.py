@@ -17,13 +17,13 @@ from grader import jobs
 from grader.extensions import EXAM, db
 from grader.models import DONE, FAILED, QUEUED, RUNNING, ExamPrint, utcnow
 from grader.services.leases import runner
-from grader.services.paper import exams
+from grader.services.paper import printing
 from grader.services.transactions import writing
 
 Body = Callable[[int, runner.Progress], tuple[bytes, int]]
 
 
-class TestPrint(exams.PrintJob):
+class TestPrint(printing.PrintJob):
     """The print kind with the test's body in place of making and rendering the sheets."""
 
     __test__ = False
@@ -72,7 +72,11 @@ def test_a_body_that_raises_is_given_back_and_woken_until_its_claims_run_out(
         "internal error, failed",
         "not claimed",
     ]
-    assert (row.status, row.attempts, row.lease_owner) == (FAILED, exams.MAX_PRINT_ATTEMPTS, None)
+    assert (row.status, row.attempts, row.lease_owner) == (
+        FAILED,
+        printing.MAX_PRINT_ATTEMPTS,
+        None,
+    )
     assert row.error == "RuntimeError: the renderer broke" and row.result_sha256 is None
     assert waiting == [(EXAM, (print_id,)), (EXAM, (print_id,))]  # woken after each give-back
 
@@ -90,7 +94,7 @@ def test_a_slow_body_that_reports_nothing_keeps_its_lease_by_the_heartbeat(
         first_expiry = _row(claimed).lease_expires_at
         assert first_expiry is not None
         for _ in range(200):  # the work: until the first lease is long past
-            swept.append(exams.sweep_prints())
+            swept.append(printing.sweep_prints())
             assert _row(claimed).status == RUNNING
             if utcnow() > first_expiry + dt.timedelta(seconds=1.2):
                 break
@@ -116,7 +120,7 @@ def test_a_body_whose_lease_was_taken_back_writes_nothing(app: Any, print_id: in
 
     def body(claimed: int, progress: runner.Progress) -> tuple[bytes, int]:
         progress({"phase": "render", "done": 1, "total": 2})
-        exams.sweep_prints(utcnow() + dt.timedelta(hours=1))
+        printing.sweep_prints(utcnow() + dt.timedelta(hours=1))
         return b"the archive", 2
 
     with app.app_context():

@@ -19,7 +19,7 @@ from tests.instructor_support import ALICE, TA, TEACHER, TEXTBOOK, make_room
 def test_an_instructor_prints_a_worker_renders_and_a_ta_enters_an_answer(
     app: Any, client: Any, factory: Any, auth: Any
 ) -> None:
-    from grader.services.paper import exams
+    from grader.services.paper import printing
 
     room = make_room(app, factory)
     auth.login(TEACHER)
@@ -39,7 +39,7 @@ def test_an_instructor_prints_a_worker_renders_and_a_ta_enters_an_answer(
     assert status["status"] == "queued" and status["files"] == {}
     assert client.get(f"/instructor/exam-prints/{run_id}/key.pdf").status_code == 409
     with app.app_context():  # the worker's job body
-        exams.run_print(run_id, "test-worker")
+        printing.run_print(run_id, "test-worker")
     status = client.get(f"/instructor/exam-prints/{run_id}").get_json()
     assert status["status"] == "done" and status["progress"]["phase"] == "done"
     archive = client.get(status["files"]["sheets.zip"])

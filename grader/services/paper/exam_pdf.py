@@ -1,7 +1,7 @@
 """Exam sheets' HTML rendered to PDF, in processes of their own (`python -m
 grader.services.paper.exam_pdf FOLDER INDEX COUNT`): WeasyPrint paints one page at a time on one
-core, so services/paper/exams.py writes a print run's sheets (and its key's chunks) as HTML files into
-FOLDER and starts one such process a core; process INDEX of COUNT renders every COUNT-th file,
+core, so services/paper/printing.py writes a print run's sheets (and its key's chunks) as HTML
+files into FOLDER and starts one such process a core; process INDEX of COUNT renders every COUNT-th file,
 writing NAME.pdf. Standard library, WeasyPrint and `grader.data` only: it needs neither the app
 nor the database.
 

@@ -1,15 +1,12 @@
-"""Paper exams: an assignment printed as one sheet per student (or N anonymous, numbered
-sheets), with its key, and the answers written on paper typed back in and graded.
+"""Paper exams printed: an assignment as one sheet per student (or N anonymous, numbered
+sheets), with its key, made and rendered as the leased PRINT job.
 
     request_print --queue (EXAM)--> run_print: the sheets are made (each student's stored
         graded variant, so a sheet's key is the stored key; or a tree per anonymous sheet),
         drawn (gametree.drawing), rendered to PDF (WeasyPrint) and archived as a Blob
-    open_item / save_entry: a TA or instructor opens a sheet by its code and types what is
-        written on it; the same grader grades it, and it is stored as the student's attempt
-        "on paper, entered by <TA>", every change kept in the attempt's history
 
 A sheet's code is random (`secrets`), printed as text and as a QR code; it says nothing of the
-tree or its key. The key of a sheet is shown on the entry page only once its answer is saved.
+tree or its key. The answers written on the sheets are typed back in by `entry`.
 """
 
 from __future__ import annotations
@@ -17,8 +14,6 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import io
-import logging
-import math
 import os
 import socket
 import subprocess
@@ -27,7 +22,7 @@ import tempfile
 import time
 import zipfile
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -36,16 +31,13 @@ from flask import current_app
 from sqlalchemy.orm import Session
 
 from grader.extensions import EXAM, db
-from grader.gametree import KINDS, Conventions, Tree, grade
 from grader.models import (
     DONE,
     FAILED,
     PAPER_SIZES,
     QUEUED,
-    RUNNING,
     STUDENT,
     Assignment,
-    Attempt,
     Course,
     ExamItem,
     ExamPrint,
@@ -54,35 +46,25 @@ from grader.models import (
     Membership,
     Slot,
     User,
-    iso_utc,
     utcnow,
 )
-from grader.services import Conflict, Invalid, NotFound, RateLimited, Unprocessable, leases, outbox
-from grader.services.courses.courses import check_open
-from grader.services.courses.staff import Staff, staff, staff_for_assignment
+from grader.services import Conflict, Invalid, NotFound, leases
+from grader.services.courses.staff import Staff, staff_for_assignment
 from grader.services.engines import blobs
 from grader.services.leases import runner
-from grader.services.paper.codes import new_code, read_code, shown_code
+from grader.services.paper.allowance import PrintAllowance, print_allowance, student_count
+from grader.services.paper.codes import new_code
 from grader.services.paper.sheets import print_view, sheet_html
 from grader.services.transactions import writing
-from grader.services.trees.attempts import solution
-from grader.services.trees.exercises import (
-    graded_variant,
-    store_graded_variant,
-    tree_of,
-    variant_seed,
-    variant_tree,
-)
-
-log = logging.getLogger(__name__)
+from grader.services.trees.exercises import graded_variant, variant_seed, variant_tree
 
 MAX_PRINT_ATTEMPTS = 3
+
+
 RENDER_CHUNK = 25  # sheets rendered per WeasyPrint document (progress between two)
 
+
 Progress = Callable[[str, int, int], None]  # (phase, done, total)
-
-
-# -- printing ---------------------------------------------------------------------------------
 
 
 def printable_slots(assignment: Assignment) -> tuple[list[Slot], list[Slot]]:
@@ -137,12 +119,12 @@ def create_print(
         session.execute(
             sa.select(Course.id).where(Course.id == assignment.course_id).with_for_update()
         )
-        students = _student_count(session, assignment.course_id)
+        students = student_count(session, assignment.course_id)
         if anonymous is None and not students:
             raise Invalid(
                 "the course has no students yet: print anonymous sheets, or add the roster"
             )
-        allowance = _allowance(session, assignment.course_id)
+        allowance = print_allowance(session, assignment.course_id)
         allowance.refuse(anonymous if anonymous is not None else students, anonymous is None)
         run = ExamPrint(
             assignment_id=assignment.id,
@@ -158,152 +140,7 @@ def create_print(
     return run
 
 
-DAY = dt.timedelta(hours=24)
-
-
-@dataclass(frozen=True)
-class PrintAllowance:
-    """What a course may print now: the service's bounds (GRADER_EXAM_SHEETS_*), the sheets
-    counted in the last 24 hours (oldest first, with when each run was asked for), and the
-    course's run still queued or running, if any (a course prints one run at a time).
-
-    A run counts from when it was asked for, done, failed or pending: its anonymous sheets, else
-    the sheets it made once over, else (queued or running) the course's students now."""
-
-    per_print: int
-    per_course_day: int
-    per_day: int
-    course_runs: list[tuple[dt.datetime, int]]
-    service_runs: list[tuple[dt.datetime, int]]
-    pending: ExamPrint | None
-    now: dt.datetime
-
-    @property
-    def course_sheets(self) -> int:
-        return sum(n for _, n in self.course_runs)
-
-    @property
-    def service_sheets(self) -> int:
-        return sum(n for _, n in self.service_runs)
-
-    def refuse(self, sheets: int, roster: bool) -> None:
-        """Raises the first bound that ``sheets`` more would break, in words; else nothing."""
-        if self.pending is not None:
-            run = self.pending
-            raise Conflict(
-                f"print run {run.id} of “{run.assignment.title}” is still {run.status} "
-                f"(asked for at {run.created_at:%Y-%m-%d %H:%M} UTC): a course prints one run "
-                "at a time, so print again once it has finished"
-            )
-        if sheets > self.per_print:
-            how = (
-                f"one sheet per student makes {sheets} sheets"
-                if roster
-                else f"{sheets} anonymous sheets asked for"
-            )
-            raise Invalid(
-                f"a print run makes at most {self.per_print} sheets (the service's limit); "
-                f"{how}: print anonymous sheets in runs of {self.per_print} or fewer "
-                "(each is tied to its student when the answers are entered)"
-            )
-        for runs, limit, whose in (
-            (self.course_runs, self.per_course_day, "this course"),
-            (self.service_runs, self.per_day, "the service, for all its courses,"),
-        ):
-            used = sum(n for _, n in runs)
-            if used + sheets <= limit:
-                continue
-            when = self._fits(runs, limit, sheets)
-            retry = max(1, math.ceil((when - self.now).total_seconds()))
-            raise RateLimited(
-                f"{whose} printed or queued {used} sheets in the last 24 hours, and may print "
-                f"{limit} a day: {sheets} more would pass it ({max(0, limit - used)} can be "
-                f"printed now; these {sheets} from {when:%Y-%m-%d %H:%M} UTC)",
-                retry_after=retry,
-            )
-
-    def _fits(self, runs: list[tuple[dt.datetime, int]], limit: int, sheets: int) -> dt.datetime:
-        """When enough of ``runs`` have left the 24 hours for ``sheets`` more."""
-        left = sum(n for _, n in runs)
-        for asked_at, n in runs:
-            left -= n
-            if left + sheets <= limit:
-                return asked_at + DAY
-        return self.now + DAY
-
-
-def _student_count(session: Session, course_id: int) -> int:
-    return int(
-        session.scalar(
-            sa.select(sa.func.count(Membership.user_id)).where(
-                Membership.course_id == course_id, Membership.role == STUDENT
-            )
-        )
-        or 0
-    )
-
-
-def _counted_runs(
-    session: Session, since: dt.datetime, course_id: int | None
-) -> list[tuple[dt.datetime, int]]:
-    """(asked at, sheets) of the runs asked for since ``since``, oldest first (PrintAllowance
-    says how a run counts)."""
-    made = (
-        sa.select(sa.func.count(ExamSheet.id))
-        .where(ExamSheet.print_id == ExamPrint.id)
-        .scalar_subquery()
-    )
-    query = (
-        sa.select(
-            ExamPrint.created_at,
-            ExamPrint.anonymous,
-            ExamPrint.status,
-            made,
-            Assignment.course_id,
-        )
-        .join(Assignment, Assignment.id == ExamPrint.assignment_id)
-        .where(ExamPrint.created_at >= since)
-        .order_by(ExamPrint.created_at, ExamPrint.id)
-    )
-    if course_id is not None:
-        query = query.where(Assignment.course_id == course_id)
-    roster: dict[int, int] = {}
-    counted = []
-    for asked_at, anonymous, status, sheets, course in session.execute(query):
-        if anonymous is not None:
-            n = anonymous
-        elif status in (QUEUED, RUNNING):
-            if course not in roster:
-                roster[course] = _student_count(session, course)
-            n = roster[course]
-        else:
-            n = sheets
-        counted.append((asked_at, int(n)))
-    return counted
-
-
-def _allowance(session: Session, course_id: int) -> PrintAllowance:
-    config = current_app.config
-    now = utcnow()
-    pending = session.scalar(
-        sa.select(ExamPrint)
-        .join(Assignment, Assignment.id == ExamPrint.assignment_id)
-        .where(Assignment.course_id == course_id, ExamPrint.status.in_([QUEUED, RUNNING]))
-        .order_by(ExamPrint.id)
-        .limit(1)
-    )
-    return PrintAllowance(
-        per_print=int(config["GRADER_EXAM_SHEETS_PER_PRINT"]),
-        per_course_day=int(config["GRADER_EXAM_SHEETS_PER_COURSE_DAY"]),
-        per_day=int(config["GRADER_EXAM_SHEETS_PER_DAY"]),
-        course_runs=_counted_runs(session, now - DAY, course_id),
-        service_runs=_counted_runs(session, now - DAY, None),
-        pending=pending,
-        now=now,
-    )
-
-
-def _students(course_id: int) -> list[User]:
+def course_students(course_id: int) -> list[User]:
     return list(
         db.session.scalars(
             sa.select(User)
@@ -325,7 +162,7 @@ def make_sheets(print_id: int, progress: Progress | None = None) -> list[ExamShe
     people: list[User | None] = (
         [None] * run.anonymous
         if run.anonymous is not None
-        else list(_students(run.assignment.course_id))
+        else list(course_students(run.assignment.course_id))
     )
     made = {s.number for s in run.sheets}
     for number, person in enumerate(people, start=1):
@@ -620,7 +457,7 @@ def print_runs(user: User, assignment_id: int) -> PrintRuns:
         .order_by(ExamPrint.id.desc())
     )
     return PrintRuns(
-        teacher, assignment, list(runs), _allowance(db.session(), assignment.course_id)
+        teacher, assignment, list(runs), print_allowance(db.session(), assignment.course_id)
     )
 
 
@@ -651,221 +488,3 @@ def print_file(user: User, print_id: int, name: str) -> bytes:
         return data
     with zipfile.ZipFile(io.BytesIO(data)) as z:
         return z.read(name)
-
-
-# -- entering the answers written on paper ------------------------------------------------------
-
-
-def find_sheet(user: User, code: str) -> ExamSheet:
-    """A sheet of a course ``user`` teaches or assists (TAs enter answers too); NotFound for
-    any other code, so a code reveals nothing of another course."""
-    sheet = db.session.scalar(sa.select(ExamSheet).where(ExamSheet.code == read_code(code)))
-    if sheet is None:
-        raise NotFound(f"no exam sheet has the code {code.strip()[:40]!r}")
-    try:
-        staff(user, sheet.print_run.assignment.course_id)
-    except Exception as exc:  # Forbidden or NotFound: the same answer, no sheet here
-        raise NotFound(f"no exam sheet has the code {code.strip()[:40]!r}") from exc
-    return sheet
-
-
-@dataclass(frozen=True)
-class Entry:
-    """One question of a sheet as the entry page shows it."""
-
-    sheet: ExamSheet
-    item: ExamItem
-    exercise: dict[str, Any]  # what the tree view needs (the page's exercise JSON)
-    attempt: Attempt | None  # the answer entered so far, if any
-    version: int  # entries so far: a save names the version it saw
-    solution: dict[str, Any] | None  # the key: only once the answer has been saved
-    students: list[tuple[int, str]] = field(default_factory=list)  # an untied sheet's choice
-    next_url: tuple[str, int] | None = None  # the next question: (sheet code, slot index)
-
-
-def _item(sheet: ExamSheet, slot_index: int) -> ExamItem:
-    item = next((i for i in sheet.items if i.slot_index == slot_index), None)
-    if item is None:
-        raise NotFound("this sheet has no such question")
-    return item
-
-
-def _version(attempt: Attempt | None) -> int:
-    return len(attempt.history or []) if attempt is not None else 0
-
-
-def open_item(user: User, code: str, slot_index: int) -> Entry:
-    sheet = find_sheet(user, code)
-    item = _item(sheet, slot_index)
-    attempt = db.session.get(Attempt, item.attempt_id) if item.attempt_id is not None else None
-    tree = Tree.from_dict(item.tree)
-    slot = item.slot
-    conventions = Conventions.from_dict(slot.conventions)
-    kind = KINDS[slot.kind]
-    exercise = {
-        "id": item.exercise_id or 0,
-        "kind": slot.kind,
-        "prompt": kind.prompt,
-        "tree": item.tree["tree"],
-        "players": item.tree["players"],
-        "labels": tree.labels(),
-        "conventions": slot.conventions,
-        "conventions_text": kind.conventions_words(conventions, tree),
-        "practice": False,
-        "attempts_allowed": None,
-        "attempts_used": 0,
-        "replay_allowed": False,
-        "solution_when": "once this sheet's answer is saved",
-    }
-    key = None
-    if attempt is not None:
-        key = {"key": kind.key(tree, conventions), "search": None}
-    students = []
-    if sheet.user_id is None:
-        students = [(s.id, s.email) for s in _students(sheet.print_run.assignment.course_id)]
-    return Entry(
-        sheet, item, exercise, attempt, _version(attempt), key, students, _next(sheet, item)
-    )
-
-
-def _next(sheet: ExamSheet, item: ExamItem) -> tuple[str, int] | None:
-    later = [i for i in sheet.items if i.slot_index > item.slot_index]
-    if later:
-        return sheet.code, later[0].slot_index
-    following = db.session.scalar(
-        sa.select(ExamSheet)
-        .where(ExamSheet.print_id == sheet.print_id, ExamSheet.number > sheet.number)
-        .order_by(ExamSheet.number)
-        .limit(1)
-    )
-    if following is None or not following.items:
-        return None
-    return following.code, following.items[0].slot_index
-
-
-def save_entry(
-    user: User,
-    code: str,
-    slot_index: int,
-    answer: dict[str, Any],
-    *,
-    version: int,
-    confirm: bool = False,
-    student_id: int | None = None,
-) -> tuple[Attempt, dict[str, Any]]:
-    """Grades what is written on a sheet and stores it as the student's attempt on paper.
-
-    ``version`` is the number of entries the page showed: a save over an entry made since
-    (another TA's) is refused and says whose it is; a change of a saved answer needs
-    ``confirm``. An anonymous sheet is tied to ``student_id`` at its first save, its trees
-    then becoming the student's graded variants. Returns the attempt and the key."""
-    sheet = find_sheet(user, code)
-    item = _item(sheet, slot_index)
-    slot = item.slot
-    check_open(slot.assignment.course)
-    tree = Tree.from_dict(item.tree)
-    conventions = Conventions.from_dict(slot.conventions)
-    try:
-        graded = grade(slot.kind, tree, conventions, answer)
-    except ValueError as exc:
-        raise Unprocessable(f"this is a {slot.kind} exercise: {exc}", slot.kind) from exc
-    with writing() as session:
-        session.refresh(sheet)
-        session.refresh(item)
-        if sheet.user_id is None:
-            _tie(session, sheet, student_id)
-        elif student_id is not None and student_id != sheet.user_id:
-            raise Conflict("this sheet belongs to another student already")
-        student = sheet.user
-        assert student is not None and item.exercise_id is not None
-        attempt = session.get(Attempt, item.attempt_id) if item.attempt_id is not None else None
-        seen = _version(attempt)
-        if version != seen:
-            raise Conflict(_changed_words(attempt, "since you opened this sheet") + " Reload it.")
-        if attempt is not None and attempt.answer == answer:
-            return attempt, _key(item, tree, graded)
-        if attempt is not None and not confirm:
-            raise Conflict(
-                _changed_words(attempt, "already")
-                + " Tick “Replace the saved answer” to change it."
-            )
-        now = utcnow()
-        entry = {
-            "answer": answer,
-            "score": graded.score,
-            "entered_by": user.email,
-            "entered_at": iso_utc(now),
-        }
-        fields = {"answer": answer, **graded.to_dict(), "entered_by_id": user.id}  # Attempt.GRADED
-        if attempt is None:
-            exercise = session.get(Exercise, item.exercise_id)
-            assert exercise is not None
-            attempt = Attempt(
-                exercise_id=exercise.id,
-                user_id=student.id,
-                **{name: getattr(exercise, name) for name in Attempt.FROM_EXERCISE},
-                created_at=now,
-                history=[entry],
-                **fields,
-            )
-            session.add(attempt)
-            session.flush()
-            item.attempt_id = attempt.id
-        else:
-            for name, value in fields.items():
-                setattr(attempt, name, value)
-            attempt.history = [*(attempt.history or []), entry]
-        outbox.passback_after_commit(session, [(student.id, slot.id)])
-    return attempt, _key(item, tree, graded)
-
-
-def _key(item: ExamItem, tree: Tree, graded: Any) -> dict[str, Any]:
-    exercise = item.exercise
-    assert exercise is not None
-    return solution(exercise, tree_of(exercise), graded, with_search=False)
-
-
-def _changed_words(attempt: Attempt | None, when: str) -> str:
-    if attempt is None or not attempt.history:
-        return f"This sheet's answer was removed {when}."
-    last = attempt.history[-1]
-    kind = KINDS[attempt.kind]
-    tree = tree_of(attempt.exercise)
-    words = kind.describe(last["answer"], tree.labels())
-    return (
-        f"{last['entered_by']} saved an answer to this question {when} "
-        f"({last['entered_at']}: {words}; score {last['score']:.2f})."
-    )
-
-
-def _tie(session: Session, sheet: ExamSheet, student_id: int | None) -> None:
-    """An anonymous sheet becomes ``student_id``'s: its trees their graded variants."""
-    if student_id is None:
-        raise Invalid("choose the student this sheet belongs to before saving its first answer")
-    course_id = sheet.print_run.assignment.course_id
-    role = session.scalar(
-        sa.select(Membership.role).where(
-            Membership.course_id == course_id, Membership.user_id == student_id
-        )
-    )
-    if role != STUDENT:
-        raise Invalid("the sheet's student must be a student of this course")
-    taken = session.scalar(
-        sa.select(ExamSheet.code).where(
-            ExamSheet.print_id == sheet.print_id, ExamSheet.user_id == student_id
-        )
-    )
-    if taken is not None:
-        raise Conflict(f"this student's sheet is {shown_code(taken)} already")
-    student = session.get(User, student_id)
-    assert student is not None
-    for item in sheet.items:
-        item.exercise = store_graded_variant(
-            session,
-            item.slot,
-            student,
-            Tree.from_dict(item.tree),
-            seed=item.seed,
-            params=item.params,
-        )
-    sheet.user = student
