@@ -218,7 +218,7 @@ OTHER_MEANINGS: dict[tuple[str, str], int] = {
     ("grader/web/api/schemas.py", "values"): 4,
     ("grader/web/forms.py", "bounds"): 1,
     ("grader/web/forms.py", "values"): 3,
-    ("grader/web/instructor_forms.py", "values"): 1,
+    ("grader/web/instructor/editor_forms.py", "values"): 1,
     ("grader/web/words.py", "prune"): 1,
 }
 

@@ -15,7 +15,7 @@ from grader.services.paper import entry as paper_entry
 from grader.services.trees.attempts import to_api
 from grader.web.api import RequestError
 from grader.web.errors import status_of
-from grader.web.instructor_forms import ExamPrintForm, SheetCodeForm
+from grader.web.exams_forms import ExamPrintForm, SheetCodeForm
 
 bp = Blueprint("exams", __name__)
 

@@ -3,12 +3,14 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
 from flask_wtf import FlaskForm
 from wtforms import (
     BooleanField,
+    DateTimeLocalField,
     EmailField,
     IntegerField,
     PasswordField,
@@ -28,6 +30,7 @@ from grader.gametree.generator import DEFAULTS, MAX_DEPTH, range_text
 from grader.gametree.kinds import default_kind
 from grader.services import Invalid
 from grader.services.accounts import MAX_TOKEN_DAYS, MIN_PASSWORD, SCOPES, TOKEN_DAYS
+from grader.services.courses import zones
 from grader.services.teaching import editor
 from grader.web.inputs import strict_loads
 from grader.web.words import CHILDREN, CUT_NODES_REPORT, TIES, kind_name
@@ -328,3 +331,24 @@ class GamePracticeForm(FlaskForm):
         validators=[DataRequired(), NumberRange(1, 9)],
     )
     ties = SelectField("Ties", choices=[SelectChoice(*c) for c in TIES.items()])
+
+
+# -- dates typed in a course's zone (the dashboard's forms) ------------------------------------
+
+DATE_FORMATS = ["%Y-%m-%dT%H:%M", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M"]
+
+
+def utc_from_zone(value: dt.datetime | None, zone: str) -> dt.datetime | None:
+    """A date typed in the course's zone, stored in UTC (a skipped or repeated time: Invalid)."""
+    return zones.to_utc(value, zone) if value is not None else None
+
+
+def in_zone(form: FlaskForm, zone: str, *, stored: bool = False) -> FlaskForm:
+    """The form's date fields labelled with the course's zone, which they are typed in; with
+    `stored`, their values (read from the database, UTC) shown in it."""
+    for item in form:
+        if isinstance(item, DateTimeLocalField):
+            item.label.text = item.label.text.replace("(UTC", f"({zone}")
+            if stored and item.data is not None:
+                item.data = zones.field_value(item.data, zone)
+    return form

@@ -15,7 +15,7 @@ from grader.gametree import KINDS
 from grader.services import Conflict, Invalid
 from grader.services.integrity import answers, checks, engines
 from grader.web.forms import ActionForm
-from grader.web.instructor_forms import IntegrityAccessForm, SimilarityForm
+from grader.web.integrity_forms import IntegrityAccessForm, SimilarityForm
 
 bp = Blueprint("integrity", __name__, url_prefix="/instructor")
 

@@ -28,7 +28,7 @@ from grader.services.lti import dynamic_registration, lms_setup
 from grader.web import CSP
 from grader.web.errors import status_of
 from grader.web.forms import ActionForm, LinkAccountForm, SelectChoice
-from grader.web.instructor_forms import PresetAssignmentForm
+from grader.web.instructor.editor_forms import PresetAssignmentForm
 
 bp = Blueprint("lti", __name__, url_prefix="/lti")
 

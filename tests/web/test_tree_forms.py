@@ -10,7 +10,7 @@ from grader.models import Slot
 from grader.services import Invalid
 from grader.services.teaching import editor
 from grader.web.forms import PracticeForm, TreeChoice
-from grader.web.instructor_forms import SlotForm
+from grader.web.instructor.editor_forms import SlotForm
 
 CONVENTIONS = {"ties": "explore", "values_rule": "hard", "order": "rtl"}
 SOURCES = {

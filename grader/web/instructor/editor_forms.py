@@ -1,9 +1,9 @@
-"""The dashboard's forms (Flask-WTF: each carries its CSRF token). Dates are UTC. The slot
-editor's form maps to the editor's `SlotInput` and back (`slot_input`, `from_slot`)."""
+"""The assignment editor's forms (Flask-WTF: each carries its CSRF token). Dates are typed in
+the course's zone and stored in UTC. The slot editor's form maps to the editor's `SlotInput` and
+back (`slot_input`, `from_slot`)."""
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 from typing import Any
 
@@ -12,7 +12,6 @@ from flask_wtf.file import FileField
 from wtforms import (
     BooleanField,
     DateTimeLocalField,
-    EmailField,
     FloatField,
     HiddenField,
     IntegerField,
@@ -28,121 +27,11 @@ from grader.gametree.exact import fmt
 from grader.gametree.games import GAMES
 from grader.gametree.generator import MAX_MISCONCEPTION_ERRORS
 from grader.gametree.kinds import default_kind
-from grader.models import COURSE_ROLES, SCORE_POLICIES, Slot
-from grader.services.courses import extensions, zones
+from grader.models import SCORE_POLICIES, Slot
 from grader.services.teaching import editor
 from grader.services.trees import game_practice
-from grader.web.forms import SelectChoice, TreeSettings, nested_list
+from grader.web.forms import DATE_FORMATS, SelectChoice, TreeSettings, nested_list, utc_from_zone
 from grader.web.words import kind_name
-
-DATE_FORMATS = ["%Y-%m-%dT%H:%M", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M"]
-
-
-def _utc(value: dt.datetime | None, zone: str) -> dt.datetime | None:
-    """A date typed in the course's zone, stored in UTC (a skipped or repeated time: Invalid)."""
-    return zones.to_utc(value, zone) if value is not None else None
-
-
-def in_zone(form: FlaskForm, zone: str, *, stored: bool = False) -> FlaskForm:
-    """The form's date fields labelled with the course's zone, which they are typed in; with
-    `stored`, their values (read from the database, UTC) shown in it."""
-    for item in form:
-        if isinstance(item, DateTimeLocalField):
-            item.label.text = item.label.text.replace("(UTC", f"({zone}")
-            if stored and item.data is not None:
-                item.data = zones.field_value(item.data, zone)
-    return form
-
-
-ROLE_CHOICES = [SelectChoice(r, {"ta": "TA"}.get(r, r)) for r in COURSE_ROLES]
-
-
-class CourseForm(FlaskForm):
-    name = StringField("Course name", validators=[DataRequired(), Length(max=200)])
-    timezone = StringField(
-        "Time zone (IANA, for example America/New_York; empty: the server's)",
-        validators=[Optional(), Length(max=64)],
-    )
-
-
-class SlipDaysForm(FlaskForm):
-    slip_days = IntegerField(
-        "Slip days per student (0: none)", validators=[NumberRange(0, 366)], default=0
-    )
-
-
-class TimezoneForm(FlaskForm):
-    timezone = StringField(
-        "Time zone (IANA, for example America/New_York)",
-        validators=[DataRequired(), Length(max=64)],
-    )
-
-
-class MemberForm(FlaskForm):
-    email = EmailField("E-mail", validators=[DataRequired(), Length(max=254)])
-    name = StringField("Name", validators=[Optional(), Length(max=200)])
-    role = SelectField("Role", choices=ROLE_CHOICES, default="student")
-
-
-class ImportForm(FlaskForm):
-    csv_text = TextAreaField(
-        "Students as CSV (email,name per line, or a header row)",
-        validators=[Optional(), Length(max=500_000)],
-    )
-
-
-class ExtensionForm(FlaskForm):
-    """One extension on an assignment: for a student (an e-mail) or a named group, the whole
-    assignment or one exercise; a later date or days, extra attempts, the penalty waived."""
-
-    email = StringField("Student's e-mail", validators=[Optional(), Length(max=320)])
-    group = StringField("or a group's name", validators=[Optional(), Length(max=100)])
-    slot = SelectField("For", choices=[], validate_choice=False)
-    due_at = DateTimeLocalField("New due date (UTC)", format=DATE_FORMATS, validators=[Optional()])
-    days = IntegerField("or days later", validators=[Optional(), NumberRange(1, 366)])
-    extra_attempts = IntegerField(
-        "Extra attempts", default=0, validators=[Optional(), NumberRange(0, 1000)]
-    )
-    waive_penalty = BooleanField("Waive the late penalty")
-
-    def extension_input(self, assignment_id: int, zone: str) -> extensions.ExtensionInput:
-        return extensions.ExtensionInput(
-            assignment_id=assignment_id,
-            email=(self.email.data or "").strip() or None,
-            group=(self.group.data or "").strip() or None,
-            slot_index=int(self.slot.data) if (self.slot.data or "").isdigit() else None,
-            due_at=_utc(self.due_at.data, zone),
-            days=self.days.data,
-            extra_attempts=self.extra_attempts.data or 0,
-            waive_penalty=bool(self.waive_penalty.data),
-        )
-
-
-class AccommodationsForm(FlaskForm):
-    csv_text = TextAreaField(
-        "Accommodations as CSV: email, days or date (YYYY-MM-DD HH:MM), extra attempts",
-        validators=[DataRequired(), Length(max=500_000)],
-    )
-
-
-class GroupForm(FlaskForm):
-    name = StringField("Group name", validators=[DataRequired(), Length(max=100)])
-    emails = TextAreaField(
-        "Its students' e-mails (one a line)", validators=[Optional(), Length(max=200_000)]
-    )
-
-
-class RoleForm(FlaskForm):
-    role = SelectField("Role", choices=ROLE_CHOICES)
-
-
-class ExpireForm(FlaskForm):
-    """A date for the join code to stop working, or (confirmed, with `now`) at once."""
-
-    expires_at = DateTimeLocalField(
-        "Expires at (UTC)", format=DATE_FORMATS, validators=[Optional()]
-    )
-    now = HiddenField()
 
 
 class AssignmentForm(FlaskForm):
@@ -167,12 +56,12 @@ class AssignmentForm(FlaskForm):
     def assignment_input(self, zone: str) -> editor.AssignmentInput:
         return editor.AssignmentInput(
             title=self.title.data or "",
-            release_at=_utc(self.release_at.data, zone),
-            due_at=_utc(self.due_at.data, zone),
+            release_at=utc_from_zone(self.release_at.data, zone),
+            due_at=utc_from_zone(self.due_at.data, zone),
             late_percent_per_day=self.late_percent_per_day.data,
             score_policy=self.score_policy.data,
             hold_scores=bool(self.hold_scores.data),
-            scores_release_at=_utc(self.scores_release_at.data, zone),
+            scores_release_at=utc_from_zone(self.scores_release_at.data, zone),
         )
 
 
@@ -189,7 +78,7 @@ class PresetAssignmentForm(FlaskForm):
 
     def assignment_input(self, zone: str) -> editor.AssignmentInput:
         return editor.AssignmentInput(
-            title=self.title.data or "", due_at=_utc(self.due_at.data, zone)
+            title=self.title.data or "", due_at=utc_from_zone(self.due_at.data, zone)
         )
 
 
@@ -321,7 +210,7 @@ class SlotForm(TreeSettings):
             attempts_allowed=self.attempts_allowed.data or None,
             practice_allowed=bool(self.practice_allowed.data),
             replay_allowed=bool(self.replay_allowed.data),
-            due_at=_utc(self.due_at.data, zone),
+            due_at=utc_from_zone(self.due_at.data, zone),
         )
 
     @classmethod
@@ -369,76 +258,3 @@ class RegradeForm(FlaskForm):
     """The regrade button with its one choice (a plain button is ``forms.ActionForm``)."""
 
     allow_lower = BooleanField("Allow scores to go down")
-
-
-class ExamPrintForm(FlaskForm):
-    """An assignment printed as paper exam sheets (services/paper/printing.py)."""
-
-    paper = SelectField(
-        "Paper",
-        choices=[SelectChoice("a4", "A4"), SelectChoice("letter", "US Letter")],
-        default="a4",
-    )
-    anonymous = IntegerField(
-        "Anonymous sheets (leave empty for one per student)",
-        validators=[Optional(), NumberRange(min=1)],  # the service bounds a run's sheets
-    )
-
-
-class SheetCodeForm(FlaskForm):
-    """A sheet's code, typed or scanned (a GET form: nothing changes, so no CSRF token)."""
-
-    class Meta:
-        csrf = False
-
-    code = StringField("Sheet code", validators=[DataRequired(), Length(max=40)])
-
-
-class SimilarityForm(FlaskForm):
-    """The engine similarity check's button, with its one choice."""
-
-    earlier = BooleanField(
-        "Also compare with earlier offerings (your other courses' engine slots on the same suite)"
-    )
-
-
-class IntegrityAccessForm(FlaskForm):
-    """Whether the course's TAs may read the academic-integrity pages."""
-
-    ta_may_read = BooleanField("The course's TAs may read the academic-integrity pages")
-    back = HiddenField()  # the page the form is on, to return to
-
-
-class CopyCourseForm(FlaskForm):
-    """The next term: the new offering's name and how its dates move."""
-
-    name = StringField("The new course's name", validators=[DataRequired(), Length(max=200)])
-    how = RadioField(
-        "Move the dates",
-        choices=[
-            SelectChoice("shift", "by a number of days"),
-            SelectChoice("first_due", "so that the first due date falls on a date"),
-        ],
-        default="shift",
-    )
-    shift_days = IntegerField(
-        "Days (negative: earlier)",
-        validators=[Optional(), NumberRange(min=-3660, max=3660)],
-    )
-    first_due = DateTimeLocalField(
-        "The first due date (UTC)", format=DATE_FORMATS, validators=[Optional()]
-    )
-
-    def first_due_at(self, zone: str) -> dt.datetime | None:
-        """The first due date typed, in the course's zone, as UTC."""
-        return _utc(self.first_due.data, zone)
-
-
-class CopyAssignmentForm(FlaskForm):
-    assignment = SelectField("Assignment", validators=[DataRequired()])
-    target = SelectField("Into the course", validators=[DataRequired()])
-    shift_days = IntegerField(
-        "Move its dates by (days)",
-        default=0,
-        validators=[Optional(), NumberRange(min=-3660, max=3660)],
-    )

@@ -1,0 +1,61 @@
+"""The course pages' forms: a new course, its time zone, a copy for the next term."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from flask_wtf import FlaskForm
+from wtforms import DateTimeLocalField, IntegerField, RadioField, SelectField, StringField
+from wtforms.validators import DataRequired, Length, NumberRange, Optional
+
+from grader.web.forms import DATE_FORMATS, SelectChoice, utc_from_zone
+
+
+class CourseForm(FlaskForm):
+    name = StringField("Course name", validators=[DataRequired(), Length(max=200)])
+    timezone = StringField(
+        "Time zone (IANA, for example America/New_York; empty: the server's)",
+        validators=[Optional(), Length(max=64)],
+    )
+
+
+class TimezoneForm(FlaskForm):
+    timezone = StringField(
+        "Time zone (IANA, for example America/New_York)",
+        validators=[DataRequired(), Length(max=64)],
+    )
+
+
+class CopyCourseForm(FlaskForm):
+    """The next term: the new offering's name and how its dates move."""
+
+    name = StringField("The new course's name", validators=[DataRequired(), Length(max=200)])
+    how = RadioField(
+        "Move the dates",
+        choices=[
+            SelectChoice("shift", "by a number of days"),
+            SelectChoice("first_due", "so that the first due date falls on a date"),
+        ],
+        default="shift",
+    )
+    shift_days = IntegerField(
+        "Days (negative: earlier)",
+        validators=[Optional(), NumberRange(min=-3660, max=3660)],
+    )
+    first_due = DateTimeLocalField(
+        "The first due date (UTC)", format=DATE_FORMATS, validators=[Optional()]
+    )
+
+    def first_due_at(self, zone: str) -> dt.datetime | None:
+        """The first due date typed, in the course's zone, as UTC."""
+        return utc_from_zone(self.first_due.data, zone)
+
+
+class CopyAssignmentForm(FlaskForm):
+    assignment = SelectField("Assignment", validators=[DataRequired()])
+    target = SelectField("Into the course", validators=[DataRequired()])
+    shift_days = IntegerField(
+        "Move its dates by (days)",
+        default=0,
+        validators=[Optional(), NumberRange(min=-3660, max=3660)],
+    )
