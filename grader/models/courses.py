@@ -1,5 +1,5 @@
 """Courses: a course, its members and invitations, its assignments and their slots (and what a
-slot holds, `SLOT_KINDS`), its audit log, its students' problem reports, and the deadlines' own
+slot holds, `SLOT_KINDS`), its audit log (`AuditEntry`), its students' problem reports, and the deadlines' own
 rows: named groups and extensions (services/courses/)."""
 
 from __future__ import annotations
@@ -197,8 +197,10 @@ SLOT_KINDS: dict[str, SlotKind] = {
 }
 
 
-class Regrade(Base):
-    """The audit log of regrades: who changed what in a slot and what it did to the scores."""
+class AuditEntry(Base):
+    """An entry of a course's audit log: who changed what counts (a regrade of a slot, an
+    extension, the slip days' budget) and what it did to the scores. The table keeps the name it
+    had when regrades were all it held."""
 
     __tablename__ = "regrade"
 

@@ -132,6 +132,7 @@ def test_a_read_token_cannot_submit_upload_or_reach_staff_operations(client, app
         f"/api/courses/{room['course_id']}/gradebook",
         f"/api/courses/{room['course_id']}/gradebook.csv",
         f"/api/courses/{room['course_id']}/statistics",
+        f"/api/courses/{room['course_id']}/audit",
         f"/api/courses/{room['course_id']}/regrades",
     ):
         staff = client.get(path, headers=bearer(teacher))

@@ -22,6 +22,7 @@ API_ENDPOINTS = {
     "api.api_gradebook_csv",
     "api.api_statistics",
     "api.api_misconceptions",
+    "api.api_audit_log",
     "api.api_regrades",
     "api.api_preview",
 }

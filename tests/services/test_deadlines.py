@@ -10,7 +10,7 @@ import sqlalchemy as sa
 
 from grader.extensions import db
 from grader.gametree import Tree
-from grader.models import Assignment, Attempt, Extension, Regrade, utcnow
+from grader.models import Assignment, Attempt, AuditEntry, Extension, utcnow
 from grader.services import Conflict, Forbidden, Invalid
 from grader.services.courses import accommodations, courses, deadlines, extensions, groups
 from grader.services.teaching import editor, gradebook
@@ -104,7 +104,9 @@ def test_removing_an_extension_is_audited_and_recomputes_lateness(app, factory):
         text, assignment_id = extensions.remove(user(TEACHER), room.course_id, made)
         assert "alice@example.com" in text and assignment_id == room.assignment_id
         assert db.session.get(Attempt, attempt.id).penalty == pytest.approx(0.2)
-        whats = [log.what for log in db.session.scalars(sa.select(Regrade).order_by(Regrade.id))]
+        whats = [
+            log.what for log in db.session.scalars(sa.select(AuditEntry).order_by(AuditEntry.id))
+        ]
         assert whats == [
             "Extension for alice@example.com: Homework 1",
             "Extension removed for alice@example.com: Homework 1",

@@ -12,9 +12,9 @@ import sqlalchemy as sa
 
 from grader.extensions import db
 from grader.gametree import Tree
-from grader.models import Attempt, Exercise, Membership, Regrade, utcnow
+from grader.models import Attempt, AuditEntry, Exercise, Membership, utcnow
 from grader.services import Conflict, Forbidden, Invalid, NotFound, accounts
-from grader.services.courses import courses, invites, lateness, roster
+from grader.services.courses import audit_log, courses, invites, lateness, roster
 from grader.services.teaching import editor, gradebook, regrade, scores, stats
 from tests.app_support import attempt_count
 from tests.e2e.kinds_support import answer_cases
@@ -530,7 +530,7 @@ def test_regrade_after_new_conventions_never_lowers_a_score(app, room):
             ),
         )
         assert saved.regraded == 1
-        log = db.session.scalar(sa.select(Regrade))
+        log = db.session.scalar(sa.select(AuditEntry))
         assert (
             log.actor_id == room.ids[TEACHER] and log.changes["conventions"][1]["ties"] == "explore"
         )
@@ -598,8 +598,8 @@ def test_a_new_due_date_recomputes_lateness_without_lowering(app, factory):
             ),
         )
         assert db.session.get(Attempt, late.id).penalty == 0
-        logs = regrade.audit_log(user(TA), room.course_id)
-        assert len(logs) == 2 and logs[0].details[0]["kept"] is True
+        entries = audit_log.entries(user(TA), room.course_id)
+        assert len(entries) == 2 and entries[0].details[0]["kept"] is True
         # An explicit regrade that allows lower scores applies the 3 days' penalty.
         regrade.regrade_slot(teacher, room.assignment_id, 0, allow_lower=True)
         assert db.session.get(Attempt, late.id).penalty == pytest.approx(0.3)

@@ -97,7 +97,7 @@ def test_a_changed_budget_spends_the_slip_days_again_in_order_of_submission(app,
     import sqlalchemy as sa
 
     from grader.extensions import db
-    from grader.models import Attempt, Regrade
+    from grader.models import Attempt, AuditEntry
 
     due = utcnow() - dt.timedelta(hours=30)  # work now is 2 days late
     room = make_room(app, factory, due_at=due, late=10)
@@ -119,7 +119,7 @@ def test_a_changed_budget_spends_the_slip_days_again_in_order_of_submission(app,
     assert lateness() == [(1, 0.1), (0, 0.2)]  # the days past the new budget cost again
     with app.app_context():
         slip_days.set_slip_days(user(TEACHER), room.course_id, 1)  # no change: no audit row
-        logged = db.session.scalars(sa.select(Regrade).order_by(Regrade.id)).all()
+        logged = db.session.scalars(sa.select(AuditEntry).order_by(AuditEntry.id)).all()
         assert [r.what for r in logged] == [
             "Slip days per student: 0 to 3",
             "Slip days per student: 3 to 1",

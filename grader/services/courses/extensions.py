@@ -26,7 +26,7 @@ from grader.models import (
 )
 from grader.services import Invalid, NotFound
 from grader.services.accounts import normalize_email
-from grader.services.courses import audit, zones
+from grader.services.courses import audit_log, zones
 from grader.services.courses.courses import course_in
 from grader.services.courses.deadlines import MAX_DAYS
 from grader.services.courses.recompute import relate
@@ -162,14 +162,14 @@ def grant_in(
     session.flush()
     details = relate(session, *affected(session, extension))
     described = _describe(extension, user.email if user else None, course.timezone)
-    audit.record(
+    audit_log.record(
         session,
-        course,
+        course.id,
         actor_id,
         f"Extension for {described['who']}: {described['where']}",
         {"extension": [None, described]},
         details,
-        slot,
+        slot.id if slot is not None else None,
     )
     return extension
 
@@ -200,14 +200,14 @@ def remove(actor: User, course_id: int, extension_id: int) -> tuple[str, int]:
         assignment_id = extension.assignment_id
         session.delete(extension)
         details = relate(session, users, slots)
-        audit.record(
+        audit_log.record(
             session,
-            course,
+            course.id,
             actor.id,
             f"Extension removed for {described['who']}: {described['where']}",
             {"extension": [described, None]},
             details,
-            extension.slot,
+            extension.slot_id,
         )
     text = f"Removed the extension for {described['who']} on {described['where']}."
     return text, assignment_id

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from grader.models import Assignment, Course, User
 from grader.services import Invalid
-from grader.services.courses import audit
+from grader.services.courses import audit_log
 from grader.services.courses.courses import course_in
 from grader.services.courses.deadlines import MAX_DAYS, slip_days_used
 from grader.services.courses.recompute import respend_slip_days
@@ -32,9 +32,9 @@ def set_slip_days(actor: User | None, course_id: int, days: int) -> Course:
             return course
         course.slip_days = days
         details = respend_slip_days(session, course)
-        audit.record(
+        audit_log.record(
             session,
-            course,
+            course.id,
             actor.id if actor is not None else None,
             f"Slip days per student: {before} to {days}",
             {"slip_days": [before, days]},

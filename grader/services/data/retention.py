@@ -23,6 +23,7 @@ from grader.models import (
     STUDENT,
     Assignment,
     Attempt,
+    AuditEntry,
     Course,
     ExamPrint,
     Exercise,
@@ -33,7 +34,6 @@ from grader.models import (
     LtiPassback,
     Membership,
     ProblemReport,
-    Regrade,
     Slot,
     Submission,
     User,
@@ -178,13 +178,15 @@ def purge(course_id: int) -> int:
         # Extensions are about one student or a group of them: they go, with their audit rows.
         rows_changed(session, sa.delete(Extension).where(Extension.course_id == course_id))
         rows_changed(session, sa.delete(GroupMember).where(GroupMember.course_id == course_id))
-        for log in session.scalars(sa.select(Regrade).where(Regrade.course_id == course_id)):
-            if "extension" in (log.changes or {}):
-                session.delete(log)
-        # The regrade log keeps what changed in a slot, not whose scores it changed.
+        for entry in session.scalars(
+            sa.select(AuditEntry).where(AuditEntry.course_id == course_id)
+        ):
+            if "extension" in (entry.changes or {}):
+                session.delete(entry)
+        # The audit log keeps what changed in a slot, not whose scores it changed.
         rows_changed(
             session,
-            sa.update(Regrade).where(Regrade.course_id == course_id).values(details=[]),
+            sa.update(AuditEntry).where(AuditEntry.course_id == course_id).values(details=[]),
         )
         course.purged_at = utcnow()
     return attempts

@@ -3,8 +3,9 @@ fixed tree) and their lateness recomputed from the due date and late policy as t
 
 Policy: by default no credited score goes down, so an attempt whose new credited score
 (score × (1 − penalty)) would be lower keeps its old grading whole; `allow_lower` takes the new one
-anyway. Every regrade writes one `Regrade` row (who, when, what changed, how many attempts,
-old and new credited score of each attempt that changed or was kept), in the same transaction.
+anyway. Every regrade writes one entry in the course's audit log (`audit_log.record`: who,
+when, what changed, how many attempts, old and new credited score of each attempt that changed
+or was kept), in the same transaction.
 """
 
 from __future__ import annotations
@@ -14,12 +15,11 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
-from grader.extensions import db
 from grader.gametree import Conventions, Tree, grade
-from grader.models import Attempt, Exercise, Regrade, Slot, User, utcnow
+from grader.models import Attempt, AuditEntry, Exercise, Slot, User, utcnow
 from grader.services import outbox
-from grader.services.courses import deadlines
-from grader.services.courses.staff import staff, staff_for_slot
+from grader.services.courses import audit_log, deadlines
+from grader.services.courses.staff import staff_for_slot
 from grader.services.transactions import writing
 
 EPSILON = 1e-9
@@ -36,7 +36,7 @@ def regrade_slot_in(
     changes: dict[str, Any],
     *,
     allow_lower: bool = False,
-) -> Regrade | None:
+) -> AuditEntry | None:
     """Regrades every attempt of `slot` inside the caller's transaction; None if it has none."""
     rows = list(
         session.execute(
@@ -93,23 +93,23 @@ def regrade_slot_in(
         changed += 1
         attempt.slip_days = late.slip_days
         _apply(attempt, exercise, result, new_score, days, penalty, now)
-    log = Regrade(
-        course_id=slot.assignment.course_id,
-        slot_id=slot.id,
-        actor_id=actor_id,
-        created_at=now,
-        what=_describe_slot(slot),
-        changes=changes,
+    entry = audit_log.record(
+        session,
+        slot.assignment.course_id,
+        actor_id,
+        _describe_slot(slot),
+        changes,
+        details,
+        slot.id,
         allow_lower=allow_lower,
         attempts_total=len(rows),
         attempts_changed=changed,
-        details=details,
+        created_at=now,
     )
-    session.add(log)
     outbox.passback_after_commit(
         session, [(d["user_id"], slot.id) for d in details if not d["kept"]]
     )
-    return log
+    return entry
 
 
 # The grade of an answer that no longer fits its exercise (a node that is gone).
@@ -151,7 +151,7 @@ def regrade_slot(
     *,
     allow_lower: bool = False,
     reason: str = "manual regrade",
-) -> Regrade | None:
+) -> AuditEntry | None:
     """Regrades a slot as it now is (instructors only): after an edit, or to recompute lateness."""
     _, found = staff_for_slot(user, assignment_id, index, change=True)
     with writing() as session:
@@ -159,26 +159,4 @@ def regrade_slot(
         return regrade_slot_in(session, slot, user.id, {"reason": reason}, allow_lower=allow_lower)
 
 
-def audit_log(user: User, course_id: int, limit: int = 200) -> list[Regrade]:
-    """The course's regrades, newest first (instructors and TAs may read it)."""
-    staff(user, course_id)
-    return list(
-        db.session.scalars(
-            sa.select(Regrade)
-            .where(Regrade.course_id == course_id)
-            .options(sa.orm.joinedload(Regrade.actor))
-            .order_by(Regrade.id.desc())
-            .limit(limit)
-        )
-    )
-
-
-def emails(user_ids: set[int]) -> dict[int, str]:
-    if not user_ids:
-        return {}
-    return dict(
-        db.session.execute(sa.select(User.id, User.email).where(User.id.in_(user_ids))).all()
-    )
-
-
-__all__ = ["audit_log", "emails", "regrade_slot", "regrade_slot_in"]
+__all__ = ["regrade_slot", "regrade_slot_in"]

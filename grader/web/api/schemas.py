@@ -830,7 +830,10 @@ class Misconceptions(BaseModel):
     engine_runs: dict[str, int]
 
 
-class Regrade(BaseModel):
+class AuditEntry(BaseModel):
+    """An entry of the course's audit log: a regrade, an extension granted or removed, the slip
+    days' budget changed, with each score it changed."""
+
     id: int
     at: str
     by: str | None
@@ -842,8 +845,15 @@ class Regrade(BaseModel):
     details: Any
 
 
-class Regrades(BaseModel):
-    regrades: list[Regrade]
+class AuditLog(BaseModel):
+    entries: list[AuditEntry]
+
+
+class DeprecatedRegrades(BaseModel):
+    """The audit log under the name it had when it held regrades only (`GET
+    /api/courses/{course_id}/regrades`, deprecated: read `.../audit`)."""
+
+    regrades: list[AuditEntry]
 
 
 class Preview(BaseModel):

@@ -40,6 +40,7 @@ NEEDED: dict[str, str] = {
     "api_gradebook_csv": STAFF,
     "api_statistics": STAFF,
     "api_misconceptions": STAFF,
+    "api_audit_log": STAFF,
     "api_regrades": STAFF,
     "api_preview": STAFF,
 }

@@ -10,8 +10,9 @@ from flask import render_template
 from flask_login import current_user
 
 from grader.gametree import KINDS
+from grader.services.courses import audit_log
 from grader.services.courses.staff import staff
-from grader.services.teaching import gradebook, regrade, stats
+from grader.services.teaching import gradebook, stats
 from grader.services.trees import exercises
 from grader.web import charts
 from grader.web.instructor.blueprint import bp, csv_response
@@ -120,8 +121,11 @@ def misconceptions_page(course_id: int) -> Any:
 @bp.get("/courses/<int:course_id>/audit")
 def audit(course_id: int) -> Any:
     as_staff = staff(current_user, course_id)
-    logs = regrade.audit_log(current_user, course_id)
-    people = regrade.emails({d["user_id"] for log in logs for d in log.details})
+    found = audit_log.entries(current_user, course_id)
     return render_template(
-        "instructor/audit.html", staff=as_staff, course=as_staff.course, logs=logs, people=people
+        "instructor/audit.html",
+        staff=as_staff,
+        course=as_staff.course,
+        entries=found,
+        people=audit_log.people(found),
     )
