@@ -1,8 +1,8 @@
-"""The dashboard's pages render for the course's staff, with what each part must show."""
+"""The dashboard's pages render for the course's staff, with what each part must show: the assignment
+editor (slots from each source, previews, engine slots, a TA's read-only view)."""
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
 import io
 import re
@@ -14,68 +14,8 @@ from grader.extensions import db
 from grader.models import ENGINE_KIND, Slot, utcnow
 from grader.services.courses import zones
 from tests.app_support import csrf_from
-from tests.instructor_support import (
-    ALICE,
-    BOB,
-    TA,
-    TEACHER,
-    answer,
-    make_room,
-    slot_preview,
-    textbook_key,
-)
-
-
-@pytest.fixture
-def room(app, factory):
-    return make_room(app, factory)
-
-
-@pytest.fixture
-def teacher(auth, room):
-    auth.login(TEACHER)
-    return room
-
-
-def _post(client, url, page, data, **kw):
-    token = csrf_from(client.get(page).get_data(as_text=True))
-    return client.post(url, data={"csrf_token": token, **data}, **kw)
-
-
-def test_every_page_renders_for_the_instructor(client, app, teacher):
-    room = teacher
-    answer(app, ALICE, room.assignment_id, 0, {"pruned": [], "value": 3})
-    answer(app, ALICE, room.assignment_id, 0, textbook_key())
-    c, a = room.course_id, room.assignment_id
-    for url in [
-        "/instructor/",
-        f"/instructor/courses/{c}",
-        f"/instructor/courses/{c}/roster",
-        f"/instructor/courses/{c}/assignments/new",
-        f"/instructor/assignments/{a}",
-        f"/instructor/assignments/{a}/slots/new",
-        f"/instructor/assignments/{a}/slots/0",
-        f"/instructor/courses/{c}/gradebook",
-        f"/instructor/courses/{c}/statistics",
-        f"/instructor/courses/{c}/misconceptions",
-        f"/instructor/courses/{c}/audit",
-        f"/instructor/courses/{c}/students/{room.ids[ALICE]}",
-    ]:
-        response = client.get(url)
-        assert response.status_code == 200, url
-        assert "Traceback" not in response.get_data(as_text=True)
-
-
-def test_the_drill_down_says_how_each_attempt_was_scored(client, app, teacher):
-    # AIMA's tree: I and J (C's last two leaves) pruned, root 3; nothing marked is 2 errors.
-    answer(app, ALICE, teacher.assignment_id, 0, {"pruned": [], "value": 3})
-    html = client.get(
-        f"/instructor/courses/{teacher.course_id}/students/{teacher.ids[ALICE]}"
-    ).get_data(as_text=True)
-    said = re.findall(r'data-role="scoring">(.*?)</li>', html, re.S)
-    assert len(said) == 1
-    assert "How attempt 1 was scored:</span> 2 errors: 2 missing marks at I and J" in said[0]
-    assert "Score 0.50, by the rule: no error 1, 1 error 0.80" in said[0]
+from tests.instructor_support import ALICE, TA, slot_preview
+from tests.web.instructor.pages_support import post_form
 
 
 def test_the_upload_page_offers_the_assignment_rules_and_starter_engine(client, app, teacher):
@@ -119,35 +59,6 @@ def test_an_engine_slot_links_to_its_own_staff_page(client, app, teacher):
         assert client.get(url).status_code == 200, url
 
 
-def test_create_course_and_assignment_through_the_forms(client, teacher):
-    response = _post(
-        client,
-        "/instructor/courses",
-        "/instructor/",
-        {"name": "Adversarial search"},
-        follow_redirects=True,
-    )
-    html = response.get_data(as_text=True)
-    assert "Adversarial search" in html and 'data-role="join-code"' in html
-    course_id = int(re.search(r"/instructor/courses/(\d+)/roster", html).group(1))
-    page = f"/instructor/courses/{course_id}/assignments/new"
-    response = _post(
-        client,
-        page,
-        page,
-        {
-            "title": "From a preset",
-            "preset": "standard",
-            "due_at": "2030-01-31T23:59",
-            "late_percent_per_day": "10",
-            "score_policy": "last",
-        },
-        follow_redirects=True,
-    )
-    html = response.get_data(as_text=True)
-    assert "Values returned" in html and "Assignment created" in html
-
-
 @pytest.mark.parametrize(
     ("source", "fields"),
     [
@@ -170,7 +81,7 @@ def test_textbook_slot_from_each_source(client, app, teacher, source, fields):
         "players": "max,min",
         **fields,
     }
-    response = _post(client, page, page, data, follow_redirects=True)
+    response = post_form(client, page, page, data, follow_redirects=True)
     assert f"From {source}" in response.get_data(as_text=True)
     export = client.get(f"/instructor/assignments/{teacher.assignment_id}/slots/2/tree.test")
     assert export.status_code == 200
@@ -195,7 +106,7 @@ def test_cs188_import_through_the_form(client, app, teacher):
         "cs188": "",
         "cs188_file": (io.BytesIO(text.encode()), "tree.test"),
     }
-    response = _post(
+    response = post_form(
         client, page, page, data, follow_redirects=True, content_type="multipart/form-data"
     )
     assert response.status_code == 200
@@ -214,7 +125,7 @@ def test_cs188_import_through_the_form(client, app, teacher):
 
 def test_preview_page_shows_key_replay_data_and_separations(client, teacher):
     page = f"/instructor/assignments/{teacher.assignment_id}/slots/new"
-    response = _post(client, page, page, slot_preview())
+    response = post_form(client, page, page, slot_preview())
     html = response.get_data(as_text=True)
     assert response.status_code == 200
     assert 'id="preview-data"' in html and 'data-code="shallow-cutoffs"' in html
@@ -224,7 +135,7 @@ def test_preview_page_shows_key_replay_data_and_separations(client, teacher):
 
 def test_a_chance_slot_preview_lists_the_chance_misconceptions(client, teacher):
     page = f"/instructor/assignments/{teacher.assignment_id}/slots/new"
-    response = _post(
+    response = post_form(
         client,
         page,
         page,
@@ -246,7 +157,7 @@ def test_a_chance_slot_preview_lists_the_chance_misconceptions(client, teacher):
 
 def test_a_fixed_tree_preview_says_generated_statistics_do_not_apply(client, teacher):
     page = f"/instructor/assignments/{teacher.assignment_id}/slots/new"
-    response = _post(
+    response = post_form(
         client,
         page,
         page,
@@ -271,7 +182,7 @@ def test_a_fixed_tree_preview_says_generated_statistics_do_not_apply(client, tea
 
 def test_bad_editor_input_is_reported(client, teacher):
     page = f"/instructor/assignments/{teacher.assignment_id}/slots/new"
-    response = _post(
+    response = post_form(
         client,
         page,
         page,
@@ -291,124 +202,6 @@ def test_bad_editor_input_is_reported(client, teacher):
     )
 
 
-def test_gradebook_page_csv_and_json(client, app, teacher):
-    answer(app, ALICE, teacher.assignment_id, 0, textbook_key())
-    html = client.get(f"/instructor/courses/{teacher.course_id}/gradebook").get_data(as_text=True)
-    assert f'data-email="{ALICE}"' in html and "1.00" in html
-    # A column per exercise under its assignment, and the assignment's sum.
-    assert html.count('<th scope="col" class="num item"') == 2 and "1. Textbook tree" in html
-    for url in (
-        f"/instructor/courses/{teacher.course_id}/gradebook.csv",
-        f"/api/courses/{teacher.course_id}/gradebook.csv",
-    ):
-        response = client.get(url)
-        assert response.mimetype == "text/csv"
-        assert response.headers["Content-Disposition"].startswith("attachment; filename=")
-        rows = {r["email"]: r for r in csv.DictReader(io.StringIO(response.get_data(as_text=True)))}
-        assert rows[ALICE]["Homework 1: 1. Textbook tree (/1)"] == "1.00"
-        assert rows[BOB]["total (/2)"] == "0.00"
-    data = client.get(f"/api/courses/{teacher.course_id}/gradebook").get_json()
-    assert data["assignments"][0]["score_policy"] == "best"
-    assert {s["email"] for s in data["students"]} == {ALICE, BOB}
-
-
-def test_statistics_and_misconception_pages_have_accessible_charts(client, app, teacher):
-    answer(app, ALICE, teacher.assignment_id, 0, {"pruned": [], "value": 3})
-    answer(app, BOB, teacher.assignment_id, 0, textbook_key())
-    stats = client.get(f"/instructor/courses/{teacher.course_id}/statistics").get_data(as_text=True)
-    assert 'role="img"' in stats and "<title" in stats and "Score as a table" in stats
-    assert 'data-role="discrimination">1.00' in stats
-    page = client.get(f"/instructor/courses/{teacher.course_id}/misconceptions").get_data(
-        as_text=True
-    )
-    assert "Wrong answers by misconception, whole course" in page
-    # Plain names in the charts and tables, the codes on hover.
-    assert "No pruning: 1" in page and "per week" in page and 'title="no-pruning"' in page
-    assert "Scores on Homework 1: 1. Textbook tree" in stats
-    data = client.get(f"/api/courses/{teacher.course_id}/misconceptions").get_json()
-    assert data["total"] == {"no-pruning": 1}
-    statistics = client.get(f"/api/courses/{teacher.course_id}/statistics").get_json()
-    assert statistics["assignments"][0]["slots"][0]["share_perfect"] == 0.5
-
-
-def test_regrade_button_and_audit_log(client, app, teacher):
-    answer(app, ALICE, teacher.assignment_id, 0, textbook_key())
-    page = f"/instructor/assignments/{teacher.assignment_id}/slots/0"
-    response = _post(client, f"{page}/regrade", page, {}, follow_redirects=True)
-    html = response.get_data(as_text=True)
-    assert "Regraded 1 attempts: 0 changed" in html and "no score went down" in html
-    entries = client.get(f"/api/courses/{teacher.course_id}/audit").get_json()["entries"]
-    assert entries[0]["by"] == TEACHER and entries[0]["changes"] == {"reason": "manual regrade"}
-    # The old address, deprecated, gives the same entries under its old name.
-    old = client.get(f"/api/courses/{teacher.course_id}/regrades").get_json()["regrades"]
-    assert old == entries
-
-
-def test_roster_page_import_role_remove_and_join_code(client, app, teacher):
-    c = teacher.course_id
-    roster_page = f"/instructor/courses/{c}/roster"
-    response = _post(
-        client,
-        f"{roster_page}/import",
-        roster_page,
-        {
-            "csv_text": "",
-            "csv_file": (io.BytesIO(b"email,name\nzed@example.com,Zed\n"), "students.csv"),
-        },
-        content_type="multipart/form-data",
-        follow_redirects=True,
-    )
-    assert "1 invited" in response.get_data(as_text=True)
-    response = _post(
-        client,
-        f"{roster_page}/{teacher.ids[BOB]}/role",
-        roster_page,
-        {"role": "ta"},
-        follow_redirects=True,
-    )
-    html = response.get_data(as_text=True)
-    assert "the role is given when the account accepts" in html and "invited as TA" in html
-    links = _post(client, f"{roster_page}/invites.csv", roster_page, {})
-    rows = {r["email"]: r for r in csv.DictReader(io.StringIO(links.get_data(as_text=True)))}
-    assert rows["zed@example.com"]["role"] == "student" and rows[BOB]["role"] == "ta"
-    assert "/invite/" in rows[BOB]["link"]
-    response = _post(
-        client, f"{roster_page}/{teacher.ids[ALICE]}/remove", roster_page, {}, follow_redirects=True
-    )
-    assert "attempts are kept" in response.get_data(as_text=True)
-    course_page = f"/instructor/courses/{c}"
-    response = _post(client, f"{course_page}/join-code", course_page, {}, follow_redirects=True)
-    assert teacher.join_code not in response.get_data(as_text=True)
-    # An empty date is refused: the code stays open; closing now needs its confirmation.
-    response = _post(
-        client,
-        f"{course_page}/join-code/expire",
-        course_page,
-        {"expires_at": ""},
-        follow_redirects=True,
-    )
-    html = response.get_data(as_text=True)
-    assert "Choose the date and time" in html and '<span class="right">open</span>' in html
-    assert "Yes, close it now" in html
-    response = _post(
-        client,
-        f"{course_page}/join-code/expire",
-        course_page,
-        {"expires_at": "", "now": "yes"},
-        follow_redirects=True,
-    )
-    assert '<span class="wrong">expired</span>' in response.get_data(as_text=True)
-    response = _post(client, f"{course_page}/join-code", course_page, {}, follow_redirects=True)
-    response = _post(
-        client,
-        f"{course_page}/join-code/expire",
-        course_page,
-        {"expires_at": "2020-01-01T00:00"},
-        follow_redirects=True,
-    )
-    assert "expired" in response.get_data(as_text=True)
-
-
 def test_ta_sees_a_read_only_editor(client, auth, room):
     auth.login(TA)
     html = client.get(f"/instructor/assignments/{room.assignment_id}/slots/0").get_data(
@@ -419,9 +212,6 @@ def test_ta_sees_a_read_only_editor(client, auth, room):
         and 'value="save"' not in html
         and 'value="preview"' in html
     )
-
-
-# -- the assignment editor: what it lists, an engine slot from the form, who sees it ----------
 
 
 def test_the_exercise_list_says_the_conventions_in_words(client, teacher):
@@ -442,9 +232,13 @@ def test_an_engine_slot_is_added_from_the_editor(client, app, auth, teacher):
     assert f'action="{action}"' in html and "Add a checkers engine" in html
     assert '<option value="quick">quick</option>' in html and "About a minute" in html
     # Only the shipped suites: a path on the server is the operator's to name (grader CLI).
-    refused = _post(client, action, editor_page, {"suite": "/etc/passwd"}, follow_redirects=True)
+    refused = post_form(
+        client, action, editor_page, {"suite": "/etc/passwd"}, follow_redirects=True
+    )
     assert "Graded with the suite: Not a valid choice" in refused.get_data(as_text=True)
-    made = _post(client, action, editor_page, {"suite": "full", "title": ""}, follow_redirects=True)
+    made = post_form(
+        client, action, editor_page, {"suite": "full", "title": ""}, follow_redirects=True
+    )
     html = made.get_data(as_text=True)
     assert "Exercise 3 added: a checkers engine, graded with the full suite." in html
     assert "checkers engine, full suite" in html
@@ -496,7 +290,7 @@ def test_the_editor_says_whether_students_see_the_assignment(client, auth, teach
             "Not visible to students yet: they see it from its release date",
         ),
     ]:
-        response = _post(
+        response = post_form(
             client,
             page,
             page,
