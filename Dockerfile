@@ -29,7 +29,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_NO_CACHE_DIR=1 \
     GRADER_INSTANCE_PATH=/data \
     GRADER_SANDBOX_PYTHON=/usr/local/bin/python3 \
-    GUNICORN_CMD_ARGS="--workers 2 --bind 0.0.0.0:8000 --access-logfile -"
+    GUNICORN_CMD_ARGS="--config python:grader.gunicorn_conf --workers 2 --bind 0.0.0.0:8000 --access-logfile -"
 
 # The wheel stays in the image: the service serves it to students (grader/services/engines/kit.py).
 COPY --from=build /wheels /usr/local/share/grader/kit

@@ -48,7 +48,7 @@ run: $(RUN_STAMP)
 	export GRADER_INSTANCE_PATH="$(CURDIR)/$(RUN_INSTANCE)"; \
 	$(BIN)/grader db upgrade && $(BIN)/grader demo || exit 1; \
 	$(BIN)/grader worker & worker=$$!; trap 'kill $$worker 2>/dev/null; wait $$worker' EXIT INT TERM; \
-	$(BIN)/gunicorn -w 2 -b 127.0.0.1:$(PORT) --access-logfile - 'grader:create_app()'
+	$(BIN)/gunicorn -c python:grader.gunicorn_conf -w 2 -b 127.0.0.1:$(PORT) --access-logfile - 'grader:create_app()'
 
 # The web service's load benchmark alone (30 s of graded submissions, 100 clients).
 bench-load: $(STAMP)

@@ -308,6 +308,8 @@ class Server:
             sys.executable,
             "-m",
             "gunicorn",
+            "--config",
+            "python:grader.gunicorn_conf",
             "-w",
             str(workers),
             "-k",

@@ -11,13 +11,24 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # Flask is the server extra's: the student kit's `grader` never imports it
     from flask import Flask
 
-# A process's end: the interpreter clears its modules and collects garbage again and again,
-# walking every tracked object each time (an app's are about 180,000: 0.6 to 0.9 s of CPU at the
-# end of each `grader` command, gunicorn worker and queue worker). gc.freeze, run as an exit
-# handler before that teardown, moves them out of the collector's reach: what the teardown
-# frees by reference counting it frees as before, and cycles still left are the operating
-# system's to reclaim with the process, as after os._exit.
-atexit.register(gc.freeze)
+_FREEZE_AT_EXIT: list[bool] = []  # registered once a process
+
+
+def freeze_at_exit() -> None:
+    """Process policy of the service's long-running processes that hold an app, set where they
+    start (a `grader` command's `make_app`, a gunicorn worker by `grader.gunicorn_conf`, and so
+    the queue's workers), never on import: the student kit, and any program that imports the
+    package, keep the interpreter's own.
+
+    A process's end: the interpreter clears its modules and collects garbage again and again,
+    walking every tracked object each time (an app's are about 180,000: 0.6 to 0.9 s of CPU at
+    the end of each `grader` command, gunicorn worker and queue worker). gc.freeze, run as an
+    exit handler before that teardown, moves them out of the collector's reach: what the
+    teardown frees by reference counting it frees as before, and cycles still left are the
+    operating system's to reclaim with the process, as after os._exit."""
+    if not _FREEZE_AT_EXIT:
+        _FREEZE_AT_EXIT.append(True)
+        atexit.register(gc.freeze)
 
 
 @contextmanager

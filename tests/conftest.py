@@ -14,6 +14,8 @@ from typing import Any
 
 import pytest
 
+from grader import freeze_at_exit
+
 # The test platforms run on loopback; tests/security/test_lti_outbound.py lifts this.
 os.environ["GRADER_LTI_ALLOW_PRIVATE"] = "1"
 
@@ -28,6 +30,10 @@ from tests.app_support import (
 
 # Password hashes at the tests' cost in every app, server and `grader` command the tests start.
 os.environ.update(FAST_ARGON2_ENV)
+
+# The test session holds the apps its tests build until it ends: the service's exit policy for
+# such a process (grader.freeze_at_exit), set here where the process starts.
+freeze_at_exit()
 
 # `make test` runs pytest in pytest-xdist's worker processes (gw0, gw1, ...; "" without xdist),
 # side by side on one machine. What two workers would otherwise share is made each one's own:

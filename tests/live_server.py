@@ -75,6 +75,8 @@ def serve(
             subprocess.Popen(
                 [
                     str(bin_dir / "gunicorn"),
+                    "--config",
+                    "python:grader.gunicorn_conf",
                     "--bind",
                     f"127.0.0.1:{port}",
                     "--workers",

@@ -62,9 +62,11 @@ def init_app(app: Flask) -> None:
 
 
 def make_app() -> Flask:
-    """The application of the `grader` command: `create_app()` with the command's groups."""
-    from grader import create_app
+    """The application of the `grader` command: `create_app()` with the command's groups; the
+    process holds an app from here, so its end skips the collector's passes (`freeze_at_exit`)."""
+    from grader import create_app, freeze_at_exit
 
+    freeze_at_exit()
     app = create_app()
     init_app(app)
     return app

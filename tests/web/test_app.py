@@ -254,3 +254,42 @@ def test_a_locked_database_answers_503_and_stores_nothing(app, client, factory):
     assert "nothing was stored" in response.get_json()["error"]
     with app.app_context():
         assert db.session.scalar(sa.text("SELECT count(*) FROM exercise")) == 0
+
+
+# -- process policy: set where a long-running process starts, never on import ---------------------
+
+# A clean interpreter runs ``code`` after registering, first, an exit handler that prints whether
+# the collector was frozen by then (exit handlers run last registered first, so ours runs after
+# any gc.freeze a later registration asked for).
+_FROZEN_AT_EXIT = (
+    "import atexit, gc\n"
+    "atexit.register(lambda: print('frozen' if gc.get_freeze_count() else 'not frozen'))\n"
+)
+
+
+def _frozen_at_exit(code: str, tmp_path) -> str:
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "GRADER_INSTANCE_PATH": str(tmp_path / "inst")}
+    done = subprocess.run(
+        [sys.executable, "-c", _FROZEN_AT_EXIT + code],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+    )
+    return done.stdout.strip().splitlines()[-1]
+
+
+def test_importing_the_package_leaves_the_collector_as_it_is(tmp_path):
+    """The student kit, and any program importing grader, keep the interpreter's own policy."""
+    code = "import grader, grader.gametree, grader.checkers, grader.cli\nkept = [[] for _ in range(99)]\n"
+    assert _frozen_at_exit(code, tmp_path) == "not frozen"
+
+
+def test_the_grader_command_and_a_gunicorn_worker_freeze_the_collector_at_exit(tmp_path):
+    assert _frozen_at_exit("from grader.cli import make_app\nmake_app()\n", tmp_path) == "frozen"
+    hook = "from grader.gunicorn_conf import post_worker_init\npost_worker_init(None)\n"
+    assert _frozen_at_exit(hook, tmp_path) == "frozen"
