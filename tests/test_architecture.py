@@ -306,3 +306,32 @@ def test_the_name_check_finds_a_planted_name(tmp_path):
         ("grader/planted.py", "best-order"): [2],
         ("grader/planted.py", "leaf-order"): [1, 3],
     }
+
+
+# -- a long module says why it stays whole -------------------------------------------------------
+
+LONG = 400  # lines: a module longer is split, or states why not in a `# Whole:` line at its top
+_WHOLE = re.compile(r"^# Whole: \S.*", re.M)
+
+
+def long_modules_without_reason(root: Path = ROOT) -> list[str]:
+    """Every module of grader/ over LONG lines with no `# Whole:` line in its first 40 lines."""
+    found = []
+    for path in sorted((root / "grader").rglob("*.py")):
+        lines = path.read_text(encoding="utf-8").splitlines()
+        if len(lines) > LONG and not _WHOLE.search("\n".join(lines[:40])):
+            found.append(str(path.relative_to(root)))
+    return found
+
+
+def test_every_long_module_states_why_it_stays_whole():
+    assert long_modules_without_reason() == []
+
+
+def test_the_check_finds_a_long_module_with_no_reason(tmp_path):
+    package = tmp_path / "grader"
+    package.mkdir()
+    (package / "short.py").write_text('"""Short."""\n')
+    (package / "said.py").write_text('"""Long."""\n\n# Whole: one idea.\n' + "x = 1\n" * LONG)
+    (package / "long.py").write_text('"""Long."""\n' + "x = 1\n" * LONG)
+    assert long_modules_without_reason(tmp_path) == ["grader/long.py"]

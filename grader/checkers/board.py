@@ -8,6 +8,8 @@ top) holds squares ``4r+1 .. 4r+4``; on even rows the dark squares are in column
 on odd rows in columns 0, 2, 4, 6, so square 4 is on the right edge and square 5 on the left.
 """
 
+# Whole: the rules on bitboards share the square tables built once here.
+
 from __future__ import annotations
 
 import enum

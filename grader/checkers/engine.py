@@ -14,6 +14,8 @@ The fixed-depth contract is written for students in exercises/checkers/ASSIGNMEN
 - the search sees positions only: it does not score repetitions or the 40-move rule.
 """
 
+# Whole: the reference searches students are measured against, side by side.
+
 from __future__ import annotations
 
 import time

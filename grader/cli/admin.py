@@ -4,6 +4,8 @@ These run in an application context (the database of `GRADER_DATABASE_URL`); `gr
 comes from Flask-Migrate.
 """
 
+# Whole: the operator's user/course/assignment commands, each a thin service call.
+
 from __future__ import annotations
 
 import secrets

@@ -1,5 +1,7 @@
 """`grader tree ...`: generate, solve, grade and draw game trees (plain text, or JSON with --json)."""
 
+# Whole: the `grader tree` group: its commands share the tree and convention options.
+
 from __future__ import annotations
 
 import functools

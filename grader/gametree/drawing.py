@@ -14,6 +14,8 @@ An answer on paper is written in boxes the drawing carries: ``boxes`` are the pa
 an entered answer); ``lines`` are answers written below the tree ("Root value").
 """
 
+# Whole: one layout feeds both writers (SVG and TikZ); they change together.
+
 from __future__ import annotations
 
 import itertools

@@ -6,6 +6,8 @@ Bump ``GENERATOR_VERSION`` whenever a change would give any seed a different tre
 behaviour reachable so stored exercises still rebuild.
 """
 
+# Whole: every draw from the seeded stream in one file, so GENERATOR_VERSION holds.
+
 from __future__ import annotations
 
 import math

@@ -23,6 +23,8 @@ Conventions (stored with every exercise, see ARCHITECTURE.md):
   a chance node starts with the full window (the result says so in ``note``).
 """
 
+# Whole: the one reference search and its trace: every rule variant runs `_Search`.
+
 from __future__ import annotations
 
 import enum

@@ -11,6 +11,8 @@ the Delphi visualizer's comma-separated leaves (``parse_leaves``), and UC Berkel
 ``GraphGameTreeTest`` ``.test`` files (``Tree.from_cs188`` / ``tree.to_cs188``).
 """
 
+# Whole: the tree model and its formats, which read into and write one `Node`.
+
 from __future__ import annotations
 
 import enum

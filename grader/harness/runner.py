@@ -9,6 +9,8 @@ test's verdict. The reference's answers and timings come from `References`, kept
 machine in `cache` (a folder) when one is given.
 """
 
+# Whole: one engine's grading loop, its retries and its Report share one process.
+
 from __future__ import annotations
 
 import concurrent.futures

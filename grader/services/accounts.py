@@ -2,6 +2,8 @@
 scopes, joining courses. Every recovery step (a new password, signing out everywhere, a
 forgot-password link) ends the account's sessions and API tokens through `_revoke_access`."""
 
+# Whole: every way into an account ends in the one revocation, `_revoke_access`.
+
 from __future__ import annotations
 
 import datetime as dt

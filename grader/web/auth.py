@@ -2,6 +2,8 @@
 account has one) and out, forgot-password links, invite links, the account page (tokens,
 password, second factor, sessions)."""
 
+# Whole: the `auth` blueprint: signing in and the account page share its helpers.
+
 from __future__ import annotations
 
 import time

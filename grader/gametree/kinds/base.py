@@ -8,6 +8,8 @@ whose score counts errors (``scoring.error_score``): a key projected from a refe
 answer some errors away from it, the misconception it matches named.
 """
 
+# Whole: the protocol a kind implements and what kinds share, read as one.
+
 from __future__ import annotations
 
 import functools

@@ -14,6 +14,8 @@ is root (so RLIMIT_NPROC binds and root's files stay closed), but without namesp
 results record it.
 """
 
+# Whole: one class: the sandboxed process and each call's watchdog share state.
+
 from __future__ import annotations
 
 import contextlib

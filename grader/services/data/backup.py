@@ -21,6 +21,8 @@ A database in use (any row in any table, or a worker alive in the last sweeps) i
 only when forced. An older revision is upgraded after the restore.
 """
 
+# Whole: take, verify and restore read and write one format, which cannot drift.
+
 from __future__ import annotations
 
 import datetime as dt

@@ -8,6 +8,8 @@ findings, with no classmate named). The work is bounded by the account's own row
 written to a temporary file (on disk past a few MB); `download` gives it as a response.
 """
 
+# Whole: one download: a reader per kind of record, each bounded by the account.
+
 from __future__ import annotations
 
 import datetime as dt

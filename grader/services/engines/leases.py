@@ -4,6 +4,8 @@ under the lease, the give-back after an error of the grader, the sweep's values,
 kind (`SUBMISSION`, `GAME`) that services/leases/runner.py runs.
 """
 
+# Whole: the two engine jobs' lease bodies mirror each other, read side by side.
+
 from __future__ import annotations
 
 import datetime as dt

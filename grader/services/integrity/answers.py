@@ -19,6 +19,8 @@ has graded answers newer than its last check, at most every AUTO_EVERY; an instr
 at any time. Nothing here changes a score.
 """
 
+# Whole: one check, its request to its report, over the same variants.
+
 from __future__ import annotations
 
 import datetime as dt

@@ -10,6 +10,8 @@ check computes only the pairs it has not seen. An upload that cannot be read as 
 Nothing here changes a score.
 """
 
+# Whole: one check: request, cached comparisons, report, a pair side by side.
+
 from __future__ import annotations
 
 import itertools

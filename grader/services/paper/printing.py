@@ -9,6 +9,8 @@ A sheet's code is random (`secrets`), printed as text and as a QR code; it says 
 tree or its key. The answers written on the sheets are typed back in by `entry`.
 """
 
+# Whole: a print run from its request to its archive (sheets, PDFs, PRINT job).
+
 from __future__ import annotations
 
 import datetime as dt

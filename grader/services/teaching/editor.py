@@ -6,6 +6,8 @@ Changing a slot's conventions or its fixed tree regrades its attempts in the sam
 (`regrade.regrade_slot_in`); changing an assignment's due date or late policy recomputes lateness.
 """
 
+# Whole: slots and assignments checked once for saving and preview alike.
+
 from __future__ import annotations
 
 import datetime as dt

@@ -1,5 +1,7 @@
 """Exercises: each student's variant of a slot, practice exercises, what the page may see."""
 
+# Whole: variants and practice share one store of exercises and one tree cache.
+
 from __future__ import annotations
 
 import copy

@@ -2,6 +2,8 @@
 writes the OpenAPI document from them, so the document cannot drift from what the server
 accepts."""
 
+# Whole: every API model in one module, from which spectree writes the document.
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias, Union
