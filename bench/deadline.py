@@ -31,7 +31,7 @@ hour's arrivals (`replayed`: 2 workers, first come first served, bulk work left 
 on the run's measurements, said so in the output. ``--save FILE`` writes every figure as JSON.
 
 300 uploads of the quick suite take this 2-core machine hours for both codes together; the
-run in docs/benchmarks.md says the counts it used. Every wait is bounded.
+run in docs/benchmarks-history.md says the counts it used. Every wait is bounded.
 """
 
 from __future__ import annotations

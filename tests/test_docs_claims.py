@@ -31,6 +31,21 @@ def latest_figures() -> str:
     return BENCHMARKS[start : BENCHMARKS.index("\n## ", start + 1)]
 
 
+def test_the_benchmarks_page_says_how_to_run_every_benchmark() -> None:
+    """The page is the guide: each benchmark that `make bench` runs has its command there, and
+    the rounds live on the history page the guide points to."""
+    guide = BENCHMARKS[BENCHMARKS.index("## How to run each benchmark") :]
+    benchmarks = sorted(
+        path.stem
+        for path in (ROOT / "bench").glob("*.py")
+        if not path.stem.startswith("_") and "\ndef main(" in path.read_text()
+    )
+    assert "gametree" in benchmarks
+    assert [name for name in benchmarks if f"python -m bench.{name}" not in guide] == []
+    assert "](benchmarks-history.md)" in BENCHMARKS
+    assert (ROOT / "docs" / "benchmarks-history.md").exists()
+
+
 def test_the_kinds_the_readme_offers_on_chance_trees_are_those_offered() -> None:
     said = re.search(
         r"On chance\s+trees (\w+) exercise kinds are offered: (.+?); (.+?) refuse a chance tree",
