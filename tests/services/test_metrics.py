@@ -1,0 +1,166 @@
+"""The operator's figures (`services/metrics.py`): each class of work's queue read from the leased
+jobs' rows, the workers' slots, and grader_desired_workers's rule, which rises when students open
+an engine slot's page, before their uploads reach the queue, and holds a rush's peak while it
+drains."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import pytest
+
+from grader.extensions import BULK, INTERACTIVE, db
+from grader.models import DONE, QUEUED, RUNNING, ExamPrint, Submission, User, utcnow
+from grader.services import liveness, metrics
+
+STUDENTS = [f"s{n}@example.com" for n in range(12)]
+
+
+@pytest.fixture
+def engine_slot(app: Any, factory: Any) -> dict[str, Any]:
+    from grader.services.engines import submissions
+
+    made = factory.classroom()
+    for email in STUDENTS:
+        factory.user(email)
+        factory.member(made["course_id"], email)
+    with app.app_context():
+        slot = submissions.add_engine_slot(made["assignment_id"], suite="quick")
+        return {**made, "slot_id": slot.id, "index": slot.index}
+
+
+def _submit(
+    slot_id: int,
+    email: str,
+    status: str,
+    created: dt.datetime,
+    started: dt.datetime | None = None,
+    finished: dt.datetime | None = None,
+) -> None:
+    owner = db.session.query(User).filter_by(email=email).one()
+    db.session.add(
+        Submission(
+            owner_id=owner.id,
+            slot_id=slot_id,
+            sha256="0" * 64,
+            stored_path="x.py",
+            filename="engine.py",
+            size=1,
+            suite="quick",
+            status=status,
+            created_at=created,
+            started_at=started,
+            finished_at=finished,
+        )
+    )
+    db.session.commit()
+
+
+# -- the rule, on figures ----------------------------------------------------------------------
+
+
+def test_the_desired_workers_are_the_greatest_estimate_rounded_up():
+    rule = {"slots_per_worker": 2.0, "headroom": 1.5, "jobs_per_visitor": 0.1}
+    idle = metrics.desired_workers(ungraded=0, running=0, held_ungraded=0, visitors=0, **rule)
+    assert idle.desired == 1  # never none: an upload always finds a worker
+    queue = metrics.desired_workers(ungraded=9, running=4, held_ungraded=9, visitors=0, **rule)
+    assert (queue.queue, queue.current, queue.desired) == (4.5, 3.0, 5)
+    pages = metrics.desired_workers(ungraded=0, running=0, held_ungraded=0, visitors=100, **rule)
+    assert (pages.pages, pages.desired) == (5.0, 5)  # exactly 5: not rounded up to 6
+    held = metrics.desired_workers(ungraded=1, running=1, held_ungraded=30, visitors=0, **rule)
+    assert (held.held, held.desired) == (15.0, 15)
+
+
+def test_the_peak_counts_spans_open_at_once_and_an_end_before_a_start():
+    t = dt.datetime(2026, 12, 4, 23, 0)
+    minute = dt.timedelta(minutes=1)
+    spans: list[tuple[dt.datetime, dt.datetime | None]] = [
+        (t, t + 2 * minute),
+        (t + minute, t + 3 * minute),
+        (t + 2 * minute, None),  # starts as the first ends: two at once, not three
+        (t + 5 * minute, t + 6 * minute),
+    ]
+    assert metrics.peak_overlap(spans, t + 10 * minute) == 2
+    assert metrics.peak_overlap([], t) == 0
+
+
+# -- read from the rows ------------------------------------------------------------------------
+
+
+def test_the_queues_workers_and_grading_times_come_from_the_rows(app, engine_slot):
+    now = utcnow()
+    with app.app_context():
+        slot = engine_slot["slot_id"]
+        _submit(slot, STUDENTS[0], QUEUED, now - dt.timedelta(seconds=40))
+        _submit(slot, STUDENTS[1], QUEUED, now - dt.timedelta(seconds=5))
+        _submit(slot, STUDENTS[2], RUNNING, now - dt.timedelta(seconds=90), now)
+        for n, seconds in enumerate((12, 25, 70)):
+            start = now - dt.timedelta(hours=1)
+            end = start + dt.timedelta(seconds=seconds)
+            _submit(slot, STUDENTS[3 + n], DONE, start, start, end)
+        teacher = db.session.query(User).filter_by(email="teacher@example.com").one()
+        db.session.add(
+            ExamPrint(
+                assignment_id=engine_slot["assignment_id"],
+                requested_by_id=teacher.id,
+                status=QUEUED,
+                created_at=now - dt.timedelta(minutes=3),
+            )
+        )
+        db.session.commit()
+        liveness.beat("box:1", "box", slots=2)
+        liveness.beat("box:2", "box", slots=0)  # bulk work only
+
+        shot = metrics.snapshot(now)
+
+    queues = {queue.work_class: queue for queue in shot.queues}
+    assert (queues[INTERACTIVE].queued, queues[INTERACTIVE].running) == (2, 1)
+    assert queues[INTERACTIVE].oldest_seconds == pytest.approx(40, abs=1)
+    assert (queues[BULK].queued, queues[BULK].running) == (1, 0)
+    assert queues[BULK].oldest_seconds == pytest.approx(180, abs=1)
+    assert (shot.workers, shot.slots) == (2, 2)
+    assert sorted(shot.grading_seconds["quick"]) == [12, 25, 70]
+    # 3 ungraded on the one grading worker's 2 slots: 1.5, so 2 workers.
+    assert shot.estimates.queue == 1.5 and shot.estimates.desired == 2
+
+
+def test_desired_workers_rise_when_students_open_the_page_before_any_upload(
+    app, client, auth, engine_slot
+):
+    with app.app_context():
+        liveness.beat("box:1", "box", slots=2)
+        before = metrics.snapshot()
+    assert before.estimates.desired == 1 and before.visitors == 0
+
+    page = f"/assignments/{engine_slot['assignment_id']}/slots/{engine_slot['index']}/engine"
+    for email in STUDENTS:
+        auth.login(email)
+        assert client.get(page).status_code == 200
+        client.get(page)  # a reload within the minute writes nothing more
+        auth.logout()
+    app.config["GRADER_SCALE_JOBS_PER_VISITOR"] = 0.5
+
+    with app.app_context():
+        after = metrics.snapshot()
+    assert after.visitors == len(STUDENTS)
+    assert sum(queue.queued + queue.running for queue in after.queues) == 0  # nothing queued yet
+    assert after.estimates.pages == 3.0 and after.estimates.desired == 3  # 12 x 0.5 / 2 slots
+
+
+def test_a_drained_rush_keeps_its_peak_for_the_hold_then_lets_it_go(app, engine_slot):
+    now = utcnow()
+    with app.app_context():
+        liveness.beat("box:1", "box", slots=2)
+        for n, email in enumerate(STUDENTS[:8]):  # 8 uploads at once, all graded by now
+            start = now - dt.timedelta(minutes=6)
+            end = start + dt.timedelta(minutes=1, seconds=n)
+            _submit(engine_slot["slot_id"], email, DONE, start, start, end)
+
+        held = metrics.snapshot(now)
+        app.config["GRADER_SCALE_HOLD_MINUTES"] = 3  # the rush ended 4-5 minutes ago
+        released = metrics.snapshot(now)
+
+    assert sum(queue.queued for queue in held.queues) == 0
+    assert (held.estimates.held, held.estimates.desired) == (4.0, 4)
+    assert (released.estimates.held, released.estimates.desired) == (0.0, 1)
