@@ -14,7 +14,7 @@ from grader import data
 
 SCALE_SETTINGS = (
     "GRADER_SCALE_HOLD_MINUTES",
-    "GRADER_SCALE_JOBS_PER_VISITOR",
+    "GRADER_SCALE_UPLOADS_PER_VISITOR",
     "GRADER_SCALE_HEADROOM",
 )
 
@@ -292,10 +292,12 @@ def load(
         "GRADER_METRICS_ALLOW": environ.get("GRADER_METRICS_ALLOW", "127.0.0.1/32,::1/128"),
         "GRADER_METRICS_TOKEN": environ.get("GRADER_METRICS_TOKEN", ""),
         # grader_desired_workers: how far back the recent peak is held (so the figure does not
-        # flap), the share of the students on an engine slot's page expected to have an upload
-        # grading at once, and the headroom kept over the jobs running now.
+        # flap), the uploads a student on an engine slot's page is expected to make in the next
+        # 10 minutes, and the headroom kept over the jobs running now.
         "GRADER_SCALE_HOLD_MINUTES": float(environ.get("GRADER_SCALE_HOLD_MINUTES") or 10),
-        "GRADER_SCALE_JOBS_PER_VISITOR": float(environ.get("GRADER_SCALE_JOBS_PER_VISITOR") or 0.1),
+        "GRADER_SCALE_UPLOADS_PER_VISITOR": float(
+            environ.get("GRADER_SCALE_UPLOADS_PER_VISITOR") or 1
+        ),
         "GRADER_SCALE_HEADROOM": float(environ.get("GRADER_SCALE_HEADROOM") or 1.5),
     }
     settings.update(overrides)

@@ -13,9 +13,11 @@ estimates of the grading slots needed, each divided by the slots a worker has:
 - current: the jobs running now, with headroom (`GRADER_SCALE_HEADROOM`);
 - held: the most jobs not yet graded at any moment of the last `GRADER_SCALE_HOLD_MINUTES`, so
   the figure stays up while a rush drains and does not flap;
-- pages: the students who opened an engine slot's page in the last 10 minutes, times the share
-  expected to have an upload grading at once (`GRADER_SCALE_JOBS_PER_VISITOR`): it rises when the
-  students arrive, before their uploads reach the queue.
+- pages: the students who opened an engine slot's page in the last 10 minutes, each taken to
+  upload `GRADER_SCALE_UPLOADS_PER_VISITOR` times in those 10 minutes, each upload taking the
+  mean grading time measured so far (Little's law: the jobs in service are the arrival rate times
+  the time each takes), with headroom: it rises when the students arrive, before their uploads
+  reach the queue.
 """
 
 from __future__ import annotations
@@ -39,6 +41,8 @@ JOB_KINDS = (leases.SUBMISSION, leases.GAME, printing.PRINT, integrity.CHECK)
 
 #: How long ago an engine slot's page was opened for its visitor to count as about to upload.
 VISITOR_MINUTES = 10
+#: An upload's grading time assumed before any is measured (the quick suite's order of size).
+UNMEASURED_SECONDS = 30.0
 
 
 @dataclass(frozen=True)
@@ -76,9 +80,10 @@ def desired_workers(
     running: int,
     held_ungraded: int,
     visitors: int,
+    upload_seconds: float,
     slots_per_worker: float,
     headroom: float,
-    jobs_per_visitor: float,
+    uploads_per_visitor: float,
 ) -> Estimates:
     """The workers needed by each estimate (module docstring), and their greatest, rounded up:
     at least 1, so uploads are never left without a worker."""
@@ -86,7 +91,8 @@ def desired_workers(
     queue = ungraded / per
     current = running * headroom / per
     held = held_ungraded / per
-    pages = visitors * jobs_per_visitor / per
+    arriving = visitors * uploads_per_visitor / (VISITOR_MINUTES * 60)  # uploads a second
+    pages = arriving * upload_seconds * headroom / per
     desired = max(1, math.ceil(round(max(queue, current, held, pages), 9)))
     return Estimates(queue, current, held, pages, desired)
 
@@ -177,6 +183,8 @@ def snapshot(now: dt.datetime | None = None) -> Snapshot:
     visitors = visits.recent_visitors(now - dt.timedelta(minutes=VISITOR_MINUTES))
     interactive = next(queue for queue in queues if queue.work_class == INTERACTIVE)
     grading_workers = [worker.slots for worker in workers if worker.slots > 0]
+    grading = _grading_seconds()
+    measured = [seconds for times in grading.values() for seconds in times]
     estimates = desired_workers(
         ungraded=interactive.queued + interactive.running,
         running=interactive.running,
@@ -184,8 +192,9 @@ def snapshot(now: dt.datetime | None = None) -> Snapshot:
             now, dt.timedelta(minutes=float(config["GRADER_SCALE_HOLD_MINUTES"]))
         ),
         visitors=visitors,
+        upload_seconds=sum(measured) / len(measured) if measured else UNMEASURED_SECONDS,
         slots_per_worker=sum(grading_workers) / len(grading_workers) if grading_workers else 1.0,
         headroom=float(config["GRADER_SCALE_HEADROOM"]),
-        jobs_per_visitor=float(config["GRADER_SCALE_JOBS_PER_VISITOR"]),
+        uploads_per_visitor=float(config["GRADER_SCALE_UPLOADS_PER_VISITOR"]),
     )
-    return Snapshot(queues, len(workers), slots, visitors, _grading_seconds(), estimates)
+    return Snapshot(queues, len(workers), slots, visitors, grading, estimates)

@@ -61,13 +61,20 @@ def _submit(
 
 
 def test_the_desired_workers_are_the_greatest_estimate_rounded_up():
-    rule = {"slots_per_worker": 2.0, "headroom": 1.5, "jobs_per_visitor": 0.1}
+    rule = {
+        "slots_per_worker": 2.0,
+        "headroom": 1.5,
+        "uploads_per_visitor": 1.0,
+        "upload_seconds": 20.0,
+    }
     idle = metrics.desired_workers(ungraded=0, running=0, held_ungraded=0, visitors=0, **rule)
     assert idle.desired == 1  # never none: an upload always finds a worker
     queue = metrics.desired_workers(ungraded=9, running=4, held_ungraded=9, visitors=0, **rule)
     assert (queue.queue, queue.current, queue.desired) == (4.5, 3.0, 5)
-    pages = metrics.desired_workers(ungraded=0, running=0, held_ungraded=0, visitors=100, **rule)
-    assert (pages.pages, pages.desired) == (5.0, 5)  # exactly 5: not rounded up to 6
+    # 120 visitors, an upload each in 10 minutes: 0.2 a second, 20 s each, so 4 grading at once;
+    # with headroom 6 slots, 3 workers (Little's law).
+    pages = metrics.desired_workers(ungraded=0, running=0, held_ungraded=0, visitors=120, **rule)
+    assert (pages.pages, pages.desired) == (3.0, 3)  # exactly 3: not rounded up to 4
     held = metrics.desired_workers(ungraded=1, running=1, held_ungraded=30, visitors=0, **rule)
     assert (held.held, held.desired) == (15.0, 15)
 
@@ -139,13 +146,14 @@ def test_desired_workers_rise_when_students_open_the_page_before_any_upload(
         assert client.get(page).status_code == 200
         client.get(page)  # a reload within the minute writes nothing more
         auth.logout()
-    app.config["GRADER_SCALE_JOBS_PER_VISITOR"] = 0.5
+    app.config["GRADER_SCALE_UPLOADS_PER_VISITOR"] = 5
 
     with app.app_context():
         after = metrics.snapshot()
     assert after.visitors == len(STUDENTS)
     assert sum(queue.queued + queue.running for queue in after.queues) == 0  # nothing queued yet
-    assert after.estimates.pages == 3.0 and after.estimates.desired == 3  # 12 x 0.5 / 2 slots
+    # 12 visitors x 5 uploads in 600 s, 30 s each (none measured yet), x 1.5, on 2 slots.
+    assert after.estimates.pages == pytest.approx(2.25) and after.estimates.desired == 3
 
 
 def test_a_drained_rush_keeps_its_peak_for_the_hold_then_lets_it_go(app, engine_slot):
