@@ -172,3 +172,59 @@ def test_a_drained_rush_keeps_its_peak_for_the_hold_then_lets_it_go(app, engine_
     assert sum(queue.queued for queue in held.queues) == 0
     assert (held.estimates.held, held.estimates.desired) == (4.0, 4)
     assert (released.estimates.held, released.estimates.desired) == (0.0, 1)
+
+
+# -- a queued upload's estimated wait ----------------------------------------------------------
+
+
+def test_the_wait_takes_the_slot_that_frees_first():
+    from grader.services.engines import results
+
+    # Two slots, their jobs 2 s and 8 s in, 10 s each: free in 8 s and 2 s. Three go first.
+    assert results.wait_seconds(3, [2.0, 8.0], 2, 10.0) == 18.0
+    assert results.wait_seconds(0, [3.0], 2, 10.0) == 0.0  # a slot is idle
+    assert results.wait_seconds(0, [], 0, 10.0) == 0.0  # no worker seen: taken for one slot
+    assert results.wait_seconds(2, [], 1, 10.0) == 20.0
+
+
+def test_the_api_gives_the_estimate_from_the_suites_grading_times(
+    app, client, factory, engine_slot
+):
+    now = utcnow()
+    with app.app_context():
+        slot = engine_slot["slot_id"]
+        hour_ago = now - dt.timedelta(hours=1)
+        for n, seconds in enumerate((20, 40)):  # the suite's mean: 30 s
+            _submit(
+                slot,
+                STUDENTS[n],
+                DONE,
+                hour_ago,
+                hour_ago,
+                hour_ago + dt.timedelta(seconds=seconds),
+            )
+        _submit(
+            slot,
+            STUDENTS[2],
+            RUNNING,
+            now - dt.timedelta(seconds=60),
+            now - dt.timedelta(seconds=10),
+        )
+        _submit(slot, STUDENTS[3], QUEUED, now - dt.timedelta(seconds=30))
+        _submit(slot, "student@example.com", QUEUED, now - dt.timedelta(seconds=5))
+        liveness.beat("box:1", "box", slots=1)
+        mine = (
+            db.session.query(Submission)
+            .filter_by(status=QUEUED)
+            .order_by(Submission.id.desc())
+            .first()
+        )
+        mine_id = mine.id
+
+    token = factory.token("student@example.com")
+    body = client.get(
+        f"/api/engines/{mine_id}", headers={"Authorization": f"Bearer {token}"}
+    ).get_json()
+    assert body["queue_position"] == 1
+    # The running one frees its slot in about 20 s, the one ahead takes 30 s, then this one 30 s.
+    assert body["estimated_seconds"] == pytest.approx(80, abs=2)

@@ -44,6 +44,7 @@ def _submission(submission: Any, viewer: Any) -> schemas.EngineSubmission:
         status=submission.status,
         attempts=submission.attempts,
         queue_position=results.queue_position(submission),
+        estimated_seconds=results.estimated_wait(submission),
         progress=submission.progress or {},
         score=None if held else submission.score,
         max_score=None if held else submission.max_score,

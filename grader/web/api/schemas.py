@@ -745,6 +745,10 @@ class EngineSubmission(BaseModel):
     status: str = Field(description="queued, running, done, failed or superseded")
     attempts: int = Field(description="times a worker took it (internal errors, dead workers)")
     queue_position: int | None
+    estimated_seconds: float | None = Field(
+        description="while queued: seconds until the result, estimated from the suite's latest"
+        " grading times and the grading slots alive (null: not queued, or nothing measured yet)"
+    )
     progress: dict[str, Any] = Field(
         description="while running: tests_done, tests_total, games_done, games_total, label"
     )
