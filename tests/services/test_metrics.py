@@ -1,7 +1,8 @@
-"""The operator's figures (`services/metrics.py`): each class of work's queue read from the leased
-jobs' rows, the workers' slots, and grader_desired_workers's rule, which rises when students open
-an engine slot's page, before their uploads reach the queue, and holds a rush's peak while it
-drains."""
+"""What the queue tells the operator and the student. The operator's figures
+(`services/metrics.py`): each class of work's queue read from the leased jobs' rows, the workers'
+slots, and grader_desired_workers's rule, which rises when students open an engine slot's page,
+before their uploads reach the queue, and holds a rush's peak while it drains. The student's: a
+queued upload's estimated wait, and a running upload's first verdict (never while held)."""
 
 from __future__ import annotations
 
@@ -228,3 +229,52 @@ def test_the_api_gives_the_estimate_from_the_suites_grading_times(
     assert body["queue_position"] == 1
     # The running one frees its slot in about 20 s, the one ahead takes 30 s, then this one 30 s.
     assert body["estimated_seconds"] == pytest.approx(80, abs=2)
+
+
+# -- the first verdict in the API --------------------------------------------------------------
+
+FIRST = {
+    "score": 7.0,
+    "max_score": 7.0,
+    "tests": 24,
+    "failed": 0,
+    "parts": ["Move generation", "Perft", "Search"],
+    "running": ["Timing", "Games"],
+}
+
+
+def test_the_api_gives_the_first_verdict_while_running_and_never_while_held(
+    app, client, factory, engine_slot
+):
+    from grader.models import Assignment
+
+    now = utcnow()
+    with app.app_context():
+        _submit(engine_slot["slot_id"], "student@example.com", RUNNING, now, now)
+        row = db.session.query(Submission).one()
+        row.progress = {"tests_done": 24, "tests_total": 40, "first_verdict": FIRST}
+        db.session.commit()
+        upload_id = row.id
+    student = {"Authorization": f"Bearer {factory.token('student@example.com')}"}
+    teacher = {"Authorization": f"Bearer {factory.token('teacher@example.com')}"}
+
+    body = client.get(f"/api/engines/{upload_id}", headers=student).get_json()
+    assert body["first_verdict"] == FIRST and "first_verdict" not in body["progress"]
+    assert body["score"] is None  # the final score is not there yet
+
+    with app.app_context():
+        assignment = db.session.get(Assignment, engine_slot["assignment_id"])
+        assignment.hold_scores = True
+        assignment.scores_release_at = now + dt.timedelta(days=3)
+        db.session.commit()
+    held = client.get(f"/api/engines/{upload_id}", headers=student).get_json()
+    assert held["first_verdict"] is None and "first_verdict" not in held["progress"]
+    staff = client.get(f"/api/engines/{upload_id}", headers=teacher).get_json()
+    assert staff["first_verdict"] == FIRST  # staff see every result at once
+
+    with app.app_context():
+        row = db.session.get(Submission, upload_id)
+        row.status, row.finished_at = DONE, utcnow()
+        db.session.commit()
+    done = client.get(f"/api/engines/{upload_id}", headers=teacher).get_json()
+    assert done["first_verdict"] is None  # the whole result replaces it

@@ -733,6 +733,19 @@ class OpenAPIDocument(BaseModel):
     components: dict[str, Any]
 
 
+class FirstVerdict(BaseModel):
+    """An upload's first verdict: its correctness tests (move generation, perft, search), given
+    while the timing and the games still run. The final score adds the rest; LMS passback sends
+    only the final score."""
+
+    score: float = Field(description="the points of the correctness tests, before any penalty")
+    max_score: float
+    tests: int
+    failed: int
+    parts: list[str] = Field(description="the kinds of test it covers, by their titles")
+    running: list[str] = Field(description="the kinds of test still to run, by their titles")
+
+
 class EngineSubmission(BaseModel):
     id: int
     user: str | None
@@ -751,6 +764,10 @@ class EngineSubmission(BaseModel):
     )
     progress: dict[str, Any] = Field(
         description="while running: tests_done, tests_total, games_done, games_total, label"
+    )
+    first_verdict: FirstVerdict | None = Field(
+        description="while running, once the correctness tests have ended (null while scores"
+        " are held)"
     )
     score: float | None
     max_score: float | None

@@ -9,7 +9,7 @@ import { getJSON } from "./api.js";
 import { GameReplay } from "./board-view.js";
 import { h } from "./dom.js";
 import { outcomeWords } from "./game-outcome.js";
-import { queueWords } from "./queue-words.js";
+import { firstVerdictWords, queueWords } from "./upload-words.js";
 
 const page = JSON.parse(document.getElementById("engine-data").textContent);
 const $ = (role) => document.querySelector(`[data-role="${role}"]`);
@@ -34,6 +34,9 @@ function showProgress(data) {
     $("games-bar").value = p.games_done || 0;
     $("label").textContent = p.label || "";
   }
+  const first = $("first-verdict");
+  first.hidden = !data.first_verdict;
+  first.textContent = data.first_verdict ? firstVerdictWords(data.first_verdict) : "";
   const error = $("error");
   error.hidden = !data.error;
   error.textContent = data.error || "";
