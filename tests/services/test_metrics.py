@@ -179,13 +179,13 @@ def test_a_drained_rush_keeps_its_peak_for_the_hold_then_lets_it_go(app, engine_
 
 
 def test_the_wait_takes_the_slot_that_frees_first():
-    from grader.services.engines import results
+    from grader.services.engines import waiting
 
     # Two slots, their jobs 2 s and 8 s in, 10 s each: free in 8 s and 2 s. Three go first.
-    assert results.wait_seconds(3, [2.0, 8.0], 2, 10.0) == 18.0
-    assert results.wait_seconds(0, [3.0], 2, 10.0) == 0.0  # a slot is idle
-    assert results.wait_seconds(0, [], 0, 10.0) == 0.0  # no worker seen: taken for one slot
-    assert results.wait_seconds(2, [], 1, 10.0) == 20.0
+    assert waiting.wait_seconds(3, [2.0, 8.0], 2, 10.0) == 18.0
+    assert waiting.wait_seconds(0, [3.0], 2, 10.0) == 0.0  # a slot is idle
+    assert waiting.wait_seconds(0, [], 0, 10.0) == 0.0  # no worker seen: taken for one slot
+    assert waiting.wait_seconds(2, [], 1, 10.0) == 20.0
 
 
 def test_the_api_gives_the_estimate_from_the_suites_grading_times(

@@ -12,7 +12,7 @@ from flask import Response, g, url_for
 from grader.models import DONE, MAX_ID, RUNNING, iso_utc
 from grader.services import NotFound
 from grader.services.courses import release, zones
-from grader.services.engines import results, submissions, tournaments
+from grader.services.engines import results, submissions, tournaments, waiting
 from grader.strict_json import json_text
 from grader.web.api import bp, download, responses, schemas, spec
 from grader.web.inputs import uploaded_file
@@ -51,8 +51,8 @@ def _submission(submission: Any, viewer: Any) -> schemas.EngineSubmission:
         suite=Path(submission.suite).stem,
         status=submission.status,
         attempts=submission.attempts,
-        queue_position=results.queue_position(submission),
-        estimated_seconds=results.estimated_wait(submission),
+        queue_position=waiting.queue_position(submission),
+        estimated_seconds=waiting.estimated_wait(submission),
         progress={k: v for k, v in (submission.progress or {}).items() if k != "first_verdict"},
         first_verdict=_first_verdict(submission, held),
         score=None if held else submission.score,

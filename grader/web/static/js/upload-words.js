@@ -1,6 +1,6 @@
 // An upload's state in words, for its results page: while queued, its place and wait (the API's
 // queue_position and estimated_seconds: the suite's latest grading times and the grading slots
-// alive now, services/engines/results.py; no estimate before the suite has been timed); while
+// alive now, services/engines/waiting.py; no estimate before the suite has been timed); while
 // running, its first verdict (the API's first_verdict: the correctness tests' points).
 
 export function queueWords(ahead, seconds) {
