@@ -38,6 +38,7 @@ from tests.e2e.e2e_support import (
 from tests.e2e.kinds_support import seed_answer_kinds
 from tests.e2e.site_support import Site
 from tests.e2e.site_support import seed as seed_site
+from tests.e2e.staff_support import seed_staff_course
 from tests.e2e.typed_support import TYPED_VALUES
 from tests.live_server import environment, from_template, serve
 
@@ -162,6 +163,7 @@ def _seed(template: Path, env: dict[str, str]) -> tuple[int, dict[str, int], str
             for preset in ("standard", "challenge", "intro", "expectimax"):
                 courses.create_assignment(keys_course.id, preset)
             drill_down = seed_answer_kinds(INSTRUCTOR)
+            seed_staff_course()
             db.engine.dispose()  # checkpoints the WAL before the server opens the file
     return assignment_id, practice, drill_down
 
