@@ -133,3 +133,25 @@ def as_expected(
 ) -> list[tuple[str, str, int | None, bool | None, str | None, int, int]]:
     """`items` in `expected_items`' form."""
     return [(i.label, i.role, i.level, i.expanded, i.parent, i.position, i.set_size) for i in items]
+
+
+def line(item: Item) -> str:
+    """The item in the words docs/accessibility.md shows it with:
+    `treeitem "B, MIN", level 2, expanded, 1 of 3 in A` (a leaf has no open state; a folded node
+    is "collapsed"; the root is "1 of 1")."""
+    parts = [f'{item.role} "{item.name}"', f"level {item.level}"]
+    if item.expanded is not None:
+        parts.append("expanded" if item.expanded else "collapsed")
+    place = f"{item.position} of {item.set_size}"
+    parts.append(f"{place} in {item.parent}" if item.parent else place)
+    return ", ".join(parts)
+
+
+def outline(items: list[Item]) -> list[str]:
+    """The items' lines, each indented two spaces under the item it is nested in."""
+    depth: dict[str, int] = {}
+    out = []
+    for item in items:
+        depth[item.label] = 0 if item.parent is None else depth[item.parent] + 1
+        out.append("  " * depth[item.label] + line(item))
+    return out

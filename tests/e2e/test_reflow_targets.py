@@ -146,6 +146,9 @@ def test_every_staff_page_reflows_at_320_px(browser, live_server, screenshots) -
                 got = page.evaluate(STICKING_OUT, width)
                 if got["scroll"] > width or got["out"]:
                     found[f"{path} at {width} px"] = got
+                # The first Tab reaches the skip link, past the header (WCAG 2.4.1).
+                page.keyboard.press("Tab")
+                assert page.evaluate("document.activeElement.dataset.role") == "skip-link", path
                 if width == 320:
                     page.screenshot(path=str(screenshots / f"staff-{name}-320.png"), full_page=True)
         assert not found, found

@@ -9,6 +9,7 @@ The tree, [[3, 12, 8], [2, 4, 6], [14, 5, 2]]: A (MAX) over B, C, D (MIN) over t
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,6 +22,8 @@ from tests.e2e.ax_support import (
     Item,
     as_expected,
     expected_items,
+    line,
+    outline,
     tree_items,
 )
 from tests.e2e.e2e_support import tree_drawn
@@ -28,6 +31,27 @@ from tests.e2e.e2e_support import tree_drawn
 pytestmark = pytest.mark.e2e
 
 TREE = '[data-role="tree"]'
+DOC = Path(__file__).resolve().parents[2] / "docs" / "accessibility.md"
+
+
+def _doc_states() -> dict[str, str]:
+    """docs/accessibility.md's table of a node in each state: state -> the node's line."""
+    text = DOC.read_text(encoding="utf-8")
+    table = text[text.index("| state | the node in Chromium's accessibility tree |") :]
+    rows = {}
+    for row in table.splitlines()[2:]:
+        if not row.startswith("| "):
+            break
+        state, node = (cell.strip() for cell in row.strip("|").split("|"))
+        rows[state] = node.strip("`")
+    return rows
+
+
+def _doc_outline() -> list[str]:
+    """docs/accessibility.md's whole tree, as Chromium exposes it before any answer."""
+    text = DOC.read_text(encoding="utf-8")
+    start = text.index("```text\ntree ") + len("```text\n")
+    return text[start : text.index("```", start)].splitlines()
 
 
 def _node(page: Any, path: str) -> Any:
@@ -66,6 +90,10 @@ def test_each_node_state_in_the_accessibility_tree(student, live_server) -> None
     _open(page, live_server, "aria")
     tree = page.get_by_role("tree", name="Game tree of exercise")
     expect(tree).to_have_attribute("aria-orientation", "horizontal")
+    # The whole tree before any answer, as the docs show it.
+    whole = outline(tree_items(page, "Game tree of exercise"))
+    assert ['tree "Game tree of exercise N"', *("  " + row for row in whole)] == _doc_outline()
+    seen = {}  # state -> the node's line, as docs/accessibility.md shows it
     # Normal: an internal node, open, on the second level, the first of three children of A.
     _exposed(
         page,
@@ -78,6 +106,7 @@ def test_each_node_state_in_the_accessibility_tree(student, live_server) -> None
         position=1,
         set_size=3,
     )
+    seen["normal (internal)"] = line(_item(page, "B"))
     # With a value: a leaf says its value; it has no open state; the second child of B.
     _exposed(
         page,
@@ -90,6 +119,7 @@ def test_each_node_state_in_the_accessibility_tree(student, live_server) -> None
         position=2,
         set_size=3,
     )
+    seen["with a value (a leaf)"] = line(_item(page, "F"))
 
     # Marked pruned, from the keyboard; the mark is announced in the polite status line.
     status = page.locator('[data-role="status"]')
@@ -98,7 +128,22 @@ def test_each_node_state_in_the_accessibility_tree(student, live_server) -> None
     i.focus()
     page.keyboard.press("Enter")
     _exposed(page, "I", role="treeitem", name="I, MAX, value 4, marked pruned", level=3)
+    seen["marked pruned"] = line(_item(page, "I"))
     expect(status).to_have_text("I marked pruned.")
+
+    # The tree's letter keys act only on a node in hand: F and + elsewhere change nothing.
+    size = page.locator(".tree-tools button").nth(1)
+    before = size.text_content()
+    box = page.get_by_label("Value of the root A")
+    box.focus()
+    page.keyboard.press("f")
+    page.keyboard.press("+")
+    expect(box).to_have_value("f+")  # typed, as in any text box
+    box.fill("")
+    _exposed(page, "C", name="C, MIN", expanded=True)
+    expect(size).to_have_text(before or "")
+    # The labels drawn are text, not pictures of it (the name says them in words besides).
+    expect(_node(page, "1").locator("text.node-label")).to_have_text("C")
 
     # Folded: F folds C; its state and its children's absence are in Chromium's tree.
     c = _node(page, "1")
@@ -112,6 +157,7 @@ def test_each_node_state_in_the_accessibility_tree(student, live_server) -> None
         level=2,
         expanded=False,
     )
+    seen["folded"] = line(_item(page, "C"))
     shown = [i.label for i in tree_items(page, "Game tree of exercise")]
     assert shown == ["A", "B", "E", "F", "G", "C", "D", "K", "L", "M"]
     page.keyboard.press("ArrowDown")  # opens it and goes to its first child
@@ -123,6 +169,7 @@ def test_each_node_state_in_the_accessibility_tree(student, live_server) -> None
     page.get_by_label("Value of the root A").fill("3")
     page.get_by_role("button", name="Submit").click()
     _exposed(page, "J", role="treeitem", name="J, MAX, value 6, wrong, pruned in the key", level=3)
+    seen["wrong after grading"] = line(_item(page, "J"))
     _exposed(
         page,
         "I",
@@ -130,12 +177,14 @@ def test_each_node_state_in_the_accessibility_tree(student, live_server) -> None
         name="I, MAX, value 4, marked pruned, right, pruned in the key",
         level=3,
     )
+    seen["right after grading"] = line(_item(page, "I"))
     # A replay step is announced: its caption is a polite live region that follows the step.
     caption = page.locator('[data-replay="caption"]')
     expect(caption).to_have_attribute("aria-live", "polite")
     expect(caption).to_contain_text("Start at the root A")
     page.get_by_role("button", name="Step forward").click()
     expect(caption).to_contain_text("Enter B")
+    assert seen == _doc_states()
 
 
 @pytest.mark.parametrize("name", [*AX_TREES, "chance"])
