@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from tests.app_support import enrol
+from tests.e2e.ax_support import AX_CHANCE, AX_TREES
 from tests.e2e.chance_support import BOUNDS, STAR1_CUT, seed_chance
 from tests.e2e.e2e_support import (
     CHROMIUM,
@@ -37,6 +38,7 @@ from tests.e2e.e2e_support import (
 from tests.e2e.kinds_support import seed_answer_kinds
 from tests.e2e.site_support import Site
 from tests.e2e.site_support import seed as seed_site
+from tests.e2e.staff_support import seed_staff_course
 from tests.e2e.typed_support import TYPED_VALUES
 from tests.live_server import environment, from_template, serve
 
@@ -90,6 +92,16 @@ def _seed(template: Path, env: dict[str, str]) -> tuple[int, dict[str, int], str
                 practice[name] = exercises.create_practice(
                     student, "prune", tree=trees["three-levels"]
                 ).id
+            # Their own: each kind's tree as Chromium exposes it, untouched by any other test.
+            for kind, nested in AX_TREES.items():
+                practice[f"ax-{kind}"] = exercises.create_practice(student, kind, tree=nested).id
+            practice["ax-chance"] = exercises.create_practice(
+                student,
+                "values",
+                tree=AX_CHANCE.to_nested(),
+                players=list(AX_CHANCE.players),
+                conventions=BOUNDS,
+            ).id
             practice["bounds"] = exercises.create_practice(
                 student, "bounds", tree=[[[2, 3], [5, 9]], [[0, 1], [7, 5]]]
             ).id
@@ -151,6 +163,7 @@ def _seed(template: Path, env: dict[str, str]) -> tuple[int, dict[str, int], str
             for preset in ("standard", "challenge", "intro", "expectimax"):
                 courses.create_assignment(keys_course.id, preset)
             drill_down = seed_answer_kinds(INSTRUCTOR)
+            seed_staff_course()
             db.engine.dispose()  # checkpoints the WAL before the server opens the file
     return assignment_id, practice, drill_down
 

@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.e2e_support import Traffic, open_page, signed_in, tree_drawn
+from tests.e2e.e2e_support import Traffic, open_page, sign_in, signed_in, tree_drawn
+from tests.e2e.staff_support import STAFF
 
 pytestmark = pytest.mark.e2e
 
@@ -117,3 +118,37 @@ def test_targets_are_24_px_or_spaced(browser, live_server, student_cookies, widt
             tree_drawn(page)
             got = page.evaluate(TARGETS)
             assert got["count"] > 5 and not got["out"], (name, width, got)
+
+
+def test_every_staff_page_reflows_at_320_px(browser, live_server, screenshots) -> None:
+    """The staff's pages that overflowed (issue 50 §5) on a course of long addresses, pending
+    invites and extensions (tests/e2e/staff_support.py): the courses, the roster and the
+    assignment's page at 320 px (400% of 1280) and 640 px (200%), every folded part opened."""
+    with open_page(browser, live_server.url, width=320, height=640) as page:
+        traffic = Traffic(page)
+        sign_in(page, STAFF)
+        page.goto("/instructor/")
+        page.get_by_role("link", name="Reflow 101").first.click()
+        roster = page.locator('a[href$="/roster"]').first.get_attribute("href")
+        assignment = page.locator('a[href*="/instructor/assignments/"]').first.get_attribute("href")
+        assert roster and assignment, (roster, assignment)
+        pages = {"courses": "/instructor/", "roster": roster, "assignment": assignment}
+        found = {}
+        for width in (320, 640):
+            page.set_viewport_size({"width": width, "height": 640})
+            for name, path in pages.items():
+                page.goto(path)
+                traffic.settle()
+                # What a click opens is measured too (a folded form: "Name a group of students").
+                page.evaluate(
+                    "() => document.querySelectorAll('main details').forEach((d) => { d.open = true; })"
+                )
+                got = page.evaluate(STICKING_OUT, width)
+                if got["scroll"] > width or got["out"]:
+                    found[f"{path} at {width} px"] = got
+                # The first Tab reaches the skip link, past the header (WCAG 2.4.1).
+                page.keyboard.press("Tab")
+                assert page.evaluate("document.activeElement.dataset.role") == "skip-link", path
+                if width == 320:
+                    page.screenshot(path=str(screenshots / f"staff-{name}-320.png"), full_page=True)
+        assert not found, found

@@ -159,3 +159,15 @@ def test_a_hash_made_at_one_argon2_cost_signs_in_at_another(tmp_path, db_file, m
 
 def accounts_cost(time_cost: int, memory_kib: int) -> dict[str, int]:
     return {"time_cost": time_cost, "memory_cost": memory_kib, "parallelism": 1}
+
+
+def test_the_sign_in_fields_say_their_purpose(client):
+    """WCAG 1.3.5 (docs/accessibility.md): the e-mail and password of the sign-in form say what
+    they hold, so a browser or password manager fills them."""
+    import re
+
+    html = client.get("/login").get_data(as_text=True)
+    inputs = re.finditer(r'<input[^>]*name="(email|password)"[^>]*>', html)
+    fields = {m.group(1): m.group(0) for m in inputs}
+    assert 'autocomplete="username"' in fields["email"]
+    assert 'autocomplete="current-password"' in fields["password"]

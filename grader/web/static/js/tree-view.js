@@ -16,6 +16,7 @@ const MIN_SCALE = MIN_TEXT / TEXT;
 const RIGHT_ROOM = SHAPE + 3 + 14; // right of an internal node: its shape and its mark (✓, ✗)
 
 const clamp = (x, low, high) => Math.max(low, Math.min(high, x));
+let views = 0; // numbers each view's element ids (a page may draw several trees)
 
 /**
  * Zoom first changes the spacing: labels stay at their CSS size (12 px or more) down to the
@@ -35,6 +36,8 @@ export class TreeView {
   constructor(host, tree, options = {}) {
     this.host = host;
     this.tree = tree;
+    views += 1;
+    this.idPrefix = `tree-${views}-node`;
     const leaves = tree.bfs.filter((p) => tree.nodes.get(p).leaf).length;
     this.options = { leafGap: leaves > 27 ? 38 : 46, rowGap: 78, margin: 12, top: 34, bottom: 58,
       nodeGap: 0, noteRoom: 0, minLeafGap: MIN_LEAF_GAP, interactive: true, ...options };
@@ -42,6 +45,7 @@ export class TreeView {
     this.order = new Map(); // path -> child paths in the order shown (best-order reorders)
     this.positions = new Map();
     this.groups = new Map();
+    this.owned = new Map(); // internal node's path -> the group that owns its children's items
     this.edges = new Map(); // child path -> edge group
     this.notes = new Map();
     this.values = new Map(); // leaf path -> its value's text
@@ -588,7 +592,9 @@ export class TreeView {
     }
     const rows = svg.appendChild(svgEl("g", { class: "rows", "aria-hidden": "true" }));
     const edgeLayer = svg.appendChild(svgEl("g", { class: "edges" }));
-    const nodeLayer = svg.appendChild(svgEl("g", { class: "nodes" }));
+    // role none: a layer of no role would stand between the tree and its items, and Chromium
+    // would then expose every treeitem as a plain group.
+    const nodeLayer = svg.appendChild(svgEl("g", { class: "nodes", role: "none" }));
     this.valueLayer = svg.appendChild(svgEl("g", { class: "leaf-values", "aria-hidden": "true" }));
     this.probLayer = svg.appendChild(svgEl("g", { class: "edge-probs", "aria-hidden": "true" }));
     this.noteLayer = svg.appendChild(svgEl("g", { class: "notes", "aria-hidden": "true" }));
@@ -603,6 +609,7 @@ export class TreeView {
       this.rowsInner.append(tag);
     }
     this.groups.clear();
+    this.owned.clear();
     this.edges.clear();
     this.notes.clear();
     this.values.clear();
@@ -619,7 +626,15 @@ export class TreeView {
         "data-path": path, "data-label": node.label }));
       // Interactive: a treeitem (refreshLabels sets its level and place); else a picture with words.
       g.setAttribute("role", this.options.interactive ? "treeitem" : "img");
-      if (this.options.interactive) g.setAttribute("tabindex", path === this.focused ? "0" : "-1");
+      if (this.options.interactive) {
+        g.setAttribute("tabindex", path === this.focused ? "0" : "-1");
+        g.id = `${this.idPrefix}-${path || "root"}`;
+        // The groups are drawn breadth first, one layer, so that rows paint in order; for
+        // assistive technology each internal node's children are nested in it, in a group that
+        // owns them (aria-owns, set by refreshLabels in the order shown): the tree reads depth
+        // first, each item inside its parent.
+        if (!node.leaf) this.owned.set(path, g.appendChild(svgEl("g", { class: "owned", role: "group" })));
+      }
       // The focus ring is its own shape, so no state colour (marked, wrong...) can hide it.
       g.appendChild(svgEl("circle", { class: "focus-ring", r: SHAPE + 7,
         cy: node.leaf || node.player === "chance" ? 0 : node.player === "max" ? 2 : -2 }));
@@ -710,6 +725,9 @@ export class TreeView {
       g.setAttribute("transform", `translate(${x},${y})`);
       g.classList.toggle("folded", this.collapsed.has(path));
       g.style.display = this.hiddenPaths.has(path) ? "none" : "";
+      // Chromium keeps an SVG group of display none in its accessibility tree: hidden in words too.
+      if (this.hiddenPaths.has(path)) g.setAttribute("aria-hidden", "true");
+      else g.removeAttribute("aria-hidden");
       if (this.tree.nodes.get(path).leaf) {
         const box = g.querySelector(".shape");
         box.setAttribute("x", -this.leafBox / 2);
@@ -859,6 +877,7 @@ export class TreeView {
       g.setAttribute("aria-setsize", String(siblings.length));
       g.setAttribute("aria-posinset", String(siblings.indexOf(path) + 1));
       if (!node.leaf) g.setAttribute("aria-expanded", String(!this.collapsed.has(path)));
+      this.owned.get(path)?.setAttribute("aria-owns", this.children(path).map((c) => this.groups.get(c).id).join(" "));
     }
   }
 
