@@ -90,7 +90,7 @@ def login() -> Any:
         return _refused(f"LTI login refused: {error}")
 
 
-def _launch_message() -> FlaskMessageLaunch:
+def _launch_message() -> lti.RotationAwareLaunch:
     message = lti.RotationAwareLaunch(
         FlaskRequest(),
         lti.ToolConf(),

@@ -16,7 +16,7 @@
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import unquote, urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 from flask import Flask, Request, g, make_response, render_template, request, url_for
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
@@ -149,15 +149,11 @@ class FramePage(FlaskRedirect):
 
     def do_redirect(self) -> Any:
         location = self.get_redirect_url()
-        query = dict(
-            pair.split("=", 1) for pair in urlsplit(location).query.split("&") if "=" in pair
-        )
-        state = unquote(query.get("state", ""))
-        again = url_for(
-            "lti.login",
-            new_window="1",
-            **{k: request.values[k] for k in _LOGIN_PARAMS if request.values.get(k)},
-        )
+        state = parse_qs(urlsplit(location).query).get("state", [""])[0]
+        params: dict[str, Any] = {
+            k: request.values[k] for k in _LOGIN_PARAMS if request.values.get(k)
+        }
+        again = url_for("lti.login", new_window="1", **params)
         if self.mode == "put":
             frames.remember_storage(state, self.target, again)
         origin = frames.origin_of(location) or ""

@@ -138,9 +138,10 @@ class RotationAwareLaunch(FlaskMessageLaunch):
     #: there (services/lti/frames.py): the browser reads it back before the launch counts.
     storage_target: str | None = None
 
-    def validate_state(self) -> FlaskMessageLaunch:
+    def validate_state(self) -> RotationAwareLaunch:
         try:
-            return super().validate_state()
+            super().validate_state()
+            return self
         except LtiException:
             state = self._get_request_param("state")
             kept = LaunchStorage().get_value(f"frame-state-{state}") if state else None
