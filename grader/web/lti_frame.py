@@ -20,6 +20,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from flask import Flask, Request, g, make_response, render_template, request, url_for
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
+from flask_login import current_user
 from pylti1p3.contrib.flask import FlaskOIDCLogin, FlaskRequest
 from pylti1p3.contrib.flask.redirect import FlaskRedirect
 
@@ -107,6 +108,25 @@ def _carry_token(endpoint: str, values: dict[str, Any]) -> None:
         values.setdefault(PARAM, token)
 
 
+def _ended() -> Any:
+    """A framed page whose launch token no longer signs anyone in (older than two hours, or the
+    account signed out everywhere): it says to open it again from the LMS, inside the LMS's
+    frame where the token was this service's, never with a sign-in form."""
+    token = request.args.get(PARAM) or request.headers.get(HEADER)
+    if not token or request.endpoint not in FRAMED or current_user.is_authenticated:
+        return None
+    registration_id = g.get("lti_frame_registration") or frames.stale_token_platform(token)
+    origins = frames.platform_origins(registration_id) if registration_id is not None else []
+    page = render_template(
+        "error.html",
+        status=401,
+        title="Open this again from your LMS",
+        message="This page came from your LMS, and its sign-in has ended (after two hours, or "
+        "after signing out everywhere). Open the activity again from your LMS.",
+    )
+    return page, 401, {"Content-Security-Policy": frame_policy(origins) if origins else CSP}
+
+
 def _framing_headers(response: Any) -> Any:
     registration_id = g.get("lti_frame_registration")
     if registration_id is not None and request.endpoint in FRAMED:
@@ -118,6 +138,7 @@ def _framing_headers(response: Any) -> Any:
 def init_app(app: Flask) -> None:
     app.session_interface = FrameSessionInterface()
     app.url_defaults(_carry_token)
+    app.before_request(_ended)
     # Registered after web/site.py's: runs before its setdefault of the closed policy.
     app.after_request(_framing_headers)
 

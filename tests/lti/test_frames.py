@@ -160,12 +160,30 @@ def test_a_forged_or_stale_token_signs_no_one_in(lti_env, app):
     token = parse_qs(query)["lti_frame"][0]
     forged = token[:-3] + ("AAA" if not token.endswith("AAA") else "BBB")
     answer = client.get(f"{path}?lti_frame={forged}")
-    assert answer.status_code == 302 and "/login" in answer.headers["Location"]
+    assert answer.status_code == 401 and "Open the activity again from your LMS" in answer.text
+    assert "frame-ancestors 'none'" in answer.headers["Content-Security-Policy"]
+    assert 'type="password"' not in answer.text  # never a sign-in form
     with app.app_context():  # a sign-out everywhere ends the token as it ends a cookie
         from grader.services import accounts
 
         accounts.revoke_access(lti_env.user("alice").id)
-    assert client.get(location).status_code == 302
+    ended = client.get(location)
+    assert ended.status_code == 401 and "Open the activity again" in ended.text
+    # ... shown inside the LMS's frame: the token was this service's, for that platform.
+    assert lti_env.platform.base in ended.headers["Content-Security-Policy"]
+
+
+def test_a_token_past_its_two_hours_asks_for_the_lms_again(lti_env, app, monkeypatch):
+    from grader.services.lti import frames
+
+    alice = lti_env.member("alice", [LEARNER])
+    client = app.test_client(use_cookies=False)
+    location = framed_launch(lti_env, client, alice).headers["Location"]
+    assert client.get(location).status_code == 200
+    monkeypatch.setattr(frames, "TOKEN_SECONDS", -1)  # every token is past its age now
+    ended = client.get(location)
+    assert ended.status_code == 401 and "Open the activity again" in ended.text
+    assert lti_env.platform.base in ended.headers["Content-Security-Policy"]
 
 
 def test_without_a_storage_target_a_frame_checks_its_cookies_first(lti_env, app):

@@ -110,6 +110,17 @@ def read_token(token: str) -> LaunchToken | None:
     return LaunchToken(session_id, launch_id, reg_id)
 
 
+def stale_token_platform(token: str) -> int | None:
+    """The platform of a token this service signed that no longer serves (older than
+    TOKEN_SECONDS): its frame may say so. None for a token it never signed."""
+    try:
+        value: Any = _serializer().loads(token[:1000])  # the signature, whatever its age
+    except BadSignature:
+        return None
+    ok = isinstance(value, list) and len(value) == 3 and isinstance(value[2], int)
+    return value[2] if ok else None
+
+
 def csrf_secret(token: str) -> str:
     """The CSRF secret of the pages a launch token signs in (their forms' tokens are signed
     from it, as a cookie session's are from the one it keeps)."""
