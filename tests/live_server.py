@@ -7,6 +7,7 @@ import contextlib
 import os
 import shutil
 import socket
+import ssl
 import subprocess
 import sys
 import time
@@ -28,7 +29,9 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def _wait_until_up(url: str, process: subprocess.Popen, timeout: float = 90.0) -> None:
+def _wait_until_up(
+    url: str, process: subprocess.Popen, timeout: float = 90.0, cafile: Path | None = None
+) -> None:
     """Until the server answers: a bound for a broken start, never a measure (gunicorn may take
     tens of seconds to start while make test's other workers load the same cores)."""
     deadline = time.monotonic() + timeout
@@ -36,7 +39,8 @@ def _wait_until_up(url: str, process: subprocess.Popen, timeout: float = 90.0) -
         if process.poll() is not None:
             raise RuntimeError(f"the server exited with {process.returncode}")
         try:
-            with urllib.request.urlopen(f"{url}/login", timeout=1) as response:
+            context = ssl.create_default_context(cafile=str(cafile)) if cafile else None
+            with urllib.request.urlopen(f"{url}/login", timeout=1, context=context) as response:
                 if response.status == 200:
                     return
         except OSError:
@@ -64,11 +68,18 @@ def from_template(template: Path, env: dict[str, str]) -> None:
 
 @contextlib.contextmanager
 def serve(
-    folder: Path, env: dict[str, str], *, worker: bool = False, workers: int = 1
+    folder: Path,
+    env: dict[str, str],
+    *,
+    worker: bool = False,
+    workers: int = 1,
+    tls: tuple[Path, Path, Path] | None = None,
 ) -> Iterator[str]:
     """gunicorn on a free loopback port with `workers` processes (and a real `grader worker`
-    when asked), logging to ``folder/server.log``; yields the server's URL, stops both after."""
+    when asked), logging to ``folder/server.log``; yields the server's URL, stops both after.
+    `tls`: (certificate, key, the CA that signed it): gunicorn serves HTTPS."""
     port = free_port()
+    https = ["--certfile", str(tls[0]), "--keyfile", str(tls[1])] if tls else []
     bin_dir = Path(sys.executable).parent
     with (folder / "server.log").open("w") as log:
         processes = [
@@ -85,6 +96,7 @@ def serve(
                     "4",
                     "--log-level",
                     "warning",
+                    *https,
                     "grader:create_app()",
                 ],
                 env={**os.environ, **env},
@@ -102,9 +114,9 @@ def serve(
                     start_new_session=True,
                 )
             )
-        url = f"http://127.0.0.1:{port}"
+        url = f"{'https' if tls else 'http'}://127.0.0.1:{port}"
         try:
-            _wait_until_up(url, processes[0])
+            _wait_until_up(url, processes[0], cafile=tls[2] if tls else None)
             yield url
         finally:
             for process in reversed(processes):

@@ -17,7 +17,7 @@ from grader.models import User, utcnow
 from grader.services import accounts
 from grader.services.courses import zones
 from grader.services.paper.sheets import SHEET_HTML
-from grader.web import exam_sheets
+from grader.web import exam_sheets, lti_frame
 from grader.web.inputs import IdConverter, StrictJSONProvider
 from grader.web.site import CSP
 from grader.web.slot_pages import slot_url
@@ -84,6 +84,7 @@ def init_app(app: Flask) -> None:
     app.json = StrictJSONProvider(app)
     for name in BLUEPRINTS:  # imported here: their views import this module's helpers
         app.register_blueprint(importlib.import_module(f"grader.web.{name}").bp)
+    lti_frame.init_app(app)  # after site.py's headers: the framed pages' policy comes first
 
     proxies = app.config["GRADER_TRUSTED_PROXIES"]
     if proxies:  # the client's scheme and host as the TLS proxy saw them (LTI URLs, cookies)

@@ -5,13 +5,23 @@ The login and launch POSTs come from the LMS, not from our pages: the platform's
 id_token authenticates them, so they (and only they) are exempt from the CSRF token.
 """
 
+# Whole: the endpoints an LMS calls, one blueprint: each launch's page is reached from another.
+
 from __future__ import annotations
 
-import re
 from typing import Any
 from urllib.parse import urlsplit
 
-from flask import Blueprint, flash, jsonify, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Response,
+    flash,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask_login import current_user, login_required, login_user
 from markupsafe import Markup
 from pylti1p3.contrib.flask import FlaskMessageLaunch, FlaskOIDCLogin, FlaskRequest
@@ -24,8 +34,8 @@ from grader.ratelimits import password_checked
 from grader.services import Conflict, Invalid, ServiceError, lti
 from grader.services.courses import courses
 from grader.services.courses.staff import staff
-from grader.services.lti import dynamic_registration, lms_setup
-from grader.web import CSP
+from grader.services.lti import dynamic_registration, frames, lms_setup
+from grader.web import CSP, lti_frame
 from grader.web.errors import status_of
 from grader.web.forms import ActionForm, LinkAccountForm, SelectChoice
 from grader.web.instructor.editor_forms import PresetAssignmentForm
@@ -33,8 +43,6 @@ from grader.web.instructor.editor_forms import PresetAssignmentForm
 bp = Blueprint("lti", __name__, url_prefix="/lti")
 
 JWKS_CACHE_SECONDS = 600  # a platform's public keys, between two launches
-# A host[:port] that may stand in a CSP source list (no space, semicolon, comma or quote).
-_ORIGIN_HOST = re.compile(r"[A-Za-z0-9.-]+(:[0-9]{1,5})?|\[[0-9A-Fa-f:.]+\](:[0-9]{1,5})?")
 
 
 def tool_urls() -> dict[str, str]:
@@ -59,8 +67,22 @@ def jwks() -> Any:
 @bp.route("/login", methods=["GET", "POST"])
 @csrf.exempt
 def login() -> Any:
-    """OIDC third-party login initiation: off to the platform's auth endpoint with a nonce."""
-    oidc = FlaskOIDCLogin(FlaskRequest(), lti.ToolConf(), launch_data_storage=lti.LaunchStorage())
+    """OIDC third-party login initiation: off to the platform's auth endpoint with a nonce.
+
+    Inside the LMS's frame the state is first kept in the platform's storage when the platform
+    names one (`lti_storage_target`), else the page checks that the frame keeps cookies; where
+    neither works it offers one button, "Open in a new window", which starts this login again
+    there (`new_window`)."""
+    target = frames.storage_target(request.values.get("lti_storage_target"))
+    new_window = bool(request.values.get("new_window"))
+    if target is not None and not new_window:
+        oidc: FlaskOIDCLogin = lti_frame.FrameLogin("put", target)
+    elif lti_frame.in_a_frame() and not new_window:
+        oidc = lti_frame.FrameLogin("cookie", "")
+    else:
+        oidc = FlaskOIDCLogin(
+            FlaskRequest(), lti.ToolConf(), launch_data_storage=lti.LaunchStorage()
+        )
     try:
         # The redirect URI is always our launch URL, whatever target the request names.
         return oidc.redirect(url_for("lti.launch", _external=True))
@@ -68,7 +90,7 @@ def login() -> Any:
         return _refused(f"LTI login refused: {error}")
 
 
-def _launch_message() -> FlaskMessageLaunch:
+def _launch_message() -> lti.RotationAwareLaunch:
     message = lti.RotationAwareLaunch(
         FlaskRequest(),
         lti.ToolConf(),
@@ -79,10 +101,22 @@ def _launch_message() -> FlaskMessageLaunch:
     return message
 
 
+@bp.get("/launch")
+def launch_probe() -> Any:
+    """What a browser or an LMS checking the URL gets: a short plain answer, not an error page
+    (LTI defines only the POST; Moodle fetches the URL when an activity is saved)."""
+    return Response(
+        "Alpha-Beta Grader: LTI 1.3 launches are POSTed here by the LMS.\n",
+        mimetype="text/plain",
+    )
+
+
 @bp.post("/launch")
 @csrf.exempt
 def launch() -> Any:
-    """The platform's id_token: validated, then the user, course and link provisioned."""
+    """The platform's id_token: validated, then the user, course and link provisioned. When
+    its login kept the state in the platform's storage, the browser reads it back first
+    (`launch_confirm`)."""
     try:
         message = _launch_message()
         claims = lti.validate(message)
@@ -90,8 +124,58 @@ def launch() -> Any:
         return _refused(f"LTI launch refused: {error}")
     except Invalid as error:
         return _refused(str(error))
-    launched = lti.provision(claims, message.get_launch_id())
-    login_user(db.session.get(User, launched.user_id))
+    launch_id = message.get_launch_id()
+    target = message.storage_target
+    if target is not None:
+        state = request.form.get("state", "")
+        frames.await_storage(launch_id, state)
+        reg_id = frames.registration_id(str(claims.get("iss")), message.get_client_id())
+        origins = frames.platform_origins(reg_id) if reg_id is not None else []
+        page = render_template(
+            "lti/frame.html",
+            mode="get",
+            next="",
+            target=target,
+            origin=frames.auth_origin(reg_id) if reg_id is not None else "",
+            key=state,
+            launch_id=launch_id,
+            again=frames.login_again(state) or "",
+            fallback_now=False,
+        )
+        return page, 200, {"Content-Security-Policy": lti_frame.frame_policy(origins)}
+    return _launched(claims, launch_id, framed=lti_frame.in_a_frame())
+
+
+@bp.post("/launch/confirm")
+@csrf.exempt
+def launch_confirm() -> Any:
+    """The state the launch page read back from the platform's storage. Only the tool's own
+    page posts it (the Origin header, which no other site can set to ours); the launch counts
+    once it matches."""
+    own = "{0.scheme}://{0.netloc}".format(urlsplit(request.host_url))
+    if request.headers.get("Origin") != own:
+        return _refused("LTI launch refused: not posted by this service's page")
+    launch_id = request.form.get("launch_id", "")[:200]
+    try:
+        claims = dict(_cached_launch(launch_id).get_launch_data())
+        frames.confirm_storage(launch_id, request.form.get("state", "")[:200])
+    except Invalid as error:
+        return _refused(str(error))
+    return _launched(claims, launch_id, framed=True)
+
+
+def _launched(claims: dict[str, Any], launch_id: str, *, framed: bool) -> Any:
+    """The launch's account signed in (and, inside a frame, its pages by a launch token)."""
+    launched = lti.provision(claims, launch_id)
+    user = db.session.get(User, launched.user_id)
+    login_user(user)
+    if framed and user is not None:
+        aud = claims.get("aud")
+        reg_id = frames.registration_id(
+            str(claims.get("iss")), aud[0] if isinstance(aud, list) else aud
+        )
+        if reg_id is not None:
+            lti_frame.adopt(frames.make_token(user.get_id(), launch_id, reg_id), reg_id)
     if launched.new_account:
         flash(
             Markup(
@@ -166,7 +250,7 @@ def _deep_link_return(return_url: str, token: str) -> Any:
         response,
         200,
         {
-            "Content-Security-Policy": CSP.replace(
+            "Content-Security-Policy": lti_frame.page_policy().replace(
                 "form-action 'self'", f"form-action 'self' {origin}"
             )
         },
@@ -343,15 +427,10 @@ def dynamic_register(token: str) -> Any:
     configuration's URL and a registration token; the tool registers itself and asks the LMS
     to close the frame. Only the platform that opened it may frame the answer."""
     config_url = request.args.get("openid_configuration", "")[:600]
-    parts = urlsplit(config_url)
-    origin = ""
-    if parts.scheme in ("http", "https") and _ORIGIN_HOST.fullmatch(parts.netloc):
-        origin = f"{parts.scheme}://{parts.netloc}"
-    headers = {
-        "Content-Security-Policy": CSP.replace(
-            "frame-ancestors 'none'", f"frame-ancestors 'self' {origin}".rstrip()
-        )
-    }
+    # Framed by the platform only once the URL's token is one an administrator made and no
+    # one used: a guessed token leaves every page unframeable.
+    origin = frames.origin_of(config_url) if dynamic_registration.url_is_open(token) else None
+    headers = {"Content-Security-Policy": lti_frame.frame_policy([origin]) if origin else CSP}
     urls = tool_urls()
     try:
         reg = dynamic_registration.register(
@@ -366,4 +445,6 @@ def dynamic_register(token: str) -> Any:
         status = status_of(error)
         page = render_template("error.html", status=status, message=str(error))
         return page, status, headers
+    origins = [o for o in (origin, *frames.registration_origins(reg)) if o]
+    headers = {"Content-Security-Policy": lti_frame.frame_policy(list(dict.fromkeys(origins)))}
     return render_template("lti/registered.html", registration=reg), 200, headers

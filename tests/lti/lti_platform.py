@@ -16,6 +16,7 @@ loop also runs against an LMS built on `lti1p3platform` from PyPI (test_lti1p3pl
 from __future__ import annotations
 
 import html
+import json
 import re
 import secrets
 import threading
@@ -361,12 +362,42 @@ class Platform:
                 "target_link_uri": request.args["tool"] + "/lti/launch",
                 "lti_deployment_id": self.deployment_id,
             }
+            if request.args.get("storage"):  # the page framing the tool keeps its state
+                fields["lti_storage_target"] = "_parent"
             inputs = "".join(
                 f'<input type="hidden" name="{k}" value="{html.escape(v)}">'
                 for k, v in fields.items()
             )
             action = html.escape(request.args["tool"] + "/lti/login")
             return f'<form method="post" action="{action}">{inputs}</form>' + AUTO_SUBMIT
+
+        @app.get("/frame")
+        def frame() -> Any:
+            """An LMS page that opens the tool embedded, as Moodle, Canvas and Brightspace do:
+            an iframe starting the launch (`start`'s arguments). With `storage`, the page is
+            the platform's storage for the tool's OIDC state (1EdTech LTI Client-Side
+            postMessages, Platform Storage: lti.put_data and lti.get_data, answered only to
+            the tool's origin, kept per origin)."""
+            tool = request.args["tool"]
+            query = urlencode({k: v for k, v in request.args.items()})
+            script = (
+                "<script>const tool = " + json.dumps(tool) + "; const kept = new Map();"
+                "window.addEventListener('message', (event) => {"
+                " const d = event.data || {}; if (event.origin !== tool) return;"
+                " const key = event.origin + ' ' + d.key;"
+                " if (d.subject === 'lti.put_data') kept.set(key, d.value);"
+                " else if (d.subject !== 'lti.get_data') return;"
+                " event.source.postMessage({subject: d.subject + '.response',"
+                " message_id: d.message_id, key: d.key, value: kept.get(key)}, event.origin);"
+                "});</script>"
+                if request.args.get("storage")
+                else ""
+            )
+            return (
+                "<!doctype html><title>CS 188 · LMS</title><h1>CS 188 in the LMS</h1>"
+                f'<iframe name="tool" title="Alpha-Beta Grader" src="/start?{html.escape(query)}"'
+                ' style="width: 1200px; height: 800px"></iframe>' + script
+            )
 
         @app.post("/token")
         def token() -> Any:

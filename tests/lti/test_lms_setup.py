@@ -227,3 +227,45 @@ def test_the_first_launch_of_an_unplaced_link_sets_it_up(lti_env, app):
     assert lineitem["resourceLinkId"] == "moodle-activity-7"
     [score] = env.platform.scores[lineitem["id"]]
     assert score["userId"] == "alice" and score["scoreGiven"] == 1.0
+
+
+def test_a_placement_that_never_reached_the_lms_is_offered_again_marked(lti_env, app):
+    """The reply page was closed before it posted to the LMS: the assignment it made stays,
+    and the next picker offers it again as not opened from the LMS yet, until a launch through
+    a placed link opens it."""
+    env = lti_env
+    teacher = env.member("teacher", [INSTRUCTOR])
+    client = app.test_client()
+    url, page = picker(env, client, teacher)
+    reply = client.post(
+        url + "/new",
+        data={
+            "csrf_token": csrf_from(page.get_data(as_text=True)),
+            "preset": "intro",
+            "title": "Week 1: pruning",
+            "due_at": NEXT_WEEK,
+        },
+    )
+    assert reply.status_code == 200  # ... and never posted to the LMS
+    [(assignment_id, *_)] = assignments(app)
+    _, again = picker(env, client, teacher)
+    text = again.get_data(as_text=True)
+    assert f'value="a:{assignment_id}"' in text
+    assert "Week 1: pruning (whole assignment, " in text
+    assert "not opened from the LMS yet" in text
+    placed = requests.post(
+        env.platform.base + "/deep_link_return",
+        data={"JWT": form_fields(reply.get_data(as_text=True))["JWT"]},
+        timeout=10,
+    )
+    assert placed.status_code == 200
+    [item] = env.platform.deep_link_replies[-1][CONTENT_ITEMS]
+    env.member("alice", [LEARNER])
+    env.launch(
+        app.test_client(),
+        env.platform.members[-1],
+        resource_link=item["_resource_link_id"],
+        custom=item["custom"],
+    )
+    _, later = picker(env, client, teacher)
+    assert "not opened from the LMS yet" not in later.get_data(as_text=True)

@@ -1,7 +1,7 @@
 """LTI Dynamic Registration's attacks: the registration URL is a one-time secret; the platform's
 configuration is fetched through the checked outbound session (no private address, no proxy);
 an issuer that is not the configuration's own origin registers nothing; the answer is bounded;
-only the platform that opened the page may frame it."""
+only the platform that opened the page may frame it, once the page's token is accepted."""
 
 from __future__ import annotations
 
@@ -102,13 +102,27 @@ def test_a_guessed_token_registers_nothing_and_no_one_is_called(app, client, pla
     assert answer.status_code == 400 and handler.requests == 0
 
 
-def test_only_the_opening_platform_may_frame_the_page(app, client, platform):
+def test_frame_ancestors_is_relaxed_only_after_the_registration_token_is_accepted(
+    app, client, platform
+):
+    """Issue 49: /lti/register/<anything>?openid_configuration=https://evil.example/x named
+    that origin in frame-ancestors before the token was checked."""
     server, _ = platform
-    answer = _open(client, "guessed", f"http://127.0.0.1:{server.server_port}/config")
+    evil = client.get(
+        "/lti/register/guessed?" + urlencode({"openid_configuration": "https://evil.example/x"})
+    )
+    assert evil.status_code == 400
+    assert "evil.example" not in evil.headers["Content-Security-Policy"]
+    assert "frame-ancestors 'none'" in evil.headers["Content-Security-Policy"]
+    assert evil.headers["X-Frame-Options"] == "DENY"
+    # A token an administrator made: the page that opened it (the configuration's origin) may
+    # frame the answer, even the refusal of a configuration that does not hold.
+    answer = _open(client, _token(app), f"http://127.0.0.1:{server.server_port}/config")
     policy = answer.headers["Content-Security-Policy"]
     assert f"frame-ancestors 'self' http://127.0.0.1:{server.server_port}" in policy
+    assert "X-Frame-Options" not in answer.headers
     bad = client.get("/lti/register/guessed?openid_configuration=javascript:alert(1)")
-    assert "frame-ancestors 'self';" in bad.headers["Content-Security-Policy"] + ";"
+    assert "frame-ancestors 'none'" in bad.headers["Content-Security-Policy"]
     assert "javascript" not in bad.headers["Content-Security-Policy"]
 
 

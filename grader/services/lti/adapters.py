@@ -91,13 +91,13 @@ class ToolConf(ToolConfAbstract):
 class LaunchStorage(LaunchDataStorage):
     """pylti1p3's launch data storage in the database: the OIDC nonce and state, and validated
     launches, reach every web process (the browser session would not survive the LMS's
-    cross-site POST). Over HTTPS pylti1p3 also keys them by its own `lti1p3-session-id` cookie
-    (SameSite=None; Secure), as it recommends for launches inside an LMS."""
+    cross-site POST). They are keyed by the random state, nonce and launch id alone, not by
+    pylti1p3's `lti1p3-session-id` cookie: a browser that blocks third-party cookies drops it in
+    the LMS's frame, and every launch would fail; what binds a launch to the browser is its
+    state (pylti1p3's state cookie, or the platform's storage: services/lti/frames.py)."""
 
     def get_session_cookie_name(self) -> str | None:
-        if self._request is None or not self._request.is_secure():
-            return None  # a plain-HTTP cookie with SameSite=None would be refused anyway
-        return super().get_session_cookie_name()
+        return None
 
     def can_set_keys_expiration(self) -> bool:
         return True
@@ -134,6 +134,21 @@ class RotationAwareLaunch(FlaskMessageLaunch):
     cached set, where pylti1p3 alone would refuse until the cache expires."""
 
     _refetched = False
+    #: The platform's storage frame that holds this launch's state, when its login put it
+    #: there (services/lti/frames.py): the browser reads it back before the launch counts.
+    storage_target: str | None = None
+
+    def validate_state(self) -> RotationAwareLaunch:
+        try:
+            super().validate_state()
+            return self
+        except LtiException:
+            state = self._get_request_param("state")
+            kept = LaunchStorage().get_value(f"frame-state-{state}") if state else None
+            if not (isinstance(kept, dict) and isinstance(kept.get("target"), str)):
+                raise
+            self.storage_target = kept["target"]
+            return self
 
     def get_public_key(self) -> tuple[str, str]:
         try:

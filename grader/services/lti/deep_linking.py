@@ -41,19 +41,34 @@ class Choice:
     label: str
 
 
+def _opened(course_id: int) -> set[int]:
+    """The course's assignments some LMS link has opened (a launch through a placed link)."""
+    return set(
+        db.session.scalars(
+            sa.select(LtiResourceLink.assignment_id)
+            .join(LtiContext, LtiResourceLink.context_id == LtiContext.id)
+            .where(LtiContext.course_id == course_id)
+        )
+    )
+
+
 def choices(user: User, course_id: int) -> list[Choice]:
-    """What an instructor may place in the LMS from this course: each assignment, each slot."""
+    """What an instructor may place in the LMS from this course: each assignment, each slot.
+    An assignment no LMS link has opened yet says so: a placement whose reply never reached
+    the LMS (a closed window, an LMS that was down) is offered again, marked."""
     from grader.services.courses.staff import staff
 
     staff(user, course_id, change=True)
+    opened = _opened(course_id)
     out = []
     for assignment in db.session.scalars(
         sa.select(Assignment).where(Assignment.course_id == course_id).order_by(Assignment.id)
     ):
+        mark = "" if assignment.id in opened else "; not opened from the LMS yet"
         out.append(
             Choice(
                 f"a:{assignment.id}",
-                f"{assignment.title} (whole assignment, {len(assignment.slots)} points)",
+                f"{assignment.title} (whole assignment, {len(assignment.slots)} points{mark})",
             )
         )
         for slot in assignment.slots:

@@ -96,6 +96,20 @@ def withdraw_url(actor: User | None, url_id: int) -> None:
             raise NotFound("no such unused registration URL")
 
 
+def url_is_open(token: str) -> bool:
+    """Whether `token` is a registration URL that may still be used (nothing claimed)."""
+    return (
+        db.session.scalar(
+            sa.select(LtiRegistrationUrl.id).where(
+                LtiRegistrationUrl.token_hash == _digest(token),
+                LtiRegistrationUrl.used_at.is_(None),
+                LtiRegistrationUrl.expires_at > utcnow(),
+            )
+        )
+        is not None
+    )
+
+
 def _claim(token: str) -> LtiRegistrationUrl:
     """The URL, marked used in its own transaction (two LMS pages opening it at once: one
     wins); `_release` gives it back when the registration fails."""
