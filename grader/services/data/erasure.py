@@ -7,8 +7,10 @@ engine uploads with their bytes and results. The account's attempts at tree exer
 kept without a person (`GRADER_ERASURE_ATTEMPTS=anonymize`: the course's item statistics
 stay right) or deleted with its exercises (`delete`). The `user` row itself stays, emptied
 (`User.erased_at`), as the owner of those anonymous rows: no address, no password, no course.
-Integrity results naming the account are cut from the stored checks. One `AccountErasure`
-row records who erased which account id and when, and nothing of the erased data.
+Integrity results naming the account are cut from the stored checks; what names the person
+elsewhere (their extensions and groups, the audit log, printed archives, every other text) is
+cut or rewritten by `traces`. One `AccountErasure` row records who erased which account id and
+when, and nothing of the erased data.
 """
 
 from __future__ import annotations
@@ -46,7 +48,7 @@ from grader.models import (
     utcnow,
 )
 from grader.services import Conflict, Forbidden, Invalid, NotFound, mail
-from grader.services.data import retention
+from grader.services.data import retention, traces
 from grader.services.engines import blobs
 from grader.services.transactions import rows_changed, writing
 
@@ -189,8 +191,11 @@ def erase(actor: User | None, account_id: int, confirm_email: str | None = None)
             ).all()
         )
         _cut_integrity(session, account_id, set(uploads))
+        named = traces.needles(session, target)
+        archives = traces.cut(session, account_id, target.email, named)
         rows_changed(session, sa.delete(Submission).where(Submission.owner_id == account_id))
         bytes_deleted = blobs.forget(session, stored)
+        blobs.forget(session, dict.fromkeys(archives, ""))
         attempts = (
             session.scalar(
                 sa.select(sa.func.count(Attempt.id)).where(Attempt.user_id == account_id)
