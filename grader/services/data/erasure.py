@@ -13,6 +13,9 @@ cut or rewritten by `traces`. One `AccountErasure` row records who erased which 
 when, and nothing of the erased data.
 """
 
+# Whole: an erasure, the accounts it may touch and its re-application after a restore are one
+# rule, which must not drift apart.
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -48,7 +51,7 @@ from grader.models import (
     utcnow,
 )
 from grader.services import Conflict, Forbidden, Invalid, NotFound, mail
-from grader.services.data import retention, traces
+from grader.services.data import ledger, retention, traces
 from grader.services.engines import blobs
 from grader.services.transactions import rows_changed, writing
 
@@ -163,11 +166,19 @@ def _cut_integrity(session: Session, account_id: int, submissions: set[int]) -> 
             check.result = result
 
 
-def erase(actor: User | None, account_id: int, confirm_email: str | None = None) -> Erased:
+def erase(
+    actor: User | None,
+    account_id: int,
+    confirm_email: str | None = None,
+    *,
+    again: ledger.Entry | None = None,
+) -> Erased:
     """Erases an account (see the module's docstring): an administrator's (`actor`) or the
     server operator's (None); `confirm_email`, when given, must be the account's address (the
     page's confirmation). Refused, changing nothing: an unknown id, an account erased already,
-    one's own account, anyone but an administrator, a confirmation that does not match."""
+    one's own account, anyone but an administrator, a confirmation that does not match. The
+    erasure is added to the ledger (`ledger`) before it is committed; `again`, an entry of the
+    ledger a restore re-applies, keeps its time and adds nothing."""
     mode = attempts_mode()
     with writing() as session:
         target = account(actor, account_id)
@@ -233,7 +244,9 @@ def erase(actor: User | None, account_id: int, confirm_email: str | None = None)
         target.totp_secret = None
         target.calendar_nonce = None
         target.totp_last_step = None
-        target.erased_at = utcnow()
+        target.erased_at = again.erased_at if again is not None else utcnow()
+        if again is None:
+            ledger.append(ledger.Entry(account_id, target.created_at, target.erased_at))
         session.add(
             AccountErasure(
                 account_id=account_id,
@@ -250,6 +263,45 @@ def erase(actor: User | None, account_id: int, confirm_email: str | None = None)
         len(uploads),
         bytes_deleted,
     )
+
+
+def recorded() -> list[ledger.Entry]:
+    """The erasures this database records (its `account_erasure` rows), as ledger entries; none
+    when it has no such table yet."""
+    if not sa.inspect(db.engine).has_table(AccountErasure.__tablename__):
+        return []
+    rows = db.session.execute(
+        sa.select(AccountErasure.account_id, User.created_at, AccountErasure.erased_at).join(
+            User, User.id == AccountErasure.account_id
+        )
+    ).all()
+    db.session.rollback()
+    return [ledger.Entry(*row) for row in rows]
+
+
+@dataclass(frozen=True)
+class Reapplied:
+    """What a restore did with the ledger: the accounts erased again, and those left alone
+    because the restored database made another account under their number."""
+
+    erased: list[tuple[ledger.Entry, Erased]]
+    other_account: list[ledger.Entry]
+
+
+def reapply(entries: list[ledger.Entry]) -> Reapplied:
+    """Every erasure of ``entries`` whose account this database holds live (a restored backup
+    older than the erasure), made again; an account absent from it was made after the backup,
+    and one made at another time is another person's."""
+    erased, other = [], []
+    for entry in entries:
+        found = db.session.get(User, entry.account_id)
+        if found is None or found.erased_at is not None:
+            continue
+        if found.created_at != entry.created_at:
+            other.append(entry)
+            continue
+        erased.append((entry, erase(None, entry.account_id, again=entry)))
+    return Reapplied(erased, other)
 
 
 def audit(actor: User | None, limit: int = 100) -> list[AccountErasure]:
