@@ -419,7 +419,7 @@ class Tree:
         their key: a strictly increasing one on a MAX/MIN tree (minimax and alpha-beta read only
         the numbers' order, ties included), a positive affine one on a tree with chance nodes
         (an expectation reads their differences too)."""
-        numbers = sorted({v for _, n in self.walk() if (v := n.value) is not None}, key=Fraction)
+        numbers = sorted({v for _, n in self.walk() if (v := n.value) is not None})
         if values == "exact":
             normal: dict[Value, float | Fraction] = {v: float(v) for v in numbers}
         elif self.has_chance and len(numbers) > 1:
