@@ -31,6 +31,7 @@ def _seed(app, factory) -> dict[str, int]:
         PasswordReset,
         ProblemReport,
         Slot,
+        SlotVisit,
         utcnow,
     )
     from grader.services.courses import extensions, groups
@@ -83,6 +84,7 @@ def _seed(app, factory) -> dict[str, int]:
             )
         )
         db.session.add(ErasureRequest(user_id=alice_id))
+        db.session.add(SlotVisit(user_id=alice_id, slot_id=slot.id))
         db.session.add(
             LtiLaunchData(
                 key="launch-alice",
@@ -123,7 +125,7 @@ def _seed(app, factory) -> dict[str, int]:
 
 def test_an_erased_person_is_in_no_text_column_of_any_table(app, factory, runner):
     from grader.extensions import db
-    from grader.models import AuditEntry, Blob, ExamPrint, Extension, GroupMember
+    from grader.models import AuditEntry, Blob, ExamPrint, Extension, GroupMember, SlotVisit
 
     seeded = _seed(app, factory)
     before = traces(app, ALICE, NAME, SUB)
@@ -152,6 +154,7 @@ def test_an_erased_person_is_in_no_text_column_of_any_table(app, factory, runner
         assert alice not in db.session.scalars(sa.select(GroupMember.user_id)).all()
         for entry in db.session.scalars(sa.select(AuditEntry)):
             assert alice not in [d.get("user_id") for d in entry.details], entry.what
+        assert db.session.scalars(sa.select(SlotVisit.user_id)).all() == []
         # The print run's archive (her sheet, her name in its PDFs) is gone.
         run = db.session.get(ExamPrint, seeded["run"])
         assert run.result_sha256 is None and run.status == "failed"

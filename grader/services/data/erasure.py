@@ -46,6 +46,7 @@ from grader.models import (
     ProblemReport,
     RecoveryCode,
     Slot,
+    SlotVisit,
     Submission,
     User,
     utcnow,
@@ -228,6 +229,7 @@ def erase(
             PasswordReset,
             RecoveryCode,
             ProblemReport,
+            SlotVisit,
         ):
             rows_changed(session, sa.delete(model).where(model.user_id == account_id))
         rows_changed(  # the answers stay with the reports they answer, no longer signed
