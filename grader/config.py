@@ -194,6 +194,8 @@ def load(
         # Forgot-password links: how long one works, and how many may be asked for.
         "GRADER_RESET_MINUTES": int(environ.get("GRADER_RESET_MINUTES") or 60),
         "GRADER_RESET_LIMIT": environ.get("GRADER_RESET_LIMIT", "5 per hour"),
+        # Sign-in links an instructor makes for students from the roster, per instructor.
+        "GRADER_SIGN_IN_LINK_LIMIT": environ.get("GRADER_SIGN_IN_LINK_LIMIT", "10 per hour"),
         # "required": every instructor's and administrator's account needs a second factor
         # (TOTP) before it uses a staff page; "optional": each account chooses.
         "GRADER_STAFF_TOTP": environ.get("GRADER_STAFF_TOTP", "optional").strip().lower(),

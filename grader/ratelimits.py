@@ -136,6 +136,12 @@ def not_found(response: Response) -> bool:
     return response.status_code == 404
 
 
+def found(response: Response) -> bool:
+    """A secret URL's right reads: only its successes count (a wrong guess counts against the
+    address that made it, never against the account it names)."""
+    return response.status_code < 400
+
+
 def setting(name: str) -> Callable[[], str]:
     """A limit read from the app's settings when the request comes."""
     return lambda: current_app.config[name]

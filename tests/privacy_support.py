@@ -101,3 +101,25 @@ def full_room(app: Any, factory: Any) -> Room:
         )
         db.session.commit()
     return room
+
+
+def traces(app: Any, *needles: str) -> list[str]:
+    """Every text column of every table of the models (strings, texts and JSON, read as text)
+    holding one of ``needles``, case-insensitively: "table.column #primary key: needle"."""
+    from grader.extensions import db
+
+    found = []
+    with app.app_context():
+        for table in db.metadata.sorted_tables:
+            key = next(iter(table.primary_key.columns))
+            for column in table.columns:
+                if not isinstance(column.type, (sa.String, sa.JSON)):
+                    continue
+                text = sa.func.lower(sa.cast(column, sa.Text))
+                for needle in needles:
+                    for row in db.session.scalars(
+                        sa.select(key).where(text.contains(needle.lower(), autoescape=True))
+                    ):
+                        found.append(f"{table.name}.{column.name} #{row}: {needle}")
+        db.session.remove()
+    return found

@@ -77,10 +77,12 @@ def _user(email: str) -> User:
 )
 def token_create(email: str, name: str, days: int, scopes: tuple[str, ...]) -> None:
     """Print a new personal API token (shown once; stored only as a hash)."""
-    from grader.services import ServiceError, accounts
+    from grader.services import ServiceError, accounts, totp
 
     try:
-        click.echo(accounts.issue_token(_user(email).id, name, days, scopes))
+        owner = _user(email)
+        totp.may_hold_tokens(owner)
+        click.echo(accounts.issue_token(owner.id, name, days, scopes))
     except ServiceError as error:
         _fail(error)
 

@@ -52,7 +52,8 @@ def backup(dest: Path) -> None:
 @with_appcontext
 def restore(src: Path, force: bool) -> None:
     """Put a backup into this instance: checked whole against its checksums first, then the
-    database, the secret key and the uploads' bytes, then upgraded to this release."""
+    database, the secret key and the uploads' bytes, then upgraded to this release; last, every
+    erasure made after the backup was taken is made again, and named."""
     from grader.services import ServiceError
     from grader.services.data import backup as backups
 
@@ -67,6 +68,13 @@ def restore(src: Path, force: bool) -> None:
     )
     if done.upgraded_from is not None:
         click.echo(f"upgraded from revision {done.upgraded_from} to this release's head")
+    for entry in done.erased_again:
+        click.echo(
+            f"erased again: account {entry.account_id}, erased on "
+            f"{entry.erased_at:%Y-%m-%d %H:%M} UTC after this backup was taken"
+        )
+    if not done.erased_again:
+        click.echo("erased again: none (no erasure in the ledger was undone by this backup)")
     for note in done.notes:
         click.echo(f"note: {note}")
 

@@ -412,15 +412,27 @@ class Tree:
 
         return Tree(build(self.root, "", 0), self.players)
 
-    def canonical(self) -> tuple:
+    def canonical(self, *, values: str = "exact") -> tuple:
         """A form equal for two trees that differ only in the order of children (and players
-        equal): what a tree is, whatever order it is drawn in."""
+        equal): what a tree is, whatever order it is drawn in. ``values="order"`` also makes it
+        equal for two trees whose numbers (leaves and evaluations) differ by a map that keeps
+        their key: a strictly increasing one on a MAX/MIN tree (minimax and alpha-beta read only
+        the numbers' order, ties included), a positive affine one on a tree with chance nodes
+        (an expectation reads their differences too)."""
+        numbers = sorted({v for _, n in self.walk() if (v := n.value) is not None})
+        if values == "exact":
+            normal: dict[Value, float | Fraction] = {v: float(v) for v in numbers}
+        elif self.has_chance and len(numbers) > 1:
+            low, span = Fraction(numbers[0]), Fraction(numbers[-1]) - Fraction(numbers[0])
+            normal = {v: (Fraction(v) - low) / span for v in numbers}
+        else:
+            normal = {v: rank for rank, v in enumerate(numbers)}
 
         def form(node: Node) -> tuple:
             if node.is_leaf:
                 assert node.value is not None  # a leaf holds its number (checked when read)
-                return (float(node.value),)
-            value = None if node.value is None else float(node.value)
+                return (normal[node.value],)
+            value = None if node.value is None else normal[node.value]
             if node.chance is not None:  # a child goes with its probability
                 weighted = sorted(
                     zip(node.chance, (form(c) for c in node.children), strict=True), key=repr

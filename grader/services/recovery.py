@@ -16,6 +16,7 @@ from collections.abc import Callable
 
 import sqlalchemy as sa
 from flask import current_app
+from sqlalchemy.orm import Session
 
 from grader.extensions import db
 from grader.models import LtiUser, PasswordReset, User, utcnow
@@ -57,20 +58,8 @@ def request_reset(email: str, url: Callable[[str], str]) -> list[Message]:
                 "link there, as you did before.\n\nIf you did not ask, ignore this message.\n",
             )
         ]
-    token = secrets.token_urlsafe(32)
-    now = utcnow()
-    expires_at = now + lifetime()
     with writing() as session:
-        session.execute(
-            sa.delete(PasswordReset).where(
-                PasswordReset.user_id == user.id, PasswordReset.used_at.is_(None)
-            )
-        )
-        session.add(
-            PasswordReset(
-                user_id=user.id, token_hash=_hash(token), created_at=now, expires_at=expires_at
-            )
-        )
+        token, expires_at = new_link(session, user)
     minutes = int(lifetime().total_seconds() // 60)
     return [
         (
@@ -83,6 +72,25 @@ def request_reset(email: str, url: Callable[[str], str]) -> list[Message]:
             "tokens.\n\nIf you did not ask, ignore this message: your password stays as it is.\n",
         )
     ]
+
+
+def new_link(session: Session, user: User) -> tuple[str, dt.datetime]:
+    """A new link's secret for the account, inside the caller's transaction, replacing any
+    earlier live one (single use, expiring after `lifetime`), and when it expires."""
+    token = secrets.token_urlsafe(32)
+    now = utcnow()
+    expires_at = now + lifetime()
+    session.execute(
+        sa.delete(PasswordReset).where(
+            PasswordReset.user_id == user.id, PasswordReset.used_at.is_(None)
+        )
+    )
+    session.add(
+        PasswordReset(
+            user_id=user.id, token_hash=_hash(token), created_at=now, expires_at=expires_at
+        )
+    )
+    return token, expires_at
 
 
 def _live(token: str) -> PasswordReset | None:

@@ -21,7 +21,7 @@ from sqlalchemy.orm import Session
 
 from grader.extensions import db
 from grader.models import INSTRUCTOR, RecoveryCode, User, utcnow
-from grader.services import Conflict, Invalid, NotFound
+from grader.services import Conflict, Forbidden, Invalid, NotFound
 from grader.services.transactions import rows_changed, writing
 
 ISSUER = "Alpha-Beta Grader"
@@ -91,6 +91,19 @@ def required(user: User) -> bool:
 def missing(user: User) -> bool:
     """A staff account that must have a second factor and has none yet."""
     return required(user) and user.totp_secret is None
+
+
+TOKEN_REFUSED = (
+    "this service requires a second factor for staff accounts: set it up on the account page "
+    "before making or using an API token"
+)
+
+
+def may_hold_tokens(user: User) -> None:
+    """Refuses (Forbidden) a staff account that must enrol and has not: it may neither make an
+    API token nor use one until it has (a `read` token reads its students' work)."""
+    if missing(user):
+        raise Forbidden(TOKEN_REFUSED)
 
 
 def _recovery_hash(code: str) -> str:

@@ -360,6 +360,7 @@ def new_token() -> Any:
     form = TokenForm()
     if form.validate_on_submit():
         try:
+            totp.may_hold_tokens(current_user)
             token = accounts.issue_token(
                 current_user.id,
                 form.name.data or "",

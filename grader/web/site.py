@@ -9,7 +9,7 @@ import sqlalchemy as sa
 from flask import Blueprint, Response, current_app, jsonify, redirect, request, url_for
 
 from grader.extensions import db
-from grader.ratelimits import THROTTLED, limiter, not_found, setting
+from grader.ratelimits import THROTTLED, found, limiter, not_found, setting
 from grader.services.courses import calendar
 
 bp = Blueprint("site", __name__)
@@ -34,7 +34,9 @@ def _feed_key() -> str:
 
 @bp.get("/calendar/<int:user_id>/<token>.ics")
 # Wrong secrets count against the address, as failed sign-ins do; and one account's feed is
-# read at most GRADER_CALENDAR_LIMIT times (calendar programs ask every few minutes to hours).
+# read at most GRADER_CALENDAR_LIMIT times with its right secret (calendar programs ask every
+# few minutes to hours): wrong secrets never count against the account, or anyone could lock a
+# student's feed by guessing at it.
 @limiter.limit(
     setting("GRADER_LOGIN_LIMIT_ADDRESS"),
     deduct_when=not_found,
@@ -44,6 +46,7 @@ def _feed_key() -> str:
 @limiter.limit(
     setting("GRADER_CALENDAR_LIMIT"),
     key_func=_feed_key,
+    deduct_when=found,
     scope="calendar",
     error_message="This calendar was read too often: wait a while (see Retry-After).",
 )

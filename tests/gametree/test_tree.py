@@ -215,6 +215,29 @@ def test_canonical_ignores_order_only():
     )
 
 
+def test_canonical_by_order_ignores_a_map_that_keeps_the_key():
+    a = Tree.from_nested([[3, [1, 2]], {"eval": 2, "children": [4]}, 3])
+    for f in (lambda v: 2 * v + 1, lambda v: v**3 - 7, lambda v: v / 8):
+        b = Tree.from_nested([[f(3), [f(1), f(2)]], {"eval": f(2), "children": [f(4)]}, f(3)])
+        assert b.canonical(values="order") == a.canonical(values="order")
+        assert b.canonical() != a.canonical()
+    # Another order, or a tie broken, is another tree.
+    assert Tree.from_nested([[3, [1, 2]], {"eval": 2, "children": [4]}, 4]).canonical(
+        values="order"
+    ) != a.canonical(values="order")
+    assert Tree.from_nested([[-3, [-1, -2]], {"eval": -2, "children": [-4]}, -3]).canonical(
+        values="order"
+    ) != a.canonical(values="order")
+    # With chance nodes, only a positive affine map keeps the expectations' key.
+    chance = Tree.from_nested([[1, 4], [2, 9]], "chance,max")
+    assert Tree.from_nested([[3, 9], [5, 19]], "chance,max").canonical(
+        values="order"
+    ) == chance.canonical(values="order")
+    assert Tree.from_nested([[1, 16], [4, 81]], "chance,max").canonical(
+        values="order"
+    ) != chance.canonical(values="order")
+
+
 def test_equality_and_hash():
     a, b = Tree.from_nested([[1, 2], 3]), Tree.from_nested([[1, 2], 3])
     assert a == b and hash(a) == hash(b) and a != [[1, 2], 3]

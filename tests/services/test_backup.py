@@ -39,7 +39,7 @@ def test_a_backup_restores_every_row_and_the_key_in_a_new_instance(
     manifest = json.loads(members["manifest.json"])
     head = revisions(app.config["GRADER_MIGRATIONS_DIR"])[-1]
     assert manifest["revision"] == head and manifest["database"] == "sqlite"
-    assert set(manifest["parts"]) == {"database.sqlite3", "secret_key"}
+    assert set(manifest["parts"]) == {"database.sqlite3", "secret_key", "erasures.jsonl"}
     assert members["secret_key"] == b"test-secret"
     before = rows(app)
     assert len(before["attempt"]) == 2

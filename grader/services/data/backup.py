@@ -10,6 +10,8 @@ pg_dump) holding, in this order:
     database.sqlite3   SQLite: the sqlite3 online backup API's copy, one read transaction (a
                        consistent snapshot; writers go on meanwhile under WAL), never the file
     database.pgdump    PostgreSQL: `pg_dump --format=custom` (one snapshot)
+    erasures.jsonl     the instance's ledger of erasures (services/data/ledger.py): account
+                       numbers and dates, no personal data
     secret_key         the instance's key (sessions, invite links, the kit's download links)
     blobs/<sha256>     the uploads' bytes, when they live in an S3 bucket (GRADER_BLOB_URL);
                        in the database (the `blob` table) they are inside its copy
@@ -18,7 +20,9 @@ A restore reads the manifest, then every part against its checksum into a privat
 instance, before it touches anything: a file that is not a backup, a corrupt or truncated one,
 one from a newer revision, one of another database's dialect is refused with nothing changed.
 A database in use (any row in any table, or a worker alive in the last sweeps) is overwritten
-only when forced. An older revision is upgraded after the restore.
+only when forced. An older revision is upgraded after the restore. Last, every erasure of the
+ledgers (the instance's, the backup's, and the erasures recorded in the database the restore
+overwrote) whose account the restored database holds live is made again, and named.
 """
 
 # Whole: take, verify and restore read and write one format, which cannot drift.
@@ -50,6 +54,7 @@ from grader import config, strict_json
 from grader.extensions import db
 from grader.models import BackupRun, ExamPrint, Submission, utcnow
 from grader.services import Conflict, Invalid
+from grader.services.data import erasure, ledger
 from grader.services.engines import blobs
 from grader.services.transactions import writing
 
@@ -57,10 +62,13 @@ FORMAT = "alpha-beta-grader backup"
 FORMAT_VERSION = 1
 MANIFEST = "manifest.json"
 SQLITE_PART, PG_PART, KEY_PART = "database.sqlite3", "database.pgdump", "secret_key"
+LEDGER_PART = ledger.FILE
 SCHEDULED_PREFIX = "grader-backup-"  # a scheduled backup's file name; pruning reads only these
 MAX_MANIFEST = 4 * 1024 * 1024  # bytes: a manifest lists parts, and 20,000 blobs fit easily
 CHUNK = 1024 * 1024
-_PART = re.compile(r"(database\.sqlite3|database\.pgdump|secret_key|blobs/[0-9a-f]{64})")
+_PART = re.compile(
+    r"(database\.sqlite3|database\.pgdump|secret_key|erasures\.jsonl|blobs/[0-9a-f]{64})"
+)
 _SHA256 = re.compile(r"[0-9a-f]{64}")
 OK, FAILED, RUNNING = "ok", "failed", "running"
 
@@ -93,11 +101,12 @@ class Taken:
 @dataclass
 class Restored:
     """A backup restored: its manifest, the revision it was upgraded from (None: already at
-    this release's head), and what an operator should know."""
+    this release's head), what an operator should know, and the erasures made again."""
 
     manifest: dict[str, Any]
     upgraded_from: str | None
     notes: list[str] = field(default_factory=list)
+    erased_again: list[ledger.Entry] = field(default_factory=list)
 
 
 # -- taking a backup -------------------------------------------------------------------------
@@ -124,6 +133,9 @@ def take(dest: str | Path) -> Taken:
             parts[PG_PART], revision = _pg_dump(staging / PG_PART)
         else:
             raise Invalid(f"backups know SQLite and PostgreSQL, not {dialect}")
+        erasures = staging / LEDGER_PART
+        erasures.write_text("".join(e.line() + "\n" for e in ledger.read()))
+        parts[LEDGER_PART] = erasures
         key = staging / KEY_PART
         key.write_text(current_app.config["SECRET_KEY"])
         parts[KEY_PART] = key
@@ -528,6 +540,11 @@ def restore(source: str | Path, force: bool = False) -> Restored:
         if dialect == "sqlite":
             _check_sqlite(staging / SQLITE_PART, source)
         reasons = in_use()
+        known = ledger.merged(
+            ledger.read(),
+            ledger.read(staging / LEDGER_PART),
+            erasure.recorded(),  # the overwritten database's, older than the ledger perhaps
+        )
         if reasons and not force:
             raise InUse(
                 "the instance's database is in use: "
@@ -548,7 +565,20 @@ def restore(source: str | Path, force: bool = False) -> Restored:
             done.upgraded_from = restored
         _restore_key(key, done)
         _restore_blobs(staging, manifest, done)
+        ledger.write(known)
+        _erase_again(known, done)
     return done
+
+
+def _erase_again(known: list[ledger.Entry], done: Restored) -> None:
+    """The ledger's erasures the restored database undid, made again."""
+    again = erasure.reapply(known)
+    done.erased_again = [entry for entry, _ in again.erased]
+    for entry in again.other_account:
+        done.notes.append(
+            f"account {entry.account_id} of the backup is not the account of that number erased "
+            f"on {entry.erased_at:%Y-%m-%d %H:%M} UTC (it was made at another time): left alone"
+        )
 
 
 def _check_sqlite(path: Path, source: Path) -> None:

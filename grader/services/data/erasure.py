@@ -7,9 +7,14 @@ engine uploads with their bytes and results. The account's attempts at tree exer
 kept without a person (`GRADER_ERASURE_ATTEMPTS=anonymize`: the course's item statistics
 stay right) or deleted with its exercises (`delete`). The `user` row itself stays, emptied
 (`User.erased_at`), as the owner of those anonymous rows: no address, no password, no course.
-Integrity results naming the account are cut from the stored checks. One `AccountErasure`
-row records who erased which account id and when, and nothing of the erased data.
+Integrity results naming the account are cut from the stored checks; what names the person
+elsewhere (their extensions and groups, the audit log, printed archives, every other text) is
+cut or rewritten by `traces`. One `AccountErasure` row records who erased which account id and
+when, and nothing of the erased data.
 """
+
+# Whole: an erasure, the accounts it may touch and its re-application after a restore are one
+# rule, which must not drift apart.
 
 from __future__ import annotations
 
@@ -41,12 +46,13 @@ from grader.models import (
     ProblemReport,
     RecoveryCode,
     Slot,
+    SlotVisit,
     Submission,
     User,
     utcnow,
 )
 from grader.services import Conflict, Forbidden, Invalid, NotFound, mail
-from grader.services.data import retention
+from grader.services.data import ledger, retention, traces
 from grader.services.engines import blobs
 from grader.services.transactions import rows_changed, writing
 
@@ -161,11 +167,19 @@ def _cut_integrity(session: Session, account_id: int, submissions: set[int]) -> 
             check.result = result
 
 
-def erase(actor: User | None, account_id: int, confirm_email: str | None = None) -> Erased:
+def erase(
+    actor: User | None,
+    account_id: int,
+    confirm_email: str | None = None,
+    *,
+    again: ledger.Entry | None = None,
+) -> Erased:
     """Erases an account (see the module's docstring): an administrator's (`actor`) or the
     server operator's (None); `confirm_email`, when given, must be the account's address (the
     page's confirmation). Refused, changing nothing: an unknown id, an account erased already,
-    one's own account, anyone but an administrator, a confirmation that does not match."""
+    one's own account, anyone but an administrator, a confirmation that does not match. The
+    erasure is added to the ledger (`ledger`) before it is committed; `again`, an entry of the
+    ledger a restore re-applies, keeps its time and adds nothing."""
     mode = attempts_mode()
     with writing() as session:
         target = account(actor, account_id)
@@ -189,8 +203,11 @@ def erase(actor: User | None, account_id: int, confirm_email: str | None = None)
             ).all()
         )
         _cut_integrity(session, account_id, set(uploads))
+        named = traces.needles(session, target)
+        archives = traces.cut(session, account_id, target.email, named)
         rows_changed(session, sa.delete(Submission).where(Submission.owner_id == account_id))
         bytes_deleted = blobs.forget(session, stored)
+        blobs.forget(session, dict.fromkeys(archives, ""))
         attempts = (
             session.scalar(
                 sa.select(sa.func.count(Attempt.id)).where(Attempt.user_id == account_id)
@@ -212,6 +229,7 @@ def erase(actor: User | None, account_id: int, confirm_email: str | None = None)
             PasswordReset,
             RecoveryCode,
             ProblemReport,
+            SlotVisit,
         ):
             rows_changed(session, sa.delete(model).where(model.user_id == account_id))
         rows_changed(  # the answers stay with the reports they answer, no longer signed
@@ -228,7 +246,9 @@ def erase(actor: User | None, account_id: int, confirm_email: str | None = None)
         target.totp_secret = None
         target.calendar_nonce = None
         target.totp_last_step = None
-        target.erased_at = utcnow()
+        target.erased_at = again.erased_at if again is not None else utcnow()
+        if again is None:
+            ledger.append(ledger.Entry(account_id, target.created_at, target.erased_at))
         session.add(
             AccountErasure(
                 account_id=account_id,
@@ -245,6 +265,45 @@ def erase(actor: User | None, account_id: int, confirm_email: str | None = None)
         len(uploads),
         bytes_deleted,
     )
+
+
+def recorded() -> list[ledger.Entry]:
+    """The erasures this database records (its `account_erasure` rows), as ledger entries; none
+    when it has no such table yet."""
+    if not sa.inspect(db.engine).has_table(AccountErasure.__tablename__):
+        return []
+    rows = db.session.execute(
+        sa.select(AccountErasure.account_id, User.created_at, AccountErasure.erased_at).join(
+            User, User.id == AccountErasure.account_id
+        )
+    ).all()
+    db.session.rollback()
+    return [ledger.Entry(*row) for row in rows]
+
+
+@dataclass(frozen=True)
+class Reapplied:
+    """What a restore did with the ledger: the accounts erased again, and those left alone
+    because the restored database made another account under their number."""
+
+    erased: list[tuple[ledger.Entry, Erased]]
+    other_account: list[ledger.Entry]
+
+
+def reapply(entries: list[ledger.Entry]) -> Reapplied:
+    """Every erasure of ``entries`` whose account this database holds live (a restored backup
+    older than the erasure), made again; an account absent from it was made after the backup,
+    and one made at another time is another person's."""
+    erased, other = [], []
+    for entry in entries:
+        found = db.session.get(User, entry.account_id)
+        if found is None or found.erased_at is not None:
+            continue
+        if found.created_at != entry.created_at:
+            other.append(entry)
+            continue
+        erased.append((entry, erase(None, entry.account_id, again=entry)))
+    return Reapplied(erased, other)
 
 
 def audit(actor: User | None, limit: int = 100) -> list[AccountErasure]:

@@ -175,13 +175,14 @@ def purge(course_id: int) -> int:
                 Membership.course_id == course_id, Membership.role == STUDENT
             ),
         )
-        # Extensions are about one student or a group of them: they go, with their audit rows.
+        # Extensions are about one student or a group of them: they go, with their audit rows
+        # (and those of the sign-in links made for students).
         rows_changed(session, sa.delete(Extension).where(Extension.course_id == course_id))
         rows_changed(session, sa.delete(GroupMember).where(GroupMember.course_id == course_id))
         for entry in session.scalars(
             sa.select(AuditEntry).where(AuditEntry.course_id == course_id)
         ):
-            if "extension" in (entry.changes or {}):
+            if {"extension", "sign_in_link"} & set(entry.changes or {}):
                 session.delete(entry)
         # The audit log keeps what changed in a slot, not whose scores it changed.
         rows_changed(

@@ -250,21 +250,23 @@ def create_practice(
 
 def _refuse_open_graded_tree(user: User, tree: Tree) -> None:
     """Keys stay earned: a typed practice tree may not be one of the caller's graded variants
-    (same shape and leaves, up to the order of children) whose key is not yet theirs to see."""
-    form = tree.canonical()
+    (the same shape, up to the order of children, and the same leaves up to a map that keeps the
+    key: `Tree.canonical(values="order")`) whose key is not yet theirs to see."""
+    form = tree.canonical(values="order")
     graded = db.session.scalars(
         sa.select(Exercise)
         .options(sa.orm.joinedload(Exercise.slot).joinedload(Slot.assignment))
         .where(Exercise.owner_id == user.id, Exercise.slot_id.is_not(None), Exercise.variant == 0)
     )
     for exercise in graded:
-        if tree_of(exercise).canonical() == form and not solution_visible(exercise):
+        if tree_of(exercise).canonical(values="order") == form and not solution_visible(exercise):
             slot = exercise.slot
             assert slot is not None  # the query keeps graded variants, which have a slot
             name = slot.name
             raise Forbidden(
                 f'this tree is your graded exercise "{name}" in "{slot.assignment.title}" '
-                "(the same tree, up to the order of children): practice would give its key away. "
+                "(the same tree, up to the order of children and of its numbers): practice would "
+                "give its key away. "
                 "Practise on another tree, or on this one once its solution is yours to see."
             )
 

@@ -7,8 +7,9 @@ from typing import Any
 from flask import flash, render_template, request, url_for
 from flask_login import current_user
 
+from grader.ratelimits import limiter, setting
 from grader.services import Invalid
-from grader.services.courses import courses, extensions, roster, zones
+from grader.services.courses import courses, extensions, roster, sign_in_links, zones
 from grader.services.courses.staff import staff
 from grader.web.forms import ActionForm
 from grader.web.instructor.blueprint import bp, csv_response, flash_errors, redirect_to
@@ -18,6 +19,11 @@ from grader.web.instructor.roster_forms import ExpireForm, ImportForm, MemberFor
 
 @bp.get("/courses/<int:course_id>/roster")
 def roster_page(course_id: int) -> Any:
+    return _roster(course_id)
+
+
+def _roster(course_id: int, sign_in: sign_in_links.SignInLink | None = None) -> str:
+    """The roster page, with the sign-in link just made shown once (`sign_in`)."""
     as_staff, members = roster.roster(current_user, course_id)
     return render_template(
         "instructor/roster.html",
@@ -30,7 +36,45 @@ def roster_page(course_id: int) -> Any:
         group_form=GroupForm(),
         extensions=extensions.listing(current_user, course_id),
         action=ActionForm(),
+        sign_in=sign_in,
     )
+
+
+def _link_key() -> str:
+    return f"sign-in-link:{current_user.get_id()}"
+
+
+def _student_key() -> str:
+    return f"sign-in-link-for:{(request.view_args or {}).get('user_id')}"
+
+
+@bp.post("/courses/<int:course_id>/roster/<int:user_id>/sign-in-link")
+@limiter.limit(
+    setting("GRADER_SIGN_IN_LINK_LIMIT"),
+    key_func=_link_key,
+    scope="sign-in-link",
+    error_message="Too many sign-in links made: wait a while (see Retry-After).",
+)
+@limiter.limit(
+    setting("GRADER_RESET_LIMIT"),
+    key_func=_student_key,
+    scope="sign-in-link-student",
+    error_message="Too many sign-in links for this student: wait a while (see Retry-After).",
+)
+def sign_in_link(course_id: int, user_id: int) -> Any:
+    """A single-use sign-in link for a student of the course (services/courses/sign_in_links):
+    e-mailed to them, or shown here once to hand over."""
+    if not ActionForm().validate_on_submit():
+        return redirect_to("instructor.roster_page", course_id=course_id)
+    made = sign_in_links.make(current_user, course_id, user_id, _reset_url)
+    if made.link is None:
+        flash(f"A sign-in link was e-mailed to {made.email}.", "info")
+        return redirect_to("instructor.roster_page", course_id=course_id)
+    return _roster(course_id, sign_in=made), 201
+
+
+def _reset_url(token: str) -> str:
+    return url_for("auth.reset_password", token=token, _external=True)
 
 
 @bp.post("/courses/<int:course_id>/roster")
