@@ -48,7 +48,9 @@ def _number(value: float) -> str:
 
 
 def _percent(value: float) -> str:
-    return rf"(?<![\d.]){re.escape(percent(value))}"
+    """A percent as a page prints a score: an element's or a line's whole text, or its start
+    (a handout's "worth 50% of the grade" is no score)."""
+    return rf"(?m)(?:^|>)\s*{re.escape(percent(value))}(?=\s|<|$)"
 
 
 def release(app: Any, held: Held) -> None:
@@ -66,7 +68,7 @@ def held_course(app: Any, factory: Any) -> Held:
     from grader.services.engines import leases, submissions
     from grader.services.paper import entry as paper_entry
     from grader.services.teaching import editor
-    from grader.services.trees import attempts, practice
+    from grader.services.trees import attempts, exercises, practice
     from tests.jobs.engine_support import engine_bytes
     from tests.services.paper.paper_support import sheets_made, textbook_item
 
@@ -92,18 +94,20 @@ def held_course(app: Any, factory: Any) -> Held:
         paper_score = paper.score
     wrong = answer(app, ALICE, room.assignment_id, 0, {"pruned": [], "value": 3})
     right = answer(app, ALICE, room.assignment_id, 0, textbook_key())
-    values = answer(app, ALICE, room.assignment_id, 1, {"values": {}})
+    with app.app_context():  # the generated slot: every value but the root's, a part's score
+        generated = exercises.slot_exercise(user(ALICE), room.assignment_id, 1)
+        nodes = dict(attempts.solution(generated, with_search=False)["key"]["values"])
+        nodes.pop(min(nodes, key=len))
+    values = answer(app, ALICE, room.assignment_id, 1, {"values": nodes})
+    assert 0 < values.score < 1
     assert wrong.diagnosis == "no-pruning" and right.score == 1.0
     with app.app_context():
-        # Weak-spots practice, answered with nothing pruned and no value: never held.
+        # Weak-spots practice, answered right: never held.
         student = user(ALICE)
         exercise = practice.practise_weak_spots(student)
         practice_id = exercise.id
-        done = attempts.submit(
-            student,
-            exercise.id,
-            {"values": {}} if exercise.kind == "values" else {"pruned": [], "value": 0},
-        ).attempt
+        key = attempts.solution(exercise, with_search=False)["key"]
+        done = attempts.submit(student, exercise.id, key).attempt
         shown_practice = percent(done.score)
         sent = submissions.upload(
             student, room.assignment_id, 2, engine_bytes("correct"), "engine.py"
@@ -121,7 +125,7 @@ def held_course(app: Any, factory: Any) -> Held:
     figures: dict[str, str] = {
         "the wrong answer's diagnosis": re.escape(wrong.diagnosis_text[:40]),
         "the wrong answer's misconception, as stored": r'"diagnosis":\s*"no-pruning"',
-        "a standing built on a held answer": r"your answers matched it",
+        "a standing built on a held answer": r"your answers matched it (once|\d+ times)",
         "the upload's maximum": re.escape("31.5"),
         "the upload's test": re.escape(ENGINE_TEST),
     }
@@ -133,7 +137,7 @@ def held_course(app: Any, factory: Any) -> Held:
     ):
         if percent(attempt_score) != shown_practice:  # practice's own score is never held
             figures[f"{name}'s percent"] = _percent(attempt_score)
-        figures[f"{name}'s score"] = rf'"(score|credited)":\s*{_number(attempt_score)}'
+            figures[f"{name}'s score"] = rf'"(score|credited)":\s*{_number(attempt_score)}'
     figures["the upload's score"] = re.escape("29.75")  # as JSON and as the page's "%g"
     return Held(
         room,
