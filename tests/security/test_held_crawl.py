@@ -106,7 +106,10 @@ def _links(base: str, text: str) -> list[str]:
     """Every same-origin address a page or a response names."""
     out = []
     for raw in [
-        *_HREF.findall(text), *_NAMED.findall(text), *_ADDRESS.findall(text), *_json_links(text)
+        *_HREF.findall(text),
+        *_NAMED.findall(text),
+        *_ADDRESS.findall(text),
+        *_json_links(text),
     ]:
         url = urljoin(ORIGIN + base, html.unescape(raw))
         parts = urlsplit(url)

@@ -8,7 +8,7 @@ import io
 import json
 import zipfile
 
-from tests.instructor_support import ALICE, TEACHER
+from tests.instructor_support import ALICE, TA, TEACHER
 from tests.security.held_support import held_course, release
 
 PLAIN_MINIMAX = "plain minimax"
@@ -90,3 +90,18 @@ def test_progress_and_weak_spots_do_not_tell_whether_held_answers_were_right(
     release(app, held)
     page = client.get("/progress").get_data(as_text=True)
     assert "your answers matched it" in page
+
+
+def test_the_gradebook_says_which_scores_students_cannot_see_yet(app, factory, client, auth):
+    """Staff keep the full view, and the gradebook says what the student does not see yet, so a
+    TA can answer "what's my grade?"."""
+    held = held_course(app, factory)
+    auth.login(TA)
+    page = client.get(f"/instructor/courses/{held.room.course_id}/gradebook")
+    text = page.get_data(as_text=True)
+    row = text[text.index(f'data-email="{ALICE}"') :].split("</tr>")[0]
+    assert 'data-role="held"' in row and "held until" in row
+    assert "cannot see yet" in text
+    release(app, held)
+    text = client.get(f"/instructor/courses/{held.room.course_id}/gradebook").get_data(as_text=True)
+    assert 'data-role="held"' not in text and "cannot see yet" not in text
