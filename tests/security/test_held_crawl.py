@@ -49,6 +49,7 @@ class Crawl:
     files: int = 0
     leaks: dict[str, list[str]] = field(default_factory=dict)  # address: figures found
     seen: set[str] = field(default_factory=set)
+    kinds: dict[str, int] = field(default_factory=dict)  # responses by media type
 
     @property
     def figures(self) -> set[str]:
@@ -57,7 +58,8 @@ class Crawl:
     def words(self) -> str:
         return (
             f"{self.pages} pages, {self.api_calls} API calls, {self.files} files, "
-            f"{len(self.figures)} held figures found in {len(self.leaks)} places"
+            f"{len(self.figures)} held figures found in {len(self.leaks)} places; "
+            + ", ".join(f"{n} {kind}" for kind, n in sorted(self.kinds.items()))
         )
 
 
@@ -121,6 +123,7 @@ def _links(base: str, text: str) -> list[str]:
 
 
 def _look(crawl: Crawl, held: Held, address: str, response: Any) -> str:
+    crawl.kinds[response.mimetype] = crawl.kinds.get(response.mimetype, 0) + 1
     text = ""
     for where, part in _texts(address, response.data, response.mimetype):
         crawl.files += where != address
@@ -213,6 +216,8 @@ def test_no_held_figure_anywhere_until_release_then_every_one(app, client, auth,
     before = crawl(app, client, held, token)
     _report("while held", before)
     assert before.pages > 10 and before.api_calls > 20 and before.files >= 3
+    # The downloads were among them: the export, the calendar feed, the upload's results.
+    assert {"application/zip", "text/calendar", "application/json"} <= set(before.kinds)
     assert before.leaks == {}
     release(app, held)
     after = crawl(app, client, held, token)
