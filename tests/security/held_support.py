@@ -48,9 +48,9 @@ def _number(value: float) -> str:
 
 
 def _percent(value: float) -> str:
-    """A percent as a page prints a score: an element's or a line's whole text, or its start
-    (a handout's "worth 50% of the grade" is no score)."""
-    return rf"(?m)(?:^|>)\s*{re.escape(percent(value))}(?=\s|<|$)"
+    """A percent as a page prints a score: an element's or a line's whole text or its start, or
+    after "score" (a handout's "worth 50% of the grade" is no score)."""
+    return rf"(?im)(?:^|>|\bscore:?)\s*{re.escape(percent(value))}(?=\s|<|$|,|\.)"
 
 
 def release(app: Any, held: Held) -> None:
