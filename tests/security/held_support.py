@@ -47,6 +47,11 @@ def _number(value: float) -> str:
     return rf"(?<![\d.]){re.escape(repr(float(value)))}(?![\d])"
 
 
+def _figure(text: str) -> str:
+    """A number as JSON or a page writes it, not part of a longer one nor of a time (12:31.5)."""
+    return rf"(?<![\d.:]){re.escape(text)}(?![\d])"
+
+
 def _percent(value: float) -> str:
     """A percent as a page prints a score: an element's or a line's whole text or its start, or
     after "score" (a handout's "worth 50% of the grade" is no score)."""
@@ -126,7 +131,7 @@ def held_course(app: Any, factory: Any) -> Held:
         "the wrong answer's diagnosis": re.escape(wrong.diagnosis_text[:40]),
         "the wrong answer's misconception, as stored": r'"diagnosis":\s*"no-pruning"',
         "a standing built on a held answer": r"your answers matched it (once|\d+ times)",
-        "the upload's maximum": re.escape("31.5"),
+        "the upload's maximum": _figure("31.5"),
         "the upload's test": re.escape(ENGINE_TEST),
     }
     for name, attempt_score in (
@@ -138,7 +143,7 @@ def held_course(app: Any, factory: Any) -> Held:
         if percent(attempt_score) != shown_practice:  # practice's own score is never held
             figures[f"{name}'s percent"] = _percent(attempt_score)
             figures[f"{name}'s score"] = rf'"(score|credited)":\s*{_number(attempt_score)}'
-    figures["the upload's score"] = re.escape("29.75")  # as JSON and as the page's "%g"
+    figures["the upload's score"] = _figure("29.75")  # as JSON and as the page's "%g"
     return Held(
         room,
         submission_id,
