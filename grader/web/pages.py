@@ -186,8 +186,7 @@ def practice() -> Any:
 
 @bp.get("/attempts")
 def attempt_list() -> Any:
-    made = attempts.list_attempts(current_user)
-    return render_template("attempts.html", attempts=made)
+    return render_template("attempts.html", shown=attempts.shown_attempts(current_user))
 
 
 @bp.app_context_processor

@@ -1,14 +1,19 @@
 """Held scores' release: an assignment's scores and keys held from its students until a date, or
-each student's own due date (`deadlines`), and what a student reads meanwhile."""
+each student's own due date (`deadlines`), and what a student reads meanwhile.
+
+`held_work` is the one gate: every reader of a student's work (a score, its parts, the diagnosis,
+the key and solution, right or wrong, streaks and misconception standings, an engine's results,
+games and timing, paper history) asks it what the viewer may see, where the data is read."""
 
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 import sqlalchemy as sa
 
 from grader.extensions import db
-from grader.models import Assignment, Extension, utcnow
+from grader.models import Assignment, Attempt, Extension, Submission, utcnow
 from grader.services.courses import zones
 from grader.services.courses.deadlines import deadline_from, extensions_in
 
@@ -40,14 +45,34 @@ def held_until(
     return release
 
 
-def held_from(
-    viewer_id: int | None, owner_id: int | None, assignment: Assignment
-) -> dt.datetime | None:
-    """While the owner's scores on the assignment are held from the viewer, their release
-    moment: they are held from their owner alone (staff see everything at once), until then."""
-    if owner_id is None or viewer_id != owner_id:
+def work_assignment(work: Attempt | Submission) -> Assignment | None:
+    """The assignment whose release governs a piece of work: a graded attempt's or an upload's;
+    None for practice (never graded, never held)."""
+    if isinstance(work, Submission):
+        return work.slot.assignment if work.slot is not None else None
+    exercise = work.exercise
+    if exercise is None or exercise.is_practice or exercise.slot is None:
         return None
-    return held_until(owner_id, assignment)
+    return exercise.slot.assignment
+
+
+def held_work(
+    viewer_id: int | None, work: Attempt | Submission, *, cache: dict[Any, Any] | None = None
+) -> dt.datetime | None:
+    """The gate: while the work's grade is held from the viewer, its release moment, and then
+    the viewer sees that it was submitted and graded, and nothing of the grade; None for the full
+    view (staff, anyone once released, practice). `cache` (by owner and assignment) spares a
+    reader of many rows the same question."""
+    assignment = work_assignment(work)
+    owner_id = work.owner_id if isinstance(work, Submission) else work.user_id
+    if assignment is None or owner_id is None or viewer_id != owner_id:
+        return None
+    if cache is None:
+        return held_until(owner_id, assignment)
+    key = (owner_id, assignment.id)
+    if key not in cache:
+        cache[key] = held_until(owner_id, assignment)
+    return cache[key]
 
 
 def held_words(release: dt.datetime, assignment: Assignment) -> str:

@@ -181,28 +181,36 @@ def _attempts(user: User) -> list[dict[str, Any]]:
         sa.select(Attempt).where(Attempt.user_id == user.id).order_by(Attempt.id)
     )
     out = []
-    held: dict[int, dt.datetime | None] = {}  # by assignment
+    cache: dict[Any, Any] = {}
     for a in found:
         row = _columns(a, ATTEMPT_FIELDS)
         row["credited"] = a.credited
-        slot = a.exercise.slot if a.exercise is not None and not a.exercise.is_practice else None
-        if slot is not None:
-            if slot.assignment_id not in held:
-                held[slot.assignment_id] = release.held_until(user.id, slot.assignment)
-            until = held[slot.assignment_id]
-            row["held"] = until is not None
-            if until is not None:  # the grade stays held here as on the pages, marked so
-                zone = slot.assignment.course.timezone
-                row |= {k: None for k in ("score", "parts", "feedback", "credited", "scoring")}
-                row |= {"diagnosis": None, "diagnosis_text": None, "first_wrong": None}
-                row["released_at"] = zones.iso(until, zone)
-        row["entered_from_paper"] = a.entered_by_id is not None
         # The history of paper entries, without who typed them (the staff's own data).
         row["history"] = [
             {k: v for k, v in entry.items() if k != "entered_by"} for entry in a.history or []
         ]
+        assignment = release.work_assignment(a)
+        if assignment is not None:
+            until = release.held_work(user.id, a, cache=cache)
+            row["held"] = until is not None
+            if until is not None:  # the grade stays held here as on the pages, marked so
+                row |= {k: None for k in ("score", "parts", "feedback", "credited", "scoring")}
+                row |= {"diagnosis": None, "diagnosis_text": None, "first_wrong": None}
+                row["history"] = [_held_entry(entry) for entry in row["history"]]
+                row["released_at"] = zones.iso(until, assignment.course.timezone)
+        row["entered_from_paper"] = a.entered_by_id is not None
         out.append(row)
     return out
+
+
+def _held_entry(entry: Any) -> Any:
+    """A paper entry of a held attempt: when and what was typed, not what it scored."""
+    if not isinstance(entry, dict):
+        return entry
+    return {k: v for k, v in entry.items() if k not in HELD_ENTRY_FIELDS}
+
+
+HELD_ENTRY_FIELDS = ("score", "parts", "diagnosis", "diagnosis_text", "feedback", "credited")
 
 
 UPLOAD_FIELDS = (
@@ -220,6 +228,7 @@ def _uploads(user: User, archive: zipfile.ZipFile, places: Places) -> list[dict[
         sa.select(Submission).where(Submission.owner_id == user.id).order_by(Submission.id)
     )
     out = []
+    cache: dict[Any, Any] = {}
     store = blobs.store()
     for s in found:
         row = {**_columns(s, UPLOAD_FIELDS), **_slot_place(s.slot_id, places)}
@@ -228,6 +237,13 @@ def _uploads(user: User, archive: zipfile.ZipFile, places: Places) -> list[dict[
             row["file"] = _upload_name(s)
         except blobs.MissingBlob:
             row["file"] = None  # the bytes were lost before they were kept in the database
+        until = release.held_work(user.id, s, cache=cache)
+        row["held"] = until is not None
+        if until is not None:  # as the upload's page and the API: graded, nothing of the grade
+            row |= {"score": None, "max_score": None, "penalty": None, "result": None}
+            row["released_at"] = zones.iso(until, s.slot.assignment.course.timezone)
+            out.append(row)
+            continue
         result = db.session.scalar(
             sa.select(EngineResult).where(EngineResult.submission_id == s.id)
         )

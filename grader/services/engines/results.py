@@ -66,7 +66,7 @@ def result_of(submission: Submission) -> EngineResult | None:
 def held_from(user: User, submission: Submission) -> dt.datetime | None:
     """While the upload's score is held from the user, its release moment: held from its
     owner alone (staff see every result at once), as an attempt's score is."""
-    return release.held_from(user.id, submission.owner_id, submission.slot.assignment)
+    return release.held_work(user.id, submission)
 
 
 def shown_result(user: User, submission: Submission) -> EngineResult | None:

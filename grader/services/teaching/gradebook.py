@@ -10,6 +10,7 @@ An assignment's points are the sum over its slots; the total is the sum over ass
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import io
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -28,7 +29,7 @@ from grader.models import (
     User,
 )
 from grader.services import NotFound
-from grader.services.courses import deadlines
+from grader.services.courses import deadlines, release
 from grader.services.courses.courses import course_assignments
 from grader.services.courses.staff import Staff, staff
 from grader.services.exports import csv_cell
@@ -80,6 +81,8 @@ class Row:
     scores: dict[int, float | None] = field(default_factory=dict)  # assignment id -> points
     late_days: dict[int, int] = field(default_factory=dict)  # assignment id -> most days late
     slip_days: dict[int, int] = field(default_factory=dict)  # assignment id -> slip days used
+    # assignment id -> when the student sees their scores on it, while they are held from them
+    held_until: dict[int, dt.datetime] = field(default_factory=dict)
 
     @property
     def slip_days_used(self) -> int:
@@ -205,10 +208,14 @@ def build(course_id: int) -> Gradebook:
         ).all()
     )
     slips = deadlines.slip_days_used(course_id)
+    holding = [a for a in assignments if a.hold_scores]
     rows = []
     for student in students(course_id):
         row = Row(student.id, student.email, display_name(student, names.get(student.id)))
         row.slip_days = {a: d for (u, a), d in slips.items() if u == student.id}
+        for assignment in holding:  # what the student cannot see yet, as the gate says
+            if (until := release.held_until(student.id, assignment)) is not None:
+                row.held_until[assignment.id] = until
         for column in columns:
             points: float | None = None
             for slot_id, _, _ in column.slots:

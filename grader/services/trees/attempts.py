@@ -196,6 +196,23 @@ def list_attempts(
     )
 
 
+@dataclass(frozen=True)
+class Shown:
+    """An attempt as a listing shows it to a viewer: `held_until` set, its grade (score,
+    diagnosis) is held from them until then (`release.held_work`)."""
+
+    attempt: Attempt
+    held_until: dt.datetime | None
+
+
+def shown_attempts(user: User, **query: Any) -> list[Shown]:
+    """`list_attempts`, each passed through the release gate for the user."""
+    cache: dict[Any, Any] = {}
+    return [
+        Shown(a, release.held_work(user.id, a, cache=cache)) for a in list_attempts(user, **query)
+    ]
+
+
 def solution(
     exercise: Exercise,
     tree: Tree | None = None,
@@ -281,10 +298,7 @@ def scoring_words(attempt: Attempt, *, named: bool) -> str | None:
 def held_for_owner(attempt: Attempt, viewer_id: int | None) -> dt.datetime | None:
     """While the attempt's score is held from its owner (who is the viewer), its release
     moment; None for staff (who see everything) and once released."""
-    slot = attempt.exercise.slot if attempt.exercise is not None else None
-    if slot is None or attempt.exercise.is_practice:
-        return None
-    return release.held_from(viewer_id, attempt.user_id, slot.assignment)
+    return release.held_work(viewer_id, attempt)
 
 
 def to_api(

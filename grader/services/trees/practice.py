@@ -10,6 +10,7 @@ import json
 import random
 import secrets
 from dataclasses import dataclass
+from typing import Any
 
 import sqlalchemy as sa
 from flask import current_app
@@ -27,6 +28,7 @@ from grader.gametree.adaptive import (
 )
 from grader.gametree.generator import exposing
 from grader.models import STUDENT, Assignment, Attempt, Exercise, Membership, Slot, User, utcnow
+from grader.services.courses import release
 from grader.services.courses.staff import Staff, staff
 from grader.services.transactions import writing
 from grader.services.trees.exercises import PRACTICE, create_practice, get_exercise
@@ -43,11 +45,14 @@ def _exposed(kind: str, tree: str, players: str, conventions: str) -> frozenset[
     return frozenset(exposing(built, Conventions.from_dict(json.loads(conventions)), kind))
 
 
-def _history(user_ids: list[int], course_id: int | None = None) -> dict[int, list[Practised]]:
+def _history(
+    user_ids: list[int], course_id: int | None = None, *, viewer_id: int | None = None
+) -> dict[int, list[Practised]]:
     """Each user's latest attempts, oldest first, as the policy sees them: all of them (graded
     and private practice) for the user's own standing; with `course_id`, only those on that
     course's exercises (its graded variants and its slots' practice variants), which is all a
-    course's staff may read of a student."""
+    course's staff may read of a student. Read for `viewer_id`, attempts whose grade is held
+    from that viewer (`release.held_work`) are left out until their release."""
     attempts = sa.select(
         Attempt.id,
         sa.func.row_number()
@@ -62,27 +67,25 @@ def _history(user_ids: list[int], course_id: int | None = None) -> dict[int, lis
             .where(Assignment.course_id == course_id)
         )
     ranked = attempts.subquery()
-    rows = db.session.execute(
-        sa.select(
-            Attempt.user_id,
-            Attempt.kind,
-            Attempt.score,
-            Attempt.diagnosis,
-            Attempt.conventions,
-            Exercise.tree,
-            Exercise.players,
-        )
+    rows = db.session.scalars(
+        sa.select(Attempt)
         .join(ranked, ranked.c.id == Attempt.id)
-        .join(Exercise, Exercise.id == Attempt.exercise_id)
-        .where(ranked.c.n <= HISTORY)
+        .options(sa.orm.joinedload(Attempt.exercise))
         .order_by(Attempt.id)
+        .where(ranked.c.n <= HISTORY)
     )
     found: dict[int, list[Practised]] = {uid: [] for uid in user_ids}
-    for user_id, kind, score, diagnosis, conventions, tree, players in rows:
+    cache: dict[Any, Any] = {}
+    for a in rows:
+        if viewer_id is not None and release.held_work(viewer_id, a, cache=cache):
+            continue  # right or wrong, and the misconception, are held with the score
         exposed = _exposed(
-            kind, json.dumps(tree), json.dumps(players), json.dumps(conventions, sort_keys=True)
+            a.kind,
+            json.dumps(a.exercise.tree),
+            json.dumps(a.exercise.players),
+            json.dumps(a.conventions, sort_keys=True),
         )
-        found[user_id].append(Practised(kind, score >= 1.0, diagnosis, exposed))
+        found[a.user_id].append(Practised(a.kind, a.score >= 1.0, a.diagnosis, exposed))
     return found
 
 
@@ -97,13 +100,15 @@ class Progress:
 
 def progress(user: User) -> Progress:
     """The user's own standing per misconception."""
-    history = _history([user.id])[user.id]
+    history = _history([user.id], viewer_id=user.id)[user.id]
     return Progress(list(standings(history).values()), len(history))
 
 
 def practise_weak_spots(user: User) -> Exercise:
     """One click: a practice exercise on the tree the policy plans for the user's history."""
-    plan = next_practice(_history([user.id])[user.id], random.Random(secrets.token_hex(8)))
+    plan = next_practice(
+        _history([user.id], viewer_id=user.id)[user.id], random.Random(secrets.token_hex(8))
+    )
     params = plan.params.to_dict()
     conventions = params.pop("conventions")
     return create_practice(user, plan.kind, params=params, conventions=conventions)
@@ -156,7 +161,7 @@ def course_progress(user: User, course_id: int) -> CourseProgress:
         .where(Membership.course_id == course_id, Membership.role == STUDENT)
         .order_by(User.email)
     ).all()
-    histories = _history([uid for uid, _ in members], course_id)
+    histories = _history([uid for uid, _ in members], course_id, viewer_id=user.id)
     holding = dict.fromkeys(VARIANTS, 0)
     mastered = dict.fromkeys(VARIANTS, 0)
     rows = []
