@@ -87,7 +87,7 @@ def test_a_copy_keeps_the_wall_clock_across_every_change(app, factory):
     print("\n| zone, change | due before | due after | release after |")
     for row in rows:
         print("| " + " | ".join(row) + " |")
-    for (what, before, after, release), (zone_name, _, wall, days) in zip(rows, CASES, strict=True):
+    for (what, before, after, release), (_, _, wall, days) in zip(rows, CASES, strict=True):
         assert before.split(", ")[1][:5] == "23:59", what
         assert after.split(", ")[1][:5] == "23:59", (what, after)
         assert release.split(", ")[1][:5] == "09:00", (what, release)

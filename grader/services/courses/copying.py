@@ -23,8 +23,8 @@ import sqlalchemy as sa
 from grader.extensions import db
 from grader.models import INSTRUCTOR, Assignment, Base, Course, Membership, Slot, User
 from grader.services import Forbidden, Invalid, NotFound
-from grader.services.courses.courses import _join_code
 from grader.services.courses import zones
+from grader.services.courses.courses import _join_code
 from grader.services.courses.staff import staff
 from grader.services.transactions import writing
 
