@@ -19,6 +19,7 @@ from tests.instructor_support import ALICE, TA, TEACHER, answer, make_room, text
 
 ZONES = {"America/Chicago": {"CST", "CDT"}, "Asia/Kolkata": {"IST"}}
 ROLES = {"student": ALICE, "ta": TA, "instructor": TEACHER}
+CAROL = "carol@example.com"  # invited, not yet in: the invite page
 # A GET that changes something or leaves the course's pages: never followed.
 SKIP = re.compile(r"/logout|/admin|/static/|/api/|/lti/|/docs|mailto:|^https?://")
 MAX_PAGES = 400
@@ -79,7 +80,7 @@ def wrong_times(text: str, allowed: set[str]) -> list[str]:
 def term(app: Any, factory: Any, zone_name: str) -> Any:
     """A course in `zone_name` with something to show at every kind of time: a due date, an
     attempt, a problem report and its answer, an extension (the audit log), a pending invite."""
-    from grader.services.courses import extensions
+    from grader.services.courses import extensions, invites, roster
     from grader.services.teaching import problem_reports
 
     room = make_room(app, factory, due_at=dt.datetime(2026, 12, 5, 5, 59))
@@ -88,6 +89,8 @@ def term(app: Any, factory: Any, zone_name: str) -> Any:
         db.session.commit()
     answer(app, ALICE, room.assignment_id, 0, textbook_key())
     with app.app_context():
+        roster.add_member(None, room.course_id, CAROL, "student")
+        room.ids["invite"] = invites.pending_links(room.course_id)[0].token  # type: ignore[assignment]
         problem_reports.report(user(ALICE), room.assignment_id, 0, "The tree looks odd to me.")
         extensions.grant(
             user(TEACHER),
@@ -97,10 +100,10 @@ def term(app: Any, factory: Any, zone_name: str) -> Any:
     return room
 
 
-def crawl(client: Any) -> dict[str, str]:
+def crawl(client: Any, start: str = "/dashboard") -> dict[str, str]:
     """Every page reachable from the dashboard by links: its address and its text."""
     seen: dict[str, str] = {}
-    queue = ["/dashboard"]
+    queue = [start]
     while queue and len(seen) < MAX_PAGES:
         url = queue.pop(0)
         if url in seen:
@@ -130,8 +133,16 @@ def crawl(client: Any) -> dict[str, str]:
 
 
 def clock_figures(app: Any, factory: Any, client: Any, auth: Any, zone_name: str) -> dict:
-    term(app, factory, zone_name)
+    room = term(app, factory, zone_name)
     figures = {}
+    invite = f"/invite/{room.ids['invite']}"
+    text = crawl(client, start=invite)[invite]
+    assert "carol@example.com" in text or "Invitation" in text
+    figures["invited (no account yet)"] = (
+        1,
+        len(found := wrong_times(text, ZONES[zone_name])),
+        {invite: found} if found else {},
+    )
     for role, email in ROLES.items():
         auth.login(email)
         pages = crawl(client)
@@ -155,5 +166,8 @@ def test_every_page_each_role_reaches_prints_the_courses_clock(
         for url, found in wrong.items():
             print(f"  {url}: {found[:3]}")
     for role, (pages, _, _) in figures.items():
-        assert pages > 10, (role, pages)  # the crawl reached the course's pages
+        assert pages > 10 or role.startswith("invited"), (
+            role,
+            pages,
+        )  # the crawl reached the course's pages
     assert {role: wrong for role, (_, _, wrong) in figures.items() if wrong} == {}
