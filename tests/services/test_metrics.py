@@ -1,7 +1,8 @@
-"""The operator's figures (`services/metrics.py`): each class of work's queue read from the leased
-jobs' rows, the workers' slots, and grader_desired_workers's rule, which rises when students open
-an engine slot's page, before their uploads reach the queue, and holds a rush's peak while it
-drains."""
+"""What the queue tells the operator and the student. The operator's figures
+(`services/metrics.py`): each class of work's queue read from the leased jobs' rows, the workers'
+slots, and grader_desired_workers's rule, which rises when students open an engine slot's page,
+before their uploads reach the queue, and holds a rush's peak while it drains. The student's: a
+queued upload's estimated wait, and a running upload's first verdict (never while held)."""
 
 from __future__ import annotations
 
@@ -172,3 +173,108 @@ def test_a_drained_rush_keeps_its_peak_for_the_hold_then_lets_it_go(app, engine_
     assert sum(queue.queued for queue in held.queues) == 0
     assert (held.estimates.held, held.estimates.desired) == (4.0, 4)
     assert (released.estimates.held, released.estimates.desired) == (0.0, 1)
+
+
+# -- a queued upload's estimated wait ----------------------------------------------------------
+
+
+def test_the_wait_takes_the_slot_that_frees_first():
+    from grader.services.engines import results
+
+    # Two slots, their jobs 2 s and 8 s in, 10 s each: free in 8 s and 2 s. Three go first.
+    assert results.wait_seconds(3, [2.0, 8.0], 2, 10.0) == 18.0
+    assert results.wait_seconds(0, [3.0], 2, 10.0) == 0.0  # a slot is idle
+    assert results.wait_seconds(0, [], 0, 10.0) == 0.0  # no worker seen: taken for one slot
+    assert results.wait_seconds(2, [], 1, 10.0) == 20.0
+
+
+def test_the_api_gives_the_estimate_from_the_suites_grading_times(
+    app, client, factory, engine_slot
+):
+    now = utcnow()
+    with app.app_context():
+        slot = engine_slot["slot_id"]
+        hour_ago = now - dt.timedelta(hours=1)
+        for n, seconds in enumerate((20, 40)):  # the suite's mean: 30 s
+            _submit(
+                slot,
+                STUDENTS[n],
+                DONE,
+                hour_ago,
+                hour_ago,
+                hour_ago + dt.timedelta(seconds=seconds),
+            )
+        _submit(
+            slot,
+            STUDENTS[2],
+            RUNNING,
+            now - dt.timedelta(seconds=60),
+            now - dt.timedelta(seconds=10),
+        )
+        _submit(slot, STUDENTS[3], QUEUED, now - dt.timedelta(seconds=30))
+        _submit(slot, "student@example.com", QUEUED, now - dt.timedelta(seconds=5))
+        liveness.beat("box:1", "box", slots=1)
+        mine = (
+            db.session.query(Submission)
+            .filter_by(status=QUEUED)
+            .order_by(Submission.id.desc())
+            .first()
+        )
+        mine_id = mine.id
+
+    token = factory.token("student@example.com")
+    body = client.get(
+        f"/api/engines/{mine_id}", headers={"Authorization": f"Bearer {token}"}
+    ).get_json()
+    assert body["queue_position"] == 1
+    # The running one frees its slot in about 20 s, the one ahead takes 30 s, then this one 30 s.
+    assert body["estimated_seconds"] == pytest.approx(80, abs=2)
+
+
+# -- the first verdict in the API --------------------------------------------------------------
+
+FIRST = {
+    "score": 7.0,
+    "max_score": 7.0,
+    "tests": 24,
+    "failed": 0,
+    "parts": ["Move generation", "Perft", "Search"],
+    "running": ["Timing", "Games"],
+}
+
+
+def test_the_api_gives_the_first_verdict_while_running_and_never_while_held(
+    app, client, factory, engine_slot
+):
+    from grader.models import Assignment
+
+    now = utcnow()
+    with app.app_context():
+        _submit(engine_slot["slot_id"], "student@example.com", RUNNING, now, now)
+        row = db.session.query(Submission).one()
+        row.progress = {"tests_done": 24, "tests_total": 40, "first_verdict": FIRST}
+        db.session.commit()
+        upload_id = row.id
+    student = {"Authorization": f"Bearer {factory.token('student@example.com')}"}
+    teacher = {"Authorization": f"Bearer {factory.token('teacher@example.com')}"}
+
+    body = client.get(f"/api/engines/{upload_id}", headers=student).get_json()
+    assert body["first_verdict"] == FIRST and "first_verdict" not in body["progress"]
+    assert body["score"] is None  # the final score is not there yet
+
+    with app.app_context():
+        assignment = db.session.get(Assignment, engine_slot["assignment_id"])
+        assignment.hold_scores = True
+        assignment.scores_release_at = now + dt.timedelta(days=3)
+        db.session.commit()
+    held = client.get(f"/api/engines/{upload_id}", headers=student).get_json()
+    assert held["first_verdict"] is None and "first_verdict" not in held["progress"]
+    staff = client.get(f"/api/engines/{upload_id}", headers=teacher).get_json()
+    assert staff["first_verdict"] == FIRST  # staff see every result at once
+
+    with app.app_context():
+        row = db.session.get(Submission, upload_id)
+        row.status, row.finished_at = DONE, utcnow()
+        db.session.commit()
+    done = client.get(f"/api/engines/{upload_id}", headers=teacher).get_json()
+    assert done["first_verdict"] is None  # the whole result replaces it
