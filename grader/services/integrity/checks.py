@@ -243,6 +243,6 @@ def status(check: IntegrityCheck | None) -> dict[str, Any]:
     }
 
 
-def _zone_of(course_id: int) -> str:
-    course = db.session.get(Course, course_id)
+def _zone_of(course_id: int | None) -> str:
+    course = db.session.get(Course, course_id) if course_id is not None else None
     return course.timezone if course is not None else "UTC"
