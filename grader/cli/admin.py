@@ -327,7 +327,7 @@ def course_add(course_ref: str, email: str, role: str) -> None:
     staff role, by accepting the printed link signed in as their account (an address with no
     account gets one, which that link alone claims)."""
     from grader.services import ServiceError, accounts
-    from grader.services.courses import courses, invites, roster
+    from grader.services.courses import courses, invites, roster, zones
 
     try:
         found = courses.find_course(course_ref)
@@ -338,7 +338,7 @@ def course_add(course_ref: str, email: str, role: str) -> None:
     for link in invites.pending_links(found.id):
         if link.email == accounts.normalize_email(email):
             click.echo(
-                f"invite link (path, valid until {link.expires_at:%Y-%m-%d %H:%M} UTC): "
+                f"invite link (path, valid until {zones.words(link.expires_at, found.timezone)}): "
                 f"/invite/{link.token}"
             )
 
@@ -399,7 +399,7 @@ def course_archive(course_ref: str, reopen: bool) -> None:
     """Archive a course (by id or name): read-only, its students' data purged by the worker
     GRADER_RETENTION_DAYS later."""
     from grader.services import ServiceError
-    from grader.services.courses import courses
+    from grader.services.courses import courses, zones
     from grader.services.data import retention
 
     try:
@@ -412,7 +412,7 @@ def course_archive(course_ref: str, reopen: bool) -> None:
     else:
         click.echo(
             f"course {found.id} {found.name!r} is archived; its students' data is purged "
-            f"on {when:%Y-%m-%d %H:%M} UTC"
+            f"on {zones.words(when, found.timezone)}"
         )
 
 

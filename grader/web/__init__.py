@@ -7,7 +7,7 @@ import datetime as dt
 import importlib
 import math
 
-from flask import Flask
+from flask import Flask, current_app
 from flask_login import user_logged_in
 from werkzeug.middleware.proxy_fix import ProxyFix
 
@@ -64,13 +64,20 @@ def conventions_words(value: object) -> str:
     return str(value)
 
 
-def in_zone(moment: dt.datetime | None, zone: str) -> str:
-    """A stored date in words, in a course's zone: "Fri 4 Dec 2026, 23:59 EST (America/New_York)"."""
-    return zones.words(moment, zone)
+def zone_or_server(zone: str | None) -> str:
+    """A course's zone, or for a time outside any course (practice, an account's), the
+    server's (GRADER_TIMEZONE)."""
+    return zone or current_app.config.get("GRADER_TIMEZONE") or "UTC"
 
 
-def iso_in(moment: dt.datetime | None, zone: str) -> str:
-    return zones.iso(moment, zone) or ""
+def in_zone(moment: dt.datetime | None, zone: str | None = None) -> str:
+    """A stored date in words, in a course's zone: "Fri 4 Dec 2026, 23:59 EST (America/New_York)".
+    The one way a page prints a time a person reads (the `when` macro of _dates.html)."""
+    return zones.words(moment, zone_or_server(zone))
+
+
+def iso_in(moment: dt.datetime | None, zone: str | None = None) -> str:
+    return zones.iso(moment, zone_or_server(zone)) or ""
 
 
 def from_now(moment: dt.datetime | None) -> str:
@@ -104,6 +111,7 @@ def init_app(app: Flask) -> None:
         in_zone,
         iso_in,
         from_now,
+        zone_or_server,
     ):
         app.add_template_filter(template_filter)
     app.add_template_global(slot_url)

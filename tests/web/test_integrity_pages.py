@@ -13,6 +13,7 @@ import sqlalchemy as sa
 from grader.extensions import db
 from grader.gametree import KINDS, Conventions, Tree
 from grader.models import IntegrityCheck, Submission
+from grader.services.courses import zones
 from tests.app_support import csrf_from
 from tests.instructor_support import ALICE, BOB, TA, TEACHER, make_room, user
 from tests.services.integrity_support import DISGUISES, ORIGINAL, run_check, upload
@@ -91,7 +92,7 @@ def test_the_similarity_page_follows_a_check_then_ranks_the_pairs(app, client, a
     assert {a, b} == {ALICE, BOB} and float(similarity) > 0.9
     alice, bob = _submission(app, ALICE), _submission(app, BOB)
     for moment in (alice.created_at, bob.created_at):
-        assert moment.strftime("%Y-%m-%d %H:%M") in page  # the two submission times
+        assert zones.words(moment, "UTC") in page  # the two submission times
     # Shown at or above a least similarity; none above 100%.
     assert "No pair shares code at 100% or more" not in page
     above = client.get(_similarity_url(room) + "?min=1").get_data(as_text=True)
@@ -109,8 +110,8 @@ def test_a_pair_side_by_side_shows_both_times_and_the_aligned_regions(app, clien
     assert NOTHING_DECIDED in page
     assert ALICE in page and BOB in page
     for side, moment in (("a", alice.created_at), ("b", bob.created_at)):
-        cell = re.search(rf'data-role="submitted-{side}">([^<]+)<', page)
-        assert cell and cell.group(1).startswith(moment.strftime("%Y-%m-%d %H:%M"))
+        cell = re.search(rf'data-role="submitted-{side}"><time[^>]*>([^<]+)<', page)
+        assert cell and cell.group(1).startswith(zones.words(moment, "UTC"))
     # Each region in the same colour on both sides, one beside the other.
     sides = re.findall(
         r'<pre class="code (match-\d)" (?:id="match-\d+" )?data-match="(\d+)" data-side="([ab])"',
@@ -200,7 +201,7 @@ def test_the_answers_page_shows_both_trees_side_by_side(app, client, auth, room)
     data = json.loads(drawing.group(1))
     assert data["answer"] == alice_key and len(data["sides"]) == 2
     assert data["sides"][1]["key"] == alice_key  # Alice's tree, whose key Bob handed in
-    assert copied.created_at.strftime("%Y-%m-%d %H:%M") in page
+    assert zones.words(copied.created_at, "UTC") in page
     assert "exercise 1 (a fixed tree" in page  # the textbook slot is not checked, and says why
 
 

@@ -4,7 +4,9 @@ same instructor teaches.
 What is copied is read from the models' columns, not listed by hand: every column of the course,
 its assignments and their slots (presets, custom and imported trees, engine slots' settings,
 the integrity setting) except those `NOT_COPIED` names, and every date among them is
-shifted by one offset. So a column added to these tables later is copied too. No students,
+moved by the calendar in the original course's zone: by a number of days, or by what puts the
+first due date on a chosen date, on the wall clock (23:59 stays 23:59 across a clock change;
+`zones.moved` says what happens to a time the clocks skip or repeat). So a column added to these tables later is copied too. No students,
 attempts, uploads, extensions or LMS links are copied: the new course's LMS links are placed
 again by deep linking.
 """
@@ -21,6 +23,7 @@ import sqlalchemy as sa
 from grader.extensions import db
 from grader.models import INSTRUCTOR, Assignment, Base, Course, Membership, Slot, User
 from grader.services import Forbidden, Invalid, NotFound
+from grader.services.courses import zones
 from grader.services.courses.courses import _join_code
 from grader.services.courses.staff import staff
 from grader.services.transactions import writing
@@ -56,11 +59,13 @@ def is_date(column: Any) -> bool:
     return isinstance(column.type, sa.DateTime)
 
 
-def _copy_row(model: type[Base], row: Any, offset: dt.timedelta, **values: Any) -> Any:
+def _copy_row(
+    model: type[Base], row: Any, offset: dt.timedelta, zone_name: str, **values: Any
+) -> Any:
     for column in copied_columns(model):
         value = getattr(row, column.key)
         if value is not None and is_date(column):
-            value = value + offset
+            value = zones.moved(value, zone_name, offset)
         values.setdefault(column.key, copy.deepcopy(value))
     return model(**values)
 
@@ -76,7 +81,8 @@ def first_due(course: Course) -> dt.datetime | None:
 def offset_for(
     course: Course, shift_days: int | None, first_due_at: dt.datetime | None
 ) -> dt.timedelta:
-    """The offset every date moves by: N days, or what puts the first due date on a date."""
+    """The wall-clock offset every date moves by in the course's zone: N days, or the days
+    and clock time that put the first due date on a date."""
     if (shift_days is None) == (first_due_at is None):
         raise Invalid("give either a number of days to shift the dates by, or the first due date")
     if shift_days is not None:
@@ -87,7 +93,7 @@ def offset_for(
     earliest = first_due(course)
     if earliest is None:
         raise Invalid("the course has no due date to map: shift its dates by a number of days")
-    offset = first_due_at - earliest
+    offset = zones.wall_offset(earliest, first_due_at, course.timezone)
     if abs(offset) > dt.timedelta(days=MAX_SHIFT_DAYS):
         raise Invalid(f"shift the dates by at most {MAX_SHIFT_DAYS} days")
     return offset
@@ -135,13 +141,14 @@ def copy_course(
     )
     slots = 0
     with writing() as session:
-        new = _copy_row(Course, original, offset, name=name, join_code=_join_code())
+        zone_name = original.timezone
+        new = _copy_row(Course, original, offset, zone_name, name=name, join_code=_join_code())
         session.add(new)
         for assignment in original.assignments:
-            copied = _copy_row(Assignment, assignment, offset, course=new)
+            copied = _copy_row(Assignment, assignment, offset, zone_name, course=new)
             session.add(copied)
             for slot in assignment.slots:
-                session.add(_copy_row(Slot, slot, offset, assignment=copied))
+                session.add(_copy_row(Slot, slot, offset, zone_name, assignment=copied))
                 slots += 1
         for user_id in instructors:
             session.add(Membership(user_id=user_id, course=new, role=INSTRUCTOR))
@@ -162,12 +169,52 @@ def copy_assignment(
     if abs(shift_days) > MAX_SHIFT_DAYS:
         raise Invalid(f"shift the dates by at most {MAX_SHIFT_DAYS} days")
     offset = dt.timedelta(days=shift_days)
+    # by the calendar of the course it comes from, where its dates were set
+    zone_name = assignment.course.timezone
     with writing() as session:
-        copied = _copy_row(Assignment, assignment, offset, course_id=target.id)
+        copied = _copy_row(Assignment, assignment, offset, zone_name, course_id=target.id)
         session.add(copied)
         for slot in assignment.slots:
-            session.add(_copy_row(Slot, slot, offset, assignment=copied))
+            session.add(_copy_row(Slot, slot, offset, zone_name, assignment=copied))
     return copied
+
+
+@dataclass(frozen=True)
+class Moved:
+    """One date of the copy, before and after: what the copy form previews."""
+
+    what: str
+    before: dt.datetime
+    after: dt.datetime
+
+
+def preview(
+    actor: User | None,
+    course_id: int,
+    *,
+    shift_days: int | None = None,
+    first_due_at: dt.datetime | None = None,
+) -> list[Moved]:
+    """Every date a copy of the course would move, before and after, nothing made: the same
+    offset and the same move as `copy_course`."""
+    original = _instructor(actor, course_id)
+    offset = offset_for(original, shift_days, first_due_at)
+    zone_name = original.timezone
+    rows: list[Moved] = []
+
+    def add(what: str, row: Any, model: type[Base]) -> None:
+        for column in copied_columns(model):
+            value = getattr(row, column.key)
+            if value is not None and is_date(column):
+                label = column.key.removesuffix("_at").replace("_", " ")
+                rows.append(Moved(f"{what}: {label}", value, zones.moved(value, zone_name, offset)))
+
+    add("The course", original, Course)
+    for assignment in original.assignments:
+        add(assignment.title, assignment, Assignment)
+        for slot in assignment.slots:
+            add(f"{assignment.title}, exercise {slot.index + 1}", slot, Slot)
+    return rows
 
 
 def taught_courses(actor: User) -> list[Course]:

@@ -186,7 +186,8 @@ def check_open(course: Course) -> None:
     """Refuses new work (an attempt, an upload) in an archived course: it is read-only."""
     if course.archived_at is not None:
         raise Conflict(
-            f"the course {course.name} was archived on {course.archived_at:%Y-%m-%d}: it is "
+            f"the course {course.name} was archived on "
+            f"{zones.words(course.archived_at, course.timezone)}: it is "
             "read-only and takes no new attempts or uploads"
         )
 

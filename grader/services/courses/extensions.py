@@ -91,10 +91,8 @@ def check_input(
     if data.days is not None:
         if class_due is None:
             raise Invalid("this has no due date to add days to: give a date")
-        zone = assignment.course.timezone
-        wall = zones.field_value(class_due, zone)
-        assert wall is not None
-        due = zones.to_utc(wall + dt.timedelta(days=data.days), zone)
+        # by the calendar, as a copy moves dates: 23:59 stays 23:59 across a clock change
+        due = zones.moved(class_due, assignment.course.timezone, dt.timedelta(days=data.days))
     if due is not None and class_due is not None and due <= class_due:
         raise Invalid("an extension's due date must be later than the class's")
     return slot, due

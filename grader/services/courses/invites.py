@@ -25,6 +25,7 @@ from sqlalchemy.orm import Session
 from grader.extensions import db
 from grader.models import STUDENT, Course, Invite, LtiUser, Membership, User, utcnow
 from grader.services import Forbidden, NotFound, accounts, mail
+from grader.services.courses import zones
 from grader.services.transactions import rows_changed, writing
 
 INVITE_DAYS = 14
@@ -297,7 +298,7 @@ def send(links: list[Link], course: Course, url: Callable[[str], str]) -> int:
         body = (
             f"You are invited to {course.name} on Alpha-Beta Grader as {role}.\n\n"
             f"Open this link to accept (it works once, until "
-            f"{link.expires_at:%Y-%m-%d %H:%M} UTC):\n\n{url(link.token)}\n\n"
+            f"{zones.words(link.expires_at, course.timezone)}):\n\n{url(link.token)}\n\n"
             "If you have an account here already, sign in to it first (through your LMS, "
             "if that is how you sign in): an invitation never changes an account's password.\n"
         )

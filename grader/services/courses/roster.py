@@ -28,7 +28,7 @@ from grader.models import (
 )
 from grader.services import Conflict, Invalid, NotFound
 from grader.services.accounts import normalize_email
-from grader.services.courses import invites
+from grader.services.courses import invites, zones
 from grader.services.courses.courses import _join_code
 from grader.services.courses.staff import Staff, staff
 from grader.services.exports import csv_cell
@@ -255,7 +255,7 @@ def import_students(
 def invite_links(user: User, course_id: int, url: Callable[[str], str]) -> str:
     """The course's pending invite links as CSV, one a person, to hand out (expired ones are
     renewed); `url` makes a link from its token."""
-    staff(user, course_id, change=True)
+    zone_name = staff(user, course_id, change=True).course.timezone
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(["email", "name", "role", "link", "expires_at"])
@@ -266,7 +266,8 @@ def invite_links(user: User, course_id: int, url: Callable[[str], str]) -> str:
                 csv_cell(link.name or ""),
                 link.role,
                 url(link.token),
-                f"{link.expires_at:%Y-%m-%d %H:%M}Z",
+                # ISO 8601 in the course's zone, with its offset: a person and a program read it
+                zones.iso(link.expires_at, zone_name),
             ]
         )
     return out.getvalue()

@@ -74,6 +74,27 @@ def to_utc(local: dt.datetime, zone_name: str) -> dt.datetime:
     return first.astimezone(UTC).replace(tzinfo=None)
 
 
+def moved(moment: dt.datetime, zone_name: str, by: dt.timedelta) -> dt.datetime:
+    """A stored time (naive UTC) moved by the calendar in the zone: its wall-clock time plus
+    `by` (whole days keep the time of day: 23:59 stays 23:59 across a clock change), as a
+    stored time. Where the moved wall-clock time does not exist (skipped in spring), it falls
+    forward by the clocks' jump (02:30 becomes 03:30); where it happens twice (autumn), it is
+    the first of the two."""
+    tz = zone(zone_name)
+    wall = moment.replace(tzinfo=UTC).astimezone(tz).replace(tzinfo=None) + by
+    # fold=0 reads a skipped time with the offset before the jump, so through UTC it lands
+    # the jump later; a repeated time, fold=0 is its first reading.
+    return wall.replace(tzinfo=tz, fold=0).astimezone(UTC).replace(tzinfo=None)
+
+
+def wall_offset(earlier: dt.datetime, later: dt.datetime, zone_name: str) -> dt.timedelta:
+    """How far apart two stored times are on the zone's wall clocks (the days and the clock
+    time between them, not the hours that elapsed)."""
+    start, end = field_value(earlier, zone_name), field_value(later, zone_name)
+    assert start is not None and end is not None
+    return end - start
+
+
 def _with_offset(moment: dt.datetime) -> str:
     return moment.strftime("%Y-%m-%d %H:%M%z")[:-2] + ":" + moment.strftime("%z")[-2:]
 

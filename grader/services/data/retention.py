@@ -40,6 +40,7 @@ from grader.models import (
     utcnow,
 )
 from grader.services import Conflict, Forbidden, NotFound
+from grader.services.courses import zones
 from grader.services.courses.staff import staff
 from grader.services.engines import blobs
 from grader.services.transactions import rows_changed, writing
@@ -67,7 +68,8 @@ def archive(actor: User | None, course_id: int, archived: bool = True) -> Course
             raise NotFound("no such course")
         if course.purged_at is not None:
             raise Conflict(
-                f"this course's students' data was purged on {course.purged_at:%Y-%m-%d}; "
+                f"this course's students' data was purged on "
+                f"{zones.words(course.purged_at, course.timezone)}; "
                 "it stays archived"
             )
         if archived and course.archived_at is None:

@@ -38,6 +38,7 @@ from grader.models import (
     utcnow,
 )
 from grader.services import Conflict, Forbidden, leases
+from grader.services.courses import zones
 from grader.services.courses.staff import Staff, staff
 from grader.services.leases.runner import JobKind, Progress
 from grader.services.transactions import writing
@@ -112,7 +113,8 @@ def request(
         if other is not None:
             raise Conflict(
                 f"{what(other)} is still {other.status} (asked for at "
-                f"{other.created_at:%Y-%m-%d %H:%M} UTC): a course runs one integrity check "
+                f"{zones.words(other.created_at, _zone_of(course_id))}): a course runs one "
+                "integrity check "
                 "at a time, so ask again once it has finished"
             )
         check = IntegrityCheck(
@@ -239,3 +241,8 @@ def status(check: IntegrityCheck | None) -> dict[str, Any]:
         "done": check.status == DONE,
         "error": check.error,
     }
+
+
+def _zone_of(course_id: int | None) -> str:
+    course = db.session.get(Course, course_id) if course_id is not None else None
+    return course.timezone if course is not None else "UTC"

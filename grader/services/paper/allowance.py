@@ -22,6 +22,7 @@ from grader.models import (
     utcnow,
 )
 from grader.services import Conflict, Invalid, RateLimited
+from grader.services.courses import zones
 
 DAY = dt.timedelta(hours=24)
 
@@ -57,7 +58,8 @@ class PrintAllowance:
             run = self.pending
             raise Conflict(
                 f"print run {run.id} of “{run.assignment.title}” is still {run.status} "
-                f"(asked for at {run.created_at:%Y-%m-%d %H:%M} UTC): a course prints one run "
+                f"(asked for at {zones.words(run.created_at, run.assignment.course.timezone)}): "
+                "a course prints one run "
                 "at a time, so print again once it has finished"
             )
         if sheets > self.per_print:

@@ -35,7 +35,7 @@ from grader.models import (
     utcnow,
 )
 from grader.services import Invalid, NotFound, mail
-from grader.services.courses import courses
+from grader.services.courses import courses, zones
 from grader.services.courses.staff import Staff, staff
 from grader.services.transactions import writing
 from grader.services.trees.attempts import held_for_owner
@@ -267,6 +267,7 @@ def concerning(user: User, slot: Slot, exercise_id: int | None) -> list[Concerni
     """The user's attempts at the slot's exercise (``exercise_id``, else their graded one), or
     their uploads to an engine slot, newest first (at most 50); an attempt's score is named
     once it is no longer held from them."""
+    zone_name = slot.assignment.course.timezone
     if not slot.slot_kind.has_exercise:
         uploads = db.session.scalars(
             sa.select(Submission)
@@ -276,7 +277,7 @@ def concerning(user: User, slot: Slot, exercise_id: int | None) -> list[Concerni
         )
         return [
             Concerning(
-                f"u:{u.id}", f"upload {u.id} ({u.filename}, {u.created_at:%Y-%m-%d %H:%M} UTC)"
+                f"u:{u.id}", f"upload {u.id} ({u.filename}, {zones.words(u.created_at, zone_name)})"
             )
             for u in uploads
         ]
@@ -292,7 +293,7 @@ def concerning(user: User, slot: Slot, exercise_id: int | None) -> list[Concerni
     return [
         Concerning(
             f"a:{a.id}",
-            f"attempt {a.id} ({a.created_at:%Y-%m-%d %H:%M} UTC"
+            f"attempt {a.id} ({zones.words(a.created_at, zone_name)}"
             + ("" if held_for_owner(a, user.id) else f", score {round(a.score, 2):g}")
             + ")",
         )

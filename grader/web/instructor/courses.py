@@ -118,7 +118,11 @@ def _copy_forms(course_id: int) -> tuple[CopyCourseForm, CopyAssignmentForm]:
     return in_zone(CopyCourseForm(prefix="course"), as_staff.course.timezone), one
 
 
-def _copy_page(course_id: int, forms: tuple[CopyCourseForm, CopyAssignmentForm]) -> Any:
+def _copy_page(
+    course_id: int,
+    forms: tuple[CopyCourseForm, CopyAssignmentForm],
+    preview: list[copying.Moved] | None = None,
+) -> Any:
     as_staff = staff(current_user, course_id, change=True)
     return render_template(
         "instructor/copy.html",
@@ -127,6 +131,7 @@ def _copy_page(course_id: int, forms: tuple[CopyCourseForm, CopyAssignmentForm])
         form=forms[0],
         one=forms[1],
         first_due=copying.first_due(as_staff.course),
+        preview=preview,
     )
 
 
@@ -136,15 +141,19 @@ def copy_course(course_id: int) -> Any:
     forms = _copy_forms(course_id)
     form = forms[0]
 
+    zone = staff(current_user, course_id).course.timezone
+    if form.preview.data:  # the new dates shown; nothing made
+        preview = submitted(
+            form,
+            lambda: copying.preview(current_user, course_id, **form.how_dates_move(zone)),
+            lambda moved: "Nothing is copied yet: the new dates are below.",
+            refused=ServiceError,
+        )
+        return _copy_page(course_id, forms, preview)
+
     def copy() -> copying.Copied:
-        by_days = form.how.data == "shift"
-        zone = staff(current_user, course_id).course.timezone
         return copying.copy_course(
-            current_user,
-            course_id,
-            form.name.data or "",
-            shift_days=(form.shift_days.data or 0) if by_days else None,
-            first_due_at=None if by_days else form.first_due_at(zone),
+            current_user, course_id, form.name.data or "", **form.how_dates_move(zone)
         )
 
     copied = submitted(

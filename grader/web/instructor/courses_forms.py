@@ -3,9 +3,17 @@
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 from flask_wtf import FlaskForm
-from wtforms import DateTimeLocalField, IntegerField, RadioField, SelectField, StringField
+from wtforms import (
+    DateTimeLocalField,
+    IntegerField,
+    RadioField,
+    SelectField,
+    StringField,
+    SubmitField,
+)
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
 from grader.web.forms import DATE_FORMATS, SelectChoice, utc_from_zone
@@ -46,9 +54,18 @@ class CopyCourseForm(FlaskForm):
         "The first due date (UTC)", format=DATE_FORMATS, validators=[Optional()]
     )
 
+    # the button that shows the new dates before anything is made
+    preview = SubmitField("Preview the new dates")
+
     def first_due_at(self, zone: str) -> dt.datetime | None:
         """The first due date typed, in the course's zone, as UTC."""
         return utc_from_zone(self.first_due.data, zone)
+
+    def how_dates_move(self, zone: str) -> dict[str, Any]:
+        """The copy's keyword arguments for how its dates move: days, or the first due date."""
+        if self.how.data == "shift":
+            return {"shift_days": self.shift_days.data or 0, "first_due_at": None}
+        return {"shift_days": None, "first_due_at": self.first_due_at(zone)}
 
 
 class CopyAssignmentForm(FlaskForm):

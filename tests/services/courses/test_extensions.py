@@ -68,3 +68,15 @@ def test_days_are_calendar_days_in_the_courses_zone_across_a_clock_change(app, f
     with app.app_context():
         (row,) = extensions.listing(user(TEACHER), room.course_id)
         assert row.due_at == dt.datetime(2026, 11, 4, 4, 59)
+
+
+def test_days_that_land_on_a_time_the_clocks_skip_fall_forward_by_the_jump(app, factory):
+    # 02:30 EST on Sunday 1 March 2026; a week later 02:30 does not exist in New York (the
+    # clocks jump from 02:00 to 03:00): the extension ends at 03:30 EDT, as a copy's dates do.
+    room = make_room(app, factory, due_at=dt.datetime(2026, 3, 1, 7, 30))
+    with app.app_context():
+        courses.set_timezone(room.course_id, "America/New_York")
+    grant(app, room, email=ALICE, days=7)
+    with app.app_context():
+        (row,) = extensions.listing(user(TEACHER), room.course_id)
+        assert row.due_at == dt.datetime(2026, 3, 8, 7, 30)  # 03:30 EDT

@@ -4,8 +4,21 @@
 
 const zoneOf = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
 
+// A zone's name as people know it at that instant: its letters where they are in use ("PST",
+// "CET"), else its name in words ("India Standard Time"), never "GMT-8" or "GMT+5:30".
+export function zoneWords(date, zone) {
+  const named = (locale, style) => new Intl.DateTimeFormat(locale, {
+    timeZone: zone, timeZoneName: style,
+  }).formatToParts(date).find((part) => part.type === "timeZoneName").value;
+  for (const locale of ["en-US", "en-GB"]) {
+    const short = named(locale, "short");
+    if (!/^(GMT|UTC)[+-]/.test(short)) return short;
+  }
+  return named("en-US", "long");
+}
+
 // As the server writes a date (zones.words): "Mon 15 Mar 2027, 04:59 CET".
-function format(date, zone) {
+export function format(date, zone) {
   const parts = Object.fromEntries(new Intl.DateTimeFormat("en-GB", {
     weekday: "short",
     day: "numeric",
@@ -15,10 +28,9 @@ function format(date, zone) {
     minute: "2-digit",
     hourCycle: "h23",
     timeZone: zone,
-    timeZoneName: "short",
   }).formatToParts(date).map((part) => [part.type, part.value]));
-  const { weekday, day, month, year, hour, minute, timeZoneName } = parts;
-  return `${weekday} ${day} ${month} ${year}, ${hour}:${minute} ${timeZoneName}`;
+  const { weekday, day, month, year, hour, minute } = parts;
+  return `${weekday} ${day} ${month} ${year}, ${hour}:${minute} ${zoneWords(date, zone)}`;
 }
 
 export function addLocalTimes(root = document) {
@@ -37,4 +49,4 @@ export function addLocalTimes(root = document) {
   }
 }
 
-addLocalTimes();
+if (typeof document !== "undefined") addLocalTimes();
