@@ -44,7 +44,7 @@ from grader.gametree.calibrate import (
     MISCONCEPTION_CEILING,
     SLIP_FLOOR,
     SlotError,
-    calibrate_slots,
+    calibrate_tables,
 )
 from grader.gametree.cs188 import CS188Answer
 from grader.gametree.exact import exact_text
@@ -647,7 +647,10 @@ def draw(tree_: Tree, result: SearchResult | None = None) -> None:
 def calibrate_command(preset: str, seeds: int, as_json: bool) -> None:
     """Mean scores, over SEEDS generated trees per slot, of the key, a single slip, plain minimax
     and every misconception variant: the goal is at most 0.5 for a misconception and at least 0.8
-    for a slip."""
+    for a slip. Beside each mean, the spread across the trees: the standard deviation, the seed of
+    the tree farthest from the goal and the share of trees on which an answer equals the key; and
+    the spread of what a student must do (answers to give, cutoffs, nodes to mark pruned, leaves
+    evaluated)."""
     from grader.services.courses.courses import Invalid, read_preset
 
     path = Path(preset)
@@ -676,18 +679,19 @@ def calibrate_command(preset: str, seeds: int, as_json: bool) -> None:
                 refused = (index, error)
                 break
     try:
-        tables = calibrate_slots([params for _, params in calibrated], seeds)
+        tables = calibrate_tables([params for _, params in calibrated], seeds)
     except SlotError as error:
         raise failed(calibrated[error.slot][0], error) from None
     if refused is not None:
         raise failed(*refused)
-    rows = dict(zip([index for index, _ in calibrated], tables, strict=True))
+    by_slot = dict(zip([index for index, _ in calibrated], tables, strict=True))
     table: list[dict[str, Any]] = [
         {
             "slot": index,
             "title": slot.title or slot.kind,
             "kind": slot.kind,
-            "rows": [r.to_dict() for r in rows.get(index, [])],
+            "rows": [r.to_dict() for r in by_slot[index].rows()] if index in by_slot else [],
+            "spread": [s.to_dict() for s in by_slot[index].spreads()] if index in by_slot else [],
         }
         for index, slot in enumerate(loaded.slots, 1)
     ]
@@ -707,4 +711,16 @@ def calibrate_command(preset: str, seeds: int, as_json: bool) -> None:
             click.echo(
                 f"   {row['answer']:<18} mean {row['mean']:.3f}  worst {row['worst']:.3f}  "
                 f"trees {row['trees']:>4}  {mark}"
+            )
+            click.echo(
+                f"   {'':<18} sd {row['sd']:.3f}  high {row['high']:.3f}  worst seed "
+                f"{row['worst_seed']}  gives the key on {row['key_share']:.0%} of the trees"
+            )
+        if entry["spread"]:
+            click.echo("   what a student must do, over the trees:")
+        for measured in entry["spread"]:
+            click.echo(
+                f"   {measured['words']:<31} mean {measured['mean']:6.2f}  sd "
+                f"{measured['sd']:5.2f}  min {measured['low']:>3} (seed {measured['low_seed']})  "
+                f"max {measured['high']:>3} (seed {measured['high_seed']})"
             )
