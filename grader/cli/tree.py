@@ -245,9 +245,28 @@ def tree() -> None:
     "--returns", type=click.Choice(["soft", "hard"]), default="soft", help="values convention"
 )
 @click.option("--order", type=click.Choice(["ltr", "rtl"]), default="ltr")
+@click.option(
+    "--bounds",
+    "leaf_bounds",
+    help="The leaf bounds L..U the exercise states (chance trees: Star1 cuts with them).",
+)
 @click.option("--min-cutoffs", type=int, default=0)
 @click.option("--min-deep-cutoffs", type=int, default=0)
+@click.option("--min-star1-cutoffs", type=int, default=0, help="Chance trees: cutoffs at chance.")
+@click.option(
+    "--misconception-errors",
+    type=int,
+    default=0,
+    help="Each misconception that changes the answer this many errors or more.",
+)
 @click.option("--leaves-evaluated", help="A range of leaves alpha-beta evaluates, e.g. 8-14.")
+@click.option("--max-cutoffs", type=int, help="A band: at most this many cutoffs.")
+@click.option("--pruned-nodes", help="A band: the nodes to mark pruned (topmost), e.g. 8-10.")
+@click.option("--answers", help="A band: the answers a student gives (the key's size), e.g. 9-11.")
+@click.option(
+    "--never-key",
+    help="A band: misconceptions that never give the key, e.g. no-pruning,leaves-only.",
+)
 @click.option(
     "--discriminating", is_flag=True, help="Every misconception gives a different answer."
 )
@@ -260,20 +279,26 @@ def generate_command(
     ties: str,
     returns: str,
     order: str,
+    leaf_bounds: str | None,
     as_json: bool,
     **params: Any,
 ) -> None:
-    """Generate a tree meeting the constraints, the same for the same seed everywhere."""
+    """Generate a tree meeting the constraints, the same for the same seed everywhere: each
+    parameter of a preset's slot is an option here, so a class's trees can be made from the
+    command line exactly as the preset makes them."""
+    conventions: dict[str, Any] = {"ties": ties, "values": returns, "order": order}
     try:
+        if leaf_bounds is not None:
+            conventions["bounds"] = list(parse_bounds(leaf_bounds))
         generator = GeneratorParams.from_dict(
             {
                 **{k: v for k, v in params.items() if v is not None},
                 "values": value_range,
-                "conventions": {"ties": ties, "values": returns, "order": order},
+                "conventions": conventions,
             }
         )
         result = generate(generator, int(seed) if seed.lstrip("-").isdigit() else seed)
-    except GenerationError as error:
+    except (GenerationError, ValueError) as error:
         raise click.ClickException(str(error)) from None
     if as_json:
         emit(

@@ -219,8 +219,12 @@ class Calibration:
         self.trees = 0
         self.rng = random.Random(seed)
 
-    def add(self, tree: Tree, seed: int | str | None = None) -> None:
-        kind, conventions, scores = self.kind, self.conventions, self.scores
+    def add(
+        self, tree: Tree, seed: int | str | None = None, conventions: Conventions | None = None
+    ) -> None:
+        """Score ``tree`` (named by ``seed``) under the table's conventions, or its own."""
+        kind, scores = self.kind, self.scores
+        conventions = conventions or self.conventions
         searched = solve(tree, conventions)
         tree = tree.cut(conventions.depth)
         _, key = kind.analysis(tree, conventions)

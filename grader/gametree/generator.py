@@ -84,8 +84,8 @@ class GeneratorParams:
     expose_alone: bool = False
     max_tries: int = 2000
     # Chance trees (a `chance` level among the players): at least this many cutoffs at chance
-    # nodes (Star1, under the conventions' bounds), and each misconception at least this many
-    # errors from the key; see `chance_params`.
+    # nodes (Star1, under the conventions' bounds); see `chance_params`. Any tree: each
+    # misconception that changes the answer at least this many errors from the key (`telling`).
     min_star1_cutoffs: int = 0
     misconception_errors: int = 0
     # A band of difficulty (see `band_problems`, `band_rejection`): at most this many cutoffs,
@@ -160,11 +160,10 @@ class GeneratorParams:
             problems.append("expose_alone needs expose: the misconception to tell apart")
         if self.chance:
             problems += self._chance_problems()
-        elif self.min_star1_cutoffs or self.misconception_errors:
-            problems.append(
-                "min_star1_cutoffs and misconception_errors are for chance trees: players need "
-                "chance"
-            )
+        else:
+            if self.min_star1_cutoffs:
+                problems.append("min_star1_cutoffs is for chance trees: players need chance")
+            problems += _errors_problems(self.misconception_errors, self.kind)
         if problems:
             raise GenerationError("; ".join(problems))
 
@@ -288,7 +287,9 @@ class GeneratorParams:
         # MAX/MIN trees' parameters hold no chance fields, and parameters that need not expose
         # a misconception alone hold no expose_alone (rows written without them read the same).
         if not self.chance:
-            del data["min_star1_cutoffs"], data["misconception_errors"]
+            del data["min_star1_cutoffs"]
+            if not self.misconception_errors:
+                del data["misconception_errors"]
         if not self.expose_alone:
             del data["expose_alone"]
         for name in BAND_FIELDS:  # no band: stored as before bands were
@@ -396,6 +397,15 @@ def _codes(codes: object) -> tuple[str, ...]:
     if isinstance(codes, list | tuple) and all(isinstance(c, str) for c in codes):
         return tuple(codes)
     raise GenerationError(f"never_key must be misconception codes, got {codes!r}")
+
+
+def _errors_problems(errors: int, kind: str) -> list[str]:
+    """Why ``misconception_errors`` = ``errors`` cannot be asked of a ``kind`` exercise."""
+    if not 0 <= errors <= MAX_MISCONCEPTION_ERRORS:
+        return [f"misconception_errors must be 0..{MAX_MISCONCEPTION_ERRORS}, got {errors}"]
+    if errors and not (kind in KINDS and KINDS[kind].counts_errors and KINDS[kind].calibrates):
+        return [f"{kind} does not count errors against misconceptions"]
+    return []
 
 
 def _least_leaves(low: int, depth: int) -> int:
@@ -536,6 +546,10 @@ def rejection(tree: Tree, params: GeneratorParams) -> str | None:
             tree, params.conventions, params.kind, params.expose
         ):
             return f"{params.expose} not told apart from another misconception"
+    if params.misconception_errors and not telling(
+        tree, params.conventions, params.kind, params.misconception_errors, False, result
+    ):
+        return f"a misconception fewer than {params.misconception_errors} errors from the key"
     if params.discriminating and not is_discriminating(tree, params.conventions, params.kind):
         return "two answers alike (not discriminating)"
     return None
@@ -696,15 +710,7 @@ class ChanceParams:
             or not 1 <= self.max_tries <= MAX_TRIES
         ):
             problems.append(f"min_cutoffs, min_star1_cutoffs >= 0 and max_tries 1..{MAX_TRIES}")
-        if not 0 <= self.misconception_errors <= MAX_MISCONCEPTION_ERRORS:
-            problems.append(
-                f"misconception_errors must be 0..{MAX_MISCONCEPTION_ERRORS}, "
-                f"got {self.misconception_errors}"
-            )
-        elif self.misconception_errors and not (
-            self.kind in KINDS and KINDS[self.kind].counts_errors and KINDS[self.kind].calibrates
-        ):
-            problems.append(f"{self.kind} does not count errors against misconceptions")
+        problems += _errors_problems(self.misconception_errors, self.kind)
         if not problems:
             problems += band_problems(self)
         if not problems and chance_exact_digits(self) > MAX_EXACT_DIGITS:

@@ -253,7 +253,7 @@ def test_a_generated_chance_tree_needs_its_bounds_and_its_leaves_within_them(app
             editor.check_slot(
                 editor.SlotInput(kind="values", conventions={**conventions, **more}, params=params)
             )
-    with pytest.raises(Invalid, match="min_star1_cutoffs and misconception_errors are for chance"):
+    with pytest.raises(Invalid, match="min_star1_cutoffs is for chance trees"):
         editor.check_slot(
             editor.SlotInput(
                 kind="values",

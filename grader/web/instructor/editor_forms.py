@@ -128,8 +128,7 @@ class SlotForm(TreeSettings):
         "At least this many deep cutoffs", default=0, validators=[Optional(), NumberRange(0, 50)]
     )
     misconception_errors = IntegerField(
-        "Chance trees: each misconception costs at least this many errors (2: none passes for "
-        "a slip)",
+        "Each misconception costs at least this many errors (2: none passes for a slip)",
         validators=[Optional(), NumberRange(0, MAX_MISCONCEPTION_ERRORS)],
     )
     distinct = BooleanField("Distinct leaf values")
