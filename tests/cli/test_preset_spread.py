@@ -1,8 +1,8 @@
 """Every shipped preset is fair across a class: `grader tree calibrate` reports, per slot, the
 spread of what a student must do beside the means, and on every preset the nodes to mark vary by a
 standard deviation of 1.0 or less, the leaves evaluated by 2.0 or less, with the calibration goal
-met and every misconception two errors from the key on every tree (so no tree lets it score over
-0.5: the goal its score spread is held to). And `grader tree generate` makes a slot's trees from
+met, and where a slot asks every misconception to be two errors from the key, no tree lets one
+score over 0.5 (the goal its score spread is held to). And `grader tree generate` makes a slot's trees from
 the command line exactly as the preset does.
 
 Few seeds are enough here: the presets' bands hold every tree's nodes to mark within a range of
@@ -42,7 +42,9 @@ def test_every_preset_keeps_a_class_within_the_spread_goal(preset):
     assert result.exit_code == 0, result.output
     slots = [slot for slot in json.loads(result.output)["slots"] if KINDS[slot["kind"]].calibrates]
     assert slots
+    specs = read_preset(data.presets_dir() / f"{preset}.toml", preset).slots
     for slot in slots:
+        apart = specs[slot["slot"] - 1].params.get("misconception_errors", 0) >= 2
         where = (preset, slot["title"])
         spread = {m["measure"]: m for m in slot["spread"]}
         assert set(spread) == set(MEASURES), where
@@ -55,7 +57,8 @@ def test_every_preset_keeps_a_class_within_the_spread_goal(preset):
             if name in ("key", "slip"):
                 continue
             assert row["mean"] <= 0.5, (where, row)
-            assert row["high"] <= 0.5, (where, row)  # on every tree, not on average alone
+            if apart:  # every misconception two errors away: at most 0.5 on every tree
+                assert row["high"] <= 0.5, (where, row)
             assert 0 <= row["key_share"] <= 1 and row["sd"] >= 0
 
 
