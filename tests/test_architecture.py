@@ -207,7 +207,7 @@ REGISTRY = {Path("grader/gametree/kinds/__init__.py"), Path("grader/gametree/kin
 # - "bounds": the leaf-bounds convention's name, the bounds answer's part, a match's SPRT bounds.
 OTHER_MEANINGS: dict[tuple[str, str], int] = {
     ("grader/checkers/engine.py", "prune"): 1,
-    ("grader/cli/tree.py", "bounds"): 2,
+    ("grader/cli/tree.py", "bounds"): 3,
     ("grader/cli/tree.py", "values"): 5,
     ("grader/gametree/adaptive.py", "prune"): 1,
     ("grader/gametree/adaptive.py", "values"): 2,

@@ -44,7 +44,7 @@ from grader.gametree.calibrate import (
     MISCONCEPTION_CEILING,
     SLIP_FLOOR,
     SlotError,
-    calibrate_slots,
+    calibrate_tables,
 )
 from grader.gametree.cs188 import CS188Answer
 from grader.gametree.exact import exact_text
@@ -245,9 +245,28 @@ def tree() -> None:
     "--returns", type=click.Choice(["soft", "hard"]), default="soft", help="values convention"
 )
 @click.option("--order", type=click.Choice(["ltr", "rtl"]), default="ltr")
+@click.option(
+    "--bounds",
+    "leaf_bounds",
+    help="The leaf bounds L..U the exercise states (chance trees: Star1 cuts with them).",
+)
 @click.option("--min-cutoffs", type=int, default=0)
 @click.option("--min-deep-cutoffs", type=int, default=0)
+@click.option("--min-star1-cutoffs", type=int, default=0, help="Chance trees: cutoffs at chance.")
+@click.option(
+    "--misconception-errors",
+    type=int,
+    default=0,
+    help="Each misconception that changes the answer this many errors or more.",
+)
 @click.option("--leaves-evaluated", help="A range of leaves alpha-beta evaluates, e.g. 8-14.")
+@click.option("--max-cutoffs", type=int, help="A band: at most this many cutoffs.")
+@click.option("--pruned-nodes", help="A band: the nodes to mark pruned (topmost), e.g. 8-10.")
+@click.option("--answers", help="A band: the answers a student gives (the key's size), e.g. 9-11.")
+@click.option(
+    "--never-key",
+    help="A band: misconceptions that never give the key, e.g. no-pruning,leaves-only.",
+)
 @click.option(
     "--discriminating", is_flag=True, help="Every misconception gives a different answer."
 )
@@ -260,20 +279,26 @@ def generate_command(
     ties: str,
     returns: str,
     order: str,
+    leaf_bounds: str | None,
     as_json: bool,
     **params: Any,
 ) -> None:
-    """Generate a tree meeting the constraints, the same for the same seed everywhere."""
+    """Generate a tree meeting the constraints, the same for the same seed everywhere: each
+    parameter of a preset's slot is an option here, so a class's trees can be made from the
+    command line exactly as the preset makes them."""
+    conventions: dict[str, Any] = {"ties": ties, "values": returns, "order": order}
     try:
+        if leaf_bounds is not None:
+            conventions["bounds"] = list(parse_bounds(leaf_bounds))
         generator = GeneratorParams.from_dict(
             {
                 **{k: v for k, v in params.items() if v is not None},
                 "values": value_range,
-                "conventions": {"ties": ties, "values": returns, "order": order},
+                "conventions": conventions,
             }
         )
         result = generate(generator, int(seed) if seed.lstrip("-").isdigit() else seed)
-    except GenerationError as error:
+    except (GenerationError, ValueError) as error:
         raise click.ClickException(str(error)) from None
     if as_json:
         emit(
@@ -647,7 +672,10 @@ def draw(tree_: Tree, result: SearchResult | None = None) -> None:
 def calibrate_command(preset: str, seeds: int, as_json: bool) -> None:
     """Mean scores, over SEEDS generated trees per slot, of the key, a single slip, plain minimax
     and every misconception variant: the goal is at most 0.5 for a misconception and at least 0.8
-    for a slip."""
+    for a slip. Beside each mean, the spread across the trees: the standard deviation, the seed of
+    the tree farthest from the goal and the share of trees on which an answer equals the key; and
+    the spread of what a student must do (answers to give, cutoffs, nodes to mark pruned, leaves
+    evaluated)."""
     from grader.services.courses.courses import Invalid, read_preset
 
     path = Path(preset)
@@ -676,18 +704,19 @@ def calibrate_command(preset: str, seeds: int, as_json: bool) -> None:
                 refused = (index, error)
                 break
     try:
-        tables = calibrate_slots([params for _, params in calibrated], seeds)
+        tables = calibrate_tables([params for _, params in calibrated], seeds)
     except SlotError as error:
         raise failed(calibrated[error.slot][0], error) from None
     if refused is not None:
         raise failed(*refused)
-    rows = dict(zip([index for index, _ in calibrated], tables, strict=True))
+    by_slot = dict(zip([index for index, _ in calibrated], tables, strict=True))
     table: list[dict[str, Any]] = [
         {
             "slot": index,
             "title": slot.title or slot.kind,
             "kind": slot.kind,
-            "rows": [r.to_dict() for r in rows.get(index, [])],
+            "rows": [r.to_dict() for r in by_slot[index].rows()] if index in by_slot else [],
+            "spread": [s.to_dict() for s in by_slot[index].spreads()] if index in by_slot else [],
         }
         for index, slot in enumerate(loaded.slots, 1)
     ]
@@ -707,4 +736,16 @@ def calibrate_command(preset: str, seeds: int, as_json: bool) -> None:
             click.echo(
                 f"   {row['answer']:<18} mean {row['mean']:.3f}  worst {row['worst']:.3f}  "
                 f"trees {row['trees']:>4}  {mark}"
+            )
+            click.echo(
+                f"   {'':<18} sd {row['sd']:.3f}  high {row['high']:.3f}  worst seed "
+                f"{row['worst_seed']}  gives the key on {row['key_share']:.0%} of the trees"
+            )
+        if entry["spread"]:
+            click.echo("   what a student must do, over the trees:")
+        for measured in entry["spread"]:
+            click.echo(
+                f"   {measured['words']:<31} mean {measured['mean']:6.2f}  sd "
+                f"{measured['sd']:5.2f}  min {measured['low']:>3} (seed {measured['low_seed']})  "
+                f"max {measured['high']:>3} (seed {measured['high_seed']})"
             )

@@ -84,16 +84,26 @@ class GeneratorParams:
     expose_alone: bool = False
     max_tries: int = 2000
     # Chance trees (a `chance` level among the players): at least this many cutoffs at chance
-    # nodes (Star1, under the conventions' bounds), and each misconception at least this many
-    # errors from the key; see `chance_params`.
+    # nodes (Star1, under the conventions' bounds); see `chance_params`. Any tree: each
+    # misconception that changes the answer at least this many errors from the key (`telling`).
     min_star1_cutoffs: int = 0
     misconception_errors: int = 0
+    # A band of difficulty (see `band_problems`, `band_rejection`): at most this many cutoffs,
+    # the nodes to mark pruned (the topmost of each pruned subtree) and the answers a student
+    # gives (the size of the key of `kind`) within a range, and no tree on which one of
+    # `never_key`'s misconceptions gives the key. Measured, like `leaves_evaluated`, on the
+    # alpha-beta search under the conventions; what calibration's spread reports.
+    max_cutoffs: int | None = None
+    pruned_nodes: tuple[int, int] | None = None
+    answers: tuple[int, int] | None = None
+    never_key: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "players", _players(self.players))
-        for name in ("branching", "values", "leaves_evaluated"):
+        for name in ("branching", "values", "leaves_evaluated", "pruned_nodes", "answers"):
             if getattr(self, name) is not None:
                 object.__setattr__(self, name, tuple(getattr(self, name)))
+        object.__setattr__(self, "never_key", _codes(self.never_key))
         lo, hi = self.branching
         vlo, vhi = self.values
         problems = []
@@ -129,11 +139,7 @@ class GeneratorParams:
             )
         if min(self.min_cutoffs, self.min_deep_cutoffs) < 0 or not 1 <= self.max_tries <= MAX_TRIES:
             problems.append(f"min_cutoffs, min_deep_cutoffs >= 0 and max_tries 1..{MAX_TRIES}")
-        if (
-            self.leaves_evaluated is not None
-            and self.leaves_evaluated[0] > self.leaves_evaluated[1]
-        ):
-            problems.append(f"leaves_evaluated must be lo-hi, got {self.leaves_evaluated}")
+        problems += band_problems(self)
         if self.kind in KINDS:
             kind = KINDS[self.kind]
             problems += kind.generator_problems(hi, self.depth, vhi - vlo + 1)
@@ -154,11 +160,10 @@ class GeneratorParams:
             problems.append("expose_alone needs expose: the misconception to tell apart")
         if self.chance:
             problems += self._chance_problems()
-        elif self.min_star1_cutoffs or self.misconception_errors:
-            problems.append(
-                "min_star1_cutoffs and misconception_errors are for chance trees: players need "
-                "chance"
-            )
+        else:
+            if self.min_star1_cutoffs:
+                problems.append("min_star1_cutoffs is for chance trees: players need chance")
+            problems += _errors_problems(self.misconception_errors, self.kind)
         if problems:
             raise GenerationError("; ".join(problems))
 
@@ -176,7 +181,6 @@ class GeneratorParams:
                 ("distinct", self.distinct),
                 ("evaluations", self.evaluations),
                 ("min_deep_cutoffs", self.min_deep_cutoffs),
-                ("leaves_evaluated", self.leaves_evaluated is not None),
                 ("expose", self.expose is not None),
             )
             if used
@@ -215,6 +219,11 @@ class GeneratorParams:
             kind=self.kind,
             max_tries=self.max_tries,
             misconception_errors=self.misconception_errors,
+            max_cutoffs=self.max_cutoffs,
+            leaves_evaluated=self.leaves_evaluated,
+            pruned_nodes=self.pruned_nodes,
+            answers=self.answers,
+            never_key=self.never_key,
         )
 
     @classmethod
@@ -230,7 +239,7 @@ class GeneratorParams:
             )
         values = dict(data)
         try:
-            for name in ("branching", "values", "leaves_evaluated"):
+            for name in ("branching", "values", "leaves_evaluated", "pruned_nodes", "answers"):
                 if values.get(name) is not None:
                     values[name] = parse_range(values[name])
             if "players" in values:
@@ -255,6 +264,9 @@ class GeneratorParams:
                     isinstance(values[name], bool) or not isinstance(values[name], int)
                 ):
                     raise GenerationError(f"{name} must be a whole number, got {values[name]!r}")
+            cutoffs = values.get("max_cutoffs")
+            if cutoffs is not None and (isinstance(cutoffs, bool) or not isinstance(cutoffs, int)):
+                raise GenerationError(f"max_cutoffs must be a whole number, got {cutoffs!r}")
             for name in ("distinct", "discriminating", "evaluations", "expose_alone"):
                 if name in values and not isinstance(values[name], bool):
                     raise GenerationError(f"{name} must be true or false, got {values[name]!r}")
@@ -267,16 +279,22 @@ class GeneratorParams:
     def to_dict(self) -> dict:
         data = asdict(self)
         data["conventions"] = self.conventions.to_dict()
-        for name in ("branching", "values", "leaves_evaluated", "players"):
+        for name in ("branching", "values", "leaves_evaluated", "players", *RANGE_BANDS):
             if data[name] is not None:
                 data[name] = list(data[name])
+        data["never_key"] = list(self.never_key)
         # A field is stored only where it differs from what a stored row without it means:
         # MAX/MIN trees' parameters hold no chance fields, and parameters that need not expose
         # a misconception alone hold no expose_alone (rows written without them read the same).
         if not self.chance:
-            del data["min_star1_cutoffs"], data["misconception_errors"]
+            del data["min_star1_cutoffs"]
+            if not self.misconception_errors:
+                del data["misconception_errors"]
         if not self.expose_alone:
             del data["expose_alone"]
+        for name in BAND_FIELDS:  # no band: stored as before bands were
+            if data[name] in (None, []):
+                del data[name]
         return data
 
 
@@ -366,26 +384,180 @@ def _with_evaluations(tree: Tree, params: GeneratorParams, rng: random.Random) -
     return Tree(build(tree.root, ""), tree.players)
 
 
-def accepts(tree: Tree, params: GeneratorParams) -> bool:
-    """Whether ``tree`` meets the constraints of ``params``."""
-    result = solve(tree, params.conventions)
-    if len(result.cutoffs) < params.min_cutoffs:
-        return False
-    if sum(c.deep for c in result.cutoffs) < params.min_deep_cutoffs:
-        return False
+# -- bands of difficulty ---------------------------------------------------------------------------
+
+RANGE_BANDS = ("pruned_nodes", "answers")
+BAND_FIELDS = ("max_cutoffs", *RANGE_BANDS, "never_key")
+
+
+def _codes(codes: object) -> tuple[str, ...]:
+    """Misconception codes as a tuple: a list, a tuple, or one text with commas."""
+    if isinstance(codes, str):
+        return tuple(c.strip() for c in codes.split(",") if c.strip())
+    if isinstance(codes, list | tuple) and all(isinstance(c, str) for c in codes):
+        return tuple(codes)
+    raise GenerationError(f"never_key must be misconception codes, got {codes!r}")
+
+
+def _errors_problems(errors: int, kind: str) -> list[str]:
+    """Why ``misconception_errors`` = ``errors`` cannot be asked of a ``kind`` exercise."""
+    if not 0 <= errors <= MAX_MISCONCEPTION_ERRORS:
+        return [f"misconception_errors must be 0..{MAX_MISCONCEPTION_ERRORS}, got {errors}"]
+    if errors and not (kind in KINDS and KINDS[kind].counts_errors and KINDS[kind].calibrates):
+        return [f"{kind} does not count errors against misconceptions"]
+    return []
+
+
+def _least_leaves(low: int, depth: int) -> int:
+    """The fewest leaves alpha-beta can evaluate on a tree of ``depth`` levels whose nodes have at
+    least ``low`` children (Knuth and Moore's minimal tree: ``b^⌈d/2⌉ + b^⌊d/2⌋ - 1``)."""
+    return low ** ((depth + 1) // 2) + low ** (depth // 2) - 1
+
+
+def band_problems(params: GeneratorParams | ChanceParams) -> list[str]:
+    """Why the band ``params`` asks for cannot be met by any tree, in words (none: it may be)."""
+    problems = []
+    lo, hi = params.branching
+    most_leaves = hi**params.depth
+    most_nodes = sum(hi**level for level in range(1, params.depth + 1))
+    for name in ("leaves_evaluated", *RANGE_BANDS):
+        band = getattr(params, name)
+        if band is not None and band[0] > band[1]:
+            problems.append(f"{name} must be lo-hi, got {band}")
+            return problems
+    if params.max_cutoffs is not None:
+        if params.max_cutoffs < 0:
+            problems.append(f"max_cutoffs must be 0 or more, got {params.max_cutoffs}")
+        elif params.max_cutoffs < params.min_cutoffs:
+            problems.append(
+                f"at most {params.max_cutoffs} cutoffs is fewer than the {params.min_cutoffs} "
+                "asked for (min_cutoffs): no tree has both"
+            )
+        elif params.max_cutoffs == 0 and params.pruned_nodes and params.pruned_nodes[0] > 0:
+            problems.append("a tree without cutoffs prunes no node: pruned_nodes must allow 0")
+    if params.leaves_evaluated is not None:
+        low, high = params.leaves_evaluated
+        if low > most_leaves:
+            problems.append(
+                f"a tree of depth {params.depth} with at most {hi} children a node has at most "
+                f"{most_leaves} leaves, fewer than the {low} to evaluate (leaves_evaluated)"
+            )
+        least = _least_leaves(lo, params.depth)
+        alternating = params.players in (("max", "min"), ("min", "max"))
+        # The minimal tree holds where MAX and MIN alternate and no bound on the leaves lets a
+        # node stop at the best value it could have.
+        if alternating and params.conventions.bounds is None and high < least:
+            problems.append(
+                f"alpha-beta evaluates at least {least} leaves of a tree of depth {params.depth} "
+                f"with {lo} children a node or more (the minimal tree), more than the {high} "
+                "allowed (leaves_evaluated)"
+            )
+    if params.pruned_nodes is not None:
+        low, high = params.pruned_nodes
+        if low > most_nodes:
+            problems.append(
+                f"a tree of depth {params.depth} with at most {hi} children a node has "
+                f"{most_nodes} nodes below its root, fewer than the {low} to mark (pruned_nodes)"
+            )
+        if high < params.min_cutoffs:
+            problems.append(
+                f"each of the {params.min_cutoffs} cutoffs asked for (min_cutoffs) prunes a node "
+                f"to mark: at most {high} (pruned_nodes) cannot be"
+            )
+    kind = KINDS.get(params.kind)
+    if (params.answers is not None or params.never_key) and (
+        kind is None or not kind.counts_errors or not kind.calibrates
+    ):
+        problems.append(
+            f"answers and never_key need a kind whose key counts answers and whose "
+            f"misconceptions are known; {params.kind} is not one"
+        )
+    elif params.answers is not None and params.answers[0] > most_nodes + 1:
+        problems.append(
+            f"a tree of depth {params.depth} with at most {hi} children a node has {most_nodes} "
+            f"nodes below its root, fewer than the {params.answers[0]} answers asked (answers)"
+        )
+    for code in params.never_key:
+        variant = VARIANTS.get(code)
+        if variant is None:
+            problems.append(f"never_key: unknown misconception {code!r} ({', '.join(VARIANTS)})")
+        elif params.kind not in variant.kinds:
+            problems.append(
+                f"never_key: {code} never changes an answer of kind {params.kind}, so it gives "
+                "the key on every tree"
+            )
+    return problems
+
+
+def band_rejection(
+    tree: Tree, result: SearchResult, params: GeneratorParams | ChanceParams
+) -> str | None:
+    """Why ``tree`` is outside the band of ``params``, in words (None: within it); ``result``
+    the alpha-beta search of ``tree`` under the conventions."""
+    if params.max_cutoffs is not None and len(result.cutoffs) > params.max_cutoffs:
+        return f"more than {params.max_cutoffs} cutoffs"
     if params.leaves_evaluated is not None:
         lo, hi = params.leaves_evaluated
         if not lo <= len(result.leaf_order) <= hi:
-            return False
+            return f"leaves evaluated outside {lo}-{hi}"
+    if params.pruned_nodes is not None:
+        lo, hi = params.pruned_nodes
+        if not lo <= len(result.pruned) <= hi:
+            return f"nodes to mark pruned outside {lo}-{hi}"
+    if params.answers is None and not params.never_key:
+        return None
+    exercise = counted(KINDS[params.kind])
+    cut = tree.cut(params.conventions.depth)
+    key = exercise.analysis(cut, params.conventions)[1]
+    if params.answers is not None:
+        lo, hi = params.answers
+        if not lo <= exercise.answer_count(key) <= hi:
+            return f"answers to give outside {lo}-{hi}"
+    if params.never_key:
+        for variant, answer in exercise.variant_answers(cut, params.conventions):
+            if variant.code in params.never_key and answer == key:
+                return f"{variant.code} gives the key"
+    return None
+
+
+def _refusal(tries: int, reasons: dict[str, int]) -> str:
+    """What most candidates failed on, in words, for a GenerationError."""
+    if not reasons:
+        return ""
+    reason, count = max(reasons.items(), key=lambda item: item[1])
+    return f" (most often: {reason}, {count} of {tries} candidates)"
+
+
+def rejection(tree: Tree, params: GeneratorParams) -> str | None:
+    """Why ``tree`` does not meet the constraints of ``params``, in words (None: it does)."""
+    result = solve(tree, params.conventions)
+    if len(result.cutoffs) < params.min_cutoffs:
+        return f"fewer than {params.min_cutoffs} cutoffs"
+    if sum(c.deep for c in result.cutoffs) < params.min_deep_cutoffs:
+        return f"fewer than {params.min_deep_cutoffs} deep cutoffs"
+    outside = band_rejection(tree, result, params)
+    if outside is not None:
+        return outside
     if params.expose is not None:
         found = exposing(tree, params.conventions, params.kind).get(params.expose, 0)
         if found < params.expose_nodes:
-            return False
+            return f"{params.expose} exposed at fewer than {params.expose_nodes} nodes"
         if params.expose_alone and not tells_apart(
             tree, params.conventions, params.kind, params.expose
         ):
-            return False
-    return not params.discriminating or is_discriminating(tree, params.conventions, params.kind)
+            return f"{params.expose} not told apart from another misconception"
+    if params.misconception_errors and not telling(
+        tree, params.conventions, params.kind, params.misconception_errors, False, result
+    ):
+        return f"a misconception fewer than {params.misconception_errors} errors from the key"
+    if params.discriminating and not is_discriminating(tree, params.conventions, params.kind):
+        return "two answers alike (not discriminating)"
+    return None
+
+
+def accepts(tree: Tree, params: GeneratorParams) -> bool:
+    """Whether ``tree`` meets the constraints of ``params``."""
+    return rejection(tree, params) is None
 
 
 def exposing(tree: Tree, conventions: Conventions, kind: str) -> dict[str, int]:
@@ -438,19 +610,22 @@ def generate(params: GeneratorParams, seed: int | str, deadline: float | None = 
     if params.chance:
         return generate_chance(params.chance_params(), seed, deadline)
     rng = random.Random(f"grader-tree-v{GENERATOR_VERSION}:{seed}")
-    for _ in range(params.max_tries):
+    reasons: dict[str, int] = {}
+    for tries in range(params.max_tries):
         if deadline is not None and time.monotonic() > deadline:
             raise GenerationError(
                 "no tree met the constraints within the time allowed; loosen them (fewer "
-                "cutoffs, a wider value range, more branching or depth)"
+                "cutoffs, a wider value range, more branching or depth)" + _refusal(tries, reasons)
             )
         tree = random_tree(params, rng)
-        if accepts(tree, params):
+        reason = rejection(tree, params)
+        if reason is None:
             return tree
+        reasons[reason] = reasons.get(reason, 0) + 1
     raise GenerationError(
         f"no tree met the constraints in {params.max_tries} tries; loosen them (fewer cutoffs, "
         "a wider value range, more branching or depth: discriminating trees need depth 4 or more "
-        "when players alternate) or allow more tries"
+        "when players alternate) or allow more tries" + _refusal(params.max_tries, reasons)
     )
 
 
@@ -490,11 +665,21 @@ class ChanceParams:
     # Each misconception that changes the answer of `kind` answers with at least this many
     # errors (2: it earns at most 0.5 on the tree, so none passes for a slip).
     misconception_errors: int = 0
+    # The band of difficulty, as `GeneratorParams` has it.
+    max_cutoffs: int | None = None
+    leaves_evaluated: tuple[int, int] | None = None
+    pruned_nodes: tuple[int, int] | None = None
+    answers: tuple[int, int] | None = None
+    never_key: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "players", _players(self.players))
         for name in ("branching", "bounds"):
             object.__setattr__(self, name, tuple(getattr(self, name)))
+        for name in ("leaves_evaluated", *RANGE_BANDS):
+            if getattr(self, name) is not None:
+                object.__setattr__(self, name, tuple(getattr(self, name)))
+        object.__setattr__(self, "never_key", _codes(self.never_key))
         lo, hi = self.branching
         low, high = self.bounds
         problems = []
@@ -525,15 +710,9 @@ class ChanceParams:
             or not 1 <= self.max_tries <= MAX_TRIES
         ):
             problems.append(f"min_cutoffs, min_star1_cutoffs >= 0 and max_tries 1..{MAX_TRIES}")
-        if not 0 <= self.misconception_errors <= MAX_MISCONCEPTION_ERRORS:
-            problems.append(
-                f"misconception_errors must be 0..{MAX_MISCONCEPTION_ERRORS}, "
-                f"got {self.misconception_errors}"
-            )
-        elif self.misconception_errors and not (
-            self.kind in KINDS and KINDS[self.kind].counts_errors and KINDS[self.kind].calibrates
-        ):
-            problems.append(f"{self.kind} does not count errors against misconceptions")
+        problems += _errors_problems(self.misconception_errors, self.kind)
+        if not problems:
+            problems += band_problems(self)
         if not problems and chance_exact_digits(self) > MAX_EXACT_DIGITS:
             problems.append(f"its exact values could pass {MAX_EXACT_DIGITS} digits")
         if problems:
@@ -572,21 +751,31 @@ def random_chance_tree(params: ChanceParams, rng: random.Random) -> Tree:
 
 def accepts_chance(tree: Tree, params: ChanceParams) -> bool:
     """Whether ``tree`` meets the constraints of ``params``."""
+    return chance_rejection(tree, params) is None
+
+
+def chance_rejection(tree: Tree, params: ChanceParams) -> str | None:
+    """Why ``tree`` does not meet the constraints of ``params``, in words (None: it does)."""
     result = solve(tree, params.conventions)
     if len(result.cutoffs) < params.min_cutoffs:
-        return False
+        return f"fewer than {params.min_cutoffs} cutoffs"
     if sum(c.chance for c in result.cutoffs) < params.min_star1_cutoffs:
-        return False
+        return f"fewer than {params.min_star1_cutoffs} Star1 cutoffs"
+    outside = band_rejection(tree, result, params)
+    if outside is not None:
+        return outside
     if not (params.discriminating or params.misconception_errors):
-        return True
-    return telling(
+        return None
+    if telling(
         tree,
         params.conventions,
         params.kind,
         params.misconception_errors,
         params.discriminating,
         result,
-    )
+    ):
+        return None
+    return "a misconception too close to the key, or two answers alike"
 
 
 def telling(
@@ -632,13 +821,20 @@ def generate_chance(params: ChanceParams, seed: int | str, deadline: float | Non
     ``random.Random`` of its own, drawn from by ``random()`` alone); GenerationError as
     ``generate``."""
     rng = random.Random(f"grader-chance-tree-v{CHANCE_GENERATOR_VERSION}:{seed}")
-    for _ in range(params.max_tries):
+    reasons: dict[str, int] = {}
+    for tries in range(params.max_tries):
         if deadline is not None and time.monotonic() > deadline:
-            raise GenerationError("no chance tree met the constraints within the time allowed")
+            raise GenerationError(
+                "no chance tree met the constraints within the time allowed"
+                + _refusal(tries, reasons)
+            )
         tree = random_chance_tree(params, rng)
-        if accepts_chance(tree, params):
+        reason = chance_rejection(tree, params)
+        if reason is None:
             return tree
+        reasons[reason] = reasons.get(reason, 0) + 1
     raise GenerationError(
         f"no chance tree met the constraints in {params.max_tries} tries; loosen them (fewer "
-        "Star1 cutoffs, a wider branching, more depth) or allow more tries"
+        "Star1 cutoffs, a wider branching or band, more depth) or allow more tries"
+        + _refusal(params.max_tries, reasons)
     )

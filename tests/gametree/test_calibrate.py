@@ -68,6 +68,10 @@ def test_a_row_passes_by_the_rule_of_its_answer(row, passes):
         "mean": row.mean,
         "worst": row.worst,
         "trees": row.trees,
+        "sd": 0.0,
+        "high": 0.0,
+        "worst_seed": None,
+        "key_share": 0.0,
         "passes": passes,
     }
 

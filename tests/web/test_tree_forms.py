@@ -253,7 +253,7 @@ def test_a_generated_chance_tree_needs_its_bounds_and_its_leaves_within_them(app
             editor.check_slot(
                 editor.SlotInput(kind="values", conventions={**conventions, **more}, params=params)
             )
-    with pytest.raises(Invalid, match="min_star1_cutoffs and misconception_errors are for chance"):
+    with pytest.raises(Invalid, match="min_star1_cutoffs is for chance trees"):
         editor.check_slot(
             editor.SlotInput(
                 kind="values",
@@ -261,3 +261,33 @@ def test_a_generated_chance_tree_needs_its_bounds_and_its_leaves_within_them(app
                 params={**base, "players": ["max", "min"], "min_star1_cutoffs": 1},
             )
         )
+
+
+def test_every_preset_slot_goes_to_the_form_and_back_with_its_band(app):
+    """Editing a slot made from a shipped preset keeps its band of difficulty (nodes to mark,
+    leaves evaluated, misconceptions two errors away, its tries): the form shows every field a
+    preset's slot holds, so saving it unchanged stores the same parameters."""
+    from grader import data
+    from grader.services.courses.courses import read_preset
+
+    for path in sorted(data.presets_dir().glob("*.toml")):
+        for spec in read_preset(path, path.stem).slots:
+            if spec.params is None:
+                continue
+            stored = editor.check_slot(
+                editor.SlotInput(kind=spec.kind, conventions=spec.conventions, params=spec.params)
+            )
+            slot = Slot(
+                kind=stored.kind,
+                conventions=stored.conventions,
+                params=stored.params,
+                tree=None,
+                title=None,
+                attempts_allowed=3,
+                practice_allowed=True,
+                replay_allowed=True,
+                due_at=None,
+            )
+            with app.test_request_context():
+                again = SlotForm.from_slot(slot).slot_input("UTC")
+            assert editor.check_slot(again) == stored, (path.stem, spec.title)

@@ -376,6 +376,11 @@ class CountedKind(ExerciseKind):
     def reference(self, tree: Tree, conventions: Conventions) -> SearchResult:
         return solve(tree, conventions)
 
+    def answer_count(self, canonical: Any) -> int:
+        """How many answers a student gives for the canonical answer ``canonical`` (a key): its
+        values, bounds or leaves; calibration's spread of what a tree asks."""
+        return len(canonical)
+
     # -- the template -----------------------------------------------------------------------------
     def score(self, tree: Tree, key: Any, answer: Any) -> tuple[float, dict[str, float]]:
         """The score (``error_score`` of the errors ``assess`` counts) and the parts."""

@@ -127,6 +127,10 @@ class PruneKind(CountedKind):
             pruned |= {c.path for c in result.cutoffs}
         return (normalize_pruned(result.tree, pruned), result.value)
 
+    def answer_count(self, canonical: Pruned) -> int:
+        """The nodes to mark (the topmost of each pruned subtree) and the root's value."""
+        return len(root_paths(canonical[0])) + 1
+
     def to_answer(self, canonical: Pruned) -> dict[str, Any]:
         pruned, value = canonical  # a fraction's value as its text, "14/3"
         return {"pruned": root_paths(pruned), "value": jsonable(value)}

@@ -459,7 +459,7 @@ def preview(
 ) -> Preview:
     """A sample variant with its key and reference search, and which misconceptions the slot's
     parameters can tell apart: `samples` trees generated WITHOUT the discriminating constraint
-    (nor, for chance trees, `misconception_errors`; a fixed tree: that one tree)."""
+    (nor `misconception_errors`; a fixed tree: that one tree)."""
     staff(user, course_id)
     checked = check_slot(spec)
     with costly.permit("a preview"):  # staff only, clicked again and again: the permit bounds it
@@ -479,7 +479,7 @@ def _preview(checked: CheckedSlot, samples: int) -> Preview:
                 **checked.params,
                 "discriminating": False,
                 "max_tries": min(params.max_tries, 500),
-                **({"misconception_errors": 0} if params.chance else {}),
+                "misconception_errors": 0,
             }
         )
         deadline = generator_deadline(2)  # one budget for the sample variant and the samples

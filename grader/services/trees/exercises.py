@@ -160,6 +160,10 @@ def _generated(
                 or p.leaves_evaluated is not None
                 or p.min_star1_cutoffs
                 or p.misconception_errors
+                or p.max_cutoffs is not None
+                or p.pruned_nodes is not None
+                or p.answers is not None
+                or p.never_key
             ),
         )
         with costly.permit("generating a tree", heavy, account):

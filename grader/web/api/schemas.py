@@ -333,8 +333,18 @@ class GeneratorParams(Body):
         0,
         ge=0,
         le=MAX_MISCONCEPTION_ERRORS,
-        description="chance trees: each misconception that changes the answer costs at least "
-        "this many errors",
+        description="each misconception that changes the answer costs at least this many errors",
+    )
+    # A band of difficulty: what a class's trees may differ by.
+    max_cutoffs: Integer | None = Field(None, ge=0, description="a band: at most this many cutoffs")
+    pruned_nodes: CountRange | None = Field(
+        None, description="a band: how many nodes to mark pruned (the topmost of each subtree)"
+    )
+    answers: CountRange | None = Field(
+        None, description="a band: how many answers a student gives (the key's size)"
+    )
+    never_key: list[Annotated[str, _among(list(VARIANTS), "never_key")]] | None = Field(
+        None, description="a band: misconceptions that never give the key on a tree"
     )
 
 

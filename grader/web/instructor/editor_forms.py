@@ -25,7 +25,7 @@ from wtforms.validators import DataRequired, Length, NumberRange, Optional
 from grader.gametree import KINDS, Conventions, Tree
 from grader.gametree.exact import fmt
 from grader.gametree.games import GAMES
-from grader.gametree.generator import MAX_MISCONCEPTION_ERRORS
+from grader.gametree.generator import MAX_MISCONCEPTION_ERRORS, MAX_TRIES, range_text
 from grader.gametree.kinds import default_kind
 from grader.models import SCORE_POLICIES, Slot
 from grader.services.teaching import editor
@@ -128,9 +128,29 @@ class SlotForm(TreeSettings):
         "At least this many deep cutoffs", default=0, validators=[Optional(), NumberRange(0, 50)]
     )
     misconception_errors = IntegerField(
-        "Chance trees: each misconception costs at least this many errors (2: none passes for "
-        "a slip)",
+        "Each misconception costs at least this many errors (2: none passes for a slip)",
         validators=[Optional(), NumberRange(0, MAX_MISCONCEPTION_ERRORS)],
+    )
+    # A band of difficulty (docs/game-trees.md, "Difficulty across a class"): empty, no band.
+    pruned_nodes = StringField(
+        "Band: nodes to mark pruned, e.g. 8-10", validators=[Optional(), Length(max=20)]
+    )
+    leaves_evaluated = StringField(
+        "Band: leaves evaluated, e.g. 22-26", validators=[Optional(), Length(max=20)]
+    )
+    answers = StringField(
+        "Band: answers to give, e.g. 9-11", validators=[Optional(), Length(max=20)]
+    )
+    max_cutoffs = IntegerField(
+        "Band: at most this many cutoffs", validators=[Optional(), NumberRange(0, 50)]
+    )
+    never_key = StringField(
+        "Band: misconceptions that never give the key, e.g. no-pruning,leaves-only",
+        validators=[Optional(), Length(max=400)],
+    )
+    max_tries = IntegerField(
+        "Candidate trees tried per student at most (empty: the generator's default)",
+        validators=[Optional(), NumberRange(1, MAX_TRIES)],
     )
     distinct = BooleanField("Distinct leaf values")
     discriminating = BooleanField("Discriminating (every misconception gives its own answer)")
@@ -172,6 +192,14 @@ class SlotForm(TreeSettings):
             "distinct": bool(self.distinct.data),
             "discriminating": bool(self.discriminating.data),
             **({"misconception_errors": n} if (n := self.misconception_errors.data) else {}),
+            # The band, where asked (the generator reads the ranges and the codes as text).
+            **{
+                name: text
+                for name in ("pruned_nodes", "leaves_evaluated", "answers", "never_key")
+                if (text := (getattr(self, name).data or "").strip())
+            },
+            **({"max_cutoffs": n} if (n := self.max_cutoffs.data) is not None else {}),
+            **({"max_tries": n} if (n := self.max_tries.data) else {}),
         }
 
     def fixed_tree(self, source: str, players: list[str] | None) -> tuple[dict[str, Any], Tree]:
@@ -250,6 +278,12 @@ class SlotForm(TreeSettings):
         form.evaluations.data = params.get("evaluations", False)
         form.min_star1_cutoffs.data = params.get("min_star1_cutoffs") or None
         form.misconception_errors.data = params.get("misconception_errors") or None
+        for name in ("pruned_nodes", "leaves_evaluated", "answers"):
+            band = params.get(name)
+            getattr(form, name).data = range_text(tuple(band)) if band else None
+        form.never_key.data = ",".join(params.get("never_key", [])) or None
+        form.max_cutoffs.data = params.get("max_cutoffs")
+        form.max_tries.data = params.get("max_tries")
         form.players.data = ",".join(params.get("players", ["max", "min"]))
         return form
 

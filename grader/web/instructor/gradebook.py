@@ -1,5 +1,5 @@
 """The course's results: the gradebook (page and CSV), a student's attempts, the statistics,
-the misconceptions and the audit log."""
+the difficulty of a class's trees, the misconceptions and the audit log."""
 
 from __future__ import annotations
 
@@ -10,9 +10,10 @@ from flask import render_template
 from flask_login import current_user
 
 from grader.gametree import KINDS
+from grader.gametree.calibrate import MISCONCEPTION_CEILING, SLIP_FLOOR
 from grader.services.courses import audit_log
-from grader.services.courses.staff import staff
-from grader.services.teaching import gradebook, stats
+from grader.services.courses.staff import staff, staff_for_assignment
+from grader.services.teaching import difficulty, gradebook, stats
 from grader.services.trees import exercises
 from grader.web import charts
 from grader.web.instructor.blueprint import bp, csv_response
@@ -43,6 +44,20 @@ def student(course_id: int, user_id: int) -> Any:
         assignments=assignments,
         kinds=KINDS,
         labels_for=lambda e: exercises.tree_of(e).labels(),
+    )
+
+
+@bp.get("/assignments/<int:assignment_id>/difficulty")
+def difficulty_page(assignment_id: int) -> Any:
+    as_staff, assignment = staff_for_assignment(current_user, assignment_id)
+    return render_template(
+        "instructor/difficulty.html",
+        staff=as_staff,
+        course=as_staff.course,
+        assignment=assignment,
+        slots=difficulty.class_difficulty(current_user, assignment_id),
+        ceiling=MISCONCEPTION_CEILING,
+        floor=SLIP_FLOOR,
     )
 
 

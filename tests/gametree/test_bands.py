@@ -1,0 +1,150 @@
+"""Trees within a band of difficulty: the generator meets a band by rejection within its bounded
+tries, refuses an impossible band in words before drawing a tree, and says which constraint most
+candidates failed when a possible one is not met; calibration reports the spread of what each
+tree asks and of each answer's score."""
+
+from __future__ import annotations
+
+import pytest
+
+from grader.gametree import Conventions, GenerationError, GeneratorParams, Tree, generate
+from grader.gametree.calibrate import (
+    Calibration,
+    calibrate_tables,
+    spread,
+    tree_measures,
+)
+from grader.gametree.generator import ChanceParams, generate_chance
+from grader.gametree.kinds import KINDS
+from grader.gametree.solver import solve
+
+BASE = {"depth": 4, "branching": "2-3", "values": "-9..9", "min_cutoffs": 3}
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_band_is_met_on_every_tree(seed):
+    params = GeneratorParams.from_dict(
+        {
+            **BASE,
+            "kind": "values",
+            "max_cutoffs": 8,
+            "pruned_nodes": "8-10",
+            "leaves_evaluated": "22-26",
+            "answers": "18-24",
+            "never_key": ["no-pruning", "leaves-only"],
+            "misconception_errors": 2,
+            "max_tries": 10_000,
+        }
+    )
+    tree = generate(params, seed)
+    result = solve(tree, params.conventions)
+    assert len(result.cutoffs) <= 8
+    assert 8 <= len(result.pruned) <= 10
+    assert 22 <= len(result.leaf_order) <= 26
+    assert 18 <= tree_measures("values", tree, params.conventions)["answers"] <= 24
+    kind = KINDS["values"]
+    key = kind.analysis(tree, params.conventions)[1]
+    for variant, answer in kind.variant_answers(tree, params.conventions):
+        if variant.code in ("no-pruning", "leaves-only"):
+            assert answer != key
+        if answer != key:  # two errors or more: at most 0.5
+            assert kind.score(tree, key, answer)[0] <= 0.5
+
+
+def test_a_chance_tree_meets_its_band_too():
+    params = ChanceParams(
+        depth=3,
+        branching=(2, 3),
+        bounds=(0, 6),
+        kind="prune",
+        min_cutoffs=2,
+        pruned_nodes=(2, 4),
+        leaves_evaluated=(8, 14),
+        max_tries=10_000,
+    )
+    for seed in range(3):
+        result = solve(generate_chance(params, seed), params.conventions)
+        assert 2 <= len(result.pruned) <= 4 and 8 <= len(result.leaf_order) <= 14
+
+
+def test_no_band_stores_and_draws_as_before():
+    params = GeneratorParams.from_dict(BASE)
+    stored = params.to_dict()
+    for name in ("max_cutoffs", "pruned_nodes", "answers", "never_key", "misconception_errors"):
+        assert name not in stored
+    banded = GeneratorParams.from_dict({**BASE, "pruned_nodes": "1-40", "max_cutoffs": 9})
+    assert banded.to_dict()["pruned_nodes"] == [1, 40] and banded.to_dict()["max_cutoffs"] == 9
+    assert GeneratorParams.from_dict(banded.to_dict()) == banded
+    # No cutoff at all is a band of its own, kept.
+    assert GeneratorParams(max_cutoffs=0).to_dict()["max_cutoffs"] == 0
+    with pytest.raises(GenerationError, match="a tree without cutoffs prunes no node"):
+        GeneratorParams(max_cutoffs=0, pruned_nodes=(1, 2))
+    # A band every tree meets draws the same trees as no band: the candidates are the same.
+    wide = GeneratorParams.from_dict({**BASE, "pruned_nodes": "0-80", "leaves_evaluated": "0-81"})
+    assert generate(wide, 5) == generate(params, 5)
+
+
+@pytest.mark.parametrize(
+    ("band", "words"),
+    [
+        ({"max_cutoffs": 2}, "at most 2 cutoffs is fewer than the 3 asked for (min_cutoffs)"),
+        ({"pruned_nodes": "1-2"}, "each of the 3 cutoffs asked for (min_cutoffs) prunes a node"),
+        ({"pruned_nodes": "5-3"}, "pruned_nodes must be lo-hi, got (5, 3)"),
+        ({"pruned_nodes": "200-210"}, "fewer than the 200 to mark (pruned_nodes)"),
+        ({"leaves_evaluated": "82-90"}, "at most 81 leaves, fewer than the 82 to evaluate"),
+        (
+            {"leaves_evaluated": "1-6"},
+            "alpha-beta evaluates at least 7 leaves of a tree of depth 4",
+        ),
+        ({"never_key": ["no-such"]}, "never_key: unknown misconception 'no-such'"),
+        ({"never_key": ["values-convention"]}, "never changes an answer of kind prune"),
+        ({"kind": "best-order", "answers": "3-5"}, "best-order is not one"),
+        ({"misconception_errors": 5}, "misconception_errors must be 0..4, got 5"),
+    ],
+)
+def test_an_impossible_band_is_refused_in_words(band, words):
+    with pytest.raises(GenerationError) as refused:
+        GeneratorParams.from_dict({**BASE, **band})
+    assert words in str(refused.value)
+
+
+def test_a_band_no_tree_met_in_the_tries_names_what_failed_most():
+    params = GeneratorParams.from_dict({**BASE, "pruned_nodes": "30-31", "max_tries": 50})
+    with pytest.raises(GenerationError) as refused:
+        generate(params, 1)
+    assert str(refused.value).startswith("no tree met the constraints in 50 tries")
+    assert "(most often: nodes to mark pruned outside 30-31, " in str(refused.value)
+
+
+def test_calibration_reports_the_spread_of_each_measure_and_answer():
+    trees = [Tree.from_nested([[3, 12, 8], [2, 4, 6], [14, 5, 2]]), Tree.from_nested([[1, 2]])]
+    table = Calibration("prune", Conventions())
+    for name, tree in zip(("aima", "tiny"), trees, strict=True):
+        table.add(tree, name)
+    spreads = {s.measure: s for s in table.spreads()}
+    # AIMA's tree: 2 nodes pruned (C's last two leaves), 7 leaves; the tiny one none, 2 leaves.
+    assert (spreads["pruned"].low, spreads["pruned"].high) == (0, 2)
+    assert (spreads["pruned"].low_seed, spreads["pruned"].high_seed) == ("tiny", "aima")
+    assert spreads["pruned"].mean == 1.0 and spreads["pruned"].sd == 1.0
+    assert (spreads["leaves"].low, spreads["leaves"].high, spreads["leaves"].sd) == (2, 7, 2.5)
+    assert spreads["answers"].high == 3  # I and J to mark, and the root's value
+    rows = {r.answer: r for r in table.rows()}
+    # No pruning on the tiny tree is the key: full marks by luck on one tree of two.
+    assert rows["no-pruning"].key_share == 0.5 and rows["no-pruning"].trees == 1
+    assert rows["no-pruning"].worst_seed == "aima"
+    assert rows["key"].sd == 0.0 and rows["key"].key_share == 0.0
+
+
+def test_spread_is_the_population_deviation_with_the_seeds_of_its_ends():
+    measured = spread("leaves", [(0, 10), (1, 14), (2, 12)])
+    assert (measured.mean, measured.low, measured.high) == (12.0, 10, 14)
+    assert (measured.low_seed, measured.high_seed) == (0, 1)
+    assert measured.sd == round((8 / 3) ** 0.5, 3)
+
+
+def test_calibrate_tables_keeps_each_slots_spread_beside_its_rows():
+    params = GeneratorParams.from_dict({**BASE, "kind": "prune", "pruned_nodes": "8-10"})
+    (table,) = calibrate_tables([params], 3)
+    assert table.trees == 3
+    pruned = next(s for s in table.spreads() if s.measure == "pruned")
+    assert 8 <= pruned.low <= pruned.high <= 10 and pruned.low_seed in range(3)
