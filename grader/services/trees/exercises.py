@@ -56,7 +56,11 @@ MAX_NODES = 2048  # and its chains of single children: the labels and the trace 
 MAX_DEPTH = 16  # twice the generator's deepest tree
 
 
-SLOT_BUDGET_FACTOR = 10  # a student's variant: staff parameters; its seed cannot be redrawn
+SLOT_BUDGET_FACTOR = (
+    30  # a student's variant: staff parameters, its seed cannot be redrawn, and its
+)
+# work is bounded by the parameters' max_tries: this wall-clock budget is only a backstop, wide
+# enough that a busy server does not refuse a banded tree (up to 1.7 s of CPU)
 
 
 def generator_deadline(factor: float = 1) -> float:
