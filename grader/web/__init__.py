@@ -14,7 +14,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from grader.extensions import login_manager
 from grader.gametree import Conventions
 from grader.models import User, utcnow
-from grader.services import accounts
+from grader.services import accounts, plural
 from grader.services.courses import zones
 from grader.services.paper.sheets import SHEET_HTML
 from grader.web import exam_sheets
@@ -102,6 +102,7 @@ def init_app(app: Flask) -> None:
         in_zone,
         iso_in,
         from_now,
+        plural,
     ):
         app.add_template_filter(template_filter)
     app.add_template_global(slot_url)

@@ -26,7 +26,7 @@ from grader.models import (
     User,
     utcnow,
 )
-from grader.services import Conflict, Invalid, NotFound
+from grader.services import Conflict, Invalid, NotFound, plural
 from grader.services.accounts import normalize_email
 from grader.services.courses import invites
 from grader.services.courses.courses import _join_code
@@ -195,11 +195,11 @@ class ImportResult:
     @property
     def summary(self) -> str:
         text = (
-            f"{self.invited} invited, {self.updated} roles changed, "
-            f"{self.unchanged} already enrolled; {self.invites} invite links"
+            f"{self.invited} invited, {plural(self.updated, 'role')} changed, "
+            f"{self.unchanged} already enrolled; {plural(self.invites, 'invite link')}"
         )
         text += f" ({self.mailed} e-mailed)" if self.mailed else ""
-        return text + (f"; {len(self.errors)} rows skipped" if self.errors else "")
+        return text + (f"; {plural(len(self.errors), 'row')} skipped" if self.errors else "")
 
 
 def import_students(

@@ -8,7 +8,7 @@ from typing import Any
 from flask import abort, flash, render_template, request
 from flask_login import current_user
 
-from grader.services import Conflict, ServiceError
+from grader.services import Conflict, ServiceError, plural
 from grader.services.courses import copying, courses, roster
 from grader.services.courses.staff import may_open_dashboard, staff, staff_courses
 from grader.services.data import retention
@@ -151,8 +151,8 @@ def copy_course(course_id: int) -> Any:
         form,
         copy,
         lambda copied: (
-            f"Copied into {copied.course.name}: {copied.assignments} assignment(s), "
-            f"{copied.slots} exercise(s), dates moved by "
+            f"Copied into {copied.course.name}: {plural(copied.assignments, 'assignment')}, "
+            f"{plural(copied.slots, 'exercise')}, dates moved by "
             f"{copying.offset_words(copied.offset)}. Its join code is "
             f"{copied.course.join_code}; place its LMS links again by deep linking."
         ),

@@ -7,7 +7,7 @@ from typing import Any
 from flask import flash, redirect, request, url_for
 from flask_login import current_user
 
-from grader.services import ServiceError
+from grader.services import ServiceError, plural
 from grader.services.courses import accommodations, extensions, groups, slip_days
 from grader.services.courses.staff import staff, staff_for_assignment
 from grader.web.forms import ActionForm, SelectChoice, in_zone
@@ -78,7 +78,7 @@ def import_accommodations(assignment_id: int) -> Any:
                     "error",
                 )
             else:
-                flash(f"{outcome.applied} extensions granted.", "info")
+                flash(f"{plural(outcome.applied, 'extension')} granted.", "info")
     else:
         flash_errors(form)
     return redirect(
