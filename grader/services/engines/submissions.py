@@ -76,18 +76,21 @@ class EngineSlotPage:
     teaches: bool  # the student is on the course's staff too (the page links the staff view)
     terms: deadlines.Deadline  # the student's own due date
     held_until: dt.datetime | None  # the student's scores here are held until then
+    late_cost: deadlines.LateCost | None  # what an upload now costs, when it would be late
 
 
 def engine_slot_page(user: User, assignment_id: int, index: int) -> EngineSlotPage:
     """A student's engine slot: its suite, their uploads, whether they also teach the course."""
     slot = engine_slot(user, assignment_id, index)
+    terms = deadlines.deadline_for(user.id, slot)
     return EngineSlotPage(
         slot,
         suite_of(slot),
         results.my_submissions(user, slot),
         results.teaches(user, slot),
-        deadlines.deadline_for(user.id, slot),
+        terms,
         release.held_until(user.id, slot.assignment),
+        deadlines.cost_now(user.id, slot, utcnow(), terms),
     )
 
 
