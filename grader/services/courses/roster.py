@@ -199,14 +199,15 @@ class ImportResult:
             f"{self.unchanged} already enrolled; {plural(self.invites, 'invite link')}"
         )
         text += f" ({self.mailed} e-mailed)" if self.mailed else ""
-        return text + (f"; {plural(len(self.errors), 'row')} skipped" if self.errors else "")
+        return text
 
 
 def import_students(
     user: User, course_id: int, text: str, url: Callable[[str], str] | None = None
 ) -> ImportResult:
     """Students from CSV: a header with `email` (and optionally `name`, `role`), or rows of
-    `email[,name]`. Bad rows are reported and skipped; the rest is imported in one transaction."""
+    `email[,name]`. All or nothing, the rule of the accommodations list too: with any bad row,
+    nothing is imported (no invite made or sent) and each bad row is reported by its line."""
     staff(user, course_id, change=True)
     rows = list(csv.reader(io.StringIO(text or "")))
     rows = [r for r in rows if any(cell.strip() for cell in r)]
@@ -225,6 +226,29 @@ def import_students(
         email_at, name_at, role_at, first_line = 0, 1, None, 1
     result = ImportResult()
     made: list[Invite] = []
+    try:
+        _import_rows(rows, first_line, (email_at, name_at, role_at), course_id, user, result, made)
+    except _BadRows:
+        return ImportResult(errors=result.errors)
+    result.invites = len(made)
+    result.mailed = _send(course_id, made, url)
+    return result
+
+
+class _BadRows(Exception):
+    """An import with bad rows: its transaction rolls back whole."""
+
+
+def _import_rows(
+    rows: list[list[str]],
+    first_line: int,
+    columns: tuple[int | None, int | None, int | None],
+    course_id: int,
+    user: User,
+    result: ImportResult,
+    made: list[Invite],
+) -> None:
+    email_at, name_at, role_at = columns
     with writing() as session:
         for number, row in enumerate(rows, start=first_line):
 
@@ -247,9 +271,8 @@ def import_students(
             setattr(result, what, getattr(result, what) + 1)
             if invite is not None:
                 made.append(invite)
-    result.invites = len(made)
-    result.mailed = _send(course_id, made, url)
-    return result
+        if result.errors:
+            raise _BadRows
 
 
 def invite_links(user: User, course_id: int, url: Callable[[str], str]) -> str:

@@ -18,6 +18,11 @@ from grader.web.instructor.roster_forms import ExpireForm, ImportForm, MemberFor
 
 @bp.get("/courses/<int:course_id>/roster")
 def roster_page(course_id: int) -> Any:
+    return _roster_page(course_id, ImportForm())
+
+
+def _roster_page(course_id: int, import_form: ImportForm, status: int = 200) -> Any:
+    """The roster; a refused import comes back as typed, its errors beside it (`status`)."""
     as_staff, members = roster.roster(current_user, course_id)
     return render_template(
         "instructor/roster.html",
@@ -25,12 +30,12 @@ def roster_page(course_id: int) -> Any:
         course=as_staff.course,
         members=members,
         member_form=MemberForm(),
-        import_form=ImportForm(),
+        import_form=import_form,
         role_form=RoleForm(),
         group_form=GroupForm(),
         extensions=extensions.listing(current_user, course_id),
         action=ActionForm(),
-    )
+    ), status
 
 
 @bp.post("/courses/<int:course_id>/roster")
@@ -63,10 +68,18 @@ def import_roster(course_id: int) -> Any:
         if upload and upload.filename
         else form.csv_text.data or ""
     )
-    result = roster.import_students(current_user, course_id, text, url=_invite_url)
+    try:
+        result = roster.import_students(current_user, course_id, text, url=_invite_url)
+    except Invalid as error:
+        form.csv_text.errors = [str(error)]
+        return _roster_page(course_id, form, 422)
+    if result.errors:  # nothing imported: the list back in its box, the bad rows beside it
+        form.csv_text.data = text
+        form.csv_text.errors = [
+            "Nothing was imported; fix these rows and import again: " + "; ".join(result.errors)
+        ]
+        return _roster_page(course_id, form, 422)
     flash(f"Imported: {result.summary}.", "info")
-    for error in result.errors[:20]:
-        flash(error, "error")
     return redirect_to("instructor.roster_page", course_id=course_id)
 
 

@@ -24,3 +24,59 @@ def test_counts_of_one_read_in_the_singular(client, teacher):
     ).get_data(as_text=True)
     assert "1 invite link" in imported and "1 invite links" not in imported
     assert TEACHER not in people
+
+
+def _field_error(html: str, field_id: str) -> str:
+    """The error beside a field, which the field names in its aria-describedby."""
+    tag = re.search(rf'<(?:textarea|input)[^>]*\bid="{field_id}"[^>]*>', html)
+    assert tag and f'aria-describedby="{field_id}-error"' in tag.group(0), "no error tied"
+    assert 'aria-invalid="true"' in tag.group(0)
+    found = re.search(rf'<span [^>]*id="{field_id}-error"[^>]*>(.*?)</span>', html, re.S)
+    assert found
+    return found.group(1)
+
+
+def test_a_refused_accommodations_list_comes_back_as_typed_beside_its_error(client, teacher):
+    page_url = f"/instructor/assignments/{teacher.assignment_id}"
+    token = csrf_from(client.get(page_url).get_data(as_text=True))
+    rows = [f"student{n}@example.com,2026-12-08 23:59" for n in range(40)]
+    typed = "bob@example.com,2026-12-08 23:59\n" + "\n".join(rows) + "\n"
+    answer = client.post(
+        f"{page_url}/extensions/import", data={"csrf_token": token, "csv_text": typed}
+    )
+    html = answer.get_data(as_text=True)
+    assert answer.status_code == 422
+    box = html.split('id="csv_text"', 1)[1].split("</textarea>", 1)[0]
+    assert "student39@example.com,2026-12-08 23:59" in box and "bob@example.com" in box
+    error = _field_error(html, "csv_text")
+    assert error.startswith("Nothing was applied")
+    assert "line 41: student39@example.com is not a student of this course" in error
+    # The message sits right after the box, not at the top of the page.
+    assert html.index('id="csv_text-error"') - html.index('id="csv_text"') < len(typed) + 400
+
+
+def test_a_refused_roster_import_applies_nothing_and_keeps_the_list(client, teacher):
+    roster_page = f"/instructor/courses/{teacher.course_id}/roster"
+    token = csrf_from(client.get(roster_page).get_data(as_text=True))
+    typed = "zed@example.com,Zed\nnot-an-email,Nobody\n"
+    answer = client.post(f"{roster_page}/import", data={"csrf_token": token, "csv_text": typed})
+    html = answer.get_data(as_text=True)
+    assert answer.status_code == 422
+    assert "zed@example.com,Zed" in html.split('id="csv_text"', 1)[1].split("</textarea>")[0]
+    assert "line 2" in _field_error(html, "csv_text")
+    roster = client.get(roster_page).get_data(as_text=True)
+    assert "zed@example.com" not in roster.split('id="csv_text"')[0]
+
+
+def test_a_course_refused_for_its_zone_keeps_its_name_and_offers_the_zones(client, teacher):
+    page = client.get("/instructor/").get_data(as_text=True)
+    assert 'list="time-zones"' in page
+    assert '<option value="America/Chicago">' in page.split('id="time-zones"', 1)[1]
+    answer = client.post(
+        "/instructor/courses",
+        data={"csrf_token": csrf_from(page), "name": "Search 201", "timezone": "Central"},
+    )
+    html = answer.get_data(as_text=True)
+    assert answer.status_code == 422
+    assert re.search(r'<input[^>]*id="name"[^>]*value="Search 201"', html)
+    assert "is not an IANA time zone" in _field_error(html, "timezone")
