@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from tests.app_support import csrf_from
-from tests.instructor_support import TEACHER
+from tests.instructor_support import TA, TEACHER, user
 
 
 def _text(html: str) -> str:
@@ -80,3 +80,20 @@ def test_a_course_refused_for_its_zone_keeps_its_name_and_offers_the_zones(clien
     assert answer.status_code == 422
     assert re.search(r'<input[^>]*id="name"[^>]*value="Search 201"', html)
     assert "is not an IANA time zone" in _field_error(html, "timezone")
+
+
+def test_a_tas_dashboard_leads_with_the_courses_they_teach(app, client, auth, room):
+    from grader.services.courses import slip_days
+
+    with app.app_context():
+        slip_days.set_slip_days(user(TEACHER), room.course_id, 2)
+    auth.login(TA)
+    html = client.get("/dashboard").get_data(as_text=True)
+    main = html.split("<h1>Dashboard</h1>", 1)[1]
+    first = re.search(r"<h2[^>]*>([^<]+)</h2>", main)
+    assert first and first.group(1) == "Courses you teach"
+    teaching = main.split('data-role="teaching"', 1)[1].split("</section>", 1)[0]
+    assert f'href="/instructor/courses/{room.course_id}"' in teaching and "Search 101" in teaching
+    # What a student of the course reads is not the TA's: no slots to start, no slip days.
+    assert "not started" not in main and "Slip days left" not in main
+    assert "Homework 1" not in main
