@@ -26,7 +26,7 @@ from grader.models import (
     User,
     utcnow,
 )
-from grader.services import Conflict, Invalid, NotFound, plural
+from grader.services import Forbidden, Invalid, NotFound, plural
 from grader.services.accounts import normalize_email
 from grader.services.courses import invites
 from grader.services.courses.courses import _join_code
@@ -298,7 +298,9 @@ def invite_links(user: User, course_id: int, url: Callable[[str], str]) -> str:
 def set_role(user: User, course_id: int, member_id: int, role: str) -> str:
     staff(user, course_id, change=True)
     if member_id == user.id and role != INSTRUCTOR:
-        raise Conflict("you cannot remove your own instructor role")
+        raise Forbidden(
+            "you cannot take away your own instructor role: another instructor of the course can"
+        )
     if role not in COURSE_ROLES:
         raise Invalid(f"role must be one of {', '.join(COURSE_ROLES)}")
     with writing() as session:
@@ -319,7 +321,9 @@ def remove_member(user: User, course_id: int, member_id: int) -> str:
     their grades back)."""
     staff(user, course_id, change=True)
     if member_id == user.id:
-        raise Conflict("you cannot remove yourself from the course")
+        raise Forbidden(
+            "you cannot remove yourself from the course: another instructor of the course can"
+        )
     with writing() as session:
         membership = session.scalar(
             sa.select(Membership).where(

@@ -97,3 +97,47 @@ def test_a_tas_dashboard_leads_with_the_courses_they_teach(app, client, auth, ro
     # What a student of the course reads is not the TA's: no slots to start, no slip days.
     assert "not started" not in main and "Slip days left" not in main
     assert "Homework 1" not in main
+
+
+def test_the_audit_log_says_its_changes_in_sentences(app, client, auth, factory):
+    import datetime as dt
+
+    from grader.services.courses import extensions, slip_days
+    from tests.instructor_support import ALICE, make_room
+
+    room = make_room(app, factory, due_at=dt.datetime(2026, 12, 5, 5, 59), late=10)
+    with app.app_context():
+        factory_user = user(TEACHER)
+        extensions.grant(
+            factory_user,
+            room.course_id,
+            extensions.ExtensionInput(
+                assignment_id=room.assignment_id, email=ALICE, days=2, extra_attempts=1
+            ),
+        )
+        slip_days.set_slip_days(factory_user, room.course_id, 2)
+    auth.login(TEACHER)
+    html = client.get(f"/instructor/courses/{room.course_id}/audit").get_data(as_text=True)
+    said = [
+        re.sub(r"\s+", " ", s)
+        for s in re.findall(r'<p data-role="audit-change">(.*?)</p>', html, re.S)
+    ]
+    assert "Slip days per student: 0 before, 2 now." in said
+    assert (
+        "Extension granted to alice@example.com on Homework 1: due Mon 7 Dec 2026, 05:59 UTC, "
+        "1 extra attempt." in said
+    )
+    assert "null" not in html and "→" not in html and "{&#34;" not in html
+
+
+def test_demoting_oneself_is_not_allowed_and_says_so(client, teacher):
+    roster_page = f"/instructor/courses/{teacher.course_id}/roster"
+    token = csrf_from(client.get(roster_page).get_data(as_text=True))
+    answer = client.post(
+        f"{roster_page}/{teacher.ids[TEACHER]}/role", data={"csrf_token": token, "role": "ta"}
+    )
+    html = answer.get_data(as_text=True)
+    assert answer.status_code == 403
+    assert re.search(r"<h1>Not allowed <span[^>]*>\(error 403\)</span></h1>", html)
+    assert "Changed meanwhile" not in html
+    assert "another instructor of the course can" in html
