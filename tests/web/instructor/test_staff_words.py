@@ -141,3 +141,35 @@ def test_demoting_oneself_is_not_allowed_and_says_so(client, teacher):
     assert re.search(r"<h1>Not allowed <span[^>]*>\(error 403\)</span></h1>", html)
     assert "Changed meanwhile" not in html
     assert "another instructor of the course can" in html
+
+
+def test_an_empty_assignment_warns_before_students_see_it(client, teacher):
+    new_page = f"/instructor/courses/{teacher.course_id}/assignments/new"
+    form = client.get(new_page).get_data(as_text=True)
+    assert "an empty one (no preset) is shown to them before its exercises are added" in form
+    made = client.post(
+        new_page,
+        data={
+            "csrf_token": csrf_from(form),
+            "title": "Quiz 0",
+            "preset": "",
+            "score_policy": "best",
+        },
+        follow_redirects=True,
+    ).get_data(as_text=True)
+    warning = _text(made.split('data-role="empty-warning"', 1)[1].split("</p>", 1)[0])
+    assert "It has no exercise yet. Its students see an empty assignment now" in warning
+    full = client.get(f"/instructor/assignments/{teacher.assignment_id}").get_data(as_text=True)
+    assert 'data-role="empty-warning"' not in full
+
+
+def test_a_course_without_answers_says_so_instead_of_drawing_zeros(client, teacher):
+    c = teacher.course_id
+    for page in (f"/instructor/courses/{c}/statistics", f"/instructor/courses/{c}/misconceptions"):
+        html = client.get(page).get_data(as_text=True)
+        assert '<svg class="chart"' not in html, page
+        assert 'data-role="no-chart"' in html, page
+    misconceptions = client.get(f"/instructor/courses/{c}/misconceptions").get_data(as_text=True)
+    assert "Wrong answers by misconception, whole course: no wrong attempts yet." in _text(
+        misconceptions
+    )
