@@ -74,3 +74,15 @@ def test_an_answer_on_time_says_nothing_of_lateness(app, client, auth, factory):
     auth.login(ALICE)
     page = client.get(f"/assignments/{room.assignment_id}/slots/0").get_data(as_text=True)
     assert 'data-role="late-cost"' not in page
+
+
+def test_the_engine_slot_says_what_a_late_upload_will_spend(app, client, auth, factory):
+    from grader.services.engines import submissions
+
+    room = _late_room(app, factory, slips=2)
+    with app.app_context():
+        index = submissions.add_engine_slot(room.assignment_id, suite="quick").index
+    auth.login(ALICE)
+    page = client.get(f"/assignments/{room.assignment_id}/slots/{index}/engine")
+    notice = _notice(page.get_data(as_text=True))
+    assert "so it is 2 days late (each started day counts): it will spend 2 slip days." in notice
