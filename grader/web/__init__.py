@@ -49,6 +49,7 @@ BLUEPRINTS = (
     "exams",  # paper exams: printing, entering the written answers
     "integrity",  # the staff's academic-integrity checks
     "reports",  # students' problem reports and the staff's inbox
+    "metrics",  # /metrics for the operator's Prometheus or autoscaler
 )
 
 __all__ = ["CSP", "conventions_words", "init_app", "kind_name", "misconception_name", "percent"]
