@@ -17,7 +17,7 @@ def iana_zone(_form: FlaskForm, field: StringField) -> None:
     """A zone field's check, beside the field: the service's own (`zones.zone`)."""
     if (field.data or "").strip():
         try:
-            zones.zone(field.data)
+            zones.zone(field.data or "")
         except Invalid as error:
             raise ValidationError(str(error)) from None
 
