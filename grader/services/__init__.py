@@ -48,3 +48,9 @@ class RateLimited(ServiceError):
     def __init__(self, message: str, retry_after: int) -> None:
         super().__init__(message)
         self.retry_after = retry_after
+
+
+def plural(count: int, word: str, words: str | None = None) -> str:
+    """A count with its noun, the one way pages and messages say one: "1 row", "2 rows",
+    "1 TA", "3 TAs" (`words`: the plural where adding "s" is wrong: "1 entry", "2 entries")."""
+    return f"{count} {word if count == 1 else (words or word + 's')}"

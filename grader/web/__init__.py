@@ -12,16 +12,22 @@ from flask_login import user_logged_in
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from grader.extensions import login_manager
-from grader.gametree import Conventions
 from grader.models import User, utcnow
-from grader.services import accounts
+from grader.services import accounts, plural
 from grader.services.courses import zones
 from grader.services.paper.sheets import SHEET_HTML
 from grader.web import exam_sheets, lti_frame
 from grader.web.inputs import IdConverter, StrictJSONProvider
 from grader.web.site import CSP
 from grader.web.slot_pages import slot_url
-from grader.web.words import conventions_brief, kind_name, kind_script, misconception_name
+from grader.web.words import (
+    audit_sentences,
+    conventions_brief,
+    conventions_words,
+    kind_name,
+    kind_script,
+    misconception_name,
+)
 
 # The web's blueprints, each a module of grader.web with its `bp`: the site's headers and health
 # check, the errors' one rule, the pages, the API, engines (the upload's body limit), LTI
@@ -52,16 +58,6 @@ __all__ = ["CSP", "conventions_words", "init_app", "kind_name", "misconception_n
 def percent(score: float | None) -> str:
     """A score as a whole percent, halves rounded up: the same as the pages' Math.round."""
     return "—" if score is None else f"{math.floor(score * 100 + 0.5)}%"
-
-
-def conventions_words(value: object) -> str:
-    """Stored conventions (a dict) as the sentence students read; anything else as it is."""
-    if isinstance(value, dict):
-        try:
-            return Conventions.from_dict(value).describe()
-        except (TypeError, ValueError):
-            pass
-    return str(value)
 
 
 def zone_or_server(zone: str | None) -> str:
@@ -112,6 +108,8 @@ def init_app(app: Flask) -> None:
         iso_in,
         from_now,
         zone_or_server,
+        plural,
+        audit_sentences,
     ):
         app.add_template_filter(template_filter)
     app.add_template_global(slot_url)

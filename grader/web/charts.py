@@ -90,6 +90,14 @@ def _y_scale(left: int, right: int, base: float, plot_h: float, top_value: int) 
     return out
 
 
+def nothing_to_draw(title: str, measure: str) -> Markup:
+    """What a chart whose every count is 0 says instead of drawing bars of zeros (an empty
+    course, an assignment nobody answered yet)."""
+    return Markup('<p class="muted no-chart" data-role="no-chart">{}: no {} yet.</p>').format(
+        title, measure
+    )
+
+
 def horizontal_bars(
     title: str,
     labels: list[str],
@@ -104,7 +112,10 @@ def horizontal_bars(
 ) -> Markup:
     """One bar per label (long labels: misconceptions' words), the count written at its end;
     ``colours`` one per bar, ``notes`` words written after the count (a status). A value of
-    None draws no bar and no number, only its note: a row the measure does not apply to."""
+    None draws no bar and no number, only its note: a row the measure does not apply to. Every
+    value 0 (and no notes): a sentence, `nothing_to_draw`."""
+    if not notes and not any(values):
+        return nothing_to_draw(title, x_label)
     bar, gap, left, top = 20, 8, 170, 36
     height = top + len(labels) * (bar + gap) + 48
     top_value = top_value or _nice_max(max((v for v in values if v is not None), default=0))
@@ -160,7 +171,9 @@ def column_chart(
     width: int = 560,
     height: int = 260,
 ) -> Markup:
-    """Vertical bars (a histogram of scores)."""
+    """Vertical bars (a histogram of scores); every value 0: a sentence (`nothing_to_draw`)."""
+    if not any(values):
+        return nothing_to_draw(title, y_label)
     left, right, top, bottom = 48, 12, 32, 64
     top_value = _nice_max(max(values, default=0))
     plot_w, plot_h = width - left - right, height - top - bottom
@@ -199,7 +212,10 @@ def stacked_columns(
     width: int = 640,
     height: int = 300,
 ) -> Markup:
-    """One column per category (a week), stacked by series (misconception codes), a legend."""
+    """One column per category (a week), stacked by series (misconception codes), a legend;
+    nothing in any column: a sentence (`nothing_to_draw`)."""
+    if not any(any(values) for values in series.values()):
+        return nothing_to_draw(title, y_label)
     left, right, top = 48, 190, 32
     bottom = 56
     totals = [sum(values[i] for values in series.values()) for i in range(len(categories))]

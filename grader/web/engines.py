@@ -21,7 +21,7 @@ from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 
 from grader.services import Invalid, NotFound, RateLimited, ServiceError
-from grader.services.courses import release
+from grader.services.courses import deadlines, release
 from grader.services.engines import results, submissions, tournaments
 from grader.web import charts, handouts, inputs, kit
 from grader.web.forms import ActionForm
@@ -105,6 +105,7 @@ def slot_page(assignment_id: int, index: int) -> Any:
         teaches=page.teaches,
         terms=page.terms,
         held_until=page.held_until,
+        late_cost=page.late_cost,
         form=ActionForm(),
         kit_command=kit.install_command(current_user),
         kit_days=current_app.config["GRADER_KIT_DAYS"],
@@ -150,6 +151,12 @@ def submission_page(submission_id: int) -> Any:
         submission=submission,
         page=page,
         held_words=release.held_words(held, submission.slot.assignment) if held else None,
+        late_words=deadlines.spent_words(
+            submission.days_late,
+            submission.slip_days,
+            submission.penalty,
+            submission.slot.assignment,
+        ),
         timing=None if held else _timing_chart(submission),
         page_course_id=submission.slot.assignment.course_id,
     )

@@ -43,6 +43,7 @@ def dashboard() -> Any:
     page = scores.dashboard(current_user)
     return render_template(
         "dashboard.html",
+        teaching=page.teaching,
         memberships=page.memberships,
         invitations=page.invitations,
         assignments=page.assignments,

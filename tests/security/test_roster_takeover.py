@@ -279,7 +279,7 @@ def test_the_roster_answers_alike_for_an_address_with_an_account_and_without(
             follow_redirects=True,
         )
         summaries.add(re.search(r"Imported: ([^<]*)", imported.get_data(as_text=True)).group(1))
-    assert summaries == {"1 invited, 0 roles changed, 0 already enrolled; 1 invite links."}
+    assert summaries == {"1 invited, 0 roles changed, 0 already enrolled; 1 invite link."}
 
 
 def test_the_upgrade_keeps_claiming_only_for_the_account_the_roster_made(

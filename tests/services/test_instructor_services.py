@@ -117,9 +117,16 @@ def test_csv_import_creates_claimable_accounts_and_reports_bad_rows(app, room):
         f"not-an-email,Nobody\n{ALICE},Alice\n"
     )
     with app.app_context():
-        result = roster.import_students(user(TEACHER), room.course_id, text)
-        assert (result.invited, result.unchanged) == (2, 1)
-        assert len(result.errors) == 1 and "line 4" in result.errors[0]
+        # All or nothing (the accommodations list's rule): a bad row, and nobody is invited.
+        refused = roster.import_students(user(TEACHER), room.course_id, text)
+        assert (refused.invited, refused.unchanged, refused.invites) == (0, 0, 0)
+        assert len(refused.errors) == 1 and "line 4" in refused.errors[0]
+        emails = {m.email for m in roster.roster(user(TEACHER), room.course_id)[1]}
+        assert "ada@example.edu" not in emails
+        result = roster.import_students(
+            user(TEACHER), room.course_id, text.replace("not-an-email,Nobody\n", "")
+        )
+        assert (result.invited, result.unchanged, result.errors) == (2, 1, [])
         # Invited until they accept: the name waits with the invite, the membership's then.
         assert (
             next(
@@ -159,7 +166,7 @@ def test_roles_and_who_may_change_them(app, room):
             db.session.scalar(sa.select(Membership.role).where(Membership.user_id == room.ids[BOB]))
             == "student"
         )
-        with pytest.raises(Conflict):
+        with pytest.raises(Forbidden, match="your own instructor role"):
             roster.set_role(user(TEACHER), room.course_id, room.ids[TEACHER], "ta")
         with pytest.raises(Forbidden):
             roster.set_role(user(TA), room.course_id, room.ids[ALICE], "ta")

@@ -7,6 +7,8 @@ student, so an extension counts everywhere or nowhere:
     due_for(user_id, slot)        the class's due date, or the latest of the student's extensions
     attempts_for(user_id, slot)   the slot's limit plus the most extra attempts granted
     lateness_for(user_id, slot, t) (days late, penalty), no penalty where one is waived
+    cost_now(user_id, slot, now)  the same before work is sent, in words ("each started day
+                                  counts"); spent_words says it of stored work
 
 An extension names one student or a named group (`GroupMember`), and an assignment (every slot)
 or one slot; `extensions` grants and removes them, `groups` names the groups, `accommodations`
@@ -26,6 +28,7 @@ import sqlalchemy as sa
 
 from grader.extensions import db
 from grader.models import Assignment, Attempt, Exercise, Extension, GroupMember, Slot, Submission
+from grader.services import plural
 from grader.services.courses import lateness
 
 MAX_DAYS = 366  # the most days an extension adds, and the largest slip days budget
@@ -170,6 +173,57 @@ def lateness_for(
         return Lateness(days, 0.0, 0)
     slip = min(days, slip_days_available(user_id, slot.assignment))
     return Lateness(days, lateness.penalty(days - slip, slot.assignment.late_percent_per_day), slip)
+
+
+@dataclass(frozen=True)
+class LateCost:
+    """What work sent at a moment costs, as `lateness_for` stores it, and the page's words."""
+
+    days: int
+    slip_days: int
+    penalty: float
+    words: str
+
+    def to_api(self) -> dict[str, Any]:
+        return {
+            "days_late": self.days,
+            "slip_days": self.slip_days,
+            "penalty": self.penalty,
+            "words": self.words,
+        }
+
+
+def cost_now(
+    user_id: int, slot: Slot, now: dt.datetime, terms: Deadline | None = None
+) -> LateCost | None:
+    """What the student's work on the slot would cost if sent at `now`: how late it is, the
+    slip days it spends and the penalty (`lateness_for`, which stores it), in words to read
+    before sending. None when it is on time or no longer taken."""
+    terms = terms or deadline_for(user_id, slot)
+    late = lateness_for(user_id, slot, now, terms)
+    closes = closes_for(user_id, slot, terms)
+    if not late.days or terms.due_at is None or (closes is not None and now > closes):
+        return None
+    assignment = slot.assignment
+    words = (
+        f"Sent now, this work is {lateness.late_by(now - terms.due_at)} past your due time, so it is "
+        + lateness.cost_words(
+            late.days, late.slip_days, late.penalty, assignment.late_percent_per_day, to_come=True
+        )
+    )
+    if assignment.course.slip_days:
+        left = slip_days_available(user_id, assignment)
+        words += f" You have {plural(left, 'slip day')} left for it."
+    return LateCost(late.days, late.slip_days, late.penalty, words)
+
+
+def spent_words(days: int, slip_days: int, penalty: float, assignment: Assignment) -> str:
+    """What stored work's lateness cost, in words ("" when on time): the result's sentence."""
+    if not days:
+        return ""
+    return "This work was " + lateness.cost_words(
+        days, slip_days, penalty, assignment.late_percent_per_day, to_come=False
+    )
 
 
 # -- slip days: a course's budget of late days per student, spent in order of submission --------

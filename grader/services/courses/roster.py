@@ -26,7 +26,7 @@ from grader.models import (
     User,
     utcnow,
 )
-from grader.services import Conflict, Invalid, NotFound
+from grader.services import Forbidden, Invalid, NotFound, plural
 from grader.services.accounts import normalize_email
 from grader.services.courses import invites, zones
 from grader.services.courses.courses import _join_code
@@ -195,18 +195,19 @@ class ImportResult:
     @property
     def summary(self) -> str:
         text = (
-            f"{self.invited} invited, {self.updated} roles changed, "
-            f"{self.unchanged} already enrolled; {self.invites} invite links"
+            f"{self.invited} invited, {plural(self.updated, 'role')} changed, "
+            f"{self.unchanged} already enrolled; {plural(self.invites, 'invite link')}"
         )
         text += f" ({self.mailed} e-mailed)" if self.mailed else ""
-        return text + (f"; {len(self.errors)} rows skipped" if self.errors else "")
+        return text
 
 
 def import_students(
     user: User, course_id: int, text: str, url: Callable[[str], str] | None = None
 ) -> ImportResult:
     """Students from CSV: a header with `email` (and optionally `name`, `role`), or rows of
-    `email[,name]`. Bad rows are reported and skipped; the rest is imported in one transaction."""
+    `email[,name]`. All or nothing, the rule of the accommodations list too: with any bad row,
+    nothing is imported (no invite made or sent) and each bad row is reported by its line."""
     staff(user, course_id, change=True)
     rows = list(csv.reader(io.StringIO(text or "")))
     rows = [r for r in rows if any(cell.strip() for cell in r)]
@@ -225,6 +226,29 @@ def import_students(
         email_at, name_at, role_at, first_line = 0, 1, None, 1
     result = ImportResult()
     made: list[Invite] = []
+    try:
+        _import_rows(rows, first_line, (email_at, name_at, role_at), course_id, user, result, made)
+    except _BadRows:
+        return ImportResult(errors=result.errors)
+    result.invites = len(made)
+    result.mailed = _send(course_id, made, url)
+    return result
+
+
+class _BadRows(Exception):
+    """An import with bad rows: its transaction rolls back whole."""
+
+
+def _import_rows(
+    rows: list[list[str]],
+    first_line: int,
+    columns: tuple[int | None, int | None, int | None],
+    course_id: int,
+    user: User,
+    result: ImportResult,
+    made: list[Invite],
+) -> None:
+    email_at, name_at, role_at = columns
     with writing() as session:
         for number, row in enumerate(rows, start=first_line):
 
@@ -247,9 +271,8 @@ def import_students(
             setattr(result, what, getattr(result, what) + 1)
             if invite is not None:
                 made.append(invite)
-    result.invites = len(made)
-    result.mailed = _send(course_id, made, url)
-    return result
+        if result.errors:
+            raise _BadRows
 
 
 def invite_links(user: User, course_id: int, url: Callable[[str], str]) -> str:
@@ -276,7 +299,9 @@ def invite_links(user: User, course_id: int, url: Callable[[str], str]) -> str:
 def set_role(user: User, course_id: int, member_id: int, role: str) -> str:
     staff(user, course_id, change=True)
     if member_id == user.id and role != INSTRUCTOR:
-        raise Conflict("you cannot remove your own instructor role")
+        raise Forbidden(
+            "you cannot take away your own instructor role: another instructor of the course can"
+        )
     if role not in COURSE_ROLES:
         raise Invalid(f"role must be one of {', '.join(COURSE_ROLES)}")
     with writing() as session:
@@ -297,7 +322,9 @@ def remove_member(user: User, course_id: int, member_id: int) -> str:
     their grades back)."""
     staff(user, course_id, change=True)
     if member_id == user.id:
-        raise Conflict("you cannot remove yourself from the course")
+        raise Forbidden(
+            "you cannot remove yourself from the course: another instructor of the course can"
+        )
     with writing() as session:
         membership = session.scalar(
             sa.select(Membership).where(

@@ -47,6 +47,11 @@ def _zone_names() -> set[str]:
     return _NAMES
 
 
+def zone_names() -> list[str]:
+    """Every IANA zone a course may be in, sorted: what the forms offer to pick from."""
+    return sorted(_zone_names())
+
+
 def to_utc(local: dt.datetime, zone_name: str) -> dt.datetime:
     """A wall-clock time in the zone (naive) as a stored time (naive UTC); an aware time keeps
     its own offset. Refuses a time the zone skips or repeats, saying which."""

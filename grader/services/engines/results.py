@@ -21,7 +21,7 @@ from grader.models import (
     Submission,
     User,
 )
-from grader.services import Forbidden, Invalid, NotFound
+from grader.services import Forbidden, Invalid, NotFound, plural
 from grader.services.courses import release
 from grader.services.courses.courses import member_slot_ids, taught_course_ids
 
@@ -137,10 +137,6 @@ def grouped(tests: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return rows
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
 def failed_groups(tests: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The graded tests that failed, grouped by what they share: the known mistake the run's
     explanation names for them (`diagnosis`), else their verdict. The group that costs the most
@@ -158,7 +154,7 @@ def failed_groups(tests: list[dict[str, Any]]) -> list[dict[str, Any]]:
         found.setdefault(key, []).append(t)
     groups = []
     for (by, what), members in found.items():
-        count = _plural(len(members), "test")
+        count = plural(len(members), "test")
         verdicts = sorted({str(t.get("verdict")) for t in members})
         groups.append(
             {

@@ -76,6 +76,7 @@ class EngineSlotPage:
     teaches: bool  # the student is on the course's staff too (the page links the staff view)
     terms: deadlines.Deadline  # the student's own due date
     held_until: dt.datetime | None  # the student's scores here are held until then
+    late_cost: deadlines.LateCost | None  # what an upload now costs, when it would be late
 
 
 def engine_slot_page(user: User, assignment_id: int, index: int) -> EngineSlotPage:
@@ -83,13 +84,15 @@ def engine_slot_page(user: User, assignment_id: int, index: int) -> EngineSlotPa
     The visit is noted (`visits`): a student on this page may upload soon."""
     slot = engine_slot(user, assignment_id, index)
     visits.note(user, slot)
+    terms = deadlines.deadline_for(user.id, slot)
     return EngineSlotPage(
         slot,
         suite_of(slot),
         results.my_submissions(user, slot),
         results.teaches(user, slot),
-        deadlines.deadline_for(user.id, slot),
+        terms,
         release.held_until(user.id, slot.assignment),
+        deadlines.cost_now(user.id, slot, utcnow(), terms),
     )
 
 

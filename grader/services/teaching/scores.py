@@ -12,7 +12,16 @@ from dataclasses import dataclass
 import sqlalchemy as sa
 
 from grader.extensions import db
-from grader.models import Assignment, Attempt, Exercise, Invite, Membership, Slot, User
+from grader.models import (
+    STAFF_ROLES,
+    Assignment,
+    Attempt,
+    Exercise,
+    Invite,
+    Membership,
+    Slot,
+    User,
+)
 from grader.services.courses import invites, release
 from grader.services.courses.courses import assignments_for, memberships
 from grader.services.engines.results import engine_scores
@@ -131,19 +140,25 @@ def student_slot_states(user_id: int, assignments: list[Assignment]) -> dict[int
 
 @dataclass(frozen=True)
 class Dashboard:
-    """A student's dashboard: their courses, the courses inviting them, the assignments of those
-    open to them, and the state of each slot (the gradebook's number)."""
+    """A person's dashboard: the courses they teach (a TA's or an instructor's, first), those
+    they take, the courses inviting them, the assignments open to them in the courses they take
+    (never those they teach), and the state of each slot (the gradebook's number)."""
 
-    memberships: list[Membership]
+    teaching: list[Membership]
+    memberships: list[Membership]  # the courses they take
     invitations: list[Invite]
     assignments: list[Assignment]
     progress: dict[int, SlotState]
 
 
 def dashboard(user: User) -> Dashboard:
-    assignments = assignments_for(user)
+    mine = memberships(user)
+    taking = [m for m in mine if m.role not in STAFF_ROLES]
+    taken = {m.course_id for m in taking}
+    assignments = [a for a in assignments_for(user) if a.course_id in taken]
     return Dashboard(
-        memberships(user),
+        [m for m in mine if m.role in STAFF_ROLES],
+        taking,
         invites.pending_for(user),
         assignments,
         student_slot_states(user.id, assignments),

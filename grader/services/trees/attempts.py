@@ -319,9 +319,17 @@ def to_api(
         "solution": solution,
         "released_at": None,
         "held_words": None,
+        "days_late": attempt.days_late,
+        "slip_days": attempt.slip_days,
+        "penalty": attempt.penalty,
+        "late_words": "",
     }
     held = held_for_owner(attempt, viewer_id)
     slot = attempt.exercise.slot if attempt.exercise is not None else None
+    if slot is not None:
+        shown["late_words"] = deadlines.spent_words(
+            attempt.days_late, attempt.slip_days, attempt.penalty, slot.assignment
+        )
     if held is not None and slot is not None:
         zone = slot.assignment.course.timezone
         shown |= {

@@ -637,7 +637,16 @@ def to_api(exercise: Exercise) -> dict[str, Any]:
         "extended": bool(terms and terms.moved),
         "solution_available": solution_visible(exercise, stats, terms),
         "solution_when": solution_rule(exercise),
+        "late_cost": _late_cost(exercise, terms),
     }
+
+
+def _late_cost(exercise: Exercise, terms: deadlines.Deadline | None) -> dict[str, Any] | None:
+    """What an answer sent now costs the owner, when it would be late (`deadlines.cost_now`)."""
+    if exercise.slot is None or exercise.is_practice or terms is None:
+        return None
+    cost = deadlines.cost_now(exercise.owner_id, exercise.slot, utcnow(), terms)
+    return cost.to_api() if cost is not None else None
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from flask import Response, g, url_for
 
 from grader.models import DONE, MAX_ID, RUNNING, iso_utc
 from grader.services import NotFound
-from grader.services.courses import release, zones
+from grader.services.courses import deadlines, release, zones
 from grader.services.engines import results, submissions, tournaments, waiting
 from grader.strict_json import json_text
 from grader.web.api import bp, download, responses, schemas, spec
@@ -59,6 +59,13 @@ def _submission(submission: Any, viewer: Any) -> schemas.EngineSubmission:
         max_score=None if held else submission.max_score,
         days_late=submission.days_late,
         penalty=submission.penalty,
+        slip_days=submission.slip_days,
+        late_words=deadlines.spent_words(
+            submission.days_late,
+            submission.slip_days,
+            submission.penalty,
+            submission.slot.assignment,
+        ),
         error=submission.error,
         tournament_opt_in=submission.tournament_opt_in,
         created_at=iso_utc(submission.created_at),

@@ -572,6 +572,15 @@ class AttemptQuery(Request):
     limit: int = Field(200, ge=1, le=1000)
 
 
+class LateCost(BaseModel):
+    """What late work costs, as the service stores it (`deadlines.lateness_for`)."""
+
+    days_late: int = Field(description="whole days late: each started day counts")
+    slip_days: int = Field(description="the course's slip days it spends")
+    penalty: float = Field(description="the share taken off the score, 0 to 1")
+    words: str = Field(description="the same, in the words the exercise page says")
+
+
 class Exercise(BaseModel):
     id: int
     kind: str
@@ -602,6 +611,10 @@ class Exercise(BaseModel):
         description="whether GET attempts_url's attempts carry the solution"
     )
     solution_when: str = Field(description="when the key and the replay are shown, in words")
+    late_cost: LateCost | None = Field(
+        description="while an answer sent now would be late and is still taken: what it would "
+        "cost; null when on time, for practice and once late answers are no longer taken"
+    )
     urls: dict[str, str] = Field(description="self, attempts, page; new_variant where allowed")
 
 
@@ -662,6 +675,12 @@ class Attempt(BaseModel):
         "offset); null once shown"
     )
     held_words: str | None = Field(description="while held: what the page says, in words")
+    days_late: int = Field(description="whole days late (each started day counts); 0 on time")
+    slip_days: int = Field(description="the course's slip days this attempt spent")
+    penalty: float = Field(description="the share taken off the score for lateness, 0 to 1")
+    late_words: str = Field(
+        description='what lateness cost, in the words the result says; "" when on time'
+    )
 
 
 class AttemptList(BaseModel):
@@ -783,6 +802,10 @@ class EngineSubmission(BaseModel):
     max_score: float | None
     days_late: int
     penalty: float
+    slip_days: int = Field(description="the course's slip days this upload spent")
+    late_words: str = Field(
+        description='what lateness cost, in the words its page says; "" when on time'
+    )
     error: str | None = Field(description="why it failed: the grader's fault, not charged")
     tournament_opt_in: bool
     created_at: str | None

@@ -8,8 +8,8 @@ from typing import Any
 from flask import abort, flash, render_template, request
 from flask_login import current_user
 
-from grader.services import Conflict, ServiceError
-from grader.services.courses import copying, courses, roster
+from grader.services import Conflict, Invalid, ServiceError, plural
+from grader.services.courses import copying, courses, roster, zones
 from grader.services.courses.staff import may_open_dashboard, staff, staff_courses
 from grader.services.data import retention
 from grader.web.forms import ActionForm, SelectChoice, in_zone
@@ -26,31 +26,39 @@ from grader.web.instructor.roster_forms import ExpireForm
 
 @bp.get("/")
 def home() -> Any:
+    return _home(CourseForm())
+
+
+def _home(form: CourseForm, status: int = 200) -> Any:
+    """The dashboard's home; a refused new course comes back as typed, its errors beside its
+    fields (`status` 422)."""
     if not may_open_dashboard(current_user):
         abort(403, "the instructor dashboard is for instructors and TAs")
     return render_template(
         "instructor/home.html",
         courses=staff_courses(current_user),
-        form=CourseForm(),
+        form=form,
         can_create=current_user.is_instructor,
-    )
+        zone_names=zones.zone_names(),
+    ), status
 
 
 @bp.post("/courses")
 def create_course() -> Any:
     form = CourseForm()
-    course = submitted(
-        form,
-        lambda: courses.create_course(
-            form.name.data or "",
-            by=current_user,
-            timezone=(form.timezone.data or "").strip() or None,
-        ),
-        lambda course: f"Course created. Its join code is {course.join_code}.",
-    )
-    if course is None:
-        return redirect_to("instructor.home")
-    return redirect_to("instructor.course", course_id=course.id)
+    if form.validate_on_submit():
+        try:
+            course = courses.create_course(
+                form.name.data or "",
+                by=current_user,
+                timezone=(form.timezone.data or "").strip() or None,
+            )
+        except Invalid as error:
+            form.name.errors = [*form.name.errors, str(error)]
+        else:
+            flash(f"Course created. Its join code is {course.join_code}.", "info")
+            return redirect_to("instructor.course", course_id=course.id)
+    return _home(form, 422)
 
 
 @bp.get("/courses/<int:course_id>")
@@ -67,6 +75,7 @@ def course(course_id: int) -> Any:
         action=ActionForm(),
         expire_form=in_zone(ExpireForm(), course.timezone),
         timezone_form=TimezoneForm(timezone=course.timezone),
+        zone_names=zones.zone_names(),
         slip_form=SlipDaysForm(slip_days=course.slip_days),
         purge_at=retention.purge_at(course),
         retention_days=retention.retention_days(),
@@ -160,8 +169,8 @@ def copy_course(course_id: int) -> Any:
         form,
         copy,
         lambda copied: (
-            f"Copied into {copied.course.name}: {copied.assignments} assignment(s), "
-            f"{copied.slots} exercise(s), dates moved by "
+            f"Copied into {copied.course.name}: {plural(copied.assignments, 'assignment')}, "
+            f"{plural(copied.slots, 'exercise')}, dates moved by "
             f"{copying.offset_words(copied.offset)}. Its join code is "
             f"{copied.course.join_code}; place its LMS links again by deep linking."
         ),

@@ -14,23 +14,34 @@ from wtforms import (
     StringField,
     SubmitField,
 )
-from wtforms.validators import DataRequired, Length, NumberRange, Optional
+from wtforms.validators import DataRequired, Length, NumberRange, Optional, ValidationError
 
+from grader.services import Invalid
+from grader.services.courses import zones
 from grader.web.forms import DATE_FORMATS, SelectChoice, utc_from_zone
+
+
+def iana_zone(_form: FlaskForm, field: StringField) -> None:
+    """A zone field's check, beside the field: the service's own (`zones.zone`)."""
+    if (field.data or "").strip():
+        try:
+            zones.zone(field.data or "")
+        except Invalid as error:
+            raise ValidationError(str(error)) from None
 
 
 class CourseForm(FlaskForm):
     name = StringField("Course name", validators=[DataRequired(), Length(max=200)])
     timezone = StringField(
         "Time zone (IANA, for example America/New_York; empty: the server's)",
-        validators=[Optional(), Length(max=64)],
+        validators=[Optional(), Length(max=64), iana_zone],
     )
 
 
 class TimezoneForm(FlaskForm):
     timezone = StringField(
         "Time zone (IANA, for example America/New_York)",
-        validators=[DataRequired(), Length(max=64)],
+        validators=[DataRequired(), Length(max=64), iana_zone],
     )
 
 

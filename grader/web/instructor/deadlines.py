@@ -7,11 +7,11 @@ from typing import Any
 from flask import flash, redirect, request, url_for
 from flask_login import current_user
 
-from grader.services import ServiceError
-from grader.services.courses import accommodations, extensions, groups, slip_days
+from grader.services import ServiceError, plural
+from grader.services.courses import extensions, groups, slip_days
 from grader.services.courses.staff import staff, staff_for_assignment
 from grader.web.forms import ActionForm, SelectChoice, in_zone
-from grader.web.instructor.blueprint import bp, flash_errors, redirect_to, submitted
+from grader.web.instructor.blueprint import bp, redirect_to, submitted
 from grader.web.instructor.deadlines_forms import (
     AccommodationsForm,
     ExtensionForm,
@@ -27,7 +27,7 @@ def set_slip_days(course_id: int) -> Any:
     submitted(
         form,
         lambda: slip_days.set_slip_days(current_user, course_id, form.slip_days.data or 0),
-        lambda course: f"Each student has {course.slip_days} slip days.",
+        lambda course: f"Each student has {plural(course.slip_days, 'slip day')}.",
     )
     return redirect_to("instructor.course", course_id=course_id)
 
@@ -54,33 +54,6 @@ def grant_extension(assignment_id: int) -> Any:
         lambda _: "Extension granted.",
         refused=ServiceError,
     )
-    return redirect(
-        url_for("instructor.edit_assignment", assignment_id=assignment_id) + "#extensions"
-    )
-
-
-@bp.post("/assignments/<int:assignment_id>/extensions/import")
-def import_accommodations(assignment_id: int) -> Any:
-    staff_for_assignment(current_user, assignment_id, change=True)  # before the form is read
-    form = AccommodationsForm()
-    if form.validate_on_submit():
-        try:
-            outcome = accommodations.import_accommodations(
-                current_user, assignment_id, form.csv_text.data or ""
-            )
-        except ServiceError as error:
-            flash(str(error), "error")
-        else:
-            if outcome.errors:
-                flash(
-                    "Nothing was applied; fix these rows and import again: "
-                    + "; ".join(outcome.errors),
-                    "error",
-                )
-            else:
-                flash(f"{outcome.applied} extensions granted.", "info")
-    else:
-        flash_errors(form)
     return redirect(
         url_for("instructor.edit_assignment", assignment_id=assignment_id) + "#extensions"
     )

@@ -6,21 +6,22 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from flask import Response, flash, redirect, render_template, request
+from flask import Response, flash, redirect, render_template, request, url_for
 from flask_login import current_user
 
 from grader.gametree import KINDS
 from grader.gametree.kinds import error_rule
 from grader.gametree.variants import ALL_VARIANTS
 from grader.models import Slot
-from grader.services import Conflict, Invalid, ServiceError
-from grader.services.courses import courses, extensions
+from grader.services import Conflict, Invalid, ServiceError, plural
+from grader.services.courses import accommodations, courses, extensions
 from grader.services.courses.staff import staff, staff_for_assignment, staff_for_slot
 from grader.services.engines import submissions
 from grader.services.teaching import editor, regrade
 from grader.web.forms import ActionForm, SelectChoice, in_zone
 from grader.web.instructor.blueprint import bp, flash_errors, redirect_to, submitted
 from grader.web.instructor.deadlines import extension_forms
+from grader.web.instructor.deadlines_forms import AccommodationsForm
 from grader.web.instructor.editor_forms import AssignmentForm, EngineSlotForm, RegradeForm, SlotForm
 from grader.web.slot_pages import slot_url
 
@@ -74,6 +75,13 @@ def edit_assignment(assignment_id: int) -> Any:
                 "info",
             )
             return redirect_to("instructor.edit_assignment", assignment_id=assignment_id)
+    return _assignment_page(as_staff, assignment, form)
+
+
+def _assignment_page(
+    as_staff: Any, assignment: Any, form: AssignmentForm, status: int = 200, **forms: Any
+) -> Any:
+    """The assignment's page; `forms` in place of the empty ones (a refused form, as typed)."""
     return render_template(
         "instructor/assignment_form.html",
         staff=as_staff,
@@ -84,9 +92,38 @@ def edit_assignment(assignment_id: int) -> Any:
         engine_form=_engine_form(),
         suites=submissions.engine_suites(),
         released=courses.is_released(assignment),
-        extensions=extensions.listing(current_user, as_staff.course.id, assignment_id),
-        **extension_forms(assignment, as_staff.course.timezone),
-    )
+        extensions=extensions.listing(current_user, as_staff.course.id, assignment.id),
+        **{**extension_forms(assignment, as_staff.course.timezone), **forms},
+    ), status
+
+
+@bp.post("/assignments/<int:assignment_id>/extensions/import")
+def import_accommodations(assignment_id: int) -> Any:
+    """An accommodations list: all of it applied, or (any bad row) none of it, the list then
+    back in its box as typed, each bad row named beside it."""
+    as_staff, assignment = staff_for_assignment(current_user, assignment_id, change=True)
+    form = AccommodationsForm()
+    if form.validate_on_submit():
+        try:
+            outcome = accommodations.import_accommodations(
+                current_user, assignment_id, form.csv_text.data or ""
+            )
+        except ServiceError as error:
+            form.csv_text.errors = [str(error)]
+        else:
+            if not outcome.errors:
+                flash(f"{plural(outcome.applied, 'extension')} granted.", "info")
+                return redirect(
+                    url_for("instructor.edit_assignment", assignment_id=assignment_id)
+                    + "#extensions"
+                )
+            form.csv_text.errors = [
+                "Nothing was applied; fix these rows and import again: " + "; ".join(outcome.errors)
+            ]
+    zone = as_staff.course.timezone
+    shown = in_zone(AssignmentForm(formdata=None, obj=assignment), zone, stored=True)
+    shown.preset.choices = []
+    return _assignment_page(as_staff, assignment, shown, 422, accommodations_form=form)
 
 
 def _engine_form() -> EngineSlotForm:

@@ -19,11 +19,17 @@ from grader.web.instructor.roster_forms import ExpireForm, ImportForm, MemberFor
 
 @bp.get("/courses/<int:course_id>/roster")
 def roster_page(course_id: int) -> Any:
-    return _roster(course_id)
+    return _roster_page(course_id, ImportForm())
 
 
-def _roster(course_id: int, sign_in: sign_in_links.SignInLink | None = None) -> str:
-    """The roster page, with the sign-in link just made shown once (`sign_in`)."""
+def _roster_page(
+    course_id: int,
+    import_form: ImportForm,
+    status: int = 200,
+    sign_in: sign_in_links.SignInLink | None = None,
+) -> Any:
+    """The roster; a refused import comes back as typed, its errors beside it (`status`); the
+    sign-in link just made is shown once (`sign_in`)."""
     as_staff, members = roster.roster(current_user, course_id)
     return render_template(
         "instructor/roster.html",
@@ -31,13 +37,13 @@ def _roster(course_id: int, sign_in: sign_in_links.SignInLink | None = None) -> 
         course=as_staff.course,
         members=members,
         member_form=MemberForm(),
-        import_form=ImportForm(),
+        import_form=import_form,
         role_form=RoleForm(),
         group_form=GroupForm(),
         extensions=extensions.listing(current_user, course_id),
         action=ActionForm(),
         sign_in=sign_in,
-    )
+    ), status
 
 
 def _link_key() -> str:
@@ -70,7 +76,7 @@ def sign_in_link(course_id: int, user_id: int) -> Any:
     if made.link is None:
         flash(f"A sign-in link was e-mailed to {made.email}.", "info")
         return redirect_to("instructor.roster_page", course_id=course_id)
-    return _roster(course_id, sign_in=made), 201
+    return _roster_page(course_id, ImportForm(), 201, sign_in=made)
 
 
 def _reset_url(token: str) -> str:
@@ -107,10 +113,18 @@ def import_roster(course_id: int) -> Any:
         if upload and upload.filename
         else form.csv_text.data or ""
     )
-    result = roster.import_students(current_user, course_id, text, url=_invite_url)
+    try:
+        result = roster.import_students(current_user, course_id, text, url=_invite_url)
+    except Invalid as error:
+        form.csv_text.errors = [str(error)]
+        return _roster_page(course_id, form, 422)
+    if result.errors:  # nothing imported: the list back in its box, the bad rows beside it
+        form.csv_text.data = text
+        form.csv_text.errors = [
+            "Nothing was imported; fix these rows and import again: " + "; ".join(result.errors)
+        ]
+        return _roster_page(course_id, form, 422)
     flash(f"Imported: {result.summary}.", "info")
-    for error in result.errors[:20]:
-        flash(error, "error")
     return redirect_to("instructor.roster_page", course_id=course_id)
 
 

@@ -36,7 +36,7 @@ def test_staff_grant_import_and_remove_extensions_on_the_pages(app, client, auth
         data={"csrf_token": token, "csv_text": "bob@example.com,3\n"},
         follow_redirects=True,
     ).get_data(as_text=True)
-    assert "1 extensions granted." in good
+    assert "1 extension granted." in good
     roster = client.get(f"/instructor/courses/{room.course_id}/roster").get_data(as_text=True)
     listed = roster.split('id="extensions"')[1]
     assert "alice@example.com" in listed and "bob@example.com" in listed

@@ -208,7 +208,7 @@ def test_ta_sees_a_read_only_editor(client, auth, room):
         as_text=True
     )
     assert (
-        "a TA (you read the course and answer problem reports; instructors change it)" in html
+        "As a TA you read the course and answer problem reports; its instructors change it." in html
         and 'value="save"' not in html
         and 'value="preview"' in html
     )

@@ -97,9 +97,12 @@ export async function mountExercise(root, exercise, urls) {
   function showAttempt(attempt) {
     clearResult();
     if (ui.ownsMarks) ui.draw();
+    // What lateness cost (slip days spent, a penalty): the server's words, held or not.
+    const late = attempt.late_words
+      ? h("p", { class: "late", "data-role": "late-spent", text: attempt.late_words }) : "";
     if (attempt.score === null) { // held until the assignment's release: the server's words
       result.replaceChildren(h("h2", { text: "Result" }),
-        h("p", { class: "held", "data-role": "held", text: attempt.held_words }));
+        h("p", { class: "held", "data-role": "held", text: attempt.held_words }), late);
       result.hidden = false;
       return;
     }
@@ -112,6 +115,7 @@ export async function mountExercise(root, exercise, urls) {
         parts.length ? h("span", { class: "parts", text: ` — share right: ${parts.join(", ")}` }) : ""),
     ];
     // How the score came about: the errors counted and the rule (the server's words).
+    if (late) items.push(late);
     if (attempt.scoring_words) {
       items.push(h("p", { class: "scoring", "data-role": "scoring" },
         h("strong", { text: "How it was scored: " }), attempt.scoring_words));
