@@ -328,7 +328,11 @@ def _search_on_drawing(
             for c in data["cutoffs"]
         ],
         "nodes": {
-            original[p]: {**entry, "label": labels[original[p]]}
+            original[p]: {
+                **entry,
+                "label": labels[original[p]],
+                **({"best": original[entry["best"]]} if "best" in entry else {}),
+            }
             for p, entry in data["nodes"].items()
         },
         "trace": [
