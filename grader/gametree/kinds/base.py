@@ -94,6 +94,28 @@ class Paper:
     struck: tuple[Path, ...] = ()
 
 
+# The trees the kinds' examples are drawn on: AIMA's (C's last two leaves pruned), and one of four
+# levels with a pruned leaf and a pruned MIN subtree.
+EXAMPLE_TREES: dict[str, list[Any]] = {
+    "textbook": [[3, 12, 8], [2, 4, 6], [14, 5, 2]],
+    "four levels": [[[2, 3], [5, 9]], [[0, 1], [7, 5]]],
+}
+
+
+@dataclass(frozen=True)
+class Example:
+    """An exercise of a kind with an answer, for the tests that take every kind (the pages', the
+    browser's), as PrairieLearn's elements bring their own test cases: ``name`` says which
+    ("right", "wrong", or another), ``wrong_at`` the nodes where the answer differs from the key
+    as the pages draw them, ``score`` the score its grade gives (None: not stated)."""
+
+    name: str
+    tree: Tree
+    answer: dict[str, Any]
+    wrong_at: frozenset[Path] = frozenset()
+    score: float | None = None
+
+
 # -- reading an answer ---------------------------------------------------------------------------
 
 
@@ -318,6 +340,12 @@ class ExerciseKind:
             )
         return words + chance
 
+    # -- examples ---------------------------------------------------------------------------------
+    def examples(self) -> tuple[Example, ...]:
+        """Small exercises with answers, a wrong one first and a right one (under the default
+        conventions), which the tests that take every kind grade and draw."""
+        raise NotImplementedError(f"the {self.name} kind gives no examples")
+
     # -- generator facts that need a tree ---------------------------------------------------------
     def slips(self, tree: Tree, key: Any, rng: random.Random) -> list[Any]:
         """Single slips of the canonical ``key`` (calibration's "a slip" answers)."""
@@ -480,8 +508,10 @@ def _variant_answers(
 
 __all__ = [
     "CACHED_LEAVES",
+    "EXAMPLE_TREES",
     "AnswerPart",
     "CountedKind",
+    "Example",
     "ExerciseKind",
     "Grade",
     "Paper",
