@@ -19,9 +19,10 @@ from grader.services.courses import zones
 from grader.services.paper.sheets import SHEET_HTML
 from grader.web import exam_sheets
 from grader.web.inputs import IdConverter, StrictJSONProvider
+from grader.web.kind_pages import kind_script, kind_styles
 from grader.web.site import CSP
 from grader.web.slot_pages import slot_url
-from grader.web.words import conventions_brief, kind_name, kind_script, misconception_name
+from grader.web.words import conventions_brief, kind_name, misconception_name
 
 # The web's blueprints, each a module of grader.web with its `bp`: the site's headers and health
 # check, the errors' one rule, the pages, the API, engines (the upload's body limit), LTI
@@ -43,6 +44,7 @@ BLUEPRINTS = (
     "exams",  # paper exams: printing, entering the written answers
     "integrity",  # the staff's academic-integrity checks
     "reports",  # students' problem reports and the staff's inbox
+    "kind_pages",  # a plugin kind's page module and styles
 )
 
 __all__ = ["CSP", "conventions_words", "init_app", "kind_name", "misconception_name", "percent"]
@@ -97,6 +99,7 @@ def init_app(app: Flask) -> None:
         misconception_name,
         kind_name,
         kind_script,
+        kind_styles,
         conventions_brief,
         conventions_words,
         in_zone,

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from grader.gametree import KINDS, Conventions
+from grader.gametree import Conventions
 from grader.gametree.exact import fmt
 from grader.models import SLOT_KINDS
 
@@ -32,13 +32,6 @@ def kind_name(kind: str) -> str:
     return found.title if found is not None else kind
 
 
-def kind_script(kind: str) -> str:
-    """The page module of an exercise kind, under the static folder (its registry's
-    ``script``: "js/kinds/leaf-order.js"); "" for a name no exercise kind is registered under."""
-    found = KINDS.get(kind)
-    return found.script if found is not None else ""
-
-
 def conventions_brief(stored: Mapping[str, object]) -> str:
     """A slot's stored conventions in the forms' words, for a list: "prune when alpha >= beta
     (AIMA); cut nodes report their best value so far; children left to right", and the leaf
@@ -59,6 +52,5 @@ __all__ = [
     "TIES",
     "conventions_brief",
     "kind_name",
-    "kind_script",
     "misconception_name",
 ]

@@ -46,18 +46,17 @@ from __future__ import annotations
 import json
 import math
 import re
-from pathlib import Path
 from typing import ClassVar
 
 import pytest
 
-import grader
 from grader.gametree import KINDS, Conventions, Tree, grade, solve
 from grader.gametree import kinds as kinds_module
 from grader.gametree.kinds import CACHED_LEAVES, error_score
 from grader.gametree.optimum import dp_size
 from grader.gametree.tree import child_path
 from tests.gametree._helpers import ALL_CONVENTIONS, brute_force_least_leaves
+from tests.kinds import built_in_kinds
 
 AIMA = Tree.from_nested([[3, 12, 8], [2, 4, 6], [14, 5, 2]])
 AG = Tree.from_nested([[[2, 3], [5, 9]], [[0, 1], [7, 5]]])
@@ -471,8 +470,15 @@ def test_a_replay_is_the_search_of_the_reordered_tree_with_every_path_as_drawn()
     ]
     assert [c["source"] for c in replay["cutoffs"]] == ["2", "", ""]
     assert replay["nodes"] == {
-        drawn[p]: {**entry, "label": labels[drawn[p]]} for p, entry in data["nodes"].items()
+        drawn[p]: {
+            **entry,
+            "label": labels[drawn[p]],
+            **({"best": drawn[entry["best"]]} if "best" in entry else {}),
+        }
+        for p, entry in data["nodes"].items()
     }
+    # The best line read off the replay is the drawn tree's (the root's best child is C).
+    assert replay["nodes"][""]["best"] == "2"
     assert replay["trace"] == [
         {
             **s,
@@ -830,9 +836,7 @@ def test_answers_of_the_wrong_shape_are_refused_in_words(
 def test_an_unknown_kind_is_refused_with_the_kinds_there_are() -> None:
     with pytest.raises(kinds_module.UngradableAnswer) as refused:
         grade("nope", AG, Conventions(), {})
-    assert str(refused.value) == (
-        "unknown exercise kind 'nope' (prune, values, bounds, leaf-order, best-order, minimax)"
-    )
+    assert str(refused.value) == f"unknown exercise kind 'nope' ({', '.join(KINDS)})"
 
 
 AG_NODES = [
@@ -1076,20 +1080,11 @@ def test_a_registered_kind_joins_the_registry_last_with_its_variants_and_leaves_
 
 
 def test_the_default_kind_is_the_first_registered_and_every_kind_has_its_answer_keys() -> None:
-    assert kinds_module.default_kind() == "prune"
-    assert (
-        list(kinds_module.ANSWER_KEYS)
-        == list(KINDS)
-        == [
-            "prune",
-            "values",
-            "bounds",
-            "leaf-order",
-            "best-order",
-            "minimax",
-        ]
-    )
-    assert len(kinds_module.ANSWER_KEYS) == 6
+    assert kinds_module.default_kind() == next(iter(KINDS)) == "prune"
+    assert list(kinds_module.ANSWER_KEYS) == list(KINDS)
+    assert len(kinds_module.ANSWER_KEYS) == len(KINDS)
+    # The package's own come first, in BUILT_IN's order; a plugin's after them.
+    assert list(built_in_kinds()) == list(KINDS)[: len(kinds_module.BUILT_IN)]
     assert kinds_module.ANSWER_KEYS["prune"] == ("pruned", "value")
     assert kinds_module.ANSWER_KEYS["best-order"] == ("order", "leaves")
 
@@ -1097,21 +1092,28 @@ def test_the_default_kind_is_the_first_registered_and_every_kind_has_its_answer_
 # -- what every kind shares (base): its page module, its facts, its words ----------------------
 
 
-def test_each_kinds_page_module_is_a_file_of_the_static_folder() -> None:
-    static = Path(grader.__file__).parent / "web" / "static"
-    assert KINDS["leaf-order"].script == "js/kinds/leaf-order.js"
-    for kind in KINDS.values():
-        assert (static / kind.script).is_file(), kind.script
+def test_each_kind_gives_examples_a_wrong_answer_first_then_a_right_one() -> None:
+    for name, kind in KINDS.items():
+        examples = kind.examples()
+        assert [e.name for e in examples][:2] == ["wrong", "right"], name
+        assert len({e.name for e in examples}) == len(examples), name
+        for example in examples:
+            graded = kind.grade(example.tree, Conventions(), example.answer)
+            if example.score is not None:
+                assert graded.score == example.score, (name, example.name)
+            assert (graded.score == 1) == (example.name != "wrong"), (name, example.name)
+            assert all(example.tree.has(p) for p in example.wrong_at), (name, example.name)
 
 
 def test_only_the_kinds_with_misconception_variants_calibrate() -> None:
-    assert {name for name, kind in KINDS.items() if kind.calibrates} == {
+    assert {name for name, kind in built_in_kinds().items() if kind.calibrates} == {
         "prune",
         "values",
         "bounds",
         "leaf-order",
         "minimax",
     }
+    assert all(kind.calibrates == bool(kind.variants) for kind in KINDS.values())
 
 
 def test_a_kind_that_counts_no_errors_is_refused_where_errors_are_counted() -> None:

@@ -1,11 +1,12 @@
 """The protocol every exercise kind follows, and what the kinds share.
 
 A kind (``ExerciseKind``) turns a tree and its conventions into an answer key, reads and grades a
-student's answer, says answers in words and on paper, and states the facts the rest of the code
-asks it (never its name): the JSON shape of its answer, the misconception variants that change its
-answers, the trees it is made on, and the page module that draws it. ``CountedKind`` is the kind
-whose score counts errors (``scoring.error_score``): a key projected from a reference search, an
-answer some errors away from it, the misconception it matches named.
+student's answer, says answers in words and on paper, gives examples for the tests, and states
+the facts the rest of the code asks it (never its name): the JSON shape of its answer, the
+misconception variants that change its answers, and the trees it is made on (the web finds its
+page module: ``web/kind_pages.py``). ``CountedKind`` is the kind whose score counts errors
+(``scoring.error_score``): a key projected from a reference search, an answer some errors away
+from it, the misconception it matches named.
 """
 
 # Whole: the protocol a kind implements and what kinds share, read as one.
@@ -226,11 +227,6 @@ class ExerciseKind:
     def answer_keys(self) -> tuple[str, ...]:
         """The keys of this kind's answer: anything else is refused, never stored."""
         return tuple(self.answer_shape)
-
-    @property
-    def script(self) -> str:
-        """The page's module for this kind, under the static folder."""
-        return f"js/kinds/{self.name}.js"
 
     @property
     def calibrates(self) -> bool:
