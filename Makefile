@@ -129,9 +129,10 @@ clean:
 	rm -rf $(VENV) node_modules .pytest_cache .ruff_cache .mypy_cache .hypothesis
 
 # A kind added, shown by a test-only one (tests/kinds/leaves_evaluated: its module, page module,
-# styles and tests) registered as a plugin's is (GRADER_KIND_MODULES): the JavaScript tests and
-# pytest with it registered. KIND_TESTS narrows pytest to some paths (default: every test).
+# styles and tests) registered as a plugin's is (GRADER_KIND_MODULES, importable from the
+# checkout by PYTHONPATH): the JavaScript tests and pytest with it registered. KIND_TESTS narrows
+# pytest to some paths (default: every test).
 KIND_TESTS ?=
 test-kind-plugin: $(STAMP) $(NODE_STAMP)
-	GRADER_KIND_MODULES=tests.kinds.leaves_evaluated node --test tests/js/*.test.mjs
-	GRADER_KIND_MODULES=tests.kinds.leaves_evaluated $(BIN)/pytest $(PYTEST_PARALLEL) $(KIND_TESTS)
+	PYTHONPATH=$(CURDIR) GRADER_KIND_MODULES=tests.kinds.leaves_evaluated node --test tests/js/*.test.mjs
+	PYTHONPATH=$(CURDIR) GRADER_KIND_MODULES=tests.kinds.leaves_evaluated $(BIN)/pytest $(PYTEST_PARALLEL) $(KIND_TESTS)
