@@ -247,6 +247,16 @@ def factory(app: Any) -> Factory:
     return Factory(app)
 
 
+@pytest.fixture
+def room(app: Any, factory: Factory) -> Any:
+    """The dashboard's course of `tests/instructor_support.py` (`make_room`): an instructor, a
+    TA, two students, an outsider and an assignment with the textbook tree and a generated slot.
+    A test file whose tests need another course overrides it with a `room` fixture of its own."""
+    from tests.instructor_support import make_room
+
+    return make_room(app, factory)
+
+
 class AuthActions:
     def __init__(self, client: Any) -> None:
         self._client = client

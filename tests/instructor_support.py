@@ -58,6 +58,25 @@ def slot_preview(**changes: str) -> dict[str, str]:
     }
 
 
+def add_textbook_slot(
+    teacher: User, assignment_id: int, title: str, *, attempts_allowed: int | None = None
+) -> Any:
+    """A prune slot on the textbook tree, default conventions, added through the editor."""
+    from grader.services.teaching import editor
+
+    return editor.add_slot(
+        teacher,
+        assignment_id,
+        editor.SlotInput(
+            kind="prune",
+            conventions={},
+            tree=Tree.from_nested(TEXTBOOK),
+            title=title,
+            attempts_allowed=attempts_allowed,
+        ),
+    )
+
+
 def make_room(
     app: Any,
     factory: Any,
@@ -91,17 +110,7 @@ def make_room(
                 title="Homework 1", due_at=due_at, late_percent_per_day=late, score_policy=policy
             ),
         )
-        editor.add_slot(
-            teacher,
-            assignment.id,
-            editor.SlotInput(
-                kind="prune",
-                conventions={},
-                tree=Tree.from_nested(TEXTBOOK),
-                title="Textbook tree",
-                attempts_allowed=None,
-            ),
-        )
+        add_textbook_slot(teacher, assignment.id, "Textbook tree")
         editor.add_slot(
             teacher,
             assignment.id,

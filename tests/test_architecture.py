@@ -147,13 +147,18 @@ _FILE = re.compile(r"^[\w./-]+(?:\.(?:py|js|html|css|md|toml|json|sh|yml)|/)$")
 
 
 def named_files(text: str) -> list[tuple[str, tuple[str, ...]]]:
-    """Each file or folder the document names, with the folders it may be relative to: a
-    table row's own folder (its first cell), else the repository and `grader/`."""
+    """Each file or folder the document names, with the folders it may be relative to: the
+    folder a top-level list item opens with (for it and the items nested under it), else the
+    repository and `grader/`."""
     named = []
+    room = ""
     for line in text.splitlines():
-        cells = line.split("|")
-        row = _TICKED.findall(cells[1]) if line.startswith("|") and len(cells) > 2 else []
-        bases = ("", "grader/", *(r if r.endswith("/") else "" for r in row[:1]))
+        if line.startswith("- "):
+            opening = _TICKED.match(line[2:])
+            room = opening.group(1) if opening and opening.group(1).endswith("/") else ""
+        elif line and not line.startswith(" "):
+            room = ""
+        bases = ("", "grader/", room)
         for token in [*_TICKED.findall(line), *_PLAIN.findall(line)]:
             if _FILE.match(token) and "<" not in token and not token.startswith(("/", ".")):
                 named.append((token, bases))

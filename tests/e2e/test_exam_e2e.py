@@ -13,6 +13,7 @@ from playwright.sync_api import expect
 
 from tests.app_support import enrol
 from tests.e2e.e2e_support import PASSWORD, LiveServer, open_page, sign_in
+from tests.instructor_support import add_textbook_slot
 from tests.live_server import environment, from_template, serve
 
 # make test's workers (--dist loadgroup): one of them runs the module, its fixture made once.
@@ -24,13 +25,11 @@ TEACHER, TA, ALICE, BOB = (
     "alice@example.com",
     "bob@example.com",
 )
-TEXTBOOK = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]  # AIMA's figure: I and J pruned, root 3
 
 
 def _seed(template: Path, env: dict[str, str], out: Path) -> dict[str, str]:
     from grader import create_app
     from grader.extensions import db
-    from grader.gametree import Tree
     from grader.services import accounts
     from grader.services.courses import courses
     from grader.services.paper import printing
@@ -51,17 +50,7 @@ def _seed(template: Path, env: dict[str, str], out: Path) -> dict[str, str]:
             assignment = editor.create_assignment(
                 teacher, course.id, editor.AssignmentInput(title="Midterm")
             )
-            editor.add_slot(
-                teacher,
-                assignment.id,
-                editor.SlotInput(
-                    kind="prune",
-                    conventions={},
-                    tree=Tree.from_nested(TEXTBOOK),
-                    title="Prune the tree",
-                    attempts_allowed=None,
-                ),
-            )
+            add_textbook_slot(teacher, assignment.id, "Prune the tree")
             run, _ = printing.print_to_dir(assignment.id, out)
             codes = {sheet.user.email: sheet.code for sheet in run.sheets}
             db.engine.dispose()

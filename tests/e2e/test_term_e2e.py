@@ -17,10 +17,10 @@ from playwright.sync_api import expect
 
 from tests.app_support import enrol
 from tests.e2e.e2e_support import INSTRUCTOR, PASSWORD, server_env, sign_in
+from tests.instructor_support import add_textbook_slot
 from tests.live_server import environment, from_template, serve
 
 NY, BERLIN, ANA = "ny@example.com", "berlin@example.com", "ana@example.com"
-TEXTBOOK = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]  # root 3; C's last two leaves pruned
 
 
 @pytest.fixture(scope="module")
@@ -82,7 +82,6 @@ def _browse(browser: Any, url: str, zone: str, refused: tuple[str, ...] = ()) ->
 
 
 def _seed_assignments(env: dict[str, str], course_id: int) -> dict[str, int]:
-    from grader.gametree import Tree
     from grader.models import utcnow
     from grader.services.accounts import user_by_email
     from grader.services.courses import zones
@@ -110,16 +109,7 @@ def _seed_assignments(env: dict[str, str], course_id: int) -> dict[str, int]:
                     else None,
                 ),
             )
-            editor.add_slot(
-                teacher,
-                assignment.id,
-                editor.SlotInput(
-                    kind="prune",
-                    conventions={},
-                    tree=Tree.from_nested(TEXTBOOK),
-                    title="Prune the textbook tree",
-                ),
-            )
+            add_textbook_slot(teacher, assignment.id, "Prune the textbook tree", attempts_allowed=3)
             made[title] = assignment.id
     return made
 

@@ -14,13 +14,13 @@ from typing import Any
 
 import pytest
 
-from grader.gametree import Tree
 from tests.instructor_support import (
     ALICE,
     BOB,
     TA,
     TEACHER,
     TEXTBOOK,
+    add_textbook_slot,
     answer,
     make_room,
     textbook_key,
@@ -46,17 +46,7 @@ def elsewhere(app, factory) -> Any:
     with app.app_context():
         rival = user(RIVAL)
         other = editor.create_assignment(rival, other_id, editor.AssignmentInput(title="Other 1"))
-        editor.add_slot(
-            rival,
-            other.id,
-            editor.SlotInput(
-                kind="prune",
-                conventions={},
-                tree=Tree.from_nested(TEXTBOOK),
-                title="Their tree",
-                attempts_allowed=None,
-            ),
-        )
+        add_textbook_slot(rival, other.id, "Their tree")
         alice = user(ALICE)
         practice = exercises.create_practice(alice, "prune", tree=TEXTBOOK)
         for _ in range(3):

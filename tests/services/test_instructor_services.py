@@ -31,12 +31,6 @@ from tests.instructor_support import (
     user,
 )
 
-
-@pytest.fixture
-def room(app, factory):
-    return make_room(app, factory)
-
-
 # -- pure parts -------------------------------------------------------------------------------
 
 

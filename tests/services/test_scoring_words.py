@@ -27,11 +27,6 @@ NOTHING_MARKED = {"pruned": [], "value": 3}  # the textbook tree's I and J left 
 TIED = [[3, 5], [3, 9]]
 
 
-@pytest.fixture
-def room(app, factory):
-    return make_room(app, factory)
-
-
 def _words(app, attempt_id: int, *, named: bool) -> str | None:
     with app.app_context():
         return attempts.scoring_words(db.session.get_one(Attempt, attempt_id), named=named)

@@ -14,18 +14,13 @@ from grader.services import Invalid
 from grader.services.teaching import editor
 from grader.services.trees import exercises
 from tests.app_support import bearer
-from tests.instructor_support import ALICE, TEACHER, make_room, user
+from tests.instructor_support import ALICE, TEACHER, user
 
 CS188 = Path(__file__).parents[1] / "gametree" / "data" / "cs188"
 EVALUATED = [
     {"eval": 3, "children": [1, 5]},
     {"eval": 2, "children": [9, {"eval": 0, "children": [4]}]},
 ]
-
-
-@pytest.fixture
-def room(app, factory):
-    return make_room(app, factory)
 
 
 def test_typed_practice_with_evaluations_and_a_depth_limit(client, factory, room):

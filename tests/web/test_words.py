@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import re
 
-import pytest
-
 from grader.gametree import KINDS, VARIANTS
 from grader.web.words import conventions_brief, kind_name, misconception_name
 from tests.app_support import bearer
@@ -16,7 +14,6 @@ from tests.instructor_support import (
     ALICE,
     TEACHER,
     answer,
-    make_room,
     slot_preview,
     textbook_key,
 )
@@ -42,11 +39,6 @@ def test_the_one_mapping_of_kinds_and_misconceptions_to_words() -> None:
     assert len({kind.title for kind in KINDS.values()}) == len(KINDS)
     assert misconception_name("no-pruning") == "No pruning"
     assert misconception_name("cut-node-marked") == "Cut node marked"
-
-
-@pytest.fixture
-def room(app, factory):
-    return make_room(app, factory)
 
 
 def test_the_staff_pages_name_misconceptions_in_words(client, app, auth, room):

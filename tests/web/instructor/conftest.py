@@ -1,15 +1,10 @@
-"""The dashboard's tests' course, and its instructor signed in."""
+"""The dashboard's tests: its instructor signed in, in the course of the shared `room` fixture."""
 
 from __future__ import annotations
 
 import pytest
 
-from tests.instructor_support import TEACHER, make_room
-
-
-@pytest.fixture
-def room(app, factory):
-    return make_room(app, factory)
+from tests.instructor_support import TEACHER
 
 
 @pytest.fixture
