@@ -46,9 +46,11 @@ def answer_cases() -> list[Case]:
     ]
 
 
-def seed_answer_kinds(instructor: str) -> str:
+def seed_answer_kinds(instructor: str) -> tuple[str, dict[str, int]]:
     """A course of `instructor` with one fixed-tree slot per case, each answered by
-    `KINDS_STUDENT` (in an app context); returns the path of the student's drill-down page."""
+    `KINDS_STUDENT` (in an app context), and a practice exercise of `KINDS_STUDENT`'s per case,
+    answered the same; returns the path of the student's drill-down page and the practice
+    exercises' ids by the case's title."""
     from grader.services import accounts
     from grader.services.courses import courses
     from grader.services.teaching import editor
@@ -70,7 +72,11 @@ def seed_answer_kinds(instructor: str) -> str:
             assignment.id,
             editor.SlotInput(kind=case.kind, conventions={}, tree=case.tree, title=case.title),
         )
+    practice = {}
     for index, case in enumerate(cases):
         exercise = exercises.slot_exercise(student, assignment.id, index)
         attempts.submit(student, exercise.id, case.answer)
-    return f"/instructor/courses/{course.id}/students/{student.id}"
+        own = exercises.create_practice(student, case.kind, tree=case.tree.to_nested())
+        attempts.submit(student, own.id, case.answer)
+        practice[case.title] = own.id
+    return f"/instructor/courses/{course.id}/students/{student.id}", practice

@@ -57,6 +57,7 @@ def test_its_exercise_page_names_its_module_and_the_forms_offer_it(client, facto
     auth.login()
     page = client.get(f"/exercises/{exercise['id']}").get_data(as_text=True)
     assert 'data-kind-module="/kinds/leaves-evaluated/leaves-evaluated.js"' in page
+    assert 'data-kind-styles="/kinds/leaves-evaluated/leaves-evaluated.css"' in page
     assert "Leaves evaluated" in page  # its title, as pages call it
     practice = client.get("/practice").get_data(as_text=True)
     assert '<option value="leaves-evaluated">Leaves evaluated</option>' in practice

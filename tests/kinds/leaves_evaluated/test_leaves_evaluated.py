@@ -104,3 +104,26 @@ def test_the_api_and_the_pages_offer_a_kind_loaded_before_the_app():
     run = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, env=env, timeout=600)
     assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
     assert "3 passed" in run.stdout
+
+
+def test_its_page_module_and_styles_are_served_from_beside_it_and_nothing_else(plugin, client):
+    folder = Path(__file__).parent
+    for suffix, mimetype in (("js", "text/javascript"), ("css", "text/css")):
+        served = client.get(f"/kinds/{plugin}/{plugin}.{suffix}")
+        assert served.status_code == 200 and served.mimetype == mimetype
+        assert served.data == (folder / f"{plugin}.{suffix}").read_bytes()
+    for path in (
+        f"/kinds/{plugin}/__init__.py",
+        f"/kinds/{plugin}/app_cases.py",
+        f"/kinds/{plugin}/other.js",
+        "/kinds/prune/prune.js",  # a kind of the package: its files are the static folder's
+        "/kinds/essay/essay.js",
+    ):
+        assert client.get(path).status_code == 404, path
+
+
+def test_its_examples_are_graded_as_they_say(plugin):
+    kind = KINDS[plugin]
+    assert [e.name for e in kind.examples()] == ["wrong", "right"]
+    for example in kind.examples():
+        assert kind.grade(example.tree, Conventions(), example.answer).score == example.score
