@@ -14,6 +14,7 @@ from typing import Any
 from grader.gametree import KINDS, Conventions, Tree
 
 KINDS_STUDENT = "kinds@example.com"  # answers every slot of the kinds' assignment, nothing else
+KINDS_PRACTICE = "kinds-practice@example.com"  # answers each case as a practice exercise
 
 
 @dataclasses.dataclass(frozen=True)
@@ -48,8 +49,8 @@ def answer_cases() -> list[Case]:
 
 def seed_answer_kinds(instructor: str) -> tuple[str, dict[str, int]]:
     """A course of `instructor` with one fixed-tree slot per case, each answered by
-    `KINDS_STUDENT` (in an app context), and a practice exercise of `KINDS_STUDENT`'s per case,
-    answered the same; returns the path of the student's drill-down page and the practice
+    `KINDS_STUDENT` (in an app context), and a practice exercise of `KINDS_PRACTICE`'s per case,
+    answered the same (a student may not practise on a graded exercise's tree); returns the path of the student's drill-down page and the practice
     exercises' ids by the case's title."""
     from grader.services import accounts
     from grader.services.courses import courses
@@ -72,11 +73,12 @@ def seed_answer_kinds(instructor: str) -> tuple[str, dict[str, int]]:
             assignment.id,
             editor.SlotInput(kind=case.kind, conventions={}, tree=case.tree, title=case.title),
         )
+    learner = accounts.create_user(KINDS_PRACTICE, PASSWORD)
     practice = {}
     for index, case in enumerate(cases):
         exercise = exercises.slot_exercise(student, assignment.id, index)
         attempts.submit(student, exercise.id, case.answer)
-        own = exercises.create_practice(student, case.kind, tree=case.tree.to_nested())
-        attempts.submit(student, own.id, case.answer)
+        own = exercises.create_practice(learner, case.kind, tree=case.tree.to_nested())
+        attempts.submit(learner, own.id, case.answer)
         practice[case.title] = own.id
     return f"/instructor/courses/{course.id}/students/{student.id}", practice

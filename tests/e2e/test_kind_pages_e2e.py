@@ -1,6 +1,6 @@
 """Each registered kind's exercise page in a real headless Chromium, on the kind's own examples
 (`ExerciseKind.examples`, seeded by tests/e2e/kinds_support.py as practice exercises answered by
-`KINDS_STUDENT`): no list of kinds here, so a kind added (a plugin's too, `make
+`KINDS_PRACTICE`): no list of kinds here, so a kind added (a plugin's too, `make
 test-kind-plugin`) is drawn by its own page module with its own styles. Reloaded, the page
 restores the latest attempt and draws its grade: the score the grader gave, and at the replay's
 end the best line the solver kept (`SearchResult.best_line`), read by the replay, not recomputed.
@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 
 from grader.gametree import KINDS, Conventions
 from tests.e2e.e2e_support import LiveServer, open_page, sign_in, tree_drawn
-from tests.e2e.kinds_support import KINDS_STUDENT, Case, answer_cases
+from tests.e2e.kinds_support import KINDS_PRACTICE, Case, answer_cases
 
 pytestmark = pytest.mark.e2e
 
@@ -42,7 +42,7 @@ def test_each_kinds_page_restores_its_example_and_draws_its_grade(
     graded = KINDS[case.kind].grade(case.tree, Conventions(), case.answer)
     exercise = live_server.practice[f"example {case.title}"]
     with open_page(browser, live_server.url) as page:
-        sign_in(page, KINDS_STUDENT)
+        sign_in(page, KINDS_PRACTICE)
         page.goto(f"/exercises/{exercise}")
         tree_drawn(page)
         expect(page.locator('[data-role="score"]')).to_contain_text(f"Score: {graded.score:.2f}")

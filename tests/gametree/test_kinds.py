@@ -46,7 +46,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import pytest
 
@@ -1306,3 +1306,26 @@ def test_a_grade_keeps_the_errors_it_counted() -> None:
     right = grade("prune", AIMA, Conventions(), {"pruned": ["1.1", "1.2"], "value": 3})
     assert (right.score, right.scoring) == (1.0, {"errors": {}})  # stored: no error counted
     assert KINDS["prune"].scoring_words({}, None).startswith("No error: score 1, by the rule")
+
+
+def test_the_counted_template_grades_by_its_own_score() -> None:
+    """A kind that counts errors is graded by its `score` (the one scoring rule calibration and
+    the generator read too), never by a copy of it inside `grade`."""
+    values = KINDS["values"]
+
+    class Halved(type(values)):  # type: ignore[misc]
+        def score(self, tree: Tree, key: Any, answer: Any) -> Any:
+            found = super().score(tree, key, answer)
+            return found._replace(score=found.score / 2)
+
+    wrong = values.examples()[0]
+    graded = values.grade(wrong.tree, Conventions(), wrong.answer)
+    assert 0 < graded.score < 1
+    halved = Halved().grade(wrong.tree, Conventions(), wrong.answer)
+    assert halved.score == graded.score / 2
+    assert halved.scoring == graded.scoring
+    canonical = values.normalize(wrong.tree, wrong.answer)
+    key = values.analysis(wrong.tree, Conventions())[1]
+    score, parts, errors = values.score(wrong.tree, key, canonical)
+    assert (score, parts) == (graded.score, graded.parts)
+    assert {what: paths for what, paths in errors.items() if paths} == graded.scoring["errors"]

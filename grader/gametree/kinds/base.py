@@ -18,7 +18,7 @@ import json
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, NamedTuple
 
 from grader.gametree.drawing import PaperBoxes
 from grader.gametree.exact import matches
@@ -366,6 +366,15 @@ class ExerciseKind:
         return []
 
 
+class Scored(NamedTuple):
+    """An answer of a kind that counts errors, scored: the score, the share right of each part,
+    and the errors counted (each kind of error with its nodes)."""
+
+    score: float
+    parts: dict[str, float]
+    errors: dict[str, list[Path]]
+
+
 class CountedKind(ExerciseKind):
     """A kind whose key is projected from a reference search and whose score counts an answer's
     errors against it (``scoring.error_score``); the misconception an answer matches is named."""
@@ -401,10 +410,12 @@ class CountedKind(ExerciseKind):
         return solve(tree, conventions)
 
     # -- the template -----------------------------------------------------------------------------
-    def score(self, tree: Tree, key: Any, answer: Any) -> tuple[float, dict[str, float]]:
-        """The score (``error_score`` of the errors ``assess`` counts) and the parts."""
+    def score(self, tree: Tree, key: Any, answer: Any) -> Scored:
+        """The score (``error_score`` of the errors ``assess`` counts, in [0, 1]), the share right
+        of each part and the errors: what ``grade`` scores by, and calibration and the
+        generator too."""
         errors, parts = self.assess(tree, key, answer)
-        return error_score(count(errors)), parts
+        return Scored(round(min(1.0, max(0.0, error_score(count(errors)))), 6), parts, errors)
 
     def scoring_words(self, scoring: Mapping[str, Any], labels: Mapping[Path, str] | None) -> str:
         """The errors counted (each kind's nodes named by ``labels``; None names none) and the
@@ -443,8 +454,7 @@ class CountedKind(ExerciseKind):
         tree = tree.cut(conventions.depth)
         canonical = self.normalize(tree, answer)
         result, key = self.analysis(tree, conventions)
-        errors, parts = self.assess(tree, key, canonical)
-        score = round(min(1.0, max(0.0, error_score(count(errors)))), 6)
+        score, parts, errors = self.score(tree, key, canonical)
         scoring = {"errors": {what: paths for what, paths in errors.items() if paths}}
         if self.agrees(key, canonical):
             return Grade(
@@ -511,6 +521,7 @@ __all__ = [
     "ExerciseKind",
     "Grade",
     "Paper",
+    "Scored",
     "UngradableAnswer",
     "counted",
     "internal",
