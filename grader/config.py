@@ -12,6 +12,12 @@ from typing import Any
 
 from grader import data
 
+SCALE_SETTINGS = (
+    "GRADER_SCALE_HOLD_MINUTES",
+    "GRADER_SCALE_UPLOADS_PER_VISITOR",
+    "GRADER_SCALE_HEADROOM",
+)
+
 
 def _flag(value: str | None, default: bool = False) -> bool:
     if value is None or value == "":
@@ -280,6 +286,19 @@ def load(
         # "own": bulk work (prints, integrity checks) has its own queue and worker; "shared"
         # puts it in the interactive queue, only to measure what its own saves (bench.bulk).
         "GRADER_BULK_QUEUE": environ.get("GRADER_BULK_QUEUE", "own"),
+        # Who may read /metrics (Prometheus's text format, docs/deployment.md): the addresses
+        # (comma-separated IPs or networks, as the request's client address reads behind
+        # GRADER_TRUSTED_PROXIES), or anyone with this bearer token. Loopback by default.
+        "GRADER_METRICS_ALLOW": environ.get("GRADER_METRICS_ALLOW", "127.0.0.1/32,::1/128"),
+        "GRADER_METRICS_TOKEN": environ.get("GRADER_METRICS_TOKEN", ""),
+        # grader_desired_workers: how far back the recent peak is held (so the figure does not
+        # flap), the uploads a student on an engine slot's page is expected to make in the next
+        # 10 minutes, and the headroom kept over the jobs running now.
+        "GRADER_SCALE_HOLD_MINUTES": float(environ.get("GRADER_SCALE_HOLD_MINUTES") or 10),
+        "GRADER_SCALE_UPLOADS_PER_VISITOR": float(
+            environ.get("GRADER_SCALE_UPLOADS_PER_VISITOR") or 1
+        ),
+        "GRADER_SCALE_HEADROOM": float(environ.get("GRADER_SCALE_HEADROOM") or 1.5),
     }
     settings.update(overrides)
     if not settings.get("SECRET_KEY"):
@@ -294,6 +313,8 @@ def load(
         raise ValueError("GRADER_ERASURE_ATTEMPTS must be anonymize or delete")
     if settings["GRADER_RETENTION_DAYS"] < 1:
         raise ValueError("GRADER_RETENTION_DAYS must be 1 or more")
+    if min(settings[name] for name in SCALE_SETTINGS) < 0:
+        raise ValueError(", ".join(SCALE_SETTINGS) + " must be 0 or more")
     if settings["GRADER_BULK_QUEUE"] not in {"own", "shared"}:
         raise ValueError("GRADER_BULK_QUEUE must be own or shared")
     if settings["GRADER_SQLITE_WRITE_BEGIN"] not in {"IMMEDIATE", "DEFERRED"}:

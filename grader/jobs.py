@@ -210,12 +210,13 @@ PRUNE_EVERY = 3600.0  # seconds between two looks for abandoned practice exercis
 _next_prune: dict[int, float] = {}  # by process: when this sweep looks next
 
 
-def sweep_once(app: Flask, me: tuple[str, str] | None = None) -> int:
+def sweep_once(app: Flask, me: tuple[str, str] | None = None, slots: int = 1) -> int:
     """Requeue what dead workers left, wake what the queue lost; the number woken. `me`, the
-    worker's (name, host), is recorded as alive first (/healthz, `grader worker --check`)."""
+    worker's (name, host), is recorded as alive first with its grading ``slots`` (/healthz,
+    `grader worker --check`, /metrics)."""
     with app.app_context():
         if me is not None:
-            liveness.beat(*me)
+            liveness.beat(*me, slots=slots)
         woken = leases.sweep_submissions()
         for submission_id, priority in woken:
             leases.SUBMISSION.wake(submission_id, priority=priority)
@@ -272,7 +273,7 @@ def backups_forever(app: Flask, every: float) -> None:
         time.sleep(every)
 
 
-def _sweep_forever(app: Flask, every: float, me: tuple[str, str]) -> None:
+def _sweep_forever(app: Flask, every: float, me: tuple[str, str], slots: int) -> None:
     _die_with_parent()
     with app.app_context():
         db.engine.dispose(close=False)
@@ -286,7 +287,7 @@ def _sweep_forever(app: Flask, every: float, me: tuple[str, str]) -> None:
         ).start()
     while True:
         try:
-            sweep_once(app, me)
+            sweep_once(app, me, slots)
         except Exception:
             log.exception("sweep failed")
         time.sleep(every)
@@ -314,10 +315,13 @@ def run_worker(
     every = float(app.config["GRADER_SWEEP_SECONDS"])
     me = liveness.this_worker()  # the consumer's pid: the sweep's own changes with the fork
     fork = multiprocessing.get_context("fork")
-    beside = [
-        fork.Process(target=_sweep_forever, args=(app, every, me), name="grader-sweep", daemon=True)
-    ]
     main = BULK if classes == (BULK,) else INTERACTIVE
+    slots = workers if main == INTERACTIVE else 0  # the uploads and games it grades at once
+    beside = [
+        fork.Process(
+            target=_sweep_forever, args=(app, every, me, slots), name="grader-sweep", daemon=True
+        )
+    ]
     if main == INTERACTIVE and BULK in classes:
         # Not a daemon: a daemon process may not start the consumer's worker processes.
         beside.append(

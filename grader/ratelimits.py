@@ -153,6 +153,17 @@ def failures_by_address(scope: str) -> Callable[[Callable[P, R]], Callable[P, R]
     )
 
 
+def guesses_by_address(scope: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
+    """A secret URL's or token's wrong guesses (its 404s, `not_found`) counted against the
+    address, under `scope`, to GRADER_LOGIN_LIMIT_ADDRESS; past it, 429 with Retry-After."""
+    return limiter.limit(
+        setting("GRADER_LOGIN_LIMIT_ADDRESS"),
+        deduct_when=not_found,
+        scope=scope,
+        error_message=THROTTLED,
+    )
+
+
 def failures_by_account(
     scope: str, key: Callable[[], str]
 ) -> Callable[[Callable[P, R]], Callable[P, R]]:

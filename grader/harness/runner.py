@@ -45,6 +45,9 @@ IE_ATTEMPTS = 3  # an internal error is retried this many times in all before th
 
 # progress(kind, done, total, label): kind "test" or "game"; done counts finished ones.
 Progress = Callable[[str, int, int, str], None]
+# Called once with the results of a suite's leading correctness tests (their kinds'
+# `correctness`), as the first test of another kind starts: the first verdict.
+FirstVerdict = Callable[[list[TestResult]], None]
 
 
 @dataclass
@@ -101,18 +104,22 @@ def grade_engine(
     budget: float | None = None,
     cache: Path | None = None,
     retime: float = RETIME_SECONDS,
+    first: FirstVerdict | None = None,
 ) -> Report:
     """Grade one submission with `suite` in a slot of its own; with `budget` (seconds of the
     worker's time, counted from when the slot is held) the tests left when it is spent are
     not run and charged as TLE_WALL. The reference's work is read from and kept in `cache` (a
-    folder); its timings are measured again once `retime` seconds old."""
+    folder); its timings are measured again once `retime` seconds old. `first` hears the
+    first verdict (`FirstVerdict`)."""
     config = config or SandboxConfig()
     suite = load_suite(suite) if isinstance(suite, str) else suite
     config.check()
     refs = References.for_suite(suite.name, suite.tests, cache, retime)
     with claim_slot(config, slots) as slot:
         deadline = None if budget is None else time.monotonic() + budget
-        report = _grade_in(slot, Path(submission), suite, config, progress, deadline, refs, slots)
+        report = _grade_in(
+            slot, Path(submission), suite, config, progress, deadline, refs, slots, first
+        )
     refs.save()
     return report
 
@@ -126,6 +133,7 @@ def _grade_in(
     deadline: float | None,
     refs: References,
     slots: int | None = None,
+    first: FirstVerdict | None = None,
 ) -> Report:
     report = Report(
         suite.name, submission.name, sandbox=config.sandbox, started=time.time(), slot=slot.number
@@ -146,6 +154,10 @@ def _grade_in(
         index = 0
         while index < total:
             test = tests[index]
+            if first is not None and index > 0 and not TEST_KINDS[test.kind].correctness:
+                if all(TEST_KINDS[t.kind].correctness for t in tests[:index]):
+                    first(list(report.tests))
+                first = None  # once, and only after leading correctness tests
             if test.kind == "play":  # the group's games, as matches (ladder.py)
                 group = [t for t in tests[index:] if t.group == test.group]
                 if start_failure is None and (deadline is None or time.monotonic() <= deadline):

@@ -92,6 +92,22 @@ class EngineResult(Base):
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
 
 
+class SlotVisit(Base):
+    """When a person last opened an engine slot's page: the students about to upload, the
+    signal that grading work is coming (`/metrics`). One row a person and slot, written at most
+    once a minute."""
+
+    __tablename__ = "slot_visit"
+
+    user_id: Mapped[int] = mapped_column(
+        sa.ForeignKey("user.id", ondelete="CASCADE"), primary_key=True
+    )
+    slot_id: Mapped[int] = mapped_column(
+        sa.ForeignKey("slot.id", ondelete="CASCADE"), primary_key=True
+    )
+    seen_at: Mapped[dt.datetime] = mapped_column(default=utcnow, index=True)
+
+
 class Tournament(Base):
     """A round-robin among the opted-in students' latest graded engines of a slot."""
 

@@ -21,3 +21,6 @@ class WorkerBeat(Base):
     host: Mapped[str] = mapped_column(sa.String(100), index=True)
     started_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
     seen_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+    # Its grading slots: the engine uploads and games it grades at once (its interactive
+    # consumer's workers; 0 for a worker of bulk work only).
+    slots: Mapped[int] = mapped_column(default=1, server_default="1")

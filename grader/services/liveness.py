@@ -21,14 +21,16 @@ def this_worker() -> tuple[str, str]:
     return f"{host}:{os.getpid()}", host
 
 
-def beat(name: str, host: str) -> None:
+def beat(name: str, host: str, slots: int = 1) -> None:
+    """The worker ``name`` is alive, grading ``slots`` jobs at once."""
     now = utcnow()
     with writing() as session:
         row = session.get(WorkerBeat, name)
         if row is None:
-            session.add(WorkerBeat(name=name, host=host, started_at=now, seen_at=now))
+            session.add(WorkerBeat(name=name, host=host, started_at=now, seen_at=now, slots=slots))
         else:
             row.seen_at = now
+            row.slots = slots
 
 
 def stale_after() -> dt.timedelta:

@@ -44,6 +44,7 @@ BLUEPRINTS = (
     "exams",  # paper exams: printing, entering the written answers
     "integrity",  # the staff's academic-integrity checks
     "reports",  # students' problem reports and the staff's inbox
+    "metrics",  # /metrics for the operator's Prometheus or autoscaler
     "kind_pages",  # a plugin kind's page module and styles
 )
 

@@ -79,6 +79,10 @@ class TestKind:
     # before it passed in: where what an earlier group left in the process (its heap, its
     # caches) would change what the test measures.
     fresh_group: ClassVar[bool] = False
+    # Whether its tests say whether the engine is right (its moves, its search) rather than how
+    # fast or how strong it is: a suite's leading tests of such kinds make the first verdict,
+    # shown while the rest (timing, games) still run.
+    correctness: ClassVar[bool] = False
 
     def expand(self, group: Group) -> list[TestCase]:
         """The tests of one group of a suite file."""

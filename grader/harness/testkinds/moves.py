@@ -59,6 +59,7 @@ class Movegen(TestKind):
 
     name = "movegen"
     title = "Move generation"
+    correctness = True
 
     def expand(self, group: Group) -> list[TestCase]:
         return [
@@ -98,6 +99,7 @@ class Perft(TestKind):
 
     name = "perft"
     title = "Perft"
+    correctness = True
 
     def expand(self, group: Group) -> list[TestCase]:
         depth = int(group.spec["depth"])

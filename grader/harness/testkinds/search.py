@@ -136,6 +136,7 @@ class Search(TestKind):
 
     name = "search"
     title = "Search"
+    correctness = True
 
     def expand(self, group: Group) -> list[TestCase]:
         windows = group.windows()

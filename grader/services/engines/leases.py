@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -300,6 +301,26 @@ def sweep_games(now: dt.datetime | None = None) -> list[int]:
     return stale
 
 
+def first_verdict(tests: Sequence[Any], results: Sequence[Any]) -> dict[str, Any]:
+    """What the suite's leading correctness tests gave (`results`, in order), for the page and
+    the API while the rest runs: their points, how many failed, and the kinds still to come."""
+    from grader.harness import TEST_KINDS
+
+    done = {result.name for result in results}
+    titles = list(dict.fromkeys(TEST_KINDS[result.kind].title for result in results))
+    running = list(
+        dict.fromkeys(TEST_KINDS[test.kind].title for test in tests if test.name not in done)
+    )
+    return {
+        "score": round(sum(result.score for result in results), 4),
+        "max_score": round(sum(result.max_score for result in results), 4),
+        "tests": len(results),
+        "failed": sum(1 for result in results if result.verdict != "passed"),
+        "parts": titles,
+        "running": running,
+    }
+
+
 # -- the two job kinds ------------------------------------------------------------------------
 
 
@@ -339,6 +360,11 @@ class SubmissionJob(JobKind[SubmissionClaim, "Report"]):
             suite.game_count,
         )
         progress(dict(job_progress))
+
+        def first(results: list[Any]) -> None:
+            job_progress["first_verdict"] = first_verdict(suite.tests, results)
+            progress(dict(job_progress))
+
         return harness.grade_engine(
             claimed.engine_file(),
             suite,
@@ -347,6 +373,7 @@ class SubmissionJob(JobKind[SubmissionClaim, "Report"]):
             budget=config["GRADER_JOB_SECONDS"],
             cache=Path(config["GRADER_CACHE_DIR"]),
             retime=config["GRADER_REFERENCE_RETIME_SECONDS"],
+            first=first,
         )
 
     def incomplete(self, result: Report) -> str | None:

@@ -16,13 +16,15 @@ from grader.extensions import db
 from grader.models import (
     DONE,
     QUEUED,
+    RUNNING,
     Assignment,
     EngineResult,
     Slot,
     Submission,
     User,
+    utcnow,
 )
-from grader.services import Forbidden, Invalid, NotFound
+from grader.services import Forbidden, Invalid, NotFound, liveness
 from grader.services.courses import release
 from grader.services.courses.courses import member_slot_ids, taught_course_ids
 
@@ -104,6 +106,57 @@ def queue_position(submission: Submission) -> int | None:
             ),
         )
     )
+
+
+#: How many of a suite's latest graded uploads the estimated wait averages.
+RECENT_GRADINGS = 50
+
+
+def mean_grading_seconds(suite: str) -> float | None:
+    """The mean time from claim to result of the suite's latest graded uploads (None: none yet)."""
+    rows = db.session.execute(
+        sa.select(Submission.started_at, Submission.finished_at)
+        .where(
+            Submission.suite == suite,
+            Submission.status == DONE,
+            Submission.started_at.is_not(None),
+            Submission.finished_at.is_not(None),
+        )
+        .order_by(Submission.finished_at.desc())
+        .limit(RECENT_GRADINGS)
+    ).all()
+    times = [(end - start).total_seconds() for start, end in rows if start and end]
+    return sum(times) / len(times) if times else None
+
+
+def wait_seconds(ahead: int, running_for: list[float], slots: int, grading: float) -> float:
+    """When an upload with ``ahead`` uploads before it starts, if ``slots`` grading slots each
+    take ``grading`` seconds an upload and the jobs running now have run ``running_for``
+    seconds (first come first served: each next upload takes the slot that frees first)."""
+    free = sorted(max(grading - elapsed, 0.0) for elapsed in running_for[:slots])
+    free += [0.0] * (max(slots, 1) - len(free))
+    for _ in range(ahead):
+        free.sort()
+        free[0] += grading
+    return min(free)
+
+
+def estimated_wait(submission: Submission) -> float | None:
+    """Seconds until a queued upload's result, from the measured grading times of its suite and
+    the grading slots alive now; None when it is not queued or nothing has been measured."""
+    ahead = queue_position(submission)
+    grading = mean_grading_seconds(submission.suite)
+    if ahead is None or grading is None:
+        return None
+    now = utcnow()
+    started = db.session.scalars(
+        sa.select(Submission.started_at).where(
+            Submission.status == RUNNING, Submission.started_at.is_not(None)
+        )
+    ).all()
+    slots = sum(worker.slots for worker in liveness.live()) or 1
+    running_for = [(now - start).total_seconds() for start in started if start]
+    return wait_seconds(ahead, running_for, slots, grading) + grading
 
 
 def position_of(name: str) -> tuple[str, str]:

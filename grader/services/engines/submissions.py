@@ -41,7 +41,7 @@ from grader.services import Conflict, Invalid, NotFound, RateLimited
 from grader.services.courses import deadlines, release, zones
 from grader.services.courses.courses import append_slot, check_open, get_slot
 from grader.services.courses.staff import Staff, staff_for_assignment, staff_for_slot
-from grader.services.engines import blobs, leases, results, uploads
+from grader.services.engines import blobs, leases, results, uploads, visits
 from grader.services.transactions import writing
 
 NORMAL, LOW = 0, -10  # queue priorities: uploads, regrade-all
@@ -79,8 +79,10 @@ class EngineSlotPage:
 
 
 def engine_slot_page(user: User, assignment_id: int, index: int) -> EngineSlotPage:
-    """A student's engine slot: its suite, their uploads, whether they also teach the course."""
+    """A student's engine slot: its suite, their uploads, whether they also teach the course.
+    The visit is noted (`visits`): a student on this page may upload soon."""
     slot = engine_slot(user, assignment_id, index)
+    visits.note(user, slot)
     return EngineSlotPage(
         slot,
         suite_of(slot),

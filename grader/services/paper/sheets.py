@@ -1,6 +1,6 @@
 """A print run's sheets as data: each sheet's cover (its code as printed, its QR code, whom it
 is for) and its questions (the tree drawn for paper, the prompt, the conventions, the key in
-words). The web layer writes them as the HTML that `exam_pdf` renders (`web/exam_sheets.py`)."""
+words). The web layer writes them as the HTML that `exam_pdf` renders."""
 
 from __future__ import annotations
 
@@ -51,8 +51,8 @@ def print_view(
 
 
 def sheet_html(view: PrintView) -> str:
-    """The document's HTML, written by the web layer's writer (`web/exam_sheets.py`, put on
-    the app under SHEET_HTML by `web.init_app`): the service gives the data, the web the page."""
+    """The document's HTML, written by the writer the web layer puts on the app under
+    SHEET_HTML (`web.init_app`): the service gives the data, the web the page."""
     write: Callable[[PrintView], str] = current_app.extensions[SHEET_HTML]
     return write(view)
 

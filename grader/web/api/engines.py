@@ -9,13 +9,21 @@ from typing import Any
 
 from flask import Response, g, url_for
 
-from grader.models import DONE, MAX_ID, iso_utc
+from grader.models import DONE, MAX_ID, RUNNING, iso_utc
 from grader.services import NotFound
 from grader.services.courses import release, zones
 from grader.services.engines import results, submissions, tournaments
 from grader.strict_json import json_text
 from grader.web.api import bp, download, responses, schemas, spec
 from grader.web.inputs import uploaded_file
+
+
+def _first_verdict(submission: Any, held: Any) -> schemas.FirstVerdict | None:
+    """The first verdict while the rest of the suite runs; never while scores are held."""
+    first = (submission.progress or {}).get("first_verdict")
+    if held or submission.status != RUNNING or not first:
+        return None
+    return schemas.FirstVerdict(**first)
 
 
 def _submission(submission: Any, viewer: Any) -> schemas.EngineSubmission:
@@ -44,7 +52,9 @@ def _submission(submission: Any, viewer: Any) -> schemas.EngineSubmission:
         status=submission.status,
         attempts=submission.attempts,
         queue_position=results.queue_position(submission),
-        progress=submission.progress or {},
+        estimated_seconds=results.estimated_wait(submission),
+        progress={k: v for k, v in (submission.progress or {}).items() if k != "first_verdict"},
+        first_verdict=_first_verdict(submission, held),
         score=None if held else submission.score,
         max_score=None if held else submission.max_score,
         days_late=submission.days_late,

@@ -733,6 +733,19 @@ class OpenAPIDocument(BaseModel):
     components: dict[str, Any]
 
 
+class FirstVerdict(BaseModel):
+    """An upload's first verdict: its correctness tests (move generation, perft, search), given
+    while the timing and the games still run. The final score adds the rest; LMS passback sends
+    only the final score."""
+
+    score: float = Field(description="the points of the correctness tests, before any penalty")
+    max_score: float
+    tests: int
+    failed: int
+    parts: list[str] = Field(description="the kinds of test it covers, by their titles")
+    running: list[str] = Field(description="the kinds of test still to run, by their titles")
+
+
 class EngineSubmission(BaseModel):
     id: int
     user: str | None
@@ -745,8 +758,16 @@ class EngineSubmission(BaseModel):
     status: str = Field(description="queued, running, done, failed or superseded")
     attempts: int = Field(description="times a worker took it (internal errors, dead workers)")
     queue_position: int | None
+    estimated_seconds: float | None = Field(
+        description="while queued: seconds until the result, estimated from the suite's latest"
+        " grading times and the grading slots alive (null: not queued, or nothing measured yet)"
+    )
     progress: dict[str, Any] = Field(
         description="while running: tests_done, tests_total, games_done, games_total, label"
+    )
+    first_verdict: FirstVerdict | None = Field(
+        description="while running, once the correctness tests have ended (null while scores"
+        " are held)"
     )
     score: float | None
     max_score: float | None

@@ -9,6 +9,7 @@ import { getJSON } from "./api.js";
 import { GameReplay } from "./board-view.js";
 import { h } from "./dom.js";
 import { outcomeWords } from "./game-outcome.js";
+import { firstVerdictWords, queueWords } from "./upload-words.js";
 
 const page = JSON.parse(document.getElementById("engine-data").textContent);
 const $ = (role) => document.querySelector(`[data-role="${role}"]`);
@@ -20,7 +21,7 @@ function cell(text, className = null) {
 function showProgress(data) {
   $("status").textContent = data.status;
   $("queue").textContent = data.status === "queued" && data.queue_position !== null
-    ? `(${data.queue_position} ahead in the queue)` : "";
+    ? `(${queueWords(data.queue_position, data.estimated_seconds)})` : "";
   const p = data.progress || {};
   const running = data.status === "running" && p.tests_total;
   $("progress").hidden = !running;
@@ -33,6 +34,9 @@ function showProgress(data) {
     $("games-bar").value = p.games_done || 0;
     $("label").textContent = p.label || "";
   }
+  const first = $("first-verdict");
+  first.hidden = !data.first_verdict;
+  first.textContent = data.first_verdict ? firstVerdictWords(data.first_verdict) : "";
   const error = $("error");
   error.hidden = !data.error;
   error.textContent = data.error || "";
