@@ -134,5 +134,5 @@ clean:
 # pytest to some paths (default: every test).
 KIND_TESTS ?=
 test-kind-plugin: $(STAMP) $(NODE_STAMP)
-	PYTHONPATH=$(CURDIR) GRADER_KIND_MODULES=tests.kinds.leaves_evaluated node --test tests/js/*.test.mjs
-	PYTHONPATH=$(CURDIR) GRADER_KIND_MODULES=tests.kinds.leaves_evaluated $(BIN)/pytest $(PYTEST_PARALLEL) $(KIND_TESTS)
+	PYTHONPATH=$(CURDIR) GRADER_KIND_MODULES=tests.kinds.leaves_evaluated.kind node --test tests/js/*.test.mjs
+	PYTHONPATH=$(CURDIR) GRADER_KIND_MODULES=tests.kinds.leaves_evaluated.kind $(BIN)/pytest $(PYTEST_PARALLEL) $(KIND_TESTS)

@@ -1,7 +1,7 @@
 """Where an exercise kind's page module and styles are, worked out by the web from the kind (the
 core names no web path): a kind of this package has them in the static folder,
 `js/kinds/<name>.js` and, where it has styles, `css/kinds/<name>.css`; a plugin's kind keeps them
-beside its module (a package), `<name>.js` and `<name>.css`, served by this blueprint at
+beside its module (in its package), `<name>.js` and `<name>.css`, served by this blueprint at
 `/kinds/<name>/`. The `kind_page` macro of `templates/_kinds.html` writes both URLs into the
 element that mounts the kind (`data-kind-module`, `data-kind-styles`)."""
 
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import importlib.resources
+import sys
 from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
@@ -32,7 +33,8 @@ def _plugin_folder(name: str) -> Traversable | None:
     module = type(kind).__module__
     if module.startswith(BUILT_IN):
         return None
-    return importlib.resources.files(module)
+    # The package the kind's module is in (the module itself where it is a package).
+    return importlib.resources.files(sys.modules[module].__package__ or module)
 
 
 def _static(name: str, suffix: str) -> str:

@@ -9,7 +9,7 @@ from openapi_spec_validator import validate
 
 from grader.gametree import Conventions, Tree, solve
 from tests.app_support import bearer
-from tests.kinds.leaves_evaluated import NAME
+from tests.kinds.leaves_evaluated.kind import NAME
 
 LEAVES = "3,12,8,2,4,6,14,5,2"  # AIMA's tree: 7 leaves evaluated (the 2nd MIN cut after one)
 

@@ -35,15 +35,18 @@ LEAVES = ["--leaves", "3,12,8,2,4,6,14,5,2", "--branching", "3", "--depth", "2"]
 def plugin() -> Iterator[str]:
     """The test-only kind registered for the test, withdrawn after it unless the run registered
     it (GRADER_KIND_MODULES)."""
-    from tests.kinds.leaves_evaluated import NAME, LeavesEvaluatedKind  # importing registers it
+    from tests.kinds.leaves_evaluated.kind import (  # importing registers it
+        NAME,
+        LeavesEvaluatedKind,
+    )
 
     kept = os.environ.get(PLUGINS_VARIABLE, "")
     if NAME not in KINDS:
         register(LeavesEvaluatedKind)
     yield NAME
-    if NAME in KINDS and "tests.kinds.leaves_evaluated" not in kept:
+    if NAME in KINDS and "tests.kinds.leaves_evaluated.kind" not in kept:
         unregister(NAME)
-    elif NAME not in KINDS and "tests.kinds.leaves_evaluated" in kept:
+    elif NAME not in KINDS and "tests.kinds.leaves_evaluated.kind" in kept:
         register(LeavesEvaluatedKind)
 
 
@@ -58,13 +61,13 @@ def test_the_core_grades_a_registered_kind_and_forgets_it_when_withdrawn(plugin)
     assert plugin not in revealing_kinds() and plugin not in BEST_KIND.values()
     unregister(plugin)
     assert list(KINDS) == before and plugin not in ANSWER_KEYS
-    from tests.kinds.leaves_evaluated import LeavesEvaluatedKind
+    from tests.kinds.leaves_evaluated.kind import LeavesEvaluatedKind
 
     register(LeavesEvaluatedKind)  # as the fixture found it
 
 
 def test_a_kind_cannot_be_registered_twice(plugin):
-    from tests.kinds.leaves_evaluated import LeavesEvaluatedKind
+    from tests.kinds.leaves_evaluated.kind import LeavesEvaluatedKind
 
     with pytest.raises(ValueError, match="registered already"):
         register(LeavesEvaluatedKind)
@@ -80,7 +83,7 @@ def test_the_cli_offers_a_registered_kind_and_refuses_it_once_withdrawn(plugin):
     unregister(plugin)
     refused = runner.invoke(main, ["tree", "grade", *LEAVES, "--kind", plugin, "--answer", answer])
     assert refused.exit_code == 2 and f"'{plugin}' is not one of" in refused.output
-    from tests.kinds.leaves_evaluated import LeavesEvaluatedKind
+    from tests.kinds.leaves_evaluated.kind import LeavesEvaluatedKind
 
     register(LeavesEvaluatedKind)  # as the fixture found it
 
@@ -100,7 +103,7 @@ def test_the_api_and_the_pages_offer_a_kind_loaded_before_the_app():
     # importing those costs the child half its CPU: it loads only the ones named here.
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}
     env["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
-    env[PLUGINS_VARIABLE] = "tests.kinds.leaves_evaluated"
+    env[PLUGINS_VARIABLE] = "tests.kinds.leaves_evaluated.kind"
     run = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, env=env, timeout=600)
     assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
     assert "3 passed" in run.stdout
