@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test typecheck test-bytecode test-backends test-image docs lint bench bench-load bench-hostile bench-autograder bench-deadline mutation system-deps clean
+.PHONY: run test test-kind-plugin typecheck test-bytecode test-backends test-image docs lint bench bench-load bench-hostile bench-autograder bench-deadline mutation system-deps clean
 
 # Packages go into the virtualenv with uv (resolved from the same index, with pyproject.toml's
 # bounds, as pip would): it installs the test setup's 200 distributions in about 30 s where pip
@@ -127,3 +127,12 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) node_modules .pytest_cache .ruff_cache .mypy_cache .hypothesis
+
+# A kind added, shown by a test-only one (tests/kinds/leaves_evaluated: its module, page module,
+# styles and tests) registered as a plugin's is (GRADER_KIND_MODULES, importable from the
+# checkout by PYTHONPATH): the JavaScript tests and pytest with it registered. KIND_TESTS narrows
+# pytest to some paths (default: every test).
+KIND_TESTS ?=
+test-kind-plugin: $(STAMP) $(NODE_STAMP)
+	PYTHONPATH=$(CURDIR) GRADER_KIND_MODULES=tests.kinds.leaves_evaluated.kind node --test tests/js/*.test.mjs
+	PYTHONPATH=$(CURDIR) GRADER_KIND_MODULES=tests.kinds.leaves_evaluated.kind $(BIN)/pytest $(PYTEST_PARALLEL) $(KIND_TESTS)

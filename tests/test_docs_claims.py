@@ -11,12 +11,12 @@ import click
 import pytest
 
 from grader.gametree import KINDS
+from tests.kinds import built_in_kinds
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text()
 ARCHITECTURE = (ROOT / "ARCHITECTURE.md").read_text()
 BENCHMARKS = (ROOT / "docs" / "benchmarks.md").read_text()
-NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 
 # A performance figure as the pages write one: a duration, a ratio, a rate or a share.
 FIGURE = re.compile(
@@ -46,31 +46,22 @@ def test_the_benchmarks_page_says_how_to_run_every_benchmark() -> None:
     assert (ROOT / "docs" / "benchmarks-history.md").exists()
 
 
-def test_the_kinds_the_readme_offers_on_chance_trees_are_those_offered() -> None:
-    said = re.search(
-        r"On chance\s+trees (\w+) exercise kinds are offered: (.+?); (.+?) refuse a chance tree",
-        README,
-        re.S,
-    )
-    assert said, "the README no longer says which kinds are offered on chance trees"
-    offered = set(re.findall(r"`([\w-]+)`", said.group(2)))
-    refused = set(re.findall(r"`([\w-]+)`", said.group(3)))
-    assert offered == {name for name, kind in KINDS.items() if kind.chance_trees}
-    assert refused == {name for name, kind in KINDS.items() if not kind.chance_trees}
-    assert NUMBER_WORDS[said.group(1)] == len(offered)
+def test_the_readme_leaves_the_kinds_on_chance_trees_to_the_game_trees_page() -> None:
+    """A kind is listed in one place, its row in docs/game-trees.md: the README lists none."""
+    said = re.search(r"Which\s+exercise kinds are offered on chance trees(.+?)\)\.", README, re.S)
+    assert said, "the README no longer points at the kinds offered on chance trees"
+    assert "](docs/game-trees.md#exercises-on-chance-trees)" in said.group(0)
+    assert not any(f"`{name}`" in said.group(0) for name in KINDS)
 
 
 def test_the_game_trees_page_offers_on_chance_trees_the_kinds_offered() -> None:
     page = (ROOT / "docs" / "game-trees.md").read_text()
     section = page[page.index("### Exercises on chance trees") :]
-    count = re.search(r"(\w+) kinds are made on chance trees", section)
-    assert count and NUMBER_WORDS[count.group(1).lower()] == sum(
-        kind.chance_trees for kind in KINDS.values()
-    )
-    for name, kind in KINDS.items():
-        row = re.search(rf"^\| `{re.escape(name)}` \|(.*)\|(.*)\|$", section, re.M)
-        assert row, f"{name} has no row in the chance trees table"
-        refusal = row.group(2).strip()
+    table = section[: section.index("\n\n", section.index("| kind |"))]
+    rows = dict(re.findall(r"^\| `([\w-]+)` \|.*\|(.*)\|$", table, re.M))
+    assert set(rows) == set(built_in_kinds()), "the table has one row a kind of the package"
+    for name, kind in built_in_kinds().items():
+        refusal = rows[name].strip()
         if kind.chance_trees:
             assert refusal == "", name
         else:

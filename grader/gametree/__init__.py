@@ -6,6 +6,7 @@ move-ordering optimum, `read_cs188` UC Berkeley CS188's game-tree test files (se
 autograder's answer and `calibrate` for what the scores give each kind of answer).
 """
 
+from grader.gametree import kinds
 from grader.gametree.generator import (
     GENERATOR_VERSION,
     GenerationError,
@@ -44,6 +45,9 @@ from grader.gametree.tree import (
     read_cs188,
 )
 from grader.gametree.variants import VARIANTS, Variant, variants_for
+
+# Plugins' kinds join the registry last, once the package they import from is whole.
+kinds.registry.load_plugins()
 
 __all__ = [
     "GENERATOR_VERSION",

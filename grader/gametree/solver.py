@@ -333,10 +333,28 @@ class SearchResult:
     # not, why nothing was cut below chance nodes.
     star1: bool = False
     note: str | None = None
+    # Each MAX or MIN node's best child (its index), kept where the search chose it: the first
+    # child, in search order, whose returned value is best for the node's player. A chance node
+    # chooses none. The replay's "Best line" and any kind read it here, never recomputing it.
+    best_children: dict[Path, int] = field(default_factory=dict)
 
     @property
     def conventions(self) -> Conventions:
         return self.rules.conventions
+
+    def best_child(self, path: Path) -> Path | None:
+        """The path of the best child of the node at ``path``; None for a leaf, a chance node or
+        a node never visited."""
+        index = self.best_children.get(path)
+        return None if index is None else child_path(path, index)
+
+    def best_line(self) -> tuple[Path, ...]:
+        """The line of best play: the root, then at each node its best child, to a leaf or a
+        chance node."""
+        line = [""]
+        while (child := self.best_child(line[-1])) is not None:
+            line.append(child)
+        return tuple(line)
 
     def player(self, path: Path) -> str:
         """``max``, ``min`` or ``chance`` (a node written as a chance node is one whatever its
@@ -369,6 +387,9 @@ class SearchResult:
                     alpha=jsonable(result.alpha),
                     beta=jsonable(result.beta),
                 )
+            best = self.best_child(path)
+            if best is not None:
+                entry["best"] = best
             nodes[path] = entry
         chance: dict[str, Any] = (
             {"star1": self.star1, "note": self.note} if self.tree.has_chance else {}
@@ -481,6 +502,7 @@ class _Search:
         self.rtl = rules.conventions.order == _RTL
         self.trace: list[Step] = []
         self.nodes: dict[Path, NodeResult] = {}
+        self.best_children: dict[Path, int] = {}
         self.leaf_order: list[Path] = []
         self.visited: list[Path] = []
         self.cutoffs: list[Cutoff] = []
@@ -560,6 +582,7 @@ class _Search:
             players=self.players,
             star1=star1,
             note=note,
+            best_children=self.best_children,
         )
 
     def role(self, node: Node, depth: int) -> str:
@@ -666,6 +689,8 @@ class _Search:
             value = max(alpha_in, min(beta_in, best))
         self._step(_RETURN, path, alpha, beta, value=value)
         self.nodes[path] = NodeResult(value, alpha, beta)
+        if best_move is not None:
+            self.best_children[path] = best_move
         return value, best_move
 
     def visit_chance(

@@ -18,6 +18,7 @@ from grader.services.courses import zones
 from grader.services.paper.sheets import SHEET_HTML
 from grader.web import exam_sheets, lti_frame
 from grader.web.inputs import IdConverter, StrictJSONProvider
+from grader.web.kind_pages import kind_script, kind_styles
 from grader.web.site import CSP
 from grader.web.slot_pages import slot_url
 from grader.web.words import (
@@ -25,7 +26,6 @@ from grader.web.words import (
     conventions_brief,
     conventions_words,
     kind_name,
-    kind_script,
     misconception_name,
 )
 
@@ -50,6 +50,7 @@ BLUEPRINTS = (
     "integrity",  # the staff's academic-integrity checks
     "reports",  # students' problem reports and the staff's inbox
     "metrics",  # /metrics for the operator's Prometheus or autoscaler
+    "kind_pages",  # a plugin kind's page module and styles
 )
 
 __all__ = ["CSP", "conventions_words", "init_app", "kind_name", "misconception_name", "percent"]
@@ -102,6 +103,7 @@ def init_app(app: Flask) -> None:
         misconception_name,
         kind_name,
         kind_script,
+        kind_styles,
         conventions_brief,
         conventions_words,
         in_zone,

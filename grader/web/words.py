@@ -8,7 +8,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Mapping
 
-from grader.gametree import KINDS, Conventions
+from grader.gametree import Conventions
 from grader.gametree.exact import fmt
 from grader.models import SLOT_KINDS
 from grader.services.courses import zones
@@ -32,13 +32,6 @@ def kind_name(kind: str) -> str:
     evaluation" for leaf-order), "Checkers engine" for an engine slot; an unknown one as it is."""
     found = SLOT_KINDS.get(kind)
     return found.title if found is not None else kind
-
-
-def kind_script(kind: str) -> str:
-    """The page module of an exercise kind, under the static folder (its registry's
-    ``script``: "js/kinds/leaf-order.js"); "" for a name no exercise kind is registered under."""
-    found = KINDS.get(kind)
-    return found.script if found is not None else ""
 
 
 def conventions_brief(stored: Mapping[str, object]) -> str:
@@ -134,6 +127,5 @@ __all__ = [
     "conventions_brief",
     "conventions_words",
     "kind_name",
-    "kind_script",
     "misconception_name",
 ]

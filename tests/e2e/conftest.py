@@ -162,7 +162,8 @@ def _seed(template: Path, env: dict[str, str]) -> tuple[int, dict[str, int], str
             enrol(keys_course.id, KEYS)
             for preset in ("standard", "challenge", "intro", "expectimax"):
                 courses.create_assignment(keys_course.id, preset)
-            drill_down = seed_answer_kinds(INSTRUCTOR)
+            drill_down, examples = seed_answer_kinds(INSTRUCTOR)
+            practice.update({f"example {title}": id_ for title, id_ in examples.items()})
             seed_staff_course()
             db.engine.dispose()  # checkpoints the WAL before the server opens the file
     return assignment_id, practice, drill_down

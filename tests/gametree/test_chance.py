@@ -23,6 +23,7 @@ from grader.gametree.kinds import KINDS
 from grader.gametree.tree import ProbabilityError
 from grader.gametree.variants import CHANCE_VARIANTS, VARIANTS, variants_for
 from tests.gametree.chance_support import chance_trees, expectiminimax
+from tests.kinds import built_in_kinds
 
 # -- probabilities -------------------------------------------------------------------------------
 
@@ -367,6 +368,7 @@ def test_the_kinds_that_grade_chance_trees_are_made_on_them_and_the_others_say_w
             taken.add(name)
         except ValueError as refused:
             assert "chance nodes" in str(refused) and str(refused).rstrip(".")[-1] != ":"
-    assert taken == {"prune", "values", "leaf-order", "minimax"}
+    assert taken == {name for name, kind in KINDS.items() if kind.chance_trees}
+    assert taken & set(built_in_kinds()) == {"prune", "values", "leaf-order", "minimax"}
     for kind in KINDS.values():
         kind.check_tree(Tree.from_nested([[1, 2], [3, 4]]))  # MAX/MIN as before

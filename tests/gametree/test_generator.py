@@ -397,7 +397,7 @@ REFUSALS = [
     ),
     (
         {"kind": "essay"},
-        "unknown kind 'essay' (prune, values, bounds, leaf-order, best-order, minimax)",
+        f"unknown kind 'essay' ({', '.join(KINDS)})",
     ),
     ({"evaluation_noise": 0, "evaluations": True}, "evaluation_noise must be 1..1000, got 0"),
     ({"evaluation_noise": 1001}, "evaluation_noise must be 1..1000, got 1001"),
@@ -437,8 +437,7 @@ REFUSALS = [
     ({"expose_nodes": 101}, "expose_nodes must be 1..100, got 101"),
     (
         {"kind": "essay", "expose_nodes": 0},
-        "unknown kind 'essay' (prune, values, bounds, leaf-order, best-order, minimax); "
-        "expose_nodes must be 1..100, got 0",
+        f"unknown kind 'essay' ({', '.join(KINDS)}); expose_nodes must be 1..100, got 0",
     ),
 ]
 

@@ -11,6 +11,7 @@ kill them):
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 
@@ -70,6 +71,35 @@ def test_the_best_move_on_ties_is_the_first_searched(nested, players, order, bes
         conv = Conventions(ties=ties, order=order)
         assert solve(tree, conv).best_move == best
         assert minimax(tree, conv).best_move == best
+
+
+@settings(max_examples=200, deadline=None)
+@given(trees(), conventions)
+def test_each_nodes_best_child_is_kept_once_as_the_first_best_in_search_order(tree, conv):
+    """The rule the replay's "Best line" and the kinds read: at a MAX or MIN node, the first
+    child searched whose returned value is best for its player (the root's is ``best_move``)."""
+    for result in (solve(tree, conv), minimax(tree, conv)):
+        for path, node in result.tree.walk():
+            if node.is_leaf or path not in result.nodes or result.player(path) == "chance":
+                assert path not in result.best_children
+                continue
+            searched = [c for c in _children(path, len(node.children), conv) if c in result.nodes]
+            values = [result.nodes[c].value for c in searched]
+            best = max(values) if result.player(path) == "max" else min(values)
+            assert result.best_child(path) == searched[values.index(best)]
+        assert result.best_children.get("") == result.best_move
+        line = result.best_line()
+        assert line[0] == "" and all(b == result.best_child(a) for a, b in itertools.pairwise(line))
+        assert result.best_child(line[-1]) is None
+        nodes = result.to_dict()["nodes"]
+        assert {p: e["best"] for p, e in nodes.items() if "best" in e} == {
+            p: result.best_child(p) for p in result.best_children
+        }
+
+
+def _children(path: str, n: int, conv: Conventions) -> list[str]:
+    order = range(n - 1, -1, -1) if conv.order == "rtl" else range(n)
+    return [f"{path}.{i}" if path else str(i) for i in order]
 
 
 # -- a child's value equal to a bound ------------------------------------------------------------
@@ -445,6 +475,7 @@ def test_to_dict_holds_every_field():
                 "value": 3,
                 "alpha": 3,
                 "beta": "inf",
+                "best": "0",
             },
             "0": {
                 "label": "B",
@@ -453,6 +484,7 @@ def test_to_dict_holds_every_field():
                 "value": 3,
                 "alpha": "-inf",
                 "beta": 3,
+                "best": "0.0",
             },
             "1": {
                 "label": "C",
@@ -461,6 +493,7 @@ def test_to_dict_holds_every_field():
                 "value": 3,
                 "alpha": 3,
                 "beta": 3,
+                "best": "1.0",
             },
             "0.0": {
                 "label": "D",

@@ -5,12 +5,10 @@ from __future__ import annotations
 import json
 import re
 import tomllib
-from importlib import resources
 
 import pytest
 
 from grader import data
-from grader.gametree import KINDS
 
 
 @pytest.fixture
@@ -314,11 +312,3 @@ def test_the_exercise_page_names_its_kinds_module_and_serves_it(client, signed_i
         assert module.mimetype in {"text/javascript", "application/javascript"}
         assert "export default" in module.get_data(as_text=True)
         assert "script-src 'self'" in module.headers["Content-Security-Policy"]
-
-
-def test_every_exercise_kind_has_its_page_module_and_no_other_kind_has_one():
-    """A kind's module is found by its name (templates/_kinds.html): one for each registered
-    kind; the folder holds nothing else but what they share (kinds/kind.js)."""
-    folder = resources.files("grader") / "web" / "static" / "js" / "kinds"
-    modules = {entry.name for entry in folder.iterdir() if entry.name.endswith(".js")}
-    assert modules == {f"{name}.js" for name in KINDS} | {"kind.js"}

@@ -1,11 +1,12 @@
 """The protocol every exercise kind follows, and what the kinds share.
 
 A kind (``ExerciseKind``) turns a tree and its conventions into an answer key, reads and grades a
-student's answer, says answers in words and on paper, and states the facts the rest of the code
-asks it (never its name): the JSON shape of its answer, the misconception variants that change its
-answers, the trees it is made on, and the page module that draws it. ``CountedKind`` is the kind
-whose score counts errors (``scoring.error_score``): a key projected from a reference search, an
-answer some errors away from it, the misconception it matches named.
+student's answer, says answers in words and on paper, gives examples for the tests, and states
+the facts the rest of the code asks it (never its name): the JSON shape of its answer, the
+misconception variants that change its answers, and the trees it is made on (the web finds its
+page module: ``web/kind_pages.py``). ``CountedKind`` is the kind whose score counts errors
+(``scoring.error_score``): a key projected from a reference search, an answer some errors away
+from it, the misconception it matches named.
 """
 
 # Whole: the protocol a kind implements and what kinds share, read as one.
@@ -17,7 +18,7 @@ import json
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, NamedTuple
 
 from grader.gametree.drawing import PaperBoxes
 from grader.gametree.exact import matches
@@ -92,6 +93,28 @@ class Paper:
     marks: dict[Path, str] = field(default_factory=dict)
     lines: tuple[tuple[str, str], ...] = ()
     struck: tuple[Path, ...] = ()
+
+
+# The trees the kinds' examples are drawn on: AIMA's (C's last two leaves pruned), and one of four
+# levels with a pruned leaf and a pruned MIN subtree.
+EXAMPLE_TREES: dict[str, list[Any]] = {
+    "textbook": [[3, 12, 8], [2, 4, 6], [14, 5, 2]],
+    "four levels": [[[2, 3], [5, 9]], [[0, 1], [7, 5]]],
+}
+
+
+@dataclass(frozen=True)
+class Example:
+    """An exercise of a kind with an answer, for the tests that take every kind (the pages', the
+    browser's), as PrairieLearn's elements bring their own test cases: ``name`` says which
+    ("right", "wrong", or another), ``wrong_at`` the nodes where the answer differs from the key
+    as the pages draw them, ``score`` the score its grade gives (None: not stated)."""
+
+    name: str
+    tree: Tree
+    answer: dict[str, Any]
+    wrong_at: frozenset[Path] = frozenset()
+    score: float | None = None
 
 
 # -- reading an answer ---------------------------------------------------------------------------
@@ -206,11 +229,6 @@ class ExerciseKind:
         return tuple(self.answer_shape)
 
     @property
-    def script(self) -> str:
-        """The page's module for this kind, under the static folder."""
-        return f"js/kinds/{self.name}.js"
-
-    @property
     def calibrates(self) -> bool:
         """Misconception variants change its answers: it calibrates, its trees can discriminate."""
         return bool(self.variants)
@@ -318,6 +336,12 @@ class ExerciseKind:
             )
         return words + chance
 
+    # -- examples ---------------------------------------------------------------------------------
+    def examples(self) -> tuple[Example, ...]:
+        """Small exercises with answers, a wrong one first and a right one (under the default
+        conventions), which the tests that take every kind grade and draw."""
+        raise NotImplementedError(f"the {self.name} kind gives no examples")
+
     # -- generator facts that need a tree ---------------------------------------------------------
     def slips(self, tree: Tree, key: Any, rng: random.Random) -> list[Any]:
         """Single slips of the canonical ``key`` (calibration's "a slip" answers)."""
@@ -340,6 +364,15 @@ class ExerciseKind:
         """Why trees of this kind cannot be generated this large (at most ``branching`` children,
         ``depth`` levels, ``distinct_values`` leaf values), beyond the generator's own limits."""
         return []
+
+
+class Scored(NamedTuple):
+    """An answer of a kind that counts errors, scored: the score, the share right of each part,
+    and the errors counted (each kind of error with its nodes)."""
+
+    score: float
+    parts: dict[str, float]
+    errors: dict[str, list[Path]]
 
 
 class CountedKind(ExerciseKind):
@@ -382,10 +415,12 @@ class CountedKind(ExerciseKind):
         return len(canonical)
 
     # -- the template -----------------------------------------------------------------------------
-    def score(self, tree: Tree, key: Any, answer: Any) -> tuple[float, dict[str, float]]:
-        """The score (``error_score`` of the errors ``assess`` counts) and the parts."""
+    def score(self, tree: Tree, key: Any, answer: Any) -> Scored:
+        """The score (``error_score`` of the errors ``assess`` counts, in [0, 1]), the share right
+        of each part and the errors: what ``grade`` scores by, and calibration and the
+        generator too."""
         errors, parts = self.assess(tree, key, answer)
-        return error_score(count(errors)), parts
+        return Scored(round(min(1.0, max(0.0, error_score(count(errors)))), 6), parts, errors)
 
     def scoring_words(self, scoring: Mapping[str, Any], labels: Mapping[Path, str] | None) -> str:
         """The errors counted (each kind's nodes named by ``labels``; None names none) and the
@@ -424,8 +459,7 @@ class CountedKind(ExerciseKind):
         tree = tree.cut(conventions.depth)
         canonical = self.normalize(tree, answer)
         result, key = self.analysis(tree, conventions)
-        errors, parts = self.assess(tree, key, canonical)
-        score = round(min(1.0, max(0.0, error_score(count(errors)))), 6)
+        score, parts, errors = self.score(tree, key, canonical)
         scoring = {"errors": {what: paths for what, paths in errors.items() if paths}}
         if self.agrees(key, canonical):
             return Grade(
@@ -485,11 +519,14 @@ def _variant_answers(
 
 __all__ = [
     "CACHED_LEAVES",
+    "EXAMPLE_TREES",
     "AnswerPart",
     "CountedKind",
+    "Example",
     "ExerciseKind",
     "Grade",
     "Paper",
+    "Scored",
     "UngradableAnswer",
     "counted",
     "internal",

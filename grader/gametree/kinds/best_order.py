@@ -8,12 +8,15 @@ evaluates. Its key is one of the best orderings (``optimum.Optimizer``), not a s
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import itertools
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, ClassVar
 
 from grader.gametree.drawing import PaperBoxes
 from grader.gametree.kinds.base import (
+    EXAMPLE_TREES,
     AnswerPart,
+    Example,
     ExerciseKind,
     Grade,
     Paper,
@@ -49,6 +52,22 @@ class BestOrderKind(ExerciseKind):
     chance_trees = False
     no_chance_reason = "the ordering optimum searches MAX and MIN nodes only"
     holds_values = False
+
+    def examples(self) -> tuple[Example, ...]:
+        tree = Tree.from_nested(EXAMPLE_TREES["textbook"])
+        key = self.key(tree, Conventions())
+        other = _another_best(tree, key)
+        # Another best ordering with the root's children searched backwards: it differs from
+        # the key at several nodes, but the grade blames one (its first_wrong).
+        worse = {**other, "": list(reversed(other[""]))}
+        answer = {"order": _as_submitted(tree, worse)}
+        blamed = self.grade(tree, Conventions(), answer).first_wrong
+        assert blamed is not None
+        return (
+            Example("wrong", tree, answer, frozenset({blamed["path"]})),
+            Example("right", tree, {"order": _as_submitted(tree, key["order"])}, score=1.0),
+            Example("another best", tree, {"order": _as_submitted(tree, other)}, score=1.0),
+        )
 
     def optimum_states(self, tree: Tree) -> int | None:
         return dp_size(tree)
@@ -328,7 +347,11 @@ def _search_on_drawing(
             for c in data["cutoffs"]
         ],
         "nodes": {
-            original[p]: {**entry, "label": labels[original[p]]}
+            original[p]: {
+                **entry,
+                "label": labels[original[p]],
+                **({"best": original[entry["best"]]} if "best" in entry else {}),
+            }
             for p, entry in data["nodes"].items()
         },
         "trace": [
@@ -340,3 +363,36 @@ def _search_on_drawing(
             for step in data["trace"]
         ],
     }
+
+
+# -- the examples' other best ordering, found by brute force over every ordering of a small tree --
+
+
+def _as_submitted(tree: Tree, orders: dict[Path, list[int]]) -> dict[Path, list[int]]:
+    """Child orders as the exercise page sends them: only the nodes whose order changed."""
+    return {p: list(o) for p, o in orders.items() if o != list(range(len(tree.node(p).children)))}
+
+
+def _orderings(tree: Tree) -> Iterator[dict[Path, list[int]]]:
+    """Every ordering of the tree's children, each internal node listed."""
+    internal = [p for p, node in tree.walk() if not node.is_leaf]
+    choices = [itertools.permutations(range(len(tree.node(p).children))) for p in internal]
+    for chosen in itertools.product(*choices):
+        yield {p: list(order) for p, order in zip(internal, chosen, strict=True)}
+
+
+def _differing(tree: Tree, orders: dict[Path, list[int]], other: dict[Path, list[int]]) -> int:
+    """At how many internal nodes two orderings put the children in different orders."""
+    internal = [(p, list(range(len(node.children)))) for p, node in tree.walk() if node.children]
+    return sum(orders.get(p, given) != other.get(p, given) for p, given in internal)
+
+
+def _another_best(tree: Tree, key: dict[str, Any]) -> dict[Path, list[int]]:
+    """An ordering that evaluates as few leaves as the key's and differs from it at the most
+    nodes (the first such)."""
+    best = [
+        orders
+        for orders in _orderings(tree)
+        if _leaves_evaluated(tree, orders, Conventions()) == key["leaves"]
+    ]
+    return max(best, key=lambda orders: _differing(tree, orders, key["order"]))

@@ -11,8 +11,10 @@ from typing import Any, ClassVar
 from grader.gametree.drawing import PaperBoxes
 from grader.gametree.explain import Explainer
 from grader.gametree.kinds.base import (
+    EXAMPLE_TREES,
     AnswerPart,
     CountedKind,
+    Example,
     Paper,
     UngradableAnswer,
     in_order,
@@ -24,7 +26,7 @@ from grader.gametree.kinds.base import (
     written,
 )
 from grader.gametree.kinds.registry import register
-from grader.gametree.solver import INF, SearchResult, jsonable
+from grader.gametree.solver import INF, Conventions, SearchResult, jsonable
 from grader.gametree.tree import Path, Tree, Value
 from grader.gametree.variants import SEARCH_VARIANTS, Variant
 
@@ -52,6 +54,20 @@ class BoundsKind(CountedKind):
     no_chance_reason = (
         "alpha and beta below a chance node are Star1's windows, which this kind does not grade"
     )
+
+    def examples(self) -> tuple[Example, ...]:
+        tree = Tree.from_nested(EXAMPLE_TREES["four levels"])
+        key = self.key(tree, Conventions())
+        bounds = dict(key["bounds"])
+        # The deepest node's alpha off, and the root's bounds left out.
+        off = max((p for p in bounds if p), key=lambda p: (len(p.split(".")), p))
+        alpha, beta = bounds[off]
+        bounds[off] = [alpha - 2 if isinstance(alpha, int) else -99, beta]
+        del bounds[""]
+        return (
+            Example("wrong", tree, {"bounds": bounds}, frozenset({off, ""})),
+            Example("right", tree, key, score=1.0),
+        )
 
     def words(self, answer: dict[str, Any], label: Callable[[Path], str]) -> str:
         return (

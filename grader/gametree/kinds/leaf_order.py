@@ -13,15 +13,17 @@ from typing import Any, ClassVar
 from grader.gametree.drawing import PaperBoxes
 from grader.gametree.explain import Explainer, ordinal
 from grader.gametree.kinds.base import (
+    EXAMPLE_TREES,
     AnswerPart,
     CountedKind,
+    Example,
     Paper,
     UngradableAnswer,
     part,
     where,
 )
 from grader.gametree.kinds.registry import register
-from grader.gametree.solver import SearchResult
+from grader.gametree.solver import Conventions, SearchResult
 from grader.gametree.tree import Path, Tree
 from grader.gametree.variants import (
     CHANCE_SEARCH_VARIANTS,
@@ -66,6 +68,17 @@ class LeafOrderKind(CountedKind):
     reveals = ("wrong-order",)
     reads_values = False
     holds_values = False
+
+    def examples(self) -> tuple[Example, ...]:
+        tree = Tree.from_nested(EXAMPLE_TREES["textbook"])
+        key = self.key(tree, Conventions())
+        order = key["leaf_order"]
+        # The first two swapped, the last left out.
+        wrong = {"leaf_order": [order[1], order[0], *order[2:-1]]}
+        return (
+            Example("wrong", tree, wrong, frozenset({order[0], order[1], order[-1]})),
+            Example("right", tree, key, score=1.0),
+        )
 
     def words(self, answer: dict[str, Any], label: Callable[[Path], str]) -> str:
         return ", ".join(label(p) for p in answer.get("leaf_order", []))

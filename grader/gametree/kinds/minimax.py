@@ -21,6 +21,7 @@ class MinimaxKind(ValuesKind):
     variants = ("players-swapped", *CHANCE_VARIANTS_ANY)
     reveals = ()
     prunes = False
+    example_tree = "textbook"
 
     def reference(self, tree: Tree, conventions: Conventions) -> SearchResult:
         return minimax(tree, conventions)

@@ -13,8 +13,10 @@ from typing import Any, ClassVar
 from grader.gametree.drawing import PaperBoxes
 from grader.gametree.explain import Explainer, fmt
 from grader.gametree.kinds.base import (
+    EXAMPLE_TREES,
     AnswerPart,
     CountedKind,
+    Example,
     Paper,
     UngradableAnswer,
     matches,
@@ -25,7 +27,7 @@ from grader.gametree.kinds.base import (
     written,
 )
 from grader.gametree.kinds.registry import register
-from grader.gametree.solver import SearchResult, jsonable
+from grader.gametree.solver import Conventions, SearchResult, jsonable
 from grader.gametree.tree import Path, Tree, Value, child_path
 from grader.gametree.variants import (
     CHANCE_SEARCH_VARIANTS,
@@ -85,6 +87,19 @@ class PruneKind(CountedKind):
     )
     reveals = ("no-pruning", "ties-flipped", "cut-node-marked", "leaves-only", "shallow-cutoffs")
     reads_values = False
+
+    def examples(self) -> tuple[Example, ...]:
+        tree = Tree.from_nested(EXAMPLE_TREES["four levels"])
+        key = self.key(tree, Conventions())
+        # Forgets the first pruned subtree and misreads the root's value.
+        dropped = next(p for p in key["pruned"] if not tree.node(p).is_leaf)
+        pruned = [p for p in key["pruned"] if p != dropped]
+        marked = normalize_pruned(tree, set(pruned)) ^ normalize_pruned(tree, set(key["pruned"]))
+        wrong = {"pruned": pruned, "value": key["value"] + 1}
+        return (
+            Example("wrong", tree, wrong, frozenset({"", *marked})),
+            Example("right", tree, key, score=1.0),
+        )
 
     def words(self, answer: dict[str, Any], label: Callable[[Path], str]) -> str:
         pruned = sorted((label(p) for p in answer.get("pruned", [])), key=lambda s: (len(s), s))

@@ -7,6 +7,8 @@ the default kind."""
 
 from __future__ import annotations
 
+import importlib
+import os
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, TypeVar
 
@@ -35,6 +37,20 @@ def unregister(name: str) -> None:
     """Withdraw the kind registered as ``name`` (a plugin's tests register one, then withdraw it)."""
     del KINDS[name]
     variants.withdraw(name)
+
+
+# A kind from outside the package (a deployment's plugin, or the tests' own): its module named in
+# this variable (comma-separated, in the order offered), imported once `grader.gametree` is whole.
+PLUGINS_VARIABLE = "GRADER_KIND_MODULES"
+
+
+def load_plugins(environ: Mapping[str, str] = os.environ) -> tuple[str, ...]:
+    """Import the kind modules named in ``GRADER_KIND_MODULES`` (each registers its kind, after
+    the built-in ones); returns their names."""
+    names = tuple(n.strip() for n in environ.get(PLUGINS_VARIABLE, "").split(",") if n.strip())
+    for name in names:
+        importlib.import_module(name)
+    return names
 
 
 def default_kind() -> str:

@@ -13,8 +13,10 @@ from typing import Any, ClassVar
 from grader.gametree.drawing import PaperBoxes
 from grader.gametree.explain import Explainer
 from grader.gametree.kinds.base import (
+    EXAMPLE_TREES,
     AnswerPart,
     CountedKind,
+    Example,
     Paper,
     UngradableAnswer,
     in_order,
@@ -27,7 +29,7 @@ from grader.gametree.kinds.base import (
     written,
 )
 from grader.gametree.kinds.registry import register
-from grader.gametree.solver import SearchResult, jsonable
+from grader.gametree.solver import Conventions, SearchResult, jsonable, minimax
 from grader.gametree.tree import Path, Tree, Value
 from grader.gametree.variants import (
     CHANCE_SEARCH_VARIANTS,
@@ -61,6 +63,26 @@ class ValuesKind(CountedKind):
         "Write in its box the value each internal node returns; leave the boxes of pruned "
         "nodes empty."
     )
+
+    # The tree of its examples: one with a node alpha-beta never visits.
+    example_tree: ClassVar[str] = "four levels"
+
+    def examples(self) -> tuple[Example, ...]:
+        tree = Tree.from_nested(EXAMPLE_TREES[self.example_tree])
+        key = self.key(tree, Conventions())
+        values = dict(key["values"])
+        # The deepest value off by 2, and a value given for a node alpha-beta never visits.
+        off = max(values, key=lambda p: (len(p.split(".")) if p else 0, p))
+        values[off] -= 2
+        wrong_at = {off}
+        unvisited = [p for p, node in tree.walk() if not node.is_leaf and p not in values]
+        if unvisited:
+            values[unvisited[0]] = minimax(tree, Conventions()).nodes[unvisited[0]].value
+            wrong_at.add(unvisited[0])
+        return (
+            Example("wrong", tree, {"values": values}, frozenset(wrong_at)),
+            Example("right", tree, key, score=1.0),
+        )
 
     def words(self, answer: dict[str, Any], label: Callable[[Path], str]) -> str:
         values = sorted(

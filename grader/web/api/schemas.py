@@ -626,8 +626,8 @@ class Solution(BaseModel):
     key: dict[str, Any] = Field(description="the correct answer in the answer's own shape")
     search: dict[str, Any] | None = Field(
         description="the reference alpha-beta search: value, best_move, leaf_order, pruned, "
-        "pruned_all, cutoffs, nodes (alpha/beta per node), trace (steps); the same for "
-        "every attempt on the exercise, so null in the response to POST "
+        "pruned_all, cutoffs, nodes (alpha/beta per node, and its best child), trace (steps); "
+        "the same for every attempt on the exercise, so null in the response to POST "
         "/api/exercises/{exercise_id}/attempts (which carries the key) and present in GET "
         "/api/attempts/{attempt_id}"
     )

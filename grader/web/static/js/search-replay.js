@@ -61,26 +61,13 @@ export function replayState(tree, trace, k) {
 const num = (x) => (x === "inf" ? Infinity : x === "-inf" ? -Infinity : x);
 
 /**
- * The chosen line once the search is over: from the root, at each node the child whose returned
- * value is best for its player, the first such in search order.
+ * The line of best play once the search is over, as the solver kept it: from the root, each
+ * node's best child (`search.nodes[path].best`), to a leaf or a chance node (which chooses none).
  */
-export function chosenPath(tree, state, order = "ltr") {
+export function bestLine(search) {
   const line = [""];
-  let path = "";
-  for (;;) {
-    const node = tree.nodes.get(path);
-    if (node.leaf || node.player === "chance") break; // chance chooses no child
-    
-    let kids = node.children.filter((c) => state.nodes.get(c)?.done);
-    if (order === "rtl") kids = kids.reverse();
-    let best = null;
-    for (const c of kids) {
-      const v = num(state.nodes.get(c).value);
-      if (best === null || (node.player === "max" ? v > best.v : v < best.v)) best = { c, v };
-    }
-    if (!best) break;
-    path = best.c;
-    line.push(path);
+  for (let next = search.nodes[""]?.best; next !== undefined; next = search.nodes[next]?.best) {
+    line.push(next);
   }
   return line;
 }
@@ -213,6 +200,7 @@ export class SearchReplay {
     this.tree = tree;
     this.trace = search.trace;
     this.conventions = search.conventions || {};
+    this.line = bestLine(search);
     this.k = 0;
     this.timer = null;
     this.interval = interval;
@@ -302,9 +290,8 @@ export class SearchReplay {
     view.setTrail(state.current ?? "", (path) => this.#trailWords(state, path));
     let text = caption(this.tree, this.trace, this.k, this.conventions);
     if (this.k === n) {
-      const line = chosenPath(this.tree, state, this.conventions.order);
-      for (const p of line) view.setClass(p, "chosen", true);
-      text += ` Best line: ${line.map((p) => this.tree.nodes.get(p).label).join(" → ")}.`;
+      for (const p of this.line) view.setClass(p, "chosen", true);
+      text += ` Best line: ${this.line.map((p) => this.tree.nodes.get(p).label).join(" → ")}.`;
     }
     this.ui.caption.textContent = text;
     this.ui.counter.textContent = `Step ${this.k} of ${n}`;

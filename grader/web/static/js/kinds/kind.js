@@ -1,8 +1,10 @@
 // What every exercise kind's page module shares, and what such a module is.
 //
-// A kind's module, static/js/kinds/<kind>.js (its URL named once, by the kind_module macro of
-// templates/_kinds.html, and read from the data-kind-module attribute of the element that
-// mounts an exercise or an answer), default-exports a kind:
+// A kind's module, static/js/kinds/<kind>.js, with its styles, static/css/kinds/<kind>.css,
+// where it has any (a plugin's beside its Python module; their URLs worked out by the web,
+// web/kind_pages.py, written by the kind_page macro of templates/_kinds.html into the
+// data-kind-module and data-kind-styles attributes of the element that mounts an exercise or an
+// answer), default-exports a kind:
 //   create(page)          its answer UI on the exercise page. page: {tree, view, conventions,
 //                         extra (an element for controls below the tree), status(text), stale()}.
 //                         The UI has: hint (words above the tree); activate(path) (a node
@@ -21,11 +23,23 @@ import { h } from "../dom.js";
 import { NumberError, answerValue, exactText, fmt, numberKey } from "../numbers.js";
 import { subtree } from "../tree-model.js";
 
-/** The kind whose module `element` names in its data-kind-module attribute. */
+/** The kind whose module `element` names in its data-kind-module attribute, with its styles
+ * (data-kind-styles, where it has any) linked once and loaded before the kind draws. */
 export async function loadKind(element) {
   const url = element.dataset.kindModule;
   if (!url) throw new Error("the element names no exercise kind module (data-kind-module)");
-  return (await import(url)).default;
+  const styles = element.dataset.kindStyles;
+  let loaded = Promise.resolve();
+  if (styles && ![...document.styleSheets].some((sheet) => sheet.href === new URL(styles, document.baseURI).href)) {
+    const link = h("link", { rel: "stylesheet", href: styles });
+    loaded = new Promise((resolve) => {
+      link.addEventListener("load", resolve, { once: true });
+      link.addEventListener("error", resolve, { once: true });
+    });
+    document.head.append(link);
+  }
+  const [module] = await Promise.all([import(url), loaded]);
+  return module.default;
 }
 
 // -- the exercise page ---------------------------------------------------------------------

@@ -1,7 +1,7 @@
-"""What a plugin kind is offered by, run by `tests/test_kind_plugins.py` in a pytest of its own
-with the kind loaded first (`-p tests.plugin_kind`), as a deployment imports its plugins before
-the app: the API's document and a real answer, the pages, the forms. Not collected otherwise (its
-name is not a test module's)."""
+"""What a plugin kind is offered by, run by `test_leaves_evaluated.py` in a pytest of its own with
+the kind loaded first (`GRADER_KIND_MODULES`), as a deployment loads its plugins before the app:
+the API's document and a real answer, the pages, the forms. Not collected otherwise (its name is
+not a test module's)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from openapi_spec_validator import validate
 
 from grader.gametree import Conventions, Tree, solve
 from tests.app_support import bearer
-from tests.plugin_kind import NAME
+from tests.kinds.leaves_evaluated.kind import NAME
 
 LEAVES = "3,12,8,2,4,6,14,5,2"  # AIMA's tree: 7 leaves evaluated (the 2nd MIN cut after one)
 
@@ -27,12 +27,12 @@ def test_the_openapi_document_states_its_answer_and_name(client):
     spec = client.get("/api/openapi.json").get_json()
     validate(spec)
     schemas = spec["components"]["schemas"]
-    answer = schemas["LeafCountAnswer"]
+    answer = schemas["LeavesEvaluatedAnswer"]
     assert answer["properties"]["leaf_count"]["minimum"] == 0
     assert answer["required"] == ["leaf_count"] and answer["additionalProperties"] is False
     submit = next(s for name, s in schemas.items() if name.startswith("SubmitAttempt"))
     shapes = [ref["$ref"].rsplit("/", 1)[1] for ref in submit["properties"]["answer"]["oneOf"]]
-    assert "LeafCountAnswer" in shapes and "PruneAnswer" in shapes
+    assert "LeavesEvaluatedAnswer" in shapes and "PruneAnswer" in shapes
     kinds = schemas[next(n for n in schemas if n.startswith("CreateExercise"))]["properties"]
     assert NAME in kinds["kind"]["enum"]
 
@@ -56,7 +56,8 @@ def test_its_exercise_page_names_its_module_and_the_forms_offer_it(client, facto
     exercise, _ = _exercise(client, factory)
     auth.login()
     page = client.get(f"/exercises/{exercise['id']}").get_data(as_text=True)
-    assert 'data-kind-module="/static/js/kinds/leaf-count.js"' in page
+    assert 'data-kind-module="/kinds/leaves-evaluated/leaves-evaluated.js"' in page
+    assert 'data-kind-styles="/kinds/leaves-evaluated/leaves-evaluated.css"' in page
     assert "Leaves evaluated" in page  # its title, as pages call it
     practice = client.get("/practice").get_data(as_text=True)
-    assert '<option value="leaf-count">Leaves evaluated</option>' in practice
+    assert '<option value="leaves-evaluated">Leaves evaluated</option>' in practice

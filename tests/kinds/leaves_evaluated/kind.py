@@ -1,7 +1,9 @@
-"""A test-only exercise kind, registered as a plugin registers one: importing this module is the
-whole registration. `tests/test_kind_plugins.py` loads it (in process, and as a pytest plugin,
-`-p tests.plugin_kind`, before the app is imported) and shows that everything that offers kinds
-offers it: the API's document and answers, the pages, the CLI.
+"""A test-only exercise kind, registered as a plugin's kind is: importing this module is the whole
+registration, and its page module and styles sit beside it (`leaves-evaluated.js`,
+`leaves-evaluated.css`, served by the web's `kind_pages`). `make test-kind-plugin` names it in
+`GRADER_KIND_MODULES`, and the tests that read the registry (the core's, the pages', the
+browser's) take it as they take a built-in kind; its own tests (`test_leaves_evaluated.py`)
+register it when the run did not.
 
 The kind asks how many leaves alpha-beta evaluates: the answer is one whole number."""
 
@@ -12,15 +14,24 @@ from typing import Any, ClassVar
 
 from grader.gametree import Conventions, Tree, solve
 from grader.gametree.drawing import PaperBoxes
-from grader.gametree.kinds import AnswerPart, ExerciseKind, Grade, Paper, UngradableAnswer, register
+from grader.gametree.kinds import (
+    AnswerPart,
+    Example,
+    ExerciseKind,
+    Grade,
+    Paper,
+    UngradableAnswer,
+    register,
+)
 from grader.gametree.kinds.base import part
 from grader.gametree.kinds.registry import KINDS
 
-NAME = "leaf-count"
+NAME = "leaves-evaluated"
+AIMA = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]  # 7 leaves evaluated: C's last two are cut
 
 
 @register
-class LeafCountKind(ExerciseKind):
+class LeavesEvaluatedKind(ExerciseKind):
     name = NAME
     title = "Leaves evaluated"
     prompt = "How many leaves does alpha-beta evaluate?"
@@ -63,6 +74,14 @@ class LeafCountKind(ExerciseKind):
     def paper(self, tree: Tree, answer: dict[str, Any] | None = None) -> Paper:
         written = str(answer.get("leaf_count", "")) if answer else ""
         return Paper(self.prompt, PaperBoxes(()), {}, (("Leaves evaluated", written),))
+
+    def examples(self) -> tuple[Example, ...]:
+        tree = Tree.from_nested(AIMA)
+        # The count of every leaf: no node is drawn as differing (the answer is one number).
+        return (
+            Example("wrong", tree, {"leaf_count": 9}, score=0.0),
+            Example("right", tree, {"leaf_count": 7}, score=1.0),
+        )
 
 
 KIND = KINDS[NAME]
