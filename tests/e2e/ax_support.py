@@ -16,11 +16,11 @@ from typing import Any
 
 from grader.gametree import KINDS, Tree
 from grader.gametree.tree import child_path
-from tests.e2e.kinds_support import TREES
 
 # The exercises whose trees tests/e2e/test_tree_aria.py reads (seeded by conftest, read only):
-# each kind of the registry on its tree, and a chance tree of three players and three levels.
-AX_TREES = {kind: TREES[kind] for kind in KINDS}
+# each kind of the registry on its first example's tree (`ExerciseKind.examples`), and a chance
+# tree of three players and three levels.
+AX_TREES = {kind: KINDS[kind].examples()[0].tree.to_nested() for kind in KINDS}
 AX_CHANCE = Tree.from_nested(
     [
         {"chance": ["1/2", "1/2"], "children": [[3, 5], [1, 8]]},
