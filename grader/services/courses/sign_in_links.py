@@ -84,7 +84,7 @@ def make(actor: User, course_id: int, user_id: int, url: Callable[[str], str]) -
                     "Sign in to Alpha-Beta Grader",
                     "An instructor of your course made you a link to sign in to Alpha-Beta "
                     f"Grader. Open it to choose a new password. It works once, for {minutes} "
-                    f"minutes (until {expires_at:%Y-%m-%d %H:%M} UTC):\n\n{url(token)}\n\n"
+                    f"minutes from when this message was sent:\n\n{url(token)}\n\n"
                     "Choosing a new password signs the account out everywhere and revokes its "
                     "API tokens.\n",
                 )
