@@ -42,7 +42,7 @@ MAX_TOKEN_DAYS = 366
 MAX_TOKENS = 20  # live tokens per account
 #: What a token may do: `read` every GET of the API that is not staff's, `submit` answers,
 #: practice exercises and engine uploads, `staff` the instructors' and TAs' routes (which the
-#: account's course roles still decide). The API's routes name theirs in `web/api/scopes.py`.
+#: account's course roles still decide). The API's routes each name the scope they need.
 SCOPES = ("read", "submit", "staff")
 DEFAULT_SCOPES = ("read",)  # least privilege: a token does only what its maker ticked
 LAST_USE_EVERY = dt.timedelta(minutes=1)  # a token's last use is written at most this often

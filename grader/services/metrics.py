@@ -1,5 +1,5 @@
 """What an operator, or an autoscaler, reads to run the workers (`/metrics`, written in
-Prometheus's text format by `web/metrics.py`): each class of work's queue, the workers alive and
+Prometheus's text format by the web layer): each class of work's queue, the workers alive and
 their grading slots, the grading time of each suite, the students on an engine slot's page, and
 how many workers the deadline needs now (`grader_desired_workers`, docs/deployment.md).
 
