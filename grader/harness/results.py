@@ -181,6 +181,7 @@ def rich(report: Report) -> dict[str, Any]:
     elo = report.elo
     return {
         "suite": report.suite,
+        "suite_version": report.suite_version,
         "submission": report.submission,
         "sandbox": report.sandbox,
         "complete": report.complete,

@@ -74,6 +74,7 @@ class Report:
     lanes: int = 1  # games played at once (grading slots held for the games)
     # The fewest known mistakes that explain the diagnosed failures (grader/harness/diagnosis.py).
     explanation: Explanation = field(default_factory=Explanation)
+    suite_version: str = ""  # `Suite.version`: what the stored result records of its suite
 
     @property
     def score(self) -> float:
@@ -136,7 +137,12 @@ def _grade_in(
     first: FirstVerdict | None = None,
 ) -> Report:
     report = Report(
-        suite.name, submission.name, sandbox=config.sandbox, started=time.time(), slot=slot.number
+        suite.name,
+        submission.name,
+        sandbox=config.sandbox,
+        started=time.time(),
+        slot=slot.number,
+        suite_version=suite.version,
     )
     start = time.monotonic()
     try:

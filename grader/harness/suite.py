@@ -11,6 +11,7 @@ from grader.checkers, computed once per suite and machine (grader/harness/refere
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass, replace
 from functools import cache
@@ -38,6 +39,16 @@ class Suite:
     @property
     def max_score(self) -> float:
         return sum(t.points for t in self.tests)
+
+    @property
+    def version(self) -> str:
+        """What a stored result records of the suite that gave it: a hash of its tests (names,
+        kinds, points, parameters, visibility), so any fix to a test changes it."""
+        tests = [
+            [t.name, t.kind, t.points, t.params, t.visibility, t.group] for t in self.tests
+        ]
+        text = json.dumps([self.name, tests], sort_keys=True, default=str)
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
 
     @property
     def game_count(self) -> int:

@@ -4,6 +4,8 @@ leased job's statuses."""
 from __future__ import annotations
 
 import datetime as dt
+import functools
+from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
 import sqlalchemy as sa
@@ -14,6 +16,17 @@ MAX_ID = 2**63 - 1  # the largest id the database stores (a 64-bit signed intege
 
 # A leased job's status (Submission, TournamentGame, IntegrityCheck, ExamPrint: services/leases/).
 QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
+
+
+@functools.cache
+def grader_version() -> str:
+    """The grader's version, stored with every score it gives (an attempt's, an upload's), so a
+    term's regrade knows which scores an upgraded grader may change ("unknown" in a checkout
+    that is not installed)."""
+    try:
+        return version("grader")
+    except PackageNotFoundError:
+        return "unknown"
 
 
 def utcnow() -> dt.datetime:

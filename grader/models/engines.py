@@ -72,6 +72,10 @@ class Submission(Base):
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
     started_at: Mapped[dt.datetime | None]
     finished_at: Mapped[dt.datetime | None]
+    # What gave the score: the grader's version and the suite's (`harness.Suite.version`, a hash
+    # of its tests and points); None before revision c54a7e1f2b38 recorded them (unknown).
+    grader_version: Mapped[str | None] = mapped_column(sa.String(40))
+    suite_version: Mapped[str | None] = mapped_column(sa.String(64))
 
     owner: Mapped[User] = relationship()
     slot: Mapped[Slot] = relationship()

@@ -9,7 +9,8 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from grader.models.accounts import User
-from grader.models.base import JSON, Base, utcnow
+from grader.gametree import KINDS
+from grader.models.base import JSON, Base, grader_version, utcnow
 from grader.models.courses import Slot
 
 
@@ -84,6 +85,10 @@ class Attempt(Base):
     # Of the days late, those the student's slip days covered (no penalty for them).
     slip_days: Mapped[int] = mapped_column(default=0, server_default="0")
     regraded_at: Mapped[dt.datetime | None]
+    # What gave the score: the grader's version and the kind's rule (`ExerciseKind.rule_version`);
+    # None for attempts graded before revision c54a7e1f2b38 recorded them (shown as unknown).
+    grader_version: Mapped[str | None] = mapped_column(sa.String(40))
+    rule_version: Mapped[str | None] = mapped_column(sa.String(40))
     # An answer written on a printed exam sheet, typed in by a TA or instructor (None: the
     # student's own), and every entry of it, oldest first, the last the current one:
     # [{"answer", "score", "entered_by", "entered_at"}] (services/paper/entry.py).
@@ -106,6 +111,11 @@ class Attempt(Base):
         "scoring",
     )
     FROM_EXERCISE: ClassVar[tuple[str, ...]] = ("kind", "seed", "generator_version", "conventions")
+
+    @staticmethod
+    def graded_by(kind: str) -> dict[str, str]:
+        """The versions that grade an attempt of `kind` now, stored beside its score."""
+        return {"grader_version": grader_version(), "rule_version": KINDS[kind].rule_version}
 
     @property
     def credited(self) -> float:

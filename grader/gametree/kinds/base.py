@@ -213,6 +213,10 @@ class ExerciseKind:
     in_game_practice: ClassVar[bool] = True
     # Its score counts errors (`scoring.error_score`), so an answer is some errors away from a key.
     counts_errors: ClassVar[bool] = False
+    # Its grading rule's version, stored with every attempt it grades: raised whenever the same
+    # answer on the same tree would be graded differently, so a term's regrade finds the attempts
+    # an older rule graded (services/teaching/term_regrade.py).
+    rule_version: ClassVar[str] = "1"
 
     # -- words facts ------------------------------------------------------------------------------
     # Its answer depends on the `values` convention (soft or hard), so the conventions say it.

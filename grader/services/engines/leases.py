@@ -30,6 +30,7 @@ from grader.models import (
     Submission,
     Tournament,
     TournamentGame,
+    grader_version,
     utcnow,
 )
 from grader.services import outbox
@@ -94,6 +95,7 @@ def write_result(
     max_score: float,
     gradescope: dict[str, Any],
     rich: dict[str, Any],
+    suite_version: str | None = None,
 ) -> bool:
     """running -> done with the result, once: False when this worker no longer holds the lease
     or the result exists (a second call, a resurrected worker)."""
@@ -111,6 +113,8 @@ def write_result(
                 finished_at=now,
                 error=None,
                 progress={"phase": "done"},
+                grader_version=grader_version(),
+                suite_version=suite_version or None,
             ):
                 return False
             session.add(
@@ -394,6 +398,7 @@ class SubmissionJob(JobKind[SubmissionClaim, "Report"]):
             max_score=result.max_score,
             gradescope=harness.gradescope(result),
             rich=harness.rich(result),
+            suite_version=result.suite_version,
         )
 
 

@@ -1,5 +1,5 @@
 """The lease every leased queue job runs under: engine submissions, tournament games, exam
-prints and integrity checks. Claim, heartbeat, finish, give back after an internal error, the
+prints, integrity checks and term regrades. Claim, heartbeat, finish, give back after an internal error, the
 sweep, and the record of a wake-up sent; `runner` runs a job kind's body under it.
 
     queued --claim--> running --finish--> done (or what the job says)
@@ -31,6 +31,7 @@ from grader.models import (
     ExamPrint,
     IntegrityCheck,
     Submission,
+    TermRegrade,
     TournamentGame,
     utcnow,
 )
@@ -38,12 +39,19 @@ from grader.services.transactions import rows_changed, writing
 
 log = logging.getLogger(__name__)
 
-Leased = type[Submission] | type[TournamentGame] | type[ExamPrint] | type[IntegrityCheck]
+Leased = (
+    type[Submission]
+    | type[TournamentGame]
+    | type[ExamPrint]
+    | type[IntegrityCheck]
+    | type[TermRegrade]
+)
 _JOBS_NAMED = {
     "submission": "submissions",
     "tournament_game": "games",
     "exam_print": "exam prints",
     "integrity_check": "checks",
+    "term_regrade": "term regrades",
 }
 
 

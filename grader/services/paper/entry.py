@@ -175,7 +175,12 @@ def save_entry(
             "entered_by": user.email,
             "entered_at": iso_utc(now),
         }
-        fields = {"answer": answer, **graded.to_dict(), "entered_by_id": user.id}  # Attempt.GRADED
+        fields = {
+            "answer": answer,
+            **graded.to_dict(),  # Attempt.GRADED
+            **Attempt.graded_by(slot.kind),
+            "entered_by_id": user.id,
+        }
         if attempt is None:
             exercise = session.get(Exercise, item.exercise_id)
             assert exercise is not None

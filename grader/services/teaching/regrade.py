@@ -140,6 +140,8 @@ def _apply(
     attempt.days_late = days
     attempt.penalty = penalty
     attempt.conventions = exercise.conventions
+    for name, value in Attempt.graded_by(exercise.kind).items():
+        setattr(attempt, name, value)
     if when is not None:
         attempt.regraded_at = when
 

@@ -86,6 +86,7 @@ def submit(user: User, exercise_id: int, answer: dict[str, Any]) -> Submitted:
     graded: dict[str, Any] = {
         **result.to_dict(),  # Attempt.GRADED
         **{name: getattr(exercise, name) for name in Attempt.FROM_EXERCISE},
+        **Attempt.graded_by(exercise.kind),
     }
     with writing() as session:
         # The count that decides, under the write lock: one query, no ORM objects.
