@@ -44,9 +44,7 @@ class Suite:
     def version(self) -> str:
         """What a stored result records of the suite that gave it: a hash of its tests (names,
         kinds, points, parameters, visibility), so any fix to a test changes it."""
-        tests = [
-            [t.name, t.kind, t.points, t.params, t.visibility, t.group] for t in self.tests
-        ]
+        tests = [[t.name, t.kind, t.points, t.params, t.visibility, t.group] for t in self.tests]
         text = json.dumps([self.name, tests], sort_keys=True, default=str)
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 

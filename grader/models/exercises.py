@@ -8,8 +8,8 @@ from typing import Any, ClassVar
 import sqlalchemy as sa
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from grader.models.accounts import User
 from grader.gametree import KINDS
+from grader.models.accounts import User
 from grader.models.base import JSON, Base, grader_version, utcnow
 from grader.models.courses import Slot
 
