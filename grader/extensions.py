@@ -38,6 +38,7 @@ GRADE, GAME, PASSBACK = "grade_submission", "play_tournament_game", "lti_passbac
 EXAM = "print_exam"
 INTEGRITY = "integrity_check"  # an engine slot's similarity, an assignment's answers
 REPORT_MAIL = "mail_problem_report"  # the staff told of a problem report
+TERM_REGRADE = "term_regrade"  # a course's, assignment's or slot's regrade computed to a preview
 
 #: Classes of work, each its own queue (grader/jobs.py): interactive work, which a person
 #: waits for, is never queued behind bulk work, and a worker serves the classes it is told
@@ -51,6 +52,7 @@ JOB_CLASS = {
     REPORT_MAIL: INTERACTIVE,
     EXAM: BULK,
     INTEGRITY: BULK,
+    TERM_REGRADE: BULK,
 }
 
 #: How a job reaches the queue: (job name, its int arguments, priority).

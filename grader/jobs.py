@@ -1,5 +1,6 @@
 """Queue tasks, on Huey: grading uploaded engines, playing tournament games, sending scores to
-the LMS, telling staff of a problem report by e-mail, printing exam sheets, integrity checks.
+the LMS, telling staff of a problem report by e-mail, printing exam sheets, integrity checks,
+term regrades' previews.
 
 `init_app` binds the queue to the app (`grader.extensions.job_queue`): services enqueue a job by its
 name there and never import this module, whose job bodies call services and the harness.
@@ -9,7 +10,7 @@ redis://... URL (workers on several machines, sharing nothing but the database, 
 the uploads' bytes, and the queue).
 Two classes of work, each its own queue in that storage (`extensions.JOB_CLASS`): interactive
 (uploads, tournament games, LMS scores), which a person waits for, and bulk (exam prints,
-integrity checks); each is served by its own workers (`run_worker`), so no upload waits behind a
+integrity checks, term regrades); each is served by its own workers (`run_worker`), so no upload waits behind a
 print. A message carries only an id: the database says what is to be done (services/leases/), so
 a lost or duplicated message costs nothing; every leased job (an upload graded, a game, a print,
 a check) is run by the one runner of services/leases/runner.py, with its kind. `grader worker`
@@ -46,6 +47,7 @@ from grader.extensions import (
     JOB_CLASS,
     PASSBACK,
     REPORT_MAIL,
+    TERM_REGRADE,
     WORK_CLASSES,
     db,
     job_queue,
@@ -55,7 +57,7 @@ from grader.services.data import backup, retention
 from grader.services.engines import leases
 from grader.services.leases import runner
 from grader.services.paper import printing
-from grader.services.teaching import problem_reports
+from grader.services.teaching import problem_reports, term_regrade
 from grader.services.trees import practice
 
 log = logging.getLogger(__name__)
@@ -113,6 +115,11 @@ def make_huey(app: Flask, work_class: str = INTERACTIVE) -> Huey:
         with app.app_context():
             run_integrity(check_id, worker_id())
 
+    # A term regrade's preview (services/teaching/term_regrade.py), at low priority.
+    def regrade_term(regrade_id: int) -> None:
+        with app.app_context():
+            run_term_regrade(regrade_id, worker_id())
+
     bodies: dict[str, Callable[..., None]] = {
         GRADE: grade_submission,
         GAME: play_tournament_game,
@@ -120,6 +127,7 @@ def make_huey(app: Flask, work_class: str = INTERACTIVE) -> Huey:
         REPORT_MAIL: mail_problem_report,
         EXAM: print_exam,
         INTEGRITY: integrity_check,
+        TERM_REGRADE: regrade_term,
     }
 
     @huey.on_startup()
@@ -206,6 +214,11 @@ def run_integrity(check_id: int, worker: str) -> str:
     return runner.run(integrity.CHECK, check_id, worker)
 
 
+def run_term_regrade(regrade_id: int, worker: str) -> str:
+    """Compute a term regrade's preview under its lease; the outcome."""
+    return runner.run(term_regrade.TERM_REGRADE, regrade_id, worker)
+
+
 PRUNE_EVERY = 3600.0  # seconds between two looks for abandoned practice exercises (a scan)
 _next_prune: dict[int, float] = {}  # by process: when this sweep looks next
 
@@ -235,6 +248,8 @@ def sweep_once(app: Flask, me: tuple[str, str] | None = None, slots: int = 1) ->
             job_queue.wake(REPORT_MAIL, report_id, what=f"the e-mail of problem report {report_id}")
         checks = integrity.checks.sweep()
         integrity.CHECK.wake(*checks)
+        regrades = term_regrade.sweep()
+        term_regrade.TERM_REGRADE.wake(*regrades)
         # Graded answers scored against classmates' trees too, by the queue: asked here (a
         # course whose staff just asked for a check of their own waits for the next sweep).
         for assignment_id in integrity.answers.due():
@@ -255,6 +270,7 @@ def sweep_once(app: Flask, me: tuple[str, str] | None = None, slots: int = 1) ->
             + len(scores)
             + len(reports)
             + len(checks)
+            + len(regrades)
             + len(purged)
         )
 

@@ -7,6 +7,7 @@ adapter.py, the one module that runs inside the sandbox, imports nothing of grad
 
 from grader.harness.cases import TestCase, TestResult
 from grader.harness.elo import LADDER_RATINGS, EloEstimate, estimate
+from grader.harness.rescore import Rescored, rescore
 from grader.harness.results import gradescope, rich, write
 from grader.harness.runner import Report, grade_engine, grade_engines
 from grader.harness.sandbox import (
@@ -28,6 +29,7 @@ __all__ = [
     "EloEstimate",
     "Limits",
     "Report",
+    "Rescored",
     "SandboxConfig",
     "SandboxError",
     "SandboxUnavailable",
@@ -41,6 +43,7 @@ __all__ = [
     "grade_engines",
     "gradescope",
     "load_suite",
+    "rescore",
     "rich",
     "write",
 ]
