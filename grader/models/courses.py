@@ -283,6 +283,9 @@ class ScoreNote(Base):
     text: Mapped[str] = mapped_column(sa.Text)
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
 
+    course: Mapped[Course] = relationship()
+    slot: Mapped[Slot | None] = relationship()
+
 
 REPORT_TEXT_MAX = 2000  # characters of a report and of its answer
 

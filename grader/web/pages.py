@@ -11,7 +11,7 @@ from flask_wtf.csrf import generate_csrf
 from grader.models import Exercise
 from grader.services import Busy, RateLimited, ServiceError, accounts
 from grader.services.courses import calendar, courses, deadlines, header, invites, slip_days, staff
-from grader.services.teaching import scores
+from grader.services.teaching import regrade_choice, scores
 from grader.services.trees import attempts, exercises
 from grader.web.forms import ActionForm, JoinForm, PracticeForm
 from grader.web.slot_pages import slot_url
@@ -48,6 +48,7 @@ def dashboard() -> Any:
         invitations=page.invitations,
         assignments=page.assignments,
         progress=page.progress,
+        score_notes=regrade_choice.notes(current_user),
         dues=deadlines.dues(current_user.id, page.assignments),
         slips=slip_days.slip_standing(current_user.id, page.assignments),
         calendar_url=url_for(

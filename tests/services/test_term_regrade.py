@@ -9,210 +9,33 @@ students' notes follow; a regrade on the same versions changes nothing."""
 
 from __future__ import annotations
 
-import dataclasses
-import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 import sqlalchemy as sa
 
-from grader import data
 from grader.extensions import db
-from grader.gametree import KINDS
-from grader.models import (
-    AuditEntry,
-    LtiContext,
-    LtiPassback,
-    LtiRegistration,
-    LtiResourceLink,
-    ScoreNote,
-    Slot,
-    Submission,
-    TermRegrade,
-)
+from grader.models import AuditEntry, LtiPassback, ScoreNote, Submission, TermRegrade
 from grader.services import Conflict, Forbidden
-from grader.services.engines import leases, submissions
-from grader.services.teaching import scores, term_regrade
-from tests.instructor_support import add_textbook_slot, textbook_key, user
-from tests.jobs.engine_support import engine_bytes
-
-TEACHER, TA = "teacher@example.com", "ta@example.com"
-STUDENTS = [f"s{i:02d}@example.com" for i in range(30)]
-WRONG_UP = {"pruned": [], "value": 3}  # the planted rule raises it
-MOVEGEN_FAILED = "Move generation: start"  # a 1-point test
-PERFT = "Perft 4: start"
-
-
-def _group(i: int, shift: int = 0) -> str:
-    return ("same", "up", "down")[(i + shift) % 3]
-
-
-@dataclasses.dataclass
-class Term:
-    course_id: int
-    assignment_id: int
-    engine_slot: int
-    prune_slot: int
-    suite_file: Path
-    ids: dict[str, int]
-
-
-def _suite_tests(suite_file: Path) -> list[Any]:
-    from grader.harness import load_suite
-
-    return list(load_suite(suite_file).tests)
-
-
-def _stored_rich(suite_file: Path, group: str) -> dict[str, Any]:
-    """A run's tests as the worker stores them: "same" passes every test, "up" fails perft,
-    "down" fails one movegen test."""
-    tests = []
-    for test in _suite_tests(suite_file):
-        failed = (group == "up" and test.name == PERFT) or (
-            group == "down" and test.name == MOVEGEN_FAILED
-        )
-        tests.append(
-            {
-                "name": test.name,
-                "kind": test.kind,
-                "verdict": "WA" if failed else "passed",
-                "score": 0.0 if failed else test.points,
-                "max_score": test.points,
-                "output": "",
-                "extra": {},
-            }
-        )
-    return {"tests": tests}
+from grader.services.teaching import regrade_choice, scores, term_regrade
+from tests.instructor_support import user
+from tests.services.term_regrade_support import (
+    PERFT,
+    STUDENTS,
+    TA,
+    TEACHER,
+    Term,
+    build_term,
+    group_of,
+    plant_rule_change,
+    plant_suite_fix,
+    suite_version,
+)
 
 
 @pytest.fixture
 def term(app, factory, tmp_path) -> Term:
-    from grader.services.teaching import editor
-
-    factory.user(TEACHER, "instructor")
-    factory.user(TA)
-    course_id, _ = factory.course("Search 201", TEACHER)
-    factory.member(course_id, TA, "ta")
-    for email in STUDENTS:
-        factory.user(email)
-        factory.member(course_id, email)
-    suite_file = tmp_path / "suite" / "course.json"
-    suite_file.parent.mkdir()
-    definition = json.loads((data.suite_dir() / "quick.json").read_text())
-    definition["positions"] = str(data.suite_dir() / "positions.json")
-    suite_file.write_text(json.dumps(definition))
-    assert PERFT in {t.name for t in _suite_tests(suite_file)}
-    with app.app_context():
-        teacher = user(TEACHER)
-        assignment = editor.create_assignment(
-            teacher, course_id, editor.AssignmentInput(title="Homework 3", score_policy="best")
-        )
-        engine = submissions.add_engine_slot(assignment.id, suite=str(suite_file))
-        engine_slot = engine.id
-        add_textbook_slot(teacher, assignment.id, "Textbook tree")
-        prune_slot = db.session.scalar(
-            sa.select(Slot.id).where(Slot.assignment_id == assignment.id, Slot.kind == "prune")
-        )
-        ids = {email: user(email).id for email in [TEACHER, TA, *STUDENTS]}
-        # The assignment placed in an LMS: every changed score of its slots is marked to send.
-        registration = LtiRegistration(
-            issuer="https://lms.example.edu",
-            client_id="grader",
-            auth_login_url="https://lms.example.edu/auth",
-            auth_token_url="https://lms.example.edu/token",
-            key_set_url="https://lms.example.edu/jwks",
-        )
-        db.session.add(registration)
-        db.session.flush()
-        context = LtiContext(
-            registration_id=registration.id,
-            context_id="ctx",
-            course_id=course_id,
-            deployment_id="d1",
-        )
-        db.session.add(context)
-        db.session.flush()
-        db.session.add(
-            LtiResourceLink(
-                context_id=context.id, resource_link_id="hw3", assignment_id=assignment.id
-            )
-        )
-        db.session.commit()
-        index = engine.index
-        room = Term(course_id, assignment.id, engine_slot, prune_slot, suite_file, ids)
-        # 30 uploads through the real intake, each result stored as the worker stores it.
-        for i, email in enumerate(STUDENTS):
-            upload = submissions.upload(
-                user(email), assignment.id, index, engine_bytes("correct"), "engine.py"
-            )
-            assert leases.claim_submission(upload.id, "w") is not None
-            rich = _stored_rich(suite_file, _group(i))
-            total = sum(t["score"] for t in rich["tests"])
-            most = sum(t["max_score"] for t in rich["tests"])
-            assert leases.write_result(
-                upload.id,
-                "w",
-                score=total,
-                max_score=most,
-                gradescope={"score": total, "tests": rich["tests"]},
-                rich=rich,
-                suite_version=_version(suite_file),
-            )
-        # 90 attempts through the real attempt path: 3 a student.
-        from grader.services.trees import attempts, exercises
-
-        key = textbook_key()
-        for i, email in enumerate(STUDENTS):
-            student = user(email)
-            exercise = exercises.slot_exercise(student, assignment.id, 1)
-            group = _group(i, 1)
-            reply = key if group == "same" else WRONG_UP if group == "up" else {**key, "value": 4}
-            for _ in range(3):
-                attempts.submit(student, exercise.id, reply)
-        db.session.remove()
-    return room
-
-
-def _version(suite_file: Path) -> str:
-    from grader.harness import load_suite
-
-    return load_suite(suite_file).version
-
-
-def _plant_suite_fix(term: Term) -> None:
-    """The suite's perft test was worth 3 points; the fix makes it 1."""
-    definition = json.loads(term.suite_file.read_text())
-    for group in definition["groups"]:
-        if group["kind"] == "perft":
-            group["points"] = 1
-    term.suite_file.write_text(json.dumps(definition))
-
-
-def _plant_rule_change(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The prune kind's rule corrected: an answer that prunes nothing gets a quarter more, one
-    with the wrong value a quarter less (its rule's version raised, as a real change does)."""
-    kind = KINDS["prune"]
-    original = type(kind).grade
-
-    def grade(self: Any, tree: Any, conventions: Any, answer: Any) -> Any:
-        graded = original(self, tree, conventions, answer)
-        if answer.get("pruned") == []:
-            return dataclasses.replace(
-                graded,
-                score=min(1.0, graded.score + 0.25),
-                parts={**graded.parts, "pruned": graded.parts.get("pruned", 0) + 0.25},
-            )
-        if answer.get("value") == 4:
-            return dataclasses.replace(
-                graded,
-                score=max(0.0, graded.score - 0.25),
-                parts={**graded.parts, "value": 0.0},
-            )
-        return graded
-
-    monkeypatch.setattr(type(kind), "grade", grade)
-    monkeypatch.setattr(type(kind), "rule_version", "2")
+    return build_term(app, factory, tmp_path)
 
 
 def _slot_scores(app: Any, term: Term) -> dict[tuple[int, int], float]:
@@ -241,18 +64,18 @@ def _expected(term: Term) -> dict[tuple[int, int], str]:
     moved: dict[tuple[int, int], str] = {}
     for i, email in enumerate(STUDENTS):
         uid = term.ids[email]
-        if _group(i) != "same":
-            moved[uid, term.engine_slot] = _group(i)
-        if _group(i, 1) != "same":
-            moved[uid, term.prune_slot] = _group(i, 1)
+        if group_of(i) != "same":
+            moved[uid, term.engine_slot] = group_of(i)
+        if group_of(i, 1) != "same":
+            moved[uid, term.prune_slot] = group_of(i, 1)
     return moved
 
 
 def _planted(app, term, monkeypatch) -> tuple[TermRegrade, dict[tuple[int, int], float]]:
     before = _slot_scores(app, term)
     assert len(before) == 60  # 30 students, two slots
-    _plant_suite_fix(term)
-    _plant_rule_change(monkeypatch)
+    plant_suite_fix(term)
+    plant_rule_change(monkeypatch)
     regrade = _run(app, term)
     assert _slot_scores(app, term) == before  # the preview applied nothing
     return regrade, before
@@ -284,7 +107,7 @@ def test_keep_higher_lowers_no_score_and_tells_the_raised(app, term, monkeypatch
     with app.app_context():
         db.session.execute(sa.delete(LtiPassback))
         db.session.commit()
-        counts = term_regrade.apply(user(TEACHER), regrade.id, "keep_higher")
+        counts = regrade_choice.apply(user(TEACHER), regrade.id, "keep_higher")
         db.session.remove()
     after = _slot_scores(app, term)
     assert all(after[key] >= before[key] - 1e-9 for key in before)
@@ -306,10 +129,10 @@ def test_replace_lowers_the_planted_ones_and_marks_and_tells_them(app, term, mon
         db.session.execute(sa.delete(LtiPassback))
         db.session.commit()
         with pytest.raises(Forbidden):
-            term_regrade.apply(user(TA), regrade.id, "replace")
-        term_regrade.apply(user(TEACHER), regrade.id, "replace")
+            regrade_choice.apply(user(TA), regrade.id, "replace")
+        regrade_choice.apply(user(TEACHER), regrade.id, "replace")
         with pytest.raises(Conflict, match="applied already"):
-            term_regrade.apply(user(TEACHER), regrade.id, "discard")
+            regrade_choice.apply(user(TEACHER), regrade.id, "discard")
         db.session.remove()
     after = _slot_scores(app, term)
     expected = _expected(term)
@@ -326,7 +149,7 @@ def test_replace_lowers_the_planted_ones_and_marks_and_tells_them(app, term, mon
     assert "because the suite's perft test was overweighted" in words
     assert f"went from {before[some_down] * 100:.4g}% to {after[some_down] * 100:.4g}%" in words
     assert PERFT in words
-    assert set(stamped) == {_version(term.suite_file)}  # every upload now says its suite
+    assert set(stamped) == {suite_version(term.suite_file)}  # every upload now says its suite
     # A regrade on the same grader and suite versions changes nothing.
     again = _run(app, term)
     assert again.result is not None
@@ -339,7 +162,7 @@ def test_discard_applies_nothing(app, term, monkeypatch):
     with app.app_context():
         db.session.execute(sa.delete(LtiPassback))
         db.session.commit()
-        term_regrade.apply(user(TEACHER), regrade.id, "discard")
+        regrade_choice.apply(user(TEACHER), regrade.id, "discard")
         assert db.session.scalar(sa.select(sa.func.count()).select_from(LtiPassback)) == 0
         assert db.session.scalar(sa.select(sa.func.count()).select_from(ScoreNote)) == 0
         db.session.remove()
