@@ -81,6 +81,7 @@ def regrade_page(regrade_id: int) -> Any:
 @bp.post("/regrades/<int:regrade_id>/apply")
 def apply_regrade(regrade_id: int) -> Any:
     regrade = term_regrade.get(current_user, regrade_id)
+    staff(current_user, regrade.course_id, change=True)
     form = ChoiceForm()
     if form.choice.data not in regrade_choice.CHOICE_WORDS:
         abort(400)

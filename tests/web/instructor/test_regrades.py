@@ -1,0 +1,118 @@
+"""The Regrades tab: an instructor starts a regrade with a reason, a worker computes its preview
+(the one runner, as `grader worker` runs it), the page shows the histogram of changes with its
+table and each student's old and new score and what changed; the choice applies it, and the
+student reads on their dashboard what changed and why. A TA reads but may not start or apply."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+import sqlalchemy as sa
+
+from grader.extensions import db
+from grader.models import TermRegrade
+from tests.app_support import csrf_from
+from tests.services.term_regrade_support import (
+    STUDENTS,
+    TA,
+    TEACHER,
+    build_term,
+    group_of,
+    plant_rule_change,
+    plant_suite_fix,
+)
+
+COUNT = 6
+
+
+@pytest.fixture
+def term(app, factory, tmp_path, monkeypatch):
+    made = build_term(app, factory, tmp_path, COUNT)
+    plant_suite_fix(made)
+    plant_rule_change(monkeypatch)
+    return made
+
+
+def _start(client, term) -> int:
+    page = client.get(f"/instructor/courses/{term.course_id}/regrades")
+    assert page.status_code == 200
+    html = page.get_data(as_text=True)
+    assert 'aria-current="page">Regrades</a>' in html
+    done = client.post(
+        f"/instructor/courses/{term.course_id}/regrades",
+        data={
+            "csrf_token": csrf_from(html),
+            "scope": f"a{term.assignment_id}",
+            "reason": "the perft test was worth too much",
+        },
+    )
+    assert done.status_code == 302
+    return int(done.headers["Location"].rsplit("/", 1)[1])
+
+
+def _compute(app, regrade_id: int) -> None:
+    from grader.jobs import run_term_regrade
+
+    with app.app_context():
+        assert run_term_regrade(regrade_id, "test-worker") == "done"
+        db.session.remove()
+
+
+def test_the_preview_page_then_the_choice_then_the_students_note(app, client, auth, term):
+    auth.login(TEACHER)
+    regrade_id = _start(client, term)
+    waiting = client.get(f"/instructor/regrades/{regrade_id}").get_data(as_text=True)
+    assert "being computed at low priority (queued)" in waiting
+    _compute(app, regrade_id)
+    html = client.get(f"/instructor/regrades/{regrade_id}").get_data(as_text=True)
+    moved = sum(group_of(i) != "same" for i in range(COUNT)) + sum(
+        group_of(i, 1) != "same" for i in range(COUNT)
+    )
+    assert f"{moved} students' scores change" in html
+    rows = re.findall(r'<tr data-change="(up|down)">', html)
+    assert len(rows) == moved and set(rows) == {"up", "down"}
+    assert re.search(r'<svg [^>]*role="img"', html)
+    assert "Change in percentage points as a table" in html
+    assert "Perft 4: start: 3 of 3 is now 1 of 1" in html
+    assert "Nothing is applied yet" in html
+    done = client.post(
+        f"/instructor/regrades/{regrade_id}/apply",
+        data={"csrf_token": csrf_from(html), "choice": "replace"},
+        follow_redirects=True,
+    )
+    text = done.get_data(as_text=True)
+    uploads = sum(group_of(i) != "same" for i in range(COUNT))
+    attempts = 3 * sum(group_of(i, 1) != "same" for i in range(COUNT))
+    assert (
+        f"Applied (replace every changed score): {uploads + attempts} scores changed, 0 kept"
+        in text
+    )
+    assert "Applied</strong>" in text and "Apply</button>" not in text
+    auth.logout()
+    lowered = next(i for i in range(COUNT) if group_of(i) == "down")
+    auth.login(STUDENTS[lowered])
+    dashboard = client.get("/dashboard").get_data(as_text=True)
+    assert "Changed scores" in dashboard
+    assert "was regraded because the perft test was worth too much" in dashboard
+    assert re.search(r"Your score there went from [\d.]+% to [\d.]+%", dashboard)
+
+
+def test_a_ta_reads_the_preview_but_cannot_start_or_apply(app, client, auth, term):
+    auth.login(TEACHER)
+    regrade_id = _start(client, term)
+    _compute(app, regrade_id)
+    auth.logout()
+    auth.login(TA)
+    html = client.get(f"/instructor/regrades/{regrade_id}").get_data(as_text=True)
+    assert "students' scores change" in html and "Apply</button>" not in html
+    listing = client.get(f"/instructor/courses/{term.course_id}/regrades").get_data(as_text=True)
+    assert "Start a regrade" not in listing
+    refused = client.post(
+        f"/instructor/regrades/{regrade_id}/apply",
+        data={"csrf_token": csrf_from(html), "choice": "replace"},
+    )
+    assert refused.status_code == 403
+    with app.app_context():
+        assert db.session.get_one(TermRegrade, regrade_id).choice is None
+        assert db.session.scalar(sa.select(sa.func.count()).select_from(TermRegrade)) == 1
