@@ -21,7 +21,6 @@ from grader.extensions import db
 from grader.gametree import KINDS, Conventions, UngradableAnswer, grade
 from grader.models import (
     DONE,
-    ENGINE_KIND,
     Assignment,
     Attempt,
     EngineResult,
@@ -106,7 +105,7 @@ def _items(slots: list[Slot], progress: Progress | None = None) -> dict[str, Any
     for number, slot in enumerate(slots):
         if progress is not None:
             progress({"phase": "scoring", "slots_done": number, "slots_total": len(slots)})
-        if slot.kind == ENGINE_KIND:
+        if not slot.slot_kind.has_exercise:  # an engine slot: its uploads
             suite = suite_now(slot)
             versions[str(slot.id)] = suite.version
             uploads = db.session.scalars(

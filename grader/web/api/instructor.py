@@ -1,12 +1,14 @@
 """The staff's side of the API: a course's gradebook, statistics, misconceptions, audit log,
-and the preview of a slot's parameters. Thin views over the services the staff's pages use."""
+term regrades (asked, their preview, the choice), and the preview of a slot's parameters. Thin views over the services the staff's pages use."""
 
 from __future__ import annotations
 
 from flask import Response, g
 
+from grader.models import DONE, iso_utc
+from grader.models import TermRegrade as TermRegradeRow
 from grader.services.courses import audit_log
-from grader.services.teaching import editor, gradebook, stats
+from grader.services.teaching import editor, gradebook, regrade_choice, stats, term_regrade
 from grader.web.api import bp, download, responses, schemas, spec
 
 
@@ -88,6 +90,83 @@ def api_regrades(course_id: int) -> schemas.DeprecatedRegrades:
     The same entries as `GET /api/courses/{course_id}/audit`, as `regrades`; kept for the
     clients written against it, to be removed in a later release."""
     return schemas.DeprecatedRegrades(regrades=_audit_entries(course_id))
+
+
+def _term_regrade(regrade: TermRegradeRow) -> schemas.TermRegrade:
+    result = regrade.result if regrade.status == DONE else None
+    return schemas.TermRegrade(
+        id=regrade.id,
+        course_id=regrade.course_id,
+        assignment_id=regrade.assignment_id,
+        slot_id=regrade.slot_id,
+        scope=term_regrade.scope_words(regrade),
+        reason=regrade.reason,
+        status=regrade.status,
+        error=regrade.error,
+        created_at=iso_utc(regrade.created_at) or "",
+        choice=regrade.choice,
+        chosen_at=iso_utc(regrade.chosen_at),
+        **(
+            {}
+            if result is None
+            else {k: result[k] for k in ("examined", "current", "rerun", "students", "histogram")}
+        ),
+    )
+
+
+@bp.get("/courses/<int:course_id>/term-regrades")
+@spec.validate(resp=responses(schemas.TermRegrades), tags=["instructor"])
+def api_term_regrades(course_id: int) -> schemas.TermRegrades:
+    """The course's term regrades, newest first, each with its preview once computed"""
+    return schemas.TermRegrades(
+        regrades=[_term_regrade(r) for r in term_regrade.listed(g.user, course_id)]
+    )
+
+
+@bp.post("/courses/<int:course_id>/term-regrades")
+@spec.validate(resp=responses(schemas.TermRegrade, 202, body=True), tags=["instructor"])
+def api_start_term_regrade(
+    course_id: int, json: schemas.TermRegradeRequest
+) -> tuple[schemas.TermRegrade, int]:
+    """Start a regrade of the course, an assignment or a slot (instructors)
+
+    Queued at low priority; a worker computes its preview, applying nothing. Every stored
+    score an older grader, suite or kind rule gave is scored again; scores the versions of now
+    gave are left alone. A regrade of the course still queued or running is given back
+    instead of a new one."""
+    regrade = term_regrade.start(
+        g.user,
+        course_id,
+        assignment_id=json.assignment_id,
+        index=json.slot_index if json.assignment_id is not None else None,
+        reason=json.reason,
+    )
+    return _term_regrade(regrade), 202
+
+
+@bp.get("/term-regrades/<int:regrade_id>")
+@spec.validate(resp=responses(schemas.TermRegrade), tags=["instructor"])
+def api_term_regrade(regrade_id: int) -> schemas.TermRegrade:
+    """A term regrade and its preview
+
+    Per student whose score changes, the old and new score and the tests or answer parts that
+    changed, and a histogram of the changes."""
+    return _term_regrade(term_regrade.get(g.user, regrade_id))
+
+
+@bp.post("/term-regrades/<int:regrade_id>/apply")
+@spec.validate(
+    resp=responses(schemas.TermRegradeApplied, body=True, also=(409,)), tags=["instructor"]
+)
+def api_apply_term_regrade(
+    regrade_id: int, json: schemas.TermRegradeChoice
+) -> schemas.TermRegradeApplied:
+    """Apply a computed preview: replace, keep the higher, or discard (instructors)
+
+    Once: writes the audit log, marks each changed score for the LMS and leaves each student
+    whose score changed a note of what changed and why. 409 before the preview is computed or
+    once a choice was made."""
+    return schemas.TermRegradeApplied(**regrade_choice.apply(g.user, regrade_id, json.choice))
 
 
 @bp.post("/courses/<int:course_id>/preview")

@@ -912,6 +912,72 @@ class DeprecatedRegrades(BaseModel):
     regrades: list[AuditEntry]
 
 
+class TermRegradeRequest(Body):
+    """A regrade to compute into a preview: the course (neither id), one assignment, or one of
+    its slots (both), and the reason each student whose score changes is told."""
+
+    assignment_id: int | None = Field(None, ge=1)
+    slot_index: int | None = Field(None, ge=0, description="needs assignment_id")
+    reason: str = Field(min_length=1, max_length=300)
+
+
+class TermRegradeChoice(Body):
+    """What to do with a computed preview: replace every changed score, keep the higher of
+    each, or discard it."""
+
+    choice: Literal["replace", "keep_higher", "discard"]
+
+
+class RegradeStudent(BaseModel):
+    """A student whose score on a slot changes: the score that counts before and after (0..1,
+    under the assignment's policy, after any late penalty), and what changed."""
+
+    user_id: int
+    student: str
+    slot_id: int
+    slot: str
+    old: float
+    new: float
+    changes: list[str]
+
+
+class RegradeHistogram(BaseModel):
+    labels: list[str] = Field(description="each bin's change in percentage points")
+    counts: list[int] = Field(description="the students in each bin")
+
+
+class TermRegrade(BaseModel):
+    """A term regrade: its status (queued, running, done, failed), and once done its preview;
+    `choice` is null until the staff choose."""
+
+    id: int
+    course_id: int
+    assignment_id: int | None
+    slot_id: int | None
+    scope: str
+    reason: str
+    status: str
+    error: str | None
+    created_at: str
+    choice: str | None
+    chosen_at: str | None
+    examined: int | None = Field(None, description="scores other versions gave, scored again")
+    current: int | None = Field(None, description="scores the versions of now gave, left alone")
+    rerun: list[int] | None = Field(None, description="uploads only the sandbox can score")
+    students: list[RegradeStudent] | None = None
+    histogram: RegradeHistogram | None = None
+
+
+class TermRegrades(BaseModel):
+    regrades: list[TermRegrade]
+
+
+class TermRegradeApplied(BaseModel):
+    changed: int = Field(description="scores changed")
+    kept: int = Field(description="scores kept because the new one was lower (keep_higher)")
+    stale: int = Field(description="scores left alone because they changed since the preview")
+
+
 class Preview(BaseModel):
     tree: dict[str, Any]
     labels: dict[str, str]

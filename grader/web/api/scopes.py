@@ -42,6 +42,10 @@ NEEDED: dict[str, str] = {
     "api_misconceptions": STAFF,
     "api_audit_log": STAFF,
     "api_regrades": STAFF,
+    "api_term_regrades": STAFF,
+    "api_start_term_regrade": STAFF,
+    "api_term_regrade": STAFF,
+    "api_apply_term_regrade": STAFF,
     "api_preview": STAFF,
 }
 

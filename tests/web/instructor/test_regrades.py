@@ -116,3 +116,38 @@ def test_a_ta_reads_the_preview_but_cannot_start_or_apply(app, client, auth, ter
     with app.app_context():
         assert db.session.get_one(TermRegrade, regrade_id).choice is None
         assert db.session.scalar(sa.select(sa.func.count()).select_from(TermRegrade)) == 1
+
+
+def test_the_api_starts_previews_and_applies_with_a_staff_token(app, client, factory, term):
+    teacher = {"Authorization": f"Bearer {factory.token(TEACHER)}"}
+    reader = {"Authorization": f"Bearer {factory.token(TEACHER, ('read',))}"}
+    url = f"/api/courses/{term.course_id}/term-regrades"
+    body = {"assignment_id": term.assignment_id, "reason": "the suite was fixed"}
+    assert client.post(url, json=body, headers=reader).status_code == 403  # scope staff
+    assert client.post(url, json=body | {"extra": 1}, headers=teacher).status_code == 400
+    started = client.post(url, json=body, headers=teacher)
+    assert started.status_code == 202 and started.get_json()["status"] == "queued"
+    regrade_id = started.get_json()["id"]
+    apply = f"/api/term-regrades/{regrade_id}/apply"
+    early = client.post(apply, json={"choice": "replace"}, headers=teacher)
+    assert early.status_code == 409
+    _compute(app, regrade_id)
+    got = client.get(f"/api/term-regrades/{regrade_id}", headers=teacher).get_json()
+    uploads = sum(group_of(i) != "same" for i in range(COUNT))
+    attempts = 3 * sum(group_of(i, 1) != "same" for i in range(COUNT))
+    assert got["status"] == "done" and got["examined"] == COUNT * 4
+    assert len(got["students"]) == sum(
+        (group_of(i) != "same") + (group_of(i, 1) != "same") for i in range(COUNT)
+    )
+    assert sum(got["histogram"]["counts"]) == len(got["students"])
+    done = client.post(apply, json={"choice": "keep_higher"}, headers=teacher)
+    assert done.status_code == 200
+    lowered_uploads = sum(group_of(i) == "down" for i in range(COUNT))
+    lowered_attempts = 3 * sum(group_of(i, 1) == "down" for i in range(COUNT))
+    assert done.get_json() == {
+        "changed": uploads + attempts - lowered_uploads - lowered_attempts,
+        "kept": lowered_uploads + lowered_attempts,
+        "stale": 0,
+    }
+    listed = client.get(url, headers=teacher).get_json()["regrades"]
+    assert [r["choice"] for r in listed] == ["keep_higher"]
