@@ -396,7 +396,7 @@ def test_the_documents_schemas_are_written_when_asked_whole_for_every_thread():
 def test_every_operation_documents_its_success_and_its_errors(client):
     spec = client.get("/api/openapi.json").get_json()
     operations = {op["operationId"]: op for ops in spec["paths"].values() for op in ops.values()}
-    assert len(operations) == 29
+    assert len(operations) == 33
     for name, op in operations.items():
         success = [code for code in op["responses"] if code.startswith("2")]
         assert len(success) == 1 and op["responses"][success[0]]["content"], name
