@@ -8,7 +8,8 @@
 # The academic-integrity pages at 1280 px (tests/e2e/test_integrity_e2e.py). The progress page
 # at 1280 and 390 px, its "after" (tests/e2e/test_words_e2e.py), and after the one-click loop
 # (tests/e2e/test_progress_e2e.py). A depth-4 expectiminimax tree and its replay at 1280 and
-# 390 px (tests/e2e/test_chance_e2e.py).
+# 390 px (tests/e2e/test_chance_e2e.py). A term regrade's preview at 1280 px
+# (tests/e2e/test_term_regrade_e2e.py), in docs/images/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=$(mktemp -d)
@@ -32,5 +33,7 @@ cp "$out/progress.png" docs/screenshots/
 GRADER_E2E_SCREENSHOTS="$out" .venv/bin/pytest -q -p no:randomly tests/e2e/test_chance_e2e.py \
   -k expectiminimax
 cp "$out"/expectiminimax-*.png docs/screenshots/
+GRADER_E2E_SCREENSHOTS="$out" .venv/bin/pytest -q -p no:randomly tests/e2e/test_term_regrade_e2e.py
+cp "$out/regrade-preview.png" docs/images/
 rm -rf "$out"
 ls -l docs/screenshots

@@ -236,8 +236,8 @@ def _students(course_id: int, slots: list[Slot], changed: list[dict[str, Any]]) 
 
 
 def histogram(students: list[dict[str, Any]]) -> dict[str, list[Any]]:
-    """How many students' slot scores move by how much (percentage points), one bin each
-    side of no change."""
+    """How many changed scores (a student's on a slot) move by how much, in percentage points,
+    in bins each side of no change."""
     labels = [f"{low:+d} to {high:+d}" for low, high in BINS]
     counts = [0] * len(BINS)
     for row in students:

@@ -59,11 +59,11 @@ def regrade_page(regrade_id: int) -> Any:
     chart = None
     if result is not None:
         chart = charts.column_chart(
-            "Change in each student's score",
+            "How much each changed score moves",
             result["histogram"]["labels"],
             result["histogram"]["counts"],
             x_label="change in percentage points",
-            y_label="students",
+            y_label="scores",
         )
     return render_template(
         "instructor/regrade.html",

@@ -16,10 +16,10 @@ class StartRegradeForm(FlaskForm):
     """The scope (the course, an assignment, one exercise) and the reason each student whose
     score changes is told."""
 
-    scope = SelectField("Regrade", choices=[], validate_choice=True)
+    scope = SelectField("What to regrade", choices=[], validate_choice=True)
     reason = StringField(
-        "Why (each student whose score changes reads it: “the regrade changed your score "
-        "because …”)",
+        "Why the grading changed (each student whose score changes reads “… was regraded "
+        "because” and these words)",
         validators=[DataRequired(), Length(max=300)],
     )
 
