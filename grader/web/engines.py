@@ -25,6 +25,7 @@ from grader.services.courses import deadlines, release
 from grader.services.engines import results, submissions, tournaments
 from grader.web import charts, handouts, inputs, kit
 from grader.web.forms import ActionForm
+from grader.web.words import graded_by
 
 bp = Blueprint("engines", __name__)
 
@@ -217,6 +218,7 @@ def staff_slot(assignment_id: int, index: int) -> Any:
         submissions=uploads,
         leaderboard=tournaments.leaderboard(slot),
         tournaments=tournaments.of_slot(slot),
+        graded_by=graded_by,
         form=ActionForm(),
     )
 

@@ -119,6 +119,14 @@ def conventions_words(value: object) -> str:
     return str(value)
 
 
+def graded_by(grader: str | None, rule: str | None, what: str = "rule") -> str:
+    """What gave a stored score, in words: the grader's version and the kind rule's (`what`:
+    "rule") or the suite's ("suite"); a score stored before versions were recorded says so."""
+    if grader is None and rule is None:
+        return "graded before versions were recorded (unknown versions)"
+    return f"graded by grader {grader or 'unknown'}, {what} {rule or 'unknown'}"
+
+
 __all__ = [
     "CHILDREN",
     "CUT_NODES_REPORT",
@@ -126,6 +134,7 @@ __all__ = [
     "audit_sentences",
     "conventions_brief",
     "conventions_words",
+    "graded_by",
     "kind_name",
     "misconception_name",
 ]

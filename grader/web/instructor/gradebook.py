@@ -17,7 +17,7 @@ from grader.services.teaching import difficulty, gradebook, stats
 from grader.services.trees import exercises
 from grader.web import charts
 from grader.web.instructor.blueprint import bp, csv_response
-from grader.web.words import misconception_name
+from grader.web.words import graded_by, misconception_name
 
 
 @bp.get("/courses/<int:course_id>/gradebook")
@@ -44,6 +44,7 @@ def student(course_id: int, user_id: int) -> Any:
         assignments=assignments,
         kinds=KINDS,
         labels_for=lambda e: exercises.tree_of(e).labels(),
+        graded_by=graded_by,
     )
 
 

@@ -152,3 +152,24 @@ def test_the_api_starts_previews_and_applies_with_a_staff_token(app, client, fac
     }
     listed = client.get(url, headers=teacher).get_json()["regrades"]
     assert [r["choice"] for r in listed] == ["keep_higher"]
+
+
+def test_the_staff_pages_say_what_gave_each_score_and_unknown_for_older_ones(
+    app, client, auth, term
+):
+    from grader.models import Attempt, Submission, grader_version
+
+    auth.login(TEACHER)
+    student = term.ids[STUDENTS[0]]
+    drill = f"/instructor/courses/{term.course_id}/students/{student}"
+    uploads = f"/instructor/assignments/{term.assignment_id}/slots/0/engines"
+    now = f"graded by grader {grader_version()}"
+    assert f"{now}, rule 1" in client.get(drill).get_data(as_text=True)  # before the plant
+    assert f"{now}, suite " in client.get(uploads).get_data(as_text=True)
+    with app.app_context():
+        db.session.execute(sa.update(Attempt).values(grader_version=None, rule_version=None))
+        db.session.execute(sa.update(Submission).values(grader_version=None, suite_version=None))
+        db.session.commit()
+    unknown = "graded before versions were recorded (unknown versions)"
+    assert unknown in client.get(drill).get_data(as_text=True)
+    assert unknown in client.get(uploads).get_data(as_text=True)
