@@ -193,7 +193,7 @@ def _item(
 
 
 def _students(course_id: int, slots: list[Slot], changed: list[dict[str, Any]]) -> list[Any]:
-    """Per student and slot with a changed score: the slot's score under its policy before and
+    """Per student and slot whose score changes: the slot's score under its policy before and
     after (after the late penalty, as the gradebook counts it)."""
     new_of = {(c["slot_id"], c["id"]): c["new"] for c in changed}
     touched = {(c["user_id"], c["slot_id"]) for c in changed}
@@ -214,6 +214,8 @@ def _students(course_id: int, slots: list[Slot], changed: list[dict[str, Any]]) 
         policy = slot.assignment.score_policy
         after = [replace(g, score=new_of.get((slot_id, g.id), g.score)) for g in graded]
         old, new = scores.policy_score(graded, policy), scores.policy_score(after, policy)
+        if abs((old or 0.0) - (new or 0.0)) < EPSILON:
+            continue  # an upload or attempt changed, not the score that counts
         rows.append(
             {
                 "user_id": user_id,
