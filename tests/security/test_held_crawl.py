@@ -235,7 +235,7 @@ def _skip_gate(monkeypatch: Any, module: Any) -> None:
         "release",
         SimpleNamespace(
             **{name: getattr(gate, name) for name in dir(gate) if not name.startswith("_")}
-            | {"held_work": lambda *args, **kw: None, "held_until": lambda *args, **kw: None}
+            | {"held_work": lambda *args, **kw: None}
         ),
     )
 
