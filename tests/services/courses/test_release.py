@@ -104,9 +104,12 @@ def test_the_report_form_names_a_held_attempt_without_its_score(app, factory):
         assert shown.label.endswith(", score 1)")
 
 
-def test_the_gradebook_exports_carry_a_held_sum_with_its_release(app, factory, client, auth):
-    """Staff's CSV and JSON carry every figure, and mark the sums a student cannot see yet with
-    the moment they will, as the page's "held until" does."""
+def test_the_gradebook_exports_carry_a_held_sum_with_its_release(
+    app, factory, client, auth, runner
+):
+    """Staff's CSV and JSON (the pages', the API's and `grader gradebook`'s) carry every figure,
+    and mark the sums a student cannot see yet with the moment they will, as the page's "held
+    until" does."""
     import csv
 
     from grader.models import Course
@@ -139,6 +142,10 @@ def test_the_gradebook_exports_carry_a_held_sum_with_its_release(app, factory, c
     assert students[ALICE]["assignments"][str(room.assignment_id)] == 1.0
     assert students[ALICE]["held_until"] == {str(room.assignment_id): when}
     assert students[BOB]["held_until"] == {}
+    printed = runner.invoke(args=["gradebook", str(room.course_id), "--csv"]).output
+    assert f"{ALICE},alice,1.00,,1.00,{when}\n" in printed
+    printed = json.loads(runner.invoke(args=["gradebook", str(room.course_id)]).output)
+    assert printed["students"] == data["students"]
     with app.app_context():  # the release: no marker left, and no column
         db.session.execute(sa.update(Assignment).values(hold_scores=False, scores_release_at=None))
         db.session.commit()
