@@ -5,8 +5,8 @@ Brightspace by default). There the browser neither keeps nor sends the tool's co
 blocks third-party cookies, so:
 
 - the pages a launch leads to may be framed by the launching platform's origins, and only
-  theirs, read from its registration (its issuer and its OIDC authorization endpoint), never
-  from the request (`platform_origins`);
+  theirs, read from its registration (its issuer, its OIDC authorization endpoint and the
+  origins an administrator added to it), never from the request (`platform_origins`);
 - the OIDC state is kept in the platform's own storage through `postMessage` (1EdTech LTI
   Client-Side postMessages, Platform Storage) where the platform names a storage target: the
   login remembers it here (`remember_storage`), the launch asks the browser to read it back
@@ -52,8 +52,10 @@ def origin_of(url: str) -> str | None:
 
 
 def registration_origins(reg: LtiRegistration) -> list[str]:
-    """The origins a platform's pages are served from, as its registration says."""
-    found = (origin_of(reg.issuer), origin_of(reg.auth_login_url))
+    """The origins a platform's pages are served from, as its registration says: its issuer's,
+    its authorization URL's, and those an administrator added (cloud Canvas frames the tool from
+    the school's host, which is neither)."""
+    found = (origin_of(reg.issuer), origin_of(reg.auth_login_url), *(reg.frame_origins or []))
     return list(dict.fromkeys(o for o in found if o))
 
 
