@@ -27,6 +27,7 @@ from urllib.parse import urlsplit
 import sqlalchemy as sa
 from flask import current_app
 from itsdangerous import BadSignature, URLSafeTimedSerializer
+from markupsafe import Markup
 
 from grader.extensions import db
 from grader.models import LtiRegistration
@@ -128,6 +129,33 @@ def csrf_secret(token: str) -> str:
     from it, as a cookie session's are from the one it keeps)."""
     key = str(current_app.config["SECRET_KEY"]).encode()
     return hmac.new(key, b"lti-frame-csrf:" + token.encode(), "sha256").hexdigest()
+
+
+# -- the messages a framed page flashes for the next ----------------------------------------
+
+#: A flashed message as a session keeps it: (category, message).
+Flash = tuple[str, str]
+
+
+def kept_flashes(launch_id: str) -> list[Flash]:
+    """The messages flashed under a launch's token that no page has shown yet (a framed page's
+    session is its token, which no cookie carries to the next request)."""
+    value = LaunchStorage().get_value(f"frame-flash-{launch_id}")
+    if not isinstance(value, list):
+        return []
+    found: list[Flash] = []
+    for item in value:
+        if isinstance(item, list) and len(item) == 3:
+            category, message, markup = item
+            found.append((str(category), Markup(message) if markup else str(message)))
+    return found
+
+
+def keep_flashes(launch_id: str, flashes: list[Flash]) -> None:
+    """The messages for the next page under this launch's token ([]: none left to show); the
+    service's own markup stays markup, as in a cookie session."""
+    value = [[c, str(m), isinstance(m, Markup)] for c, m in flashes]
+    LaunchStorage().set_value(f"frame-flash-{launch_id}", value)
 
 
 # -- the OIDC state in the platform's storage ------------------------------------------------
