@@ -1,0 +1,50 @@
+"""The launch token signs in whoever holds its URL, so it goes only where the framed person
+goes: the same-origin URLs of their pages, never a full URL that leaves them (the calendar feed
+a person pastes elsewhere, the LMS's copy of a placed link, a mail's link to staff)."""
+
+from __future__ import annotations
+
+import html
+import re
+from urllib.parse import parse_qs, urlsplit
+
+import jwt
+import pytest
+
+from tests.app_support import csrf_from
+from tests.lti.lti_platform import INSTRUCTOR, LEARNER, form_fields
+from tests.lti.lti_support import bench
+from tests.lti.test_advantage import course_of_context, make_assignment
+from tests.lti.test_frames import framed_launch
+
+
+@pytest.fixture
+def lti_env(app, client):
+    yield from bench(app, client)
+
+
+def test_no_full_url_carries_the_launch_token(lti_env, app):
+    client = app.test_client(use_cookies=False)
+    teacher = lti_env.member("teacher", [INSTRUCTOR])
+    assert framed_launch(lti_env, client, teacher).status_code == 302
+    assignment_id = make_assignment(app, course_of_context(app))
+    alice = framed_launch(lti_env, client, lti_env.member("alice", [LEARNER]))
+    dashboard = client.get(alice.headers["Location"]).get_data(as_text=True)
+    feed = html.unescape(re.search(r'value="([^"]+)" data-role="calendar-url"', dashboard)[1])
+    assert feed.startswith("http://localhost/") and "lti_frame" not in feed
+    assert 'href="/account?lti_frame=' in dashboard  # the page's own links do carry it
+    # The deep-linking reply: the placed link's URL the LMS keeps and every student launches.
+    picker_url = framed_launch(
+        lti_env, client, teacher, message_type="LtiDeepLinkingRequest"
+    ).headers["Location"]
+    picker = client.get(picker_url).get_data(as_text=True)
+    action = html.unescape(re.search(r'<form method="post" action="([^"]+)"', picker).group(1))
+    token = parse_qs(urlsplit(action).query)["lti_frame"][0]
+    reply = client.post(
+        action, data={"csrf_token": csrf_from(picker), "choice": f"a:{assignment_id}"}
+    )
+    claims = jwt.decode(
+        form_fields(reply.get_data(as_text=True))["JWT"], options={"verify_signature": False}
+    )
+    items = claims["https://purl.imsglobal.org/spec/lti-dl/claim/content_items"]
+    assert items and all(token not in str(item) and "lti_frame" not in str(item) for item in items)
