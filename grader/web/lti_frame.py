@@ -180,7 +180,10 @@ def _elsewhere() -> Any:
         return None
     registration_id = g.get("lti_frame_registration")
     origins = frames.platform_origins(registration_id) if registration_id is not None else []
-    page = render_template("lti/new_window.html", url=request.full_path)
+    # This very page, built again from its route (never the raw path: a browser reads
+    # "//host/..." or "/\\host/..." as another site's), its query and token kept.
+    values = {**request.args.to_dict(flat=False), **(request.view_args or {})}
+    page = render_template("lti/new_window.html", url=url_for(request.endpoint, **values))
     return page, 200, {"Content-Security-Policy": frame_policy(origins)}
 
 

@@ -48,3 +48,25 @@ def test_no_full_url_carries_the_launch_token(lti_env, app):
     )
     items = claims["https://purl.imsglobal.org/spec/lti-dl/claim/content_items"]
     assert items and all(token not in str(item) and "lti_frame" not in str(item) for item in items)
+
+
+def test_a_page_never_framed_shows_nothing_to_click_inside_the_frame(lti_env, app):
+    """Clickjacking: the account page (password, sign out everywhere, API tokens) opened in the
+    frame under the token answers only a link to itself in a new window; its forms are never in
+    the frame, and at the top level it refuses every frame."""
+    client = app.test_client(use_cookies=False)
+    location = framed_launch(lti_env, client, lti_env.member("alice", [LEARNER])).headers[
+        "Location"
+    ]
+    token = parse_qs(urlsplit(location).query)["lti_frame"][0]
+    framed = client.get(f"/account?lti_frame={token}", headers={"Sec-Fetch-Dest": "iframe"})
+    text = framed.get_data(as_text=True)
+    assert framed.status_code == 200 and 'data-role="new-window"' in text
+    assert "<form" not in text.split('<main id="main"', 1)[1]
+    assert f'href="/account?lti_frame={token}" target="_blank"' in text
+    top = client.get(f"/account?lti_frame={token}")
+    assert "frame-ancestors 'none'" in top.headers["Content-Security-Policy"]
+    assert top.headers["X-Frame-Options"] == "DENY" and "<form" in top.get_data(as_text=True)
+    # Without a token that signs someone in, no new-window page either: the frame is refused.
+    stranger = client.get("/account?lti_frame=forged", headers={"Sec-Fetch-Dest": "iframe"})
+    assert "frame-ancestors 'none'" in stranger.headers["Content-Security-Policy"]
