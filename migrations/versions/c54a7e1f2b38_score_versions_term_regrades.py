@@ -6,7 +6,7 @@ existing row is kept; scores given before this revision have no versions (None, 
 unknown).
 
 Revision ID: c54a7e1f2b38
-Revises: b51d3e5f7a90
+Revises: c53f1a2b3d40
 Create Date: 2026-11-29 05:20:00.000000
 
 """
@@ -16,7 +16,7 @@ import sqlalchemy as sa
 
 # revision identifiers, used by Alembic.
 revision = 'c54a7e1f2b38'
-down_revision = 'b51d3e5f7a90'
+down_revision = 'c53f1a2b3d40'
 branch_labels = None
 depends_on = None
 
