@@ -250,7 +250,8 @@ def notes(user: User, limit: int = 10) -> list[ScoreNote]:
     return [
         note
         for note in found
-        if note.slot is None or release.held_until(user.id, note.slot.assignment) is None
+        if note.slot is None
+        or release.held_work(user.id, release.Standing(user.id, note.slot.assignment)) is None
     ]
 
 
