@@ -173,3 +173,37 @@ def test_the_staff_pages_say_what_gave_each_score_and_unknown_for_older_ones(
     unknown = "graded before versions were recorded (unknown versions)"
     assert unknown in client.get(drill).get_data(as_text=True)
     assert unknown in client.get(uploads).get_data(as_text=True)
+
+
+def test_a_note_on_held_scores_waits_for_their_release(app, client, auth, term):
+    import datetime as dt
+
+    from grader.models import Assignment, utcnow
+    from grader.services.teaching import regrade_choice
+
+    auth.login(TEACHER)
+    regrade_id = _start(client, term)
+    _compute(app, regrade_id)
+    with app.app_context():
+        assignment = db.session.get_one(Assignment, term.assignment_id)
+        assignment.hold_scores = True
+        assignment.scores_release_at = utcnow() + dt.timedelta(days=2)
+        db.session.commit()
+    client.post(
+        f"/instructor/regrades/{regrade_id}/apply",
+        data={
+            "csrf_token": csrf_from(
+                client.get(f"/instructor/regrades/{regrade_id}").get_data(as_text=True)
+            ),
+            "choice": "replace",
+        },
+    )
+    from tests.instructor_support import user
+
+    lowered = STUDENTS[next(i for i in range(COUNT) if group_of(i) == "down")]
+    with app.app_context():
+        assert regrade_choice.notes(user(lowered)) == []  # held: not a word of it yet
+        assignment = db.session.get_one(Assignment, term.assignment_id)
+        assignment.scores_release_at = utcnow() - dt.timedelta(minutes=1)
+        db.session.commit()
+        assert len(regrade_choice.notes(user(lowered))) == 1
