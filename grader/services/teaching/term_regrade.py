@@ -19,6 +19,7 @@ from grader.models import (
     QUEUED,
     RUNNING,
     Assignment,
+    Course,
     Slot,
     TermRegrade,
     User,
@@ -61,6 +62,9 @@ def start(
             raise NotFound("no such assignment in this course")
         slot_id = slot.id
     with writing() as session:
+        # One request of a course at a time to the commit (SQLite's write lock is the whole
+        # database's already), so two cannot both find no regrade pending.
+        session.execute(sa.select(Course.id).where(Course.id == course_id).with_for_update())
         pending = session.scalar(
             sa.select(TermRegrade).where(
                 TermRegrade.course_id == course_id, TermRegrade.status.in_([QUEUED, RUNNING])

@@ -207,3 +207,31 @@ def test_a_note_on_held_scores_waits_for_their_release(app, client, auth, term):
         assignment.scores_release_at = utcnow() - dt.timedelta(minutes=1)
         db.session.commit()
         assert len(regrade_choice.notes(user(lowered))) == 1
+
+
+def test_a_student_or_another_course_s_instructor_reads_no_preview(
+    app, client, auth, term, factory
+):
+    auth.login(TEACHER)
+    regrade_id = _start(client, term)
+    _compute(app, regrade_id)
+    auth.logout()
+    factory.user("other@example.com", "instructor")
+    factory.course("Another course", "other@example.com")
+    # A student of the course is refused; to another course's instructor it is not there.
+    for email, refused in ((STUDENTS[0], 403), ("other@example.com", 404)):
+        token = {"Authorization": f"Bearer {factory.token(email, ('read', 'staff'))}"}
+        assert client.get(f"/api/term-regrades/{regrade_id}", headers=token).status_code == refused
+        assert (
+            client.post(
+                f"/api/term-regrades/{regrade_id}/apply",
+                json={"choice": "replace"},
+                headers=token,
+            ).status_code
+            == refused
+        )
+        auth.login(email)
+        assert client.get(f"/instructor/regrades/{regrade_id}").status_code == refused
+        auth.logout()
+    with app.app_context():
+        assert db.session.get_one(TermRegrade, regrade_id).choice is None
