@@ -42,6 +42,8 @@ TA_MAY = {
     "instructor.misconceptions_page",
     "instructor.difficulty_page",
     "instructor.audit",
+    "instructor.regrades_page",
+    "instructor.regrade_page",
     *API_ENDPOINTS,
 }
 
@@ -69,6 +71,9 @@ FORM = {
     "preset": "",
     "timezone": "UTC",
     "slip_days": "0",
+    "scope": "course",
+    "reason": "a suite's test was fixed",
+    "choice": "discard",
 }
 
 
@@ -104,12 +109,14 @@ def _url(rule: str, room: Any) -> str:
         .replace("<int:submission_id>", str(room.ids["alice-engine"]))
         .replace("<int:other_id>", str(room.ids["bob-engine"]))
         .replace("<int:extension_id>", "1")
+        .replace("<int:regrade_id>", str(room.ids["regrade"]))
     )
 
 
 @pytest.fixture
 def room(app, factory):
     from grader.services.engines import submissions
+    from grader.services.teaching import term_regrade
     from tests.instructor_support import BOB, user
 
     made = make_room(app, factory)
@@ -121,6 +128,7 @@ def room(app, factory):
             made.ids[name] = submissions.upload(
                 user(email), made.assignment_id, index, ENGINE, "engine.py"
             ).id
+        made.ids["regrade"] = term_regrade.start(user(TEACHER), made.course_id, reason="a fix").id
     return made
 
 
