@@ -105,7 +105,7 @@ def archive_course(course_id: int) -> Any:
                 f"{course.name} is open again: it takes attempts and uploads."
                 if when is None
                 else f"{course.name} is archived: read-only. Its students' data is purged on "
-                f"{when:%Y-%m-%d} (UTC).",
+                f"{zones.words(when, course.timezone)}.",
                 "info",
             )
     return redirect_to("instructor.course", course_id=course_id)
