@@ -13,6 +13,8 @@ import datetime as dt
 import re
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
+from flask import current_app
+
 from grader.services import Invalid
 
 UTC = dt.UTC
@@ -45,6 +47,12 @@ def _zone_names() -> set[str]:
         _NAMES.update(available_timezones())
         _NAMES.add("UTC")
     return _NAMES
+
+
+def server_zone() -> str:
+    """The server's zone (GRADER_TIMEZONE): a time outside any course (an account's, an
+    erasure's, a worker's) is told in it, and a course made without a zone is in it."""
+    return current_app.config.get("GRADER_TIMEZONE") or "UTC"
 
 
 def zone_names() -> list[str]:
