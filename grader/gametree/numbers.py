@@ -1,6 +1,6 @@
 """How an answer writes a number: the one grammar every entry point reads. The API's validators,
 paper entry, ``grader tree grade`` and the exercise kinds call ``read_number``; the OpenAPI
-document states ``NUMBER_TEXT``; the page's ``static/js/numbers.js`` mirrors it. Both are tested
+document states ``NUMBER_TEXT``; the page's script mirrors it in JavaScript. Both are tested
 against one table of cases, ``tests/data/answer_numbers.json``.
 
 A number in an answer is a JSON number (an int, or a float that is not NaN; never true or false)

@@ -1,4 +1,4 @@
-"""Numbers typed back as the exercise page prints them (the answer grammar, numbers.js): "−5",
+"""Numbers typed back as the exercise page prints them (the answer grammar, answer-numbers.js): "−5",
 "14 / 3" and "−∞" are graded; "abc" is refused before anything is sent, in words naming the node,
 with its box marked and the last result taken off the screen."""
 

@@ -1,5 +1,5 @@
 """The answer grammar (``gametree.numbers``) against its table of cases, the one the page's
-``numbers.js`` is tested against too (``tests/js/numbers.test.mjs``)."""
+``answer-numbers.js`` is tested against too (``tests/js/answer-numbers.test.mjs``)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ TABLE = json.loads((Path(__file__).parents[1] / "data" / "answer_numbers.json").
 
 
 def canonical(value: int | float | Fraction) -> str:
-    """A number read, written as the table writes it (and numbers.test.mjs does)."""
+    """A number read, written as the table writes it (and answer-numbers.test.mjs does)."""
     if value == math.inf:
         return "inf"
     if value == -math.inf:

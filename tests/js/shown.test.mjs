@@ -1,10 +1,10 @@
-// How the pages show an exact value (grader/web/static/js/numbers.js: fmt, exactText,
+// How the pages show an exact value (grader/web/static/js/answer-numbers.js: fmt, exactText,
 // probabilityText): a fraction as its decimal rounded to 2 places, halves away from zero, as
 // the grader's exact.fmt shows it; the exact fraction for a hover title.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { exactText, fmt, probabilityText } from "../../grader/web/static/js/numbers.js";
+import { exactText, fmt, probabilityText } from "../../grader/web/static/js/answer-numbers.js";
 
 test("fractions shown to 2 places, halves away from zero, trailing zeros dropped", () => {
   assert.equal(fmt("14/3"), "4.67");

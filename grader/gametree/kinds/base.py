@@ -3,10 +3,10 @@
 A kind (``ExerciseKind``) turns a tree and its conventions into an answer key, reads and grades a
 student's answer, says answers in words and on paper, gives examples for the tests, and states
 the facts the rest of the code asks it (never its name): the JSON shape of its answer, the
-misconception variants that change its answers, and the trees it is made on (the web finds its
-page module: ``web/kind_pages.py``). ``CountedKind`` is the kind whose score counts errors
-(``scoring.error_score``): a key projected from a reference search, an answer some errors away
-from it, the misconception it matches named.
+misconception variants that change its answers, and the trees it is made on. A kind knows nothing
+of pages: the web layer finds a kind's script and styles from its name. ``CountedKind`` is the
+kind whose score counts errors (``scoring.error_score``): a key projected from a reference
+search, an answer some errors away from it, the misconception it matches named.
 """
 
 # Whole: the protocol a kind implements and what kinds share, read as one.
@@ -66,8 +66,8 @@ class Grade:
         }
 
 
-# What one part of an answer holds, as the API states it (``web/api/schemas.py`` turns each into
-# a model's field): node paths; node paths, none twice; a number as an answer writes one (a JSON
+# What one part of an answer holds, as the API states it (the API's schemas turn each into a
+# model's field): node paths; node paths, none twice; a number as an answer writes one (a JSON
 # number or text such as "−5", "14 / 3", "∞"); a number or blank per internal node; a pair
 # [alpha, beta] or null per internal node; child indices (each once) per internal node; a count.
 PartType = Literal[

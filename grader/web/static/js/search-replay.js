@@ -5,7 +5,7 @@
 // the interval the node's value lies in. (A checkers game's replay is `GameReplay`, in
 // board-view.js.)
 
-import { exactText, fmt } from "./numbers.js";
+import { exactText, fmt } from "./answer-numbers.js";
 import { subtree } from "./tree-model.js";
 
 const ALPHA = "α";

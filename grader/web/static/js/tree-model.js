@@ -2,7 +2,7 @@
 // Paths and labels follow ARCHITECTURE.md: "" is the root, "1.0" the first child of its second
 // child; labels A, B, C... breadth-first, left to right, in the exercise's own child order.
 
-import { probabilityText } from "./numbers.js";
+import { probabilityText } from "./answer-numbers.js";
 
 export function childPath(path, index) {
   return path === "" ? String(index) : `${path}.${index}`;

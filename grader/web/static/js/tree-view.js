@@ -4,7 +4,7 @@
 // it draws is tree-model.js's.
 
 import { h, svgEl } from "./dom.js";
-import { fmt } from "./numbers.js";
+import { fmt } from "./answer-numbers.js";
 import { isAncestor, parentPath, subtree } from "./tree-model.js";
 
 const SHAPE = 15; // half the width of a node's shape

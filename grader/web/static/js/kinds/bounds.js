@@ -2,7 +2,7 @@
 // Its page UI, its reading of an answer and its spacing (kind.js says what each is).
 
 import { h } from "../dom.js";
-import { fmt, numberKey, sameNumber } from "../numbers.js";
+import { fmt, numberKey, sameNumber } from "../answer-numbers.js";
 import { Overlay, Refusal, below, internal, typed } from "./kind.js";
 
 class BoundsUI {

@@ -20,7 +20,7 @@
 //                         view of an answer.
 
 import { h } from "../dom.js";
-import { NumberError, answerValue, exactText, fmt, numberKey } from "../numbers.js";
+import { NumberError, answerValue, exactText, fmt, numberKey } from "../answer-numbers.js";
 import { subtree } from "../tree-model.js";
 
 /** The kind whose module `element` names in its data-kind-module attribute, with its styles
@@ -52,7 +52,7 @@ export class Refusal extends Error {
   }
 }
 
-/** The number typed in `input` as the API takes it (numbers.js, the grader's grammar); a
+/** The number typed in `input` as the API takes it (answer-numbers.js, the grader's grammar); a
  * Refusal naming the box in words (`what`: "the value of D") where it is not a number. */
 export function typed(input, what) {
   try {
@@ -118,7 +118,7 @@ export const below = (path, { x, y }) => ({ left: x, top: y + 17 });
 
 // A value compared as shown: a chance node's 14/3 and an answer's 4.67 alike read "4.67" (the
 // grader's answer rule, exact.matches); 4.7 and 4.666 do not. Read by the grader's grammar
-// (numbers.js), so "−5" is -5 and "−∞" is -inf.
+// (answer-numbers.js), so "−5" is -5 and "−∞" is -inf.
 export const shown = (v) => (v === undefined || v === null || v === "" ? "" : fmt(numberKey(v)));
 
 export const internal = (tree) => tree.bfs.filter((p) => !tree.nodes.get(p).leaf);

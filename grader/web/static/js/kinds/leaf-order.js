@@ -2,7 +2,7 @@
 // Its page UI, its reading of an answer and its spacing (kind.js says what each is).
 
 import { h } from "../dom.js";
-import { fmt } from "../numbers.js";
+import { fmt } from "../answer-numbers.js";
 
 class LeafOrderUI {
   // Its marks are the answer itself (the order's numbers): a result redraws them, never clears.

@@ -2,7 +2,7 @@
 // Its page UI, its reading of an answer and its spacing (kind.js says what each is).
 
 import { h } from "../dom.js";
-import { fmt, matches } from "../numbers.js";
+import { fmt, matches } from "../answer-numbers.js";
 import { isAncestor, subtree } from "../tree-model.js";
 import { FRACTIONS, Overlay, Refusal, closePruned, expected, shown, typed, valueInput } from "./kind.js";
 

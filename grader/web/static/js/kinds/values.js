@@ -2,7 +2,7 @@
 // Its page UI, its reading of an answer and its spacing (kind.js says what each is).
 
 import { h } from "../dom.js";
-import { exactText, fmt, matches } from "../numbers.js";
+import { exactText, fmt, matches } from "../answer-numbers.js";
 import { FRACTIONS, Overlay, below, expected, internal, shown, typed, valueInput } from "./kind.js";
 
 export class ValuesUI {

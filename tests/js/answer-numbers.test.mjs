@@ -1,4 +1,4 @@
-// The page's answer grammar (grader/web/static/js/numbers.js) against the grader's table of
+// The page's answer grammar (grader/web/static/js/answer-numbers.js) against the grader's table of
 // cases, the one tests/gametree/test_numbers.py reads: both read every case alike.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -6,7 +6,7 @@ import { test } from "node:test";
 
 import {
   NUMBER_WORDS, NumberError, answerValue, matches, readNumber, sameNumber,
-} from "../../grader/web/static/js/numbers.js";
+} from "../../grader/web/static/js/answer-numbers.js";
 
 const table = JSON.parse(readFileSync(new URL("../data/answer_numbers.json", import.meta.url), "utf8"));
 

@@ -1,6 +1,6 @@
 // How an answer writes a number: the grader's one grammar (grader/gametree/numbers.py, whose
 // docstring states it), read here the same way and tested against the same table of cases
-// (tests/data/answer_numbers.json, by tests/js/numbers.test.mjs). Text is an optional sign
+// (tests/data/answer_numbers.json, by tests/js/answer-numbers.test.mjs). Text is an optional sign
 // (+, - or the minus sign −, U+2212) against a whole number (at most 30 digits), a decimal
 // (4.67, .5), a fraction (14/3, 14 / 3; the denominator not 0) or infinity (∞, inf, infinity);
 // spaces around it are ignored. Numbers are read exactly: [numerator, denominator] as BigInts.
