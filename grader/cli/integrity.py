@@ -9,7 +9,6 @@ automatically: no score changes.
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 import os
 import socket
@@ -47,8 +46,7 @@ def _clock(assignment_id: int) -> Callable[[str | None], str]:
     def told(iso: str | None) -> str:
         if not iso:
             return "no time"
-        moment = dt.datetime.fromisoformat(iso).astimezone(dt.UTC).replace(tzinfo=None)
-        return zones.words(moment, zone)
+        return zones.words(zones.stored(iso), zone)
 
     return told
 

@@ -164,6 +164,12 @@ def words(moment: dt.datetime | None, zone_name: str) -> str:
     return f"{shown:%a} {shown.day} {shown:%b %Y, %H:%M} {shown.tzname()}{named}"
 
 
+def stored(iso_text: str) -> dt.datetime:
+    """An ISO 8601 time with its offset (as the API and stored histories write it, "...Z") as a
+    stored time (naive UTC), to be told by `words`."""
+    return dt.datetime.fromisoformat(iso_text).astimezone(UTC).replace(tzinfo=None)
+
+
 def field_value(moment: dt.datetime | None, zone_name: str) -> dt.datetime | None:
     """A stored time as a form field shows it: the zone's wall-clock time, naive."""
     shown = local(moment, zone_name)
