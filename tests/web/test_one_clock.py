@@ -108,10 +108,22 @@ def graded_upload(app: Any, assignment_id: int) -> int:
     return upload
 
 
+def answer_on_paper(app: Any, room: Any) -> str:
+    """A printed sheet of Alice's with an answer entered by the TA: its entry page's address,
+    which the staff open by typing the sheet's code (no link leads there)."""
+    from grader.services.paper import entry
+    from tests.services.paper.paper_support import sheets_made, textbook_item
+
+    code, index = textbook_item(app, sheets_made(app, room), ALICE)
+    with app.app_context():
+        entry.save_entry(user(TA), code, index, textbook_key(), version=0)
+    return f"/exams/sheets/{code}/{index}"
+
+
 def term(app: Any, factory: Any, zone_name: str) -> Any:
     """A course in `zone_name` with something to show at every kind of time: a due date, an
     attempt, a problem report and its answer, an extension (the audit log), a pending invite,
-    an engine upload and its result."""
+    an engine upload and its result, an answer entered from paper."""
     from grader.services.courses import extensions, invites, roster
     from grader.services.teaching import problem_reports
 
@@ -130,14 +142,15 @@ def term(app: Any, factory: Any, zone_name: str) -> Any:
             extensions.ExtensionInput(assignment_id=room.assignment_id, email=ALICE, days=2),
         )
     room.ids["upload"] = graded_upload(app, room.assignment_id)
+    room.ids["paper"] = answer_on_paper(app, room)  # type: ignore[assignment]
     return room
 
 
-def crawl(client: Any, start: str = "/dashboard") -> dict[str, str]:
+def crawl(client: Any, *start: str) -> dict[str, str]:
     """Every page reachable from the dashboard by links, and by the redirects a link answers
     with (an engine slot's link leads to its upload page): its address and its text."""
     seen: dict[str, str] = {}
-    queue = [start]
+    queue = list(start or ["/dashboard"])
     while queue and len(seen) < MAX_PAGES:
         url = queue.pop(0)
         if url in seen:
@@ -172,7 +185,7 @@ def clock_figures(app: Any, factory: Any, client: Any, auth: Any, zone_name: str
     room = term(app, factory, zone_name)
     figures = {}
     invite = f"/invite/{room.ids['invite']}"
-    text = crawl(client, start=invite)[invite]
+    text = crawl(client, invite)[invite]
     assert "carol@example.com" in text or "Invitation" in text
     figures["invited (no account yet)"] = (
         1,
@@ -181,7 +194,10 @@ def clock_figures(app: Any, factory: Any, client: Any, auth: Any, zone_name: str
     )
     for role, email in ROLES.items():
         auth.login(email)
-        pages = crawl(client)
+        # The staff also open an answer entered from paper (by its sheet's code).
+        pages = crawl(client, "/dashboard", *([room.ids["paper"]] if role != "student" else []))
+        if role != "student":
+            assert pages.get(room.ids["paper"]), role
         # The upload's page with its result was read, by its owner and the staff alike.
         assert pages.get(f"/engines/{room.ids['upload']}"), role
         wrong = {
