@@ -92,12 +92,17 @@ def wrong_times(text: str, allowed: set[str]) -> list[str]:
 
 def graded_upload(app: Any, assignment_id: int) -> int:
     """Alice's engine upload in an engine slot of the assignment (its scores not held), graded
-    with a stored result: the slot's page, the upload's page and its result's pages."""
+    with a stored result, and the slot's tournament: the slot's pages (the staff's lists its
+    tournaments with when each was made), the upload's page and its result's."""
+    from grader.models import Tournament
     from grader.services.engines import leases, submissions
     from tests.jobs.engine_support import engine_bytes
 
     with app.app_context():
-        index = submissions.add_engine_slot(assignment_id, suite="quick").index
+        slot = submissions.add_engine_slot(assignment_id, suite="quick")
+        db.session.add(Tournament(slot_id=slot.id, params={}))
+        db.session.commit()
+        index = slot.index
         upload = submissions.upload(
             user(ALICE), assignment_id, index, engine_bytes("correct"), "engine.py"
         ).id
