@@ -340,3 +340,81 @@ def test_the_check_finds_a_long_module_with_no_reason(tmp_path):
     (package / "said.py").write_text('"""Long."""\n\n# Whole: one idea.\n' + "x = 1\n" * LONG)
     (package / "long.py").write_text('"""Long."""\n' + "x = 1\n" * LONG)
     assert long_modules_without_reason(tmp_path) == ["grader/long.py"]
+
+
+# -- one gate per rule: "held" is decided by `release.held_work` alone -------------------------
+
+# The gate's module; the editor that saves an assignment's hold settings, its form and the model.
+HELD_HOMES = {
+    Path("grader/services/courses/release.py"),
+    Path("grader/services/teaching/editor.py"),
+    Path("grader/web/instructor/editor_forms.py"),
+    Path("grader/models/courses.py"),
+    Path("grader/web/templates/instructor/assignment_form.html"),
+}
+HOLD_SETTINGS = {"hold_scores", "scores_release_at"}  # an assignment's hold, read
+RULE = {"_held_until", "_release_for", "scores_release_for"}  # the rule under the gate
+RULE_CALLED = {"held_until"}  # a called name (a field of that name only carries the gate's date)
+_SETTING_IN_TEMPLATE = re.compile(rf"\b(?:{'|'.join(sorted(HOLD_SETTINGS))})\b")
+
+
+def _named(node: ast.AST) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return None
+
+
+def held_decisions(root: Path = ROOT) -> list[str]:
+    """Every place of grader/ outside HELD_HOMES that decides whether a student's work is held by
+    itself, not through the gate: reading an assignment's hold settings, or asking the rule the
+    gate asks (`release._held_until` ...). As path:line: name."""
+    found = []
+    for path in sorted((root / "grader").rglob("*.py")):
+        relative = path.relative_to(root)
+        if relative in HELD_HOMES:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            name = _named(node)
+            settings = HOLD_SETTINGS if isinstance(node, ast.Attribute) else set()
+            if isinstance(node, ast.Attribute | ast.Name) and name in RULE | settings:
+                found.append(f"{relative}:{node.lineno}: {name}")
+            elif isinstance(node, ast.Call) and _named(node.func) in RULE_CALLED:
+                found.append(f"{relative}:{node.lineno}: {_named(node.func)}()")
+    for path in sorted((root / "grader").rglob("*.html")):
+        relative = path.relative_to(root)
+        if relative in HELD_HOMES:
+            continue
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            found += [f"{relative}:{number}: {m}" for m in _SETTING_IN_TEMPLATE.findall(line)]
+    return found
+
+
+def test_only_the_gate_decides_what_is_held():
+    """Every reader of a student's work or standing asks `release.held_work`: a reader that asks
+    the rule beneath it, or the assignment's settings, would skip what the gate adds (staff see
+    all; practice is never held) and drift from it."""
+    assert held_decisions() == []
+
+
+def test_the_held_check_finds_a_planted_decision(tmp_path):
+    package = tmp_path / "grader"
+    package.mkdir()
+    (package / "planted.py").write_text(
+        "from grader.services.courses import release\n"
+        "def score(a, u):\n"
+        "    if a.hold_scores:\n"
+        "        return release.held_until(u, a)\n"
+        "    return page.held_until or release.held_work(u, a) or release._release_for(u, a)\n",
+        encoding="utf-8",
+    )
+    (package / "page.html").write_text(
+        "{% if assignment.scores_release_at %}{% endif %}{{ row.held_until }}\n", encoding="utf-8"
+    )
+    assert held_decisions(tmp_path) == [
+        "grader/planted.py:3: hold_scores",
+        "grader/planted.py:4: held_until()",
+        "grader/planted.py:5: _release_for",
+        "grader/page.html:1: scores_release_at",
+    ]

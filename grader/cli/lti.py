@@ -39,6 +39,13 @@ def _fail(error: Exception) -> NoReturn:
     help="New accounts take the LMS's e-mail addresses (when no account has them); "
     "only for the institution's own LMS, whose addresses are verified.",
 )
+@click.option(
+    "--frame-origin",
+    "frame_origins",
+    multiple=True,
+    help="An origin, besides the issuer's and the login URL's, whose pages frame the tool "
+    "(cloud Canvas: the school's https://school.instructure.com); repeat for several.",
+)
 def register(
     issuer: str,
     client_id: str,
@@ -48,6 +55,7 @@ def register(
     jwks_url: str,
     audience: str | None,
     trust_emails: bool,
+    frame_origins: tuple[str, ...],
 ) -> None:
     """Register a platform (an LMS) and its deployments."""
     from grader.services import ServiceError
@@ -64,6 +72,7 @@ def register(
             deployment_ids=list(deployments),
             auth_audience=audience,
             trust_emails=trust_emails,
+            frame_origins=list(frame_origins),
         )
     except ServiceError as error:
         _fail(error)
@@ -86,6 +95,23 @@ def add_deployment(registration_id: int, deployment_id: str) -> None:
     except ServiceError as error:
         _fail(error)
     click.echo(f"deployment {deployment_id} added")
+
+
+@lti.command("frame-origins")
+@click.argument("registration_id", type=int)
+@click.argument("origins", nargs=-1)
+def frame_origins(registration_id: int, origins: tuple[str, ...]) -> None:
+    """Set the origins, besides the issuer's and the login URL's, whose pages may frame the
+    tool for a registration (https://host[:port] each; none: only the registration's own)."""
+    from grader.services import ServiceError
+    from grader.services.lti import registration_admin
+
+    try:
+        kept = registration_admin.set_frame_origins(None, registration_id, list(origins))
+    except ServiceError as error:
+        _fail(error)
+    framing = " ".join(kept) if kept else "none besides the registration's own"
+    click.echo(f"registration {registration_id}: other origins that frame the tool: {framing}")
 
 
 @lti.command("list")

@@ -44,6 +44,9 @@ class LtiRegistration(Base):
     # Accounts get the LMS's e-mail addresses (when free here) only if an administrator said the
     # platform vouches for them (CLI --trust-emails); else addresses that receive no mail.
     trust_emails: Mapped[bool] = mapped_column(default=False)
+    # Origins besides the issuer's and the auth URL's whose pages frame the tool (cloud Canvas:
+    # the school's host), set by an administrator: https://host[:port] each, in CSP's syntax.
+    frame_origins: Mapped[list[str]] = mapped_column(sa.JSON, default=list, server_default="[]")
     created_by_id: Mapped[int | None] = mapped_column(sa.ForeignKey("user.id", ondelete="SET NULL"))
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
 

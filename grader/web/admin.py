@@ -47,10 +47,15 @@ class EditRegistrationForm(FlaskForm):
         "New accounts take the LMS's e-mail addresses (only the institution's own LMS, whose "
         "addresses are verified)"
     )
+    frame_origins = TextAreaField(
+        "Other origins that frame the tool, one a line (cloud Canvas: the school's "
+        "https://school.instructure.com)",
+        validators=[Optional(), Length(max=6000)],
+    )
 
     def endpoints(self) -> dict[str, Any]:
         """What the registration services take of the form: the endpoints, the deployments
-        (one a line), the audience and the e-mail trust."""
+        and the origins that frame the tool (one a line), the audience and the e-mail trust."""
         return {
             "auth_login_url": self.auth_login_url.data or "",
             "auth_token_url": self.auth_token_url.data or "",
@@ -58,6 +63,7 @@ class EditRegistrationForm(FlaskForm):
             "deployment_ids": (self.deployment_ids.data or "").splitlines(),
             "auth_audience": self.auth_audience.data or None,
             "trust_emails": bool(self.trust_emails.data),
+            "frame_origins": (self.frame_origins.data or "").splitlines(),
         }
 
 
@@ -107,11 +113,12 @@ def withdraw_registration_url(url_id: int) -> Any:
 
 @bp.route("/lti/<int:registration_id>/edit", methods=["GET", "POST"])
 def edit_registration(registration_id: int) -> Any:
-    """A registration's endpoints, deployments and e-mail trust."""
+    """A registration's endpoints, deployments, e-mail trust and the origins that frame it."""
     reg = registration_admin.registration(current_user, registration_id)
     form = EditRegistrationForm(obj=reg)
     if request.method == "GET":
         form.deployment_ids.data = "\n".join(d.deployment_id for d in reg.deployments)
+        form.frame_origins.data = "\n".join(reg.frame_origins or [])
     if form.validate_on_submit():
         try:
             registration_admin.edit(

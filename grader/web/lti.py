@@ -175,7 +175,7 @@ def _launched(claims: dict[str, Any], launch_id: str, *, framed: bool) -> Any:
             str(claims.get("iss")), aud[0] if isinstance(aud, list) else aud
         )
         if reg_id is not None:
-            lti_frame.adopt(frames.make_token(user.get_id(), launch_id, reg_id), reg_id)
+            lti_frame.adopt(frames.make_token(user.get_id(), launch_id, reg_id), reg_id, launch_id)
     if launched.new_account:
         flash(
             Markup(

@@ -7,8 +7,13 @@
 - Signed in without third-party cookies: a request carrying a launch token (`?lti_frame=` in
   its URL, or the `X-LTI-Frame` header) opens a session from it instead of the cookie: the
   account the launch signed in, and a CSRF secret derived from the token, so the pages' forms
-  and the API's writes keep their CSRF tokens. Such a session sets no cookie; the URLs the
-  framed pages make (links, forms, redirects, the API's URLs) carry the token.
+  and the API's writes keep their CSRF tokens. Such a session sets no cookie; every same-origin
+  URL its pages make (links, forms, redirects, the API's URLs: each relative URL `url_for`
+  builds) carries the token, never a full URL (those go to other people: e-mails, feeds, the
+  LMS). The messages a page flashes wait for the next page under the launch's server-side data.
+- A page that is never framed, asked for inside the frame under a token (a framed page's link to
+  the account page, the staff pages, ...), answers one button, "Open in a new window", which
+  opens it there, signed in by the same token.
 - Clickjacking: only the platform that launched may frame these pages (the browser enforces
   `frame-ancestors`), and a page of `FRAMED` reached without a launch token refuses every frame.
 """
@@ -18,7 +23,16 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from flask import Flask, Request, g, make_response, render_template, request, url_for
+from flask import (
+    Flask,
+    Request,
+    g,
+    has_request_context,
+    make_response,
+    render_template,
+    request,
+    url_for,
+)
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
 from flask_login import current_user
 from pylti1p3.contrib.flask import FlaskOIDCLogin, FlaskRequest
@@ -32,7 +46,8 @@ PARAM = "lti_frame"
 HEADER = "X-LTI-Frame"
 
 #: The pages a launch leads to: deep linking and its reply, a link's setup, the launched
-#: assignment and exercise pages, an engine slot's page, its upload and results.
+#: assignment and exercise pages, an engine slot's page, its upload and results; and the forms
+#: of those pages, which answer with a redirect to one of them.
 FRAMED = frozenset(
     {
         "lti.deep_link",
@@ -51,6 +66,12 @@ FRAMED = frozenset(
         "engines.submission_timing",
         "engines.handout",
         "engines.handout_download",
+        "lti.sync",
+        "lti.resend",
+        "pages.join_course",
+        "pages.accept_invitation",
+        "pages.decline_invitation",
+        "pages.reset_calendar",
     }
 )
 
@@ -71,41 +92,99 @@ class FrameSession(SecureCookieSession):
 
 
 class FrameSessionInterface(SecureCookieSessionInterface):
+    """Sessions from a launch token, else the cookie. The messages flashed under a token go to
+    the next page under it through the launch's server-side data (frames.keep_flashes), as a
+    cookie session's go through its cookie."""
+
     def open_session(self, app: Flask, request: Request) -> SecureCookieSession | None:
         token = request.args.get(PARAM) or request.headers.get(HEADER)
         launch = frames.read_token(token) if token else None
         if token is None or launch is None:
             return super().open_session(app, request)
-        g.lti_frame = token
-        g.lti_frame_registration = launch.registration_id
-        return FrameSession(
-            {
-                "_user_id": launch.session_id,
-                "_fresh": False,
-                "csrf_token": frames.csrf_secret(token),
-            }
-        )
+        adopt(token, launch.registration_id, launch.launch_id)
+        values: dict[str, Any] = {
+            "_user_id": launch.session_id,
+            "_fresh": False,
+            "csrf_token": frames.csrf_secret(token),
+        }
+        kept = frames.kept_flashes(launch.launch_id)
+        g.lti_frame_flashes = kept
+        if kept:
+            values["_flashes"] = list(kept)
+        return FrameSession(values)
 
     def save_session(self, app: Flask, session: Any, response: Any) -> None:
+        launch_id = g.get("lti_frame_launch")
+        if launch_id is not None:
+            # What this request flashed and no page showed waits for the next page in the
+            # frame (a cookie would not come back from it).
+            left = list(session.pop("_flashes", []))
+            if left != g.get("lti_frame_flashes", []):
+                frames.keep_flashes(launch_id, left)
         if isinstance(session, FrameSession):
             return  # the token carries it; a cookie would not come back from the frame
         super().save_session(app, session, response)
 
 
-def adopt(token: str, registration_id: int) -> None:
+def adopt(token: str, registration_id: int, launch_id: str) -> None:
     """The rest of this request (its redirect) continues in the frame under `token`."""
     g.lti_frame = token
     g.lti_frame_registration = registration_id
+    g.lti_frame_launch = launch_id
 
 
 def frame_policy(origins: list[str]) -> str:
     return CSP.replace("frame-ancestors 'none'", " ".join(["frame-ancestors 'self'", *origins]))
 
 
-def _carry_token(endpoint: str, values: dict[str, Any]) -> None:
-    token = g.get("lti_frame")
-    if token and (endpoint in FRAMED or endpoint.startswith("api.")):
-        values.setdefault(PARAM, token)
+def _carrying_the_token(app: Flask) -> None:
+    """`url_for` on a page under a launch token: a same-origin URL (relative, as `url_for` builds
+    them in a request unless told `_external`) carries the token; a full URL never does, since
+    it goes elsewhere (a mail's link, a calendar feed, the LMS), where the token would sign its
+    reader in."""
+    build = app.url_for
+
+    def url_for(
+        endpoint: str, *, _scheme: str | None = None, _external: bool | None = None, **values: Any
+    ) -> str:
+        token = g.get("lti_frame") if has_request_context() else None
+        relative = not (_external or _scheme)
+        if token and relative and endpoint not in _TOKENLESS:
+            values.setdefault(PARAM, token)
+        return build(endpoint, _scheme=_scheme, _external=_external, **values)
+
+    # Flask's own hook for what `url_for` builds: `flask.url_for` calls `app.url_for`, and the
+    # templates' `url_for` is the one the app's Jinja environment took when it was made.
+    app.url_for = url_for  # type: ignore[method-assign]
+    app.jinja_env.globals["url_for"] = url_for
+
+
+#: What a framed page links to that needs no session: static files (cached, shared).
+_TOKENLESS = frozenset({"static"})
+
+
+def _elsewhere() -> Any:
+    """A page that is never framed, opened inside the LMS's frame under a launch token (a
+    framed page's link to it): one button that opens it in a new window, where the same token
+    signs it in (at the top level its own headers refuse every frame again)."""
+    if not (
+        request.method == "GET"
+        and g.get("lti_frame")
+        and request.endpoint is not None
+        and request.endpoint not in FRAMED
+        and request.endpoint not in _TOKENLESS
+        and not str(request.endpoint).startswith("api.")
+        and in_a_frame()
+        and current_user.is_authenticated
+    ):
+        return None
+    registration_id = g.get("lti_frame_registration")
+    origins = frames.platform_origins(registration_id) if registration_id is not None else []
+    # This very page, built again from its route (never the raw path: a browser reads
+    # "//host/..." or "/\\host/..." as another site's), its query and token kept.
+    values = {**request.args.to_dict(flat=False), **(request.view_args or {})}
+    page = render_template("lti/new_window.html", url=url_for(request.endpoint, **values))
+    return page, 200, {"Content-Security-Policy": frame_policy(origins)}
 
 
 def _ended() -> Any:
@@ -137,8 +216,9 @@ def _framing_headers(response: Any) -> Any:
 
 def init_app(app: Flask) -> None:
     app.session_interface = FrameSessionInterface()
-    app.url_defaults(_carry_token)
+    _carrying_the_token(app)
     app.before_request(_ended)
+    app.before_request(_elsewhere)
     # Registered after web/site.py's: runs before its setdefault of the closed policy.
     app.after_request(_framing_headers)
 

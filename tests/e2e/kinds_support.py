@@ -30,6 +30,29 @@ class Case:
     def title(self) -> str:
         return f"{self.kind}: {self.name} answer"
 
+    @property
+    def legend(self) -> str | None:
+        """The drill-down's legend where the kind's grade says where an answer differs
+        (best-order's leaf counts, and the node its grade blames); None for a kind whose key is
+        the one right answer (its legend names the nodes that differ)."""
+        kind = KINDS[self.kind]
+        graded = kind.grade(self.tree, Conventions(), self.answer)
+        solution: dict[str, Any] = {"key": self.key}
+        replays = kind.answer_replays(self.tree, Conventions(), self.answer)
+        if replays is not None:
+            solution["replays"] = replays
+        found = kind.graded_differences(
+            self.tree, Conventions(), self.answer, graded.first_wrong, solution
+        )
+        if found is None:
+            return None
+        if "blamed" in found:
+            return (
+                f"{found['counts']} The grade blames {found['blamed']} "
+                f"(hatched red and marked ✗ in both trees): {found['why']}"
+            )
+        return str(found["legend"])
+
 
 def answer_cases() -> list[Case]:
     """Per kind in `KINDS` order, its examples in its order (the slots' order)."""

@@ -80,22 +80,8 @@ def _drawn(kind: str, tree: Tree, reply: dict[str, Any]) -> Drawn:
 def _legend(case: Case) -> str:
     """The legend under the two trees: the kind's own where its grade says where an answer
     differs (best-order's leaf counts), else the nodes that differ."""
-    kind = KINDS[case.kind]
-    graded = kind.grade(case.tree, Conventions(), case.answer)
-    solution = {"key": case.key}
-    replays = kind.answer_replays(case.tree, Conventions(), case.answer)
-    if replays is not None:
-        solution["replays"] = replays
-    found = kind.graded_differences(
-        case.tree, Conventions(), case.answer, graded.first_wrong, solution
-    )
-    if found is not None:
-        if "blamed" in found:
-            return (
-                f"{found['counts']} The grade blames {found['blamed']} "
-                f"(hatched red and marked ✗ in both trees): {found['why']}"
-            )
-        return found["legend"]
+    if case.legend is not None:
+        return case.legend
     labels = [case.tree.labels()[p] for p, _ in case.tree.walk() if p in case.wrong_at]
     if labels:
         return f"They differ at {', '.join(labels)} (hatched red and marked ✗ in both trees)."

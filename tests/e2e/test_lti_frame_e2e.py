@@ -218,3 +218,24 @@ def test_without_platform_storage_the_frame_opens_the_launch_in_a_new_window(sit
     window = opened.value
     # The same launch, finished at the top level: Bob's dashboard, his LMS course on it.
     expect(window.locator("body")).to_contain_text("CS 188")
+
+
+def test_a_framed_page_keeps_its_messages_and_its_links_sign_in(sites, lms_browser):
+    """In the frame, third-party cookies blocked: the new account's welcome shows; the header's
+    link to a page that is never framed offers a new window, which opens it signed in."""
+    site, _ = sites
+    page = lms_browser
+    frame = page.frame_locator("iframe[name=tool]")
+    carol = Member("carol", "Carol", "carol@uni.example", [LEARNER])
+    page.goto(_lms_page(site, carol))
+    expect(frame.get_by_role("status").filter(has_text="Welcome! Your LMS opened")).to_be_visible()
+    assert _frame_cookies_blocked(page)
+    frame.get_by_role("navigation", name="main").get_by_role("link", name="Progress").click()
+    button = frame.get_by_role("link", name="Open in a new window")
+    expect(button).to_be_visible()
+    with page.context.expect_page() as opened:
+        button.click()
+    window = opened.value
+    expect(window.get_by_role("heading", name="Your progress per misconception")).to_be_visible()
+    nav = window.get_by_role("navigation", name="main")
+    expect(nav.get_by_role("link", name="Account")).to_be_visible()  # signed in there

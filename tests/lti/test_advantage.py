@@ -549,3 +549,52 @@ def test_held_scores_reach_the_lms_at_their_release_and_not_before(placed, app):
         assert lti.due_releases() == 0  # once per release
     [url] = env.platform.scores
     assert env.platform.scores[url][-1]["scoreGiven"] == pytest.approx(0.9)
+
+
+def test_a_score_held_until_the_students_own_due_date_reaches_the_lms_then(placed, app):
+    """Held until each student's own due date: Alice's extension holds hers past the class's
+    release sweep; the LMS gets nothing of it until her own due date passes, then gets it."""
+    from grader.models import Assignment, Extension
+    from grader.services import lti
+    from grader.services.courses import extensions
+    from grader.services.teaching import editor
+    from grader.services.trees import attempts, exercises
+
+    env = placed["env"]
+    key = KINDS["prune"].key(Tree.from_nested(AIMA), Conventions.from_dict({}))
+    with app.app_context():
+        stored = db.session.get_one(Assignment, placed["assignment_id"])
+        teacher = env.user("teacher")
+        editor.update_assignment(
+            teacher,
+            placed["assignment_id"],
+            editor.AssignmentInput(
+                title="Homework 1",
+                due_at=stored.due_at,  # two hours ago
+                late_percent_per_day=10.0,
+                hold_scores=True,
+            ),
+        )
+        alice = env.user("alice")
+        extensions.grant(
+            teacher,
+            placed["course_id"],
+            extensions.ExtensionInput(
+                assignment_id=placed["assignment_id"], email=alice.email, days=1
+            ),
+        )
+        exercise = exercises.slot_exercise(alice, placed["assignment_id"], 1)
+        assert attempts.submit(alice, exercise.id, key).attempt.score == 1.0  # not late: hers
+        assert lti.due_releases() >= 1  # the class's due date passed: everyone is marked
+    assert sum(len(v) for v in env.platform.scores.values()) == 0  # hers is still held
+    with app.app_context():  # her own due date passes
+        db.session.execute(
+            sa.update(Extension).values(
+                due_at=dt.datetime.now(dt.UTC).replace(tzinfo=None) - dt.timedelta(seconds=1)
+            )
+        )
+        db.session.commit()
+        assert lti.due_releases() >= 1
+        assert lti.due_releases() == 0  # once per release
+    [url] = env.platform.scores
+    assert env.platform.scores[url][-1]["scoreGiven"] == pytest.approx(1.0)

@@ -3,11 +3,16 @@ each student's own due date (`deadlines`), and what a student reads meanwhile.
 
 `held_work` is the one gate: every reader of a student's work (a score, its parts, the diagnosis,
 the key and solution, right or wrong, streaks and misconception standings, an engine's results,
-games and timing, paper history) asks it what the viewer may see, where the data is read."""
+games and timing, paper history) asks it what the viewer may see, where the data is read; so does
+every reader of a student's standing on an assignment (`Standing`: the dashboard's slots, the
+engine slot's page, the key's replay, the gradebook's marks, the LMS). The rule under it
+(`_held_until`) and the assignment's hold settings are read nowhere else
+(`tests/test_architecture.py`)."""
 
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
@@ -18,7 +23,16 @@ from grader.services.courses import zones
 from grader.services.courses.deadlines import deadline_from, extensions_in
 
 
-def scores_release_for(user_id: int | None, assignment: Assignment) -> dt.datetime | None:
+@dataclass(frozen=True)
+class Standing:
+    """A student's standing on an assignment as a whole (their slots' scores, its sum, its key):
+    work for the gate when no one attempt or upload is read."""
+
+    owner_id: int
+    assignment: Assignment
+
+
+def _release_for(user_id: int | None, assignment: Assignment) -> dt.datetime | None:
     """When the student's scores and keys on the assignment are shown (None: not held): its
     release date, else the latest of the student's own due dates on it."""
     if not assignment.hold_scores:
@@ -35,19 +49,21 @@ def scores_release_for(user_id: int | None, assignment: Assignment) -> dt.dateti
     return max(known) if known else None
 
 
-def held_until(
+def _held_until(
     user_id: int | None, assignment: Assignment, now: dt.datetime | None = None
 ) -> dt.datetime | None:
     """The release moment while the student's scores are still held; None once shown."""
-    release = scores_release_for(user_id, assignment)
+    release = _release_for(user_id, assignment)
     if release is None or (now or utcnow()) >= release:
         return None
     return release
 
 
-def work_assignment(work: Attempt | Submission) -> Assignment | None:
-    """The assignment whose release governs a piece of work: a graded attempt's or an upload's;
-    None for practice (never graded, never held)."""
+def work_assignment(work: Attempt | Submission | Standing) -> Assignment | None:
+    """The assignment whose release governs a piece of work: a graded attempt's or an upload's,
+    a standing's own; None for practice (never graded, never held)."""
+    if isinstance(work, Standing):
+        return work.assignment
     if isinstance(work, Submission):
         return work.slot.assignment if work.slot is not None else None
     exercise = work.exercise
@@ -57,21 +73,24 @@ def work_assignment(work: Attempt | Submission) -> Assignment | None:
 
 
 def held_work(
-    viewer_id: int | None, work: Attempt | Submission, *, cache: dict[Any, Any] | None = None
+    viewer_id: int | None,
+    work: Attempt | Submission | Standing,
+    *,
+    cache: dict[Any, Any] | None = None,
 ) -> dt.datetime | None:
     """The gate: while the work's grade is held from the viewer, its release moment, and then
     the viewer sees that it was submitted and graded, and nothing of the grade; None for the full
     view (staff, anyone once released, practice). `cache` (by owner and assignment) spares a
     reader of many rows the same question."""
     assignment = work_assignment(work)
-    owner_id = work.owner_id if isinstance(work, Submission) else work.user_id
+    owner_id = work.user_id if isinstance(work, Attempt) else work.owner_id
     if assignment is None or owner_id is None or viewer_id != owner_id:
         return None
     if cache is None:
-        return held_until(owner_id, assignment)
+        return _held_until(owner_id, assignment)
     key = (owner_id, assignment.id)
     if key not in cache:
-        cache[key] = held_until(owner_id, assignment)
+        cache[key] = _held_until(owner_id, assignment)
     return cache[key]
 
 
@@ -79,6 +98,22 @@ def held_words(release: dt.datetime, assignment: Assignment) -> str:
     """What the student reads while their score is held, in the course's zone."""
     when = zones.words(release, assignment.course.timezone)
     return f"Submitted; your score is released on {when}."
+
+
+def passed_releases(now: dt.datetime) -> list[tuple[Assignment, list[dt.datetime]]]:
+    """Each assignment holding scores with the release moments that came since its scores were
+    last sent to the LMS (`Assignment.scores_sent_at`), up to `now`; those with none left out."""
+    found = []
+    for assignment in db.session.scalars(
+        sa.select(Assignment).where(Assignment.hold_scores.is_(True))
+    ):
+        since = assignment.scores_sent_at
+        passed = [
+            m for m in release_moments(assignment) if m <= now and (since is None or m > since)
+        ]
+        if passed:
+            found.append((assignment, passed))
+    return found
 
 
 def release_moments(assignment: Assignment) -> list[dt.datetime]:

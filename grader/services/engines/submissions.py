@@ -91,7 +91,7 @@ def engine_slot_page(user: User, assignment_id: int, index: int) -> EngineSlotPa
         results.my_submissions(user, slot),
         results.teaches(user, slot),
         terms,
-        release.held_until(user.id, slot.assignment),
+        release.held_work(user.id, release.Standing(user.id, slot.assignment)),
         deadlines.cost_now(user.id, slot, utcnow(), terms),
     )
 

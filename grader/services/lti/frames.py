@@ -5,8 +5,8 @@ Brightspace by default). There the browser neither keeps nor sends the tool's co
 blocks third-party cookies, so:
 
 - the pages a launch leads to may be framed by the launching platform's origins, and only
-  theirs, read from its registration (its issuer and its OIDC authorization endpoint), never
-  from the request (`platform_origins`);
+  theirs, read from its registration (its issuer, its OIDC authorization endpoint and the
+  origins an administrator added to it), never from the request (`platform_origins`);
 - the OIDC state is kept in the platform's own storage through `postMessage` (1EdTech LTI
   Client-Side postMessages, Platform Storage) where the platform names a storage target: the
   login remembers it here (`remember_storage`), the launch asks the browser to read it back
@@ -27,6 +27,7 @@ from urllib.parse import urlsplit
 import sqlalchemy as sa
 from flask import current_app
 from itsdangerous import BadSignature, URLSafeTimedSerializer
+from markupsafe import Markup
 
 from grader.extensions import db
 from grader.models import LtiRegistration
@@ -52,8 +53,10 @@ def origin_of(url: str) -> str | None:
 
 
 def registration_origins(reg: LtiRegistration) -> list[str]:
-    """The origins a platform's pages are served from, as its registration says."""
-    found = (origin_of(reg.issuer), origin_of(reg.auth_login_url))
+    """The origins a platform's pages are served from, as its registration says: its issuer's,
+    its authorization URL's, and those an administrator added (cloud Canvas frames the tool from
+    the school's host, which is neither)."""
+    found = (origin_of(reg.issuer), origin_of(reg.auth_login_url), *(reg.frame_origins or []))
     return list(dict.fromkeys(o for o in found if o))
 
 
@@ -126,6 +129,33 @@ def csrf_secret(token: str) -> str:
     from it, as a cookie session's are from the one it keeps)."""
     key = str(current_app.config["SECRET_KEY"]).encode()
     return hmac.new(key, b"lti-frame-csrf:" + token.encode(), "sha256").hexdigest()
+
+
+# -- the messages a framed page flashes for the next ----------------------------------------
+
+#: A flashed message as a session keeps it: (category, message).
+Flash = tuple[str, str]
+
+
+def kept_flashes(launch_id: str) -> list[Flash]:
+    """The messages flashed under a launch's token that no page has shown yet (a framed page's
+    session is its token, which no cookie carries to the next request)."""
+    value = LaunchStorage().get_value(f"frame-flash-{launch_id}")
+    if not isinstance(value, list):
+        return []
+    found: list[Flash] = []
+    for item in value:
+        if isinstance(item, list) and len(item) == 3:
+            category, message, markup = item
+            found.append((str(category), Markup(message) if markup else str(message)))
+    return found
+
+
+def keep_flashes(launch_id: str, flashes: list[Flash]) -> None:
+    """The messages for the next page under this launch's token ([]: none left to show); the
+    service's own markup stays markup, as in a cookie session."""
+    value = [[c, str(m), isinstance(m, Markup)] for c, m in flashes]
+    LaunchStorage().set_value(f"frame-flash-{launch_id}", value)
 
 
 # -- the OIDC state in the platform's storage ------------------------------------------------

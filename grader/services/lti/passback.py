@@ -72,17 +72,8 @@ def due_releases(now: dt.datetime | None = None) -> int:
     student whose own release is later (an extension) is held again at sending, and marked at
     that later moment."""
     now = now or utcnow()
-    held = db.session.scalars(sa.select(Assignment).where(Assignment.hold_scores.is_(True)))
     made = 0
-    for assignment in held:
-        since = assignment.scores_sent_at
-        passed = [
-            m
-            for m in release.release_moments(assignment)
-            if m <= now and (since is None or m > since)
-        ]
-        if not passed:
-            continue
+    for assignment, passed in release.passed_releases(now):
         rows = db.session.execute(
             sa.select(Membership.user_id, Slot.id)
             .join(Assignment, Slot.assignment_id == Assignment.id)
@@ -148,9 +139,10 @@ def send_scores(user_id: int, slot_id: int) -> int:
             .order_by(LtiResourceLink.id)
         )
     )
-    if not links or release.held_until(user_id, slot.assignment) is not None:
-        # Nothing shows it; or its score is held from the student, so from their LMS too: the
-        # release sweep (`due_releases`) marks it again at its release.
+    if not links or release.held_work(user_id, release.Standing(user_id, slot.assignment)):
+        # Nothing shows it; or its score is held from the student, so from their LMS too (the
+        # LMS shows the student what the student sees): the release sweep (`due_releases`)
+        # marks it again at its release.
         _sent(user_id, slot_id, mark)
         return 0
     scores = _slot_scores(slot.assignment.course_id, slot.assignment_id, user_id)

@@ -17,7 +17,7 @@ from grader.models import (
     User,
 )
 from grader.services import Conflict, Invalid, NotFound
-from grader.services.lti.registrations import _admin, _text, _url
+from grader.services.lti.registrations import _admin, _text, _url, frame_origins_from
 from grader.services.transactions import writing
 
 
@@ -98,20 +98,24 @@ def edit(
     deployment_ids: list[str],
     auth_audience: str | None,
     trust_emails: bool,
+    frame_origins: list[str] | None = None,
 ) -> LtiRegistration:
-    """The registration's endpoints, deployments and e-mail trust changed (its issuer and
-    client id name it: a new pair is a new registration)."""
+    """The registration's endpoints, deployments, e-mail trust and the origins besides its own
+    that may frame the tool changed (its issuer and client id name it: a new pair is a new
+    registration)."""
     _admin(actor)
     ids = sorted({_text(d, "a deployment id") for d in deployment_ids if d.strip()})
     if len(ids) > 100:
         raise Invalid("at most 100 deployment ids")
-    values = {
+    values: dict[str, object] = {
         "auth_login_url": _url(auth_login_url, "the authentication request URL"),
         "auth_token_url": _url(auth_token_url, "the access token URL"),
         "key_set_url": _url(key_set_url, "the platform's JWKS URL"),
         "auth_audience": _url(auth_audience, "the token audience") if auth_audience else None,
         "trust_emails": trust_emails,
     }
+    if frame_origins is not None:  # None: the origins it has stay
+        values["frame_origins"] = frame_origins_from(frame_origins)
     with writing() as session:
         reg = _registration(registration_id)
         for name, value in values.items():
@@ -120,6 +124,15 @@ def edit(
         reg.deployments = [kept.get(d) or LtiDeployment(deployment_id=d) for d in ids]
         session.flush()
     return reg
+
+
+def set_frame_origins(actor: User | None, registration_id: int, origins: list[str]) -> list[str]:
+    """The origins besides the registration's own that may frame the tool, replaced."""
+    _admin(actor)
+    checked = frame_origins_from(origins)
+    with writing():
+        _registration(registration_id).frame_origins = checked
+    return checked
 
 
 def delete(actor: User | None, registration_id: int, confirm_issuer: str) -> str:

@@ -3,6 +3,7 @@ and the tool's own key pair, which it signs with and platforms fetch."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -17,6 +18,14 @@ from grader.services import Conflict, Forbidden, Invalid, NotFound
 from grader.services.transactions import writing
 
 URL_MAX = 500
+#: At most this many origins an administrator adds to the ones a registration frames from.
+FRAME_ORIGINS_MAX = 20
+_LABEL = r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?"
+# https://host[:port], host a DNS name; a wildcard only as CSP allows one, the whole first label
+# of a name with two labels or more after it (https://*.instructure.com, never https://*.com).
+_FRAME_ORIGIN = re.compile(
+    rf"https://(?:\*\.{_LABEL}(?:\.{_LABEL})+|{_LABEL}(?:\.{_LABEL})*)(?::[0-9]{{1,5}})?"
+)
 
 
 def tool_key() -> LtiKey:
@@ -56,6 +65,30 @@ def _url(value: str, what: str) -> str:
     return value
 
 
+def frame_origins_from(values: list[str]) -> list[str]:
+    """The origins, besides the issuer's and the authorization URL's, whose pages may frame the
+    launched pages (cloud Canvas frames them from the school's host, https://school.instructure.com):
+    each https://host[:port], with no path; a wildcard only as the whole first label. What a
+    browser would take as more (a path, http, a bare `*`) is refused with words."""
+    found: list[str] = []
+    for raw in values:
+        value = (raw or "").strip()
+        if not value:
+            continue
+        origin = value.lower().removesuffix("/")
+        if len(origin) > 255 or not _FRAME_ORIGIN.fullmatch(origin):
+            raise Invalid(
+                f"{value[:100]!r} is not an origin that may frame the tool: give "
+                "https://host or https://host:port, with no path (a wildcard only as the whole "
+                "first label, as in https://*.instructure.com)"
+            )
+        found.append(origin)
+    found = list(dict.fromkeys(found))
+    if len(found) > FRAME_ORIGINS_MAX:
+        raise Invalid(f"at most {FRAME_ORIGINS_MAX} origins may frame the tool")
+    return found
+
+
 def _text(value: str, what: str, limit: int = 255) -> str:
     value = (value or "").strip()
     if not value or len(value) > limit or any(ord(c) < 32 for c in value):
@@ -74,6 +107,7 @@ def register(
     deployment_ids: list[str],
     auth_audience: str | None = None,
     trust_emails: bool = False,
+    frame_origins: list[str] | None = None,
 ) -> LtiRegistration:
     """A new platform registration with its deployments, by an administrator: an account with
     `is_admin` (its page) or the server's operator (the CLI: None). Never an instructor's: the
@@ -87,6 +121,7 @@ def register(
         key_set_url=_url(key_set_url, "the platform's JWKS URL"),
         auth_audience=_url(auth_audience, "the token audience") if auth_audience else None,
         trust_emails=trust_emails,
+        frame_origins=frame_origins_from(frame_origins or []),
         created_by_id=actor.id if actor else None,
     )
     ids = sorted({_text(d, "a deployment id") for d in deployment_ids if d.strip()})

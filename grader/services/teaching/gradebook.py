@@ -29,7 +29,7 @@ from grader.models import (
     User,
 )
 from grader.services import NotFound
-from grader.services.courses import deadlines, release
+from grader.services.courses import deadlines, release, zones
 from grader.services.courses.courses import course_assignments
 from grader.services.courses.staff import Staff, staff
 from grader.services.exports import csv_cell
@@ -100,12 +100,24 @@ class Gradebook:
     columns: list[Column]
     rows: list[Row]
     slip_budget: int = 0  # the course's slip days a student; 0: none given
+    timezone: str = "UTC"  # the course's, in which the exports write when a held sum is shown
 
     @property
     def counts_slip_days(self) -> bool:
         """Whether the course gives slip days, or some student spent one under an earlier
         budget: only then has the CSV its "slip days used" column."""
         return self.slip_budget > 0 or any(r.slip_days_used for r in self.rows)
+
+    @property
+    def held_columns(self) -> list[Column]:
+        """The assignments whose sum some student cannot see yet: each gets a "held until"
+        column in the CSV, as the page marks the sum."""
+        return [c for c in self.columns if any(c.id in r.held_until for r in self.rows)]
+
+    def held_when(self, row: Row, column_id: int) -> str | None:
+        """When the student sees their scores on the assignment, while held from them: ISO 8601
+        in the course's zone (its offset written)."""
+        return zones.iso(row.held_until.get(column_id), self.timezone)
 
     @property
     def max_total(self) -> int:
@@ -135,6 +147,7 @@ class Gradebook:
                     "slots": {str(k): _round(v) for k, v in r.slot_scores.items()},
                     "total": _round(r.total),
                     "slip_days_used": {str(k): v for k, v in r.slip_days.items()},
+                    "held_until": {str(k): self.held_when(r, k) for k in r.held_until},
                 }
                 for r in self.rows
             ],
@@ -143,9 +156,12 @@ class Gradebook:
 
     def to_csv(self) -> str:
         """One column per item (exercise or engine slot), as LMS gradebook imports expect, then
-        the total, then the slip days used where the course counts them; assignment subtotals
-        are left out so that an import counts nothing twice."""
+        the total, then the slip days used where the course counts them, then, per assignment
+        whose sum some student cannot see yet, when each student sees it ("held until", as the
+        page marks it; empty once shown); assignment subtotals are left out so that an import
+        counts nothing twice."""
         items = [item for c in self.columns for item in c.item_headers()]
+        held = self.held_columns
         out = io.StringIO()
         writer = csv.writer(out, quoting=csv.QUOTE_MINIMAL, lineterminator="\r\n")
         writer.writerow(
@@ -155,6 +171,7 @@ class Gradebook:
                 *[csv_cell(header) for _, header in items],
                 f"total (/{self.max_total})",
                 *(["slip days used"] if self.counts_slip_days else []),
+                *[csv_cell(f"{c.title}: held until") for c in held],
             ]
         )
         for r in self.rows:
@@ -165,6 +182,7 @@ class Gradebook:
                     *[_fmt(r.slot_scores.get(slot_id)) for slot_id, _ in items],
                     _fmt(r.total),
                     *([str(r.slip_days_used)] if self.counts_slip_days else []),
+                    *[self.held_when(r, c.id) or "" for c in held],
                 ]
             )
         return out.getvalue()
@@ -208,13 +226,13 @@ def build(course_id: int) -> Gradebook:
         ).all()
     )
     slips = deadlines.slip_days_used(course_id)
-    holding = [a for a in assignments if a.hold_scores]
     rows = []
     for student in students(course_id):
         row = Row(student.id, student.email, display_name(student, names.get(student.id)))
         row.slip_days = {a: d for (u, a), d in slips.items() if u == student.id}
-        for assignment in holding:  # what the student cannot see yet, as the gate says
-            if (until := release.held_until(student.id, assignment)) is not None:
+        for assignment in assignments:  # what the student cannot see yet, as the gate says
+            standing = release.Standing(student.id, assignment)
+            if (until := release.held_work(student.id, standing)) is not None:
                 row.held_until[assignment.id] = until
         for column in columns:
             points: float | None = None
@@ -229,7 +247,7 @@ def build(course_id: int) -> Gradebook:
                     )
             row.scores[column.id] = points
         rows.append(row)
-    return Gradebook(course_id, course.name, columns, rows, course.slip_days)
+    return Gradebook(course_id, course.name, columns, rows, course.slip_days, course.timezone)
 
 
 def gradebook(user: User, course_id: int) -> tuple[Staff, Gradebook]:

@@ -130,7 +130,7 @@ def student_slot_states(user_id: int, assignments: list[Assignment]) -> dict[int
             by_slot.setdefault(attempt.slot_id, []).append(attempt)
     states = {}
     for assignment in assignments:
-        held = release.held_until(user_id, assignment)
+        held = release.held_work(user_id, release.Standing(user_id, assignment))
         for slot in assignment.slots:
             if slot.id in by_slot:
                 state = slot_state(by_slot[slot.id], assignment.score_policy)

@@ -565,8 +565,11 @@ def solution_visible(
     slot = exercise.slot
     if slot is None:
         return True
-    if not exercise.is_practice and release.held_until(exercise.owner_id, slot.assignment):
-        return False  # keys are held with the scores
+    owner = exercise.owner_id
+    if not exercise.is_practice and release.held_work(
+        owner, release.Standing(owner, slot.assignment)
+    ):
+        return False  # keys are held from their owner with the scores
     if not slot.replay_allowed:
         return False
     if exercise.is_practice or (best or 0) >= 1:

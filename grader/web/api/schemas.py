@@ -856,7 +856,9 @@ class Gradebook(BaseModel):
         description="id, title, points, score_policy, late_percent_per_day, slots"
     )
     students: list[dict[str, Any]] = Field(
-        description="user_id, email, name, assignments (id -> points), slots, total"
+        description="user_id, email, name, assignments (id -> points), slots, total, "
+        "slip_days_used (id -> days), held_until (id -> when the student sees their scores on "
+        "that assignment, ISO 8601 in the course's zone: only the sums held from them now)"
     )
     max_total: int
 

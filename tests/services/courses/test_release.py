@@ -72,8 +72,12 @@ def test_held_until_each_students_own_due_date(app, factory):
             extensions.ExtensionInput(assignment_id=room.assignment_id, email=ALICE, days=2),
         )
         assignment = db.session.get_one(Assignment, room.assignment_id)
-        assert release.held_until(room.ids[BOB], assignment) is None  # Bob's due date passed
-        assert release.held_until(room.ids[ALICE], assignment) == due + dt.timedelta(days=2)
+        bob, alice = room.ids[BOB], room.ids[ALICE]
+        assert release.held_work(bob, release.Standing(bob, assignment)) is None  # Bob's is past
+        assert release.held_work(alice, release.Standing(alice, assignment)) == due + dt.timedelta(
+            days=2
+        )
+        assert release.held_work(room.ids[TEACHER], release.Standing(alice, assignment)) is None
 
 
 def test_holding_until_a_due_date_needs_one(app, factory):
@@ -98,3 +102,54 @@ def test_the_report_form_names_a_held_attempt_without_its_score(app, factory):
         db.session.commit()
         (shown,) = problem_reports.concerning(user(ALICE), slot, None)
         assert shown.label.endswith(", score 1)")
+
+
+def test_the_gradebook_exports_carry_a_held_sum_with_its_release(
+    app, factory, client, auth, runner
+):
+    """Staff's CSV and JSON (the pages', the API's and `grader gradebook`'s) carry every figure,
+    and mark the sums a student cannot see yet with the moment they will, as the page's "held
+    until" does."""
+    import csv
+
+    from grader.models import Course
+    from grader.services.courses import zones
+
+    room = make_room(app, factory)
+    due = utcnow() - dt.timedelta(hours=1)
+    _hold(app, room, due_at=due)
+    with app.app_context():  # Alice's own due date, so her release, is two days later; Bob's passed
+        extensions.grant(
+            user(TEACHER),
+            room.course_id,
+            extensions.ExtensionInput(assignment_id=room.assignment_id, email=ALICE, days=2),
+        )
+        zone = db.session.get_one(Course, room.course_id).timezone
+    answer(app, ALICE, room.assignment_id, 0, textbook_key())
+    when = zones.iso(due + dt.timedelta(days=2), zone)
+    auth.login(TEACHER)
+    for url in (
+        f"/instructor/courses/{room.course_id}/gradebook.csv",
+        f"/api/courses/{room.course_id}/gradebook.csv",
+    ):
+        text = client.get(url).get_data(as_text=True)
+        rows = {r["email"]: r for r in csv.DictReader(io.StringIO(text))}
+        assert rows[ALICE]["Homework 1: 1. Textbook tree (/1)"] == "1.00"  # staff see it
+        assert rows[ALICE]["Homework 1: held until"] == when
+        assert rows[BOB]["Homework 1: held until"] == ""
+    data = client.get(f"/api/courses/{room.course_id}/gradebook").get_json()
+    students = {s["email"]: s for s in data["students"]}
+    assert students[ALICE]["assignments"][str(room.assignment_id)] == 1.0
+    assert students[ALICE]["held_until"] == {str(room.assignment_id): when}
+    assert students[BOB]["held_until"] == {}
+    printed = runner.invoke(args=["gradebook", str(room.course_id), "--csv"]).output
+    assert f"{ALICE},alice,1.00,,1.00,{when}\n" in printed
+    printed = json.loads(runner.invoke(args=["gradebook", str(room.course_id)]).output)
+    assert printed["students"] == data["students"]
+    with app.app_context():  # the release: no marker left, and no column
+        db.session.execute(sa.update(Assignment).values(hold_scores=False, scores_release_at=None))
+        db.session.commit()
+    text = client.get(f"/api/courses/{room.course_id}/gradebook.csv").get_data(as_text=True)
+    assert "held until" not in text
+    data = client.get(f"/api/courses/{room.course_id}/gradebook").get_json()
+    assert all(s["held_until"] == {} for s in data["students"])
