@@ -63,8 +63,9 @@ def restore(src: Path, force: bool) -> None:
     except ServiceError as error:
         raise click.ClickException(str(error)) from None
     manifest = done.manifest
+    taken = zones.words(zones.stored(manifest["created_at"]), zones.server_zone())
     click.echo(
-        f"restored {src}: taken {manifest['created_at']} by release {manifest['release']} "
+        f"restored {src}: taken {taken} by release {manifest['release']} "
         f"at revision {manifest['revision']}"
     )
     if done.upgraded_from is not None:
