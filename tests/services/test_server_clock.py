@@ -1,6 +1,6 @@
 """One clock outside a course: a time that belongs to no course (an erasure asked for or made,
-an account's export, the deadline a refused LMS assignment gave) is told in the server's zone
-(GRADER_TIMEZONE), named, as the pages tell it (issue 50): never a bare UTC time."""
+an account's export, when `grader worker --check` last saw its worker) is told in the server's
+zone (GRADER_TIMEZONE), named, as the pages tell it (issue 50): never a bare UTC time."""
 
 from __future__ import annotations
 
@@ -89,3 +89,18 @@ def test_an_export_says_as_of_when_by_the_servers_clock(server_in_chicago):
     said = [told(before + dt.timedelta(minutes=n)) for n in range(minutes)]
     assert any(f"as of {words}." in first for words in said), first
     assert "UTC" not in first
+
+
+def test_the_workers_check_says_when_it_was_seen_by_the_servers_clock(server_in_chicago, runner):
+    from grader.extensions import db
+    from grader.models import WorkerBeat
+    from grader.services import liveness
+
+    app = server_in_chicago
+    with app.app_context():
+        name, host = liveness.this_worker()
+        liveness.beat(name, host)
+        seen = db.session.get(WorkerBeat, name).seen_at
+    checked = runner.invoke(args=["worker", "--check"])
+    assert checked.exit_code == 0, checked.output
+    assert checked.output.strip() == f"{name} seen at {told(seen)}"
