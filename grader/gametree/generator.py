@@ -34,7 +34,7 @@ from grader.gametree.tree import MAX_EXACT_DIGITS, Node, Tree, child_path, parse
 from grader.gametree.variants import VARIANTS, variants_for
 
 GENERATOR_VERSION = 1
-MAX_TRIES = 10_000  # with a time budget (``generate``'s deadline) on top
+MAX_TRIES = 10_000  # with a CPU budget (``generate``'s deadline) on top
 # The generator's limits, declared once: the API's schema, the forms and the CLI read them.
 MAX_DEPTH = 8  # levels below the root
 MAX_BRANCHING = 8  # children per node
@@ -604,15 +604,16 @@ def is_discriminating(tree: Tree, conventions: Conventions, kind: str = default_
 
 def generate(params: GeneratorParams, seed: int | str, deadline: float | None = None) -> Tree:
     """A tree meeting ``params``, the same for the same seed on every machine; GenerationError
-    after ``params.max_tries`` candidates, or once ``time.monotonic()`` passes ``deadline``
-    (a request's time budget: the tree, when found in time, is the same as without one).
+    after ``params.max_tries`` candidates, or once ``time.thread_time()`` passes ``deadline``
+    (a request's CPU budget, the calling thread's own, so a busy machine does not shrink it: the
+    tree, when found in time, is the same as without one).
     Players with a chance level: the chance generator's tree (``generate_chance``)."""
     if params.chance:
         return generate_chance(params.chance_params(), seed, deadline)
     rng = random.Random(f"grader-tree-v{GENERATOR_VERSION}:{seed}")
     reasons: dict[str, int] = {}
     for tries in range(params.max_tries):
-        if deadline is not None and time.monotonic() > deadline:
+        if deadline is not None and time.thread_time() > deadline:
             raise GenerationError(
                 "no tree met the constraints within the time allowed; loosen them (fewer "
                 "cutoffs, a wider value range, more branching or depth)" + _refusal(tries, reasons)
@@ -823,7 +824,7 @@ def generate_chance(params: ChanceParams, seed: int | str, deadline: float | Non
     rng = random.Random(f"grader-chance-tree-v{CHANCE_GENERATOR_VERSION}:{seed}")
     reasons: dict[str, int] = {}
     for tries in range(params.max_tries):
-        if deadline is not None and time.monotonic() > deadline:
+        if deadline is not None and time.thread_time() > deadline:
             raise GenerationError(
                 "no chance tree met the constraints within the time allowed"
                 + _refusal(tries, reasons)

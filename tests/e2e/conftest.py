@@ -217,18 +217,23 @@ def site(tmp_path_factory: pytest.TempPathFactory, migrated_template: Path) -> I
 
 
 @pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
+def driver() -> Iterator[Any]:
+    """Playwright's one driver of the worker: a test that needs a browser of its own (other
+    flags) launches it here, since a second `sync_playwright()` in a process refuses to start."""
     if not Path(CHROMIUM).exists():
         # Fail, never skip: `make test` installs it, so its absence is a broken setup.
         pytest.fail(f"{CHROMIUM} is missing (scripts/system-deps.sh installs it)")
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
-        )
-        yield chromium
-        chromium.close()
+        yield playwright
+
+
+@pytest.fixture(scope="session")
+def browser(driver: Any) -> Iterator[Any]:
+    chromium = driver.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+    yield chromium
+    chromium.close()
 
 
 @pytest.fixture

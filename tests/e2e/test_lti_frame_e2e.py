@@ -96,38 +96,35 @@ def sites(tmp_path, migrated_template) -> Iterator[tuple[Sites, Any]]:
 
 
 @pytest.fixture
-def lms_browser(sites) -> Iterator[Any]:
+def lms_browser(sites, driver) -> Iterator[Any]:
     """Chromium resolving both host names to the loopback, taking the servers' certificate (the
     local CA's, pinned by its key), in a context that blocks third-party cookies."""
     _, certs = sites
-    from playwright.sync_api import sync_playwright
-
     args = [
         *CHROMIUM_ARGS,
         "--host-resolver-rules=" + ", ".join(f"MAP {h} 127.0.0.1" for h in HOSTS),
         f"--ignore-certificate-errors-spki-list={certs.spki}",
     ]
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=args)
-        context = browser.new_context(viewport={"width": 1300, "height": 900})
-        page = context.new_page()
-        devtools = context.new_cdp_session(page)
-        devtools.send("Network.enable")
-        devtools.send(
-            "Network.setCookieControls",
-            {
-                "enableThirdPartyCookieRestriction": True,
-                "disableThirdPartyCookieMetadata": True,
-                "disableThirdPartyCookieHeuristics": True,
-            },
-        )
-        errors: list[str] = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        try:
-            yield page
-        finally:
-            browser.close()
-        assert errors == [], errors
+    browser = driver.chromium.launch(executable_path=CHROMIUM, headless=True, args=args)
+    context = browser.new_context(viewport={"width": 1300, "height": 900})
+    page = context.new_page()
+    devtools = context.new_cdp_session(page)
+    devtools.send("Network.enable")
+    devtools.send(
+        "Network.setCookieControls",
+        {
+            "enableThirdPartyCookieRestriction": True,
+            "disableThirdPartyCookieMetadata": True,
+            "disableThirdPartyCookieHeuristics": True,
+        },
+    )
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        yield page
+    finally:
+        browser.close()
+    assert errors == [], errors
 
 
 def _lms_page(sites: Sites, member: Member, *, storage: bool = True, **claims: Any) -> str:

@@ -56,16 +56,16 @@ MAX_NODES = 2048  # and its chains of single children: the labels and the trace 
 MAX_DEPTH = 16  # twice the generator's deepest tree
 
 
-SLOT_BUDGET_FACTOR = (
-    30  # a student's variant: staff parameters, its seed cannot be redrawn, and its
-)
-# work is bounded by the parameters' max_tries: this wall-clock budget is only a backstop, wide
-# enough that a busy server does not refuse a banded tree (up to 1.7 s of CPU)
+# A student's variant: staff parameters, its seed cannot be redrawn, and its work is bounded by
+# the parameters' max_tries; this CPU budget is only a backstop above a banded tree's 1.7 s.
+SLOT_BUDGET_FACTOR = 30
 
 
 def generator_deadline(factor: float = 1) -> float:
-    """When this request's tree generation must stop (``time.monotonic()``; a setting)."""
-    return time.monotonic() + factor * current_app.config["GRADER_GENERATOR_SECONDS"]
+    """When this request's tree generation must stop: an instant of ``time.thread_time()``, the
+    request thread's own CPU (``GRADER_GENERATOR_SECONDS`` times ``factor``), so a loaded
+    machine refuses no tree an idle one makes."""
+    return time.thread_time() + factor * current_app.config["GRADER_GENERATOR_SECONDS"]
 
 
 def variant_seed(assignment_id: int, slot_index: int, user_id: int, variant: int) -> str:
