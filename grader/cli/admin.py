@@ -8,6 +8,7 @@ comes from Flask-Migrate.
 
 from __future__ import annotations
 
+import datetime as dt
 import secrets
 from typing import NoReturn
 
@@ -91,14 +92,17 @@ def token_create(email: str, name: str, days: int, scopes: tuple[str, ...]) -> N
 @click.argument("email")
 def token_list(email: str) -> None:
     """The account's live tokens: id, name, made, expires, scopes, last used (never the
-    tokens)."""
+    tokens), tab-separated; the times in the server's zone, named."""
     from grader.services import accounts
+    from grader.services.courses import zones
+
+    def told(moment: dt.datetime | None) -> str:
+        return zones.words(moment, zones.server_zone()) if moment else "never"
 
     for found in accounts.list_tokens(_user(email).id):
-        used = f"{found.last_used_at:%Y-%m-%d %H:%M}" if found.last_used_at else "never"
         click.echo(
-            f"{found.id}\t{found.name}\t{found.created_at:%Y-%m-%d %H:%M}\t"
-            f"{found.expires_at:%Y-%m-%d %H:%M}\t{found.scopes.replace(' ', ',')}\t{used}"
+            f"{found.id}\t{found.name}\t{told(found.created_at)}\t{told(found.expires_at)}\t"
+            f"{found.scopes.replace(' ', ',')}\t{told(found.last_used_at)}"
         )
 
 

@@ -55,6 +55,7 @@ def restore(src: Path, force: bool) -> None:
     database, the secret key and the uploads' bytes, then upgraded to this release; last, every
     erasure made after the backup was taken is made again, and named."""
     from grader.services import ServiceError
+    from grader.services.courses import zones
     from grader.services.data import backup as backups
 
     try:
@@ -62,8 +63,9 @@ def restore(src: Path, force: bool) -> None:
     except ServiceError as error:
         raise click.ClickException(str(error)) from None
     manifest = done.manifest
+    taken = zones.words(zones.stored(manifest["created_at"]), zones.server_zone())
     click.echo(
-        f"restored {src}: taken {manifest['created_at']} by release {manifest['release']} "
+        f"restored {src}: taken {taken} by release {manifest['release']} "
         f"at revision {manifest['revision']}"
     )
     if done.upgraded_from is not None:
@@ -71,7 +73,7 @@ def restore(src: Path, force: bool) -> None:
     for entry in done.erased_again:
         click.echo(
             f"erased again: account {entry.account_id}, erased on "
-            f"{entry.erased_at:%Y-%m-%d %H:%M} UTC after this backup was taken"
+            f"{zones.words(entry.erased_at, zones.server_zone())} after this backup was taken"
         )
     if not done.erased_again:
         click.echo("erased again: none (no erasure in the ledger was undone by this backup)")

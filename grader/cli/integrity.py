@@ -13,6 +13,7 @@ import json
 import os
 import socket
 import time
+from collections.abc import Callable
 from typing import NoReturn
 
 import click
@@ -31,6 +32,23 @@ integrity = AppGroup(
 
 def _fail(message: str) -> NoReturn:
     raise click.ClickException(message)
+
+
+def _clock(assignment_id: int) -> Callable[[str | None], str]:
+    """How the text form tells a time of the JSON form (ISO 8601, the API's): in the course's
+    zone, named, as the staff's page tells it."""
+    from grader.extensions import db
+    from grader.models import Assignment
+    from grader.services.courses import zones
+
+    zone = db.session.get_one(Assignment, assignment_id).course.timezone
+
+    def told(iso: str | None) -> str:
+        if not iso:
+            return "no time"
+        return zones.words(zones.stored(iso), zone)
+
+    return told
 
 
 def _run_here(check: IntegrityCheck) -> IntegrityCheck:
@@ -128,10 +146,12 @@ def engines_command(
         f"check {check.id}: {result.get('submissions', 0)} submissions, "
         f"{result.get('compared', 0)} pairs compared, {result.get('cached', 0)} read back"
     )
+    told = _clock(assignment_id)
     for p in pairs:
         click.echo(
             f"{p['similarity']:6.1%}  {p['a']} ({p['a_share']:.0%} of theirs, "
-            f"{p['a_submitted_at']})  {p['b']} ({p['b_share']:.0%}, {p['b_submitted_at']})"
+            f"{told(p['a_submitted_at'])})  {p['b']} ({p['b_share']:.0%}, "
+            f"{told(p['b_submitted_at'])})"
         )
     if not pairs:
         click.echo("no pair shares code" + (f" at {minimum:.0%} or more" if minimum else ""))
@@ -157,12 +177,14 @@ def answers_command(assignment_id: int, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(flags, indent=2))
         return
+    told = _clock(assignment_id)
     for flag in flags:
         click.echo(
             f"exercise {flag['exercise']}: {flag['student']} answered what fits "
             f"{flag['matches_tree_of']}'s tree ({flag['errors_on_own_tree']} errors on their "
             f"own, {flag['errors_on_their_tree']} on theirs; first at "
-            f"{flag['first_attempt_at']}, theirs at {flag['their_first_attempt_at']})"
+            f"{told(flag['first_attempt_at'])}, theirs at "
+            f"{told(flag['their_first_attempt_at'])})"
         )
     if not flags:
         click.echo("no answer fits another student's tree")

@@ -58,6 +58,7 @@ def worker(workers: int, worker_type: str, classes: str, check: bool) -> None:
     _refuse_without_a_sandbox(app)
     if check:
         from grader.services import liveness
+        from grader.services.courses import zones
 
         _, host = liveness.this_worker()
         found = liveness.live(host)
@@ -68,7 +69,7 @@ def worker(workers: int, worker_type: str, classes: str, check: bool) -> None:
                 err=True,
             )
             raise SystemExit(1)
-        click.echo(f"{found[0].name} seen at {found[0].seen_at:%H:%M:%S} UTC")
+        click.echo(f"{found[0].name} seen at {zones.words(found[0].seen_at, zones.server_zone())}")
         return
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")

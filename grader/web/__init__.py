@@ -7,7 +7,7 @@ import datetime as dt
 import importlib
 import math
 
-from flask import Flask, current_app
+from flask import Flask
 from flask_login import user_logged_in
 from werkzeug.middleware.proxy_fix import ProxyFix
 
@@ -64,7 +64,7 @@ def percent(score: float | None) -> str:
 def zone_or_server(zone: str | None) -> str:
     """A course's zone, or for a time outside any course (practice, an account's), the
     server's (GRADER_TIMEZONE)."""
-    return zone or current_app.config.get("GRADER_TIMEZONE") or "UTC"
+    return zone or zones.server_zone()
 
 
 def in_zone(moment: dt.datetime | None, zone: str | None = None) -> str:

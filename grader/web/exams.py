@@ -127,7 +127,9 @@ def entry(code: str, slot_index: int) -> Any:
         shown_code=codes.shown_code(entry.sheet.code),
         exercise=entry.exercise,
         saved=saved,
-        history=entry.attempt.history if entry.attempt else [],
+        history=paper_entry.history_lines(
+            entry.attempt, entry.item.slot.assignment.course.timezone
+        ),
         next_url=url_for("exams.entry", code=entry.next_url[0], slot_index=entry.next_url[1])
         if entry.next_url
         else url_for("exams.open_sheet"),
@@ -165,10 +167,14 @@ def save(code: str, slot_index: int) -> Any:
         confirm=body.confirm,
         student_id=body.student_id,
     )
+    slot = attempt.exercise.slot
+    assert slot is not None  # an answer on paper is a slot's
     return jsonify(
         {
             **to_api(attempt, solution),
             "version": len(attempt.history or []),
             "history": attempt.history,
+            # the entries as the page lists them, in the course's zone
+            "history_lines": paper_entry.history_lines(attempt, slot.assignment.course.timezone),
         }
     )

@@ -4,6 +4,7 @@ the pages list them (JSON as documented)."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from tests.instructor_support import ALICE, BOB, TEACHER, make_room, user
@@ -15,6 +16,17 @@ from tests.services.integrity_support import (
 )
 
 CAROL = "carol@example.com"
+# The text form tells times as the page does: in the course's zone, named (never ISO's Z).
+CHICAGO = re.compile(r"\w{3} \d{1,2} \w{3} \d{4}, \d\d:\d\d C[SD]T \(America/Chicago\)")
+
+
+def _in_chicago(app: Any, course_id: int) -> None:
+    from grader.extensions import db
+    from grader.models import Course
+
+    with app.app_context():
+        db.session.get(Course, course_id).timezone = "America/Chicago"
+        db.session.commit()
 
 
 def _engines_room(app: Any, factory: Any) -> tuple[Any, int]:
@@ -51,6 +63,10 @@ def test_engines_prints_the_pairs_as_json_highest_first(app, factory, runner):
     assert done.exit_code == 0, done.output
     assert "3 submissions, 0 pairs compared, 3 read back" in done.output
     assert ALICE in done.output and BOB in done.output and CAROL not in done.output
+    _in_chicago(app, room.course_id)
+    done = runner.invoke(args=[*args, "--slot-index", str(index), "--min", "0.5"])
+    pair = done.output.splitlines()[1]
+    assert len(CHICAGO.findall(pair)) == 2 and "Z)" not in pair, pair
 
 
 def test_engines_refuses_what_is_not_an_engine_slot(app, factory, runner):
@@ -122,7 +138,9 @@ def test_answers_prints_who_answered_what_fits_whose_tree(app, factory, runner):
         (BOB, ALICE, index + 1)
     ]
     assert flags[0]["errors_on_their_tree"] == 0 and flags[0]["errors_on_own_tree"] >= 3
+    _in_chicago(app, room.course_id)
     done = runner.invoke(args=["integrity", "answers", "--assignment", str(room.assignment_id)])
     assert f"{BOB} answered what fits {ALICE}'s tree" in done.output
+    assert len(CHICAGO.findall(done.output)) == 2 and "Z," not in done.output, done.output
     done = runner.invoke(args=["integrity", "answers", "--assignment", "999999"])
     assert done.exit_code != 0 and "no assignment 999999" in done.output

@@ -1,7 +1,7 @@
 """The staff's course that tests/e2e/test_reflow_targets.py reads at 320 and 640 px, as issue 50
 tried a term: a course in America/Chicago, a CSV roster of long addresses and names (invites
-still pending), a student with an extension and a group's accommodation. Nothing else reads or
-changes it."""
+still pending), a student with an extension and a group's accommodation, and an engine slot (its
+staff page). Nothing else reads or changes it."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ def seed_staff_course() -> None:
     """Made by the services, in an app context (tests/e2e/conftest.py's seeding)."""
     from grader.services import accounts
     from grader.services.courses import courses, extensions, groups, roster
+    from grader.services.engines import submissions
     from tests.app_support import enrol
     from tests.e2e.e2e_support import PASSWORD
 
@@ -39,3 +40,4 @@ def seed_staff_course() -> None:
         course.id,
         extensions.ExtensionInput(assignment.id, group="accommodations 1.5x", due_at=due),
     )
+    submissions.add_engine_slot(assignment.id, suite="quick")

@@ -15,6 +15,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.e2e_support import Traffic, open_page, sign_in, signed_in, tree_drawn
+from tests.e2e.site_support import links, pattern
 from tests.e2e.staff_support import STAFF
 
 pytestmark = pytest.mark.e2e
@@ -74,12 +75,53 @@ def _reflows(page: Any, traffic: Traffic, path: str) -> None:
     assert got["scroll"] <= 320 and not got["out"], (path, got)
 
 
+def _sweep(
+    page: Any, traffic: Traffic, origin: str, start: list[str], widths: tuple[int, ...]
+) -> tuple[list[str], dict[str, Any]]:
+    """Every page reached from `start` by links (one page per route pattern), each at every
+    width with its folded parts open: the pages visited, and what stuck out or where the
+    first Tab missed the skip link (WCAG 2.4.1; where no field took the focus on arrival)."""
+    queue, seen, visited = list(start), set(), []
+    found: dict[str, Any] = {}
+    while queue and len(visited) < 60:
+        path = queue.pop(0)
+        if pattern(path) in seen:
+            continue
+        seen.add(pattern(path))
+        for width in widths:
+            page.set_viewport_size({"width": width, "height": 640})
+            response = page.goto(path)
+            if response is None or "text/html" not in response.headers.get("content-type", ""):
+                break  # a file, not a page
+            traffic.settle()
+            # What a click opens is measured too (a folded form: "Name a group of students").
+            page.evaluate(
+                "() => document.querySelectorAll('main details').forEach((d) => { d.open = true; })"
+            )
+            got = page.evaluate(STICKING_OUT, width)
+            if got["scroll"] > width or got["out"]:
+                found[f"{path} at {width} px"] = got
+            if page.evaluate("document.activeElement === document.body"):
+                page.keyboard.press("Tab")
+                if page.evaluate("document.activeElement.dataset.role") != "skip-link":
+                    found[f"{path}: the first Tab"] = "not the skip link"
+        else:
+            visited.append(path)
+            queue += [link for link in links(page, origin) if pattern(link) not in seen]
+    return visited, found
+
+
 def test_every_student_page_reflows_at_320_px(browser, live_server, student_cookies) -> None:
+    """Every page the student reaches from their dashboard, found by following its links, and
+    a practice tree of each kind."""
     with open_page(browser, live_server.url, width=320, height=640) as page:
         traffic = Traffic(page)
         signed_in(page, student_cookies)
-        for path in ["/dashboard", "/practice", f"/assignments/{live_server.assignment_id}"]:
-            _reflows(page, traffic, path)
+        start = ["/dashboard", "/practice", f"/assignments/{live_server.assignment_id}"]
+        visited, found = _sweep(page, traffic, live_server.url, start, (320,))
+        print(f"\n{len(visited)} student pages at 320 px: {visited}")
+        assert set(start) <= set(visited) and len(visited) > 8, visited
+        assert not found, found
         for name in (
             "three-levels",
             "bounds",
@@ -121,9 +163,10 @@ def test_targets_are_24_px_or_spaced(browser, live_server, student_cookies, widt
 
 
 def test_every_staff_page_reflows_at_320_px(browser, live_server, screenshots) -> None:
-    """The staff's pages that overflowed (issue 50 §5) on a course of long addresses, pending
-    invites and extensions (tests/e2e/staff_support.py): the courses, the roster and the
-    assignment's page at 320 px (400% of 1280) and 640 px (200%), every folded part opened."""
+    """Every page the staff reach from their dashboard (issue 50 §5: the courses, the roster and
+    the assignment's page overflowed), found by following links (one page per route pattern),
+    on a course of long addresses, pending invites and extensions (tests/e2e/staff_support.py),
+    at 640 px (200% of 1280) and 320 px (400%), every folded part opened."""
     with open_page(browser, live_server.url, width=320, height=640) as page:
         traffic = Traffic(page)
         sign_in(page, STAFF)
@@ -132,23 +175,14 @@ def test_every_staff_page_reflows_at_320_px(browser, live_server, screenshots) -
         roster = page.locator('a[href$="/roster"]').first.get_attribute("href")
         assignment = page.locator('a[href*="/instructor/assignments/"]').first.get_attribute("href")
         assert roster and assignment, (roster, assignment)
-        pages = {"courses": "/instructor/", "roster": roster, "assignment": assignment}
-        found = {}
-        for width in (320, 640):
-            page.set_viewport_size({"width": width, "height": 640})
-            for name, path in pages.items():
-                page.goto(path)
-                traffic.settle()
-                # What a click opens is measured too (a folded form: "Name a group of students").
-                page.evaluate(
-                    "() => document.querySelectorAll('main details').forEach((d) => { d.open = true; })"
-                )
-                got = page.evaluate(STICKING_OUT, width)
-                if got["scroll"] > width or got["out"]:
-                    found[f"{path} at {width} px"] = got
-                # The first Tab reaches the skip link, past the header (WCAG 2.4.1).
-                page.keyboard.press("Tab")
-                assert page.evaluate("document.activeElement.dataset.role") == "skip-link", path
-                if width == 320:
-                    page.screenshot(path=str(screenshots / f"staff-{name}-320.png"), full_page=True)
+        shots = {"courses": "/instructor/", "roster": roster, "assignment": assignment}
+        visited, found = _sweep(page, traffic, live_server.url, list(shots.values()), (640, 320))
+        print(f"\n{len(visited)} staff pages at 320 and 640 px: {visited}")
+        assert set(shots.values()) <= set(visited), visited
+        assert len(visited) > 15, visited  # the crawl reached the course's pages
+        page.set_viewport_size({"width": 320, "height": 640})
+        for name, path in shots.items():
+            page.goto(path)
+            traffic.settle()
+            page.screenshot(path=str(screenshots / f"staff-{name}-320.png"), full_page=True)
         assert not found, found

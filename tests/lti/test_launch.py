@@ -39,6 +39,15 @@ def test_a_launch_creates_the_student_and_the_course_membership(lti_env, app):
     assert page.status_code == 200
 
 
+def test_a_course_the_lms_makes_is_in_the_servers_zone(lti_env, app):
+    app.config["GRADER_TIMEZONE"] = "America/Chicago"
+    teacher = lti_env.member("teacher-sub", [INSTRUCTOR], "Tess Teacher", "tess@uni.example")
+    assert lti_env.launch(lti_env.client, teacher).status_code == 302
+    with app.app_context():
+        made = db.session.scalar(sa.select(Course).join(LtiContext))
+        assert made is not None and made.timezone == "America/Chicago"
+
+
 def test_roles_map_to_memberships_and_a_second_launch_reuses_the_account(lti_env, app):
     teacher = lti_env.member("t-sub", [INSTRUCTOR])
     ta = lti_env.member("ta-sub", [TA, INSTRUCTOR.replace("Instructor", "Mentor")])

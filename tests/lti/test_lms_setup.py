@@ -152,7 +152,8 @@ def test_the_picker_offers_a_preset_beside_existing_assignments(lti_env, app):
         ({"preset": "../../etc/passwd"}, "Not a valid choice."),
         ({"preset": ""}, "This field is required."),
         ({"due_at": "next friday"}, "Not a valid datetime value."),
-        ({"due_at": "2001-01-01T00:00"}, "the due date is in the past"),
+        # Typed and told in the course's zone (the server's here), named.
+        ({"due_at": "2001-01-01T00:00"}, "the due date is in the past (Mon 1 Jan 2001, 00:00 UTC)"),
     ],
 )
 def test_a_bad_form_is_an_error_that_loses_nothing(lti_env, app, fields, message):

@@ -81,7 +81,8 @@ def test_the_cli_creates_lists_and_revokes(runner, client, factory):
     assert _me(client, token) == 200
     listed = runner.invoke(args=["user", "token", "list", STUDENT]).output
     token_id, name, _, _, scopes, used = listed.strip().split("\t")
-    assert scopes == "read" and re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d", used)  # just now
+    # Just now, told by the server's clock (UTC here), named.
+    assert scopes == "read" and re.fullmatch(r"\w{3} \d{1,2} \w{3} \d{4}, \d\d:\d\d UTC", used)
     assert name == "ci" and token not in listed
     assert runner.invoke(args=["user", "token", "revoke", OTHER, token_id]).exit_code != 0
     assert runner.invoke(args=["user", "token", "revoke", STUDENT, token_id]).exit_code == 0

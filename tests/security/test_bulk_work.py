@@ -151,6 +151,34 @@ def test_a_courses_sheets_in_24_hours_are_bounded_then_the_services(
     assert ask_print(client, other, 15).status_code == 302
 
 
+def test_a_refused_print_says_when_it_fits_in_the_courses_zone(app, client, factory, auth, sent):
+    """The time from which the sheets fit is told as the course's clock reads it, named: a
+    course in America/Chicago reads CST, never UTC."""
+    import datetime as dt
+    from zoneinfo import ZoneInfo
+
+    from grader.models import Course
+
+    room = make_room(app, factory)
+    with app.app_context():
+        db.session.get(Course, room.course_id).timezone = "America/Chicago"
+        db.session.commit()
+    app.config.update(GRADER_EXAM_SHEETS_PER_PRINT=20, GRADER_EXAM_SHEETS_PER_COURSE_DAY=30)
+    auth.login(TEACHER)
+    assert ask_print(client, room.assignment_id, 20).status_code == 302
+    finish_prints(app)
+    with app.app_context():
+        asked = db.session.scalar(sa.select(ExamPrint.created_at))
+    fits = (asked + dt.timedelta(hours=24)).replace(tzinfo=dt.UTC)
+    chicago = fits.astimezone(ZoneInfo("America/Chicago"))
+    reply = ask_print(client, room.assignment_id, 11)
+    text = " ".join(reply.get_data(as_text=True).split())
+    assert reply.status_code == 429
+    said = f"these 11 from {chicago:%a} {chicago.day} {chicago:%b %Y, %H:%M} "
+    assert said + f"{chicago.tzname()} (America/Chicago)" in text, text
+    assert chicago.tzname() in ("CST", "CDT") and "UTC" not in text
+
+
 def test_the_print_page_states_the_bounds(app, client, factory, auth):
     room = make_room(app, factory)
     auth.login(TEACHER)
@@ -168,7 +196,7 @@ def test_the_command_line_print_is_bounded_too(app, factory, runner, tmp_path):
     args = ["exam", "print", "--assignment", str(room.assignment_id), "--out", str(out)]
     done = runner.invoke(args=[*args, "--anonymous", "2"])
     assert done.exit_code != 0
-    assert "a print run makes at most 1 sheets" in done.output
+    assert "a print run makes at most 1 sheet (the service's limit)" in done.output
     assert count(app, ExamPrint) == 0 and not out.exists()
 
 

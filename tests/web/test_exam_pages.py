@@ -104,3 +104,37 @@ def test_students_see_no_exam_page(app: Any, client: Any, factory: Any, auth: An
     auth.login(ALICE)
     assert client.get(f"/instructor/assignments/{room.assignment_id}/exam").status_code == 403
     assert client.get("/exams/sheets", query_string={"code": "AAAAA-AAAAA"}).status_code == 404
+
+
+def test_an_answers_entries_are_told_in_the_courses_zone(
+    app: Any, client: Any, factory: Any, auth: Any
+) -> None:
+    """The entries of an answer on paper, on the page, in the save's reply and in a refusal,
+    are told in the course's zone, named (issue 50's one clock), never as ISO's UTC."""
+    import re
+
+    from grader.models import Course
+    from tests.services.paper.paper_support import sheets_made, textbook_item
+
+    room = make_room(app, factory)
+    with app.app_context():
+        db.session.get(Course, room.course_id).timezone = "America/Chicago"
+        db.session.commit()
+    code, index = textbook_item(app, sheets_made(app, room), ALICE)
+    auth.login(TA)
+    url = f"/exams/sheets/{code}/{index}"
+    headers = {"X-CSRFToken": csrf_from(client.get("/practice").get_data(as_text=True))}
+    wrong = {"pruned": [], "value": 3}
+    saved = client.post(url, json={"answer": wrong, "version": 0}, headers=headers).get_json()
+    chicago = r"\w{3} \d{1,2} \w{3} \d{4}, \d\d:\d\d C[SD]T \(America/Chicago\)"
+    [line] = saved["history_lines"]
+    assert re.fullmatch(chicago + rf": {re.escape(TA)}, score 0\.\d\d", line), line
+    page = client.get(url).get_data(as_text=True)
+    listed = page.split('data-role="history"', 1)[1].split("</ol>", 1)[0]
+    assert f"<li>{line}</li>" in listed and "Z:" not in listed
+    refused = client.post(url, json={"answer": wrong, "version": 0}, headers=headers)
+    assert refused.status_code == 409
+    said = " ".join(refused.get_data(as_text=True).replace("&#39;", "'").split())
+    assert re.search(
+        rf"saved an answer to this question since you opened this sheet \({chicago}: ", said
+    ), said

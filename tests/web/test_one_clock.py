@@ -30,6 +30,19 @@ DATE = r"(?:\d{4}-\d{2}-\d{2}[ T]|\d{1,2} [A-Z][a-z]{2} \d{4},? )"
 CLOCK = re.compile(
     DATE + r"\d{1,2}:\d{2}(?::\d{2})?(?:\s*(?P<zone>[A-Z][A-Za-z]{1,4}\b|[+-]\d{2}:?\d{2}|Z\b))?"
 )
+# A graded upload's result: a timing test, whose page draws its chart.
+RICH = {
+    "tests": [
+        {
+            "name": "timing: B:W21:B1",
+            "kind": "timing",
+            "verdict": "passed",
+            "score": 3.0,
+            "max_score": 5.0,
+            "extra": {"rows": [{"depth": 3, "cpu": 0.012, "reference_cpu": 0.01}]},
+        }
+    ]
+}
 # Text that shows how to type a date, not a time it tells: examples in code and form fields.
 EXAMPLES = ("script", "style", "template", "code", "kbd", "textarea", "pre")
 
@@ -77,9 +90,45 @@ def wrong_times(text: str, allowed: set[str]) -> list[str]:
     return found
 
 
+def graded_upload(app: Any, assignment_id: int) -> int:
+    """Alice's engine upload in an engine slot of the assignment (its scores not held), graded
+    with a stored result, and the slot's tournament: the slot's pages (the staff's lists its
+    tournaments with when each was made), the upload's page and its result's."""
+    from grader.models import Tournament
+    from grader.services.engines import leases, submissions
+    from tests.jobs.engine_support import engine_bytes
+
+    with app.app_context():
+        slot = submissions.add_engine_slot(assignment_id, suite="quick")
+        db.session.add(Tournament(slot_id=slot.id, params={}))
+        db.session.commit()
+        index = slot.index
+        upload = submissions.upload(
+            user(ALICE), assignment_id, index, engine_bytes("correct"), "engine.py"
+        ).id
+        assert leases.claim_submission(upload, "w1") is not None
+        assert leases.write_result(
+            upload, "w1", score=3.0, max_score=5.0, gradescope={"score": 3.0}, rich=RICH
+        )
+    return upload
+
+
+def answer_on_paper(app: Any, room: Any) -> str:
+    """A printed sheet of Alice's with an answer entered by the TA: its entry page's address,
+    which the staff open by typing the sheet's code (no link leads there)."""
+    from grader.services.paper import entry
+    from tests.services.paper.paper_support import sheets_made, textbook_item
+
+    code, index = textbook_item(app, sheets_made(app, room), ALICE)
+    with app.app_context():
+        entry.save_entry(user(TA), code, index, textbook_key(), version=0)
+    return f"/exams/sheets/{code}/{index}"
+
+
 def term(app: Any, factory: Any, zone_name: str) -> Any:
     """A course in `zone_name` with something to show at every kind of time: a due date, an
-    attempt, a problem report and its answer, an extension (the audit log), a pending invite."""
+    attempt, a problem report and its answer, an extension (the audit log), a pending invite,
+    an engine upload and its result, an answer entered from paper."""
     from grader.services.courses import extensions, invites, roster
     from grader.services.teaching import problem_reports
 
@@ -97,32 +146,37 @@ def term(app: Any, factory: Any, zone_name: str) -> Any:
             room.course_id,
             extensions.ExtensionInput(assignment_id=room.assignment_id, email=ALICE, days=2),
         )
+    room.ids["upload"] = graded_upload(app, room.assignment_id)
+    room.ids["paper"] = answer_on_paper(app, room)  # type: ignore[assignment]
     return room
 
 
-def crawl(client: Any, start: str = "/dashboard") -> dict[str, str]:
-    """Every page reachable from the dashboard by links: its address and its text."""
+def crawl(client: Any, *start: str) -> dict[str, str]:
+    """Every page reachable from the dashboard by links, and by the redirects a link answers
+    with (an engine slot's link leads to its upload page): its address and its text."""
     seen: dict[str, str] = {}
-    queue = [start]
+    queue = list(start or ["/dashboard"])
     while queue and len(seen) < MAX_PAGES:
         url = queue.pop(0)
         if url in seen:
             continue
         response = client.get(url)
+        response.close()  # a download (a handout) is a file the response holds open
         seen[url] = ""
-        if response.status_code != 200:
-            continue
         kind = response.mimetype
-        if kind not in ("text/html", "text/csv", "text/calendar"):
+        if response.status_code in (301, 302, 303, 307, 308):
+            links = [response.headers.get("Location", "")]
+        elif response.status_code != 200 or kind not in ("text/html", "text/csv", "text/calendar"):
             continue
-        body = response.get_data(as_text=True)
-        if kind != "text/html":
-            seen[url] = body
+        elif kind != "text/html":
+            seen[url] = response.get_data(as_text=True)
             continue
-        page = Text()
-        page.feed(body)
-        seen[url] = " ".join(page.parts)
-        for href in page.links:
+        else:
+            page = Text()
+            page.feed(response.get_data(as_text=True))
+            seen[url] = " ".join(page.parts)
+            links = page.links
+        for href in links:
             href = urldefrag(href)[0]
             parts = urlsplit(href)
             if not href or parts.netloc or SKIP.search(href) or not href.startswith("/"):
@@ -136,7 +190,7 @@ def clock_figures(app: Any, factory: Any, client: Any, auth: Any, zone_name: str
     room = term(app, factory, zone_name)
     figures = {}
     invite = f"/invite/{room.ids['invite']}"
-    text = crawl(client, start=invite)[invite]
+    text = crawl(client, invite)[invite]
     assert "carol@example.com" in text or "Invitation" in text
     figures["invited (no account yet)"] = (
         1,
@@ -145,7 +199,12 @@ def clock_figures(app: Any, factory: Any, client: Any, auth: Any, zone_name: str
     )
     for role, email in ROLES.items():
         auth.login(email)
-        pages = crawl(client)
+        # The staff also open an answer entered from paper (by its sheet's code).
+        pages = crawl(client, "/dashboard", *([room.ids["paper"]] if role != "student" else []))
+        if role != "student":
+            assert pages.get(room.ids["paper"]), role
+        # The upload's page with its result was read, by its owner and the staff alike.
+        assert pages.get(f"/engines/{room.ids['upload']}"), role
         wrong = {
             url: found
             for url, text in pages.items()

@@ -131,6 +131,35 @@ def test_the_api_export_is_documented_and_returns_the_callers_zip(app, client, f
     }
 
 
+def test_archiving_tells_the_purge_in_the_courses_zone(app, client, auth, factory):
+    """The message after archiving dates the purge as the course's page does: in the course's
+    zone, named (a course in Asia/Kolkata reads IST), never a bare UTC date."""
+    import datetime as dt
+    from zoneinfo import ZoneInfo
+
+    from grader.extensions import db
+    from grader.models import Course
+
+    room = full_room(app, factory)
+    with app.app_context():
+        db.session.get(Course, room.course_id).timezone = "Asia/Kolkata"
+        db.session.commit()
+    auth.login(TEACHER)
+    course = f"/instructor/courses/{room.course_id}"
+    done = client.post(
+        f"{course}/archive", data={"csrf_token": auth.csrf()}, follow_redirects=True
+    ).get_data(as_text=True)
+    with app.app_context():
+        archived = db.session.get(Course, room.course_id).archived_at
+    purge = (archived + dt.timedelta(days=app.config["GRADER_RETENTION_DAYS"])).replace(
+        tzinfo=dt.UTC
+    )
+    there = purge.astimezone(ZoneInfo("Asia/Kolkata"))
+    flash = done.split('class="flash info"', 1)[1].split("</p>", 1)[0]
+    assert f"data is purged on {there:%a} {there.day} {there:%b %Y, %H:%M} IST" in flash, flash
+    assert "(Asia/Kolkata)." in flash and "UTC" not in flash
+
+
 def test_an_instructor_archives_the_course_and_its_attempts_are_refused_in_words(
     app, client, auth, factory
 ):

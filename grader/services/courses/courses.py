@@ -136,7 +136,7 @@ def create_course(
     GRADER_TIMEZONE when None). From the dashboard (`by`, who needs an instructor account) its
     creator teaches it; the operator (the CLI, the demo: `by` None) may name an existing
     account as its instructor."""
-    timezone = timezone or current_app.config.get("GRADER_TIMEZONE") or "UTC"
+    timezone = timezone or zones.server_zone()
     zones.zone(timezone)
     if by is not None:
         if not by.is_instructor:

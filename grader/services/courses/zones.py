@@ -13,6 +13,8 @@ import datetime as dt
 import re
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
+from flask import current_app
+
 from grader.services import Invalid
 
 UTC = dt.UTC
@@ -45,6 +47,12 @@ def _zone_names() -> set[str]:
         _NAMES.update(available_timezones())
         _NAMES.add("UTC")
     return _NAMES
+
+
+def server_zone() -> str:
+    """The server's zone (GRADER_TIMEZONE): a time outside any course (an account's, an
+    erasure's, a worker's) is told in it, and a course made without a zone is in it."""
+    return current_app.config.get("GRADER_TIMEZONE") or "UTC"
 
 
 def zone_names() -> list[str]:
@@ -154,6 +162,12 @@ def words(moment: dt.datetime | None, zone_name: str) -> str:
         return ""
     named = "" if shown.tzname() == zone_name else f" ({zone_name})"
     return f"{shown:%a} {shown.day} {shown:%b %Y, %H:%M} {shown.tzname()}{named}"
+
+
+def stored(iso_text: str) -> dt.datetime:
+    """An ISO 8601 time with its offset (as the API and stored histories write it, "...Z") as a
+    stored time (naive UTC), to be told by `words`."""
+    return dt.datetime.fromisoformat(iso_text).astimezone(UTC).replace(tzinfo=None)
 
 
 def field_value(moment: dt.datetime | None, zone_name: str) -> dt.datetime | None:

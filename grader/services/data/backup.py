@@ -54,6 +54,7 @@ from grader import config, strict_json
 from grader.extensions import db
 from grader.models import BackupRun, ExamPrint, Submission, utcnow
 from grader.services import Conflict, Invalid
+from grader.services.courses import zones
 from grader.services.data import erasure, ledger
 from grader.services.engines import blobs
 from grader.services.transactions import writing
@@ -577,7 +578,8 @@ def _erase_again(known: list[ledger.Entry], done: Restored) -> None:
     for entry in again.other_account:
         done.notes.append(
             f"account {entry.account_id} of the backup is not the account of that number erased "
-            f"on {entry.erased_at:%Y-%m-%d %H:%M} UTC (it was made at another time): left alone"
+            f"on {zones.words(entry.erased_at, zones.server_zone())} (it was made at another "
+            "time): left alone"
         )
 
 

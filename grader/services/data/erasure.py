@@ -52,6 +52,7 @@ from grader.models import (
     utcnow,
 )
 from grader.services import Conflict, Forbidden, Invalid, NotFound, mail
+from grader.services.courses import zones
 from grader.services.data import ledger, retention, traces
 from grader.services.engines import blobs
 from grader.services.transactions import rows_changed, writing
@@ -90,7 +91,9 @@ def account(actor: User | None, account_id: int) -> User:
     if found is None:
         raise NotFound(f"no account has the id {account_id}")
     if found.erased_at is not None:
-        raise Conflict(f"account {account_id} was erased on {found.erased_at:%Y-%m-%d %H:%M} UTC")
+        raise Conflict(
+            f"account {account_id} was erased on {zones.words(found.erased_at, zones.server_zone())}"
+        )
     return found
 
 
@@ -327,7 +330,7 @@ def request_erasure(user: User) -> tuple[ErasureRequest, int]:
         found = session.scalar(sa.select(ErasureRequest).where(ErasureRequest.user_id == user.id))
         if found is not None:
             raise Conflict(
-                f"you asked for erasure on {found.created_at:%Y-%m-%d %H:%M} UTC already; "
+                f"you asked for erasure on {zones.words(found.created_at, zones.server_zone())} already; "
                 "an administrator will act on it"
             )
         found = ErasureRequest(user_id=user.id)
@@ -340,7 +343,7 @@ def request_erasure(user: User) -> tuple[ErasureRequest, int]:
     sent = 0
     if admins and mail.configured():
         body = (
-            f"Account {user.id} asked for its erasure on {found.created_at:%Y-%m-%d %H:%M} UTC.\n"
+            f"Account {user.id} asked for its erasure on {zones.words(found.created_at, zones.server_zone())}.\n"
             "Erase it, or answer the person, from the administrators' accounts page "
             "(/admin/accounts)."
         )

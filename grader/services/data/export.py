@@ -53,7 +53,7 @@ IN_MEMORY = 8 * 1024 * 1024  # bytes of ZIP kept in memory before the temporary 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
 README = """\
-Everything Alpha-Beta Grader holds about account {id}, as of {when} UTC.
+Everything Alpha-Beta Grader holds about account {id}, as of {when}.
 
 account.json           the account: e-mail address, name, role, when it was made
 memberships.json       the courses you belong to, your role and the roster's name for you
@@ -422,7 +422,7 @@ def export(actor: User | None, account_id: int, *, as_admin: bool = False) -> tu
                 "README.txt",
                 README.format(
                     id=user.id,
-                    when=f"{now:%Y-%m-%d %H:%M}",
+                    when=zones.words(now, zones.server_zone()),
                     integrity=INTEGRITY_LINE if staff_export else "",
                 ),
             )

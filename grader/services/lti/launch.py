@@ -30,6 +30,7 @@ from grader.models import (
     utcnow,
 )
 from grader.services import Conflict, Invalid
+from grader.services.courses import zones
 from grader.services.lti.claims import AGS_CLAIM, CLAIM, NRPS_CLAIM, course_role
 from grader.services.lti.registrations import URL_MAX
 from grader.services.transactions import writing
@@ -141,7 +142,8 @@ def _context(
     )
     title = _str(claim.get("title")) or _str(claim.get("label")) or f"LMS course {context_id}"
     if context is None:
-        course = Course(name=title[:200], join_code=_join_code())
+        # A course the LMS makes is in the server's zone, as one made without a zone here.
+        course = Course(name=title[:200], join_code=_join_code(), timezone=zones.server_zone())
         session.add(course)
         session.flush()
         context = LtiContext(

@@ -15,15 +15,17 @@ from typing import Any
 
 from grader.models import Assignment, User, utcnow
 from grader.services import Invalid, lti
+from grader.services.courses import courses, zones
 from grader.services.teaching import editor
 
 
-def _check(data: editor.AssignmentInput, preset: str) -> None:
+def _check(data: editor.AssignmentInput, preset: str, course_id: int) -> None:
     if not preset:
         raise Invalid("choose a preset")
     editor.check_assignment(data)
     if data.due_at is not None and data.due_at <= utcnow():
-        raise Invalid("the due date is in the past (dates are UTC)")
+        zone = courses.find_course(course_id).timezone
+        raise Invalid(f"the due date is in the past ({zones.words(data.due_at, zone)})")
 
 
 def place_new_assignment(
@@ -37,7 +39,7 @@ def place_new_assignment(
     """A new assignment from a preset, placed by the deep-linking launch at once: the
     platform's return URL and the signed reply (as `lti.deep_link_reply`)."""
     lti.deep_link_return_url(user, message_launch, course_id)  # refusals before anything is made
-    _check(data, preset)
+    _check(data, preset, course_id)
     made = editor.create_assignment(user, course_id, data, preset=preset)
     return lti.deep_link_reply(user, message_launch, course_id, f"a:{made.id}", launch_url)
 
@@ -48,7 +50,7 @@ def link_new_assignment(
     """A new assignment from a preset, opened from now on by the LMS link this (plain) launch
     came through; its scores go to that link's line item."""
     lti.check_unplaced_link(user, message_launch, course_id)
-    _check(data, preset)
+    _check(data, preset, course_id)
     made = editor.create_assignment(user, course_id, data, preset=preset)
     lti.place_unplaced_link(user, message_launch, course_id, made.id)
     return made

@@ -16,12 +16,13 @@ from grader.models import (
     RUNNING,
     STUDENT,
     Assignment,
+    Course,
     ExamPrint,
     ExamSheet,
     Membership,
     utcnow,
 )
-from grader.services import Conflict, Invalid, RateLimited
+from grader.services import Conflict, Invalid, RateLimited, plural
 from grader.services.courses import zones
 
 DAY = dt.timedelta(hours=24)
@@ -31,7 +32,8 @@ DAY = dt.timedelta(hours=24)
 class PrintAllowance:
     """What a course may print now: the service's bounds (GRADER_EXAM_SHEETS_*), the sheets
     counted in the last 24 hours (oldest first, with when each run was asked for), and the
-    course's run still queued or running, if any (a course prints one run at a time).
+    course's run still queued or running, if any (a course prints one run at a time); its times
+    are told in the course's zone (`zone`).
 
     A run counts from when it was asked for, done, failed or pending: its anonymous sheets, else
     the sheets it made once over, else (queued or running) the course's students now."""
@@ -43,6 +45,7 @@ class PrintAllowance:
     service_runs: list[tuple[dt.datetime, int]]
     pending: ExamPrint | None
     now: dt.datetime
+    zone: str
 
     @property
     def course_sheets(self) -> int:
@@ -58,7 +61,7 @@ class PrintAllowance:
             run = self.pending
             raise Conflict(
                 f"print run {run.id} of “{run.assignment.title}” is still {run.status} "
-                f"(asked for at {zones.words(run.created_at, run.assignment.course.timezone)}): "
+                f"(asked for at {zones.words(run.created_at, self.zone)}): "
                 "a course prints one run "
                 "at a time, so print again once it has finished"
             )
@@ -69,7 +72,7 @@ class PrintAllowance:
                 else f"{sheets} anonymous sheets asked for"
             )
             raise Invalid(
-                f"a print run makes at most {self.per_print} sheets (the service's limit); "
+                f"a print run makes at most {plural(self.per_print, 'sheet')} (the service's limit); "
                 f"{how}: print anonymous sheets in runs of {self.per_print} or fewer "
                 "(each is tied to its student when the answers are entered)"
             )
@@ -83,9 +86,9 @@ class PrintAllowance:
             when = self._fits(runs, limit, sheets)
             retry = max(1, math.ceil((when - self.now).total_seconds()))
             raise RateLimited(
-                f"{whose} printed or queued {used} sheets in the last 24 hours, and may print "
+                f"{whose} printed or queued {plural(used, 'sheet')} in the last 24 hours, and may print "
                 f"{limit} a day: {sheets} more would pass it ({max(0, limit - used)} can be "
-                f"printed now; these {sheets} from {when:%Y-%m-%d %H:%M} UTC)",
+                f"printed now; these {sheets} from {zones.words(when, self.zone)})",
                 retry_after=retry,
             )
 
@@ -167,4 +170,5 @@ def print_allowance(session: Session, course_id: int) -> PrintAllowance:
         service_runs=_counted_runs(session, now - DAY, None),
         pending=pending,
         now=now,
+        zone=session.get_one(Course, course_id).timezone,
     )

@@ -26,6 +26,7 @@ from grader.models import (
     utcnow,
 )
 from grader.services import Conflict, Invalid, NotFound, Unprocessable, outbox
+from grader.services.courses import zones
 from grader.services.courses.courses import check_open
 from grader.services.courses.staff import staff
 from grader.services.paper.codes import read_code, shown_code
@@ -142,6 +143,7 @@ def save_entry(
     item = _item(sheet, slot_index)
     slot = item.slot
     check_open(slot.assignment.course)
+    zone = slot.assignment.course.timezone
     tree = Tree.from_dict(item.tree)
     conventions = Conventions.from_dict(slot.conventions)
     try:
@@ -160,12 +162,14 @@ def save_entry(
         attempt = session.get(Attempt, item.attempt_id) if item.attempt_id is not None else None
         seen = _version(attempt)
         if version != seen:
-            raise Conflict(_changed_words(attempt, "since you opened this sheet") + " Reload it.")
+            raise Conflict(
+                _changed_words(attempt, "since you opened this sheet", zone) + " Reload it."
+            )
         if attempt is not None and attempt.answer == answer:
             return attempt, _key(item, tree, graded)
         if attempt is not None and not confirm:
             raise Conflict(
-                _changed_words(attempt, "already")
+                _changed_words(attempt, "already", zone)
                 + " Tick “Replace the saved answer” to change it."
             )
         now = utcnow()
@@ -209,7 +213,17 @@ def _key(item: ExamItem, tree: Tree, graded: Any) -> dict[str, Any]:
     return solution(exercise, tree_of(exercise), graded, with_search=False)
 
 
-def _changed_words(attempt: Attempt | None, when: str) -> str:
+def history_lines(attempt: Attempt | None, zone: str) -> list[str]:
+    """Each entry of an answer on paper as the staff read it: when (in the course's zone,
+    named), who, the score."""
+    return [
+        f"{zones.words(zones.stored(e['entered_at']), zone)}: {e['entered_by']}, "
+        f"score {e['score']:.2f}"
+        for e in (attempt.history or [] if attempt is not None else [])
+    ]
+
+
+def _changed_words(attempt: Attempt | None, when: str, zone: str) -> str:
     if attempt is None or not attempt.history:
         return f"This sheet's answer was removed {when}."
     last = attempt.history[-1]
@@ -218,7 +232,8 @@ def _changed_words(attempt: Attempt | None, when: str) -> str:
     words = kind.describe(last["answer"], tree.labels())
     return (
         f"{last['entered_by']} saved an answer to this question {when} "
-        f"({last['entered_at']}: {words}; score {last['score']:.2f})."
+        f"({zones.words(zones.stored(last['entered_at']), zone)}: {words}; "
+        f"score {last['score']:.2f})."
     )
 
 

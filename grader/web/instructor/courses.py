@@ -63,6 +63,14 @@ def create_course() -> Any:
 
 @bp.get("/courses/<int:course_id>")
 def course(course_id: int) -> Any:
+    return _course_page(course_id)
+
+
+def _course_page(
+    course_id: int, timezone_form: TimezoneForm | None = None, status: int = 200
+) -> Any:
+    """The course's page; a refused time zone comes back as typed, its error beside its field
+    (`status` 422)."""
     as_staff, members = roster.roster(current_user, course_id)
     course = courses.find_course(course_id)
     return render_template(
@@ -74,12 +82,12 @@ def course(course_id: int) -> Any:
         join_open=roster.join_code_open(course),
         action=ActionForm(),
         expire_form=in_zone(ExpireForm(), course.timezone),
-        timezone_form=TimezoneForm(timezone=course.timezone),
+        timezone_form=timezone_form or TimezoneForm(timezone=course.timezone),
         zone_names=zones.zone_names(),
         slip_form=SlipDaysForm(slip_days=course.slip_days),
         purge_at=retention.purge_at(course),
         retention_days=retention.retention_days(),
-    )
+    ), status
 
 
 @bp.post("/courses/<int:course_id>/archive")
@@ -97,7 +105,7 @@ def archive_course(course_id: int) -> Any:
                 f"{course.name} is open again: it takes attempts and uploads."
                 if when is None
                 else f"{course.name} is archived: read-only. Its students' data is purged on "
-                f"{when:%Y-%m-%d} (UTC).",
+                f"{zones.words(when, course.timezone)}.",
                 "info",
             )
     return redirect_to("instructor.course", course_id=course_id)
@@ -107,12 +115,15 @@ def archive_course(course_id: int) -> Any:
 def set_timezone(course_id: int) -> Any:
     staff(current_user, course_id, change=True)
     form = TimezoneForm()
-    submitted(
-        form,
-        lambda: courses.set_timezone(course_id, form.timezone.data or "", by=current_user),
-        lambda course: f"The course's dates are shown and typed in {course.timezone} now.",
-    )
-    return redirect_to("instructor.course", course_id=course_id)
+    if form.validate_on_submit():
+        try:
+            course = courses.set_timezone(course_id, form.timezone.data or "", by=current_user)
+        except Invalid as error:
+            form.timezone.errors = [*form.timezone.errors, str(error)]
+        else:
+            flash(f"The course's dates are shown and typed in {course.timezone} now.", "info")
+            return redirect_to("instructor.course", course_id=course_id)
+    return _course_page(course_id, form, 422)
 
 
 def _copy_forms(course_id: int) -> tuple[CopyCourseForm, CopyAssignmentForm]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from html import unescape
 
 from tests.app_support import csrf_from
 from tests.instructor_support import TA, TEACHER, user
@@ -80,6 +81,33 @@ def test_a_course_refused_for_its_zone_keeps_its_name_and_offers_the_zones(clien
     assert answer.status_code == 422
     assert re.search(r'<input[^>]*id="name"[^>]*value="Search 201"', html)
     assert "is not an IANA time zone" in _field_error(html, "timezone")
+
+
+def test_a_course_page_refusing_a_zone_keeps_it_beside_its_error(client, teacher):
+    page_url = f"/instructor/courses/{teacher.course_id}"
+    page = client.get(page_url).get_data(as_text=True)
+    answer = client.post(
+        f"{page_url}/timezone", data={"csrf_token": csrf_from(page), "timezone": "Central"}
+    )
+    html = answer.get_data(as_text=True)
+    assert answer.status_code == 422
+    assert re.search(r'<input[^>]*id="timezone"[^>]*value="Central"', html)
+    error = unescape(_field_error(html, "timezone"))
+    assert "'Central' is not an IANA time zone" in error
+    assert '<option value="America/Chicago">' in html.split('id="time-zones"', 1)[1]
+    # The message is the field's, not a flash at the top; the course keeps its zone.
+    assert 'class="flash' not in html.split('id="main"', 1)[1].split('id="timezone"', 1)[0]
+    shown = client.get(page_url).get_data(as_text=True)
+    assert "Dates are typed and shown in <strong>UTC</strong>" in shown
+    moved = unescape(
+        client.post(
+            f"{page_url}/timezone",
+            data={"csrf_token": csrf_from(shown), "timezone": "America/Chicago"},
+            follow_redirects=True,
+        ).get_data(as_text=True)
+    )
+    assert "The course's dates are shown and typed in America/Chicago now." in moved
+    assert "Dates are typed and shown in <strong>America/Chicago</strong>" in moved
 
 
 def test_a_tas_dashboard_leads_with_the_courses_they_teach(app, client, auth, room):

@@ -40,9 +40,8 @@ async function main() {
       replace.closest("[data-role=replace]").hidden = false;
     }
     if (history) {
-      history.replaceChildren(...attempt.history.map((entry) => h("li", {
-        text: `${entry.entered_at}: ${entry.entered_by}, score ${entry.score.toFixed(2)}`,
-      })));
+      // The server's lines: each entry's time in the course's zone, named.
+      history.replaceChildren(...attempt.history_lines.map((line) => h("li", { text: line })));
     }
     if (advance) {
       const next = new URL(data.nextUrl, window.location.href);
