@@ -30,7 +30,7 @@ import pytest
 import sqlalchemy as sa
 
 from grader.extensions import db
-from grader.models import Attempt, Exercise, Submission
+from grader.models import Attempt, Exercise, Submission, TermRegrade
 from tests.app_support import bearer
 from tests.instructor_support import ALICE
 from tests.security.held_support import Held, found, held_course, release
@@ -148,6 +148,11 @@ def _own_ids(app: Any, held: Held) -> dict[str, list[int]]:
         uploads = list(
             db.session.scalars(sa.select(Submission.id).where(Submission.owner_id == alice))
         )
+        regrades = list(
+            db.session.scalars(
+                sa.select(TermRegrade.id).where(TermRegrade.course_id == held.room.course_id)
+            )
+        )
     return {
         "assignment_id": [held.room.assignment_id],
         "course_id": [held.room.course_id],
@@ -156,6 +161,7 @@ def _own_ids(app: Any, held: Held) -> dict[str, list[int]]:
         "exercise_id": exercises,
         "submission_id": uploads,
         "number": [0, 1],
+        "regrade_id": regrades or [1],  # staff's only: asked anyway, the student is refused
     }
 
 
