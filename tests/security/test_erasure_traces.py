@@ -30,6 +30,7 @@ def _seed(app, factory) -> dict[str, int]:
         Membership,
         PasswordReset,
         ProblemReport,
+        ScoreNote,
         Slot,
         SlotVisit,
         utcnow,
@@ -86,6 +87,14 @@ def _seed(app, factory) -> dict[str, int]:
         db.session.add(ErasureRequest(user_id=alice_id))
         db.session.add(SlotVisit(user_id=alice_id, slot_id=slot.id))
         db.session.add(
+            ScoreNote(
+                user_id=alice_id,
+                course_id=slot.assignment.course_id,
+                slot_id=slot.id,
+                text="Your score went from 75% to 100%: the suite's perft test was overweighted.",
+            )
+        )
+        db.session.add(
             LtiLaunchData(
                 key="launch-alice",
                 value={"sub": SUB, "email": ALICE, "name": NAME},
@@ -125,7 +134,15 @@ def _seed(app, factory) -> dict[str, int]:
 
 def test_an_erased_person_is_in_no_text_column_of_any_table(app, factory, runner):
     from grader.extensions import db
-    from grader.models import AuditEntry, Blob, ExamPrint, Extension, GroupMember, SlotVisit
+    from grader.models import (
+        AuditEntry,
+        Blob,
+        ExamPrint,
+        Extension,
+        GroupMember,
+        ScoreNote,
+        SlotVisit,
+    )
 
     seeded = _seed(app, factory)
     before = traces(app, ALICE, NAME, SUB)
@@ -155,6 +172,7 @@ def test_an_erased_person_is_in_no_text_column_of_any_table(app, factory, runner
         for entry in db.session.scalars(sa.select(AuditEntry)):
             assert alice not in [d.get("user_id") for d in entry.details], entry.what
         assert db.session.scalars(sa.select(SlotVisit.user_id)).all() == []
+        assert db.session.scalars(sa.select(ScoreNote.user_id)).all() == []
         # The print run's archive (her sheet, her name in its PDFs) is gone.
         run = db.session.get(ExamPrint, seeded["run"])
         assert run.result_sha256 is None and run.status == "failed"

@@ -45,6 +45,7 @@ from grader.models import (
     PasswordReset,
     ProblemReport,
     RecoveryCode,
+    ScoreNote,
     Slot,
     SlotVisit,
     Submission,
@@ -232,6 +233,7 @@ def erase(
             PasswordReset,
             RecoveryCode,
             ProblemReport,
+            ScoreNote,
             SlotVisit,
         ):
             rows_changed(session, sa.delete(model).where(model.user_id == account_id))
