@@ -48,6 +48,11 @@ log = logging.getLogger(__name__)
 MAX_ATTEMPTS = 3  # claims of one submission before it fails (internal errors, dead workers)
 MAX_GAME_ATTEMPTS = 3  # claims of one tournament game before it fails
 GAME_PRIORITY = -5  # after uploads, before regrade-all
+RETIME_PRIORITY = -10  # a deferred timing, timed again: with regrade-all, after uploads and games
+# Times an upload's timing is deferred for a busy machine; the next run times it anyway (its
+# reference timed beside it, run for run) and says so.
+MAX_DEFERRALS = 3
+DEFERRED_PHASE = "timing deferred"
 
 
 # -- engine submissions: the job of grading one ------------------------------------------
@@ -60,6 +65,9 @@ class SubmissionClaim:
     stored_path: str  # the worker's local copy, relative to its GRADER_UPLOADS_DIR
     suite: str
     attempts: int
+    # When this claim is a retime: the progress's "deferred" (`defer_timing`), with what the
+    # run whose timing was deferred gave ("kept"); only the deferred timing tests run.
+    deferred: dict[str, Any] | None = None
 
     def engine_file(self) -> Path:
         """The upload on this machine (fetched from the blob store when not here yet)."""
@@ -70,14 +78,28 @@ def claim_submission(submission_id: int, worker: str) -> SubmissionClaim | None:
     """queued -> running with this worker's lease; None if someone else has it, it was
     superseded, or it is done."""
     with writing() as session:
-        if not claim(session, Submission, submission_id, worker, progress={"phase": "starting"}):
+        waiting = session.scalar(
+            sa.select(Submission.progress).where(Submission.id == submission_id)
+        )
+        deferred = waiting.get("deferred") if isinstance(waiting, dict) else None
+        starting: dict[str, Any] = {"phase": "starting"}
+        if isinstance(deferred, dict):  # a retime: what the page said while it waited stays
+            starting = {**deferred_words(deferred), "phase": "timing again"}
+        if not claim(session, Submission, submission_id, worker, progress=starting):
             return None
         row = session.execute(
             sa.select(
                 Submission.sha256, Submission.stored_path, Submission.suite, Submission.attempts
             ).where(Submission.id == submission_id)
         ).one()
-    return SubmissionClaim(submission_id, row.sha256, row.stored_path, row.suite, row.attempts)
+    return SubmissionClaim(
+        submission_id,
+        row.sha256,
+        row.stored_path,
+        row.suite,
+        row.attempts,
+        deferred if isinstance(deferred, dict) else None,
+    )
 
 
 def heartbeat_submission(
@@ -135,6 +157,52 @@ def write_result(
     except sa.exc.IntegrityError:  # the unique key: a result already exists
         return False
     return True
+
+
+def deferred_words(deferred: dict[str, Any]) -> dict[str, Any]:
+    """What the page and the API show of an upload whose timing was deferred (its progress's
+    "deferred" without the kept results): the words, how many times, the first verdict."""
+    return {
+        "first_verdict": deferred.get("first_verdict"),
+        "timing_deferred": {
+            "words": deferred.get("words", ""),
+            "deferrals": deferred.get("deferrals", 1),
+        },
+    }
+
+
+def defer_timing(submission_id: int, worker: str, report: Report, suite_tests: Any) -> bool:
+    """running -> queued at RETIME_PRIORITY, once, while this worker holds the lease: the
+    machine was busy while the timing ran (`Report.deferred`). No score is written and nothing
+    goes to the LMS; what the other tests gave is kept in the progress, and the sweep wakes the
+    upload again (after GRADER_REWAKE_SECONDS) for a run that times only the deferred tests.
+    Its claims start again from 0: a deferral is not a failure."""
+    from grader import harness
+
+    kept = harness.Kept.of(report)
+    busy = report.deferred[0].extra.get("machine") or "the reference got less than a core"
+    words = (
+        f"Timing deferred: the machine was busy ({busy}); it will be timed again, and the "
+        "score comes then"
+    )
+    deferred = {
+        "words": words,
+        "deferrals": kept.deferrals,
+        "first_verdict": first_verdict(suite_tests, kept.tests),
+        "kept": kept.to_dict(),
+    }
+    with writing() as session:
+        return finish(
+            session,
+            Submission,
+            submission_id,
+            worker,
+            QUEUED,
+            priority=RETIME_PRIORITY,
+            attempts=0,
+            enqueued_at=utcnow(),
+            progress={"phase": DEFERRED_PHASE, **deferred_words(deferred), "deferred": deferred},
+        )
 
 
 def submission_error(submission_id: int, worker: str, message: str) -> str | None:
@@ -363,6 +431,10 @@ class SubmissionJob(JobKind[SubmissionClaim, "Report"]):
             len(suite.tests),
             suite.game_count,
         )
+        kept = None
+        if claimed.deferred:  # a retime: the page keeps saying why, and the first verdict
+            kept = harness.Kept.from_dict(claimed.deferred["kept"])
+            job_progress.update(deferred_words(claimed.deferred), phase="timing again")
         progress(dict(job_progress))
 
         def first(results: list[Any]) -> None:
@@ -376,8 +448,13 @@ class SubmissionJob(JobKind[SubmissionClaim, "Report"]):
             report,
             budget=config["GRADER_JOB_SECONDS"],
             cache=Path(config["GRADER_CACHE_DIR"]),
-            retime=config["GRADER_REFERENCE_RETIME_SECONDS"],
             first=first,
+            defer_below=(
+                float(config["GRADER_TIMING_BUSY_SHARE"])
+                if (kept.deferrals if kept else 0) < MAX_DEFERRALS
+                else 0.0
+            ),
+            kept=kept,
         )
 
     def incomplete(self, result: Report) -> str | None:
@@ -391,6 +468,8 @@ class SubmissionJob(JobKind[SubmissionClaim, "Report"]):
     def record(self, job_id: int, worker: str, result: Report) -> bool:
         from grader import harness
 
+        if result.deferred:  # the machine was busy: no score yet, timed again later
+            return defer_timing(job_id, worker, result, harness.load_suite(result.suite).tests)
         return write_result(
             job_id,
             worker,

@@ -775,6 +775,15 @@ class FirstVerdict(BaseModel):
     running: list[str] = Field(description="the kinds of test still to run, by their titles")
 
 
+class TimingDeferred(BaseModel):
+    """An upload whose timing was deferred because the grading machine was busy: it is
+    queued again at low priority and its timing tests run again later; the score, and the LMS
+    passback, come only then."""
+
+    words: str = Field(description="what the page says: the machine's state and what happens")
+    deferrals: int = Field(description="times its timing was deferred so far")
+
+
 class EngineSubmission(BaseModel):
     id: int
     user: str | None
@@ -795,8 +804,12 @@ class EngineSubmission(BaseModel):
         description="while running: tests_done, tests_total, games_done, games_total, label"
     )
     first_verdict: FirstVerdict | None = Field(
-        description="while running, once the correctness tests have ended (null while scores"
-        " are held)"
+        description="while running, once the correctness tests have ended, and while queued "
+        "again for a deferred timing (null while scores are held)"
+    )
+    timing_deferred: TimingDeferred | None = Field(
+        default=None,
+        description="while its timing waits for a quieter machine, or is being timed again",
     )
     score: float | None
     max_score: float | None
