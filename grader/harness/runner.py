@@ -210,9 +210,10 @@ def grade_engine(
     elif kept is not None:  # deferred before, timed now whatever the machine
         for test in report.tests:
             if test.kind == "timing" and test.extra.get("busy"):
+                times = "once" if kept.deferrals == 1 else f"{kept.deferrals} times"
                 test.output += (
-                    f"\nIts timing was deferred {kept.deferrals} times for a busy machine; "
-                    "this run timed it anyway."
+                    f"\nIts timing was deferred {times} for a busy machine; this run timed it "
+                    "anyway."
                 )
     refs.save()
     return report

@@ -171,7 +171,7 @@ def deferred_words(deferred: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def defer_timing(submission_id: int, worker: str, report: Report, suite_tests: Any) -> bool:
+def defer_timing(submission_id: int, worker: str, report: Report) -> bool:
     """running -> queued at RETIME_PRIORITY, once, while this worker holds the lease: the
     machine was busy while the timing ran (`Report.deferred`). No score is written and nothing
     goes to the LMS; what the other tests gave is kept in the progress, and the sweep wakes the
@@ -188,7 +188,7 @@ def defer_timing(submission_id: int, worker: str, report: Report, suite_tests: A
     deferred = {
         "words": words,
         "deferrals": kept.deferrals,
-        "first_verdict": first_verdict(suite_tests, kept.tests),
+        "first_verdict": first_verdict(report.tests, kept.tests),
         "kept": kept.to_dict(),
     }
     with writing() as session:
@@ -469,7 +469,7 @@ class SubmissionJob(JobKind[SubmissionClaim, "Report"]):
         from grader import harness
 
         if result.deferred:  # the machine was busy: no score yet, timed again later
-            return defer_timing(job_id, worker, result, harness.load_suite(result.suite).tests)
+            return defer_timing(job_id, worker, result)
         return write_result(
             job_id,
             worker,
