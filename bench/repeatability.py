@@ -36,7 +36,7 @@ import tempfile
 from collections import defaultdict
 from pathlib import Path
 
-from bench.suite_cpu import ENGINES, baseline_tree
+from bench.suite_cpu import ENGINES, baseline_tree, first_on_path
 
 ROOT = Path(__file__).resolve().parents[1]
 SPIN_CPU_SECONDS = 3600  # each busy process's CPU at most, whatever happens to this script
@@ -112,15 +112,13 @@ def grade(code: Path | None, cache: Path, suite: str, slots: int, paths: list[Pa
     """The reports of one grading process (`code`: a package tree first on the path, or None
     for this checkout)."""
     env = {**os.environ, "GRADER_CACHE_DIR": str(cache), "BENCH_KINDS": kinds}
-    if code is not None:
-        env["PYTHONPATH"] = os.pathsep.join([str(code), str(ROOT)])
     done = subprocess.run(
-        [sys.executable, "-c", CHILD, suite, str(slots), *map(str, paths)],
+        [sys.executable, "-c", first_on_path(code) + CHILD, suite, str(slots), *map(str, paths)],
         env=env,
         capture_output=True,
         text=True,
         check=False,
-        cwd=code or ROOT,
+        cwd=ROOT,
     )
     if done.returncode != 0:
         raise RuntimeError(done.stderr[-3000:])
