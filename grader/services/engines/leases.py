@@ -448,7 +448,7 @@ class SubmissionJob(JobKind[SubmissionClaim, "Report"]):
             report,
             budget=config["GRADER_JOB_SECONDS"],
             cache=Path(config["GRADER_CACHE_DIR"]),
-            first=first,
+            first=None if kept else first,  # a retime keeps the deferred run's first verdict
             defer_below=(
                 float(config["GRADER_TIMING_BUSY_SHARE"])
                 if (kept.deferrals if kept else 0) < MAX_DEFERRALS
