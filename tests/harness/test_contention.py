@@ -10,12 +10,14 @@ time: only the share of a core, a ratio of two clocks over the same work."""
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import os
 import resource
+import signal
 import subprocess
 import sys
 from collections.abc import Iterator
-from contextlib import contextmanager
 
 from grader.harness.contention import BUSY_SHARE, Share, busy
 from grader.harness.references import reference_run
@@ -30,10 +32,13 @@ SPIN_CPU_SECONDS = 120  # each busy process's whole CPU, whatever happens to the
 
 
 def _bounded() -> None:
+    """A busy process's limits: its CPU, and its death with the test's (PR_SET_PDEATHSIG)."""
     resource.setrlimit(resource.RLIMIT_CPU, (SPIN_CPU_SECONDS, SPIN_CPU_SECONDS))
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)
 
 
-@contextmanager
+@contextlib.contextmanager
 def busy_core(spinners: int = 2) -> Iterator[None]:
     """This process (and what it starts) on one core with `spinners` processes that spin."""
     before = os.sched_getaffinity(0)
