@@ -140,13 +140,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--slots", default="1,2", help="grading slots: 1 and/or 2")
     parser.add_argument("--kinds", default="", help="keep only these kinds of test (timing,...)")
     parser.add_argument("--baseline", default="", help="also grade with this revision's code")
+    parser.add_argument(
+        "--baseline-only", action="store_true", help="grade with the baseline's code alone"
+    )
     args = parser.parse_args(argv)
     from grader.harness.contention import BUSY_SHARE
 
     with tempfile.TemporaryDirectory(prefix="bench-repeat-") as tmp:
         folder = Path(tmp)
         paths = engines(args.engines.split(","), folder / "engines")
-        codes: dict[str, Path | None] = {"this code": None}
+        codes: dict[str, Path | None] = {} if args.baseline_only else {"this code": None}
         if args.baseline:
             codes[args.baseline] = baseline_tree(args.baseline, folder / "baseline")
         rows = []
