@@ -18,7 +18,7 @@ from playwright.sync_api import expect
 from tests.app_support import enrol
 from tests.e2e.e2e_support import INSTRUCTOR, PASSWORD, server_env, sign_in
 from tests.instructor_support import add_textbook_slot
-from tests.live_server import environment, from_template, serve
+from tests.live_server import environment, seeding, serve
 
 NY, BERLIN, ANA = "ny@example.com", "berlin@example.com", "ana@example.com"
 
@@ -27,20 +27,14 @@ NY, BERLIN, ANA = "ny@example.com", "berlin@example.com", "ana@example.com"
 def term(
     tmp_path_factory: pytest.TempPathFactory, migrated_template: Path
 ) -> Iterator[dict[str, Any]]:
-    from grader import create_app
-    from grader.extensions import db
     from grader.services import accounts
 
     folder = tmp_path_factory.mktemp("term")
     env = server_env(folder)
-    from_template(migrated_template, env)
-    with environment(env):
-        app = create_app()
-        with app.app_context():
-            accounts.create_user(INSTRUCTOR, PASSWORD, "instructor")
-            for email in (NY, BERLIN, ANA):
-                accounts.create_user(email, PASSWORD)
-            db.engine.dispose()
+    with seeding(migrated_template, env):
+        accounts.create_user(INSTRUCTOR, PASSWORD, "instructor")
+        for email in (NY, BERLIN, ANA):
+            accounts.create_user(email, PASSWORD)
     with serve(folder, env) as url:
         yield {"url": url, "env": env}
 

@@ -14,6 +14,7 @@ import pytest
 from grader.extensions import BULK, INTERACTIVE, db
 from grader.models import DONE, QUEUED, RUNNING, ExamPrint, Submission, User, utcnow
 from grader.services import liveness, metrics
+from tests.app_support import upload_row
 
 STUDENTS = [f"s{n}@example.com" for n in range(12)]
 
@@ -40,20 +41,13 @@ def _submit(
     finished: dt.datetime | None = None,
 ) -> None:
     owner = db.session.query(User).filter_by(email=email).one()
-    db.session.add(
-        Submission(
-            owner_id=owner.id,
-            slot_id=slot_id,
-            sha256="0" * 64,
-            stored_path="x.py",
-            filename="engine.py",
-            size=1,
-            suite="quick",
-            status=status,
-            created_at=created,
-            started_at=started,
-            finished_at=finished,
-        )
+    upload_row(
+        owner.id,
+        slot_id,
+        status=status,
+        created_at=created,
+        started_at=started,
+        finished_at=finished,
     )
     db.session.commit()
 
