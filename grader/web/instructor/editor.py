@@ -106,25 +106,31 @@ def import_accommodations(assignment_id: int) -> Any:
     back in its box as typed, each bad row named beside it."""
     as_staff, assignment = staff_for_assignment(current_user, assignment_id, change=True)
     form = AccommodationsForm()
-    if form.validate_on_submit():
-        try:
-            outcome = accommodations.import_accommodations(
-                current_user, assignment_id, form.csv_text.data or ""
+
+    def import_list() -> accommodations.ImportOutcome:
+        outcome = accommodations.import_accommodations(
+            current_user, assignment_id, form.csv_text.data or ""
+        )
+        if outcome.errors:  # nothing applied: the bad rows beside the list
+            raise Invalid(
+                "Nothing was applied; fix these rows and import again: "
+                + "; ".join(outcome.errors),
+                field="text",
             )
-        except ServiceError as error:
-            form.csv_text.errors = [str(error)]
-        else:
-            if not outcome.errors:
-                flash(f"{plural(outcome.applied, 'extension')} granted.", "info")
-                return redirect(
-                    url_for("instructor.edit_assignment", assignment_id=assignment_id)
-                    + "#extensions"
-                )
-            form.csv_text.errors = [
-                "Nothing was applied; fix these rows and import again: " + "; ".join(outcome.errors)
-            ]
-    return _assignment_page(
-        as_staff, assignment, _stored(as_staff, assignment), 422, accommodations_form=form
+        return outcome
+
+    done = kept(
+        form,
+        import_list,
+        lambda outcome: f"{plural(outcome.applied, 'extension')} granted.",
+        fields={"text": "csv_text"},
+    )
+    if done is None:
+        return _assignment_page(
+            as_staff, assignment, _stored(as_staff, assignment), 422, accommodations_form=form
+        )
+    return redirect(
+        url_for("instructor.edit_assignment", assignment_id=assignment_id) + "#extensions"
     )
 
 
