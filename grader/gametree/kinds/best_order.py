@@ -6,6 +6,9 @@ Its score counts no errors: the least possible leaves over the leaves the answer
 evaluates. Its key is one of the best orderings (``optimum.Optimizer``), not a search.
 """
 
+# Whole: one kind (CTFd's plugin shape): its grade, its blind answer and the replays it draws
+# share the optimum's ordering and the path mapping, read together.
+
 from __future__ import annotations
 
 import itertools
