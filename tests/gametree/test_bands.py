@@ -211,3 +211,12 @@ def test_best_order_calibrates_against_the_order_as_given():
     assert rows["key"].mean == 1.0
     assert rows["as-given"].trees + round(rows["as-given"].key_share * 6) == 6
     assert {s.measure for s in table.spreads()} == {"answers", "cutoffs", "pruned", "leaves"}
+
+
+def test_a_best_order_band_is_held_to_the_request_cpu_budget():
+    # The same bounded CPU budget as every band: a deadline already passed refuses in words.
+    import time
+
+    params = GeneratorParams.from_dict(BEST_ORDER)
+    with pytest.raises(GenerationError, match="no tree met the constraints within the time"):
+        generate(params, 0, deadline=time.thread_time() - 1)
