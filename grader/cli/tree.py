@@ -704,7 +704,7 @@ def calibrate_command(preset: str, seeds: int, as_json: bool) -> None:
     calibrated: list[tuple[int, GeneratorParams]] = []
     refused: tuple[int, GenerationError] | None = None
     for index, slot in enumerate(loaded.slots, 1):
-        if KINDS[slot.kind].calibrates:
+        if KINDS[slot.kind].measured:
             try:
                 calibrated.append((index, GeneratorParams.from_dict(slot.params)))
             except GenerationError as error:

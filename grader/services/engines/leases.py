@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -51,6 +51,7 @@ from grader.services.transactions import writing
 if TYPE_CHECKING:
     from grader.harness import Report
     from grader.harness.match import MatchGame
+    from grader.harness.suite import Suite
 
 log = logging.getLogger(__name__)
 
@@ -318,6 +319,31 @@ def first_verdict(tests: Sequence[Any], results: Sequence[Any]) -> dict[str, Any
     }
 
 
+def run_suite(
+    engine_file: Path,
+    suite: Suite,
+    report: Callable[[str, int, int, str], None] | None = None,
+    first: Callable[[list[Any]], None] | None = None,
+) -> Report:
+    """An engine graded by ``suite`` in the sandbox, under the app's settings (its budget, the
+    reference's cache): an upload's grading, and a term regrade's run of the tests a suite
+    gained (``regrade_preview``). ``report`` hears each test and game done, ``first`` the
+    first verdict."""
+    from grader import harness
+
+    config = current_app.config
+    return harness.grade_engine(
+        engine_file,
+        suite,
+        harness.SandboxConfig(sandbox=config["GRADER_SANDBOX"]),
+        report,
+        budget=config["GRADER_JOB_SECONDS"],
+        cache=Path(config["GRADER_CACHE_DIR"]),
+        retime=config["GRADER_REFERENCE_RETIME_SECONDS"],
+        first=first,
+    )
+
+
 # -- the two job kinds ------------------------------------------------------------------------
 
 
@@ -336,7 +362,6 @@ class SubmissionJob(JobKind[SubmissionClaim, "Report"]):
     def run(self, claimed: SubmissionClaim, progress: Progress) -> Report:
         from grader import harness
 
-        config = current_app.config
         job_progress: dict[str, Any] = {
             "tests_done": 0,
             "tests_total": 0,
@@ -362,16 +387,7 @@ class SubmissionJob(JobKind[SubmissionClaim, "Report"]):
             job_progress["first_verdict"] = first_verdict(suite.tests, results)
             progress(dict(job_progress))
 
-        return harness.grade_engine(
-            claimed.engine_file(),
-            suite,
-            harness.SandboxConfig(sandbox=config["GRADER_SANDBOX"]),
-            report,
-            budget=config["GRADER_JOB_SECONDS"],
-            cache=Path(config["GRADER_CACHE_DIR"]),
-            retime=config["GRADER_REFERENCE_RETIME_SECONDS"],
-            first=first,
-        )
+        return run_suite(claimed.engine_file(), suite, report, first)
 
     def incomplete(self, result: Report) -> str | None:
         if result.complete:
