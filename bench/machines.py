@@ -48,9 +48,9 @@ def unavailable() -> str | None:
         return "network namespaces need root"
     for program in ("ip", "unshare", "runuser", "redis-server"):
         if shutil.which(program) is None:
-            return f"{program} is not installed (make bench-machines-deps)"
+            return f"{program} is not installed (make bench-machines installs it)"
     if pg_bin() is None:
-        return "PostgreSQL is not installed (make bench-machines-deps)"
+        return "PostgreSQL is not installed (make bench-machines installs it)"
     return None
 
 
