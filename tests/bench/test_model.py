@@ -59,8 +59,15 @@ def test_simulate_serves_first_come_first_served_on_the_first_free_slot():
 
 
 def test_a_fitted_run_takes_its_grading_and_first_verdict_and_scales():
-    run = {"took": [12.0, 5.0], "grading": [6.0, 5.0], "first": [7.0, 0.5]}
-    # the first waited 6 s, so its first verdict came 1 s into its grading; the second's 0.5 s
+    run = {
+        "took": [100.0, 12.0, 5.0],
+        "grading": [99.0, 6.0, 5.0],
+        "first": [50.0, 7.0, 0.5],
+        "machines": 1,
+        "slots": 1,
+    }
+    # the machine's first grading (its cache cold) is left out; the next waited 6 s, so its
+    # first verdict came 1 s into its grading; the last one's 0.5 s
     fitted = Fitted.from_run(run)
     assert fitted.pairs == [(6.0, 1.0), (5.0, 0.5)]
     assert Fitted.from_run(run, scale_to=11.0).pairs == [(12.0, 2.0), (10.0, 1.0)]
