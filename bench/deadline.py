@@ -122,6 +122,7 @@ class Deadline:
         uploads: int,
         works: list[str],
         machines: dict | None = None,
+        warm: int = 0,
     ) -> None:
         self.folder = folder
         # `machines` (`--network`, from `bench.machines`): the host's database and queue URLs,
@@ -149,7 +150,7 @@ class Deadline:
             self.index = submissions.add_engine_slot(assignment.id).index
             db.session.expire_all()  # the assignments as loaded before their engine slots
             self.students = []
-            for n in range(max(uploads, len(works))):
+            for n in range(max(uploads + warm, len(works))):
                 user = accounts.create_user(f"s{n}@bench.example.com", PASSWORD)
                 roster.add_member(None, course_id, user.email)
                 if hasattr(invites, "accept_as"):  # a member once the account accepts
@@ -274,9 +275,18 @@ def hour(args: argparse.Namespace, folder: Path) -> dict:
     """The compressed hour on the code importable here: each upload's seconds to its result,
     the uploads that waited behind bulk work and for how long, the bulk jobs' outcome."""
     network = json.loads(args.network) if args.network else None
-    scene = Deadline(folder, args.suite, args.uploads, earlier_engines(args), network)
+    machines = len(network["machines"]) if network else 1
+    warm = args.warm * machines * args.slots
+    scene = Deadline(folder, args.suite, args.uploads, earlier_engines(args), network, warm)
     try:
         scene.start_worker(args.slots)
+        if warm:  # each slot's first grading, before the hour: its machine's cache filled
+            first = [scene.upload(args.uploads + n)[0] for n in range(warm)]
+            limit = time.monotonic() + args.timeout
+            while any(s not in ("done", "failed") for s in scene.snapshot(first, [])[0].values()):
+                if time.monotonic() > limit:
+                    raise TimeoutError("the warming uploads were not graded in time")
+                time.sleep(0.5)
         load = os.getloadavg()[0]
         times = arrivals(args.uploads, args.hour)
         start = time.monotonic()
@@ -336,6 +346,7 @@ def hour(args: argparse.Namespace, folder: Path) -> dict:
             "arrivals": [sent[sid] - start for sid in sent],
             "load": [load, os.getloadavg()[0]],
             "slots": args.slots,
+            "warm": warm,
             "machines": len(network["machines"]) if network else 0,
             "grading": graded,
             "behind": len(behind),
@@ -371,7 +382,7 @@ def measured(
         "--child",
         *("--uploads", str(args.uploads), "--hour", str(args.hour), "--suite", args.suite),
         *("--sheets", str(args.sheets), "--integrity", str(args.integrity)),
-        *("--timeout", str(args.timeout), "--slots", str(args.slots)),
+        *("--timeout", str(args.timeout), "--slots", str(args.slots), "--warm", str(args.warm)),
         *(("--engines", str(args.engines)) if args.engines else ()),
         *(("--network", json.dumps(network)) if network else ()),
     ]
@@ -416,6 +427,13 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument(
         "--slots", type=int, default=WORKERS, help="grading slots of each worker (--workers)"
+    )
+    parser.add_argument(
+        "--warm",
+        type=int,
+        default=0,
+        help="uploads each slot grades before the hour, not counted (its cache filled, its "
+        "grading times measured, as on workers that have graded before)",
     )
     parser.add_argument("--save", type=Path, default=None, help="write each run's figures here")
     parser.add_argument("--quick", action="store_true", help="a smoke run: 3 uploads, tiny suite")

@@ -82,9 +82,10 @@ class Fitted:
         up to its first verdict (the first verdict's wait less the upload's wait before its
         grading began). Each slot's first grading is left out: a machine starts with its
         reference cache empty, and fills it in that grading (about four times as long), before
-        the rush; drawn in the rush, it would stand for a cost a warm machine does not have."""
+        the rush; drawn in the rush, it would stand for a cost a warm machine does not have
+        (a run with `--warm` graded those before its hour)."""
         pairs = []
-        cold = max(run.get("machines", 1), 1) * run.get("slots", 1)
+        cold = 0 if run.get("warm") else max(run.get("machines", 1), 1) * run.get("slots", 1)
         measured = zip(run["took"], run["grading"], run["first"], strict=True)
         for took, grading, first in list(measured)[cold:]:
             waited = took - grading
