@@ -9,6 +9,7 @@ import pytest
 
 from bench.deadline import arrivals
 from bench.model import Fitted, erlang_c, needed, predict, simulate
+from tests.bench.bench_support import run_bench
 
 
 def poisson(rate: float, count: int, rng: random.Random) -> list[float]:
@@ -80,3 +81,11 @@ def test_more_machines_never_make_the_rush_slower_and_needed_finds_the_fewest():
     assert p95 == sorted(p95, reverse=True) and p95[0] > p95[-1]
     assert needed(lambda m: [500.0, 90.0, 40.0, 20.0][m - 1], most=4) == 3
     assert needed(lambda m: 500.0, most=4) is None
+
+
+@pytest.mark.slow
+def test_the_model_runs_quick_on_the_measured_runs():
+    out = run_bench("model", "--quick", timeout=600)
+    assert "measured uploads from deadline-machines.json" in out
+    rows = [line for line in out.splitlines() if line.startswith(("| 300 |", "| 1,000 |"))]
+    assert len(rows) == 2, out
