@@ -26,6 +26,8 @@ command -v pdflatex >/dev/null 2>&1 || need+=(texlive-latex-base texlive-picture
 if [ "${1:-}" = backends ]; then
     ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
     command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
+    # bench.deadline --machines (make bench-machines): each worker in a network namespace
+    command -v ip >/dev/null 2>&1 || need+=(iproute2)
 fi
 # make test-image: podman builds the Dockerfile on a base debootstrap makes (scripts/test-image.sh).
 if [ "${1:-}" = image ]; then

@@ -225,6 +225,24 @@ def test_the_api_gives_the_estimate_from_the_suites_grading_times(
     assert body["estimated_seconds"] == pytest.approx(80, abs=2)
 
 
+def test_the_estimate_takes_the_median_of_the_latest_gradings(app, engine_slot):
+    # A worker's first grading fills its reference cache (bench.deadline --machines: 110 s
+    # where the others took 25): the median keeps it from stretching every estimate after it,
+    # and only the latest RECENT_GRADINGS count, so the machines' speed now is what is used.
+    from grader.services.engines import waiting
+
+    start = utcnow() - dt.timedelta(hours=1)
+    with app.app_context():
+        slot = engine_slot["slot_id"]
+        times = [200, 200, 110, 25, 26, 24, 25, 27, 25, 23, 30, 25]  # oldest first
+        assert len(times) == waiting.RECENT_GRADINGS + 2
+        for n, seconds in enumerate(times):
+            began = start + dt.timedelta(minutes=4 * n)
+            _submit(slot, STUDENTS[n], DONE, began, began, began + dt.timedelta(seconds=seconds))
+        assert waiting.typical_grading_seconds("quick") == 25.0  # the mean: 35.0
+        assert waiting.typical_grading_seconds("full") is None
+
+
 # -- the first verdict in the API --------------------------------------------------------------
 
 FIRST = {
