@@ -6,6 +6,8 @@ student, so an extension counts everywhere or nowhere:
 
     due_for(user_id, slot)        the class's due date, or the latest of the student's extensions
     attempts_for(user_id, slot)   the slot's limit plus the most extra attempts granted
+    closes_for(user_id, slot)     when their work stops being taken; closed(..., now) whether
+                                  it has (reading the slip days only where they could matter)
     lateness_for(user_id, slot, t) (days late, penalty), no penalty where one is waived
     cost_now(user_id, slot, now)  the same before work is sent, in words ("each started day
                                   counts"); spent_words says it of stored work
@@ -151,6 +153,20 @@ def closes_for(
     if due is not None and user_id is not None:
         due += lateness.DAY * slip_days_available(user_id, slot.assignment)
     return lateness.closes_at(due, slot.assignment.late_percent_per_day)
+
+
+def closed(
+    user_id: int | None, slot: Slot, now: dt.datetime, terms: Deadline | None = None
+) -> dt.datetime | None:
+    """`closes_for` when `now` is past it, else None (the student's work is still taken). The
+    slip days are read only once the student's own due date and late window have passed: they
+    can only move the close later, so before then the answer is known without them."""
+    terms = terms or deadline_for(user_id, slot)
+    unspent = lateness.closes_at(terms.due_at, slot.assignment.late_percent_per_day)
+    if unspent is None or now <= unspent:
+        return None
+    closes = closes_for(user_id, slot, terms)
+    return closes if closes is not None and now > closes else None
 
 
 @dataclass(frozen=True)

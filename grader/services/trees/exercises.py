@@ -432,7 +432,9 @@ _EXERCISE_AND_MEMBERSHIP = (
         ),
     )
     .where(Exercise.id == sa.bindparam("exercise_id"))
-    .options(sa.orm.joinedload(Exercise.slot).joinedload(Slot.assignment))
+    .options(
+        sa.orm.joinedload(Exercise.slot).joinedload(Slot.assignment).joinedload(Assignment.course)
+    )
 )
 
 
@@ -552,12 +554,15 @@ def solution_visible(
     exercise: Exercise,
     stats: tuple[int, float | None] | None = None,
     terms: deadlines.Deadline | None = None,
+    *,
+    cache: dict[Any, Any] | None = None,
 ) -> bool:
     """Whether the key and the replay may be shown: never before an attempt is stored.
 
     Practice: after any attempt. An assignment's graded variant: where the slot allows the
     replay, once the student scored full marks, used every attempt, or the due date passed.
-    `stats` is `attempt_stats(exercise)` when the caller has it.
+    `stats` is `attempt_stats(exercise)` when the caller has it; `cache`, the held-score
+    gate's (`release.held_work`).
     """
     used, best = stats if stats is not None else attempt_stats(exercise)
     if not used:
@@ -567,7 +572,7 @@ def solution_visible(
         return True
     owner = exercise.owner_id
     if not exercise.is_practice and release.held_work(
-        owner, release.Standing(owner, slot.assignment)
+        owner, release.Standing(owner, slot.assignment), cache=cache
     ):
         return False  # keys are held from their owner with the scores
     if not slot.replay_allowed:
@@ -577,8 +582,9 @@ def solution_visible(
     terms = terms or deadlines.deadline_for(exercise.owner_id, slot)
     allowed = terms.attempts_allowed
     # Once the owner's own attempts are no longer taken (their late policy and slip days).
-    closes = deadlines.closes_for(exercise.owner_id, slot, terms)
-    return (allowed is not None and used >= allowed) or (closes is not None and utcnow() > closes)
+    return (allowed is not None and used >= allowed) or deadlines.closed(
+        exercise.owner_id, slot, utcnow(), terms
+    ) is not None
 
 
 def solution_rule(exercise: Exercise) -> str:
