@@ -19,37 +19,39 @@ from tests.app_support import bearer
 from tests.instructor_support import ALICE, TEACHER, make_room, textbook_key, user
 
 # A graded variant's answer, statement by statement: the read transaction (the token's user;
-# the exercise with its slot, assignment and course, and its owner's membership; the owner's
-# extensions on the slot), then the write lock (the attempts made, best score and LMS
+# the exercise with its slot, assignment and course, its owner's membership and whether an
+# extension applies to them), then the write lock (the attempts made, best score and LMS
 # placement; the attempt's row).
 PLAIN = [
     "BEGIN",
     "SELECT user",
     "SELECT exercise",
-    "SELECT extension",
     "BEGIN IMMEDIATE",
     "SELECT count",
     "INSERT INTO attempt",
 ]
 
 
-def _statements(app: Any, client: Any, headers: dict[str, str], answer: Any) -> list[str]:
-    """Each statement one graded answer issues, by its verb and table."""
-    return _answer(app, client, headers, answer)[0]
+def _named(statement: str) -> str:
+    """A statement by its verb and table: `SELECT exercise.id, ...` is the exercise's load,
+    `SELECT count(attempt.id) ...` the count, `INSERT INTO attempt ...` the row."""
+    verb, *rest = statement.split()
+    if verb == "SELECT":
+        return f"SELECT {rest[0].split('.')[0].split('(')[0]}"
+    return " ".join([verb, *rest[:2]] if verb == "INSERT" else [verb, *rest[:1]])
 
 
 def _answer(
-    app: Any, client: Any, headers: dict[str, str], answer: Any
+    app: Any, client: Any, headers: dict[str, str], assignment_id: int, answer: Any
 ) -> tuple[list[str], dict[str, Any]]:
-    """The statements one graded answer issues (by verb and table) and its response."""
+    """The statements one answer to the assignment's first slot issues, and its response."""
     exercise = client.get(
-        f"/api/assignments/{_assignment(app)}/slots/0/exercise", headers=headers
+        f"/api/assignments/{assignment_id}/slots/0/exercise", headers=headers
     ).get_json()
     seen: list[str] = []
 
     def count(conn: Any, cursor: Any, statement: str, *rest: Any) -> None:
-        words = statement.split()
-        seen.append(" ".join(words[:3] if words[0] == "INSERT" else words[:2]).rstrip(","))
+        seen.append(_named(statement))
 
     with app.app_context():
         engine = db.engine
@@ -61,36 +63,17 @@ def _answer(
     finally:
         sa.event.remove(engine, "before_cursor_execute", count)
     assert response.status_code == 201, response.get_json()
-    return _named(seen), response.get_json()
-
-
-def _named(seen: list[str]) -> list[str]:
-    """`SELECT exercise.id, ...` is the exercise's load, `SELECT count(attempt.id)` the count."""
-    named = []
-    for statement in seen:
-        first, _, rest = statement.partition(" ")
-        table = rest.split(".")[0].split("(")[0] if first == "SELECT" else rest
-        named.append(f"{first} {table}".strip())
-    return named
-
-
-def _assignment(app: Any) -> int:
-    from grader.models import Assignment
-
-    with app.app_context():
-        return db.session.scalar(sa.select(sa.func.min(Assignment.id)))
+    return seen, response.get_json()
 
 
 def test_a_graded_answer_issues_the_fewest_statements(app, client, factory):
     room = make_room(app, factory)
     alice = bearer(factory.token(ALICE))
-    first = _statements(app, client, alice, textbook_key())
-    assert first == PLAIN
+    assert _answer(app, client, alice, room.assignment_id, textbook_key())[0] == PLAIN
     # No statement per earlier attempt: the fifth answer does the first's work.
     for _ in range(3):
-        _statements(app, client, alice, {"pruned": [], "value": 3})
-    assert _statements(app, client, alice, textbook_key()) == PLAIN
-    assert room.assignment_id == _assignment(app)
+        _answer(app, client, alice, room.assignment_id, {"pruned": [], "value": 3})
+    assert _answer(app, client, alice, room.assignment_id, textbook_key())[0] == PLAIN
 
 
 def test_every_rule_at_once_adds_only_its_own_reads(app, client, factory):
@@ -117,28 +100,28 @@ def test_every_rule_at_once_adds_only_its_own_reads(app, client, factory):
         )
     alice = bearer(factory.token(ALICE))
     wrong = {"pruned": [], "value": 3}
-    made, shown = _answer(app, client, alice, wrong)
+    made, shown = _answer(app, client, alice, room.assignment_id, wrong)
     assert (shown["days_late"], shown["slip_days"], shown["penalty"]) == (1, 1, 0)
-    assert made == [
-        *PLAIN[:4],
+    expected = [
+        *PLAIN[:3],
+        "SELECT extension",  # her extension applies: its terms
         # The held-score gate, asked once for the solution and the response: the student's
         # extensions on the assignment and its slots (their own due dates).
         "SELECT extension",
         "SELECT slot",
-        *PLAIN[4:6],
-        # Under the write lock, the slip days this late answer spends (used on other
-        # assignments), read once; the checks before it know the answer is taken without them.
+        *PLAIN[3:5],
+        # Under the write lock, the slip days this late answer spends (those used on other
+        # assignments), read once: the checks before it know it is taken without them.
         "SELECT attempt",
         "SELECT submission",
-        PLAIN[6],
+        PLAIN[5],
     ]
+    assert made == expected
     for _ in range(3):
-        assert _statements(app, client, alice, wrong) == made
+        assert _answer(app, client, alice, room.assignment_id, wrong)[0] == made
 
 
-def test_a_held_answer_asks_the_gate_once_and_its_response_holds_the_grade(
-    app, client, factory
-):
+def test_a_held_answer_asks_the_gate_once_and_its_response_holds_the_grade(app, client, factory):
     due = utcnow() + dt.timedelta(days=2)
     room = make_room(app, factory, due_at=due)
     with app.app_context():
@@ -147,7 +130,8 @@ def test_a_held_answer_asks_the_gate_once_and_its_response_holds_the_grade(
             room.assignment_id,
             editor.AssignmentInput(title="Homework 1", due_at=due, hold_scores=True),
         )
-    made, shown = _answer(app, client, bearer(factory.token(ALICE)), textbook_key())
-    assert made == [*PLAIN[:4], "SELECT extension", "SELECT slot", *PLAIN[4:]]
+    alice = bearer(factory.token(ALICE))
+    made, shown = _answer(app, client, alice, room.assignment_id, textbook_key())
+    assert made == [*PLAIN[:3], "SELECT extension", "SELECT slot", *PLAIN[3:]]
     assert shown["score"] is None and shown["solution"] is None
     assert shown["held_words"].startswith("Submitted; your score is released on ")

@@ -92,28 +92,54 @@ def deadline_from(
     )
 
 
+def _applying(
+    user_id: Any, slot_id: Any, assignment_id: Any, course_id: Any
+) -> tuple[sa.ColumnElement[bool], ...]:
+    """The extensions that apply to a student on a slot: theirs or their groups', naming the
+    slot or its whole assignment (each argument a value's bound parameter or a column)."""
+    return (
+        Extension.assignment_id == assignment_id,
+        sa.or_(Extension.slot_id.is_(None), Extension.slot_id == slot_id),
+        sa.or_(
+            Extension.user_id == user_id,
+            Extension.group_name.in_(
+                sa.select(GroupMember.name).where(
+                    GroupMember.user_id == user_id, GroupMember.course_id == course_id
+                )
+            ),
+        ),
+    )
+
+
 # Built once, asked by every graded attempt and upload: the terms of the student's extensions on
 # one slot (theirs, or their groups'), as plain rows on the session's connection.
 _SLOT_TERMS = sa.select(Extension.due_at, Extension.extra_attempts, Extension.waive_penalty).where(
-    Extension.assignment_id == sa.bindparam("assignment_id"),
-    sa.or_(Extension.slot_id.is_(None), Extension.slot_id == sa.bindparam("slot_id")),
-    sa.or_(
-        Extension.user_id == sa.bindparam("user_id"),
-        Extension.group_name.in_(
-            sa.select(GroupMember.name).where(
-                GroupMember.user_id == sa.bindparam("user_id"),
-                GroupMember.course_id == sa.bindparam("course_id"),
-            )
-        ),
-    ),
+    *_applying(
+        sa.bindparam("user_id"),
+        sa.bindparam("slot_id"),
+        sa.bindparam("assignment_id"),
+        sa.bindparam("course_id"),
+    )
 )
 
 
-def deadline_for(user_id: int | None, slot: Slot) -> Deadline:
+def any_extension(user_id: Any, slot_id: Any) -> sa.Exists:
+    """Whether an extension applies to the student on the slot, as a column of the caller's own
+    query (`user_id`, `slot_id`: its columns), so that `deadline_for(..., extended=False)`
+    reads none where none applies."""
+    return sa.exists().where(
+        Slot.id == slot_id,
+        Assignment.id == Slot.assignment_id,
+        *_applying(user_id, Slot.id, Assignment.id, Assignment.course_id),
+    )
+
+
+def deadline_for(user_id: int | None, slot: Slot, *, extended: bool = True) -> Deadline:
     """The student's due date, attempt limit and penalty waiver on a slot (`user_id` None: the
-    class's)."""
+    class's). `extended` False: the caller's query found that no extension applies
+    (`any_extension`), so none is read."""
     found: list[Any] = []
-    if user_id is not None:
+    if user_id is not None and extended:
         assignment = slot.assignment
         found = list(
             db.session.connection().execute(

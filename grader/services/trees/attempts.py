@@ -17,7 +17,7 @@ from grader.services.courses.courses import check_open, member_slot_ids, taught_
 from grader.services.transactions import writing
 from grader.services.trees.exercises import (
     attempt_stats,
-    get_exercise,
+    exercise_and_terms,
     solution_visible,
     tree_of,
 )
@@ -63,7 +63,8 @@ def submit(user: User, exercise_id: int, answer: dict[str, Any]) -> Submitted:
 
     The attempt is committed before this returns, so the solution returned with it is earned.
     """
-    exercise = get_exercise(user, exercise_id)
+    # The owner's terms (their extensions counted), read with the exercise, for every check below.
+    exercise, terms = exercise_and_terms(user, exercise_id)
     if exercise.owner_id != user.id:
         raise Forbidden("only the student this exercise was made for can answer it")
     # Graded variants have limits and a due date; practice has neither, so no count is needed.
@@ -71,8 +72,6 @@ def submit(user: User, exercise_id: int, answer: dict[str, Any]) -> Submitted:
     # From stored facts: a costly attempt is refused (busy, or past the account's share) before
     # its tree is built.
     is_costly = costly.grading_is_costly(exercise.node_count, exercise.dp_size)
-    # The owner's terms (their extensions counted), read once for every check below.
-    terms = deadlines.deadline_for(user.id, exercise.slot) if exercise.slot is not None else None
     if limited:  # refuse before grading: the due date; the count only where grading is costly
         _check_open(exercise, attempt_stats(exercise)[0] if is_costly else 0, terms)
     conventions = Conventions.from_dict(exercise.conventions)
@@ -131,9 +130,7 @@ def submit(user: User, exercise_id: int, answer: dict[str, Any]) -> Submitted:
             placed_ids = {slot_id} if placed and slot_id is not None else set()
             outbox.passback_after_commit(session, [(user.id, slot_id)], placed_ids)
     attempt = Attempt(id=inserted[0], exercise=exercise, user=user, **row)
-    earned = solution_visible(
-        exercise, (used + 1, max(best or 0, result.score)), terms, cache=gate
-    )
+    earned = solution_visible(exercise, (used + 1, max(best or 0, result.score)), terms, cache=gate)
     # The reference search (the replay: trace and per-node windows, about 400 bytes a node,
     # 14 KB of a depth-3 tree's 15.6 KB response) is the exercise's, the same for every attempt:
     # it stays out of the response, which carries the key; `GET /api/attempts/{id}` has it.

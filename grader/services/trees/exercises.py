@@ -419,8 +419,9 @@ def another_like(user: User, exercise_id: int) -> Exercise:
     )
 
 
-# One query, built once: the exercise with its slot and assignment (limits, due dates and
-# replay rules need them), and whether its owner is still a member of the slot's course.
+# One query, built once: the exercise with its slot, assignment and course (limits, due dates,
+# replay rules and the course's state need them), whether its owner is still a member of the
+# slot's course, and whether an extension applies to them on the slot.
 _EXERCISE_AND_MEMBERSHIP = (
     sa.select(
         Exercise,
@@ -430,6 +431,7 @@ _EXERCISE_AND_MEMBERSHIP = (
             Assignment.id == Slot.assignment_id,
             Slot.id == Exercise.slot_id,
         ),
+        deadlines.any_extension(Exercise.owner_id, Exercise.slot_id),
     )
     .where(Exercise.id == sa.bindparam("exercise_id"))
     .options(
@@ -441,12 +443,26 @@ _EXERCISE_AND_MEMBERSHIP = (
 def get_exercise(user: User, exercise_id: int) -> Exercise:
     """An exercise its owner (while a member of its course) or its course's staff may see;
     NotFound for anyone else."""
+    return _visible_exercise(user, exercise_id)[0]
+
+
+def exercise_and_terms(user: User, exercise_id: int) -> tuple[Exercise, deadlines.Deadline | None]:
+    """`get_exercise` and its owner's terms on its slot (None without a slot), whose extensions
+    are read only where the exercise's own query found one that applies."""
+    exercise, extended = _visible_exercise(user, exercise_id)
+    slot = exercise.slot
+    if slot is None:
+        return exercise, None
+    return exercise, deadlines.deadline_for(exercise.owner_id, slot, extended=extended)
+
+
+def _visible_exercise(user: User, exercise_id: int) -> tuple[Exercise, bool]:
     found = db.session.execute(_EXERCISE_AND_MEMBERSHIP, {"exercise_id": exercise_id}).first()
     if found is None:
         raise NotFound("no such exercise")
-    exercise, member = found
+    exercise, member, extended = found
     if exercise.owner_id == user.id and (exercise.slot_id is None or member):
-        return exercise  # practice, or a variant of a course the owner is still a member of
+        return exercise, extended  # practice, or a variant of a course the owner is a member of
     teaches = exercise.slot_id is not None and db.session.scalar(
         sa.select(Slot.id)
         .join(Assignment)
@@ -454,7 +470,7 @@ def get_exercise(user: User, exercise_id: int) -> Exercise:
     )
     if not teaches:
         raise NotFound("no such exercise")
-    return exercise
+    return exercise, extended
 
 
 class TreeCache:
