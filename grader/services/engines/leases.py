@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -35,13 +35,23 @@ from grader.models import (
 )
 from grader.services import outbox
 from grader.services.engines import blobs
-from grader.services.leases import claim, finish, give_back, sweep
+from grader.services.leases import (
+    claim,
+    claim_phased,
+    finish,
+    finish_phased,
+    give_back,
+    give_back_phased,
+    sweep,
+    sweep_phased,
+)
 from grader.services.leases.runner import JobKind, Progress
 from grader.services.transactions import writing
 
 if TYPE_CHECKING:
-    from grader.harness import Report
+    from grader.harness import Kept, Report
     from grader.harness.match import MatchGame
+    from grader.harness.suite import Suite
 
 log = logging.getLogger(__name__)
 
@@ -82,10 +92,12 @@ def claim_submission(submission_id: int, worker: str) -> SubmissionClaim | None:
             sa.select(Submission.progress).where(Submission.id == submission_id)
         )
         deferred = waiting.get("deferred") if isinstance(waiting, dict) else None
-        starting: dict[str, Any] = {"phase": "starting"}
         if isinstance(deferred, dict):  # a retime: what the page said while it waited stays
             starting = {**deferred_words(deferred), "phase": "timing again"}
-        if not claim(session, Submission, submission_id, worker, progress=starting):
+            claimed = claim(session, Submission, submission_id, worker, progress=starting)
+        else:
+            claimed = claim_phased(session, Submission, submission_id, worker)
+        if not claimed:
             return None
         row = session.execute(
             sa.select(
@@ -124,17 +136,14 @@ def write_result(
     now = utcnow()
     try:
         with writing() as session:
-            if not finish(
+            if not finish_phased(
                 session,
                 Submission,
                 submission_id,
                 worker,
-                DONE,
+                now,
                 score=score,
                 max_score=max_score,
-                finished_at=now,
-                error=None,
-                progress={"phase": "done"},
                 grader_version=grader_version(),
                 suite_version=suite_version or None,
             ):
@@ -215,31 +224,18 @@ def submission_error(submission_id: int, worker: str, message: str) -> str | Non
         f"internal error of the grader (attempt {attempts} of {MAX_ATTEMPTS}, "
         f"not charged to you): {message[:2000]}"
     )
-    return give_back(
-        Submission,
-        submission_id,
-        worker,
-        MAX_ATTEMPTS,
-        {"error": error, "progress": {"phase": "retrying"}},
-        {"error": error, "progress": {"phase": "failed"}, "finished_at": utcnow()},
-    )
+    return give_back_phased(Submission, submission_id, worker, MAX_ATTEMPTS, error)
 
 
 def sweep_submissions(now: dt.datetime | None = None) -> list[tuple[int, int]]:
     """Expired leases back to the queue (or failed past MAX_ATTEMPTS), then the queued
     submissions with no recent wake-up message: (id, priority) to wake, each marked as sent."""
-    now = now or utcnow()
-    stale = sweep(
+    stale = sweep_phased(
         Submission,
         MAX_ATTEMPTS,
-        now=now,
-        failed_values={
-            "finished_at": now,
-            "progress": {"phase": "failed"},
-            "error": f"the grading worker stopped {MAX_ATTEMPTS} times on this "
-            "engine; the staff will look at it (not charged to you)",
-        },
-        requeued_values={"progress": {"phase": "requeued: the worker stopped"}},
+        f"the grading worker stopped {MAX_ATTEMPTS} times on this "
+        "engine; the staff will look at it (not charged to you)",
+        now,
     )
     if not stale:
         return []
@@ -393,6 +389,35 @@ def first_verdict(tests: Sequence[Any], results: Sequence[Any]) -> dict[str, Any
     }
 
 
+def run_suite(
+    engine_file: Path,
+    suite: Suite,
+    report: Callable[[str, int, int, str], None] | None = None,
+    first: Callable[[list[Any]], None] | None = None,
+    defer_below: float = 0.0,
+    kept: Kept | None = None,
+) -> Report:
+    """An engine graded by ``suite`` in the sandbox, under the app's settings (its budget, the
+    reference's cache): an upload's grading, and a term regrade's run of the tests a suite
+    gained (``regrade_preview``). ``report`` hears each test and game done, ``first`` the
+    first verdict; ``defer_below`` and ``kept`` are `harness.grade_engine`'s (a timing on a
+    busy machine deferred, and the retime that keeps the other tests' results)."""
+    from grader import harness
+
+    config = current_app.config
+    return harness.grade_engine(
+        engine_file,
+        suite,
+        harness.SandboxConfig(sandbox=config["GRADER_SANDBOX"]),
+        report,
+        budget=config["GRADER_JOB_SECONDS"],
+        cache=Path(config["GRADER_CACHE_DIR"]),
+        first=first,
+        defer_below=defer_below,
+        kept=kept,
+    )
+
+
 # -- the two job kinds ------------------------------------------------------------------------
 
 
@@ -411,7 +436,6 @@ class SubmissionJob(JobKind[SubmissionClaim, "Report"]):
     def run(self, claimed: SubmissionClaim, progress: Progress) -> Report:
         from grader import harness
 
-        config = current_app.config
         job_progress: dict[str, Any] = {
             "tests_done": 0,
             "tests_total": 0,
@@ -441,16 +465,13 @@ class SubmissionJob(JobKind[SubmissionClaim, "Report"]):
             job_progress["first_verdict"] = first_verdict(suite.tests, results)
             progress(dict(job_progress))
 
-        return harness.grade_engine(
+        return run_suite(
             claimed.engine_file(),
             suite,
-            harness.SandboxConfig(sandbox=config["GRADER_SANDBOX"]),
             report,
-            budget=config["GRADER_JOB_SECONDS"],
-            cache=Path(config["GRADER_CACHE_DIR"]),
-            first=None if kept else first,  # a retime keeps the deferred run's first verdict
+            None if kept else first,  # a retime keeps the deferred run's first verdict
             defer_below=(
-                float(config["GRADER_TIMING_BUSY_SHARE"])
+                float(current_app.config["GRADER_TIMING_BUSY_SHARE"])
                 if (kept.deferrals if kept else 0) < MAX_DEFERRALS
                 else 0.0
             ),
