@@ -23,6 +23,7 @@ from tests.app_support import (
     FAST_ARGON2_ENV,
     PASSWORD,
     app_config,
+    bearer,
     csrf_from,
     enrol,
     install_url_builder_cache,
@@ -255,6 +256,19 @@ def room(app: Any, factory: Factory) -> Any:
     from tests.instructor_support import make_room
 
     return make_room(app, factory)
+
+
+@pytest.fixture
+def classroom(factory: Factory) -> dict[str, Any]:
+    """The API tests' course (`Factory.classroom`): an instructor and a student in one course
+    with a `standard` assignment."""
+    return factory.classroom()
+
+
+@pytest.fixture
+def student_headers(factory: Factory, classroom: dict[str, Any]) -> dict[str, str]:
+    """The classroom's student's token (every scope) as the API's Authorization header."""
+    return bearer(factory.token("student@example.com"))
 
 
 class AuthActions:

@@ -6,6 +6,8 @@ student, so an extension counts everywhere or nowhere:
 
     due_for(user_id, slot)        the class's due date, or the latest of the student's extensions
     attempts_for(user_id, slot)   the slot's limit plus the most extra attempts granted
+    closes_for(user_id, slot)     when their work stops being taken; closed(..., now) whether
+                                  it has (reading the slip days only where they could matter)
     lateness_for(user_id, slot, t) (days late, penalty), no penalty where one is waived
     cost_now(user_id, slot, now)  the same before work is sent, in words ("each started day
                                   counts"); spent_words says it of stored work
@@ -90,28 +92,54 @@ def deadline_from(
     )
 
 
+def _applying(
+    user_id: Any, slot_id: Any, assignment_id: Any, course_id: Any
+) -> tuple[sa.ColumnElement[bool], ...]:
+    """The extensions that apply to a student on a slot: theirs or their groups', naming the
+    slot or its whole assignment (each argument a value's bound parameter or a column)."""
+    return (
+        Extension.assignment_id == assignment_id,
+        sa.or_(Extension.slot_id.is_(None), Extension.slot_id == slot_id),
+        sa.or_(
+            Extension.user_id == user_id,
+            Extension.group_name.in_(
+                sa.select(GroupMember.name).where(
+                    GroupMember.user_id == user_id, GroupMember.course_id == course_id
+                )
+            ),
+        ),
+    )
+
+
 # Built once, asked by every graded attempt and upload: the terms of the student's extensions on
 # one slot (theirs, or their groups'), as plain rows on the session's connection.
 _SLOT_TERMS = sa.select(Extension.due_at, Extension.extra_attempts, Extension.waive_penalty).where(
-    Extension.assignment_id == sa.bindparam("assignment_id"),
-    sa.or_(Extension.slot_id.is_(None), Extension.slot_id == sa.bindparam("slot_id")),
-    sa.or_(
-        Extension.user_id == sa.bindparam("user_id"),
-        Extension.group_name.in_(
-            sa.select(GroupMember.name).where(
-                GroupMember.user_id == sa.bindparam("user_id"),
-                GroupMember.course_id == sa.bindparam("course_id"),
-            )
-        ),
-    ),
+    *_applying(
+        sa.bindparam("user_id"),
+        sa.bindparam("slot_id"),
+        sa.bindparam("assignment_id"),
+        sa.bindparam("course_id"),
+    )
 )
 
 
-def deadline_for(user_id: int | None, slot: Slot) -> Deadline:
+def any_extension(user_id: Any, slot_id: Any) -> sa.Exists:
+    """Whether an extension applies to the student on the slot, as a column of the caller's own
+    query (`user_id`, `slot_id`: its columns), so that `deadline_for(..., extended=False)`
+    reads none where none applies."""
+    return sa.exists().where(
+        Slot.id == slot_id,
+        Assignment.id == Slot.assignment_id,
+        *_applying(user_id, Slot.id, Assignment.id, Assignment.course_id),
+    )
+
+
+def deadline_for(user_id: int | None, slot: Slot, *, extended: bool = True) -> Deadline:
     """The student's due date, attempt limit and penalty waiver on a slot (`user_id` None: the
-    class's)."""
+    class's). `extended` False: the caller's query found that no extension applies
+    (`any_extension`), so none is read."""
     found: list[Any] = []
-    if user_id is not None:
+    if user_id is not None and extended:
         assignment = slot.assignment
         found = list(
             db.session.connection().execute(
@@ -151,6 +179,20 @@ def closes_for(
     if due is not None and user_id is not None:
         due += lateness.DAY * slip_days_available(user_id, slot.assignment)
     return lateness.closes_at(due, slot.assignment.late_percent_per_day)
+
+
+def closed(
+    user_id: int | None, slot: Slot, now: dt.datetime, terms: Deadline | None = None
+) -> dt.datetime | None:
+    """`closes_for` when `now` is past it, else None (the student's work is still taken). The
+    slip days are read only once the student's own due date and late window have passed: they
+    can only move the close later, so before then the answer is known without them."""
+    terms = terms or deadline_for(user_id, slot)
+    unspent = lateness.closes_at(terms.due_at, slot.assignment.late_percent_per_day)
+    if unspent is None or now <= unspent:
+        return None
+    closes = closes_for(user_id, slot, terms)
+    return closes if closes is not None and now > closes else None
 
 
 @dataclass(frozen=True)

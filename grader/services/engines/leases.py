@@ -35,7 +35,16 @@ from grader.models import (
 )
 from grader.services import outbox
 from grader.services.engines import blobs
-from grader.services.leases import claim, finish, give_back, sweep
+from grader.services.leases import (
+    claim,
+    claim_phased,
+    finish,
+    finish_phased,
+    give_back,
+    give_back_phased,
+    sweep,
+    sweep_phased,
+)
 from grader.services.leases.runner import JobKind, Progress
 from grader.services.transactions import writing
 
@@ -71,7 +80,7 @@ def claim_submission(submission_id: int, worker: str) -> SubmissionClaim | None:
     """queued -> running with this worker's lease; None if someone else has it, it was
     superseded, or it is done."""
     with writing() as session:
-        if not claim(session, Submission, submission_id, worker, progress={"phase": "starting"}):
+        if not claim_phased(session, Submission, submission_id, worker):
             return None
         row = session.execute(
             sa.select(
@@ -103,17 +112,14 @@ def write_result(
     now = utcnow()
     try:
         with writing() as session:
-            if not finish(
+            if not finish_phased(
                 session,
                 Submission,
                 submission_id,
                 worker,
-                DONE,
+                now,
                 score=score,
                 max_score=max_score,
-                finished_at=now,
-                error=None,
-                progress={"phase": "done"},
                 grader_version=grader_version(),
                 suite_version=suite_version or None,
             ):
@@ -148,31 +154,18 @@ def submission_error(submission_id: int, worker: str, message: str) -> str | Non
         f"internal error of the grader (attempt {attempts} of {MAX_ATTEMPTS}, "
         f"not charged to you): {message[:2000]}"
     )
-    return give_back(
-        Submission,
-        submission_id,
-        worker,
-        MAX_ATTEMPTS,
-        {"error": error, "progress": {"phase": "retrying"}},
-        {"error": error, "progress": {"phase": "failed"}, "finished_at": utcnow()},
-    )
+    return give_back_phased(Submission, submission_id, worker, MAX_ATTEMPTS, error)
 
 
 def sweep_submissions(now: dt.datetime | None = None) -> list[tuple[int, int]]:
     """Expired leases back to the queue (or failed past MAX_ATTEMPTS), then the queued
     submissions with no recent wake-up message: (id, priority) to wake, each marked as sent."""
-    now = now or utcnow()
-    stale = sweep(
+    stale = sweep_phased(
         Submission,
         MAX_ATTEMPTS,
-        now=now,
-        failed_values={
-            "finished_at": now,
-            "progress": {"phase": "failed"},
-            "error": f"the grading worker stopped {MAX_ATTEMPTS} times on this "
-            "engine; the staff will look at it (not charged to you)",
-        },
-        requeued_values={"progress": {"phase": "requeued: the worker stopped"}},
+        f"the grading worker stopped {MAX_ATTEMPTS} times on this "
+        "engine; the staff will look at it (not charged to you)",
+        now,
     )
     if not stale:
         return []

@@ -17,7 +17,7 @@ from grader.services.courses.courses import check_open, member_slot_ids, taught_
 from grader.services.transactions import writing
 from grader.services.trees.exercises import (
     attempt_stats,
-    get_exercise,
+    exercise_and_terms,
     solution_visible,
     tree_of,
 )
@@ -32,10 +32,10 @@ def _check_open(exercise: Exercise, used: int, terms: deadlines.Deadline | None)
         check_open(exercise.slot.assignment.course)
     if not exercise.is_practice and exercise.slot is not None:
         # The student's own due date, or the end of its late window.
-        closes = deadlines.closes_for(exercise.owner_id, exercise.slot, terms)
-        if closes is not None and utcnow() > closes:
+        closed = deadlines.closed(exercise.owner_id, exercise.slot, utcnow(), terms)
+        if closed is not None:
             zone = exercise.slot.assignment.course.timezone
-            raise Conflict(f"your due date ({zones.words(closes, zone)}) has passed")
+            raise Conflict(f"your due date ({zones.words(closed, zone)}) has passed")
 
 
 _INSERT_ATTEMPT = sa.insert(Attempt)  # built once: every graded attempt runs it
@@ -53,6 +53,9 @@ _STATS_AND_PLACED = sa.select(
 class Submitted:
     attempt: Attempt
     solution: dict[str, Any] | None  # present when this attempt earned it
+    # The held-score gate's answers for the owner (`release.held_work`'s cache), asked once for
+    # the solution and again free for the response (`to_api`).
+    gate: dict[Any, Any]
 
 
 def submit(user: User, exercise_id: int, answer: dict[str, Any]) -> Submitted:
@@ -60,7 +63,8 @@ def submit(user: User, exercise_id: int, answer: dict[str, Any]) -> Submitted:
 
     The attempt is committed before this returns, so the solution returned with it is earned.
     """
-    exercise = get_exercise(user, exercise_id)
+    # The owner's terms (their extensions counted), read with the exercise, for every check below.
+    exercise, terms = exercise_and_terms(user, exercise_id)
     if exercise.owner_id != user.id:
         raise Forbidden("only the student this exercise was made for can answer it")
     # Graded variants have limits and a due date; practice has neither, so no count is needed.
@@ -68,8 +72,6 @@ def submit(user: User, exercise_id: int, answer: dict[str, Any]) -> Submitted:
     # From stored facts: a costly attempt is refused (busy, or past the account's share) before
     # its tree is built.
     is_costly = costly.grading_is_costly(exercise.node_count, exercise.dp_size)
-    # The owner's terms (their extensions counted), read once for every check below.
-    terms = deadlines.deadline_for(user.id, exercise.slot) if exercise.slot is not None else None
     if limited:  # refuse before grading: the due date; the count only where grading is costly
         _check_open(exercise, attempt_stats(exercise)[0] if is_costly else 0, terms)
     conventions = Conventions.from_dict(exercise.conventions)
@@ -88,6 +90,9 @@ def submit(user: User, exercise_id: int, answer: dict[str, Any]) -> Submitted:
         **{name: getattr(exercise, name) for name in Attempt.FROM_EXERCISE},
         **Attempt.graded_by(exercise.kind),
     }
+    gate: dict[Any, Any] = {}
+    if limited and exercise.slot is not None:  # in the read transaction, before the write
+        release.held_work(user.id, release.Standing(user.id, exercise.slot.assignment), cache=gate)
     with writing() as session:
         # The count that decides, under the write lock: one query, no ORM objects.
         used, best, placed = (
@@ -125,12 +130,12 @@ def submit(user: User, exercise_id: int, answer: dict[str, Any]) -> Submitted:
             placed_ids = {slot_id} if placed and slot_id is not None else set()
             outbox.passback_after_commit(session, [(user.id, slot_id)], placed_ids)
     attempt = Attempt(id=inserted[0], exercise=exercise, user=user, **row)
-    earned = solution_visible(exercise, (used + 1, max(best or 0, result.score)), terms)
+    earned = solution_visible(exercise, (used + 1, max(best or 0, result.score)), terms, cache=gate)
     # The reference search (the replay: trace and per-node windows, about 400 bytes a node,
     # 14 KB of a depth-3 tree's 15.6 KB response) is the exercise's, the same for every attempt:
     # it stays out of the response, which carries the key; `GET /api/attempts/{id}` has it.
     return Submitted(
-        attempt, solution(exercise, tree, result, with_search=False) if earned else None
+        attempt, solution(exercise, tree, result, with_search=False) if earned else None, gate
     )
 
 
@@ -296,17 +301,25 @@ def scoring_words(attempt: Attempt, *, named: bool) -> str | None:
     return words
 
 
-def held_for_owner(attempt: Attempt, viewer_id: int | None) -> dt.datetime | None:
+def held_for_owner(
+    attempt: Attempt, viewer_id: int | None, cache: dict[Any, Any] | None = None
+) -> dt.datetime | None:
     """While the attempt's score is held from its owner (who is the viewer), its release
-    moment; None for staff (who see everything) and once released."""
-    return release.held_work(viewer_id, attempt)
+    moment; None for staff (who see everything) and once released. `cache`: the gate's answers
+    the caller already has (`Submitted.gate`)."""
+    return release.held_work(viewer_id, attempt, cache=cache)
 
 
 def to_api(
-    attempt: Attempt, solution: dict[str, Any] | None = None, *, viewer_id: int | None = None
+    attempt: Attempt,
+    solution: dict[str, Any] | None = None,
+    *,
+    viewer_id: int | None = None,
+    gate: dict[Any, Any] | None = None,
 ) -> dict[str, Any]:
     """An attempt as the API shows it to `viewer_id`, with the solution the caller was allowed
-    to give; while its score is held from its owner, the grade is left out."""
+    to give; while its score is held from its owner, the grade is left out (`gate`: the
+    held-score gate's answers the caller has, `Submitted.gate`)."""
     # The grade's errors are said in words, their nodes named with the key only: the stored
     # facts (`scoring`) name every node the answer got wrong, so they stay out.
     graded = (name for name in Attempt.GRADED if name != "scoring")
@@ -325,7 +338,7 @@ def to_api(
         "penalty": attempt.penalty,
         "late_words": "",
     }
-    held = held_for_owner(attempt, viewer_id)
+    held = held_for_owner(attempt, viewer_id, gate)
     slot = attempt.exercise.slot if attempt.exercise is not None else None
     if slot is not None:
         shown["late_words"] = deadlines.spent_words(

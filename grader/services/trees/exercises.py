@@ -419,8 +419,9 @@ def another_like(user: User, exercise_id: int) -> Exercise:
     )
 
 
-# One query, built once: the exercise with its slot and assignment (limits, due dates and
-# replay rules need them), and whether its owner is still a member of the slot's course.
+# One query, built once: the exercise with its slot, assignment and course (limits, due dates,
+# replay rules and the course's state need them), whether its owner is still a member of the
+# slot's course, and whether an extension applies to them on the slot.
 _EXERCISE_AND_MEMBERSHIP = (
     sa.select(
         Exercise,
@@ -430,21 +431,38 @@ _EXERCISE_AND_MEMBERSHIP = (
             Assignment.id == Slot.assignment_id,
             Slot.id == Exercise.slot_id,
         ),
+        deadlines.any_extension(Exercise.owner_id, Exercise.slot_id),
     )
     .where(Exercise.id == sa.bindparam("exercise_id"))
-    .options(sa.orm.joinedload(Exercise.slot).joinedload(Slot.assignment))
+    .options(
+        sa.orm.joinedload(Exercise.slot).joinedload(Slot.assignment).joinedload(Assignment.course)
+    )
 )
 
 
 def get_exercise(user: User, exercise_id: int) -> Exercise:
     """An exercise its owner (while a member of its course) or its course's staff may see;
     NotFound for anyone else."""
+    return _visible_exercise(user, exercise_id)[0]
+
+
+def exercise_and_terms(user: User, exercise_id: int) -> tuple[Exercise, deadlines.Deadline | None]:
+    """`get_exercise` and its owner's terms on its slot (None without a slot), whose extensions
+    are read only where the exercise's own query found one that applies."""
+    exercise, extended = _visible_exercise(user, exercise_id)
+    slot = exercise.slot
+    if slot is None:
+        return exercise, None
+    return exercise, deadlines.deadline_for(exercise.owner_id, slot, extended=extended)
+
+
+def _visible_exercise(user: User, exercise_id: int) -> tuple[Exercise, bool]:
     found = db.session.execute(_EXERCISE_AND_MEMBERSHIP, {"exercise_id": exercise_id}).first()
     if found is None:
         raise NotFound("no such exercise")
-    exercise, member = found
+    exercise, member, extended = found
     if exercise.owner_id == user.id and (exercise.slot_id is None or member):
-        return exercise  # practice, or a variant of a course the owner is still a member of
+        return exercise, extended  # practice, or a variant of a course the owner is a member of
     teaches = exercise.slot_id is not None and db.session.scalar(
         sa.select(Slot.id)
         .join(Assignment)
@@ -452,7 +470,7 @@ def get_exercise(user: User, exercise_id: int) -> Exercise:
     )
     if not teaches:
         raise NotFound("no such exercise")
-    return exercise
+    return exercise, extended
 
 
 class TreeCache:
@@ -552,12 +570,15 @@ def solution_visible(
     exercise: Exercise,
     stats: tuple[int, float | None] | None = None,
     terms: deadlines.Deadline | None = None,
+    *,
+    cache: dict[Any, Any] | None = None,
 ) -> bool:
     """Whether the key and the replay may be shown: never before an attempt is stored.
 
     Practice: after any attempt. An assignment's graded variant: where the slot allows the
     replay, once the student scored full marks, used every attempt, or the due date passed.
-    `stats` is `attempt_stats(exercise)` when the caller has it.
+    `stats` is `attempt_stats(exercise)` when the caller has it; `cache`, the held-score
+    gate's (`release.held_work`).
     """
     used, best = stats if stats is not None else attempt_stats(exercise)
     if not used:
@@ -567,7 +588,7 @@ def solution_visible(
         return True
     owner = exercise.owner_id
     if not exercise.is_practice and release.held_work(
-        owner, release.Standing(owner, slot.assignment)
+        owner, release.Standing(owner, slot.assignment), cache=cache
     ):
         return False  # keys are held from their owner with the scores
     if not slot.replay_allowed:
@@ -577,8 +598,9 @@ def solution_visible(
     terms = terms or deadlines.deadline_for(exercise.owner_id, slot)
     allowed = terms.attempts_allowed
     # Once the owner's own attempts are no longer taken (their late policy and slip days).
-    closes = deadlines.closes_for(exercise.owner_id, slot, terms)
-    return (allowed is not None and used >= allowed) or (closes is not None and utcnow() > closes)
+    return (allowed is not None and used >= allowed) or deadlines.closed(
+        exercise.owner_id, slot, utcnow(), terms
+    ) is not None
 
 
 def solution_rule(exercise: Exercise) -> str:

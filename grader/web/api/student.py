@@ -136,7 +136,9 @@ def submit_attempt(exercise_id: int, json: schemas.SubmitAttempt) -> tuple[schem
     best-order's searches of this answer); the reference search to replay, the same for every
     attempt, is in GET /api/attempts/{attempt_id}."""
     submitted = attempts.submit(g.user, exercise_id, json.answer.model_dump(exclude_unset=True))
-    shown = attempts.to_api(submitted.attempt, submitted.solution, viewer_id=g.user.id)
+    shown = attempts.to_api(
+        submitted.attempt, submitted.solution, viewer_id=g.user.id, gate=submitted.gate
+    )
     return schemas.Attempt(**shown), 201
 
 
