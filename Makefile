@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-kind-plugin typecheck test-bytecode test-backends test-image docs lint bench bench-load bench-hostile bench-autograder bench-deadline mutation system-deps clean
+.PHONY: run test test-kind-plugin typecheck test-bytecode test-backends test-image docs lint bench bench-load bench-hostile bench-autograder bench-deadline bench-machines mutation system-deps clean
 
 # Packages go into the virtualenv with uv (resolved from the same index, with pyproject.toml's
 # bounds, as pip would): it installs the test setup's 200 distributions in about 30 s where pip
@@ -116,6 +116,14 @@ bench-autograder: $(STAMP)
 # and the code before issue 40 in the same run; hours of CPU at its defaults.
 bench-deadline: $(STAMP)
 	$(BIN)/python -m bench.deadline $(DEADLINE_ARGS)
+
+# The deadline hour with each worker on a machine of its own (network namespaces; root), on 1
+# and then 2 machines, reaching PostgreSQL and Redis over virtual links; what it needs (iproute2,
+# PostgreSQL, Redis, psycopg) installed first if missing.
+bench-machines: $(STAMP)
+	@./scripts/system-deps.sh backends
+	$(INSTALL) -e '.[server,postgres]'
+	$(BIN)/python -m bench.deadline --machines 1,2 $(DEADLINE_ARGS)
 
 # Mutation testing of the cores (mutmut), file by file, with the share of mutants killed in each.
 # CPU-heavy: MUTATION_ARGS="grader/gametree/solver.py --max-children 1" runs one file.

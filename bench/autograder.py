@@ -69,17 +69,22 @@ def course_service(folder: Path, suite: str, **env: str) -> tuple[Flask, dict[st
 
 
 def start_worker(
-    folder: Path, env: dict[str, str], count: int, timeout: float = 120.0
+    folder: Path,
+    env: dict[str, str],
+    count: int,
+    timeout: float = 120.0,
+    prefix: list[str] | None = None,
 ) -> subprocess.Popen:
     """`grader worker --workers count` with the service's settings `env` (its log in `folder`),
     once each of its consumers has logged its start (a consumer forks its worker processes
     right after): two when its first line says it serves bulk work beside the interactive
-    work, else one (a single queue's worker, as the peers' code has)."""
+    work, else one (a single queue's worker, as the peers' code has). `prefix` runs it
+    through another command (`bench.machines`: on a machine of its own)."""
     path = folder / f"worker-{count}.log"
     offset = path.stat().st_size if path.exists() else 0
     log = path.open("ab")
     process = subprocess.Popen(
-        [str(GRADER), "worker", "--workers", str(count)],
+        [*(prefix or []), str(GRADER), "worker", "--workers", str(count)],
         env={**os.environ, **env},
         stdout=log,
         stderr=subprocess.STDOUT,

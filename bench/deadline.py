@@ -86,6 +86,17 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[max(0, math.ceil(share * len(ordered)) - 1)]
 
 
+def estimate_error(estimates: list[float | None], actual: list[float]) -> tuple[float, int]:
+    """The 90th percentile of |estimate - actual| / actual over the uploads that had an
+    estimate, and how many had one (the error is nan when none had)."""
+    errors = [
+        abs(guess - took) / took
+        for guess, took in zip(estimates, actual, strict=True)
+        if guess is not None and took > 0
+    ]
+    return (percentile(errors, 0.9) if errors else math.nan), len(errors)
+
+
 def replayed(grading: list[float], hour: float = 3600.0, workers: int = WORKERS) -> list[float]:
     """Each upload's seconds to its result if the measured grading times (in upload order) met
     the arrivals of an hour of `hour` seconds, `workers` workers taking uploads first come first
@@ -104,10 +115,24 @@ class Deadline:
     and an earlier assignment whose engines the integrity check compares (stored done, so no
     worker grades them)."""
 
-    def __init__(self, folder: Path, suite: str, uploads: int, works: list[str]) -> None:
+    def __init__(
+        self,
+        folder: Path,
+        suite: str,
+        uploads: int,
+        works: list[str],
+        machines: dict | None = None,
+        warm: int = 0,
+    ) -> None:
         self.folder = folder
+        # `machines` (`--network`, from `bench.machines`): the host's database and queue URLs,
+        # and each machine's worker command prefix, folder and settings
+        self.machines = machines
         self.app, self.env, course_id = course_service(
-            folder, suite, GRADER_CACHE_DIR=str(folder / "cache")
+            folder,
+            suite,
+            GRADER_CACHE_DIR=str(folder / "cache"),
+            **(machines["host"] if machines else {}),
         )
         import sqlalchemy as sa
 
@@ -125,7 +150,7 @@ class Deadline:
             self.index = submissions.add_engine_slot(assignment.id).index
             db.session.expire_all()  # the assignments as loaded before their engine slots
             self.students = []
-            for n in range(max(uploads, len(works))):
+            for n in range(max(uploads + warm, len(works))):
                 user = accounts.create_user(f"s{n}@bench.example.com", PASSWORD)
                 roster.add_member(None, course_id, user.email)
                 if hasattr(invites, "accept_as"):  # a member once the account accepts
@@ -137,9 +162,11 @@ class Deadline:
             db.session.commit()
             db.session.remove()
         self.engine = ENGINE.read_bytes()
-        self.worker: subprocess.Popen | None = None
+        self.workers: list[subprocess.Popen] = []
 
-    def upload(self, student: int) -> int:
+    def upload(self, student: int) -> tuple[int, float | None]:
+        """The upload's id and the wait its page and the API estimate for it at once (None:
+        no estimate: nothing graded yet, a worker took it already, or a code without one)."""
         from grader.extensions import db
         from grader.models import User
         from grader.services.engines import submissions
@@ -150,8 +177,14 @@ class Deadline:
                 user, self.assignment_id, self.index, self.engine, "engine.py"
             )
             sid = upload.id
+            try:
+                from grader.services.engines import waiting
+            except ImportError:  # the peer's code has no estimate
+                estimate = None
+            else:
+                estimate = waiting.estimated_wait(upload)
             db.session.remove()
-        return sid
+        return sid, estimate
 
     def ask_bulk(self, sheets: int, integrity: bool) -> list[tuple[str, int]]:
         """A print of `sheets` anonymous sheets and the earlier assignment's integrity check,
@@ -184,36 +217,50 @@ class Deadline:
 
     def snapshot(
         self, uploads: list[int], bulk: list[tuple[str, int]]
-    ) -> tuple[dict[int, str], list[str], list[str]]:
+    ) -> tuple[dict[int, str], list[str], list[str], set[int]]:
         """Each upload's status, the workers grading uploads and those running bulk jobs (each
-        by its lease, one worker process's name)."""
+        by its lease, one worker process's name), and the uploads whose first verdict is out
+        (a code without first verdicts: none)."""
         import sqlalchemy as sa
 
         from grader.extensions import db
         from grader.models import ExamPrint, IntegrityCheck, Submission
 
         tables = {"exam_print": ExamPrint, "integrity_check": IntegrityCheck}
+        progress = getattr(Submission, "progress", sa.null())
         with self.app.app_context():
             rows = db.session.execute(
-                sa.select(Submission.id, Submission.status, Submission.lease_owner).where(
+                sa.select(Submission.id, Submission.status, Submission.lease_owner, progress).where(
                     Submission.id.in_(uploads)
                 )
             ).all()
-            busy = [owner for _, status, owner in rows if status == "running" and owner]
+            busy = [owner for _, status, owner, _ in rows if status == "running" and owner]
+            verdicts = {sid for sid, _, _, shown in rows if shown and "first_verdict" in shown}
             bulk_owners = []
             for table, job in bulk:
                 found = db.session.get_one(tables[table], job)
                 if found.status == "running" and found.lease_owner:
                     bulk_owners.append(found.lease_owner)
             db.session.remove()
-        return {sid: status for sid, status, _ in rows}, busy, bulk_owners
+        return {sid: status for sid, status, _, _ in rows}, busy, bulk_owners, verdicts
 
-    def start_worker(self) -> None:
-        self.worker = start_worker(self.folder, self.env, WORKERS)
+    def start_worker(self, slots: int = WORKERS) -> None:
+        if not self.machines:
+            self.workers.append(start_worker(self.folder, self.env, slots))
+            return
+        for machine in self.machines["machines"]:
+            self.workers.append(
+                start_worker(
+                    Path(machine["folder"]),
+                    {**self.env, **machine["env"]},
+                    slots,
+                    prefix=machine["prefix"],
+                )
+            )
 
     def close(self) -> None:
-        if self.worker is not None:
-            stop_worker(self.worker)
+        for worker in self.workers:
+            stop_worker(worker)
         from grader.extensions import db
 
         with contextlib.suppress(ImportError):
@@ -227,12 +274,25 @@ class Deadline:
 def hour(args: argparse.Namespace, folder: Path) -> dict:
     """The compressed hour on the code importable here: each upload's seconds to its result,
     the uploads that waited behind bulk work and for how long, the bulk jobs' outcome."""
-    scene = Deadline(folder, args.suite, args.uploads, earlier_engines(args))
+    network = json.loads(args.network) if args.network else None
+    machines = len(network["machines"]) if network else 1
+    warm = args.warm * machines * args.slots
+    scene = Deadline(folder, args.suite, args.uploads, earlier_engines(args), network, warm)
     try:
-        scene.start_worker()
+        scene.start_worker(args.slots)
+        if warm:  # each slot's first grading, before the hour: its machine's cache filled
+            first = [scene.upload(args.uploads + n)[0] for n in range(warm)]
+            limit = time.monotonic() + args.timeout
+            while any(s not in ("done", "failed") for s in scene.snapshot(first, [])[0].values()):
+                if time.monotonic() > limit:
+                    raise TimeoutError("the warming uploads were not graded in time")
+                time.sleep(0.5)
+        load = os.getloadavg()[0]
         times = arrivals(args.uploads, args.hour)
         start = time.monotonic()
         sent: dict[int, float] = {}
+        estimates: dict[int, float | None] = {}
+        verdict: dict[int, float] = {}  # first seen with its first verdict (or its result)
         started: dict[int, float] = {}  # first seen being graded
         finished: dict[int, float] = {}
         # Each poll: its time, the uploads queued, how many were being graded, the workers
@@ -250,20 +310,25 @@ def hour(args: argparse.Namespace, folder: Path) -> dict:
                 bulk = scene.ask_bulk(args.sheets, args.integrity > 0)
                 asked = True
             while len(sent) < args.uploads and now - start >= times[len(sent)]:
-                sent[scene.upload(len(sent))] = time.monotonic()
-            statuses, busy, bulk_owners = scene.snapshot(list(sent), bulk)
+                sid, estimate = scene.upload(len(sent))
+                sent[sid] = time.monotonic()
+                estimates[sid] = estimate
+            statuses, busy, bulk_owners, verdicts = scene.snapshot(list(sent), bulk)
             now = time.monotonic()
             graders.update(busy)
             queued = [sid for sid, status in statuses.items() if status == "queued"]
             polls.append((now, queued, len(busy), bulk_owners))
+            for sid in verdicts:
+                verdict.setdefault(sid, now)
             for sid, status in statuses.items():
                 if status == "running":
                     started.setdefault(sid, now)
                 if status in ("done", "failed") and sid not in finished:
                     finished[sid] = now
                     started.setdefault(sid, now)  # graded between two polls
+                    verdict.setdefault(sid, now)
             time.sleep(0.1)
-        statuses, _, _ = scene.snapshot(list(sent), bulk)
+        statuses, _, _, _ = scene.snapshot(list(sent), bulk)
         failed = sorted(s for s, st in statuses.items() if st != "done")
         took = [finished[sid] - sent[sid] for sid in sent]
         graded = [finished[sid] - started[sid] for sid in sent]
@@ -276,6 +341,13 @@ def hour(args: argparse.Namespace, folder: Path) -> dict:
                     behind[sid] = behind.get(sid, 0.0) + (later - now)
         return {
             "took": took,
+            "first": [verdict[sid] - sent[sid] for sid in sent],
+            "estimates": [estimates[sid] for sid in sent],
+            "arrivals": [sent[sid] - start for sid in sent],
+            "load": [load, os.getloadavg()[0]],
+            "slots": args.slots,
+            "warm": warm,
+            "machines": len(network["machines"]) if network else 0,
             "grading": graded,
             "behind": len(behind),
             "behind_max": max(behind.values(), default=0.0),
@@ -296,9 +368,12 @@ def earlier_engines(args: argparse.Namespace) -> list[str]:
     return engines(args.integrity, 15) if args.integrity else []
 
 
-def measured(code: Path | None, args: argparse.Namespace, folder: Path) -> dict:
+def measured(
+    code: Path | None, args: argparse.Namespace, folder: Path, network: dict | None = None
+) -> dict:
     """`hour` in a fresh process on this code, or on the code at `code` (its package first on
-    the path, its workers too): the child's JSON line."""
+    the path, its workers too), its workers on `network`'s machines if given: the child's JSON
+    line."""
     path = f"{code}{os.pathsep}{ROOT}" if code is not None else str(ROOT)
     command = [
         sys.executable,
@@ -307,8 +382,9 @@ def measured(code: Path | None, args: argparse.Namespace, folder: Path) -> dict:
         "--child",
         *("--uploads", str(args.uploads), "--hour", str(args.hour), "--suite", args.suite),
         *("--sheets", str(args.sheets), "--integrity", str(args.integrity)),
-        *("--timeout", str(args.timeout)),
+        *("--timeout", str(args.timeout), "--slots", str(args.slots), "--warm", str(args.warm)),
         *(("--engines", str(args.engines)) if args.engines else ()),
+        *(("--network", json.dumps(network)) if network else ()),
     ]
     folder.mkdir(parents=True)
     env = {k: v for k, v in os.environ.items() if not k.startswith("GRADER_")}
@@ -342,6 +418,23 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--timeout", type=float, default=7200.0, help="seconds after the hour")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--engines", default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--network", default=None, help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--machines",
+        default=None,
+        help="comma-separated counts of machines (e.g. 1,2): each run's workers each in a "
+        "network namespace of its own, on PostgreSQL and Redis (root; bench.machines)",
+    )
+    parser.add_argument(
+        "--slots", type=int, default=WORKERS, help="grading slots of each worker (--workers)"
+    )
+    parser.add_argument(
+        "--warm",
+        type=int,
+        default=0,
+        help="uploads each slot grades before the hour, not counted (its cache filled, its "
+        "grading times measured, as on workers that have graded before)",
+    )
     parser.add_argument("--save", type=Path, default=None, help="write each run's figures here")
     parser.add_argument("--quick", action="store_true", help="a smoke run: 3 uploads, tiny suite")
     args, _ = parser.parse_known_args(argv)
@@ -358,6 +451,9 @@ def main(argv: list[str] | None = None) -> None:
         SandboxConfig().check()
     except Exception as exc:
         print(f"bench.deadline: skipped ({exc})")
+        return
+    if args.machines:
+        on_machines(args, [int(n) for n in args.machines.split(",")])
         return
     print(
         f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the start; "
@@ -415,6 +511,116 @@ def main(argv: list[str] | None = None) -> None:
     print(
         f"ratios, this code to the peer: p50 {statistics.median(now) / statistics.median(peer):.2f}, "
         f"p95 {percentile(now, 0.95) / percentile(peer, 0.95):.2f}, max {max(now) / max(peer):.2f}"
+    )
+
+
+def on_machines(args: argparse.Namespace, counts: list[int]) -> None:
+    """The hour on 1, 2, ... machines (`bench.machines`), this code only: each run on a fresh
+    server namespace and database, its isolation checked from each machine first."""
+    from bench import machines as net
+
+    reason = net.unavailable()
+    if reason:
+        print(f"bench.deadline --machines: skipped ({reason})")
+        return
+    print(
+        f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the start; "
+        f"{args.uploads} uploads of the correct engine, suite {Path(args.suite).stem}, one per "
+        f"student, over an hour compressed into {args.hour:.0f} s ({3600 / args.hour:.1f}x real "
+        f"time; {1 - BEFORE_RUSH:.0%} in its last 15 minutes); at 45 minutes a print of "
+        f"{args.sheets} sheets and an integrity check of {args.integrity} engines; each machine "
+        f"one grader worker --workers {args.slots} in its own network, mount and UTS namespace",
+        flush=True,
+    )
+    # not in /tmp: each machine gets a /tmp of its own; PostgreSQL's user passes through
+    root = Path(tempfile.mkdtemp(prefix="bench-machines-", dir="/var/tmp"))
+    root.chmod(0o711)
+    runs: dict[str, dict] = {}
+    rows = []
+    try:
+        works = json.dumps(earlier_engines(args))
+        args.engines = str(root / "engines.json")
+        Path(args.engines).write_text(works)
+        for count in counts:
+            with net.Network(root / f"run-{count}", count) as network, net.canary() as port:
+                secret = network.host_folder / "instance-secret"
+                secret.write_text("the host's own")
+                for n in range(1, count + 1):
+                    (network.folder(n) / "machine.txt").write_text(f"machine {n}")
+                reached = network.check(port, secret)
+                leaks = [
+                    f"machine {n}: {what}"
+                    for n, found in reached.items()
+                    for what, ok in found.items()
+                    if ok != (what in net.REACHABLE)
+                ]
+                if leaks:
+                    raise RuntimeError(f"a machine is not isolated: {leaks}")
+                print(
+                    f"{count} machine(s): each reaches PostgreSQL, Redis and its own folder, and "
+                    f"nothing else probed ({len(next(iter(reached.values())))} probes each: "
+                    "the host's addresses, the other machines, the host's folder and theirs)",
+                    flush=True,
+                )
+                plan = {
+                    "host": dict(
+                        zip(
+                            ("GRADER_DATABASE_URL", "GRADER_QUEUE_URL"),
+                            network.urls(None),
+                            strict=True,
+                        )
+                    ),
+                    "machines": [
+                        {
+                            "prefix": network.command(n, []),
+                            "folder": str(network.folder(n)),
+                            "env": {
+                                "GRADER_INSTANCE_PATH": str(network.folder(n) / "instance"),
+                                "GRADER_CACHE_DIR": str(network.folder(n) / "cache"),
+                                **dict(
+                                    zip(
+                                        ("GRADER_DATABASE_URL", "GRADER_QUEUE_URL"),
+                                        network.urls(n),
+                                        strict=True,
+                                    )
+                                ),
+                            },
+                        }
+                        for n in range(1, count + 1)
+                    ],
+                }
+                runs[str(count)] = result = measured(
+                    None, args, network.host_folder / "bench", plan
+                )
+                rows.append(machine_row(count, args.slots, result))
+                print(rows[-1], flush=True)
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    print(MACHINE_HEADER)
+    print("\n".join(rows))
+    if args.save:
+        args.save.write_text(json.dumps(runs))
+
+
+MACHINE_HEADER = (
+    "| machines x slots | first verdict p50, p95, max s | whole result p50, p95, max s | "
+    "estimate's error p90 (uploads with one) | grading alone p50, p95 s | failed | "
+    "load average start, end |\n|---|---|---|---|---|---|---|"
+)
+
+
+def spread(values: list[float]) -> str:
+    return f"{statistics.median(values):.1f}, {percentile(values, 0.95):.1f}, {max(values):.1f}"
+
+
+def machine_row(count: int, slots: int, result: dict) -> str:
+    error, had = estimate_error(result["estimates"], result["took"])
+    grading = result["grading"]
+    return (
+        f"| {count} x {slots} | {spread(result['first'])} | {spread(result['took'])} | "
+        f"{error:.0%} ({had} of {len(result['took'])}) | {statistics.median(grading):.1f}, "
+        f"{percentile(grading, 0.95):.1f} | {len(result['failed'])} | "
+        f"{result['load'][0]:.1f}, {result['load'][1]:.1f} |"
     )
 
 

@@ -62,12 +62,6 @@ def cache_dir(environ: Mapping[str, str] = os.environ) -> Path:
     return Path(home) / "alpha-beta-grader"
 
 
-def reference_retime(environ: Mapping[str, str] = os.environ) -> float:
-    """`GRADER_REFERENCE_RETIME_SECONDS`: how old the reference's timings may be before a
-    grading run measures them again on this machine (one hour by default)."""
-    return float(environ.get("GRADER_REFERENCE_RETIME_SECONDS") or 3600)
-
-
 #: argon2's own least costs (one pass over 8 KiB, with one lane) and its largest (32-bit fields).
 ARGON2_MIN_TIME_COST = 1
 ARGON2_MIN_MEMORY_KIB = 8
@@ -233,10 +227,11 @@ def load(
         "GRADER_BLOB_URL": environ.get("GRADER_BLOB_URL", ""),
         "GRADER_ENGINE_SUITE": environ.get("GRADER_ENGINE_SUITE", ""),
         "GRADER_SANDBOX": _flag(environ.get("GRADER_SANDBOX"), default=True),
-        # The reference's answers and timings, kept per suite and machine; the timings are
-        # measured again once this many seconds old (grader/harness/references.py).
+        # The reference's answers, kept per suite (grader/harness/references.py).
         "GRADER_CACHE_DIR": environ.get("GRADER_CACHE_DIR") or str(instance / "cache"),
-        "GRADER_REFERENCE_RETIME_SECONDS": reference_retime(environ),
+        # A timing test whose reference got less than this share of a core was timed on a busy
+        # machine: deferred and timed again later (grader/harness/contention.py); 0 never defers.
+        "GRADER_TIMING_BUSY_SHARE": float(environ.get("GRADER_TIMING_BUSY_SHARE") or 0.85),
         # A worker's lease on a job; renewed every quarter of it while the job runs.
         "GRADER_LEASE_SECONDS": float(environ.get("GRADER_LEASE_SECONDS", 60)),
         # How often a worker looks for expired leases and queued jobs without a message.

@@ -4,6 +4,13 @@ set -euo pipefail
 need=()
 command -v chromium-headless-shell >/dev/null 2>&1 || need+=(chromium-headless-shell)  # e2e tests
 command -v bwrap >/dev/null 2>&1 || need+=(bubblewrap)
+# The tree as a Linux screen reader reads it (tests/e2e/test_tree_atspi.py): the desktop browser
+# on an X display of its own, a D-Bus session, the AT-SPI bus and Debian's Python binding to it.
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
+command -v Xvfb >/dev/null 2>&1 || need+=(xvfb)
+command -v dbus-daemon >/dev/null 2>&1 || need+=(dbus-daemon)
+[ -x /usr/libexec/at-spi-bus-launcher ] || need+=(at-spi2-core)
+/usr/bin/python3 -c 'import pyatspi' >/dev/null 2>&1 || need+=(python3-pyatspi gir1.2-atspi-2.0)
 command -v npm >/dev/null 2>&1 || need+=(npm)  # installs axe-core for the e2e suite and ESLint
 # Paper exams: WeasyPrint's Pango and a font to draw the sheets with (the service needs them
 # too), poppler's pdftotext/pdfinfo to read the PDFs back, and pdflatex with TikZ for the
@@ -19,6 +26,8 @@ command -v pdflatex >/dev/null 2>&1 || need+=(texlive-latex-base texlive-picture
 if [ "${1:-}" = backends ]; then
     ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
     command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
+    # bench.deadline --machines (make bench-machines): each worker in a network namespace
+    command -v ip >/dev/null 2>&1 || need+=(iproute2)
 fi
 # make test-image: podman builds the Dockerfile on a base debootstrap makes (scripts/test-image.sh).
 if [ "${1:-}" = image ]; then

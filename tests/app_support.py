@@ -49,6 +49,19 @@ def enrol(course_id: int, email: str, role: str = "student") -> None:
         invites.accept_as(accounts.user_by_email(email), course_id)
 
 
+def upload_row(owner_id: int, slot_id: int, **fields: Any) -> Any:
+    """An engine upload's row added to the session (inside an app context; the caller commits),
+    for the tests that need one to exist and not its grading: a placeholder file of 1 byte for
+    the quick suite, queued, unless `fields` say otherwise."""
+    from grader.extensions import db
+    from grader.models import Submission
+
+    placeholder = {"sha256": "0" * 64, "stored_path": "x.py", "filename": "engine.py", "size": 1}
+    upload = Submission(owner_id=owner_id, slot_id=slot_id, suite="quick", **placeholder | fields)
+    db.session.add(upload)
+    return upload
+
+
 def bearer(token: str) -> dict[str, str]:
     """The API's Authorization header for a token."""
     return {"Authorization": f"Bearer {token}"}

@@ -23,10 +23,15 @@ from tests.app_support import (
     FAST_ARGON2_ENV,
     PASSWORD,
     app_config,
+    bearer,
     csrf_from,
     enrol,
     install_url_builder_cache,
 )
+
+# The test machine is shared and busy: a worker the tests start times every timing test as it
+# is (tests/harness/test_contention.py sets its own share to test the deferral).
+os.environ["GRADER_TIMING_BUSY_SHARE"] = "0"
 
 # Password hashes at the tests' cost in every app, server and `grader` command the tests start.
 os.environ.update(FAST_ARGON2_ENV)
@@ -255,6 +260,19 @@ def room(app: Any, factory: Factory) -> Any:
     from tests.instructor_support import make_room
 
     return make_room(app, factory)
+
+
+@pytest.fixture
+def classroom(factory: Factory) -> dict[str, Any]:
+    """The API tests' course (`Factory.classroom`): an instructor and a student in one course
+    with a `standard` assignment."""
+    return factory.classroom()
+
+
+@pytest.fixture
+def student_headers(factory: Factory, classroom: dict[str, Any]) -> dict[str, str]:
+    """The classroom's student's token (every scope) as the API's Authorization header."""
+    return bearer(factory.token("student@example.com"))
 
 
 class AuthActions:

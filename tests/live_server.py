@@ -14,6 +14,7 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -64,6 +65,25 @@ def from_template(template: Path, env: dict[str, str]) -> None:
     url = env["GRADER_DATABASE_URL"]
     assert url.startswith("sqlite:///"), url
     shutil.copy(template, url.removeprefix("sqlite:///"))
+
+
+@contextlib.contextmanager
+def seeding(template: Path, env: dict[str, str]) -> Iterator[Any]:
+    """The database of `env` made from `template` (`from_template`), and the app on it in this
+    process with its context pushed, for the block to seed through the services; its engine
+    disposed of at the end, which checkpoints SQLite's WAL into the file before a server opens
+    it."""
+    from grader import create_app
+    from grader.extensions import db
+
+    from_template(template, env)
+    with environment(env):
+        app = create_app()
+        with app.app_context():
+            try:
+                yield app
+            finally:
+                db.engine.dispose()
 
 
 @contextlib.contextmanager

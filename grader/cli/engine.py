@@ -110,9 +110,7 @@ def check(
         if json_out or rich_out:
             raise click.UsageError("--json and --rich-json take one engine at a time")
         console.print(f"grading {len(paths)} engines, {slots or 'one per core'} at once...")
-        reports = grade_engines(
-            list(paths), suite, config, slots, settings.cache_dir(), settings.reference_retime()
-        )
+        reports = grade_engines(list(paths), suite, config, slots, settings.cache_dir())
         for path, report in zip(paths, reports, strict=True):
             _table(out, report, str(path))
         sys.exit(0 if all(r.complete for r in reports) else 3)
@@ -138,7 +136,6 @@ def check(
             progress,
             slots,
             cache=settings.cache_dir(),
-            retime=settings.reference_retime(),
         )
     _table(out, report, str(paths[0]))
     write(report, json_out, rich_out)

@@ -297,21 +297,17 @@ def generate_command(
                 "conventions": conventions,
             }
         )
-        result = generate(generator, int(seed) if seed.lstrip("-").isdigit() else seed)
+        result = generate(generator, _seed(seed))
     except (GenerationError, ValueError) as error:
         raise click.ClickException(str(error)) from None
-    if as_json:
-        emit(
-            {
-                **result.to_dict(),
-                "seed": seed,
-                "generator_version": GENERATOR_VERSION,
-                "params": generator.to_dict(),
-            }
-        )
-        return
-    click.echo(json.dumps(result.to_nested()))
-    draw(result, solve(result, generator.conventions))
+    _show_generated(
+        result,
+        generator.conventions,
+        as_json,
+        seed=seed,
+        generator_version=GENERATOR_VERSION,
+        params=generator.to_dict(),
+    )
 
 
 @tree.command("generate-chance")
@@ -369,21 +365,32 @@ def generate_chance_command(
             kind=kind or default_kind(),
             max_tries=max_tries,
         )
-        result = generate_chance(params, int(seed) if seed.lstrip("-").isdigit() else seed)
+        result = generate_chance(params, _seed(seed))
     except (GenerationError, ValueError) as error:
         raise click.ClickException(str(error)) from None
+    _show_generated(
+        result,
+        params.conventions,
+        as_json,
+        seed=seed,
+        generator_version=CHANCE_GENERATOR_VERSION,
+        conventions=params.conventions.to_dict(),
+    )
+
+
+def _seed(seed: str) -> int | str:
+    """A seed as typed: a whole number is the number, anything else the text."""
+    return int(seed) if seed.lstrip("-").isdigit() else seed
+
+
+def _show_generated(tree_: Tree, conventions: Conventions, as_json: bool, /, **facts: Any) -> None:
+    """A generated tree: with --json, its dict and `facts` (its seed and what made it); else its
+    nested form and its drawing, solved."""
     if as_json:
-        emit(
-            {
-                **result.to_dict(),
-                "seed": seed,
-                "generator_version": CHANCE_GENERATOR_VERSION,
-                "conventions": params.conventions.to_dict(),
-            }
-        )
+        emit({**tree_.to_dict(), **facts})
         return
-    click.echo(json.dumps(result.to_nested()))
-    draw(result, solve(result, params.conventions))
+    click.echo(json.dumps(tree_.to_nested()))
+    draw(tree_, solve(tree_, conventions))
 
 
 def _solve_request(request: Any) -> dict:
@@ -697,7 +704,7 @@ def calibrate_command(preset: str, seeds: int, as_json: bool) -> None:
     calibrated: list[tuple[int, GeneratorParams]] = []
     refused: tuple[int, GenerationError] | None = None
     for index, slot in enumerate(loaded.slots, 1):
-        if KINDS[slot.kind].calibrates:
+        if KINDS[slot.kind].measured:
             try:
                 calibrated.append((index, GeneratorParams.from_dict(slot.params)))
             except GenerationError as error:

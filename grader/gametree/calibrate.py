@@ -113,8 +113,14 @@ class Spread:
 def measure(kind: CountedKind, result: SearchResult, key: object) -> dict[str, int]:
     """``MEASURES`` of one tree: ``result`` its alpha-beta search under the conventions
     (``solve``), ``key`` the kind's canonical key."""
+    return _measures(kind.answer_count(key), result)
+
+
+def _measures(answers: int, result: SearchResult) -> dict[str, int]:
+    """``MEASURES`` of one tree: the ``answers`` to give, then of ``result``, its alpha-beta
+    search under the conventions (a best-order tree's as given: where its student starts)."""
     return {
-        "answers": kind.answer_count(key),
+        "answers": answers,
         "cutoffs": len(result.cutoffs),
         "pruned": len(result.pruned),
         "leaves": len(result.leaf_order),
@@ -122,10 +128,13 @@ def measure(kind: CountedKind, result: SearchResult, key: object) -> dict[str, i
 
 
 def tree_measures(kind_name: str, tree: Tree, conventions: Conventions) -> dict[str, int]:
-    """``MEASURES`` of ``tree`` for a slot of ``kind_name`` (a kind that calibrates)."""
-    kind = counted(KINDS[kind_name])
-    key = kind.analysis(tree.cut(conventions.depth), conventions)[1]
-    return measure(kind, solve(tree, conventions), key)
+    """``MEASURES`` of ``tree`` for a slot of ``kind_name`` (a kind calibration measures)."""
+    kind = KINDS[kind_name]
+    cut = tree.cut(conventions.depth)
+    if not kind.counts_errors:
+        return _measures(kind.blind_facts(cut, conventions).answers, solve(tree, conventions))
+    key = counted(kind).analysis(cut, conventions)[1]
+    return measure(counted(kind), solve(tree, conventions), key)
 
 
 def spread(name: str, seeded: Sequence[tuple[int | str | None, int]]) -> Spread:
@@ -162,7 +171,7 @@ def calibrate_slots(
     (``SlotError``: its index in ``slots``). ``into``: a list the tables are put in, rows and
     spreads (``calibrate_tables``)."""
     for index, params in enumerate(slots):
-        if params.kind in KINDS and not KINDS[params.kind].calibrates:
+        if params.kind in KINDS and not KINDS[params.kind].measured:
             error = f"{params.kind} has no misconception variants to calibrate against"
             raise SlotError(index, error)
     tables = [Calibration(p.kind, p.conventions, f"calibrate:{p.to_dict()}") for p in slots]
@@ -210,7 +219,9 @@ class Calibration:
 
     def __init__(self, kind_name: str, conventions: Conventions, seed: str = "calibrate") -> None:
         self.kind_name = kind_name
-        self.kind = counted(KINDS[kind_name])
+        self.exercise = KINDS[kind_name]
+        # A kind whose score counts no errors is scored by its blind answers (``blind_facts``).
+        self.kind = counted(self.exercise) if self.exercise.counts_errors else None
         self.conventions = conventions
         # answer -> (seed, score) on each tree where it differs from the key
         self.scores: dict[str, list[tuple[int | str | None, float]]] = {"key": [], "slip": []}
@@ -227,8 +238,11 @@ class Calibration:
         conventions = conventions or self.conventions
         searched = solve(tree, conventions)
         tree = tree.cut(conventions.depth)
-        _, key = kind.analysis(tree, conventions)
         self.trees += 1
+        if kind is None:
+            self._add_blind(tree, seed, conventions, searched)
+            return
+        _, key = kind.analysis(tree, conventions)
         for name, value in measure(kind, searched, key).items():
             self.measures[name].append((seed, value))
         scores["key"].append((seed, kind.score(tree, key, key)[0]))
@@ -243,6 +257,27 @@ class Calibration:
                 scores[variant.code].append((seed, kind.score(tree, key, answer)[0]))
             else:
                 self.gave_key[variant.code] += 1
+
+    def _add_blind(
+        self, tree: Tree, seed: int | str | None, conventions: Conventions, searched: SearchResult
+    ) -> None:
+        """Score a tree of a kind without misconception variants: the key graded as a student's
+        answer, a slip, and each blind answer (the misconceptions' rows)."""
+        exercise = self.exercise
+        facts = exercise.blind_facts(tree, conventions, self.rng)
+        for name, value in _measures(facts.answers, searched).items():
+            self.measures[name].append((seed, value))
+        key = exercise.key(tree, conventions)
+        self.scores["key"].append((seed, exercise.grade(tree, conventions, key).score))
+        if facts.slip is not None:
+            self.scores["slip"].append((seed, facts.slip))
+        for code, score in facts.scores.items():
+            self.scores.setdefault(code, [])
+            self.gave_key.setdefault(code, 0)
+            if score < 1.0:
+                self.scores[code].append((seed, score))
+            else:
+                self.gave_key[code] += 1
 
     def rows(self) -> list[Row]:
         rows = []

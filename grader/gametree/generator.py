@@ -465,8 +465,11 @@ def band_problems(params: GeneratorParams | ChanceParams) -> list[str]:
                 f"to mark: at most {high} (pruned_nodes) cannot be"
             )
     kind = KINDS.get(params.kind)
+    # A kind without misconception variants that names its blind answers (best-order) is
+    # measured by them (`ExerciseKind.blind_facts`).
+    blind = kind.blind_answers if kind is not None and not kind.calibrates else ()
     if (params.answers is not None or params.never_key) and (
-        kind is None or not kind.counts_errors or not kind.calibrates
+        kind is None or not (blind or (kind.counts_errors and kind.calibrates))
     ):
         problems.append(
             f"answers and never_key need a kind whose key counts answers and whose "
@@ -477,9 +480,26 @@ def band_problems(params: GeneratorParams | ChanceParams) -> list[str]:
             f"a tree of depth {params.depth} with at most {hi} children a node has {most_nodes} "
             f"nodes below its root, fewer than the {params.answers[0]} answers asked (answers)"
         )
+    elif blind and hi < 2 and (params.never_key or (params.answers and params.answers[0] > 0)):
+        problems.append(
+            f"with one child a node there is no order to choose: every {params.kind} tree's "
+            "order as given is the best, with no node to order (never_key, answers)"
+        )
+    elif blind and params.answers is not None and params.answers[0] > most_nodes // hi:
+        problems.append(
+            f"a tree of depth {params.depth} with at most {hi} children a node has "
+            f"{most_nodes // hi} nodes with children, fewer than the {params.answers[0]} "
+            "nodes to order asked (answers)"
+        )
     for code in params.never_key:
         variant = VARIANTS.get(code)
-        if variant is None:
+        if blind:
+            if code not in blind:
+                problems.append(
+                    f"never_key: {params.kind} has no misconception variants; the answer it can "
+                    f"keep from giving the key is {', '.join(blind)}, not {code!r}"
+                )
+        elif variant is None:
             problems.append(f"never_key: unknown misconception {code!r} ({', '.join(VARIANTS)})")
         elif params.kind not in variant.kinds:
             problems.append(
@@ -506,8 +526,18 @@ def band_rejection(
             return f"nodes to mark pruned outside {lo}-{hi}"
     if params.answers is None and not params.never_key:
         return None
-    exercise = counted(KINDS[params.kind])
     cut = tree.cut(params.conventions.depth)
+    if not KINDS[params.kind].counts_errors:  # measured by its blind answers (band_problems)
+        facts = KINDS[params.kind].blind_facts(cut, params.conventions)
+        if params.answers is not None:
+            lo, hi = params.answers
+            if not lo <= facts.answers <= hi:
+                return f"answers to give outside {lo}-{hi}"
+        for code in params.never_key:
+            if facts.scores[code] == 1.0:
+                return f"{code} gives the key"
+        return None
+    exercise = counted(KINDS[params.kind])
     key = exercise.analysis(cut, params.conventions)[1]
     if params.answers is not None:
         lo, hi = params.answers

@@ -9,7 +9,7 @@ from grader.harness.cases import TestCase, TestResult
 from grader.harness.elo import LADDER_RATINGS, EloEstimate, estimate
 from grader.harness.rescore import Rescored, rescore
 from grader.harness.results import gradescope, rich, write
-from grader.harness.runner import Report, grade_engine, grade_engines
+from grader.harness.runner import Kept, Report, grade_engine, grade_engines
 from grader.harness.sandbox import (
     Limits,
     SandboxConfig,
@@ -27,6 +27,7 @@ __all__ = [
     "SUITES",
     "TEST_KINDS",
     "EloEstimate",
+    "Kept",
     "Limits",
     "Report",
     "Rescored",

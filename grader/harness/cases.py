@@ -7,7 +7,7 @@ read their results; this module imports none of them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from grader.harness.sandbox import CallOutcome
@@ -47,6 +47,14 @@ class TestResult:
     extra: dict[str, Any] = field(default_factory=dict)
     visibility: str = "visible"
     attempts: int = 1
+
+    def to_dict(self) -> dict[str, Any]:
+        """The result as JSON data, whole (`from_dict` reads it back)."""
+        return {**asdict(self), "verdict": self.verdict.value}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> TestResult:
+        return cls(**{**data, "verdict": Verdict(data["verdict"])})
 
 
 def result_of(

@@ -145,6 +145,25 @@ class Match:
         }
 
 
+@dataclass(frozen=True)
+class KeptMatch:
+    """A match an earlier run of the same upload played, as its `Match.summary()`: a retime
+    of a deferred timing keeps the games that run played."""
+
+    kept: dict[str, Any]
+
+    @property
+    def opponent(self) -> str:
+        return str(self.kept["opponent"])
+
+    @property
+    def played(self) -> int:
+        return int(self.kept["played"])
+
+    def summary(self) -> dict[str, Any]:
+        return dict(self.kept)
+
+
 def points_of(result: TestResult) -> float | None:
     """A played game's points for the engine (a forfeit or a game not run: a loss)."""
     if result.extra.get("played") is False:

@@ -1,6 +1,5 @@
-"""The reference's work for a suite, done once per suite and machine: every search's expected
-value, best moves and leaf counts, the root-parallel split's values, the reference's own CPU
-time for each timing search, and the moves of the ladder's opponents whose move is a function
+"""The reference's work for a suite, done once per suite: every search's expected
+value, best moves and leaf counts, the root-parallel split's values, and the moves of the ladder's opponents whose move is a function
 of the position alone (a fixed-depth reference engine, greedy), kept in a file of the cache
 folder.
 
@@ -8,10 +7,10 @@ The file is named by a digest of everything its answers depend on: the suite's n
 test's parameters (the positions' FENs among them) and the grader's version (the package's
 version and the text of the reference's code, grader.checkers). Change any of them and the
 digest names another file, so an answer is never read for anything but what it was computed
-for. Timings also depend on the machine: they are kept under the machine's name with the time
-they were measured, and measured again once older than `retime` seconds
-(GRADER_REFERENCE_RETIME_SECONDS), so that a timing ratio always compares the engine with the
-reference measured lately on the same machine; a run says when its timings were measured.
+for. The reference's timings are never kept: a timing test times the reference in its own slot,
+beside each of the engine's runs (`References.beside`), so that both meet the same machine
+(issue 51: a timing kept from a quiet hour against an engine timed in a busy one moved the
+credit); a run says when they were measured.
 
 Within one process the answers are also kept in memory (by the same digest), so a worker or a
 test run that grades many engines reads the file once.
@@ -23,9 +22,7 @@ import contextlib
 import fcntl
 import hashlib
 import json
-import math
 import os
-import platform
 import statistics
 import tempfile
 import time
@@ -39,9 +36,9 @@ from typing import Any
 from grader.checkers import Board, alphabeta, minimax, root_parallel
 from grader.checkers.engine import INFINITY, WIN
 from grader.harness.cases import TestCase
+from grader.harness.contention import Share
 
 FORMAT = 1  # the file's layout; a new layout names new files
-RETIME_SECONDS = 3600.0  # the reference's timings are measured again once this old
 TIMING_RUNS = 3
 MOVES_KEPT = 50_000  # the ladder's moves kept for one suite (about 4 MB of file)
 
@@ -110,18 +107,20 @@ def _child_value(board: Board, depth: int) -> int:
 def reference_cpu(fen: str, depth: int, runs: int = TIMING_RUNS, at_least: float = 0.05) -> float:
     """The reference's CPU seconds for one fixed-depth search on this machine: the median of
     `runs` timings, each repeated until measurable."""
+    return statistics.median(reference_run(fen, depth, at_least) for _ in range(runs))
+
+
+def reference_run(fen: str, depth: int, at_least: float = 0.05) -> float:
+    """The reference's CPU seconds for one fixed-depth search, timed once: the search repeated
+    until `at_least` seconds (or 50 searches) make it measurable."""
     board = Board(fen)
-    timings = []
-    for _ in range(runs):
-        repeats, start = 0, time.process_time()
-        while True:
-            alphabeta(board, depth)
-            repeats += 1
-            spent = time.process_time() - start
-            if spent >= at_least or repeats >= 50:
-                timings.append(spent / repeats)
-                break
-    return statistics.median(timings)
+    repeats, start = 0, time.process_time()
+    while True:
+        alphabeta(board, depth)
+        repeats += 1
+        spent = time.process_time() - start
+        if spent >= at_least or repeats >= 50:
+            return spent / repeats
 
 
 @cache
@@ -160,25 +159,17 @@ _IN_FILE: dict[Path, set[str]] = {}  # a cache file -> the keys it holds, as thi
 
 
 class References:
-    """The reference's answers and timings for one suite: read from memory or the cache file,
-    computed when missing (or, for timings, when older than `retime`), and written back by
-    `save`. Without a folder they live in this process's memory only."""
+    """The reference's answers for one suite: read from memory or the cache file, computed
+    when missing, and written back by `save`. Without a folder they live in this process's
+    memory only. Its timings are measured beside the engine's runs (`beside`), never kept."""
 
-    def __init__(
-        self,
-        digest: str,
-        folder: Path | None = None,
-        retime: float = RETIME_SECONDS,
-        machine: str | None = None,
-    ) -> None:
+    def __init__(self, digest: str, folder: Path | None = None) -> None:
         self.digest = digest
         self.path = folder / f"references-{digest}.json" if folder else None
-        self.retime = retime
-        self.machine = machine or platform.node() or "this machine"
         self.entries = _MEMORY.setdefault(digest, {})
         self.computed = 0  # answers and timings this run computed (0: all read)
         self.read = 0
-        self.timed_at: float | None = None  # when the oldest timing this run used was measured
+        self.timed_at: float | None = None  # when this run first timed the reference
         self._new: set[str] = set()  # what the file lacks
         self._moves: int | None = None  # the ladder's moves kept, counted when first needed
         if self.path is not None:
@@ -195,9 +186,8 @@ class References:
         name: str,
         tests: tuple[TestCase, ...] | list[TestCase],
         folder: Path | None = None,
-        retime: float = RETIME_SECONDS,
     ) -> References:
-        return cls(suite_digest(name, tests), folder, retime)
+        return cls(suite_digest(name, tests), folder)
 
     def search(
         self,
@@ -232,19 +222,11 @@ class References:
         self._put(key, value)
         return value
 
-    def timing(self, fen: str, depth: int, runs: int = TIMING_RUNS) -> float:
-        """The reference's CPU seconds for this search on this machine, measured again when
-        older than `retime` seconds."""
-        key = f"timing|{self.machine}|{fen}|{depth}|{runs}"
-        found = self.entries.get(key)
-        now = time.time()
-        at, cpu = _timed(found)
-        if 0 <= now - at <= self.retime and cpu > 0:
-            self.read += 1
-        else:
-            at, cpu = now, reference_cpu(fen, depth, runs)
-            self._put(key, {"cpu": cpu, "at": at})
-        self.timed_at = at if self.timed_at is None else min(self.timed_at, at)
+    def beside(self, fen: str, depth: int, share: Share) -> float:
+        """The reference's CPU seconds for this search, timed now, once, in this slot (beside
+        the engine's run it is compared with); its CPU and wall seconds added to `share`."""
+        cpu = share.time(lambda: reference_run(fen, depth))[0]
+        self.timed_at = time.time() if self.timed_at is None else self.timed_at
         return cpu
 
     def opponent_move(self, player: str, fen: str) -> str | None:
@@ -296,14 +278,6 @@ class References:
                 with contextlib.suppress(OSError):
                     os.unlink(name)
                 raise
-
-
-def _timed(found: Any) -> tuple[float, float]:
-    """A kept timing's (when, CPU seconds); (-inf, 0) when it is not one."""
-    try:
-        return float(found["at"]), float(found["cpu"])
-    except (TypeError, KeyError, ValueError):
-        return -math.inf, 0.0
 
 
 def _read(path: Path) -> dict[str, Any]:

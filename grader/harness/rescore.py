@@ -3,8 +3,8 @@
 A suite fix that changes a test's points, or drops a test, is applied to the stored results
 without running the engine again: each stored test keeps its verdict and the share of its
 points it earned, scored out of the suite's points for it now. A test the suite gained, which
-the stored run never ran, cannot be scored this way: the result says so (`missing`), and such
-an upload must be graded again in the sandbox.
+the stored run never ran, cannot be scored this way: the result says so (`missing`), and the
+term regrade runs those tests in the sandbox, then scores the stored tests with their results.
 """
 
 from __future__ import annotations

@@ -81,10 +81,9 @@ def games_played(report: Report) -> str:
     if not report.matches:
         return ""
     played = sum(m.played for m in report.matches)
-    total = sum(len(m.tests) for m in report.matches)
-    parts = [
-        f"{m.opponent} {m.played} of {len(m.tests)}, {m.summary()['why']}" for m in report.matches
-    ]
+    summaries = [m.summary() for m in report.matches]
+    total = sum(s["games"] for s in summaries)
+    parts = [f"{s['opponent']} {s['played']} of {s['games']}, {s['why']}" for s in summaries]
     return (
         f"Games: {played} of {total} played"
         + (f", {report.lanes} at a time" if report.lanes > 1 else "")
@@ -104,9 +103,8 @@ def reference_timed(report: Report) -> str:
     if report.reference_timed_at is None:
         return ""
     return (
-        "Timing compares your engine's CPU time with the reference's, measured on this "
-        f"grading machine at {_utc(report.reference_timed_at)} (measured again once "
-        f"{report.reference_retime / 60:g} minutes old)."
+        "Timing compares your engine's CPU time with the reference's, timed beside each of "
+        f"your runs in the same grading slot (from {_utc(report.reference_timed_at)})."
     )
 
 
@@ -207,7 +205,7 @@ def rich(report: Report) -> dict[str, Any]:
             "timed_at": None
             if report.reference_timed_at is None
             else _utc(report.reference_timed_at),
-            "retime_seconds": report.reference_retime,
+            "beside": True,
             "computed": report.references_computed,
         },
         "engine_starts": report.engine_starts,

@@ -22,12 +22,14 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from grader.harness.cases import TestCase, TestResult, result_of
+from grader.harness.contention import BUSY_SHARE, busy
 from grader.harness.diagnosis import Explanation, explain
 from grader.harness.elo import EloEstimate, estimate
-from grader.harness.ladder import Match, play_matches
-from grader.harness.references import RETIME_SECONDS, References
+from grader.harness.ladder import KeptMatch, Match, play_matches
+from grader.harness.references import References
 from grader.harness.sandbox import (
     EngineProcess,
     GradingSlot,
@@ -66,15 +68,16 @@ class Report:
     error: str = ""  # why the run could not grade at all (a bad upload)
     elo: EloEstimate | None = None
     reference_cpu: float = 0.0  # the reference's CPU seconds in the timing tests
-    reference_timed_at: float | None = None  # when those timings were measured (epoch seconds)
-    reference_retime: float = RETIME_SECONDS  # how old a timing may be before it is measured again
+    reference_timed_at: float | None = None  # when they were first measured (epoch seconds)
     references_computed: int = 0  # reference answers and timings this run computed, not read
     engine_starts: int = 0  # engine processes started
-    matches: list[Match] = field(default_factory=list)  # the games by opponent, and why each ended
+    # the games by opponent, and why each ended (kept: played by an earlier run, `Kept`)
+    matches: list[Match | KeptMatch] = field(default_factory=list)
     lanes: int = 1  # games played at once (grading slots held for the games)
     # The fewest known mistakes that explain the diagnosed failures (grader/harness/diagnosis.py).
     explanation: Explanation = field(default_factory=Explanation)
     suite_version: str = ""  # `Suite.version`: what the stored result records of its suite
+    deferrals: int = 0  # the times this upload's timing was deferred before this run (`Kept`)
 
     @property
     def score(self) -> float:
@@ -95,6 +98,84 @@ class Report:
     def games(self) -> list[TestResult]:
         return [t for t in self.tests if t.kind == "play"]
 
+    @property
+    def deferred(self) -> list[TestResult]:
+        """The timing tests deferred because the machine was busy (`defer_busy`)."""
+        return [t for t in self.tests if t.extra.get("deferred")]
+
+
+@dataclass
+class Kept:
+    """What a run whose timing was deferred gave, kept for the run that times it again:
+    every other test's result and the games' matches (that run skips them), and how many
+    times the timing was deferred so far."""
+
+    tests: list[TestResult]
+    matches: list[dict[str, Any]] = field(default_factory=list)
+    deferrals: int = 1
+    engine_functions: tuple[str, ...] = ()
+    engine_python: str = ""
+
+    @classmethod
+    def of(cls, report: Report) -> Kept:
+        return cls(
+            [t for t in report.tests if not t.extra.get("deferred")],
+            [m.summary() for m in report.matches],
+            report.deferrals + 1,
+            report.engine_functions,
+            report.engine_python,
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "tests": [t.to_dict() for t in self.tests],
+            "matches": self.matches,
+            "deferrals": self.deferrals,
+            "engine_functions": list(self.engine_functions),
+            "engine_python": self.engine_python,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Kept:
+        return cls(
+            [TestResult.from_dict(t) for t in data["tests"]],
+            list(data.get("matches", [])),
+            int(data.get("deferrals", 1)),
+            tuple(data.get("engine_functions", ())),
+            str(data.get("engine_python", "")),
+        )
+
+
+def defer_busy(result: TestResult, below: float = BUSY_SHARE) -> TestResult:
+    """A timing result measured on a busy machine (the reference's share of a core, its
+    `extra["share"]`, under `below`: contention.py), deferred: no timing verdict yet and no
+    points, to be timed again. Any other result as it is."""
+    share = result.extra.get("share")
+    if result.kind != "timing" or share is None or not busy(share, below):
+        return result
+    if result.verdict is not Verdict.PASSED:  # a wrong or failed search: no timing to defer
+        return result
+    return TestResult(
+        result.name,
+        result.kind,
+        Verdict.PASSED,
+        0.0,
+        result.max_score,
+        "timing deferred: the machine was busy "
+        f"({result.extra.get('machine', 'the reference got less than a core')}); "
+        "it will be timed again",
+        result.cpu,
+        result.wall,
+        {
+            "deferred": True,
+            "busy": True,
+            "share": result.extra.get("share"),
+            "machine": result.extra.get("machine"),
+        },
+        result.visibility,
+        result.attempts,
+    )
+
 
 def grade_engine(
     submission: Path,
@@ -104,23 +185,36 @@ def grade_engine(
     slots: int | None = None,
     budget: float | None = None,
     cache: Path | None = None,
-    retime: float = RETIME_SECONDS,
     first: FirstVerdict | None = None,
+    defer_below: float = 0.0,
+    kept: Kept | None = None,
 ) -> Report:
     """Grade one submission with `suite` in a slot of its own; with `budget` (seconds of the
     worker's time, counted from when the slot is held) the tests left when it is spent are
     not run and charged as TLE_WALL. The reference's work is read from and kept in `cache` (a
-    folder); its timings are measured again once `retime` seconds old. `first` hears the
-    first verdict (`FirstVerdict`)."""
+    folder); the reference is timed beside the engine's timed runs. `first` hears the
+    first verdict (`FirstVerdict`). A timing test measured while the reference got less than
+    `defer_below` of a core (0: never) is deferred (`defer_busy`, `Report.deferred`); `kept`, what an earlier run whose
+    timing was deferred gave, is taken for every test it holds, and those tests not run."""
     config = config or SandboxConfig()
     suite = load_suite(suite) if isinstance(suite, str) else suite
     config.check()
-    refs = References.for_suite(suite.name, suite.tests, cache, retime)
+    refs = References.for_suite(suite.name, suite.tests, cache)
     with claim_slot(config, slots) as slot:
         deadline = None if budget is None else time.monotonic() + budget
         report = _grade_in(
-            slot, Path(submission), suite, config, progress, deadline, refs, slots, first
+            slot, Path(submission), suite, config, progress, deadline, refs, slots, first, kept
         )
+    if defer_below > 0:
+        report.tests = [defer_busy(t, defer_below) for t in report.tests]
+    elif kept is not None:  # deferred before, timed now whatever the machine
+        for test in report.tests:
+            if test.kind == "timing" and test.extra.get("busy"):
+                times = "once" if kept.deferrals == 1 else f"{kept.deferrals} times"
+                test.output += (
+                    f"\nIts timing was deferred {times} for a busy machine; this run timed it "
+                    "anyway."
+                )
     refs.save()
     return report
 
@@ -135,6 +229,7 @@ def _grade_in(
     refs: References,
     slots: int | None = None,
     first: FirstVerdict | None = None,
+    kept: Kept | None = None,
 ) -> Report:
     report = Report(
         suite.name,
@@ -156,10 +251,19 @@ def _grade_in(
     total = len(suite.tests)
     engine = _Engine(slot, folder, suite, config, report)
     tests = list(suite.tests)
+    earlier = {t.name: t for t in kept.tests} if kept is not None else {}
+    if kept is not None:
+        report.deferrals = kept.deferrals
+        report.matches.extend(KeptMatch(m) for m in kept.matches)
+        report.engine_functions, report.engine_python = kept.engine_functions, kept.engine_python
     try:
         index = 0
         while index < total:
             test = tests[index]
+            if test.name in earlier:  # given by the run whose timing was deferred
+                report.tests.append(earlier[test.name])
+                index += 1
+                continue
             if first is not None and index > 0 and not TEST_KINDS[test.kind].correctness:
                 if all(TEST_KINDS[t.kind].correctness for t in tests[:index]):
                     first(list(report.tests))
@@ -280,7 +384,6 @@ def _conclude(report: Report, suite: Suite, refs: References) -> None:
     )
     report.reference_cpu = sum(t.extra.get("reference_cpu", 0.0) for t in report.tests)
     report.reference_timed_at = refs.timed_at
-    report.reference_retime = refs.retime
     report.references_computed = refs.computed
     report.explanation = explain(suite.tests, report.tests)
 
@@ -413,7 +516,6 @@ def grade_engines(
     config: SandboxConfig | None = None,
     slots: int | None = None,
     cache: Path | None = None,
-    retime: float = RETIME_SECONDS,
 ) -> list[Report]:
     """Grade several submissions at once, one process and one slot per core."""
     config = config or SandboxConfig()
@@ -421,7 +523,7 @@ def grade_engines(
     workers = slots or os.cpu_count() or 1
     with concurrent.futures.ProcessPoolExecutor(max_workers=workers) as pool:
         futures = [
-            pool.submit(grade_engine, path, suite, config, None, workers, None, cache, retime)
+            pool.submit(grade_engine, path, suite, config, None, workers, None, cache)
             for path in submissions
         ]
         return [f.result() for f in futures]

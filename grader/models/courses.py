@@ -13,7 +13,7 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from grader.gametree import KINDS
 from grader.models.accounts import INSTRUCTOR, STUDENT, TA, User
-from grader.models.base import JSON, QUEUED, Base, utcnow
+from grader.models.base import JSON, Base, JobColumns, utcnow
 
 COURSE_ROLES = (STUDENT, TA, INSTRUCTOR)  # a membership's role; TAs read, instructors change
 STAFF_ROLES = (TA, INSTRUCTOR)
@@ -227,7 +227,7 @@ REPLACE, KEEP_HIGHER, DISCARD = "replace", "keep_higher", "discard"
 REGRADE_CHOICES = (REPLACE, KEEP_HIGHER, DISCARD)
 
 
-class TermRegrade(Base):
+class TermRegrade(JobColumns, Base):
     """A regrade of a course, an assignment or a slot, asked by its staff: computed by a worker
     at low priority under a lease (services/leases/) into a preview (`result`: per student the
     old and new points and what changed), nothing applied until the staff choose (`choice`:
@@ -248,18 +248,7 @@ class TermRegrade(Base):
         sa.ForeignKey("user.id", ondelete="SET NULL")
     )
     reason: Mapped[str] = mapped_column(sa.String(300))  # told to each student it changes
-    status: Mapped[str] = mapped_column(sa.String(16), default=QUEUED)
-    attempts: Mapped[int] = mapped_column(default=0)  # claims by a worker
-    lease_owner: Mapped[str | None] = mapped_column(sa.String(100))
-    lease_expires_at: Mapped[dt.datetime | None]
-    heartbeat_at: Mapped[dt.datetime | None]
-    enqueued_at: Mapped[dt.datetime | None]  # the last wake-up message sent
-    progress: Mapped[JSON | None] = mapped_column(sa.JSON(none_as_null=True))
     result: Mapped[JSON | None] = mapped_column(sa.JSON(none_as_null=True))  # the preview
-    error: Mapped[str | None] = mapped_column(sa.Text)
-    created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
-    started_at: Mapped[dt.datetime | None]
-    finished_at: Mapped[dt.datetime | None]
     choice: Mapped[str | None] = mapped_column(sa.String(16))  # REGRADE_CHOICES; None: open
     chosen_by_id: Mapped[int | None] = mapped_column(sa.ForeignKey("user.id", ondelete="SET NULL"))
     chosen_at: Mapped[dt.datetime | None]

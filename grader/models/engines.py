@@ -10,7 +10,17 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from grader.models.accounts import User
-from grader.models.base import DONE, FAILED, JSON, QUEUED, RUNNING, Base, utcnow
+from grader.models.base import (
+    DONE,
+    FAILED,
+    JSON,
+    QUEUED,
+    RUNNING,
+    Base,
+    JobColumns,
+    LeaseColumns,
+    utcnow,
+)
 from grader.models.courses import Slot
 
 SUPERSEDED = "superseded"
@@ -29,7 +39,7 @@ class Blob(Base):
     created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
 
 
-class Submission(Base):
+class Submission(JobColumns, Base):
     """An engine uploaded to an engine slot, and where its grading stands.
 
     The status here is the truth; a queue message is only a wake-up. A worker claims a queued
@@ -54,24 +64,13 @@ class Submission(Base):
     filename: Mapped[str] = mapped_column(sa.String(200))  # as uploaded, for people
     size: Mapped[int]
     suite: Mapped[str] = mapped_column(sa.String(100))
-    status: Mapped[str] = mapped_column(sa.String(16), default=QUEUED)
     priority: Mapped[int] = mapped_column(default=0)  # higher first; regrade-all is low
-    attempts: Mapped[int] = mapped_column(default=0)  # claims by a worker (IE and dead workers)
-    lease_owner: Mapped[str | None] = mapped_column(sa.String(100))
-    lease_expires_at: Mapped[dt.datetime | None]
-    heartbeat_at: Mapped[dt.datetime | None]
-    enqueued_at: Mapped[dt.datetime | None]  # the last wake-up message sent
-    progress: Mapped[JSON | None] = mapped_column(sa.JSON(none_as_null=True))
     score: Mapped[float | None]
     max_score: Mapped[float | None]
-    error: Mapped[str | None] = mapped_column(sa.Text)  # why it failed (never the engine's fault)
     tournament_opt_in: Mapped[bool] = mapped_column(default=False)
     days_late: Mapped[int] = mapped_column(default=0)
     penalty: Mapped[float] = mapped_column(default=0.0)
     slip_days: Mapped[int] = mapped_column(default=0, server_default="0")  # as Attempt's
-    created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
-    started_at: Mapped[dt.datetime | None]
-    finished_at: Mapped[dt.datetime | None]
     # What gave the score: the grader's version and the suite's (`harness.Suite.version`, a hash
     # of its tests and points); None before revision c54a7e1f2b38 recorded them (unknown).
     grader_version: Mapped[str | None] = mapped_column(sa.String(40))
@@ -130,7 +129,7 @@ class Tournament(Base):
     )
 
 
-class TournamentGame(Base):
+class TournamentGame(LeaseColumns, Base):
     """One game of a tournament: a queue job of its own, leased, renewed and swept like a
     submission (services/leases/)."""
 
@@ -144,17 +143,9 @@ class TournamentGame(Base):
     white_id: Mapped[int] = mapped_column(sa.ForeignKey("submission.id", ondelete="CASCADE"))
     ballot: Mapped[str] = mapped_column(sa.String(20))
     opening: Mapped[list[Any]] = mapped_column(sa.JSON)
-    status: Mapped[str] = mapped_column(sa.String(16), default=QUEUED)
-    attempts: Mapped[int] = mapped_column(default=0)
-    lease_owner: Mapped[str | None] = mapped_column(sa.String(100))
-    lease_expires_at: Mapped[dt.datetime | None]
-    heartbeat_at: Mapped[dt.datetime | None]
-    enqueued_at: Mapped[dt.datetime | None]  # the last wake-up message sent
-    started_at: Mapped[dt.datetime | None]
     result: Mapped[str | None] = mapped_column(sa.String(8))  # 1-0, 0-1, 1/2-1/2, *
     termination: Mapped[str | None] = mapped_column(sa.String(200))
     pdn: Mapped[str | None] = mapped_column(sa.Text)
-    finished_at: Mapped[dt.datetime | None]
 
     tournament: Mapped[Tournament] = relationship(back_populates="games")
     black: Mapped[Submission] = relationship(foreign_keys=[black_id])

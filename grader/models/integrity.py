@@ -7,12 +7,12 @@ import datetime as dt
 import sqlalchemy as sa
 from sqlalchemy.orm import Mapped, mapped_column
 
-from grader.models.base import JSON, QUEUED, Base, utcnow
+from grader.models.base import JSON, Base, JobColumns, utcnow
 
 ENGINES_CHECK, ANSWERS_CHECK = "engines", "answers"  # IntegrityCheck.kind
 
 
-class IntegrityCheck(Base):
+class IntegrityCheck(JobColumns, Base):
     """A similarity check of an engine slot's submissions, or the answers check of an
     assignment: asked by the staff, run as a queue job under a lease (services/leases/), its
     result kept for the integrity pages. Nothing it finds changes a score."""
@@ -30,18 +30,7 @@ class IntegrityCheck(Base):
     requested_by_id: Mapped[int | None] = mapped_column(
         sa.ForeignKey("user.id", ondelete="SET NULL")
     )
-    status: Mapped[str] = mapped_column(sa.String(16), default=QUEUED)
-    attempts: Mapped[int] = mapped_column(default=0)  # claims by a worker
-    lease_owner: Mapped[str | None] = mapped_column(sa.String(100))
-    lease_expires_at: Mapped[dt.datetime | None]
-    heartbeat_at: Mapped[dt.datetime | None]
-    enqueued_at: Mapped[dt.datetime | None]  # the last wake-up message sent
-    progress: Mapped[JSON | None] = mapped_column(sa.JSON(none_as_null=True))
     result: Mapped[JSON | None] = mapped_column(sa.JSON(none_as_null=True))
-    error: Mapped[str | None] = mapped_column(sa.Text)
-    created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
-    started_at: Mapped[dt.datetime | None]
-    finished_at: Mapped[dt.datetime | None]
 
 
 class SimilarityPair(Base):

@@ -8,14 +8,14 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from grader.models.accounts import User
-from grader.models.base import JSON, QUEUED, Base, utcnow
+from grader.models.base import JSON, Base, JobColumns, utcnow
 from grader.models.courses import Assignment, Slot
 from grader.models.exercises import Exercise
 
 PAPER_SIZES = ("a4", "letter")
 
 
-class ExamPrint(Base):
+class ExamPrint(JobColumns, Base):
     """An assignment printed as exam sheets: a queue job, leased like a submission
     (services/leases/), whose result is an archive of PDFs (the Blob of `result_sha256`): one
     per sheet, all sheets in one file for the print shop, and the key."""
@@ -31,18 +31,7 @@ class ExamPrint(Base):
     )
     paper: Mapped[str] = mapped_column(sa.String(8), default="a4")
     anonymous: Mapped[int | None]  # N numbered sheets, tied to students when entered; None: roster
-    status: Mapped[str] = mapped_column(sa.String(16), default=QUEUED)
-    attempts: Mapped[int] = mapped_column(default=0)
-    lease_owner: Mapped[str | None] = mapped_column(sa.String(100))
-    lease_expires_at: Mapped[dt.datetime | None]
-    heartbeat_at: Mapped[dt.datetime | None]
-    enqueued_at: Mapped[dt.datetime | None]
-    progress: Mapped[JSON | None] = mapped_column(sa.JSON(none_as_null=True))
-    error: Mapped[str | None] = mapped_column(sa.Text)
     result_sha256: Mapped[str | None] = mapped_column(sa.String(64))
-    created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
-    started_at: Mapped[dt.datetime | None]
-    finished_at: Mapped[dt.datetime | None]
 
     assignment: Mapped[Assignment] = relationship()
     sheets: Mapped[list[ExamSheet]] = relationship(

@@ -11,7 +11,13 @@ class ServiceError(Exception):
 
 
 class Invalid(ServiceError, ValueError):
-    """The input cannot be used (an ungradable answer, a bad tree, an unknown preset)."""
+    """The input cannot be used (an ungradable answer, a bad tree, an unknown preset).
+    `field`: the one input it is about, by the service's own name for it (a page shows the
+    message beside that field); None when it is about the input as a whole."""
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
 
 
 class Unprocessable(Invalid):

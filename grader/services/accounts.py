@@ -59,7 +59,7 @@ def password_hash(password: str) -> str:
 def normalize_email(email: str) -> str:
     email = (email or "").strip().lower()
     if not _EMAIL.match(email) or len(email) > 254:
-        raise Invalid(f"not an e-mail address: {email!r}")
+        raise Invalid(f"not an e-mail address: {email!r}", field="email")
     return email
 
 

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -12,6 +13,7 @@ from wtforms import (
     BooleanField,
     DateTimeLocalField,
     EmailField,
+    Field,
     IntegerField,
     PasswordField,
     RadioField,
@@ -28,12 +30,27 @@ from grader.gametree import KINDS, Tree, TreeFormatError, parse_nested, parse_ra
 from grader.gametree.games import GAMES
 from grader.gametree.generator import DEFAULTS, MAX_DEPTH, range_text
 from grader.gametree.kinds import default_kind
-from grader.services import Invalid
+from grader.services import Invalid, ServiceError
 from grader.services.accounts import MAX_TOKEN_DAYS, MIN_PASSWORD, SCOPES, TOKEN_DAYS
 from grader.services.courses import zones
 from grader.services.teaching import editor
 from grader.web.inputs import strict_loads
 from grader.web.words import CHILDREN, CUT_NODES_REPORT, TIES, kind_name
+
+
+def refused_beside(
+    form: FlaskForm, refused: ServiceError, fields: Mapping[str, str] | None = None
+) -> None:
+    """A service's refusal put on the form that asked, to show it again as typed: beside the
+    field it names (`Invalid.field`, the service's name for an input, which `fields` maps to
+    the form's where they differ), or in the form's own errors when it names none of the form's
+    (`form_errors`, which `_form.html`'s `form_errors` shows at the form's top)."""
+    name = getattr(refused, "field", None)
+    name = (fields or {}).get(name, name) if name else None
+    if name is not None and name in form:
+        form[name].errors = [*form[name].errors, str(refused)]
+    else:
+        form.form_errors.append(str(refused))
 
 
 class ActionForm(FlaskForm):
@@ -338,9 +355,15 @@ class GamePracticeForm(FlaskForm):
 DATE_FORMATS = ["%Y-%m-%dT%H:%M", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M"]
 
 
-def utc_from_zone(value: dt.datetime | None, zone: str) -> dt.datetime | None:
-    """A date typed in the course's zone, stored in UTC (a skipped or repeated time: Invalid)."""
-    return zones.to_utc(value, zone) if value is not None else None
+def utc_from_zone(field: Field, zone: str) -> dt.datetime | None:
+    """A date field's value, typed in the course's zone, stored in UTC (a skipped or repeated
+    time: Invalid, naming the field)."""
+    if field.data is None:
+        return None
+    try:
+        return zones.to_utc(field.data, zone)
+    except Invalid as refused:
+        raise Invalid(str(refused), field=field.short_name) from None
 
 
 def in_zone(form: FlaskForm, zone: str, *, stored: bool = False) -> FlaskForm:

@@ -2,9 +2,11 @@
 asserted: the machine is shared; that no upload waits behind bulk work with this code is a
 property of the queues, not a time)."""
 
+import math
+
 import pytest
 
-from bench.deadline import BEFORE_RUSH, RUSH, arrivals, percentile, replayed
+from bench.deadline import BEFORE_RUSH, RUSH, arrivals, estimate_error, percentile, replayed
 from tests.bench.bench_support import run_bench
 
 
@@ -53,3 +55,15 @@ def test_replayed_meets_each_arrival_with_the_first_free_worker():
     assert replayed([10.0, 10.0, 10.0, 1.0], hour=16.0, workers=4) == pytest.approx(
         [10.0, 10.0, 10.0, 1.0]
     )
+
+
+def test_the_estimates_error_is_the_90th_percentile_of_the_relative_error():
+    # errors 0.5, 0, 0.25, 0.1 and nine of 0: the 90th percentile (nearest rank) of 13 is the
+    # 12th smallest, 0.25; the uploads without an estimate are left out and counted
+    actual = [10.0, 20.0, 40.0, 10.0] + [30.0] * 9 + [5.0, 7.0]
+    estimates = [15.0, 20.0, 30.0, 9.0] + [30.0] * 9 + [None, None]
+    assert estimate_error(estimates, actual) == (pytest.approx(0.25), 13)
+    # too high and too low count alike
+    assert estimate_error([5.0], [10.0]) == estimate_error([15.0], [10.0]) == (0.5, 1)
+    error, had = estimate_error([None], [10.0])
+    assert had == 0 and math.isnan(error)

@@ -7,7 +7,7 @@ import json
 import re
 from typing import Any
 
-from tests.instructor_support import ALICE, BOB, TEACHER, make_room, user
+from tests.instructor_support import ALICE, BOB, TEACHER, add_slot, make_room, user
 from tests.services.integrity_support import (
     DISGUISES,
     ORIGINAL,
@@ -106,21 +106,12 @@ def test_engines_reads_the_slot_counted_from_1_as_the_index_one_less_and_says_so
 
 def test_answers_prints_who_answered_what_fits_whose_tree(app, factory, runner):
     from grader.gametree import KINDS, Conventions, Tree
-    from grader.services.teaching import editor
     from grader.services.trees import attempts, exercises
 
     room = make_room(app, factory)
     with app.app_context():
-        index = editor.add_slot(
-            user(TEACHER),
-            room.assignment_id,
-            editor.SlotInput(
-                kind="values",
-                conventions={},
-                params={"depth": 3, "branching": [2, 2]},
-                attempts_allowed=None,
-            ),
-        ).index
+        params = {"depth": 3, "branching": [2, 2]}
+        index = add_slot(user(TEACHER), room.assignment_id, "values", params=params).index
         mine = {
             e: exercises.slot_exercise(user(e), room.assignment_id, index) for e in (ALICE, BOB)
         }

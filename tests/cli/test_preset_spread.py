@@ -40,11 +40,12 @@ def run(*args: str) -> Any:
 def test_every_preset_keeps_a_class_within_the_spread_goal(preset):
     result = run("calibrate", "--preset", preset, "--seeds", str(SEEDS), "--json")
     assert result.exit_code == 0, result.output
-    slots = [slot for slot in json.loads(result.output)["slots"] if KINDS[slot["kind"]].calibrates]
+    slots = [slot for slot in json.loads(result.output)["slots"] if KINDS[slot["kind"]].measured]
     assert slots
     specs = read_preset(data.presets_dir() / f"{preset}.toml", preset).slots
     for slot in slots:
-        apart = specs[slot["slot"] - 1].params.get("misconception_errors", 0) >= 2
+        params = specs[slot["slot"] - 1].params
+        apart = params.get("misconception_errors", 0) >= 2
         where = (preset, slot["title"])
         spread = {m["measure"]: m for m in slot["spread"]}
         assert set(spread) == set(MEASURES), where
@@ -60,6 +61,11 @@ def test_every_preset_keeps_a_class_within_the_spread_goal(preset):
             if apart:  # every misconception two errors away: at most 0.5 on every tree
                 assert row["high"] <= 0.5, (where, row)
             assert 0 <= row["key_share"] <= 1 and row["sd"] >= 0
+            if name in params.get("never_key", []):
+                assert row["key_share"] == 0, (where, row)
+    # Best-order too: its slot has no misconceptions, and is held to the same goal by the order
+    # as given (the answer given blind), a misconception's row.
+    assert KINDS["best-order"].measured
 
 
 def _options(params: dict[str, Any]) -> list[str]:

@@ -18,6 +18,7 @@ import subprocess
 import sys
 import sysconfig
 import zipfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -29,6 +30,16 @@ ROOT = Path(__file__).resolve().parents[2]
 CORRECT = ROOT / "tests" / "harness" / "engines" / "correct.py"
 TINY = ROOT / "tests" / "harness" / "data" / "tiny.json"
 DOCKERFILE = "\n" + (ROOT / "Dockerfile").read_text()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _outside_the_checkout() -> Iterator[None]:
+    """Every command here runs as an installation elsewhere would: without the checkout on
+    PYTHONPATH and without a test-only kind (`make test-kind-plugin` sets both; pip would take
+    the checkout's grader for the wheel's and skip installing it)."""
+    saved = {k: os.environ.pop(k) for k in ("PYTHONPATH", "GRADER_KIND_MODULES") if k in os.environ}
+    yield
+    os.environ.update(saved)
 
 
 def build_stage_copies() -> list[str]:

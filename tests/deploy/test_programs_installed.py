@@ -334,7 +334,8 @@ def scan(source: str, file: str) -> list[Use]:
 
 def make_targets(makefile: str) -> dict[str, str]:
     """{section: the make target that installs it}: the target that depends on system-deps
-    (the default section), and the one whose recipe runs `system-deps.sh SECTION`."""
+    (the default section), and the first whose recipe runs `system-deps.sh SECTION` (a later
+    one, `make bench-machines`, installs the same section for a benchmark)."""
     targets: dict[str, str] = {}
     current = ""
     for line in makefile.splitlines():
@@ -344,7 +345,7 @@ def make_targets(makefile: str) -> dict[str, str]:
             if re.search(r"\bsystem-deps\b", rule.group(2)):
                 targets.setdefault("", current)
         elif called := re.search(r"system-deps\.sh (\w+)", line):
-            targets[called.group(1)] = current
+            targets.setdefault(called.group(1), current)
     return targets
 
 

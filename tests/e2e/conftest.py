@@ -40,132 +40,126 @@ from tests.e2e.site_support import Site
 from tests.e2e.site_support import seed as seed_site
 from tests.e2e.staff_support import seed_staff_course
 from tests.e2e.typed_support import TYPED_VALUES
-from tests.live_server import environment, from_template, serve
+from tests.live_server import from_template, seeding, serve
 
 
 def _seed(template: Path, env: dict[str, str]) -> tuple[int, dict[str, int], str]:
     """A copy of the migrated `template`, then users, a course, an assignment and practice
     exercises made by the services, and the course of answers of every kind (its drill-down
     page's path is returned last)."""
-    from grader import create_app
     from grader.extensions import db
     from grader.gametree import GeneratorParams, generate
     from grader.services import accounts
     from grader.services.courses import courses
     from grader.services.trees import exercises
 
-    from_template(template, env)
-    with environment(env):
-        app = create_app()
-        with app.app_context():
-            accounts.create_user(INSTRUCTOR, PASSWORD, "instructor")
-            accounts.create_user(STUDENT, PASSWORD)
-            course = courses.create_course("Search 101", INSTRUCTOR)
-            enrol(course.id, STUDENT)
-            accounts.create_user(LEARNER, PASSWORD)
-            enrol(course.id, LEARNER)
-            assignment = courses.create_assignment(course.id, "standard")
-            student = accounts.user_by_email(STUDENT)
-            six_levels = generate(
-                GeneratorParams(depth=5, branching=(2, 3), min_cutoffs=2), "e2e-6"
-            )
-            trees = {
-                "three-levels": [[3, 12, 8], [2, 4, 6], [14, 5, 2]],
-                "six-levels": six_levels.to_nested(),
-            }
-            practice = {
-                name: exercises.create_practice(student, "prune", tree=nested).id
-                for name, nested in trees.items()
-            }
-            # Depth 5, branching 3: 243 leaves, the size the pages must stay usable at.
-            five = generate(GeneratorParams(depth=5, branching=(3, 3), min_cutoffs=2), "e2e-243")
-            for kind in ("prune", "bounds", "values"):
-                practice[f"243-{kind}"] = exercises.create_practice(
-                    student, kind, tree=five.to_nested()
-                ).id
-            # Its own (no other test answers it): the replay is read once, from its attempts.
-            practice["replay-once"] = exercises.create_practice(
+    with seeding(template, env):
+        accounts.create_user(INSTRUCTOR, PASSWORD, "instructor")
+        accounts.create_user(STUDENT, PASSWORD)
+        course = courses.create_course("Search 101", INSTRUCTOR)
+        enrol(course.id, STUDENT)
+        accounts.create_user(LEARNER, PASSWORD)
+        enrol(course.id, LEARNER)
+        assignment = courses.create_assignment(course.id, "standard")
+        student = accounts.user_by_email(STUDENT)
+        six_levels = generate(GeneratorParams(depth=5, branching=(2, 3), min_cutoffs=2), "e2e-6")
+        trees = {
+            "three-levels": [[3, 12, 8], [2, 4, 6], [14, 5, 2]],
+            "six-levels": six_levels.to_nested(),
+        }
+        practice = {
+            name: exercises.create_practice(student, "prune", tree=nested).id
+            for name, nested in trees.items()
+        }
+        # Depth 5, branching 3: 243 leaves, the size the pages must stay usable at.
+        five = generate(GeneratorParams(depth=5, branching=(3, 3), min_cutoffs=2), "e2e-243")
+        for kind in ("prune", "bounds", "values"):
+            practice[f"243-{kind}"] = exercises.create_practice(
+                student, kind, tree=five.to_nested()
+            ).id
+        # Its own (no other test answers it): the replay is read once, from its attempts.
+        practice["replay-once"] = exercises.create_practice(
+            student, "prune", tree=trees["three-levels"]
+        ).id
+        # Its own: the tree's words for assistive technology, in every state.
+        for name in ("aria", "aria-keys"):
+            practice[name] = exercises.create_practice(
                 student, "prune", tree=trees["three-levels"]
             ).id
-            # Its own: the tree's words for assistive technology, in every state.
-            for name in ("aria", "aria-keys"):
-                practice[name] = exercises.create_practice(
-                    student, "prune", tree=trees["three-levels"]
-                ).id
-            # Their own: each kind's tree as Chromium exposes it, untouched by any other test.
-            for kind, nested in AX_TREES.items():
-                practice[f"ax-{kind}"] = exercises.create_practice(student, kind, tree=nested).id
-            practice["ax-chance"] = exercises.create_practice(
-                student,
-                "values",
-                tree=AX_CHANCE.to_nested(),
-                players=list(AX_CHANCE.players),
-                conventions=BOUNDS,
-            ).id
-            practice["bounds"] = exercises.create_practice(
-                student, "bounds", tree=[[[2, 3], [5, 9]], [[0, 1], [7, 5]]]
-            ).id
-            practice["leaf-order"] = exercises.create_practice(
-                student, "leaf-order", tree=[[[2, 3], [5, 9]], [[0, 1], [7, 5]]]
-            ).id
-            practice["best-order"] = exercises.create_practice(
-                student, "best-order", tree=[[[2, 3], [5, 9]], [[0, 1], [7, 5]]]
-            ).id
-            practice.update(seed_chance(student))
-            # Their own: the colours of every state, measured as drawn (tests/e2e/test_contrast.py).
-            practice["contrast"] = exercises.create_practice(
-                student, "prune", tree=trees["three-levels"]
-            ).id
-            practice["contrast-values"] = exercises.create_practice(
-                student, "values", tree=trees["three-levels"]
-            ).id
-            practice["obscured"] = exercises.create_practice(
-                student, "prune", tree=trees["six-levels"]
-            ).id
-            practice["session"] = exercises.create_practice(
-                student, "values", tree=trees["three-levels"]
-            ).id
-            practice["forced"] = exercises.create_practice(
-                student, "prune", tree=trees["three-levels"]
-            ).id
-            # Its own: a node marked and focused on a page no test has submitted (the worker's
-            # tests share one server, and test_exercise_page submits "three-levels").
-            practice["focus-ring"] = exercises.create_practice(
-                student, "prune", tree=trees["three-levels"]
-            ).id
-            practice["forced-chance"] = exercises.create_practice(
-                student,
-                "prune",
-                tree=STAR1_CUT,
-                players=["max", "chance"],
-                conventions=BOUNDS,
-            ).id
-            practice["contrast-chance"] = exercises.create_practice(
-                student,
-                "prune",
-                tree=STAR1_CUT,
-                players=["max", "chance"],
-                conventions=BOUNDS,
-            ).id
-            # Typed back as the page prints numbers (−5, 14 / 3, −∞): their own exercises.
-            practice["typed-values"] = exercises.create_practice(
-                student, "values", tree=TYPED_VALUES
-            ).id
-            practice["typed-bounds"] = exercises.create_practice(
-                student, "bounds", tree=[[[-2, -3], [5, 9]], [[0, 1], [7, 5]]]
-            ).id
-            assignment_id = assignment.id
-            # The keyboard-only runs' own course: every kind, on MAX/MIN and chance trees.
-            accounts.create_user(KEYS, PASSWORD)
-            accounts.create_user(f"teacher-{KEYS}", PASSWORD, "instructor")
-            keys_course = courses.create_course("Keyboard 101", f"teacher-{KEYS}")
-            enrol(keys_course.id, KEYS)
-            for preset in ("standard", "challenge", "intro", "expectimax"):
-                courses.create_assignment(keys_course.id, preset)
-            drill_down, examples = seed_answer_kinds(INSTRUCTOR)
-            practice.update({f"example {title}": id_ for title, id_ in examples.items()})
-            seed_staff_course()
-            db.engine.dispose()  # checkpoints the WAL before the server opens the file
+        # Their own: each kind's tree as Chromium exposes it, untouched by any other test.
+        for kind, nested in AX_TREES.items():
+            practice[f"ax-{kind}"] = exercises.create_practice(student, kind, tree=nested).id
+        practice["ax-chance"] = exercises.create_practice(
+            student,
+            "values",
+            tree=AX_CHANCE.to_nested(),
+            players=list(AX_CHANCE.players),
+            conventions=BOUNDS,
+        ).id
+        practice["bounds"] = exercises.create_practice(
+            student, "bounds", tree=[[[2, 3], [5, 9]], [[0, 1], [7, 5]]]
+        ).id
+        practice["leaf-order"] = exercises.create_practice(
+            student, "leaf-order", tree=[[[2, 3], [5, 9]], [[0, 1], [7, 5]]]
+        ).id
+        practice["best-order"] = exercises.create_practice(
+            student, "best-order", tree=[[[2, 3], [5, 9]], [[0, 1], [7, 5]]]
+        ).id
+        practice.update(seed_chance(student))
+        # Their own: the colours of every state, measured as drawn (tests/e2e/test_contrast.py).
+        practice["contrast"] = exercises.create_practice(
+            student, "prune", tree=trees["three-levels"]
+        ).id
+        practice["contrast-values"] = exercises.create_practice(
+            student, "values", tree=trees["three-levels"]
+        ).id
+        practice["obscured"] = exercises.create_practice(
+            student, "prune", tree=trees["six-levels"]
+        ).id
+        practice["session"] = exercises.create_practice(
+            student, "values", tree=trees["three-levels"]
+        ).id
+        practice["forced"] = exercises.create_practice(
+            student, "prune", tree=trees["three-levels"]
+        ).id
+        # Its own: a node marked and focused on a page no test has submitted (the worker's
+        # tests share one server, and test_exercise_page submits "three-levels").
+        practice["focus-ring"] = exercises.create_practice(
+            student, "prune", tree=trees["three-levels"]
+        ).id
+        practice["forced-chance"] = exercises.create_practice(
+            student,
+            "prune",
+            tree=STAR1_CUT,
+            players=["max", "chance"],
+            conventions=BOUNDS,
+        ).id
+        practice["contrast-chance"] = exercises.create_practice(
+            student,
+            "prune",
+            tree=STAR1_CUT,
+            players=["max", "chance"],
+            conventions=BOUNDS,
+        ).id
+        # Typed back as the page prints numbers (−5, 14 / 3, −∞): their own exercises.
+        practice["typed-values"] = exercises.create_practice(
+            student, "values", tree=TYPED_VALUES
+        ).id
+        practice["typed-bounds"] = exercises.create_practice(
+            student, "bounds", tree=[[[-2, -3], [5, 9]], [[0, 1], [7, 5]]]
+        ).id
+        assignment_id = assignment.id
+        # The keyboard-only runs' own course: every kind, on MAX/MIN and chance trees.
+        accounts.create_user(KEYS, PASSWORD)
+        accounts.create_user(f"teacher-{KEYS}", PASSWORD, "instructor")
+        keys_course = courses.create_course("Keyboard 101", f"teacher-{KEYS}")
+        enrol(keys_course.id, KEYS)
+        for preset in ("standard", "challenge", "intro", "expectimax"):
+            courses.create_assignment(keys_course.id, preset)
+        drill_down, examples = seed_answer_kinds(INSTRUCTOR)
+        practice.update({f"example {title}": id_ for title, id_ in examples.items()})
+        seed_staff_course()
+        db.engine.dispose()  # checkpoints the WAL before the server opens the file
     return assignment_id, practice, drill_down
 
 

@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 from tests.app_support import enrol
 from tests.e2e.e2e_support import PASSWORD, Traffic, sign_in
 from tests.jobs.engine_support import engine_bytes, zip_bytes
-from tests.live_server import environment, from_template
+from tests.live_server import seeding
 
 TESTS = Path(__file__).resolve().parents[1]
 ENGINE = TESTS / "harness" / "engines" / "correct.py"
@@ -51,7 +51,7 @@ def tie_strict_zip() -> bytes:
 def seed(template: Path, env: dict[str, str]) -> Site:
     """Users, a course with graded attempts, engines graded in the sandbox and a tournament;
     the Site without its URL (the server starts after)."""
-    from grader import create_app, jobs
+    from grader import jobs
     from grader.extensions import db
     from grader.gametree import KINDS, Conventions, Tree
     from grader.services import accounts
@@ -59,59 +59,55 @@ def seed(template: Path, env: dict[str, str]) -> Site:
     from grader.services.engines import submissions, tournaments
     from grader.services.trees import attempts, exercises
 
-    from_template(template, env)
-    with environment(env):
-        app = create_app()
-        with app.app_context():
-            accounts.create_user(INSTRUCTOR, PASSWORD, "instructor")
-            accounts.create_user(STUDENT, PASSWORD)
-            accounts.create_user(RIVAL, PASSWORD)
-            accounts.create_user(TA, PASSWORD)
-            course = courses.create_course("Search 101", INSTRUCTOR)
-            enrol(course.id, STUDENT)
-            enrol(course.id, RIVAL)
-            enrol(course.id, TA, "ta")
-            # Invitations not yet accepted: a roster row "invite pending", and another course's
-            # invitation on the student's dashboard.
-            roster.add_member(None, course.id, "invited@example.com")
-            roster.add_member(None, courses.create_course("Search 201").id, STUDENT)
-            assignment = courses.create_assignment(course.id, "standard")
-            slot = submissions.add_engine_slot(assignment.id, suite="quick")
-            student = accounts.user_by_email(STUDENT)
-            # A graded attempt (the gradebook, statistics and the student's detail show it),
-            # a practice exercise and an engine upload waiting for a worker.
-            first = exercises.slot_exercise(student, assignment.id, 0)
-            attempts.submit(student, first.id, {"pruned": [], "value": 0})
-            # A bounds answer off at one node only: the detail must make that node stand out.
-            challenge = courses.create_assignment(course.id, "challenge")
-            bounds = exercises.slot_exercise(student, challenge.id, 1)
-            tree = Tree.from_nested(bounds.tree, bounds.players)
-            key = KINDS["bounds"].key(tree, Conventions.from_dict(bounds.conventions))["bounds"]
-            off = max(key, key=len)  # the deepest internal node the key gives bounds for
-            alpha, beta = key[off]
-            wrong = {**key, off: [alpha - 2 if isinstance(alpha, int) else -99, beta]}
-            attempts.submit(student, bounds.id, {"bounds": wrong})
-            practice = exercises.create_practice(
-                student, "bounds", tree=[[[2, 3], [5, 9]], [[0, 1], [7, 5]]]
-            )
-            attempts.submit(student, practice.id, {"bounds": {"": [0, 1]}})
-            db.session.expire_all()  # the assignment was loaded before its engine slot
-            graded = submissions.upload(
-                student, assignment.id, slot.index, tie_strict_zip(), "engine.zip", tournament=True
-            ).id
-            rival = accounts.user_by_email(RIVAL)
-            crash = engine_bytes("crash_at_import")
-            other = submissions.upload(
-                rival, assignment.id, slot.index, crash, "engine.py", tournament=True
-            ).id
-            for submission_id in (graded, other):
-                outcome = jobs.grade_submission_job(submission_id, "e2e-seed")
-                assert outcome == "done", outcome
-            submissions.upload(student, assignment.id, slot.index, ENGINE.read_bytes(), "engine.py")
-            teacher = accounts.user_by_email(INSTRUCTOR)
-            tournament = tournaments.start(teacher, assignment.id, slot.index).id
-            db.engine.dispose()
-            return Site("", tree.labels()[off], graded, tournament)
+    with seeding(template, env):
+        accounts.create_user(INSTRUCTOR, PASSWORD, "instructor")
+        accounts.create_user(STUDENT, PASSWORD)
+        accounts.create_user(RIVAL, PASSWORD)
+        accounts.create_user(TA, PASSWORD)
+        course = courses.create_course("Search 101", INSTRUCTOR)
+        enrol(course.id, STUDENT)
+        enrol(course.id, RIVAL)
+        enrol(course.id, TA, "ta")
+        # Invitations not yet accepted: a roster row "invite pending", and another course's
+        # invitation on the student's dashboard.
+        roster.add_member(None, course.id, "invited@example.com")
+        roster.add_member(None, courses.create_course("Search 201").id, STUDENT)
+        assignment = courses.create_assignment(course.id, "standard")
+        slot = submissions.add_engine_slot(assignment.id, suite="quick")
+        student = accounts.user_by_email(STUDENT)
+        # A graded attempt (the gradebook, statistics and the student's detail show it),
+        # a practice exercise and an engine upload waiting for a worker.
+        first = exercises.slot_exercise(student, assignment.id, 0)
+        attempts.submit(student, first.id, {"pruned": [], "value": 0})
+        # A bounds answer off at one node only: the detail must make that node stand out.
+        challenge = courses.create_assignment(course.id, "challenge")
+        bounds = exercises.slot_exercise(student, challenge.id, 1)
+        tree = Tree.from_nested(bounds.tree, bounds.players)
+        key = KINDS["bounds"].key(tree, Conventions.from_dict(bounds.conventions))["bounds"]
+        off = max(key, key=len)  # the deepest internal node the key gives bounds for
+        alpha, beta = key[off]
+        wrong = {**key, off: [alpha - 2 if isinstance(alpha, int) else -99, beta]}
+        attempts.submit(student, bounds.id, {"bounds": wrong})
+        practice = exercises.create_practice(
+            student, "bounds", tree=[[[2, 3], [5, 9]], [[0, 1], [7, 5]]]
+        )
+        attempts.submit(student, practice.id, {"bounds": {"": [0, 1]}})
+        db.session.expire_all()  # the assignment was loaded before its engine slot
+        graded = submissions.upload(
+            student, assignment.id, slot.index, tie_strict_zip(), "engine.zip", tournament=True
+        ).id
+        rival = accounts.user_by_email(RIVAL)
+        crash = engine_bytes("crash_at_import")
+        other = submissions.upload(
+            rival, assignment.id, slot.index, crash, "engine.py", tournament=True
+        ).id
+        for submission_id in (graded, other):
+            outcome = jobs.grade_submission_job(submission_id, "e2e-seed")
+            assert outcome == "done", outcome
+        submissions.upload(student, assignment.id, slot.index, ENGINE.read_bytes(), "engine.py")
+        teacher = accounts.user_by_email(INSTRUCTOR)
+        tournament = tournaments.start(teacher, assignment.id, slot.index).id
+        return Site("", tree.labels()[off], graded, tournament)
 
 
 def pattern(path: str) -> str:

@@ -18,7 +18,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.e2e_support import PASSWORD, open_page, server_env
-from tests.live_server import environment, from_template, serve
+from tests.live_server import seeding, serve
 from tests.mail_support import MailServer
 
 # make test's workers (--dist loadgroup): one of them runs the module, its fixture made once.
@@ -42,8 +42,6 @@ def mail() -> Iterator[MailServer]:
 def server(
     tmp_path_factory: pytest.TempPathFactory, migrated_template: Path, mail: MailServer
 ) -> Iterator[str]:
-    from grader import create_app
-    from grader.extensions import db
     from grader.services import accounts
 
     folder = tmp_path_factory.mktemp("accounts")
@@ -54,13 +52,9 @@ def server(
         GRADER_SMTP_STARTTLS="0",
         GRADER_SMTP_FROM="grader@example.edu",
     )
-    from_template(migrated_template, env)
-    with environment(env):
-        app = create_app()
-        with app.app_context():
-            accounts.create_user(FORGETFUL, PASSWORD)
-            accounts.create_user(TEACHER, PASSWORD, "instructor")
-            db.engine.dispose()
+    with seeding(migrated_template, env):
+        accounts.create_user(FORGETFUL, PASSWORD)
+        accounts.create_user(TEACHER, PASSWORD, "instructor")
     with serve(folder, env) as url:
         yield url
 

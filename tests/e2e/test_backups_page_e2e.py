@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from tests.e2e.accessibility import axe_violations, sideways
 from tests.e2e.e2e_support import PASSWORD, open_page, server_env, sign_in
-from tests.live_server import environment, from_template, serve
+from tests.live_server import seeding, serve
 
 # make test's workers (--dist loadgroup): one of them runs the module, its fixture made once.
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("test_backups_page_e2e")]
@@ -23,20 +23,16 @@ ERROR = "OSError: [Errno 28] No space left on device: '/var/backups/grader'"
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory, migrated_template: Path) -> Iterator[str]:
-    from grader import create_app
     from grader.services import accounts
     from grader.services.data import backup
 
     folder = tmp_path_factory.mktemp("backups-page")
     env = server_env(folder)
-    from_template(migrated_template, env)
-    with environment(env):
-        app = create_app()
-        with app.app_context():
-            admin = accounts.create_user(ADMIN, PASSWORD, "instructor")
-            accounts.set_admin(admin.id, True)
-            backup.record(None, backup.take(folder / "good.tar"), None)
-            backup.record(None, None, ERROR)
+    with seeding(migrated_template, env):
+        admin = accounts.create_user(ADMIN, PASSWORD, "instructor")
+        accounts.set_admin(admin.id, True)
+        backup.record(None, backup.take(folder / "good.tar"), None)
+        backup.record(None, None, ERROR)
     with serve(folder, env) as url:
         yield url
 

@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from tests.app_support import enrol
 from tests.e2e.e2e_support import INSTRUCTOR, PASSWORD, STUDENT, open_page, sign_in, tree_drawn
-from tests.live_server import environment, from_template, serve
+from tests.live_server import seeding, serve
 
 pytestmark = pytest.mark.e2e
 TA = "ta@example.com"
@@ -21,8 +21,6 @@ DUE = dt.datetime(2031, 9, 15, 23, 59)
 
 @pytest.fixture
 def course(tmp_path, migrated_template):
-    from grader import create_app
-    from grader.extensions import db
     from grader.services import accounts
     from grader.services.courses import courses
 
@@ -31,19 +29,15 @@ def course(tmp_path, migrated_template):
         "GRADER_DATABASE_URL": f"sqlite:///{tmp_path / 'grader.sqlite3'}",
         "GRADER_SECRET_KEY": "course-tools-e2e",
     }
-    from_template(migrated_template, env)
-    with environment(env):
-        app = create_app()
-        with app.app_context():
-            accounts.create_user(INSTRUCTOR, PASSWORD, "instructor")
-            accounts.create_user(STUDENT, PASSWORD)
-            accounts.create_user(TA, PASSWORD)
-            made = courses.create_course("Search 101", INSTRUCTOR)
-            enrol(made.id, STUDENT)
-            enrol(made.id, TA, "ta")
-            assignment = courses.create_assignment(made.id, "standard", due_at=DUE)
-            ids = (made.id, assignment.id)
-            db.engine.dispose()
+    with seeding(migrated_template, env):
+        accounts.create_user(INSTRUCTOR, PASSWORD, "instructor")
+        accounts.create_user(STUDENT, PASSWORD)
+        accounts.create_user(TA, PASSWORD)
+        made = courses.create_course("Search 101", INSTRUCTOR)
+        enrol(made.id, STUDENT)
+        enrol(made.id, TA, "ta")
+        assignment = courses.create_assignment(made.id, "standard", due_at=DUE)
+        ids = (made.id, assignment.id)
     with serve(tmp_path, env) as url:
         yield url, *ids
 

@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 from tests.app_support import enrol
 from tests.e2e.e2e_support import PASSWORD, STUDENT, open_page, server_env, sign_in
 from tests.e2e.test_keyboard_only import _sign_in, _tab_to
-from tests.live_server import environment, from_template, serve
+from tests.live_server import seeding, serve
 
 # make test's workers (--dist loadgroup): one of them runs the module, its fixture made once.
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("test_engine_e2e")]
@@ -36,24 +36,18 @@ class EngineServer:
 
 
 def _seed(template: Path, env: dict[str, str]) -> tuple[int, int]:
-    from grader import create_app
-    from grader.extensions import db
     from grader.services import accounts
     from grader.services.courses import courses
     from grader.services.engines import submissions
 
-    from_template(template, env)
-    with environment(env):
-        app = create_app()
-        with app.app_context():
-            accounts.create_user("teacher@example.com", PASSWORD, "instructor")
-            accounts.create_user(STUDENT, PASSWORD)
-            course = courses.create_course("Engines 101", "teacher@example.com")
-            enrol(course.id, STUDENT)
-            assignment = courses.create_assignment(course.id, "standard", title="Checkers")
-            slot = submissions.add_engine_slot(assignment.id, suite="quick")
-            found = assignment.id, slot.index
-            db.engine.dispose()
+    with seeding(template, env):
+        accounts.create_user("teacher@example.com", PASSWORD, "instructor")
+        accounts.create_user(STUDENT, PASSWORD)
+        course = courses.create_course("Engines 101", "teacher@example.com")
+        enrol(course.id, STUDENT)
+        assignment = courses.create_assignment(course.id, "standard", title="Checkers")
+        slot = submissions.add_engine_slot(assignment.id, suite="quick")
+        found = assignment.id, slot.index
     return found
 
 

@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 from tests.app_support import enrol
 from tests.e2e.e2e_support import PASSWORD, LiveServer, open_page, sign_in
 from tests.instructor_support import add_textbook_slot
-from tests.live_server import environment, from_template, serve
+from tests.live_server import seeding, serve
 
 # make test's workers (--dist loadgroup): one of them runs the module, its fixture made once.
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("test_exam_e2e")]
@@ -28,32 +28,26 @@ TEACHER, TA, ALICE, BOB = (
 
 
 def _seed(template: Path, env: dict[str, str], out: Path) -> dict[str, str]:
-    from grader import create_app
-    from grader.extensions import db
     from grader.services import accounts
     from grader.services.courses import courses
     from grader.services.paper import printing
     from grader.services.teaching import editor
 
-    from_template(template, env)
-    with environment(env):
-        app = create_app()
-        with app.app_context():
-            accounts.create_user(TEACHER, PASSWORD, "instructor")
-            for email in (TA, ALICE, BOB):
-                accounts.create_user(email, PASSWORD)
-            course = courses.create_course("Exams 101", TEACHER)
-            enrol(course.id, TA, "ta")
-            enrol(course.id, ALICE)
-            enrol(course.id, BOB)
-            teacher = accounts.user_by_email(TEACHER)
-            assignment = editor.create_assignment(
-                teacher, course.id, editor.AssignmentInput(title="Midterm")
-            )
-            add_textbook_slot(teacher, assignment.id, "Prune the tree")
-            run, _ = printing.print_to_dir(assignment.id, out)
-            codes = {sheet.user.email: sheet.code for sheet in run.sheets}
-            db.engine.dispose()
+    with seeding(template, env):
+        accounts.create_user(TEACHER, PASSWORD, "instructor")
+        for email in (TA, ALICE, BOB):
+            accounts.create_user(email, PASSWORD)
+        course = courses.create_course("Exams 101", TEACHER)
+        enrol(course.id, TA, "ta")
+        enrol(course.id, ALICE)
+        enrol(course.id, BOB)
+        teacher = accounts.user_by_email(TEACHER)
+        assignment = editor.create_assignment(
+            teacher, course.id, editor.AssignmentInput(title="Midterm")
+        )
+        add_textbook_slot(teacher, assignment.id, "Prune the tree")
+        run, _ = printing.print_to_dir(assignment.id, out)
+        codes = {sheet.user.email: sheet.code for sheet in run.sheets}
     return {**codes, "course": str(course.id)}
 
 

@@ -18,7 +18,8 @@ from tests.app_support import enrol
 from tests.e2e.accessibility import axe_violations
 from tests.e2e.e2e_support import INSTRUCTOR, PASSWORD, open_page, sign_in
 from tests.harness._helpers import TINY
-from tests.live_server import environment, from_template, serve
+from tests.instructor_support import add_slot
+from tests.live_server import seeding, serve
 from tests.services.integrity_support import DISGUISES, ORIGINAL, ROOT
 
 # make test's workers (--dist loadgroup): one of them runs the module, its fixture made once.
@@ -37,7 +38,6 @@ STUDENTS = {
 def _seed(template: Path, env: dict[str, str]) -> dict[str, int]:
     """A course whose students handed in engines (three disguised copies of Ana's) and answered
     their own trees, Ben with the key of Ana's."""
-    from grader import create_app
     from grader.extensions import db
     from grader.gametree import KINDS, Conventions, Tree
     from grader.services import accounts
@@ -46,44 +46,36 @@ def _seed(template: Path, env: dict[str, str]) -> dict[str, int]:
     from grader.services.teaching import editor
     from grader.services.trees import attempts, exercises
 
-    from_template(template, env)
-    with environment(env):
-        app = create_app()
-        with app.app_context():
-            teacher = accounts.create_user(INSTRUCTOR, PASSWORD, "instructor")
-            course = courses.create_course("Game search, spring", INSTRUCTOR)
-            assignment = editor.create_assignment(
-                teacher, course.id, editor.AssignmentInput(title="Homework 3")
+    with seeding(template, env):
+        teacher = accounts.create_user(INSTRUCTOR, PASSWORD, "instructor")
+        course = courses.create_course("Game search, spring", INSTRUCTOR)
+        assignment = editor.create_assignment(
+            teacher, course.id, editor.AssignmentInput(title="Homework 3")
+        )
+        add_slot(
+            teacher,
+            assignment.id,
+            "values",
+            "Values of a binary tree",
+            params={"depth": 3, "branching": [2, 2]},
+        )
+        engine = submissions.add_engine_slot(assignment.id, suite="quick").index
+        db.session.expire_all()
+        keys = {}
+        for email, work in STUDENTS.items():
+            student = accounts.create_user(email, PASSWORD)
+            enrol(course.id, email)
+            submissions.upload(student, assignment.id, engine, work().encode(), "engine.py")
+            exercise = exercises.slot_exercise(student, assignment.id, 0)
+            tree = Tree.from_dict({"tree": exercise.tree, "players": exercise.players})
+            keys[email] = (
+                exercise.id,
+                KINDS["values"].key(tree, Conventions.from_dict(exercise.conventions)),
             )
-            editor.add_slot(
-                teacher,
-                assignment.id,
-                editor.SlotInput(
-                    kind="values",
-                    conventions={},
-                    params={"depth": 3, "branching": [2, 2]},
-                    title="Values of a binary tree",
-                    attempts_allowed=None,
-                ),
-            )
-            engine = submissions.add_engine_slot(assignment.id, suite="quick").index
-            db.session.expire_all()
-            keys = {}
-            for email, work in STUDENTS.items():
-                student = accounts.create_user(email, PASSWORD)
-                enrol(course.id, email)
-                submissions.upload(student, assignment.id, engine, work().encode(), "engine.py")
-                exercise = exercises.slot_exercise(student, assignment.id, 0)
-                tree = Tree.from_dict({"tree": exercise.tree, "players": exercise.players})
-                keys[email] = (
-                    exercise.id,
-                    KINDS["values"].key(tree, Conventions.from_dict(exercise.conventions)),
-                )
-                attempts.submit(student, exercise.id, keys[email][1])
-            ben = accounts.user_by_email("ben@example.com")
-            attempts.submit(ben, keys["ben@example.com"][0], keys["ana@example.com"][1])
-            seeded = {"assignment": assignment.id, "engine": engine}
-            db.engine.dispose()
+            attempts.submit(student, exercise.id, keys[email][1])
+        ben = accounts.user_by_email("ben@example.com")
+        attempts.submit(ben, keys["ben@example.com"][0], keys["ana@example.com"][1])
+        seeded = {"assignment": assignment.id, "engine": engine}
     return seeded
 
 

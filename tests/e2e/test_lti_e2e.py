@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 
 from grader.gametree import Conventions, Tree, solve
 from tests.e2e.e2e_support import open_page, tree_drawn
-from tests.live_server import environment, from_template, serve
+from tests.live_server import seeding, serve
 from tests.lti.lti_platform import INSTRUCTOR, LEARNER, Member, Platform, Served
 from tests.lti.lti_support import register_platform
 
@@ -26,8 +26,6 @@ pytestmark = pytest.mark.e2e
 @pytest.fixture
 def lms(tmp_path, migrated_template):
     """The platform in this process, and the tool under gunicorn on its own database."""
-    from grader import create_app
-    from grader.extensions import db
 
     served = Served(Platform())
     platform = served.platform
@@ -36,12 +34,8 @@ def lms(tmp_path, migrated_template):
         "GRADER_DATABASE_URL": f"sqlite:///{tmp_path / 'grader.sqlite3'}",
         "GRADER_SECRET_KEY": "lti-e2e",
     }
-    from_template(migrated_template, env)
-    with environment(env):
-        app = create_app()
-        with app.app_context():
-            register_platform(platform)
-            db.engine.dispose()
+    with seeding(migrated_template, env) as app:
+        register_platform(platform)
     try:
         with serve(tmp_path, env, worker=True) as url:
             with urllib.request.urlopen(f"{url}/lti/jwks", timeout=5) as answer:

@@ -30,7 +30,7 @@ from werkzeug.serving import make_server
 from grader.gametree import Conventions, Tree, solve
 from tests.e2e.e2e_support import CHROMIUM, CHROMIUM_ARGS, tree_drawn
 from tests.e2e.tls_support import make_certificates
-from tests.live_server import SHUTDOWN_POLL, environment, from_template, serve
+from tests.live_server import SHUTDOWN_POLL, seeding, serve
 from tests.lti.lti_platform import INSTRUCTOR, LEARNER, Member, Platform, Served
 
 pytestmark = pytest.mark.e2e
@@ -47,8 +47,6 @@ class Sites:
 
 @pytest.fixture
 def sites(tmp_path, migrated_template) -> Iterator[tuple[Sites, Any]]:
-    from grader import create_app
-    from grader.extensions import db
     from grader.services import lti
 
     certs = make_certificates(tmp_path, HOSTS)
@@ -66,20 +64,16 @@ def sites(tmp_path, migrated_template) -> Iterator[tuple[Sites, Any]]:
         "GRADER_DATABASE_URL": f"sqlite:///{tmp_path / 'grader.sqlite3'}",
         "GRADER_SECRET_KEY": "lti-frame-e2e",
     }
-    from_template(migrated_template, env)
-    with environment(env):
-        app = create_app()
-        with app.app_context():
-            lti.register(
-                None,
-                issuer=platform.issuer,
-                client_id=platform.client_id,
-                auth_login_url=f"{lms}/auth",
-                auth_token_url=f"{platform.base}/token",
-                key_set_url=f"{platform.base}/jwks",
-                deployment_ids=[platform.deployment_id],
-            )
-            db.engine.dispose()
+    with seeding(migrated_template, env):
+        lti.register(
+            None,
+            issuer=platform.issuer,
+            client_id=platform.client_id,
+            auth_login_url=f"{lms}/auth",
+            auth_token_url=f"{platform.base}/token",
+            key_set_url=f"{platform.base}/jwks",
+            deployment_ids=[platform.deployment_id],
+        )
     try:
         with serve(tmp_path, env, worker=True, tls=(certs.cert, certs.key, certs.ca)) as url:
             port = url.rsplit(":", 1)[1]

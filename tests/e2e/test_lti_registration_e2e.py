@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.e2e_support import PASSWORD, open_page
-from tests.live_server import environment, from_template, serve
+from tests.live_server import seeding, serve
 from tests.lti.lti_platform import INSTRUCTOR, Member, Platform, Served
 
 pytestmark = pytest.mark.e2e
@@ -24,7 +24,6 @@ ROOT = "root@uni.example"
 def tool(tmp_path, migrated_template):
     """The loopback platform (its issuer its own address), and the tool under gunicorn with an
     administrator and no registration."""
-    from grader import create_app
     from grader.extensions import db
     from grader.services import accounts
 
@@ -35,13 +34,9 @@ def tool(tmp_path, migrated_template):
         "GRADER_DATABASE_URL": f"sqlite:///{tmp_path / 'grader.sqlite3'}",
         "GRADER_SECRET_KEY": "lti-registration-e2e",
     }
-    from_template(migrated_template, env)
-    with environment(env):
-        app = create_app()
-        with app.app_context():
-            accounts.create_user(ROOT, PASSWORD).is_admin = True
-            db.session.commit()
-            db.engine.dispose()
+    with seeding(migrated_template, env):
+        accounts.create_user(ROOT, PASSWORD).is_admin = True
+        db.session.commit()
     try:
         with serve(tmp_path, env) as url:
             yield served.platform, url

@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 from tests.app_support import enrol
 from tests.e2e.accessibility import axe_violations
 from tests.e2e.e2e_support import PASSWORD, LiveServer, open_page, server_env, sign_in
-from tests.live_server import environment, from_template, serve
+from tests.live_server import seeding, serve
 
 # make test's workers (--dist loadgroup): one of them runs the module, its fixture made once.
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("test_privacy_e2e")]
@@ -30,29 +30,23 @@ TEACHER, ADMIN, ALICE, BOB = (
 
 
 def _seed(template: Path, env: dict[str, str]) -> dict[str, int]:
-    from grader import create_app
-    from grader.extensions import db
     from grader.services import accounts
     from grader.services.courses import courses
     from grader.services.trees import attempts, exercises
 
-    from_template(template, env)
-    with environment(env):
-        app = create_app()
-        with app.app_context():
-            accounts.create_user(TEACHER, PASSWORD, "instructor")
-            for email in (ADMIN, ALICE, BOB):
-                accounts.create_user(email, PASSWORD)
-            accounts.set_admin(accounts.user_by_email(ADMIN).id, True)
-            course = courses.create_course("Privacy 101", TEACHER)
-            enrol(course.id, ALICE)
-            enrol(course.id, BOB)
-            assignment = courses.create_assignment(course.id, "standard")
-            alice = accounts.user_by_email(ALICE)
-            exercise = exercises.slot_exercise(alice, assignment.id, 0)
-            attempts.submit(alice, exercise.id, {"pruned": [], "value": 0})
-            ids = {"course": course.id, "alice": alice.id}
-            db.engine.dispose()
+    with seeding(template, env):
+        accounts.create_user(TEACHER, PASSWORD, "instructor")
+        for email in (ADMIN, ALICE, BOB):
+            accounts.create_user(email, PASSWORD)
+        accounts.set_admin(accounts.user_by_email(ADMIN).id, True)
+        course = courses.create_course("Privacy 101", TEACHER)
+        enrol(course.id, ALICE)
+        enrol(course.id, BOB)
+        assignment = courses.create_assignment(course.id, "standard")
+        alice = accounts.user_by_email(ALICE)
+        exercise = exercises.slot_exercise(alice, assignment.id, 0)
+        attempts.submit(alice, exercise.id, {"pruned": [], "value": 0})
+        ids = {"course": course.id, "alice": alice.id}
     return ids
 
 

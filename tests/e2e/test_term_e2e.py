@@ -1,5 +1,6 @@
-"""A term's deadlines in Chromium: a course made in America/New_York, an accommodations list
-imported (one bad row shown, then fixed), a deadline on the day New York's clocks change read by
+"""A term's deadlines in Chromium: a course made in America/New_York, refused forms shown again
+as typed with their errors as the fields' descriptions, an accommodations list imported (one bad
+row shown, then fixed), a deadline on the day New York's clocks change read by
 a student in New York and one in Berlin (their browsers' own zones), a student with an extension
 submitting after the class's deadline and not late, and scores held, then released."""
 
@@ -18,7 +19,7 @@ from playwright.sync_api import expect
 from tests.app_support import enrol
 from tests.e2e.e2e_support import INSTRUCTOR, PASSWORD, server_env, sign_in
 from tests.instructor_support import add_textbook_slot
-from tests.live_server import environment, from_template, serve
+from tests.live_server import environment, seeding, serve
 
 NY, BERLIN, ANA = "ny@example.com", "berlin@example.com", "ana@example.com"
 
@@ -27,20 +28,14 @@ NY, BERLIN, ANA = "ny@example.com", "berlin@example.com", "ana@example.com"
 def term(
     tmp_path_factory: pytest.TempPathFactory, migrated_template: Path
 ) -> Iterator[dict[str, Any]]:
-    from grader import create_app
-    from grader.extensions import db
     from grader.services import accounts
 
     folder = tmp_path_factory.mktemp("term")
     env = server_env(folder)
-    from_template(migrated_template, env)
-    with environment(env):
-        app = create_app()
-        with app.app_context():
-            accounts.create_user(INSTRUCTOR, PASSWORD, "instructor")
-            for email in (NY, BERLIN, ANA):
-                accounts.create_user(email, PASSWORD)
-            db.engine.dispose()
+    with seeding(migrated_template, env):
+        accounts.create_user(INSTRUCTOR, PASSWORD, "instructor")
+        for email in (NY, BERLIN, ANA):
+            accounts.create_user(email, PASSWORD)
     with serve(folder, env) as url:
         yield {"url": url, "env": env}
 
@@ -129,8 +124,10 @@ def _answer_textbook(page: Any) -> None:
 def test_a_term_in_new_york(browser, term, screenshots) -> None:
     url, env = term["url"], term["env"]
     # 1. The instructor makes a course in America/New_York.
-    # The accommodations list with a bad row comes back as a 422 (shown with its error).
-    with _browse(browser, url, "America/New_York", refused=("/extensions/import",)) as page:
+    # The accommodations list with a bad row, a skipped time and a group naming no student come
+    # back as a 422 (each shown with its error).
+    refused = ("/extensions/import", "/join-code/expire", "/groups")
+    with _browse(browser, url, "America/New_York", refused=refused) as page:
         sign_in(page, INSTRUCTOR)
         page.goto("/instructor/")
         page.get_by_label("Course name").fill("Search 201")
@@ -141,6 +138,31 @@ def test_a_term_in_new_york(browser, term, screenshots) -> None:
         course_id = int(re.search(r"/courses/(\d+)", page.url).group(1))
         _shot(page, screenshots, "course-in-new-york")
         made = _seed_assignments(env, course_id)
+
+        # 1b. A refused form comes back as typed, its error the field's description, the field
+        # focused: a join code expiring at a time New York's clocks skip, a group with a ghost.
+        expiry = page.get_by_label(re.compile(r"^Expires at \(America/New_York\)"))
+        expiry.fill("2027-03-14T02:30")
+        page.get_by_role("button", name="Set expiry").click()
+        expiry = page.get_by_label(re.compile(r"^Expires at \(America/New_York\)"))
+        expect(expiry).to_have_accessible_description(
+            re.compile("2027-03-14 02:30 does not exist in America/New_York")
+        )
+        expect(expiry).to_have_value("2027-03-14T02:30")
+        expect(expiry).to_be_focused()
+        page.goto(f"/instructor/courses/{course_id}/roster")
+        page.get_by_text("Name a group of students").click()
+        page.get_by_label("Group name").fill("Extra time")
+        page.get_by_label("Its students' e-mails").fill(f"{ANA}\nghost@example.com")
+        page.get_by_role("button", name="Save the group").click()
+        emails = page.get_by_label("Its students' e-mails")
+        expect(emails).to_be_visible()  # its <details> open
+        expect(emails).to_have_accessible_description(
+            re.compile("ghost@example.com is not a student of this course")
+        )
+        expect(emails).to_have_value(f"{ANA}\nghost@example.com")
+        expect(page.get_by_label("Group name")).to_have_value("Extra time")
+        _shot(page, screenshots, "group-refused")
 
         # 2. An accommodations list: a bad row is named beside the list, which keeps what was
         # typed, and nothing is applied.

@@ -18,7 +18,7 @@ from playwright.sync_api import expect
 from tests.app_support import enrol
 from tests.e2e.accessibility import axe_violations
 from tests.e2e.e2e_support import INSTRUCTOR, PASSWORD, open_page, sign_in
-from tests.live_server import environment, from_template, serve
+from tests.live_server import seeding, serve
 from tests.services.term_regrade_support import (
     PERFT,
     group_of,
@@ -48,7 +48,6 @@ def _seed(template: Path, env: dict[str, str], suite_file: Path) -> dict[str, in
     and two students' attempts are left as an older prune rule graded them (a quarter lower)."""
     import sqlalchemy as sa
 
-    from grader import create_app
     from grader.extensions import db
     from grader.models import Attempt
     from grader.services import accounts
@@ -59,51 +58,47 @@ def _seed(template: Path, env: dict[str, str], suite_file: Path) -> dict[str, in
     from tests.instructor_support import add_textbook_slot, textbook_key
     from tests.jobs.engine_support import engine_bytes
 
-    from_template(template, env)
-    with environment(env):
-        app = create_app()
-        with app.app_context():
-            teacher = accounts.create_user(INSTRUCTOR, PASSWORD, "instructor")
-            course = courses.create_course("Game search, spring", INSTRUCTOR)
-            assignment = editor.create_assignment(
-                teacher, course.id, editor.AssignmentInput(title="Homework 3")
+    with seeding(template, env):
+        teacher = accounts.create_user(INSTRUCTOR, PASSWORD, "instructor")
+        course = courses.create_course("Game search, spring", INSTRUCTOR)
+        assignment = editor.create_assignment(
+            teacher, course.id, editor.AssignmentInput(title="Homework 3")
+        )
+        engine = submissions.add_engine_slot(
+            assignment.id, suite=str(suite_file), title="Checkers engine"
+        )
+        add_textbook_slot(teacher, assignment.id, "Textbook tree")
+        index = engine.index
+        for i, email in enumerate(STUDENTS):
+            student = accounts.create_user(email, PASSWORD)
+            enrol(course.id, email)
+            upload = submissions.upload(
+                student, assignment.id, index, engine_bytes("correct"), "engine.py"
             )
-            engine = submissions.add_engine_slot(
-                assignment.id, suite=str(suite_file), title="Checkers engine"
+            leases.claim_submission(upload.id, "seed")
+            rich = stored_rich(suite_file, group_of(i))
+            total = sum(t["score"] for t in rich["tests"])
+            most = sum(t["max_score"] for t in rich["tests"])
+            leases.write_result(
+                upload.id,
+                "seed",
+                score=total,
+                max_score=most,
+                gradescope={"score": total, "tests": rich["tests"]},
+                rich=rich,
+                suite_version=suite_version(suite_file),
             )
-            add_textbook_slot(teacher, assignment.id, "Textbook tree")
-            index = engine.index
-            for i, email in enumerate(STUDENTS):
-                student = accounts.create_user(email, PASSWORD)
-                enrol(course.id, email)
-                upload = submissions.upload(
-                    student, assignment.id, index, engine_bytes("correct"), "engine.py"
-                )
-                leases.claim_submission(upload.id, "seed")
-                rich = stored_rich(suite_file, group_of(i))
-                total = sum(t["score"] for t in rich["tests"])
-                most = sum(t["max_score"] for t in rich["tests"])
-                leases.write_result(
-                    upload.id,
-                    "seed",
-                    score=total,
-                    max_score=most,
-                    gradescope={"score": total, "tests": rich["tests"]},
-                    rich=rich,
-                    suite_version=suite_version(suite_file),
-                )
-                exercise = exercises.slot_exercise(student, assignment.id, 1)
-                attempts.submit(student, exercise.id, textbook_key())
-            for email in STUDENTS[:2]:  # graded by an older rule that scored a quarter lower
-                user_id = accounts.user_by_email(email).id
-                db.session.execute(
-                    sa.update(Attempt)
-                    .where(Attempt.user_id == user_id)
-                    .values(score=0.75, parts={"pruned": 0.5, "value": 0.25}, rule_version="0")
-                )
-            db.session.commit()
-            seeded = {"course": course.id, "assignment": assignment.id}
-            db.engine.dispose()
+            exercise = exercises.slot_exercise(student, assignment.id, 1)
+            attempts.submit(student, exercise.id, textbook_key())
+        for email in STUDENTS[:2]:  # graded by an older rule that scored a quarter lower
+            user_id = accounts.user_by_email(email).id
+            db.session.execute(
+                sa.update(Attempt)
+                .where(Attempt.user_id == user_id)
+                .values(score=0.75, parts={"pruned": 0.5, "value": 0.25}, rule_version="0")
+            )
+        db.session.commit()
+        seeded = {"course": course.id, "assignment": assignment.id}
     definition = json.loads(suite_file.read_text())
     for group in definition["groups"]:
         if group["kind"] == "perft":

@@ -21,7 +21,7 @@ from playwright.sync_api import expect
 from tests.app_support import enrol
 from tests.e2e.accessibility import sideways
 from tests.e2e.e2e_support import PASSWORD, open_page, sign_in, tree_drawn
-from tests.live_server import environment, from_template, serve
+from tests.live_server import seeding, serve
 
 # make test's workers (--dist loadgroup): one of them runs the module, its fixture made once.
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("test_words_e2e")]
@@ -41,29 +41,23 @@ class Site:
 
 
 def _seed(template: Path, env: dict[str, str]) -> tuple[int, int]:
-    from grader import create_app
-    from grader.extensions import db
     from grader.services import accounts
     from grader.services.courses import courses
     from grader.services.trees import attempts, exercises
 
-    from_template(template, env)
-    with environment(env):
-        app = create_app()
-        with app.app_context():
-            accounts.create_user(INSTRUCTOR, PASSWORD, "instructor")
-            student = accounts.create_user(STUDENT, PASSWORD)
-            course = courses.create_course("Search 101", INSTRUCTOR)
-            enrol(course.id, STUDENT)
-            assignment = courses.create_assignment(course.id, "standard")
-            minimax = exercises.create_practice(student, "prune", tree=[[3, 5], [2, 9]])
-            attempts.submit(student, minimax.id, {"pruned": [], "value": 3})  # plain minimax
-            right = exercises.create_practice(student, "prune", tree=AIMA)
-            attempts.submit(student, right.id, {"pruned": ["1.1", "1.2"], "value": 3})
-            answering = accounts.create_user(ANSWERING, PASSWORD)
-            fresh = exercises.create_practice(answering, "prune", tree=AIMA)
-            ids = assignment.id, fresh.id
-            db.engine.dispose()
+    with seeding(template, env):
+        accounts.create_user(INSTRUCTOR, PASSWORD, "instructor")
+        student = accounts.create_user(STUDENT, PASSWORD)
+        course = courses.create_course("Search 101", INSTRUCTOR)
+        enrol(course.id, STUDENT)
+        assignment = courses.create_assignment(course.id, "standard")
+        minimax = exercises.create_practice(student, "prune", tree=[[3, 5], [2, 9]])
+        attempts.submit(student, minimax.id, {"pruned": [], "value": 3})  # plain minimax
+        right = exercises.create_practice(student, "prune", tree=AIMA)
+        attempts.submit(student, right.id, {"pruned": ["1.1", "1.2"], "value": 3})
+        answering = accounts.create_user(ANSWERING, PASSWORD)
+        fresh = exercises.create_practice(answering, "prune", tree=AIMA)
+        ids = assignment.id, fresh.id
     return ids
 
 

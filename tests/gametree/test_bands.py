@@ -98,7 +98,22 @@ def test_no_band_stores_and_draws_as_before():
         ),
         ({"never_key": ["no-such"]}, "never_key: unknown misconception 'no-such'"),
         ({"never_key": ["values-convention"]}, "never changes an answer of kind prune"),
-        ({"kind": "best-order", "answers": "3-5"}, "best-order is not one"),
+        (
+            {"kind": "best-order", "misconception_errors": 2},
+            "best-order does not count errors against misconceptions",
+        ),
+        (
+            {"kind": "best-order", "depth": 3, "never_key": ["no-pruning"]},
+            "the answer it can keep from giving the key is as-given, not 'no-pruning'",
+        ),
+        (
+            {"kind": "best-order", "depth": 3, "branching": "1-1", "never_key": ["as-given"]},
+            "with one child a node there is no order to choose",
+        ),
+        (
+            {"kind": "best-order", "depth": 3, "answers": "40-41"},
+            "13 nodes with children, fewer than the 40 nodes to order asked (answers)",
+        ),
         ({"misconception_errors": 5}, "misconception_errors must be 0..4, got 5"),
     ],
 )
@@ -148,3 +163,60 @@ def test_calibrate_tables_keeps_each_slots_spread_beside_its_rows():
     assert table.trees == 3
     pruned = next(s for s in table.spreads() if s.measure == "pruned")
     assert 8 <= pruned.low <= pruned.high <= 10 and pruned.low_seed in range(3)
+
+
+BEST_ORDER = {
+    "kind": "best-order",
+    "depth": 3,
+    "branching": "2-3",
+    "values": "-20..20",
+    "answers": "7-8",
+    "leaves_evaluated": "17-20",
+    "never_key": ["as-given"],
+    "max_tries": 10_000,
+}
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_best_order_band_is_met_on_every_tree(seed):
+    # Best-order has no misconception variants: its band bounds the nodes to order and keeps
+    # the order as given (the answer given blind) from being a best one.
+    params = GeneratorParams.from_dict(BEST_ORDER)
+    tree = generate(params, seed)
+    kind = KINDS["best-order"]
+    assert 17 <= len(solve(tree, params.conventions).leaf_order) <= 20
+    assert 7 <= tree_measures("best-order", tree, params.conventions)["answers"] <= 8
+    # Graded as a student's answer, leaving every node as given earns less than full marks.
+    assert kind.grade(tree, params.conventions, {"order": {}}).score < 1.0
+
+
+def test_best_order_blind_facts_count_the_nodes_to_order_and_score_the_order_as_given():
+    # AIMA's tree: MIN nodes B, C, D under MAX A. The best order searches B (value 3) first;
+    # then C's first leaf 2 and D's leaf 2 each cut: A, B, C and D have children to order.
+    tree = Tree.from_nested([[3, 12, 8], [2, 4, 6], [14, 5, 2]])
+    facts = KINDS["best-order"].blind_facts(tree, Conventions())
+    fewest = KINDS["best-order"].key(tree, Conventions())["leaves"]
+    assert fewest == 5 and facts.answers == 4
+    assert facts.scores == {"as-given": round(5 / 7, 6)}  # as given, alpha-beta evaluates 7
+    # Already in a best order: the blind answer gives the key.
+    best = Tree.from_nested([[3, 12, 8], [2, 4, 6], [2, 5, 14]])
+    assert KINDS["best-order"].blind_facts(best, Conventions()).scores["as-given"] == 1.0
+
+
+def test_best_order_calibrates_against_the_order_as_given():
+    params = GeneratorParams.from_dict({**BEST_ORDER, "answers": None, "never_key": []})
+    (table,) = calibrate_tables([params], 6)
+    rows = {r.answer: r for r in table.rows()}
+    assert set(rows) <= {"key", "slip", "as-given"} and {"key", "as-given"} <= set(rows)
+    assert rows["key"].mean == 1.0
+    assert rows["as-given"].trees + round(rows["as-given"].key_share * 6) == 6
+    assert {s.measure for s in table.spreads()} == {"answers", "cutoffs", "pruned", "leaves"}
+
+
+def test_a_best_order_band_is_held_to_the_request_cpu_budget():
+    # The same bounded CPU budget as every band: a deadline already passed refuses in words.
+    import time
+
+    params = GeneratorParams.from_dict(BEST_ORDER)
+    with pytest.raises(GenerationError, match="no tree met the constraints within the time"):
+        generate(params, 0, deadline=time.thread_time() - 1)

@@ -1,6 +1,6 @@
-"""The reference's work once per suite and machine (grader/harness/references.py): read back
-from the cache folder, computed again when the suite, a position or the grader's version
-changes, and its timings measured again once older than the interval, which the results say."""
+"""The reference's work once per suite (grader/harness/references.py): read back from the
+cache folder, computed again when the suite, a position or the grader's version changes; its
+timings never kept but measured beside the engine's runs, which the results say."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from grader.harness import references
+from grader.harness.contention import Share
 from grader.harness.references import References
 from grader.harness.results import gradescope, rich, summary
 from grader.harness.runner import grade_engine
@@ -88,7 +89,9 @@ def test_answers_are_read_back_and_a_changed_position_is_computed_again(submissi
     _new_process()  # a new process: only the file is left
     again = grade_engine(engine, load_suite(path), SandboxConfig(), cache=cache)
     assert again.references_computed == 0 and again.score == first.score
-    assert again.reference_timed_at == first.reference_timed_at  # the same timing, read
+    # The reference's timing is never read back: timed again, beside this run's engine.
+    assert again.reference_timed_at is not None and first.reference_timed_at is not None
+    assert again.reference_timed_at > first.reference_timed_at
 
     # One position changed (a new folder: suite.positions keeps a file it read in memory).
     path = _suite_files(tmp_path / "changed", OTHER)
@@ -113,24 +116,13 @@ def test_the_digest_names_the_suite_its_positions_and_the_grader_version(tmp_pat
     assert digest != references.suite_digest(suite.name, suite.tests)
 
 
-def test_a_timing_is_measured_again_once_older_than_the_interval(tmp_path):
-    book = References("d" * 32, tmp_path, retime=3600, machine="m")
-    cpu = book.timing(MIDDLE, 3, 1)
+def test_the_reference_is_timed_beside_the_engine_and_never_kept(tmp_path):
+    book = References("d" * 32, tmp_path)
+    share = Share()
+    cpu = book.beside(MIDDLE, 3, share)
+    assert cpu > 0 and share.cpu >= cpu and share.wall > 0 and book.timed_at is not None
     book.save()
-    key = next(k for k in book.entries if k.startswith("timing|m|"))
-    stored = json.loads(next(tmp_path.glob("references-*.json")).read_text())["entries"][key]
-    assert stored["cpu"] == cpu and book.timed_at == stored["at"]
-    _new_process()
-    fresh = References("d" * 32, tmp_path, retime=3600, machine="m")
-    assert fresh.timing(MIDDLE, 3, 1) == cpu and fresh.computed == 0
-    _new_process()
-    stale = References("d" * 32, tmp_path, retime=0, machine="m")
-    stale.timing(MIDDLE, 3, 1)
-    assert stale.computed == 1 and stale.timed_at is not None and stale.timed_at > stored["at"]
-    _new_process()
-    elsewhere = References("d" * 32, tmp_path, retime=3600, machine="another machine")
-    elsewhere.timing(MIDDLE, 3, 1)
-    assert elsewhere.computed == 1  # timings are the machine's own
+    assert not list(tmp_path.glob("references-*.json"))  # nothing computed to keep
 
 
 def test_an_unreadable_cache_file_is_computed_again(tmp_path):
@@ -146,12 +138,12 @@ def test_an_unreadable_cache_file_is_computed_again(tmp_path):
 @needs_bwrap
 def test_the_results_say_when_the_reference_was_timed(submission, tmp_path):
     path = _suite_files(tmp_path / "suite", MIDDLE)
-    report = grade_engine(submission("correct"), load_suite(path), SandboxConfig(), retime=1800)
+    report = grade_engine(submission("correct"), load_suite(path), SandboxConfig())
     said = summary(report)
-    assert "measured on this grading machine at" in said and "30 minutes old" in said
+    assert "timed beside each of your runs in the same grading slot (from " in said
     assert said in gradescope(report)["output"]
     assert rich(report)["reference"]["timed_at"].endswith("UTC")
-    assert rich(report)["reference"]["retime_seconds"] == 1800
+    assert rich(report)["reference"]["beside"] is True
 
 
 def test_a_positional_opponent_plays_the_same_moves_remembered(tmp_path):
@@ -184,17 +176,17 @@ def test_a_positional_opponent_plays_the_same_moves_remembered(tmp_path):
 def test_an_entry_of_another_shape_is_computed_again_and_a_folder_that_cannot_be_written_is_no_fault(
     tmp_path,
 ):
-    book = References("a" * 32, tmp_path, machine="m")
-    expected, cpu = book.search(MIDDLE, 2), book.timing(MIDDLE, 2, 1)
+    book = References("a" * 32, tmp_path)
+    expected = book.search(MIDDLE, 2)
     book.save()
     path = next(tmp_path.glob("references-*.json"))
     content = json.loads(path.read_text())
     content["entries"] = {k: {"value": "x"} for k in content["entries"]}
     path.write_text(json.dumps(content))
     _new_process()
-    again = References("a" * 32, tmp_path, machine="m")
-    assert again.search(MIDDLE, 2) == expected and again.timing(MIDDLE, 2, 1) > 0
-    assert again.computed == 2 and cpu > 0
+    again = References("a" * 32, tmp_path)
+    assert again.search(MIDDLE, 2) == expected
+    assert again.computed == 1
     blocked = tmp_path / "a-file"
     blocked.write_text("not a folder")
     _new_process()

@@ -26,6 +26,18 @@ def test_two_runs_settle_the_credit_only_when_both_ends_give_the_same() -> None:
     assert not settled([[0.4]], 1.0, FULL, ZERO, STEP)
 
 
+def test_the_references_own_two_runs_beside_widen_the_bounds() -> None:
+    # Against a reference of exactly 1 s, 3.2 to 3.7 gives full credit at both ends: settled.
+    slow = [[1.6, 1.8], [1.6, 1.9]]
+    assert settled(slow, 1.0, FULL, ZERO, STEP)
+    # The reference timed beside them at 0.45 and 0.55 a depth: its least total, 0.9, puts the
+    # greatest ratio at 4.1, three quarters of the credit: the third runs decide.
+    beside = [[0.45, 0.55], [0.45, 0.55]]
+    assert not settled(slow, beside, FULL, ZERO, STEP)
+    assert settled([[0.6, 0.7], [0.6, 0.7]], beside, FULL, ZERO, STEP)
+    assert not settled([[0.6, 0.7]], [[0.5]], FULL, ZERO, STEP)  # one reference run: unknown
+
+
 def test_whatever_the_third_run_gives_a_settled_credit_does_not_change() -> None:
     first_two = [[1.0, 1.3], [0.9, 1.25]]  # ratios 1.9 to 2.55 of 1 s: full credit
     assert settled(first_two, 1.0, FULL, ZERO, STEP)

@@ -15,6 +15,19 @@ from tests.harness._helpers import ENGINES
 
 GRADER = Path(sys.executable).with_name("grader")  # the installed command
 SMALL = Path(__file__).parent / "data" / "small.json"
+# A graded upload's result as a worker stores it: one timing test, whose page draws its chart.
+TIMING_RICH = {
+    "tests": [
+        {
+            "name": "timing: B:W21:B1",
+            "kind": "timing",
+            "verdict": "passed",
+            "score": 3.0,
+            "max_score": 5.0,
+            "extra": {"rows": [{"depth": 3, "cpu": 0.012, "reference_cpu": 0.01}]},
+        }
+    ]
+}
 
 
 def post_multipart(

@@ -10,20 +10,7 @@ import sqlalchemy as sa
 
 from grader.extensions import db
 from grader.models import Assignment, utcnow
-from tests.jobs.engine_support import engine_bytes
-
-RICH = {
-    "tests": [
-        {
-            "name": "timing: B:W21:B1",
-            "kind": "timing",
-            "verdict": "passed",
-            "score": 3.0,
-            "max_score": 5.0,
-            "extra": {"rows": [{"depth": 3, "cpu": 0.012, "reference_cpu": 0.01}]},
-        }
-    ]
-}
+from tests.jobs.engine_support import TIMING_RICH, engine_bytes
 
 
 def _graded_while_held(app, room, upload) -> int:
@@ -43,7 +30,12 @@ def _graded_while_held(app, room, upload) -> int:
     with app.app_context():
         assert leases.claim_submission(submission_id, "w1") is not None
         assert leases.write_result(
-            submission_id, "w1", score=3.0, max_score=5.0, gradescope={"score": 3.0}, rich=RICH
+            submission_id,
+            "w1",
+            score=3.0,
+            max_score=5.0,
+            gradescope={"score": 3.0},
+            rich=TIMING_RICH,
         )
     return submission_id
 

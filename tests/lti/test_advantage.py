@@ -16,7 +16,8 @@ from grader.extensions import db
 from grader.gametree import KINDS, Conventions, Tree
 from grader.models import LtiContext, LtiPassback, Membership, User
 from grader.services.transactions import writing
-from tests.app_support import csrf_from
+from tests.app_support import csrf_from, upload_row
+from tests.instructor_support import add_textbook_slot
 from tests.lti.lti_platform import INSTRUCTOR, LEARNER, TA, form_fields, new_key, public_jwk
 from tests.lti.lti_support import LAUNCH_URL
 
@@ -48,17 +49,7 @@ def make_assignment(
             ),
         )
         for title in ("AIMA's tree", "AIMA's tree again"):
-            editor.add_slot(
-                teacher,
-                assignment.id,
-                editor.SlotInput(
-                    kind="prune",
-                    conventions={},
-                    tree=Tree.from_nested(AIMA),
-                    title=title,
-                    attempts_allowed=None,
-                ),
-            )
+            add_textbook_slot(teacher, assignment.id, title)
         return assignment.id
 
 
@@ -367,17 +358,7 @@ def test_an_engine_result_sends_the_assignment_score(lti_env, app):
         app.test_client(), bob, resource_link=item["_resource_link_id"], custom=item["custom"]
     )
     with app.app_context():
-        submission = Submission(
-            owner_id=env.user("bob").id,
-            slot_id=engine_slot.id,
-            sha256="0" * 64,
-            stored_path="x",
-            filename="engine.py",
-            size=1,
-            suite="quick",
-            status=QUEUED,
-        )
-        db.session.add(submission)
+        submission = upload_row(env.user("bob").id, engine_slot.id, stored_path="x", status=QUEUED)
         db.session.commit()
         db.session.execute(
             sa.update(Submission)

@@ -19,21 +19,6 @@ from tests.app_support import csrf_from
 from tests.lti.lti_platform import INSTRUCTOR, LEARNER, Platform, Served
 from tests.lti.lti_support import Env, register_platform
 
-PASSWORD = "correct horse battery"
-
-
-@pytest.fixture
-def root(app: Any, runner: Any) -> Any:
-    """A logged-in administrator's client."""
-    runner.invoke(args=["user", "create", "root@uni.example", "--password", PASSWORD])
-    runner.invoke(args=["user", "admin", "root@uni.example"])
-    client = app.test_client()
-    token = csrf_from(client.get("/login").get_data(as_text=True))
-    client.post(
-        "/login", data={"email": "root@uni.example", "password": PASSWORD, "csrf_token": token}
-    )
-    return client
-
 
 @pytest.fixture
 def lms(app: Any) -> Iterator[Platform]:

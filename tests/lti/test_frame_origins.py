@@ -13,7 +13,7 @@ import sqlalchemy as sa
 
 from grader.extensions import db
 from grader.models import LtiRegistration
-from tests.app_support import PASSWORD, csrf_from
+from tests.app_support import csrf_from
 from tests.lti.lti_platform import LEARNER
 from tests.lti.test_frames import framed_launch
 
@@ -43,19 +43,6 @@ def _registered(app: Any) -> int:
 
     with app.app_context():
         return lti.register(None, issuer=LMS, client_id="c1", deployment_ids=["1"], **ENDPOINTS).id
-
-
-@pytest.fixture
-def root(app: Any, runner: Any) -> Any:
-    """A logged-in administrator's client."""
-    runner.invoke(args=["user", "create", "root@uni.example", "--password", PASSWORD])
-    runner.invoke(args=["user", "admin", "root@uni.example"])
-    client = app.test_client()
-    token = csrf_from(client.get("/login").get_data(as_text=True))
-    client.post(
-        "/login", data={"email": "root@uni.example", "password": PASSWORD, "csrf_token": token}
-    )
-    return client
 
 
 def test_an_added_origin_may_frame_the_launched_pages_and_no_other(lti_env, app, runner):

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.app_support import PASSWORD, csrf_from
-from tests.live_server import environment, from_template, serve
+from tests.live_server import seeding, serve
 
 
 @dataclass
@@ -106,8 +106,6 @@ def served(
     """A copy of the migrated `template` database (tests/conftest.py's `migrated_template`)
     with `seed()` run on it (in an app context), then gunicorn with `workers` processes on it;
     yields (url, what seed returned)."""
-    from grader import create_app
-    from grader.extensions import db
 
     settings = {
         "GRADER_INSTANCE_PATH": str(folder / "instance"),
@@ -115,11 +113,7 @@ def served(
         "GRADER_SECRET_KEY": "security-secret",
         **env,
     }
-    from_template(template, settings)
-    with environment(settings):
-        app = create_app()
-        with app.app_context():
-            seeded = seed()
-            db.engine.dispose()
+    with seeding(template, settings):
+        seeded = seed()
     with serve(folder, settings, workers=workers) as url:
         yield url, seeded

@@ -9,12 +9,10 @@ import zipfile
 from pathlib import Path
 
 import pytest
-import sqlalchemy as sa
 
-from grader.extensions import db
 from grader.harness.sandbox import prepare_submission
 from grader.harness.submission import SubmissionError
-from grader.models import Submission
+from tests.security.upload_support import post_engine, submissions_in_db
 
 ENGINE = b"def choose_move(board, moves):\n    return moves[0]\n"
 
@@ -49,40 +47,12 @@ HOSTILE = {
 }
 
 
-@pytest.fixture
-def engine_slot(app, factory):
-    from grader.services.engines import submissions
-
-    room = factory.classroom()
-    with app.app_context():
-        slot = submissions.add_engine_slot(room["assignment_id"], suite="quick")
-    return {
-        "assignment_id": room["assignment_id"],
-        "slot_index": slot.index,
-        "headers": {"Authorization": f"Bearer {factory.token('student@example.com')}"},
-    }
-
-
-def submissions_in_db(app) -> int:
-    with app.app_context():
-        return db.session.scalar(sa.select(sa.func.count(Submission.id)))
-
-
 @pytest.mark.parametrize("name", list(HOSTILE))
 def test_a_hostile_zip_is_refused_at_upload_and_at_extraction(
     app, client, engine_slot, tmp_path: Path, name
 ):
     data, reason = HOSTILE[name]
-    response = client.post(
-        "/api/engines",
-        headers=engine_slot["headers"],
-        data={
-            "assignment_id": str(engine_slot["assignment_id"]),
-            "slot_index": str(engine_slot["slot_index"]),
-            "file": (io.BytesIO(data), "mine.zip"),
-        },
-        content_type="multipart/form-data",
-    )
+    response = post_engine(client, engine_slot, data, "mine.zip")
     assert response.status_code == 400, response.get_json()
     assert reason in response.get_json()["error"]
     assert "/tmp" not in response.get_json()["error"]
@@ -96,16 +66,7 @@ def test_a_hostile_zip_is_refused_at_upload_and_at_extraction(
 
 def test_a_good_zip_still_goes_through_both(app, client, engine_slot, tmp_path: Path):
     data = zip_of({"engine.py": ENGINE, "helpers/util.py": b"X = 1\n"})
-    response = client.post(
-        "/api/engines",
-        headers=engine_slot["headers"],
-        data={
-            "assignment_id": str(engine_slot["assignment_id"]),
-            "slot_index": str(engine_slot["slot_index"]),
-            "file": (io.BytesIO(data), "mine.zip"),
-        },
-        content_type="multipart/form-data",
-    )
+    response = post_engine(client, engine_slot, data, "mine.zip")
     assert response.status_code == 201, response.get_json()
     stored = tmp_path / "stored.zip"
     stored.write_bytes(data)

@@ -14,17 +14,7 @@ BIG = 2**63  # one past the largest id the database holds
 
 
 @pytest.fixture
-def room(factory):
-    return factory.classroom()
-
-
-@pytest.fixture
-def student(factory, room):
-    return {"Authorization": f"Bearer {factory.token('student@example.com')}"}
-
-
-@pytest.fixture
-def teacher(factory, room):
+def teacher(factory, classroom):
     return {"Authorization": f"Bearer {factory.token('teacher@example.com')}"}
 
 
@@ -84,10 +74,12 @@ UNFIT_ANSWERS = [
 
 @pytest.mark.parametrize(("kind", "answer", "reason"), UNFIT_ANSWERS)
 def test_answers_unfit_for_their_exercise_are_a_422_naming_its_kind(
-    client, app, student, kind, answer, reason
+    client, app, student_headers, kind, answer, reason
 ):
-    exercise = practice(client, student, kind)
-    response = client.post(exercise["urls"]["attempts"], headers=student, json={"answer": answer})
+    exercise = practice(client, student_headers, kind)
+    response = client.post(
+        exercise["urls"]["attempts"], headers=student_headers, json={"answer": answer}
+    )
     body = response.get_json()
     assert response.status_code == 422, body
     assert body["kind"] == kind and body["error"].startswith(f"this is a {kind} exercise: ")
@@ -97,35 +89,40 @@ def test_answers_unfit_for_their_exercise_are_a_422_naming_its_kind(
 
 @pytest.mark.parametrize(("kind", "answer", "reason"), BAD_ANSWERS)
 def test_answers_are_checked_against_their_kinds_schema(
-    client, app, student, teacher, kind, answer, reason
+    client, app, student_headers, teacher, kind, answer, reason
 ):
-    exercise = practice(client, student, kind)
-    response = client.post(exercise["urls"]["attempts"], headers=student, json={"answer": answer})
+    exercise = practice(client, student_headers, kind)
+    response = client.post(
+        exercise["urls"]["attempts"], headers=student_headers, json={"answer": answer}
+    )
     assert response.status_code == 400, response.get_json()
     assert reason in response.get_json()["error"]
     assert attempt_count(app) == 0
     # Nothing broken afterwards: the lists still answer, for the student and the staff.
-    for who in (student, teacher):
+    for who in (student_headers, teacher):
         assert client.get("/api/attempts", headers=who).status_code == 200
 
 
 @pytest.mark.parametrize("literal", ["NaN", "Infinity", "-Infinity", "1e400", "-1e400"])
-def test_json_numbers_that_are_not_numbers_are_refused(client, app, student, literal):
-    exercise = practice(client, student, "prune")
+def test_json_numbers_that_are_not_numbers_are_refused(client, app, student_headers, literal):
+    exercise = practice(client, student_headers, "prune")
     body = '{"answer": {"pruned": [], "value": ' + literal + "}}"
     response = client.post(
-        exercise["urls"]["attempts"], headers=student, data=body, content_type="application/json"
+        exercise["urls"]["attempts"],
+        headers=student_headers,
+        data=body,
+        content_type="application/json",
     )
     assert response.status_code == 400
     assert "not valid JSON" in response.get_json()["error"]
     assert attempt_count(app) == 0
 
 
-def test_a_right_answer_spelled_strictly_is_still_graded(client, app, student):
-    exercise = practice(client, student, "bounds")
+def test_a_right_answer_spelled_strictly_is_still_graded(client, app, student_headers):
+    exercise = practice(client, student_headers, "bounds")
     response = client.post(
         exercise["urls"]["attempts"],
-        headers=student,
+        headers=student_headers,
         json={"answer": {"bounds": {"": ["inf", 3], "0": [-1e9, "-inf"]}}},
     )
     assert response.status_code == 201  # infinity spelled out is a number here
@@ -140,7 +137,7 @@ def _routes(app, method):
             yield rule
 
 
-def test_ids_beyond_the_database_are_404_on_every_route(app, client, auth, student):
+def test_ids_beyond_the_database_are_404_on_every_route(app, client, auth, student_headers):
     auth.login("teacher@example.com")
     checked = 0
     for method in ("GET", "POST"):
@@ -148,17 +145,17 @@ def test_ids_beyond_the_database_are_404_on_every_route(app, client, auth, stude
             url = rule.rule
             for name in rule.arguments:
                 url = url.replace(f"<int:{name}>", str(BIG)).replace(f"<{name}>", "x")
-            for headers in ({}, student):  # the session (pages) and a token (the API)
+            for headers in ({}, student_headers):  # the session (pages) and a token (the API)
                 response = client.open(url, method=method, headers=headers, json={})
                 assert response.status_code == 404, (method, url, response.status_code)
                 checked += 1
     assert checked > 40
     for query in (f"exercise_id={BIG}", f"assignment_id={BIG}"):
-        response = client.get(f"/api/attempts?{query}", headers=student)
+        response = client.get(f"/api/attempts?{query}", headers=student_headers)
         assert response.status_code == 404, query
     upload = client.post(
         "/api/engines",
-        headers=student,
+        headers=student_headers,
         data={
             "assignment_id": str(BIG),
             "slot_index": "0",
@@ -168,7 +165,9 @@ def test_ids_beyond_the_database_are_404_on_every_route(app, client, auth, stude
     assert upload.status_code == 404
 
 
-def test_json_nested_1000_deep_is_400_on_every_json_endpoint(app, client, student, teacher, room):
+def test_json_nested_1000_deep_is_400_on_every_json_endpoint(
+    app, client, student_headers, teacher, classroom
+):
     document = client.get("/api/openapi.json").get_json()
     deep = "[" * 1000 + "]" * 1000
     body = f'{{"answer": {deep}, "kind": {deep}}}'
@@ -178,7 +177,7 @@ def test_json_nested_1000_deep_is_400_on_every_json_endpoint(app, client, studen
             if "application/json" not in op.get("requestBody", {}).get("content", {}):
                 continue
             url = re.sub(r"\{\w+\}", "1", path)
-            for headers in (student, teacher):
+            for headers in (student_headers, teacher):
                 response = client.open(
                     url,
                     method=method.upper(),
@@ -193,7 +192,7 @@ def test_json_nested_1000_deep_is_400_on_every_json_endpoint(app, client, studen
     assert attempt_count(app) == 0
 
 
-def test_a_nested_tree_in_the_forms_is_400(client, auth, factory, room):
+def test_a_nested_tree_in_the_forms_is_400(client, auth, factory, classroom):
     auth.login()
     deep = "[" * 1000 + "]" * 1000
     response = client.post(
@@ -212,12 +211,14 @@ def test_a_nested_tree_in_the_forms_is_400(client, auth, factory, room):
     assert "nested more than" in response.get_data(as_text=True)
 
 
-def test_the_engine_slot_advertises_no_exercise_url(app, client, student, room):
+def test_the_engine_slot_advertises_no_exercise_url(app, client, student_headers, classroom):
     from grader.services.engines import submissions
 
     with app.app_context():
-        submissions.add_engine_slot(room["assignment_id"], suite="quick")
-    assignment = client.get(f"/api/assignments/{room['assignment_id']}", headers=student)
+        submissions.add_engine_slot(classroom["assignment_id"], suite="quick")
+    assignment = client.get(
+        f"/api/assignments/{classroom['assignment_id']}", headers=student_headers
+    )
     slots = assignment.get_json()["slots"]
     engine = [s for s in slots if s["kind"] == "engine"]
     assert engine and "exercise" not in engine[0]["urls"] and "upload" in engine[0]["urls"]
@@ -225,19 +226,21 @@ def test_the_engine_slot_advertises_no_exercise_url(app, client, student, room):
         for name, url in slot["urls"].items():
             method = "POST" if name == "upload" else "GET"
             if method == "GET":
-                response = client.get(url, headers=student)
+                response = client.get(url, headers=student_headers)
                 assert response.status_code in (200, 302), (name, url, response.status_code)
 
 
-def test_an_engine_slot_has_no_exercise_and_says_where_its_work_goes(app, client, student, room):
+def test_an_engine_slot_has_no_exercise_and_says_where_its_work_goes(
+    app, client, student_headers, classroom
+):
     from grader.services.engines import submissions
 
     with app.app_context():
-        index = submissions.add_engine_slot(room["assignment_id"], suite="quick").index
-    base = f"/api/assignments/{room['assignment_id']}/slots/{index}"
+        index = submissions.add_engine_slot(classroom["assignment_id"], suite="quick").index
+    base = f"/api/assignments/{classroom['assignment_id']}/slots/{index}"
     for response in (
-        client.get(f"{base}/exercise", headers=student),
-        client.post(f"{base}/variants", headers=student),
+        client.get(f"{base}/exercise", headers=student_headers),
+        client.post(f"{base}/variants", headers=student_headers),
     ):
         assert response.status_code == 409
         error = response.get_json()["error"]
@@ -249,11 +252,15 @@ def test_an_engine_slot_has_no_exercise_and_says_where_its_work_goes(app, client
     )
 
 
-def test_an_answer_of_another_kind_is_a_422_naming_the_exercise_kind(client, app, student, room):
-    url = f"/api/assignments/{room['assignment_id']}/slots/0/exercise"
-    exercise = client.get(url, headers=student).get_json()
+def test_an_answer_of_another_kind_is_a_422_naming_the_exercise_kind(
+    client, app, student_headers, classroom
+):
+    url = f"/api/assignments/{classroom['assignment_id']}/slots/0/exercise"
+    exercise = client.get(url, headers=student_headers).get_json()
     response = client.post(
-        exercise["urls"]["attempts"], headers=student, json={"answer": {"leaf_order": ["0.0"]}}
+        exercise["urls"]["attempts"],
+        headers=student_headers,
+        json={"answer": {"leaf_order": ["0.0"]}},
     )
     assert response.status_code == 422
     assert f"this is a {exercise['kind']} exercise" in response.get_json()["error"]
@@ -265,20 +272,20 @@ def test_an_answer_of_another_kind_is_a_422_naming_the_exercise_kind(client, app
     assert "the exercise's kind" in error["kind"]["description"]
 
 
-def test_a_fixed_best_order_slot_too_big_for_its_kind_is_refused(app, client, auth, room):
+def test_a_fixed_best_order_slot_too_big_for_its_kind_is_refused(app, client, auth, classroom):
     from grader.services.teaching.editor import SlotInput, add_slot, preview
 
     wide = [[i, -i] for i in range(20)]  # 20 children at the root
     auth.login("teacher@example.com")
     headers = {"X-CSRFToken": auth.csrf()}
     response = client.post(
-        f"/api/courses/{room['course_id']}/preview",
+        f"/api/courses/{classroom['course_id']}/preview",
         headers=headers,
         json={"kind": "best-order", "tree": wide},
     )
     assert response.status_code == 422
     assert "at most 14 children" in response.get_json()["error"]
-    page = f"/instructor/assignments/{room['assignment_id']}/slots/new"
+    page = f"/instructor/assignments/{classroom['assignment_id']}/slots/new"
     response = client.post(
         page,
         data={
@@ -305,15 +312,15 @@ def test_a_fixed_best_order_slot_too_big_for_its_kind_is_refused(app, client, au
         teacher = db.session.scalar(sa.select(User).where(User.email == "teacher@example.com"))
         spec = SlotInput(kind="best-order", conventions={}, tree=Tree.from_nested(wide))
         for call in (
-            lambda: add_slot(teacher, room["assignment_id"], spec),
-            lambda: preview(teacher, room["course_id"], spec),
+            lambda: add_slot(teacher, classroom["assignment_id"], spec),
+            lambda: preview(teacher, classroom["course_id"], spec),
         ):
             with pytest.raises(Invalid, match="at most 14 children"):
                 call()
         assert db.session.scalar(sa.select(sa.func.count(Slot.id))) == before
 
 
-def test_a_cs188_file_with_a_million_agents_is_refused(client, auth, room):
+def test_a_cs188_file_with_a_million_agents_is_refused(client, auth, classroom):
     from grader.gametree import Tree
 
     text = (
@@ -322,7 +329,7 @@ def test_a_cs188_file_with_a_million_agents_is_refused(client, auth, room):
         .replace('num_agents: "2"', 'num_agents: "1000000"')
     )
     auth.login("teacher@example.com")
-    page = f"/instructor/assignments/{room['assignment_id']}/slots/new"
+    page = f"/instructor/assignments/{classroom['assignment_id']}/slots/new"
     response = client.post(
         page,
         data={
@@ -342,7 +349,9 @@ def test_a_cs188_file_with_a_million_agents_is_refused(client, auth, room):
     assert "num_agents must be 2..16" in html and len(html) < 200_000
 
 
-def test_the_document_says_a_node_object_needs_children_and_which_files_are_taken(client, student):
+def test_the_document_says_a_node_object_needs_children_and_which_files_are_taken(
+    client, student_headers
+):
     document = client.get("/api/openapi.json").get_json()
     schemas = document["components"]["schemas"]
     create = schemas["CreateExercise"]["properties"]["tree"]
@@ -353,7 +362,9 @@ def test_the_document_says_a_node_object_needs_children_and_which_files_are_take
     assert shapes[2] == {"$ref": "#/components/schemas/NodeObject"}
     assert schemas["NodeObject"]["required"] == ["children"]
     assert schemas["NodeObject"]["properties"]["children"]["items"] == items
-    response = client.post("/api/exercises", headers=student, json={"kind": "prune", "tree": [{}]})
+    response = client.post(
+        "/api/exercises", headers=student_headers, json={"kind": "prune", "tree": [{}]}
+    )
     assert response.status_code == 400 and "children" in response.get_json()["error"]
     upload = document["paths"]["/api/engines"]["post"]["requestBody"]["content"]
     assert upload["multipart/form-data"]["encoding"]["file"]["contentType"] == (

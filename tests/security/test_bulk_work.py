@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from grader.extensions import db
 from grader.models import DONE, ExamPrint, IntegrityCheck
 from tests.app_support import csrf_from
-from tests.instructor_support import TEACHER, make_room, user
+from tests.instructor_support import TEACHER, add_slot, make_room, user
 
 
 @pytest.fixture
@@ -50,17 +50,7 @@ def second_assignment(app: Any, course_id: int) -> int:
         made = editor.create_assignment(
             teacher, course_id, editor.AssignmentInput(title="Homework 2")
         )
-        editor.add_slot(
-            teacher,
-            made.id,
-            editor.SlotInput(
-                kind="values",
-                conventions={},
-                params={"depth": 3, "min_cutoffs": 1},
-                title="Values",
-                attempts_allowed=None,
-            ),
-        )
+        add_slot(teacher, made.id, "values", "Values", params={"depth": 3, "min_cutoffs": 1})
         return made.id
 
 

@@ -18,21 +18,13 @@ from tests.app_support import bearer
 TYPED = {"kind": "values", "tree": [[1, 2], [3, 4]]}
 
 
-@pytest.fixture
-def room(factory):
-    return factory.classroom()
-
-
-@pytest.fixture
-def student(room, factory):
-    return bearer(factory.token("student@example.com"))
-
-
-def practice_slot(client, room, student) -> str:
+def practice_slot(client, classroom, student_headers) -> str:
     """The URL that makes a further practice variant of a slot that allows them."""
-    assignment = client.get(f"/api/assignments/{room['assignment_id']}", headers=student)
+    assignment = client.get(
+        f"/api/assignments/{classroom['assignment_id']}", headers=student_headers
+    )
     for slot in assignment.get_json()["slots"]:
-        made = client.get(slot["urls"]["exercise"], headers=student).get_json()
+        made = client.get(slot["urls"]["exercise"], headers=student_headers).get_json()
         if "new_variant" in made.get("urls", {}):
             return made["urls"]["new_variant"]
     pytest.skip("the classroom's assignment has no slot with practice variants")
@@ -44,17 +36,19 @@ def stored(app) -> int:
 
 
 def test_new_practice_exercises_past_the_accounts_rate_are_429_naming_the_limit(
-    app, client, room, student, factory
+    app, client, classroom, student_headers, factory
 ):
-    variant_url = practice_slot(client, room, student)
+    variant_url = practice_slot(client, classroom, student_headers)
     app.config["GRADER_PRACTICE_LIMIT"] = "3 per minute"
     before = stored(app)
     for _ in range(2):
-        assert client.post("/api/exercises", headers=student, json=TYPED).status_code == 201
-    assert client.post(variant_url, headers=student).status_code == 201  # a slot's variant counts
+        assert client.post("/api/exercises", headers=student_headers, json=TYPED).status_code == 201
+    assert (
+        client.post(variant_url, headers=student_headers).status_code == 201
+    )  # a slot's variant counts
     for refused in (
-        client.post("/api/exercises", headers=student, json=TYPED),
-        client.post(variant_url, headers=student),
+        client.post("/api/exercises", headers=student_headers, json=TYPED),
+        client.post(variant_url, headers=student_headers),
     ):
         assert refused.status_code == 429, refused.get_json()
         assert 1 <= int(refused.headers["Retry-After"]) <= 60
@@ -66,12 +60,14 @@ def test_new_practice_exercises_past_the_accounts_rate_are_429_naming_the_limit(
     assert client.post("/api/exercises", headers=other, json=TYPED).status_code == 201
 
 
-def test_practice_exercises_past_the_accounts_quota_are_409_naming_it(app, client, student, auth):
+def test_practice_exercises_past_the_accounts_quota_are_409_naming_it(
+    app, client, student_headers, auth
+):
     app.config["GRADER_PRACTICE_QUOTA"] = 3
     for _ in range(3):
-        assert client.post("/api/exercises", headers=student, json=TYPED).status_code == 201
+        assert client.post("/api/exercises", headers=student_headers, json=TYPED).status_code == 201
     before = stored(app)
-    refused = client.post("/api/exercises", headers=student, json=TYPED)
+    refused = client.post("/api/exercises", headers=student_headers, json=TYPED)
     assert refused.status_code == 409, refused.get_json()
     assert (
         "you have 3 practice exercises stored; one account may keep at most 3"
@@ -95,19 +91,20 @@ def test_practice_exercises_past_the_accounts_quota_are_409_naming_it(app, clien
 
 
 def test_the_sweep_deletes_old_practice_exercises_never_answered(
-    app, client, room, student, monkeypatch
+    app, client, classroom, student_headers, monkeypatch
 ):
     graded = client.get(
-        client.get(f"/api/assignments/{room['assignment_id']}", headers=student).get_json()[
-            "slots"
-        ][0]["urls"]["exercise"],
-        headers=student,
+        client.get(
+            f"/api/assignments/{classroom['assignment_id']}", headers=student_headers
+        ).get_json()["slots"][0]["urls"]["exercise"],
+        headers=student_headers,
     ).get_json()
     answered, abandoned, recent = (
-        client.post("/api/exercises", headers=student, json=TYPED).get_json() for _ in range(3)
+        client.post("/api/exercises", headers=student_headers, json=TYPED).get_json()
+        for _ in range(3)
     )
     response = client.post(
-        answered["urls"]["attempts"], headers=student, json={"answer": {"values": {"": 3}}}
+        answered["urls"]["attempts"], headers=student_headers, json={"answer": {"values": {"": 3}}}
     )
     assert response.status_code == 201, response.get_json()
     app.config["GRADER_PRACTICE_ABANDONED_DAYS"] = 7

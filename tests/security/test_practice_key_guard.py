@@ -7,20 +7,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
-from tests.app_support import bearer
-
-
-@pytest.fixture
-def room(factory):
-    return factory.classroom()
-
-
-@pytest.fixture
-def student(factory, room):
-    return bearer(factory.token("student@example.com"))
-
 
 def mapped(nested: Any, f) -> Any:
     """The tree with every number (leaf or evaluation) v written as f(v)."""
@@ -31,13 +17,13 @@ def mapped(nested: Any, f) -> Any:
     return f(nested) if isinstance(nested, (int, float)) else nested
 
 
-def test_a_graded_tree_under_an_increasing_map_is_refused(client, student, room):
-    url = f"/api/assignments/{room['assignment_id']}/slots/0/exercise"
-    graded = client.get(url, headers=student).get_json()
+def test_a_graded_tree_under_an_increasing_map_is_refused(client, student_headers, classroom):
+    url = f"/api/assignments/{classroom['assignment_id']}/slots/0/exercise"
+    graded = client.get(url, headers=student_headers).get_json()
     for f in (lambda v: 2 * v + 1, lambda v: 1000 + v * v * v, lambda v: v / 4 - 0.5):
         response = client.post(
             "/api/exercises",
-            headers=student,
+            headers=student_headers,
             json={"kind": "prune", "tree": mapped(graded["tree"], f), "players": graded["players"]},
         )
         assert response.status_code == 403, response.get_json()
@@ -45,7 +31,7 @@ def test_a_graded_tree_under_an_increasing_map_is_refused(client, student, room)
     # A map that reverses the order is another exercise (its key differs): allowed.
     response = client.post(
         "/api/exercises",
-        headers=student,
+        headers=student_headers,
         json={
             "kind": "prune",
             "tree": mapped(graded["tree"], lambda v: -v),

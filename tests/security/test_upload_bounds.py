@@ -13,11 +13,9 @@ import resource
 import zipfile
 
 import pytest
-import sqlalchemy as sa
 
-from grader.extensions import db
 from grader.harness.submission import MAX_PY_BYTES, MAX_UNCOMPRESSED_BYTES
-from grader.models import Submission
+from tests.security.upload_support import post_engine, submissions_in_db
 
 ENGINE = b"def choose_move(board, moves):\n    return moves[0]\n"
 # Well under what compiling 4 MB of Python costs (3 s and more), well over what refusing it while
@@ -44,41 +42,14 @@ def thread_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-@pytest.fixture
-def engine_slot(app, factory):
-    from grader.services.engines import submissions
-
-    room = factory.classroom()
-    with app.app_context():
-        slot = submissions.add_engine_slot(room["assignment_id"], suite="quick")
-    return {
-        "form": {"assignment_id": str(room["assignment_id"]), "slot_index": str(slot.index)},
-        "headers": {"Authorization": f"Bearer {factory.token('student@example.com')}"},
-    }
-
-
-def post(client, engine_slot, data: bytes, name: str):
-    return client.post(
-        "/api/engines",
-        headers=engine_slot["headers"],
-        data={**engine_slot["form"], "file": (io.BytesIO(data), name)},
-        content_type="multipart/form-data",
-    )
-
-
-def submissions_in_db(app) -> int:
-    with app.app_context():
-        return db.session.scalar(sa.select(sa.func.count(Submission.id)))
-
-
 def test_a_zip_inflating_to_megabytes_of_python_is_refused_within_a_cpu_bound(
     app, client, engine_slot
 ):
     data = hostile_zip()
     assert len(data) < 32 << 10
-    post(client, engine_slot, b"X = 1\n", "warm.zip")  # imports and first-request costs
+    post_engine(client, engine_slot, b"X = 1\n", "warm.zip")  # imports and first-request costs
     before = thread_cpu()
-    response = post(client, engine_slot, data, "engine.zip")
+    response = post_engine(client, engine_slot, data, "engine.zip")
     spent = thread_cpu() - before
     print(f"request CPU on a {len(data)} B zip: {spent:.3f} s")  # the figure, with -s
     assert spent < REQUEST_CPU_BOUND, f"the refusal cost {spent:.2f} s of the request's CPU"
@@ -96,10 +67,10 @@ def test_the_most_python_an_upload_may_hold_is_refused_within_the_cpu_bound(
     line = b"x = [a for a in range(10) if a % 2] + [1, 2, 3]\n"
     source = line * ((MAX_PY_BYTES - 16) // len(line)) + b"def (:\n"
     assert len(source) <= MAX_PY_BYTES
-    post(client, engine_slot, b"X = 1\n", "warm.zip")
+    post_engine(client, engine_slot, b"X = 1\n", "warm.zip")
     for data, name in ((source, "engine.py"), (zip_of(source), "engine.zip")):
         before = thread_cpu()
-        response = post(client, engine_slot, data, name)
+        response = post_engine(client, engine_slot, data, name)
         spent = thread_cpu() - before
         print(f"request CPU on {name} of {len(source)} B of Python: {spent:.3f} s")  # with -s
         assert response.status_code == 400, response.get_json()
@@ -120,10 +91,10 @@ def test_the_python_cap_holds_at_the_sandbox_extraction_too(tmp_path):
 def test_refused_uploads_count_against_the_upload_rate(app, client, engine_slot):
     app.config["GRADER_UPLOAD_RATE"] = "3/600"
     for _ in range(3):
-        response = post(client, engine_slot, b"def (:\n", "engine.py")
+        response = post_engine(client, engine_slot, b"def (:\n", "engine.py")
         assert response.status_code == 400
         assert "not valid Python" in response.get_json()["error"]
-    response = post(client, engine_slot, ENGINE, "engine.py")  # a good one, past the rate
+    response = post_engine(client, engine_slot, ENGINE, "engine.py")  # a good one, past the rate
     assert response.status_code == 429, response.get_json()
     assert 1 <= int(response.headers["Retry-After"]) <= 600
     assert "at most 3 uploads in 10 minutes, refused ones included" in response.get_json()["error"]

@@ -24,7 +24,7 @@ from grader.models import (
     Submission,
 )
 from grader.services.courses import copying
-from tests.app_support import csrf_from
+from tests.app_support import csrf_from, upload_row
 
 # What a copy does not take from the original, written out again here: a column added to the
 # models is compared below unless it is named here (and in the service's NOT_COPIED).
@@ -116,17 +116,7 @@ def full_course(app: Any, factory: Any) -> dict[str, int]:
         )
         attempts.submit(student, exercise.id, key)
         engine_slot = db.session.scalar(sa.select(Slot.id).where(Slot.kind == ENGINE_KIND))
-        db.session.add(
-            Submission(
-                owner_id=student.id,
-                slot_id=engine_slot,
-                sha256="0" * 64,
-                stored_path="x.py",
-                filename="engine.py",
-                size=10,
-                suite="quick",
-            )
-        )
+        upload_row(student.id, engine_slot, size=10)
         db.session.commit()
     return {"course_id": course_id, "first": first, "second": second}
 

@@ -237,6 +237,12 @@ def test_the_page_says_when_the_reference_was_timed_and_nothing_when_it_cannot()
         "The reference was timed on this grading machine at 2026-11-26 12:31 UTC "
         "(timed again once 60 minutes old)."
     )
+    # Since issue 51 the reference is timed beside the engine's runs, and the page says so.
+    beside = {"reference": {"timed_at": "2026-11-29 10:01 UTC", "beside": True}}
+    assert summary({"tests": [], **beside})["reference_timed"] == (
+        "The reference was timed beside each of your engine's runs, in the same grading slot, "
+        "from 2026-11-29 10:01 UTC."
+    )
     # A run without timing tests, or one stored before results said it: no sentence at all.
     assert summary({"tests": [], "reference": {"timed_at": None}})["reference_timed"] == ""
     assert summary({"tests": []})["reference_timed"] == ""

@@ -14,6 +14,7 @@ import pytest
 from grader.extensions import BULK, INTERACTIVE, db
 from grader.models import DONE, QUEUED, RUNNING, ExamPrint, Submission, User, utcnow
 from grader.services import liveness, metrics
+from tests.app_support import upload_row
 
 STUDENTS = [f"s{n}@example.com" for n in range(12)]
 
@@ -40,20 +41,13 @@ def _submit(
     finished: dt.datetime | None = None,
 ) -> None:
     owner = db.session.query(User).filter_by(email=email).one()
-    db.session.add(
-        Submission(
-            owner_id=owner.id,
-            slot_id=slot_id,
-            sha256="0" * 64,
-            stored_path="x.py",
-            filename="engine.py",
-            size=1,
-            suite="quick",
-            status=status,
-            created_at=created,
-            started_at=started,
-            finished_at=finished,
-        )
+    upload_row(
+        owner.id,
+        slot_id,
+        status=status,
+        created_at=created,
+        started_at=started,
+        finished_at=finished,
     )
     db.session.commit()
 
@@ -229,6 +223,24 @@ def test_the_api_gives_the_estimate_from_the_suites_grading_times(
     assert body["queue_position"] == 1
     # The running one frees its slot in about 20 s, the one ahead takes 30 s, then this one 30 s.
     assert body["estimated_seconds"] == pytest.approx(80, abs=2)
+
+
+def test_the_estimate_takes_the_median_of_the_latest_gradings(app, engine_slot):
+    # A worker's first grading fills its reference cache (bench.deadline --machines: 110 s
+    # where the others took 25): the median keeps it from stretching every estimate after it,
+    # and only the latest RECENT_GRADINGS count, so the machines' speed now is what is used.
+    from grader.services.engines import waiting
+
+    start = utcnow() - dt.timedelta(hours=1)
+    with app.app_context():
+        slot = engine_slot["slot_id"]
+        times = [200, 200, 110, 25, 26, 24, 25, 27, 25, 23, 30, 25]  # oldest first
+        assert len(times) == waiting.RECENT_GRADINGS + 2
+        for n, seconds in enumerate(times):
+            began = start + dt.timedelta(minutes=4 * n)
+            _submit(slot, STUDENTS[n], DONE, began, began, began + dt.timedelta(seconds=seconds))
+        assert waiting.typical_grading_seconds("quick") == 25.0  # the mean: 35.0
+        assert waiting.typical_grading_seconds("full") is None
 
 
 # -- the first verdict in the API --------------------------------------------------------------

@@ -177,3 +177,42 @@ def test_a_regrade_on_the_same_versions_looks_at_nothing_and_unknown_ones_change
     regrade = _run(app, term, assignment_id=term.assignment_id)
     assert regrade.result["examined"] == 30
     assert regrade.result["students"] == [] and len(regrade.result["same"]["submission"]) == 30
+
+
+def test_a_test_the_suite_gained_is_run_and_an_upload_it_cannot_run_is_listed_apart(
+    app, factory, tmp_path
+):
+    # Two uploads of the correct engine; a move generation test planted in the suite. The
+    # regrade runs it in the sandbox on the upload it can read, and lists apart, with the
+    # grader's error, the one whose stored bytes are gone; nothing is stored on either.
+    import json
+
+    term = build_term(app, factory, tmp_path, 2)
+    definition = json.loads(term.suite_file.read_text())
+    definition["groups"].append(
+        {"kind": "movegen", "points": 1, "cpu": 1, "wall": 2, "positions": ["crowded-king"]}
+    )
+    term.suite_file.write_text(json.dumps(definition))
+    with app.app_context():
+        good, gone = db.session.scalars(sa.select(Submission).order_by(Submission.id)).all()
+        gone.sha256 = "0" * 64  # its bytes cannot be found any more
+        db.session.commit()
+        ids, before = (good.id, gone.id), {s.id: (s.score, s.max_score) for s in (good, gone)}
+        db.session.remove()
+    regrade = _run(app, term, assignment_id=term.assignment_id)
+    result = regrade.result
+    assert result["rerun"] == [ids[1]] and "MissingBlob" in result["rerun_errors"][str(ids[1])]
+    (ran,) = result["sandbox"]
+    score, most = before[ids[0]]
+    assert ran["id"] == ids[0] and ran["new_points"] == [score + 1, most + 1]
+    assert ran["changes"] == [
+        "Move generation: crowded-king: new in the suite, run in the sandbox: passed, 1 of 1"
+    ]
+    assert [t["name"] for t in result["ran"][str(ids[0])]["tests"]] == [
+        "Move generation: crowded-king"
+    ]
+    with app.app_context():
+        assert {
+            s.id: (s.score, s.max_score) for s in db.session.scalars(sa.select(Submission))
+        } == before
+        db.session.remove()

@@ -19,20 +19,10 @@ def key_for(exercise: dict) -> dict:
     return KINDS[exercise["kind"]].key(tree, Conventions.from_dict(exercise["conventions"]))
 
 
-@pytest.fixture
-def room(factory):
-    return factory.classroom()
-
-
-@pytest.fixture
-def student(factory, room):
-    return bearer(factory.token("student@example.com"))
-
-
-def test_practice_exercise_round_trip(client, app, student):
+def test_practice_exercise_round_trip(client, app, student_headers):
     response = client.post(
         "/api/exercises",
-        headers=student,
+        headers=student_headers,
         json={"kind": "prune", "params": {"depth": 2, "branching": 3, "min_cutoffs": 1}},
     )
     assert response.status_code == 201, response.get_json()
@@ -40,32 +30,38 @@ def test_practice_exercise_round_trip(client, app, student):
     assert {"id", "kind", "tree", "players", "conventions", "prompt", "labels"} <= set(exercise)
     assert "solution" not in exercise and "key" not in exercise
     assert exercise["labels"][""] == "A" and exercise["practice"] is True
-    assert client.get(exercise["urls"]["self"], headers=student).get_json() == exercise
+    assert client.get(exercise["urls"]["self"], headers=student_headers).get_json() == exercise
 
     answer = key_for(exercise)
-    response = client.post(exercise["urls"]["attempts"], headers=student, json={"answer": answer})
+    response = client.post(
+        exercise["urls"]["attempts"], headers=student_headers, json={"answer": answer}
+    )
     assert response.status_code == 201
     attempt = response.get_json()
     assert attempt["score"] == 1.0 and attempt["parts"] and attempt["feedback"]
     assert {"attempt_id", "score", "parts", "feedback", "diagnosis"} <= set(attempt)
     # Practice: the solution comes with the first stored attempt; its trace with the attempt.
     assert attempt["solution"]["key"] == answer and attempt["solution"]["search"] is None
-    stored = client.get(f"/api/attempts/{attempt['attempt_id']}", headers=student).get_json()
+    stored = client.get(
+        f"/api/attempts/{attempt['attempt_id']}", headers=student_headers
+    ).get_json()
     assert stored["solution"]["key"] == answer and stored["solution"]["search"]["trace"]
     assert attempt_count(app) == 1
 
 
-def test_typed_leaves_as_in_the_delphi_visualizer(client, student):
+def test_typed_leaves_as_in_the_delphi_visualizer(client, student_headers):
     response = client.post(
         "/api/exercises",
-        headers=student,
+        headers=student_headers,
         json={"kind": "prune", "leaves": "3,12,8,2,4,6,14,5,2", "branching": 3, "depth": 2},
     )
     exercise = response.get_json()
     assert response.status_code == 201 and exercise["tree"] == [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
     assert exercise["seed"] is None
     wrong = client.post(
-        exercise["urls"]["attempts"], headers=student, json={"answer": {"pruned": [], "value": 2}}
+        exercise["urls"]["attempts"],
+        headers=student_headers,
+        json={"answer": {"pruned": [], "value": 2}},
     ).get_json()
     assert wrong["score"] < 1 and wrong["first_wrong"]["label"]
 
@@ -93,19 +89,23 @@ def test_typed_leaves_as_in_the_delphi_visualizer(client, student):
         ("best-order", {"order": {}}, 5 / 7, "Your ordering evaluates 7 leaves; the fewest"),
     ],
 )
-def test_an_attempt_says_how_its_score_came_about(client, student, kind, answer, score, words):
+def test_an_attempt_says_how_its_score_came_about(
+    client, student_headers, kind, answer, score, words
+):
     exercise = client.post(
         "/api/exercises",
-        headers=student,
+        headers=student_headers,
         json={"kind": kind, "tree": [[3, 12, 8], [2, 4, 6], [14, 5, 2]]},
     ).get_json()
-    made = client.post(exercise["urls"]["attempts"], headers=student, json={"answer": answer})
+    made = client.post(
+        exercise["urls"]["attempts"], headers=student_headers, json={"answer": answer}
+    )
     attempt = made.get_json()
     assert made.status_code == 201 and attempt["score"] == pytest.approx(score)
     assert attempt["scoring_words"].startswith(words)  # practice: the key is shown, nodes named
-    again = client.get(f"/api/attempts/{attempt['attempt_id']}", headers=student).get_json()
+    again = client.get(f"/api/attempts/{attempt['attempt_id']}", headers=student_headers).get_json()
     assert again["scoring_words"] == attempt["scoring_words"]
-    listed = client.get("/api/attempts", headers=student).get_json()["attempts"][0]
+    listed = client.get("/api/attempts", headers=student_headers).get_json()["attempts"][0]
     # The stored facts name every wrong node: the API gives words, the nodes with the key only.
     assert "scoring" not in attempt and "scoring" not in again
     # The list carries no solution, so its words count the errors without placing them.
@@ -114,17 +114,17 @@ def test_an_attempt_says_how_its_score_came_about(client, student, kind, answer,
 
 
 @pytest.mark.parametrize("kind, pruned", [("minimax", []), ("prune", ["1.1", "1.2"])])
-def test_the_replay_is_the_kinds_own_search(client, student, kind, pruned):
+def test_the_replay_is_the_kinds_own_search(client, student_headers, kind, pruned):
     # AIMA's tree: alpha-beta prunes the 4 and the 6; a minimax exercise replays plain minimax.
     exercise = client.post(
         "/api/exercises",
-        headers=student,
+        headers=student_headers,
         json={"kind": kind, "tree": [[3, 12, 8], [2, 4, 6], [14, 5, 2]]},
     ).get_json()
     attempt = client.post(
-        exercise["urls"]["attempts"], headers=student, json={"answer": key_for(exercise)}
+        exercise["urls"]["attempts"], headers=student_headers, json={"answer": key_for(exercise)}
     ).get_json()
-    again = client.get(f"/api/attempts/{attempt['attempt_id']}", headers=student).get_json()
+    again = client.get(f"/api/attempts/{attempt['attempt_id']}", headers=student_headers).get_json()
     search = again["solution"]["search"]
     assert search["value"] == 3 and search["pruned"] == pruned
     assert again["solution"] == {**attempt["solution"], "search": search}
@@ -140,108 +140,128 @@ def test_the_replay_is_the_kinds_own_search(client, student, kind, pruned):
         ({"kind": "prune", "surprise": 1}, "surprise"),
     ],
 )
-def test_bad_exercise_requests(client, student, body, message):
-    response = client.post("/api/exercises", headers=student, json=body)
+def test_bad_exercise_requests(client, student_headers, body, message):
+    response = client.post("/api/exercises", headers=student_headers, json=body)
     assert response.status_code == 400
     assert message in response.get_json()["error"]
 
 
-def test_ungradable_answer_is_a_4xx_and_stores_nothing(client, app, student, room):
-    url = f"/api/assignments/{room['assignment_id']}/slots/0/exercise"
-    exercise = client.get(url, headers=student).get_json()
+def test_ungradable_answer_is_a_4xx_and_stores_nothing(client, app, student_headers, classroom):
+    url = f"/api/assignments/{classroom['assignment_id']}/slots/0/exercise"
+    exercise = client.get(url, headers=student_headers).get_json()
     assert exercise["kind"] == "prune"
     # Shapes the document states: a 400 from the request's schema.
     for answer in ({"value": 1}, {"pruned": "x", "value": 1}, {"pruned": [""], "value": 1}):
         response = client.post(
-            exercise["urls"]["attempts"], headers=student, json={"answer": answer}
+            exercise["urls"]["attempts"], headers=student_headers, json={"answer": answer}
         )
         assert response.status_code == 400 and response.get_json()["error"].startswith("body: ")
     # Schema-valid, but not this exercise's: another kind's shape, a node the tree lacks. A 422
     # whose body names the exercise's kind.
     for answer in ({"pruned": ["9.9.9"], "value": 1}, {"leaf_order": ["0.0"]}, {"values": {}}):
         response = client.post(
-            exercise["urls"]["attempts"], headers=student, json={"answer": answer}
+            exercise["urls"]["attempts"], headers=student_headers, json={"answer": answer}
         )
         body = response.get_json()
         assert response.status_code == 422, body
         assert body["kind"] == "prune" and body["error"].startswith("this is a prune exercise: ")
     assert (
-        client.post(exercise["urls"]["attempts"], headers=student, data="not json").status_code
+        client.post(
+            exercise["urls"]["attempts"], headers=student_headers, data="not json"
+        ).status_code
         == 400
     )
     assert (
-        client.post(exercise["urls"]["attempts"], headers=student, json={"answer": []}).status_code
+        client.post(
+            exercise["urls"]["attempts"], headers=student_headers, json={"answer": []}
+        ).status_code
         == 400
     )
     assert attempt_count(app) == 0
-    again = client.get(exercise["urls"]["self"], headers=student).get_json()
+    again = client.get(exercise["urls"]["self"], headers=student_headers).get_json()
     assert again["attempts_used"] == 0
 
 
-def test_graded_variant_limits_attempts_and_hides_the_solution(client, app, student, room):
-    url = f"/api/assignments/{room['assignment_id']}/slots/0/exercise"
-    exercise = client.get(url, headers=student).get_json()
+def test_graded_variant_limits_attempts_and_hides_the_solution(
+    client, app, student_headers, classroom
+):
+    url = f"/api/assignments/{classroom['assignment_id']}/slots/0/exercise"
+    exercise = client.get(url, headers=student_headers).get_json()
     assert exercise["practice"] is False and exercise["attempts_allowed"] == 3
-    assert client.get(url, headers=student).get_json()["id"] == exercise["id"]  # same variant
+    assert (
+        client.get(url, headers=student_headers).get_json()["id"] == exercise["id"]
+    )  # same variant
     wrong = {"pruned": [], "value": 12345}
     for n in range(3):
         response = client.post(
-            exercise["urls"]["attempts"], headers=student, json={"answer": wrong}
+            exercise["urls"]["attempts"], headers=student_headers, json={"answer": wrong}
         )
         assert response.status_code == 201
         attempt = response.get_json()
         # Not full marks: the solution only once every attempt is used.
         assert (attempt["solution"] is None) == (n < 2)
     response = client.post(
-        exercise["urls"]["attempts"], headers=student, json={"answer": key_for(exercise)}
+        exercise["urls"]["attempts"], headers=student_headers, json={"answer": key_for(exercise)}
     )
     assert response.status_code == 409 and "no attempts left" in response.get_json()["error"]
     assert attempt_count(app) == 3
-    assert client.get(exercise["urls"]["self"], headers=student).get_json()["solution_available"]
+    assert client.get(exercise["urls"]["self"], headers=student_headers).get_json()[
+        "solution_available"
+    ]
 
 
-def test_full_marks_reveal_the_replay(client, student, room):
-    url = f"/api/assignments/{room['assignment_id']}/slots/0/exercise"
-    exercise = client.get(url, headers=student).get_json()
+def test_full_marks_reveal_the_replay(client, student_headers, classroom):
+    url = f"/api/assignments/{classroom['assignment_id']}/slots/0/exercise"
+    exercise = client.get(url, headers=student_headers).get_json()
     attempt = client.post(
-        exercise["urls"]["attempts"], headers=student, json={"answer": key_for(exercise)}
+        exercise["urls"]["attempts"], headers=student_headers, json={"answer": key_for(exercise)}
     ).get_json()
     assert attempt["score"] == 1.0 and attempt["solution"]["key"]
-    fetched = client.get(f"/api/attempts/{attempt['attempt_id']}", headers=student).get_json()
+    fetched = client.get(
+        f"/api/attempts/{attempt['attempt_id']}", headers=student_headers
+    ).get_json()
     assert fetched["solution"]["search"]["trace"]
     assert fetched["solution"] == {**attempt["solution"], "search": fetched["solution"]["search"]}
 
 
-def test_variant_seed_is_derived_and_rebuilds(app, client, student, room):
+def test_variant_seed_is_derived_and_rebuilds(app, client, student_headers, classroom):
     from grader.services.trees import exercises
 
-    url = f"/api/assignments/{room['assignment_id']}/slots/0/exercise"
-    exercise = client.get(url, headers=student).get_json()
+    url = f"/api/assignments/{classroom['assignment_id']}/slots/0/exercise"
+    exercise = client.get(url, headers=student_headers).get_json()
     with app.app_context():
         stored = db.session.get(Exercise, exercise["id"])
-        assert stored.seed == exercises.variant_seed(room["assignment_id"], 0, stored.owner_id, 0)
+        assert stored.seed == exercises.variant_seed(
+            classroom["assignment_id"], 0, stored.owner_id, 0
+        )
         assert exercises.rebuild(stored) == exercises.tree_of(stored)
     other = client.post(
-        f"/api/assignments/{room['assignment_id']}/slots/0/variants", headers=student
+        f"/api/assignments/{classroom['assignment_id']}/slots/0/variants", headers=student_headers
     ).get_json()
     assert other["variant"] == 1 and other["practice"] and other["attempts_allowed"] is None
     assert other["seed"] != exercise["seed"]
 
 
-def test_new_variant_refused_where_practice_is_not_allowed(client, factory, student, room):
-    challenge = factory.assignment(room["course_id"], "challenge")
-    response = client.post(f"/api/assignments/{challenge}/slots/2/variants", headers=student)
+def test_new_variant_refused_where_practice_is_not_allowed(
+    client, factory, student_headers, classroom
+):
+    challenge = factory.assignment(classroom["course_id"], "challenge")
+    response = client.post(
+        f"/api/assignments/{challenge}/slots/2/variants", headers=student_headers
+    )
     assert response.status_code == 403
     assert "no practice variants" in response.get_json()["error"]
 
 
-def test_someone_elses_exercise_and_attempt_are_404(client, factory, student, room):
+def test_someone_elses_exercise_and_attempt_are_404(client, factory, student_headers, classroom):
     factory.user("other@example.com")
-    factory.member(room["course_id"], "other@example.com")
+    factory.member(classroom["course_id"], "other@example.com")
     other = bearer(factory.token("other@example.com"))
-    mine = client.post("/api/exercises", headers=student, json={"kind": "values"}).get_json()
+    mine = client.post(
+        "/api/exercises", headers=student_headers, json={"kind": "values"}
+    ).get_json()
     attempt = client.post(
-        mine["urls"]["attempts"], headers=student, json={"answer": {"values": {}}}
+        mine["urls"]["attempts"], headers=student_headers, json={"answer": {"values": {}}}
     ).get_json()
     assert client.get(mine["urls"]["self"], headers=other).status_code == 404
     assert (
@@ -252,14 +272,16 @@ def test_someone_elses_exercise_and_attempt_are_404(client, factory, student, ro
     )
     assert client.get(f"/api/attempts/{attempt['attempt_id']}", headers=other).status_code == 404
     assert client.get("/api/attempts", headers=other).get_json() == {"attempts": []}
-    assert client.get("/api/exercises/999999", headers=student).status_code == 404
+    assert client.get("/api/exercises/999999", headers=student_headers).status_code == 404
 
 
-def test_instructors_see_their_courses_only(client, factory, student, room):
-    url = f"/api/assignments/{room['assignment_id']}/slots/0/exercise"
-    exercise = client.get(url, headers=student).get_json()
+def test_instructors_see_their_courses_only(client, factory, student_headers, classroom):
+    url = f"/api/assignments/{classroom['assignment_id']}/slots/0/exercise"
+    exercise = client.get(url, headers=student_headers).get_json()
     client.post(
-        exercise["urls"]["attempts"], headers=student, json={"answer": {"pruned": [], "value": 0}}
+        exercise["urls"]["attempts"],
+        headers=student_headers,
+        json={"answer": {"pruned": [], "value": 0}},
     )
     teacher = bearer(factory.token("teacher@example.com"))
     seen = client.get("/api/attempts", headers=teacher).get_json()["attempts"]
@@ -284,7 +306,7 @@ def test_instructors_see_their_courses_only(client, factory, student, room):
     assert client.get("/api/assignments", headers=stranger).get_json() == {"assignments": []}
 
 
-def test_authentication(client, factory, room):
+def test_authentication(client, factory, classroom):
     assert client.get("/api/attempts").status_code == 401
     assert client.get("/api/attempts", headers=bearer("abg_wrong")).status_code == 401
     assert (
@@ -302,7 +324,7 @@ def test_authentication(client, factory, room):
     assert me["email"] == "student@example.com" and me["courses"][0]["name"] == "Search 101"
 
 
-def test_session_requests_need_the_csrf_header(client, auth, app, room):
+def test_session_requests_need_the_csrf_header(client, auth, app, classroom):
     auth.login()
     assert client.get("/api/me").status_code == 200
     refused = client.post("/api/exercises", json={"kind": "prune"})
@@ -315,18 +337,20 @@ def test_session_requests_need_the_csrf_header(client, auth, app, room):
         assert db.session.scalar(sa.select(sa.func.count(Exercise.id))) == 1
 
 
-def test_large_bodies_are_refused(client, student):
+def test_large_bodies_are_refused(client, student_headers):
     response = client.post(
-        "/api/exercises", headers=student, json={"kind": "prune", "leaves": "1," * 40_000}
+        "/api/exercises", headers=student_headers, json={"kind": "prune", "leaves": "1," * 40_000}
     )
     assert response.status_code == 413 and "error" in response.get_json()
 
 
-def test_assignments(client, student, room):
-    listed = client.get("/api/assignments", headers=student).get_json()["assignments"]
-    assert [a["id"] for a in listed] == [room["assignment_id"]]
+def test_assignments(client, student_headers, classroom):
+    listed = client.get("/api/assignments", headers=student_headers).get_json()["assignments"]
+    assert [a["id"] for a in listed] == [classroom["assignment_id"]]
     assert [s["kind"] for s in listed[0]["slots"]] == ["prune", "values", "leaf-order"]
-    one = client.get(f"/api/assignments/{room['assignment_id']}", headers=student).get_json()
+    one = client.get(
+        f"/api/assignments/{classroom['assignment_id']}", headers=student_headers
+    ).get_json()
     assert one == listed[0]
 
 
@@ -423,34 +447,38 @@ def test_every_operation_documents_its_success_and_its_errors(client):
     assert form["additionalProperties"] is False
 
 
-def test_a_request_that_breaks_its_model_is_our_400_with_details(client, student):
-    exercise = client.post("/api/exercises", headers=student, json={"kind": "prune"}).get_json()
+def test_a_request_that_breaks_its_model_is_our_400_with_details(client, student_headers):
+    exercise = client.post(
+        "/api/exercises", headers=student_headers, json={"kind": "prune"}
+    ).get_json()
     response = client.post(
-        exercise["urls"]["attempts"], headers=student, json={"answer": {"values": {}}, "extra": 1}
+        exercise["urls"]["attempts"],
+        headers=student_headers,
+        json={"answer": {"values": {}}, "extra": 1},
     )
     assert response.status_code == 400
     body = response.get_json()
     assert set(body) == {"error", "details"} and body["error"].startswith("body: extra: ")
     assert body["details"] == [{"loc": ["extra"], "msg": "Extra inputs are not permitted"}]
-    response = client.get("/api/attempts?limit=0", headers=student)
+    response = client.get("/api/attempts?limit=0", headers=student_headers)
     assert response.status_code == 400 and response.get_json()["error"].startswith("query: limit")
-    response = client.get("/api/attempts?limit=1&limit=2", headers=student)
+    response = client.get("/api/attempts?limit=1&limit=2", headers=student_headers)
     assert response.status_code == 400 and "more than once" in response.get_json()["error"]
     response = client.post(
         "/api/exercises",
-        headers=student,
+        headers=student_headers,
         data="kind=prune",
         content_type="application/x-www-form-urlencoded",
     )
     assert response.status_code == 400 and "as JSON" in response.get_json()["error"]
-    response = client.post("/api/engines", headers=student, json={"assignment_id": 1})
+    response = client.post("/api/engines", headers=student_headers, json={"assignment_id": 1})
     assert response.status_code == 400 and "multipart" in response.get_json()["error"]
 
 
-def test_a_best_order_exercise_too_large_for_the_optimum_is_refused(client, app, student):
+def test_a_best_order_exercise_too_large_for_the_optimum_is_refused(client, app, student_headers):
     tree = [[[i, i + 1] for i in range(0, 420, 2)]]  # 420 leaves: beyond the optimum's 400
     response = client.post(
-        "/api/exercises", headers=student, json={"kind": "best-order", "tree": tree}
+        "/api/exercises", headers=student_headers, json={"kind": "best-order", "tree": tree}
     )
     assert response.status_code == 422
     assert "at most 400 leaves" in response.get_json()["error"]
@@ -499,7 +527,7 @@ def test_limits_a_deployment_sets_for_every_route_hold_on_api_too(
     assert [limited.get("/api/engines/1").status_code for _ in range(3)] == [401, 401, 429]
 
 
-def test_each_kinds_answer_is_stated_and_its_key_is_valid_by_the_document(client, student):
+def test_each_kinds_answer_is_stated_and_its_key_is_valid_by_the_document(client, student_headers):
     """The document states one answer shape per kind: together their fields are the core's
     answer keys, and every kind's key, on generated trees, is valid against the document (read
     with jsonschema, as a client would) and graded; another kind's key is valid by the document
@@ -521,7 +549,7 @@ def test_each_kinds_answer_is_stated_and_its_key_is_valid_by_the_document(client
     for kind in KINDS:
         params = {"depth": 3, "branching": "2-3", "values": "-9..9"}
         exercise = client.post(
-            "/api/exercises", headers=student, json={"kind": kind, "params": params}
+            "/api/exercises", headers=student_headers, json={"kind": kind, "params": params}
         ).get_json()
         tree = Tree.from_nested(exercise["tree"], exercise["players"])
         keys[kind] = (
@@ -530,18 +558,20 @@ def test_each_kinds_answer_is_stated_and_its_key_is_valid_by_the_document(client
         )
     for kind, (exercise, key) in keys.items():
         assert submit.is_valid({"answer": key}), (kind, key)
-        response = client.post(exercise["urls"]["attempts"], headers=student, json={"answer": key})
+        response = client.post(
+            exercise["urls"]["attempts"], headers=student_headers, json={"answer": key}
+        )
         assert response.status_code == 201 and response.get_json()["score"] == 1.0, kind
         other = keys["leaf-order" if kind != "leaf-order" else "prune"][1]
         assert submit.is_valid({"answer": other})
         response = client.post(
-            exercise["urls"]["attempts"], headers=student, json={"answer": other}
+            exercise["urls"]["attempts"], headers=student_headers, json={"answer": other}
         )
         assert response.status_code == 422 and response.get_json()["kind"] == kind
     for refused in ({"pruned": [""], "value": 1}, {"values": {"x": 1}}, {"order": {"": [0, 0]}}):
         assert not submit.is_valid({"answer": refused})
         response = client.post(
-            keys["prune"][0]["urls"]["attempts"], headers=student, json={"answer": refused}
+            keys["prune"][0]["urls"]["attempts"], headers=student_headers, json={"answer": refused}
         )
         assert response.status_code == 400, refused
 
@@ -565,10 +595,10 @@ def _as_printed(value: object) -> object:
     ],
 )
 def test_numbers_written_as_the_page_prints_them_are_graded_like_numbers(
-    client, student, kind, tree
+    client, student_headers, kind, tree
 ):
     exercise = client.post(
-        "/api/exercises", headers=student, json={"kind": kind, "tree": tree}
+        "/api/exercises", headers=student_headers, json={"kind": kind, "tree": tree}
     ).get_json()
     key = key_for(exercise)
     printed = {
@@ -579,7 +609,9 @@ def test_numbers_written_as_the_page_prints_them_are_graded_like_numbers(
         for part, entries in key.items()
     }
     assert printed != key
-    response = client.post(exercise["urls"]["attempts"], headers=student, json={"answer": printed})
+    response = client.post(
+        exercise["urls"]["attempts"], headers=student_headers, json={"answer": printed}
+    )
     assert response.status_code == 201, response.get_json()
     assert response.get_json()["score"] == 1.0
 

@@ -15,7 +15,7 @@ from grader.gametree import KINDS, Conventions, Tree
 from grader.models import IntegrityCheck, Submission
 from grader.services.courses import zones
 from tests.app_support import csrf_from
-from tests.instructor_support import ALICE, BOB, TA, TEACHER, make_room, user
+from tests.instructor_support import ALICE, BOB, TA, TEACHER, add_slot, make_room, user
 from tests.services.integrity_support import DISGUISES, ORIGINAL, run_check, upload
 
 NOTHING_DECIDED = "Nothing is decided automatically: no score changes."
@@ -26,21 +26,16 @@ def room(app, factory):
     """The dashboard's room with an engine slot (index 2) where Alice handed in an engine and
     Bob a renamed copy of it, and a generated slot of one shape (index 3)."""
     from grader.services.engines import submissions
-    from grader.services.teaching import editor
 
     made = make_room(app, factory)
     with app.app_context():
         engine_index = submissions.add_engine_slot(made.assignment_id, suite="quick").index
-        editor.add_slot(
+        add_slot(
             user(TEACHER),
             made.assignment_id,
-            editor.SlotInput(
-                kind="values",
-                conventions={},
-                params={"depth": 3, "branching": [2, 2]},
-                title="Values of a binary tree",
-                attempts_allowed=None,
-            ),
+            "values",
+            "Values of a binary tree",
+            params={"depth": 3, "branching": [2, 2]},
         )
     original = ORIGINAL.read_text()
     upload(app, ALICE, made.assignment_id, engine_index, original)

@@ -16,6 +16,7 @@ import pytest
 from grader.extensions import db
 from grader.models import Course
 from tests.instructor_support import ALICE, TA, TEACHER, answer, make_room, textbook_key, user
+from tests.jobs.engine_support import TIMING_RICH
 
 ZONES = {"America/Chicago": {"CST", "CDT"}, "Asia/Kolkata": {"IST"}}
 ROLES = {"student": ALICE, "ta": TA, "instructor": TEACHER}
@@ -30,19 +31,6 @@ DATE = r"(?:\d{4}-\d{2}-\d{2}[ T]|\d{1,2} [A-Z][a-z]{2} \d{4},? )"
 CLOCK = re.compile(
     DATE + r"\d{1,2}:\d{2}(?::\d{2})?(?:\s*(?P<zone>[A-Z][A-Za-z]{1,4}\b|[+-]\d{2}:?\d{2}|Z\b))?"
 )
-# A graded upload's result: a timing test, whose page draws its chart.
-RICH = {
-    "tests": [
-        {
-            "name": "timing: B:W21:B1",
-            "kind": "timing",
-            "verdict": "passed",
-            "score": 3.0,
-            "max_score": 5.0,
-            "extra": {"rows": [{"depth": 3, "cpu": 0.012, "reference_cpu": 0.01}]},
-        }
-    ]
-}
 # Text that shows how to type a date, not a time it tells: examples in code and form fields.
 EXAMPLES = ("script", "style", "template", "code", "kbd", "textarea", "pre")
 
@@ -108,7 +96,7 @@ def graded_upload(app: Any, assignment_id: int) -> int:
         ).id
         assert leases.claim_submission(upload, "w1") is not None
         assert leases.write_result(
-            upload, "w1", score=3.0, max_score=5.0, gradescope={"score": 3.0}, rich=RICH
+            upload, "w1", score=3.0, max_score=5.0, gradescope={"score": 3.0}, rich=TIMING_RICH
         )
     return upload
 

@@ -7,8 +7,9 @@ from __future__ import annotations
 import sqlalchemy as sa
 
 from grader.extensions import db
-from grader.models import ENGINE_KIND, ProblemReport, Slot, Submission
+from grader.models import ENGINE_KIND, ProblemReport, Slot
 from grader.services.teaching import problem_reports
+from tests.app_support import upload_row
 from tests.reports_support import STUDENT, TA, TEACHER, answer_first, report_room, send_report
 
 
@@ -72,16 +73,7 @@ def test_a_report_on_an_engine_upload(app, client, auth, factory):
         )
         db.session.add(slot)
         db.session.flush()
-        upload = Submission(
-            owner_id=student.id,
-            slot_id=slot.id,
-            sha256="0" * 64,
-            stored_path="x.py",
-            filename="engine.py",
-            size=10,
-            suite="quick",
-        )
-        db.session.add(upload)
+        upload = upload_row(student.id, slot.id, size=10)
         db.session.commit()
         upload_id = upload.id
     auth.login(STUDENT)

@@ -15,11 +15,6 @@ from grader.services.trees.practice import STUCK
 from tests.app_support import bearer, csrf_from
 
 
-@pytest.fixture
-def room(factory):
-    return factory.classroom()
-
-
 def _weak_spot(client) -> int:
     """One click on the practice page's button; the id of the exercise it made."""
     token = csrf_from(client.get("/practice").get_data(as_text=True))
@@ -66,7 +61,7 @@ def _status(html: str, code: str) -> str:
     return match.group(1)
 
 
-def test_a_new_student_sees_nothing_seen_and_a_chart(client, auth, room):
+def test_a_new_student_sees_nothing_seen_and_a_chart(client, auth, classroom):
     auth.login()
     html = client.get("/progress").get_data(as_text=True)
     assert "0 mastered, 0 practising, 9 not seen, from 0 answers" in html
@@ -75,7 +70,7 @@ def test_a_new_student_sees_nothing_seen_and_a_chart(client, auth, room):
 
 
 def test_weak_spots_follow_a_shallow_cutoffs_student_until_mastered(
-    app, client, auth, factory, room
+    app, client, auth, factory, classroom
 ):
     auth.login()
     headers = bearer(factory.token("student@example.com"))
@@ -111,7 +106,7 @@ def test_weak_spots_follow_a_shallow_cutoffs_student_until_mastered(
     assert _stored_params(app, _weak_spot(client))["expose"] != "shallow-cutoffs"
 
 
-def test_the_aim_is_the_owners_only(client, auth, factory, room):
+def test_the_aim_is_the_owners_only(client, auth, factory, classroom):
     factory.user("other@example.com")
     auth.login()
     exercise_id = _weak_spot(client)
@@ -122,7 +117,7 @@ def test_the_aim_is_the_owners_only(client, auth, factory, room):
     assert client.get(f"/api/exercises/{exercise_id}/aim").status_code == 404
 
 
-def test_a_typed_practice_tree_has_no_aim(client, auth, factory, room):
+def test_a_typed_practice_tree_has_no_aim(client, auth, factory, classroom):
     auth.login()
     headers = bearer(factory.token("student@example.com"))
     made = client.post(
@@ -132,13 +127,13 @@ def test_a_typed_practice_tree_has_no_aim(client, auth, factory, room):
     assert client.get(f"/api/exercises/{made['id']}/aim").get_json() == {"aim": None}
 
 
-def test_the_course_view_counts_holders_and_names_who_is_stuck(client, auth, factory, room):
+def test_the_course_view_counts_holders_and_names_who_is_stuck(client, auth, factory, classroom):
     auth.login()
     headers = bearer(factory.token("student@example.com"))
     wrong = 0
     # Answered in the course (its first slot's practice variants): the course's staff read what
     # a student did in the course alone (tests/security/test_practice_history_scope.py).
-    variants = f"/api/assignments/{room['assignment_id']}/slots/0/variants"
+    variants = f"/api/assignments/{classroom['assignment_id']}/slots/0/variants"
     for _ in range(60):
         exercise_id = client.post(variants, headers=headers).get_json()["id"]
         wrong += _answer(client, headers, exercise_id, "no-pruning")["diagnosis"] == "no-pruning"
@@ -146,7 +141,7 @@ def test_the_course_view_counts_holders_and_names_who_is_stuck(client, auth, fac
             break
     assert wrong >= STUCK
     auth.logout()
-    course = room["course_id"]
+    course = classroom["course_id"]
     auth.login("student@example.com")
     assert client.get(f"/instructor/courses/{course}/progress").status_code == 403
     auth.logout()
@@ -168,7 +163,7 @@ def test_the_course_view_counts_holders_and_names_who_is_stuck(client, auth, fac
     assert "Practice progress" in html and '<svg class="chart"' in html
 
 
-def test_a_stranger_course_is_not_found(client, auth, factory, room):
+def test_a_stranger_course_is_not_found(client, auth, factory, classroom):
     factory.user("outsider@example.com", "instructor")
     auth.login("outsider@example.com")
-    assert client.get(f"/instructor/courses/{room['course_id']}/progress").status_code == 404
+    assert client.get(f"/instructor/courses/{classroom['course_id']}/progress").status_code == 404

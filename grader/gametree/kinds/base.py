@@ -206,6 +206,10 @@ class ExerciseKind:
     # The variants this kind's answer shows most plainly (adaptive practice gives this kind to a
     # student whose answers match one of them).
     reveals: ClassVar[tuple[str, ...]] = ()
+    # A kind without misconception variants may name the answers a student gives blind, without
+    # doing the exercise (best-order: the order as given): a band's `never_key` names them and
+    # calibration scores them beside the key (`blind_facts`).
+    blind_answers: ClassVar[tuple[str, ...]] = ()
     # Made on trees with chance nodes (expectimax, expectiminimax, Star1); if not, why not.
     chance_trees: ClassVar[bool] = True
     no_chance_reason: ClassVar[str] = ""
@@ -236,6 +240,18 @@ class ExerciseKind:
     def calibrates(self) -> bool:
         """Misconception variants change its answers: it calibrates, its trees can discriminate."""
         return bool(self.variants)
+
+    @property
+    def measured(self) -> bool:
+        """Calibration measures it: misconception variants or blind answers to score."""
+        return self.calibrates or bool(self.blind_answers)
+
+    def blind_facts(
+        self, tree: Tree, conventions: Conventions, rng: random.Random | None = None
+    ) -> BlindFacts:
+        """What a tree asks of a kind with ``blind_answers`` (``tree`` cut at the depth limit):
+        the answers to give, each blind answer's score, and with ``rng`` a slip's score."""
+        raise NotImplementedError
 
     # -- grading ----------------------------------------------------------------------------------
     def grade(self, tree: Tree, conventions: Conventions, answer: object) -> Grade:
@@ -368,6 +384,16 @@ class ExerciseKind:
         """Why trees of this kind cannot be generated this large (at most ``branching`` children,
         ``depth`` levels, ``distinct_values`` leaf values), beyond the generator's own limits."""
         return []
+
+
+class BlindFacts(NamedTuple):
+    """A tree as a kind with ``blind_answers`` measures it: the answers a student gives (its
+    ``answers`` band), each blind answer's score (1.0: it gives the key), and a slip's score
+    (None when none was drawn or the tree allows none)."""
+
+    answers: int
+    scores: dict[str, float]
+    slip: float | None = None
 
 
 class Scored(NamedTuple):
@@ -525,6 +551,7 @@ __all__ = [
     "CACHED_LEAVES",
     "EXAMPLE_TREES",
     "AnswerPart",
+    "BlindFacts",
     "CountedKind",
     "Example",
     "ExerciseKind",

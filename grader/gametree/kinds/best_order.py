@@ -6,9 +6,13 @@ Its score counts no errors: the least possible leaves over the leaves the answer
 evaluates. Its key is one of the best orderings (``optimum.Optimizer``), not a search.
 """
 
+# Whole: one kind (CTFd's plugin shape): its grade, its blind answer and the replays it draws
+# share the optimum's ordering and the path mapping, read together.
+
 from __future__ import annotations
 
 import itertools
+import random
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, ClassVar
 
@@ -16,6 +20,7 @@ from grader.gametree.drawing import PaperBoxes
 from grader.gametree.kinds.base import (
     EXAMPLE_TREES,
     AnswerPart,
+    BlindFacts,
     Example,
     ExerciseKind,
     Grade,
@@ -52,6 +57,35 @@ class BestOrderKind(ExerciseKind):
     chance_trees = False
     no_chance_reason = "the ordering optimum searches MAX and MIN nodes only"
     holds_values = False
+    # Leaving the tree as given is the answer given blind: on a tree whose given order is
+    # already a best one, it earns full marks (a band's never_key can refuse such trees).
+    blind_answers = ("as-given",)
+
+    def blind_facts(
+        self, tree: Tree, conventions: Conventions, rng: random.Random | None = None
+    ) -> BlindFacts:
+        """The nodes to order (those with two children or more that the best order's search
+        enters: the order of the others changes nothing), the order as given's score, and with
+        ``rng`` a slip's: the best order with the first two children searched at one of the
+        deepest nodes to order swapped (None when that is another best order)."""
+        tree = tree.cut(conventions.depth)
+        least = Optimizer(tree, conventions).solve()
+        original = _original_paths(tree, least.orders)
+        searched = solve(least.tree, conventions)
+        to_order = [original[p] for p in searched.visited if len(least.tree.node(p).children) >= 2]
+        given = len(solve(tree, conventions).leaf_order)
+        slip = None
+        # A slip is at the last level ordered (a swap higher up is a misjudged subtree).
+        levels = {p: len(p.split(".")) if p else 0 for p in to_order}
+        deepest = [p for p in to_order if levels[p] == max(levels.values())]
+        if rng is not None and deepest:
+            path = deepest[min(int(rng.random() * len(deepest)), len(deepest) - 1)]
+            order = list(least.orders[path])
+            first, second = (-1, -2) if conventions.order == "rtl" else (0, 1)
+            order[first], order[second] = order[second], order[first]
+            got = _leaves_evaluated(tree, {**least.orders, path: order}, conventions)
+            slip = round(least.leaves / got, 6) if got > least.leaves else None
+        return BlindFacts(len(to_order), {"as-given": round(least.leaves / given, 6)}, slip)
 
     def examples(self) -> tuple[Example, ...]:
         tree = Tree.from_nested(EXAMPLE_TREES["textbook"])

@@ -1,5 +1,5 @@
-"""The `timing` kind: the engine's CPU time against the reference's, measured on the same
-machine (references.py: measured again at intervals)."""
+"""The `timing` kind: the engine's CPU time against the reference's, the reference timed in
+the same slot beside each of the engine's runs (references.py `References.beside`)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import statistics
 from typing import Any
 
 from grader.harness.cases import TestCase, TestResult, failure, result_of
+from grader.harness.contention import Share
 from grader.harness.references import TIMING_RUNS, References
 from grader.harness.sandbox import CallOutcome, EngineProcess
 from grader.harness.testkinds.base import Group, TestKind, register
@@ -31,24 +32,37 @@ def timing_credit(ratio: float, full: float, zero: float, step: float) -> float:
     return round(fraction / step) * step if step > 0 else fraction
 
 
-def settled(cpus: list[list[float]], theirs: float, full: float, zero: float, step: float) -> bool:
+def settled(
+    cpus: list[list[float]],
+    theirs: float | list[list[float]],
+    full: float,
+    zero: float,
+    step: float,
+) -> bool:
     """Whether the credit of the medians of 3 runs a depth is known from each depth's first
-    two runs `cpus` (the reference's total `theirs`): each median lies between its depth's two
-    runs, so the medians' total between the sums of their least and their greatest, and the
-    credit never rises as the total grows: equal credits at both ends leave no other."""
-    if theirs <= 0 or any(len(two) != 2 for two in cpus):
+    two runs `cpus` against the reference's (`theirs`: its total, or its two runs a depth
+    beside them): each median lies between its depth's two runs, so the ratio of the medians'
+    totals between the least total over the reference's greatest and the greatest over its
+    least, and the credit never rises as the ratio grows: equal credits at both ends leave no
+    other."""
+    pairs = [[theirs, theirs]] if isinstance(theirs, int | float) else theirs
+    if any(len(two) != 2 for two in (*cpus, *pairs)):
         return False
-    least = sum(min(two) for two in cpus) / theirs
-    most = sum(max(two) for two in cpus) / theirs
+    least_theirs = sum(min(two) for two in pairs)
+    if least_theirs <= 0:
+        return False
+    least = sum(min(two) for two in cpus) / sum(max(two) for two in pairs)
+    most = sum(max(two) for two in cpus) / least_theirs
     return timing_credit(least, full, zero, step) == timing_credit(most, full, zero, step)
 
 
 @register
 class Timing(TestKind):
-    """The engine's CPU time for search against the reference's, same position, same machine
-    (the reference timed at most `retime` seconds before, references.py): the median of several
-    runs of each, at each depth; credit by the ratio (`timing_credit`). The
-    result carries its chart's rows as data (`extra["rows"]`), one per depth."""
+    """The engine's CPU time for search against the reference's, same position, same slot,
+    the reference timed run for run beside the engine's: the median of several runs of each,
+    at each depth; credit by the ratio (`timing_credit`). The result carries its chart's rows
+    as data (`extra["rows"]`), one per depth, and whether the machine was busy while it timed
+    (`extra["busy"]`, contention.py: the runner may defer such a result)."""
 
     name = "timing"
     title = "Timing"
@@ -77,22 +91,29 @@ class Timing(TestKind):
         full, zero = test.params["full_ratio"], test.params["zero_ratio"]
         step = test.params.get("step", TIMING_STEP)
         depths = test.params["depths"]
-        reference = {depth: refs.timing(fen, depth, runs) for depth in depths}
-        theirs = sum(reference.values())
+        # The reference is timed in this slot, run for run beside the engine's, so both see the
+        # same machine; its share of a core says whether the machine was busy (contention.py).
+        share = Share()
+        theirs_runs: dict[int, list[float]] = {depth: [] for depth in depths}
         cpus: dict[int, list[float]] = {depth: [] for depth in depths}
         walls: dict[int, list[float]] = {depth: [] for depth in depths}
         # Of 3 runs, the third is made only where it could change the credit (`settled`).
         for count in (2, 3) if runs == 3 else (runs,):
-            if count == 3 and settled(list(cpus.values()), theirs, full, zero, step):
+            if count == 3 and settled(
+                list(cpus.values()), list(theirs_runs.values()), full, zero, step
+            ):
                 break
             for depth in depths:
                 while len(cpus[depth]) < count:
+                    theirs_runs[depth].append(refs.beside(fen, depth, share))
                     outcome = process.call("search", [fen, depth], test.cpu, test.wall)
                     wrong = _wrong(test, outcome, refs, fen, depth)
                     if wrong is not None:
                         return wrong
                     cpus[depth].append(outcome.cpu)
                     walls[depth].append(outcome.wall)
+        reference = {depth: statistics.median(theirs_runs[depth]) for depth in depths}
+        theirs = sum(reference.values())
         mine = wall = 0.0
         rows: list[dict[str, Any]] = []
         for depth in depths:
@@ -131,6 +152,11 @@ class Timing(TestKind):
                 f"Each search ran {made} times, not {runs}: a third run's median would lie "
                 "between the first two, where no figure changes the credit."
             )
+        if share.busy:
+            lines.append(
+                f"The machine was busy while timing ({share.words()}); the reference was timed "
+                "beside each of your runs, so both met the same machine."
+            )
         return result_of(
             test,
             Verdict.PASSED,
@@ -142,6 +168,9 @@ class Timing(TestKind):
             reference_cpu=round(theirs, 4),
             reduced=fraction < 1,
             rows=rows,
+            share=round(share.share, 3),
+            busy=share.busy,
+            machine=share.words(),
         )
 
 

@@ -45,7 +45,7 @@ def import_accommodations(
     course = as_staff.course
     lines = list(csv.reader(io.StringIO(text or "")))
     if len(lines) > MAX_IMPORT_ROWS:
-        raise Invalid(f"at most {MAX_IMPORT_ROWS} rows at a time")
+        raise Invalid(f"at most {MAX_IMPORT_ROWS} rows at a time", field="text")
     outcome = ImportOutcome()
     wanted: list[ExtensionInput] = []
     for number, row in enumerate(lines, start=1):
@@ -83,7 +83,7 @@ def import_accommodations(
     if outcome.errors:
         return outcome
     if not wanted:
-        raise Invalid("the list has no rows")
+        raise Invalid("the list has no rows", field="text")
     with writing() as session:
         fresh = session.get_one(Course, course.id)
         for data in wanted:

@@ -61,7 +61,7 @@ def student_in(session: Session | Any, course_id: int, email: str) -> User:
         )
     )
     if user is None:
-        raise Invalid(f"{email.strip()[:200]} is not a student of this course")
+        raise Invalid(f"{email.strip()[:200]} is not a student of this course", field="email")
     return user
 
 
@@ -73,11 +73,13 @@ def check_input(
     if (data.email is None) == (data.group is None):
         raise Invalid("name one student (an e-mail) or one group")
     if data.due_at is not None and data.days is not None:
-        raise Invalid("give a due date or a number of days, not both")
+        raise Invalid("give a due date or a number of days, not both", field="days")
     if data.days is not None and not 1 <= data.days <= MAX_DAYS:
-        raise Invalid(f"days must be between 1 and {MAX_DAYS}")
+        raise Invalid(f"days must be between 1 and {MAX_DAYS}", field="days")
     if not 0 <= data.extra_attempts <= MAX_EXTRA_ATTEMPTS:
-        raise Invalid(f"extra attempts must be between 0 and {MAX_EXTRA_ATTEMPTS}")
+        raise Invalid(
+            f"extra attempts must be between 0 and {MAX_EXTRA_ATTEMPTS}", field="extra_attempts"
+        )
     nothing = data.due_at is None and data.days is None
     if nothing and not data.extra_attempts and not data.waive_penalty:
         raise Invalid("an extension needs a due date, days, extra attempts or a waiver")
@@ -85,16 +87,18 @@ def check_input(
     if data.slot_index is not None:
         slot = next((s for s in assignment.slots if s.index == data.slot_index), None)
         if slot is None:
-            raise Invalid(f"the assignment has no exercise {data.slot_index + 1}")
+            raise Invalid(
+                f"the assignment has no exercise {data.slot_index + 1}", field="slot_index"
+            )
     class_due = slot.effective_due_at if slot is not None else assignment.due_at
     due = data.due_at
     if data.days is not None:
         if class_due is None:
-            raise Invalid("this has no due date to add days to: give a date")
+            raise Invalid("this has no due date to add days to: give a date", field="days")
         # by the calendar, as a copy moves dates: 23:59 stays 23:59 across a clock change
         due = zones.moved(class_due, assignment.course.timezone, dt.timedelta(days=data.days))
     if due is not None and class_due is not None and due <= class_due:
-        raise Invalid("an extension's due date must be later than the class's")
+        raise Invalid("an extension's due date must be later than the class's", field="due_at")
     return slot, due
 
 
@@ -143,7 +147,7 @@ def grant_in(
                 GroupMember.course_id == course.id, GroupMember.name == group
             )
         ):
-            raise Invalid(f"the course has no group called {group!r}")
+            raise Invalid(f"the course has no group called {group!r}", field="group")
     extension = Extension(
         course_id=course.id,
         assignment=assignment,

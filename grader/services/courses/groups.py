@@ -21,9 +21,12 @@ def set_group(actor: User, course_id: int, name: str, emails: Iterable[str]) -> 
     staff(actor, course_id, change=True)
     name = (name or "").strip()
     if not name or len(name) > 100:
-        raise Invalid("a group's name is 1 to 100 characters")
+        raise Invalid("a group's name is 1 to 100 characters", field="name")
     with writing() as session:
-        members = {student_in(session, course_id, e).id for e in emails if e.strip()}
+        try:
+            members = {student_in(session, course_id, e).id for e in emails if e.strip()}
+        except Invalid as refused:  # about the list of e-mails, the input this service takes
+            raise Invalid(str(refused), field="emails") from None
         before = set(
             session.scalars(
                 sa.select(GroupMember.user_id).where(

@@ -112,7 +112,7 @@ def _enrol(
     becomes a student at once, and takes a staff role only through an invite they accept. The
     name belongs to this course's membership."""
     if role not in COURSE_ROLES:
-        raise Invalid(f"role must be one of {', '.join(COURSE_ROLES)}, not {role!r}")
+        raise Invalid(f"role must be one of {', '.join(COURSE_ROLES)}, not {role!r}", field="role")
     email = normalize_email(email)
     found = session.scalar(sa.select(User).where(User.email == email))
     created = found is None
@@ -212,9 +212,9 @@ def import_students(
     rows = list(csv.reader(io.StringIO(text or "")))
     rows = [r for r in rows if any(cell.strip() for cell in r)]
     if not rows:
-        raise Invalid("the CSV is empty")
+        raise Invalid("the CSV is empty", field="text")
     if len(rows) > MAX_IMPORT_ROWS:
-        raise Invalid(f"at most {MAX_IMPORT_ROWS} rows at a time")
+        raise Invalid(f"at most {MAX_IMPORT_ROWS} rows at a time", field="text")
     header = [cell.strip().lower() for cell in rows[0]]
     if "email" in header or "e-mail" in header:
         columns = {name: i for i, name in enumerate(header)}

@@ -24,7 +24,7 @@ def set_slip_days(actor: User | None, course_id: int, days: int) -> Course:
     if actor is not None:
         staff(actor, course_id, change=True)
     if not 0 <= days <= MAX_DAYS:
-        raise Invalid(f"slip days: 0 to {MAX_DAYS}")
+        raise Invalid(f"slip days: 0 to {MAX_DAYS}", field="slip_days")
     with writing() as session:
         course = course_in(session, course_id)
         before = course.slip_days

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -35,19 +35,34 @@ from grader.models import (
 )
 from grader.services import outbox
 from grader.services.engines import blobs
-from grader.services.leases import claim, finish, give_back, sweep
+from grader.services.leases import (
+    claim,
+    claim_phased,
+    finish,
+    finish_phased,
+    give_back,
+    give_back_phased,
+    sweep,
+    sweep_phased,
+)
 from grader.services.leases.runner import JobKind, Progress
 from grader.services.transactions import writing
 
 if TYPE_CHECKING:
-    from grader.harness import Report
+    from grader.harness import Kept, Report
     from grader.harness.match import MatchGame
+    from grader.harness.suite import Suite
 
 log = logging.getLogger(__name__)
 
 MAX_ATTEMPTS = 3  # claims of one submission before it fails (internal errors, dead workers)
 MAX_GAME_ATTEMPTS = 3  # claims of one tournament game before it fails
 GAME_PRIORITY = -5  # after uploads, before regrade-all
+RETIME_PRIORITY = -10  # a deferred timing, timed again: with regrade-all, after uploads and games
+# Times an upload's timing is deferred for a busy machine; the next run times it anyway (its
+# reference timed beside it, run for run) and says so.
+MAX_DEFERRALS = 3
+DEFERRED_PHASE = "timing deferred"
 
 
 # -- engine submissions: the job of grading one ------------------------------------------
@@ -60,6 +75,9 @@ class SubmissionClaim:
     stored_path: str  # the worker's local copy, relative to its GRADER_UPLOADS_DIR
     suite: str
     attempts: int
+    # When this claim is a retime: the progress's "deferred" (`defer_timing`), with what the
+    # run whose timing was deferred gave ("kept"); only the deferred timing tests run.
+    deferred: dict[str, Any] | None = None
 
     def engine_file(self) -> Path:
         """The upload on this machine (fetched from the blob store when not here yet)."""
@@ -70,14 +88,30 @@ def claim_submission(submission_id: int, worker: str) -> SubmissionClaim | None:
     """queued -> running with this worker's lease; None if someone else has it, it was
     superseded, or it is done."""
     with writing() as session:
-        if not claim(session, Submission, submission_id, worker, progress={"phase": "starting"}):
+        waiting = session.scalar(
+            sa.select(Submission.progress).where(Submission.id == submission_id)
+        )
+        deferred = waiting.get("deferred") if isinstance(waiting, dict) else None
+        if isinstance(deferred, dict):  # a retime: what the page said while it waited stays
+            starting = {**deferred_words(deferred), "phase": "timing again"}
+            claimed = claim(session, Submission, submission_id, worker, progress=starting)
+        else:
+            claimed = claim_phased(session, Submission, submission_id, worker)
+        if not claimed:
             return None
         row = session.execute(
             sa.select(
                 Submission.sha256, Submission.stored_path, Submission.suite, Submission.attempts
             ).where(Submission.id == submission_id)
         ).one()
-    return SubmissionClaim(submission_id, row.sha256, row.stored_path, row.suite, row.attempts)
+    return SubmissionClaim(
+        submission_id,
+        row.sha256,
+        row.stored_path,
+        row.suite,
+        row.attempts,
+        deferred if isinstance(deferred, dict) else None,
+    )
 
 
 def heartbeat_submission(
@@ -102,17 +136,14 @@ def write_result(
     now = utcnow()
     try:
         with writing() as session:
-            if not finish(
+            if not finish_phased(
                 session,
                 Submission,
                 submission_id,
                 worker,
-                DONE,
+                now,
                 score=score,
                 max_score=max_score,
-                finished_at=now,
-                error=None,
-                progress={"phase": "done"},
                 grader_version=grader_version(),
                 suite_version=suite_version or None,
             ):
@@ -137,6 +168,52 @@ def write_result(
     return True
 
 
+def deferred_words(deferred: dict[str, Any]) -> dict[str, Any]:
+    """What the page and the API show of an upload whose timing was deferred (its progress's
+    "deferred" without the kept results): the words, how many times, the first verdict."""
+    return {
+        "first_verdict": deferred.get("first_verdict"),
+        "timing_deferred": {
+            "words": deferred.get("words", ""),
+            "deferrals": deferred.get("deferrals", 1),
+        },
+    }
+
+
+def defer_timing(submission_id: int, worker: str, report: Report) -> bool:
+    """running -> queued at RETIME_PRIORITY, once, while this worker holds the lease: the
+    machine was busy while the timing ran (`Report.deferred`). No score is written and nothing
+    goes to the LMS; what the other tests gave is kept in the progress, and the sweep wakes the
+    upload again (after GRADER_REWAKE_SECONDS) for a run that times only the deferred tests.
+    Its claims start again from 0: a deferral is not a failure."""
+    from grader import harness
+
+    kept = harness.Kept.of(report)
+    busy = report.deferred[0].extra.get("machine") or "the reference got less than a core"
+    words = (
+        f"Timing deferred: the machine was busy ({busy}); it will be timed again, and the "
+        "score comes then"
+    )
+    deferred = {
+        "words": words,
+        "deferrals": kept.deferrals,
+        "first_verdict": first_verdict(report.tests, kept.tests),
+        "kept": kept.to_dict(),
+    }
+    with writing() as session:
+        return finish(
+            session,
+            Submission,
+            submission_id,
+            worker,
+            QUEUED,
+            priority=RETIME_PRIORITY,
+            attempts=0,
+            enqueued_at=utcnow(),
+            progress={"phase": DEFERRED_PHASE, **deferred_words(deferred), "deferred": deferred},
+        )
+
+
 def submission_error(submission_id: int, worker: str, message: str) -> str | None:
     """The grader failed (not the engine): back to the queue while attempts are left, else
     failed, never charged. The new status, or None when the lease was already lost."""
@@ -147,31 +224,18 @@ def submission_error(submission_id: int, worker: str, message: str) -> str | Non
         f"internal error of the grader (attempt {attempts} of {MAX_ATTEMPTS}, "
         f"not charged to you): {message[:2000]}"
     )
-    return give_back(
-        Submission,
-        submission_id,
-        worker,
-        MAX_ATTEMPTS,
-        {"error": error, "progress": {"phase": "retrying"}},
-        {"error": error, "progress": {"phase": "failed"}, "finished_at": utcnow()},
-    )
+    return give_back_phased(Submission, submission_id, worker, MAX_ATTEMPTS, error)
 
 
 def sweep_submissions(now: dt.datetime | None = None) -> list[tuple[int, int]]:
     """Expired leases back to the queue (or failed past MAX_ATTEMPTS), then the queued
     submissions with no recent wake-up message: (id, priority) to wake, each marked as sent."""
-    now = now or utcnow()
-    stale = sweep(
+    stale = sweep_phased(
         Submission,
         MAX_ATTEMPTS,
-        now=now,
-        failed_values={
-            "finished_at": now,
-            "progress": {"phase": "failed"},
-            "error": f"the grading worker stopped {MAX_ATTEMPTS} times on this "
-            "engine; the staff will look at it (not charged to you)",
-        },
-        requeued_values={"progress": {"phase": "requeued: the worker stopped"}},
+        f"the grading worker stopped {MAX_ATTEMPTS} times on this "
+        "engine; the staff will look at it (not charged to you)",
+        now,
     )
     if not stale:
         return []
@@ -325,6 +389,35 @@ def first_verdict(tests: Sequence[Any], results: Sequence[Any]) -> dict[str, Any
     }
 
 
+def run_suite(
+    engine_file: Path,
+    suite: Suite,
+    report: Callable[[str, int, int, str], None] | None = None,
+    first: Callable[[list[Any]], None] | None = None,
+    defer_below: float = 0.0,
+    kept: Kept | None = None,
+) -> Report:
+    """An engine graded by ``suite`` in the sandbox, under the app's settings (its budget, the
+    reference's cache): an upload's grading, and a term regrade's run of the tests a suite
+    gained (``regrade_preview``). ``report`` hears each test and game done, ``first`` the
+    first verdict; ``defer_below`` and ``kept`` are `harness.grade_engine`'s (a timing on a
+    busy machine deferred, and the retime that keeps the other tests' results)."""
+    from grader import harness
+
+    config = current_app.config
+    return harness.grade_engine(
+        engine_file,
+        suite,
+        harness.SandboxConfig(sandbox=config["GRADER_SANDBOX"]),
+        report,
+        budget=config["GRADER_JOB_SECONDS"],
+        cache=Path(config["GRADER_CACHE_DIR"]),
+        first=first,
+        defer_below=defer_below,
+        kept=kept,
+    )
+
+
 # -- the two job kinds ------------------------------------------------------------------------
 
 
@@ -343,7 +436,6 @@ class SubmissionJob(JobKind[SubmissionClaim, "Report"]):
     def run(self, claimed: SubmissionClaim, progress: Progress) -> Report:
         from grader import harness
 
-        config = current_app.config
         job_progress: dict[str, Any] = {
             "tests_done": 0,
             "tests_total": 0,
@@ -363,21 +455,27 @@ class SubmissionJob(JobKind[SubmissionClaim, "Report"]):
             len(suite.tests),
             suite.game_count,
         )
+        kept = None
+        if claimed.deferred:  # a retime: the page keeps saying why, and the first verdict
+            kept = harness.Kept.from_dict(claimed.deferred["kept"])
+            job_progress.update(deferred_words(claimed.deferred), phase="timing again")
         progress(dict(job_progress))
 
         def first(results: list[Any]) -> None:
             job_progress["first_verdict"] = first_verdict(suite.tests, results)
             progress(dict(job_progress))
 
-        return harness.grade_engine(
+        return run_suite(
             claimed.engine_file(),
             suite,
-            harness.SandboxConfig(sandbox=config["GRADER_SANDBOX"]),
             report,
-            budget=config["GRADER_JOB_SECONDS"],
-            cache=Path(config["GRADER_CACHE_DIR"]),
-            retime=config["GRADER_REFERENCE_RETIME_SECONDS"],
-            first=first,
+            None if kept else first,  # a retime keeps the deferred run's first verdict
+            defer_below=(
+                float(current_app.config["GRADER_TIMING_BUSY_SHARE"])
+                if (kept.deferrals if kept else 0) < MAX_DEFERRALS
+                else 0.0
+            ),
+            kept=kept,
         )
 
     def incomplete(self, result: Report) -> str | None:
@@ -391,6 +489,8 @@ class SubmissionJob(JobKind[SubmissionClaim, "Report"]):
     def record(self, job_id: int, worker: str, result: Report) -> bool:
         from grader import harness
 
+        if result.deferred:  # the machine was busy: no score yet, timed again later
+            return defer_timing(job_id, worker, result)
         return write_result(
             job_id,
             worker,

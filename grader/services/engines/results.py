@@ -263,7 +263,12 @@ def reference_timed(rich: dict[str, Any]) -> str:
     reference = rich.get("reference")
     if not isinstance(reference, dict) or not reference.get("timed_at"):
         return ""
-    retime = reference.get("retime_seconds")
+    if reference.get("beside"):
+        return (
+            "The reference was timed beside each of your engine's runs, in the same grading "
+            f"slot, from {reference['timed_at']}."
+        )
+    retime = reference.get("retime_seconds")  # graded before issue 51: a kept timing
     again = (
         f" (timed again once {float(retime) / 60:g} minutes old)"
         if isinstance(retime, int | float)

@@ -127,9 +127,9 @@ def add_engine_slot(
     if user is not None:
         staff_for_assignment(user, assignment_id, change=True)
         if suite not in SUITES:  # a path on the server is the operator's to give
-            raise Invalid(f"suite must be one of {', '.join(SUITES)}")
+            raise Invalid(f"suite must be one of {', '.join(SUITES)}", field="suite")
     elif suite not in SUITES and not Path(suite).is_file():
-        raise Invalid(f"suite must be one of {', '.join(SUITES)} or a suite file")
+        raise Invalid(f"suite must be one of {', '.join(SUITES)} or a suite file", field="suite")
     title = (title or "").strip() or None
     with writing() as session:
         assignment = session.get(Assignment, assignment_id)

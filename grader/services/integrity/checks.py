@@ -35,7 +35,6 @@ from grader.models import (
     IntegrityCheck,
     Slot,
     User,
-    utcnow,
 )
 from grader.services import Conflict, Forbidden, leases
 from grader.services.courses import zones
@@ -156,40 +155,21 @@ def what(check: IntegrityCheck) -> str:
 def claim(check_id: int, worker: str) -> IntegrityCheck | None:
     """queued -> running under this worker's lease; None when another has it or it is over."""
     with writing() as session:
-        if not leases.claim(
-            session, IntegrityCheck, check_id, worker, progress={"phase": "starting"}
-        ):
+        if not leases.claim_phased(session, IntegrityCheck, check_id, worker):
             return None
         return session.get_one(IntegrityCheck, check_id)
 
 
 def finish(check_id: int, worker: str, result: dict[str, Any]) -> bool:
     with writing() as session:
-        return leases.finish(
-            session,
-            IntegrityCheck,
-            check_id,
-            worker,
-            DONE,
-            result=result,
-            error=None,
-            progress={"phase": "done"},
-            finished_at=utcnow(),
-        )
+        return leases.finish_phased(session, IntegrityCheck, check_id, worker, result=result)
 
 
 def fail(check_id: int, worker: str, message: str) -> str | None:
     """Back to the queue while claims are left, else failed; the new status (None: the lease
     was lost already)."""
     error = f"the check stopped on an error of the grader: {message[:2000]}"
-    return leases.give_back(
-        IntegrityCheck,
-        check_id,
-        worker,
-        MAX_ATTEMPTS,
-        {"error": error, "progress": {"phase": "retrying"}},
-        {"error": error, "progress": {"phase": "failed"}, "finished_at": utcnow()},
-    )
+    return leases.give_back_phased(IntegrityCheck, check_id, worker, MAX_ATTEMPTS, error)
 
 
 class CheckJob(JobKind[IntegrityCheck, dict[str, Any]]):
@@ -216,18 +196,8 @@ class CheckJob(JobKind[IntegrityCheck, dict[str, Any]]):
 def sweep(now: dt.datetime | None = None) -> list[int]:
     """Checks whose worker died back to the queue (failed after MAX_ATTEMPTS); queued ones
     with no recent wake-up message: their ids, to wake."""
-    now = now or utcnow()
-    return leases.sweep(
-        IntegrityCheck,
-        MAX_ATTEMPTS,
-        now=now,
-        failed_values={
-            "finished_at": now,
-            "progress": {"phase": "failed"},
-            "error": f"the worker stopped {MAX_ATTEMPTS} times on this check",
-        },
-        requeued_values={"progress": {"phase": "requeued: the worker stopped"}},
-    )
+    stopped = f"the worker stopped {MAX_ATTEMPTS} times on this check"
+    return leases.sweep_phased(IntegrityCheck, MAX_ATTEMPTS, stopped, now)
 
 
 def status(check: IntegrityCheck | None) -> dict[str, Any]:

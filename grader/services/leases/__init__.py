@@ -1,6 +1,8 @@
 """The lease every leased queue job runs under: engine submissions, tournament games, exam
 prints, integrity checks and term regrades. Claim, heartbeat, finish, give back after an internal error, the
-sweep, and the record of a wake-up sent; `runner` runs a job kind's body under it.
+sweep, and the record of a wake-up sent; `runner` runs a job kind's body under it. The jobs whose
+progress names its phase (uploads graded, integrity checks, term regrades) go through the
+`*_phased` forms, which write the phases the pages show at each turn of the lease.
 
     queued --claim--> running --finish--> done (or what the job says)
        ^                 |  \\--internal error, attempts left--> queued
@@ -25,6 +27,7 @@ from flask import current_app
 from sqlalchemy.orm import Session
 
 from grader.models import (
+    DONE,
     FAILED,
     QUEUED,
     RUNNING,
@@ -197,3 +200,57 @@ def woken(model: Leased, *job_ids: int) -> None:
             session.execute(
                 sa.update(model).where(model.id.in_(job_ids)).values(enqueued_at=utcnow())
             )
+
+
+# -- the jobs whose progress names its phase: uploads graded, integrity checks, term regrades --
+
+STARTING, RETRYING, DONE_PHASE, FAILED_PHASE = "starting", "retrying", "done", "failed"
+REQUEUED = "requeued: the worker stopped"
+
+
+def claim_phased(session: Session, model: Leased, job_id: int, worker: str) -> bool:
+    """`claim`, the progress saying the job is starting."""
+    return claim(session, model, job_id, worker, progress={"phase": STARTING})
+
+
+def finish_phased(
+    session: Session,
+    model: Leased,
+    job_id: int,
+    worker: str,
+    now: dt.datetime | None = None,
+    **values: Any,
+) -> bool:
+    """`finish` as done: no error, the progress done, finished `now`, and the result's
+    `values`."""
+    done = {"error": None, "progress": {"phase": DONE_PHASE}, "finished_at": now or utcnow()}
+    return finish(session, model, job_id, worker, DONE, **done, **values)
+
+
+def give_back_phased(
+    model: Leased, job_id: int, worker: str, max_attempts: int, error: str
+) -> str | None:
+    """`give_back` with the grader's `error`: retrying while claims are left, else failed."""
+    return give_back(
+        model,
+        job_id,
+        worker,
+        max_attempts,
+        {"error": error, "progress": {"phase": RETRYING}},
+        {"error": error, "progress": {"phase": FAILED_PHASE}, "finished_at": utcnow()},
+    )
+
+
+def sweep_phased(
+    model: Leased, max_attempts: int, stopped: str, now: dt.datetime | None = None
+) -> list[int]:
+    """`sweep`: a job whose worker died requeued, and failed with the words `stopped` once
+    `max_attempts` claims have died."""
+    now = now or utcnow()
+    return sweep(
+        model,
+        max_attempts,
+        now=now,
+        failed_values={"finished_at": now, "progress": {"phase": FAILED_PHASE}, "error": stopped},
+        requeued_values={"progress": {"phase": REQUEUED}},
+    )

@@ -31,7 +31,8 @@ class SlotDifficulty:
     """One tree slot of the class: ``trees`` the graded trees measured (``left_out`` more not,
     past ``MAX_TREES``; ``unreadable`` stored trees that can no longer be read); ``rows`` and
     ``spreads`` as calibration gives them, a tree named by its student's name or address.
-    ``calibrates`` False: the kind has no misconception variants, nothing is measured."""
+    ``calibrates`` False: the kind has neither misconception variants nor blind answers (as
+    best-order's order as given), nothing is measured."""
 
     index: int
     title: str
@@ -58,7 +59,7 @@ def class_difficulty(user: User, assignment_id: int) -> list[SlotDifficulty]:
         if not slot.slot_kind.has_exercise:
             continue
         kind = KINDS[slot.kind]
-        if not kind.calibrates:
+        if not kind.measured:
             found.append(SlotDifficulty(slot.index, slot.name, slot.kind, False))
             continue
         rows = db.session.execute(

@@ -107,7 +107,8 @@ def _apply_items(
         else:
             slot = session.get_one(Slot, item["slot_id"])
             suite = suites.get(slot.id) or suites.setdefault(slot.id, suite_now(slot))
-            applied = _apply_upload(session, item, kept, suite)
+            ran = regrade.result.get("ran", {}).get(str(item["id"]))
+            applied = _apply_upload(session, item, kept, suite, ran)
         if applied is None:
             counts["stale"] += 1
             continue
@@ -140,20 +141,41 @@ def _apply_attempt(session: Session, item: dict[str, Any], kept: bool) -> bool |
     return True
 
 
-def _apply_upload(session: Session, item: dict[str, Any], kept: bool, suite: Any) -> bool | None:
+def _apply_upload(
+    session: Session,
+    item: dict[str, Any],
+    kept: bool,
+    suite: Any,
+    ran: dict[str, Any] | None = None,
+) -> bool | None:
+    """An upload's changed score applied: its stored tests scored again, with ``ran``, the
+    tests the preview ran in the sandbox (their results stored now, with the score)."""
     upload = session.get(Submission, item["id"])
     if upload is None or abs(fraction(upload.score, upload.max_score) - item["old"]) > EPSILON:
         return None
     if kept:
         return False
     result = session.scalar(sa.select(EngineResult).where(EngineResult.submission_id == upload.id))
-    again = rescore_upload(upload, suite)
+    again = rescore_upload(upload, suite, (ran or {}).get("tests"))
     if (
         result is None
         or again.missing
         or abs(fraction(again.score, again.max_score) - item["new"]) > EPSILON
     ):
         return None
+    _store(upload, result, again, suite, ran)
+    return True
+
+
+def _store(
+    upload: Submission,
+    result: EngineResult,
+    again: Any,
+    suite: Any,
+    ran: dict[str, Any] | None = None,
+) -> None:
+    """The upload's tests scored again (``harness.rescore``) written: its score, its results in
+    both forms (with the Gradescope entries of the tests ``ran`` in the sandbox), its versions."""
     upload.score, upload.max_score = again.score, again.max_score
     upload.grader_version, upload.suite_version = grader_version(), suite.version
     by_name = {t["name"]: t for t in again.tests}
@@ -166,14 +188,16 @@ def _apply_upload(session: Session, item: dict[str, Any], kept: bool, suite: Any
     }
     gradescope = dict(result.gradescope or {})
     if "tests" in gradescope:
-        gradescope["tests"] = [
+        order = {name: number for number, name in enumerate(by_name)}
+        tests = [
             t | {"score": by_name[t["name"]]["score"], "max_score": by_name[t["name"]]["max_score"]}
-            for t in gradescope["tests"]
+            for t in [*gradescope["tests"], *(ran or {}).get("gradescope", [])]
             if t.get("name") in by_name
         ]
+        tests.sort(key=lambda t: order[t["name"]])
+        gradescope["tests"] = [t | {"number": str(n)} for n, t in enumerate(tests, 1)]
     gradescope["score"] = again.score
     result.gradescope = gradescope
-    return True
 
 
 def _stamp_same(session: Session, result: dict[str, Any]) -> None:
@@ -185,12 +209,35 @@ def _stamp_same(session: Session, result: dict[str, Any]) -> None:
         for name, value in Attempt.graded_by(attempt.kind).items():
             setattr(attempt, name, value)
     versions = result.get("versions", {})
+    ran = result.get("ran", {})
+    suites: dict[int, Any] = {}
     for upload in session.scalars(
         sa.select(Submission).where(Submission.id.in_(same.get("submission", [])))
     ):
-        if str(upload.slot_id) in versions:
-            upload.grader_version = grader_version()
-            upload.suite_version = versions[str(upload.slot_id)]
+        if str(upload.slot_id) not in versions:
+            continue
+        if str(upload.id) in ran:  # the same score with the tests the sandbox ran: kept
+            slot = session.get_one(Slot, upload.slot_id)
+            suite = suites.get(slot.id) or suites.setdefault(slot.id, suite_now(slot))
+            stored = session.scalar(
+                sa.select(EngineResult).where(EngineResult.submission_id == upload.id)
+            )
+            again = rescore_upload(upload, suite, ran[str(upload.id)]["tests"])
+            if (
+                stored is None
+                or again.missing
+                or suite.version != versions[str(slot.id)]
+                or abs(
+                    fraction(upload.score, upload.max_score)
+                    - fraction(again.score, again.max_score)
+                )
+                > EPSILON
+            ):
+                continue  # the suite or the score changed since the preview: left as it is
+            _store(upload, stored, again, suite, ran[str(upload.id)])
+            continue
+        upload.grader_version = grader_version()
+        upload.suite_version = versions[str(upload.slot_id)]
 
 
 def _notify(session: Session, regrade: TermRegrade, details: list[dict[str, Any]]) -> None:

@@ -3,16 +3,19 @@ stored score of the regrade's slots whose grader, suite or kind rule is not the 
 now, scored again without applying anything. A tree attempt is graded again by its kind on the
 conventions it was graded with; an engine upload's stored tests are scored against its suite as
 it now is (`harness.rescore`: a changed or dropped test's points), and an upload whose suite
-gained tests it never ran is listed to be run again in the sandbox. The preview holds, per
-student and slot, the old and new score (under the assignment's policy, after the late
-penalty, as the gradebook counts it), the tests or answer parts that changed, and a histogram
-of the changes. A score given by the versions that grade now is not looked at.
+gained tests it never ran has those tests run in the sandbox, within this job (at its low
+priority, on a grading slot of the worker's machine, one upload after another), their results
+kept with the preview alone (`ran`) until the staff choose. The preview holds, per student and
+slot, the old and new score (under the assignment's policy, after the late penalty, as the
+gradebook counts it), the tests or answer parts that changed, a histogram of the changes, and
+each upload run in the sandbox with its old and new points (`sandbox`). A score given by the
+versions that grade now is not looked at.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import sqlalchemy as sa
@@ -61,13 +64,55 @@ def suite_now(slot: Slot) -> Any:
     return harness.load_suite(suite_of(slot))
 
 
-def rescore_upload(submission: Submission, suite: Any) -> Any:
+def rescore_upload(
+    submission: Submission, suite: Any, ran: list[dict[str, Any]] | None = None
+) -> Any:
+    """The upload's stored tests, with ``ran`` (the tests a regrade ran in the sandbox since),
+    scored against ``suite``, in the suite's order."""
     from grader import harness
 
     result = db.session.scalar(
         sa.select(EngineResult).where(EngineResult.submission_id == submission.id)
     )
-    return harness.rescore(list((result.rich if result else {}).get("tests", [])), suite)
+    tests = list((result.rich if result else {}).get("tests", [])) + list(ran or [])
+    order = {test.name: number for number, test in enumerate(suite.tests)}
+    tests.sort(key=lambda test: order.get(test["name"], len(order)))
+    return harness.rescore(tests, suite)
+
+
+def run_missing(submission: Submission, suite: Any, missing: list[str]) -> dict[str, Any]:
+    """The tests ``missing`` of ``suite`` run on the upload in the sandbox: ``tests`` as
+    results.json's rich form keeps them, ``gradescope`` as its Gradescope form does;
+    RuntimeError when the grader could not run them all."""
+    from grader import harness
+    from grader.services.engines import blobs, leases
+
+    tests = tuple(test for test in suite.tests if test.name in set(missing))
+    report = leases.run_suite(
+        blobs.local_copy(submission.sha256, submission.stored_path), replace(suite, tests=tests)
+    )
+    if not report.complete:
+        raise RuntimeError(report.error or "a test hit an internal error of the grader")
+    return {
+        "tests": harness.rich(report)["tests"],
+        "gradescope": harness.gradescope(report)["tests"],
+    }
+
+
+def ran_words(test: dict[str, Any]) -> str:
+    """A test the suite gained, run in the sandbox by the regrade, in words."""
+    points = f"{test['score']:g} of {test['max_score']:g}"
+    return f"{test['name']}: new in the suite, run in the sandbox: {test['verdict']}, {points}"
+
+
+@dataclass
+class ToRun:
+    """An upload whose suite gained tests it never ran: run in the sandbox after the scoring."""
+
+    upload: Submission
+    slot: Slot
+    suite: Any
+    missing: list[str]
 
 
 def regrade_attempt(attempt: Attempt, exercise: Exercise) -> dict[str, Any]:
@@ -95,11 +140,14 @@ def pct(value: Any) -> str:
 
 def _items(slots: list[Slot], progress: Progress | None = None) -> dict[str, Any]:
     """Every stored score of `slots` that other versions gave, scored again: what changes
-    (`changed`), what scores the same (`same`), and uploads that need running again."""
+    (`changed`), what scores the same (`same`), and the uploads whose suite gained tests, those
+    tests run in the sandbox (`ran`, by upload, and `sandbox`, each one's old and new points);
+    `rerun` the uploads the sandbox could not score (the grader's error, in `rerun_errors`)."""
     now_grader = grader_version()
     changed: list[dict[str, Any]] = []
     same: dict[str, list[int]] = {"attempt": [], "submission": []}
     rerun: list[int] = []
+    to_run: list[ToRun] = []
     examined = current = 0
     versions: dict[str, str] = {}
     for number, slot in enumerate(slots):
@@ -120,7 +168,7 @@ def _items(slots: list[Slot], progress: Progress | None = None) -> dict[str, Any
                 examined += 1
                 again = rescore_upload(upload, suite)
                 if again.missing:
-                    rerun.append(upload.id)
+                    to_run.append(ToRun(upload, slot, suite, again.missing))
                     continue
                 old = fraction(upload.score, upload.max_score)
                 new = fraction(again.score, again.max_score)
@@ -157,6 +205,46 @@ def _items(slots: list[Slot], progress: Progress | None = None) -> dict[str, Any
                 _item("attempt", attempt.id, attempt.user_id, slot, attempt.score, graded["score"])
                 | {"changes": parts or ["the score"]}
             )
+    ran: dict[str, dict[str, Any]] = {}
+    sandbox: list[dict[str, Any]] = []
+    errors: dict[str, str] = {}
+    for number, job in enumerate(to_run):
+        if progress is not None:
+            progress({"phase": "sandbox", "uploads_done": number, "uploads_total": len(to_run)})
+        upload = job.upload
+        try:
+            ran[str(upload.id)] = run_missing(upload, job.suite, job.missing)
+        except Exception as error:  # the grader's fault: listed, the other uploads still run
+            rerun.append(upload.id)
+            errors[str(upload.id)] = f"{type(error).__name__}: {error}"[:300]
+            continue
+        tests = ran[str(upload.id)]["tests"]
+        again = rescore_upload(upload, job.suite, tests)
+        old = fraction(upload.score, upload.max_score)
+        new = fraction(again.score, again.max_score)
+        item = _item(
+            "submission",
+            upload.id,
+            upload.owner_id,
+            job.slot,
+            old,
+            new,
+            again.changes + [ran_words(test) for test in tests],
+        )
+        sandbox.append(
+            item
+            | {
+                "slot": slot_words(job.slot),
+                "old_points": [upload.score or 0.0, upload.max_score or 0.0],
+                "new_points": [again.score, again.max_score],
+            }
+        )
+        if abs(old - new) < EPSILON:
+            same["submission"].append(upload.id)
+        else:
+            changed.append(item)
+    if progress is not None and to_run:
+        progress({"phase": "sandbox", "uploads_done": len(to_run), "uploads_total": len(to_run)})
     return {
         "grader_version": now_grader,
         "versions": versions,
@@ -165,6 +253,9 @@ def _items(slots: list[Slot], progress: Progress | None = None) -> dict[str, Any
         "changed": changed,
         "same": same,
         "rerun": rerun,
+        "rerun_errors": errors,
+        "ran": ran,
+        "sandbox": sandbox,
     }
 
 
@@ -258,7 +349,34 @@ def preview(regrade: TermRegrade, progress: Progress | None = None) -> dict[str,
     slots = slots_of(regrade)
     found = _items(slots, progress)
     students = _students(regrade.course_id, slots, found["changed"])
+    _name(found["sandbox"])
     return found | {"students": students, "histogram": histogram(students)}
 
 
-__all__ = ["histogram", "preview", "slots_of"]
+def _name(rows: list[dict[str, Any]]) -> None:
+    """Each row's student by name (or address), as the preview's other rows name them."""
+    ids = {row["user_id"] for row in rows}
+    names = {
+        row.id: row.name or row.email
+        for row in db.session.execute(
+            sa.select(User.id, User.name, User.email).where(User.id.in_(ids))
+        )
+    }
+    for row in rows:
+        row["student"] = names.get(row["user_id"], f"account {row['user_id']}")
+
+
+def progress_words(progress: dict[str, Any] | None) -> str | None:
+    """A running regrade's progress in words, for its page and the API: the exercises scored,
+    then the uploads run in the sandbox ("3 of 12 uploads run in the sandbox")."""
+    progress = progress or {}
+    if progress.get("phase") == "sandbox":
+        done, total = progress.get("uploads_done", 0), progress.get("uploads_total", 0)
+        return f"{done} of {total} upload{'' if total == 1 else 's'} run in the sandbox"
+    if progress.get("phase") == "scoring" and "slots_total" in progress:
+        done, total = progress["slots_done"], progress["slots_total"]
+        return f"{done} of {total} exercise{'' if total == 1 else 's'} scored"
+    return None
+
+
+__all__ = ["histogram", "preview", "progress_words", "run_missing", "slots_of"]

@@ -15,7 +15,6 @@ import sqlalchemy as sa
 from grader.extensions import TERM_REGRADE as TERM_REGRADE_JOB
 from grader.extensions import db
 from grader.models import (
-    DONE,
     QUEUED,
     RUNNING,
     Assignment,
@@ -23,7 +22,6 @@ from grader.models import (
     Slot,
     TermRegrade,
     User,
-    utcnow,
 )
 from grader.services import NotFound, leases
 from grader.services.courses.staff import staff, staff_for_assignment, staff_for_slot
@@ -126,9 +124,7 @@ class TermRegradeJob(JobKind[int, dict[str, Any]]):
 
     def claim(self, job_id: int, worker: str) -> int | None:
         with writing() as session:
-            if not leases.claim(
-                session, TermRegrade, job_id, worker, progress={"phase": "starting"}
-            ):
+            if not leases.claim_phased(session, TermRegrade, job_id, worker):
                 return None
         return job_id
 
@@ -137,28 +133,11 @@ class TermRegradeJob(JobKind[int, dict[str, Any]]):
 
     def give_back(self, job_id: int, worker: str, message: str) -> str | None:
         error = f"the regrade stopped on an error of the grader: {message[:2000]}"
-        return leases.give_back(
-            TermRegrade,
-            job_id,
-            worker,
-            MAX_ATTEMPTS,
-            {"error": error, "progress": {"phase": "retrying"}},
-            {"error": error, "progress": {"phase": "failed"}, "finished_at": utcnow()},
-        )
+        return leases.give_back_phased(TermRegrade, job_id, worker, MAX_ATTEMPTS, error)
 
     def record(self, job_id: int, worker: str, result: dict[str, Any]) -> bool:
         with writing() as session:
-            return leases.finish(
-                session,
-                TermRegrade,
-                job_id,
-                worker,
-                DONE,
-                result=result,
-                error=None,
-                progress={"phase": "done"},
-                finished_at=utcnow(),
-            )
+            return leases.finish_phased(session, TermRegrade, job_id, worker, result=result)
 
 
 TERM_REGRADE = TermRegradeJob()
@@ -166,18 +145,8 @@ TERM_REGRADE = TermRegradeJob()
 
 def sweep() -> list[int]:
     """Regrades whose worker died back to the queue; queued ones to wake again."""
-    now = utcnow()
-    return leases.sweep(
-        TermRegrade,
-        MAX_ATTEMPTS,
-        now=now,
-        failed_values={
-            "finished_at": now,
-            "progress": {"phase": "failed"},
-            "error": f"the worker stopped {MAX_ATTEMPTS} times on this regrade",
-        },
-        requeued_values={"progress": {"phase": "requeued: the worker stopped"}},
-    )
+    stopped = f"the worker stopped {MAX_ATTEMPTS} times on this regrade"
+    return leases.sweep_phased(TermRegrade, MAX_ATTEMPTS, stopped)
 
 
 __all__ = ["TERM_REGRADE", "get", "listed", "scope_words", "start", "sweep"]

@@ -9,7 +9,7 @@ from typing import Any
 
 from flask import Response, g, url_for
 
-from grader.models import DONE, MAX_ID, RUNNING, iso_utc
+from grader.models import DONE, MAX_ID, QUEUED, RUNNING, iso_utc
 from grader.services import NotFound
 from grader.services.courses import deadlines, release, zones
 from grader.services.engines import results, submissions, tournaments, waiting
@@ -21,9 +21,17 @@ from grader.web.inputs import uploaded_file
 def _first_verdict(submission: Any, held: Any) -> schemas.FirstVerdict | None:
     """The first verdict while the rest of the suite runs; never while scores are held."""
     first = (submission.progress or {}).get("first_verdict")
-    if held or submission.status != RUNNING or not first:
-        return None
+    if held or submission.status not in (RUNNING, QUEUED) or not first:
+        return None  # queued with one: its timing was deferred (services/engines/leases.py)
     return schemas.FirstVerdict(**first)
+
+
+def _timing_deferred(submission: Any) -> schemas.TimingDeferred | None:
+    """Why the timing waits, while it waits or is timed again (never once done)."""
+    deferred = (submission.progress or {}).get("timing_deferred")
+    if submission.status not in (RUNNING, QUEUED) or not isinstance(deferred, dict):
+        return None
+    return schemas.TimingDeferred(**deferred)
 
 
 def _submission(submission: Any, viewer: Any) -> schemas.EngineSubmission:
@@ -53,8 +61,13 @@ def _submission(submission: Any, viewer: Any) -> schemas.EngineSubmission:
         attempts=submission.attempts,
         queue_position=waiting.queue_position(submission),
         estimated_seconds=waiting.estimated_wait(submission),
-        progress={k: v for k, v in (submission.progress or {}).items() if k != "first_verdict"},
+        progress={
+            k: v
+            for k, v in (submission.progress or {}).items()
+            if k not in ("first_verdict", "deferred", "timing_deferred")
+        },
         first_verdict=_first_verdict(submission, held),
+        timing_deferred=_timing_deferred(submission),
         score=None if held else submission.score,
         max_score=None if held else submission.max_score,
         days_late=submission.days_late,

@@ -8,7 +8,14 @@ from flask import Response, g
 from grader.models import DONE, iso_utc
 from grader.models import TermRegrade as TermRegradeRow
 from grader.services.courses import audit_log
-from grader.services.teaching import editor, gradebook, regrade_choice, stats, term_regrade
+from grader.services.teaching import (
+    editor,
+    gradebook,
+    regrade_choice,
+    regrade_preview,
+    stats,
+    term_regrade,
+)
 from grader.web.api import bp, download, responses, schemas, spec
 
 
@@ -106,10 +113,12 @@ def _term_regrade(regrade: TermRegradeRow) -> schemas.TermRegrade:
         created_at=iso_utc(regrade.created_at) or "",
         choice=regrade.choice,
         chosen_at=iso_utc(regrade.chosen_at),
+        progress=None if result is not None else regrade_preview.progress_words(regrade.progress),
         **(
             {}
             if result is None
             else {k: result[k] for k in ("examined", "current", "rerun", "students", "histogram")}
+            | {"sandbox": result.get("sandbox", [])}
         ),
     )
 

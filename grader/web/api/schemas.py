@@ -775,6 +775,15 @@ class FirstVerdict(BaseModel):
     running: list[str] = Field(description="the kinds of test still to run, by their titles")
 
 
+class TimingDeferred(BaseModel):
+    """An upload whose timing was deferred because the grading machine was busy: it is
+    queued again at low priority and its timing tests run again later; the score, and the LMS
+    passback, come only then."""
+
+    words: str = Field(description="what the page says: the machine's state and what happens")
+    deferrals: int = Field(description="times its timing was deferred so far")
+
+
 class EngineSubmission(BaseModel):
     id: int
     user: str | None
@@ -795,8 +804,12 @@ class EngineSubmission(BaseModel):
         description="while running: tests_done, tests_total, games_done, games_total, label"
     )
     first_verdict: FirstVerdict | None = Field(
-        description="while running, once the correctness tests have ended (null while scores"
-        " are held)"
+        description="while running, once the correctness tests have ended, and while queued "
+        "again for a deferred timing (null while scores are held)"
+    )
+    timing_deferred: TimingDeferred | None = Field(
+        default=None,
+        description="while its timing waits for a quieter machine, or is being timed again",
     )
     score: float | None
     max_score: float | None
@@ -943,6 +956,22 @@ class RegradeStudent(BaseModel):
     changes: list[str]
 
 
+class RegradeSandboxRun(BaseModel):
+    """An upload whose suite gained tests it never ran, those tests run in the sandbox by the
+    regrade: its score before and with them (0..1 and in points), and each test that changed."""
+
+    id: int = Field(description="the upload")
+    user_id: int
+    student: str
+    slot_id: int
+    slot: str
+    old: float
+    new: float
+    old_points: list[float] = Field(description="[score, max_score] stored")
+    new_points: list[float] = Field(description="[score, max_score] with the tests run")
+    changes: list[str]
+
+
 class RegradeHistogram(BaseModel):
     labels: list[str] = Field(description="each bin's change in percentage points")
     counts: list[int] = Field(description="the students in each bin")
@@ -965,7 +994,15 @@ class TermRegrade(BaseModel):
     chosen_at: str | None
     examined: int | None = Field(None, description="scores other versions gave, scored again")
     current: int | None = Field(None, description="scores the versions of now gave, left alone")
-    rerun: list[int] | None = Field(None, description="uploads only the sandbox can score")
+    progress: str | None = Field(
+        None, description="while it runs, in words: '3 of 12 uploads run in the sandbox'"
+    )
+    rerun: list[int] | None = Field(
+        None, description="uploads the sandbox could not score (an error of the grader)"
+    )
+    sandbox: list[RegradeSandboxRun] | None = Field(
+        None, description="uploads whose suite gained tests, those tests run in the sandbox"
+    )
     students: list[RegradeStudent] | None = None
     histogram: RegradeHistogram | None = None
 

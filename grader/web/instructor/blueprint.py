@@ -3,13 +3,14 @@ routes to, and what their views share."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from flask import Blueprint, Response, flash, redirect, url_for
 from flask_login import login_required
 
 from grader.services import Invalid, ServiceError
+from grader.web.forms import refused_beside
 
 bp = Blueprint("instructor", __name__, url_prefix="/instructor")
 
@@ -29,9 +30,31 @@ def redirect_to(endpoint: str, **values: Any) -> Any:
 
 def flash_errors(form: Any) -> None:
     for name, errors in form.errors.items():
-        label = getattr(form, name).label.text if hasattr(form, name) else name
+        label = getattr(form, name).label.text if name and hasattr(form, name) else None
         for error in errors:
-            flash(f"{label}: {error}", "error")
+            flash(f"{label}: {error}" if label else error, "error")
+
+
+def kept(
+    form: Any,
+    change: Callable[[], T],
+    words: Callable[[T], str],
+    refused: type[ServiceError] = Invalid,
+    fields: Mapping[str, str] | None = None,
+) -> T | None:
+    """The change a valid `form` asks for, its `words` flashed; None when the form's checks or
+    the service refused it (nothing changed then), each refusal then on the form beside the
+    field it names (`refused_beside`, `fields` mapping the service's names to the form's), for
+    the view to show the form again as typed, with 422."""
+    if not form.validate_on_submit():
+        return None
+    try:
+        done = change()
+    except refused as error:
+        refused_beside(form, error, fields)
+        return None
+    flash(words(done), "info")
+    return done
 
 
 def submitted(
@@ -40,17 +63,11 @@ def submitted(
     words: Callable[[T], str],
     refused: type[ServiceError] = Invalid,
 ) -> T | None:
-    """The change a valid `form` asks for, its `words` flashed; None when the form's errors or
-    the service's refusal were flashed instead (nothing changed then)."""
-    if not form.validate_on_submit():
+    """`kept`, for a form with nothing typed to keep (a choice, a button): its refusals are
+    flashed for the page the view goes back to."""
+    done = kept(form, change, words, refused)
+    if done is None:
         flash_errors(form)
-        return None
-    try:
-        done = change()
-    except refused as error:
-        flash(str(error), "error")
-        return None
-    flash(words(done), "info")
     return done
 
 

@@ -1,5 +1,5 @@
 """The instructor dashboard's course pages: the dashboard's home, a new course, a course's page,
-archiving it, its time zone, and its copy for the next term."""
+archiving it, its time zone, its slip days, its join code, and its copy for the next term."""
 
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ from flask import abort, flash, render_template, request
 from flask_login import current_user
 
 from grader.services import Conflict, Invalid, ServiceError, plural
-from grader.services.courses import copying, courses, roster, zones
+from grader.services.courses import copying, courses, roster, slip_days, zones
 from grader.services.courses.staff import may_open_dashboard, staff, staff_courses
 from grader.services.data import retention
-from grader.web.forms import ActionForm, SelectChoice, in_zone
-from grader.web.instructor.blueprint import bp, redirect_to, submitted
+from grader.web.forms import ActionForm, SelectChoice, in_zone, utc_from_zone
+from grader.web.instructor.blueprint import bp, kept, redirect_to, submitted
 from grader.web.instructor.courses_forms import (
     CopyAssignmentForm,
     CopyCourseForm,
@@ -66,11 +66,9 @@ def course(course_id: int) -> Any:
     return _course_page(course_id)
 
 
-def _course_page(
-    course_id: int, timezone_form: TimezoneForm | None = None, status: int = 200
-) -> Any:
-    """The course's page; a refused time zone comes back as typed, its error beside its field
-    (`status` 422)."""
+def _course_page(course_id: int, status: int = 200, **forms: Any) -> Any:
+    """The course's page; `forms` in place of the empty ones (a refused form, as typed, its
+    errors beside its fields, with `status` 422)."""
     as_staff, members = roster.roster(current_user, course_id)
     course = courses.find_course(course_id)
     return render_template(
@@ -81,12 +79,15 @@ def _course_page(
         members=members,
         join_open=roster.join_code_open(course),
         action=ActionForm(),
-        expire_form=in_zone(ExpireForm(), course.timezone),
-        timezone_form=timezone_form or TimezoneForm(timezone=course.timezone),
         zone_names=zones.zone_names(),
-        slip_form=SlipDaysForm(slip_days=course.slip_days),
         purge_at=retention.purge_at(course),
         retention_days=retention.retention_days(),
+        **{
+            "expire_form": in_zone(ExpireForm(formdata=None), course.timezone),
+            "timezone_form": TimezoneForm(formdata=None, timezone=course.timezone),
+            "slip_form": SlipDaysForm(formdata=None, slip_days=course.slip_days),
+            **forms,
+        },
     ), status
 
 
@@ -123,7 +124,55 @@ def set_timezone(course_id: int) -> Any:
         else:
             flash(f"The course's dates are shown and typed in {course.timezone} now.", "info")
             return redirect_to("instructor.course", course_id=course_id)
-    return _course_page(course_id, form, 422)
+    return _course_page(course_id, 422, timezone_form=form)
+
+
+@bp.post("/courses/<int:course_id>/slip-days")
+def set_slip_days(course_id: int) -> Any:
+    staff(current_user, course_id, change=True)
+    form = SlipDaysForm()
+    done = kept(
+        form,
+        lambda: slip_days.set_slip_days(current_user, course_id, form.slip_days.data or 0),
+        lambda course: f"Each student has {plural(course.slip_days, 'slip day')}.",
+    )
+    if done is None:
+        return _course_page(course_id, 422, slip_form=form)
+    return redirect_to("instructor.course", course_id=course_id)
+
+
+@bp.post("/courses/<int:course_id>/join-code")
+def regenerate_join_code(course_id: int) -> Any:
+    if ActionForm().validate_on_submit():
+        code = roster.regenerate_join_code(current_user, course_id)
+        flash(f"New join code: {code}. The old one no longer works.", "info")
+    return redirect_to("instructor.course", course_id=course_id)
+
+
+@bp.post("/courses/<int:course_id>/join-code/expire")
+def expire_join_code(course_id: int) -> Any:
+    zone = staff(current_user, course_id, change=True).course.timezone
+    form = in_zone(ExpireForm(), zone)
+
+    def expire() -> Any:
+        if form.expires_at.data is None and form.now.data != "yes":
+            # An empty date never closes the code by surprise: closing now has its own button.
+            raise Invalid(
+                "Choose the date and time at which the join code stops working.",
+                field="expires_at",
+            )
+        return roster.expire_join_code(
+            current_user, course_id, utc_from_zone(form.expires_at, zone)
+        )
+
+    done = kept(
+        form,
+        expire,
+        lambda course: f"The join code expires {zones.words(course.join_code_expires_at, zone)}.",
+    )
+    if done is None:
+        return _course_page(course_id, 422, expire_form=form)
+    return redirect_to("instructor.course", course_id=course_id)
 
 
 def _copy_forms(course_id: int) -> tuple[CopyCourseForm, CopyAssignmentForm]:

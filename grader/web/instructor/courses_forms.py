@@ -70,7 +70,7 @@ class CopyCourseForm(FlaskForm):
 
     def first_due_at(self, zone: str) -> dt.datetime | None:
         """The first due date typed, in the course's zone, as UTC."""
-        return utc_from_zone(self.first_due.data, zone)
+        return utc_from_zone(self.first_due, zone)
 
     def how_dates_move(self, zone: str) -> dict[str, Any]:
         """The copy's keyword arguments for how its dates move: days, or the first due date."""

@@ -1,4 +1,7 @@
-"""A term's deadlines: slip days, extensions, the accommodations list and named groups."""
+"""A term's deadlines: the extension forms and an extension removed. A refused deadline form is
+shown again on its own page, so its route lives with that page: slip days on the course's
+(`courses`), a group on the roster (`roster`), an extension and the accommodations list on the
+assignment's (`editor`)."""
 
 from __future__ import annotations
 
@@ -7,56 +10,30 @@ from typing import Any
 from flask import flash, redirect, request, url_for
 from flask_login import current_user
 
-from grader.services import ServiceError, plural
-from grader.services.courses import extensions, groups, slip_days
-from grader.services.courses.staff import staff, staff_for_assignment
+from grader.services import ServiceError
+from grader.services.courses import extensions
+from grader.services.courses.staff import staff
 from grader.web.forms import ActionForm, SelectChoice, in_zone
-from grader.web.instructor.blueprint import bp, redirect_to, submitted
-from grader.web.instructor.deadlines_forms import (
-    AccommodationsForm,
-    ExtensionForm,
-    GroupForm,
-    SlipDaysForm,
-)
+from grader.web.instructor.blueprint import bp
+from grader.web.instructor.deadlines_forms import AccommodationsForm, ExtensionForm
 
 
-@bp.post("/courses/<int:course_id>/slip-days")
-def set_slip_days(course_id: int) -> Any:
-    staff(current_user, course_id, change=True)
-    form = SlipDaysForm()
-    submitted(
-        form,
-        lambda: slip_days.set_slip_days(current_user, course_id, form.slip_days.data or 0),
-        lambda course: f"Each student has {plural(course.slip_days, 'slip day')}.",
-    )
-    return redirect_to("instructor.course", course_id=course_id)
-
-
-def extension_forms(assignment: Any, zone: str) -> dict[str, Any]:
-    form = in_zone(ExtensionForm(), zone)
+def extension_form(assignment: Any, zone: str, **given: Any) -> ExtensionForm:
+    """An assignment's extension form (`given`: ExtensionForm's own, `formdata=None` for a
+    blank one on a page a form refused elsewhere)."""
+    form = in_zone(ExtensionForm(**given), zone)
     form.slot.choices = [SelectChoice("", "the whole assignment")] + [
         SelectChoice(str(s.index), f"exercise {s.index + 1}: {s.name}") for s in assignment.slots
     ]
-    return {"extension_form": form, "accommodations_form": AccommodationsForm()}
+    return form
 
 
-@bp.post("/assignments/<int:assignment_id>/extensions")
-def grant_extension(assignment_id: int) -> Any:
-    as_staff, assignment = staff_for_assignment(current_user, assignment_id, change=True)
-    form = extension_forms(assignment, as_staff.course.timezone)["extension_form"]
-    submitted(
-        form,
-        lambda: extensions.grant(
-            current_user,
-            as_staff.course.id,
-            form.extension_input(assignment_id, as_staff.course.timezone),
-        ),
-        lambda _: "Extension granted.",
-        refused=ServiceError,
-    )
-    return redirect(
-        url_for("instructor.edit_assignment", assignment_id=assignment_id) + "#extensions"
-    )
+def extension_forms(assignment: Any, zone: str) -> dict[str, Any]:
+    """The assignment page's blank deadline forms."""
+    return {
+        "extension_form": extension_form(assignment, zone, formdata=None),
+        "accommodations_form": AccommodationsForm(formdata=None),
+    }
 
 
 @bp.post("/courses/<int:course_id>/extensions/<int:extension_id>/remove")
@@ -75,18 +52,3 @@ def remove_extension(course_id: int, extension_id: int) -> Any:
                 back = url_for("instructor.edit_assignment", assignment_id=assignment_id)
                 back += "#extensions"
     return redirect(back)
-
-
-@bp.post("/courses/<int:course_id>/groups")
-def set_group(course_id: int) -> Any:
-    staff(current_user, course_id, change=True)
-    form = GroupForm()
-    submitted(
-        form,
-        lambda: groups.set_group(
-            current_user, course_id, form.name.data or "", (form.emails.data or "").split()
-        ),
-        lambda count: f"The group {form.name.data} has {count} students.",
-        refused=ServiceError,
-    )
-    return redirect(url_for("instructor.roster_page", course_id=course_id) + "#extensions")

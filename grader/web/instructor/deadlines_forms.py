@@ -30,7 +30,9 @@ class ExtensionForm(FlaskForm):
     email = StringField("Student's e-mail", validators=[Optional(), Length(max=320)])
     group = StringField("or a group's name", validators=[Optional(), Length(max=100)])
     slot = SelectField("For", choices=[], validate_choice=False)
-    due_at = DateTimeLocalField("New due date (UTC)", format=DATE_FORMATS, validators=[Optional()])
+    due_at = DateTimeLocalField(  # an id of its own: the assignment's form is on the same page
+        "New due date (UTC)", format=DATE_FORMATS, validators=[Optional()], id="extension-due_at"
+    )
     days = IntegerField("or days later", validators=[Optional(), NumberRange(1, 366)])
     extra_attempts = IntegerField(
         "Extra attempts", default=0, validators=[Optional(), NumberRange(0, 1000)]
@@ -43,7 +45,7 @@ class ExtensionForm(FlaskForm):
             email=(self.email.data or "").strip() or None,
             group=(self.group.data or "").strip() or None,
             slot_index=int(self.slot.data) if (self.slot.data or "").isdigit() else None,
-            due_at=utc_from_zone(self.due_at.data, zone),
+            due_at=utc_from_zone(self.due_at, zone),
             days=self.days.data,
             extra_attempts=self.extra_attempts.data or 0,
             waive_penalty=bool(self.waive_penalty.data),
@@ -58,7 +60,10 @@ class AccommodationsForm(FlaskForm):
 
 
 class GroupForm(FlaskForm):
-    name = StringField("Group name", validators=[DataRequired(), Length(max=100)])
+    # Ids of their own: the roster's form to add a person is on the same page.
+    name = StringField("Group name", validators=[DataRequired(), Length(max=100)], id="group-name")
     emails = TextAreaField(
-        "Its students' e-mails (one a line)", validators=[Optional(), Length(max=200_000)]
+        "Its students' e-mails (one a line)",
+        validators=[Optional(), Length(max=200_000)],
+        id="group-emails",
     )

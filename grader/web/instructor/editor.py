@@ -19,8 +19,8 @@ from grader.services.courses.staff import staff, staff_for_assignment, staff_for
 from grader.services.engines import submissions
 from grader.services.teaching import editor, regrade
 from grader.web.forms import ActionForm, SelectChoice, in_zone
-from grader.web.instructor.blueprint import bp, flash_errors, redirect_to, submitted
-from grader.web.instructor.deadlines import extension_forms
+from grader.web.instructor.blueprint import bp, flash_errors, kept, redirect_to
+from grader.web.instructor.deadlines import extension_form, extension_forms
 from grader.web.instructor.deadlines_forms import AccommodationsForm
 from grader.web.instructor.editor_forms import AssignmentForm, EngineSlotForm, RegradeForm, SlotForm
 from grader.web.slot_pages import slot_url
@@ -89,11 +89,14 @@ def _assignment_page(
         form=form,
         assignment=assignment,
         action=ActionForm(),
-        engine_form=_engine_form(),
         suites=submissions.engine_suites(),
         released=courses.is_released(assignment),
         extensions=extensions.listing(current_user, as_staff.course.id, assignment.id),
-        **{**extension_forms(assignment, as_staff.course.timezone), **forms},
+        **{
+            "engine_form": _engine_form(formdata=None),
+            **extension_forms(assignment, as_staff.course.timezone),
+            **forms,
+        },
     ), status
 
 
@@ -103,40 +106,76 @@ def import_accommodations(assignment_id: int) -> Any:
     back in its box as typed, each bad row named beside it."""
     as_staff, assignment = staff_for_assignment(current_user, assignment_id, change=True)
     form = AccommodationsForm()
-    if form.validate_on_submit():
-        try:
-            outcome = accommodations.import_accommodations(
-                current_user, assignment_id, form.csv_text.data or ""
+
+    def import_list() -> accommodations.ImportOutcome:
+        outcome = accommodations.import_accommodations(
+            current_user, assignment_id, form.csv_text.data or ""
+        )
+        if outcome.errors:  # nothing applied: the bad rows beside the list
+            raise Invalid(
+                "Nothing was applied; fix these rows and import again: "
+                + "; ".join(outcome.errors),
+                field="text",
             )
-        except ServiceError as error:
-            form.csv_text.errors = [str(error)]
-        else:
-            if not outcome.errors:
-                flash(f"{plural(outcome.applied, 'extension')} granted.", "info")
-                return redirect(
-                    url_for("instructor.edit_assignment", assignment_id=assignment_id)
-                    + "#extensions"
-                )
-            form.csv_text.errors = [
-                "Nothing was applied; fix these rows and import again: " + "; ".join(outcome.errors)
-            ]
-    zone = as_staff.course.timezone
-    shown = in_zone(AssignmentForm(formdata=None, obj=assignment), zone, stored=True)
+        return outcome
+
+    done = kept(
+        form,
+        import_list,
+        lambda outcome: f"{plural(outcome.applied, 'extension')} granted.",
+        fields={"text": "csv_text"},
+    )
+    if done is None:
+        return _assignment_page(
+            as_staff, assignment, _stored(as_staff, assignment), 422, accommodations_form=form
+        )
+    return redirect(
+        url_for("instructor.edit_assignment", assignment_id=assignment_id) + "#extensions"
+    )
+
+
+def _stored(as_staff: Any, assignment: Any) -> AssignmentForm:
+    """The assignment's form as stored, on its page where another form was refused."""
+    shown = in_zone(
+        AssignmentForm(formdata=None, obj=assignment), as_staff.course.timezone, stored=True
+    )
     shown.preset.choices = []
-    return _assignment_page(as_staff, assignment, shown, 422, accommodations_form=form)
+    return shown
 
 
-def _engine_form() -> EngineSlotForm:
-    form = EngineSlotForm()
+@bp.post("/assignments/<int:assignment_id>/extensions")
+def grant_extension(assignment_id: int) -> Any:
+    as_staff, assignment = staff_for_assignment(current_user, assignment_id, change=True)
+    zone = as_staff.course.timezone
+    form = extension_form(assignment, zone)
+    done = kept(
+        form,
+        lambda: extensions.grant(
+            current_user, as_staff.course.id, form.extension_input(assignment_id, zone)
+        ),
+        lambda _: "Extension granted.",
+        fields={"slot_index": "slot"},
+    )
+    if done is None:
+        return _assignment_page(
+            as_staff, assignment, _stored(as_staff, assignment), 422, extension_form=form
+        )
+    return redirect(
+        url_for("instructor.edit_assignment", assignment_id=assignment_id) + "#extensions"
+    )
+
+
+def _engine_form(**given: Any) -> EngineSlotForm:
+    form = EngineSlotForm(**given)
     form.suite.choices = [SelectChoice(name) for name in submissions.engine_suites()]
     return form
 
 
 @bp.post("/assignments/<int:assignment_id>/slots/engine")
 def add_engine_slot(assignment_id: int) -> Any:
-    staff_for_assignment(current_user, assignment_id, change=True)
+    as_staff, assignment = staff_for_assignment(current_user, assignment_id, change=True)
     form = _engine_form()
-    submitted(
+    done = kept(
         form,
         lambda: submissions.add_engine_slot(
             assignment_id, suite=form.suite.data, title=form.title.data, user=current_user
@@ -146,6 +185,10 @@ def add_engine_slot(assignment_id: int) -> Any:
             f"{form.suite.data} suite."
         ),
     )
+    if done is None:
+        return _assignment_page(
+            as_staff, assignment, _stored(as_staff, assignment), 422, engine_form=form
+        )
     return redirect_to("instructor.edit_assignment", assignment_id=assignment_id)
 
 

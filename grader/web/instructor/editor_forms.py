@@ -56,12 +56,12 @@ class AssignmentForm(FlaskForm):
     def assignment_input(self, zone: str) -> editor.AssignmentInput:
         return editor.AssignmentInput(
             title=self.title.data or "",
-            release_at=utc_from_zone(self.release_at.data, zone),
-            due_at=utc_from_zone(self.due_at.data, zone),
+            release_at=utc_from_zone(self.release_at, zone),
+            due_at=utc_from_zone(self.due_at, zone),
             late_percent_per_day=self.late_percent_per_day.data,
             score_policy=self.score_policy.data,
             hold_scores=bool(self.hold_scores.data),
-            scores_release_at=utc_from_zone(self.scores_release_at.data, zone),
+            scores_release_at=utc_from_zone(self.scores_release_at, zone),
         )
 
 
@@ -78,7 +78,7 @@ class PresetAssignmentForm(FlaskForm):
 
     def assignment_input(self, zone: str) -> editor.AssignmentInput:
         return editor.AssignmentInput(
-            title=self.title.data or "", due_at=utc_from_zone(self.due_at.data, zone)
+            title=self.title.data or "", due_at=utc_from_zone(self.due_at, zone)
         )
 
 
@@ -86,8 +86,13 @@ class EngineSlotForm(FlaskForm):
     """An engine slot for the assignment: its title and the suite its uploads are graded with
     (the choices: `submissions.engine_suites`, set by the view)."""
 
-    title = StringField("Title (empty: Checkers engine)", validators=[Optional(), Length(max=200)])
-    suite = SelectField("Graded with the suite", choices=[])
+    # Ids of their own: the assignment's form is on the same page.
+    title = StringField(
+        "Title (empty: Checkers engine)",
+        validators=[Optional(), Length(max=200)],
+        id="engine-title",
+    )
+    suite = SelectField("Graded with the suite", choices=[], id="engine-suite")
 
 
 class SlotForm(TreeSettings):
@@ -238,7 +243,7 @@ class SlotForm(TreeSettings):
             attempts_allowed=self.attempts_allowed.data or None,
             practice_allowed=bool(self.practice_allowed.data),
             replay_allowed=bool(self.replay_allowed.data),
-            due_at=utc_from_zone(self.due_at.data, zone),
+            due_at=utc_from_zone(self.due_at, zone),
         )
 
     @classmethod

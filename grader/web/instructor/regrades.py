@@ -12,7 +12,7 @@ from flask_login import current_user
 from grader.models import DONE
 from grader.services import ServiceError
 from grader.services.courses.staff import staff
-from grader.services.teaching import regrade_choice, term_regrade
+from grader.services.teaching import regrade_choice, regrade_preview, term_regrade
 from grader.web import charts
 from grader.web.instructor.blueprint import bp, redirect_to, submitted
 from grader.web.instructor.regrades_forms import ChoiceForm, StartRegradeForm
@@ -72,6 +72,7 @@ def regrade_page(regrade_id: int) -> Any:
         regrade=regrade,
         scope=term_regrade.scope_words(regrade),
         result=result,
+        progress=regrade_preview.progress_words(regrade.progress),
         chart=chart,
         choice_words=regrade_choice.CHOICE_WORDS,
         form=ChoiceForm(),

@@ -1,48 +1,52 @@
-"""The roster: members added, imported, invited, given a role or removed, and the join code."""
+"""The roster: members added, imported, invited, given a role or removed; named groups."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from flask import flash, render_template, request, url_for
+from flask import flash, redirect, render_template, request, url_for
 from flask_login import current_user
 
 from grader.ratelimits import limiter, setting
-from grader.services import Invalid
-from grader.services.courses import courses, extensions, roster, sign_in_links, zones
+from grader.services import Invalid, plural
+from grader.services.courses import extensions, groups, roster, sign_in_links
 from grader.services.courses.staff import staff
 from grader.web.forms import ActionForm
-from grader.web.instructor.blueprint import bp, csv_response, flash_errors, redirect_to
+from grader.web.instructor.blueprint import bp, csv_response, kept, redirect_to
 from grader.web.instructor.deadlines_forms import GroupForm
-from grader.web.instructor.roster_forms import ExpireForm, ImportForm, MemberForm, RoleForm
+from grader.web.instructor.roster_forms import ImportForm, MemberForm, RoleForm
 
 
 @bp.get("/courses/<int:course_id>/roster")
 def roster_page(course_id: int) -> Any:
-    return _roster_page(course_id, ImportForm())
+    return _roster_page(course_id)
 
 
 def _roster_page(
     course_id: int,
-    import_form: ImportForm,
     status: int = 200,
     sign_in: sign_in_links.SignInLink | None = None,
+    **forms: Any,
 ) -> Any:
-    """The roster; a refused import comes back as typed, its errors beside it (`status`); the
-    sign-in link just made is shown once (`sign_in`)."""
+    """The roster; `forms` in place of the empty ones (a refused form, as typed, its errors
+    beside its fields, with `status` 422); the sign-in link just made is shown once
+    (`sign_in`)."""
     as_staff, members = roster.roster(current_user, course_id)
     return render_template(
         "instructor/roster.html",
         staff=as_staff,
         course=as_staff.course,
         members=members,
-        member_form=MemberForm(),
-        import_form=import_form,
-        role_form=RoleForm(),
-        group_form=GroupForm(),
+        role_form=RoleForm(formdata=None),
         extensions=extensions.listing(current_user, course_id),
         action=ActionForm(),
         sign_in=sign_in,
+        **{
+            "member_form": MemberForm(formdata=None),
+            "import_form": ImportForm(formdata=None),
+            "group_form": GroupForm(formdata=None),
+            **forms,
+        },
     ), status
 
 
@@ -76,7 +80,7 @@ def sign_in_link(course_id: int, user_id: int) -> Any:
     if made.link is None:
         flash(f"A sign-in link was e-mailed to {made.email}.", "info")
         return redirect_to("instructor.roster_page", course_id=course_id)
-    return _roster_page(course_id, ImportForm(), 201, sign_in=made)
+    return _roster_page(course_id, 201, sign_in=made)
 
 
 def _reset_url(token: str) -> str:
@@ -85,9 +89,11 @@ def _reset_url(token: str) -> str:
 
 @bp.post("/courses/<int:course_id>/roster")
 def add_member(course_id: int) -> Any:
+    staff(current_user, course_id, change=True)
     form = MemberForm()
-    if form.validate_on_submit():
-        what = roster.add_member(
+
+    def add() -> str:
+        return roster.add_member(
             current_user,
             course_id,
             form.email.data or "",
@@ -95,36 +101,42 @@ def add_member(course_id: int) -> Any:
             form.name.data,
             url=_invite_url,
         )
-        flash(f"{form.email.data}: {what}.", "info")
-    else:
-        flash_errors(form)
+
+    if kept(form, add, lambda what: f"{form.email.data}: {what}.") is None:
+        return _roster_page(course_id, 422, member_form=form)
     return redirect_to("instructor.roster_page", course_id=course_id)
 
 
 @bp.post("/courses/<int:course_id>/roster/import")
 def import_roster(course_id: int) -> Any:
+    """A CSV of students: all of it imported, or (any bad row) none of it, the list then back
+    in its box as typed, each bad row named beside it."""
+    staff(current_user, course_id, change=True)
     form = ImportForm()
-    if not form.validate_on_submit():
-        flash_errors(form)
-        return redirect_to("instructor.roster_page", course_id=course_id)
-    upload = request.files.get("csv_file")
-    text = (
-        upload.read().decode("utf-8-sig", errors="replace")
-        if upload and upload.filename
-        else form.csv_text.data or ""
+
+    def import_students() -> roster.ImportResult:
+        upload = request.files.get("csv_file")
+        if upload and upload.filename:  # a file's text is the list, shown in the box if refused
+            form.csv_text.data = upload.read().decode("utf-8-sig", errors="replace")
+        result = roster.import_students(
+            current_user, course_id, form.csv_text.data or "", url=_invite_url
+        )
+        if result.errors:  # nothing imported: the bad rows beside the list
+            raise Invalid(
+                "Nothing was imported; fix these rows and import again: "
+                + "; ".join(result.errors),
+                field="text",
+            )
+        return result
+
+    done = kept(
+        form,
+        import_students,
+        lambda result: f"Imported: {result.summary}.",
+        fields={"text": "csv_text"},
     )
-    try:
-        result = roster.import_students(current_user, course_id, text, url=_invite_url)
-    except Invalid as error:
-        form.csv_text.errors = [str(error)]
-        return _roster_page(course_id, form, 422)
-    if result.errors:  # nothing imported: the list back in its box, the bad rows beside it
-        form.csv_text.data = text
-        form.csv_text.errors = [
-            "Nothing was imported; fix these rows and import again: " + "; ".join(result.errors)
-        ]
-        return _roster_page(course_id, form, 422)
-    flash(f"Imported: {result.summary}.", "info")
+    if done is None:
+        return _roster_page(course_id, 422, import_form=form)
     return redirect_to("instructor.roster_page", course_id=course_id)
 
 
@@ -170,32 +182,17 @@ def remove_member(course_id: int, user_id: int) -> Any:
     return redirect_to("instructor.roster_page", course_id=course_id)
 
 
-@bp.post("/courses/<int:course_id>/join-code")
-def regenerate_join_code(course_id: int) -> Any:
-    if ActionForm().validate_on_submit():
-        code = roster.regenerate_join_code(current_user, course_id)
-        flash(f"New join code: {code}. The old one no longer works.", "info")
-    return redirect_to("instructor.course", course_id=course_id)
-
-
-@bp.post("/courses/<int:course_id>/join-code/expire")
-def expire_join_code(course_id: int) -> Any:
-    form = ExpireForm()
-    staff(current_user, course_id, change=True)  # the form may end here, before the service
-    if not form.validate_on_submit():
-        flash_errors(form)
-    elif form.expires_at.data is None and form.now.data != "yes":
-        # An empty date never closes the code by surprise: closing now has its own confirmation.
-        flash("Choose the date and time at which the join code stops working.", "error")
-    else:
-        zone = courses.find_course(course_id).timezone
-        try:
-            at = zones.to_utc(form.expires_at.data, zone) if form.expires_at.data else None
-            course = roster.expire_join_code(current_user, course_id, at)
-        except Invalid as error:
-            flash(str(error), "error")
-        else:
-            flash(
-                f"The join code expires {zones.words(course.join_code_expires_at, zone)}.", "info"
-            )
-    return redirect_to("instructor.course", course_id=course_id)
+@bp.post("/courses/<int:course_id>/groups")
+def set_group(course_id: int) -> Any:
+    staff(current_user, course_id, change=True)
+    form = GroupForm()
+    done = kept(
+        form,
+        lambda: groups.set_group(
+            current_user, course_id, form.name.data or "", (form.emails.data or "").split()
+        ),
+        lambda count: f"The group {form.name.data} has {plural(count, 'student')}.",
+    )
+    if done is None:
+        return _roster_page(course_id, 422, group_form=form)
+    return redirect(url_for("instructor.roster_page", course_id=course_id) + "#extensions")

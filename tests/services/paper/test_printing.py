@@ -17,7 +17,7 @@ from grader.extensions import db
 from grader.gametree import KINDS, Conventions, GeneratorParams, Tree, generate
 from grader.models import ExamSheet, Exercise
 from grader.services import Invalid, NotFound
-from tests.instructor_support import ALICE, BOB, OUTSIDER, TA, TEACHER, user
+from tests.instructor_support import ALICE, BOB, OUTSIDER, TA, TEACHER, add_slot, user
 from tests.services.paper.paper_support import STUDENTS, number, pages, print_class, tree_words
 
 
@@ -156,8 +156,6 @@ def test_a_chance_sheet_and_its_key_print_every_probability_visibly_and_no_text_
     no two words of a drawing overlap or touch."""
     from PIL import Image
 
-    from grader.services.teaching import editor
-
     chance = Tree.from_nested(
         [
             {"chance": ["1/3", "2/3"], "children": [[4, 5], [1, 7]]},
@@ -166,26 +164,14 @@ def test_a_chance_sheet_and_its_key_print_every_probability_visibly_and_no_text_
         "max,chance,min",
     )
     with app.app_context():
-        editor.add_slot(
-            user(TEACHER),
-            room.assignment_id,
-            editor.SlotInput(
-                kind="values",
-                conventions={"bounds": [0, 10]},
-                tree=chance,
-                title="Chance tree",
-                attempts_allowed=None,
-            ),
+        teacher = user(TEACHER)
+        bounds = {"bounds": [0, 10]}
+        add_slot(
+            teacher, room.assignment_id, "values", "Chance tree", tree=chance, conventions=bounds
         )
         # 81 leaves on a 277 mm line: their texts take turns on rows.
         dense = generate(GeneratorParams(depth=4, branching=(3, 3), values=(-20, 20)), 3)
-        editor.add_slot(
-            user(TEACHER),
-            room.assignment_id,
-            editor.SlotInput(
-                kind="leaf-order", conventions={}, tree=dense, title="Dense", attempts_allowed=None
-            ),
-        )
+        add_slot(teacher, room.assignment_id, "leaf-order", "Dense", tree=dense)
     _, files = print_class(app, room, tmp_path, anonymous=1)
     probabilities = 0
     for name, pdf in (("sheet", files.sheets[0][1]), ("key", files.key)):

@@ -8,7 +8,7 @@ import re
 from grader.gametree import Conventions
 from grader.gametree.calibrate import calibrate_trees, tree_measures
 from grader.services.trees import exercises
-from tests.instructor_support import ALICE, BOB, OUTSIDER, user
+from tests.instructor_support import ALICE, BOB, OUTSIDER, TEACHER, user
 
 
 def _given(app, assignment_id, index):
@@ -64,3 +64,31 @@ def test_only_the_courses_staff_see_it(client, auth, app, teacher):
     auth.login(OUTSIDER)
     response = client.get(f"/instructor/assignments/{teacher.assignment_id}/difficulty")
     assert response.status_code in (403, 404)
+
+
+def test_a_best_order_slot_is_measured_against_the_order_as_given(client, app, teacher):
+    # Best-order has no misconception variants: its class's trees are measured against the
+    # answer given blind, each tree's order as given.
+    from grader.services.teaching import editor
+
+    params = {"depth": 3, "branching": "2-3", "values": "-20..20", "never_key": ["as-given"]}
+    with app.app_context():
+        slot = editor.add_slot(
+            user(TEACHER),
+            teacher.assignment_id,
+            editor.SlotInput(kind="best-order", conventions={}, params=params, title="Order"),
+        )
+        index = slot.index
+    trees = _given(app, teacher.assignment_id, index)
+    html = client.get(f"/instructor/assignments/{teacher.assignment_id}/difficulty").get_data(
+        as_text=True
+    )
+    section = _section(html, index)
+    assert "2 trees measured" in section and "nothing is measured" not in section
+    rows = {r.answer: r for r in calibrate_trees("best-order", trees, Conventions())}
+    assert rows["as-given"].key_share == 0.0  # the band's never_key
+    as_given = re.search(r'data-answer="as-given">(.*?)</tr>', section, re.S).group(1)
+    assert "As given" in as_given and f"{rows['as-given'].mean:.2f}" in as_given
+    nodes = re.search(r'data-measure="answers">(.*?)</tr>', section, re.S).group(1)
+    counts = [tree_measures("best-order", tree, Conventions())["answers"] for tree in trees]
+    assert f"<td>{min(counts)} (" in nodes and f"<td>{max(counts)} (" in nodes

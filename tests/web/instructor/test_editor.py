@@ -15,7 +15,7 @@ from grader.models import ENGINE_KIND, Slot, utcnow
 from grader.services.courses import zones
 from tests.app_support import csrf_from
 from tests.instructor_support import ALICE, TA, slot_preview
-from tests.web.instructor.pages_support import post_form
+from tests.web.instructor.pages_support import field_error, post_form
 
 
 def test_the_upload_page_offers_the_assignment_rules_and_starter_engine(client, app, teacher):
@@ -232,10 +232,10 @@ def test_an_engine_slot_is_added_from_the_editor(client, app, auth, teacher):
     assert f'action="{action}"' in html and "Add a checkers engine" in html
     assert '<option value="quick">quick</option>' in html and "About a minute" in html
     # Only the shipped suites: a path on the server is the operator's to name (grader CLI).
-    refused = post_form(
-        client, action, editor_page, {"suite": "/etc/passwd"}, follow_redirects=True
-    )
-    assert "Graded with the suite: Not a valid choice" in refused.get_data(as_text=True)
+    refused = post_form(client, action, editor_page, {"suite": "/etc/passwd", "title": "Mine"})
+    html = refused.get_data(as_text=True)
+    assert refused.status_code == 422 and "Not a valid choice" in field_error(html, "engine-suite")
+    assert 'id="engine-title"' in html and 'value="Mine"' in html
     made = post_form(
         client, action, editor_page, {"suite": "full", "title": ""}, follow_redirects=True
     )

@@ -235,3 +235,57 @@ def test_a_student_or_another_course_s_instructor_reads_no_preview(
         auth.logout()
     with app.app_context():
         assert db.session.get_one(TermRegrade, regrade_id).choice is None
+
+
+def test_the_page_and_the_api_say_how_many_uploads_ran_in_the_sandbox(
+    app, client, auth, factory, term
+):
+    # While the job runs the tests a suite gained, its progress is in words on the page and in
+    # the API; once done, each upload run in the sandbox is listed with its points.
+    auth.login(TEACHER)
+    regrade_id = _start(client, term)
+    with app.app_context():
+        regrade = db.session.get_one(TermRegrade, regrade_id)
+        regrade.status = "running"
+        regrade.progress = {"phase": "sandbox", "uploads_done": 3, "uploads_total": 12}
+        db.session.commit()
+    html = client.get(f"/instructor/regrades/{regrade_id}").get_data(as_text=True)
+    assert (
+        'low priority (running: <span data-role="regrade-progress">3 of 12 uploads run in the '
+        "sandbox</span>)" in html
+    )
+    teacher = {"Authorization": f"Bearer {factory.token(TEACHER)}"}
+    got = client.get(f"/api/term-regrades/{regrade_id}", headers=teacher).get_json()
+    assert got["progress"] == "3 of 12 uploads run in the sandbox"
+    with app.app_context():
+        regrade = db.session.get_one(TermRegrade, regrade_id)
+        regrade.status, regrade.progress = "queued", {"phase": "queued"}
+        db.session.commit()
+    _compute(app, regrade_id)
+    with app.app_context():
+        regrade = db.session.get_one(TermRegrade, regrade_id)
+        row = regrade.result["students"][0]
+        upload = {
+            "type": "submission",
+            "id": 7,
+            "user_id": row["user_id"],
+            "student": row["student"],
+            "slot_id": term.engine_slot,
+            "slot": "“Term”, exercise 1 (Engine)",
+            "old": 0.75,
+            "new": 0.8,
+            "old_points": [3.0, 4.0],
+            "new_points": [4.0, 5.0],
+            "changes": [
+                "Move generation: start: new in the suite, run in the sandbox: passed, 1 of 1"
+            ],
+        }
+        regrade.result = {**regrade.result, "sandbox": [upload]}
+        db.session.commit()
+    html = client.get(f"/instructor/regrades/{regrade_id}").get_data(as_text=True)
+    assert "1 upload had the tests their suite gained since run in the sandbox" in html
+    (listed,) = re.findall(r'<tr data-upload="7">(.*?)</tr>', html, re.S)
+    assert "3 of 4 (75.00%)" in listed and "4 of 5 (80.00%)" in listed
+    assert "Move generation: start: new in the suite, run in the sandbox: passed, 1 of 1" in listed
+    got = client.get(f"/api/term-regrades/{regrade_id}", headers=teacher).get_json()
+    assert got["progress"] is None and got["sandbox"][0]["new_points"] == [4.0, 5.0]

@@ -7,6 +7,7 @@ from html import unescape
 
 from tests.app_support import csrf_from
 from tests.instructor_support import TA, TEACHER, user
+from tests.web.instructor.pages_support import field_error
 
 
 def _text(html: str) -> str:
@@ -27,16 +28,6 @@ def test_counts_of_one_read_in_the_singular(client, teacher):
     assert TEACHER not in people
 
 
-def _field_error(html: str, field_id: str) -> str:
-    """The error beside a field, which the field names in its aria-describedby."""
-    tag = re.search(rf'<(?:textarea|input)[^>]*\bid="{field_id}"[^>]*>', html)
-    assert tag and f'aria-describedby="{field_id}-error"' in tag.group(0), "no error tied"
-    assert 'aria-invalid="true"' in tag.group(0)
-    found = re.search(rf'<span [^>]*id="{field_id}-error"[^>]*>(.*?)</span>', html, re.S)
-    assert found
-    return found.group(1)
-
-
 def test_a_refused_accommodations_list_comes_back_as_typed_beside_its_error(client, teacher):
     page_url = f"/instructor/assignments/{teacher.assignment_id}"
     token = csrf_from(client.get(page_url).get_data(as_text=True))
@@ -49,7 +40,7 @@ def test_a_refused_accommodations_list_comes_back_as_typed_beside_its_error(clie
     assert answer.status_code == 422
     box = html.split('id="csv_text"', 1)[1].split("</textarea>", 1)[0]
     assert "student39@example.com,2026-12-08 23:59" in box and "bob@example.com" in box
-    error = _field_error(html, "csv_text")
+    error = field_error(html, "csv_text")
     assert error.startswith("Nothing was applied")
     assert "line 41: student39@example.com is not a student of this course" in error
     # The message sits right after the box, not at the top of the page.
@@ -64,7 +55,7 @@ def test_a_refused_roster_import_applies_nothing_and_keeps_the_list(client, teac
     html = answer.get_data(as_text=True)
     assert answer.status_code == 422
     assert "zed@example.com,Zed" in html.split('id="csv_text"', 1)[1].split("</textarea>")[0]
-    assert "line 2" in _field_error(html, "csv_text")
+    assert "line 2" in field_error(html, "csv_text")
     roster = client.get(roster_page).get_data(as_text=True)
     assert "zed@example.com" not in roster.split('id="csv_text"')[0]
 
@@ -80,7 +71,7 @@ def test_a_course_refused_for_its_zone_keeps_its_name_and_offers_the_zones(clien
     html = answer.get_data(as_text=True)
     assert answer.status_code == 422
     assert re.search(r'<input[^>]*id="name"[^>]*value="Search 201"', html)
-    assert "is not an IANA time zone" in _field_error(html, "timezone")
+    assert "is not an IANA time zone" in field_error(html, "timezone")
 
 
 def test_a_course_page_refusing_a_zone_keeps_it_beside_its_error(client, teacher):
@@ -92,7 +83,7 @@ def test_a_course_page_refusing_a_zone_keeps_it_beside_its_error(client, teacher
     html = answer.get_data(as_text=True)
     assert answer.status_code == 422
     assert re.search(r'<input[^>]*id="timezone"[^>]*value="Central"', html)
-    error = unescape(_field_error(html, "timezone"))
+    error = unescape(field_error(html, "timezone"))
     assert "'Central' is not an IANA time zone" in error
     assert '<option value="America/Chicago">' in html.split('id="time-zones"', 1)[1]
     # The message is the field's, not a flash at the top; the course keeps its zone.

@@ -37,6 +37,9 @@ function showProgress(data) {
   const first = $("first-verdict");
   first.hidden = !data.first_verdict;
   first.textContent = data.first_verdict ? firstVerdictWords(data.first_verdict) : "";
+  const deferred = $("timing-deferred"); // the machine was busy: timed again later
+  deferred.hidden = !data.timing_deferred;
+  deferred.textContent = data.timing_deferred ? `${data.timing_deferred.words}.` : "";
   const error = $("error");
   error.hidden = !data.error;
   error.textContent = data.error || "";

@@ -3,7 +3,7 @@
 
 import { h } from "../dom.js";
 import { fmt, numberKey, sameNumber } from "../answer-numbers.js";
-import { Overlay, Refusal, below, internal, typed } from "./kind.js";
+import { Refusal, internal, markBlock, typed, underInternalNodes } from "./kind.js";
 
 class BoundsUI {
   hint = "Type α and β in the boxes under each internal node (∞ or −∞, or inf or -inf, for infinity); "
@@ -11,20 +11,14 @@ class BoundsUI {
 
   constructor(page) {
     this.page = page;
-    this.inputs = new Map();
-    const { view, tree } = page;
-    const overlay = new Overlay(view, below);
-    for (const path of tree.bfs) {
-      const node = tree.nodes.get(path);
-      if (node.leaf) continue;
+    this.inputs = underInternalNodes(page, (path, node) => {
       const alpha = h("input", { type: "text", autocomplete: "off", "data-path": path,
         "data-bound": "alpha", "aria-label": `Alpha at ${node.label}` });
       const beta = h("input", { type: "text", autocomplete: "off", "data-path": path,
         "data-bound": "beta", "aria-label": `Beta at ${node.label}` });
-      this.inputs.set(path, [alpha, beta]);
-      overlay.add(path, h("div", { class: "node-input bounds" },
-        h("span", { text: "α" }), alpha, h("span", { text: "β" }), beta));
-    }
+      return [[alpha, beta], h("div", { class: "node-input bounds" },
+        h("span", { text: "α" }), alpha, h("span", { text: "β" }), beta)];
+    });
   }
 
   activate(path) {
@@ -65,14 +59,8 @@ class BoundsUI {
         : got !== undefined && sameNumber(got[0], want[0]) && sameNumber(got[1], want[1]);
       view.setClass(path, right ? "right" : "wrong", true);
       view.setMark(path, right ? "" : "✗");
-      const block = a.parentElement;
-      block.classList.toggle("right", right);
-      block.classList.toggle("wrong", !right);
-      block.querySelector(".expected")?.remove();
-      if (!right) {
-        block.append(h("span", { class: "expected",
-          text: want === undefined ? "→ empty" : `→ ${fmt(want[0])}, ${fmt(want[1])}` }));
-      }
+      markBlock(a.parentElement, right, () => h("span", { class: "expected",
+        text: want === undefined ? "→ empty" : `→ ${fmt(want[0])}, ${fmt(want[1])}` }));
     }
     return () => "";
   }

@@ -114,6 +114,29 @@ export class Overlay {
 
 export const below = (path, { x, y }) => ({ left: x, top: y + 17 });
 
+/** An input block marked right or wrong, with what the key has there (`shownWant()`, made only
+ *  when wrong) after it, in place of the last grade's. */
+export function markBlock(block, right, shownWant) {
+  block.classList.toggle("right", right);
+  block.classList.toggle("wrong", !right);
+  block.querySelector(".expected")?.remove();
+  if (!right) block.append(shownWant());
+}
+
+/** A block under each internal node, in breadth-first order (the values and bounds kinds):
+ *  `make(path, node)` gives [what the kind keeps of it, the block]; returns path -> kept. */
+export function underInternalNodes(page, make) {
+  const { view, tree } = page;
+  const overlay = new Overlay(view, below);
+  const kept = new Map();
+  for (const path of internal(tree)) {
+    const [inputs, block] = make(path, tree.nodes.get(path));
+    kept.set(path, inputs);
+    overlay.add(path, block);
+  }
+  return kept;
+}
+
 // -- an answer read ------------------------------------------------------------------------
 
 // A value compared as shown: a chance node's 14/3 and an answer's 4.67 alike read "4.67" (the

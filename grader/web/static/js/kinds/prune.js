@@ -4,7 +4,7 @@
 import { h } from "../dom.js";
 import { fmt, matches } from "../answer-numbers.js";
 import { isAncestor, subtree } from "../tree-model.js";
-import { FRACTIONS, Overlay, Refusal, closePruned, expected, shown, typed, valueInput } from "./kind.js";
+import { FRACTIONS, Overlay, Refusal, closePruned, expected, markBlock, shown, typed, valueInput } from "./kind.js";
 
 class PruneUI {
   hint = "Click a node (or the edge above it), or press Enter or Space on it, to mark it pruned; "
@@ -87,10 +87,7 @@ class PruneUI {
     view.setClass("", rootRight ? "right" : "wrong", true);
     view.setClass("", rootRight ? "wrong" : "right", false);
     view.setMark("", rootRight ? "✓" : "✗");
-    this.value.parentElement.classList.toggle("right", rootRight);
-    this.value.parentElement.classList.toggle("wrong", !rootRight);
-    this.value.parentElement.querySelector(".expected")?.remove();
-    if (!rootRight) this.value.parentElement.append(expected(key.value));
+    markBlock(this.value.parentElement, rootRight, () => expected(key.value));
     return (path) => (want.has(path) ? "pruned in the key" : "visited in the key");
   }
 }

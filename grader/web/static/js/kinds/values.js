@@ -3,7 +3,7 @@
 
 import { h } from "../dom.js";
 import { exactText, fmt, matches } from "../answer-numbers.js";
-import { FRACTIONS, Overlay, below, expected, internal, shown, typed, valueInput } from "./kind.js";
+import { FRACTIONS, expected, internal, markBlock, shown, typed, underInternalNodes, valueInput } from "./kind.js";
 
 export class ValuesUI {
   hint = "Type each value in the box under its node; Tab moves from box to box in label order. "
@@ -11,17 +11,12 @@ export class ValuesUI {
 
   constructor(page, { all = false } = {}) {
     this.page = page;
-    this.inputs = new Map();
-    const { view, tree } = page;
-    const overlay = new Overlay(view, below);
-    for (const path of tree.bfs) {
-      const node = tree.nodes.get(path);
-      if (node.leaf) continue;
+    const { tree } = page;
+    this.inputs = underInternalNodes(page, (path, node) => {
       const input = h("input", { type: "text", inputmode: valueInput(tree), autocomplete: "off",
         "data-path": path, "aria-label": `Value of ${node.label}` });
-      this.inputs.set(path, input);
-      overlay.add(path, h("label", { class: "node-input" }, input));
-    }
+      return [input, h("label", { class: "node-input" }, input)];
+    });
     if (all) this.hint = "Type each value in the box under its node; Tab moves from box to box.";
     if (tree.chance) this.hint += FRACTIONS;
   }
@@ -55,11 +50,7 @@ export class ValuesUI {
       const right = want === undefined ? got === undefined || got === "" : matches(got, want);
       view.setClass(path, right ? "right" : "wrong", true);
       view.setMark(path, right ? "" : "✗");
-      const block = input.parentElement;
-      block.classList.toggle("right", right);
-      block.classList.toggle("wrong", !right);
-      block.querySelector(".expected")?.remove();
-      if (!right) block.append(expected(want));
+      markBlock(input.parentElement, right, () => expected(want));
     }
     return (path) => (key.values[path] === undefined ? "" : `key value ${exactText(key.values[path])}`);
   }

@@ -1,0 +1,115 @@
+"""A timing deferred on a busy machine, then timed again (issue 51): the upload goes back to
+the queue at low priority with no score and nothing for the LMS, its page and the API say why
+and give the first verdict; the retime runs only the timing tests, keeps every other result,
+writes the score once, and only that final score is sent to the LMS.
+
+The worker's job runs in the test's process (`grade_submission_job`, the queue's own body), so
+each step is taken when the test says. "Busy" is the worker's own setting: a share of a core
+no run reaches (2.0) makes every timing busy, 0 none (tests/harness/test_contention.py shows
+a real busy machine deferring)."""
+
+from __future__ import annotations
+
+import pytest
+import sqlalchemy as sa
+
+from grader.extensions import db
+from grader.jobs import grade_submission_job
+from grader.models import DONE, QUEUED, EngineResult, LtiPassback, Submission
+from grader.services import lti
+from grader.services.engines.leases import MAX_DEFERRALS, RETIME_PRIORITY
+from tests.jobs.engine_support import SMALL, engine_bytes
+from tests.jobs.test_lti_passback import lms  # noqa: F401  (the fixture)
+
+pytestmark = pytest.mark.slow
+
+ALWAYS_BUSY, NEVER_BUSY = 2.0, 0.0
+
+
+def _count(model) -> int:
+    return db.session.scalar(sa.select(sa.func.count()).select_from(model))
+
+
+def test_a_deferred_timing_is_timed_again_and_only_the_final_score_reaches_the_lms(
+    app,
+    client,
+    room,
+    upload,
+    lms,  # noqa: F811
+) -> None:
+    platform, item, (student_id, slot_id) = lms
+    app.config["GRADER_ENGINE_SUITE"] = str(SMALL)
+    upload_id = upload(engine_bytes("correct")).get_json()["id"]
+
+    app.config["GRADER_TIMING_BUSY_SHARE"] = ALWAYS_BUSY
+    with app.app_context():
+        assert grade_submission_job(upload_id, "worker-1") == "done"
+        row = db.session.get(Submission, upload_id)
+        assert (row.status, row.priority, row.score, row.attempts) == (
+            QUEUED,
+            RETIME_PRIORITY,
+            None,
+            0,
+        )
+        assert _count(EngineResult) == 0 and _count(LtiPassback) == 0  # nothing to send
+        kept = {t["name"]: t for t in row.progress["deferred"]["kept"]["tests"]}
+        db.session.remove()
+    assert all(test["kind"] != "timing" for test in kept.values())
+    assert {test["kind"] for test in kept.values()} == {"movegen", "search", "play"}
+
+    body = client.get(f"/api/engines/{upload_id}", headers=room.student).get_json()
+    assert body["status"] == "queued" and body["score"] is None
+    deferred = body["timing_deferred"]
+    assert deferred["deferrals"] == 1
+    assert deferred["words"].startswith("Timing deferred: the machine was busy (the reference got")
+    assert deferred["words"].endswith("it will be timed again, and the score comes then")
+    assert body["first_verdict"]["running"] == ["Timing"]
+    assert body["first_verdict"]["score"] == sum(t["score"] for t in kept.values())
+    assert "deferred" not in body["progress"]  # the kept results stay the server's
+
+    app.config["GRADER_TIMING_BUSY_SHARE"] = NEVER_BUSY  # later, timed whatever the machine
+    with app.app_context():
+        assert grade_submission_job(upload_id, "worker-2") == "done"
+        row = db.session.get(Submission, upload_id)
+        assert row.status == DONE and row.score == row.max_score == 10.0
+        result = db.session.scalar(sa.select(EngineResult))
+        tests = {t["name"]: t for t in result.rich["tests"]}
+        assert _count(LtiPassback) == 1  # marked once, with the final score
+        db.session.remove()
+    for name, test in kept.items():  # not run again: the first run's measurements
+        assert (tests[name]["cpu"], tests[name]["output"]) == (
+            round(test["cpu"], 4),
+            test["output"],
+        )
+    (timing,) = [t for t in tests.values() if t["kind"] == "timing"]
+    assert timing["score"] == 2.0 and timing["output"].startswith("full timing credit")
+    body = client.get(f"/api/engines/{upload_id}", headers=room.student).get_json()
+    assert body["timing_deferred"] is None and body["first_verdict"] is None
+
+    with app.app_context():
+        lti.send_scores(student_id, slot_id)
+        db.session.remove()
+    scores = platform.scores[item["id"]]
+    assert len(scores) == 1 and scores[0]["scoreGiven"] == pytest.approx(1.0)
+
+
+def test_a_timing_deferred_as_often_as_allowed_is_timed_anyway(app, room, upload) -> None:
+    app.config["GRADER_ENGINE_SUITE"] = str(SMALL)
+    upload_id = upload(engine_bytes("correct")).get_json()["id"]
+    app.config["GRADER_TIMING_BUSY_SHARE"] = ALWAYS_BUSY  # busy on every try
+    with app.app_context():
+        for deferral in range(1, MAX_DEFERRALS + 1):
+            assert grade_submission_job(upload_id, f"worker-{deferral}") == "done"
+            row = db.session.get(Submission, upload_id)
+            assert row.status == QUEUED and row.progress["deferred"]["deferrals"] == deferral
+            db.session.remove()
+        assert grade_submission_job(upload_id, "worker-last") == "done"
+        row = db.session.get(Submission, upload_id)
+        assert row.status == DONE and row.score is not None
+        result = db.session.scalar(sa.select(EngineResult))
+        (timing,) = [t for t in result.rich["tests"] if t["kind"] == "timing"]
+        db.session.remove()
+    assert (
+        f"deferred {MAX_DEFERRALS} times for a busy machine; this run timed it anyway"
+        in (timing["output"])
+    )
