@@ -163,12 +163,15 @@ def test_leaf_order_slips_of_two_leaves_and_of_one():
     assert KINDS["leaf-order"].slips(one, ("0",), random.Random(0)) == [()]
 
 
-def test_best_order_has_no_slips_and_no_calibration():
+def test_best_order_is_calibrated_on_the_order_as_given_and_a_slip():
+    # No misconception slips: its rows are the key, a slip at the last level ordered, and the
+    # answer a student gives without thinking (the order as given), each scored by the kind.
     assert KINDS["best-order"].slips(AG, _key("best-order", AG), random.Random(0)) == []
-    params = GeneratorParams.from_dict({"kind": "best-order", "depth": 2, "branching": 2})
-    with pytest.raises(GenerationError) as refused:
-        calibrate(params)
-    assert str(refused.value) == "best-order has no misconception variants to calibrate against"
+    params = GeneratorParams.from_dict({"kind": "best-order", "depth": 3, "branching": 2})
+    rows = {row.answer: row for row in calibrate(params, 6)}
+    assert list(rows) == ["key", "slip", "as-given"]
+    assert rows["key"].mean == 1.0 and rows["key"].trees == 6
+    assert 0 < rows["slip"].mean < 1 and 0 < rows["as-given"].worst < 1
 
 
 @pytest.mark.parametrize("kind_name", ["prune", "values", "minimax", "bounds", "leaf-order"])
@@ -281,6 +284,4 @@ def test_slots_calibrated_together_get_each_its_own_table_and_the_first_failure(
         calibrate_slots([values, late, first], 40)
     assert together.value.slot == 1 and str(together.value) == str(alone.value)
     best = GeneratorParams.from_dict({"kind": "best-order", "depth": 3, "branching": 2})
-    with pytest.raises(SlotError, match="no misconception variants") as refused:
-        calibrate_slots([values, best], 6)
-    assert refused.value.slot == 1
+    assert calibrate_slots([values, best], 6) == [calibrate(values, 6), calibrate(best, 6)]
