@@ -53,6 +53,17 @@ def refused_beside(
         form.form_errors.append(str(refused))
 
 
+def refuse_bad_rows(errors: list[str], undone: str) -> None:
+    """The imports' one rule (the roster's and the accommodations'): a list with any bad row is
+    refused whole, `undone` ("imported", "applied") naming what did not happen, and its bad rows
+    named beside the box (the service's `text`)."""
+    if errors:
+        raise Invalid(
+            f"Nothing was {undone}; fix these rows and import again: " + "; ".join(errors),
+            field="text",
+        )
+
+
 class ActionForm(FlaskForm):
     """A button that changes something (log out, new variant): only the CSRF token."""
 

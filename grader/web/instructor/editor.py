@@ -18,7 +18,7 @@ from grader.services.courses import accommodations, courses, extensions
 from grader.services.courses.staff import staff, staff_for_assignment, staff_for_slot
 from grader.services.engines import submissions
 from grader.services.teaching import editor, regrade
-from grader.web.forms import ActionForm, SelectChoice, in_zone
+from grader.web.forms import ActionForm, SelectChoice, in_zone, refuse_bad_rows
 from grader.web.instructor.blueprint import bp, flash_errors, kept, redirect_to
 from grader.web.instructor.deadlines import extension_form, extension_forms
 from grader.web.instructor.deadlines_forms import AccommodationsForm
@@ -111,12 +111,7 @@ def import_accommodations(assignment_id: int) -> Any:
         outcome = accommodations.import_accommodations(
             current_user, assignment_id, form.csv_text.data or ""
         )
-        if outcome.errors:  # nothing applied: the bad rows beside the list
-            raise Invalid(
-                "Nothing was applied; fix these rows and import again: "
-                + "; ".join(outcome.errors),
-                field="text",
-            )
+        refuse_bad_rows(outcome.errors, "applied")
         return outcome
 
     done = kept(

@@ -8,10 +8,10 @@ from flask import flash, redirect, render_template, request, url_for
 from flask_login import current_user
 
 from grader.ratelimits import limiter, setting
-from grader.services import Invalid, plural
+from grader.services import plural
 from grader.services.courses import extensions, groups, roster, sign_in_links
 from grader.services.courses.staff import staff
-from grader.web.forms import ActionForm
+from grader.web.forms import ActionForm, refuse_bad_rows
 from grader.web.instructor.blueprint import bp, csv_response, kept, redirect_to
 from grader.web.instructor.deadlines_forms import GroupForm
 from grader.web.instructor.roster_forms import ImportForm, MemberForm, RoleForm
@@ -121,12 +121,7 @@ def import_roster(course_id: int) -> Any:
         result = roster.import_students(
             current_user, course_id, form.csv_text.data or "", url=_invite_url
         )
-        if result.errors:  # nothing imported: the bad rows beside the list
-            raise Invalid(
-                "Nothing was imported; fix these rows and import again: "
-                + "; ".join(result.errors),
-                field="text",
-            )
+        refuse_bad_rows(result.errors, "imported")
         return result
 
     done = kept(
