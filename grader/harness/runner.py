@@ -177,6 +177,17 @@ def defer_busy(result: TestResult, below: float = BUSY_SHARE) -> TestResult:
     )
 
 
+def retimed_words(deferrals: int, still_busy: bool) -> str:
+    """The line a retimed timing test adds: how often it was deferred, and whether the machine
+    was still busy when this run timed it."""
+    times = "once" if deferrals == 1 else f"{deferrals} times"
+    if still_busy:
+        how = "this run timed it anyway, the machine still busy"
+    else:
+        how = "this run timed it, the machine no longer busy"
+    return f"\nIts timing was deferred {times} for a busy machine; {how}."
+
+
 def grade_engine(
     submission: Path,
     suite: Suite | str,
@@ -188,14 +199,18 @@ def grade_engine(
     first: FirstVerdict | None = None,
     defer_below: float = 0.0,
     kept: Kept | None = None,
+    busy_below: float = 0.0,
 ) -> Report:
     """Grade one submission with `suite` in a slot of its own; with `budget` (seconds of the
     worker's time, counted from when the slot is held) the tests left when it is spent are
     not run and charged as TLE_WALL. The reference's work is read from and kept in `cache` (a
     folder); the reference is timed beside the engine's timed runs. `first` hears the
     first verdict (`FirstVerdict`). A timing test measured while the reference got less than
-    `defer_below` of a core (0: never) is deferred (`defer_busy`, `Report.deferred`); `kept`, what an earlier run whose
-    timing was deferred gave, is taken for every test it holds, and those tests not run."""
+    `defer_below` of a core (0: never) is deferred (`defer_busy`, `Report.deferred`); `kept`, what
+    an earlier run whose timing was deferred gave, is taken for every test it holds, and those
+    tests not run. A retime's timing says whether the machine was still busy (`retimed_words`):
+    judged by `defer_below`, or where this run may not defer by `busy_below` (0: contention's
+    `BUSY_SHARE`)."""
     config = config or SandboxConfig()
     suite = load_suite(suite) if isinstance(suite, str) else suite
     config.check()
@@ -207,14 +222,11 @@ def grade_engine(
         )
     if defer_below > 0:
         report.tests = [defer_busy(t, defer_below) for t in report.tests]
-    elif kept is not None:  # deferred before, timed now whatever the machine
+    if kept is not None:  # a retime: each timing now measured says how the machine was
+        judge = defer_below or busy_below or BUSY_SHARE
         for test in report.tests:
-            if test.kind == "timing" and test.extra.get("busy"):
-                times = "once" if kept.deferrals == 1 else f"{kept.deferrals} times"
-                test.output += (
-                    f"\nIts timing was deferred {times} for a busy machine; this run timed it "
-                    "anyway."
-                )
+            if test.kind == "timing" and "share" in test.extra and not test.extra.get("deferred"):
+                test.output += retimed_words(kept.deferrals, busy(test.extra["share"], judge))
     refs.save()
     return report
 

@@ -401,7 +401,8 @@ def run_suite(
     reference's cache): an upload's grading, and a term regrade's run of the tests a suite
     gained (``regrade_preview``). ``report`` hears each test and game done, ``first`` the
     first verdict; ``defer_below`` and ``kept`` are `harness.grade_engine`'s (a timing on a
-    busy machine deferred, and the retime that keeps the other tests' results)."""
+    busy machine deferred, and the retime that keeps the other tests' results); a retime
+    judges the machine busy by the worker's own ``GRADER_TIMING_BUSY_SHARE``."""
     from grader import harness
 
     config = current_app.config
@@ -415,6 +416,7 @@ def run_suite(
         first=first,
         defer_below=defer_below,
         kept=kept,
+        busy_below=float(config["GRADER_TIMING_BUSY_SHARE"]),
     )
 
 
