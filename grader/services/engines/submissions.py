@@ -212,8 +212,8 @@ def _check_rate(session: Any, user: User, now: dt.datetime) -> None:
 
 def _check_open(user: User, slot: Slot, now: dt.datetime) -> None:
     check_open(slot.assignment.course)
-    closes = deadlines.closes_for(user.id, slot)  # the student's own due date or late window
-    if closes is not None and now > closes:
+    closes = deadlines.closed(user.id, slot, now)  # past their own due date or late window
+    if closes is not None:
         zone = slot.assignment.course.timezone
         raise Conflict(f"your due date ({zones.words(closes, zone)}) has passed")
 
