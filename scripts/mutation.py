@@ -2,8 +2,8 @@
 printing the share of mutants killed in each file.
 
 Every run starts from a fresh copy (``mutants/`` removed), so no verdict of an earlier run is
-reused, and the gametree tests clear the grading caches before each test
-(tests/gametree/conftest.py), so a result cached by the unmutated run mutmut forks from is never
+reused, and the cores' tests clear every cache of the cores before each test
+(tests/core_caches.py), so a result cached by the unmutated run mutmut forks from is never
 served to a mutant. mutmut runs only the tests that cover each mutated function.
 
     python scripts/mutation.py                       # every core file

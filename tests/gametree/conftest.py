@@ -1,14 +1,14 @@
-"""Every gametree test starts with empty grading caches: a result cached by one test (or by the
-unmutated run mutmut forks its mutants from) is never served to another."""
+"""Every gametree test starts with the cores' caches empty (tests/core_caches.py): a result
+cached by one test (or by the unmutated run mutmut forks its mutants from) is never served to
+another."""
 
 from __future__ import annotations
 
 import pytest
 
-from grader.gametree import kinds
+from tests.core_caches import clear_core_caches
 
 
 @pytest.fixture(autouse=True)
-def _fresh_grading_caches() -> None:
-    kinds._analysis.cache_clear()
-    kinds._variant_answers.cache_clear()
+def _fresh_core_caches() -> None:
+    clear_core_caches()
