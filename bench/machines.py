@@ -88,6 +88,10 @@ class Network:
         self.octet = 200 + pid % 50  # 10.O.x.y, distinct between runs on one host
         self.machines = machines
         self.server = f"{self.tag}-db"
+        # The host's end of its link to the server; deleted by `close`, not left to the server
+        # namespace's deletion, which the kernel finishes later: a second network made at once
+        # in this process (`--machines 1,2`) would find the name still taken.
+        self.host_end = f"gb{pid}h"
         self.made: list[str] = []
         self.processes: list[subprocess.Popen] = []
         self.host_folder = root / "host"
@@ -131,7 +135,7 @@ class Network:
         for folder in (self.root, self.host_folder):  # PostgreSQL's user passes through
             folder.chmod(0o711)
         self._namespace(self.server)
-        host_end = f"gb{os.getpid()}h"
+        host_end = self.host_end
         ip("link", "add", host_end, "type", "veth", "peer", "name", "host0", "netns", self.server)
         ip("addr", "add", f"{self.address(0, 1)}/30", "dev", host_end)
         ip("link", "set", host_end, "up")
@@ -212,8 +216,9 @@ class Network:
         raise RuntimeError(f"createdb failed: {made.stderr.decode()}")
 
     def close(self) -> None:
-        """Every process in the namespaces stopped, every namespace deleted (their veth pairs
-        go with them), the signal handlers given back."""
+        """Every process in the namespaces stopped, the host's link deleted (both its ends at
+        once), every namespace deleted (their veth pairs go with them), the signal handlers
+        given back."""
         for process in self.processes:
             if process.poll() is None:
                 process.terminate()
@@ -223,6 +228,7 @@ class Network:
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
+        ip("link", "del", self.host_end, check=False)  # absent if making it failed
         for name in reversed(self.made):
             delete_namespace(name)
         self.made.clear()

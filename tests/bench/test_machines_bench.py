@@ -29,6 +29,10 @@ def namespaces() -> set[str]:
     return {line.split()[0] for line in machines.ip("netns", "list").stdout.splitlines()}
 
 
+def host_link(network: machines.Network) -> bool:
+    return machines.ip("link", "show", network.host_end, check=False).returncode == 0
+
+
 @pytest.fixture
 def root() -> Iterator[Path]:
     folder = Path(tempfile.mkdtemp(prefix="test-machines-", dir="/var/tmp"))
@@ -53,6 +57,15 @@ def test_each_machine_reaches_postgresql_redis_and_its_folder_and_nothing_else(r
         assert len(found) == 10
         assert {what for what, ok in found.items() if ok} == machines.REACHABLE, found
     assert not made & namespaces()  # deleted on leaving
+    assert not host_link(network)  # at once, not when the kernel finishes the namespace
+
+
+def test_a_second_network_is_made_the_moment_the_first_is_closed(root):
+    """`--machines 1,2` makes one network after the other in one process, with the same names."""
+    for count in (1, 2):
+        with machines.Network(root / f"run-{count}", count) as network:
+            assert host_link(network) and network.made[0] in namespaces()
+        assert not host_link(network)
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
