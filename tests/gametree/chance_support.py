@@ -9,7 +9,7 @@ from fractions import Fraction
 
 from hypothesis import strategies as st
 
-from grader.gametree import Node, Tree
+from grader.gametree import Conventions, Node, Tree
 
 # Splits of 1 among 2..4 children, readable ones and some that are not (1/5 + 4/5, 1/6 + ...).
 SPLITS = {
@@ -104,3 +104,8 @@ def replaced(tree: Tree, paths: set[str], leaf: int) -> Tree:
         return Node(node.value, children, node.terminal, node.chance)
 
     return Tree(build(tree.root, ""), tree.players)
+
+
+def with_bounds(conventions: Conventions, low: object, high: object) -> Conventions:
+    """`conventions` with the leaf bounds [low, high] (no depth limit)."""
+    return Conventions(conventions.ties, conventions.values, conventions.order, None, (low, high))

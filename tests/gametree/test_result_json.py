@@ -14,13 +14,9 @@ from grader.gametree import Conventions, Tree, solve
 from grader.gametree.solver import SearchResult, jsonable
 from grader.gametree.tree import probability_text
 from tests.gametree._helpers import ALL_CONVENTIONS, trees
-from tests.gametree.chance_support import chance_trees
+from tests.gametree.chance_support import chance_trees, with_bounds
 
 LOW, HIGH = 0, 10
-
-
-def bounded(conventions: Conventions, bounds: tuple[object, object] | None) -> Conventions:
-    return Conventions(conventions.ties, conventions.values, conventions.order, None, bounds)
 
 
 def _check_json(result: SearchResult) -> None:
@@ -66,7 +62,7 @@ def _check_json(result: SearchResult) -> None:
     bounds=st.sampled_from([None, (LOW, HIGH), ("-inf", HIGH)]),
 )
 def test_a_chance_results_json_holds_each_of_its_fields(tree, conventions, bounds):
-    _check_json(solve(tree, bounded(conventions, bounds)))
+    _check_json(solve(tree, conventions if bounds is None else with_bounds(conventions, *bounds)))
 
 
 @settings(max_examples=100, deadline=None)

@@ -19,13 +19,9 @@ from hypothesis import strategies as st
 from grader.gametree import Conventions, Tree, TreeFormatError, minimax, solve
 from grader.gametree.variants import CHANCE_VARIANTS
 from tests.gametree._helpers import ALL_CONVENTIONS
-from tests.gametree.chance_support import chance_trees, expectiminimax, replaced
+from tests.gametree.chance_support import chance_trees, expectiminimax, replaced, with_bounds
 
 LOW, HIGH = 0, 10
-
-
-def with_bounds(conventions: Conventions, low: object, high: object) -> Conventions:
-    return Conventions(conventions.ties, conventions.values, conventions.order, None, (low, high))
 
 
 @settings(max_examples=300, deadline=None)
