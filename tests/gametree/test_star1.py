@@ -19,9 +19,16 @@ from hypothesis import strategies as st
 from grader.gametree import Conventions, Tree, TreeFormatError, minimax, solve
 from grader.gametree.variants import CHANCE_VARIANTS
 from tests.gametree._helpers import ALL_CONVENTIONS
-from tests.gametree.chance_support import chance_trees, expectiminimax, replaced, with_bounds
+from tests.gametree.chance_support import (
+    chance_trees,
+    expectiminimax,
+    replaced,
+    star1_search,
+    with_bounds,
+)
 
 LOW, HIGH = 0, 10
+INF = float("inf")
 
 
 @settings(max_examples=300, deadline=None)
@@ -68,9 +75,98 @@ def test_without_both_bounds_nothing_is_cut_below_a_chance_node(
     for step in result.trace:  # each child of a chance node starts with the full window
         if step.kind == "enter" and step.path and step.path.rpartition(".")[0] in chance:
             assert (step.alpha, step.beta) == (float("-inf"), float("inf"))
+    for step in result.trace:  # each weighing's interval: unbounded until every child is seen
+        if step.kind == "weigh":
+            whole = [step.total] * 2
+            assert [step.lower, step.upper] == (whole if step.mass == 1 else [-INF, INF])
     if chance:
         assert result.note is not None and "cuts nothing below a chance node" in result.note
     assert not result.star1
+
+
+# Bounds [L, U] of either sign, so that no term times L or U vanishes (every worked example
+# below has L = 0, where a window's "- (1 - P - p) L" and "+ (1 - P - p) L" agree).
+SIGNED_BOUNDS = [(-6, 9), (-9, -2), (3, 8), (-4, 0)]
+
+
+@st.composite
+def bounded_uniform_trees(draw):
+    low, high = draw(st.sampled_from(SIGNED_BOUNDS))
+    return low, high, draw(chance_trees(low, high, uniform=True))
+
+
+@settings(max_examples=300, deadline=None)
+@given(case=bounded_uniform_trees())
+def test_star1_follows_the_published_algorithm_step_by_step(case: tuple[int, int, Tree]):
+    """Every window, weighing and cutoff, against Hauk, Buro and Schaeffer's Star1
+    (``chance_support.star1_search``), on trees whose bounds are not 0."""
+    low, high, tree = case
+    result = solve(tree, Conventions(bounds=(low, high)))
+    reference = star1_search(tree, low, high)
+    assert result.value == reference.value == expectiminimax(tree)[""]
+    assert list(result.visited) == reference.visited
+    steps = [s for s in result.trace if s.kind in ("window", "weigh")]
+    windows = [
+        (s.path, s.child, s.alpha, s.beta, s.probability, s.total, s.mass, s.lower, s.upper)
+        for s in steps
+        if s.kind == "window"
+    ]
+    weighs = [
+        (s.path, s.child, s.value, s.total, s.mass, s.lower, s.upper)
+        for s in steps
+        if s.kind == "weigh"
+    ]
+    assert windows == reference.windows
+    assert weighs == reference.weighs
+    cutoffs = [
+        (c.path, c.kind, c.alpha, c.beta, c.value, c.deep, c.source, c.pruned, c.lower, c.upper)
+        for c in result.cutoffs
+    ]
+    assert sorted(cutoffs, key=str) == sorted(reference.cutoffs, key=str)
+    for c in result.cutoffs:  # the cutoff's own step says the same
+        step = result.trace[c.step]
+        assert (step.kind, step.path, step.pruned, step.value) == (
+            "cutoff",
+            c.path,
+            c.pruned,
+            c.value,
+        )
+        assert (step.alpha, step.beta) == (c.alpha, c.beta)
+        if c.chance:
+            assert (step.bound, step.lower, step.upper) == (c.kind, c.lower, c.upper)
+
+
+# A worked example with L < 0, computed by hand from the paper's pseudo-code: A = MAX over two
+# chance nodes of two equally likely leaves, bounds [L, U] = [-4, 6]. B = (5 + 1) / 2 = 3, so
+# alpha = 3 at A. At C: A_0 = 2 (3 - 6) + 6 = 0 and B_0 = 2 (inf + 4) - 4 = inf, so its first
+# leaf's window is (max(0, -4), min(inf, 6)) = (0, 6). That leaf, -2, is at or below A_0 = 0:
+# C fails low at (-2 + 6) / 2 = 2 <= 3, its interval [(-2 - 4) / 2, 2] = [-3, 2], and its
+# second leaf is pruned. There beta is +inf, so B_0 is +inf whatever L is; the second tree
+# makes it finite: A = MIN over chance nodes, beta = (-3 + 1) / 2 = -1 from B; at C:
+# B_0 = 2 (-1 + 4) - 4 = 2, the window (max(-inf, -4), min(2, 6)) = (-4, 2) (with the L term's
+# sign turned, B_0 would be -6); its first leaf 3 >= 2 fails high at (3 - 4) / 2 = -1/2.
+def test_star1_worked_example_with_a_negative_lower_bound():
+    tree = Tree.from_nested([[5, 1], [-2, 6]], "max,chance")
+    result = solve(tree, Conventions(bounds=(-4, 6)))
+    assert result.value == 3 and result.pruned == ("1.1",)
+    windows = [(s.child, s.lower, s.upper) for s in result.trace if s.kind == "window"]
+    assert windows == [("0.0", -4, 6), ("0.1", -4, 6), ("1.0", 0, 6)]
+    (cut,) = result.cutoffs
+    assert (cut.path, cut.kind, cut.value, cut.lower, cut.upper) == ("1", "alpha", 2, -3, 2)
+
+    tree = Tree.from_nested([[-3, 1], [3, -4]], "min,chance")
+    result = solve(tree, Conventions(bounds=(-4, 6)))
+    assert result.value == -1 and result.pruned == ("1.1",)
+    windows = [(s.child, s.lower, s.upper) for s in result.trace if s.kind == "window"]
+    assert windows[2] == ("1.0", -4, 2)
+    (cut,) = result.cutoffs
+    assert (cut.path, cut.kind, cut.value, cut.lower, cut.upper) == (
+        "1",
+        "beta",
+        Fraction(-1, 2),
+        Fraction(-1, 2),
+        Fraction(9, 2),
+    )
 
 
 def test_a_leaf_outside_the_bounds_is_refused_by_its_label():
