@@ -177,6 +177,21 @@ def defer_busy(result: TestResult, below: float = BUSY_SHARE) -> TestResult:
     )
 
 
+def judge_machine(result: TestResult, below: float) -> None:
+    """Judge a timing result's machine by `below` (the threshold the run defers by):
+    `extra["busy"]`, and where the reference got less than `below` of a core, a line saying
+    the machine was busy. Any other result is left as it is."""
+    share = result.extra.get("share")
+    if result.kind != "timing" or share is None:
+        return
+    result.extra["busy"] = busy(share, below)
+    if result.extra["busy"] and result.verdict is Verdict.PASSED:
+        result.output += (
+            f"\nThe machine was busy while timing ({result.extra.get('machine')}); the "
+            "reference was timed beside each of your runs, so both met the same machine."
+        )
+
+
 def retimed_words(deferrals: int, still_busy: bool) -> str:
     """The line a retimed timing test adds: how often it was deferred, and whether the machine
     was still busy when this run timed it."""
@@ -208,9 +223,9 @@ def grade_engine(
     first verdict (`FirstVerdict`). A timing test measured while the reference got less than
     `defer_below` of a core (0: never) is deferred (`defer_busy`, `Report.deferred`); `kept`, what
     an earlier run whose timing was deferred gave, is taken for every test it holds, and those
-    tests not run. A retime's timing says whether the machine was still busy (`retimed_words`):
-    judged by `defer_below`, or where this run may not defer by `busy_below` (0: contention's
-    `BUSY_SHARE`)."""
+    tests not run. Whether the machine was busy while a timing ran (its words, a retime's
+    `retimed_words`, `judge_machine`) is judged by `defer_below`, or where this run may not
+    defer by `busy_below` (0: contention's `BUSY_SHARE`)."""
     config = config or SandboxConfig()
     suite = load_suite(suite) if isinstance(suite, str) else suite
     config.check()
@@ -220,13 +235,18 @@ def grade_engine(
         report = _grade_in(
             slot, Path(submission), suite, config, progress, deadline, refs, slots, first, kept
         )
+    # Only what this run measured is judged: a test kept from the deferred run keeps its words.
+    given = {t.name for t in kept.tests} if kept is not None else set()
+    judge = defer_below or busy_below or BUSY_SHARE
+    for test in report.tests:
+        if test.name not in given:
+            judge_machine(test, judge)
     if defer_below > 0:
-        report.tests = [defer_busy(t, defer_below) for t in report.tests]
+        report.tests = [t if t.name in given else defer_busy(t, defer_below) for t in report.tests]
     if kept is not None:  # a retime: each timing now measured says how the machine was
-        judge = defer_below or busy_below or BUSY_SHARE
         for test in report.tests:
-            if test.kind == "timing" and "share" in test.extra and not test.extra.get("deferred"):
-                test.output += retimed_words(kept.deferrals, busy(test.extra["share"], judge))
+            if test.name not in given and "busy" in test.extra and not test.extra.get("deferred"):
+                test.output += retimed_words(kept.deferrals, test.extra["busy"])
     refs.save()
     return report
 

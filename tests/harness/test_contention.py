@@ -21,7 +21,7 @@ from collections.abc import Iterator
 
 from grader.harness.contention import BUSY_SHARE, Share, busy
 from grader.harness.references import reference_run
-from grader.harness.runner import Kept, grade_engine
+from grader.harness.runner import Kept, defer_busy, grade_engine
 from grader.harness.sandbox import SandboxConfig
 from grader.harness.suite import load_suite
 from grader.harness.verdicts import Verdict
@@ -111,3 +111,57 @@ def test_a_timing_beside_busy_processes_is_deferred_then_timed_keeping_the_rest(
     assert "The machine was busy while timing" in timed.output
     assert "deferred once for a busy machine; this run timed it anyway" in timed.output
     assert again.score == search.score + timed.score
+
+
+TWO_TIMINGS = """{
+  "name": "two-timings", "start": {"cpu": 5, "wall": 60},
+  "groups": [
+    {"kind": "timing", "points": 2, "cpu": 20, "wall": 120, "depths": [3], "runs": 1,
+     "full_ratio": 10, "zero_ratio": 100, "positions": ["opening-1", "opening-2"]}
+  ]
+}"""
+ALWAYS_BUSY, NEVER_BUSY = 2.0, 1e-6  # shares of a core no machine reaches, and every one does
+BUSY_LINE = "The machine was busy while timing"
+
+
+@needs_bwrap
+def test_a_timing_says_the_machine_was_busy_by_the_threshold_it_is_deferred_by(
+    submission, tmp_path
+) -> None:
+    """The same threshold judges the words and the deferral: a worker whose threshold finds the
+    machine quiet never tells a student it was busy, whatever contention's default says."""
+    suite_file = tmp_path / "two.json"
+    suite_file.write_text(TWO_TIMINGS)
+    suite = load_suite(suite_file)
+    engine = submission("correct")
+    for threshold, said in ((ALWAYS_BUSY, True), (NEVER_BUSY, False)):
+        report = grade_engine(engine, suite, SandboxConfig(), busy_below=threshold)
+        for timing in report.tests:
+            assert timing.verdict is Verdict.PASSED and timing.extra["busy"] is said
+            assert (BUSY_LINE in timing.output) is said
+            assert timing.output.count(BUSY_LINE) <= 1
+
+
+@needs_bwrap
+def test_a_timing_kept_from_the_deferred_run_keeps_its_own_words(submission, tmp_path) -> None:
+    """Of two timings, one deferred and one not: the retime times the deferred one only and
+    adds the retime's words to it alone; the one kept is as the first run gave it."""
+    suite_file = tmp_path / "two.json"
+    suite_file.write_text(TWO_TIMINGS)
+    suite = load_suite(suite_file)
+    engine = submission("correct")
+    first = grade_engine(engine, suite, SandboxConfig(), busy_below=NEVER_BUSY)
+    one, two = first.tests
+    first.tests = [one, defer_busy(two, ALWAYS_BUSY)]  # the second's share fell under the bound
+    assert first.deferred == [first.tests[1]]
+    kept = Kept.from_dict(Kept.of(first).to_dict())
+
+    again = grade_engine(engine, suite, SandboxConfig(), kept=kept, busy_below=ALWAYS_BUSY)
+    kept_one, retimed = again.tests
+    assert kept_one.to_dict() == one.to_dict()  # not run again, not a word added
+    assert "deferred" not in kept_one.output and BUSY_LINE not in kept_one.output
+    assert retimed.output.count(BUSY_LINE) == 1
+    assert retimed.output.endswith(
+        "Its timing was deferred once for a busy machine; this run timed it anyway, the "
+        "machine still busy."
+    )

@@ -61,8 +61,10 @@ class Timing(TestKind):
     """The engine's CPU time for search against the reference's, same position, same slot,
     the reference timed run for run beside the engine's: the median of several runs of each,
     at each depth; credit by the ratio (`timing_credit`). The result carries its chart's rows
-    as data (`extra["rows"]`), one per depth, and whether the machine was busy while it timed
-    (`extra["busy"]`, contention.py: the runner may defer such a result)."""
+    as data (`extra["rows"]`), one per depth, and the reference's share of a core while it timed
+    (`extra["share"]`, contention.py): the runner judges from it, by the threshold it defers
+    by, whether the machine was busy (`runner.judge_machine`), so a result's words and its
+    deferral never disagree."""
 
     name = "timing"
     title = "Timing"
@@ -152,11 +154,6 @@ class Timing(TestKind):
                 f"Each search ran {made} times, not {runs}: a third run's median would lie "
                 "between the first two, where no figure changes the credit."
             )
-        if share.busy:
-            lines.append(
-                f"The machine was busy while timing ({share.words()}); the reference was timed "
-                "beside each of your runs, so both met the same machine."
-            )
         return result_of(
             test,
             Verdict.PASSED,
@@ -169,7 +166,6 @@ class Timing(TestKind):
             reduced=fraction < 1,
             rows=rows,
             share=round(share.share, 3),
-            busy=share.busy,
             machine=share.words(),
         )
 
