@@ -124,8 +124,8 @@ def with_bounds(conventions: Conventions, low: object, high: object) -> Conventi
 class Star1Run(NamedTuple):
     """What ``star1_search`` saw: the root's value, the nodes in the order entered, each chance
     child's window (node, child, alpha, beta, probability, S, P, lower, upper), each chance
-    child's weighing (node, child, contribution, S, P, lower, upper) and each cutoff (node,
-    bound, alpha, beta, value, deep, source, pruned, lower, upper)."""
+    child's weighing (node, child, alpha, beta, contribution, S, P, lower, upper) and each
+    cutoff (node, bound, alpha, beta, value, deep, source, pruned, lower, upper)."""
 
     value: Fraction
     visited: list[str]
@@ -200,7 +200,8 @@ def star1_search(tree: Tree, low: int, high: int) -> Star1Run:
             v = search(child, cpath, depth + 1, ax, bx, path, path, path)
             vsum += v
             lower, upper = (vsum + lo * (n - 1 - i)) / n, (vsum + hi * (n - 1 - i)) / n
-            run.weighs.append((path, cpath, v / n, vsum / n, Fraction(i + 1, n), lower, upper))
+            mass = Fraction(i + 1, n)
+            run.weighs.append((path, cpath, alpha, beta, v / n, vsum / n, mass, lower, upper))
             rest = tuple(paths[i + 1 :])
             if v <= big_a:
                 if rest:

@@ -112,7 +112,7 @@ def test_star1_follows_the_published_algorithm_step_by_step(case: tuple[int, int
         if s.kind == "window"
     ]
     weighs = [
-        (s.path, s.child, s.value, s.total, s.mass, s.lower, s.upper)
+        (s.path, s.child, s.alpha, s.beta, s.value, s.total, s.mass, s.lower, s.upper)
         for s in steps
         if s.kind == "weigh"
     ]
@@ -219,6 +219,22 @@ def test_ties_explore_does_not_cut_when_the_interval_only_touches_the_window():
     assert prune.pruned == ("1.2",)  # 5 <= alpha = 5: cut at the tie
     assert explore.pruned == ()  # 5 < 5 is false: searched on
     assert prune.value == explore.value == 5
+
+
+def test_a_chance_node_cut_as_min_tightens_beta_as_a_min_node_would():
+    # The misconception "chance-cut-as-min": B = (5, 5) takes beta 5 from its first leaf (not
+    # again from its equal second), A takes alpha 5, and C's first leaf 2 sets beta 2 <= alpha:
+    # cut, as a MIN node would, though C's value could reach (2 + 10) / 2 = 6.
+    tree = Tree.from_nested([[5, 5], [2, 10]], "max,chance")
+    wrong = CHANCE_VARIANTS["chance-cut-as-min"].run(tree, Conventions(bounds=(LOW, HIGH)))
+    bounds = [(s.path, s.alpha, s.beta, s.bound, s.value) for s in wrong.trace if s.kind == "bound"]
+    assert bounds == [
+        ("0", -INF, 5, "beta", 5),
+        ("", 5, INF, "alpha", 5),
+        ("1", 5, 2, "beta", 2),
+    ]
+    (cut,) = wrong.cutoffs
+    assert (cut.path, cut.kind, cut.value, cut.pruned) == ("1", "alpha", 2, ("1.1",))
 
 
 def test_the_brute_force_catches_pruning_that_matters():
