@@ -124,14 +124,16 @@ def with_bounds(conventions: Conventions, low: object, high: object) -> Conventi
 class Star1Run(NamedTuple):
     """What ``star1_search`` saw: the root's value, the nodes in the order entered, each chance
     child's window (node, child, alpha, beta, probability, S, P, lower, upper), each chance
-    child's weighing (node, child, alpha, beta, contribution, S, P, lower, upper) and each
-    cutoff (node, bound, alpha, beta, value, deep, source, pruned, lower, upper)."""
+    child's weighing (node, child, alpha, beta, contribution, S, P, lower, upper), each cutoff
+    (node, bound, alpha, beta, value, deep, source, pruned, lower, upper) and what each chance
+    node returned."""
 
     value: Fraction
     visited: list[str]
     windows: list[tuple]
     weighs: list[tuple]
     cutoffs: list[tuple]
+    returns: dict[str, tuple]  # each chance node's (value, alpha, beta): its window, unchanged
 
 
 def star1_search(tree: Tree, low: int, high: int) -> Star1Run:
@@ -154,7 +156,7 @@ def star1_search(tree: Tree, low: int, high: int) -> Star1Run:
     uniform (``chance_trees(uniform=True)``)."""
     inf = float("inf")
     lo, hi = Fraction(low), Fraction(high)
-    run = Star1Run(Fraction(0), [], [], [], [])
+    run = Star1Run(Fraction(0), [], [], [], [], {})
 
     def cut(path, parent, kind, alpha, beta, value, source, rest, lower=None, upper=None):
         deep = source is not None and source not in (parent, path)
@@ -167,7 +169,9 @@ def star1_search(tree: Tree, low: int, high: int) -> Star1Run:
         paths = [f"{path}.{i}" if path else str(i) for i in range(len(node.children))]
         kind = role(tree, node, depth)
         if kind == "chance":
-            return star1(node, path, paths, depth, alpha, beta, a_src, b_src, parent)
+            value = star1(node, path, paths, depth, alpha, beta, a_src, b_src, parent)
+            run.returns[path] = (value, alpha, beta)
+            return value
         best = -inf if kind == "max" else inf
         for i, (child, cpath) in enumerate(zip(node.children, paths, strict=True)):
             v = search(child, cpath, depth + 1, alpha, beta, a_src, b_src, path)

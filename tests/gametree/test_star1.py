@@ -123,6 +123,10 @@ def test_star1_follows_the_published_algorithm_step_by_step(case: tuple[int, int
         for c in result.cutoffs
     ]
     assert sorted(cutoffs, key=str) == sorted(reference.cutoffs, key=str)
+    returns = {s.path: (s.value, s.alpha, s.beta) for s in result.trace if s.kind == "return"}
+    for path, returned in reference.returns.items():  # a chance node's window is its own
+        assert returns[path] == returned
+        assert tuple(result.nodes[path]) == returned
     for c in result.cutoffs:  # the cutoff's own step says the same
         step = result.trace[c.step]
         assert (step.kind, step.path, step.pruned, step.value) == (
@@ -219,6 +223,37 @@ def test_ties_explore_does_not_cut_when_the_interval_only_touches_the_window():
     assert prune.pruned == ("1.2",)  # 5 <= alpha = 5: cut at the tie
     assert explore.pruned == ()  # 5 < 5 is false: searched on
     assert prune.value == explore.value == 5
+
+
+def test_a_star1_cutoff_on_a_bound_from_above_the_parent_is_deep():
+    # MAX over two MIN nodes, each over one chance node of two leaves, bounds [0, 10]. The first
+    # gives alpha = 5 at the root. The second's chance node gets the window (5, +inf) through
+    # its MIN parent: A_0 = 2 (5 - 10) + 10 = 0, and its first leaf 0 fails low at
+    # (0 + 10) / 2 = 5 <= alpha. The bound came from the root, above its parent: a deep cutoff.
+    tree = Tree.from_nested([[[5, 5]], [[0, 9]]], "max,min,chance")
+    result = solve(tree, Conventions(bounds=(0, 10)))
+    (cut,) = result.cutoffs
+    assert (cut.path, cut.kind, cut.value, cut.source, cut.deep) == ("1.0", "alpha", 5, "", True)
+    assert result.value == 5 and result.pruned == ("1.0.1",)
+
+
+def test_a_chance_node_cut_as_min_with_ties_explored_cuts_only_strictly_below_alpha():
+    # CS188's ties ("explore"): a node returns at once only when strictly outside its window.
+    # C = (5, 9) cut as MIN under alpha = 5 from B = (5, 5): 5 < 5 is false, so C is searched
+    # on; with ties pruned, 5 >= beta = 5 cuts it.
+    tree = Tree.from_nested([[5, 5], [5, 9]], "max,chance")
+    variant = CHANCE_VARIANTS["chance-cut-as-min"]
+    explore = variant.run(tree, Conventions(ties="explore", bounds=(LOW, HIGH)))
+    prune = variant.run(tree, Conventions(bounds=(LOW, HIGH)))
+    assert explore.pruned == () and not explore.cutoffs
+    assert prune.pruned == ("1.1",)
+    # C = (4, 9): 4 < 5, cut with ties explored too, on the least child seen.
+    explore = variant.run(
+        Tree.from_nested([[5, 5], [4, 9]], "max,chance"),
+        Conventions(ties="explore", bounds=(LOW, HIGH)),
+    )
+    (cut,) = explore.cutoffs
+    assert (cut.path, cut.value, cut.pruned) == ("1", 4, ("1.1",))
 
 
 def test_a_chance_node_cut_as_min_tightens_beta_as_a_min_node_would():
