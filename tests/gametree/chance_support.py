@@ -139,7 +139,7 @@ class Star1Run(NamedTuple):
 def star1_search(tree: Tree, low: int, high: int) -> Star1Run:
     """Fail-soft alpha-beta at MAX and MIN nodes (ties cut: alpha >= beta), and Star1 at chance
     nodes, written from Hauk, Buro and Schaeffer's pseudo-code ("Rediscovering *-Minimax Search",
-    CG 2004, Figure 2) for N equally likely outcomes, not from grader.gametree.solver:
+    CG 2004) for N equally likely outcomes, not from grader.gametree.solver:
 
         A = N (alpha - U) + U;  B = N (beta - L) + L;  vsum = 0
         for each outcome i:  AX = max(A, L);  BX = min(B, U)
