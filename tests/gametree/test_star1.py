@@ -84,8 +84,8 @@ def test_without_both_bounds_nothing_is_cut_below_a_chance_node(
     assert not result.star1
 
 
-# Bounds [L, U] of either sign, so that no term times L or U vanishes (every worked example
-# below has L = 0, where a window's "- (1 - P - p) L" and "+ (1 - P - p) L" agree).
+# Bounds [L, U] of either sign, so that no term times L or U vanishes (most worked examples
+# here have L = 0, where a window's "- (1 - P - p) L" and "+ (1 - P - p) L" agree).
 SIGNED_BOUNDS = [(-6, 9), (-9, -2), (3, 8), (-4, 0)]
 
 
@@ -99,7 +99,7 @@ def bounded_uniform_trees(draw):
 @given(case=bounded_uniform_trees())
 def test_star1_follows_the_published_algorithm_step_by_step(case: tuple[int, int, Tree]):
     """Every window, weighing and cutoff, against Hauk, Buro and Schaeffer's Star1
-    (``chance_support.star1_search``), on trees whose bounds are not 0."""
+    (``chance_support.star1_search``), on trees whose bounds [L, U] have either sign."""
     low, high, tree = case
     result = solve(tree, Conventions(bounds=(low, high)))
     reference = star1_search(tree, low, high)
