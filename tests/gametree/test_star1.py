@@ -182,6 +182,9 @@ def test_a_leaf_outside_the_bounds_is_refused_by_its_label():
 def test_bounds_must_be_ordered():
     with pytest.raises(ValueError, match="need L <= U"):
         Conventions(bounds=(5, 1))
+    for shape in ((1, 2, 3), (1,), "12", 5):  # two numbers, in a list or a tuple
+        with pytest.raises(ValueError, match=r"bounds are \[L, U\], got"):
+            Conventions(bounds=shape)
     assert Conventions.from_dict({"bounds": ["-inf", 3]}).bounds == (float("-inf"), 3)
     assert Conventions(bounds=(0, 10)).to_dict()["bounds"] == [0, 10]
 
