@@ -92,10 +92,6 @@ class Share:
         """CPU over wall seconds: 1 for a whole core (1 when nothing was timed)."""
         return self.cpu / self.wall if self.wall > 0 else 1.0
 
-    @property
-    def busy(self) -> bool:
-        return busy(self.share)
-
     def words(self) -> str:
         """The machine's state in words, for a result's output."""
         most = max(self.runnable, default=None)
