@@ -21,6 +21,10 @@ from grader.harness.verdicts import Verdict
 ENGINES = Path(__file__).parent / "engines"  # the sample engines
 TINY = Path(__file__).parent / "data" / "tiny.json"  # the tiny suite
 TEST_KEYS = {"name", "score", "max_score", "status", "visibility", "output", "extra_data"}
+# Busy thresholds (a share of a core) that judge every timing busy, and none: no machine's
+# reference reaches 2 cores, and every one gets more than a millionth (0 would mean "never
+# defer, judge by the default").
+ALWAYS_BUSY, NEVER_BUSY = 2.0, 1e-6
 
 
 def sandbox_problem() -> str | None:

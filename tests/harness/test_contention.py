@@ -25,7 +25,7 @@ from grader.harness.runner import Kept, defer_busy, grade_engine
 from grader.harness.sandbox import SandboxConfig
 from grader.harness.suite import load_suite
 from grader.harness.verdicts import Verdict
-from tests.harness._helpers import needs_bwrap
+from tests.harness._helpers import ALWAYS_BUSY, NEVER_BUSY, needs_bwrap
 
 MIDDLE = "B:W18,K19,20,21,23,25,26,27,29:B1,4,5,9,K31"
 SPIN_CPU_SECONDS = 120  # each busy process's whole CPU, whatever happens to the test
@@ -120,7 +120,6 @@ TWO_TIMINGS = """{
      "full_ratio": 10, "zero_ratio": 100, "positions": ["opening-1", "opening-2"]}
   ]
 }"""
-ALWAYS_BUSY, NEVER_BUSY = 2.0, 1e-6  # shares of a core no machine reaches, and every one does
 BUSY_LINE = "The machine was busy while timing"
 
 

@@ -18,12 +18,11 @@ from grader.jobs import grade_submission_job
 from grader.models import DONE, QUEUED, EngineResult, LtiPassback, Submission
 from grader.services import lti
 from grader.services.engines.leases import MAX_DEFERRALS, RETIME_PRIORITY
+from tests.harness._helpers import ALWAYS_BUSY, NEVER_BUSY
 from tests.jobs.engine_support import SMALL, engine_bytes
 from tests.jobs.test_lti_passback import lms  # noqa: F401  (the fixture)
 
 pytestmark = pytest.mark.slow
-
-ALWAYS_BUSY, NEVER_BUSY = 2.0, 1e-6  # (0 would mean: never defer, judge by the default)
 
 
 def _count(model) -> int:
