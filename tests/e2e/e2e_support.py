@@ -157,3 +157,14 @@ def signed_in(page: Any, cookies: list[dict[str, Any]]) -> Any:
 def tree_drawn(page: Any) -> None:
     """Waits (Playwright's retrying `expect`) until the page has drawn its exercise's tree."""
     expect(page.locator('[data-role="tree"] .node').first).to_be_visible()
+
+
+# A graded answer's replay is drawn after two requests and a second drawing of the tree: 0.8 s
+# for a six-level tree on a quiet machine, more than Playwright's 5 s default on a 2-core CI
+# machine whose other test worker is busy (stop 58's run). Playwright's own wait for an action.
+REPLAY_DRAWN_MS = 30_000
+
+
+def replay_drawn(page: Any) -> None:
+    """Waits until the page has drawn the replay of the answer it graded."""
+    expect(page.locator('[data-role="replay"]')).to_be_visible(timeout=REPLAY_DRAWN_MS)

@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import expect
 
 from grader.gametree import KINDS, Conventions, GeneratorParams, Tree, generate, grade, solve
-from tests.e2e.e2e_support import tree_drawn
+from tests.e2e.e2e_support import replay_drawn, tree_drawn
 
 pytestmark = pytest.mark.e2e
 
@@ -90,7 +90,7 @@ def test_prune_exercise_score_diagnosis_and_replay(student, live_server) -> None
     expect(page.locator('[data-role="attempts-used"]')).to_have_text("2")
     expect(page.locator('[data-role="no-key"]')).to_have_count(0)
     # Full marks on a slot that allows the replay: the key colours every node right.
-    expect(page.locator('[data-role="replay"]')).to_be_visible()
+    replay_drawn(page)
     expect(page.locator('[data-role="tree"] .node.wrong')).to_have_count(0)
     expect(page.locator('[data-role="tree"] .node.right')).to_have_count(len(tree.labels()))
 
@@ -177,7 +177,7 @@ def test_prune_exercise_score_diagnosis_and_replay(student, live_server) -> None
     expect(page.locator('[data-role="diagnosis"]')).to_be_visible()
     expect(page.get_by_label("Value of the root A")).to_have_value(str(value))
     expect(page.locator('[data-role="tree"] .node.marked')).to_have_count(0)
-    expect(page.locator('[data-role="replay"]')).to_be_visible()
+    replay_drawn(page)
 
 
 def _open_practice(page: Any, live_server: Any, name: str) -> dict[str, Any]:
@@ -200,7 +200,7 @@ def test_readable_at_three_and_six_levels(student, live_server, screenshots, nam
     page.keyboard.press("Home")  # focuses the root and scrolls it to the middle
     page.screenshot(path=str(screenshots / f"{name}-answer.png"), full_page=True)
     page.get_by_role("button", name="Submit").click()
-    expect(page.locator('[data-role="replay"]')).to_be_visible()
+    replay_drawn(page)
     slider = page.locator('[data-replay="slider"]')
     middle = result.cutoffs[-1].step
     slider.fill(str(middle))
@@ -425,6 +425,6 @@ def test_the_replay_comes_once_for_every_attempt_after_it(student, live_server) 
         shown = posted.value.json()
         assert shown["solution"]["key"] and shown["solution"]["search"] is None
         expect(page.locator('[data-role="score"]')).to_contain_text(f"{shown['score']:.2f}")
-        expect(page.locator('[data-role="replay"]')).to_be_visible()
+        replay_drawn(page)
         expect(page.locator('[data-replay="counter"]')).to_contain_text(" of ")
     assert len(reads) == 1, reads

@@ -5,9 +5,8 @@ is in view, on a wide window and on a phone."""
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import expect
 
-from tests.e2e.e2e_support import open_page, signed_in, tree_drawn
+from tests.e2e.e2e_support import open_page, replay_drawn, signed_in, tree_drawn
 
 pytestmark = pytest.mark.e2e
 
@@ -38,7 +37,7 @@ def test_no_focused_control_hides_behind_the_replay_controls(
         tree_drawn(page)
         page.get_by_label("Value of the root A").fill("0")
         page.get_by_role("button", name="Submit").click()
-        expect(page.locator('[data-role="replay"]')).to_be_visible()
+        replay_drawn(page)
         hidden = []
         seen = 0
         for _ in range(120):

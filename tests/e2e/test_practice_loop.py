@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.accessibility import sideways
-from tests.e2e.e2e_support import tree_drawn
+from tests.e2e.e2e_support import replay_drawn, tree_drawn
 
 pytestmark = pytest.mark.e2e
 
@@ -86,7 +86,7 @@ def test_watch_then_another_tree_like_this_then_settings_kept(student) -> None:
     # The search can be watched before any answer.
     expect(page.locator('[data-role="replay"]')).to_be_hidden()
     page.get_by_role("button", name="Watch the search").click()
-    expect(page.locator('[data-role="replay"]')).to_be_visible()
+    replay_drawn(page)
     page.get_by_role("button", name="Step forward").click()
     expect(page.locator('[data-replay="counter"]')).to_contain_text("Step 1 of")
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.e2e_support import tree_drawn
+from tests.e2e.e2e_support import replay_drawn, tree_drawn
 
 pytestmark = pytest.mark.e2e
 
@@ -40,7 +40,7 @@ def test_limits_said_and_kept(student, live_server) -> None:
     )
     page.reload()
     expect(page.get_by_role("button", name="Submit")).to_be_disabled()
-    expect(page.locator('[data-role="replay"]')).to_be_visible()
+    replay_drawn(page)
 
     # The replay's keys: End, then the left arrow; Restart, then the right arrow.
     counter = page.locator('[data-replay="counter"]')
