@@ -78,6 +78,9 @@ class Report:
     explanation: Explanation = field(default_factory=Explanation)
     suite_version: str = ""  # `Suite.version`: what the stored result records of its suite
     deferrals: int = 0  # the times this upload's timing was deferred before this run (`Kept`)
+    # The tests after the first verdict were left for another run (`grade_engine(first_only)`):
+    # the report holds the leading correctness tests' results alone.
+    rest: bool = False
 
     @property
     def score(self) -> float:
@@ -117,11 +120,13 @@ class Kept:
     engine_python: str = ""
 
     @classmethod
-    def of(cls, report: Report) -> Kept:
+    def of(cls, report: Report, deferral: bool = True) -> Kept:
+        """What ``report`` gave, for the run after it: a timing's deferral (counted), or the
+        rest of the suite after a first verdict (``deferral=False``: not counted)."""
         return cls(
             [t for t in report.tests if not t.extra.get("deferred")],
             [m.summary() for m in report.matches],
-            report.deferrals + 1,
+            report.deferrals + (1 if deferral else 0),
             report.engine_functions,
             report.engine_python,
         )
@@ -215,6 +220,7 @@ def grade_engine(
     defer_below: float = 0.0,
     kept: Kept | None = None,
     busy_below: float = 0.0,
+    first_only: bool = False,
 ) -> Report:
     """Grade one submission with `suite` in a slot of its own; with `budget` (seconds of the
     worker's time, counted from when the slot is held) the tests left when it is spent are
@@ -225,7 +231,10 @@ def grade_engine(
     an earlier run whose timing was deferred gave, is taken for every test it holds, and those
     tests not run. Whether the machine was busy while a timing ran (its words, a retime's
     `retimed_words`, `judge_machine`) is judged by `defer_below`, or where this run may not
-    defer by `busy_below` (0: contention's `BUSY_SHARE`)."""
+    defer by `busy_below` (0: contention's `BUSY_SHARE`). With `first_only`, the run ends at the
+    first verdict: the tests after the leading correctness tests are left (`Report.rest`) for a
+    run given `Kept.of(report, deferral=False)`, unless the engine did not start (every test is
+    then charged at once)."""
     config = config or SandboxConfig()
     suite = load_suite(suite) if isinstance(suite, str) else suite
     config.check()
@@ -233,7 +242,17 @@ def grade_engine(
     with claim_slot(config, slots) as slot:
         deadline = None if budget is None else time.monotonic() + budget
         report = _grade_in(
-            slot, Path(submission), suite, config, progress, deadline, refs, slots, first, kept
+            slot,
+            Path(submission),
+            suite,
+            config,
+            progress,
+            deadline,
+            refs,
+            slots,
+            first,
+            kept,
+            first_only,
         )
     # Only what this run measured is judged: a test kept from the deferred run keeps its words.
     given = {t.name for t in kept.tests} if kept is not None else set()
@@ -243,7 +262,7 @@ def grade_engine(
             judge_machine(test, judge)
     if defer_below > 0:
         report.tests = [t if t.name in given else defer_busy(t, defer_below) for t in report.tests]
-    if kept is not None:  # a retime: each timing now measured says how the machine was
+    if kept is not None and kept.deferrals:  # a retime: each timing says how the machine was
         for test in report.tests:
             if test.name not in given and "busy" in test.extra and not test.extra.get("deferred"):
                 test.output += retimed_words(kept.deferrals, test.extra["busy"])
@@ -262,6 +281,7 @@ def _grade_in(
     slots: int | None = None,
     first: FirstVerdict | None = None,
     kept: Kept | None = None,
+    first_only: bool = False,
 ) -> Report:
     report = Report(
         suite.name,
@@ -296,10 +316,15 @@ def _grade_in(
                 report.tests.append(earlier[test.name])
                 index += 1
                 continue
-            if first is not None and index > 0 and not TEST_KINDS[test.kind].correctness:
-                if all(TEST_KINDS[t.kind].correctness for t in tests[:index]):
+            if (first is not None or first_only) and not TEST_KINDS[test.kind].correctness:
+                leading = index > 0 and all(TEST_KINDS[t.kind].correctness for t in tests[:index])
+                if leading and first is not None:
                     first(list(report.tests))
                 first = None  # once, and only after leading correctness tests
+                if leading and first_only and start_failure is None:
+                    report.rest = True  # the rest is another run's
+                    break
+                first_only = False
             if test.kind == "play":  # the group's games, as matches (ladder.py)
                 group = [t for t in tests[index:] if t.group == test.group]
                 if start_failure is None and (deadline is None or time.monotonic() <= deadline):
@@ -323,6 +348,9 @@ def _grade_in(
             index += 1
     finally:
         engine.close()
+    if report.rest:
+        report.elapsed = time.monotonic() - start
+        return report
     if progress:
         progress("test", total, total, "done")
     _conclude(report, suite, refs)

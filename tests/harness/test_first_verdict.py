@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from grader.harness import TEST_KINDS, grade_engine
+import pytest
+
+from grader.harness import TEST_KINDS, Kept, grade_engine
 from grader.services.engines.leases import first_verdict
 from tests.harness._helpers import needs_bwrap
 
@@ -50,3 +52,36 @@ def test_a_wrong_search_shows_in_the_first_verdict_as_in_the_final_result(submis
     final = {t.name: t for t in report.tests}
     assert words["failed"] >= 1 and words["score"] < words["max_score"]
     assert [t.score for t in first] == [final[t.name].score for t in first]
+
+
+@needs_bwrap
+@pytest.mark.parametrize("name", ["correct", "no_pruning"])
+def test_a_run_that_ends_at_the_first_verdict_leaves_the_rest_to_the_next(submission, tiny, name):
+    """`first_only`: the first run grades the leading correctness tests alone; the run given
+    what it kept grades the rest, and the two give what one whole run gives, test for test."""
+    engine = submission(name)
+    first = grade_engine(engine, tiny, first_only=True)
+    correctness = [t.name for t in tiny.tests if TEST_KINDS[t.kind].correctness]
+    assert first.rest and [t.name for t in first.tests] == correctness
+    kept = Kept.of(first, deferral=False)
+    assert kept.deferrals == 0  # the rest is no deferral
+    rest = grade_engine(engine, tiny, kept=Kept.from_dict(kept.to_dict()))
+    assert not rest.rest and rest.deferrals == 0
+    assert [t.name for t in rest.tests] == [t.name for t in tiny.tests]
+    # Kept, not run again: the same CPU seconds measured by the first run.
+    assert [t.cpu for t in rest.tests[: len(correctness)]] == [t.cpu for t in first.tests]
+    whole = grade_engine(engine, tiny)
+    assert [(t.name, t.verdict) for t in rest.tests] == [(t.name, t.verdict) for t in whole.tests]
+
+    def seen(report: Any) -> list[tuple[Any, ...]]:  # the correctness tests as a student sees them
+        return [(t.name, t.score, t.output) for t in report.tests[: len(correctness)]]
+
+    assert seen(rest) == seen(whole)  # the diagnosis too, read across every test
+    assert not any("deferred" in t.output for t in rest.tests)
+
+
+@needs_bwrap
+def test_an_engine_that_does_not_start_is_charged_whole_at_once(submission, tiny):
+    first = grade_engine(submission("crash_at_import"), tiny, first_only=True)
+    assert not first.rest and [t.name for t in first.tests] == [t.name for t in tiny.tests]
+    assert first.score == 0
