@@ -29,6 +29,14 @@ def _count(model) -> int:
     return db.session.scalar(sa.select(sa.func.count()).select_from(model))
 
 
+def _first_run(upload_id: int) -> None:
+    """The upload's first run: its correctness tests, the rest queued behind
+    (tests/jobs/test_first_verdict_first.py)."""
+    assert grade_submission_job(upload_id, "worker-first") == "done"
+    assert db.session.get(Submission, upload_id).status == QUEUED
+    db.session.remove()
+
+
 def test_a_deferred_timing_is_timed_again_and_only_the_final_score_reaches_the_lms(
     app,
     client,
@@ -42,6 +50,7 @@ def test_a_deferred_timing_is_timed_again_and_only_the_final_score_reaches_the_l
 
     app.config["GRADER_TIMING_BUSY_SHARE"] = ALWAYS_BUSY
     with app.app_context():
+        _first_run(upload_id)
         assert grade_submission_job(upload_id, "worker-1") == "done"
         row = db.session.get(Submission, upload_id)
         assert (row.status, row.priority, row.score, row.attempts) == (
@@ -101,6 +110,7 @@ def test_a_timing_deferred_as_often_as_allowed_is_timed_anyway(app, room, upload
     upload_id = upload(engine_bytes("correct")).get_json()["id"]
     app.config["GRADER_TIMING_BUSY_SHARE"] = ALWAYS_BUSY  # busy on every try
     with app.app_context():
+        _first_run(upload_id)
         for deferral in range(1, MAX_DEFERRALS + 1):
             assert grade_submission_job(upload_id, f"worker-{deferral}") == "done"
             row = db.session.get(Submission, upload_id)

@@ -10,6 +10,7 @@ import datetime as dt
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 
 from grader.extensions import BULK, INTERACTIVE, db
 from grader.models import DONE, QUEUED, RUNNING, ExamPrint, Submission, User, utcnow
@@ -39,6 +40,7 @@ def _submit(
     created: dt.datetime,
     started: dt.datetime | None = None,
     finished: dt.datetime | None = None,
+    **fields: Any,
 ) -> None:
     owner = db.session.query(User).filter_by(email=email).one()
     upload_row(
@@ -48,6 +50,7 @@ def _submit(
         created_at=created,
         started_at=started,
         finished_at=finished,
+        **fields,
     )
     db.session.commit()
 
@@ -175,11 +178,12 @@ def test_a_drained_rush_keeps_its_peak_for_the_hold_then_lets_it_go(app, engine_
 def test_the_wait_takes_the_slot_that_frees_first():
     from grader.services.engines import waiting
 
-    # Two slots, their jobs 2 s and 8 s in, 10 s each: free in 8 s and 2 s. Three go first.
-    assert waiting.wait_seconds(3, [2.0, 8.0], 2, 10.0) == 18.0
-    assert waiting.wait_seconds(0, [3.0], 2, 10.0) == 0.0  # a slot is idle
-    assert waiting.wait_seconds(0, [], 0, 10.0) == 0.0  # no worker seen: taken for one slot
-    assert waiting.wait_seconds(2, [], 1, 10.0) == 20.0
+    # Two slots, busy 8 s and 2 s more. Three jobs of 10 s go first.
+    assert waiting.start_after([10.0] * 3, [8.0, 2.0], 2) == 18.0
+    assert waiting.start_after([], [7.0], 2) == 0.0  # a slot is idle
+    assert waiting.start_after([], [], 0) == 0.0  # no worker seen: taken for one slot
+    assert waiting.start_after([10.0, 10.0], [], 1) == 20.0
+    assert waiting.start_after([1.0, 30.0, 1.0], [], 2) == 2.0  # short first runs, a long rest
 
 
 def test_the_api_gives_the_estimate_from_the_suites_grading_times(
@@ -290,3 +294,56 @@ def test_the_api_gives_the_first_verdict_while_running_and_never_while_held(
         db.session.commit()
     done = client.get(f"/api/engines/{upload_id}", headers=teacher).get_json()
     assert done["first_verdict"] is None  # the whole result replaces it
+
+
+def test_the_estimate_counts_each_upload_ahead_at_what_it_has_left(app, engine_slot):
+    """Graded in two runs (leases.queue_rest): an upload waiting for its first run has both
+    runs left, one waiting for its rest (one step below its priority) the rest alone; each
+    counts at its upload's priority, so an older upload's rest is ahead of a newer upload."""
+    from grader.services.engines import waiting
+    from grader.services.engines.leases import REST_PHASE, REST_RUNNING
+
+    now = utcnow()
+    hour_ago = now - dt.timedelta(hours=1)
+    with app.app_context():
+        slot = engine_slot["slot_id"]
+        for n, seconds in enumerate((20, 40)):  # the last runs: median 30 s; first runs 4 s
+            _submit(
+                slot,
+                STUDENTS[n],
+                DONE,
+                hour_ago,
+                hour_ago,
+                hour_ago + dt.timedelta(seconds=seconds),
+                progress={"phase": "done", "first_seconds": 4.0},
+            )
+        assert waiting.typical_first_seconds("quick") == 4.0
+        # Running: a rest 10 s in (20 s left); queued: an older upload's rest (30 s), then an
+        # upload waiting for its first run (4 + 30 s), then this one.
+        _submit(
+            slot,
+            STUDENTS[2],
+            RUNNING,
+            now - dt.timedelta(seconds=60),
+            now - dt.timedelta(seconds=10),
+            progress={"phase": REST_RUNNING},
+        )
+        _submit(
+            slot,
+            STUDENTS[3],
+            QUEUED,
+            now - dt.timedelta(seconds=40),
+            priority=-1,
+            progress={"phase": REST_PHASE},
+        )
+        _submit(slot, STUDENTS[4], QUEUED, now - dt.timedelta(seconds=30))
+        _submit(slot, "student@example.com", QUEUED, now - dt.timedelta(seconds=5))
+        liveness.beat("box:1", "box", slots=1)
+        mine = db.session.scalars(
+            sa.select(Submission).where(Submission.status == QUEUED).order_by(Submission.id)
+        ).all()
+        assert [waiting.queue_position(row) for row in mine] == [2, 0, 1]  # its next run's place
+        # This one: 20 + 30 + 34 s before it, then its own 4 + 30 s.
+        assert waiting.estimated_wait(mine[2]) == pytest.approx(118, abs=2)
+        # The older rest: after the running rest, then its own 30 s.
+        assert waiting.estimated_wait(mine[0]) == pytest.approx(50, abs=2)

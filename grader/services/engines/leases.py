@@ -62,7 +62,13 @@ RETIME_PRIORITY = -10  # a deferred timing, timed again: with regrade-all, after
 # Times an upload's timing is deferred for a busy machine; the next run times it anyway (its
 # reference timed beside it, run for run) and says so.
 MAX_DEFERRALS = 3
-DEFERRED_PHASE = "timing deferred"
+DEFERRED_PHASE, RETIME_RUNNING = "timing deferred", "timing again"
+# An upload's first run grades its correctness tests alone; the rest (timing, games) waits one
+# step below the upload's priority, behind every upload's first run, so at a deadline's peak
+# the first verdicts come first (issue 51). Phases as the page names them:
+REST_PHASE, REST_RUNNING = "first verdict given; timing and games queued", "timing and games"
+# The phases of an upload whose run, queued or running, is its last (`waiting`'s estimate).
+LAST_RUN_PHASES = frozenset({REST_PHASE, REST_RUNNING, DEFERRED_PHASE, RETIME_RUNNING})
 
 
 # -- engine submissions: the job of grading one ------------------------------------------
@@ -78,6 +84,9 @@ class SubmissionClaim:
     # When this claim is a retime: the progress's "deferred" (`defer_timing`), with what the
     # run whose timing was deferred gave ("kept"); only the deferred timing tests run.
     deferred: dict[str, Any] | None = None
+    # When this claim is the rest after a first verdict: the progress's "rest" (`queue_rest`),
+    # with the correctness tests' results ("kept"); only the other tests run.
+    rest: dict[str, Any] | None = None
 
     def engine_file(self) -> Path:
         """The upload on this machine (fetched from the blob store when not here yet)."""
@@ -92,8 +101,12 @@ def claim_submission(submission_id: int, worker: str) -> SubmissionClaim | None:
             sa.select(Submission.progress).where(Submission.id == submission_id)
         )
         deferred = waiting.get("deferred") if isinstance(waiting, dict) else None
+        rest = waiting.get("rest") if isinstance(waiting, dict) else None
         if isinstance(deferred, dict):  # a retime: what the page said while it waited stays
-            starting = {**deferred_words(deferred), "phase": "timing again"}
+            starting = {**deferred_words(deferred), "phase": RETIME_RUNNING}
+            claimed = claim(session, Submission, submission_id, worker, progress=starting)
+        elif isinstance(rest, dict):  # the rest: the first verdict stays on the page
+            starting = {**_rest_words(rest), "phase": REST_RUNNING}
             claimed = claim(session, Submission, submission_id, worker, progress=starting)
         else:
             claimed = claim_phased(session, Submission, submission_id, worker)
@@ -111,6 +124,7 @@ def claim_submission(submission_id: int, worker: str) -> SubmissionClaim | None:
         row.suite,
         row.attempts,
         deferred if isinstance(deferred, dict) else None,
+        rest if isinstance(rest, dict) else None,
     )
 
 
@@ -136,12 +150,17 @@ def write_result(
     now = utcnow()
     try:
         with writing() as session:
+            running = session.scalar(
+                sa.select(Submission.progress).where(Submission.id == submission_id)
+            )
+            first_seconds = (running or {}).get("first_seconds")  # a rest: its first run's
             if not finish_phased(
                 session,
                 Submission,
                 submission_id,
                 worker,
                 now,
+                progress={} if first_seconds is None else {"first_seconds": first_seconds},
                 score=score,
                 max_score=max_score,
                 grader_version=grader_version(),
@@ -212,6 +231,52 @@ def defer_timing(submission_id: int, worker: str, report: Report) -> bool:
             enqueued_at=utcnow(),
             progress={"phase": DEFERRED_PHASE, **deferred_words(deferred), "deferred": deferred},
         )
+
+
+def _rest_words(rest: dict[str, Any]) -> dict[str, Any]:
+    """What the progress of an upload past its first verdict shows (its "rest" without the kept
+    results): the first verdict, and how long the first run took (`waiting`'s estimate)."""
+    return {"first_verdict": rest.get("first_verdict"), "first_seconds": rest.get("first_seconds")}
+
+
+def queue_rest(submission_id: int, worker: str, report: Report) -> int | None:
+    """running -> queued one step below its priority, while this worker holds the lease: the
+    first run gave the first verdict (`Report.rest`), and the rest of the suite waits behind
+    every upload's first run. No score is written and nothing goes to the LMS; the first
+    verdict shows on the page, and the correctness tests' results are kept in the progress for
+    the run that grades the rest. The priority it waits at (to wake it with), or None when the
+    lease was lost. Its claims start again from 0: the rest is not a retry."""
+    from grader import harness
+
+    kept = harness.Kept.of(report, deferral=False)
+    with writing() as session:
+        row = session.execute(
+            sa.select(Submission.priority, Submission.suite, Submission.started_at).where(
+                Submission.id == submission_id
+            )
+        ).one_or_none()
+        if row is None:
+            return None
+        priority = row.priority
+        rest = {
+            "first_verdict": first_verdict(harness.load_suite(row.suite).tests, kept.tests),
+            "first_seconds": round((utcnow() - row.started_at).total_seconds(), 3)
+            if row.started_at
+            else None,
+            "kept": kept.to_dict(),
+        }
+        queued = finish(
+            session,
+            Submission,
+            submission_id,
+            worker,
+            QUEUED,
+            priority=priority - 1,
+            attempts=0,
+            enqueued_at=utcnow(),
+            progress={"phase": REST_PHASE, **_rest_words(rest), "rest": rest},
+        )
+    return priority - 1 if queued else None
 
 
 def submission_error(submission_id: int, worker: str, message: str) -> str | None:
@@ -396,6 +461,7 @@ def run_suite(
     first: Callable[[list[Any]], None] | None = None,
     defer_below: float = 0.0,
     kept: Kept | None = None,
+    first_only: bool = False,
 ) -> Report:
     """An engine graded by ``suite`` in the sandbox, under the app's settings (its budget, the
     reference's cache): an upload's grading, and a term regrade's run of the tests a suite
@@ -417,6 +483,7 @@ def run_suite(
         defer_below=defer_below,
         kept=kept,
         busy_below=float(config["GRADER_TIMING_BUSY_SHARE"]),
+        first_only=first_only,
     )
 
 
@@ -460,7 +527,10 @@ class SubmissionJob(JobKind[SubmissionClaim, "Report"]):
         kept = None
         if claimed.deferred:  # a retime: the page keeps saying why, and the first verdict
             kept = harness.Kept.from_dict(claimed.deferred["kept"])
-            job_progress.update(deferred_words(claimed.deferred), phase="timing again")
+            job_progress.update(deferred_words(claimed.deferred), phase=RETIME_RUNNING)
+        elif claimed.rest:  # the rest after the first verdict, which the page keeps showing
+            kept = harness.Kept.from_dict(claimed.rest["kept"])
+            job_progress.update(_rest_words(claimed.rest), phase=REST_RUNNING)
         progress(dict(job_progress))
 
         def first(results: list[Any]) -> None:
@@ -471,13 +541,14 @@ class SubmissionJob(JobKind[SubmissionClaim, "Report"]):
             claimed.engine_file(),
             suite,
             report,
-            None if kept else first,  # a retime keeps the deferred run's first verdict
+            None if kept else first,  # a retime or the rest keeps the first run's verdict
             defer_below=(
                 float(current_app.config["GRADER_TIMING_BUSY_SHARE"])
                 if (kept.deferrals if kept else 0) < MAX_DEFERRALS
                 else 0.0
             ),
             kept=kept,
+            first_only=kept is None,  # a first run ends at the first verdict (`queue_rest`)
         )
 
     def incomplete(self, result: Report) -> str | None:
@@ -491,6 +562,12 @@ class SubmissionJob(JobKind[SubmissionClaim, "Report"]):
     def record(self, job_id: int, worker: str, result: Report) -> bool:
         from grader import harness
 
+        if result.rest:  # the first verdict given: the rest waits behind every first run
+            priority = queue_rest(job_id, worker, result)
+            if priority is None:
+                return False
+            self.wake(job_id, priority=priority)
+            return True
         if result.deferred:  # the machine was busy: no score yet, timed again later
             return defer_timing(job_id, worker, result)
         return write_result(

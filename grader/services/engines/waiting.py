@@ -52,31 +52,73 @@ def typical_grading_seconds(suite: str) -> float | None:
     return statistics.median(times) if times else None
 
 
-def wait_seconds(ahead: int, running_for: list[float], slots: int, grading: float) -> float:
-    """When an upload with ``ahead`` uploads before it starts, if ``slots`` grading slots each
-    take ``grading`` seconds an upload and the jobs running now have run ``running_for``
-    seconds (first come first served: each next upload takes the slot that frees first)."""
-    free = sorted(max(grading - elapsed, 0.0) for elapsed in running_for[:slots])
+def typical_first_seconds(suite: str) -> float:
+    """The median time from claim to first verdict of the first runs of the suite's latest
+    graded uploads (their done progress's "first_seconds", leases.queue_rest); 0 when none
+    recorded one (each was graded in one run)."""
+    first = Submission.progress["first_seconds"].as_float()
+    values = db.session.scalars(
+        sa.select(first)
+        .where(Submission.suite == suite, Submission.status == DONE)
+        .order_by(Submission.finished_at.desc())
+        .limit(RECENT_GRADINGS)
+    ).all()
+    found = [value for value in values if value is not None]
+    return statistics.median(found) if found else 0.0
+
+
+def start_after(jobs: list[float], busy_for: list[float], slots: int) -> float:
+    """When the next job starts if the ``jobs`` (their seconds, in order) go first, the jobs
+    running now keep their slots ``busy_for`` seconds more, and ``slots`` grading slots each
+    take the next job as it frees (the slot that frees first)."""
+    free = sorted(busy_for)[: max(slots, 1)]
     free += [0.0] * (max(slots, 1) - len(free))
-    for _ in range(ahead):
+    for seconds in jobs:
         free.sort()
-        free[0] += grading
+        free[0] += seconds
     return min(free)
 
 
 def estimated_wait(submission: Submission) -> float | None:
     """Seconds until a queued upload's result, from the measured grading times of its suite and
-    the grading slots alive now; None when it is not queued or nothing has been measured."""
-    ahead = queue_position(submission)
-    grading = typical_grading_seconds(submission.suite)
-    if ahead is None or grading is None:
+    the grading slots alive now; None when it is not queued or nothing has been measured.
+
+    An upload is graded in two runs (leases.queue_rest): the first, to its first verdict, then
+    the rest, one step below its priority. Each upload before it (of a higher priority, or of
+    its own and older, its rest counted at its upload's priority) costs what it has left: both
+    runs (the first run's typical seconds and the last run's), or the rest alone; a running
+    one what is left of those. First runs queued after it, which go before its rest, are not
+    counted: they are short, and not yet known when the page asks."""
+    from grader.services.engines.leases import LAST_RUN_PHASES
+
+    rest = typical_grading_seconds(submission.suite)
+    if submission.status != QUEUED or rest is None:
         return None
+    first = typical_first_seconds(submission.suite)
+    phase = Submission.progress["phase"].as_string()
+
+    def left(phase: str | None) -> float:
+        return rest if phase in LAST_RUN_PHASES else first + rest
+
+    def rank(priority: int, phase: str | None) -> int:  # a rest waits one step below its upload
+        return priority + 1 if phase in LAST_RUN_PHASES else priority
+
+    mine = rank(submission.priority, (submission.progress or {}).get("phase"))
+    queued = db.session.execute(
+        sa.select(Submission.id, Submission.priority, phase).where(Submission.status == QUEUED)
+    ).all()
+    ahead = [
+        left(row[2])
+        for row in sorted(queued, key=lambda row: (-rank(row[1], row[2]), row[0]))
+        if (rank(row[1], row[2]), -row[0]) > (mine, -submission.id)
+    ]
     now = utcnow()
-    started = db.session.scalars(
-        sa.select(Submission.started_at).where(
+    running = db.session.execute(
+        sa.select(Submission.started_at, phase).where(
             Submission.status == RUNNING, Submission.started_at.is_not(None)
         )
     ).all()
+    busy_for = [max(left(row[1]) - (now - row[0]).total_seconds(), 0.0) for row in running]
     slots = sum(worker.slots for worker in liveness.live()) or 1
-    running_for = [(now - start).total_seconds() for start in started if start]
-    return wait_seconds(ahead, running_for, slots, grading) + grading
+    own = left((submission.progress or {}).get("phase"))
+    return start_after(ahead, busy_for, slots) + own

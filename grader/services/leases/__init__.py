@@ -222,8 +222,9 @@ def finish_phased(
     **values: Any,
 ) -> bool:
     """`finish` as done: no error, the progress done, finished `now`, and the result's
-    `values`."""
-    done = {"error": None, "progress": {"phase": DONE_PHASE}, "finished_at": now or utcnow()}
+    `values` (a "progress" among them keeps what it says beside the done phase)."""
+    progress = {**values.pop("progress", {}), "phase": DONE_PHASE}
+    done = {"error": None, "progress": progress, "finished_at": now or utcnow()}
     return finish(session, model, job_id, worker, DONE, **done, **values)
 
 

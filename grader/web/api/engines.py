@@ -22,7 +22,7 @@ def _first_verdict(submission: Any, held: Any) -> schemas.FirstVerdict | None:
     """The first verdict while the rest of the suite runs; never while scores are held."""
     first = (submission.progress or {}).get("first_verdict")
     if held or submission.status not in (RUNNING, QUEUED) or not first:
-        return None  # queued with one: its timing was deferred (services/engines/leases.py)
+        return None  # queued with one: its rest or its timing waits (services/engines/leases.py)
     return schemas.FirstVerdict(**first)
 
 
@@ -64,7 +64,7 @@ def _submission(submission: Any, viewer: Any) -> schemas.EngineSubmission:
         progress={
             k: v
             for k, v in (submission.progress or {}).items()
-            if k not in ("first_verdict", "deferred", "timing_deferred")
+            if k not in ("first_verdict", "deferred", "timing_deferred", "rest")
         },
         first_verdict=_first_verdict(submission, held),
         timing_deferred=_timing_deferred(submission),
