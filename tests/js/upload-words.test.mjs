@@ -29,12 +29,12 @@ test("the first verdict names what it covers and what still runs", () => {
   assert.equal(
     firstVerdictWords(first),
     "First verdict, Move generation, Perft and Search: 7 of 7 points, every test passed (24 tests). "
-      + "Still running: Timing, Parallel search and Games. The final score comes when they end.",
+      + "Still to run: Timing, Parallel search and Games. The final score comes when they end.",
   );
   const wrong = { ...first, score: 4.5, failed: 1, tests: 1, parts: ["Search"], running: ["Games"] };
   assert.equal(
     firstVerdictWords(wrong),
     "First verdict, Search: 4.5 of 7 points, 1 of 1 test failed; which, and why, come with the "
-      + "final result. Still running: Games. The final score comes when they end.",
+      + "final result. Still to run: Games. The final score comes when they end.",
   );
 });

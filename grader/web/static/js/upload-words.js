@@ -29,5 +29,5 @@ export function firstVerdictWords(first) {
     : `${first.failed} of ${plural(first.tests, "test")} failed; which, and why, come with the final result`;
   const head = `First verdict, ${list(first.parts)}: ${first.score} of ${first.max_score} points, ${outcome}.`;
   if (!first.running.length) return head;
-  return `${head} Still running: ${list(first.running)}. The final score comes when they end.`;
+  return `${head} Still to run: ${list(first.running)}. The final score comes when they end.`;
 }
