@@ -13,13 +13,14 @@ from __future__ import annotations
 import pytest
 import sqlalchemy as sa
 
-from grader.extensions import db
+from grader import jobs
+from grader.extensions import GRADE, db
 from grader.jobs import grade_submission_job
 from grader.models import DONE, QUEUED, EngineResult, LtiPassback, Submission
 from grader.services import lti
 from grader.services.engines.leases import MAX_DEFERRALS, RETIME_PRIORITY
 from tests.harness._helpers import ALWAYS_BUSY, NEVER_BUSY
-from tests.jobs.engine_support import SMALL, engine_bytes
+from tests.jobs.engine_support import SMALL, add_student, engine_bytes
 from tests.jobs.test_lti_passback import lms  # noqa: F401  (the fixture)
 
 pytestmark = pytest.mark.slow
@@ -126,3 +127,34 @@ def test_a_timing_deferred_as_often_as_allowed_is_timed_anyway(app, room, upload
         f"Its timing was deferred {MAX_DEFERRALS} times for a busy machine; this run timed it "
         "anyway, the machine still busy."
     )
+
+
+def _woken(app) -> list[tuple[int, ...]]:
+    """The uploads the grading queue holds a wake-up message for (taken off the queue)."""
+    huey = jobs.queue(app, jobs.queue_of(app, GRADE))
+    return [m.args for m in (huey.dequeue() for _ in range(huey.pending_count()))]
+
+
+@pytest.mark.parametrize("others", [0, 1])
+def test_a_timing_deferred_while_uploads_wait_is_timed_again_behind_them(
+    app, factory, room, upload, others
+) -> None:
+    """At a deadline, what makes the machine busy is the queue's own first runs: a deferral is
+    woken at once, at the lowest priority, so a worker times it again as soon as the uploads
+    waiting before it are graded. With none waiting, the sweep wakes it later."""
+    app.config["GRADER_ENGINE_SUITE"] = str(SMALL)
+    upload_id = upload(engine_bytes("correct")).get_json()["id"]
+    with app.app_context():
+        _first_run(upload_id)
+    waiting = [
+        upload(engine_bytes("correct"), headers=add_student(factory, room, f"s{n}@example.com"))
+        for n in range(others)
+    ]
+    _woken(app)  # the uploads' and the rest's messages, sent before the deferral
+    app.config["GRADER_TIMING_BUSY_SHARE"] = ALWAYS_BUSY
+    with app.app_context():
+        assert grade_submission_job(upload_id, "worker-1") == "done"
+        row = db.session.get(Submission, upload_id)
+        assert (row.status, row.priority) == (QUEUED, RETIME_PRIORITY)
+        db.session.remove()
+    assert _woken(app) == ([(upload_id,)] if waiting else [])

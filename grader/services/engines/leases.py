@@ -202,8 +202,8 @@ def deferred_words(deferred: dict[str, Any]) -> dict[str, Any]:
 def defer_timing(submission_id: int, worker: str, report: Report) -> bool:
     """running -> queued at RETIME_PRIORITY, once, while this worker holds the lease: the
     machine was busy while the timing ran (`Report.deferred`). No score is written and nothing
-    goes to the LMS; what the other tests gave is kept in the progress, and the sweep wakes the
-    upload again (after GRADER_REWAKE_SECONDS) for a run that times only the deferred tests.
+    goes to the LMS; what the other tests gave is kept in the progress, and the upload is woken
+    again (`SubmissionJob.record`) for a run that times only the deferred tests.
     Its claims start again from 0: a deferral is not a failure."""
     from grader import harness
 
@@ -231,6 +231,19 @@ def defer_timing(submission_id: int, worker: str, report: Report) -> bool:
             enqueued_at=utcnow(),
             progress={"phase": DEFERRED_PHASE, **deferred_words(deferred), "deferred": deferred},
         )
+
+
+def uploads_waiting_before(priority: int) -> bool:
+    """Whether an upload waits in the queue at a priority above `priority` (a worker claims it
+    first)."""
+    return (
+        db.session.scalar(
+            sa.select(Submission.id)
+            .where(Submission.status == QUEUED, Submission.priority > priority)
+            .limit(1)
+        )
+        is not None
+    )
 
 
 def _rest_words(rest: dict[str, Any]) -> dict[str, Any]:
@@ -569,7 +582,15 @@ class SubmissionJob(JobKind[SubmissionClaim, "Report"]):
             self.wake(job_id, priority=priority)
             return True
         if result.deferred:  # the machine was busy: no score yet, timed again later
-            return defer_timing(job_id, worker, result)
+            if not defer_timing(job_id, worker, result):
+                return False
+            if uploads_waiting_before(RETIME_PRIORITY):
+                # A deadline's queue, whose first runs starting beside the timing made the
+                # machine busy: woken now, it is timed again as soon as they are graded. With
+                # none waiting, the machine is busy from outside the queue: the sweep wakes it
+                # after GRADER_REWAKE_SECONDS, time for the machine to calm.
+                self.wake(job_id, priority=RETIME_PRIORITY)
+            return True
         return write_result(
             job_id,
             worker,
