@@ -1,14 +1,17 @@
 """`python -m bench.model`: a queueing model of the deadline, fitted to a measured run: how many
 machines a course needs.
 
-The model is a discrete-event simulation of ``c`` grading slots served first come first served
-(``c`` = machines x slots a machine), fed by the real hour's arrival shape (`bench.deadline`'s
-`arrivals`: 30% of the uploads over its first 45 minutes, 70% in the last 15, their rate rising
-to the deadline) and by service times drawn from a measured run's (`bench.deadline --save`):
-each upload draws one measured upload's (grading time, time to its first verdict) pair. Erlang C
-answers a stationary queue; a deadline is a rush whose rate rises to the end, so the model
-simulates it instead (and `tests/bench/test_model.py` checks the simulation against Erlang C
-where Erlang C holds).
+The model is a discrete-event simulation of ``c`` grading slots (``c`` = machines x slots a
+machine), fed by the real hour's arrival shape (`bench.deadline`'s `arrivals`: 30% of the
+uploads over its first 45 minutes, 70% in the last 15, their rate rising to the deadline) and by
+service times drawn from a measured run's (`bench.deadline --save`): each upload draws one
+measured upload's (grading time, time to its first verdict) pair. The slots serve as the worker
+does: each upload in two runs, every waiting first run before any rest (`simulate_two_runs`);
+``--one-run`` serves whole gradings first come first served instead (`simulate`, the worker
+before issue 51's split). Erlang C answers a stationary queue; a deadline is a rush whose rate
+rises to the end, so the model simulates it instead (and `tests/bench/test_model.py` checks the
+simulation against Erlang C, and the two-run one against Cobham's priority queue, where those
+closed forms hold).
 
     .venv/bin/python -m bench.model --run RUN.json --check CHECK.json
     .venv/bin/python -m bench.model --run RUN.json --scale-to 8.3 --slots 2 --table
@@ -57,6 +60,40 @@ def simulate(
         start = max(arrival, heapq.heappop(free))
         heapq.heappush(free, start + whole)
         out.append((start - arrival + min(first, whole), start - arrival + whole))
+    return out
+
+
+def simulate_two_runs(
+    times: Sequence[float], services: Sequence[tuple[float, float]], servers: int
+) -> list[tuple[float, float]]:
+    """`simulate` as the worker grades (grader/services/engines/leases.py's `queue_rest`): each
+    upload in two runs, its first run (up to its first verdict) before every rest, and its rest
+    (the whole grading less the first run) queued when its first run ends, behind every first
+    run that waits; a run once started is not stopped (non-preemptive priority)."""
+    order = sorted(range(len(times)), key=lambda i: times[i])
+    free = [0.0] * servers
+    heapq.heapify(free)
+    rests: list[tuple[float, int]] = []  # (ready, upload): in the order their first runs end
+    out = [(0.0, 0.0)] * len(times)
+    nxt = 0
+    while nxt < len(order) or rests:
+        now = heapq.heappop(free)
+        arrival = times[order[nxt]] if nxt < len(order) else math.inf
+        ready = rests[0][0] if rests else math.inf
+        if arrival <= max(now, ready):  # a first run waits, or comes before any rest is ready
+            i, nxt = order[nxt], nxt + 1
+            whole, first = services[i]
+            start = max(now, arrival)
+            end = start + min(first, whole)
+            heapq.heappush(rests, (end, i))
+            out[i] = (end - times[i], 0.0)
+        else:
+            ready, i = heapq.heappop(rests)
+            whole, first = services[i]
+            start = max(now, ready)
+            end = start + whole - min(first, whole)
+            out[i] = (out[i][0], end - times[i])
+        heapq.heappush(free, end)
     return out
 
 
@@ -111,13 +148,16 @@ def predict(
     replications: int = 40,
     seed: int = 51,
     share: float = 0.95,
+    two_runs: bool = True,
 ) -> dict[str, float]:
     """The median over `replications` simulated runs of each figure: first verdict and whole
-    result at p50 and the `share` percentile, and the maximum."""
+    result at p50 and the `share` percentile, and the maximum; each upload graded in two runs
+    (`simulate_two_runs`, as the worker does) or, `two_runs` false, in one (`simulate`)."""
     rng = random.Random(seed)
     figures: dict[str, list[float]] = {}
+    serve = simulate_two_runs if two_runs else simulate
     for _ in range(replications):
-        done = simulate(times, fitted.draw(len(times), rng), servers)
+        done = serve(times, fitted.draw(len(times), rng), servers)
         first, whole = [f for f, _ in done], [w for _, w in done]
         for name, value in (
             ("first_p50", statistics.median(first)),
@@ -138,10 +178,10 @@ def needed(p95: Callable[[int], float], aim: float = AIM, most: int = max(MACHIN
     return None
 
 
-def check(fitted: Fitted, run: dict, replications: int) -> str:
+def check(fitted: Fitted, run: dict, replications: int, two_runs: bool = True) -> str:
     """A measured run predicted from `fitted`: its own arrivals, its machines x slots."""
     servers = max(run["machines"], 1) * run["slots"]
-    guess = predict(fitted, run["arrivals"], servers, replications)
+    guess = predict(fitted, run["arrivals"], servers, replications, two_runs=two_runs)
     took, first = run["took"], run["first"]
     return (
         f"| {run['machines']} x {run['slots']} | predicted | {guess['first_p50']:.1f}, "
@@ -153,7 +193,9 @@ def check(fitted: Fitted, run: dict, replications: int) -> str:
     )
 
 
-def table(fitted: Fitted, slots: int, replications: int, hour: float = 3600.0) -> str:
+def table(
+    fitted: Fitted, slots: int, replications: int, hour: float = 3600.0, two_runs: bool = True
+) -> str:
     """p95 of upload to whole result (and to first verdict) by students and machines."""
     lines = [
         "| students | "
@@ -167,7 +209,9 @@ def table(fitted: Fitted, slots: int, replications: int, hour: float = 3600.0) -
 
         def at(machines: int, times: list[float] = times, cache: dict = cache) -> dict:
             if machines not in cache:
-                cache[machines] = predict(fitted, times, machines * slots, replications)
+                cache[machines] = predict(
+                    fitted, times, machines * slots, replications, two_runs=two_runs
+                )
             return cache[machines]
 
         cells = [at(m) for m in MACHINES]
@@ -194,6 +238,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--scale-to", type=float, default=None, help="mean service time, s")
     parser.add_argument("--replications", type=int, default=40, help="simulated hours a figure")
     parser.add_argument("--quick", action="store_true", help="a smoke run: 2 hours a figure")
+    parser.add_argument(
+        "--one-run", action="store_true", help="grade each upload in one run (before 51's split)"
+    )
     args, _ = parser.parse_known_args(argv)
     if args.quick:
         args.table, args.replications = True, 2
@@ -211,13 +258,14 @@ def main(argv: list[str] | None = None) -> None:
         print("| machines x slots | | first verdict p50, p95 s | whole result p50, p95, max s |")
         print("|---|---|---|---|")
         for other in checked.values():
-            print(check(fitted, other, args.replications))
+            print(check(fitted, other, args.replications, not args.one_run))
     if args.table:
         print(
             f"p95 of upload to whole result, seconds, at the real hour's arrivals (one upload a "
-            f"student), by machines of {args.slots} slots:"
+            f"student), by machines of {args.slots} slots, each upload graded in "
+            + ("one run:" if args.one_run else "two runs, every first verdict first:")
         )
-        print(table(fitted, args.slots, args.replications))
+        print(table(fitted, args.slots, args.replications, two_runs=not args.one_run))
 
 
 if __name__ == "__main__":

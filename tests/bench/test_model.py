@@ -1,6 +1,7 @@
 """bench/model: the deadline's queueing model, checked where a closed form holds (M/M/1 and
-M/M/c, Erlang C: Kleinrock, Queueing Systems vol. 1, sections 3.2 and 3.5), then on the cases a
-deadline brings (a rush, a first verdict, scaled service times)."""
+M/M/c, Erlang C: Kleinrock, Queueing Systems vol. 1, sections 3.2 and 3.5; the first runs of
+two-run gradings, Cobham's non-preemptive priority queue: Kleinrock vol. 2, section 3.6), then
+on the cases a deadline brings (a rush, a first verdict, scaled service times)."""
 
 import math
 import random
@@ -8,7 +9,7 @@ import random
 import pytest
 
 from bench.deadline import arrivals
-from bench.model import Fitted, erlang_c, needed, predict, simulate
+from bench.model import Fitted, erlang_c, needed, predict, simulate, simulate_two_runs
 from tests.bench.bench_support import run_bench
 
 
@@ -57,6 +58,39 @@ def test_simulate_serves_first_come_first_served_on_the_first_free_slot():
     # second (free at 12); its first verdict comes 1 s into its grading
     done = simulate([0.0, 2.0, 3.0, 4.0], [(10.0, 1.0)] * 4, 2)
     assert done == [(1.0, 10.0), (1.0, 10.0), (8.0, 17.0), (9.0, 18.0)]
+
+
+def test_two_runs_put_every_waiting_first_run_before_any_rest():
+    # one slot: each upload's first run (2 s) as soon as the slot frees, the rests (8 s) after,
+    # in the order their first runs ended; one run would give (2, 10), (11, 19), (20, 28)
+    assert simulate_two_runs([0.0, 1.0, 2.0], [(10.0, 2.0)] * 3, 1) == [
+        (2.0, 14.0),
+        (3.0, 21.0),
+        (4.0, 28.0),
+    ]
+    # two slots: the second takes the first upload's rest while no first run waits; the other
+    # first runs go on the first slot as they come, their rests after
+    assert simulate_two_runs([0.0, 2.0, 3.0, 4.0], [(10.0, 1.0)] * 4, 2) == [
+        (1.0, 10.0),
+        (1.0, 12.0),
+        (1.0, 16.0),
+        (1.0, 19.0),
+    ]
+
+
+def test_first_runs_wait_as_the_top_class_of_a_priority_queue():
+    # Poisson uploads (lambda 0.3), first runs Exp(2), rests Exp(1), one slot: a first run waits
+    # W1 = R / (1 - rho1), R = sum of lambda E[S^2] / 2 over both runs = 0.3 (2/4 + 2/1) / 2
+    # (Cobham 1954), whatever order the rests go in behind them
+    rng = random.Random(51)
+    count, rate = 200_000, 0.3
+    times = poisson(rate, count, rng)
+    firsts = [rng.expovariate(2.0) for _ in range(count)]
+    services = [(f + rng.expovariate(1.0), f) for f in firsts]
+    done = simulate_two_runs(times, services, 1)
+    waited = [first - f for (first, _), f in zip(done, firsts, strict=True)][count // 10 :]
+    residual = rate * (2 / 2.0**2 + 2 / 1.0**2) / 2
+    assert sum(waited) / len(waited) == pytest.approx(residual / (1 - rate / 2.0), rel=0.05)
 
 
 def test_a_fitted_run_takes_its_grading_and_first_verdict_and_scales():
