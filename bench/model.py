@@ -16,12 +16,13 @@ closed forms hold).
     .venv/bin/python -m bench.model --run RUN.json --check CHECK.json
     .venv/bin/python -m bench.model --run RUN.json --scale-to 8.3 --slots 2 --table
 
-``--check`` predicts a measured run (its own arrival times, machines and slots, service times
-from ``--run``) and prints the prediction beside the measurement. ``--table`` prints p95 of
-upload to whole result for 300, 1,000 and 3,000 students (one upload each) on 1 to 16
-machines, and the fewest machines for a p95 of one minute. ``--scale-to S`` scales the measured
-service times to a mean of S seconds (the run's shape, another machine's speed). Each figure is
-the median over ``--replications`` simulated hours (seeded: the same output every time).
+``--check`` predicts a measured run (its own arrival times, machines and slots, graded in one
+run or two as its code did, service times from ``--run``) and prints the prediction beside the
+measurement. ``--table`` prints p95 of upload to whole result for 300, 1,000 and 3,000 students
+(one upload each) on 1 to 16 machines, and the fewest machines for a p95 of one minute.
+``--scale-to S`` scales the measured service times to a mean of S seconds (the run's shape,
+another machine's speed). Each figure is the median over ``--replications`` simulated hours
+(seeded: the same output every time).
 Standard library only.
 """
 
@@ -120,7 +121,13 @@ class Fitted:
         grading began). Each slot's first grading is left out: a machine starts with its
         reference cache empty, and fills it in that grading (about four times as long), before
         the rush; drawn in the rush, it would stand for a cost a warm machine does not have
-        (a run with `--warm` graded those before its hour)."""
+        (a run with `--warm` graded those before its hour). A run of code that grades in two
+        runs is refused: its grading times hold the wait between an upload's two runs."""
+        if run.get("two_runs"):
+            raise ValueError(
+                "fit the model to a run of one-run code: a two-run upload's grading "
+                "time holds its wait between its runs"
+            )
         pairs = []
         cold = 0 if run.get("warm") else max(run.get("machines", 1), 1) * run.get("slots", 1)
         measured = zip(run["took"], run["grading"], run["first"], strict=True)
@@ -178,9 +185,11 @@ def needed(p95: Callable[[int], float], aim: float = AIM, most: int = max(MACHIN
     return None
 
 
-def check(fitted: Fitted, run: dict, replications: int, two_runs: bool = True) -> str:
-    """A measured run predicted from `fitted`: its own arrivals, its machines x slots."""
+def check(fitted: Fitted, run: dict, replications: int) -> str:
+    """A measured run predicted from `fitted`: its own arrivals, its machines x slots, graded
+    as its code graded (in two runs, or in one: runs saved before the split say nothing)."""
     servers = max(run["machines"], 1) * run["slots"]
+    two_runs = bool(run.get("two_runs"))
     guess = predict(fitted, run["arrivals"], servers, replications, two_runs=two_runs)
     took, first = run["took"], run["first"]
     return (
@@ -258,7 +267,7 @@ def main(argv: list[str] | None = None) -> None:
         print("| machines x slots | | first verdict p50, p95 s | whole result p50, p95, max s |")
         print("|---|---|---|---|")
         for other in checked.values():
-            print(check(fitted, other, args.replications, not args.one_run))
+            print(check(fitted, other, args.replications))
     if args.table:
         print(
             f"p95 of upload to whole result, seconds, at the real hour's arrivals (one upload a "

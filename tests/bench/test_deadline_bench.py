@@ -40,8 +40,9 @@ def test_the_deadline_benchmark_runs_quick():
     }
     assert set(rows) == {"this code", "peer: HEAD"}, out
     for cells in rows.values():
-        assert cells[6].strip() == "0", out  # no upload failed
-    assert rows["this code"][5].strip().startswith("0 "), out  # none behind bulk work
+        assert cells[7].strip() == "0", out  # no upload failed
+    assert rows["this code"][6].strip().startswith("0 "), out  # none behind bulk work
+    assert "not replayed (it grades an upload in two runs)" in out  # this code's
 
 
 def test_replayed_meets_each_arrival_with_the_first_free_worker():

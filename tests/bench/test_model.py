@@ -106,6 +106,9 @@ def test_a_fitted_run_takes_its_grading_and_first_verdict_and_scales():
     fitted = Fitted.from_run(run)
     assert fitted.pairs == [(6.0, 1.0), (5.0, 0.5)]
     assert Fitted.from_run(run, scale_to=11.0).pairs == [(12.0, 2.0), (10.0, 1.0)]
+    # code that grades in two runs: an upload's grading time holds its wait between them
+    with pytest.raises(ValueError, match="one-run code"):
+        Fitted.from_run({**run, "two_runs": True})
 
 
 def test_more_machines_never_make_the_rush_slower_and_needed_finds_the_fewest():
