@@ -14,11 +14,10 @@ import sqlalchemy as sa
 from grader.extensions import db
 from grader.jobs import grade_submission_job
 from grader.models import DONE, QUEUED, EngineResult, LtiPassback, Submission
-from grader.services import lti
 from grader.services.engines.leases import REST_PHASE
 from grader.services.engines.submissions import NORMAL
 from tests.jobs.engine_support import SMALL, add_student, engine_bytes
-from tests.jobs.test_lti_passback import lms  # noqa: F401  (the fixture)
+from tests.jobs.test_lti_passback import lms, sent_to_the_lms  # noqa: F401  (the fixture)
 
 pytestmark = pytest.mark.slow
 
@@ -37,7 +36,6 @@ def test_the_first_run_gives_the_first_verdict_and_the_rest_waits_behind_new_upl
     upload,
     lms,  # noqa: F811
 ) -> None:
-    platform, item, (student_id, slot_id) = lms
     app.config["GRADER_ENGINE_SUITE"] = str(SMALL)
     upload_id = upload(engine_bytes("correct")).get_json()["id"]
 
@@ -84,10 +82,7 @@ def test_the_first_run_gives_the_first_verdict_and_the_rest_waits_behind_new_upl
     body = client.get(f"/api/engines/{upload_id}", headers=room.student).get_json()
     assert body["first_verdict"] is None and body["score"] == row.score
 
-    with app.app_context():
-        lti.send_scores(student_id, slot_id)
-        db.session.remove()
-    scores = platform.scores[item["id"]]
+    scores = sent_to_the_lms(app, lms)
     assert len(scores) == 1 and scores[0]["scoreGiven"] == pytest.approx(1.0)
 
 

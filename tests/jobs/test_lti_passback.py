@@ -11,6 +11,7 @@ import sqlalchemy as sa
 
 from grader.extensions import db
 from grader.models import LtiContext, LtiPassback, LtiResourceLink, LtiUser, Slot, User
+from grader.services import lti
 from grader.services.transactions import writing
 from tests.jobs.engine_support import engine_bytes, wait_for
 from tests.lti.lti_platform import SCOPES, Platform, Served
@@ -60,6 +61,15 @@ def lms(app, client, room):
         yield platform, item, ids
     finally:
         served.close()
+
+
+def sent_to_the_lms(app, lms) -> list[dict]:
+    """The outbox sent for the `lms` fixture's student and slot: the scores its line item holds."""
+    platform, item, (student_id, slot_id) = lms
+    with app.app_context():
+        lti.send_scores(student_id, slot_id)
+        db.session.remove()
+    return platform.scores[item["id"]]
 
 
 def test_an_engine_result_reaches_the_lms_through_a_real_worker(app, lms, upload, workers):

@@ -17,11 +17,10 @@ from grader import jobs
 from grader.extensions import GRADE, db
 from grader.jobs import grade_submission_job
 from grader.models import DONE, QUEUED, EngineResult, LtiPassback, Submission
-from grader.services import lti
 from grader.services.engines.leases import MAX_DEFERRALS, RETIME_PRIORITY
 from tests.harness._helpers import ALWAYS_BUSY, NEVER_BUSY
 from tests.jobs.engine_support import SMALL, add_student, engine_bytes
-from tests.jobs.test_lti_passback import lms  # noqa: F401  (the fixture)
+from tests.jobs.test_lti_passback import lms, sent_to_the_lms  # noqa: F401  (the fixture)
 
 pytestmark = pytest.mark.slow
 
@@ -45,7 +44,6 @@ def test_a_deferred_timing_is_timed_again_and_only_the_final_score_reaches_the_l
     upload,
     lms,  # noqa: F811
 ) -> None:
-    platform, item, (student_id, slot_id) = lms
     app.config["GRADER_ENGINE_SUITE"] = str(SMALL)
     upload_id = upload(engine_bytes("correct")).get_json()["id"]
 
@@ -99,10 +97,7 @@ def test_a_deferred_timing_is_timed_again_and_only_the_final_score_reaches_the_l
     body = client.get(f"/api/engines/{upload_id}", headers=room.student).get_json()
     assert body["timing_deferred"] is None and body["first_verdict"] is None
 
-    with app.app_context():
-        lti.send_scores(student_id, slot_id)
-        db.session.remove()
-    scores = platform.scores[item["id"]]
+    scores = sent_to_the_lms(app, lms)
     assert len(scores) == 1 and scores[0]["scoreGiven"] == pytest.approx(1.0)
 
 
