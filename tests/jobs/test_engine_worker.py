@@ -13,6 +13,7 @@ import sqlalchemy as sa
 
 from grader.extensions import db
 from grader.models import EngineResult, Submission
+from grader.services.engines.leases import REST_RUNNING
 from tests.jobs.engine_support import SMALL, engine_bytes, slow_engine_zip, wait_for
 
 pytestmark = pytest.mark.slow
@@ -74,12 +75,16 @@ def test_upload_to_results_through_a_real_worker(app, client, room, upload, work
 
 
 def test_worker_killed_mid_job_then_restarted(app, client, room, upload, workers):
+    """Killed while it grades an upload's rest (its timing and games, after the first run's
+    first verdict): the sweep requeues it with the first run's results, and the next claim
+    grades the rest from them, its second claim of the rest."""
     app.config["GRADER_ENGINE_SUITE"] = str(SMALL)  # recorded with the submission
     first = workers.start(1)
     submission_id = upload(slow_engine_zip(), "slow.zip").get_json()["id"]
     running = wait_for(
         lambda: (
             (s := status(client, room.student, submission_id))["status"] == "running"
+            and s["progress"].get("phase") == REST_RUNNING
             and s["progress"].get("tests_done", 0) > 0
             and s
         ),
@@ -89,6 +94,10 @@ def test_worker_killed_mid_job_then_restarted(app, client, room, upload, workers
     )
     assert running["progress"]["tests_total"] > running["progress"]["tests_done"]
     os.kill(first.pid, signal.SIGKILL)  # the consumer; its worker process dies with it
+    with app.app_context():  # the first run's results, which the running rest's progress holds
+        kept = db.session.get(Submission, submission_id).progress["rest"]["kept"]["tests"]
+        db.session.remove()
+    assert kept
     first.wait(timeout=10)
     time.sleep(1.0)
     assert status(client, room.student, submission_id)["status"] == "running"  # the lease holds
@@ -98,6 +107,11 @@ def test_worker_killed_mid_job_then_restarted(app, client, room, upload, workers
     assert done["status"] == "done", done
     assert done["attempts"] == 2 and done["score"] == done["max_score"]
     assert result_rows(app, submission_id) == 1
+    with app.app_context():  # the first run's tests were not graded again: the same measures
+        rich = db.session.scalar(sa.select(EngineResult.rich))
+        db.session.remove()
+    graded = {t["name"]: t for t in rich["tests"]}
+    assert all(graded[t["name"]]["cpu"] == round(t["cpu"], 4) for t in kept)
     # The timing chart's rows, as the timing test stored them: one per depth of small.json.
     timing = done["summary"]["timing"]
     assert [(r["position"], r["depth"]) for r in timing] == [("opening-1", 3), ("opening-1", 4)]

@@ -8,14 +8,24 @@ each step is taken when the test says."""
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
 import sqlalchemy as sa
 
 from grader.extensions import db
 from grader.jobs import grade_submission_job
 from grader.models import DONE, QUEUED, EngineResult, LtiPassback, Submission
-from grader.services.engines.leases import REST_PHASE
+from grader.models.base import utcnow
+from grader.services.engines.leases import (
+    MAX_ATTEMPTS,
+    REST_PHASE,
+    claim_submission,
+    submission_error,
+    sweep_submissions,
+)
 from grader.services.engines.submissions import NORMAL
+from grader.services.transactions import writing
 from tests.jobs.engine_support import SMALL, add_student, engine_bytes
 from tests.jobs.test_lti_passback import lms, sent_to_the_lms  # noqa: F401  (the fixture)
 
@@ -94,3 +104,41 @@ def test_an_engine_that_does_not_start_is_graded_in_one_run(app, room, upload) -
         row = db.session.get(Submission, upload_id)
         assert row.status == DONE and row.score == 0
         db.session.remove()
+
+
+@pytest.mark.parametrize("stop", ["worker stopped", "grader failed"])
+def test_a_rest_given_back_goes_on_from_the_first_run(app, room, upload, stop) -> None:
+    """A rest whose worker stopped (the sweep) or whose run failed in the grader (given back)
+    is queued again with the first run's results: the next claim grades the rest from them, and
+    its claims count on, so a rest that keeps failing ends failed rather than starting over."""
+    app.config["GRADER_ENGINE_SUITE"] = str(SMALL)
+    upload_id = upload(engine_bytes("correct")).get_json()["id"]
+    with app.app_context():
+        assert grade_submission_job(upload_id, "worker-1") == "done"
+        rest = db.session.get(Submission, upload_id).progress["rest"]
+        db.session.remove()
+        for claims in range(1, MAX_ATTEMPTS):
+            claimed = claim_submission(upload_id, f"worker-{claims}")
+            assert claimed is not None and claimed.rest == rest and claimed.attempts == claims
+            if stop == "worker stopped":
+                with writing() as session:  # its lease runs out
+                    session.execute(
+                        sa.update(Submission)
+                        .where(Submission.id == upload_id)
+                        .values(lease_expires_at=utcnow() - dt.timedelta(seconds=1))
+                    )
+                sweep_submissions()
+            else:
+                assert submission_error(upload_id, f"worker-{claims}", "boom") == QUEUED
+            row = db.session.get(Submission, upload_id)
+            assert row.status == QUEUED and row.progress["rest"] == rest
+            assert row.progress["first_verdict"] == rest["first_verdict"]  # still on the page
+            db.session.remove()
+        assert grade_submission_job(upload_id, "worker-last") == "done"
+        row = db.session.get(Submission, upload_id)
+        assert row.status == DONE and row.attempts == MAX_ATTEMPTS
+        result = db.session.scalar(sa.select(EngineResult.rich))
+        db.session.remove()
+    graded = {t["name"]: t for t in result["tests"]}
+    for test in rest["kept"]["tests"]:  # not graded again
+        assert graded[test["name"]]["cpu"] == round(test["cpu"], 4)

@@ -64,9 +64,10 @@ def test_two_machines_grade_a_burst_once_each(
         results = list(db.session.scalars(sa.select(EngineResult)))
         db.session.remove()
     assert sorted(r.submission_id for r in results) == sorted(expected)  # once each
-    # Each machine fetched what it graded from the database into its own folder, and checked it.
+    # Each machine fetched what it graded from the database into its own folder, and checked it:
+    # every upload on one machine or on both (an upload's two runs may go to either).
     copies = [p for name in machines for p in (tmp_path / name / "uploads").rglob("*.py")]
-    assert len(copies) == BURST
+    assert len({p.parent.name + p.stem for p in copies}) == BURST <= len(copies) <= 2 * BURST
     assert all(hashlib.sha256(p.read_bytes()).hexdigest() == p.parent.name + p.stem for p in copies)
     # Both report themselves alive: /healthz counts them, the healthcheck passes.
     wait_for(

@@ -69,6 +69,10 @@ DEFERRED_PHASE, RETIME_RUNNING = "timing deferred", "timing again"
 REST_PHASE, REST_RUNNING = "first verdict given; timing and games queued", "timing and games"
 # The phases of an upload whose run, queued or running, is its last (`waiting`'s estimate).
 LAST_RUN_PHASES = frozenset({REST_PHASE, REST_RUNNING, DEFERRED_PHASE, RETIME_RUNNING})
+# What an upload's progress carries from an earlier run to the next (what that run gave, and
+# the page's words for it), kept while it runs and when a stopped worker's or a failed run's
+# claim is given back: the next claim goes on from it instead of grading the first run again.
+CARRIED = ("rest", "deferred", "first_verdict", "first_seconds", "timing_deferred")
 
 
 # -- engine submissions: the job of grading one ------------------------------------------
@@ -103,10 +107,10 @@ def claim_submission(submission_id: int, worker: str) -> SubmissionClaim | None:
         deferred = waiting.get("deferred") if isinstance(waiting, dict) else None
         rest = waiting.get("rest") if isinstance(waiting, dict) else None
         if isinstance(deferred, dict):  # a retime: what the page said while it waited stays
-            starting = {**deferred_words(deferred), "phase": RETIME_RUNNING}
+            starting = {**deferred_words(deferred), "deferred": deferred, "phase": RETIME_RUNNING}
             claimed = claim(session, Submission, submission_id, worker, progress=starting)
         elif isinstance(rest, dict):  # the rest: the first verdict stays on the page
-            starting = {**_rest_words(rest), "phase": REST_RUNNING}
+            starting = {**_rest_words(rest), "rest": rest, "phase": REST_RUNNING}
             claimed = claim(session, Submission, submission_id, worker, progress=starting)
         else:
             claimed = claim_phased(session, Submission, submission_id, worker)
@@ -302,7 +306,7 @@ def submission_error(submission_id: int, worker: str, message: str) -> str | Non
         f"internal error of the grader (attempt {attempts} of {MAX_ATTEMPTS}, "
         f"not charged to you): {message[:2000]}"
     )
-    return give_back_phased(Submission, submission_id, worker, MAX_ATTEMPTS, error)
+    return give_back_phased(Submission, submission_id, worker, MAX_ATTEMPTS, error, CARRIED)
 
 
 def sweep_submissions(now: dt.datetime | None = None) -> list[tuple[int, int]]:
@@ -314,6 +318,7 @@ def sweep_submissions(now: dt.datetime | None = None) -> list[tuple[int, int]]:
         f"the grading worker stopped {MAX_ATTEMPTS} times on this "
         "engine; the staff will look at it (not charged to you)",
         now,
+        CARRIED,
     )
     if not stale:
         return []
@@ -538,12 +543,16 @@ class SubmissionJob(JobKind[SubmissionClaim, "Report"]):
             suite.game_count,
         )
         kept = None
-        if claimed.deferred:  # a retime: the page keeps saying why, and the first verdict
+        # A retime or the rest: the page keeps saying why, and the first verdict; the progress
+        # keeps what the earlier run gave, for a claim after this one's worker stops (CARRIED).
+        if claimed.deferred:
             kept = harness.Kept.from_dict(claimed.deferred["kept"])
-            job_progress.update(deferred_words(claimed.deferred), phase=RETIME_RUNNING)
-        elif claimed.rest:  # the rest after the first verdict, which the page keeps showing
+            job_progress.update(
+                deferred_words(claimed.deferred), deferred=claimed.deferred, phase=RETIME_RUNNING
+            )
+        elif claimed.rest:
             kept = harness.Kept.from_dict(claimed.rest["kept"])
-            job_progress.update(_rest_words(claimed.rest), phase=REST_RUNNING)
+            job_progress.update(_rest_words(claimed.rest), rest=claimed.rest, phase=REST_RUNNING)
         progress(dict(job_progress))
 
         def first(results: list[Any]) -> None:

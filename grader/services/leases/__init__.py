@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+from collections.abc import Sequence
 from typing import Any
 
 import sqlalchemy as sa
@@ -119,6 +120,19 @@ def finish(
     return done == 1
 
 
+def _progress(model: Leased, keep: Sequence[str]) -> Any:
+    """The model's progress column where progress is kept (the jobs whose progress names its
+    phase; a game has none), else a null."""
+    return getattr(model, "progress") if keep else sa.null()  # noqa: B009
+
+
+def kept_progress(progress: Any, keep: Sequence[str], new: dict[str, Any]) -> dict[str, Any]:
+    """`new` progress with the `keep` keys of the old `progress` (what an earlier run gave,
+    for the next claim to go on from)."""
+    old = progress if isinstance(progress, dict) else {}
+    return {**{key: old[key] for key in keep if key in old}, **new}
+
+
 def give_back(
     model: Leased,
     job_id: int,
@@ -126,15 +140,21 @@ def give_back(
     max_attempts: int,
     values: dict[str, Any],
     failed_values: dict[str, Any],
+    keep: Sequence[str] = (),
 ) -> str | None:
     """After an internal error of the grader: back to the queue while claims are left, else
-    failed. The new status, or None when the lease was already lost."""
+    failed. Requeued, its progress keeps the `keep` keys of the progress it had. The new
+    status, or None when the lease was already lost."""
     with writing() as session:
-        attempts = session.scalar(sa.select(model.attempts).where(mine(model, job_id, worker)))
-        if attempts is None:
+        row = session.execute(
+            sa.select(model.attempts, _progress(model, keep)).where(mine(model, job_id, worker))
+        ).one_or_none()
+        if row is None:
             return None
-        status = FAILED if attempts >= max_attempts else QUEUED
+        status = FAILED if row.attempts >= max_attempts else QUEUED
         extra = failed_values if status == FAILED else values
+        if status == QUEUED and keep and "progress" in extra:
+            extra = {**extra, "progress": kept_progress(row[1], keep, extra["progress"])}
         finish(session, model, job_id, worker, status, **extra)
     return status
 
@@ -147,14 +167,25 @@ def sweep(
     requeued_values: dict[str, Any],
     now: dt.datetime | None = None,
     queued: sa.ColumnElement[bool] | None = None,
+    keep: Sequence[str] = (),
 ) -> list[int]:
-    """Expired leases back to the queue (failed once `max_attempts` claims have died), then the
-    queued jobs with no wake-up message for GRADER_REWAKE_SECONDS (only those matching `queued`
-    if given): their ids, each marked as sent."""
+    """Expired leases back to the queue (failed once `max_attempts` claims have died), each
+    requeued one's progress keeping the `keep` keys of the progress it had, then the queued
+    jobs with no wake-up message for GRADER_REWAKE_SECONDS (only those matching `queued` if
+    given): their ids, each marked as sent."""
     now = now or utcnow()
     rewake = dt.timedelta(seconds=float(current_app.config["GRADER_REWAKE_SECONDS"]))
     with writing() as session:
         expired = sa.and_(model.status == RUNNING, model.lease_expires_at < now)
+        carried = (
+            session.execute(
+                sa.select(model.id, _progress(model, keep)).where(
+                    expired, model.attempts < max_attempts
+                )
+            ).all()
+            if keep and "progress" in requeued_values
+            else []
+        )
         session.execute(
             sa.update(model)
             .where(expired, model.attempts >= max_attempts)
@@ -172,6 +203,12 @@ def sweep(
                 **requeued_values,
             ),
         )
+        for job_id, progress in carried:  # in this transaction: no claim sees them between
+            session.execute(
+                sa.update(model)
+                .where(model.id == job_id)
+                .values(progress=kept_progress(progress, keep, requeued_values["progress"]))
+            )
         if requeued:
             log.warning(
                 "requeued %d %s whose worker stopped",
@@ -229,9 +266,15 @@ def finish_phased(
 
 
 def give_back_phased(
-    model: Leased, job_id: int, worker: str, max_attempts: int, error: str
+    model: Leased,
+    job_id: int,
+    worker: str,
+    max_attempts: int,
+    error: str,
+    keep: Sequence[str] = (),
 ) -> str | None:
-    """`give_back` with the grader's `error`: retrying while claims are left, else failed."""
+    """`give_back` with the grader's `error`: retrying while claims are left (the progress's
+    `keep` keys kept), else failed."""
     return give_back(
         model,
         job_id,
@@ -239,14 +282,19 @@ def give_back_phased(
         max_attempts,
         {"error": error, "progress": {"phase": RETRYING}},
         {"error": error, "progress": {"phase": FAILED_PHASE}, "finished_at": utcnow()},
+        keep,
     )
 
 
 def sweep_phased(
-    model: Leased, max_attempts: int, stopped: str, now: dt.datetime | None = None
+    model: Leased,
+    max_attempts: int,
+    stopped: str,
+    now: dt.datetime | None = None,
+    keep: Sequence[str] = (),
 ) -> list[int]:
-    """`sweep`: a job whose worker died requeued, and failed with the words `stopped` once
-    `max_attempts` claims have died."""
+    """`sweep`: a job whose worker died requeued (its progress's `keep` keys kept), and failed
+    with the words `stopped` once `max_attempts` claims have died."""
     now = now or utcnow()
     return sweep(
         model,
@@ -254,4 +302,5 @@ def sweep_phased(
         now=now,
         failed_values={"finished_at": now, "progress": {"phase": FAILED_PHASE}, "error": stopped},
         requeued_values={"progress": {"phase": REQUEUED}},
+        keep=keep,
     )
