@@ -206,7 +206,7 @@ def sweep(
         for job_id, progress in carried:  # in this transaction: no claim sees them between
             session.execute(
                 sa.update(model)
-                .where(model.id == job_id)
+                .where(model.id == job_id, model.status == QUEUED)  # requeued (no heartbeat came)
                 .values(progress=kept_progress(progress, keep, requeued_values["progress"]))
             )
         if requeued:
