@@ -55,6 +55,22 @@ def _submit(
     db.session.commit()
 
 
+def _graded_an_hour_ago(slot_id: int, now: dt.datetime, **fields: Any) -> None:
+    """The suite's latest gradings: two uploads done an hour before `now`, graded 20 and 40 s
+    (median and mean 30 s)."""
+    hour_ago = now - dt.timedelta(hours=1)
+    for n, seconds in enumerate((20, 40)):
+        _submit(
+            slot_id,
+            STUDENTS[n],
+            DONE,
+            hour_ago,
+            hour_ago,
+            hour_ago + dt.timedelta(seconds=seconds),
+            **fields,
+        )
+
+
 # -- the rule, on figures ----------------------------------------------------------------------
 
 
@@ -192,16 +208,7 @@ def test_the_api_gives_the_estimate_from_the_suites_grading_times(
     now = utcnow()
     with app.app_context():
         slot = engine_slot["slot_id"]
-        hour_ago = now - dt.timedelta(hours=1)
-        for n, seconds in enumerate((20, 40)):  # the suite's mean: 30 s
-            _submit(
-                slot,
-                STUDENTS[n],
-                DONE,
-                hour_ago,
-                hour_ago,
-                hour_ago + dt.timedelta(seconds=seconds),
-            )
+        _graded_an_hour_ago(slot, now)  # the suite's mean: 30 s
         _submit(
             slot,
             STUDENTS[2],
@@ -304,19 +311,10 @@ def test_the_estimate_counts_each_upload_ahead_at_what_it_has_left(app, engine_s
     from grader.services.engines.leases import REST_PHASE, REST_RUNNING
 
     now = utcnow()
-    hour_ago = now - dt.timedelta(hours=1)
     with app.app_context():
         slot = engine_slot["slot_id"]
-        for n, seconds in enumerate((20, 40)):  # the last runs: median 30 s; first runs 4 s
-            _submit(
-                slot,
-                STUDENTS[n],
-                DONE,
-                hour_ago,
-                hour_ago,
-                hour_ago + dt.timedelta(seconds=seconds),
-                progress={"phase": "done", "first_seconds": 4.0},
-            )
+        # the last runs: median 30 s; first runs 4 s
+        _graded_an_hour_ago(slot, now, progress={"phase": "done", "first_seconds": 4.0})
         assert waiting.typical_first_seconds("quick") == 4.0
         # Running: a rest 10 s in (20 s left); queued: an older upload's rest (30 s), then an
         # upload waiting for its first run (4 + 30 s), then this one.
