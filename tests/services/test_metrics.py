@@ -303,12 +303,28 @@ def test_the_api_gives_the_first_verdict_while_running_and_never_while_held(
     assert done["first_verdict"] is None  # the whole result replaces it
 
 
-def test_the_estimate_counts_each_upload_ahead_at_what_it_has_left(app, engine_slot):
+def _rest(phase: str) -> dict[str, Any]:
+    """A rest's progress in `phase`: what leases.queue_rest carries (the first run's results)."""
+    return {"phase": phase, "rest": {"first_verdict": FIRST, "first_seconds": 4.0, "kept": {}}}
+
+
+def _phases() -> list[str]:
+    """Every phase a rest can wear while queued: waiting for it, and put back by the sweep
+    (its worker stopped) or by a failed run."""
+    from grader.services.engines.leases import REST_PHASE
+    from grader.services.leases import REQUEUED, RETRYING
+
+    return [REST_PHASE, REQUEUED, RETRYING]
+
+
+@pytest.mark.parametrize("queued_phase", _phases())
+def test_the_estimate_counts_each_upload_ahead_at_what_it_has_left(app, engine_slot, queued_phase):
     """Graded in two runs (leases.queue_rest): an upload waiting for its first run has both
-    runs left, one waiting for its rest (one step below its priority) the rest alone; each
-    counts at its upload's priority, so an older upload's rest is ahead of a newer upload."""
+    runs left, one waiting for its rest (one step below its priority) the rest alone, whatever
+    its phase says; each counts at its upload's priority, so an older upload's rest is ahead
+    of a newer upload."""
     from grader.services.engines import waiting
-    from grader.services.engines.leases import REST_PHASE, REST_RUNNING
+    from grader.services.engines.leases import REST_RUNNING
 
     now = utcnow()
     with app.app_context():
@@ -324,7 +340,7 @@ def test_the_estimate_counts_each_upload_ahead_at_what_it_has_left(app, engine_s
             RUNNING,
             now - dt.timedelta(seconds=60),
             now - dt.timedelta(seconds=10),
-            progress={"phase": REST_RUNNING},
+            progress=_rest(REST_RUNNING),
         )
         _submit(
             slot,
@@ -332,7 +348,7 @@ def test_the_estimate_counts_each_upload_ahead_at_what_it_has_left(app, engine_s
             QUEUED,
             now - dt.timedelta(seconds=40),
             priority=-1,
-            progress={"phase": REST_PHASE},
+            progress=_rest(queued_phase),
         )
         _submit(slot, STUDENTS[4], QUEUED, now - dt.timedelta(seconds=30))
         _submit(slot, "student@example.com", QUEUED, now - dt.timedelta(seconds=5))

@@ -67,8 +67,10 @@ DEFERRED_PHASE, RETIME_RUNNING = "timing deferred", "timing again"
 # step below the upload's priority, behind every upload's first run, so at a deadline's peak
 # the first verdicts come first (issue 51). Phases as the page names them:
 REST_PHASE, REST_RUNNING = "first verdict given; timing and games queued", "timing and games"
-# The phases of an upload whose run, queued or running, is its last (`waiting`'s estimate).
-LAST_RUN_PHASES = frozenset({REST_PHASE, REST_RUNNING, DEFERRED_PHASE, RETIME_RUNNING})
+# What an upload's progress carries when its run, queued or running, is its last (`waiting`'s
+# estimate): the rest after a first verdict, or a deferred timing. Read from these and not from
+# the phase, which a stopped worker's requeue or a failed run's retry rewrites.
+LAST_RUN_KEYS = ("rest", "deferred")
 # What an upload's progress carries from an earlier run to the next (what that run gave, and
 # the page's words for it), kept while it runs and when a stopped worker's or a failed run's
 # claim is given back: the next claim goes on from it instead of grading the first run again.

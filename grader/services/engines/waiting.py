@@ -89,23 +89,26 @@ def estimated_wait(submission: Submission) -> float | None:
     runs (the first run's typical seconds and the last run's), or the rest alone; a running
     one what is left of those. First runs queued after it, which go before its rest, are not
     counted: they are short, and not yet known when the page asks."""
-    from grader.services.engines.leases import LAST_RUN_PHASES
+    from grader.services.engines.leases import LAST_RUN_KEYS
 
     rest = typical_grading_seconds(submission.suite)
     if submission.status != QUEUED or rest is None:
         return None
     first = typical_first_seconds(submission.suite)
-    phase = Submission.progress["phase"].as_string()
+    # Whether a row's progress has the key (as text: SQLite quotes a missing JSON value 'null').
+    last_run = sa.or_(*(Submission.progress[key].as_string().is_not(None) for key in LAST_RUN_KEYS))
 
-    def left(phase: str | None) -> float:
-        return rest if phase in LAST_RUN_PHASES else first + rest
+    def left(last: bool) -> float:
+        return rest if last else first + rest
 
-    def rank(priority: int, phase: str | None) -> int:  # a rest waits one step below its upload
-        return priority + 1 if phase in LAST_RUN_PHASES else priority
+    def rank(priority: int, last: bool) -> int:  # a rest waits one step below its upload
+        return priority + 1 if last else priority
 
-    mine = rank(submission.priority, (submission.progress or {}).get("phase"))
+    progress = submission.progress or {}
+    own = any(progress.get(key) is not None for key in LAST_RUN_KEYS)
+    mine = rank(submission.priority, own)
     queued = db.session.execute(
-        sa.select(Submission.id, Submission.priority, phase).where(Submission.status == QUEUED)
+        sa.select(Submission.id, Submission.priority, last_run).where(Submission.status == QUEUED)
     ).all()
     ahead = [
         left(row[2])
@@ -114,11 +117,14 @@ def estimated_wait(submission: Submission) -> float | None:
     ]
     now = utcnow()
     running = db.session.execute(
-        sa.select(Submission.started_at, phase).where(
+        sa.select(Submission.started_at, last_run).where(
             Submission.status == RUNNING, Submission.started_at.is_not(None)
         )
     ).all()
-    busy_for = [max(left(row[1]) - (now - row[0]).total_seconds(), 0.0) for row in running]
+    busy_for = [
+        max(left(last) - (now - started).total_seconds(), 0.0)
+        for started, last in running
+        if started is not None
+    ]
     slots = sum(worker.slots for worker in liveness.live()) or 1
-    own = left((submission.progress or {}).get("phase"))
-    return start_after(ahead, busy_for, slots) + own
+    return start_after(ahead, busy_for, slots) + left(own)
