@@ -218,10 +218,10 @@ class Deadline:
 
     def snapshot(
         self, uploads: list[int], bulk: list[tuple[str, int]]
-    ) -> tuple[dict[int, str], list[str], list[str], set[int]]:
+    ) -> tuple[dict[int, str], list[str], list[str], set[int], set[int]]:
         """Each upload's status, the workers grading uploads and those running bulk jobs (each
-        by its lease, one worker process's name), and the uploads whose first verdict is out
-        (a code without first verdicts: none)."""
+        by its lease, one worker process's name), the uploads whose first verdict is out (a
+        code without first verdicts: none) and those whose timing is deferred now."""
         import sqlalchemy as sa
 
         from grader.extensions import db
@@ -237,13 +237,15 @@ class Deadline:
             ).all()
             busy = [owner for _, status, owner, _ in rows if status == "running" and owner]
             verdicts = {sid for sid, _, _, shown in rows if shown and "first_verdict" in shown}
+            deferred = {sid for sid, _, _, shown in rows if shown and "deferred" in shown}
             bulk_owners = []
             for table, job in bulk:
                 found = db.session.get_one(tables[table], job)
                 if found.status == "running" and found.lease_owner:
                     bulk_owners.append(found.lease_owner)
             db.session.remove()
-        return {sid: status for sid, status, _, _ in rows}, busy, bulk_owners, verdicts
+        statuses = {sid: status for sid, status, _, _ in rows}
+        return statuses, busy, bulk_owners, verdicts, deferred
 
     def start_worker(self, slots: int = WORKERS) -> None:
         if not self.machines:
@@ -300,6 +302,7 @@ def hour(args: argparse.Namespace, folder: Path) -> dict:
         # running bulk jobs; and every worker seen grading an upload.
         polls: list[tuple[float, list[int], int, list[str]]] = []
         graders: set[str] = set()
+        deferred: set[int] = set()  # seen with their timing deferred, between two runs
         bulk: list[tuple[str, int]] = []
         asked = False
         limit = start + args.hour + args.timeout
@@ -314,9 +317,10 @@ def hour(args: argparse.Namespace, folder: Path) -> dict:
                 sid, estimate = scene.upload(len(sent))
                 sent[sid] = time.monotonic()
                 estimates[sid] = estimate
-            statuses, busy, bulk_owners, verdicts = scene.snapshot(list(sent), bulk)
+            statuses, busy, bulk_owners, verdicts, waiting = scene.snapshot(list(sent), bulk)
             now = time.monotonic()
             graders.update(busy)
+            deferred.update(waiting)
             queued = [sid for sid, status in statuses.items() if status == "queued"]
             polls.append((now, queued, len(busy), bulk_owners))
             for sid in verdicts:
@@ -329,7 +333,7 @@ def hour(args: argparse.Namespace, folder: Path) -> dict:
                     started.setdefault(sid, now)  # graded between two polls
                     verdict.setdefault(sid, now)
             time.sleep(0.1)
-        statuses, _, _, _ = scene.snapshot(list(sent), bulk)
+        statuses = scene.snapshot(list(sent), bulk)[0]
         failed = sorted(s for s, st in statuses.items() if st != "done")
         took = [finished[sid] - sent[sid] for sid in sent]
         graded = [finished[sid] - started[sid] for sid in sent]
@@ -353,6 +357,7 @@ def hour(args: argparse.Namespace, folder: Path) -> dict:
             "grading": graded,
             "behind": len(behind),
             "behind_max": max(behind.values(), default=0.0),
+            "deferred": len(deferred),
             "failed": failed,
             "span": time.monotonic() - start,
         }
@@ -478,9 +483,9 @@ def main(argv: list[str] | None = None) -> None:
     print(
         "| code | upload to result p50 s | p95 s | max s | upload to first verdict p50 s, p95 "
         "s | uploads that waited behind bulk work (longest wait) | failed | grading alone p50 "
-        "s, p95 s | the run's span s |"
+        "s, p95 s | the run's span s | uploads whose timing was deferred |"
     )
-    print("|---|---|---|---|---|---|---|---|---|", flush=True)
+    print("|---|---|---|---|---|---|---|---|---|---|", flush=True)
     runs: dict[str, dict] = {}
     try:
         base = baseline_tree(args.baseline, folder / "baseline", data=True)
@@ -500,7 +505,8 @@ def main(argv: list[str] | None = None) -> None:
                 f"{max(took):.1f} | {statistics.median(first):.1f}, "
                 f"{percentile(first, 0.95):.1f} | {result['behind']} ({result['behind_max']:.1f} s) | "
                 f"{len(result['failed'])} | {statistics.median(grading):.1f}, "
-                f"{percentile(grading, 0.95):.1f} | {result['span']:.0f} |",
+                f"{percentile(grading, 0.95):.1f} | {result['span']:.0f} | "
+                f"{result.get('deferred', 0)} |",
                 flush=True,
             )
     finally:

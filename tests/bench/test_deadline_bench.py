@@ -41,6 +41,7 @@ def test_the_deadline_benchmark_runs_quick():
     assert set(rows) == {"this code", "peer: HEAD"}, out
     for cells in rows.values():
         assert cells[7].strip() == "0", out  # no upload failed
+        assert cells[10].strip().isdigit(), out  # the uploads whose timing was deferred
     assert rows["this code"][6].strip().startswith("0 "), out  # none behind bulk work
     assert "not replayed (it grades an upload in two runs)" in out  # this code's
 
