@@ -182,6 +182,11 @@ def test_a_leaf_outside_the_bounds_is_refused_by_its_label():
 def test_bounds_must_be_ordered():
     with pytest.raises(ValueError, match="need L <= U"):
         Conventions(bounds=(5, 1))
+    # An infinite L or U is no bound on that side only: L = +inf or U = -inf bounds nothing.
+    for ends in ((INF, INF), (-INF, -INF), ("inf", "inf"), (INF, 3), (3, -INF)):
+        with pytest.raises(ValueError, match="need L <= U"):
+            Conventions(bounds=ends)
+    assert Conventions(bounds=(3, 3)).bounds == (3, 3)  # L = U: every leaf is that value
     for shape in ((1, 2, 3), (1,), "12", 5):  # two numbers, in a list or a tuple
         with pytest.raises(ValueError, match=r"bounds are \[L, U\], got"):
             Conventions(bounds=shape)
@@ -215,6 +220,9 @@ def test_star1_worked_example():
     # Without bounds the same tree prunes nothing and says so.
     unbounded = solve(tree)
     assert unbounded.pruned == () and unbounded.note is not None
+    # The words a student reads, as written: the bounds' names and Star1's are capitalised.
+    assert unbounded.note.startswith("No finite bounds [L, U] on the leaf values are stated")
+    assert "so Star1 cuts nothing below a chance node" in unbounded.note
 
 
 def test_ties_explore_does_not_cut_when_the_interval_only_touches_the_window():
