@@ -220,9 +220,14 @@ def test_star1_worked_example():
     # Without bounds the same tree prunes nothing and says so.
     unbounded = solve(tree)
     assert unbounded.pruned == () and unbounded.note is not None
-    # The words a student reads, as written: the bounds' names and Star1's are capitalised.
-    assert unbounded.note.startswith("No finite bounds [L, U] on the leaf values are stated")
-    assert "so Star1 cuts nothing below a chance node" in unbounded.note
+    # The words a student reads, as written (what they claim of the search, on every chance
+    # tree: test_without_both_bounds_nothing_is_cut_below_a_chance_node).
+    assert unbounded.note == (
+        "No finite bounds [L, U] on the leaf values are stated, so Star1 cuts nothing below a "
+        "chance node: its value cannot be bounded before every child is seen, and no bound "
+        "passes through it (each child starts with the full window (-∞, +∞); only MAX and MIN "
+        "nodes below it cut, on bounds set beneath it)."
+    )
 
 
 def test_ties_explore_does_not_cut_when_the_interval_only_touches_the_window():
