@@ -345,6 +345,8 @@ def test_describe_word_for_word(conv, kind, text):
     ("fields", "message"),
     [
         ({"depth": 0}, "depth must be a whole number of plies 1..64, got 0"),
+        ({"bounds": (5, 1)}, "bounds [L, U] need L <= U, got (5, 1)"),
+        ({"bounds": [1, 2, 3]}, "bounds are [L, U], got [1, 2, 3]"),
         ({"ties": "x"}, "ties must be one of prune, explore, got 'x'"),
         ({"values": "x"}, "values must be one of soft, hard, got 'x'"),
         ({"order": "x"}, "order must be one of ltr, rtl, got 'x'"),
