@@ -7,6 +7,13 @@ kill them):
 - ``minimax()``: ``pruning=False`` changed to ``pruning=None`` (both falsy).
 - ``_Search.visit``: the best move's start value ``None`` changed to ``""``: leaf values are
   finite (``tree._check_value``), so the first child searched always replaces it.
+- ``_Search.visit_chance``: ``crossed``'s start value ``None`` changed to ``""``: it is read only
+  where ``cut_at`` is set too, and the two are set together.
+- ``search()``: ``leaf_count() > KEPT_LEAVES`` changed to ``>=``: a tree of exactly that size is
+  searched afresh instead of from the kept searches, with the same result.
+- ``SearchResult._build_dict``: each node's probabilities read whether or not the tree has a
+  chance node (``Tree.probabilities`` is None for MAX, MIN and leaves); a cutoff's interval
+  written when either end is set, not both (Star1's cutoffs set both, the others neither).
 """
 
 from __future__ import annotations
@@ -14,6 +21,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+from fractions import Fraction
 
 import pytest
 from hypothesis import example, given, settings
@@ -438,6 +446,13 @@ def test_read_number_refuses_what_is_not_a_number(bad):
 
 def test_jsonable_writes_infinities_as_text():
     assert [jsonable(x) for x in (INF, -INF, 0, 2.5, -3)] == ["inf", "-inf", 0, 2.5, -3]
+
+
+def test_jsonable_writes_a_fraction_exactly_and_a_whole_one_as_an_int():
+    assert jsonable(Fraction(14, 3)) == "14/3"
+    assert jsonable(Fraction(-1, 2)) == "-1/2"
+    whole = jsonable(Fraction(6, 2))
+    assert whole == 3 and type(whole) is int
 
 
 # -- to_dict() -------------------------------------------------------------------------------
