@@ -185,6 +185,8 @@ def test_misconception_answers_are_those_of_the_tree_the_search_sees() -> None:
             {"pruned": [], "value": 3, "b": 0, 2: 0},
             "a prune answer has only 'pruned', 'value'; '2' is not one",
         ),  # keys of any type
+        ("values", {}, "a values answer needs 'values'"),
+        ("prune", {"pruned": []}, "a prune answer needs 'value'"),
     ],
 )
 def test_answers_of_the_wrong_shape_are_refused_in_words(
