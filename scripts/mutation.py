@@ -2,12 +2,14 @@
 printing the share of mutants killed in each file.
 
 Every run starts from a fresh copy (``mutants/`` removed), so no verdict of an earlier run is
-reused, and the cores' tests clear every cache of the cores before each test
+reused (save with ``--keep``, which runs again only the mutants the kept run did not kill or
+did not reach: a stopped run goes on where it stopped), and the cores' tests clear every cache of the cores before each test
 (tests/core_caches.py), so a result cached by the unmutated run mutmut forks from is never
 served to a mutant. mutmut runs only the tests that cover each mutated function.
 
     python scripts/mutation.py                       # every core file
     python scripts/mutation.py grader/gametree/solver.py --max-children 1
+    python scripts/mutation.py grader/gametree/solver.py --keep  # go on with a stopped run
     python scripts/mutation.py --report --survivors  # the scores of the last run again
 """
 
@@ -52,13 +54,28 @@ def score(path: Path) -> tuple[int, int, int, list[str]]:
     return killed, len(counted), untested, sorted(k for k, c in counted.items() if c not in KILLED)
 
 
-def run_mutmut(mutmut: Path, module: str, max_children: int) -> bool:
-    """``mutmut run`` on ``module``'s mutants, its output kept in a file; if mutmut fails (its
-    stats step or the clean test run failing, say), the end of that output goes to stderr and
-    False is returned, so a failed run never shows as a score of 0 mutants."""
+def left_to_run(path: Path) -> list[str] | None:
+    """The mutants of ``path`` that a kept run (``--keep``) runs again: those without a result
+    and those not killed, by name; None when mutants/ has no record of ``path`` (all of them).
+    Given the file's pattern, mutmut would run every mutant again, the killed ones too."""
+    meta = Path("mutants") / f"{path}.meta"
+    if not meta.exists():
+        return None
+    codes = json.loads(meta.read_text())["exit_code_by_key"]
+    return sorted(k for k, c in codes.items() if c not in KILLED)
+
+
+def run_mutmut(
+    mutmut: Path, module: str, max_children: int, names: list[str] | None = None
+) -> bool:
+    """``mutmut run`` on ``module``'s mutants (or those ``names``), its output kept in a file;
+    if mutmut fails (its stats step or the clean test run failing, say), the end of that output
+    goes to stderr and False is returned, so a failed run never shows as a score of 0 mutants."""
+    if names == []:
+        return True  # a kept run with every mutant killed: nothing to run
     with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as log:
         done = subprocess.run(
-            [str(mutmut), "run", "--max-children", str(max_children), f"{module}.*"],
+            [str(mutmut), "run", "--max-children", str(max_children), *(names or [f"{module}.*"])],
             check=False,
             stdout=log,
             stderr=subprocess.STDOUT,
@@ -80,7 +97,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("files", nargs="*", type=Path, help="core files (default: all of them)")
     parser.add_argument("--max-children", type=int, default=2)
-    parser.add_argument("--keep", action="store_true", help="reuse mutants/ from an earlier run")
+    parser.add_argument(
+        "--keep",
+        action="store_true",
+        help="reuse mutants/ from an earlier run: only its mutants without a result or not "
+        "killed run",
+    )
     parser.add_argument("--survivors", action="store_true", help="list the surviving mutants")
     parser.add_argument(
         "--report",
@@ -96,7 +118,8 @@ def main(argv: list[str] | None = None) -> int:
     failed: list[Path] = []
     for path in files:
         module = ".".join(path.with_suffix("").parts)
-        if not args.report and not run_mutmut(mutmut, module, args.max_children):
+        names = left_to_run(path) if args.keep else None
+        if not args.report and not run_mutmut(mutmut, module, args.max_children, names):
             failed.append(path)
             continue
         killed, counted, untested, survivors = score(path)

@@ -4,6 +4,7 @@ score of 0 mutants."""
 from __future__ import annotations
 
 import importlib.util
+import json
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -45,3 +46,44 @@ def test_a_failed_stats_step_shows_mutmuts_output_and_fails(
     assert "pkg.mod: mutmut run failed (exit 1)" in err
     assert "failed to collect stats" in err and "assert 4 == 5" in err
     assert "mutants killed" not in out  # no score of a run that did not happen
+
+
+def test_a_kept_run_runs_only_the_mutants_not_killed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Two mutants of `2 * x` (mutmut: `2 / x`, `3 * x`); a test at 0 kills only the first.
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg/__init__.py").write_text("")
+    (tmp_path / "pkg/mod.py").write_text("def double(x):\n    return 2 * x\n")
+    (tmp_path / "tests").mkdir()
+    test = tmp_path / "tests/test_mod.py"
+    test.write_text(
+        "from pkg.mod import double\n\n\ndef test_double():\n    assert double(0) == 0\n"
+    )
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.mutmut]\nsource_paths = ["pkg/"]\npytest_add_cli_args_test_selection = ["tests"]\n'
+        'pytest_add_cli_args = ["-p", "no:randomly", "-p", "no:cacheprovider"]\n'
+    )
+    monkeypatch.chdir(tmp_path)
+    script = _script()
+    assert script.main(["pkg/mod.py", "--max-children", "1"]) == 0
+    meta = tmp_path / "mutants/pkg/mod.py.meta"
+    record = json.loads(meta.read_text())
+    codes = record["exit_code_by_key"]
+    killed = [k for k, c in codes.items() if c in script.KILLED]
+    assert len(codes) >= 2 and 0 < len(killed) < len(codes), codes
+    # Mark the killed ones with another killed code: a run that ran them again would overwrite it.
+    for name in killed:
+        codes[name] = 3
+    meta.write_text(json.dumps(record))
+    test.write_text(
+        "from pkg.mod import double\n\n\ndef test_double():\n    assert double(2) == 4\n"
+    )
+    capsys.readouterr()
+
+    assert script.main(["pkg/mod.py", "--max-children", "1", "--keep"]) == 0
+
+    after = json.loads(meta.read_text())["exit_code_by_key"]
+    assert all(after[name] == 3 for name in killed)  # not run again
+    assert all(c in script.KILLED for c in after.values()), after  # the others ran, and died
+    assert "100.0% of" in capsys.readouterr().out
