@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 
 import pytest
 
-from grader.gametree import KINDS, Conventions, Tree, grade
+from grader.gametree import KINDS, Conventions, Tree, grade, solve
 from grader.gametree import kinds as kinds_module
 from grader.gametree.kinds import CACHED_LEAVES, error_score
 from tests.gametree.kinds._helpers import AG, AIMA, DEPTH_TREE, TIE, refused_words
@@ -415,3 +415,19 @@ def test_the_counted_template_grades_by_its_own_score() -> None:
     score, parts, errors = values.score(wrong.tree, key, canonical)
     assert (score, parts) == (graded.score, graded.parts)
     assert {what: paths for what, paths in errors.items() if paths} == graded.scoring["errors"]
+
+
+def test_a_grade_carries_the_reference_search_and_each_misconception_that_fits() -> None:
+    rules = Conventions()
+    reference = solve(AG, rules)
+    right = grade("values", AG, rules, KINDS["values"].key(AG, rules))
+    assert right.search is not None and right.search.leaf_order == reference.leaf_order
+    diagnosed = 0
+    for variant, values in KINDS["values"].variant_answers(AG, rules):
+        graded = grade("values", AG, rules, {"values": values})
+        assert graded.search is not None and graded.search.leaf_order == reference.leaf_order
+        if graded.score < 1:  # a misconception whose answer differs from the key's
+            assert variant.code in graded.candidates
+            assert graded.diagnosis == graded.candidates[0]
+            diagnosed += 1
+    assert diagnosed >= 4
