@@ -22,21 +22,31 @@ def _script() -> ModuleType:
     return module
 
 
+def _project(root: Path, assertion: str) -> Path:
+    """A one-file project for the real mutmut: ``pkg.mod.double(x)`` is ``2 * x`` (mutants
+    ``2 / x`` and ``3 * x``) and its one test asserts ``assertion``. Returns the test's file."""
+    (root / "pkg").mkdir()
+    (root / "pkg/__init__.py").write_text("")
+    (root / "pkg/mod.py").write_text("def double(x):\n    return 2 * x\n")
+    (root / "tests").mkdir()
+    test = root / "tests/test_mod.py"
+    _write_test(test, assertion)
+    (root / "pyproject.toml").write_text(
+        '[tool.mutmut]\nsource_paths = ["pkg/"]\npytest_add_cli_args_test_selection = ["tests"]\n'
+        'pytest_add_cli_args = ["-p", "no:randomly", "-p", "no:cacheprovider"]\n'
+    )
+    return test
+
+
+def _write_test(test: Path, assertion: str) -> None:
+    test.write_text(f"from pkg.mod import double\n\n\ndef test_double():\n    assert {assertion}\n")
+
+
 def test_a_failed_stats_step_shows_mutmuts_output_and_fails(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # A one-file project whose only test fails: the real mutmut stops at its stats step.
-    (tmp_path / "pkg").mkdir()
-    (tmp_path / "pkg/__init__.py").write_text("")
-    (tmp_path / "pkg/mod.py").write_text("def double(x):\n    return 2 * x\n")
-    (tmp_path / "tests").mkdir()
-    (tmp_path / "tests/test_mod.py").write_text(
-        "from pkg.mod import double\n\n\ndef test_double():\n    assert double(2) == 5\n"
-    )
-    (tmp_path / "pyproject.toml").write_text(
-        '[tool.mutmut]\nsource_paths = ["pkg/"]\npytest_add_cli_args_test_selection = ["tests"]\n'
-        'pytest_add_cli_args = ["-p", "no:randomly", "-p", "no:cacheprovider"]\n'
-    )
+    _project(tmp_path, "double(2) == 5")
     monkeypatch.chdir(tmp_path)
     assert Path(sys.executable).with_name("mutmut").is_file()
 
@@ -52,18 +62,7 @@ def test_a_kept_run_runs_only_the_mutants_not_killed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # Two mutants of `2 * x` (mutmut: `2 / x`, `3 * x`); a test at 0 kills only the first.
-    (tmp_path / "pkg").mkdir()
-    (tmp_path / "pkg/__init__.py").write_text("")
-    (tmp_path / "pkg/mod.py").write_text("def double(x):\n    return 2 * x\n")
-    (tmp_path / "tests").mkdir()
-    test = tmp_path / "tests/test_mod.py"
-    test.write_text(
-        "from pkg.mod import double\n\n\ndef test_double():\n    assert double(0) == 0\n"
-    )
-    (tmp_path / "pyproject.toml").write_text(
-        '[tool.mutmut]\nsource_paths = ["pkg/"]\npytest_add_cli_args_test_selection = ["tests"]\n'
-        'pytest_add_cli_args = ["-p", "no:randomly", "-p", "no:cacheprovider"]\n'
-    )
+    test = _project(tmp_path, "double(0) == 0")
     monkeypatch.chdir(tmp_path)
     script = _script()
     assert script.main(["pkg/mod.py", "--max-children", "1"]) == 0
@@ -76,9 +75,7 @@ def test_a_kept_run_runs_only_the_mutants_not_killed(
     for name in killed:
         codes[name] = 3
     meta.write_text(json.dumps(record))
-    test.write_text(
-        "from pkg.mod import double\n\n\ndef test_double():\n    assert double(2) == 4\n"
-    )
+    _write_test(test, "double(2) == 4")
     capsys.readouterr()
 
     assert script.main(["pkg/mod.py", "--max-children", "1", "--keep"]) == 0
