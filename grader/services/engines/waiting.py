@@ -104,12 +104,11 @@ def estimated_wait(submission: Submission) -> float | None:
     def rank(priority: int, last: bool) -> int:  # a rest waits one step below its upload
         return priority + 1 if last else priority
 
-    progress = submission.progress or {}
-    own = any(progress.get(key) is not None for key in LAST_RUN_KEYS)
-    mine = rank(submission.priority, own)
     queued = db.session.execute(
         sa.select(Submission.id, Submission.priority, last_run).where(Submission.status == QUEUED)
     ).all()
+    own = next(bool(row[2]) for row in queued if row[0] == submission.id)  # read as the others
+    mine = rank(submission.priority, own)
     ahead = [
         left(row[2])
         for row in sorted(queued, key=lambda row: (-rank(row[1], row[2]), row[0]))
