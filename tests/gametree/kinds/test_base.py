@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 
 import pytest
 
-from grader.gametree import KINDS, Conventions, Tree, grade, solve
+from grader.gametree import KINDS, Conventions, Order, Tree, grade, solve
 from grader.gametree import kinds as kinds_module
 from grader.gametree.kinds import CACHED_LEAVES, error_score
 from tests.gametree.kinds._helpers import AG, AIMA, DEPTH_TREE, TIE, refused_words
@@ -165,6 +165,20 @@ def test_the_protocols_search_is_alpha_beta_on_the_tree_the_depth_limit_leaves()
     search, key = own.analysis(DEPTH_TREE, Conventions(depth=1))
     assert key is None
     assert (search.value, search.leaf_order) == (7, ("0", "1"))
+
+
+def test_the_protocols_search_reads_every_convention_not_the_depth_alone() -> None:
+    # Right to left, C's leaves come first (6, 4, 2: C = 2), then B's 8, 12, 3, each above
+    # alpha = 2, so nothing is cut: A = 3. At depth 1, C's evaluation 7 is read before B's 1.
+    own = _OwnKind()
+    rtl = own.search(DEPTH_TREE, Conventions(order=Order.RTL))
+    assert (rtl.value, rtl.leaf_order, rtl.pruned) == (
+        3,
+        ("1.2", "1.1", "1.0", "0.2", "0.1", "0.0"),
+        (),
+    )
+    limited = own.search(DEPTH_TREE, Conventions(order=Order.RTL, depth=1))
+    assert (limited.value, limited.leaf_order, limited.pruned) == (7, ("1", "0"), ())
 
 
 def test_misconception_answers_are_those_of_the_tree_the_search_sees() -> None:
@@ -326,10 +340,23 @@ def test_two_answers_differ_at_the_nodes_where_their_entries_differ() -> None:
     assert values.distance({"": 3, "0": 2}, {"": 3, "0": 1, "1": 5}) == 2
     assert values.distance({"": 3}, {"": 3}) == 0
     assert values.distance(3, 3) == 0 and values.distance(3, 4) == 1
+    # An answer of another shape than the key's differs from it, whichever of the two it is.
+    assert values.distance({"": 3}, 3) == 1 and values.distance(3, {"": 3}) == 1
 
 
 def test_an_answer_in_words_names_a_node_without_a_label_by_its_path_and_the_root_as_root() -> None:
     assert KINDS["values"].describe({"values": {"": 3, "0": 2}}, {}) == "root = 3, 0 = 2"
+
+
+@pytest.mark.parametrize("answer", [None, [], "3"])
+def test_no_answer_or_one_that_is_no_mapping_is_described_as_a_dash(answer: object) -> None:
+    assert KINDS["values"].describe(answer, AIMA.labels()) == "—"
+
+
+def test_a_kind_that_gives_no_examples_says_which() -> None:
+    with pytest.raises(NotImplementedError) as refused:
+        _OwnKind().examples()
+    assert str(refused.value) == "the own-search kind gives no examples"
 
 
 @pytest.mark.parametrize(
