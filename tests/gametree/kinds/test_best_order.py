@@ -558,3 +558,41 @@ def test_four_hundred_leaves_are_within_the_best_order_limit_and_the_work_refuse
         "most 1,500,000): less branching or depth"
     ]
     assert KINDS["best-order"].generator_problems(3, 3, 10) == []
+
+
+def test_the_other_best_example_differs_from_the_key_at_every_node_it_can() -> None:
+    # AIMA Figure 5.5 at its best evaluates 5 leaves: B first at the root, then C's 2 and D's 2
+    # first, each cutting its node after one leaf; the root's last two children and B's three
+    # leaves in any order. The key changes only D's order (2, then the rest as given). An
+    # ordering can differ from it at all four internal nodes, and the example's is the first
+    # such in the order of permutations: C, D at the root; 3, 8, 12 at B; 2, 6, 4 at C;
+    # 2, 5, 14 at D.
+    kind = KINDS["best-order"]
+    examples = {example.name: example for example in kind.examples()}
+    assert examples["another best"].tree == AIMA
+    key = kind.key(AIMA, Conventions())
+    assert key == {
+        "order": {"": [0, 1, 2], "0": [0, 1, 2], "1": [0, 1, 2], "2": [2, 0, 1]},
+        "leaves": 5,
+    }
+    other = examples["another best"].answer["order"]
+    assert other == {"": [0, 2, 1], "0": [0, 2, 1], "1": [0, 2, 1], "2": [2, 1, 0]}
+    assert all(other[p] != key["order"][p] for p in key["order"])
+    assert grade("best-order", AIMA, Conventions(), {"order": other}).score == 1.0
+
+
+def test_the_hint_is_at_the_first_node_the_search_enters_not_the_first_it_bounds() -> None:
+    # MAX A over MIN B = (D = max(6, 6), E = max(1, 3)) and MIN C = (F = max(1, 8),
+    # G = max(6, 0)). As given: D's 6, 6, E's 1, 3 (B = 3), F's 1, 8, G's 6, 0 (C = 6): 8 leaves.
+    # Searching C first at A: C = 6 in 4 leaves, then D = 6 >= 6 cuts B: 6 leaves. Searching E
+    # first at B: E = 3, then D's 6 >= 3 cuts D: 7 leaves. The search enters A before B, but
+    # B's window narrows (after D) before A's does, so the hint is at A, the node entered first.
+    tree = Tree.from_nested([[[6, 6], [1, 3]], [[1, 8], [6, 0]]])
+    graded = grade("best-order", tree, Conventions(), {"order": {}})
+    assert graded.first_wrong == {
+        "path": "",
+        "label": "A",
+        "step": None,
+        "message": "At A, search C first: with the rest of your order unchanged, alpha-beta "
+        "then evaluates 6 leaves instead of 8.",
+    }
