@@ -5,9 +5,11 @@ tree asks and of each answer's score."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
-from grader.gametree import Conventions, GenerationError, GeneratorParams, Tree, generate
+from grader.gametree import Conventions, GenerationError, GeneratorParams, Order, Tree, generate
 from grader.gametree.calibrate import (
     Calibration,
     calibrate_tables,
@@ -201,6 +203,66 @@ def test_best_order_blind_facts_count_the_nodes_to_order_and_score_the_order_as_
     # Already in a best order: the blind answer gives the key.
     best = Tree.from_nested([[3, 12, 8], [2, 4, 6], [2, 5, 14]])
     assert KINDS["best-order"].blind_facts(best, Conventions()).scores["as-given"] == 1.0
+
+
+class _Draw(random.Random):
+    """A source whose every draw is ``value``: the slip's node, chosen by hand."""
+
+    def __init__(self, value: float) -> None:
+        super().__init__()
+        self.value = value
+
+    def random(self) -> float:
+        return self.value
+
+
+# AIMA's tree with D's leaves 2, 1, 14: every node is already in a best order (5 leaves). A
+# slip swaps the first two children searched at one of B, C and D (the deepest nodes to order),
+# drawn in the order the search enters them.
+SLIP_TREE = [[3, 12, 8], [2, 4, 6], [2, 1, 14]]
+
+
+def test_a_best_order_slip_swaps_the_first_two_children_searched_at_a_deepest_node():
+    kind = KINDS["best-order"]
+    tree = Tree.from_nested(SLIP_TREE)
+    key = kind.key(tree, Conventions())
+    assert key == {
+        "order": {"": [0, 1, 2], "0": [0, 1, 2], "1": [0, 1, 2], "2": [0, 1, 2]},
+        "leaves": 5,
+    }
+    facts = {draw: kind.blind_facts(tree, Conventions(), _Draw(draw)) for draw in (0.0, 0.5, 0.99)}
+    assert {f.answers for f in facts.values()} == {4}
+    assert {f.scores["as-given"] for f in facts.values()} == {1.0}
+    # B (drawn first): 12 before 3, and B still evaluates its three leaves: another best order.
+    # C: 4 (above A's 3) before 2, then 2 cuts: 6 leaves, 5/6. D: 1 before 2, either cuts.
+    assert [f.slip for f in facts.values()] == [None, round(5 / 6, 6), None]
+    assert kind.blind_facts(tree, Conventions()).slip is None  # no source, no slip
+
+
+def test_right_to_left_a_slip_swaps_the_last_two_children_listed():
+    # The same tree mirrored, searched right to left: B' ("2"), then D' ("0"), then C' ("1").
+    kind = KINDS["best-order"]
+    tree = Tree.from_nested([list(reversed(node)) for node in reversed(SLIP_TREE)])
+    rtl = Conventions(order=Order.RTL)
+    assert kind.key(tree, rtl) == {
+        "order": {"": [1, 0, 2], "2": [2, 1, 0], "0": [2, 0, 1], "1": [1, 0, 2]},
+        "leaves": 5,
+    }
+    facts = [kind.blind_facts(tree, rtl, _Draw(draw)) for draw in (0.0, 0.5, 0.99)]
+    assert {(f.answers, f.scores["as-given"]) for f in facts} == {(4, 1.0)}
+    # B': 12 before 8, both above 3: another best order. D': 14 before 1 (the key's 1 first),
+    # then 1 cuts: 6 leaves. C': 6 before 2 (the key's 2 first), then 2 cuts: 6 leaves.
+    assert [f.slip for f in facts] == [None, round(5 / 6, 6), round(5 / 6, 6)]
+
+
+def test_best_order_blind_facts_are_of_the_tree_the_depth_limit_leaves():
+    # At depth 1, A's two children are leaves (evaluations 1 and 7): one node to order, and
+    # either order evaluates both.
+    kind = KINDS["best-order"]
+    tree = Tree.from_nested(
+        [{"eval": 1, "children": [3, 12, 8]}, {"eval": 7, "children": [2, 4, 6]}]
+    )
+    assert kind.blind_facts(tree, Conventions(depth=1), _Draw(0.0)) == (1, {"as-given": 1.0}, None)
 
 
 def test_best_order_calibrates_against_the_order_as_given():

@@ -19,7 +19,15 @@ judged equivalent unless it says otherwise:
   then cycle at depth 1 and the walk never ends; mutmut ends it with SIGKILL (exit -9, which it
   calls "segfault"), which ``scripts/mutation.py`` counts as caught: not equivalent, listed
   here because no test can show it except by never ending.
-
+- ``BestOrderKind.blind_facts``: the drawn node's index clamped to ``len(deepest) + 1`` rather
+  than ``- 1``: ``random()`` is below 1, so ``int(random() * n)`` is at most ``n - 1`` and the
+  clamp never acts.
+- ``_another_best`` (the examples' other best ordering): counting leaves with no conventions
+  rather than ``Conventions()``: ``solve`` takes None as the default conventions. ``_differing``
+  with no default (or None) for a node missing from either ordering: ``_orderings`` lists every
+  internal node, and so does the key of the one tree the examples use. ``_orderings``'
+  ``zip(..., strict=True)`` without ``strict``: one choice is made for each internal node, so
+  the two always have the same length.
 """
 
 from __future__ import annotations
@@ -560,7 +568,7 @@ def test_four_hundred_leaves_are_within_the_best_order_limit_and_the_work_refuse
     assert KINDS["best-order"].generator_problems(3, 3, 10) == []
 
 
-def test_the_other_best_example_differs_from_the_key_at_every_node_it_can() -> None:
+def test_the_examples_other_best_differs_everywhere_and_its_wrong_one_is_blamed_at_a() -> None:
     # AIMA Figure 5.5 at its best evaluates 5 leaves: B first at the root, then C's 2 and D's 2
     # first, each cutting its node after one leaf; the root's last two children and B's three
     # leaves in any order. The key changes only D's order (2, then the rest as given). An
@@ -579,6 +587,17 @@ def test_the_other_best_example_differs_from_the_key_at_every_node_it_can() -> N
     assert other == {"": [0, 2, 1], "0": [0, 2, 1], "1": [0, 2, 1], "2": [2, 1, 0]}
     assert all(other[p] != key["order"][p] for p in key["order"])
     assert grade("best-order", AIMA, Conventions(), {"order": other}).score == 1.0
+    assert (examples["another best"].score, examples["right"].score) == (1.0, 1.0)
+    # The wrong one searches that ordering's root backwards: C (2, 6, 4: all three), D (its 2
+    # cuts), B (3, 8, 12): 7 leaves. B first at A would make it 5, so the grade blames A.
+    wrong = examples["wrong"]
+    assert wrong.answer["order"] == {**other, "": [1, 2, 0]}
+    assert wrong.wrong_at == frozenset({""})
+    blamed = grade("best-order", AIMA, Conventions(), wrong.answer).first_wrong
+    assert blamed is not None and blamed["message"] == (
+        "At A, search B first: with the rest of your order unchanged, alpha-beta then "
+        "evaluates 5 leaves instead of 7."
+    )
 
 
 def test_the_hint_is_at_the_first_node_the_search_enters_not_the_first_it_bounds() -> None:
