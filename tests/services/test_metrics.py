@@ -361,3 +361,30 @@ def test_the_estimate_counts_each_upload_ahead_at_what_it_has_left(app, engine_s
         assert waiting.estimated_wait(mine[2]) == pytest.approx(118, abs=2)
         # The older rest: after the running rest, then its own 30 s.
         assert waiting.estimated_wait(mine[0]) == pytest.approx(50, abs=2)
+
+
+def test_an_upload_claimed_after_it_was_read_has_no_estimate(app, engine_slot):
+    """The upload's page (and the upload's own answer) read the row, then ask for its estimate;
+    a worker may claim it in between, on another connection. The estimate then reads it as
+    running, as every row it counts, and gives none rather than failing the request."""
+    from grader.services.engines import waiting
+
+    now = utcnow()
+    with app.app_context():
+        slot = engine_slot["slot_id"]
+        _graded_an_hour_ago(slot, now)
+        _submit(slot, "student@example.com", QUEUED, now - dt.timedelta(seconds=5))
+        mine = db.session.scalars(sa.select(Submission).filter_by(status=QUEUED)).one()
+        assert mine.status == QUEUED and waiting.estimated_wait(mine) == pytest.approx(30, abs=2)
+        with db.engine.begin() as worker:  # the worker's claim, not seen by the copy in hand
+            worker.execute(
+                sa.update(Submission)
+                .where(Submission.id == mine.id)
+                .values(status=RUNNING, started_at=now)
+            )
+        # The caller's copy, as it was read; the estimate's reads come after the claim (on
+        # PostgreSQL each statement sees what is committed, as SQLite's next transaction does).
+        db.session.expunge(mine)
+        db.session.rollback()
+        assert mine.status == QUEUED
+        assert waiting.estimated_wait(mine) is None

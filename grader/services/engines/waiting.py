@@ -81,7 +81,8 @@ def start_after(jobs: list[float], busy_for: list[float], slots: int) -> float:
 
 def estimated_wait(submission: Submission) -> float | None:
     """Seconds until a queued upload's result, from the measured grading times of its suite and
-    the grading slots alive now; None when it is not queued or nothing has been measured.
+    the grading slots alive now; None when it is not queued (the row read now, not the caller's
+    copy: a worker may claim it in between) or nothing has been measured.
 
     An upload is graded in two runs (leases.queue_rest): the first, to its first verdict, then
     the rest, one step below its priority. Each upload before it (of a higher priority, or of
@@ -107,7 +108,9 @@ def estimated_wait(submission: Submission) -> float | None:
     queued = db.session.execute(
         sa.select(Submission.id, Submission.priority, last_run).where(Submission.status == QUEUED)
     ).all()
-    own = next(bool(row[2]) for row in queued if row[0] == submission.id)  # read as the others
+    own = next((bool(row[2]) for row in queued if row[0] == submission.id), None)
+    if own is None:  # claimed by a worker since the caller read it: no longer waiting
+        return None
     mine = rank(submission.priority, own)
     ahead = [
         left(row[2])
