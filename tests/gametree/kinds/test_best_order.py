@@ -573,7 +573,7 @@ def test_the_examples_other_best_differs_everywhere_and_its_wrong_one_is_blamed_
     # first, each cutting its node after one leaf; the root's last two children and B's three
     # leaves in any order. The key changes only D's order (2, then the rest as given). An
     # ordering can differ from it at all four internal nodes, and the example's is the first
-    # such in the order of permutations: C, D at the root; 3, 8, 12 at B; 2, 6, 4 at C;
+    # such in the order of permutations: B, D, C at the root; 3, 8, 12 at B; 2, 6, 4 at C;
     # 2, 5, 14 at D.
     kind = KINDS["best-order"]
     examples = {example.name: example for example in kind.examples()}
