@@ -1,4 +1,5 @@
-"""Shared helpers for the gametree tests: Hypothesis strategies and independent oracles.
+"""Shared helpers for the gametree tests: Hypothesis strategies, independent oracles and a
+scripted random source.
 
 The oracles here (plain minimax, brute force over orderings) are written from the definitions,
 not from grader.gametree, so that a test comparing the two can fail.
@@ -8,10 +9,26 @@ from __future__ import annotations
 
 import itertools
 import math
+import random
 
 from hypothesis import strategies as st
 
 from grader.gametree import Conventions, Node, Tree, solve
+
+
+class Draws(random.Random):
+    """A random source that returns ``draws`` in turn (over again at the end), counting them."""
+
+    def __init__(self, *draws: float) -> None:
+        super().__init__(0)
+        self.draws = draws
+        self.taken = 0
+
+    def random(self) -> float:
+        value = self.draws[self.taken % len(self.draws)]
+        self.taken += 1
+        return value
+
 
 TIES = ("prune", "explore")
 VALUES = ("soft", "hard")

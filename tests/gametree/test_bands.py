@@ -5,8 +5,6 @@ tree asks and of each answer's score."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from grader.gametree import Conventions, GenerationError, GeneratorParams, Order, Tree, generate
@@ -19,6 +17,7 @@ from grader.gametree.calibrate import (
 from grader.gametree.generator import ChanceParams, generate_chance
 from grader.gametree.kinds import KINDS
 from grader.gametree.solver import solve
+from tests.gametree._helpers import Draws
 
 BASE = {"depth": 4, "branching": "2-3", "values": "-9..9", "min_cutoffs": 3}
 
@@ -205,17 +204,6 @@ def test_best_order_blind_facts_count_the_nodes_to_order_and_score_the_order_as_
     assert KINDS["best-order"].blind_facts(best, Conventions()).scores["as-given"] == 1.0
 
 
-class _Draw(random.Random):
-    """A source whose every draw is ``value``: the slip's node, chosen by hand."""
-
-    def __init__(self, value: float) -> None:
-        super().__init__()
-        self.value = value
-
-    def random(self) -> float:
-        return self.value
-
-
 # AIMA's tree with D's leaves 2, 1, 14: every node is already in a best order (5 leaves). A
 # slip swaps the first two children searched at one of B, C and D (the deepest nodes to order),
 # drawn in the order the search enters them.
@@ -230,7 +218,7 @@ def test_a_best_order_slip_swaps_the_first_two_children_searched_at_a_deepest_no
         "order": {"": [0, 1, 2], "0": [0, 1, 2], "1": [0, 1, 2], "2": [0, 1, 2]},
         "leaves": 5,
     }
-    facts = {draw: kind.blind_facts(tree, Conventions(), _Draw(draw)) for draw in (0.0, 0.5, 0.99)}
+    facts = {draw: kind.blind_facts(tree, Conventions(), Draws(draw)) for draw in (0.0, 0.5, 0.99)}
     assert {f.answers for f in facts.values()} == {4}
     assert {f.scores["as-given"] for f in facts.values()} == {1.0}
     # B (drawn first): 12 before 3, and B still evaluates its three leaves: another best order.
@@ -248,7 +236,7 @@ def test_right_to_left_a_slip_swaps_the_last_two_children_listed():
         "order": {"": [1, 0, 2], "2": [2, 1, 0], "0": [2, 0, 1], "1": [1, 0, 2]},
         "leaves": 5,
     }
-    facts = [kind.blind_facts(tree, rtl, _Draw(draw)) for draw in (0.0, 0.5, 0.99)]
+    facts = [kind.blind_facts(tree, rtl, Draws(draw)) for draw in (0.0, 0.5, 0.99)]
     assert {(f.answers, f.scores["as-given"]) for f in facts} == {(4, 1.0)}
     # B': 12 before 8, both above 3: another best order. D': 14 before 1 (the key's 1 first),
     # then 1 cuts: 6 leaves. C': 6 before 2 (the key's 2 first), then 2 cuts: 6 leaves.
@@ -262,7 +250,7 @@ def test_best_order_blind_facts_are_of_the_tree_the_depth_limit_leaves():
     tree = Tree.from_nested(
         [{"eval": 1, "children": [3, 12, 8]}, {"eval": 7, "children": [2, 4, 6]}]
     )
-    assert kind.blind_facts(tree, Conventions(depth=1), _Draw(0.0)) == (1, {"as-given": 1.0}, None)
+    assert kind.blind_facts(tree, Conventions(depth=1), Draws(0.0)) == (1, {"as-given": 1.0}, None)
 
 
 def test_best_order_calibrates_against_the_order_as_given():

@@ -33,6 +33,7 @@ from grader.gametree.games import (
     game_tree,
     random_start,
 )
+from tests.gametree._helpers import Draws
 
 
 def test_tic_tac_toe_to_the_end_gives_the_exact_value():
@@ -334,20 +335,6 @@ def test_checkers_positions_boards_and_a_lost_position():
 
 
 # -- random starts under scripted draws -------------------------------------------------------
-
-
-class Draws(random.Random):
-    """A random source that returns ``draws`` in turn (over again at the end), counting them."""
-
-    def __init__(self, *draws: float) -> None:
-        super().__init__(0)
-        self.draws = draws
-        self.taken = 0
-
-    def random(self) -> float:
-        value = self.draws[self.taken % len(self.draws)]
-        self.taken += 1
-        return value
 
 
 def test_a_random_start_draws_the_number_of_plies_then_each_move():
