@@ -3,9 +3,10 @@ printing the share of mutants killed in each file.
 
 Every run starts from a fresh copy (``mutants/`` removed), so no verdict of an earlier run is
 reused (save with ``--keep``, which runs again only the mutants the kept run did not kill or
-did not reach: a stopped run goes on where it stopped), and the cores' tests clear every cache of the cores before each test
-(tests/core_caches.py), so a result cached by the unmutated run mutmut forks from is never
-served to a mutant. mutmut runs only the tests that cover each mutated function.
+did not reach: a stopped run goes on where it stopped), and the cores' tests clear every cache
+of the cores before each test (tests/core_caches.py), so a result cached by the unmutated run
+mutmut forks from is never served to a mutant. mutmut runs only the tests that cover each
+mutated function.
 
     python scripts/mutation.py                       # every core file
     python scripts/mutation.py grader/gametree/solver.py --max-children 1
@@ -41,13 +42,22 @@ def core_files() -> list[Path]:
     ]
 
 
+def exit_codes(path: Path) -> dict[str, int | None] | None:
+    """mutmut's record of ``path``'s mutants in mutants/: each one's exit code (None: no
+    result yet); None when mutants/ has no record of ``path``."""
+    meta = Path("mutants") / f"{path}.meta"
+    if not meta.exists():
+        return None
+    codes: dict[str, int | None] = json.loads(meta.read_text())["exit_code_by_key"]
+    return codes
+
+
 def score(path: Path) -> tuple[int, int, int, list[str]]:
     """(killed, counted, of which no test ran, surviving mutant names) from mutmut's record of
     ``path``; a mutant no test ran counts as surviving."""
-    meta = Path("mutants") / f"{path}.meta"
-    if not meta.exists():
+    codes = exit_codes(path)
+    if codes is None:
         return 0, 0, 0, []
-    codes = json.loads(meta.read_text())["exit_code_by_key"]
     counted = {k: c for k, c in codes.items() if c not in SKIPPED}
     killed = sum(1 for c in counted.values() if c in KILLED)
     untested = sum(1 for c in counted.values() if c in NO_TESTS)
@@ -58,10 +68,9 @@ def left_to_run(path: Path) -> list[str] | None:
     """The mutants of ``path`` that a kept run (``--keep``) runs again: those without a result
     and those not killed, by name; None when mutants/ has no record of ``path`` (all of them).
     Given the file's pattern, mutmut would run every mutant again, the killed ones too."""
-    meta = Path("mutants") / f"{path}.meta"
-    if not meta.exists():
+    codes = exit_codes(path)
+    if codes is None:
         return None
-    codes = json.loads(meta.read_text())["exit_code_by_key"]
     return sorted(k for k, c in codes.items() if c not in KILLED)
 
 
