@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import sys
+import textwrap
 from collections.abc import Callable
 from pathlib import Path
 
@@ -161,6 +162,17 @@ def student_sandbox(
     return dataclasses.replace(config, sandbox=choice is not False)
 
 
+def shown(line: str, width: int = 90) -> str:
+    """A test's first line as the table's detail column shows it, each run of spaces one:
+    whole, or cut at a word's end with " …", never inside a word (a ratio "none from 30" must
+    not read "none from 3"), unless its first word alone is too long."""
+    text = " ".join(line.split())
+    if len(text) <= width:
+        return text
+    cut = textwrap.shorten(text, width, placeholder=" …")
+    return cut if cut != "…" else text[: width - 2] + " …"
+
+
 def _table(console: Console, report: Report, title: str) -> None:
     table = Table(title=f"{title}: suite {report.suite}", show_lines=False)
     for column in ("test", "verdict", "score", "CPU s", "wall s", "detail"):
@@ -182,7 +194,7 @@ def _table(console: Console, report: Report, title: str) -> None:
             f"{t.score:g}/{t.max_score:g}",
             f"{t.cpu:.2f}",
             f"{t.wall:.2f}",
-            first[:90],
+            shown(first),
         )
     console.print(table)
     console.print(summary(report))

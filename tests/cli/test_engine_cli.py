@@ -11,8 +11,10 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
 
-from grader.cli.engine import engine
+from grader.cli.engine import engine, shown
 from grader.harness.runner import grade_engine
 from grader.harness.sandbox import SandboxConfig, SandboxUnavailable
 from tests.harness._helpers import ENGINES, TINY, assert_gradescope_shape, needs_bwrap
@@ -132,3 +134,26 @@ def test_engine_check_writes_results_to_stdout_and_progress_to_stderr(sandbox, t
     assert "Suite tiny: 5 / 5 points" in done.stdout
     assert "king-loop" in done.stdout and "verdict" in done.stdout  # the table
     assert "Suite tiny" not in done.stderr
+
+
+@given(st.lists(st.text(alphabet="ab3 .", min_size=1, max_size=30), min_size=1, max_size=12))
+def test_the_tables_detail_is_cut_at_a_words_end(words: list[str]) -> None:
+    line = " ".join(words)
+    whole = " ".join(line.split())
+    cut = shown(line, 40)
+    assert len(cut) <= 40
+    if len(whole) <= 40:
+        assert cut == whole
+    else:
+        assert cut.endswith(" …")
+        kept = cut[: -len(" …")].split()
+        if len(whole.split()[0]) <= 38:  # else the first word alone, cut inside
+            assert kept == whole.split()[: len(kept)]
+
+
+def test_a_timing_tests_scale_keeps_its_last_number() -> None:
+    line = (
+        "full timing credit: ratio 0.24 (full credit up to 3 times the reference's CPU, "
+        "none from 30)"
+    )
+    assert "none from 3 " not in f"{shown(line)} "
