@@ -25,6 +25,11 @@ the grading process (the engine's start-ups and every run it makes, a timing tes
 the medians it reports included), the tests' own CPU as the harness measured it, and the
 grading process's own, group by group, with the grading process's own in the pass before, the
 cache empty (for the play group: the opponents' searches in positions none of them has met).
+`--points --before OLD.json` grades every sample engine, and the engine files `--also` names
+(by default bench/handout_engines, written from the handouts alone), by this code with the
+suite file OLD.json and with `--suite`, and tables each engine's points, whether every verdict
+is the same, its Elo and its processes' CPU with each suite (`--samples ''` grades the `--also`
+engines alone): a suite's change measured on every engine (issue 51's cheaper games).
 `--profile` profiles the grader's own side of one run of this code with the cache filled by a run before it
 (cProfile: where the CPU outside the engine goes) instead.
 """
@@ -47,6 +52,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 ENGINES = ROOT / "tests" / "harness" / "engines"
 ENGINE = ENGINES / "correct.py"
+HANDOUT_ENGINES = ROOT / "bench" / "handout_engines"  # written from the handouts alone
 BASELINE = "9581471"
 # A game's verdicts that depend on which moves were played: the sample engines' choose_move
 # deepens until a share of its clock is spent, so on a loaded machine two runs of the same code
@@ -166,6 +172,62 @@ def compare(
     before, _, _ = run(engines, suite, base)
     after, _, _ = run(engines, suite, env={"GRADER_CACHE_DIR": str(folder / "cache")})
     return before, after
+
+
+def outside(paths: list[Path], folder: Path) -> dict[str, Path]:
+    """A submission folder for each engine file given (written outside the repository), named
+    by the file's folder when the file is an `engine.py`, else by its stem."""
+    out = {}
+    for path in paths:
+        name = path.parent.name if path.name == "engine.py" else path.stem
+        target = folder / name
+        target.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, target / "engine.py")
+        out[name] = target
+    return out
+
+
+def suites_table(
+    before: str, after: str, samples: list[str], also: list[Path], folder: Path
+) -> None:
+    """The sample engines named, and each engine of `also`, graded by this code with the suite
+    `before` and with `after`, each suite with its own reference cache: their points, whether
+    every verdict is the same, their Elo, and the CPU of the processes under the grading
+    process (the engine's own work) with each."""
+    engines = dict(zip(samples, submissions(samples, folder / "engines"), strict=True))
+    engines.update(outside(also, folder / "outside"))
+    folders = list(engines.values())
+    old, _, _ = run(folders, before, env={"GRADER_CACHE_DIR": str(folder / "cache-before")})
+    new, _, _ = run(folders, after, env={"GRADER_CACHE_DIR": str(folder / "cache-after")})
+    print(
+        f"every engine graded by this code with the suite {before} (before) and with {after} "
+        "(after); CPU = user + system of the processes under the grading process"
+    )
+    print(
+        "| engine | points before | points after | every verdict the same | Elo before | "
+        "Elo after | engine CPU before s | after s | after / before | its games' CPU before s "
+        "| after s |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    totals = [0.0, 0.0]
+    for name, was, now in zip(engines, old, new, strict=True):
+        mine = {t[0]: t for t in now["tests"]}
+        differ = [t for t in was["tests"] if t[0] not in mine or t[2:4] != mine[t[0]][2:4]]
+        totals[0] += was["under_cpu"]
+        totals[1] += now["under_cpu"]
+        print(
+            f"| {name} | {was['score']:g}/{was['max_score']:g} | "
+            f"{now['score']:g}/{now['max_score']:g} | "
+            f"{'yes' if not differ else 'NO: ' + '; '.join(t[0] for t in differ)} | "
+            f"{was['elo'] or '-'} | {now['elo'] or '-'} | {was['under_cpu']:.2f} | "
+            f"{now['under_cpu']:.2f} | {now['under_cpu'] / max(was['under_cpu'], 1e-9):.2f}x | "
+            f"{by_kind(was).get('play', 0.0):.2f} | {by_kind(now).get('play', 0.0):.2f} |",
+            flush=True,
+        )
+    print(
+        f"all engines: {totals[0]:.1f} s before, {totals[1]:.1f} s after: "
+        f"{totals[1] / max(totals[0], 1e-9):.2f}x"
+    )
 
 
 def recorded(report: dict) -> dict:
@@ -307,6 +369,19 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--record", type=Path, help="write every sample engine's verdicts with the peer's code"
     )
+    parser.add_argument(
+        "--before",
+        help="with --points: a suite file to grade every engine with beside --suite, this code",
+    )
+    parser.add_argument(
+        "--also",
+        type=Path,
+        nargs="*",
+        default=sorted(HANDOUT_ENGINES.glob("*.py")),
+        help="with --before: engine files written outside the repository (by default "
+        "bench/handout_engines, written from the handouts alone)",
+    )
+    parser.add_argument("--samples", help="with --before: the sample engines, comma-separated")
     args, _ = parser.parse_known_args(argv)
     from grader.harness import SandboxConfig
 
@@ -323,6 +398,14 @@ def main(argv: list[str] | None = None) -> None:
         return
     folder = Path(tempfile.mkdtemp(prefix="bench-suite-cpu-"))
     try:
+        if args.points and args.before:
+            samples = (
+                sample_engines()
+                if args.samples is None
+                else [n for n in args.samples.split(",") if n]
+            )
+            suites_table(args.before, args.suite, samples, args.also, folder)
+            return
         if args.points:
             points_table(args.suite, args.baseline, folder)
             return

@@ -1,5 +1,5 @@
-"""Smoke run of bench/suite_cpu's group table (figures only printed, never asserted: the machine
-is shared)."""
+"""Smoke runs of bench/suite_cpu's group table and its table of a suite's change (figures only
+printed, never asserted: the machine is shared)."""
 
 import json
 import shutil
@@ -8,7 +8,7 @@ from pathlib import Path
 from grader import data
 from grader.harness.suite import load_suite
 from tests.bench.bench_support import ROOT, run_bench
-from tests.harness._helpers import needs_bwrap
+from tests.harness._helpers import TINY, needs_bwrap
 
 GROUPS = ROOT / "tests" / "harness" / "data" / "groups.json"
 
@@ -36,3 +36,39 @@ def test_the_group_table_grades_each_group_alone_and_sums_them(tmp_path: Path) -
         assert abs(float(total[column]) - sum(float(r[column]) for r in groups)) <= 0.005 * len(
             groups
         ), out
+
+
+@needs_bwrap
+def test_a_suites_change_is_tabled_engine_by_engine(tmp_path: Path) -> None:
+    """`--points --before OLD`: a row per sample engine named and per engine file added (named
+    by its file), with its points under each suite; a change that moves no points says so."""
+    tiny = json.loads(TINY.read_text())
+    plays = [g for g in tiny["groups"] if g["kind"] == "play"]
+    assert plays, "the tiny suite has a play group"
+    before = {
+        **tiny,
+        "groups": [{**g, "time_per_move": 0.05} if g in plays else g for g in tiny["groups"]],
+    }
+    (tmp_path / "before.json").write_text(json.dumps(before))
+    out = run_bench(
+        "suite_cpu",
+        "--points",
+        "--suite",
+        str(TINY),
+        "--before",
+        str(tmp_path / "before.json"),
+        "--samples",
+        "correct,wrong_side",
+        "--also",
+        str(ROOT / "bench" / "handout_engines" / "bob.py"),
+    )
+    rows = [
+        [cell.strip() for cell in line.split("|")[1:-1]]
+        for line in out.splitlines()
+        if line.startswith("| ") and not line.startswith("| engine ")
+    ]
+    assert [r[0] for r in rows] == ["correct", "wrong_side", "bob"], out
+    top = load_suite(TINY).max_score
+    assert [r[1] for r in rows] == [r[2] for r in rows], out
+    assert rows[0][1] == rows[2][1] == f"{top:g}/{top:g}" != rows[1][1], out
+    assert all(r[3] == "yes" for r in rows), out

@@ -105,8 +105,8 @@ def search(fen: str, depth: int, alpha: int = -INF, beta: int = INF) -> dict:
 
 def choose_move(fen: str, time_left: float) -> str:
     """The move to play within `time_left` seconds of CPU time. time_left is per move, the
-    same on every call of a game (not a game clock): 0.1 s in the quick suite, 0.3 s in the
-    full suite; past it plus a margin (0.25 s quick, 0.3 s full) the game is lost (TLE).
+    same on every call of a game (not a game clock): 0.03 s in the quick suite, 0.3 s in the
+    full suite; past it plus a margin (0.32 s quick, 0.3 s full) the game is lost (TLE).
     Deepen while there is time, keeping well inside it (e.g. a third)."""
     raise NotImplementedError("choose_move")  # TODO
 
