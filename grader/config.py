@@ -232,6 +232,9 @@ def load(
         # A timing test whose reference got less than this share of a core was timed on a busy
         # machine: deferred and timed again later (grader/harness/contention.py); 0 never defers.
         "GRADER_TIMING_BUSY_SHARE": float(environ.get("GRADER_TIMING_BUSY_SHARE") or 0.85),
+        # A deferred timing with no upload waiting is timed again after this, doubled at each
+        # deferral, at most GRADER_REWAKE_SECONDS: a machine busy for a moment is soon calm.
+        "GRADER_RETIME_SECONDS": float(environ.get("GRADER_RETIME_SECONDS", 15)),
         # A worker's lease on a job; renewed every quarter of it while the job runs.
         "GRADER_LEASE_SECONDS": float(environ.get("GRADER_LEASE_SECONDS", 60)),
         # How often a worker looks for expired leases and queued jobs without a message.

@@ -10,14 +10,16 @@ no run reaches (2.0) makes every timing busy, one no run falls below (a milliont
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
 import sqlalchemy as sa
 
 from grader import jobs
 from grader.extensions import GRADE, db
 from grader.jobs import grade_submission_job
-from grader.models import DONE, QUEUED, EngineResult, LtiPassback, Submission
-from grader.services.engines.leases import MAX_DEFERRALS, RETIME_PRIORITY
+from grader.models import DONE, QUEUED, EngineResult, LtiPassback, Submission, utcnow
+from grader.services.engines.leases import MAX_DEFERRALS, RETIME_PRIORITY, sweep_submissions
 from tests.harness._helpers import ALWAYS_BUSY, NEVER_BUSY
 from tests.jobs.engine_support import SMALL, add_student, engine_bytes
 from tests.jobs.test_lti_passback import lms, sent_to_the_lms  # noqa: F401  (the fixture)
@@ -153,3 +155,33 @@ def test_a_timing_deferred_while_uploads_wait_is_timed_again_behind_them(
         assert (row.status, row.priority) == (QUEUED, RETIME_PRIORITY)
         db.session.remove()
     assert _woken(app) == ([(upload_id,)] if waiting else [])
+
+
+def test_a_timing_deferred_with_no_upload_waiting_is_woken_soon_then_ever_later(
+    app, room, upload
+) -> None:
+    """With none waiting, the machine was busy from outside the queue: the sweep wakes the
+    deferral after GRADER_RETIME_SECONDS, doubled at each deferral, at most
+    GRADER_REWAKE_SECONDS; not before, so a machine busy for long is not timed on at once."""
+    app.config.update(
+        GRADER_ENGINE_SUITE=str(SMALL),
+        GRADER_RETIME_SECONDS=15.0,
+        GRADER_REWAKE_SECONDS=45.0,
+        GRADER_TIMING_BUSY_SHARE=ALWAYS_BUSY,
+    )
+    upload_id = upload(engine_bytes("correct")).get_json()["id"]
+    with app.app_context():
+        _first_run(upload_id)
+    for deferral, wait in ((1, 15.0), (2, 30.0), (3, 45.0)):
+        with app.app_context():
+            began = utcnow()
+            assert grade_submission_job(upload_id, f"worker-{deferral}") == "done"
+            ended = utcnow()
+            row = db.session.get(Submission, upload_id)
+            assert row.progress["deferred"]["deferrals"] == deferral
+            db.session.remove()
+            assert sweep_submissions(began + dt.timedelta(seconds=wait - 1)) == []
+            db.session.remove()
+            woken = sweep_submissions(ended + dt.timedelta(seconds=wait + 1))
+            assert woken == [(upload_id, RETIME_PRIORITY)]
+            db.session.remove()

@@ -44,6 +44,7 @@ from grader.services.leases import (
     give_back_phased,
     sweep,
     sweep_phased,
+    wake_due_in,
 )
 from grader.services.leases.runner import JobKind, Progress
 from grader.services.transactions import writing
@@ -234,9 +235,20 @@ def defer_timing(submission_id: int, worker: str, report: Report) -> bool:
             QUEUED,
             priority=RETIME_PRIORITY,
             attempts=0,
-            enqueued_at=utcnow(),
+            # Woken by the sweep after `retime_after`, or at once (`SubmissionJob.record`).
+            enqueued_at=wake_due_in(retime_after(kept.deferrals), utcnow()),
             progress={"phase": DEFERRED_PHASE, **deferred_words(deferred), "deferred": deferred},
         )
+
+
+def retime_after(deferrals: int) -> float:
+    """Seconds until a timing deferred `deferrals` times is woken again with no upload waiting:
+    GRADER_RETIME_SECONDS, doubled at each deferral after the first, at most
+    GRADER_REWAKE_SECONDS. A machine busy for a moment is timed on again soon; one busy for
+    long is tried a few times more, ever later, then timed anyway (MAX_DEFERRALS)."""
+    config = current_app.config
+    first, most = float(config["GRADER_RETIME_SECONDS"]), float(config["GRADER_REWAKE_SECONDS"])
+    return min(most, first * 2 ** max(0, deferrals - 1))
 
 
 def uploads_waiting_before(priority: int) -> bool:
@@ -599,7 +611,7 @@ class SubmissionJob(JobKind[SubmissionClaim, "Report"]):
                 # A deadline's queue, whose first runs starting beside the timing made the
                 # machine busy: woken now, it is timed again as soon as they are graded. With
                 # none waiting, the machine is busy from outside the queue: the sweep wakes it
-                # after GRADER_REWAKE_SECONDS, time for the machine to calm.
+                # after `retime_after` (15 s, then 30 and 60), time for the machine to calm.
                 self.wake(job_id, priority=RETIME_PRIORITY)
             return True
         return write_result(

@@ -229,6 +229,14 @@ def sweep(
     return stale
 
 
+def wake_due_in(seconds: float, now: dt.datetime) -> dt.datetime:
+    """The `enqueued_at` that has the sweep send a queued job's wake-up `seconds` after `now`
+    instead of GRADER_REWAKE_SECONDS after (the sweep sends again a message older than that):
+    the time a message would have been sent for the sweep to send the next one then."""
+    rewake = float(current_app.config["GRADER_REWAKE_SECONDS"])
+    return now - dt.timedelta(seconds=max(0.0, rewake - seconds))
+
+
 def woken(model: Leased, *job_ids: int) -> None:
     """Record that wake-up messages were sent (the sweep resends one after
     GRADER_REWAKE_SECONDS)."""
