@@ -174,6 +174,18 @@ def compare(
     return before, after
 
 
+def differing(old: dict, new: dict) -> list[tuple[list, list | None]]:
+    """The tests of report `old` whose verdict or points differ in report `new`, each with its
+    test in `new` (None where `new` has none), by name: `new` may hold games `old` does not (a
+    play group's "elo_games", which score no points); every test `old` has is compared."""
+    mine = {t[0]: t for t in new["tests"]}
+    return [
+        (was, mine.get(was[0]))
+        for was in old["tests"]
+        if was[0] not in mine or was[2:4] != mine[was[0]][2:4]
+    ]
+
+
 def outside(paths: list[Path], folder: Path) -> dict[str, Path]:
     """A submission folder for each engine file given (written outside the repository), named
     by the file's folder when the file is an `engine.py`, else by its stem."""
@@ -211,8 +223,7 @@ def suites_table(
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     totals = [0.0, 0.0]
     for name, was, now in zip(engines, old, new, strict=True):
-        mine = {t[0]: t for t in now["tests"]}
-        differ = [t for t in was["tests"] if t[0] not in mine or t[2:4] != mine[t[0]][2:4]]
+        differ = [test for test, _ in differing(was, now)]
         totals[0] += was["under_cpu"]
         totals[1] += now["under_cpu"]
         print(
@@ -459,14 +470,7 @@ def points_table(suite: str, baseline: str, folder: Path) -> None:
     )
     print("|---|---|---|---|---|")
     for name, old, new in zip(names, before, after, strict=True):
-        # By name: this code's suite may hold games the baseline's does not (a play group's
-        # "elo_games", which score no points); every test the baseline has is compared.
-        mine = {t[0]: t for t in new["tests"]}
-        differ = [
-            (was, mine.get(was[0]))
-            for was in old["tests"]
-            if was[0] not in mine or was[2:4] != mine[was[0]][2:4]
-        ]
+        differ = differing(old, new)
         games = all(
             now is not None and was[1] == "play" and {was[2], now[2]} <= PATH_DEPENDENT
             for was, now in differ

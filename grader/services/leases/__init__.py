@@ -232,9 +232,10 @@ def sweep(
 def wake_due_in(seconds: float, now: dt.datetime) -> dt.datetime:
     """The `enqueued_at` that has the sweep send a queued job's wake-up `seconds` after `now`
     instead of GRADER_REWAKE_SECONDS after (the sweep sends again a message older than that):
-    the time a message would have been sent for the sweep to send the next one then."""
+    the time a message would have been sent for the sweep to send the next one then (after
+    `now` when `seconds` is longer than the sweep's wait)."""
     rewake = float(current_app.config["GRADER_REWAKE_SECONDS"])
-    return now - dt.timedelta(seconds=max(0.0, rewake - seconds))
+    return now - dt.timedelta(seconds=rewake - seconds)
 
 
 def woken(model: Leased, *job_ids: int) -> None:
