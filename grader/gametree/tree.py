@@ -207,6 +207,7 @@ class Tree:
         "_chance",
         "_digits",
         "_evaluated",
+        "_families",
         "_hash",
         "_index",
         "_labels",
@@ -222,6 +223,7 @@ class Tree:
         self._hash: int | None = None
         self._labels: dict[Path, str] | None = None
         self._leaves: list[Path] | None = None
+        self._families: list[tuple[Path, Path | None, tuple[Path, ...]]] | None = None
         self._evaluated: bool | None = None
         self._chance: bool | None = None
         self._digits: int | None = None
@@ -509,6 +511,23 @@ class Tree:
         if self._leaves is None:
             self._leaves = [path for path, node in self.walk() if node.is_leaf]
         return self._leaves
+
+    def families(self) -> list[tuple[Path, Path | None, tuple[Path, ...]]]:
+        """(path, its parent's path (None at the root), its children's paths) of every node, in
+        the label order; built once, so a walk that asks for parents and children builds no
+        path: do not change the list."""
+        if self._families is None:
+            index = self._nodes()
+            same = {path: path for path in index}  # the index's own strings, kept once
+            self._families = [
+                (
+                    path,
+                    same[parent_path(path)] if path else None,
+                    tuple(same[child_path(path, i)] for i in range(len(node.children))),
+                )
+                for path, node in index.items()
+            ]
+        return self._families
 
     def depth(self) -> int:
         return max(path_depth(p) for p in self._leaf_paths())

@@ -500,17 +500,18 @@ def second_factor_off() -> Any:
     return redirect(url_for("auth.account") + "#second-factor")
 
 
-#: What a staff account that must enrol may still open: these pages, and the static files.
-_BEFORE_ENROLMENT = {"auth", "static"}
+#: What a staff account that must enrol may still open (the account pages, the static files),
+#: and the API, which `api.authenticate` answers itself.
+_SECOND_FACTOR_FREE = frozenset({"auth", "static", "api"})
 
 
 @bp.before_app_request
 def second_factor_first() -> Any:
     """With GRADER_STAFF_TOTP=required, a signed-in staff account without a second factor sees
     only the account pages (the API answers it 403, `api.authenticate`)."""
-    if request.blueprint in _BEFORE_ENROLMENT or request.endpoint in (None, "static"):
+    if request.blueprint in _SECOND_FACTOR_FREE or request.endpoint in (None, "static"):
         return None
-    if request.blueprint == "api" or not current_user.is_authenticated:
+    if not current_user.is_authenticated:
         return None
     if totp.missing(current_user):
         flash(ENROL_FIRST, "info")

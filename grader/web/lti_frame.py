@@ -88,15 +88,20 @@ _LOGIN_PARAMS = (
 
 
 class FrameSession(SecureCookieSession):
-    """A session opened from a launch token: never saved as a cookie."""
+    """A session opened from a launch token, or an API token's empty one: never saved as a
+    cookie."""
 
 
 class FrameSessionInterface(SecureCookieSessionInterface):
-    """Sessions from a launch token, else the cookie. The messages flashed under a token go to
-    the next page under it through the launch's server-side data (frames.keep_flashes), as a
-    cookie session's go through its cookie."""
+    """Sessions from a launch token, else the cookie; an empty one for an API request with an
+    `Authorization` header, which `api.authenticate` signs in from its token alone (or refuses):
+    its cookie, if it sent one, is neither read nor written. The messages flashed under a launch
+    token go to the next page under it through the launch's server-side data
+    (frames.keep_flashes), as a cookie session's go through its cookie."""
 
     def open_session(self, app: Flask, request: Request) -> SecureCookieSession | None:
+        if request.path.startswith("/api/") and "Authorization" in request.headers:
+            return FrameSession()
         token = request.args.get(PARAM) or request.headers.get(HEADER)
         launch = frames.read_token(token) if token else None
         if token is None or launch is None:
@@ -191,8 +196,10 @@ def _ended() -> Any:
     """A framed page whose launch token no longer signs anyone in (older than two hours, or the
     account signed out everywhere): it says to open it again from the LMS, inside the LMS's
     frame where the token was this service's, never with a sign-in form."""
+    if request.endpoint not in FRAMED:  # first: the query string is parsed only for these
+        return None
     token = request.args.get(PARAM) or request.headers.get(HEADER)
-    if not token or request.endpoint not in FRAMED or current_user.is_authenticated:
+    if not token or current_user.is_authenticated:
         return None
     registration_id = g.get("lti_frame_registration") or frames.stale_token_platform(token)
     origins = frames.platform_origins(registration_id) if registration_id is not None else []

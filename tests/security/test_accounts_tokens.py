@@ -88,3 +88,21 @@ def test_the_cli_creates_lists_and_revokes(runner, client, factory):
     assert runner.invoke(args=["user", "token", "revoke", STUDENT, token_id]).exit_code == 0
     assert _me(client, token) == 401
     assert runner.invoke(args=["user", "token", "create", STUDENT, "--days", "1000"]).exit_code != 0
+
+
+def test_a_token_request_neither_reads_nor_writes_the_cookie_session(client, factory, auth):
+    """A request with an `Authorization` header is the token's alone: the browser's session
+    cookie it may also carry signs nobody in, and no cookie is set or refreshed in reply."""
+    factory.user(STUDENT)
+    factory.user(OTHER)
+    token = factory.token(STUDENT)
+    auth.login(OTHER)  # the client now sends OTHER's session cookie with every request
+    assert client.get("/api/me").get_json()["email"] == OTHER
+    mine = client.get("/api/me", headers={"Authorization": f"Bearer {token}"})
+    assert mine.get_json()["email"] == STUDENT
+    assert "Set-Cookie" not in mine.headers and "Cookie" not in mine.headers.get("Vary", "")
+    # A bad token, or another scheme, is refused even beside a valid session cookie.
+    for header in (f"Bearer {token}x", "Basic c3R1ZGVudDpwdw=="):
+        refused = client.get("/api/me", headers={"Authorization": header})
+        assert refused.status_code == 401 and "Set-Cookie" not in refused.headers
+    assert client.get("/api/me").get_json()["email"] == OTHER  # the cookie still works alone

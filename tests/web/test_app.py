@@ -293,3 +293,27 @@ def test_the_grader_command_and_a_gunicorn_worker_freeze_the_collector_at_exit(t
     assert _frozen_at_exit("from grader.cli import make_app\nmake_app()\n", tmp_path) == "frozen"
     hook = "from grader.gunicorn_conf import post_worker_init\npost_worker_init(None)\n"
     assert _frozen_at_exit(hook, tmp_path) == "frozen"
+
+
+def test_a_gunicorn_worker_freezes_its_loaded_app_and_collects_what_loading_left(tmp_path):
+    """Once a worker has loaded its app, the app's objects are out of the collector's passes,
+    and a cycle loading left unreachable is freed first, not frozen for the worker's life."""
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "import gc, weakref\n"
+        "from grader import create_app\n"
+        "app = create_app()\n"
+        "class Node: pass\n"
+        "left = Node(); left.me = left; gone = weakref.ref(left); del left\n"
+        "from grader.gunicorn_conf import post_worker_init\n"
+        "post_worker_init(None)\n"
+        "print(gc.get_freeze_count() > 100_000, gone() is None)\n"
+    )
+    env = {**os.environ, "GRADER_INSTANCE_PATH": str(tmp_path / "inst")}
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
+    )
+    assert done.stdout.split() == ["True", "True"]

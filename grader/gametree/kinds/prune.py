@@ -28,7 +28,7 @@ from grader.gametree.kinds.base import (
 )
 from grader.gametree.kinds.registry import register
 from grader.gametree.solver import Conventions, SearchResult, jsonable
-from grader.gametree.tree import Path, Tree, Value, child_path
+from grader.gametree.tree import Path, Tree, Value
 from grader.gametree.variants import (
     CHANCE_SEARCH_VARIANTS,
     CHANCE_VARIANTS_ANY,
@@ -41,15 +41,13 @@ Pruned = tuple[frozenset[Path], Value]  # the closed set of pruned nodes, the ro
 
 def normalize_pruned(tree: Tree, marked: set[Path]) -> frozenset[Path]:
     """Marking a node marks its subtree; a node whose children are all marked is marked."""
-    nodes = list(tree.walk())  # breadth-first: a parent comes before its children
+    families = tree.families()  # in the label order: a parent comes before its children
     closed: set[Path] = set()
-    for path, _node in nodes:
-        if path in marked or (path and path.rpartition(".")[0] in closed):
+    for path, parent, _children in families:
+        if path in marked or parent in closed:
             closed.add(path)
-    for path, node in reversed(nodes):
-        if not node.is_leaf and all(
-            child_path(path, i) in closed for i in range(len(node.children))
-        ):
+    for path, _parent, children in reversed(families):
+        if children and closed.issuperset(children):
             closed.add(path)
     return frozenset(closed)
 
@@ -184,7 +182,7 @@ class PruneKind(CountedKind):
         for step in explainer.result.trace:
             if step.kind == "enter" and step.path in marked and step.path:
                 return where(explainer, step.path, explainer.visited_not_pruned(step), step.index)
-            if step.kind == "cutoff" and any(p not in marked for p in step.pruned):
+            if step.kind == "cutoff" and not marked.issuperset(step.pruned):
                 cutoff = next(c for c in explainer.result.cutoffs if c.step == step.index)
                 return where(explainer, step.path, explainer.cutoff(cutoff), step.index)
         if not matches(value, key[1]):
