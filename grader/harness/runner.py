@@ -44,6 +44,9 @@ from grader.harness.testkinds import TEST_KINDS
 from grader.harness.verdicts import Verdict
 
 IE_ATTEMPTS = 3  # an internal error is retried this many times in all before the run gives up
+# A wall-clock timeout of a process that used under this share of its CPU limit was not
+# computing: it waited, by itself (a sleep, a blocking read) or because the machine stalled it.
+IDLE_SHARE = 0.5
 
 # progress(kind, done, total, label): kind "test" or "game"; done counts finished ones.
 Progress = Callable[[str, int, int, str], None]
@@ -451,7 +454,37 @@ def _conclude(report: Report, suite: Suite, refs: References) -> None:
 def _attempts(
     test: TestCase, engine: _Engine, refs: References, deadline: float | None = None
 ) -> TestResult:
-    """Run a test; an internal error is retried (it is never charged to the engine)."""
+    """Run a test; an internal error is retried (it is never charged to the engine), and so,
+    once, is a wall-clock timeout of a process that was not computing (`idle_timeout`): a
+    machine that stalled the engine's process is not the engine's fault, and an engine that
+    waits by itself waits again, and is charged then. The run after a timeout starts a fresh
+    process (a failed test's process is not kept)."""
+    result = _runs(test, engine, refs, deadline)
+    if not idle_timeout(test, result) or (deadline is not None and time.monotonic() > deadline):
+        return result
+    again = _runs(test, engine, refs, deadline)
+    again.attempts += result.attempts
+    first = (
+        f"The first run of this test timed out on the wall clock after {result.wall:.1f} s "
+        f"having used {result.cpu:.2f} s of CPU, so it was run again"
+    )
+    if again.verdict is Verdict.TLE_WALL:
+        again.output += (
+            f"\n{first}, and timed out again: waiting without computing (a sleep, a blocking "
+            "read, a lock) is charged to the engine."
+        )
+    else:
+        again.output += f"\n{first}; this verdict is the second run's."
+    return again
+
+
+def idle_timeout(test: TestCase, result: TestResult) -> bool:
+    """A wall-clock timeout whose process used under `IDLE_SHARE` of the call's CPU limit."""
+    return result.verdict is Verdict.TLE_WALL and result.cpu < IDLE_SHARE * test.cpu
+
+
+def _runs(test: TestCase, engine: _Engine, refs: References, deadline: float | None) -> TestResult:
+    """Run a test until it gives a verdict other than IE, at most IE_ATTEMPTS times."""
     result: TestResult | None = None
     for attempt in range(1, IE_ATTEMPTS + 1):
         result = engine.run(test, refs)

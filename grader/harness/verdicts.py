@@ -12,7 +12,10 @@ flooded its log, a crash that garbled the protocol), the one that comes first in
 - ``MLE``: the engine ran out of its address space (MemoryError, or killed by the allocator).
 - ``TLE``: the engine used more CPU time than the test allows.
 - ``TLE_WALL``: the engine took longer than the wall-clock limit (sleeping, waiting, or
-  starving on processes), and the watchdog killed its process group.
+  starving on processes), and the watchdog killed its process group. A test that timed out so
+  having used under half its CPU limit is run once more (`runner.IDLE_SHARE`): a machine that
+  stalled the process once costs nothing, an engine that waits by itself is charged the second
+  time.
 - ``RE``: an exception in the engine's code (the traceback's last lines are shown), a crash
   by a signal, or an exit during a call.
 - ``PROTOCOL``: a missing function, a malformed or oversized answer, a result of the wrong type.

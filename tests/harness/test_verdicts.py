@@ -136,3 +136,41 @@ def test_a_busy_engine_is_judged_by_its_cpu_limit_on_a_loaded_host(submission, t
     ), (busy.verdict, busy.cpu, busy.wall)
     idle = grade_engine(submission("sleeper"), suite, SandboxConfig()).tests[0]
     assert idle.verdict is WALL, (idle.verdict, idle.output[:300])
+
+
+# Waits as a process the grading machine stopped would: its searches until a moment wait past the
+# wall clock without computing; later ones answer as the correct engine does.
+STALLS_ONCE = """
+import time
+
+from correct import choose_move, legal_moves  # noqa: F401
+from correct import search as _search
+
+
+def search(fen, depth):
+    if time.time() < {until}:
+        time.sleep(3600)
+    return _search(fen, depth)
+"""
+
+
+@needs_bwrap
+def test_a_test_that_timed_out_without_computing_runs_once_more(submission, tiny) -> None:
+    """A machine that stalls an engine's process (here, an engine that waits only in its first
+    run) does not cost the engine the test: a wall-clock timeout with little CPU is run again
+    in a fresh process, and the second run's verdict counts. An engine that waits by itself
+    (the sleeper) waits again and is charged, after the two runs."""
+    import time
+
+    search = next(t for t in tiny.tests if t.kind == "search")
+    suite = dataclasses.replace(tiny, tests=(search,))
+    # Inside the first run's wait (its call comes once the engine has started, and is killed a
+    # wall limit later), before the second run's.
+    until = time.time() + search.wall * 0.8
+    stalled = submission("correct", {"engine.py": STALLS_ONCE.format(until=repr(until))})
+    (result,) = grade_engine(stalled, suite, SandboxConfig()).tests
+    assert result.verdict is P and result.attempts == 2, (result.verdict, result.output[:400])
+    assert "timed out on the wall clock" in result.output and "second run's" in result.output
+    (slept,) = grade_engine(submission("sleeper"), suite, SandboxConfig()).tests
+    assert slept.verdict is WALL and slept.attempts == 2, (slept.verdict, slept.output[:400])
+    assert "charged to the engine" in slept.output
