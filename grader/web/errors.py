@@ -76,14 +76,16 @@ def _back() -> str:
     return url_for("pages.dashboard")
 
 
-def wants_json() -> bool:
+def api_request() -> bool:
+    """Whether this request is the API's (its path under /api): answered in JSON, and signed in
+    by its token where it sends one (`lti_frame.FrameSessionInterface`)."""
     return request.path.startswith("/api/") or request.path == "/api"
 
 
 def error(status: int, message: str, details: Any = None, kind: str | None = None) -> Response:
     """The one error response: the API's JSON under /api (with the exercise's ``kind`` where an
     answer was not of its shape), the error page elsewhere."""
-    if wants_json():
+    if api_request():
         return error_response(status, message, details, kind=kind)
     page = render_template(
         "error.html",

@@ -40,6 +40,7 @@ from pylti1p3.contrib.flask.redirect import FlaskRedirect
 
 from grader.services import lti
 from grader.services.lti import frames
+from grader.web import errors
 from grader.web.site import CSP
 
 PARAM = "lti_frame"
@@ -100,7 +101,7 @@ class FrameSessionInterface(SecureCookieSessionInterface):
     (frames.keep_flashes), as a cookie session's go through its cookie."""
 
     def open_session(self, app: Flask, request: Request) -> SecureCookieSession | None:
-        if request.path.startswith("/api/") and "Authorization" in request.headers:
+        if errors.api_request() and "Authorization" in request.headers:
             return FrameSession()
         token = request.args.get(PARAM) or request.headers.get(HEADER)
         launch = frames.read_token(token) if token else None
