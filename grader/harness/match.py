@@ -16,6 +16,7 @@ from grader.harness.sandbox import (
     SandboxError,
     SubmissionError,
     claim_slot,
+    machine_window,
     prepare_submission,
 )
 from grader.harness.verdicts import Verdict
@@ -44,11 +45,12 @@ def play_pair(
     config: SandboxConfig | None = None,
     event: str = "tournament",
 ) -> MatchGame:
-    """Play one game, `black` against `white`, from the ballot `opening`."""
+    """Play one game, `black` against `white`, from the ballot `opening`, in the machine's
+    window (`machine_window`): a timing test waits for the game to end."""
     config = config or SandboxConfig()
     config.check()
     limit = MoveLimit(time_per_move, margin)
-    with claim_slot(config) as slot:
+    with claim_slot(config) as slot, machine_window():
         processes: list[EngineProcess] = []
         try:
             players = []

@@ -37,6 +37,7 @@ from grader.harness.sandbox import (
     SandboxError,
     SubmissionError,
     claim_slot,
+    machine_window,
     prepare_submission,
 )
 from grader.harness.suite import Suite, load_suite, run_test
@@ -528,6 +529,12 @@ class _Engine:
         self.group = -1
 
     def run(self, test: TestCase, refs: References) -> TestResult:
+        """The test's result, run in the machine's window (`sandbox.machine_window`): alone
+        where its kind measures what the other slots' work would move (`TestKind.alone`)."""
+        with machine_window(alone=TEST_KINDS[test.kind].alone):
+            return self._run(test, refs)
+
+    def _run(self, test: TestCase, refs: References) -> TestResult:
         process = self.process
         if process is not None and (
             (self.group != test.group and TEST_KINDS[test.kind].fresh_group)

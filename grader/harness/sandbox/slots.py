@@ -1,5 +1,6 @@
 """Grading slots: as many as the machine has cores, each held by a file lock (so separate
-worker processes share them), each with its own user and its own temporary folder."""
+worker processes share them), each with its own user and its own temporary folder; and the
+machine's window (`machine_window`), in which a timing test runs with no other slot working."""
 
 from __future__ import annotations
 
@@ -61,3 +62,27 @@ def claim_slot(
         if time.monotonic() > deadline:
             raise SandboxError(f"no free grading slot among {count} after {wait:.0f} s")
         time.sleep(0.2)
+
+
+@contextlib.contextmanager
+def machine_window(alone: bool = False) -> Iterator[None]:
+    """Run work in a grading slot: beside the other slots' work, or `alone`, with none. Work
+    alone (a timing test, `TestKind.alone`) waits for the work running in the machine's other
+    slots to end, and no slot starts new work until it has: a reader-writer lock in file
+    locks, so every worker process on the machine shares it. Its writer goes first: the
+    turnstile, held while work alone waits and runs, keeps new work from starting, so a
+    timing waits for one test of each other slot at most, never for a stream of them.
+    Nothing holds the window while it waits for anything else, and a process's locks end with
+    it, so a worker that dies frees the machine."""
+    folder = _lock_dir()
+    with (
+        open(folder / "window-turnstile.lock", "w") as turnstile,
+        open(folder / "window.lock", "w") as window,
+    ):
+        fcntl.flock(turnstile, fcntl.LOCK_EX)
+        try:
+            fcntl.flock(window, fcntl.LOCK_EX if alone else fcntl.LOCK_SH)
+        finally:
+            if not alone:
+                fcntl.flock(turnstile, fcntl.LOCK_UN)
+        yield  # closing the files frees both locks

@@ -83,6 +83,10 @@ class TestKind:
     # fast or how strong it is: a suite's leading tests of such kinds make the first verdict,
     # shown while the rest (timing, games) still run.
     correctness: ClassVar[bool] = False
+    # Whether its tests run alone on the machine (`sandbox.machine_window`): where what they
+    # measure moves with the work in the other grading slots (the caches and the memory bus
+    # that cores share), as a CPU time does.
+    alone: ClassVar[bool] = False
 
     def expand(self, group: Group) -> list[TestCase]:
         """The tests of one group of a suite file."""
