@@ -451,6 +451,9 @@ def main(argv: list[str] | None = None) -> None:
         "grading times measured, as on workers that have graded before)",
     )
     parser.add_argument("--save", type=Path, default=None, help="write each run's figures here")
+    parser.add_argument(
+        "--no-peer", action="store_true", help="this code's run only (a peer's row from another)"
+    )
     parser.add_argument("--quick", action="store_true", help="a smoke run: 3 uploads, tiny suite")
     args, _ = parser.parse_known_args(argv)
     if args.quick:
@@ -494,11 +497,11 @@ def main(argv: list[str] | None = None) -> None:
         args.engines = str(folder / "engines.json")
         Path(args.engines).write_text(works)
         # each code's row as soon as its run ends: a run of the size takes an hour
-        for name, code, sub in (
-            ("this code", None, "now"),
-            (f"peer: {args.baseline}", base, "before"),
-        ):
+        codes = [("this code", None, "now"), (f"peer: {args.baseline}", base, "before")]
+        for name, code, sub in codes[:1] if args.no_peer else codes:
             runs[name] = result = measured(code, args, folder / sub)
+            if args.save:  # each run's figures kept as soon as it ends
+                args.save.write_text(json.dumps(runs))
             took, grading, first = result["took"], result["grading"], result["first"]
             print(
                 f"| {name} | {statistics.median(took):.1f} | {percentile(took, 0.95):.1f} | "
@@ -509,6 +512,9 @@ def main(argv: list[str] | None = None) -> None:
                 f"{result.get('deferred', 0)} |",
                 flush=True,
             )
+            error, had = estimate_error(result["estimates"], took)
+            if had:
+                print(f"  {name}: the estimate's error p90 {error:.0%} ({had} uploads had one)")
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     print(f"load average {os.getloadavg()[0]:.1f} at the end")
@@ -529,6 +535,8 @@ def main(argv: list[str] | None = None) -> None:
                 f"{percentile(took, 0.95):.1f} s, max {max(took):.1f} s"
             )
     for figure, words in (("took", "upload to result"), ("first", "upload to first verdict")):
+        if len(runs) < 2:  # --no-peer
+            break
         now, peer = runs["this code"][figure], runs[f"peer: {args.baseline}"][figure]
         print(
             f"ratios, this code to the peer, {words}: p50 "

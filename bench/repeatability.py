@@ -11,16 +11,18 @@ test, for a small run):
   the table prints it;
 - load `busy`: two processes that spin, started by this script beside the grading (each bounded
   by RLIMIT_CPU, ended by its pid when the load's runs end);
-- 1 slot: one engine graded at a time; 2 slots: two copies of the engine graded at once
-  (`grade_engines`, a process and a slot each), both recorded.
+- 1 slot: one engine graded at a time; 2 slots: two copies of the engine graded at once; each
+  grading in a process forked for it and a slot of its own (`grade_engines`), as a worker's
+  are, so the slot count is the only thing that differs; both copies recorded.
 
 Every grading runs in a fresh Python process (the code's own package first on its path) with a
 reference cache of its own per code, kept across that code's runs: a code that keeps the
 reference's timings (before issue 51) compares every run with the timing its first run made.
 
-It prints a row per grading (points, the timing tests' points, the reference's share of a core
-while it was timed beside the engine, and whether that share is one a worker defers), then, per
-code and engine, every test whose points differed between runs, with the points seen.
+It prints a row per grading (points, the timing tests' points and CPU ratios, the reference's
+share of a core while it was timed beside the engine, and whether that share is one a worker
+defers), then, per code and engine, every test whose points differed between runs, with the
+points seen.
 """
 
 from __future__ import annotations
@@ -50,7 +52,7 @@ SLOW_REPEATS = 6
 CHILD = """
 import dataclasses, json, os, sys
 from pathlib import Path
-from grader.harness import SandboxConfig, grade_engine, grade_engines, load_suite
+from grader.harness import SandboxConfig, grade_engines, load_suite
 suite = load_suite(sys.argv[1])
 kinds = os.environ.get("BENCH_KINDS")
 if kinds:
@@ -58,10 +60,9 @@ if kinds:
         suite, tests=tuple(t for t in suite.tests if t.kind in kinds.split(",")))
 slots, engines = int(sys.argv[2]), sys.argv[3:]
 cache = Path(os.environ["GRADER_CACHE_DIR"])
-if len(engines) == 1:
-    reports = [grade_engine(engines[0], suite, SandboxConfig(), cache=cache)]
-else:
-    reports = grade_engines(engines, suite, SandboxConfig(), slots, cache)
+# One slot or two, each grading in a process forked for it, as a worker's are: the slot count
+# is the only thing that differs.
+reports = grade_engines(engines, suite, SandboxConfig(), slots, cache)
 print(json.dumps([{
     "score": r.score, "max_score": r.max_score, "complete": r.complete,
     "tests": [[t.name, t.kind, t.score, t.extra.get("share"), t.extra.get("ratio")]
@@ -155,9 +156,9 @@ def main(argv: list[str] | None = None) -> None:
         rows = []
         print(
             "| code | engine | load | slots | run | load avg | points | timing points "
-            "| reference's share of a core | deferred by a worker |"
+            "| timing ratios | reference's share of a core | deferred by a worker |"
         )
-        print("|---|---|---|---|---|---|---|---|---|---|")
+        print("|---|---|---|---|---|---|---|---|---|---|---|")
         for load in args.loads.split(","):
             spinning = spin(2) if load == "busy" else []
             try:
@@ -184,6 +185,7 @@ def main(argv: list[str] | None = None) -> None:
                                         f"| {run}{'ab'[copy] if slots > 1 else ''} "
                                         f"| {average:.1f} | {report['score']:g} "
                                         f"| {sum(t[2] for t in timing):g} "
+                                        f"| {', '.join(f'{t[4]:.2f}' for t in timing if t[4])} "
                                         f"| {'' if least is None else f'{least:.2f}'} "
                                         f"| {'' if least is None else ('yes' if least < BUSY_SHARE else 'no')} |",
                                         flush=True,
