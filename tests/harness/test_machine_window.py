@@ -1,7 +1,7 @@
 """The machine's window (issue 51, sandbox/slots.py `machine_window`): a timing test runs with
-no other grading slot working, so its points are the same with one slot per machine and with
-two. Work beside other work shares the window; work alone waits for what runs to end, and new
-work waits for it.
+no other grading slot working, so another slot's search does not move the CPU time it
+measures. Work beside other work shares the window; work alone waits for what runs to end, and
+new work waits for it.
 
 The locks are the kernel's: each test watches `/proc/locks` for a process blocked on the
 window's files rather than waiting some time and hoping, and nothing asserts a wall-clock
@@ -63,17 +63,17 @@ def wait_until(seen: Callable[[], bool], thread: threading.Thread) -> None:
 
 @contextlib.contextmanager
 def started(target: Callable[[], None]) -> Iterator[threading.Thread]:
+    """`target` in a thread, joined at the block's end; a failing block does not wait for it
+    (the window it waits for is freed as the failure leaves the test's `with`)."""
     thread = threading.Thread(target=target, daemon=True)
     thread.start()
-    try:
-        yield thread
-    finally:
-        thread.join(GIVE_UP)
+    yield thread
+    thread.join(GIVE_UP)
 
 
 def test_work_alone_waits_for_running_work_and_new_work_waits_for_it(window_folder) -> None:
     order: list[str] = []
-    running = contextlib.ExitStack()
+    running = contextlib.ExitStack()  # closed on any failure too, so no thread is left waiting
     running.enter_context(machine_window())
 
     def alone() -> None:
@@ -84,7 +84,7 @@ def test_work_alone_waits_for_running_work_and_new_work_waits_for_it(window_fold
         with machine_window():
             order.append("beside")
 
-    with started(alone) as timing:
+    with running, started(alone) as timing:
         wait_until(lambda: blocked_on(window_folder / "window.lock") == ["WRITE"], timing)
         with started(beside) as later:
             # New work waits at the turnstile the timing holds, not for the window itself.
@@ -137,11 +137,14 @@ def test_a_graded_timing_waits_for_the_other_slots_work(
     suite = load_suite(suite_file)
     engine = submission("correct")
     reports = []
-    other_slot = contextlib.ExitStack()
+
+    def grade() -> None:
+        reports.append(grade_engine(engine, suite, SandboxConfig(), slots=2))
+
+    other_slot = contextlib.ExitStack()  # the other slot's work, ended on any failure too
     other_slot.enter_context(machine_window())
-    with started(
-        lambda: reports.append(grade_engine(engine, suite, SandboxConfig(), slots=2))
-    ) as grading:
+    with other_slot, started(grade) as grading:
+        # The search test ran beside the other slot's work; the timing test waits for it.
         wait_until(lambda: blocked_on(window_folder / "window.lock") == ["WRITE"], grading)
         assert reports == []
         other_slot.close()

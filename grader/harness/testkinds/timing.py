@@ -69,7 +69,7 @@ class Timing(TestKind):
     name = "timing"
     title = "Timing"
     fresh_group = True  # timed without the heap and caches the groups before it left
-    alone = True  # no other slot working: the same points on one slot or on two
+    alone = True  # timed with no other slot working (sandbox.machine_window)
 
     def expand(self, group: Group) -> list[TestCase]:
         spec = group.spec
