@@ -14,13 +14,22 @@ from grader.checkers.variants import VARIANTS
 from grader.harness.results import summary
 from grader.harness.runner import Report
 from grader.harness.sandbox import SandboxConfig, SandboxUnavailable
-from grader.harness.suite import Suite
+from grader.harness.suite import Suite, load_suite
 from grader.harness.testkinds.search import root_window
 from grader.harness.verdicts import Verdict
 
 ENGINES = Path(__file__).parent / "engines"  # the sample engines
 TINY = Path(__file__).parent / "data" / "tiny.json"  # the tiny suite
 TEST_KEYS = {"name", "score", "max_score", "status", "visibility", "output", "extra_data"}
+SEARCH_THEN_TIMING = """{
+  "name": "search-then-timing", "start": {"cpu": 5, "wall": 60},
+  "groups": [
+    {"kind": "search", "points": 2, "cpu": 5, "wall": 60, "depths": [2],
+     "positions": ["kings-middlegame"]},
+    {"kind": "timing", "points": 2, "cpu": 20, "wall": 120, "depths": [DEPTH], "runs": RUNS,
+     "full_ratio": 10, "zero_ratio": 100, "positions": ["opening-1"]}
+  ]
+}"""
 # Busy thresholds (a share of a core) that judge every timing busy, and none: no machine's
 # reference reaches 2 cores, and every one gets more than a millionth (0 would mean "never
 # defer, judge by the default").
@@ -106,3 +115,11 @@ def assert_words_hold(report: Report, suite: Suite) -> None:
             elif variant.sentence in result.output:
                 assert f"value {mine.value}:" in result.output, (code, case.name)
                 assert f"leaves {mine.leaves}:" in result.output, (code, case.name)
+
+
+def search_then_timing(folder: Path, depth: int, runs: int) -> Suite:
+    """A suite of a search test, then a timing test at `depth` of `runs` runs (its credit wide
+    enough that the correct sample passes it on any machine), written to `folder` and loaded."""
+    path = folder / "search-then-timing.json"
+    path.write_text(SEARCH_THEN_TIMING.replace("DEPTH", str(depth)).replace("RUNS", str(runs)))
+    return load_suite(path)

@@ -25,7 +25,7 @@ from grader.harness.runner import Kept, defer_busy, grade_engine
 from grader.harness.sandbox import SandboxConfig
 from grader.harness.suite import load_suite
 from grader.harness.verdicts import Verdict
-from tests.harness._helpers import ALWAYS_BUSY, NEVER_BUSY, needs_bwrap
+from tests.harness._helpers import ALWAYS_BUSY, NEVER_BUSY, needs_bwrap, search_then_timing
 
 MIDDLE = "B:W18,K19,20,21,23,25,26,27,29:B1,4,5,9,K31"
 SPIN_CPU_SECONDS = 120  # each busy process's whole CPU, whatever happens to the test
@@ -73,24 +73,11 @@ def test_the_reference_beside_two_busy_processes_gets_a_third_of_a_core() -> Non
     assert "of a core" in share.words()
 
 
-TIMED = """{
-  "name": "timed-busy", "start": {"cpu": 5, "wall": 60},
-  "groups": [
-    {"kind": "search", "points": 2, "cpu": 5, "wall": 60, "depths": [2],
-     "positions": ["kings-middlegame"]},
-    {"kind": "timing", "points": 2, "cpu": 20, "wall": 120, "depths": [4], "runs": 3,
-     "full_ratio": 10, "zero_ratio": 100, "positions": ["opening-1"]}
-  ]
-}"""
-
-
 @needs_bwrap
 def test_a_timing_beside_busy_processes_is_deferred_then_timed_keeping_the_rest(
     submission, tmp_path
 ) -> None:
-    suite_file = tmp_path / "timed.json"
-    suite_file.write_text(TIMED)
-    suite = load_suite(suite_file)
+    suite = search_then_timing(tmp_path, depth=4, runs=3)
     engine = submission("correct")
     with busy_core(2):
         first = grade_engine(engine, suite, SandboxConfig(), defer_below=BUSY_SHARE)

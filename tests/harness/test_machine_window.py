@@ -21,9 +21,8 @@ import pytest
 from grader.harness.runner import grade_engine
 from grader.harness.sandbox import SandboxConfig, machine_window
 from grader.harness.sandbox import slots as slots_module
-from grader.harness.suite import load_suite
 from grader.harness.verdicts import Verdict
-from tests.harness._helpers import needs_bwrap
+from tests.harness._helpers import needs_bwrap, search_then_timing
 
 GIVE_UP = 300.0  # seconds: a bound on a thread that never came, not a measure of anything
 
@@ -115,26 +114,13 @@ def test_a_window_is_freed_when_its_work_fails(window_folder) -> None:
         pass
 
 
-TIMED = """{
-  "name": "windowed", "start": {"cpu": 5, "wall": 60},
-  "groups": [
-    {"kind": "search", "points": 2, "cpu": 5, "wall": 60, "depths": [2],
-     "positions": ["kings-middlegame"]},
-    {"kind": "timing", "points": 2, "cpu": 20, "wall": 120, "depths": [3], "runs": 1,
-     "full_ratio": 10, "zero_ratio": 100, "positions": ["opening-1"]}
-  ]
-}"""
-
-
 @needs_bwrap
 def test_a_graded_timing_waits_for_the_other_slots_work(
     window_folder, submission, tmp_path
 ) -> None:
     """A grading whose other slot is working: its search test runs beside that work, its timing
     test waits for it to end, then runs and is graded as usual."""
-    suite_file = tmp_path / "windowed.json"
-    suite_file.write_text(TIMED)
-    suite = load_suite(suite_file)
+    suite = search_then_timing(tmp_path, depth=3, runs=1)
     engine = submission("correct")
     reports = []
 
